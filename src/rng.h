@@ -1,0 +1,51 @@
+/*
+ * rng.h - PCG32, the random generator of every stochastic part of scalefit.
+ *
+ * This is O'Neill's PCG32 (XSH-RR output on a 64-bit LCG state, "PCG: A
+ * Family of Simple Fast Space-Efficient Statistically Good Algorithms for
+ * Random Number Generation", 2014), written here because Debian packages no
+ * C library for it.  Its outputs match the published pcg32 reference: seeded
+ * with (42, 54) the first outputs are 0xa15c02b7, 0x7b47f409, ...
+ *
+ * A generator is a small value owned by its user; there is no global state.
+ * Distinct streams with the same seed are independent sequences, which is
+ * how parallel work gets reproducible per-task generators.
+ *
+ * Thread safety: a generator must not be used by two threads at once;
+ * give each task its own.
+ */
+#ifndef SF_RNG_H
+#define SF_RNG_H
+
+#include <stdint.h>
+
+typedef struct sf_rng {
+	uint64_t state; /* LCG state */
+	uint64_t inc;   /* LCG increment; always odd, selects the stream */
+} sf_rng;
+
+/* Seed r with an initial state and a stream selector (any 64-bit values). */
+void sf_rng_seed(sf_rng *r, uint64_t initstate, uint64_t stream);
+
+/* The next 32 uniformly distributed random bits. */
+uint32_t sf_rng_next(sf_rng *r);
+
+/*
+ * A uniform integer in [0, bound), without modulo bias (rejection of the
+ * low 2^32 mod bound values).  bound must be >= 1.
+ */
+uint32_t sf_rng_bounded(sf_rng *r, uint32_t bound);
+
+/* A double uniform in [0, 1) with 53 random bits (two outputs). */
+double sf_rng_uniform(sf_rng *r);
+
+/* A normal draw with mean mu and standard deviation sigma (Box-Muller). */
+double sf_rng_normal(sf_rng *r, double mu, double sigma);
+
+/* A Cauchy draw with location loc and scale (inverse CDF). */
+double sf_rng_cauchy(sf_rng *r, double loc, double scale);
+
+/* Jump r ahead by delta steps in O(log delta) (Brown's LCG jump-ahead). */
+void sf_rng_advance(sf_rng *r, uint64_t delta);
+
+#endif /* SF_RNG_H */
