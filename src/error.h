@@ -108,6 +108,13 @@ void sf_error_prefix(sf_error *e, const char *fmt, ...)
 size_t sf_error_format(const sf_error *e, const char *severity, char *buf,
 		       size_t size);
 
+/*
+ * Where a module sends warnings (a shadowed constant, a skipped row): the
+ * caller's function, called synchronously with a record that is valid only
+ * during the call.  Library code never prints; main.c prints these.
+ */
+typedef void (*sf_warn_fn)(void *ctx, const sf_error *warning);
+
 /* A short English name for a status code ("out of memory", ...). */
 const char *sf_status_name(int code);
 

@@ -1,0 +1,294 @@
+/*
+ * test_model.c - the YAML model loader: every key of a good file, and a
+ * table of bad files (tests/data/model/bad/expected.tsv), each with the
+ * line, column and message it must be rejected with.
+ */
+#include "model.h"
+#include "testing.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+load_ok(const char *name, sf_model_set **set)
+{
+	sf_error err;
+	int rc;
+
+	sf_error_clear(&err);
+	rc = sf_model_load(sf_test_data(name), set, NULL, NULL, &err);
+	if (rc != SF_OK)
+		fprintf(stderr, "\n%s: %s (line %d col %d)\n", name,
+			err.message, err.line, err.column);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+}
+
+static void
+test_good_ddp(void)
+{
+	sf_model_set *set;
+	const sf_model *m;
+
+	load_ok("model/good/ddp.yaml", &set);
+	CU_ASSERT_EQUAL_FATAL(set->count, 1);
+	m = set->models[0];
+	CU_ASSERT_STRING_EQUAL(m->name, "ddp-generic");
+	CU_ASSERT_STRING_EQUAL(m->description,
+			       "Epoch time of synchronous data-parallel "
+			       "training");
+	CU_ASSERT_PTR_NOT_NULL(strstr(m->data_file, "model/good/ddp.csv"));
+	CU_ASSERT_STRING_EQUAL(m->where.text,
+			       "model == 'cnn' && workers <= 16");
+	CU_ASSERT_STRING_EQUAL(m->output.text, "epoch_time_s");
+	CU_ASSERT_EQUAL(m->ninputs, 3);
+	CU_ASSERT_STRING_EQUAL(m->inputs[2].name, "n");
+	CU_ASSERT_STRING_EQUAL(m->inputs[2].expr.text, "samples");
+	CU_ASSERT_EQUAL(m->inputs[2].line, 11);
+	CU_ASSERT_EQUAL(m->nparams, 7);
+	CU_ASSERT_EQUAL(sf_model_fitted_count(m), 5);
+	CU_ASSERT_STRING_EQUAL(m->params[1].name, "a");
+	CU_ASSERT_EQUAL(m->params[1].min, 0);
+	CU_ASSERT_EQUAL(m->params[1].max, 0.1);
+	CU_ASSERT_TRUE(m->params[1].has_init);
+	CU_ASSERT_EQUAL(m->params[1].init, 0.05);
+	CU_ASSERT_TRUE(m->params[5].fixed);
+	CU_ASSERT_EQUAL(m->params[5].value, 1);
+	CU_ASSERT_TRUE(m->params[6].fixed);
+	CU_ASSERT_EQUAL(m->params[6].value, 2.5);
+	CU_ASSERT_EQUAL(m->nterms, 3);
+	CU_ASSERT_STRING_EQUAL(m->terms[0].name, "steps");
+	CU_ASSERT_EQUAL(m->terms[0].kind, SF_TERM_OTHER);
+	CU_ASSERT_EQUAL(m->terms[1].kind, SF_TERM_COMPUTE); /* by name */
+	CU_ASSERT_EQUAL(m->terms[2].kind, SF_TERM_COMMUNICATION);
+	CU_ASSERT_STRING_EQUAL(m->terms[2].expr.text,
+			       "steps * (l * log2(p) + w * (p - 1) / p)");
+	CU_ASSERT_STRING_EQUAL(m->time.text, "t0 + compute + comm");
+	CU_ASSERT_EQUAL(m->time.line, 24);
+	CU_ASSERT_EQUAL(m->time.column, 7);
+	CU_ASSERT_EQUAL(m->fit.loss, SF_LOSS_RELATIVE);
+	CU_ASSERT_EQUAL(m->fit.penalty, SF_PENALTY_L2);
+	CU_ASSERT_EQUAL(m->fit.lambda, 1e-3);
+	CU_ASSERT_EQUAL(m->fit.algorithm, SF_ALGORITHM_DE);
+	CU_ASSERT_STRING_EQUAL(m->fit.strategy, "best1bin");
+	CU_ASSERT_EQUAL(m->fit.population, 60);
+	CU_ASSERT_EQUAL(m->fit.max_evals, 200000);
+	CU_ASSERT_EQUAL(m->fit.tol, 1e-8);
+	CU_ASSERT_TRUE(m->fit.has_seed);
+	CU_ASSERT_EQUAL(m->fit.seed, UINT64_MAX);
+	CU_ASSERT_FALSE(m->fit.polish);
+	CU_ASSERT_EQUAL(m->fit.mutation_lo, 0.5);
+	CU_ASSERT_EQUAL(m->fit.mutation_hi, 1);
+	CU_ASSERT_EQUAL(m->fit.recombination, 0.7);
+	CU_ASSERT_EQUAL(m->fit.init, SF_INIT_UNIFORM);
+	sf_model_set_free(set);
+}
+
+static void
+test_good_models_list(void)
+{
+	sf_model_set *set;
+	const sf_model *a, *b;
+
+	load_ok("model/good/compare.yaml", &set);
+	CU_ASSERT_EQUAL_FATAL(set->count, 2);
+	a = set->models[0];
+	b = set->models[1];
+	CU_ASSERT_STRING_EQUAL(a->name, "ernest");
+	CU_ASSERT_STRING_EQUAL(b->name, "amdahl");
+	/* Shared data and inputs, per-model fit overrides. */
+	CU_ASSERT_STRING_EQUAL(a->output.text, "time_s");
+	CU_ASSERT_STRING_EQUAL(b->output.text, "time_s");
+	CU_ASSERT_STRING_EQUAL(a->data_file, b->data_file);
+	CU_ASSERT_EQUAL(a->ninputs, 2);
+	CU_ASSERT_EQUAL(b->ninputs, 3);
+	CU_ASSERT_STRING_EQUAL(b->inputs[2].name, "q");
+	CU_ASSERT_EQUAL(a->fit.loss, SF_LOSS_SSE);
+	CU_ASSERT_EQUAL(b->fit.loss, SF_LOSS_RELATIVE);
+	CU_ASSERT_EQUAL(a->nparams, 4);
+	CU_ASSERT_EQUAL(b->nparams, 2);
+	sf_model_set_free(set);
+}
+
+static void
+test_defaults(void)
+{
+	static const char text[] = "time: a * p\n"
+				   "parameters: {a: {min: 0, max: 1}}\n";
+	sf_model_set *set;
+	sf_error err;
+	const sf_model *m;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("dir/sub/my.model.yaml", text,
+					     sizeof text - 1, &set, NULL, NULL,
+					     &err),
+			      SF_OK);
+	m = set->models[0];
+	CU_ASSERT_STRING_EQUAL(m->name, "my");
+	CU_ASSERT_STRING_EQUAL(m->description, "");
+	CU_ASSERT_PTR_NULL(m->data_file);
+	CU_ASSERT_PTR_NULL(m->output.text);
+	CU_ASSERT_EQUAL(m->fit.loss, SF_LOSS_RELATIVE);
+	CU_ASSERT_EQUAL(m->fit.penalty, SF_PENALTY_NONE);
+	CU_ASSERT_EQUAL(m->fit.algorithm, SF_ALGORITHM_LSHADE);
+	CU_ASSERT_TRUE(m->fit.polish);
+	CU_ASSERT_FALSE(m->fit.has_seed);
+	CU_ASSERT_EQUAL(m->fit.weighting, SF_WEIGHTS_NONE);
+	sf_model_set_free(set);
+}
+
+/* Each bad file fails with the expected position and message. */
+static void
+test_bad_files(void)
+{
+	char path[4096], line[1024];
+	FILE *table;
+	int count = 0;
+
+	snprintf(path, sizeof path, "%s", sf_test_data("model/bad/expected.tsv"));
+	table = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+	while (fgets(line, sizeof line, table) != NULL) {
+		char file[256], message[512], rel[300];
+		int want_line, want_col, ok;
+		sf_model_set *set = NULL;
+		sf_error err;
+
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%255[^\t]\t%d\t%d\t%511[^\n]", file,
+			   &want_line, &want_col, message) != 4)
+			continue;
+		snprintf(rel, sizeof rel, "model/bad/%s", file);
+		sf_error_clear(&err);
+		ok = sf_model_load(sf_test_data(rel), &set, NULL, NULL,
+				   &err) != SF_OK;
+		ok = ok && set == NULL && err.line == want_line &&
+		     err.column == want_col &&
+		     strstr(err.message, message) != NULL;
+		if (!ok)
+			fprintf(stderr,
+				"\n  %s: got %d:%d '%s', want %d:%d '%s'\n",
+				file, err.line, err.column, err.message,
+				want_line, want_col, message);
+		CU_ASSERT_TRUE(ok);
+		/* Positioned errors quote their line for the caret. */
+		if (ok && want_line > 0)
+			CU_ASSERT_TRUE(err.source_column > 0);
+		sf_model_set_free(set);
+		count++;
+	}
+	fclose(table);
+	CU_ASSERT_TRUE(count >= 60);
+}
+
+static void
+test_missing_file(void)
+{
+	sf_model_set *set = (sf_model_set *)1;
+	sf_error err;
+
+	CU_ASSERT_EQUAL(sf_model_load("/nonexistent/m.yaml", &set, NULL, NULL,
+				      &err),
+			SF_EIO);
+	CU_ASSERT_PTR_NULL(set);
+	CU_ASSERT_STRING_EQUAL(err.file, "/nonexistent/m.yaml");
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cannot open"));
+}
+
+static int warnings;
+static char last_warning[SF_ERROR_MESSAGE_MAX];
+
+static void
+count_warning(void *ctx, const sf_error *w)
+{
+	(void)ctx;
+	warnings++;
+	snprintf(last_warning, sizeof last_warning, "%s", w->message);
+}
+
+static void
+test_warning_strategy_ignored(void)
+{
+	static const char text[] = "time: a\n"
+				   "parameters: {a: {min: 0, max: 1}}\n"
+				   "fit: {optimizer: {strategy: rand1exp}}\n";
+	sf_model_set *set;
+
+	warnings = 0;
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", text, sizeof text - 1,
+					     &set, count_warning, NULL, NULL),
+			      SF_OK);
+	CU_ASSERT_EQUAL(warnings, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by lshade"));
+	sf_model_set_free(set);
+}
+
+/* Columns inside a formula map back to the right place in the file,
+ * for plain, quoted and folded scalars. */
+static void
+test_locate(void)
+{
+	static const char text[] =
+		"parameters: {a: {min: 0, max: 1}}\n"
+		"terms:\n"
+		"  plain: a + bogus\n"
+		"  quoted: 'a + ''x'' + bogus'\n"
+		"  folded: >-\n"
+		"    a +\n"
+		"    bogus\n"
+		"time: \"a + \\t bogus\"\n";
+	static const struct {
+		int term, column, line, want_column;
+	} cases[] = {
+		{0, 5, 3, 14},  /* "bogus" in the plain scalar */
+		{0, 1, 3, 10},  /* its first character */
+		{1, 11, 4, 24}, /* after a doubled quote */
+		{2, 5, 7, 5},   /* on the folded scalar's second line */
+		{-1, 7, 8, 15}, /* after an escape in a double-quoted one */
+	};
+	sf_model_set *set;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("loc.yaml", text, sizeof text - 1,
+					     &set, NULL, NULL, &err),
+			      SF_OK);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const sf_model *m = set->models[0];
+		const sf_model_text *at = cases[i].term < 0
+						  ? &m->time
+						  : &m->terms[cases[i].term].expr;
+
+		sf_error_clear(&err);
+		sf_error_at(&err, SF_ENAME, NULL, 1, cases[i].column, "x");
+		sf_model_locate(m, at, &err);
+		CU_ASSERT_STRING_EQUAL(err.file, "loc.yaml");
+		CU_ASSERT_EQUAL(err.line, cases[i].line);
+		CU_ASSERT_EQUAL(err.column, cases[i].want_column);
+		if (err.line != cases[i].line ||
+		    err.column != cases[i].want_column)
+			fprintf(stderr, "\n  case %zu: got %d:%d\n", i,
+				err.line, err.column);
+	}
+	sf_model_set_free(set);
+}
+
+int
+main(void)
+{
+	static CU_TestInfo tests[] = {
+		{"good: every key of the generic model", test_good_ddp},
+		{"good: models list sharing data", test_good_models_list},
+		{"defaults", test_defaults},
+		{"bad files: position and message", test_bad_files},
+		{"missing file", test_missing_file},
+		{"warning: strategy ignored", test_warning_strategy_ignored},
+		{"formula columns map into the file", test_locate},
+		CU_TEST_INFO_NULL,
+	};
+	static CU_SuiteInfo suites[] = {
+		{"model", NULL, NULL, NULL, NULL, tests},
+		CU_SUITE_INFO_NULL,
+	};
+	return sf_test_main(suites);
+}
