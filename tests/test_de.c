@@ -1246,6 +1246,78 @@ test_memory_adapts(void)
 	sf_de_free(de);
 }
 
+/* What hook_terminal saw: which memory slots have been terminal. */
+typedef struct terminal_seen {
+	int terminal[8];
+	int slots_seen;
+} terminal_seen;
+
+/* Once an M_CR slot is terminal (-1) it must stay so (L-SHADE's rule). */
+static int
+hook_terminal(const sf_de *de, void *ctx)
+{
+	terminal_seen *seen = ctx;
+	int ok = 1;
+	double mcr;
+
+	for (size_t k = 0; k < 8 && sf_de_memory(de, k, NULL, &mcr) == SF_OK;
+	     k++) {
+		if (seen->terminal[k] && mcr != -1.0)
+			ok = 0;
+		if (mcr == -1.0 && !seen->terminal[k]) {
+			seen->terminal[k] = 1;
+			seen->slots_seen++;
+		}
+	}
+	return ok;
+}
+
+/*
+ * The caller plays the cost function: each trial gets its parent's cost
+ * (a tie: replaced, no success) except one trial per generation, which
+ * improves by 1.  With one success per generation, its slot turns
+ * terminal exactly when that trial drew CR = 0, which M_CR = 0 makes a
+ * coin toss; over 400 generations that is certain to happen (and, with
+ * the fixed seed, it does).  The hook checks that terminal slots never
+ * come back.
+ */
+static void
+test_terminal_cr(void)
+{
+	double lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1}, costs[128];
+	terminal_seen seen;
+	sf_de_settings s;
+	sf_de *de;
+	int failures = 0;
+
+	memset(&seen, 0, sizeof seen);
+	sf_de_settings_default(&s, SF_DE_LSHADE);
+	s.memory_cr = 0.0;
+	s.max_evals = 4000;
+	de = de_make(3, lo, hi, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(de);
+	CU_ASSERT_EQUAL_FATAL(sf_de_init(de, NULL, NULL), SF_OK);
+	for (size_t gen = 0; sf_de_test(de) == SF_DE_RUNNING; gen++) {
+		const double *t, *parent;
+		size_t n = sf_de_ask(de, &t);
+
+		CU_ASSERT_FATAL(n > 0 && n <= 128);
+		sf_de_population(de, &parent);
+		for (size_t k = 0; k < n; k++)
+			costs[k] = gen == 0 ? (double)k : parent[k];
+		if (gen > 0)
+			costs[gen % n] -= 1.0;
+		CU_ASSERT_EQUAL_FATAL(sf_de_tell(de, costs, NULL), SF_OK);
+		if (!hook_terminal(de, &seen))
+			failures++;
+	}
+	CU_ASSERT_EQUAL(sf_de_test(de), SF_DE_STOP_MAX_EVALS);
+	CU_ASSERT(sf_de_generations(de) > 100);
+	CU_ASSERT_EQUAL(failures, 0);
+	CU_ASSERT(seen.slots_seen >= 1);
+	sf_de_free(de);
+}
+
 /* ------------------------------------------------------------------ */
 /* Stop reasons */
 
@@ -1285,6 +1357,22 @@ test_stop_reasons(void)
 		const double *t;
 		CU_ASSERT_EQUAL(sf_de_ask(de, &t), 0);
 	}
+	sf_de_free(de);
+
+	/* a classic budget below the population: only part of the initial
+	 * population is evaluated, the rest keeps +inf */
+	sf_de_settings_default(&s, SF_DE_CLASSIC);
+	s.max_evals = 20; /* population 30 */
+	de = de_make(2, lo, hi, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(de);
+	CU_ASSERT_EQUAL_FATAL(de_run(de, f_sphere, lo, hi, 1, NULL, NULL, &r),
+	                      0);
+	CU_ASSERT_EQUAL(r.stop, SF_DE_STOP_MAX_EVALS);
+	CU_ASSERT_EQUAL(r.evals, 20);
+	CU_ASSERT_EQUAL(r.batches, 1);
+	CU_ASSERT(isfinite(r.best_cost));
+	sf_de_population(de, &costs);
+	CU_ASSERT(isfinite(costs[19]) && isinf(costs[20]));
 	sf_de_free(de);
 
 	/* max_generations: the initial population plus 7 generations */
@@ -1413,6 +1501,7 @@ main(void)
 	    {"trials stay inside the bounds", test_bounds},
 	    {"population reduction and archive", test_population_reduction},
 	    {"success memory adapts", test_memory_adapts},
+	    {"terminal CR stays terminal", test_terminal_cr},
 	    {"stop reasons", test_stop_reasons},
 	    {"spread", test_spread},
 	};
