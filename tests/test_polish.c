@@ -8,8 +8,8 @@
  * from a start near the optimum, as differential evolution hands it over;
  * every parameter and the residual sum of squares must reach LRE >= 9
  * (NIST certifies 11 digits), the standard errors LRE >= 4 against NIST's
- * certified standard deviations (Lanczos1's RSS is the one exception, see
- * the table).  Ernest's published non-negative fit checks an
+ * certified standard deviations (Lanczos1's RSS needs its residuals in
+ * long double, see the table).  Ernest's published non-negative fit checks an
  * active bound, against an exact NNLS by enumeration of active sets.
  * Then every path of the contract: never worse than the start, never
  * outside the box, non-finite residuals and Jacobians, bad arguments,
@@ -164,6 +164,19 @@ m_lanczos(const double *b, const double *x, double *f, double *d)
 	d[3] = -b[2] * t * e2;
 	d[4] = e3;
 	d[5] = -b[4] * t * e3;
+}
+
+/*
+ * Lanczos in long double: Lanczos1's residuals (about 1e-13 against |y|
+ * about 2.5) are below the rounding of a double evaluation of f - y, so its
+ * certified RSS needs f in higher precision; see nist_problem.rss_lre.
+ */
+static long double
+m_lanczos_ld(const double *b, const long double *x)
+{
+	long double t = x[0];
+	return b[0] * expl(-b[1] * t) + b[2] * expl(-b[3] * t) +
+	       b[4] * expl(-b[5] * t);
 }
 
 static void
@@ -324,50 +337,55 @@ m_bennett5(const double *b, const double *x, double *f, double *d)
 typedef struct nist_problem {
 	const char *name;
 	nist_model model;
+	long double (*model_ld)(const double *b, const long double *x);
 	int logy;
 	int start1;
 	/*
-	 * LRE asserted for the RSS and the standard errors.  9 and 4 except
-	 * Lanczos1, whose certified RSS (1.4e-25) lies below the rounding of
-	 * the residuals themselves: |y| is about 2.5, so each residual (about
-	 * 1e-13) carries a rounding error of about 4e-16, 0.3 % of itself, in
-	 * any double-precision evaluation; its parameters still reach 10.5.
+	 * LRE asserted for the RSS and the standard errors (9 and 4; 6 and 6
+	 * for Lanczos1).  Lanczos1's certified RSS (1.4e-25) lies below the
+	 * rounding of its residuals: |y| is about 2.5, so each residual (about
+	 * 8e-14) carries an error of about 2e-16, 0.3 % of itself, when x, y
+	 * and f - y are doubles (RSS LRE 2.7, whatever the optimiser does).
+	 * model_ld therefore reads x and y and evaluates f - y in long double:
+	 * with a 64-bit mantissa the RSS reaches LRE 6.2 to 7.1.  Where long
+	 * double is no wider than double, only LRE 2 is asserted.  The
+	 * parameters reach 10.5 either way.
 	 */
 	double rss_lre, se_lre;
 } nist_problem;
 
 static const nist_problem nist_problems[] = {
 	/* lower difficulty */
-	{"Misra1a", m_misra1a, 0, 1, 9, 4},
-	{"Chwirut2", m_chwirut, 0, 1, 9, 4},
-	{"Chwirut1", m_chwirut, 0, 1, 9, 4},
-	{"Lanczos3", m_lanczos, 0, 1, 9, 4},
-	{"Gauss1", m_gauss, 0, 1, 9, 4},
-	{"Gauss2", m_gauss, 0, 1, 9, 4},
-	{"DanWood", m_danwood, 0, 1, 9, 4},
-	{"Misra1b", m_misra1b, 0, 1, 9, 4},
+	{"Misra1a", m_misra1a, NULL, 0, 1, 9, 4},
+	{"Chwirut2", m_chwirut, NULL, 0, 1, 9, 4},
+	{"Chwirut1", m_chwirut, NULL, 0, 1, 9, 4},
+	{"Lanczos3", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
+	{"Gauss1", m_gauss, NULL, 0, 1, 9, 4},
+	{"Gauss2", m_gauss, NULL, 0, 1, 9, 4},
+	{"DanWood", m_danwood, NULL, 0, 1, 9, 4},
+	{"Misra1b", m_misra1b, NULL, 0, 1, 9, 4},
 	/* average difficulty */
-	{"Kirby2", m_kirby2, 0, 1, 9, 4},
-	{"Hahn1", m_cubic, 0, 1, 9, 4},
-	{"Nelson", m_nelson, 1, 1, 9, 4},
-	{"MGH17", m_mgh17, 0, 1, 9, 4},
-	{"Lanczos1", m_lanczos, 0, 1, 2, 2},
-	{"Lanczos2", m_lanczos, 0, 1, 9, 4},
-	{"Gauss3", m_gauss, 0, 1, 9, 4},
-	{"Misra1c", m_misra1c, 0, 1, 9, 4},
-	{"Misra1d", m_misra1d, 0, 1, 9, 4},
-	{"Roszman1", m_roszman1, 0, 1, 9, 4},
-	{"ENSO", m_enso, 0, 1, 9, 4},
+	{"Kirby2", m_kirby2, NULL, 0, 1, 9, 4},
+	{"Hahn1", m_cubic, NULL, 0, 1, 9, 4},
+	{"Nelson", m_nelson, NULL, 1, 1, 9, 4},
+	{"MGH17", m_mgh17, NULL, 0, 1, 9, 4},
+	{"Lanczos1", m_lanczos, m_lanczos_ld, 0, 1, 6, 6},
+	{"Lanczos2", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
+	{"Gauss3", m_gauss, NULL, 0, 1, 9, 4},
+	{"Misra1c", m_misra1c, NULL, 0, 1, 9, 4},
+	{"Misra1d", m_misra1d, NULL, 0, 1, 9, 4},
+	{"Roszman1", m_roszman1, NULL, 0, 1, 9, 4},
+	{"ENSO", m_enso, NULL, 0, 1, 9, 4},
 	/* higher difficulty; Start 1 of BoxBOD and MGH10 ends in another
 	 * basin (BoxBOD: the plateau b2 -> infinity, S = 9771.5) */
-	{"MGH09", m_mgh09, 0, 1, 9, 4},
-	{"Thurber", m_cubic, 0, 1, 9, 4},
-	{"BoxBOD", m_misra1a, 0, 0, 9, 4},
-	{"Rat42", m_rat42, 0, 1, 9, 4},
-	{"MGH10", m_mgh10, 0, 0, 9, 4},
-	{"Eckerle4", m_eckerle4, 0, 1, 9, 4},
-	{"Rat43", m_rat43, 0, 1, 9, 4},
-	{"Bennett5", m_bennett5, 0, 1, 9, 4},
+	{"MGH09", m_mgh09, NULL, 0, 1, 9, 4},
+	{"Thurber", m_cubic, NULL, 0, 1, 9, 4},
+	{"BoxBOD", m_misra1a, NULL, 0, 0, 9, 4},
+	{"Rat42", m_rat42, NULL, 0, 1, 9, 4},
+	{"MGH10", m_mgh10, NULL, 0, 0, 9, 4},
+	{"Eckerle4", m_eckerle4, NULL, 0, 1, 9, 4},
+	{"Rat43", m_rat43, NULL, 0, 1, 9, 4},
+	{"Bennett5", m_bennett5, NULL, 0, 1, 9, 4},
 };
 
 enum { NIST_COUNT = sizeof nist_problems / sizeof nist_problems[0] };
@@ -378,6 +396,7 @@ typedef struct nist_data {
 	size_t m, n, nx;
 	double start[2][MAXP], cert[MAXP], sd[MAXP], rss;
 	double *y, *x; /* m, m x nx */
+	long double *y_ld, *x_ld; /* y and x read in long double */
 	box_check box;
 } nist_data;
 
@@ -395,26 +414,43 @@ header_range(char lines[][LINE_MAX_], int count, const char *key, int *a,
 	return 0;
 }
 
-/* Load NAME.dat; returns 1 on success (d->y, d->x malloc'ed). */
+static int nist_parse(nist_data *d, char lines[][LINE_MAX_], int count);
+
+/* Load NAME.dat; returns 1 on success (d's arrays malloc'ed). */
 static int
 nist_load(const nist_problem *p, nist_data *d)
 {
-	static char lines[MAXLINES][LINE_MAX_]; /* test-only scratch */
+	char (*lines)[LINE_MAX_];
 	char path[1200];
 	FILE *f;
-	int count = 0, s0, s1, d0, d1;
+	int count = 0, ok;
 
 	memset(d, 0, sizeof *d);
 	d->p = p;
 	snprintf(path, sizeof path, "%s/%s.dat", data_dir, p->name);
 	f = fopen(path, "r");
-	if (f == NULL) {
-		printf("\n  cannot open %s\n", path);
+	if (f == NULL)
+		return 0;
+	lines = malloc(MAXLINES * sizeof *lines);
+	if (lines == NULL) {
+		fclose(f);
 		return 0;
 	}
 	while (count < MAXLINES && fgets(lines[count], LINE_MAX_, f) != NULL)
 		count++;
 	fclose(f);
+	ok = nist_parse(d, lines, count);
+	free(lines);
+	return ok;
+}
+
+/* Parse the lines of a .dat file into d; returns 1 on success. */
+static int
+nist_parse(nist_data *d, char lines[][LINE_MAX_], int count)
+{
+	const nist_problem *p = d->p;
+	int s0, s1, d0, d1;
+
 	if (!header_range(lines, count, "Starting Values", &s0, &s1) ||
 	    !header_range(lines, count, "Data ", &d0, &d1) || d1 > count ||
 	    s1 - s0 + 1 > MAXP)
@@ -440,8 +476,10 @@ nist_load(const nist_problem *p, nist_data *d)
 		d->nx = (size_t)k - 1;
 	}
 	d->y = malloc(d->m * sizeof(double));
+	d->y_ld = malloc(d->m * sizeof(long double));
 	d->x = malloc(d->m * d->nx * sizeof(double));
-	if (d->y == NULL || d->x == NULL)
+	d->x_ld = malloc(d->m * d->nx * sizeof(long double));
+	if (d->y == NULL || d->y_ld == NULL || d->x == NULL || d->x_ld == NULL)
 		return 0;
 	for (size_t i = 0; i < d->m; i++) {
 		double v[4] = {0, 0, 0, 0};
@@ -450,6 +488,13 @@ nist_load(const nist_problem *p, nist_data *d)
 		if (k != (int)d->nx + 1)
 			return 0;
 		d->y[i] = p->logy ? log(v[0]) : v[0];
+		/* decimal data are not doubles: keep their extra digits too */
+		{
+			char *end;
+			d->y_ld[i] = strtold(lines[d0 - 1 + (int)i], &end);
+			for (size_t c = 0; c < d->nx; c++)
+				d->x_ld[i * d->nx + c] = strtold(end, &end);
+		}
 		for (size_t c = 0; c < d->nx; c++)
 			d->x[i * d->nx + c] = v[1 + c];
 	}
@@ -460,8 +505,11 @@ static void
 nist_unload(nist_data *d)
 {
 	free(d->y);
+	free(d->y_ld);
 	free(d->x);
+	free(d->x_ld);
 	d->y = d->x = NULL;
+	d->y_ld = d->x_ld = NULL;
 }
 
 /* r_i = f(x_i; b) - y_i, J = df/db. */
@@ -475,7 +523,12 @@ nist_fn(const double *theta, double *r, double *J, void *ctx)
 	for (size_t i = 0; i < d->m; i++) {
 		double f;
 		d->p->model(theta, d->x + i * d->nx, &f, grad);
-		r[i] = f - d->y[i];
+		if (d->p->model_ld != NULL)
+			r[i] = (double)(d->p->model_ld(theta,
+						       d->x_ld + i * d->nx) -
+					d->y_ld[i]);
+		else
+			r[i] = f - d->y[i];
 		if (J != NULL)
 			for (size_t j = 0; j < d->n; j++)
 				J[i * d->n + j] = grad[j];
@@ -610,7 +663,7 @@ test_nist(void)
 	for (size_t k = 0; k < NIST_COUNT; k++) {
 		const nist_problem *p = &nist_problems[k];
 		nist_data d;
-		double near[MAXP];
+		double near[MAXP], rss_need, se_need;
 		nist_outcome o;
 
 		if (!nist_load(p, &d)) {
@@ -621,6 +674,10 @@ test_nist(void)
 			failures++;
 			continue;
 		}
+		rss_need = p->rss_lre;
+		se_need = p->se_lre;
+		if (p->model_ld != NULL && LDBL_MANT_DIG < 64 && rss_need < 9)
+			rss_need = se_need = 2.0;
 		CU_ASSERT(nist_jacobian_error(&d, d.cert) < 1e-6);
 		CU_ASSERT(nist_jacobian_error(&d, d.start[1]) < 1e-6);
 
@@ -639,11 +696,11 @@ test_nist(void)
 			o = nist_polish(&d, s == 0 ? near : d.start[2 - s]);
 			print_outcome(p->name, label[s], o);
 			ok = o.status == SF_OK && o.lre_theta >= 9.0 &&
-			     o.lre_rss >= p->rss_lre && o.lre_se >= p->se_lre;
+			     o.lre_rss >= rss_need && o.lre_se >= se_need;
 			CU_ASSERT(o.status == SF_OK);
 			CU_ASSERT(o.lre_theta >= 9.0);
-			CU_ASSERT(o.lre_rss >= p->rss_lre);
-			CU_ASSERT(o.lre_se >= p->se_lre);
+			CU_ASSERT(o.lre_rss >= rss_need);
+			CU_ASSERT(o.lre_se >= se_need);
 			if (!ok)
 				printf("  <-- below the asserted LRE");
 			failures += !ok;
