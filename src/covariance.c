@@ -71,8 +71,8 @@ sf_covariance_free(sf_covariance *w)
 
 int
 sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
-		      const int *active, double rcond, double *cov,
-		      double *se, sf_covariance_info *info, sf_error *err)
+                      const int *active, double rcond, double *cov, double *se,
+                      sf_covariance_info *info, sf_error *err)
 {
 	sf_covariance_info in;
 	size_t m, n, nf = 0, rows;
@@ -80,18 +80,18 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 
 	if (w == NULL || J == NULL || r == NULL)
 		return sf_error_set(err, SF_EVALUE,
-				    "covariance: missing workspace, Jacobian "
-				    "or residuals");
+		                    "covariance: missing workspace, Jacobian "
+		                    "or residuals");
 	m = w->m;
 	n = w->n;
 	memset(&in, 0, sizeof in);
 	for (size_t i = 0; i < m * n; i++)
 		if (!isfinite(J[i]))
 			return sf_error_set(err, SF_EVALUE,
-					    "covariance: the Jacobian has a "
-					    "non-finite value (row %zu, "
-					    "column %zu)",
-					    i / n, i % n);
+			                    "covariance: the Jacobian has a "
+			                    "non-finite value (row %zu, "
+			                    "column %zu)",
+			                    i / n, i % n);
 	{
 		gsl_vector_const_view rv = gsl_vector_const_view_array(r, m);
 		double norm;
@@ -99,9 +99,9 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 		for (size_t i = 0; i < m; i++)
 			if (!isfinite(r[i]))
 				return sf_error_set(err, SF_EVALUE,
-						    "covariance: residual %zu "
-						    "is not finite",
-						    i);
+				                    "covariance: residual %zu "
+				                    "is not finite",
+				                    i);
 		norm = gsl_blas_dnrm2(&rv.vector);
 		in.rss = norm * norm;
 	}
@@ -112,8 +112,8 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 	in.n_free = nf;
 	in.dof = m > nf ? m - nf : 0;
 	in.s2 = in.dof > 0 ? in.rss / (double)in.dof : NAN;
-	in.rcond = rcond > 0.0 ? rcond
-			       : (double)(m > nf ? m : nf) * DBL_EPSILON;
+	in.rcond =
+	    rcond > 0.0 ? rcond : (double)(m > nf ? m : nf) * DBL_EPSILON;
 	in.condition = NAN;
 
 	/* Scale each free column to unit norm; a zero column stays zero. */
@@ -125,23 +125,25 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 		int status;
 
 		for (size_t k = 0; k < nf; k++) {
-			gsl_vector_const_view c = gsl_vector_const_view_array_with_stride(
-				J + w->freeidx[k], n, m);
+			gsl_vector_const_view c =
+			    gsl_vector_const_view_array_with_stride(
+			        J + w->freeidx[k], n, m);
 			double norm = gsl_blas_dnrm2(&c.vector);
 			w->scale[k] = norm > 0.0 ? norm : 1.0;
 		}
 		for (size_t i = 0; i < rows; i++)
 			for (size_t k = 0; k < nf; k++)
 				gsl_matrix_set(&Av.matrix, i, k,
-					       i < m ? J[i * n + w->freeidx[k]] /
-							       w->scale[k]
-						     : 0.0);
+				               i < m
+				                   ? J[i * n + w->freeidx[k]] /
+				                         w->scale[k]
+				                   : 0.0);
 		status = gsl_linalg_SV_decomp_jacobi(&Av.matrix, &Vv.matrix,
-						     &sv.vector);
+		                                     &sv.vector);
 		if (status != GSL_SUCCESS && status != GSL_ETOL)
 			return sf_error_set(err, SF_EINTERNAL,
-					    "covariance: SVD failed: %s",
-					    gsl_strerror(status));
+			                    "covariance: SVD failed: %s",
+			                    gsl_strerror(status));
 		for (size_t k = 0; k < nf; k++) {
 			double s = gsl_vector_get(w->sv, k);
 			if (s > smax)
@@ -173,14 +175,17 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 				for (size_t k = 0; k < nf; k++) {
 					double s = gsl_vector_get(w->sv, k);
 					if (s > cut)
-						sum += gsl_matrix_get(w->V, a, k) *
-						       gsl_matrix_get(w->V, b, k) /
-						       (s * s);
+						sum +=
+						    gsl_matrix_get(w->V, a, k) *
+						    gsl_matrix_get(w->V, b, k) /
+						    (s * s);
 				}
 				c = in.s2 * sum / (w->scale[a] * w->scale[b]);
 				if (cov != NULL) {
-					cov[w->freeidx[a] * n + w->freeidx[b]] = c;
-					cov[w->freeidx[b] * n + w->freeidx[a]] = c;
+					cov[w->freeidx[a] * n + w->freeidx[b]] =
+					    c;
+					cov[w->freeidx[b] * n + w->freeidx[a]] =
+					    c;
 				}
 				if (a == b && se != NULL)
 					se[w->freeidx[a]] = sqrt(c);
@@ -206,8 +211,10 @@ sf_covariance_correlation(size_t n, const double *cov, double *corr)
 				continue;
 			vi = cov[i * n + i];
 			vj = cov[j * n + j];
-			if (vi > 0.0 && vj > 0.0 && isfinite(vi) && isfinite(vj))
-				corr[i * n + j] = cov[i * n + j] / sqrt(vi) / sqrt(vj);
+			if (vi > 0.0 && vj > 0.0 && isfinite(vi) &&
+			    isfinite(vj))
+				corr[i * n + j] =
+				    cov[i * n + j] / sqrt(vi) / sqrt(vj);
 			else
 				corr[i * n + j] = NAN;
 		}

@@ -48,15 +48,15 @@ typedef struct sf_covariance sf_covariance;
 
 /* What sf_covariance_compute() found besides the matrix. */
 typedef struct sf_covariance_info {
-	size_t n_free;    /* parameters not held at a bound */
-	size_t rank;      /* numerical rank of the scaled free columns */
-	size_t dof;       /* m - n_free, or 0 when m <= n_free */
+	size_t n_free;      /* parameters not held at a bound */
+	size_t rank;        /* numerical rank of the scaled free columns */
+	size_t dof;         /* m - n_free, or 0 when m <= n_free */
 	int rank_deficient; /* 1 when rank < n_free */
-	double rss;       /* S = sum r_i^2 */
-	double s2;        /* S / dof; NaN when dof == 0 */
-	double condition; /* of the column-scaled free Jacobian; +INFINITY
-			     when singular; NaN when n_free == 0 */
-	double rcond;     /* the threshold actually used */
+	double rss;         /* S = sum r_i^2 */
+	double s2;          /* S / dof; NaN when dof == 0 */
+	double condition;   /* of the column-scaled free Jacobian; +INFINITY
+	                       when singular; NaN when n_free == 0 */
+	double rcond;       /* the threshold actually used */
 } sf_covariance_info;
 
 /*
@@ -79,8 +79,8 @@ void sf_covariance_free(sf_covariance *w);
  * info->rank.
  */
 int sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
-			  const int *active, double rcond, double *cov,
-			  double *se, sf_covariance_info *info, sf_error *err);
+                          const int *active, double rcond, double *cov,
+                          double *se, sf_covariance_info *info, sf_error *err);
 
 /*
  * The correlation matrix of an n x n covariance: corr[i][j] = cov[i][j] /

@@ -121,17 +121,17 @@ struct sf_polish {
 	double *coef;          /* damped coefficients (n) */
 	size_t *freeidx;       /* indices of the free parameters */
 	size_t nfree;
-	int *active;           /* -1 held at lower, +1 at upper, 0 free */
-	gsl_matrix *A;         /* max(m, n) x n: scaled J_F, then U */
-	gsl_matrix *V;         /* n x n */
-	gsl_vector *sv;        /* singular values (n) */
-	double cost, cost0;    /* S at theta and at theta0 */
-	double gradient;       /* the largest cosine of the gtol test */
-	double mu, nu;         /* damping and its growth factor */
-	double pred_gn;        /* ||U U^T r||^2: the Gauss-Newton model
-				  reduction of S over the free columns */
-	int refine;            /* in Gauss-Newton refinement */
-	double last_rel;       /* refinement: the previous relative step */
+	int *active;        /* -1 held at lower, +1 at upper, 0 free */
+	gsl_matrix *A;      /* max(m, n) x n: scaled J_F, then U */
+	gsl_matrix *V;      /* n x n */
+	gsl_vector *sv;     /* singular values (n) */
+	double cost, cost0; /* S at theta and at theta0 */
+	double gradient;    /* the largest cosine of the gtol test */
+	double mu, nu;      /* damping and its growth factor */
+	double pred_gn;     /* ||U U^T r||^2: the Gauss-Newton model
+	                       reduction of S over the free columns */
+	int refine;         /* in Gauss-Newton refinement */
+	double last_rel;    /* refinement: the previous relative step */
 	size_t iter, nfev, njev;
 	int stop;
 };
@@ -288,7 +288,7 @@ polish_prepare(sf_polish *w, sf_error *err)
 	size_t nf = 0;
 
 	gsl_blas_dgemv(CblasTrans, 1.0, &Jv.matrix, &rv.vector, 0.0,
-		       &gv.vector);
+	               &gv.vector);
 	rnorm = gsl_blas_dnrm2(&rv.vector);
 	w->gradient = 0.0;
 	for (size_t j = 0; j < n; j++) {
@@ -333,17 +333,17 @@ polish_prepare(sf_polish *w, sf_error *err)
 		for (size_t i = 0; i < rows; i++)
 			for (size_t k = 0; k < nf; k++) {
 				size_t j = w->freeidx[k];
-				double a = i < m ? w->J[i * n + j] / w->D[j]
-						 : 0.0;
+				double a =
+				    i < m ? w->J[i * n + j] / w->D[j] : 0.0;
 				gsl_matrix_set(&Av.matrix, i, k, a);
 			}
 		status = gsl_linalg_SV_decomp_jacobi(&Av.matrix, &Vv.matrix,
-						     &sv.vector);
+		                                     &sv.vector);
 		/* GSL_ETOL: sweeps ran out; the factors are still usable. */
 		if (status != GSL_SUCCESS && status != GSL_ETOL)
 			return sf_error_set(err, SF_EINTERNAL,
-					    "polish: SVD failed: %s",
-					    gsl_strerror(status));
+			                    "polish: SVD failed: %s",
+			                    gsl_strerror(status));
 		w->pred_gn = 0.0;
 		for (size_t k = 0; k < nf; k++) {
 			double s = 0.0;
@@ -384,13 +384,14 @@ polish_step(sf_polish *w, double mu)
 static double
 polish_predicted(const sf_polish *w, const double *p, double *Jp)
 {
-	gsl_matrix_const_view Jv = gsl_matrix_const_view_array(w->J, w->m, w->n);
+	gsl_matrix_const_view Jv =
+	    gsl_matrix_const_view_array(w->J, w->m, w->n);
 	gsl_vector_const_view pv = gsl_vector_const_view_array(p, w->n);
 	gsl_vector_view jpv = gsl_vector_view_array(Jp, w->m);
 	double pred = 0.0;
 
 	gsl_blas_dgemv(CblasNoTrans, 1.0, &Jv.matrix, &pv.vector, 0.0,
-		       &jpv.vector);
+	               &jpv.vector);
 	for (size_t i = 0; i < w->m; i++)
 		pred -= (2.0 * w->r[i] + Jp[i]) * Jp[i];
 	return pred;
@@ -430,8 +431,8 @@ polish_feasible_step(sf_polish *w)
 	if (!clipped || alpha <= 0.0)
 		return pred_a;
 	for (size_t j = 0; j < n; j++) {
-		double c = clamp(w->theta[j] + alpha * w->step[j],
-				 w->lower[j], w->upper[j]);
+		double c = clamp(w->theta[j] + alpha * w->step[j], w->lower[j],
+		                 w->upper[j]);
 		w->pb[j] = c - w->theta[j];
 	}
 	pred_b = polish_predicted(w, w->pb, w->Jpb);
@@ -443,8 +444,7 @@ polish_feasible_step(sf_polish *w)
 
 int
 sf_polish_init(sf_polish *w, const sf_polish_problem *p,
-	       const sf_polish_settings *s, const double *theta0,
-	       sf_error *err)
+               const sf_polish_settings *s, const double *theta0, sf_error *err)
 {
 	sf_polish_settings set;
 	size_t n;
@@ -453,8 +453,8 @@ sf_polish_init(sf_polish *w, const sf_polish_problem *p,
 	if (w == NULL || p == NULL || p->fn == NULL || p->lower == NULL ||
 	    p->upper == NULL || theta0 == NULL)
 		return sf_error_set(err, SF_EVALUE,
-				    "polish: missing workspace, callback, "
-				    "bounds or starting point");
+		                    "polish: missing workspace, callback, "
+		                    "bounds or starting point");
 	n = w->n;
 	w->stop = SF_POLISH_BADSTART;
 	if (s != NULL)
@@ -464,21 +464,23 @@ sf_polish_init(sf_polish *w, const sf_polish_problem *p,
 	if (!(set.xtol >= 0.0) || !(set.ftol >= 0.0) || !(set.gtol >= 0.0) ||
 	    !(set.damping >= 0.0) || !isfinite(set.damping))
 		return sf_error_set(err, SF_EVALUE,
-				    "polish: tolerances and damping must be "
-				    "finite and >= 0");
+		                    "polish: tolerances and damping must be "
+		                    "finite and >= 0");
 	for (size_t j = 0; j < n; j++) {
 		double lo = p->lower[j], hi = p->upper[j], t = theta0[j];
 
 		if (!isfinite(lo) || !isfinite(hi) || lo > hi)
-			return sf_error_set(err, SF_EVALUE,
-					    "polish: parameter %zu: bounds "
-					    "[%g, %g] are not a finite interval",
-					    j, lo, hi);
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "polish: parameter %zu: bounds "
+			    "[%g, %g] are not a finite interval",
+			    j, lo, hi);
 		if (!isfinite(t) || t < lo || t > hi)
-			return sf_error_set(err, SF_EVALUE,
-					    "polish: parameter %zu: start %g is "
-					    "outside [%g, %g]",
-					    j, t, lo, hi);
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "polish: parameter %zu: start %g is "
+			    "outside [%g, %g]",
+			    j, t, lo, hi);
 	}
 	w->fn = p->fn;
 	w->ctx = p->ctx;
@@ -500,13 +502,13 @@ sf_polish_init(sf_polish *w, const sf_polish_problem *p,
 
 	if (!polish_eval(w, w->theta, w->r, w->J))
 		return sf_error_set(err, SF_EFAIL,
-				    "polish: the residuals or the Jacobian are "
-				    "not finite at the starting point");
+		                    "polish: the residuals or the Jacobian are "
+		                    "not finite at the starting point");
 	w->cost = w->cost0 = sum_squares(w->r, w->m);
 	if (!isfinite(w->cost))
 		return sf_error_set(err, SF_EFAIL,
-				    "polish: the sum of squares overflows at "
-				    "the starting point");
+		                    "polish: the sum of squares overflows at "
+		                    "the starting point");
 	w->stop = SF_POLISH_RUNNING;
 	status = polish_prepare(w, err);
 	if (status != SF_OK) {
@@ -567,10 +569,10 @@ polish_refine_step(sf_polish *w, sf_error *err)
 	for (size_t j = 0; j < w->n; j++) {
 		double scale = fabs(w->theta[j]) + xtol;
 		double q = scale > 0.0 ? fabs(w->pa[j]) / scale
-				       : (w->pa[j] != 0.0 ? INFINITY : 0.0);
+		                       : (w->pa[j] != 0.0 ? INFINITY : 0.0);
 
-		w->trial[j] = clamp(w->theta[j] + w->pa[j], w->lower[j],
-				    w->upper[j]);
+		w->trial[j] =
+		    clamp(w->theta[j] + w->pa[j], w->lower[j], w->upper[j]);
 		if (q > rel)
 			rel = q;
 	}
@@ -624,9 +626,10 @@ sf_polish_iterate(sf_polish *w, sf_error *err)
 	polish_step(w, w->mu);
 	pred = polish_feasible_step(w);
 	for (size_t j = 0; j < w->n; j++) {
-		w->trial[j] = clamp(w->theta[j] + w->pa[j], w->lower[j],
-				    w->upper[j]);
-		if (fabs(w->pa[j]) > set->xtol * (fabs(w->theta[j]) + set->xtol))
+		w->trial[j] =
+		    clamp(w->theta[j] + w->pa[j], w->lower[j], w->upper[j]);
+		if (fabs(w->pa[j]) >
+		    set->xtol * (fabs(w->theta[j]) + set->xtol))
 			small = 0;
 	}
 
@@ -697,7 +700,7 @@ sf_polish_cost(const sf_polish *w)
 
 void
 sf_polish_finish(const sf_polish *w, double *theta, int *active,
-		 sf_polish_result *res)
+                 sf_polish_result *res)
 {
 	int improved = w->stop != SF_POLISH_BADSTART && w->cost < w->cost0;
 	size_t held = 0;
@@ -729,8 +732,8 @@ sf_polish_finish(const sf_polish *w, double *theta, int *active,
 
 int
 sf_polish_run(sf_polish *w, const sf_polish_problem *p,
-	      const sf_polish_settings *s, double *theta, int *active,
-	      sf_polish_result *res, sf_error *err)
+              const sf_polish_settings *s, double *theta, int *active,
+              sf_polish_result *res, sf_error *err)
 {
 	int status;
 
@@ -755,15 +758,15 @@ const char *
 sf_polish_stop_name(int stop)
 {
 	static const char *const names[] = {
-		[SF_POLISH_RUNNING] = "running",
-		[SF_POLISH_XTOL] = "xtol",
-		[SF_POLISH_FTOL] = "ftol",
-		[SF_POLISH_GTOL] = "gtol",
-		[SF_POLISH_MAXITER] = "max_iter",
-		[SF_POLISH_STALLED] = "stalled",
-		[SF_POLISH_BADJAC] = "jacobian_not_finite",
-		[SF_POLISH_BADSTART] = "start_not_finite",
-		[SF_POLISH_FAILED] = "internal_error",
+	    [SF_POLISH_RUNNING] = "running",
+	    [SF_POLISH_XTOL] = "xtol",
+	    [SF_POLISH_FTOL] = "ftol",
+	    [SF_POLISH_GTOL] = "gtol",
+	    [SF_POLISH_MAXITER] = "max_iter",
+	    [SF_POLISH_STALLED] = "stalled",
+	    [SF_POLISH_BADJAC] = "jacobian_not_finite",
+	    [SF_POLISH_BADSTART] = "start_not_finite",
+	    [SF_POLISH_FAILED] = "internal_error",
 	};
 
 	if (stop < 0 || (size_t)stop >= sizeof names / sizeof names[0])

@@ -59,7 +59,7 @@ typedef struct sf_polish sf_polish;
  * ctx is the pointer given in sf_polish_problem.
  */
 typedef int (*sf_polish_fn)(const double *theta, double *r, double *J,
-			    void *ctx);
+                            void *ctx);
 
 /* The problem: the callback and the box.  Bounds must be finite. */
 typedef struct sf_polish_problem {
@@ -115,8 +115,8 @@ typedef enum sf_polish_stop {
 	SF_POLISH_MAXITER,     /* max_iter steps tried */
 	SF_POLISH_STALLED,     /* the damping grew past its limit */
 	SF_POLISH_BADJAC,      /* the callback failed or gave a non-finite J
-				  at an otherwise acceptable new point; the
-				  iteration stopped at the previous point */
+	                          at an otherwise acceptable new point; the
+	                          iteration stopped at the previous point */
 	SF_POLISH_BADSTART,    /* callback failed or non-finite at the start */
 	SF_POLISH_FAILED       /* a GSL factorisation failed (a bug) */
 } sf_polish_stop;
@@ -125,7 +125,7 @@ typedef enum sf_polish_stop {
 typedef struct sf_polish_result {
 	int stop;          /* an sf_polish_stop */
 	int improved;      /* 1 when the returned theta has a lower cost than
-			      the start; 0 means theta is the start itself */
+	                      the start; 0 means theta is the start itself */
 	size_t iterations; /* steps tried */
 	size_t nfev;       /* callback calls for residuals only */
 	size_t njev;       /* callback calls that also filled J */
@@ -159,8 +159,8 @@ void sf_polish_free(sf_polish *w);
  * returns theta0); SF_EINTERNAL when a GSL factorisation fails.
  */
 int sf_polish_init(sf_polish *w, const sf_polish_problem *p,
-		   const sf_polish_settings *s, const double *theta0,
-		   sf_error *err);
+                   const sf_polish_settings *s, const double *theta0,
+                   sf_error *err);
 
 /*
  * Try one step: compute the damped, projected step, evaluate the residuals
@@ -196,7 +196,7 @@ double sf_polish_cost(const sf_polish *w);
  * (may be NULL) receives the summary.
  */
 void sf_polish_finish(const sf_polish *w, double *theta, int *active,
-		      sf_polish_result *res);
+                      sf_polish_result *res);
 
 /*
  * The whole polish in one call: init, iterate until stopped, finish.
@@ -207,8 +207,8 @@ void sf_polish_finish(const sf_polish *w, double *theta, int *active,
  * still returns SF_OK (res->stop says why).
  */
 int sf_polish_run(sf_polish *w, const sf_polish_problem *p,
-		  const sf_polish_settings *s, double *theta, int *active,
-		  sf_polish_result *res, sf_error *err);
+                  const sf_polish_settings *s, double *theta, int *active,
+                  sf_polish_result *res, sf_error *err);
 
 /* A short name for a stop reason ("xtol", "max_iter", ...), for reports. */
 const char *sf_polish_stop_name(int stop);

@@ -78,7 +78,7 @@ lre(double x, double c)
 /* NIST StRD models: f(x; b) and its gradient df/db. */
 
 typedef void (*nist_model)(const double *b, const double *x, double *f,
-			   double *grad);
+                           double *grad);
 
 static void
 m_misra1a(const double *b, const double *x, double *f, double *d)
@@ -355,37 +355,37 @@ typedef struct nist_problem {
 } nist_problem;
 
 static const nist_problem nist_problems[] = {
-	/* lower difficulty */
-	{"Misra1a", m_misra1a, NULL, 0, 1, 9, 4},
-	{"Chwirut2", m_chwirut, NULL, 0, 1, 9, 4},
-	{"Chwirut1", m_chwirut, NULL, 0, 1, 9, 4},
-	{"Lanczos3", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
-	{"Gauss1", m_gauss, NULL, 0, 1, 9, 4},
-	{"Gauss2", m_gauss, NULL, 0, 1, 9, 4},
-	{"DanWood", m_danwood, NULL, 0, 1, 9, 4},
-	{"Misra1b", m_misra1b, NULL, 0, 1, 9, 4},
-	/* average difficulty */
-	{"Kirby2", m_kirby2, NULL, 0, 1, 9, 4},
-	{"Hahn1", m_cubic, NULL, 0, 1, 9, 4},
-	{"Nelson", m_nelson, NULL, 1, 1, 9, 4},
-	{"MGH17", m_mgh17, NULL, 0, 1, 9, 4},
-	{"Lanczos1", m_lanczos, m_lanczos_ld, 0, 1, 6, 6},
-	{"Lanczos2", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
-	{"Gauss3", m_gauss, NULL, 0, 1, 9, 4},
-	{"Misra1c", m_misra1c, NULL, 0, 1, 9, 4},
-	{"Misra1d", m_misra1d, NULL, 0, 1, 9, 4},
-	{"Roszman1", m_roszman1, NULL, 0, 1, 9, 4},
-	{"ENSO", m_enso, NULL, 0, 1, 9, 4},
-	/* higher difficulty; Start 1 of BoxBOD and MGH10 ends in another
-	 * basin (BoxBOD: the plateau b2 -> infinity, S = 9771.5) */
-	{"MGH09", m_mgh09, NULL, 0, 1, 9, 4},
-	{"Thurber", m_cubic, NULL, 0, 1, 9, 4},
-	{"BoxBOD", m_misra1a, NULL, 0, 0, 9, 4},
-	{"Rat42", m_rat42, NULL, 0, 1, 9, 4},
-	{"MGH10", m_mgh10, NULL, 0, 0, 9, 4},
-	{"Eckerle4", m_eckerle4, NULL, 0, 1, 9, 4},
-	{"Rat43", m_rat43, NULL, 0, 1, 9, 4},
-	{"Bennett5", m_bennett5, NULL, 0, 1, 9, 4},
+    /* lower difficulty */
+    {"Misra1a", m_misra1a, NULL, 0, 1, 9, 4},
+    {"Chwirut2", m_chwirut, NULL, 0, 1, 9, 4},
+    {"Chwirut1", m_chwirut, NULL, 0, 1, 9, 4},
+    {"Lanczos3", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
+    {"Gauss1", m_gauss, NULL, 0, 1, 9, 4},
+    {"Gauss2", m_gauss, NULL, 0, 1, 9, 4},
+    {"DanWood", m_danwood, NULL, 0, 1, 9, 4},
+    {"Misra1b", m_misra1b, NULL, 0, 1, 9, 4},
+    /* average difficulty */
+    {"Kirby2", m_kirby2, NULL, 0, 1, 9, 4},
+    {"Hahn1", m_cubic, NULL, 0, 1, 9, 4},
+    {"Nelson", m_nelson, NULL, 1, 1, 9, 4},
+    {"MGH17", m_mgh17, NULL, 0, 1, 9, 4},
+    {"Lanczos1", m_lanczos, m_lanczos_ld, 0, 1, 6, 6},
+    {"Lanczos2", m_lanczos, m_lanczos_ld, 0, 1, 9, 4},
+    {"Gauss3", m_gauss, NULL, 0, 1, 9, 4},
+    {"Misra1c", m_misra1c, NULL, 0, 1, 9, 4},
+    {"Misra1d", m_misra1d, NULL, 0, 1, 9, 4},
+    {"Roszman1", m_roszman1, NULL, 0, 1, 9, 4},
+    {"ENSO", m_enso, NULL, 0, 1, 9, 4},
+    /* higher difficulty; Start 1 of BoxBOD and MGH10 ends in another
+     * basin (BoxBOD: the plateau b2 -> infinity, S = 9771.5) */
+    {"MGH09", m_mgh09, NULL, 0, 1, 9, 4},
+    {"Thurber", m_cubic, NULL, 0, 1, 9, 4},
+    {"BoxBOD", m_misra1a, NULL, 0, 0, 9, 4},
+    {"Rat42", m_rat42, NULL, 0, 1, 9, 4},
+    {"MGH10", m_mgh10, NULL, 0, 0, 9, 4},
+    {"Eckerle4", m_eckerle4, NULL, 0, 1, 9, 4},
+    {"Rat43", m_rat43, NULL, 0, 1, 9, 4},
+    {"Bennett5", m_bennett5, NULL, 0, 1, 9, 4},
 };
 
 enum { NIST_COUNT = sizeof nist_problems / sizeof nist_problems[0] };
@@ -395,7 +395,7 @@ typedef struct nist_data {
 	const nist_problem *p;
 	size_t m, n, nx;
 	double start[2][MAXP], cert[MAXP], sd[MAXP], rss;
-	double *y, *x; /* m, m x nx */
+	double *y, *x;            /* m, m x nx */
 	long double *y_ld, *x_ld; /* y and x read in long double */
 	box_check box;
 } nist_data;
@@ -403,12 +403,13 @@ typedef struct nist_data {
 /* Find "(lines A to B)" on the header line that starts with key. */
 static int
 header_range(char lines[][LINE_MAX_], int count, const char *key, int *a,
-	     int *b)
+             int *b)
 {
 	for (int i = 0; i < count && i < 20; i++) {
 		const char *k = strstr(lines[i], key);
 		const char *paren = k != NULL ? strstr(k, "(lines") : NULL;
-		if (paren != NULL && sscanf(paren, "(lines %d to %d)", a, b) == 2)
+		if (paren != NULL &&
+		    sscanf(paren, "(lines %d to %d)", a, b) == 2)
 			return 1;
 	}
 	return 0;
@@ -420,7 +421,7 @@ static int nist_parse(nist_data *d, char lines[][LINE_MAX_], int count);
 static int
 nist_load(const nist_problem *p, nist_data *d)
 {
-	char (*lines)[LINE_MAX_];
+	char(*lines)[LINE_MAX_];
 	char path[1200];
 	FILE *f;
 	int count = 0, ok;
@@ -460,7 +461,7 @@ nist_parse(nist_data *d, char lines[][LINE_MAX_], int count)
 		const char *eq = strchr(lines[s0 - 1 + (int)j], '=');
 		if (eq == NULL ||
 		    sscanf(eq + 1, "%lf %lf %lf %lf", &d->start[0][j],
-			   &d->start[1][j], &d->cert[j], &d->sd[j]) != 4)
+		           &d->start[1][j], &d->cert[j], &d->sd[j]) != 4)
 			return 0;
 	}
 	for (int i = 0; i < count; i++)
@@ -470,7 +471,7 @@ nist_parse(nist_data *d, char lines[][LINE_MAX_], int count)
 	{
 		double v[4];
 		int k = sscanf(lines[d0 - 1], "%lf %lf %lf %lf", &v[0], &v[1],
-			       &v[2], &v[3]);
+		               &v[2], &v[3]);
 		if (k < 2)
 			return 0;
 		d->nx = (size_t)k - 1;
@@ -484,7 +485,7 @@ nist_parse(nist_data *d, char lines[][LINE_MAX_], int count)
 	for (size_t i = 0; i < d->m; i++) {
 		double v[4] = {0, 0, 0, 0};
 		int k = sscanf(lines[d0 - 1 + (int)i], "%lf %lf %lf", &v[0],
-			       &v[1], &v[2]);
+		               &v[1], &v[2]);
 		if (k != (int)d->nx + 1)
 			return 0;
 		d->y[i] = p->logy ? log(v[0]) : v[0];
@@ -525,8 +526,8 @@ nist_fn(const double *theta, double *r, double *J, void *ctx)
 		d->p->model(theta, d->x + i * d->nx, &f, grad);
 		if (d->p->model_ld != NULL)
 			r[i] = (double)(d->p->model_ld(theta,
-						       d->x_ld + i * d->nx) -
-					d->y_ld[i]);
+			                               d->x_ld + i * d->nx) -
+			                d->y_ld[i]);
 		else
 			r[i] = f - d->y[i];
 		if (J != NULL)
@@ -563,7 +564,8 @@ nist_jacobian_error(nist_data *d, const double *theta)
 				colmax = fabs(J[i * d->n + j]);
 		for (size_t i = 0; i < d->m; i++) {
 			double fd = (rp[i] - rm[i]) / (2 * h);
-			double e = fabs(fd - J[i * d->n + j]) / (colmax + 1e-300);
+			double e =
+			    fabs(fd - J[i * d->n + j]) / (colmax + 1e-300);
 			if (e > worst)
 				worst = e;
 		}
@@ -602,7 +604,7 @@ nist_polish(nist_data *d, const double *start)
 	/* a generous finite box around both starts and the answer */
 	for (size_t j = 0; j < d->n; j++) {
 		double span = fabs(d->start[0][j]) + fabs(d->start[1][j]) +
-			      fabs(d->cert[j]);
+		              fabs(d->cert[j]);
 		lower[j] = -100 * span;
 		upper[j] = 100 * span;
 		theta[j] = start[j];
@@ -629,8 +631,8 @@ nist_polish(nist_data *d, const double *start)
 	o.lre_rss = lre(res.cost, d->rss);
 	nist_fn(theta, r, J, d);
 	o.lre_se = 0.0;
-	if (sf_covariance_compute(cw, J, r, NULL, 0.0, NULL, se, &info,
-				  &err) == SF_OK) {
+	if (sf_covariance_compute(cw, J, r, NULL, 0.0, NULL, se, &info, &err) ==
+	    SF_OK) {
 		o.lre_se = 11.0;
 		for (size_t j = 0; j < d->n; j++) {
 			double e = lre(se[j], d->sd[j]);
@@ -684,11 +686,11 @@ test_nist(void)
 		/* a global search's answer: within 1e-3 relative */
 		for (size_t j = 0; j < d.n; j++)
 			near[j] = d.cert[j] *
-				  (1 + 1e-3 * ((j % 2) ? -1.0 : 1.0) *
-					       (1.0 + (double)j / (double)d.n));
+			          (1 + 1e-3 * ((j % 2) ? -1.0 : 1.0) *
+			                   (1.0 + (double)j / (double)d.n));
 		for (int s = 0; s < 3; s++) {
 			static const char *const label[] = {"near", "start2",
-							    "start1"};
+			                                    "start1"};
 			int ok;
 
 			if (s == 2 && !p->start1)
@@ -714,11 +716,11 @@ test_nist(void)
 /* Ernest: T = t0 + t1 n/p + t2 p + t3 ln p, t >= 0 (an active bound). */
 
 static const double ernest_rows[7][3] = {
-	/* cores p, input fraction n, time s */
-	{32, 0.125, 7.94516801834},   {4, 0.015625, 4.72029209137},
-	{4, 0.021382, 4.87661099434}, {12, 0.050164, 6.71376490593},
-	{12, 0.055921, 6.71519398689}, {12, 0.061678, 6.6739718914},
-	{16, 0.061678, 6.83566999435},
+    /* cores p, input fraction n, time s */
+    {32, 0.125, 7.94516801834},    {4, 0.015625, 4.72029209137},
+    {4, 0.021382, 4.87661099434},  {12, 0.050164, 6.71376490593},
+    {12, 0.055921, 6.71519398689}, {12, 0.061678, 6.6739718914},
+    {16, 0.061678, 6.83566999435},
 };
 
 typedef struct linear_ctx {
@@ -823,12 +825,12 @@ test_ernest_active_bound(void)
 {
 	static const double known[4] = {1.90013, 162.19821, 0, 1.58832};
 	static const double starts[][4] = {
-		{1.9, 162.2, 0.01, 1.6}, /* near, on the wrong side */
-		{5, 100, 1, 0},          /* far; t3 starts on its bound */
-		{0, 0, 0, 0},            /* the corner */
+	    {1.9, 162.2, 0.01, 1.6}, /* near, on the wrong side */
+	    {5, 100, 1, 0},          /* far; t3 starts on its bound */
+	    {0, 0, 0, 0},            /* the corner */
 	};
 	double X[7][4], y[7], nnls[4], lower[4] = {0, 0, 0, 0},
-	       upper[4] = {100, 1000, 10, 10};
+	                               upper[4] = {100, 1000, 10, 10};
 	double nnls_rss;
 	linear_ctx c = {7, 4, &X[0][0], y, {4, lower, upper, 0, 0}};
 	sf_polish_problem prob = {linear_fn, &c, lower, upper};
@@ -838,8 +840,8 @@ test_ernest_active_bound(void)
 	ernest_design(X, y);
 	nnls_rss = nnls_enumerate(X, y, nnls);
 	for (size_t j = 0; j < 4; j++)
-		CU_ASSERT(fabs(nnls[j] - known[j]) <= 5e-6 * fabs(known[j]) +
-							    1e-12);
+		CU_ASSERT(fabs(nnls[j] - known[j]) <=
+		          5e-6 * fabs(known[j]) + 1e-12);
 	for (size_t s = 0; s < sizeof starts / sizeof starts[0]; s++) {
 		double theta[4];
 		int active[4];
@@ -847,17 +849,17 @@ test_ernest_active_bound(void)
 
 		memcpy(theta, starts[s], sizeof theta);
 		CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res,
-					NULL) == SF_OK);
+		                        NULL) == SF_OK);
 		CU_ASSERT(res.improved);
 		CU_ASSERT(res.stop == SF_POLISH_XTOL ||
-			  res.stop == SF_POLISH_FTOL ||
-			  res.stop == SF_POLISH_GTOL);
+		          res.stop == SF_POLISH_FTOL ||
+		          res.stop == SF_POLISH_GTOL);
 		/* the published five significant digits */
 		for (size_t j = 0; j < 4; j++) {
 			CU_ASSERT(fabs(theta[j] - known[j]) <=
-				  5e-6 * fabs(known[j]));
+			          5e-6 * fabs(known[j]));
 			CU_ASSERT(fabs(theta[j] - nnls[j]) <=
-				  1e-9 * fabs(nnls[j]));
+			          1e-9 * fabs(nnls[j]));
 		}
 		CU_ASSERT(theta[2] == 0.0);
 		CU_ASSERT(active[2] == -1);
@@ -878,15 +880,15 @@ test_ernest_active_bound(void)
 		sf_polish_run(w, &prob, NULL, theta, active, NULL, NULL);
 		linear_fn(theta, r, J, &c);
 		CU_ASSERT(sf_covariance_compute(cw, J, r, active, 0, cov, se,
-						&info, NULL) == SF_OK);
+		                                &info, NULL) == SF_OK);
 		CU_ASSERT(info.n_free == 3 && info.dof == 4 && info.rank == 3);
 		CU_ASSERT(fabs(info.s2 - nnls_rss / 4) <= 1e-12 * info.s2);
 		CU_ASSERT(isnan(se[2]) && isnan(cov[2 * 4 + 2]) &&
-			  isnan(cov[0 * 4 + 2]));
+		          isnan(cov[0 * 4 + 2]));
 		CU_ASSERT(se[0] > 0 && se[1] > 0 && se[3] > 0);
 		sf_covariance_correlation(4, cov, corr);
 		CU_ASSERT(corr[0] == 1.0 && isnan(corr[2 * 4 + 2]) &&
-			  isnan(corr[1 * 4 + 2]));
+		          isnan(corr[1 * 4 + 2]));
 		CU_ASSERT(fabs(corr[1] - corr[4]) < 1e-15);
 		sf_covariance_free(cw);
 	}
@@ -900,8 +902,14 @@ test_ernest_active_bound(void)
  * A one-parameter family for the contract tests: r_i = theta - y_i, so the
  * optimum is the mean of y.  mode selects misbehaviour.
  */
-enum { TOY_GOOD, TOY_WRONG_JACOBIAN, TOY_NAN_ABOVE, TOY_FAIL_ABOVE,
-       TOY_NAN_START, TOY_NAN_JACOBIAN_ABOVE };
+enum {
+	TOY_GOOD,
+	TOY_WRONG_JACOBIAN,
+	TOY_NAN_ABOVE,
+	TOY_FAIL_ABOVE,
+	TOY_NAN_START,
+	TOY_NAN_JACOBIAN_ABOVE
+};
 
 typedef struct toy_ctx {
 	int mode;
@@ -960,14 +968,14 @@ test_contract(void)
 	/* the plain case, and a start at the optimum: not improved */
 	theta[0] = 1.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(theta[0] == 4.5 && res.improved && active[0] == 0);
 	CU_ASSERT(fabs(res.cost - toy_cost(4.5)) <= 1e-15 * toy_cost(4.5));
 	CU_ASSERT(fabs(res.cost_start - toy_cost(1)) <= 1e-15 * toy_cost(1));
 	CU_ASSERT(res.njev >= 1 && res.nfev >= 1);
 	theta[0] = 4.5;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(theta[0] == 4.5 && !res.improved);
 	CU_ASSERT(res.stop == SF_POLISH_GTOL && res.iterations == 0);
 
@@ -975,7 +983,7 @@ test_contract(void)
 	upper[0] = 2.0;
 	theta[0] = 0.5;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(theta[0] == 2.0 && active[0] == 1 && res.n_active == 1);
 	CU_ASSERT(res.stop == SF_POLISH_GTOL);
 	CU_ASSERT(c.box.outside == 0);
@@ -985,7 +993,7 @@ test_contract(void)
 	c.mode = TOY_WRONG_JACOBIAN;
 	theta[0] = 1.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(theta[0] == 1.0 && !res.improved);
 	CU_ASSERT(res.cost == res.cost_start);
 	CU_ASSERT(res.stop == SF_POLISH_XTOL || res.stop == SF_POLISH_STALLED);
@@ -995,7 +1003,7 @@ test_contract(void)
 	c.limit = 3.0;
 	theta[0] = 1.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(res.improved && theta[0] <= 3.0 && theta[0] > 2.9);
 	CU_ASSERT(isfinite(res.cost) && res.cost < res.cost_start);
 
@@ -1003,14 +1011,14 @@ test_contract(void)
 	c.mode = TOY_FAIL_ABOVE;
 	theta[0] = 1.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(res.improved && theta[0] <= 3.0 && theta[0] > 2.9);
 
 	/* NaN Jacobian above 3: the step there is refused, earlier kept */
 	c.mode = TOY_NAN_JACOBIAN_ABOVE;
 	theta[0] = 1.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(res.stop == SF_POLISH_BADJAC);
 	CU_ASSERT(theta[0] <= 3.0 && res.cost <= res.cost_start);
 	CU_ASSERT(res.cost == toy_cost(theta[0]) || !res.improved);
@@ -1020,7 +1028,7 @@ test_contract(void)
 	theta[0] = 1.0;
 	sf_error_clear(&err);
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res, &err) ==
-		  SF_EFAIL);
+	          SF_EFAIL);
 	CU_ASSERT(err.code == SF_EFAIL && err.message[0] != '\0');
 	CU_ASSERT(theta[0] == 1.0 && !res.improved);
 	CU_ASSERT(res.stop == SF_POLISH_BADSTART && isinf(res.cost_start));
@@ -1035,7 +1043,7 @@ test_contract(void)
 		s.max_iter = 0;
 		theta[0] = 1.0;
 		CU_ASSERT(sf_polish_run(w, &prob, &s, theta, NULL, &res,
-					NULL) == SF_OK);
+		                        NULL) == SF_OK);
 		CU_ASSERT(res.stop == SF_POLISH_MAXITER && theta[0] == 1.0);
 
 		s.max_iter = 50;
@@ -1080,38 +1088,38 @@ test_errors(void)
 	theta[0] = 11.0;
 	sf_error_clear(&err);
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, &res, &err) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	CU_ASSERT(err.code == SF_EVALUE && theta[0] == 11.0);
 	CU_ASSERT(res.stop == SF_POLISH_BADSTART && !res.improved);
 	theta[0] = NAN;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	theta[0] = 1.0;
 	/* bounds */
 	lower[0] = 5.0, upper[0] = 4.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	lower[0] = -INFINITY, upper[0] = 10.0;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	lower[0] = 0.0;
 	/* settings */
 	sf_polish_settings_default(&s);
 	s.xtol = -1;
 	CU_ASSERT(sf_polish_run(w, &prob, &s, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	sf_polish_settings_default(&s);
 	s.ftol = NAN;
 	CU_ASSERT(sf_polish_run(w, &prob, &s, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	sf_polish_settings_default(&s);
 	s.damping = INFINITY;
 	CU_ASSERT(sf_polish_run(w, &prob, &s, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	/* missing callback, missing problem */
 	prob.fn = NULL;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, NULL, NULL) ==
-		  SF_EVALUE);
+	          SF_EVALUE);
 	CU_ASSERT(sf_polish_init(w, NULL, NULL, theta, NULL) == SF_EVALUE);
 	CU_ASSERT(sf_polish_iterate(NULL, NULL) == SF_EVALUE);
 	CU_ASSERT(sf_polish_test(NULL) == SF_POLISH_BADSTART);
@@ -1157,7 +1165,7 @@ test_covariance_line(void)
 	CU_ASSERT(fabs(b - 1.0) < 1e-14 && fabs(a - 0.04) < 1e-14);
 	CU_ASSERT(fabs(rss - 0.072) < 1e-14);
 	CU_ASSERT(sf_covariance_compute(w, J, r, NULL, 0, cov, se, &info,
-					NULL) == SF_OK);
+	                                NULL) == SF_OK);
 	CU_ASSERT(info.n_free == 2 && info.rank == 2 && info.dof == 3);
 	CU_ASSERT(!info.rank_deficient);
 	CU_ASSERT(fabs(info.s2 - s2) < 1e-15);
@@ -1185,7 +1193,7 @@ test_covariance_line(void)
 	{
 		int active[2] = {0, -1};
 		CU_ASSERT(sf_covariance_compute(w, J, r, active, 0, cov, se,
-						&info, NULL) == SF_OK);
+		                                &info, NULL) == SF_OK);
 		CU_ASSERT(info.n_free == 1 && info.dof == 4);
 		CU_ASSERT(fabs(se[0] - sqrt(rss / 4 / 5)) < 1e-15);
 		CU_ASSERT(isnan(se[1]) && isnan(cov[1]) && isnan(cov[3]));
@@ -1195,9 +1203,10 @@ test_covariance_line(void)
 	{
 		int active[2] = {1, -1};
 		CU_ASSERT(sf_covariance_compute(w, J, r, active, 0, cov, se,
-						&info, NULL) == SF_OK);
+		                                &info, NULL) == SF_OK);
 		CU_ASSERT(info.n_free == 0 && info.rank == 0 && info.dof == 5);
-		CU_ASSERT(isnan(se[0]) && isnan(se[1]) && isnan(info.condition));
+		CU_ASSERT(isnan(se[0]) && isnan(se[1]) &&
+		          isnan(info.condition));
 	}
 	/* non-finite input is refused */
 	{
@@ -1205,14 +1214,14 @@ test_covariance_line(void)
 		sf_error_clear(&err);
 		J[3] = NAN;
 		CU_ASSERT(sf_covariance_compute(w, J, r, NULL, 0, cov, se,
-						&info, &err) == SF_EVALUE);
+		                                &info, &err) == SF_EVALUE);
 		CU_ASSERT(err.code == SF_EVALUE);
 		J[3] = 2.0;
 		r[0] = INFINITY;
 		CU_ASSERT(sf_covariance_compute(w, J, r, NULL, 0, cov, se,
-						&info, NULL) == SF_EVALUE);
+		                                &info, NULL) == SF_EVALUE);
 		CU_ASSERT(sf_covariance_compute(NULL, J, r, NULL, 0, cov, se,
-						&info, NULL) == SF_EVALUE);
+		                                &info, NULL) == SF_EVALUE);
 	}
 	sf_covariance_free(w);
 }
@@ -1222,11 +1231,11 @@ test_t_quantile(void)
 {
 	/* two-sided 95 % quantiles from standard tables */
 	CU_ASSERT(fabs(sf_covariance_t_quantile(0.95, 1) - 12.706204736174703) <
-		  1e-9);
+	          1e-9);
 	CU_ASSERT(fabs(sf_covariance_t_quantile(0.95, 3) - 3.182446305284263) <
-		  1e-12);
+	          1e-12);
 	CU_ASSERT(fabs(sf_covariance_t_quantile(0.95, 10) - 2.228138851986274) <
-		  1e-12);
+	          1e-12);
 	CU_ASSERT(fabs(sf_covariance_t_quantile(0.95, 1e6) - 1.959966) < 1e-5);
 	CU_ASSERT(isnan(sf_covariance_t_quantile(0.95, 0)));
 	CU_ASSERT(isnan(sf_covariance_t_quantile(1.0, 5)));
@@ -1241,7 +1250,7 @@ test_rank_deficient(void)
 	static const double x[6] = {1, 2, 3, 4, 5, 6};
 	static const double y[6] = {2.1, 3.9, 6.2, 7.8, 10.1, 12.0};
 	double X[12], theta[2] = {0.5, 0.5}, lower[2] = {-10, -10},
-					     upper[2] = {10, 10};
+	              upper[2] = {10, 10};
 	double r[6], J[12], cov[4], se[2];
 	linear_ctx c = {6, 2, X, y, {2, lower, upper, 0, 0}};
 	sf_polish_problem prob = {linear_fn, &c, lower, upper};
@@ -1259,13 +1268,13 @@ test_rank_deficient(void)
 	}
 	slope = sxy / sxx;
 	CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, NULL, &res, NULL) ==
-		  SF_OK);
+	          SF_OK);
 	CU_ASSERT(res.improved);
 	CU_ASSERT(fabs(theta[0] + theta[1] - slope) < 1e-12 * slope);
 	CU_ASSERT(c.box.outside == 0);
 	linear_fn(theta, r, J, &c);
 	CU_ASSERT(sf_covariance_compute(cw, J, r, NULL, 0, cov, se, &info,
-					NULL) == SF_OK);
+	                                NULL) == SF_OK);
 	CU_ASSERT(info.rank == 1 && info.n_free == 2 && info.rank_deficient);
 	CU_ASSERT(isinf(info.condition) || info.condition > 1e12);
 	CU_ASSERT(isfinite(se[0]) && isfinite(se[1]));
@@ -1273,11 +1282,12 @@ test_rank_deficient(void)
 	for (size_t i = 0; i < 6; i++)
 		J[2 * i + 1] = 0.0;
 	CU_ASSERT(sf_covariance_compute(cw, J, r, NULL, 0, cov, se, &info,
-					NULL) == SF_OK);
+	                                NULL) == SF_OK);
 	CU_ASSERT(info.rank == 1 && isinf(info.condition));
 	/* fewer rows than parameters: polish copes (m < n) */
 	{
-		double th[3] = {0, 0, 0}, lo[3] = {-5, -5, -5}, hi[3] = {5, 5, 5};
+		double th[3] = {0, 0, 0}, lo[3] = {-5, -5, -5},
+		       hi[3] = {5, 5, 5};
 		static const double X2[6] = {1, 1, 0, 0, 1, 1};
 		static const double y2[2] = {1, 2};
 		linear_ctx c2 = {2, 3, X2, y2, {3, lo, hi, 0, 0}};
@@ -1286,7 +1296,7 @@ test_rank_deficient(void)
 
 		CU_ASSERT_FATAL(w2 != NULL);
 		CU_ASSERT(sf_polish_run(w2, &p2, NULL, th, NULL, &res, NULL) ==
-			  SF_OK);
+		          SF_OK);
 		CU_ASSERT(res.cost < 1e-20);
 		sf_polish_free(w2);
 	}
@@ -1305,7 +1315,7 @@ main(int argc, char **argv)
 		data_dir = argv[1];
 	} else if (getenv("srcdir") != NULL) {
 		snprintf(data_dir_buf, sizeof data_dir_buf,
-			 "%s/tests/data/polish", getenv("srcdir"));
+		         "%s/tests/data/polish", getenv("srcdir"));
 		data_dir = data_dir_buf;
 	}
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -1314,9 +1324,9 @@ main(int argc, char **argv)
 	if (suite == NULL ||
 	    CU_add_test(suite, "argument errors", test_errors) == NULL ||
 	    CU_add_test(suite, "never worse, in the box, non-finite",
-			test_contract) == NULL ||
+	                test_contract) == NULL ||
 	    CU_add_test(suite, "Ernest: active bound vs NNLS",
-			test_ernest_active_bound) == NULL ||
+	                test_ernest_active_bound) == NULL ||
 	    CU_add_test(suite, "NIST StRD, 27 problems", test_nist) == NULL) {
 		CU_cleanup_registry();
 		return 2;
@@ -1324,10 +1334,10 @@ main(int argc, char **argv)
 	suite = CU_add_suite("covariance", NULL, NULL);
 	if (suite == NULL ||
 	    CU_add_test(suite, "straight line, closed form",
-			test_covariance_line) == NULL ||
+	                test_covariance_line) == NULL ||
 	    CU_add_test(suite, "t quantiles", test_t_quantile) == NULL ||
 	    CU_add_test(suite, "rank-deficient Jacobian",
-			test_rank_deficient) == NULL) {
+	                test_rank_deficient) == NULL) {
 		CU_cleanup_registry();
 		return 2;
 	}
