@@ -73,7 +73,7 @@ typedef struct sf_polish_problem {
  * Stopping rules and the starting damping.  sf_polish_settings_default()
  * gives the values in brackets, chosen so that a start within about 1e-3
  * relative of the optimum converges to full double accuracy (the NIST StRD
- * problems reach 9 to 11 correct digits).
+ * problems reach 10 to 11 correct digits).
  */
 typedef struct sf_polish_settings {
 	/* [1e-15] stop when every |step_j| <= xtol * (|theta_j| + xtol) */
