@@ -11,64 +11,50 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 
-#include "error.h"
+#include "cli.h"
 #include "suggest.h"
 
 #include <getopt.h>
-#include <stdarg.h>
+#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	EXIT_OK = 0,
-	EXIT_GOAL = 1,
-	EXIT_USAGE = 2,
-	EXIT_INTERNAL = 3
-};
-
-typedef struct command {
-	const char *name;
-	const char *synopsis; /* the usage line after "scalefit " */
-	const char *summary;  /* one line for the command list */
-	const char *help;     /* the options, for `scalefit help NAME` */
-	int (*run)(const struct command *cmd, int argc, char **argv);
-} command;
+typedef sf_command command;
 
 static int command_help(const command *cmd, int argc, char **argv);
 
 static const command commands[] = {
+	{"check", "check MODEL.yaml [DATA.csv] [--quiet]",
+	 "validate a model and its data; show the formula, parameters and "
+	 "rows",
+	 "  DATA.csv      use this data instead of the model's data.file\n"
+	 "  -q, --quiet   no warnings\n",
+	 sf_command_check},
+	{"fit",
+	 "fit MODEL.yaml [DATA.csv] [-o FIT.json] [--json] [--seed N] "
+	 "[--threads N] [OPTION]...",
+	 "fit the formula's constants to the data and report them",
+	 "  DATA.csv            use this data instead of the model's data.file\n"
+	 "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
+	 "      --json          print the JSON report instead of the text one\n"
+	 "      --seed N        random seed (default: the model's, else 1)\n"
+	 "      --threads N     OpenMP threads for the cost (default: all)\n"
+	 "      --algorithm A   lshade, jso or de\n"
+	 "      --max-evals N   cost evaluations of the global search\n"
+	 "      --loss L        relative, sse, log, absolute or huber\n"
+	 "      --lambda X      regularisation strength (l2 unless the model "
+	 "says l1)\n"
+	 "      --time-limit S  stop the search after S seconds\n"
+	 "      --no-polish     skip the least-squares polish\n"
+	 "      --model NAME    which model of a models: file\n"
+	 "  -q, --quiet         no warnings, no progress\n",
+	 sf_command_fit},
 	{"help", "help [COMMAND]", "show help for scalefit or one command",
 	 "", command_help},
 };
 
 static const size_t command_count = sizeof commands / sizeof commands[0];
-
-/*
- * A usage error: the message (printf-style), the nearest known name when
- * there is one, a pointer to the help, and status 2.
- */
-static int usage_error(const char *cmd, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-usage_error(const char *cmd, const char *hint, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("scalefit: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (hint != NULL)
-		fprintf(stderr, "; did you mean '%s'?", hint);
-	fputc('\n', stderr);
-	if (cmd != NULL)
-		fprintf(stderr, "Try 'scalefit help %s'.\n", cmd);
-	else
-		fputs("Try 'scalefit --help'.\n", stderr);
-	return EXIT_USAGE;
-}
 
 static const command *
 command_find(const char *name)
@@ -122,18 +108,18 @@ command_help(const command *cmd, int argc, char **argv)
 	const command *target;
 
 	if (argc > 2)
-		return usage_error(cmd->name, NULL,
+		return cli_usage(cmd->name, NULL,
 				   "too many arguments: '%s'", argv[2]);
 	if (argc < 2) {
 		print_usage(stdout);
-		return EXIT_OK;
+		return SF_EXIT_OK;
 	}
 	target = command_find(argv[1]);
 	if (target == NULL)
-		return usage_error(NULL, command_nearest(argv[1]),
+		return cli_usage(NULL, command_nearest(argv[1]),
 				   "unknown command '%s'", argv[1]);
 	print_command_help(stdout, target);
-	return EXIT_OK;
+	return SF_EXIT_OK;
 }
 
 /*
@@ -146,7 +132,7 @@ close_stdout(int status)
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		fputs("scalefit: error: could not write standard output\n",
 		      stderr);
-		return status == EXIT_OK ? EXIT_USAGE : status;
+		return status == SF_EXIT_OK ? SF_EXIT_USAGE : status;
 	}
 	return status;
 }
@@ -168,22 +154,22 @@ run(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			print_usage(stdout);
-			return EXIT_OK;
+			return SF_EXIT_OK;
 		case 'V':
 			printf("scalefit %s\n", PACKAGE_VERSION);
-			return EXIT_OK;
+			return SF_EXIT_OK;
 		default:
-			return usage_error(NULL, NULL, "unknown option '%s'",
+			return cli_usage(NULL, NULL, "unknown option '%s'",
 					   argv[optind - 1]);
 		}
 	}
 	if (optind >= argc) {
 		print_usage(stderr);
-		return EXIT_USAGE;
+		return SF_EXIT_USAGE;
 	}
 	cmd = command_find(argv[optind]);
 	if (cmd == NULL)
-		return usage_error(NULL, command_nearest(argv[optind]),
+		return cli_usage(NULL, command_nearest(argv[optind]),
 				   "unknown command '%s'", argv[optind]);
 	argc -= optind;
 	argv += optind;
@@ -194,5 +180,7 @@ run(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	/* GSL aborts on errors by default; our modules check every status. */
+	gsl_set_error_handler_off();
 	return close_stdout(run(argc, argv));
 }

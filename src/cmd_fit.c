@@ -1,0 +1,289 @@
+/*
+ * cmd_fit.c - `scalefit fit MODEL.yaml [DATA.csv]`: fit the constants and
+ * report them.
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli.h"
+#include "fit.h"
+#include "number.h"
+#include "report.h"
+#include "stats.h"
+#include "suggest.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Progress on a terminal: a line redrawn a few times a second, from the
+ * first second on (short fits print nothing). */
+typedef struct progress_state {
+	double next;
+	int shown;
+} progress_state;
+
+static void
+show_progress(void *ctx, const sf_fit_progress *p)
+{
+	progress_state *st = ctx;
+
+	if (p->seconds < st->next)
+		return;
+	st->next = p->seconds + 0.25;
+	st->shown = 1;
+	fprintf(stderr,
+		"\rscalefit: generation %zu, %zu/%zu evaluations, best cost "
+		"%.6g, spread %.2g, %.1f s   ",
+		p->generation, p->evaluations, p->max_evals, p->best_cost,
+		p->spread, p->seconds);
+	fflush(stderr);
+}
+
+static int
+parse_choice(const char *cmd, const char *option, const char *arg,
+	     const char *const *names, size_t n, int *index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return *index = (int)i, SF_EXIT_OK;
+	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
+			 "unknown %s '%s'", option, arg);
+}
+
+/* The fit's options, as parsed from the command line. */
+typedef struct fit_args {
+	const char *model_path, *data_path, *output, *model_name;
+	int json, quiet;
+	sf_fit_options options;
+} fit_args;
+
+static int
+parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
+{
+	static const struct option options[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"json", no_argument, NULL, 'j'},
+		{"seed", required_argument, NULL, 's'},
+		{"threads", required_argument, NULL, 't'},
+		{"algorithm", required_argument, NULL, 'a'},
+		{"max-evals", required_argument, NULL, 'e'},
+		{"loss", required_argument, NULL, 'l'},
+		{"lambda", required_argument, NULL, 'L'},
+		{"time-limit", required_argument, NULL, 'T'},
+		{"no-polish", no_argument, NULL, 'P'},
+		{"model", required_argument, NULL, 'm'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char *const algorithms[] = {"lshade", "jso", "de"};
+	static const char *const losses[] = {"relative", "sse", "log",
+					     "absolute", "huber"};
+	uint64_t count;
+	int c, k = 0;
+
+	memset(a, 0, sizeof *a);
+	sf_fit_options_init(&a->options);
+	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 's':
+			if (sf_parse_u64(optarg, &a->options.seed) != SF_OK)
+				return cli_usage(cmd->name, NULL,
+						 "--seed needs a whole number "
+						 "from 0 to 2^64-1, not '%s'",
+						 optarg);
+			a->options.has_seed = 1;
+			break;
+		case 't':
+			if (sf_parse_count(optarg, &count) != SF_OK ||
+			    count < 1 || count > 4096)
+				return cli_usage(cmd->name, NULL,
+						 "--threads needs a whole "
+						 "number from 1 to 4096, not "
+						 "'%s'",
+						 optarg);
+			a->options.threads = (int)count;
+			break;
+		case 'a':
+			if (parse_choice(cmd->name, "algorithm", optarg,
+					 algorithms, 3, &k) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			a->options.has_algorithm = 1;
+			a->options.algorithm = (sf_algorithm)k;
+			break;
+		case 'e':
+			if (sf_parse_count(optarg, &count) != SF_OK ||
+			    count < 1)
+				return cli_usage(cmd->name, NULL,
+						 "--max-evals needs a whole "
+						 "number >= 1, not '%s'",
+						 optarg);
+			a->options.max_evals = (size_t)count;
+			break;
+		case 'l':
+			if (parse_choice(cmd->name, "loss", optarg, losses, 5,
+					 &k) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			a->options.has_loss = 1;
+			a->options.loss = (sf_loss)k;
+			break;
+		case 'L':
+			if (sf_parse_double(optarg, &a->options.lambda) !=
+				    SF_OK ||
+			    a->options.lambda < 0)
+				return cli_usage(cmd->name, NULL,
+						 "--lambda needs a number >= "
+						 "0, not '%s'",
+						 optarg);
+			a->options.has_lambda = 1;
+			break;
+		case 'T':
+			if (sf_parse_double(optarg, &a->options.time_limit) !=
+				    SF_OK ||
+			    !(a->options.time_limit > 0))
+				return cli_usage(cmd->name, NULL,
+						 "--time-limit needs a number "
+						 "of seconds > 0, not '%s'",
+						 optarg);
+			break;
+		case 'P':
+			a->options.polish = 0;
+			break;
+		case 'm':
+			a->model_name = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'h':
+			printf("Usage: scalefit %s\n%s", cmd->synopsis,
+			       cmd->help);
+			exit(SF_EXIT_OK);
+		default:
+			return cli_bad_option(cmd->name, argc, argv, optopt,
+					      options);
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL, "fit needs a model file");
+	if (argc - optind > 2)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+				 argv[optind + 2]);
+	a->model_path = argv[optind];
+	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
+	return SF_EXIT_OK;
+}
+
+/* The model to fit: the file's only one, or the one --model names. */
+static const sf_model *
+choose_model(const sf_model_set *set, const char *name, const char *path)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	if (name == NULL && set->count == 1)
+		return set->models[0];
+	for (size_t i = 0; i < set->count; i++) {
+		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
+			return set->models[i];
+		if (n < 64)
+			names[n++] = set->models[i]->name;
+	}
+	if (name == NULL)
+		cli_usage("fit", NULL,
+			  "%s holds %zu models: choose one with --model NAME, "
+			  "or rank them with 'scalefit compare'",
+			  path, set->count);
+	else
+		cli_usage("fit", sf_suggest_nearest(name, names, n),
+			  "%s has no model named '%s'", path, name);
+	return NULL;
+}
+
+int
+sf_command_fit(const sf_command *cmd, int argc, char **argv)
+{
+	progress_state progress = {1.0, 0};
+	sf_model_set *set = NULL;
+	sf_fit_result *result = NULL;
+	sf_stats *stats = NULL;
+	json_t *json = NULL;
+	cli_problem p = {0};
+	const sf_model *m;
+	sf_error err;
+	fit_args a;
+	int status, rc;
+
+	sf_error_clear(&err);
+	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
+		return status;
+	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+		return cli_error(&err);
+	if ((m = choose_model(set, a.model_name, a.model_path)) == NULL) {
+		status = SF_EXIT_USAGE;
+		goto done;
+	}
+	if (cli_problem_open(m, a.data_path, a.quiet, &p, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (!a.quiet && isatty(STDERR_FILENO)) {
+		a.options.progress = show_progress;
+		a.options.progress_ctx = &progress;
+	}
+	rc = sf_fit_run(m, p.data, p.formula, &a.options, &result, &err);
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	if (rc != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	/* Without uncertainties the fit is still worth reporting. */
+	if (sf_stats_compute(p.formula, p.data, result, &stats, &err) != SF_OK) {
+		if (err.code == SF_ENOMEM) {
+			status = cli_error(&err);
+			goto done;
+		}
+		if (!a.quiet)
+			cli_warning(NULL, &err);
+	}
+	{
+		sf_report report = {m, p.data, p.formula, result, stats};
+
+		if (a.json || a.output != NULL) {
+			if ((json = sf_report_json(&report)) == NULL) {
+				sf_error_set(&err, SF_ENOMEM, "out of memory");
+				status = cli_error(&err);
+				goto done;
+			}
+		}
+		if (a.output != NULL &&
+		    sf_report_save(json, a.output, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		if (a.json) {
+			if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+				status = cli_error(&err);
+				goto done;
+			}
+		} else {
+			sf_report_print_text(&report, stdout);
+		}
+	}
+	status = SF_EXIT_OK;
+done:
+	json_decref(json);
+	sf_stats_free(stats);
+	sf_fit_result_free(result);
+	cli_problem_close(&p);
+	sf_model_set_free(set);
+	return status;
+}

@@ -1,0 +1,109 @@
+/*
+ * cost.h - the cost a fit minimises: loss over the rows plus lambda times
+ * a penalty on the parameters, and its evaluation for a whole population.
+ *
+ * For row i with prediction f_i, measurement y_i and weight w_i (1 when
+ * the dataset has none):
+ *   sse       sum w_i (f_i - y_i)^2
+ *   relative  sum w_i ((f_i - y_i) / y_i)^2                (the default)
+ *   log       sum w_i (log f_i - log y_i)^2    (f_i <= 0 costs +inf)
+ *   absolute  sum w_i |f_i - y_i|
+ *   huber     sum w_i rho(u_i), u_i = (f_i - y_i) / y_i, rho(u) = u^2 for
+ *             |u| <= delta, else 2 delta |u| - delta^2 (so it equals the
+ *             relative loss for small errors and grows linearly beyond)
+ * The penalty works on the parameters scaled by their bounds,
+ * z_j = theta_j / max(|lower_j|, |upper_j|), so lambda is unit-free:
+ *   l2: sum z_j^2    l1: sum |z_j|    none: 0
+ * Every loss except absolute is a sum of squared residuals, and so is
+ * the l2 penalty; sf_cost_residuals() gives them, with their Jacobian, so
+ * the least-squares polish minimises exactly the same cost.
+ *
+ * Any non-finite cost (a NaN prediction, a log of a negative) is +INFINITY,
+ * so such a candidate always loses a comparison and can be replaced.
+ *
+ * Ownership: a cost borrows the formula and dataset (they must outlive
+ * it) and owns the data bound to the programs and per-thread scratch.
+ * Thread safety: sf_cost_population() runs its own OpenMP team; the other
+ * evaluation functions use the scratch of the thread slot they are given.
+ */
+#ifndef SF_COST_H
+#define SF_COST_H
+
+#include "dataset.h"
+#include "error.h"
+#include "formula.h"
+#include "model.h"
+
+typedef struct sf_cost sf_cost;
+
+/* What a cost is made of; see the top of this file. */
+typedef struct sf_cost_settings {
+	sf_loss loss;
+	double huber_delta;
+	sf_penalty penalty;
+	double lambda;
+	int threads; /* OpenMP threads for sf_cost_population; <= 0: all */
+} sf_cost_settings;
+
+/*
+ * A cost over the rows of d for formula f.  weights (d->rows values) may
+ * be NULL for 1 each, and is copied.  Returns NULL with err filled
+ * (SF_ENOMEM; SF_EVALUE for lambda < 0 or a non-positive huber_delta).
+ */
+sf_cost *sf_cost_alloc(const sf_formula *f, const sf_dataset *d,
+		       const double *weights, const sf_cost_settings *s,
+		       sf_error *err);
+
+/* Release c.  Accepts NULL. */
+void sf_cost_free(sf_cost *c);
+
+/* The number of rows, and of parameters (theta's length). */
+size_t sf_cost_rows(const sf_cost *c);
+size_t sf_cost_params(const sf_cost *c);
+
+/* The thread slots sf_cost_population uses (scratch was made for them). */
+int sf_cost_threads(const sf_cost *c);
+
+/*
+ * The loss and the penalty (not yet times lambda) at theta, using the
+ * scratch of thread slot `slot` (< sf_cost_threads).  The total cost is
+ * loss + lambda * penalty; a non-finite loss is +INFINITY.
+ */
+double sf_cost_loss(const sf_cost *c, const double *theta, int slot);
+double sf_cost_penalty(const sf_cost *c, const double *theta);
+double sf_cost_total(const sf_cost *c, const double *theta, int slot);
+
+/*
+ * The costs of n candidates (row-major, n x P) into costs, in parallel
+ * with OpenMP.  Each candidate is computed whole by one thread, so the
+ * costs are bit-identical whatever the number of threads.
+ */
+void sf_cost_population(const sf_cost *c, const double *candidates, size_t n,
+			double *costs);
+
+/*
+ * 1 when the cost is a sum of squared residuals (every loss but absolute,
+ * with a none or l2 penalty), so the least-squares polish applies.
+ */
+int sf_cost_is_least_squares(const sf_cost *c);
+
+/*
+ * The number of residuals: one per row, plus one per parameter with an l2
+ * penalty and lambda > 0.
+ */
+size_t sf_cost_residual_count(const sf_cost *c);
+
+/*
+ * The residuals r (sf_cost_residual_count values) whose squares sum to the
+ * total cost at theta, and when J is not NULL their Jacobian (row-major,
+ * residuals x P).  Returns SF_OK, or SF_EVALUE when a residual or
+ * derivative is not finite.  Uses thread slot 0's scratch.  Only for a
+ * least-squares cost.
+ */
+int sf_cost_residuals(const sf_cost *c, const double *theta, double *r,
+		      double *J);
+
+/* The predictions f_i at theta (d->rows values), with thread slot 0. */
+void sf_cost_predict(const sf_cost *c, const double *theta, double *f);
+
+#endif /* SF_COST_H */

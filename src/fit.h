@@ -1,0 +1,104 @@
+/*
+ * fit.h - fitting a model's constants: the global search, then the polish.
+ *
+ * sf_fit_run() drives the differential-evolution optimiser (de.h) with
+ * the cost (cost.h): each generation it asks for the trial vectors,
+ * evaluates their costs in parallel, and tells them back, until a stopping
+ * rule fires; then, when the cost is a sum of squares, it refines the best
+ * vector by bounded least squares (polish.h) and keeps the refinement only
+ * if it lowers the cost.  Random numbers are drawn only by the optimiser,
+ * serially, so a seed gives the same result whatever the thread count.
+ *
+ * Settings come from the model's `fit:` block, overridden by the caller's
+ * sf_fit_options (the command-line flags).
+ *
+ * Ownership: the result is the caller's (sf_fit_result_free).  Nothing is
+ * kept from the arguments.
+ */
+#ifndef SF_FIT_H
+#define SF_FIT_H
+
+#include "dataset.h"
+#include "error.h"
+#include "formula.h"
+#include "model.h"
+
+#include <stdint.h>
+
+/* A snapshot for a progress display, once per generation. */
+typedef struct sf_fit_progress {
+	size_t generation;
+	size_t evaluations;
+	size_t max_evals;
+	double best_cost;
+	double spread;   /* std(costs) / |mean(costs)| of the population */
+	double seconds;
+} sf_fit_progress;
+
+/* Overrides of the model's fit settings.  sf_fit_options_init() sets
+ * "no override" everywhere. */
+typedef struct sf_fit_options {
+	int has_seed;
+	uint64_t seed;
+	int threads;             /* <= 0: all available */
+	int has_algorithm;
+	sf_algorithm algorithm;
+	size_t max_evals;        /* 0: the model's or the default */
+	int has_loss;
+	sf_loss loss;
+	int has_lambda;
+	double lambda;
+	double time_limit;       /* seconds; 0: the model's or none */
+	int polish;              /* -1: the model's; 0 off; 1 on */
+	/* Called once per generation when not NULL; must not touch the fit. */
+	void (*progress)(void *ctx, const sf_fit_progress *p);
+	void *progress_ctx;
+} sf_fit_options;
+
+typedef struct sf_fit_result {
+	size_t nparams;
+	double *theta;           /* the fitted parameters (theta order) */
+	double *theta_search;    /* the global search's best, before polish */
+	double cost;             /* loss + lambda * penalty at theta */
+	double loss;
+	double penalty;          /* before lambda */
+	double cost_search;      /* the global search's best cost */
+	size_t evaluations;      /* cost evaluations of the global search */
+	size_t generations;
+	size_t population;       /* the initial population size */
+	const char *stop_reason; /* "tol", "max_evals", "time_limit", ... */
+	double seconds;          /* wall time, search and polish */
+	int polish_ran;          /* 1 when the polish was run */
+	int polish_kept;         /* 1 when its result replaced the search's */
+	const char *polish_note; /* why it did not run or was not kept */
+	const char *polish_stop; /* its stopping rule when it ran */
+	size_t polish_iterations;
+	int *at_bound;           /* per parameter: 1 at lower, 2 at upper */
+	sf_fit_settings settings; /* what was actually used */
+	int threads;
+} sf_fit_result;
+
+/* Fill o with "no override". */
+void sf_fit_options_init(sf_fit_options *o);
+
+/*
+ * Fit formula f of model m to dataset d.  Returns SF_OK and a new result
+ * in *out; SF_EFAIL when no candidate had a finite cost (then *out still
+ * holds the result, with cost +INFINITY, for the report); SF_EVALUE for
+ * bad settings; SF_ENOMEM.
+ */
+int sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+	       const sf_fit_options *o, sf_fit_result **out, sf_error *err);
+
+/* Release r.  Accepts NULL. */
+void sf_fit_result_free(sf_fit_result *r);
+
+/*
+ * The weights the settings call for (d->rows values), or NULL for none:
+ * data.weight as given, or the inverse of the spread of repetitions (see
+ * scalefit-model(5)).  *weights is malloc'd; the caller frees it.
+ */
+int sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d,
+		   double **weights, sf_error *err);
+
+#endif /* SF_FIT_H */
