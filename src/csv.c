@@ -850,6 +850,8 @@ csv_next_record(csv_parser *ps, const char **start, const char **end,
 static int
 csv_scratch_append(csv_parser *ps, size_t *used, const char *s, size_t n)
 {
+	if (n == 0)
+		return SF_OK;    /* scratch may still be NULL */
 	if (n > ps->scratch_cap - *used) {
 		size_t cap = ps->scratch_cap ? ps->scratch_cap : 256;
 		char *scratch;
@@ -1247,9 +1249,9 @@ csv_row(csv_parser *ps, const char *start, const char *end, int quoted)
 		p++;    /* the delimiter */
 		if (c == t->ncols)
 			return csv_error_here(ps, SF_ESYNTAX, p,
-					      "expected %zu fields (as in the "
-					      "header), got %zu",
-					      t->ncols,
+					      "expected %zu field%s (as in "
+					      "the header), got %zu",
+					      t->ncols, t->ncols == 1 ? "" : "s",
 					      t->ncols +
 						      csv_count_rest(ps, p, end));
 	}

@@ -457,6 +457,25 @@ test_good_empty_cells(void)
 	CU_ASSERT(text_is(t, 2, 1, ""));
 	CU_ASSERT_EQUAL(sf_table_column_code(t, 2, ""), 0);
 	sf_table_free(t);
+
+	/* "" is an empty cell too (found by the fuzzer: an empty quoted
+	 * field before any other quoted field). */
+	{
+		static const char text[] = "a,b\n\"\",\"x\"\n2,\"\"\n";
+		sf_error err;
+
+		CU_ASSERT_EQUAL_FATAL(sf_table_parse(text, sizeof text - 1,
+						     NULL, NULL, &t, &err),
+				      SF_OK);
+		CU_ASSERT(isnan(sf_table_column_values(t, 0)[0]));
+		CU_ASSERT_EQUAL(sf_table_column_values(t, 0)[1], 2.0);
+		CU_ASSERT(text_is(t, 1, 0, "x"));
+		CU_ASSERT(text_is(t, 1, 1, ""));
+		sf_table_free(t);
+		CU_ASSERT_EQUAL(sf_table_parse("\"\"\n1\n", 5, NULL, NULL,
+					       &t, &err),
+				SF_ENAME);
+	}
 }
 
 static void
