@@ -114,7 +114,7 @@ sf_f_and(double x, double y)
 		return x;
 	if (y != y)
 		return y;
-	return (x != 0.0) & (y != 0.0) ? 1.0 : 0.0;
+	return ((x != 0.0) & (y != 0.0)) ? 1.0 : 0.0;
 }
 
 static inline double
@@ -124,7 +124,7 @@ sf_f_or(double x, double y)
 		return x;
 	if (y != y)
 		return y;
-	return (x != 0.0) | (y != 0.0) ? 1.0 : 0.0;
+	return ((x != 0.0) | (y != 0.0)) ? 1.0 : 0.0;
 }
 
 static inline double

@@ -275,19 +275,20 @@ parse_primary(parser *p)
 		if (tok(p)->type != SF_TOK_RPAREN) {
 			char what[64];
 
-			if (tok(p)->type == SF_TOK_END)
-				return sf_error_at(p->err, SF_ESYNTAX, NULL,
-						   1, column(p),
-						   "missing ')' to close the "
-						   "'(' at column %zu",
-						   open + 1);
+			if (tok(p)->type == SF_TOK_END) {
+				sf_error_at(p->err, SF_ESYNTAX, NULL, 1,
+					    column(p),
+					    "missing ')' to close the '(' at "
+					    "column %zu",
+					    open + 1);
+				return -1;
+			}
 			describe(p, what, sizeof what);
-			return sf_error_at(p->err, SF_ESYNTAX, NULL, 1,
-					   column(p),
-					   "unexpected %s; expected an "
-					   "operator or ')' to close the '(' "
-					   "at column %zu",
-					   what, open + 1);
+			sf_error_at(p->err, SF_ESYNTAX, NULL, 1, column(p),
+				    "unexpected %s; expected an operator or "
+				    "')' to close the '(' at column %zu",
+				    what, open + 1);
+			return -1;
 		}
 		p->depth--;
 		p->t->nodes[node].paren = 1;

@@ -48,9 +48,20 @@ static const struct {
 #define NFUNCTIONS (sizeof scope_functions / sizeof scope_functions[0])
 
 static const char *const kind_names[] = {
-	[SF_EXPR_INPUT] = "input",  [SF_EXPR_PARAM] = "parameter",
-	[SF_EXPR_FIXED] = "fixed constant", [SF_EXPR_TERM] = "term",
+	[SF_EXPR_INPUT] = "input",
+	[SF_EXPR_PARAM] = "parameter",
+	[SF_EXPR_FIXED] = "fixed constant",
+	[SF_EXPR_TERM] = "term",
 	[SF_EXPR_CONSTANT] = "constant",
+};
+
+/* The same with an article, for "'x' is an input". */
+static const char *const kind_nouns[] = {
+	[SF_EXPR_INPUT] = "an input",
+	[SF_EXPR_PARAM] = "a parameter",
+	[SF_EXPR_FIXED] = "a fixed constant",
+	[SF_EXPR_TERM] = "a term",
+	[SF_EXPR_CONSTANT] = "a constant",
 };
 
 /* ---- The scope ---------------------------------------------------------- */
@@ -152,8 +163,8 @@ scope_append(sf_expr_scope *s, int kind, const char *name, sf_error *err)
 	old = scope_find(s, name, strlen(name));
 	if (old != NULL) {
 		sf_error_at(err, SF_ENAME, NULL, 0, 0,
-			    "duplicate name '%.64s': already defined as a %s",
-			    name, kind_names[old->kind]);
+			    "duplicate name '%.64s': already %s", name,
+			    kind_nouns[old->kind]);
 		return NULL;
 	}
 	if (kind != SF_EXPR_TERM && s->defined_terms > 0) {
@@ -296,9 +307,8 @@ sf_expr_scope_add_term(sf_expr_scope *s, const char *name, const char *text,
 	e = name != NULL ? scope_find(s, name, strlen(name)) : NULL;
 	if (e != NULL && (e->kind != SF_EXPR_TERM || e->ast != NULL))
 		return sf_error_at(err, SF_ENAME, NULL, 0, 0,
-				   "duplicate name '%.64s': already defined "
-				   "as a %s",
-				   name, kind_names[e->kind]);
+				   "duplicate name '%.64s': already %s", name,
+				   kind_nouns[e->kind]);
 	if (e == NULL) {
 		e = scope_append(s, SF_EXPR_TERM, name, err);
 		if (e == NULL)
@@ -666,8 +676,8 @@ resolve_call(resolver *r, int k)
 		if (sf_expr_scope_lookup(r->s, name, &kind, NULL))
 			return sf_error_at(r->err, SF_ENAME, NULL, 1,
 					   node_column(r, k),
-					   "'%s' is a %s, not a function",
-					   name, kind_names[kind]);
+					   "'%s' is %s, not a function", name,
+					   kind_nouns[kind]);
 		suggest_function(name, hint, sizeof hint);
 		return sf_error_at(r->err, SF_ENAME, NULL, 1, node_column(r, k),
 				   "unknown function '%s'%s", name, hint);
