@@ -84,7 +84,9 @@ enum sf_expr_flag {
 	SF_EXPR_DATA_ONLY = 1u << 2
 };
 
-/* Nesting deeper than this (parentheses, operators) is a syntax error. */
+/* Nesting deeper than this (parentheses, unary operators, exponents,
+ * calls) is a syntax error, as is a tree more than 4 * SF_EXPR_MAX_DEPTH
+ * operators tall (a sum of 3000 terms): no text can exhaust the stack. */
 #define SF_EXPR_MAX_DEPTH 512
 
 /* ---- Scope: the names a model defines ---------------------------------- */
@@ -271,7 +273,9 @@ size_t sf_program_scratch_size(const sf_program *p);
 
 /*
  * Evaluate every output of p for rows [begin, end) of d (begin <= end <=
- * rows) at parameters theta (P doubles; may be NULL when P == 0) into out,
+ * rows; d bound to p, else every output is NaN) at parameters theta (P
+ * doubles; NULL makes every parameter NaN, for programs that use none) into
+ * out,
  * output-major: output k of row i goes to out[k * (end - begin) + (i -
  * begin)].  scratch is caller-owned, sf_program_scratch_size(p) doubles,
  * one per concurrent caller.  Re-entrant and allocation-free; each row's

@@ -342,10 +342,17 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d,
 	double *scal = scratch;
 	frame f;
 
+	if (d->prog != p) {
+		/* a caller's bug; say so in the results rather than read
+		 * columns of another program */
+		for (size_t i = 0; i < p->nout * (end - begin); i++)
+			out[i] = NAN;
+		return;
+	}
 	if (p->nconst > 0)
 		memcpy(scal, p->consts, p->nconst * sizeof *scal);
-	if (p->nparams > 0)
-		memcpy(scal + p->nconst, theta, p->nparams * sizeof *scal);
+	for (size_t j = 0; j < p->nparams; j++)
+		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
 	run_params(p, scal);
 	f.regs = scratch + scalar_space(p);
 	f.cols = d->cols;

@@ -1477,6 +1477,16 @@ test_data_copied(void)
 	sf_program_eval(p, d, theta, 1, 2, out, scratch);
 	CU_ASSERT_EQUAL(out[0], 4.0 + log(2.0));
 	sf_program_eval(p, d, theta, 2, 2, out, scratch); /* empty */
+	/* data bound to another program: NaN, not a wild read */
+	{
+		const char *other[] = {"z * 2"};
+		sf_program *q = sf_program_compile(s, other, 1, 0, NULL, &err);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+		sf_program_eval(q, d, theta, 0, 3, out, scratch);
+		CU_ASSERT(isnan(out[0]) && isnan(out[2]));
+		sf_program_free(q);
+	}
 	sf_expr_data_free(d);
 
 	/* a used input without a column */
@@ -1549,6 +1559,20 @@ test_text_inputs(void)
 				}
 			}
 		}
+	}
+	/* a scope with parameters: data-only texts need no theta */
+	{
+		double out[3];
+
+		CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "q", &err), SF_OK);
+		CU_ASSERT_EQUAL(sf_expr_eval_columns(s, "t == 'd'", cols, 3,
+						     out, &err),
+				SF_OK);
+		CU_ASSERT_EQUAL(out[1], 1.0);
+		CU_ASSERT_EQUAL(sf_expr_eval_columns(s, "t == 'd' && q", cols,
+						     3, out, &err),
+				SF_ENAME);
+		CU_ASSERT_EQUAL(err.column, 13);
 	}
 	/* an empty dictionary: every literal is absent */
 	{
