@@ -113,8 +113,8 @@ cli_problem_close(cli_problem *p)
 }
 
 int
-cli_problem_open(const sf_model *m, const char *data_path, int quiet,
-		 cli_problem *p, sf_error *err)
+cli_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
+		 int quiet, cli_problem *p, sf_error *err)
 {
 	sf_warn_fn warn = quiet ? NULL : cli_warning;
 	int rc;
@@ -128,7 +128,8 @@ cli_problem_open(const sf_model *m, const char *data_path, int quiet,
 				   "no data: give DATA.csv on the command line "
 				   "or data.file in the model");
 	if ((rc = sf_table_load(data_path, NULL, &p->table, err)) != SF_OK ||
-	    (rc = sf_dataset_bind(m, p->table, &p->data, warn, NULL, err)) !=
+	    (rc = sf_dataset_bind(m, p->table, sf_loss_needs_positive(loss),
+				  &p->data, warn, NULL, err)) !=
 		    SF_OK ||
 	    (rc = sf_formula_compile(m, p->data, &p->formula, warn, NULL,
 				     err)) != SF_OK) {

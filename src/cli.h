@@ -59,14 +59,14 @@ typedef struct cli_problem {
 
 /*
  * Load the model file, then for model m of it: read the data (data_path
- * when not NULL, else the model's data.file), bind it and compile the
- * formula.  Warnings go to stderr unless quiet.  Returns SF_OK or fills
+ * when not NULL, else the model's data.file), bind it for the given loss
+ * (which decides whether outputs must be > 0) and compile the formula.  Warnings go to stderr unless quiet.  Returns SF_OK or fills
  * err (the caller reports it).
  */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
 		    sf_error *err);
-int cli_problem_open(const sf_model *m, const char *data_path, int quiet,
-		     cli_problem *p, sf_error *err);
+int cli_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
+		     int quiet, cli_problem *p, sf_error *err);
 void cli_problem_close(cli_problem *p);
 
 /* Every command. */

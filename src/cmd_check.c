@@ -171,8 +171,8 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	for (size_t i = 0; i < set->count && status == SF_EXIT_OK; i++) {
 		cli_problem p;
 
-		if (cli_problem_open(set->models[i], data_path, quiet, &p,
-				     &err) != SF_OK) {
+		if (cli_problem_open(set->models[i], data_path,
+				     set->models[i]->fit.loss, quiet, &p, &err) != SF_OK) {
 			status = cli_error(&err);
 			break;
 		}

@@ -72,6 +72,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		{"lambda", required_argument, NULL, 'L'},
 		{"time-limit", required_argument, NULL, 'T'},
 		{"no-polish", no_argument, NULL, 'P'},
+		{"scale", required_argument, NULL, 'S'},
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -80,6 +81,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	static const char *const algorithms[] = {"lshade", "jso", "de"};
 	static const char *const losses[] = {"relative", "sse", "log",
 					     "absolute", "huber"};
+	static const char *const scales[] = {"auto", "linear", "log"};
 	uint64_t count;
 	int c, k = 0;
 
@@ -156,6 +158,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		case 'P':
 			a->options.polish = 0;
 			break;
+		case 'S':
+			if (parse_choice(cmd->name, "scale", optarg, scales, 3,
+					 &k) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			a->options.has_scale = 1;
+			a->options.scale = (sf_search_scale)k;
+			break;
 		case 'm':
 			a->model_name = optarg;
 			break;
@@ -230,7 +239,9 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	if (cli_problem_open(m, a.data_path, a.quiet, &p, &err) != SF_OK) {
+	if (cli_problem_open(m, a.data_path,
+			     a.options.has_loss ? a.options.loss : m->fit.loss,
+			     a.quiet, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

@@ -404,8 +404,9 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 }
 
 int
-sf_dataset_bind(const sf_model *m, const sf_table *t, sf_dataset **out,
-		sf_warn_fn warn, void *warn_ctx, sf_error *err)
+sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
+		sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
+		sf_error *err)
 {
 	column_scope cs = {0};
 	table_values v = {0};
@@ -459,10 +460,13 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, sf_dataset **out,
 			if (!isfinite(v.inputs[i][row]))
 				bad_input = i;
 		why[0] = '\0';
-		if (!(isfinite(y) && y > 0))
+		if (!isfinite(y))
+			snprintf(why, sizeof why, "the output %s is %g",
+				 output.text, y);
+		else if (positive && !(y > 0))
 			snprintf(why, sizeof why,
-				 "the output %s is %g; a measured time must "
-				 "be finite and > 0",
+				 "the output %s is %g; the loss (relative, "
+				 "log or huber) needs measurements > 0",
 				 output.text, y);
 		else if (bad_input != SIZE_MAX)
 			snprintf(why, sizeof why,

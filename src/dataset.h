@@ -59,7 +59,10 @@ typedef struct sf_dataset {
 } sf_dataset;
 
 /*
- * Apply model m's data and inputs to table t.  On success returns SF_OK
+ * Apply model m's data and inputs to table t.  With positive, rows whose
+ * output is not > 0 are skipped (for losses that divide by it or take its
+ * log; see sf_loss_needs_positive); rows whose output is not finite always
+ * are.  On success returns SF_OK
  * and a new dataset in *out (free with sf_dataset_free).  Errors, with the
  * position in the model file (for a bad expression or an unknown column)
  * or in the data file: SF_ENAME an unknown column (with a suggestion),
@@ -68,8 +71,9 @@ typedef struct sf_dataset {
  * are reported to warn (which may be NULL) one by one up to a few, then as
  * a count.
  */
-int sf_dataset_bind(const sf_model *m, const sf_table *t, sf_dataset **out,
-		    sf_warn_fn warn, void *warn_ctx, sf_error *err);
+int sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
+		    sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
+		    sf_error *err);
 
 /* Release d.  Accepts NULL. */
 void sf_dataset_free(sf_dataset *d);

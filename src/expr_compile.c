@@ -599,7 +599,8 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 				     da);
 		}
 		if (da == Z)
-			return d_mul(g, op2(g, SF_OP_MUL, v, op1(g, SF_OP_LOG, a)),
+			return d_mul(g,
+				     op2(g, SF_OP_MUL, v, op1(g, SF_OP_LOG, a)),
 				     db);
 		/* v * (db * log(a) + b * da / a) */
 		return op2(g, SF_OP_MUL, v,
@@ -890,8 +891,10 @@ generate(codegen *cg, size_t nvalues)
 	for (size_t x = 0; x < n; x++) {
 		const dnode *d = N(g, (int32_t)x);
 
-		if (!cg->reach[x] || d->op == SF_OP_CONST || d->cls > CLS_PARAM ||
-		    d->cls == CLS_DATA)
+		/* parameter-only nodes (and, defensively, constant ones,
+		 * which folding never leaves) */
+		if (!cg->reach[x] || d->op == SF_OP_CONST ||
+		    (d->cls & CLS_DATA))
 			continue;
 		if (d->op == SF_OP_PARAM)
 			cg->slot[x] = (int32_t)(p->nconst + d->index);
@@ -1003,7 +1006,8 @@ copy_string(const char *s)
 static int
 program_tables(sf_program *p, const sf_expr_scope *s)
 {
-	size_t ni = p->ninputs ? p->ninputs : 1, np = p->nparams ? p->nparams : 1;
+	size_t ni = p->ninputs ? p->ninputs : 1;
+	size_t np = p->nparams ? p->nparams : 1;
 
 	p->uses_input = calloc(ni, 1);
 	p->uses_param = calloc(np, 1);

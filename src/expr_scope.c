@@ -231,7 +231,8 @@ sf_expr_scope_add_text_input(sf_expr_scope *s, const char *name,
 					   "text input '%.64s': value %zu is "
 					   "NULL",
 					   name != NULL ? name : "", i);
-		if (i > 0 && strcmp(sorted_values[i - 1], sorted_values[i]) >= 0)
+		if (i > 0 &&
+		    strcmp(sorted_values[i - 1], sorted_values[i]) >= 0)
 			return sf_error_at(err, SF_EVALUE, NULL, 0, 0,
 					   "text input '%.64s': values are not "
 					   "sorted and distinct ('%.64s' then "

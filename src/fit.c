@@ -70,6 +70,8 @@ effective_settings(const sf_model *m, const sf_fit_options *o)
 	}
 	if (o->time_limit > 0)
 		s.time_limit = o->time_limit;
+	if (o->has_scale)
+		s.scale = o->scale;
 	if (o->polish >= 0)
 		s.polish = o->polish;
 	return s;
@@ -178,6 +180,9 @@ sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d,
 	return SF_OK;
 }
 
+/* The most least-squares steps of one polish. */
+static const size_t polish_max_iter = 10000;
+
 /* The polish's view of the cost. */
 static int
 polish_residuals(const double *theta, double *r, double *J, void *ctx)
@@ -206,6 +211,9 @@ run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
 	}
 	memcpy(theta, r->theta, P * sizeof *theta);
 	sf_polish_settings_default(&settings);
+	/* Curved valleys (NIST's Bennett5) need over a thousand cheap steps;
+	 * the polish stops on convergence long before this cap otherwise. */
+	settings.max_iter = polish_max_iter;
 	rc = sf_polish_run(w, &problem, &settings, theta, active, &pr, err);
 	if (rc == SF_ENOMEM)
 		goto done;
@@ -230,25 +238,118 @@ done:
 	return rc;
 }
 
+/*
+ * The space the global search works in.  A parameter whose box spans many
+ * decades of magnitude (it contains 0, or hi/lo > 1e3) is searched as
+ * u = asinh(theta / s): every decade of magnitude between s and the box's
+ * edge gets the same share of the search, and the sign is kept.  Without
+ * it a uniform search in [-400, 400] almost never samples 0.1, and a user
+ * who gives wide bounds because the scale is unknown gets a poor fit.  s
+ * is the smallest magnitude of interest: lo (or |hi|) for a one-signed box,
+ * else search_floor times the box's largest magnitude.  Other parameters
+ * are searched as they are.  Costs are always computed on theta.
+ */
+static const double search_floor = 1e-6;
+static const double search_decades = 1e3;
+
+typedef struct search_space {
+	size_t P;
+	double *scale;  /* s_j, or 0 for a linear parameter */
+	double *lower, *upper; /* bounds of u */
+	double *theta;  /* one population of theta, for the cost */
+} search_space;
+
+static void
+search_space_free(search_space *sp)
+{
+	free(sp->scale);
+	free(sp->lower);
+	free(sp->upper);
+	free(sp->theta);
+}
+
+static int
+search_space_init(search_space *sp, const sf_formula *f, int linear)
+{
+	const size_t P = f->nparams;
+
+	sp->P = P;
+	sp->scale = calloc(P + 1, sizeof *sp->scale);
+	sp->lower = malloc((P + 1) * sizeof *sp->lower);
+	sp->upper = malloc((P + 1) * sizeof *sp->upper);
+	sp->theta = NULL;
+	if (sp->scale == NULL || sp->lower == NULL || sp->upper == NULL)
+		return SF_ENOMEM;
+	for (size_t j = 0; j < P; j++) {
+		double lo = f->lower[j], hi = f->upper[j];
+		double big = fmax(fabs(lo), fabs(hi));
+
+		if (linear)
+			sp->scale[j] = 0;
+		else if (lo <= 0 && hi >= 0)
+			sp->scale[j] = search_floor * big;
+		else if (lo > 0 && hi / lo > search_decades)
+			sp->scale[j] = lo;
+		else if (hi < 0 && lo / hi > search_decades)
+			sp->scale[j] = -hi;
+		if (sp->scale[j] > 0) {
+			sp->lower[j] = asinh(lo / sp->scale[j]);
+			sp->upper[j] = asinh(hi / sp->scale[j]);
+		} else {
+			sp->lower[j] = lo;
+			sp->upper[j] = hi;
+		}
+	}
+	return SF_OK;
+}
+
+/* theta from u, clamped to the box against rounding. */
+static void
+search_to_theta(const search_space *sp, const sf_formula *f, const double *u,
+		double *theta)
+{
+	for (size_t j = 0; j < sp->P; j++) {
+		double t = sp->scale[j] > 0 ? sp->scale[j] * sinh(u[j]) : u[j];
+		theta[j] = fmin(fmax(t, f->lower[j]), f->upper[j]);
+	}
+}
+
+static void
+search_from_theta(const search_space *sp, const double *theta, double *u)
+{
+	for (size_t j = 0; j < sp->P; j++) {
+		double v = sp->scale[j] > 0 ? asinh(theta[j] / sp->scale[j])
+					    : theta[j];
+		u[j] = fmin(fmax(v, sp->lower[j]), sp->upper[j]);
+	}
+}
+
 /* The global search: ask, evaluate in parallel, tell, until it stops. */
 static int
 run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
-	   const sf_fit_options *o, const struct timespec *start,
+	   const sf_fit_options *o, const struct timespec *start, int linear,
 	   sf_fit_result *r, sf_error *err)
 {
 	const size_t P = f->nparams;
 	sf_de_settings settings;
+	search_space sp = {0};
 	double *seed_member = NULL, *costs = NULL, best_cost;
 	const double *trials, *best;
 	int rc, has_init = 0;
-	sf_de *de;
+	sf_de *de = NULL;
 
 	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
 		return rc;
-	if ((de = sf_de_alloc(P, f->lower, f->upper, &settings, err)) == NULL)
-		return err != NULL ? err->code : SF_EVALUE;
+	if (search_space_init(&sp, f, linear) != SF_OK)
+		goto oom;
+	if ((de = sf_de_alloc(P, sp.lower, sp.upper, &settings, err)) == NULL) {
+		rc = err != NULL ? err->code : SF_EVALUE;
+		goto done;
+	}
+	sp.theta = malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
 	/* Parameters with init: seed one member (the others mid-box). */
-	if ((seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL)
+	if (sp.theta == NULL ||
+	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL)
 		goto oom;
 	for (size_t j = 0; j < P; j++) {
 		const sf_model_param *p = &m->params[f->fitted[j]];
@@ -256,6 +357,7 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 					     : 0.5 * (p->min + p->max);
 		has_init |= p->has_init;
 	}
+	search_from_theta(&sp, seed_member, seed_member);
 	if ((rc = sf_de_init(de, has_init ? seed_member : NULL, err)) != SF_OK)
 		goto done;
 	costs = malloc((sf_de_population_size(de) + 1) * sizeof *costs);
@@ -266,7 +368,10 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	while (sf_de_test(de) == SF_DE_RUNNING) {
 		size_t n = sf_de_ask(de, &trials);
 
-		sf_cost_population(cost, trials, n, costs);
+		for (size_t k = 0; k < n; k++)
+			search_to_theta(&sp, f, trials + k * P,
+					sp.theta + k * P);
+		sf_cost_population(cost, sp.theta, n, costs);
 		if ((rc = sf_de_tell(de, costs, err)) != SF_OK)
 			goto done;
 		if (o->progress != NULL) {
@@ -288,8 +393,8 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	if (r->stop_reason == NULL)
 		r->stop_reason = sf_de_stop_name(sf_de_test(de));
 	best = sf_de_best(de, &best_cost);
-	memcpy(r->theta, best, P * sizeof *best);
-	memcpy(r->theta_search, best, P * sizeof *best);
+	search_to_theta(&sp, f, best, r->theta);
+	memcpy(r->theta_search, r->theta, P * sizeof *best);
 	r->cost = r->cost_search = best_cost;
 	r->evaluations = sf_de_evaluations(de);
 	r->generations = sf_de_generations(de);
@@ -299,9 +404,50 @@ oom:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
 	sf_de_free(de);
+	search_space_free(&sp);
 	free(seed_member);
 	free(costs);
 	return rc;
+}
+
+/* One attempt: the search in one space, then the polish. */
+static int
+search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+		  const sf_fit_options *o, const struct timespec *start,
+		  int linear, sf_fit_result *r, sf_error *err)
+{
+	int rc = run_search(cost, f, m, o, start, linear, r, err);
+
+	if (rc != SF_OK || !(r->cost < INFINITY))
+		return rc;
+	if (!r->settings.polish)
+		r->polish_note = "polish is off";
+	else if (!sf_cost_is_least_squares(cost))
+		r->polish_note = "the cost is not a sum of squares (absolute "
+				 "loss or l1 penalty), so the least-squares "
+				 "polish does not apply";
+	else
+		rc = run_polish(cost, f, r, err);
+	return rc;
+}
+
+static sf_fit_result *
+result_alloc(size_t P, const sf_fit_settings *settings)
+{
+	sf_fit_result *r = calloc(1, sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->nparams = P;
+	r->settings = *settings;
+	r->theta = calloc(P + 1, sizeof *r->theta);
+	r->theta_search = calloc(P + 1, sizeof *r->theta_search);
+	r->at_bound = calloc(P + 1, sizeof *r->at_bound);
+	if (r->theta == NULL || r->theta_search == NULL || r->at_bound == NULL) {
+		sf_fit_result_free(r);
+		return NULL;
+	}
+	return r;
 }
 
 int
@@ -310,46 +456,69 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 {
 	const size_t P = f->nparams;
 	struct timespec start;
+	sf_fit_settings settings = effective_settings(m, o);
 	sf_cost_settings cs;
-	sf_fit_result *r;
+	sf_fit_result *best = NULL, *other = NULL;
 	sf_cost *cost = NULL;
 	double *weights = NULL;
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	*out = NULL;
-	if ((r = calloc(1, sizeof *r)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	r->nparams = P;
-	r->settings = effective_settings(m, o);
-	r->theta = calloc(P + 1, sizeof *r->theta);
-	r->theta_search = calloc(P + 1, sizeof *r->theta_search);
-	r->at_bound = calloc(P + 1, sizeof *r->at_bound);
-	if (r->theta == NULL || r->theta_search == NULL || r->at_bound == NULL) {
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = sf_fit_weights(&settings, d, &weights, err)) != SF_OK)
 		goto done;
-	}
-	if ((rc = sf_fit_weights(&r->settings, d, &weights, err)) != SF_OK)
-		goto done;
-	cs.loss = r->settings.loss;
-	cs.huber_delta = r->settings.huber_delta;
-	cs.penalty = r->settings.penalty;
-	cs.lambda = r->settings.penalty == SF_PENALTY_NONE ? 0
-							    : r->settings.lambda;
+	cs.loss = settings.loss;
+	cs.huber_delta = settings.huber_delta;
+	cs.penalty = settings.penalty;
+	cs.lambda = settings.penalty == SF_PENALTY_NONE ? 0 : settings.lambda;
 	cs.threads = o->threads;
 	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
 		rc = err != NULL ? err->code : SF_ENOMEM;
 		goto done;
 	}
-	r->threads = sf_cost_threads(cost);
-	if ((rc = run_search(cost, f, m, o, &start, r, err)) != SF_OK)
+	if ((best = result_alloc(P, &settings)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
-	if (!(r->cost < INFINITY)) {
-		r->loss = r->cost = INFINITY;
-		r->penalty = sf_cost_penalty(cost, r->theta);
-		r->seconds = seconds_since(&start);
-		*out = r;
-		r = NULL;
+	}
+	rc = search_and_polish(cost, f, m, o, &start,
+			       settings.scale != SF_SCALE_LOG, best, err);
+	if (rc != SF_OK)
+		goto done;
+	best->scale = settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG
+						     : SF_SCALE_LINEAR;
+	/*
+	 * auto: also search on the log scale, keep the lower cost.  Neither
+	 * scale wins everywhere (NIST's Gauss problems want linear, MGH09 and
+	 * Thurber log), and a wrong basin is worse than twice the time.
+	 */
+	if (settings.scale == SF_SCALE_AUTO &&
+	    !(settings.time_limit > 0 &&
+	      seconds_since(&start) >= settings.time_limit)) {
+		if ((other = result_alloc(P, &settings)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		rc = search_and_polish(cost, f, m, o, &start, 0, other, err);
+		if (rc != SF_OK)
+			goto done;
+		other->scale = SF_SCALE_LOG;
+		other->evaluations += best->evaluations;
+		other->generations += best->generations;
+		best->evaluations = other->evaluations;
+		best->generations = other->generations;
+		if (other->cost < best->cost) {
+			sf_fit_result *t = best;
+			best = other;
+			other = t;
+		}
+	}
+	best->threads = sf_cost_threads(cost);
+	if (!(best->cost < INFINITY)) {
+		best->loss = best->cost = INFINITY;
+		best->penalty = sf_cost_penalty(cost, best->theta);
+		best->seconds = seconds_since(&start);
+		*out = best;
+		best = NULL;
 		rc = sf_error_set(err, SF_EFAIL,
 				  "no candidate had a finite cost: the "
 				  "formula gives NaN, infinity or (for loss "
@@ -357,27 +526,20 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 				  "search looked");
 		goto done;
 	}
-	if (!r->settings.polish)
-		r->polish_note = "polish is off";
-	else if (!sf_cost_is_least_squares(cost))
-		r->polish_note = "the cost is not a sum of squares (absolute "
-				 "loss or l1 penalty), so the least-squares "
-				 "polish does not apply";
-	else if ((rc = run_polish(cost, f, r, err)) != SF_OK)
-		goto done;
-	r->loss = sf_cost_loss(cost, r->theta, 0);
-	r->penalty = sf_cost_penalty(cost, r->theta);
+	best->loss = sf_cost_loss(cost, best->theta, 0);
+	best->penalty = sf_cost_penalty(cost, best->theta);
 	for (size_t j = 0; j < P; j++)
-		r->at_bound[j] = r->theta[j] <= f->lower[j]   ? 1
-				 : r->theta[j] >= f->upper[j] ? 2
-							      : 0;
-	r->seconds = seconds_since(&start);
-	*out = r;
-	r = NULL;
+		best->at_bound[j] = best->theta[j] <= f->lower[j]   ? 1
+				    : best->theta[j] >= f->upper[j] ? 2
+								    : 0;
+	best->seconds = seconds_since(&start);
+	*out = best;
+	best = NULL;
 	rc = SF_OK;
 done:
 	sf_cost_free(cost);
 	free(weights);
-	sf_fit_result_free(r);
+	sf_fit_result_free(best);
+	sf_fit_result_free(other);
 	return rc;
 }

@@ -6,7 +6,9 @@
  * evaluates their costs in parallel, and tells them back, until a stopping
  * rule fires; then, when the cost is a sum of squares, it refines the best
  * vector by bounded least squares (polish.h) and keeps the refinement only
- * if it lowers the cost.  Random numbers are drawn only by the optimiser,
+ * if it lowers the cost.  With `scale: auto` (the default) this is done
+ * twice, searching the parameters as they are and by log magnitude, and
+ * the lower cost wins (see search_space in fit.c).  Random numbers are drawn only by the optimiser,
  * serially, so a seed gives the same result whatever the thread count.
  *
  * Settings come from the model's `fit:` block, overridden by the caller's
@@ -48,6 +50,8 @@ typedef struct sf_fit_options {
 	sf_loss loss;
 	int has_lambda;
 	double lambda;
+	int has_scale;
+	sf_search_scale scale;
 	double time_limit;       /* seconds; 0: the model's or none */
 	int polish;              /* -1: the model's; 0 off; 1 on */
 	/* Called once per generation when not NULL; must not touch the fit. */
@@ -63,9 +67,10 @@ typedef struct sf_fit_result {
 	double loss;
 	double penalty;          /* before lambda */
 	double cost_search;      /* the global search's best cost */
-	size_t evaluations;      /* cost evaluations of the global search */
-	size_t generations;
+	size_t evaluations;      /* cost evaluations of the global search(es) */
+	size_t generations;      /* generations of the global search(es) */
 	size_t population;       /* the initial population size */
+	sf_search_scale scale;   /* the search space of the kept answer */
 	const char *stop_reason; /* "tol", "max_evals", "time_limit", ... */
 	double seconds;          /* wall time, search and polish */
 	int polish_ran;          /* 1 when the polish was run */

@@ -47,6 +47,8 @@ static const command commands[] = {
 	 "says l1)\n"
 	 "      --time-limit S  stop the search after S seconds\n"
 	 "      --no-polish     skip the least-squares polish\n"
+	 "      --scale S       search parameters auto (both ways), linear "
+	 "or log\n"
 	 "      --model NAME    which model of a models: file\n"
 	 "  -q, --quiet         no warnings, no progress\n",
 	 sf_command_fit},
@@ -173,7 +175,9 @@ run(int argc, char **argv)
 				   "unknown command '%s'", argv[optind]);
 	argc -= optind;
 	argv += optind;
-	optind = 1; /* the command parses its own options from argv[1] */
+	/* 0, not 1: glibc then also resets its scanning state (the "+" above
+	 * stopped permutation), so a command's options may follow its files. */
+	optind = 0;
 	return cmd->run(cmd, argc, argv);
 }
 

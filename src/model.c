@@ -723,6 +723,11 @@ static const char *const algorithm_names[] = {
 	[SF_ALGORITHM_JSO] = "jso",
 	[SF_ALGORITHM_DE] = "de",
 };
+static const char *const scale_names[] = {
+	[SF_SCALE_AUTO] = "auto",
+	[SF_SCALE_LINEAR] = "linear",
+	[SF_SCALE_LOG] = "log",
+};
 static const char *const strategy_names[] = {
 	"best1bin",       "best1exp",          "rand1bin",
 	"rand1exp",       "currenttobest1bin", "currenttobest1exp",
@@ -805,6 +810,7 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		"max_evals",     "max_generations", "tol",       "atol",
 		"mutation",      "recombination",   "init",      "seed",
 		"polish",        "time_limit",      "stagnation",
+		"scale",
 	};
 	static const char *const init_names[] = {
 		[SF_INIT_LATIN] = "latinhypercube",
@@ -876,6 +882,12 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		if (rc != SF_OK)
 			return rc;
 		s->init = (sf_init_method)k;
+	}
+	if ((v = map_get(ld, node, "scale")) != NULL) {
+		rc = get_choice(ld, v, "scale", scale_names, 3, &k);
+		if (rc != SF_OK)
+			return rc;
+		s->scale = (sf_search_scale)k;
 	}
 	if ((v = map_get(ld, node, "seed")) != NULL) {
 		const char *text;
@@ -1542,6 +1554,13 @@ sf_model_fitted_count(const sf_model *m)
 	return n;
 }
 
+int
+sf_loss_needs_positive(sf_loss loss)
+{
+	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
+	       loss == SF_LOSS_HUBER;
+}
+
 const char *
 sf_loss_name(sf_loss loss)
 {
@@ -1558,6 +1577,12 @@ const char *
 sf_algorithm_name(sf_algorithm algorithm)
 {
 	return algorithm_names[algorithm];
+}
+
+const char *
+sf_search_scale_name(sf_search_scale scale)
+{
+	return scale_names[scale];
 }
 
 const char *

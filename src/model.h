@@ -92,6 +92,13 @@ typedef enum sf_algorithm {
 	SF_ALGORITHM_DE
 } sf_algorithm;
 
+/* How the global search sees the parameters (see fit.c). */
+typedef enum sf_search_scale {
+	SF_SCALE_AUTO = 0, /* search both ways, keep the better fit */
+	SF_SCALE_LINEAR,   /* as they are */
+	SF_SCALE_LOG       /* wide boxes by sign-preserving log magnitude */
+} sf_search_scale;
+
 typedef enum sf_init_method {
 	SF_INIT_LATIN = 0,
 	SF_INIT_UNIFORM
@@ -120,6 +127,7 @@ typedef struct sf_fit_settings {
 	double mutation_lo, mutation_hi; /* F, or dither range; 0: default */
 	double recombination;   /* CR; < 0: default */
 	sf_init_method init;
+	sf_search_scale scale;
 	uint64_t seed;
 	int has_seed;
 	int polish;             /* 1 (default): least-squares polish */
@@ -192,10 +200,15 @@ void sf_model_locate(const sf_model *m, const sf_model_text *at,
 /* The number of fitted (not fixed) parameters. */
 size_t sf_model_fitted_count(const sf_model *m);
 
+/* 1 when the loss divides by or takes the log of the measurement, so
+ * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
+int sf_loss_needs_positive(sf_loss loss);
+
 /* Names for the report: "relative", "l2", "lshade", ... */
 const char *sf_loss_name(sf_loss loss);
 const char *sf_penalty_name(sf_penalty penalty);
 const char *sf_algorithm_name(sf_algorithm algorithm);
 const char *sf_term_kind_name(sf_term_kind kind);
+const char *sf_search_scale_name(sf_search_scale scale);
 
 #endif /* SF_MODEL_H */

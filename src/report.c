@@ -245,6 +245,9 @@ optimizer_json(const sf_report *r, int *ok)
 		    ? json_integer((json_int_t)fit->settings.seed)
 		    : json_string(seed),
 	    ok);
+	put(o, "scale", json_text(sf_search_scale_name(fit->settings.scale)),
+	    ok);
+	put(o, "chosen_scale", json_text(sf_search_scale_name(fit->scale)), ok);
 	put(o, "threads", json_integer(fit->threads), ok);
 	put(o, "population", json_integer((json_int_t)fit->population), ok);
 	put(o, "evaluations", json_integer((json_int_t)fit->evaluations), ok);
