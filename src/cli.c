@@ -102,39 +102,3 @@ cli_load_models(const char *path, sf_model_set **set, int quiet,
 {
 	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
 }
-
-void
-cli_problem_close(cli_problem *p)
-{
-	sf_formula_free(p->formula);
-	sf_dataset_free(p->data);
-	sf_table_free(p->table);
-	memset(p, 0, sizeof *p);
-}
-
-int
-cli_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
-		 int quiet, cli_problem *p, sf_error *err)
-{
-	sf_warn_fn warn = quiet ? NULL : cli_warning;
-	int rc;
-
-	memset(p, 0, sizeof *p);
-	p->model = m;
-	if (data_path == NULL)
-		data_path = m->data_file;
-	if (data_path == NULL)
-		return sf_error_at(err, SF_EUSAGE, m->path, 0, 0,
-				   "no data: give DATA.csv on the command line "
-				   "or data.file in the model");
-	if ((rc = sf_table_load(data_path, NULL, &p->table, err)) != SF_OK ||
-	    (rc = sf_dataset_bind(m, p->table, sf_loss_needs_positive(loss),
-				  &p->data, warn, NULL, err)) !=
-		    SF_OK ||
-	    (rc = sf_formula_compile(m, p->data, &p->formula, warn, NULL,
-				     err)) != SF_OK) {
-		cli_problem_close(p);
-		return rc;
-	}
-	return SF_OK;
-}

@@ -6,10 +6,9 @@
 #ifndef SF_CLI_H
 #define SF_CLI_H
 
-#include "dataset.h"
 #include "error.h"
-#include "formula.h"
 #include "model.h"
+#include "problem.h"
 
 #include <stdio.h>
 
@@ -49,25 +48,9 @@ int cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
 int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 		   const void *long_options);
 
-/* One model made ready: its data bound and its formula compiled. */
-typedef struct cli_problem {
-	const sf_model *model; /* borrowed from the set */
-	sf_table *table;
-	sf_dataset *data;
-	sf_formula *formula;
-} cli_problem;
-
-/*
- * Load the model file, then for model m of it: read the data (data_path
- * when not NULL, else the model's data.file), bind it for the given loss
- * (which decides whether outputs must be > 0) and compile the formula.  Warnings go to stderr unless quiet.  Returns SF_OK or fills
- * err (the caller reports it).
- */
+/* Load the model file, warnings to stderr unless quiet. */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
 		    sf_error *err);
-int cli_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
-		     int quiet, cli_problem *p, sf_error *err);
-void cli_problem_close(cli_problem *p);
 
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);

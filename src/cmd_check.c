@@ -41,7 +41,7 @@ name_width(const sf_model *m)
 }
 
 static void
-print_data(const cli_problem *p)
+print_data(const sf_problem *p)
 {
 	const sf_dataset *d = p->data;
 	size_t repeated, most;
@@ -70,7 +70,7 @@ print_data(const cli_problem *p)
 }
 
 static void
-print_model(const cli_problem *p)
+print_model(const sf_problem *p)
 {
 	const sf_model *m = p->model;
 	const sf_dataset *d = p->data;
@@ -169,17 +169,19 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	if (cli_load_models(model_path, &set, quiet, &err) != SF_OK)
 		return cli_error(&err);
 	for (size_t i = 0; i < set->count && status == SF_EXIT_OK; i++) {
-		cli_problem p;
+		sf_problem p;
 
-		if (cli_problem_open(set->models[i], data_path,
-				     set->models[i]->fit.loss, quiet, &p, &err) != SF_OK) {
+		if (sf_problem_open(set->models[i], data_path,
+				    set->models[i]->fit.loss,
+				    quiet ? NULL : cli_warning, NULL, &p,
+				    &err) != SF_OK) {
 			status = cli_error(&err);
 			break;
 		}
 		if (i > 0)
 			printf("\n");
 		print_model(&p);
-		cli_problem_close(&p);
+		sf_problem_close(&p);
 	}
 	if (status == SF_EXIT_OK)
 		printf("\nok: %zu model%s ready to fit\n", set->count,

@@ -224,7 +224,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_fit_result *result = NULL;
 	sf_stats *stats = NULL;
 	json_t *json = NULL;
-	cli_problem p = {0};
+	sf_problem p = {0};
 	const sf_model *m;
 	sf_error err;
 	fit_args a;
@@ -239,9 +239,9 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	if (cli_problem_open(m, a.data_path,
-			     a.options.has_loss ? a.options.loss : m->fit.loss,
-			     a.quiet, &p, &err) != SF_OK) {
+	if (sf_problem_open(m, a.data_path,
+			    a.options.has_loss ? a.options.loss : m->fit.loss,
+			    a.quiet ? NULL : cli_warning, NULL, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -294,7 +294,7 @@ done:
 	json_decref(json);
 	sf_stats_free(stats);
 	sf_fit_result_free(result);
-	cli_problem_close(&p);
+	sf_problem_close(&p);
 	sf_model_set_free(set);
 	return status;
 }
