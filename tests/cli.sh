@@ -56,6 +56,68 @@ expect 2 "Usage: scalefit COMMAND" "no command" --
 expect 2 "unknown command 'nope'" "help for an unknown command" -- help nope
 expect 2 "too many arguments" "help with two commands" -- help help help
 
+# check and fit on the bundled Ernest model.
+ernest="$srcdir/expressions/ernest.yaml"
+line="$srcdir/tests/data/fit/line.csv"
+expect 0 "time = serial + parallel + linear + aggregation" "check prints the canonical formula" -- check "$ernest"
+expect 0 "1 model ready to fit" "check says the model is fit-ready" -- check "$ernest"
+expect 2 "no-such.yaml" "check a missing model file" -- check "$work/no-such.yaml"
+expect 2 "algorithm_unknown.yaml:5:16: unknown algorithm 'shade'; did you mean 'lshade'" \
+	"check a bad model: FILE:LINE:COL and a suggestion" -- check "$srcdir/tests/data/model/bad/algorithm_unknown.yaml"
+expect 2 "^ *\^" "a caret under the column" -- check "$srcdir/tests/data/model/bad/algorithm_unknown.yaml"
+expect 2 "decimal_comma.csv:11:3: '3,5' is not a number" "check a bad CSV: FILE:LINE:COL" -- \
+	check "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv"
+expect 2 "ernest.yaml:15:11: unknown name 'time_s'" "check data without the model's columns" -- check "$ernest" "$line"
+expect 0 "theta1  *162.198" "fit Ernest" -- fit "$ernest"
+expect 0 "theta1  *162.198" "fit: options may follow the model file" -- fit "$ernest" --seed 3 -q
+expect 0 '"stop_reason"' "fit --json" -- fit "$ernest" --json -q
+expect 2 "did you mean '--algorithm'" "fit: misspelt option" -- fit "$ernest" --algoritm lshade
+expect 2 "unknown loss 'sse2'; did you mean 'sse'" "fit: unknown loss" -- fit "$ernest" --loss sse2
+expect 2 "unknown scale 'logg'; did you mean 'log'" "fit: unknown scale" -- fit "$ernest" --scale logg
+expect 2 "seed needs a whole number" "fit: bad seed" -- fit "$ernest" --seed 1.5
+expect 2 "threads needs a whole number" "fit: bad threads" -- fit "$ernest" --threads 0
+expect 2 "option '--seed' needs an argument" "fit: option without its argument" -- fit "$ernest" --seed
+expect 2 "fit needs a model file" "fit without a model" -- fit
+expect 1 "no candidate had a finite cost" "fit: no finite cost exits 1" -- fit "$srcdir/tests/data/fit/nan.yaml" -q
+
+# -o is atomic: a failed run leaves an existing file as it was, and a
+# good one replaces it whole.
+printf 'old\n' >"$work/fit.json"
+expect 2 "decimal_comma.csv" "fit -o with bad data fails" -- \
+	fit "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv" -o "$work/fit.json"
+if [ "$(cat "$work/fit.json")" = old ] && [ "$(ls "$work" | grep -c fit)" -eq 1 ]; then
+	echo "ok: a failed fit leaves -o's file untouched, no temporary left"
+	passed=$((passed + 1))
+else
+	echo "FAIL: a failed fit touched -o's file or left a temporary"
+	failed=$((failed + 1))
+fi
+expect 2 "cannot create" "fit -o into a missing directory" -- fit "$ernest" -q -o "$work/none/fit.json"
+expect 0 "" "fit -o writes the report" -- fit "$ernest" -q -o "$work/fit.json"
+if grep -q '"scalefit_version"' "$work/fit.json" && tail -c 2 "$work/fit.json" | grep -q '}'; then
+	echo "ok: -o wrote a whole JSON report"
+	passed=$((passed + 1))
+else
+	echo "FAIL: -o's report is not whole"
+	failed=$((failed + 1))
+fi
+
+# Same seed, any thread count: the same JSON, but for the wall time and
+# the thread count.
+for t in 1 2 7; do
+	OMP_NUM_THREADS=$t "$SCALEFIT" fit "$ernest" --json -q --seed 7 --loss relative |
+		grep -v -e '"seconds"' -e '"threads"' >"$work/threads$t.json"
+done
+if [ -s "$work/threads1.json" ] && cmp -s "$work/threads1.json" "$work/threads2.json" &&
+	cmp -s "$work/threads1.json" "$work/threads7.json"; then
+	echo "ok: OMP_NUM_THREADS=1, 2, 7 give byte-identical reports"
+	passed=$((passed + 1))
+else
+	echo "FAIL: the report depends on the thread count"
+	diff "$work/threads1.json" "$work/threads7.json" | head -20
+	failed=$((failed + 1))
+fi
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
