@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "number.h"
 #include "suggest.h"
 
 #include <getopt.h>
@@ -101,4 +102,103 @@ cli_load_models(const char *path, sf_model_set **set, int quiet,
 		sf_error *err)
 {
 	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+}
+
+static int
+parse_choice(const char *cmd, const char *option, const char *arg,
+	     const char *const *names, size_t n, int *index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return *index = (int)i, SF_EXIT_OK;
+	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
+			 "unknown %s '%s'", option, arg);
+}
+
+int
+cli_fit_option(const char *cmd, int c, const char *arg,
+	       sf_fit_options *o)
+{
+	static const char *const algorithms[] = {"lshade", "jso", "de"};
+	static const char *const losses[] = {"relative", "sse", "log",
+					     "absolute", "huber"};
+	static const char *const scales[] = {"auto", "linear", "log"};
+	uint64_t count;
+	int k = 0;
+
+	switch (c) {
+	case 's':
+		if (sf_parse_u64(arg, &o->seed) != SF_OK)
+			return cli_usage(cmd, NULL,
+					 "--seed needs a whole number "
+					 "from 0 to 2^64-1, not '%s'",
+					 arg);
+		o->has_seed = 1;
+		break;
+	case 't':
+		if (sf_parse_count(arg, &count) != SF_OK ||
+		    count < 1 || count > 4096)
+			return cli_usage(cmd, NULL,
+					 "--threads needs a whole "
+					 "number from 1 to 4096, not "
+					 "'%s'",
+					 arg);
+		o->threads = (int)count;
+		break;
+	case 'a':
+		if (parse_choice(cmd, "algorithm", arg, algorithms,
+				 3, &k) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_algorithm = 1;
+		o->algorithm = (sf_algorithm)k;
+		break;
+	case 'e':
+		if (sf_parse_count(arg, &count) != SF_OK ||
+		    count < 1)
+			return cli_usage(cmd, NULL,
+					 "--max-evals needs a whole "
+					 "number >= 1, not '%s'",
+					 arg);
+		o->max_evals = (size_t)count;
+		break;
+	case 'l':
+		if (parse_choice(cmd, "loss", arg, losses, 5,
+				 &k) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_loss = 1;
+		o->loss = (sf_loss)k;
+		break;
+	case 'L':
+		if (sf_parse_double(arg, &o->lambda) !=
+			    SF_OK ||
+		    o->lambda < 0)
+			return cli_usage(cmd, NULL,
+					 "--lambda needs a number >= "
+					 "0, not '%s'",
+					 arg);
+		o->has_lambda = 1;
+		break;
+	case 'T':
+		if (sf_parse_double(arg, &o->time_limit) !=
+			    SF_OK ||
+		    !(o->time_limit > 0))
+			return cli_usage(cmd, NULL,
+					 "--time-limit needs a number "
+					 "of seconds > 0, not '%s'",
+					 arg);
+		break;
+	case 'P':
+		o->polish = 0;
+		break;
+	case 'S':
+		if (parse_choice(cmd, "scale", arg, scales, 3,
+				 &k) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_scale = 1;
+		o->scale = (sf_search_scale)k;
+		break;
+	default:
+		return -1;
+	}
+	return SF_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #define SF_CLI_H
 
 #include "error.h"
+#include "fit.h"
 #include "model.h"
 #include "problem.h"
 
@@ -47,6 +48,41 @@ int cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
  * with the nearest of the command's long options. */
 int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 		   const void *long_options);
+
+/* The options of every command that fits (fit, validate, compare): the
+ * overrides of the model's fit settings. */
+#define CLI_FIT_OPTIONS                                                  \
+	{"seed", required_argument, NULL, 's'},                          \
+	{"threads", required_argument, NULL, 't'},                       \
+	{"algorithm", required_argument, NULL, 'a'},                     \
+	{"max-evals", required_argument, NULL, 'e'},                     \
+	{"loss", required_argument, NULL, 'l'},                          \
+	{"lambda", required_argument, NULL, 'L'},                        \
+	{"time-limit", required_argument, NULL, 'T'},                    \
+	{"no-polish", no_argument, NULL, 'P'},                           \
+	{"scale", required_argument, NULL, 'S'}
+
+/* The help lines of those options. */
+#define CLI_FIT_OPTIONS_HELP                                             \
+	"      --seed N        random seed (default: the model's, else 1)\n" \
+	"      --threads N     OpenMP threads for the cost (default: all)\n" \
+	"      --algorithm A   lshade, jso or de\n"                          \
+	"      --max-evals N   cost evaluations of the global search\n"      \
+	"      --loss L        relative, sse, log, absolute or huber\n"      \
+	"      --lambda X      regularisation strength (l2 unless the "     \
+	"model says l1)\n"                                                  \
+	"      --time-limit S  stop the search after S seconds\n"            \
+	"      --no-polish     skip the least-squares polish\n"              \
+	"      --scale S       search parameters auto (both ways), linear "  \
+	"or log\n"
+
+/*
+ * Apply fit option c (a CLI_FIT_OPTIONS value) with argument arg to o.
+ * Returns SF_EXIT_OK, SF_EXIT_USAGE after printing why arg is bad, or -1
+ * when c is not a fit option.
+ */
+int cli_fit_option(const char *cmd, int c, const char *arg,
+		   sf_fit_options *o);
 
 /* Load the model file, warnings to stderr unless quiet. */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,

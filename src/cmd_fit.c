@@ -40,17 +40,6 @@ show_progress(void *ctx, const sf_fit_progress *p)
 	fflush(stderr);
 }
 
-static int
-parse_choice(const char *cmd, const char *option, const char *arg,
-	     const char *const *names, size_t n, int *index)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return *index = (int)i, SF_EXIT_OK;
-	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
-			 "unknown %s '%s'", option, arg);
-}
-
 /* The fit's options, as parsed from the command line. */
 typedef struct fit_args {
 	const char *model_path, *data_path, *output, *model_name;
@@ -64,26 +53,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	static const struct option options[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"json", no_argument, NULL, 'j'},
-		{"seed", required_argument, NULL, 's'},
-		{"threads", required_argument, NULL, 't'},
-		{"algorithm", required_argument, NULL, 'a'},
-		{"max-evals", required_argument, NULL, 'e'},
-		{"loss", required_argument, NULL, 'l'},
-		{"lambda", required_argument, NULL, 'L'},
-		{"time-limit", required_argument, NULL, 'T'},
-		{"no-polish", no_argument, NULL, 'P'},
-		{"scale", required_argument, NULL, 'S'},
+		CLI_FIT_OPTIONS,
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static const char *const algorithms[] = {"lshade", "jso", "de"};
-	static const char *const losses[] = {"relative", "sse", "log",
-					     "absolute", "huber"};
-	static const char *const scales[] = {"auto", "linear", "log"};
-	uint64_t count;
-	int c, k = 0;
+	int c, rc;
 
 	memset(a, 0, sizeof *a);
 	sf_fit_options_init(&a->options);
@@ -94,76 +70,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		case 'j':
 			a->json = 1;
-			break;
-		case 's':
-			if (sf_parse_u64(optarg, &a->options.seed) != SF_OK)
-				return cli_usage(cmd->name, NULL,
-						 "--seed needs a whole number "
-						 "from 0 to 2^64-1, not '%s'",
-						 optarg);
-			a->options.has_seed = 1;
-			break;
-		case 't':
-			if (sf_parse_count(optarg, &count) != SF_OK ||
-			    count < 1 || count > 4096)
-				return cli_usage(cmd->name, NULL,
-						 "--threads needs a whole "
-						 "number from 1 to 4096, not "
-						 "'%s'",
-						 optarg);
-			a->options.threads = (int)count;
-			break;
-		case 'a':
-			if (parse_choice(cmd->name, "algorithm", optarg,
-					 algorithms, 3, &k) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			a->options.has_algorithm = 1;
-			a->options.algorithm = (sf_algorithm)k;
-			break;
-		case 'e':
-			if (sf_parse_count(optarg, &count) != SF_OK ||
-			    count < 1)
-				return cli_usage(cmd->name, NULL,
-						 "--max-evals needs a whole "
-						 "number >= 1, not '%s'",
-						 optarg);
-			a->options.max_evals = (size_t)count;
-			break;
-		case 'l':
-			if (parse_choice(cmd->name, "loss", optarg, losses, 5,
-					 &k) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			a->options.has_loss = 1;
-			a->options.loss = (sf_loss)k;
-			break;
-		case 'L':
-			if (sf_parse_double(optarg, &a->options.lambda) !=
-				    SF_OK ||
-			    a->options.lambda < 0)
-				return cli_usage(cmd->name, NULL,
-						 "--lambda needs a number >= "
-						 "0, not '%s'",
-						 optarg);
-			a->options.has_lambda = 1;
-			break;
-		case 'T':
-			if (sf_parse_double(optarg, &a->options.time_limit) !=
-				    SF_OK ||
-			    !(a->options.time_limit > 0))
-				return cli_usage(cmd->name, NULL,
-						 "--time-limit needs a number "
-						 "of seconds > 0, not '%s'",
-						 optarg);
-			break;
-		case 'P':
-			a->options.polish = 0;
-			break;
-		case 'S':
-			if (parse_choice(cmd->name, "scale", optarg, scales, 3,
-					 &k) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			a->options.has_scale = 1;
-			a->options.scale = (sf_search_scale)k;
 			break;
 		case 'm':
 			a->model_name = optarg;
@@ -176,8 +82,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			       cmd->help);
 			exit(SF_EXIT_OK);
 		default:
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-					      options);
+			rc = cli_fit_option(cmd->name, c, optarg, &a->options);
+			if (rc < 0)
+				return cli_bad_option(cmd->name, argc, argv,
+						      optopt, options);
+			if (rc != SF_EXIT_OK)
+				return rc;
 		}
 	}
 	if (argc - optind < 1)

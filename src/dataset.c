@@ -531,3 +531,69 @@ done:
 	*out = d;
 	return SF_OK;
 }
+
+int
+sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
+		  sf_dataset **out, sf_error *err)
+{
+	sf_dataset *s = calloc(1, sizeof *s);
+
+	*out = NULL;
+	if (n == 0) {
+		free(s);
+		return sf_error_set(err, SF_EVALUE, "no rows selected");
+	}
+	if (s == NULL)
+		goto oom;
+	memcpy(s->sha256, d->sha256, sizeof s->sha256);
+	s->table_rows = d->table_rows;
+	s->rows = n;
+	s->file = dup_string(d->file);
+	s->lines = malloc(n * sizeof *s->lines);
+	s->table_row = malloc(n * sizeof *s->table_row);
+	s->output = malloc(n * sizeof *s->output);
+	s->inputs = calloc(d->ninputs + 1, sizeof *s->inputs);
+	if (d->weight != NULL)
+		s->weight = malloc(n * sizeof *s->weight);
+	if (s->file == NULL || s->lines == NULL || s->table_row == NULL ||
+	    s->output == NULL || s->inputs == NULL ||
+	    (d->weight != NULL && s->weight == NULL))
+		goto oom;
+	s->ninputs = d->ninputs;
+	for (size_t i = 0; i < d->ninputs; i++) {
+		const sf_dataset_input *from = &d->inputs[i];
+		sf_dataset_input *to = &s->inputs[i];
+
+		to->name = dup_string(from->name);
+		to->values = malloc(n * sizeof *to->values);
+		if (to->name == NULL || to->values == NULL)
+			goto oom;
+		if (from->nlevels > 0) {
+			to->levels = calloc(from->nlevels, sizeof *to->levels);
+			if (to->levels == NULL)
+				goto oom;
+			for (size_t k = 0; k < from->nlevels; k++) {
+				to->levels[k] = dup_string(from->levels[k]);
+				to->nlevels += to->levels[k] != NULL;
+				if (to->levels[k] == NULL)
+					goto oom;
+			}
+		}
+		for (size_t r = 0; r < n; r++)
+			to->values[r] = from->values[rows[r]];
+	}
+	for (size_t r = 0; r < n; r++) {
+		s->lines[r] = d->lines[rows[r]];
+		s->table_row[r] = d->table_row[rows[r]];
+		s->output[r] = d->output[rows[r]];
+		if (s->weight != NULL)
+			s->weight[r] = d->weight[rows[r]];
+	}
+	if (group_configurations(s) != SF_OK)
+		goto oom;
+	*out = s;
+	return SF_OK;
+oom:
+	sf_dataset_free(s);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
+}

@@ -75,6 +75,15 @@ int sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		    sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
 		    sf_error *err);
 
+/*
+ * A new dataset of the n rows of d listed in rows (in that order; a row
+ * may be listed more than once, as a bootstrap resample does), with its
+ * configurations grouped anew.  For validation splits, cross-validation
+ * folds and resamples.  Returns SF_OK, SF_EVALUE for n == 0, SF_ENOMEM.
+ */
+int sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
+		      sf_dataset **out, sf_error *err);
+
 /* Release d.  Accepts NULL. */
 void sf_dataset_free(sf_dataset *d);
 

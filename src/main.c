@@ -38,17 +38,7 @@ static const command commands[] = {
 	 "  DATA.csv            use this data instead of the model's data.file\n"
 	 "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
 	 "      --json          print the JSON report instead of the text one\n"
-	 "      --seed N        random seed (default: the model's, else 1)\n"
-	 "      --threads N     OpenMP threads for the cost (default: all)\n"
-	 "      --algorithm A   lshade, jso or de\n"
-	 "      --max-evals N   cost evaluations of the global search\n"
-	 "      --loss L        relative, sse, log, absolute or huber\n"
-	 "      --lambda X      regularisation strength (l2 unless the model "
-	 "says l1)\n"
-	 "      --time-limit S  stop the search after S seconds\n"
-	 "      --no-polish     skip the least-squares polish\n"
-	 "      --scale S       search parameters auto (both ways), linear "
-	 "or log\n"
+	 CLI_FIT_OPTIONS_HELP
 	 "      --model NAME    which model of a models: file\n"
 	 "  -q, --quiet         no warnings, no progress\n",
 	 sf_command_fit},
