@@ -202,3 +202,29 @@ cli_fit_option(const char *cmd, int c, const char *arg,
 	}
 	return SF_EXIT_OK;
 }
+
+const sf_model *
+cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
+		 const char *path)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	if (name == NULL && set->count == 1)
+		return set->models[0];
+	for (size_t i = 0; i < set->count; i++) {
+		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
+			return set->models[i];
+		if (n < 64)
+			names[n++] = set->models[i]->name;
+	}
+	if (name == NULL)
+		cli_usage(cmd, NULL,
+			  "%s holds %zu models: choose one with --model NAME, "
+			  "or rank them with 'scalefit compare'",
+			  path, set->count);
+	else
+		cli_usage(cmd, sf_suggest_nearest(name, names, n),
+			  "%s has no model named '%s'", path, name);
+	return NULL;
+}

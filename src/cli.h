@@ -88,8 +88,14 @@ int cli_fit_option(const char *cmd, int c, const char *arg,
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
 		    sf_error *err);
 
+/* The model to work on: the file's only one, or the one --model names
+ * (NULL after a usage message when there is none such). */
+const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
+				 const char *name, const char *path);
+
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);
 int sf_command_fit(const sf_command *cmd, int argc, char **argv);
+int sf_command_validate(const sf_command *cmd, int argc, char **argv);
 
 #endif /* SF_CLI_H */

@@ -100,32 +100,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	return SF_EXIT_OK;
 }
 
-/* The model to fit: the file's only one, or the one --model names. */
-static const sf_model *
-choose_model(const sf_model_set *set, const char *name, const char *path)
-{
-	const char *names[64];
-	size_t n = 0;
-
-	if (name == NULL && set->count == 1)
-		return set->models[0];
-	for (size_t i = 0; i < set->count; i++) {
-		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
-			return set->models[i];
-		if (n < 64)
-			names[n++] = set->models[i]->name;
-	}
-	if (name == NULL)
-		cli_usage("fit", NULL,
-			  "%s holds %zu models: choose one with --model NAME, "
-			  "or rank them with 'scalefit compare'",
-			  path, set->count);
-	else
-		cli_usage("fit", sf_suggest_nearest(name, names, n),
-			  "%s has no model named '%s'", path, name);
-	return NULL;
-}
-
 int
 sf_command_fit(const sf_command *cmd, int argc, char **argv)
 {
@@ -145,7 +119,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		return status;
 	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
 		return cli_error(&err);
-	if ((m = choose_model(set, a.model_name, a.model_path)) == NULL) {
+	if ((m = cli_choose_model(cmd->name, set, a.model_name, a.model_path)) == NULL) {
 		status = SF_EXIT_USAGE;
 		goto done;
 	}

@@ -42,6 +42,20 @@ static const command commands[] = {
 	 "      --model NAME    which model of a models: file\n"
 	 "  -q, --quiet         no warnings, no progress\n",
 	 sf_command_fit},
+	{"validate",
+	 "validate MODEL.yaml [DATA.csv] --train EXPR | --kfold K | --loo "
+	 "[OPTION]...",
+	 "fit without some rows and score the predictions of them",
+	 "  DATA.csv            use this data instead of the model's data.file\n"
+	 "      --train EXPR    fit the rows where EXPR holds (e.g. 'p <= 8'),\n"
+	 "                      predict the others: the extrapolation test\n"
+	 "      --kfold K       K-fold cross-validation over configurations\n"
+	 "      --loo           leave one configuration out at a time\n"
+	 "      --json          print the results as JSON\n"
+	 CLI_FIT_OPTIONS_HELP
+	 "      --model NAME    which model of a models: file\n"
+	 "  -q, --quiet         no warnings\n",
+	 sf_command_validate},
 	{"help", "help [COMMAND]", "show help for scalefit or one command",
 	 "", command_help},
 };
