@@ -96,6 +96,7 @@ const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);
 int sf_command_fit(const sf_command *cmd, int argc, char **argv);
+int sf_command_compare(const sf_command *cmd, int argc, char **argv);
 int sf_command_validate(const sf_command *cmd, int argc, char **argv);
 
 #endif /* SF_CLI_H */

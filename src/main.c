@@ -56,6 +56,17 @@ static const command commands[] = {
 	 "      --model NAME    which model of a models: file\n"
 	 "  -q, --quiet         no warnings\n",
 	 sf_command_validate},
+	{"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",
+	 "fit candidate formulas on the same rows and rank them",
+	 "  MODEL.yaml...       the candidates (a file may hold a models: list)\n"
+	 "  DATA.csv            use this data instead of each data.file\n"
+	 "      --kfold K       folds of the cross-validated MAPE (default 5)\n"
+	 "      --train EXPR    also score extrapolation: fit where EXPR "
+	 "holds\n"
+	 "      --json          print the ranking as JSON\n"
+	 CLI_FIT_OPTIONS_HELP
+	 "  -q, --quiet         no warnings\n",
+	 sf_command_compare},
 	{"help", "help [COMMAND]", "show help for scalefit or one command",
 	 "", command_help},
 };

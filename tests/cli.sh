@@ -118,6 +118,20 @@ else
 	failed=$((failed + 1))
 fi
 
+# validate and compare.
+nolog="$srcdir/tests/data/fit/ernest-nolog.yaml"
+expect 0 "predicted 1 rows: MAPE 2.48%" "validate --train: extrapolate to p = 32" -- validate "$ernest" --train 'p <= 16' -q
+expect 0 "by p:" "validate --loo groups by input value" -- validate "$ernest" --loo -q
+expect 0 '"method": "kfold"' "validate --kfold --json" -- validate "$ernest" --kfold 3 --json -q
+expect 2 "train:1:1: unknown name 'q'; did you mean 'p'" "validate --train with an unknown name" -- validate "$ernest" --train 'q <= 16'
+expect 2 "selects all of the 7 rows" "validate --train that keeps every row" -- validate "$ernest" --train 'p <= 100'
+expect 2 "only inputs may be used here" "validate --train over a parameter" -- validate "$ernest" --train 'p <= theta1'
+expect 2 "exactly one of --train" "validate without a method" -- validate "$ernest"
+expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$nolog" --train 'p <= 16' -q
+expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
+expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
+expect 2 "compare needs at least one model file" "compare without models" -- compare
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
