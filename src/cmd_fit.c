@@ -44,6 +44,7 @@ show_progress(void *ctx, const sf_fit_progress *p)
 typedef struct fit_args {
 	const char *model_path, *data_path, *output, *model_name;
 	int json, quiet;
+	size_t bootstrap, restarts; /* 0: none */
 	sf_fit_options options;
 } fit_args;
 
@@ -54,11 +55,14 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		{"output", required_argument, NULL, 'o'},
 		{"json", no_argument, NULL, 'j'},
 		CLI_FIT_OPTIONS,
+		{"bootstrap", required_argument, NULL, 'B'},
+		{"restarts", required_argument, NULL, 'R'},
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	uint64_t count;
 	int c, rc;
 
 	memset(a, 0, sizeof *a);
@@ -70,6 +74,19 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'B':
+		case 'R':
+			if (sf_parse_count(optarg, &count) != SF_OK ||
+			    count < (c == 'B' ? 10u : 2u) || count > 100000)
+				return cli_usage(cmd->name, NULL,
+						 "--%s needs a whole number "
+						 "from %d to 100000, not '%s'",
+						 c == 'B' ? "bootstrap"
+							  : "restarts",
+						 c == 'B' ? 10 : 2, optarg);
+			*(c == 'B' ? &a->bootstrap : &a->restarts) =
+				(size_t)count;
 			break;
 		case 'm':
 			a->model_name = optarg;
@@ -107,6 +124,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *set = NULL;
 	sf_fit_result *result = NULL;
 	sf_stats *stats = NULL;
+	sf_resample *bootstrap = NULL, *restarts = NULL;
 	json_t *json = NULL;
 	sf_problem p = {0};
 	const sf_model *m;
@@ -133,7 +151,15 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		a.options.progress = show_progress;
 		a.options.progress_ctx = &progress;
 	}
-	rc = sf_fit_run(m, p.data, p.formula, &a.options, &result, &err);
+	if (a.restarts > 0)
+		rc = sf_restarts_run(m, p.data, p.formula, &a.options,
+				     a.restarts, &result, &restarts, &err);
+	else
+		rc = sf_fit_run(m, p.data, p.formula, &a.options, &result,
+				&err);
+	if (rc == SF_OK && a.bootstrap > 0)
+		rc = sf_bootstrap_run(m, p.data, p.formula, &a.options, result,
+				      a.bootstrap, &bootstrap, &err);
 	if (progress.shown)
 		fputs("\r\033[K", stderr);
 	if (rc != SF_OK) {
@@ -150,7 +176,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 			cli_warning(NULL, &err);
 	}
 	{
-		sf_report report = {m, p.data, p.formula, result, stats};
+		sf_report report = {m,	   p.data,    p.formula, result,
+				    stats, bootstrap, restarts};
 
 		if (a.json || a.output != NULL) {
 			if ((json = sf_report_json(&report)) == NULL) {
@@ -176,6 +203,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	status = SF_EXIT_OK;
 done:
 	json_decref(json);
+	sf_resample_free(bootstrap);
+	sf_resample_free(restarts);
 	sf_stats_free(stats);
 	sf_fit_result_free(result);
 	sf_problem_close(&p);

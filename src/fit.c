@@ -480,8 +480,23 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	rc = search_and_polish(cost, f, m, o, &start,
-			       settings.scale != SF_SCALE_LOG, best, err);
+	if (o->warm_start != NULL && settings.polish &&
+	    sf_cost_is_least_squares(cost)) {
+		memcpy(best->theta, o->warm_start, P * sizeof *best->theta);
+		memcpy(best->theta_search, o->warm_start,
+		       P * sizeof *best->theta);
+		best->cost = best->cost_search = sf_cost_total(cost,
+							       best->theta, 0);
+		best->stop_reason = "warm_start";
+		best->scale = SF_SCALE_LINEAR;
+		rc = best->cost < INFINITY ? run_polish(cost, f, best, err)
+					   : SF_OK;
+		settings.scale = SF_SCALE_LINEAR; /* no second search */
+	} else {
+		rc = search_and_polish(cost, f, m, o, &start,
+				       settings.scale != SF_SCALE_LOG, best,
+				       err);
+	}
 	if (rc != SF_OK)
 		goto done;
 	best->scale = settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG

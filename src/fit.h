@@ -53,6 +53,10 @@ typedef struct sf_fit_options {
 	int has_scale;
 	sf_search_scale scale;
 	double time_limit;       /* seconds; 0: the model's or none */
+	/* When not NULL and the cost is a sum of squares with the polish on:
+	 * no global search, only the polish from this theta (a warm start,
+	 * for bootstrap replicates near a known optimum). */
+	const double *warm_start;
 	int polish;              /* -1: the model's; 0 off; 1 on */
 	/* Called once per generation when not NULL; must not touch the fit. */
 	void (*progress)(void *ctx, const sf_fit_progress *p);

@@ -39,6 +39,12 @@ static const command commands[] = {
 	 "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
 	 "      --json          print the JSON report instead of the text one\n"
 	 CLI_FIT_OPTIONS_HELP
+	 "      --bootstrap N   N replicates resampling configurations: "
+	 "percentile\n"
+	 "                      intervals of the constants (and of "
+	 "predictions)\n"
+	 "      --restarts K    K fits from consecutive seeds; report the "
+	 "spread\n"
 	 "      --model NAME    which model of a models: file\n"
 	 "  -q, --quiet         no warnings, no progress\n",
 	 sf_command_fit},

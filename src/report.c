@@ -352,6 +352,61 @@ ranges_json(const sf_dataset *d, int *ok)
 	return o;
 }
 
+/* Bootstrap or restarts: per-parameter summaries, costs and samples. */
+static json_t *
+resample_json(const sf_report *r, const sf_resample *x, int bootstrap,
+	      int *ok)
+{
+	const sf_model *m = r->model;
+	const size_t P = x->nparams;
+	json_t *o = json_object(), *params = json_object();
+	json_t *samples = json_array(), *costs = json_array();
+
+	if (o == NULL || params == NULL || samples == NULL || costs == NULL) {
+		*ok = 0;
+		json_decref(params);
+		json_decref(samples);
+		json_decref(costs);
+		return o;
+	}
+	put(o, bootstrap ? "replicates" : "count",
+	    json_integer((json_int_t)x->count), ok);
+	put(o, "failed", json_integer((json_int_t)x->failed), ok);
+	put(o, "evaluations", json_integer((json_int_t)x->evaluations), ok);
+	for (size_t j = 0; j < P; j++) {
+		json_t *p = json_object(), *ci = json_array();
+
+		if (p == NULL || ci == NULL) {
+			*ok = 0;
+			json_decref(p);
+			json_decref(ci);
+			continue;
+		}
+		append(ci, sf_json_number(x->low[j]), ok);
+		append(ci, sf_json_number(x->high[j]), ok);
+		put(p, bootstrap ? "ci95" : "range95", ci, ok);
+		put(p, "median", sf_json_number(x->median[j]), ok);
+		put(p, "sd", sf_json_number(x->sd[j]), ok);
+		put(params, m->params[r->formula->fitted[j]].name, p, ok);
+	}
+	for (size_t b = 0; b < x->count; b++) {
+		json_t *row = json_array();
+
+		if (row == NULL) {
+			*ok = 0;
+			continue;
+		}
+		for (size_t j = 0; j < P; j++)
+			append(row, sf_json_number(x->samples[b * P + j]), ok);
+		append(samples, row, ok);
+		append(costs, sf_json_number(x->costs[b]), ok);
+	}
+	put(o, "parameters", params, ok);
+	put(o, "costs", costs, ok);
+	put(o, "samples", samples, ok);
+	return o;
+}
+
 json_t *
 sf_report_json(const sf_report *r)
 {
@@ -376,6 +431,12 @@ sf_report_json(const sf_report *r)
 	    &ok);
 	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
 	put(root, "residuals", residuals_json(r, &ok), &ok);
+	if (r->bootstrap != NULL)
+		put(root, "bootstrap", resample_json(r, r->bootstrap, 1, &ok),
+		    &ok);
+	if (r->restarts != NULL)
+		put(root, "restarts", resample_json(r, r->restarts, 0, &ok),
+		    &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
@@ -447,6 +508,40 @@ param_width(const sf_model *m)
 	return w;
 }
 
+static void
+print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
+	       FILE *out)
+{
+	if (x == NULL)
+		return;
+	if (bootstrap)
+		fprintf(out,
+			"\n  bootstrap: %zu replicates resampling "
+			"configurations (%zu failed)\n  %-12s %15s   %s\n",
+			x->count, x->failed, "parameter", "median",
+			"95% percentile interval");
+	else
+		fprintf(out,
+			"\n  restarts: %zu seeds (%zu failed); the spread of "
+			"their best constants\n  %-12s %15s %-29s %s\n",
+			x->count, x->failed, "parameter", "median",
+			"  2.5% to 97.5% of restarts", "sd");
+	for (size_t j = 0; j < x->nparams; j++) {
+		char interval[64];
+
+		snprintf(interval, sizeof interval, "[%.6g, %.6g]", x->low[j],
+			 x->high[j]);
+		fprintf(out, "  %-12s %15.8g   ",
+			r->model->params[r->formula->fitted[j]].name,
+			x->median[j]);
+		if (bootstrap)
+			fputs(interval, out);
+		else
+			fprintf(out, "%-29s %.3g", interval, x->sd[j]);
+		fputc('\n', out);
+	}
+}
+
 void
 sf_report_print_text(const sf_report *r, FILE *out)
 {
@@ -509,6 +604,8 @@ sf_report_print_text(const sf_report *r, FILE *out)
 			fit->polish_stop, fit->polish_iterations);
 	else if (fit->polish_note != NULL)
 		fprintf(out, "  polish: skipped: %s\n", fit->polish_note);
+	print_resample(r, r->restarts, 0, out);
+	print_resample(r, r->bootstrap, 1, out);
 	if (s == NULL)
 		return;
 	if (s->rank_deficient)

@@ -23,6 +23,7 @@
 #include "fit.h"
 #include "formula.h"
 #include "model.h"
+#include "resample.h"
 #include "stats.h"
 
 #include <jansson.h>
@@ -35,6 +36,8 @@ typedef struct sf_report {
 	const sf_formula *formula;
 	const sf_fit_result *fit;
 	const sf_stats *stats;  /* may be NULL when it could not be computed */
+	const sf_resample *bootstrap; /* NULL without --bootstrap */
+	const sf_resample *restarts;  /* NULL without --restarts */
 } sf_report;
 
 /* The JSON report, or NULL when out of memory. */

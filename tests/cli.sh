@@ -105,7 +105,7 @@ fi
 # Same seed, any thread count: the same JSON, but for the wall time and
 # the thread count.
 for t in 1 2 7; do
-	OMP_NUM_THREADS=$t "$SCALEFIT" fit "$ernest" --json -q --seed 7 --loss relative |
+	OMP_NUM_THREADS=$t "$SCALEFIT" fit "$ernest" --json -q --seed 7 --loss relative --bootstrap 20 |
 		grep -v -e '"seconds"' -e '"threads"' >"$work/threads$t.json"
 done
 if [ -s "$work/threads1.json" ] && cmp -s "$work/threads1.json" "$work/threads2.json" &&
@@ -117,6 +117,12 @@ else
 	diff "$work/threads1.json" "$work/threads7.json" | head -20
 	failed=$((failed + 1))
 fi
+
+# bootstrap and restarts.
+expect 0 "bootstrap: 50 replicates" "fit --bootstrap" -- fit "$ernest" --bootstrap 50 -q
+expect 0 "restarts: 3 seeds" "fit --restarts" -- fit "$ernest" --restarts 3 -q
+expect 0 '"replicates": 30' "fit --bootstrap in the JSON report" -- fit "$ernest" --bootstrap 30 --json -q
+expect 2 "bootstrap needs a whole number from 10" "fit --bootstrap too small" -- fit "$ernest" --bootstrap 3
 
 # validate and compare.
 nolog="$srcdir/tests/data/fit/ernest-nolog.yaml"
