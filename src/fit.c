@@ -5,6 +5,7 @@
 #include "cost.h"
 #include "de.h"
 #include "polish.h"
+#include "validate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -450,6 +451,60 @@ result_alloc(size_t P, const sf_fit_settings *settings)
 	return r;
 }
 
+/*
+ * lambda: auto.  Each lambda of a log grid (and 0) is scored by the
+ * K-fold cross-validated MAPE over configurations (validate.h), the
+ * lowest wins (ties to the larger lambda: the simpler fit), and the fit
+ * is then run with it.  Folds and fits are seeded from the fit's seed, so
+ * the choice is reproducible.
+ */
+static const double lambda_grid[SF_LAMBDA_GRID] = {
+	0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
+};
+enum { LAMBDA_FOLDS = 5 };
+
+static int
+choose_lambda(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+	      const sf_fit_options *o, const sf_fit_settings *settings,
+	      double *curve, size_t *folds_used, double *chosen,
+	      sf_error *err)
+{
+	int *fold = malloc((d->rows + 1) * sizeof *fold);
+	size_t nfolds;
+	double best = INFINITY;
+	int rc = SF_OK;
+
+	*chosen = 0;
+	if (fold == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	nfolds = sf_folds_kfold(d, LAMBDA_FOLDS, settings->seed, fold);
+	*folds_used = nfolds;
+	for (size_t g = 0; g < SF_LAMBDA_GRID; g++) {
+		sf_fit_options lo = *o;
+		sf_holdout *h = NULL;
+
+		curve[g] = NAN;
+		if (nfolds == 0)
+			continue;
+		lo.has_lambda = 1;
+		lo.lambda = lambda_grid[g];
+		lo.has_seed = 1;
+		lo.seed = settings->seed;
+		lo.progress = NULL;
+		rc = sf_holdout_run(m, d, f, &lo, fold, nfolds, &h, err);
+		if (rc != SF_OK)
+			break;
+		curve[g] = h->failed_folds == 0 ? h->mape : NAN;
+		sf_holdout_free(h);
+		if (curve[g] <= best) {
+			best = curve[g];
+			*chosen = lambda_grid[g];
+		}
+	}
+	free(fold);
+	return rc;
+}
+
 int
 sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	   const sf_fit_options *o, sf_fit_result **out, sf_error *err)
@@ -465,6 +520,31 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	*out = NULL;
+	if (settings.lambda_auto) {
+		double curve[SF_LAMBDA_GRID], chosen;
+		size_t folds = 0;
+		sf_fit_options with = *o;
+
+		if (settings.penalty == SF_PENALTY_NONE)
+			settings.penalty = SF_PENALTY_L2;
+		rc = choose_lambda(m, d, f, o, &settings, curve, &folds,
+				   &chosen, err);
+		if (rc != SF_OK)
+			return rc;
+		with.has_lambda = 1;
+		with.lambda = chosen;
+		rc = sf_fit_run(m, d, f, &with, out, err);
+		if (*out != NULL) {
+			(*out)->lambda_auto = 1;
+			(*out)->lambda_folds = folds;
+			memcpy((*out)->lambda_grid, lambda_grid,
+			       sizeof lambda_grid);
+			memcpy((*out)->lambda_cv_mape, curve, sizeof curve);
+			(*out)->settings.lambda_auto = 1;
+			(*out)->seconds = seconds_since(&start);
+		}
+		return rc;
+	}
 	if ((rc = sf_fit_weights(&settings, d, &weights, err)) != SF_OK)
 		goto done;
 	cs.loss = settings.loss;

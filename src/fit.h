@@ -63,6 +63,9 @@ typedef struct sf_fit_options {
 	void *progress_ctx;
 } sf_fit_options;
 
+/* The lambdas `lambda: auto` tries: 0, then 1e-6 to 1 by decades. */
+enum { SF_LAMBDA_GRID = 8 };
+
 typedef struct sf_fit_result {
 	size_t nparams;
 	double *theta;           /* the fitted parameters (theta order) */
@@ -84,6 +87,12 @@ typedef struct sf_fit_result {
 	size_t polish_iterations;
 	int *at_bound;           /* per parameter: 1 at lower, 2 at upper */
 	sf_fit_settings settings; /* what was actually used */
+	/* lambda: auto - the grid, its cross-validated MAPE (percent; NaN
+	 * where a fold failed), the folds; settings.lambda is the choice. */
+	int lambda_auto;
+	size_t lambda_folds;
+	double lambda_grid[SF_LAMBDA_GRID];
+	double lambda_cv_mape[SF_LAMBDA_GRID];
 	int threads;
 } sf_fit_result;
 

@@ -352,6 +352,31 @@ ranges_json(const sf_dataset *d, int *ok)
 	return o;
 }
 
+/* lambda: auto - the choice and the cross-validation curve behind it. */
+static json_t *
+lambda_json(const sf_fit_result *fit, int *ok)
+{
+	json_t *o = json_object(), *curve = json_array();
+
+	if (o == NULL || curve == NULL) {
+		*ok = 0;
+		json_decref(curve);
+		return o;
+	}
+	put(o, "lambda", sf_json_number(fit->settings.lambda), ok);
+	put(o, "folds", json_integer((json_int_t)fit->lambda_folds), ok);
+	put(o, "criterion", json_string("cv_mape"), ok);
+	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+		append(curve,
+		       json_pack("{s:o, s:o}", "lambda",
+				 sf_json_number(fit->lambda_grid[g]),
+				 "cv_mape",
+				 sf_json_number(fit->lambda_cv_mape[g])),
+		       ok);
+	put(o, "curve", curve, ok);
+	return o;
+}
+
 /* Bootstrap or restarts: per-parameter summaries, costs and samples. */
 static json_t *
 resample_json(const sf_report *r, const sf_resample *x, int bootstrap,
@@ -431,6 +456,8 @@ sf_report_json(const sf_report *r)
 	    &ok);
 	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
 	put(root, "residuals", residuals_json(r, &ok), &ok);
+	if (r->fit->lambda_auto)
+		put(root, "lambda_selection", lambda_json(r->fit, &ok), &ok);
 	if (r->bootstrap != NULL)
 		put(root, "bootstrap", resample_json(r, r->bootstrap, 1, &ok),
 		    &ok);
@@ -604,6 +631,16 @@ sf_report_print_text(const sf_report *r, FILE *out)
 			fit->polish_stop, fit->polish_iterations);
 	else if (fit->polish_note != NULL)
 		fprintf(out, "  polish: skipped: %s\n", fit->polish_note);
+	if (fit->lambda_auto) {
+		fprintf(out,
+			"  lambda auto: %g, the lowest %zu-fold "
+			"cross-validated MAPE of\n   ",
+			fit->settings.lambda, fit->lambda_folds);
+		for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+			fprintf(out, " %g: %.3g%%%s", fit->lambda_grid[g],
+				fit->lambda_cv_mape[g],
+				g + 1 < SF_LAMBDA_GRID ? "," : "\n");
+	}
 	print_resample(r, r->restarts, 0, out);
 	print_resample(r, r->bootstrap, 1, out);
 	if (s == NULL)

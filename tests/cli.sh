@@ -124,6 +124,8 @@ expect 0 "restarts: 3 seeds" "fit --restarts" -- fit "$ernest" --restarts 3 -q
 expect 0 '"replicates": 30' "fit --bootstrap in the JSON report" -- fit "$ernest" --bootstrap 30 --json -q
 expect 2 "bootstrap needs a whole number from 10" "fit --bootstrap too small" -- fit "$ernest" --bootstrap 3
 
+expect 0 "lambda auto: 0.1, the lowest 5-fold" "fit with lambda: auto shows its choice" -- fit "$srcdir/tests/data/fit/ernest-auto.yaml" -q
+
 # validate and compare.
 nolog="$srcdir/tests/data/fit/ernest-nolog.yaml"
 expect 0 "predicted 1 rows: MAPE 2.48%" "validate --train: extrapolate to p = 32" -- validate "$ernest" --train 'p <= 16' -q

@@ -1,0 +1,299 @@
+/*
+ * test_validate.c - folds, held-out predictions, bootstrap, restarts and
+ * lambda: auto, against hand-computed answers: leave-one-out predictions
+ * of a straight line equal the closed form (y_hat_i - h_ii y_i) /
+ * (1 - h_ii), repetitions stay in one fold, the same seed gives the same
+ * samples, percentiles follow the type-7 definition.
+ */
+#include "fit.h"
+#include "model.h"
+#include "problem.h"
+#include "resample.h"
+#include "testing.h"
+#include "validate.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct fixture {
+	sf_model_set *set;
+	sf_problem p;
+} fixture;
+
+static int
+fixture_open(fixture *fx, const char *csv, const char *extra_fit)
+{
+	char yaml[1024], path[4096];
+	sf_error err;
+
+	snprintf(yaml, sizeof yaml,
+		 "name: line\n"
+		 "data: {file: %s, output: y}\n"
+		 "inputs: {x: x}\n"
+		 "parameters:\n"
+		 "  a: {min: -10, max: 10}\n"
+		 "  b: {min: -5, max: 5}\n"
+		 "time: a + b * x\n"
+		 "fit: {loss: sse%s}\n",
+		 csv, extra_fit);
+	snprintf(path, sizeof path, "%s", sf_test_data("fit/model.yaml"));
+	memset(fx, 0, sizeof *fx);
+	if (sf_model_parse(path, yaml, strlen(yaml), &fx->set, NULL, NULL,
+			   &err) != SF_OK ||
+	    sf_problem_open(fx->set->models[0], NULL,
+			    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
+			    &err) != SF_OK) {
+		fprintf(stderr, "%s\n", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+fixture_close(fixture *fx)
+{
+	sf_problem_close(&fx->p);
+	sf_model_set_free(fx->set);
+}
+
+static void
+test_kfold_keeps_repetitions(void)
+{
+	fixture fx;
+	int fold[64], again[64], count[3] = {0, 0, 0};
+	const sf_dataset *d;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv", "") == 0);
+	d = fx.p.data;
+	CU_ASSERT_EQUAL_FATAL(d->rows, 24);
+	CU_ASSERT_EQUAL_FATAL(d->nconfigs, 8);
+	CU_ASSERT_EQUAL(sf_folds_kfold(d, 3, 9, fold), 3);
+	for (size_t r = 0; r < d->rows; r++) {
+		CU_ASSERT(fold[r] >= 0 && fold[r] < 3);
+		/* every repetition with its configuration's first row */
+		CU_ASSERT_EQUAL(fold[r],
+				fold[d->configs[d->config[r]].first_row]);
+	}
+	for (size_t c = 0; c < d->nconfigs; c++)
+		count[fold[d->configs[c].first_row]]++;
+	/* 8 configurations dealt to 3 folds: 3, 3, 2 */
+	CU_ASSERT(count[0] >= 2 && count[0] <= 3);
+	CU_ASSERT(count[1] >= 2 && count[1] <= 3);
+	CU_ASSERT(count[2] >= 2 && count[2] <= 3);
+	CU_ASSERT_EQUAL(count[0] + count[1] + count[2], 8);
+	sf_folds_kfold(d, 3, 9, again);
+	CU_ASSERT(memcmp(fold, again, d->rows * sizeof *fold) == 0);
+	/* leave one out: one fold per configuration */
+	CU_ASSERT_EQUAL(sf_folds_kfold(d, 0, 9, fold), 8);
+	CU_ASSERT_EQUAL(sf_folds_kfold(d, 100, 9, fold), 8);
+	fixture_close(&fx);
+}
+
+static void
+test_split(void)
+{
+	fixture fx;
+	int fold[64];
+	sf_error err;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x <= 7",
+				       fold, &err),
+			SF_OK);
+	for (size_t r = 0; r < fx.p.data->rows; r++)
+		CU_ASSERT_EQUAL(fold[r], fx.p.data->inputs[0].values[r] <= 7
+						 ? SF_FOLD_TRAIN
+						 : 0);
+	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x > 100",
+				       fold, &err),
+			SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x <= a",
+				       fold, &err),
+			SF_ENAME); /* a parameter where only inputs may be */
+	CU_ASSERT_EQUAL(err.column, 6);
+	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "y <= 3",
+				       fold, &err),
+			SF_ENAME);
+	CU_ASSERT_EQUAL(err.column, 1);
+	fixture_close(&fx);
+}
+
+/* Leave-one-out of least squares has a closed form: the prediction of
+ * row i without it is (y_hat_i - h_ii y_i) / (1 - h_ii). */
+static void
+test_loo_closed_form(void)
+{
+	fixture fx;
+	int fold[64];
+	sf_fit_options o;
+	sf_holdout *h;
+	sf_error err;
+	const sf_dataset *d;
+	double xbar = 0, ybar = 0, sxx = 0, sxy = 0, a, b, mape = 0;
+	size_t n, nf;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	d = fx.p.data;
+	n = d->rows;
+	nf = sf_folds_kfold(d, 0, 1, fold);
+	CU_ASSERT_EQUAL_FATAL(nf, n);
+	sf_fit_options_init(&o);
+	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o, fold,
+				       nf, &h, &err) == SF_OK);
+	for (size_t i = 0; i < n; i++) {
+		xbar += d->inputs[0].values[i] / (double)n;
+		ybar += d->output[i] / (double)n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double dx = d->inputs[0].values[i] - xbar;
+		sxx += dx * dx;
+		sxy += dx * (d->output[i] - ybar);
+	}
+	b = sxy / sxx;
+	a = ybar - b * xbar;
+	for (size_t i = 0; i < n; i++) {
+		double x = d->inputs[0].values[i], y = d->output[i];
+		double hii = 1.0 / (double)n + (x - xbar) * (x - xbar) / sxx;
+		double want = (a + b * x - hii * y) / (1 - hii);
+
+		CU_ASSERT(fabs(h->predicted[i] - want) <= 1e-9 * fabs(want));
+		mape += 100 * fabs((want - y) / y) / (double)n;
+	}
+	CU_ASSERT_EQUAL(h->predicted_rows, n);
+	CU_ASSERT(fabs(h->mape - mape) <= 1e-8 * mape);
+	sf_holdout_free(h);
+	fixture_close(&fx);
+}
+
+static void
+test_bootstrap(void)
+{
+	fixture fx;
+	sf_fit_options o;
+	sf_fit_result *full;
+	sf_resample *b1, *b2;
+	sf_error err;
+	double v[200];
+	size_t n = 0;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv", "") == 0);
+	sf_fit_options_init(&o);
+	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o,
+				   &full, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_bootstrap_run(fx.p.model, fx.p.data, fx.p.formula,
+					 &o, full, 200, &b1, &err) == SF_OK);
+	o.threads = 1;
+	CU_ASSERT_FATAL(sf_bootstrap_run(fx.p.model, fx.p.data, fx.p.formula,
+					 &o, full, 200, &b2, &err) == SF_OK);
+	CU_ASSERT_EQUAL(b1->failed, 0);
+	CU_ASSERT(memcmp(b1->samples, b2->samples,
+			 200 * 2 * sizeof(double)) == 0);
+	/* the slope's interval holds the full fit and is narrow (noise of
+	 * +-0.2 on 24 rows) */
+	CU_ASSERT(b1->low[1] < full->theta[1] && full->theta[1] < b1->high[1]);
+	CU_ASSERT(b1->high[1] - b1->low[1] < 0.1);
+	/* type-7 percentiles of the slope samples */
+	for (size_t k = 0; k < 200; k++)
+		v[n++] = b1->samples[k * 2 + 1];
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	/* h = 0.025 * 199 = 4.975 */
+	CU_ASSERT(fabs(b1->low[1] - (v[4] + 0.975 * (v[5] - v[4]))) <= 1e-15);
+	/* h = 0.5 * 199 = 99.5 */
+	CU_ASSERT(fabs(b1->median[1] - 0.5 * (v[99] + v[100])) <= 1e-15);
+	sf_resample_free(b1);
+	sf_resample_free(b2);
+	sf_fit_result_free(full);
+	fixture_close(&fx);
+}
+
+static void
+test_restarts(void)
+{
+	fixture fx;
+	sf_fit_options o;
+	sf_fit_result *best;
+	sf_resample *r;
+	sf_error err;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	sf_fit_options_init(&o);
+	CU_ASSERT_FATAL(sf_restarts_run(fx.p.model, fx.p.data, fx.p.formula,
+					&o, 4, &best, &r, &err) == SF_OK);
+	CU_ASSERT_EQUAL(r->count, 4);
+	for (size_t k = 0; k < 4; k++)
+		CU_ASSERT(best->cost <= r->costs[k]);
+	/* a linear least-squares problem has one answer */
+	CU_ASSERT(r->sd[1] < 1e-9);
+	sf_resample_free(r);
+	sf_fit_result_free(best);
+	fixture_close(&fx);
+}
+
+/* lambda: auto fills the curve and fits with the lambda of its minimum. */
+static void
+test_lambda_auto(void)
+{
+	fixture fx;
+	sf_fit_options o;
+	sf_fit_result *r;
+	sf_error err;
+	double best = INFINITY;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv",
+				     ", regularization: {type: l2, lambda: "
+				     "auto}") == 0);
+	sf_fit_options_init(&o);
+	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o,
+				   &r, &err) == SF_OK);
+	CU_ASSERT(r->lambda_auto);
+	CU_ASSERT_EQUAL(r->lambda_folds, 5);
+	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+		if (r->lambda_cv_mape[g] < best)
+			best = r->lambda_cv_mape[g];
+	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+		if (r->lambda_grid[g] == r->settings.lambda)
+			CU_ASSERT_EQUAL(r->lambda_cv_mape[g], best);
+	/* a large penalty hurts an exact line: lambda = 1 is not chosen */
+	CU_ASSERT(r->settings.lambda < 1);
+	CU_ASSERT(r->lambda_cv_mape[SF_LAMBDA_GRID - 1] > best);
+	sf_fit_result_free(r);
+	fixture_close(&fx);
+}
+
+int
+main(void)
+{
+	CU_TestInfo folds[] = {
+		{"k-fold keeps repetitions together, sizes even, seeded",
+		 test_kfold_keeps_repetitions},
+		{"--train split, and its errors", test_split},
+		CU_TEST_INFO_NULL,
+	};
+	CU_TestInfo holdout[] = {
+		{"leave-one-out equals the closed form of a line",
+		 test_loo_closed_form},
+		CU_TEST_INFO_NULL,
+	};
+	CU_TestInfo resample[] = {
+		{"bootstrap: seeded, thread-independent, type-7 percentiles",
+		 test_bootstrap},
+		{"restarts keep the lowest cost", test_restarts},
+		{"lambda: auto picks the curve's minimum", test_lambda_auto},
+		CU_TEST_INFO_NULL,
+	};
+	CU_SuiteInfo suites[] = {
+		{"folds", NULL, NULL, NULL, NULL, folds},
+		{"holdout", NULL, NULL, NULL, NULL, holdout},
+		{"resample", NULL, NULL, NULL, NULL, resample},
+		CU_SUITE_INFO_NULL,
+	};
+
+	gsl_set_error_handler_off();
+	return sf_test_main(suites);
+}
