@@ -228,3 +228,20 @@ cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
 			  "%s has no model named '%s'", path, name);
 	return NULL;
 }
+
+int
+cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
+		 const void *long_options, sf_fit_options *o)
+{
+	int rc;
+
+	if (c == 'h') {
+		printf("Usage: scalefit %s\n%s", cmd->synopsis, cmd->help);
+		exit(SF_EXIT_OK);
+	}
+	rc = cli_fit_option(cmd->name, c, optarg, o);
+	if (rc < 0)
+		return cli_bad_option(cmd->name, argc, argv, optopt,
+				      long_options);
+	return rc;
+}

@@ -84,6 +84,15 @@ int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 int cli_fit_option(const char *cmd, int c, const char *arg,
 		   sf_fit_options *o);
 
+/*
+ * The last case of a fitting command's option switch: -h/--help (prints
+ * the command's help and exits 0), a fit option (into o), or an unknown
+ * option (a usage error with the nearest of long_options).  Returns
+ * SF_EXIT_OK or SF_EXIT_USAGE.
+ */
+int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
+		     const void *long_options, sf_fit_options *o);
+
 /* Load the model file, warnings to stderr unless quiet. */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
 		    sf_error *err);

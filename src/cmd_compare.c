@@ -90,15 +90,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
-		case 'h':
-			printf("Usage: scalefit %s\n%s", cmd->synopsis,
-			       cmd->help);
-			exit(SF_EXIT_OK);
 		default:
-			rc = cli_fit_option(cmd->name, c, optarg, &a->options);
-			if (rc < 0)
-				return cli_bad_option(cmd->name, argc, argv,
-						      optopt, options);
+			rc = cli_other_option(cmd, c, argc, argv, options,
+					      &a->options);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}

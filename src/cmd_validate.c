@@ -73,15 +73,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
-		case 'h':
-			printf("Usage: scalefit %s\n%s", cmd->synopsis,
-			       cmd->help);
-			exit(SF_EXIT_OK);
 		default:
-			rc = cli_fit_option(cmd->name, c, optarg, &a->options);
-			if (rc < 0)
-				return cli_bad_option(cmd->name, argc, argv,
-						      optopt, options);
+			rc = cli_other_option(cmd, c, argc, argv, options,
+					      &a->options);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}
@@ -137,6 +131,17 @@ format_value(const sf_dataset_input *in, double v, char *buf, size_t size)
 		snprintf(buf, size, "%g", v);
 }
 
+/* The scores of the held-out rows whose input i equals value. */
+static void
+score_group(const sf_dataset *d, const sf_holdout *h, size_t i, double value,
+	    unsigned char *mask, double *mape, double *max, double *bias,
+	    size_t *count)
+{
+	for (size_t r = 0; r < d->rows; r++)
+		mask[r] = d->inputs[i].values[r] == value;
+	sf_holdout_score(h, d, mask, mape, max, bias, count);
+}
+
 static json_t *
 groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
 {
@@ -155,10 +160,8 @@ groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
 			size_t count;
 			char label[128];
 
-			for (size_t r = 0; r < d->rows; r++)
-				mask[r] = d->inputs[i].values[r] == values[g];
-			sf_holdout_score(h, d, mask, &mape, &max, &bias,
-					 &count);
+			score_group(d, h, i, values[g], mask, &mape, &max,
+				    &bias, &count);
 			format_value(&d->inputs[i], values[g], label,
 				     sizeof label);
 			json_array_append_new(
@@ -292,10 +295,8 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 			size_t count;
 			char label[64];
 
-			for (size_t r = 0; r < d->rows; r++)
-				mask[r] = d->inputs[i].values[r] == values[g];
-			sf_holdout_score(h, d, mask, &mape, &max, &bias,
-					 &count);
+			score_group(d, h, i, values[g], mask, &mape, &max,
+				    &bias, &count);
 			format_value(&d->inputs[i], values[g], label,
 				     sizeof label);
 			printf("  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%%\n",

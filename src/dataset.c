@@ -135,17 +135,6 @@ sf_dataset_free(sf_dataset *d)
 	free(d);
 }
 
-static char *
-dup_string(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = malloc(n);
-
-	if (copy != NULL)
-		memcpy(copy, s, n);
-	return copy;
-}
-
 /* Report one skipped row, or only count it once enough have been shown. */
 static void
 report_skip(const sf_table *t, size_t row, size_t *reported, sf_warn_fn warn,
@@ -382,7 +371,7 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 		sf_dataset_input *in = &d->inputs[d->ninputs++];
 		size_t col = text_column(t, m->inputs[i].expr.text);
 
-		in->name = dup_string(m->inputs[i].name);
+		in->name = strdup(m->inputs[i].name);
 		in->values = malloc(n * sizeof *in->values);
 		if (in->name == NULL || in->values == NULL)
 			return SF_ENOMEM;
@@ -395,7 +384,7 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 			if (in->levels == NULL)
 				return SF_ENOMEM;
 			for (size_t k = 0; k < count; k++, in->nlevels++)
-				if ((in->levels[k] = dup_string(levels[k])) ==
+				if ((in->levels[k] = strdup(levels[k])) ==
 				    NULL)
 					return SF_ENOMEM;
 		}
@@ -418,7 +407,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	*out = NULL;
 	if ((d = calloc(1, sizeof *d)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	d->file = dup_string(sf_table_file(t));
+	d->file = strdup(sf_table_file(t));
 	if (d->file == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
@@ -548,7 +537,7 @@ sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
 	memcpy(s->sha256, d->sha256, sizeof s->sha256);
 	s->table_rows = d->table_rows;
 	s->rows = n;
-	s->file = dup_string(d->file);
+	s->file = strdup(d->file);
 	s->lines = malloc(n * sizeof *s->lines);
 	s->table_row = malloc(n * sizeof *s->table_row);
 	s->output = malloc(n * sizeof *s->output);
@@ -564,7 +553,7 @@ sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
 		const sf_dataset_input *from = &d->inputs[i];
 		sf_dataset_input *to = &s->inputs[i];
 
-		to->name = dup_string(from->name);
+		to->name = strdup(from->name);
 		to->values = malloc(n * sizeof *to->values);
 		if (to->name == NULL || to->values == NULL)
 			goto oom;
@@ -573,7 +562,7 @@ sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
 			if (to->levels == NULL)
 				goto oom;
 			for (size_t k = 0; k < from->nlevels; k++) {
-				to->levels[k] = dup_string(from->levels[k]);
+				to->levels[k] = strdup(from->levels[k]);
 				to->nlevels += to->levels[k] != NULL;
 				if (to->levels[k] == NULL)
 					goto oom;
