@@ -29,21 +29,21 @@
 enum { ROWS = 10000, REPS = 5, MAX_EVALS = 20000 };
 
 static const char model_text[] =
-	"name: ddp-bench\n"
-	"data: {file: ddp.csv, output: time}\n"
-	"inputs: {p: p, b: b, n: n}\n"
-	"parameters:\n"
-	"  t0: {min: 0, max: 10}\n"
-	"  a: {min: 0, max: 0.1}\n"
-	"  c: {min: 0, max: 0.01}\n"
-	"  l: {min: 0, max: 0.1}\n"
-	"  w: {min: 0, max: 0.1}\n"
-	"terms:\n"
-	"  steps: floor(n / (p * b))\n"
-	"  compute: steps * (a + c * b)\n"
-	"  comm: steps * (l * log2(p) + w * (p - 1) / p)\n"
-	"time: t0 + compute + comm\n"
-	"fit: {loss: relative}\n";
+    "name: ddp-bench\n"
+    "data: {file: ddp.csv, output: time}\n"
+    "inputs: {p: p, b: b, n: n}\n"
+    "parameters:\n"
+    "  t0: {min: 0, max: 10}\n"
+    "  a: {min: 0, max: 0.1}\n"
+    "  c: {min: 0, max: 0.01}\n"
+    "  l: {min: 0, max: 0.1}\n"
+    "  w: {min: 0, max: 0.1}\n"
+    "terms:\n"
+    "  steps: floor(n / (p * b))\n"
+    "  compute: steps * (a + c * b)\n"
+    "  comm: steps * (l * log2(p) + w * (p - 1) / p)\n"
+    "time: t0 + compute + comm\n"
+    "fit: {loss: relative}\n";
 
 static double
 now(void)
@@ -80,10 +80,10 @@ write_data(const char *path)
 		double n = 1e5 * (1 + sf_rng_bounded(&rng, 20));
 		double steps = floor(n / (p * b));
 		double t = 2 + steps * (0.004 + 0.0002 * b) +
-			   steps * (0.003 * log2(p) + 0.01 * (p - 1) / p);
+		           steps * (0.003 * log2(p) + 0.01 * (p - 1) / p);
 
 		fprintf(f, "%g,%g,%g,%.9g\n", p, b, n,
-			t * (1 + sf_rng_normal(&rng, 0, 0.02)));
+		        t * (1 + sf_rng_normal(&rng, 0, 0.02)));
 	}
 	return fclose(f);
 }
@@ -133,9 +133,9 @@ main(void)
 	if (write_data(data) != 0)
 		return perror(data), 1;
 	if (sf_model_parse(model, model_text, strlen(model_text), &set, NULL,
-			   NULL, &err) != SF_OK ||
+	                   NULL, &err) != SF_OK ||
 	    sf_problem_open(set->models[0], NULL, SF_LOSS_RELATIVE, NULL, NULL,
-			    &pr, &err) != SF_OK) {
+	                    &pr, &err) != SF_OK) {
 		fprintf(stderr, "bench_fit: %s\n", err.message);
 		return 1;
 	}

@@ -25,12 +25,11 @@
 enum { SEEDS = 11 };
 
 static const char *const problems[] = {
-	"Misra1a",  "Chwirut2", "Chwirut1", "Lanczos3", "Gauss1",
-	"Gauss2",   "DanWood",  "Misra1b",  "Kirby2",   "Hahn1",
-	"Nelson",   "MGH17",    "Lanczos1", "Lanczos2", "Gauss3",
-	"Misra1c",  "Misra1d",  "Roszman1", "ENSO",     "MGH09",
-	"Thurber",  "BoxBOD",   "Rat42",    "MGH10",    "Eckerle4",
-	"Rat43",    "Bennett5",
+    "Misra1a",  "Chwirut2", "Chwirut1", "Lanczos3", "Gauss1",  "Gauss2",
+    "DanWood",  "Misra1b",  "Kirby2",   "Hahn1",    "Nelson",  "MGH17",
+    "Lanczos1", "Lanczos2", "Gauss3",   "Misra1c",  "Misra1d", "Roszman1",
+    "ENSO",     "MGH09",    "Thurber",  "BoxBOD",   "Rat42",   "MGH10",
+    "Eckerle4", "Rat43",    "Bennett5",
 };
 
 /* Watches the search: the first evaluation count at which the best cost
@@ -48,8 +47,7 @@ on_generation(void *ctx, const sf_fit_progress *p)
 	if (p->evaluations < w->last) /* the second search space began */
 		w->offset += w->last;
 	w->last = p->evaluations;
-	if (w->reached == 0 &&
-	    p->best_cost <= w->target * (1 + 1e-6))
+	if (w->reached == 0 && p->best_cost <= w->target * (1 + 1e-6))
 		w->reached = w->offset + p->evaluations;
 }
 
@@ -85,7 +83,7 @@ compare_sizes(const void *a, const void *b)
  * gets how many seeds got there. */
 static size_t
 median_evals(const sf_problem *p, sf_algorithm algorithm, double target,
-	     size_t *hits)
+             size_t *hits)
 {
 	size_t evals[SEEDS];
 
@@ -128,8 +126,8 @@ print_evals(size_t e, size_t hits)
 int
 main(int argc, char **argv)
 {
-	size_t n = argc > 1 ? (size_t)argc - 1
-			    : sizeof problems / sizeof problems[0];
+	size_t n =
+	    argc > 1 ? (size_t)argc - 1 : sizeof problems / sizeof problems[0];
 	size_t lshade_wins = 0, de_wins = 0;
 
 	gsl_set_error_handler_off();
@@ -150,7 +148,7 @@ main(int argc, char **argv)
 		snprintf(path, sizeof path, "tests/nist/%s.yaml", name);
 		if (sf_model_load(path, &set, NULL, NULL, &err) != SF_OK ||
 		    sf_problem_open(set->models[0], NULL, SF_LOSS_SSE, NULL,
-				    NULL, &p, &err) != SF_OK) {
+		                    NULL, &p, &err) != SF_OK) {
 			fprintf(stderr, "%s: %s\n", path, err.message);
 			return 1;
 		}

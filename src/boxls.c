@@ -12,11 +12,11 @@ enum { FREE = 0, AT_LOWER, AT_UPPER };
 
 struct sf_boxls {
 	size_t cap;
-	double *A, *b;     /* scaled normal equations */
-	double *d;         /* column scales: x = d y */
-	double *lo, *hi;   /* bounds of y */
-	double *y, *z;     /* the iterate and the free subproblem's answer */
-	double *M, *rhs;   /* the free subsystem */
+	double *A, *b;   /* scaled normal equations */
+	double *d;       /* column scales: x = d y */
+	double *lo, *hi; /* bounds of y */
+	double *y, *z;   /* the iterate and the free subproblem's answer */
+	double *M, *rhs; /* the free subsystem */
 	size_t *free_idx;
 	int *state;
 };
@@ -94,15 +94,15 @@ solve_free(sf_boxls *w, size_t k)
 			w->rhs[a] = s;
 			for (size_t c = 0; c < nf; c++)
 				w->M[a * nf + c] =
-					w->A[i * k + w->free_idx[c]] +
-					(attempt > 0 && a == c ? 1e-10 : 0);
+				    w->A[i * k + w->free_idx[c]] +
+				    (attempt > 0 && a == c ? 1e-10 : 0);
 		}
 		gsl_matrix_view M = gsl_matrix_view_array(w->M, nf, nf);
 		gsl_vector_view v = gsl_vector_view_array(w->rhs, nf);
 
 		if (gsl_linalg_cholesky_decomp1(&M.matrix) == GSL_SUCCESS &&
 		    gsl_linalg_cholesky_svx(&M.matrix, &v.vector) ==
-			    GSL_SUCCESS) {
+		        GSL_SUCCESS) {
 			for (size_t a = 0; a < nf; a++)
 				w->z[w->free_idx[a]] = w->rhs[a];
 			return 0;
@@ -113,8 +113,8 @@ solve_free(sf_boxls *w, size_t k)
 
 int
 sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
-	       const double *J, size_t ld, const size_t *col,
-	       const double *lower, const double *upper, double *x)
+               const double *J, size_t ld, const size_t *col,
+               const double *lower, const double *upper, double *x)
 {
 	const size_t max_iter = 10 * k + 20;
 
@@ -146,8 +146,8 @@ sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
 		w->hi[a] = upper[a] / w->d[a];
 		w->y[a] = fmin(fmax(0, w->lo[a]), w->hi[a]);
 		w->state[a] = w->A[a * k + a] > 0 && w->lo[a] < w->hi[a]
-				      ? FREE
-				      : AT_LOWER;
+		                  ? FREE
+		                  : AT_LOWER;
 	}
 	for (size_t a = 0; a < k; a++) {
 		w->b[a] *= w->d[a];
@@ -181,11 +181,11 @@ sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
 			for (size_t j = 0; j < k; j++)
 				if (w->state[j] == FREE)
 					w->y[j] += alpha * (w->z[j] - w->y[j]);
-			w->state[block] = w->z[block] < w->lo[block] ? AT_LOWER
-								     : AT_UPPER;
+			w->state[block] =
+			    w->z[block] < w->lo[block] ? AT_LOWER : AT_UPPER;
 			w->y[block] = w->state[block] == AT_LOWER
-					      ? w->lo[block]
-					      : w->hi[block];
+			                  ? w->lo[block]
+			                  : w->hi[block];
 			continue;
 		}
 		for (size_t j = 0; j < k; j++)
@@ -216,11 +216,9 @@ sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
 	}
 	/* A bound is returned exactly, not as d (bound / d). */
 	for (size_t a = 0; a < k; a++)
-		x[a] = w->state[a] == AT_LOWER && w->A[a * k + a] > 0
-			       ? lower[a]
+		x[a] = w->state[a] == AT_LOWER && w->A[a * k + a] > 0 ? lower[a]
 		       : w->state[a] == AT_UPPER
-			       ? upper[a]
-			       : fmin(fmax(w->d[a] * w->y[a], lower[a]),
-				      upper[a]);
+		           ? upper[a]
+		           : fmin(fmax(w->d[a] * w->y[a], lower[a]), upper[a]);
 	return 0;
 }

@@ -17,7 +17,7 @@ static void
 print_diagnostic(const sf_error *e, const char *severity)
 {
 	char text[SF_ERROR_MESSAGE_MAX + SF_ERROR_FILE_MAX +
-		  3 * SF_ERROR_SOURCE_MAX];
+	          3 * SF_ERROR_SOURCE_MAX];
 
 	sf_error_format(e, severity, text, sizeof text);
 	fputs(text, stderr);
@@ -66,7 +66,7 @@ cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
 
 int
 cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
-	       const void *long_options)
+               const void *long_options)
 {
 	const struct option *opts = long_options;
 	const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
@@ -79,8 +79,8 @@ cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 		if (opts[i].val == optopt_value && optopt_value != 0 &&
 		    opts[i].has_arg == required_argument)
 			return cli_usage(cmd, NULL,
-					 "option '--%s' needs an argument",
-					 opts[i].name);
+			                 "option '--%s' needs an argument",
+			                 opts[i].name);
 		if (n < 64)
 			names[n++] = opts[i].name;
 	}
@@ -98,30 +98,28 @@ cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 }
 
 int
-cli_load_models(const char *path, sf_model_set **set, int quiet,
-		sf_error *err)
+cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
 {
 	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
 }
 
 static int
 parse_choice(const char *cmd, const char *option, const char *arg,
-	     const char *const *names, size_t n, int *index)
+             const char *const *names, size_t n, int *index)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(arg, names[i]) == 0)
 			return *index = (int)i, SF_EXIT_OK;
 	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
-			 "unknown %s '%s'", option, arg);
+	                 "unknown %s '%s'", option, arg);
 }
 
 int
-cli_fit_option(const char *cmd, int c, const char *arg,
-	       sf_fit_options *o)
+cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 {
 	static const char *const algorithms[] = {"lshade", "jso", "de"};
 	static const char *const losses[] = {"relative", "sse", "log",
-					     "absolute", "huber"};
+	                                     "absolute", "huber"};
 	static const char *const scales[] = {"auto", "linear", "log"};
 	uint64_t count;
 	int k = 0;
@@ -130,69 +128,67 @@ cli_fit_option(const char *cmd, int c, const char *arg,
 	case 's':
 		if (sf_parse_u64(arg, &o->seed) != SF_OK)
 			return cli_usage(cmd, NULL,
-					 "--seed needs a whole number "
-					 "from 0 to 2^64-1, not '%s'",
-					 arg);
+			                 "--seed needs a whole number "
+			                 "from 0 to 2^64-1, not '%s'",
+			                 arg);
 		o->has_seed = 1;
 		break;
 	case 't':
-		if (sf_parse_count(arg, &count) != SF_OK ||
-		    count < 1 || count > 4096)
+		if (sf_parse_count(arg, &count) != SF_OK || count < 1 ||
+		    count > 4096)
 			return cli_usage(cmd, NULL,
-					 "--threads needs a whole "
-					 "number from 1 to 4096, not "
-					 "'%s'",
-					 arg);
+			                 "--threads needs a whole "
+			                 "number from 1 to 4096, not "
+			                 "'%s'",
+			                 arg);
 		o->threads = (int)count;
 		break;
 	case 'a':
-		if (parse_choice(cmd, "algorithm", arg, algorithms,
-				 3, &k) != SF_EXIT_OK)
+		if (parse_choice(cmd, "algorithm", arg, algorithms, 3, &k) !=
+		    SF_EXIT_OK)
 			return SF_EXIT_USAGE;
 		o->has_algorithm = 1;
 		o->algorithm = (sf_algorithm)k;
 		break;
 	case 'e':
-		if (sf_parse_count(arg, &count) != SF_OK ||
-		    count < 1)
+		if (sf_parse_count(arg, &count) != SF_OK || count < 1)
 			return cli_usage(cmd, NULL,
-					 "--max-evals needs a whole "
-					 "number >= 1, not '%s'",
-					 arg);
+			                 "--max-evals needs a whole "
+			                 "number >= 1, not '%s'",
+			                 arg);
 		o->max_evals = (size_t)count;
 		break;
 	case 'l':
-		if (parse_choice(cmd, "loss", arg, losses, 5,
-				 &k) != SF_EXIT_OK)
+		if (parse_choice(cmd, "loss", arg, losses, 5, &k) != SF_EXIT_OK)
 			return SF_EXIT_USAGE;
 		o->has_loss = 1;
 		o->loss = (sf_loss)k;
 		break;
 	case 'L':
-		if (sf_parse_double(arg, &o->lambda) !=
-			    SF_OK ||
-		    o->lambda < 0)
+		if (sf_parse_double(arg, &o->lambda) != SF_OK || o->lambda < 0)
 			return cli_usage(cmd, NULL,
-					 "--lambda needs a number >= "
-					 "0, not '%s'",
-					 arg);
+			                 "--lambda needs a number >= "
+			                 "0, not '%s'",
+			                 arg);
 		o->has_lambda = 1;
 		break;
 	case 'T':
-		if (sf_parse_double(arg, &o->time_limit) !=
-			    SF_OK ||
+		if (sf_parse_double(arg, &o->time_limit) != SF_OK ||
 		    !(o->time_limit > 0))
 			return cli_usage(cmd, NULL,
-					 "--time-limit needs a number "
-					 "of seconds > 0, not '%s'",
-					 arg);
+			                 "--time-limit needs a number "
+			                 "of seconds > 0, not '%s'",
+			                 arg);
 		break;
 	case 'P':
 		o->polish = 0;
 		break;
+	case 'N':
+		o->separable = 0;
+		break;
 	case 'S':
-		if (parse_choice(cmd, "scale", arg, scales, 3,
-				 &k) != SF_EXIT_OK)
+		if (parse_choice(cmd, "scale", arg, scales, 3, &k) !=
+		    SF_EXIT_OK)
 			return SF_EXIT_USAGE;
 		o->has_scale = 1;
 		o->scale = (sf_search_scale)k;
@@ -205,7 +201,7 @@ cli_fit_option(const char *cmd, int c, const char *arg,
 
 const sf_model *
 cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
-		 const char *path)
+                 const char *path)
 {
 	const char *names[64];
 	size_t n = 0;
@@ -220,18 +216,18 @@ cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
 	}
 	if (name == NULL)
 		cli_usage(cmd, NULL,
-			  "%s holds %zu models: choose one with --model NAME, "
-			  "or rank them with 'scalefit compare'",
-			  path, set->count);
+		          "%s holds %zu models: choose one with --model NAME, "
+		          "or rank them with 'scalefit compare'",
+		          path, set->count);
 	else
 		cli_usage(cmd, sf_suggest_nearest(name, names, n),
-			  "%s has no model named '%s'", path, name);
+		          "%s has no model named '%s'", path, name);
 	return NULL;
 }
 
 int
 cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
-		 const void *long_options, sf_fit_options *o)
+                 const void *long_options, sf_fit_options *o)
 {
 	int rc;
 
@@ -242,6 +238,6 @@ cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
 	rc = cli_fit_option(cmd->name, c, optarg, o);
 	if (rc < 0)
 		return cli_bad_option(cmd->name, argc, argv, optopt,
-				      long_options);
+		                      long_options);
 	return rc;
 }

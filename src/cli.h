@@ -14,10 +14,10 @@
 #include <stdio.h>
 
 enum {
-	SF_EXIT_OK = 0,       /* success */
-	SF_EXIT_GOAL = 1,     /* ran, but failed its goal */
-	SF_EXIT_USAGE = 2,    /* bad usage or bad input */
-	SF_EXIT_INTERNAL = 3  /* a bug, or out of memory */
+	SF_EXIT_OK = 0,      /* success */
+	SF_EXIT_GOAL = 1,    /* ran, but failed its goal */
+	SF_EXIT_USAGE = 2,   /* bad usage or bad input */
+	SF_EXIT_INTERNAL = 3 /* a bug, or out of memory */
 };
 
 /* A sub-command.  run gets argv[0] = the command's name. */
@@ -42,15 +42,16 @@ void cli_warning(void *ctx, const sf_error *warning);
  * Returns SF_EXIT_USAGE.
  */
 int cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The unknown option at argv[optind - 1] after getopt_long returned '?',
  * with the nearest of the command's long options. */
 int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
-		   const void *long_options);
+                   const void *long_options);
 
 /* The options of every command that fits (fit, validate, compare): the
  * overrides of the model's fit settings. */
+/* clang-format off: one option a line */
 #define CLI_FIT_OPTIONS                                                  \
 	{"seed", required_argument, NULL, 's'},                          \
 	{"threads", required_argument, NULL, 't'},                       \
@@ -60,20 +61,24 @@ int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 	{"lambda", required_argument, NULL, 'L'},                        \
 	{"time-limit", required_argument, NULL, 'T'},                    \
 	{"no-polish", no_argument, NULL, 'P'},                           \
+	{"no-separable", no_argument, NULL, 'N'},                        \
 	{"scale", required_argument, NULL, 'S'}
+/* clang-format on */
 
 /* The help lines of those options. */
-#define CLI_FIT_OPTIONS_HELP                                             \
-	"      --seed N        random seed (default: the model's, else 1)\n" \
-	"      --threads N     OpenMP threads for the cost (default: all)\n" \
-	"      --algorithm A   lshade, jso or de\n"                          \
-	"      --max-evals N   cost evaluations of the global search\n"      \
-	"      --loss L        relative, sse, log, absolute or huber\n"      \
-	"      --lambda X      regularisation strength (l2 unless the "     \
-	"model says l1)\n"                                                  \
-	"      --time-limit S  stop the search after S seconds\n"            \
-	"      --no-polish     skip the least-squares polish\n"              \
-	"      --scale S       search parameters auto (both ways), linear "  \
+#define CLI_FIT_OPTIONS_HELP                                                   \
+	"      --seed N        random seed (default: the model's, else 1)\n"   \
+	"      --threads N     OpenMP threads for the cost (default: all)\n"   \
+	"      --algorithm A   lshade, jso or de\n"                            \
+	"      --max-evals N   cost evaluations of the global search\n"        \
+	"      --loss L        relative, sse, log, absolute or huber\n"        \
+	"      --lambda X      regularisation strength (l2 unless the "        \
+	"model says l1)\n"                                                     \
+	"      --time-limit S  stop the search after S seconds\n"              \
+	"      --no-polish     skip the least-squares polish\n"                \
+	"      --no-separable  search every constant, even those the "         \
+	"formula\n                      is linear in\n"                        \
+	"      --scale S       search parameters auto (both ways), linear "    \
 	"or log\n"
 
 /*
@@ -81,8 +86,7 @@ int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
  * Returns SF_EXIT_OK, SF_EXIT_USAGE after printing why arg is bad, or -1
  * when c is not a fit option.
  */
-int cli_fit_option(const char *cmd, int c, const char *arg,
-		   sf_fit_options *o);
+int cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o);
 
 /*
  * The last case of a fitting command's option switch: -h/--help (prints
@@ -91,16 +95,16 @@ int cli_fit_option(const char *cmd, int c, const char *arg,
  * SF_EXIT_OK or SF_EXIT_USAGE.
  */
 int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
-		     const void *long_options, sf_fit_options *o);
+                     const void *long_options, sf_fit_options *o);
 
 /* Load the model file, warnings to stderr unless quiet. */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
-		    sf_error *err);
+                    sf_error *err);
 
 /* The model to work on: the file's only one, or the one --model names
  * (NULL after a usage message when there is none such). */
 const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
-				 const char *name, const char *path);
+                                 const char *name, const char *path);
 
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);

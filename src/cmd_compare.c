@@ -56,13 +56,13 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 {
 	static const struct option options[] = {
-		{"train", required_argument, NULL, 'r'},
-		{"kfold", required_argument, NULL, 'k'},
-		{"json", no_argument, NULL, 'j'},
-		CLI_FIT_OPTIONS,
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"train", required_argument, NULL, 'r'},
+	    {"kfold", required_argument, NULL, 'k'},
+	    {"json", no_argument, NULL, 'j'},
+	    CLI_FIT_OPTIONS,
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	uint64_t count;
 	int c, rc;
@@ -79,9 +79,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			if (sf_parse_count(optarg, &count) != SF_OK ||
 			    count < 2 || count > 1000000)
 				return cli_usage(cmd->name, NULL,
-						 "--kfold needs a whole number "
-						 ">= 2, not '%s'",
-						 optarg);
+				                 "--kfold needs a whole number "
+				                 ">= 2, not '%s'",
+				                 optarg);
 			a->kfold = (size_t)count;
 			break;
 		case 'j':
@@ -92,7 +92,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
-					      &a->options);
+			                      &a->options);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}
@@ -102,22 +102,20 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			a->data_path = argv[i];
 		} else if (a->npaths == COMPARE_MAX) {
 			return cli_usage(cmd->name, NULL,
-					 "at most %d model files",
-					 COMPARE_MAX);
+			                 "at most %d model files", COMPARE_MAX);
 		} else {
 			a->paths[a->npaths++] = argv[i];
 		}
 	}
 	if (a->npaths == 0)
 		return cli_usage(cmd->name, NULL,
-				 "compare needs at least one model file");
+		                 "compare needs at least one model file");
 	return SF_EXIT_OK;
 }
 
 /* Fit one candidate and score it; fills c. */
 static int
-evaluate(const sf_model *m, const compare_args *a, candidate *c,
-	 sf_error *err)
+evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 {
 	sf_fit_options o = a->options;
 	sf_problem p;
@@ -132,8 +130,8 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c,
 	c->loss = o.has_loss ? o.loss : m->fit.loss;
 	c->cv_mape = c->extra_mape = NAN;
 	if ((rc = sf_problem_open(m, a->data_path, c->loss,
-				  a->quiet ? NULL : cli_warning, NULL, &p,
-				  err)) != SF_OK)
+	                          a->quiet ? NULL : cli_warning, NULL, &p,
+	                          err)) != SF_OK)
 		return rc;
 	o.progress = NULL;
 	c->n = p.data->rows;
@@ -174,11 +172,11 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	nfolds = sf_folds_kfold(p.data, a->kfold,
-				o.has_seed ? o.seed : 1, fold);
+	nfolds =
+	    sf_folds_kfold(p.data, a->kfold, o.has_seed ? o.seed : 1, fold);
 	if (nfolds > 0) {
-		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, fold,
-					 nfolds, &h, err)) != SF_OK)
+		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, fold, nfolds,
+		                         &h, err)) != SF_OK)
 			goto done;
 		c->cv_mape = h->mape;
 		sf_holdout_free(h);
@@ -186,14 +184,14 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c,
 	}
 	if (a->train != NULL) {
 		if ((rc = sf_folds_split(p.formula, p.data, a->train, fold,
-					 err)) != SF_OK) {
+		                         err)) != SF_OK) {
 			if (err->file[0] == '\0' && err->column > 0)
 				snprintf(err->file, sizeof err->file,
-					 "--train");
+				         "--train");
 			goto done;
 		}
-		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, fold, 1,
-					 &h, err)) != SF_OK)
+		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, fold, 1, &h,
+		                         err)) != SF_OK)
 			goto done;
 		c->extra_mape = h->mape;
 	}
@@ -219,19 +217,20 @@ rank(candidate *c, size_t n, size_t *order)
 	}
 	for (size_t i = 0; i < n; i++) {
 		c[i].weight = !c[i].failed && isfinite(c[i].aicc)
-				      ? exp(-(c[i].aicc - best) / 2)
-				      : 0;
+		                  ? exp(-(c[i].aicc - best) / 2)
+		                  : 0;
 		total += c[i].weight;
 	}
 	for (size_t i = 0; i < n; i++)
 		c[i].weight = total > 0 ? c[i].weight / total : NAN;
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0; j--) {
-			const candidate *x = &c[order[j - 1]], *y = &c[order[j]];
-			double ax = x->failed || isnan(x->aicc) ? INFINITY
-								 : x->aicc;
-			double ay = y->failed || isnan(y->aicc) ? INFINITY
-								 : y->aicc;
+			const candidate *x = &c[order[j - 1]],
+			                *y = &c[order[j]];
+			double ax =
+			    x->failed || isnan(x->aicc) ? INFINITY : x->aicc;
+			double ay =
+			    y->failed || isnan(y->aicc) ? INFINITY : y->aicc;
 			if (ax <= ay)
 				break;
 			size_t t = order[j];
@@ -242,7 +241,7 @@ rank(candidate *c, size_t n, size_t *order)
 
 static void
 print_table(const candidate *c, const size_t *order, size_t n,
-	    const compare_args *a)
+            const compare_args *a)
 {
 	printf("%4s %-22s %3s %5s %12s %10s %10s %7s %8s %8s %8s %6s  %s\n",
 	       "rank", "model", "k", "rows", "SSE", "AICc", "BIC", "weight",
@@ -276,7 +275,7 @@ print_table(const candidate *c, const size_t *order, size_t n,
 
 static json_t *
 table_json(const candidate *c, const size_t *order, size_t n,
-	   const compare_args *a)
+           const compare_args *a)
 {
 	json_t *list = json_array();
 
@@ -284,32 +283,28 @@ table_json(const candidate *c, const size_t *order, size_t n,
 		const candidate *x = &c[order[i]];
 
 		json_array_append_new(
-			list,
-			json_pack("{s:I, s:s, s:s, s:I, s:I, s:b, s:o, s:o, "
-				  "s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b}",
-				  "rank", (json_int_t)(i + 1), "model",
-				  x->model->name, "file", x->model->path,
-				  "parameters", (json_int_t)x->k, "rows",
-				  (json_int_t)x->n, "failed", x->failed,
-				  "sse", sf_json_number(x->sse), "mape",
-				  sf_json_number(x->mape), "aicc",
-				  sf_json_number(x->aicc), "bic",
-				  sf_json_number(x->bic), "akaike_weight",
-				  sf_json_number(x->weight), "cv_mape",
-				  sf_json_number(x->cv_mape),
-				  "extrapolation_mape",
-				  sf_json_number(x->extra_mape),
-				  "max_abs_correlation",
-				  sf_json_number(x->max_corr), "at_bound",
-				  (json_int_t)x->at_bound,
-				  "over_parameterised", x->over));
+		    list,
+		    json_pack(
+		        "{s:I, s:s, s:s, s:I, s:I, s:b, s:o, s:o, "
+		        "s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b}",
+		        "rank", (json_int_t)(i + 1), "model", x->model->name,
+		        "file", x->model->path, "parameters", (json_int_t)x->k,
+		        "rows", (json_int_t)x->n, "failed", x->failed, "sse",
+		        sf_json_number(x->sse), "mape", sf_json_number(x->mape),
+		        "aicc", sf_json_number(x->aicc), "bic",
+		        sf_json_number(x->bic), "akaike_weight",
+		        sf_json_number(x->weight), "cv_mape",
+		        sf_json_number(x->cv_mape), "extrapolation_mape",
+		        sf_json_number(x->extra_mape), "max_abs_correlation",
+		        sf_json_number(x->max_corr), "at_bound",
+		        (json_int_t)x->at_bound, "over_parameterised",
+		        x->over));
 	}
 	return json_pack("{s:s, s:{s:I, s:o, s:o}}", "scalefit_version",
-			 PACKAGE_VERSION, "comparison", "kfold",
-			 (json_int_t)a->kfold, "train",
-			 a->train != NULL ? json_string(a->train)
-					  : json_null(),
-			 "candidates", list);
+	                 PACKAGE_VERSION, "comparison", "kfold",
+	                 (json_int_t)a->kfold, "train",
+	                 a->train != NULL ? json_string(a->train) : json_null(),
+	                 "candidates", list);
 }
 
 int
@@ -333,9 +328,9 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		}
 		for (size_t i = 0; i < sets[f]->count; i++) {
 			if (n == COMPARE_MAX) {
-				status = cli_usage(cmd->name, NULL,
-						   "at most %d models",
-						   COMPARE_MAX);
+				status =
+				    cli_usage(cmd->name, NULL,
+				              "at most %d models", COMPARE_MAX);
 				goto done;
 			}
 			if (evaluate(sets[f]->models[i], &a, &c[n], &err) !=
@@ -347,14 +342,14 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		}
 	}
 	for (size_t i = 1; i < n && !a.quiet; i++)
-		if (c[i].n != c[0].n || strcmp(c[i].data_sha,
-					       c[0].data_sha) != 0 ||
+		if (c[i].n != c[0].n ||
+		    strcmp(c[i].data_sha, c[0].data_sha) != 0 ||
 		    c[i].loss != c[0].loss) {
 			fprintf(stderr,
-				"scalefit: warning: '%s' and '%s' are not "
-				"fitted to the same rows with the same loss; "
-				"their AICc and weights do not compare\n",
-				c[0].model->name, c[i].model->name);
+			        "scalefit: warning: '%s' and '%s' are not "
+			        "fitted to the same rows with the same loss; "
+			        "their AICc and weights do not compare\n",
+			        c[0].model->name, c[i].model->name);
 			break;
 		}
 	rank(c, n, order);

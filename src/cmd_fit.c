@@ -33,10 +33,10 @@ show_progress(void *ctx, const sf_fit_progress *p)
 	st->next = p->seconds + 0.25;
 	st->shown = 1;
 	fprintf(stderr,
-		"\rscalefit: generation %zu, %zu/%zu evaluations, best cost "
-		"%.6g, spread %.2g, %.1f s   ",
-		p->generation, p->evaluations, p->max_evals, p->best_cost,
-		p->spread, p->seconds);
+	        "\rscalefit: generation %zu, %zu/%zu evaluations, best cost "
+	        "%.6g, spread %.2g, %.1f s   ",
+	        p->generation, p->evaluations, p->max_evals, p->best_cost,
+	        p->spread, p->seconds);
 	fflush(stderr);
 }
 
@@ -52,15 +52,15 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 {
 	static const struct option options[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"json", no_argument, NULL, 'j'},
-		CLI_FIT_OPTIONS,
-		{"bootstrap", required_argument, NULL, 'B'},
-		{"restarts", required_argument, NULL, 'R'},
-		{"model", required_argument, NULL, 'm'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'j'},
+	    CLI_FIT_OPTIONS,
+	    {"bootstrap", required_argument, NULL, 'B'},
+	    {"restarts", required_argument, NULL, 'R'},
+	    {"model", required_argument, NULL, 'm'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	uint64_t count;
 	int c, rc;
@@ -80,13 +80,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			if (sf_parse_count(optarg, &count) != SF_OK ||
 			    count < (c == 'B' ? 10u : 2u) || count > 100000)
 				return cli_usage(cmd->name, NULL,
-						 "--%s needs a whole number "
-						 "from %d to 100000, not '%s'",
-						 c == 'B' ? "bootstrap"
-							  : "restarts",
-						 c == 'B' ? 10 : 2, optarg);
+				                 "--%s needs a whole number "
+				                 "from %d to 100000, not '%s'",
+				                 c == 'B' ? "bootstrap"
+				                          : "restarts",
+				                 c == 'B' ? 10 : 2, optarg);
 			*(c == 'B' ? &a->bootstrap : &a->restarts) =
-				(size_t)count;
+			    (size_t)count;
 			break;
 		case 'm':
 			a->model_name = optarg;
@@ -96,7 +96,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
-					      &a->options);
+			                      &a->options);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}
@@ -105,7 +105,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		return cli_usage(cmd->name, NULL, "fit needs a model file");
 	if (argc - optind > 2)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-				 argv[optind + 2]);
+		                 argv[optind + 2]);
 	a->model_path = argv[optind];
 	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
 	return SF_EXIT_OK;
@@ -131,13 +131,15 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		return status;
 	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
 		return cli_error(&err);
-	if ((m = cli_choose_model(cmd->name, set, a.model_name, a.model_path)) == NULL) {
+	if ((m = cli_choose_model(cmd->name, set, a.model_name,
+	                          a.model_path)) == NULL) {
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
 	if (sf_problem_open(m, a.data_path,
-			    a.options.has_loss ? a.options.loss : m->fit.loss,
-			    a.quiet ? NULL : cli_warning, NULL, &p, &err) != SF_OK) {
+	                    a.options.has_loss ? a.options.loss : m->fit.loss,
+	                    a.quiet ? NULL : cli_warning, NULL, &p,
+	                    &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -147,13 +149,13 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	}
 	if (a.restarts > 0)
 		rc = sf_restarts_run(m, p.data, p.formula, &a.options,
-				     a.restarts, &result, &restarts, &err);
+		                     a.restarts, &result, &restarts, &err);
 	else
-		rc = sf_fit_run(m, p.data, p.formula, &a.options, &result,
-				&err);
+		rc =
+		    sf_fit_run(m, p.data, p.formula, &a.options, &result, &err);
 	if (rc == SF_OK && a.bootstrap > 0)
 		rc = sf_bootstrap_run(m, p.data, p.formula, &a.options, result,
-				      a.bootstrap, &bootstrap, &err);
+		                      a.bootstrap, &bootstrap, &err);
 	if (progress.shown)
 		fputs("\r\033[K", stderr);
 	if (rc != SF_OK) {
@@ -161,7 +163,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	/* Without uncertainties the fit is still worth reporting. */
-	if (sf_stats_compute(p.formula, p.data, result, &stats, &err) != SF_OK) {
+	if (sf_stats_compute(p.formula, p.data, result, &stats, &err) !=
+	    SF_OK) {
 		if (err.code == SF_ENOMEM) {
 			status = cli_error(&err);
 			goto done;
@@ -170,8 +173,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 			cli_warning(NULL, &err);
 	}
 	{
-		sf_report report = {m,	   p.data,    p.formula, result,
-				    stats, bootstrap, restarts};
+		sf_report report = {m,     p.data,    p.formula, result,
+		                    stats, bootstrap, restarts};
 
 		if (a.json || a.output != NULL) {
 			if ((json = sf_report_json(&report)) == NULL) {

@@ -29,15 +29,15 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 {
 	static const struct option options[] = {
-		{"train", required_argument, NULL, 'r'},
-		{"kfold", required_argument, NULL, 'k'},
-		{"loo", no_argument, NULL, 'O'},
-		{"json", no_argument, NULL, 'j'},
-		CLI_FIT_OPTIONS,
-		{"model", required_argument, NULL, 'm'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"train", required_argument, NULL, 'r'},
+	    {"kfold", required_argument, NULL, 'k'},
+	    {"loo", no_argument, NULL, 'O'},
+	    {"json", no_argument, NULL, 'j'},
+	    CLI_FIT_OPTIONS,
+	    {"model", required_argument, NULL, 'm'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	uint64_t count;
 	int c, rc, methods = 0;
@@ -54,9 +54,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 			if (sf_parse_count(optarg, &count) != SF_OK ||
 			    count < 2 || count > 1000000)
 				return cli_usage(cmd->name, NULL,
-						 "--kfold needs a whole number "
-						 ">= 2, not '%s'",
-						 optarg);
+				                 "--kfold needs a whole number "
+				                 ">= 2, not '%s'",
+				                 optarg);
 			a->kfold = (size_t)count;
 			methods++;
 			break;
@@ -75,21 +75,21 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
-					      &a->options);
+			                      &a->options);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}
 	}
 	if (methods != 1)
 		return cli_usage(cmd->name, NULL,
-				 "validate needs exactly one of --train EXPR, "
-				 "--kfold K and --loo");
+		                 "validate needs exactly one of --train EXPR, "
+		                 "--kfold K and --loo");
 	if (argc - optind < 1)
 		return cli_usage(cmd->name, NULL,
-				 "validate needs a model file");
+		                 "validate needs a model file");
 	if (argc - optind > 2)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-				 argv[optind + 2]);
+		                 argv[optind + 2]);
 	a->model_path = argv[optind];
 	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
 	return SF_EXIT_OK;
@@ -97,8 +97,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 
 /* The distinct held-out values of input i, sorted, if few enough. */
 static size_t
-group_values(const sf_dataset *d, const sf_holdout *h, size_t i,
-	     double *values)
+group_values(const sf_dataset *d, const sf_holdout *h, size_t i, double *values)
 {
 	size_t n = 0;
 
@@ -134,8 +133,8 @@ format_value(const sf_dataset_input *in, double v, char *buf, size_t size)
 /* The scores of the held-out rows whose input i equals value. */
 static void
 score_group(const sf_dataset *d, const sf_holdout *h, size_t i, double value,
-	    unsigned char *mask, double *mape, double *max, double *bias,
-	    size_t *count)
+            unsigned char *mask, double *mape, double *max, double *bias,
+            size_t *count)
 {
 	for (size_t r = 0; r < d->rows; r++)
 		mask[r] = d->inputs[i].values[r] == value;
@@ -161,19 +160,19 @@ groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
 			char label[128];
 
 			score_group(d, h, i, values[g], mask, &mape, &max,
-				    &bias, &count);
+			            &bias, &count);
 			format_value(&d->inputs[i], values[g], label,
-				     sizeof label);
+			             sizeof label);
 			json_array_append_new(
-				list,
-				json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
-					  d->inputs[i].levels != NULL
-						  ? json_string(label)
-						  : sf_json_number(values[g]),
-					  "rows", (json_int_t)count,
-					  "mape", sf_json_number(mape),
-					  "max_ape", sf_json_number(max),
-					  "bias", sf_json_number(bias)));
+			    list,
+			    json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
+			              d->inputs[i].levels != NULL
+			                  ? json_string(label)
+			                  : sf_json_number(values[g]),
+			              "rows", (json_int_t)count, "mape",
+			              sf_json_number(mape), "max_ape",
+			              sf_json_number(max), "bias",
+			              sf_json_number(bias)));
 		}
 		json_object_set_new(groups, d->inputs[i].name, list);
 	}
@@ -182,7 +181,7 @@ groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
 
 static json_t *
 validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
-		const validate_args *a, const char *method)
+                const validate_args *a, const char *method)
 {
 	unsigned char *mask = malloc(d->rows + 1);
 	json_t *rows = json_array(), *root;
@@ -193,29 +192,27 @@ validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 		if (h->fold[r] == SF_FOLD_TRAIN)
 			continue;
 		row = json_pack("{s:I, s:I, s:i, s:o, s:o}", "row",
-				(json_int_t)r, "line", (json_int_t)d->lines[r],
-				"fold", h->fold[r], "observed",
-				sf_json_number(d->output[r]), "predicted",
-				sf_json_number(h->predicted[r]));
+		                (json_int_t)r, "line", (json_int_t)d->lines[r],
+		                "fold", h->fold[r], "observed",
+		                sf_json_number(d->output[r]), "predicted",
+		                sf_json_number(h->predicted[r]));
 		for (size_t i = 0; i < d->ninputs && row != NULL; i++)
-			json_object_set_new(row, d->inputs[i].name,
-					    sf_json_number(
-						    d->inputs[i].values[r]));
+			json_object_set_new(
+			    row, d->inputs[i].name,
+			    sf_json_number(d->inputs[i].values[r]));
 		json_array_append_new(rows, row);
 	}
 	root = json_pack(
-		"{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:o, s:I, s:I, s:I, s:I, "
-		"s:o, s:o, s:o, s:I}}",
-		"scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
-		"file", m->path, "data", d->file, "validation", "method",
-		method, "train", a->train != NULL ? json_string(a->train)
-						  : json_null(),
-		"folds", (json_int_t)h->nfolds, "rows", (json_int_t)d->rows,
-		"rows_predicted", (json_int_t)h->predicted_rows,
-		"failed_folds", (json_int_t)h->failed_folds, "mape",
-		sf_json_number(h->mape), "max_ape", sf_json_number(h->max_ape),
-		"bias", sf_json_number(h->bias), "evaluations",
-		(json_int_t)h->evaluations);
+	    "{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:o, s:I, s:I, s:I, s:I, "
+	    "s:o, s:o, s:o, s:I}}",
+	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
+	    "file", m->path, "data", d->file, "validation", "method", method,
+	    "train", a->train != NULL ? json_string(a->train) : json_null(),
+	    "folds", (json_int_t)h->nfolds, "rows", (json_int_t)d->rows,
+	    "rows_predicted", (json_int_t)h->predicted_rows, "failed_folds",
+	    (json_int_t)h->failed_folds, "mape", sf_json_number(h->mape),
+	    "max_ape", sf_json_number(h->max_ape), "bias",
+	    sf_json_number(h->bias), "evaluations", (json_int_t)h->evaluations);
 	if (root != NULL && mask != NULL) {
 		json_t *v = json_object_get(root, "validation");
 		json_object_set_new(v, "groups", groups_json(d, h, mask));
@@ -229,7 +226,7 @@ validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 
 static void
 print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
-	   const validate_args *a, const char *method)
+           const validate_args *a, const char *method)
 {
 	unsigned char *mask = malloc(d->rows + 1);
 	double values[GROUP_MAX_VALUES];
@@ -265,14 +262,14 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 			printf("  %6d", d->lines[r]);
 			for (size_t i = 0; i < d->ninputs; i++) {
 				format_value(&d->inputs[i],
-					     d->inputs[i].values[r], buf,
-					     sizeof buf);
+				             d->inputs[i].values[r], buf,
+				             sizeof buf);
 				printf(" %12.12s", buf);
 			}
 			printf(" %12.6g %12.6g %+7.2f%%\n", d->output[r],
 			       h->predicted[r],
 			       100 * (h->predicted[r] - d->output[r]) /
-				       d->output[r]);
+			           d->output[r]);
 			shown++;
 		}
 		if (shown < h->predicted_rows)
@@ -296,9 +293,9 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 			char label[64];
 
 			score_group(d, h, i, values[g], mask, &mape, &max,
-				    &bias, &count);
+			            &bias, &count);
 			format_value(&d->inputs[i], values[g], label,
-				     sizeof label);
+			             sizeof label);
 			printf("  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%%\n",
 			       label, count, mape, max, bias);
 		}
@@ -330,9 +327,9 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	if (sf_problem_open(m, a.data_path,
-			    a.options.has_loss ? a.options.loss : m->fit.loss,
-			    a.quiet ? NULL : cli_warning, NULL, &p,
-			    &err) != SF_OK) {
+	                    a.options.has_loss ? a.options.loss : m->fit.loss,
+	                    a.quiet ? NULL : cli_warning, NULL, &p,
+	                    &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -347,27 +344,25 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		    SF_OK) {
 			/* the column is within --train's text */
 			if (err.file[0] == '\0' && err.column > 0)
-				snprintf(err.file, sizeof err.file,
-					 "--train");
+				snprintf(err.file, sizeof err.file, "--train");
 			status = cli_error(&err);
 			goto done;
 		}
 	} else {
 		method = a.loo ? "leave-one-configuration-out" : "kfold";
 		nfolds = sf_folds_kfold(p.data, a.loo ? 0 : a.kfold,
-					a.options.has_seed ? a.options.seed
-							   : 1,
-					fold);
+		                        a.options.has_seed ? a.options.seed : 1,
+		                        fold);
 		if (nfolds == 0) {
 			status = cli_usage(cmd->name, NULL,
-					   "cross-validation needs at least 2 "
-					   "configurations; the data has %zu",
-					   p.data->nconfigs);
+			                   "cross-validation needs at least 2 "
+			                   "configurations; the data has %zu",
+			                   p.data->nconfigs);
 			goto done;
 		}
 	}
 	if (sf_holdout_run(m, p.data, p.formula, &a.options, fold, nfolds, &h,
-			   &err) != SF_OK) {
+	                   &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

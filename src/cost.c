@@ -7,6 +7,8 @@
  * candidate's cost with the same operations in the same order.
  */
 #include "cost.h"
+#include "boxls.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,8 +22,11 @@ enum { COST_CHUNK = 1024 };
 
 /* One thread's workspace. */
 typedef struct cost_slot {
-	double *scratch;     /* for sf_program_eval */
-	double *out;         /* COST_CHUNK x outputs */
+	double *scratch; /* for sf_program_eval */
+	double *out;     /* COST_CHUNK x outputs */
+	/* separable evaluation: residuals, their Jacobian, the solver */
+	double *r, *J, *x;
+	sf_boxls *ls;
 } cost_slot;
 
 struct sf_cost {
@@ -29,10 +34,13 @@ struct sf_cost {
 	sf_expr_data *value_data;    /* rows bound to formula->value */
 	sf_expr_data *gradient_data; /* rows bound to formula->gradient */
 	const double *y;
-	double *w;                   /* NULL: every weight is 1 */
+	double *w; /* NULL: every weight is 1 */
 	size_t n, P;
 	sf_cost_settings s;
-	double *scale;               /* 1 / max(|lower|, |upper|) */
+	double *scale;  /* 1 / max(|lower|, |upper|) */
+	size_t nlinear; /* separable: how many, and which */
+	size_t *linear;
+	double *linear_lo, *linear_hi;
 	cost_slot *slots;
 	int nslots;
 };
@@ -42,6 +50,10 @@ slot_free(cost_slot *slot)
 {
 	free(slot->scratch);
 	free(slot->out);
+	free(slot->r);
+	free(slot->J);
+	free(slot->x);
+	sf_boxls_free(slot->ls);
 }
 
 void
@@ -53,6 +65,9 @@ sf_cost_free(sf_cost *c)
 	sf_expr_data_free(c->gradient_data);
 	free(c->w);
 	free(c->scale);
+	free(c->linear);
+	free(c->linear_lo);
+	free(c->linear_hi);
 	if (c->slots != NULL)
 		for (int t = 0; t < c->nslots; t++)
 			slot_free(&c->slots[t]);
@@ -73,7 +88,7 @@ thread_count(int requested)
 
 sf_cost *
 sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
-	      const sf_cost_settings *s, sf_error *err)
+              const sf_cost_settings *s, sf_error *err)
 {
 	const double **columns = NULL;
 	size_t scratch, outputs;
@@ -178,9 +193,9 @@ row_loss(const sf_cost_settings *s, double f, double y)
 	case SF_LOSS_HUBER:
 		u = fabs((f - y) / y);
 		return u <= s->huber_delta
-			       ? u * u
-			       : 2 * s->huber_delta * u -
-					 s->huber_delta * s->huber_delta;
+		           ? u * u
+		           : 2 * s->huber_delta * u -
+		                 s->huber_delta * s->huber_delta;
 	}
 	return NAN;
 }
@@ -192,20 +207,20 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 	double sum = 0;
 
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
-		size_t end = begin + COST_CHUNK < c->n ? begin + COST_CHUNK
-						       : c->n;
+		size_t end =
+		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 
 		sf_program_eval(c->formula->value, c->value_data, theta, begin,
-				end, ws->out, ws->scratch);
+		                end, ws->out, ws->scratch);
 		if (c->w == NULL)
 			for (size_t i = begin; i < end; i++)
 				sum += row_loss(&c->s, ws->out[i - begin],
-						c->y[i]);
+				                c->y[i]);
 		else
 			for (size_t i = begin; i < end; i++)
 				sum += c->w[i] * row_loss(&c->s,
-							  ws->out[i - begin],
-							  c->y[i]);
+				                          ws->out[i - begin],
+				                          c->y[i]);
 		/* A lost cause: no need to finish the sum. */
 		if (!(sum < INFINITY))
 			return INFINITY;
@@ -223,7 +238,8 @@ sf_cost_penalty(const sf_cost *c, const double *theta)
 		return 0;
 	case SF_PENALTY_L2:
 		for (size_t j = 0; j < c->P; j++)
-			sum += (theta[j] * c->scale[j]) * (theta[j] * c->scale[j]);
+			sum +=
+			    (theta[j] * c->scale[j]) * (theta[j] * c->scale[j]);
 		return sum;
 	case SF_PENALTY_L1:
 		for (size_t j = 0; j < c->P; j++)
@@ -244,8 +260,8 @@ sf_cost_total(const sf_cost *c, const double *theta, int slot)
 }
 
 void
-sf_cost_population(const sf_cost *c, const double *candidates, size_t n,
-		   double *costs)
+sf_cost_population(const sf_cost *c, double *candidates, size_t n,
+                   double *costs)
 {
 	const size_t P = c->P;
 	long count = (long)n;
@@ -258,15 +274,17 @@ sf_cost_population(const sf_cost *c, const double *candidates, size_t n,
 #ifdef _OPENMP
 		slot = omp_get_thread_num();
 #endif
-		costs[k] = sf_cost_total(c, candidates + (size_t)k * P, slot);
+		costs[k] =
+		    c->nlinear > 0
+		        ? sf_cost_profile(c, candidates + (size_t)k * P, slot)
+		        : sf_cost_total(c, candidates + (size_t)k * P, slot);
 	}
 }
 
 int
 sf_cost_is_least_squares(const sf_cost *c)
 {
-	return c->s.loss != SF_LOSS_ABSOLUTE &&
-	       c->s.penalty != SF_PENALTY_L1;
+	return c->s.loss != SF_LOSS_ABSOLUTE && c->s.penalty != SF_PENALTY_L1;
 }
 
 static int
@@ -287,7 +305,7 @@ sf_cost_residual_count(const sf_cost *c)
  */
 static void
 row_residual(const sf_cost_settings *s, double f, double y, double sw,
-	     double *r, double *dr_df)
+             double *r, double *dr_df)
 {
 	double u, a, rho;
 
@@ -321,34 +339,35 @@ row_residual(const sf_cost_settings *s, double f, double y, double sw,
 	}
 }
 
-int
-sf_cost_residuals(const sf_cost *c, const double *theta, double *r, double *J)
+static int
+residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
+             int slot)
 {
-	const cost_slot *ws = &c->slots[0];
+	const cost_slot *ws = &c->slots[slot];
 	const size_t P = c->P;
-	const sf_program *prog = J != NULL ? c->formula->gradient
-					   : c->formula->value;
+	const sf_program *prog =
+	    J != NULL ? c->formula->gradient : c->formula->value;
 	const sf_expr_data *data = J != NULL ? c->gradient_data : c->value_data;
 
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
-		size_t end = begin + COST_CHUNK < c->n ? begin + COST_CHUNK
-						       : c->n;
+		size_t end =
+		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 		size_t len = end - begin;
 
 		sf_program_eval(prog, data, theta, begin, end, ws->out,
-				ws->scratch);
+		                ws->scratch);
 		for (size_t i = begin; i < end; i++) {
 			double sw = c->w != NULL ? sqrt(c->w[i]) : 1, g;
 
 			row_residual(&c->s, ws->out[i - begin], c->y[i], sw,
-				     &r[i], &g);
+			             &r[i], &g);
 			if (!isfinite(r[i]))
 				return SF_EVALUE;
 			if (J == NULL)
 				continue;
 			for (size_t j = 0; j < P; j++) {
-				double d = g * ws->out[(1 + j) * len +
-						       (i - begin)];
+				double d =
+				    g * ws->out[(1 + j) * len + (i - begin)];
 				if (!isfinite(d))
 					return SF_EVALUE;
 				J[i * P + j] = d;
@@ -364,10 +383,194 @@ sf_cost_residuals(const sf_cost *c, const double *theta, double *r, double *J)
 				continue;
 			for (size_t k = 0; k < P; k++)
 				J[(c->n + j) * P + k] =
-					k == j ? sl * c->scale[j] : 0;
+				    k == j ? sl * c->scale[j] : 0;
 		}
 	}
 	return SF_OK;
+}
+
+int
+sf_cost_residuals(const sf_cost *c, const double *theta, double *r, double *J)
+{
+	return residuals_at(c, theta, r, J, 0);
+}
+
+/* ---- separable least squares ------------------------------------------- */
+
+int
+sf_cost_is_separable_loss(const sf_cost *c)
+{
+	return (c->s.loss == SF_LOSS_SSE || c->s.loss == SF_LOSS_RELATIVE) &&
+	       c->s.penalty != SF_PENALTY_L1;
+}
+
+/* Per-slot buffers of the residuals and Jacobian; 0 or -1. */
+static int
+slot_buffers(sf_cost *c, cost_slot *ws)
+{
+	size_t m = sf_cost_residual_count(c);
+
+	if (ws->r != NULL)
+		return 0;
+	ws->r = malloc((m + 1) * sizeof *ws->r);
+	ws->J = malloc((m * c->P + 1) * sizeof *ws->J);
+	ws->x = malloc((c->P + 1) * sizeof *ws->x);
+	ws->ls = sf_boxls_alloc(c->P);
+	return ws->r != NULL && ws->J != NULL && ws->x != NULL && ws->ls != NULL
+	           ? 0
+	           : -1;
+}
+
+/* Same numbers, to a relative tolerance meant for rounding only. */
+static int
+near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-300;
+}
+
+/*
+ * Do the residuals move affinely with the parameters flagged in set, with
+ * the Jacobian columns of those parameters not moving at all?  Probed at
+ * a few random points of the box: from each, the flagged parameters are
+ * all moved to other random values.  Non-finite residuals count as no.
+ */
+static int
+affine_in(sf_cost *c, const int *set, sf_rng *rng, double *theta, double *moved,
+          double *r2, double *J2)
+{
+	const sf_formula *f = c->formula;
+	const size_t P = c->P, m = sf_cost_residual_count(c);
+	const cost_slot *ws = &c->slots[0];
+
+	for (int probe = 0; probe < 3; probe++) {
+		for (size_t j = 0; j < P; j++) {
+			theta[j] =
+			    f->lower[j] +
+			    sf_rng_uniform(rng) * (f->upper[j] - f->lower[j]);
+			moved[j] =
+			    !set[j]
+			        ? theta[j]
+			        : f->lower[j] + sf_rng_uniform(rng) *
+			                            (f->upper[j] - f->lower[j]);
+		}
+		if (residuals_at(c, theta, ws->r, ws->J, 0) != SF_OK ||
+		    residuals_at(c, moved, r2, J2, 0) != SF_OK)
+			return 0;
+		for (size_t i = 0; i < m; i++) {
+			double predicted = ws->r[i], scale = fabs(ws->r[i]);
+
+			for (size_t j = 0; j < P; j++) {
+				double step;
+
+				if (!set[j])
+					continue;
+				if (!near(ws->J[i * P + j], J2[i * P + j]))
+					return 0;
+				step = ws->J[i * P + j] * (moved[j] - theta[j]);
+				predicted += step;
+				scale += fabs(step);
+			}
+			if (!(fabs(r2[i] - predicted) <=
+			      1e-9 * (scale + fabs(r2[i])) + 1e-300))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+size_t
+sf_cost_find_linear(sf_cost *c, int *linear, sf_error *err)
+{
+	const size_t P = c->P, m = sf_cost_residual_count(c);
+	double *theta = malloc((P + 1) * sizeof *theta);
+	double *moved = malloc((P + 1) * sizeof *moved);
+	double *r2 = malloc((m + 1) * sizeof *r2);
+	double *J2 = malloc((m * P + 1) * sizeof *J2);
+	int *set = calloc(P + 1, sizeof *set);
+	size_t count = 0;
+	sf_rng rng;
+
+	for (size_t j = 0; j < P; j++)
+		linear[j] = 0;
+	if (theta == NULL || moved == NULL || r2 == NULL || J2 == NULL ||
+	    set == NULL || slot_buffers(c, &c->slots[0]) != 0) {
+		sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (!sf_cost_is_separable_loss(c))
+		goto done;
+	/* A fixed seed: the same formula always splits the same way. */
+	sf_rng_seed(&rng, 0x6c696e, 0x736570);
+	/* Greedily, in parameter order: j joins if the residuals stay
+	 * affine in everything chosen so far together with j. */
+	for (size_t j = 0; j < P; j++) {
+		set[j] = 1;
+		if (affine_in(c, set, &rng, theta, moved, r2, J2))
+			count++;
+		else
+			set[j] = 0;
+	}
+	for (size_t j = 0; j < P; j++)
+		linear[j] = set[j];
+done:
+	free(theta);
+	free(moved);
+	free(r2);
+	free(J2);
+	free(set);
+	return count;
+}
+
+int
+sf_cost_set_separable(sf_cost *c, const int *linear, sf_error *err)
+{
+	const sf_formula *f = c->formula;
+
+	c->nlinear = 0;
+	free(c->linear);
+	free(c->linear_lo);
+	free(c->linear_hi);
+	c->linear = malloc((c->P + 1) * sizeof *c->linear);
+	c->linear_lo = malloc((c->P + 1) * sizeof *c->linear_lo);
+	c->linear_hi = malloc((c->P + 1) * sizeof *c->linear_hi);
+	if (c->linear == NULL || c->linear_lo == NULL || c->linear_hi == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (int t = 0; t < c->nslots; t++)
+		if (slot_buffers(c, &c->slots[t]) != 0)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t j = 0; j < c->P; j++)
+		if (linear[j]) {
+			c->linear_lo[c->nlinear] = f->lower[j];
+			c->linear_hi[c->nlinear] = f->upper[j];
+			c->linear[c->nlinear++] = j;
+		}
+	return SF_OK;
+}
+
+size_t
+sf_cost_separable_count(const sf_cost *c)
+{
+	return c->nlinear;
+}
+
+double
+sf_cost_profile(const sf_cost *c, double *theta, int slot)
+{
+	const cost_slot *ws = &c->slots[slot];
+	const size_t m = sf_cost_residual_count(c);
+
+	/* The residuals are affine in the linear parameters: take them and
+	 * their Jacobian at 0 there, and solve for the best values. */
+	for (size_t a = 0; a < c->nlinear; a++)
+		theta[c->linear[a]] = 0;
+	if (residuals_at(c, theta, ws->r, ws->J, slot) != SF_OK ||
+	    sf_boxls_solve(ws->ls, m, c->nlinear, ws->r, ws->J, c->P, c->linear,
+	                   c->linear_lo, c->linear_hi, ws->x) != 0)
+		return INFINITY;
+	for (size_t a = 0; a < c->nlinear; a++)
+		theta[c->linear[a]] = ws->x[a];
+	/* The cost itself, as every other candidate's is computed. */
+	return sf_cost_total(c, theta, slot);
 }
 
 void
@@ -376,11 +579,11 @@ sf_cost_predict(const sf_cost *c, const double *theta, double *f)
 	const cost_slot *ws = &c->slots[0];
 
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
-		size_t end = begin + COST_CHUNK < c->n ? begin + COST_CHUNK
-						       : c->n;
+		size_t end =
+		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 
 		sf_program_eval(c->formula->value, c->value_data, theta, begin,
-				end, ws->out, ws->scratch);
+		                end, ws->out, ws->scratch);
 		memcpy(f + begin, ws->out, (end - begin) * sizeof *f);
 	}
 }

@@ -51,8 +51,8 @@ typedef struct sf_cost_settings {
  * (SF_ENOMEM; SF_EVALUE for lambda < 0 or a non-positive huber_delta).
  */
 sf_cost *sf_cost_alloc(const sf_formula *f, const sf_dataset *d,
-		       const double *weights, const sf_cost_settings *s,
-		       sf_error *err);
+                       const double *weights, const sf_cost_settings *s,
+                       sf_error *err);
 
 /* Release c.  Accepts NULL. */
 void sf_cost_free(sf_cost *c);
@@ -78,8 +78,8 @@ double sf_cost_total(const sf_cost *c, const double *theta, int slot);
  * with OpenMP.  Each candidate is computed whole by one thread, so the
  * costs are bit-identical whatever the number of threads.
  */
-void sf_cost_population(const sf_cost *c, const double *candidates, size_t n,
-			double *costs);
+void sf_cost_population(const sf_cost *c, double *candidates, size_t n,
+                        double *costs);
 
 /*
  * 1 when the cost is a sum of squared residuals (every loss but absolute,
@@ -101,9 +101,45 @@ size_t sf_cost_residual_count(const sf_cost *c);
  * least-squares cost.
  */
 int sf_cost_residuals(const sf_cost *c, const double *theta, double *r,
-		      double *J);
+                      double *J);
 
 /* The predictions f_i at theta (d->rows values), with thread slot 0. */
 void sf_cost_predict(const sf_cost *c, const double *theta, double *f);
+
+/*
+ * Separable least squares (variable projection, Golub & Pereyra 1973).
+ * Timing formulas are mostly sums of terms with a constant in front
+ * (t0 + steps * (a + c * b) + ...): the residuals are affine in those
+ * constants.  For such a constant the best value given the others is a
+ * bounded linear least-squares solve (boxls.h), so the global search only
+ * needs to look at the others - often none at all.  Applies to the sse
+ * and relative losses with no or an l2 penalty.
+ */
+
+/* 1 when the loss and penalty allow separable evaluation. */
+int sf_cost_is_separable_loss(const sf_cost *c);
+
+/*
+ * Which parameters the residuals are jointly affine in, found by probing
+ * the residuals and Jacobian at random points of the box (fixed seed):
+ * linear[j] = 1 or 0 (P values); returns the count.  0 when the loss does
+ * not allow it.  SF_ENOMEM goes to err (and 0 is returned).
+ */
+size_t sf_cost_find_linear(sf_cost *c, int *linear, sf_error *err);
+
+/*
+ * Evaluate separably from now on: sf_cost_population() then replaces each
+ * candidate's linear entries by their best values within bounds and
+ * returns the cost there.  Returns SF_OK or SF_ENOMEM.
+ */
+int sf_cost_set_separable(sf_cost *c, const int *linear, sf_error *err);
+
+/* How many parameters are solved rather than searched (0: not separable). */
+size_t sf_cost_separable_count(const sf_cost *c);
+
+/* Set theta's linear entries to their best values given the others, with
+ * thread slot's workspace; returns the total cost there (+INFINITY when
+ * the residuals are not finite). */
+double sf_cost_profile(const sf_cost *c, double *theta, int slot);
 
 #endif /* SF_COST_H */

@@ -20,6 +20,7 @@ sf_fit_options_init(sf_fit_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->polish = -1;
+	o->separable = -1;
 }
 
 void
@@ -30,6 +31,7 @@ sf_fit_result_free(sf_fit_result *r)
 	free(r->theta);
 	free(r->theta_search);
 	free(r->at_bound);
+	free(r->linear);
 	free(r);
 }
 
@@ -75,6 +77,8 @@ effective_settings(const sf_model *m, const sf_fit_options *o)
 		s.scale = o->scale;
 	if (o->polish >= 0)
 		s.polish = o->polish;
+	if (o->separable >= 0)
+		s.separable = o->separable;
 	return s;
 }
 
@@ -83,16 +87,16 @@ static int
 de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
 {
 	static const sf_de_algorithm algorithms[] = {
-		[SF_ALGORITHM_LSHADE] = SF_DE_LSHADE,
-		[SF_ALGORITHM_JSO] = SF_DE_JSO,
-		[SF_ALGORITHM_DE] = SF_DE_CLASSIC,
+	    [SF_ALGORITHM_LSHADE] = SF_DE_LSHADE,
+	    [SF_ALGORITHM_JSO] = SF_DE_JSO,
+	    [SF_ALGORITHM_DE] = SF_DE_CLASSIC,
 	};
 	int rc;
 
 	sf_de_settings_default(de, algorithms[s->algorithm]);
 	if (s->algorithm == SF_ALGORITHM_DE &&
 	    (rc = sf_de_strategy_parse(s->strategy, &de->mutation,
-				       &de->crossover, err)) != SF_OK)
+	                               &de->crossover, err)) != SF_OK)
 		return rc;
 	if (s->population > 0)
 		de->population = s->population;
@@ -112,8 +116,8 @@ de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
 	}
 	if (s->recombination >= 0)
 		de->cr = s->recombination;
-	de->init = s->init == SF_INIT_UNIFORM ? SF_DE_INIT_UNIFORM
-					      : SF_DE_INIT_LHS;
+	de->init =
+	    s->init == SF_INIT_UNIFORM ? SF_DE_INIT_UNIFORM : SF_DE_INIT_LHS;
 	de->seed = s->seed;
 	if (s->stagnation > 0)
 		de->stagnation_generations = s->stagnation;
@@ -121,8 +125,8 @@ de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
 }
 
 int
-sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d,
-	       double **weights, sf_error *err)
+sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d, double **weights,
+               sf_error *err)
 {
 	double *w, *var, pooled = 0, mean_w = 0;
 	size_t repeated = 0;
@@ -163,9 +167,9 @@ sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d,
 		free(var);
 		free(w);
 		return sf_error_set(err, SF_EVALUE,
-				    "weights: inverse_variance needs repeated "
-				    "measurements of some configuration, and "
-				    "the data has none with any spread");
+		                    "weights: inverse_variance needs repeated "
+		                    "measurements of some configuration, and "
+		                    "the data has none with any spread");
 	}
 	pooled /= (double)repeated;
 	for (size_t i = 0; i < d->rows; i++) {
@@ -194,10 +198,10 @@ polish_residuals(const double *theta, double *r, double *J, void *ctx)
 /* Refine r->theta by least squares; keep the result if it is better. */
 static int
 run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
-	   sf_error *err)
+           sf_error *err)
 {
 	sf_polish_problem problem = {polish_residuals, (void *)cost, f->lower,
-				     f->upper};
+	                             f->upper};
 	sf_polish_settings settings;
 	sf_polish_result pr;
 	size_t m = sf_cost_residual_count(cost), P = f->nparams;
@@ -230,7 +234,7 @@ run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
 		r->polish_kept = 1;
 	} else {
 		r->polish_note = "the polish did not lower the cost; the "
-				 "global search's answer is kept";
+		                 "global search's answer is kept";
 	}
 done:
 	sf_polish_free(w);
@@ -254,63 +258,79 @@ static const double search_floor = 1e-6;
 static const double search_decades = 1e3;
 
 typedef struct search_space {
-	size_t P;
-	double *scale;  /* s_j, or 0 for a linear parameter */
+	size_t P;              /* parameters */
+	size_t D;              /* searched: those not solved separably */
+	size_t *index;         /* u_k is theta[index[k]] */
+	double *scale;         /* s_k, or 0 for a linear-scale dimension */
 	double *lower, *upper; /* bounds of u */
-	double *theta;  /* one population of theta, for the cost */
+	double *theta;         /* one population of theta, for the cost */
 } search_space;
 
 static void
 search_space_free(search_space *sp)
 {
+	free(sp->index);
 	free(sp->scale);
 	free(sp->lower);
 	free(sp->upper);
 	free(sp->theta);
 }
 
+/* solved[j] (may be NULL): theta_j is solved separably, not searched. */
 static int
-search_space_init(search_space *sp, const sf_formula *f, int linear)
+search_space_init(search_space *sp, const sf_formula *f, int linear,
+                  const int *solved)
 {
 	const size_t P = f->nparams;
 
 	sp->P = P;
+	sp->D = 0;
+	sp->index = malloc((P + 1) * sizeof *sp->index);
 	sp->scale = calloc(P + 1, sizeof *sp->scale);
 	sp->lower = malloc((P + 1) * sizeof *sp->lower);
 	sp->upper = malloc((P + 1) * sizeof *sp->upper);
 	sp->theta = NULL;
-	if (sp->scale == NULL || sp->lower == NULL || sp->upper == NULL)
+	if (sp->index == NULL || sp->scale == NULL || sp->lower == NULL ||
+	    sp->upper == NULL)
 		return SF_ENOMEM;
 	for (size_t j = 0; j < P; j++) {
 		double lo = f->lower[j], hi = f->upper[j];
 		double big = fmax(fabs(lo), fabs(hi));
+		size_t k = sp->D;
 
+		if (solved != NULL && solved[j])
+			continue;
+		sp->index[sp->D++] = j;
 		if (linear)
-			sp->scale[j] = 0;
+			sp->scale[k] = 0;
 		else if (lo <= 0 && hi >= 0)
-			sp->scale[j] = search_floor * big;
+			sp->scale[k] = search_floor * big;
 		else if (lo > 0 && hi / lo > search_decades)
-			sp->scale[j] = lo;
+			sp->scale[k] = lo;
 		else if (hi < 0 && lo / hi > search_decades)
-			sp->scale[j] = -hi;
-		if (sp->scale[j] > 0) {
-			sp->lower[j] = asinh(lo / sp->scale[j]);
-			sp->upper[j] = asinh(hi / sp->scale[j]);
+			sp->scale[k] = -hi;
+		if (sp->scale[k] > 0) {
+			sp->lower[k] = asinh(lo / sp->scale[k]);
+			sp->upper[k] = asinh(hi / sp->scale[k]);
 		} else {
-			sp->lower[j] = lo;
-			sp->upper[j] = hi;
+			sp->lower[k] = lo;
+			sp->upper[k] = hi;
 		}
 	}
 	return SF_OK;
 }
 
-/* theta from u, clamped to the box against rounding. */
+/* theta from u, clamped to the box against rounding; solved entries 0
+ * (the cost fills them in). */
 static void
 search_to_theta(const search_space *sp, const sf_formula *f, const double *u,
-		double *theta)
+                double *theta)
 {
-	for (size_t j = 0; j < sp->P; j++) {
-		double t = sp->scale[j] > 0 ? sp->scale[j] * sinh(u[j]) : u[j];
+	for (size_t j = 0; j < sp->P; j++)
+		theta[j] = 0;
+	for (size_t k = 0; k < sp->D; k++) {
+		size_t j = sp->index[k];
+		double t = sp->scale[k] > 0 ? sp->scale[k] * sinh(u[k]) : u[k];
 		theta[j] = fmin(fmax(t, f->lower[j]), f->upper[j]);
 	}
 }
@@ -318,48 +338,73 @@ search_to_theta(const search_space *sp, const sf_formula *f, const double *u,
 static void
 search_from_theta(const search_space *sp, const double *theta, double *u)
 {
-	for (size_t j = 0; j < sp->P; j++) {
-		double v = sp->scale[j] > 0 ? asinh(theta[j] / sp->scale[j])
-					    : theta[j];
-		u[j] = fmin(fmax(v, sp->lower[j]), sp->upper[j]);
+	for (size_t k = 0; k < sp->D; k++) {
+		double t = theta[sp->index[k]];
+		double v = sp->scale[k] > 0 ? asinh(t / sp->scale[k]) : t;
+		u[k] = fmin(fmax(v, sp->lower[k]), sp->upper[k]);
 	}
 }
 
-/* The global search: ask, evaluate in parallel, tell, until it stops. */
+/*
+ * The global search: ask, evaluate in parallel, tell, until it stops.
+ * Separably solved parameters (r->linear) are not searched; each
+ * candidate's are filled in by the cost.  When no parameter is left to
+ * search, one solve is the whole answer.
+ */
 static int
 run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
-	   const sf_fit_options *o, const struct timespec *start, int linear,
-	   sf_fit_result *r, sf_error *err)
+           const sf_fit_options *o, const struct timespec *start, int linear,
+           sf_fit_result *r, sf_error *err)
 {
 	const size_t P = f->nparams;
+	const int separable = r->nlinear > 0;
 	sf_de_settings settings;
 	search_space sp = {0};
-	double *seed_member = NULL, *costs = NULL, best_cost;
+	double *seed_member = NULL, *seed_u = NULL, *costs = NULL, best_cost;
 	const double *trials, *best;
 	int rc, has_init = 0;
 	sf_de *de = NULL;
+	size_t D;
 
 	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
 		return rc;
-	if (search_space_init(&sp, f, linear) != SF_OK)
+	if (search_space_init(&sp, f, linear, separable ? r->linear : NULL) !=
+	    SF_OK)
 		goto oom;
-	if ((de = sf_de_alloc(P, sp.lower, sp.upper, &settings, err)) == NULL) {
+	D = sp.D;
+	if (D == 0) {
+		memset(r->theta, 0, P * sizeof *r->theta);
+		r->cost = r->cost_search = sf_cost_profile(cost, r->theta, 0);
+		memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
+		r->evaluations = 1;
+		r->generations = 0;
+		r->population = 0;
+		r->stop_reason = "separable";
+		rc = SF_OK;
+		goto done;
+	}
+	if ((de = sf_de_alloc(D, sp.lower, sp.upper, &settings, err)) == NULL) {
 		rc = err != NULL ? err->code : SF_EVALUE;
 		goto done;
 	}
-	sp.theta = malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
+	sp.theta =
+	    malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
 	/* Parameters with init: seed one member (the others mid-box). */
 	if (sp.theta == NULL ||
-	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL)
+	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL ||
+	    (seed_u = malloc((D + 1) * sizeof *seed_u)) == NULL)
 		goto oom;
-	for (size_t j = 0; j < P; j++) {
-		const sf_model_param *p = &m->params[f->fitted[j]];
-		seed_member[j] = p->has_init ? p->init
-					     : 0.5 * (p->min + p->max);
+	for (size_t k = 0; k < D; k++) {
+		const sf_model_param *p = &m->params[f->fitted[sp.index[k]]];
 		has_init |= p->has_init;
 	}
-	search_from_theta(&sp, seed_member, seed_member);
-	if ((rc = sf_de_init(de, has_init ? seed_member : NULL, err)) != SF_OK)
+	for (size_t j = 0; j < P; j++) {
+		const sf_model_param *p = &m->params[f->fitted[j]];
+		seed_member[j] =
+		    p->has_init ? p->init : 0.5 * (p->min + p->max);
+	}
+	search_from_theta(&sp, seed_member, seed_u);
+	if ((rc = sf_de_init(de, has_init ? seed_u : NULL, err)) != SF_OK)
 		goto done;
 	costs = malloc((sf_de_population_size(de) + 1) * sizeof *costs);
 	if (costs == NULL)
@@ -370,8 +415,8 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		size_t n = sf_de_ask(de, &trials);
 
 		for (size_t k = 0; k < n; k++)
-			search_to_theta(&sp, f, trials + k * P,
-					sp.theta + k * P);
+			search_to_theta(&sp, f, trials + k * D,
+			                sp.theta + k * P);
 		sf_cost_population(cost, sp.theta, n, costs);
 		if ((rc = sf_de_tell(de, costs, err)) != SF_OK)
 			goto done;
@@ -395,7 +440,9 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		r->stop_reason = sf_de_stop_name(sf_de_test(de));
 	best = sf_de_best(de, &best_cost);
 	search_to_theta(&sp, f, best, r->theta);
-	memcpy(r->theta_search, r->theta, P * sizeof *best);
+	if (separable)
+		best_cost = sf_cost_profile(cost, r->theta, 0);
+	memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
 	r->cost = r->cost_search = best_cost;
 	r->evaluations = sf_de_evaluations(de);
 	r->generations = sf_de_generations(de);
@@ -407,6 +454,7 @@ done:
 	sf_de_free(de);
 	search_space_free(&sp);
 	free(seed_member);
+	free(seed_u);
 	free(costs);
 	return rc;
 }
@@ -414,8 +462,8 @@ done:
 /* One attempt: the search in one space, then the polish. */
 static int
 search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
-		  const sf_fit_options *o, const struct timespec *start,
-		  int linear, sf_fit_result *r, sf_error *err)
+                  const sf_fit_options *o, const struct timespec *start,
+                  int linear, sf_fit_result *r, sf_error *err)
 {
 	int rc = run_search(cost, f, m, o, start, linear, r, err);
 
@@ -425,15 +473,17 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		r->polish_note = "polish is off";
 	else if (!sf_cost_is_least_squares(cost))
 		r->polish_note = "the cost is not a sum of squares (absolute "
-				 "loss or l1 penalty), so the least-squares "
-				 "polish does not apply";
+		                 "loss or l1 penalty), so the least-squares "
+		                 "polish does not apply";
 	else
 		rc = run_polish(cost, f, r, err);
 	return rc;
 }
 
+/* A result for P parameters; linear (may be NULL) flags those solved
+ * separably. */
 static sf_fit_result *
-result_alloc(size_t P, const sf_fit_settings *settings)
+result_alloc(size_t P, const sf_fit_settings *settings, const int *linear)
 {
 	sf_fit_result *r = calloc(1, sizeof *r);
 
@@ -444,9 +494,15 @@ result_alloc(size_t P, const sf_fit_settings *settings)
 	r->theta = calloc(P + 1, sizeof *r->theta);
 	r->theta_search = calloc(P + 1, sizeof *r->theta_search);
 	r->at_bound = calloc(P + 1, sizeof *r->at_bound);
-	if (r->theta == NULL || r->theta_search == NULL || r->at_bound == NULL) {
+	r->linear = calloc(P + 1, sizeof *r->linear);
+	if (r->theta == NULL || r->theta_search == NULL ||
+	    r->at_bound == NULL || r->linear == NULL) {
 		sf_fit_result_free(r);
 		return NULL;
+	}
+	for (size_t j = 0; linear != NULL && j < P; j++) {
+		r->linear[j] = linear[j];
+		r->nlinear += linear[j] != 0;
 	}
 	return r;
 }
@@ -459,15 +515,14 @@ result_alloc(size_t P, const sf_fit_settings *settings)
  * the choice is reproducible.
  */
 static const double lambda_grid[SF_LAMBDA_GRID] = {
-	0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
+    0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
 };
 enum { LAMBDA_FOLDS = 5 };
 
 static int
 choose_lambda(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-	      const sf_fit_options *o, const sf_fit_settings *settings,
-	      double *curve, size_t *folds_used, double *chosen,
-	      sf_error *err)
+              const sf_fit_options *o, const sf_fit_settings *settings,
+              double *curve, size_t *folds_used, double *chosen, sf_error *err)
 {
 	int *fold = malloc((d->rows + 1) * sizeof *fold);
 	size_t nfolds;
@@ -507,13 +562,14 @@ choose_lambda(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 
 int
 sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-	   const sf_fit_options *o, sf_fit_result **out, sf_error *err)
+           const sf_fit_options *o, sf_fit_result **out, sf_error *err)
 {
 	const size_t P = f->nparams;
 	struct timespec start;
 	sf_fit_settings settings = effective_settings(m, o);
 	sf_cost_settings cs;
 	sf_fit_result *best = NULL, *other = NULL;
+	int *linear = NULL;
 	sf_cost *cost = NULL;
 	double *weights = NULL;
 	int rc;
@@ -528,7 +584,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		if (settings.penalty == SF_PENALTY_NONE)
 			settings.penalty = SF_PENALTY_L2;
 		rc = choose_lambda(m, d, f, o, &settings, curve, &folds,
-				   &chosen, err);
+		                   &chosen, err);
 		if (rc != SF_OK)
 			return rc;
 		with.has_lambda = 1;
@@ -556,7 +612,24 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		rc = err != NULL ? err->code : SF_ENOMEM;
 		goto done;
 	}
-	if ((best = result_alloc(P, &settings)) == NULL) {
+	/* Separable: find the constants to solve rather than search (not
+	 * for a warm start, which only polishes). */
+	if (settings.separable && o->warm_start == NULL &&
+	    sf_cost_is_separable_loss(cost)) {
+		if ((linear = calloc(P + 1, sizeof *linear)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		sf_error_clear(err);
+		if (sf_cost_find_linear(cost, linear, err) > 0 &&
+		    (rc = sf_cost_set_separable(cost, linear, err)) != SF_OK)
+			goto done;
+		if (err != NULL && err->code == SF_ENOMEM) {
+			rc = SF_ENOMEM;
+			goto done;
+		}
+	}
+	if ((best = result_alloc(P, &settings, linear)) == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -565,31 +638,31 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		memcpy(best->theta, o->warm_start, P * sizeof *best->theta);
 		memcpy(best->theta_search, o->warm_start,
 		       P * sizeof *best->theta);
-		best->cost = best->cost_search = sf_cost_total(cost,
-							       best->theta, 0);
+		best->cost = best->cost_search =
+		    sf_cost_total(cost, best->theta, 0);
 		best->stop_reason = "warm_start";
 		best->scale = SF_SCALE_LINEAR;
 		rc = best->cost < INFINITY ? run_polish(cost, f, best, err)
-					   : SF_OK;
+		                           : SF_OK;
 		settings.scale = SF_SCALE_LINEAR; /* no second search */
 	} else {
 		rc = search_and_polish(cost, f, m, o, &start,
-				       settings.scale != SF_SCALE_LOG, best,
-				       err);
+		                       settings.scale != SF_SCALE_LOG, best,
+		                       err);
 	}
 	if (rc != SF_OK)
 		goto done;
-	best->scale = settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG
-						     : SF_SCALE_LINEAR;
+	best->scale =
+	    settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG : SF_SCALE_LINEAR;
 	/*
 	 * auto: also search on the log scale, keep the lower cost.  Neither
 	 * scale wins everywhere (NIST's Gauss problems want linear, MGH09 and
 	 * Thurber log), and a wrong basin is worse than twice the time.
 	 */
-	if (settings.scale == SF_SCALE_AUTO &&
+	if (settings.scale == SF_SCALE_AUTO && best->nlinear < P &&
 	    !(settings.time_limit > 0 &&
 	      seconds_since(&start) >= settings.time_limit)) {
-		if ((other = result_alloc(P, &settings)) == NULL) {
+		if ((other = result_alloc(P, &settings, linear)) == NULL) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 			goto done;
 		}
@@ -615,18 +688,18 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		*out = best;
 		best = NULL;
 		rc = sf_error_set(err, SF_EFAIL,
-				  "no candidate had a finite cost: the "
-				  "formula gives NaN, infinity or (for loss "
-				  "log) a non-positive time everywhere the "
-				  "search looked");
+		                  "no candidate had a finite cost: the "
+		                  "formula gives NaN, infinity or (for loss "
+		                  "log) a non-positive time everywhere the "
+		                  "search looked");
 		goto done;
 	}
 	best->loss = sf_cost_loss(cost, best->theta, 0);
 	best->penalty = sf_cost_penalty(cost, best->theta);
 	for (size_t j = 0; j < P; j++)
 		best->at_bound[j] = best->theta[j] <= f->lower[j]   ? 1
-				    : best->theta[j] >= f->upper[j] ? 2
-								    : 0;
+		                    : best->theta[j] >= f->upper[j] ? 2
+		                                                    : 0;
 	best->seconds = seconds_since(&start);
 	*out = best;
 	best = NULL;
@@ -634,6 +707,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 done:
 	sf_cost_free(cost);
 	free(weights);
+	free(linear);
 	sf_fit_result_free(best);
 	sf_fit_result_free(other);
 	return rc;

@@ -8,8 +8,12 @@
  * vector by bounded least squares (polish.h) and keeps the refinement only
  * if it lowers the cost.  With `scale: auto` (the default) this is done
  * twice, searching the parameters as they are and by log magnitude, and
- * the lower cost wins (see search_space in fit.c).  Random numbers are drawn only by the optimiser,
- * serially, so a seed gives the same result whatever the thread count.
+ * the lower cost wins (see search_space in fit.c).  Constants the
+ * residuals are linear in are not searched but solved for each candidate
+ * by bounded linear least squares (separable, cost.h); when every
+ * constant is, there is no search at all.  Random numbers are drawn only by the
+ * optimiser, serially, so a seed gives the same result whatever the thread
+ * count.
  *
  * Settings come from the model's `fit:` block, overridden by the caller's
  * sf_fit_options (the command-line flags).
@@ -33,7 +37,7 @@ typedef struct sf_fit_progress {
 	size_t evaluations;
 	size_t max_evals;
 	double best_cost;
-	double spread;   /* std(costs) / |mean(costs)| of the population */
+	double spread; /* std(costs) / |mean(costs)| of the population */
 	double seconds;
 } sf_fit_progress;
 
@@ -42,22 +46,23 @@ typedef struct sf_fit_progress {
 typedef struct sf_fit_options {
 	int has_seed;
 	uint64_t seed;
-	int threads;             /* <= 0: all available */
+	int threads; /* <= 0: all available */
 	int has_algorithm;
 	sf_algorithm algorithm;
-	size_t max_evals;        /* 0: the model's or the default */
+	size_t max_evals; /* 0: the model's or the default */
 	int has_loss;
 	sf_loss loss;
 	int has_lambda;
 	double lambda;
 	int has_scale;
 	sf_search_scale scale;
-	double time_limit;       /* seconds; 0: the model's or none */
+	double time_limit; /* seconds; 0: the model's or none */
 	/* When not NULL and the cost is a sum of squares with the polish on:
 	 * no global search, only the polish from this theta (a warm start,
 	 * for bootstrap replicates near a known optimum). */
 	const double *warm_start;
-	int polish;              /* -1: the model's; 0 off; 1 on */
+	int polish;    /* -1: the model's; 0 off; 1 on */
+	int separable; /* -1: the model's; 0 off; 1 on */
 	/* Called once per generation when not NULL; must not touch the fit. */
 	void (*progress)(void *ctx, const sf_fit_progress *p);
 	void *progress_ctx;
@@ -68,9 +73,9 @@ enum { SF_LAMBDA_GRID = 8 };
 
 typedef struct sf_fit_result {
 	size_t nparams;
-	double *theta;           /* the fitted parameters (theta order) */
-	double *theta_search;    /* the global search's best, before polish */
-	double cost;             /* loss + lambda * penalty at theta */
+	double *theta;        /* the fitted parameters (theta order) */
+	double *theta_search; /* the global search's best, before polish */
+	double cost;          /* loss + lambda * penalty at theta */
 	double loss;
 	double penalty;          /* before lambda */
 	double cost_search;      /* the global search's best cost */
@@ -85,7 +90,10 @@ typedef struct sf_fit_result {
 	const char *polish_note; /* why it did not run or was not kept */
 	const char *polish_stop; /* its stopping rule when it ran */
 	size_t polish_iterations;
-	int *at_bound;           /* per parameter: 1 at lower, 2 at upper */
+	int *at_bound; /* per parameter: 1 at lower, 2 at upper */
+	int *linear;   /* per parameter: 1 when solved separably
+	                * (cost.h), not searched */
+	size_t nlinear;
 	sf_fit_settings settings; /* what was actually used */
 	/* lambda: auto - the grid, its cross-validated MAPE (percent; NaN
 	 * where a fold failed), the folds; settings.lambda is the choice. */
@@ -106,7 +114,7 @@ void sf_fit_options_init(sf_fit_options *o);
  * bad settings; SF_ENOMEM.
  */
 int sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-	       const sf_fit_options *o, sf_fit_result **out, sf_error *err);
+               const sf_fit_options *o, sf_fit_result **out, sf_error *err);
 
 /* Release r.  Accepts NULL. */
 void sf_fit_result_free(sf_fit_result *r);
@@ -117,6 +125,6 @@ void sf_fit_result_free(sf_fit_result *r);
  * scalefit-model(5)).  *weights is malloc'd; the caller frees it.
  */
 int sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d,
-		   double **weights, sf_error *err);
+                   double **weights, sf_error *err);
 
 #endif /* SF_FIT_H */

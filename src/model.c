@@ -810,7 +810,7 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		"max_evals",     "max_generations", "tol",       "atol",
 		"mutation",      "recombination",   "init",      "seed",
 		"polish",        "time_limit",      "stagnation",
-		"scale",
+		"scale",         "separable",
 	};
 	static const char *const init_names[] = {
 		[SF_INIT_LATIN] = "latinhypercube",
@@ -903,6 +903,9 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	if ((v = map_get(ld, node, "polish")) != NULL &&
 	    (rc = get_bool(ld, v, "polish", &s->polish)) != SF_OK)
 		return rc;
+	if ((v = map_get(ld, node, "separable")) != NULL &&
+	    (rc = get_bool(ld, v, "separable", &s->separable)) != SF_OK)
+		return rc;
 	if ((v = map_get(ld, node, "time_limit")) != NULL &&
 	    (rc = get_number_in(ld, v, "time_limit", 0, INFINITY,
 				&s->time_limit)) != SF_OK)
@@ -978,6 +981,7 @@ sf_fit_settings_default(sf_fit_settings *s)
 	s->recombination = -1;
 	s->init = SF_INIT_LATIN;
 	s->polish = 1;
+	s->separable = 1;
 }
 
 static void

@@ -131,6 +131,8 @@ typedef struct sf_fit_settings {
 	uint64_t seed;
 	int has_seed;
 	int polish;             /* 1 (default): least-squares polish */
+	int separable;          /* 1 (default): constants the residuals are
+				 * linear in are solved, not searched */
 	double time_limit;      /* seconds; 0: none */
 	size_t stagnation;      /* generations without progress; 0: default */
 } sf_fit_settings;

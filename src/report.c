@@ -129,7 +129,7 @@ data_json(const sf_report *r, int *ok)
 	put(data, "rows", json_integer((json_int_t)d->rows), ok);
 	put(data, "where",
 	    r->model->where.text != NULL ? json_text(r->model->where.text)
-					 : json_null(),
+	                                 : json_null(),
 	    ok);
 	put(data, "file_rows", json_integer((json_int_t)d->table_rows), ok);
 	put(data, "filtered_out", json_integer((json_int_t)d->filtered_out),
@@ -167,17 +167,18 @@ parameters_json(const sf_report *r, int *ok)
 		}
 		put(o, "value", sf_json_number(r->fit->theta[j]), ok);
 		put(o, "stderr",
-		    sf_json_number(r->stats != NULL ? r->stats->se[j] : NAN), ok);
+		    sf_json_number(r->stats != NULL ? r->stats->se[j] : NAN),
+		    ok);
 		if ((ci = json_array()) != NULL) {
 			append(ci,
 			       sf_json_number(r->stats != NULL
-						      ? r->stats->ci_low[j]
-						      : NAN),
+			                          ? r->stats->ci_low[j]
+			                          : NAN),
 			       ok);
 			append(ci,
 			       sf_json_number(r->stats != NULL
-						      ? r->stats->ci_high[j]
-						      : NAN),
+			                          ? r->stats->ci_high[j]
+			                          : NAN),
 			       ok);
 		}
 		put(o, "ci95", ci, ok);
@@ -233,21 +234,34 @@ optimizer_json(const sf_report *r, int *ok)
 		json_decref(polish);
 		return o;
 	}
-	put(o, "algorithm", json_text(sf_algorithm_name(fit->settings.algorithm)),
-	    ok);
+	put(o, "algorithm",
+	    json_text(sf_algorithm_name(fit->settings.algorithm)), ok);
 	if (fit->settings.algorithm == SF_ALGORITHM_DE)
 		put(o, "strategy", json_text(fit->settings.strategy), ok);
 	/* A 64-bit seed may not fit JSON's integers: give it as text too. */
 	snprintf(seed, sizeof seed, "%llu",
-		 (unsigned long long)fit->settings.seed);
+	         (unsigned long long)fit->settings.seed);
 	put(o, "seed",
 	    fit->settings.seed <= 9007199254740992ULL
-		    ? json_integer((json_int_t)fit->settings.seed)
-		    : json_string(seed),
+	        ? json_integer((json_int_t)fit->settings.seed)
+	        : json_string(seed),
 	    ok);
 	put(o, "scale", json_text(sf_search_scale_name(fit->settings.scale)),
 	    ok);
 	put(o, "chosen_scale", json_text(sf_search_scale_name(fit->scale)), ok);
+	{
+		json_t *solved = json_array();
+
+		for (size_t j = 0; solved != NULL && j < fit->nparams; j++)
+			if (fit->linear[j])
+				append(
+				    solved,
+				    json_text(
+				        r->model->params[r->formula->fitted[j]]
+				            .name),
+				    ok);
+		put(o, "separable", solved, ok);
+	}
 	put(o, "threads", json_integer(fit->threads), ok);
 	put(o, "population", json_integer((json_int_t)fit->population), ok);
 	put(o, "evaluations", json_integer((json_int_t)fit->evaluations), ok);
@@ -259,8 +273,8 @@ optimizer_json(const sf_report *r, int *ok)
 	put(polish, "kept", json_boolean(fit->polish_kept), ok);
 	if (fit->polish_stop != NULL)
 		put(polish, "stop", json_text(fit->polish_stop), ok);
-	put(polish, "iterations", json_integer((json_int_t)fit->polish_iterations),
-	    ok);
+	put(polish, "iterations",
+	    json_integer((json_int_t)fit->polish_iterations), ok);
 	if (fit->polish_note != NULL)
 		put(polish, "note", json_text(fit->polish_note), ok);
 	put(o, "polish", polish, ok);
@@ -283,7 +297,8 @@ matrix_json(const double *m, size_t n, int *ok)
 			continue;
 		}
 		for (size_t j = 0; j < n; j++)
-			append(row, sf_json_number(m != NULL ? m[i * n + j] : NAN),
+			append(row,
+			       sf_json_number(m != NULL ? m[i * n + j] : NAN),
 			       ok);
 		append(rows, row, ok);
 	}
@@ -317,7 +332,7 @@ residuals_json(const sf_report *r, int *ok)
 		put(o, "observed", sf_json_number(d->output[i]), ok);
 		put(o, "predicted",
 		    sf_json_number(r->stats != NULL ? r->stats->predicted[i]
-						    : NAN),
+		                                    : NAN),
 		    ok);
 		append(rows, o, ok);
 	}
@@ -369,9 +384,8 @@ lambda_json(const sf_fit_result *fit, int *ok)
 	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
 		append(curve,
 		       json_pack("{s:o, s:o}", "lambda",
-				 sf_json_number(fit->lambda_grid[g]),
-				 "cv_mape",
-				 sf_json_number(fit->lambda_cv_mape[g])),
+		                 sf_json_number(fit->lambda_grid[g]), "cv_mape",
+		                 sf_json_number(fit->lambda_cv_mape[g])),
 		       ok);
 	put(o, "curve", curve, ok);
 	return o;
@@ -379,8 +393,7 @@ lambda_json(const sf_fit_result *fit, int *ok)
 
 /* Bootstrap or restarts: per-parameter summaries, costs and samples. */
 static json_t *
-resample_json(const sf_report *r, const sf_resample *x, int bootstrap,
-	      int *ok)
+resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 {
 	const sf_model *m = r->model;
 	const size_t P = x->nparams;
@@ -448,11 +461,11 @@ sf_report_json(const sf_report *r)
 	put(root, "optimizer", optimizer_json(r, &ok), &ok);
 	put(root, "correlations",
 	    matrix_json(r->stats != NULL ? r->stats->corr : NULL,
-			r->formula->nparams, &ok),
+	                r->formula->nparams, &ok),
 	    &ok);
 	put(root, "covariance",
 	    matrix_json(r->stats != NULL ? r->stats->cov : NULL,
-			r->formula->nparams, &ok),
+	                r->formula->nparams, &ok),
 	    &ok);
 	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
 	put(root, "residuals", residuals_json(r, &ok), &ok);
@@ -494,8 +507,8 @@ sf_report_save(const json_t *json, const char *path, sf_error *err)
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		sf_error_at(err, SF_EIO, path, 0, 0,
-			    "cannot create a file beside it: %s",
-			    strerror(errno));
+		            "cannot create a file beside it: %s",
+		            strerror(errno));
 		free(tmp);
 		return SF_EIO;
 	}
@@ -516,7 +529,7 @@ sf_report_save(const json_t *json, const char *path, sf_error *err)
 	return SF_OK;
 fail:
 	sf_error_at(err, SF_EIO, path, 0, 0, "cannot write the report: %s",
-		    strerror(errno));
+	            strerror(errno));
 	remove(tmp);
 	free(tmp);
 	return SF_EIO;
@@ -537,30 +550,30 @@ param_width(const sf_model *m)
 
 static void
 print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
-	       FILE *out)
+               FILE *out)
 {
 	if (x == NULL)
 		return;
 	if (bootstrap)
 		fprintf(out,
-			"\n  bootstrap: %zu replicates resampling "
-			"configurations (%zu failed)\n  %-12s %15s   %s\n",
-			x->count, x->failed, "parameter", "median",
-			"95% percentile interval");
+		        "\n  bootstrap: %zu replicates resampling "
+		        "configurations (%zu failed)\n  %-12s %15s   %s\n",
+		        x->count, x->failed, "parameter", "median",
+		        "95% percentile interval");
 	else
 		fprintf(out,
-			"\n  restarts: %zu seeds (%zu failed); the spread of "
-			"their best constants\n  %-12s %15s %-29s %s\n",
-			x->count, x->failed, "parameter", "median",
-			"  2.5% to 97.5% of restarts", "sd");
+		        "\n  restarts: %zu seeds (%zu failed); the spread of "
+		        "their best constants\n  %-12s %15s %-29s %s\n",
+		        x->count, x->failed, "parameter", "median",
+		        "  2.5% to 97.5% of restarts", "sd");
 	for (size_t j = 0; j < x->nparams; j++) {
 		char interval[64];
 
 		snprintf(interval, sizeof interval, "[%.6g, %.6g]", x->low[j],
-			 x->high[j]);
+		         x->high[j]);
 		fprintf(out, "  %-12s %15.8g   ",
-			r->model->params[r->formula->fitted[j]].name,
-			x->median[j]);
+		        r->model->params[r->formula->fitted[j]].name,
+		        x->median[j]);
 		if (bootstrap)
 			fputs(interval, out);
 		else
@@ -579,67 +592,86 @@ sf_report_print_text(const sf_report *r, FILE *out)
 	size_t j = 0;
 
 	fprintf(out, "fit of %s to %s: %zu rows\n\n", m->name, r->data->file,
-		r->data->rows);
+	        r->data->rows);
 	fprintf(out, "  %-*s %15s %12s   %-29s %s\n", w, "parameter", "value",
-		"std. error", "95% interval", "bounds");
+	        "std. error", "95% interval", "bounds");
 	for (size_t i = 0; i < m->nparams; i++) {
 		const sf_model_param *p = &m->params[i];
 
 		if (p->fixed) {
 			fprintf(out, "  %-*s %15.8g %12s   %-29s\n", w, p->name,
-				p->value, "(fixed)", "");
+			        p->value, "(fixed)", "");
 			continue;
 		}
 		char interval[64] = "";
 		if (s != NULL && isfinite(s->se[j]))
 			snprintf(interval, sizeof interval, "[%.6g, %.6g]",
-				 s->ci_low[j], s->ci_high[j]);
+			         s->ci_low[j], s->ci_high[j]);
 		fprintf(out, "  %-*s %15.8g ", w, p->name, fit->theta[j]);
 		if (s != NULL && isfinite(s->se[j]))
 			fprintf(out, "%12.4g", s->se[j]);
 		else
-			fprintf(out, "%12s", fit->at_bound[j] ? "at bound" : "-");
+			fprintf(out, "%12s",
+			        fit->at_bound[j] ? "at bound" : "-");
 		fprintf(out, "   %-29s [%g, %g]%s\n", interval, p->min, p->max,
-			fit->at_bound[j] == 1   ? "  at min"
-			: fit->at_bound[j] == 2 ? "  at max"
-						: "");
+		        fit->at_bound[j] == 1   ? "  at min"
+		        : fit->at_bound[j] == 2 ? "  at max"
+		                                : "");
 		j++;
 	}
 	fprintf(out, "\n  loss (%s) %.6g", sf_loss_name(fit->settings.loss),
-		fit->loss);
+	        fit->loss);
 	if (fit->settings.penalty != SF_PENALTY_NONE)
 		fprintf(out, ", penalty (%s) %.6g x lambda %g",
-			sf_penalty_name(fit->settings.penalty), fit->penalty,
-			fit->settings.lambda);
+		        sf_penalty_name(fit->settings.penalty), fit->penalty,
+		        fit->settings.lambda);
 	fprintf(out, "\n");
 	if (s != NULL)
 		fprintf(out,
-			"  RMSE %.6g   MAPE %.4g%%   max error %.4g%%   R^2 "
-			"%.6f   AICc %.6g   BIC %.6g\n",
-			s->rmse, s->mape, s->max_ape, s->r2, s->aicc, s->bic);
-	fprintf(out,
-		"\n  %s, seed %llu, %d thread%s: %zu evaluations, %zu "
-		"generations, stopped by %s; %.3g s\n",
-		sf_algorithm_name(fit->settings.algorithm),
-		(unsigned long long)fit->settings.seed, fit->threads,
-		fit->threads == 1 ? "" : "s", fit->evaluations,
-		fit->generations, fit->stop_reason, fit->seconds);
+		        "  RMSE %.6g   MAPE %.4g%%   max error %.4g%%   R^2 "
+		        "%.6f   AICc %.6g   BIC %.6g\n",
+		        s->rmse, s->mape, s->max_ape, s->r2, s->aicc, s->bic);
+	if (fit->nlinear == fit->nparams && fit->generations == 0)
+		fprintf(out, "\n  no global search needed: %.3g s\n",
+		        fit->seconds);
+	else
+		fprintf(out,
+		        "\n  %s, seed %llu, %d thread%s: %zu evaluations, %zu "
+		        "generations, stopped by %s; %.3g s\n",
+		        sf_algorithm_name(fit->settings.algorithm),
+		        (unsigned long long)fit->settings.seed, fit->threads,
+		        fit->threads == 1 ? "" : "s", fit->evaluations,
+		        fit->generations, fit->stop_reason, fit->seconds);
+	if (fit->nlinear > 0) {
+		fprintf(out,
+		        "  separable: %zu of %zu constants solved by "
+		        "bounded linear least squares (",
+		        fit->nlinear, fit->nparams);
+		for (size_t q = 0, k = 0; q < fit->nparams; q++)
+			if (fit->linear[q])
+				fprintf(out, "%s%s", k++ ? ", " : "",
+				        m->params[r->formula->fitted[q]].name);
+		fprintf(out, ")%s\n",
+		        fit->nlinear == fit->nparams
+		            ? ", nothing left to search"
+		            : "");
+	}
 	if (fit->polish_ran)
 		fprintf(out, "  polish: %s (%s after %zu iterations)\n",
-			fit->polish_kept ? "improved the search's answer"
-					 : "kept the search's answer",
-			fit->polish_stop, fit->polish_iterations);
+		        fit->polish_kept ? "improved the search's answer"
+		                         : "kept the search's answer",
+		        fit->polish_stop, fit->polish_iterations);
 	else if (fit->polish_note != NULL)
 		fprintf(out, "  polish: skipped: %s\n", fit->polish_note);
 	if (fit->lambda_auto) {
 		fprintf(out,
-			"  lambda auto: %g, the lowest %zu-fold "
-			"cross-validated MAPE of\n   ",
-			fit->settings.lambda, fit->lambda_folds);
+		        "  lambda auto: %g, the lowest %zu-fold "
+		        "cross-validated MAPE of\n   ",
+		        fit->settings.lambda, fit->lambda_folds);
 		for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
 			fprintf(out, " %g: %.3g%%%s", fit->lambda_grid[g],
-				fit->lambda_cv_mape[g],
-				g + 1 < SF_LAMBDA_GRID ? "," : "\n");
+			        fit->lambda_cv_mape[g],
+			        g + 1 < SF_LAMBDA_GRID ? "," : "\n");
 	}
 	print_resample(r, r->restarts, 0, out);
 	print_resample(r, r->bootstrap, 1, out);
@@ -647,18 +679,18 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		return;
 	if (s->rank_deficient)
 		fprintf(out, "  warning: the Jacobian is rank-deficient: some "
-			     "combination of parameters is not determined by "
-			     "the data\n");
+		             "combination of parameters is not determined by "
+		             "the data\n");
 	for (size_t a = 0; a < r->formula->nparams; a++)
 		for (size_t b = a + 1; b < r->formula->nparams; b++) {
 			double c = s->corr[a * r->formula->nparams + b];
 			if (fabs(c) > 0.95)
 				fprintf(out,
-					"  warning: %s and %s are strongly "
-					"correlated (%.3f): the data hardly "
-					"tells them apart\n",
-					m->params[r->formula->fitted[a]].name,
-					m->params[r->formula->fitted[b]].name,
-					c);
+				        "  warning: %s and %s are strongly "
+				        "correlated (%.3f): the data hardly "
+				        "tells them apart\n",
+				        m->params[r->formula->fitted[a]].name,
+				        m->params[r->formula->fitted[b]].name,
+				        c);
 		}
 }

@@ -116,8 +116,8 @@ record(sf_resample *r, size_t b, const sf_fit_result *x)
 
 int
 sf_bootstrap_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-		 const sf_fit_options *o, const sf_fit_result *full, size_t n,
-		 sf_resample **out, sf_error *err)
+                 const sf_fit_options *o, const sf_fit_result *full, size_t n,
+                 sf_resample **out, sf_error *err)
 {
 	const size_t P = f->nparams, C = d->nconfigs;
 	sf_resample *r = resample_alloc(n, P);
@@ -160,7 +160,7 @@ sf_bootstrap_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 			for (size_t i = 0; i < d->configs[c].count; i++) {
 				if (nrows == cap) {
 					size_t *more = realloc(
-						rows, 2 * cap * sizeof *rows);
+					    rows, 2 * cap * sizeof *rows);
 					if (more == NULL)
 						goto oom;
 					rows = more;
@@ -204,14 +204,14 @@ done:
 
 int
 sf_restarts_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-		const sf_fit_options *o, size_t k, sf_fit_result **best,
-		sf_resample **out, sf_error *err)
+                const sf_fit_options *o, size_t k, sf_fit_result **best,
+                sf_resample **out, sf_error *err)
 {
 	sf_resample *r = resample_alloc(k, f->nparams);
 	sf_fit_options ro = *o;
-	uint64_t seed = o->has_seed ? o->seed
-		      : m->fit.has_seed ? m->fit.seed
-					: 1;
+	uint64_t seed = o->has_seed       ? o->seed
+	                : m->fit.has_seed ? m->fit.seed
+	                                  : 1;
 	int rc = SF_OK;
 
 	*best = NULL;
@@ -241,9 +241,9 @@ sf_restarts_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	}
 	if (*best == NULL) {
 		rc = sf_error_set(err, SF_EFAIL,
-				  "none of the %zu restarts found a finite "
-				  "cost",
-				  k);
+		                  "none of the %zu restarts found a finite "
+		                  "cost",
+		                  k);
 		goto done;
 	}
 	if (summarise(r) != SF_OK) {

@@ -24,7 +24,7 @@ sf_holdout_free(sf_holdout *h)
 
 int
 sf_predict_rows(const sf_formula *f, const sf_dataset *d, const double *theta,
-		double *predicted, sf_error *err)
+                double *predicted, sf_error *err)
 {
 	sf_cost_settings cs = {SF_LOSS_SSE, 1, SF_PENALTY_NONE, 0, 1};
 	sf_cost *c = sf_cost_alloc(f, d, NULL, &cs, err);
@@ -38,7 +38,7 @@ sf_predict_rows(const sf_formula *f, const sf_dataset *d, const double *theta,
 
 int
 sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
-	       int *fold, sf_error *err)
+               int *fold, sf_error *err)
 {
 	const double **columns = malloc((d->ninputs + 1) * sizeof *columns);
 	double *keep = malloc(d->rows * sizeof *keep);
@@ -60,11 +60,12 @@ sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
 		train += fold[r] == SF_FOLD_TRAIN;
 	}
 	if (train == 0 || train == d->rows)
-		rc = sf_error_set(err, SF_EVALUE,
-				  "--train '%.200s' selects %s of the %zu rows: "
-				  "nothing %s",
-				  expr, train == 0 ? "none" : "all", d->rows,
-				  train == 0 ? "to fit on" : "left to predict");
+		rc =
+		    sf_error_set(err, SF_EVALUE,
+		                 "--train '%.200s' selects %s of the %zu rows: "
+		                 "nothing %s",
+		                 expr, train == 0 ? "none" : "all", d->rows,
+		                 train == 0 ? "to fit on" : "left to predict");
 done:
 	free(columns);
 	free(keep);
@@ -113,7 +114,7 @@ sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
 /* Fit the rows outside fold k (its training rows) and predict fold k. */
 static int
 run_fold(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-	 const sf_fit_options *o, int k, sf_holdout *h, sf_error *err)
+         const sf_fit_options *o, int k, sf_holdout *h, sf_error *err)
 {
 	size_t *train = malloc(d->rows * sizeof *train), ntrain = 0;
 	sf_dataset *sub = NULL;
@@ -161,15 +162,15 @@ done:
 
 int
 sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-	       const sf_fit_options *o, const int *fold, size_t nfolds,
-	       sf_holdout **out, sf_error *err)
+               const sf_fit_options *o, const int *fold, size_t nfolds,
+               sf_holdout **out, sf_error *err)
 {
 	sf_holdout *h = calloc(1, sizeof *h);
 	int rc = SF_OK;
 
 	*out = NULL;
-	if (h == NULL || (h->fold = malloc(d->rows * sizeof *h->fold)) ==
-				 NULL ||
+	if (h == NULL ||
+	    (h->fold = malloc(d->rows * sizeof *h->fold)) == NULL ||
 	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL) {
 		sf_holdout_free(h);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -186,15 +187,15 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		return rc;
 	}
 	sf_holdout_score(h, d, NULL, &h->mape, &h->max_ape, &h->bias,
-			 &h->predicted_rows);
+	                 &h->predicted_rows);
 	*out = h;
 	return SF_OK;
 }
 
 void
 sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
-		 const unsigned char *mask, double *mape, double *max_ape,
-		 double *bias, size_t *count)
+                 const unsigned char *mask, double *mape, double *max_ape,
+                 double *bias, size_t *count)
 {
 	double sum_abs = 0, sum = 0, max = 0;
 	size_t n = 0;

@@ -13,10 +13,10 @@
 
 /* Ernest's Spark RCV1 example: cores, input fraction, seconds. */
 static const double ernest[7][3] = {
-	{32, 0.125, 7.94516801834},    {4, 0.015625, 4.72029209137},
-	{4, 0.021382, 4.87661099434},  {12, 0.050164, 6.71376490593},
-	{12, 0.055921, 6.71519398689}, {12, 0.061678, 6.6739718914},
-	{16, 0.061678, 6.83566999435},
+    {32, 0.125, 7.94516801834},    {4, 0.015625, 4.72029209137},
+    {4, 0.021382, 4.87661099434},  {12, 0.050164, 6.71376490593},
+    {12, 0.055921, 6.71519398689}, {12, 0.061678, 6.6739718914},
+    {16, 0.061678, 6.83566999435},
 };
 
 static void
@@ -35,8 +35,8 @@ test_unconstrained_matches_gsl(void)
 	sf_rng_seed(&rng, 7, 1);
 	for (size_t i = 0; i < M; i++) {
 		double t = (double)i / 3;
-		double yi = 1 + 0.5 * t - 0.02 * t * t +
-			    sf_rng_normal(&rng, 0, 0.1);
+		double yi =
+		    1 + 0.5 * t - 0.02 * t * t + sf_rng_normal(&rng, 0, 0.1);
 		J[i * K] = 1;
 		J[i * K + 1] = t;
 		J[i * K + 2] = t * t;
@@ -51,10 +51,10 @@ test_unconstrained_matches_gsl(void)
 	}
 	gsl_multifit_linear(X, y, c, cov, &chisq, ws);
 	CU_ASSERT_EQUAL_FATAL(sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x),
-			      0);
+	                      0);
 	for (size_t j = 0; j < K; j++)
 		CU_ASSERT(fabs(x[j] - gsl_vector_get(c, j)) <=
-			  1e-9 * (1 + fabs(gsl_vector_get(c, j))));
+		          1e-9 * (1 + fabs(gsl_vector_get(c, j))));
 	sf_boxls_free(w);
 	gsl_multifit_linear_free(ws);
 	gsl_matrix_free(X);
@@ -83,7 +83,7 @@ test_ernest_nnls(void)
 		r0[i] = -ernest[i][2];
 	}
 	CU_ASSERT_EQUAL_FATAL(sf_boxls_solve(w, 7, K, r0, J, K, col, lo, hi, x),
-			      0);
+	                      0);
 	CU_ASSERT(fabs(x[0] - 1.90013) < 1e-5 * 1.9);
 	CU_ASSERT(fabs(x[1] - 162.19821) < 1e-5 * 162);
 	CU_ASSERT_EQUAL(x[2], 0);
@@ -138,7 +138,7 @@ test_kkt_random(void)
 			hi[j] = sf_rng_uniform(&rng);
 		}
 		CU_ASSERT_EQUAL_FATAL(
-			sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x), 0);
+		    sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x), 0);
 		for (size_t i = 0; i < M; i++)
 			scale = fmax(scale, fabs(r0[i]));
 		for (size_t j = 0; j < K; j++) {
@@ -171,17 +171,17 @@ int
 main(void)
 {
 	CU_TestInfo tests[] = {
-		{"wide bounds: GSL's multifit answer",
-		 test_unconstrained_matches_gsl},
-		{"NNLS: Ernest's answer, theta2 at 0", test_ernest_nnls},
-		{"an upper bound, strided columns, empty box",
-		 test_upper_bound_and_stride},
-		{"300 random boxes: feasible, KKT", test_kkt_random},
-		CU_TEST_INFO_NULL,
+	    {"wide bounds: GSL's multifit answer",
+	     test_unconstrained_matches_gsl},
+	    {"NNLS: Ernest's answer, theta2 at 0", test_ernest_nnls},
+	    {"an upper bound, strided columns, empty box",
+	     test_upper_bound_and_stride},
+	    {"300 random boxes: feasible, KKT", test_kkt_random},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
-		{"boxls", NULL, NULL, NULL, NULL, tests},
-		CU_SUITE_INFO_NULL,
+	    {"boxls", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
 	};
 
 	gsl_set_error_handler_off();

@@ -32,13 +32,13 @@ fixture_open(fixture *fx, const char *name, const char *yaml)
 	snprintf(path, sizeof path, "%s", sf_test_data(name));
 	memset(fx, 0, sizeof *fx);
 	if (sf_model_parse(path, yaml, strlen(yaml), &fx->set, NULL, NULL,
-			   &err) != SF_OK) {
+	                   &err) != SF_OK) {
 		fprintf(stderr, "%s\n", err.message);
 		return -1;
 	}
 	if (sf_problem_open(fx->set->models[0], NULL,
-			    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
-			    &err) != SF_OK) {
+	                    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
+	                    &err) != SF_OK) {
 		fprintf(stderr, "%s\n", err.message);
 		return -1;
 	}
@@ -60,15 +60,15 @@ ernest_open(fixture *fx)
 	sf_error err;
 
 	snprintf(path, sizeof path, "%s/expressions/ernest.yaml",
-		 srcdir != NULL ? srcdir : ".");
+	         srcdir != NULL ? srcdir : ".");
 	memset(fx, 0, sizeof *fx);
 	if (sf_model_load(path, &fx->set, NULL, NULL, &err) != SF_OK)
 		return -1;
 	return sf_problem_open(fx->set->models[0], NULL,
-			       fx->set->models[0]->fit.loss, NULL, NULL,
-			       &fx->p, &err) == SF_OK
-		       ? 0
-		       : -1;
+	                       fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
+	                       &err) == SF_OK
+	           ? 0
+	           : -1;
 }
 
 static sf_fit_result *
@@ -122,17 +122,42 @@ test_ernest_known_answer(void)
 
 /* ---- determinism across thread counts ------------------------------------ */
 
+/* NIST's Misra1a, b1 * (1 - exp(-b2 * x)): b1 is solved separably, b2
+ * searched. */
+static int
+misra_open(fixture *fx)
+{
+	char path[4096];
+	const char *srcdir = getenv("srcdir");
+	sf_error err;
+
+	snprintf(path, sizeof path, "%s/tests/nist/Misra1a.yaml",
+	         srcdir != NULL ? srcdir : ".");
+	memset(fx, 0, sizeof *fx);
+	if (sf_model_load(path, &fx->set, NULL, NULL, &err) != SF_OK)
+		return -1;
+	return sf_problem_open(fx->set->models[0], NULL, SF_LOSS_SSE, NULL,
+	                       NULL, &fx->p, &err) == SF_OK
+	           ? 0
+	           : -1;
+}
+
+/* Ernest is linear in every constant, so its search is switched off
+ * (separable: 0) to exercise the optimisers; Misra1a keeps it on. */
 static void
-check_thread_independence(sf_algorithm algorithm, sf_loss loss)
+check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 {
 	static const int threads[] = {1, 2, 7};
 	sf_fit_result *r[3];
 	sf_fit_options o;
 	fixture fx;
+	size_t P;
 
-	CU_ASSERT_FATAL(ernest_open(&fx) == 0);
+	CU_ASSERT_FATAL((misra ? misra_open(&fx) : ernest_open(&fx)) == 0);
+	P = fx.p.formula->nparams;
 	for (size_t t = 0; t < 3; t++) {
 		sf_fit_options_init(&o);
+		o.separable = misra;
 		o.threads = threads[t];
 		o.has_algorithm = 1;
 		o.algorithm = algorithm;
@@ -147,14 +172,16 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss)
 #ifdef _OPENMP
 		CU_ASSERT_EQUAL(r[t]->threads, threads[t]);
 #else
-		CU_ASSERT_EQUAL(r[t]->threads, 1); /* the --disable-openmp build */
+		CU_ASSERT_EQUAL(r[t]->threads,
+		                1); /* the --disable-openmp build */
 #endif
-		CU_ASSERT(memcmp(r[0]->theta, r[t]->theta,
-				 4 * sizeof(double)) == 0);
+		CU_ASSERT(
+		    memcmp(r[0]->theta, r[t]->theta, P * sizeof(double)) == 0);
 		CU_ASSERT(memcmp(r[0]->theta_search, r[t]->theta_search,
-				 4 * sizeof(double)) == 0);
+		                 P * sizeof(double)) == 0);
+		CU_ASSERT_EQUAL(r[t]->nlinear, misra ? 1 : 0);
 		CU_ASSERT(memcmp(&r[0]->cost, &r[t]->cost, sizeof(double)) ==
-			  0);
+		          0);
 		CU_ASSERT_EQUAL(r[0]->evaluations, r[t]->evaluations);
 		CU_ASSERT_EQUAL(r[0]->generations, r[t]->generations);
 		CU_ASSERT_STRING_EQUAL(r[0]->stop_reason, r[t]->stop_reason);
@@ -167,32 +194,37 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss)
 static void
 test_threads_lshade(void)
 {
-	check_thread_independence(SF_ALGORITHM_LSHADE, SF_LOSS_RELATIVE);
+	check_thread_independence(SF_ALGORITHM_LSHADE, SF_LOSS_RELATIVE, 0);
+}
+
+static void
+test_threads_separable(void)
+{
+	check_thread_independence(SF_ALGORITHM_LSHADE, SF_LOSS_SSE, 1);
 }
 
 static void
 test_threads_jso(void)
 {
-	check_thread_independence(SF_ALGORITHM_JSO, SF_LOSS_SSE);
+	check_thread_independence(SF_ALGORITHM_JSO, SF_LOSS_SSE, 0);
 }
 
 static void
 test_threads_de(void)
 {
-	check_thread_independence(SF_ALGORITHM_DE, SF_LOSS_LOG);
+	check_thread_independence(SF_ALGORITHM_DE, SF_LOSS_LOG, 0);
 }
 
 /* ---- the straight line: losses, penalty, stopping, statistics ------------ */
 
-static const char line_yaml[] =
-	"name: line\n"
-	"data: {file: line.csv, output: y}\n"
-	"inputs: {x: x}\n"
-	"parameters:\n"
-	"  a: {min: -10, max: 10}\n"
-	"  b: {min: -5, max: 5}\n"
-	"time: a + b * x\n"
-	"fit: {loss: sse}\n";
+static const char line_yaml[] = "name: line\n"
+                                "data: {file: line.csv, output: y}\n"
+                                "inputs: {x: x}\n"
+                                "parameters:\n"
+                                "  a: {min: -10, max: 10}\n"
+                                "  b: {min: -5, max: 5}\n"
+                                "time: a + b * x\n"
+                                "fit: {loss: sse}\n";
 
 /* The line's least-squares answer and statistics from the normal
  * equations. */
@@ -257,15 +289,15 @@ test_line_statistics(void)
 	sf_fit_options_init(&o);
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
-	CU_ASSERT_FATAL(sf_stats_compute(fx.p.formula, fx.p.data, r, &s,
-					 &err) == SF_OK);
+	CU_ASSERT_FATAL(
+	    sf_stats_compute(fx.p.formula, fx.p.data, r, &s, &err) == SF_OK);
 	CU_ASSERT(close_rel(r->theta[0], L.a, 1e-10));
 	CU_ASSERT(close_rel(r->theta[1], L.b, 1e-10));
 	CU_ASSERT(close_rel(s->sse, L.sse, 1e-10));
 	CU_ASSERT(close_rel(s->rmse, sqrt(L.sse / n), 1e-10));
 	CU_ASSERT(close_rel(s->r2, 1 - L.sse / L.sst, 1e-10));
-	CU_ASSERT(close_rel(s->r2_adj,
-			    1 - (L.sse / L.sst) * (n - 1) / (n - k - 1), 1e-10));
+	CU_ASSERT(close_rel(
+	    s->r2_adj, 1 - (L.sse / L.sst) * (n - 1) / (n - k - 1), 1e-10));
 	CU_ASSERT(close_rel(s->mape, L.mape, 1e-8));
 	CU_ASSERT(close_rel(s->max_ape, L.max_ape, 1e-8));
 	/* lmfit: chisqr = sse here; aic = n ln(chisqr/n) + 2k */
@@ -273,8 +305,8 @@ test_line_statistics(void)
 	CU_ASSERT(close_rel(s->chisqr, L.sse, 1e-10));
 	CU_ASSERT(close_rel(s->aic, aic, 1e-10));
 	CU_ASSERT(close_rel(s->bic, n * log(L.sse / n) + k * log(n), 1e-10));
-	CU_ASSERT(close_rel(s->aicc, aic + 2 * k * (k + 1) / (n - k - 1),
-			    1e-10));
+	CU_ASSERT(
+	    close_rel(s->aicc, aic + 2 * k * (k + 1) / (n - k - 1), 1e-10));
 	CU_ASSERT(close_rel(s->se[0], L.se_a, 1e-8));
 	CU_ASSERT(close_rel(s->se[1], L.se_b, 1e-8));
 	CU_ASSERT(close_rel(s->cov[1], L.cov_ab, 1e-8));
@@ -283,10 +315,10 @@ test_line_statistics(void)
 	CU_ASSERT_EQUAL(s->dof, 8);
 	/* t(0.975, 8) = 2.306004135204166 */
 	CU_ASSERT(close_rel(s->t95, 2.306004135204166, 1e-12));
-	CU_ASSERT(close_rel(s->ci_low[1], L.b - 2.306004135204166 * L.se_b,
-			    1e-8));
-	CU_ASSERT(close_rel(s->ci_high[1], L.b + 2.306004135204166 * L.se_b,
-			    1e-8));
+	CU_ASSERT(
+	    close_rel(s->ci_low[1], L.b - 2.306004135204166 * L.se_b, 1e-8));
+	CU_ASSERT(
+	    close_rel(s->ci_high[1], L.b + 2.306004135204166 * L.se_b, 1e-8));
 	sf_stats_free(s);
 	sf_fit_result_free(r);
 	fixture_close(&fx);
@@ -296,8 +328,8 @@ static void
 test_every_loss(void)
 {
 	static const sf_loss losses[] = {SF_LOSS_RELATIVE, SF_LOSS_SSE,
-					 SF_LOSS_LOG, SF_LOSS_ABSOLUTE,
-					 SF_LOSS_HUBER};
+	                                 SF_LOSS_LOG, SF_LOSS_ABSOLUTE,
+	                                 SF_LOSS_HUBER};
 	fixture fx;
 	line_answer L;
 
@@ -333,14 +365,14 @@ static void
 test_penalty(void)
 {
 	static const char yaml[] =
-		"name: line\n"
-		"data: {file: line.csv, output: y}\n"
-		"inputs: {x: x}\n"
-		"parameters:\n"
-		"  a: {min: -10, max: 10}\n"
-		"  b: {min: -5, max: 5}\n"
-		"time: a + b * x\n"
-		"fit: {loss: sse, regularization: {type: l2, lambda: 100}}\n";
+	    "name: line\n"
+	    "data: {file: line.csv, output: y}\n"
+	    "inputs: {x: x}\n"
+	    "parameters:\n"
+	    "  a: {min: -10, max: 10}\n"
+	    "  b: {min: -5, max: 5}\n"
+	    "time: a + b * x\n"
+	    "fit: {loss: sse, regularization: {type: l2, lambda: 100}}\n";
 	fixture fx;
 	sf_fit_options o;
 	sf_fit_result *r;
@@ -356,7 +388,7 @@ test_penalty(void)
 	z1 = r->theta[1] / 5;
 	CU_ASSERT(close_rel(r->penalty, z0 * z0 + z1 * z1, 1e-12));
 	CU_ASSERT(close_rel(r->cost, r->loss + 100 * r->penalty, 1e-12));
-	CU_ASSERT(r->loss > L.sse);           /* the data fit less well */
+	CU_ASSERT(r->loss > L.sse);               /* the data fit less well */
 	CU_ASSERT(fabs(r->theta[0]) < fabs(L.a)); /* shrunk toward 0 */
 	sf_fit_result_free(r);
 	fixture_close(&fx);
@@ -371,6 +403,7 @@ test_stopping_rules(void)
 
 	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
 	sf_fit_options_init(&o);
+	o.separable = 0; /* a line is solved, not searched, otherwise */
 	o.max_evals = 300;
 	o.has_scale = 1;
 	o.scale = SF_SCALE_LINEAR;
@@ -381,10 +414,11 @@ test_stopping_rules(void)
 	CU_ASSERT(r->evaluations <= 300);
 	CU_ASSERT(!r->polish_ran);
 	CU_ASSERT_EQUAL(memcmp(r->theta, r->theta_search, 2 * sizeof(double)),
-			0);
+	                0);
 	sf_fit_result_free(r);
 
 	sf_fit_options_init(&o);
+	o.separable = 0;
 	o.time_limit = 1e-9;
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
@@ -393,18 +427,59 @@ test_stopping_rules(void)
 	fixture_close(&fx);
 }
 
+/* A line is linear in both constants: one bounded solve, no search; and
+ * with a box that excludes the least-squares slope, the bound. */
+static void
+test_separable_line(void)
+{
+	static const char boxed[] = "name: line\n"
+	                            "data: {file: line.csv, output: y}\n"
+	                            "inputs: {x: x}\n"
+	                            "parameters:\n"
+	                            "  a: {min: -10, max: 10}\n"
+	                            "  b: {min: 0, max: 0.4}\n"
+	                            "time: a + b * x\n"
+	                            "fit: {loss: sse}\n";
+	fixture fx;
+	sf_fit_options o;
+	sf_fit_result *r;
+	line_answer L;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
+	L = line_closed_form(fx.p.data);
+	sf_fit_options_init(&o);
+	o.polish = 0; /* the solve alone */
+	r = fit(&fx, &o);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(r->nlinear, 2);
+	CU_ASSERT_STRING_EQUAL(r->stop_reason, "separable");
+	CU_ASSERT_EQUAL(r->evaluations, 1);
+	CU_ASSERT(close_rel(r->theta[0], L.a, 1e-10));
+	CU_ASSERT(close_rel(r->theta[1], L.b, 1e-10));
+	sf_fit_result_free(r);
+	fixture_close(&fx);
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", boxed) == 0);
+	sf_fit_options_init(&o);
+	r = fit(&fx, &o);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(r->theta[1], 0.4); /* L.b = 0.48 is outside */
+	CU_ASSERT_EQUAL(r->at_bound[1], 2);
+	sf_fit_result_free(r);
+	fixture_close(&fx);
+}
+
 /* A formula that is NaN everywhere in the box: SF_EFAIL, with a result. */
 static void
 test_no_finite_cost(void)
 {
-	static const char yaml[] =
-		"name: nan\n"
-		"data: {file: line.csv, output: y}\n"
-		"inputs: {x: x}\n"
-		"parameters:\n"
-		"  a: {min: 1, max: 2}\n"
-		"time: sqrt(-a) * x\n"
-		"fit: {loss: sse}\n";
+	static const char yaml[] = "name: nan\n"
+	                           "data: {file: line.csv, output: y}\n"
+	                           "inputs: {x: x}\n"
+	                           "parameters:\n"
+	                           "  a: {min: 1, max: 2}\n"
+	                           "time: sqrt(-a) * x\n"
+	                           "fit: {loss: sse}\n";
 	fixture fx;
 	sf_fit_options o;
 	sf_fit_result *r = NULL;
@@ -413,9 +488,9 @@ test_no_finite_cost(void)
 	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", yaml) == 0);
 	sf_fit_options_init(&o);
 	o.max_evals = 200;
-	CU_ASSERT_EQUAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o, &r,
-				   &err),
-			SF_EFAIL);
+	CU_ASSERT_EQUAL(
+	    sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o, &r, &err),
+	    SF_EFAIL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT(isinf(r->cost));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "finite"));
@@ -427,32 +502,33 @@ int
 main(void)
 {
 	CU_TestInfo ernest[] = {
-		{"known answer to 5 digits, theta2 at its bound",
-		 test_ernest_known_answer},
-		CU_TEST_INFO_NULL,
+	    {"known answer to 5 digits, theta2 at its bound",
+	     test_ernest_known_answer},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo threads[] = {
-		{"lshade, relative: 1, 2, 7 threads identical",
-		 test_threads_lshade},
-		{"jso, sse: 1, 2, 7 threads identical", test_threads_jso},
-		{"de best1bin, log: 1, 2, 7 threads identical",
-		 test_threads_de},
-		CU_TEST_INFO_NULL,
+	    {"lshade, relative: 1, 2, 7 threads identical",
+	     test_threads_lshade},
+	    {"jso, sse: 1, 2, 7 threads identical", test_threads_jso},
+	    {"de best1bin, log: 1, 2, 7 threads identical", test_threads_de},
+	    {"separable search (Misra1a): 1, 2, 7 threads identical",
+	     test_threads_separable},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo line[] = {
-		{"statistics equal their closed forms", test_line_statistics},
-		{"every loss fits; absolute skips the polish",
-		 test_every_loss},
-		{"l2 penalty: scaled, reported apart, shrinks", test_penalty},
-		{"stop by max_evals and by time_limit", test_stopping_rules},
-		{"no finite cost anywhere: SF_EFAIL", test_no_finite_cost},
-		CU_TEST_INFO_NULL,
+	    {"statistics equal their closed forms", test_line_statistics},
+	    {"every loss fits; absolute skips the polish", test_every_loss},
+	    {"l2 penalty: scaled, reported apart, shrinks", test_penalty},
+	    {"stop by max_evals and by time_limit", test_stopping_rules},
+	    {"separable: a line is one bounded solve", test_separable_line},
+	    {"no finite cost anywhere: SF_EFAIL", test_no_finite_cost},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
-		{"ernest", NULL, NULL, NULL, NULL, ernest},
-		{"threads", NULL, NULL, NULL, NULL, threads},
-		{"line", NULL, NULL, NULL, NULL, line},
-		CU_SUITE_INFO_NULL,
+	    {"ernest", NULL, NULL, NULL, NULL, ernest},
+	    {"threads", NULL, NULL, NULL, NULL, threads},
+	    {"line", NULL, NULL, NULL, NULL, line},
+	    CU_SUITE_INFO_NULL,
 	};
 
 	gsl_set_error_handler_off();

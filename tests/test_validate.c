@@ -28,22 +28,22 @@ fixture_open(fixture *fx, const char *csv, const char *extra_fit)
 	sf_error err;
 
 	snprintf(yaml, sizeof yaml,
-		 "name: line\n"
-		 "data: {file: %s, output: y}\n"
-		 "inputs: {x: x}\n"
-		 "parameters:\n"
-		 "  a: {min: -10, max: 10}\n"
-		 "  b: {min: -5, max: 5}\n"
-		 "time: a + b * x\n"
-		 "fit: {loss: sse%s}\n",
-		 csv, extra_fit);
+	         "name: line\n"
+	         "data: {file: %s, output: y}\n"
+	         "inputs: {x: x}\n"
+	         "parameters:\n"
+	         "  a: {min: -10, max: 10}\n"
+	         "  b: {min: -5, max: 5}\n"
+	         "time: a + b * x\n"
+	         "fit: {loss: sse%s}\n",
+	         csv, extra_fit);
 	snprintf(path, sizeof path, "%s", sf_test_data("fit/model.yaml"));
 	memset(fx, 0, sizeof *fx);
 	if (sf_model_parse(path, yaml, strlen(yaml), &fx->set, NULL, NULL,
-			   &err) != SF_OK ||
+	                   &err) != SF_OK ||
 	    sf_problem_open(fx->set->models[0], NULL,
-			    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
-			    &err) != SF_OK) {
+	                    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
+	                    &err) != SF_OK) {
 		fprintf(stderr, "%s\n", err.message);
 		return -1;
 	}
@@ -73,7 +73,7 @@ test_kfold_keeps_repetitions(void)
 		CU_ASSERT(fold[r] >= 0 && fold[r] < 3);
 		/* every repetition with its configuration's first row */
 		CU_ASSERT_EQUAL(fold[r],
-				fold[d->configs[d->config[r]].first_row]);
+		                fold[d->configs[d->config[r]].first_row]);
 	}
 	for (size_t c = 0; c < d->nconfigs; c++)
 		count[fold[d->configs[c].first_row]]++;
@@ -98,23 +98,23 @@ test_split(void)
 	sf_error err;
 
 	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
-	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x <= 7",
-				       fold, &err),
-			SF_OK);
+	CU_ASSERT_EQUAL(
+	    sf_folds_split(fx.p.formula, fx.p.data, "x <= 7", fold, &err),
+	    SF_OK);
 	for (size_t r = 0; r < fx.p.data->rows; r++)
 		CU_ASSERT_EQUAL(fold[r], fx.p.data->inputs[0].values[r] <= 7
-						 ? SF_FOLD_TRAIN
-						 : 0);
-	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x > 100",
-				       fold, &err),
-			SF_EVALUE);
-	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "x <= a",
-				       fold, &err),
-			SF_ENAME); /* a parameter where only inputs may be */
+		                             ? SF_FOLD_TRAIN
+		                             : 0);
+	CU_ASSERT_EQUAL(
+	    sf_folds_split(fx.p.formula, fx.p.data, "x > 100", fold, &err),
+	    SF_EVALUE);
+	CU_ASSERT_EQUAL(
+	    sf_folds_split(fx.p.formula, fx.p.data, "x <= a", fold, &err),
+	    SF_ENAME); /* a parameter where only inputs may be */
 	CU_ASSERT_EQUAL(err.column, 6);
-	CU_ASSERT_EQUAL(sf_folds_split(fx.p.formula, fx.p.data, "y <= 3",
-				       fold, &err),
-			SF_ENAME);
+	CU_ASSERT_EQUAL(
+	    sf_folds_split(fx.p.formula, fx.p.data, "y <= 3", fold, &err),
+	    SF_ENAME);
 	CU_ASSERT_EQUAL(err.column, 1);
 	fixture_close(&fx);
 }
@@ -140,7 +140,7 @@ test_loo_closed_form(void)
 	CU_ASSERT_EQUAL_FATAL(nf, n);
 	sf_fit_options_init(&o);
 	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o, fold,
-				       nf, &h, &err) == SF_OK);
+	                               nf, &h, &err) == SF_OK);
 	for (size_t i = 0; i < n; i++) {
 		xbar += d->inputs[0].values[i] / (double)n;
 		ybar += d->output[i] / (double)n;
@@ -180,15 +180,15 @@ test_bootstrap(void)
 	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv", "") == 0);
 	sf_fit_options_init(&o);
 	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o,
-				   &full, &err) == SF_OK);
+	                           &full, &err) == SF_OK);
 	CU_ASSERT_FATAL(sf_bootstrap_run(fx.p.model, fx.p.data, fx.p.formula,
-					 &o, full, 200, &b1, &err) == SF_OK);
+	                                 &o, full, 200, &b1, &err) == SF_OK);
 	o.threads = 1;
 	CU_ASSERT_FATAL(sf_bootstrap_run(fx.p.model, fx.p.data, fx.p.formula,
-					 &o, full, 200, &b2, &err) == SF_OK);
+	                                 &o, full, 200, &b2, &err) == SF_OK);
 	CU_ASSERT_EQUAL(b1->failed, 0);
-	CU_ASSERT(memcmp(b1->samples, b2->samples,
-			 200 * 2 * sizeof(double)) == 0);
+	CU_ASSERT(memcmp(b1->samples, b2->samples, 200 * 2 * sizeof(double)) ==
+	          0);
 	/* the slope's interval holds the full fit and is narrow (noise of
 	 * +-0.2 on 24 rows) */
 	CU_ASSERT(b1->low[1] < full->theta[1] && full->theta[1] < b1->high[1]);
@@ -223,8 +223,8 @@ test_restarts(void)
 
 	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
 	sf_fit_options_init(&o);
-	CU_ASSERT_FATAL(sf_restarts_run(fx.p.model, fx.p.data, fx.p.formula,
-					&o, 4, &best, &r, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_restarts_run(fx.p.model, fx.p.data, fx.p.formula, &o,
+	                                4, &best, &r, &err) == SF_OK);
 	CU_ASSERT_EQUAL(r->count, 4);
 	for (size_t k = 0; k < 4; k++)
 		CU_ASSERT(best->cost <= r->costs[k]);
@@ -246,11 +246,11 @@ test_lambda_auto(void)
 	double best = INFINITY;
 
 	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv",
-				     ", regularization: {type: l2, lambda: "
-				     "auto}") == 0);
+	                             ", regularization: {type: l2, lambda: "
+	                             "auto}") == 0);
 	sf_fit_options_init(&o);
-	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o,
-				   &r, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o, &r,
+	                           &err) == SF_OK);
 	CU_ASSERT(r->lambda_auto);
 	CU_ASSERT_EQUAL(r->lambda_folds, 5);
 	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
@@ -270,28 +270,28 @@ int
 main(void)
 {
 	CU_TestInfo folds[] = {
-		{"k-fold keeps repetitions together, sizes even, seeded",
-		 test_kfold_keeps_repetitions},
-		{"--train split, and its errors", test_split},
-		CU_TEST_INFO_NULL,
+	    {"k-fold keeps repetitions together, sizes even, seeded",
+	     test_kfold_keeps_repetitions},
+	    {"--train split, and its errors", test_split},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo holdout[] = {
-		{"leave-one-out equals the closed form of a line",
-		 test_loo_closed_form},
-		CU_TEST_INFO_NULL,
+	    {"leave-one-out equals the closed form of a line",
+	     test_loo_closed_form},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo resample[] = {
-		{"bootstrap: seeded, thread-independent, type-7 percentiles",
-		 test_bootstrap},
-		{"restarts keep the lowest cost", test_restarts},
-		{"lambda: auto picks the curve's minimum", test_lambda_auto},
-		CU_TEST_INFO_NULL,
+	    {"bootstrap: seeded, thread-independent, type-7 percentiles",
+	     test_bootstrap},
+	    {"restarts keep the lowest cost", test_restarts},
+	    {"lambda: auto picks the curve's minimum", test_lambda_auto},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
-		{"folds", NULL, NULL, NULL, NULL, folds},
-		{"holdout", NULL, NULL, NULL, NULL, holdout},
-		{"resample", NULL, NULL, NULL, NULL, resample},
-		CU_SUITE_INFO_NULL,
+	    {"folds", NULL, NULL, NULL, NULL, folds},
+	    {"holdout", NULL, NULL, NULL, NULL, holdout},
+	    {"resample", NULL, NULL, NULL, NULL, resample},
+	    CU_SUITE_INFO_NULL,
 	};
 
 	gsl_set_error_handler_off();
