@@ -72,5 +72,7 @@ void cli_problem_close(cli_problem *p);
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);
 int sf_command_fit(const sf_command *cmd, int argc, char **argv);
+int sf_command_predict(const sf_command *cmd, int argc, char **argv);
+int sf_command_scale(const sf_command *cmd, int argc, char **argv);
 
 #endif /* SF_CLI_H */
