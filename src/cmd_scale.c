@@ -84,18 +84,17 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 						 optarg);
 			break;
 		case 'u':
-			if (sf_suggest_nearest(optarg, units, 4) == NULL ||
-			    (strcmp(optarg, "s") != 0 &&
-			     strcmp(optarg, "ms") != 0 &&
-			     strcmp(optarg, "min") != 0 &&
-			     strcmp(optarg, "h") != 0))
+			a->time_unit = NULL;
+			for (size_t k = 0; k < 4; k++)
+				if (strcmp(optarg, units[k]) == 0)
+					a->time_unit = units[k];
+			if (a->time_unit == NULL)
 				return cli_usage(
 					cmd->name,
 					sf_suggest_nearest(optarg, units, 4),
 					"unknown --time-unit '%s' (s, ms, min "
 					"or h)",
 					optarg);
-			a->time_unit = optarg;
 			break;
 		case 'n':
 			if (sf_parse_count(optarg, &count) != SF_OK ||

@@ -991,12 +991,15 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 	root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		/* jansson's column counts characters; ours bytes.  Its
-		 * position is the byte offset where it stopped. */
+		 * position is the byte offset after the last byte it read,
+		 * the end of the offending token: point at that byte. */
 		int line, column;
 
 		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
-			position(text, length, (size_t)jerr.position, &line,
-				 &column);
+			position(text, length,
+				 jerr.position > 0 ? (size_t)jerr.position - 1
+						   : 0,
+				 &line, &column);
 			if (line != jerr.line)
 				line = jerr.line, column = jerr.column;
 		} else {

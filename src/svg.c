@@ -287,50 +287,58 @@ add_tick(ticks *t, const sf_axis *a, double v)
 	t->v[t->n++] = v;
 }
 
-/* A step of 1, 2 or 5 x 10^k near span / target; *minor_div gets how many
- * minor intervals a major one holds. */
-static double
-nice_step(double span, double target, int *minor_div)
+/* A step of 1, 2 or 5 x 10^e near span / target: *mult (1, 2 or 5), *e,
+ * and in *minor_div how many minor intervals a major one holds. */
+static void
+nice_step(double span, double target, int *mult, int *e, int *minor_div)
 {
-	double raw = span / target, mag = pow(10, floor(log10(raw)));
-	double norm = raw / mag;
+	double raw = span / target;
+	double norm;
 
-	if (norm < 1.5) {
-		*minor_div = 5;
-		return mag;
-	}
-	if (norm < 3.5) {
-		*minor_div = 4;
-		return 2 * mag;
-	}
-	if (norm < 7.5) {
-		*minor_div = 5;
-		return 5 * mag;
-	}
+	*e = (int)floor(log10(raw));
+	norm = raw / pow(10, *e);
 	*minor_div = 5;
-	return 10 * mag;
+	if (norm < 1.5) {
+		*mult = 1;
+	} else if (norm < 3.5) {
+		*mult = 2;
+		*minor_div = 4;
+	} else if (norm < 7.5) {
+		*mult = 5;
+	} else {
+		*mult = 1;
+		(*e)++;
+	}
+}
+
+/* k * mult * 10^e, computed so that 3 * 0.2 is 0.6 and not
+ * 0.6000000000000001: by dividing by the exact 10^-e when e < 0. */
+static double
+step_value(double k, int mult, int e, int div, int m)
+{
+	double units = (k * div + m) * mult; /* in 10^e / div */
+
+	if (e < 0)
+		return units / (pow(10, -e) * div);
+	return units * pow(10, e) / div;
 }
 
 /* Linear steps (also used on a log axis spanning under a decade). */
 static void
 linear_ticks(const sf_axis *a, ticks *major, ticks *minor)
 {
-	int div;
-	double step = nice_step(a->hi - a->lo, 5, &div);
-	double first = ceil(a->lo / step - 1e-9) * step;
+	int mult, e, div;
+	double first, last;
 
-	if (!(step > 0) || !isfinite(step))
+	nice_step(a->hi - a->lo, 5, &mult, &e, &div);
+	first = floor(a->lo / step_value(1, mult, e, 1, 0)) - 1;
+	last = ceil(a->hi / step_value(1, mult, e, 1, 0)) + 1;
+	if (!isfinite(first) || !isfinite(last) || last - first > 1000)
 		return;
-	for (double k = floor(a->lo / step) - 1; k * step <= a->hi + step;
-	     k++) {
-		double v = k * step;
-
-		/* k * step, not repeated sums, keeps 0.3 from being
-		 * 0.30000000000000004 after three steps of 0.1. */
-		if (v >= first - step * 1e-9)
-			add_tick(major, a, fabs(v) < step * 1e-9 ? 0 : v);
+	for (double k = first; k <= last; k++) {
+		add_tick(major, a, step_value(k, mult, e, 1, 0));
 		for (int m = 1; m < div; m++)
-			add_tick(minor, a, v + m * step / div);
+			add_tick(minor, a, step_value(k, mult, e, div, m));
 	}
 }
 
