@@ -37,7 +37,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:qh", options, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			a->at[a->nat++] = optarg;
