@@ -24,7 +24,7 @@ input_list(const sf_fitfile *f, char *out, size_t size)
 	out[0] = '\0';
 	for (size_t i = 0; i < f->ninputs && used < size; i++) {
 		int n = snprintf(out + used, size - used, "%s%s",
-				 i > 0 ? ", " : "", f->inputs[i].name);
+		                 i > 0 ? ", " : "", f->inputs[i].name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -50,19 +50,19 @@ sf_assign_input(const sf_fitfile *f, const char *name, sf_error *err)
 	input_list(f, list, sizeof list);
 	if (near != NULL)
 		sf_error_set(err, SF_ENAME,
-			     "unknown input '%.64s'; did you mean '%s'? "
-			     "(inputs: %s)",
-			     name, near, list);
+		             "unknown input '%.64s'; did you mean '%s'? "
+		             "(inputs: %s)",
+		             name, near, list);
 	else
-		sf_error_set(err, SF_ENAME, "unknown input '%.64s' (inputs: %s)",
-			     name, list);
+		sf_error_set(err, SF_ENAME,
+		             "unknown input '%.64s' (inputs: %s)", name, list);
 	return SF_FITFILE_NONE;
 }
 
 /* A text input's value: its code, with a suggestion when unknown. */
 static int
 level_value(const sf_fitfile *f, size_t i, const char *text, double *value,
-	    sf_error *err)
+            sf_error *err)
 {
 	const sf_fitfile_input *in = &f->inputs[i];
 	size_t k = sf_fitfile_level_find(f, i, text);
@@ -73,22 +73,22 @@ level_value(const sf_fitfile *f, size_t i, const char *text, double *value,
 		return SF_OK;
 	}
 	near = sf_suggest_nearest(text, (const char *const *)in->levels,
-				  in->nlevels);
+	                          in->nlevels);
 	if (near != NULL)
 		return sf_error_set(err, SF_ENAME,
-				    "'%.64s' is not a value of %s; did you "
-				    "mean '%s'?",
-				    text, in->name, near);
+		                    "'%.64s' is not a value of %s; did you "
+		                    "mean '%s'?",
+		                    text, in->name, near);
 	return sf_error_set(err, SF_ENAME,
-			    "'%.64s' is not a value of %s (it had %zu values "
-			    "in the fit, from '%s')",
-			    text, in->name, in->nlevels,
-			    in->nlevels > 0 ? in->levels[0] : "");
+	                    "'%.64s' is not a value of %s (it had %zu values "
+	                    "in the fit, from '%s')",
+	                    text, in->name, in->nlevels,
+	                    in->nlevels > 0 ? in->levels[0] : "");
 }
 
 int
-sf_assign_value(const sf_fitfile *f, size_t i, const char *text,
-		double *value, sf_error *err)
+sf_assign_value(const sf_fitfile *f, size_t i, const char *text, double *value,
+                sf_error *err)
 {
 	double x;
 	int rc;
@@ -101,20 +101,21 @@ sf_assign_value(const sf_fitfile *f, size_t i, const char *text,
 	}
 	if (rc == SF_EVALUE)
 		return sf_error_set(err, rc, "'%.64s' is out of range for %s",
-				    text, f->inputs[i].name);
+		                    text, f->inputs[i].name);
 	return sf_error_set(err, rc, "'%.64s' is not a number (for %s)", text,
-			    f->inputs[i].name);
+	                    f->inputs[i].name);
 }
 
 int
 sf_assign_parse(const sf_fitfile *f, const char *text, double *values,
-		unsigned char *given, sf_error *err)
+                unsigned char *given, sf_error *err)
 {
 	const char *p = text;
 
 	if (*p == '\0')
-		return sf_error_set(err, SF_ESYNTAX,
-				    "empty; expected NAME=VALUE[,NAME=VALUE]...");
+		return sf_error_set(
+		    err, SF_ESYNTAX,
+		    "empty; expected NAME=VALUE[,NAME=VALUE]...");
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		char item[ITEM_MAX], *eq;
@@ -125,13 +126,13 @@ sf_assign_parse(const sf_fitfile *f, const char *text, double *values,
 		eq = strchr(item, '=');
 		if (len == 0 || eq == NULL || eq == item)
 			return sf_error_set(err, SF_ESYNTAX,
-					    "'%.64s' is not NAME=VALUE", item);
+			                    "'%.64s' is not NAME=VALUE", item);
 		*eq = '\0';
 		if ((i = sf_assign_input(f, item, err)) == SF_FITFILE_NONE)
 			return SF_ENAME;
 		if (given[i])
-			return sf_error_set(err, SF_ENAME,
-					    "%s is given twice", item);
+			return sf_error_set(err, SF_ENAME, "%s is given twice",
+			                    item);
 		if ((rc = sf_assign_value(f, i, eq + 1, &values[i], err)) !=
 		    SF_OK)
 			return rc;
@@ -155,17 +156,17 @@ sf_assign_columns_free(double **columns, size_t n)
 /* Where row r's record starts (no column: cells keep no position). */
 static int
 row_error(const sf_table *t, size_t r, int code, const char *message,
-	  sf_error *err)
+          sf_error *err)
 {
 	sf_error_at(err, code, sf_table_file(t), sf_table_row_lines(t)[r], 0,
-		    "%s", message);
+	            "%s", message);
 	return code;
 }
 
 /* Column col of t as the values of input i, into out. */
 static int
 read_column(const sf_fitfile *f, size_t i, const sf_table *t, size_t col,
-	    double *out, sf_error *err)
+            double *out, sf_error *err)
 {
 	const sf_fitfile_input *in = &f->inputs[i];
 	const double *v = sf_table_column_values(t, col);
@@ -178,17 +179,17 @@ read_column(const sf_fitfile *f, size_t i, const sf_table *t, size_t col,
 		if (err != NULL && first != NULL)
 			*err = *first;
 		return sf_error_set(err, SF_ETYPE,
-				    "column '%s' should hold numbers for input "
-				    "%s: %s",
-				    sf_table_column_name(t, col), in->name,
-				    first != NULL ? first->message : "text");
+		                    "column '%s' should hold numbers for input "
+		                    "%s: %s",
+		                    sf_table_column_name(t, col), in->name,
+		                    first != NULL ? first->message : "text");
 	}
 	if (in->levels == NULL) {
 		for (size_t r = 0; r < rows; r++) {
 			if (isnan(v[r])) {
 				snprintf(message, sizeof message,
-					 "empty cell in column '%s'",
-					 sf_table_column_name(t, col));
+				         "empty cell in column '%s'",
+				         sf_table_column_name(t, col));
 				return row_error(t, r, SF_EVALUE, message, err);
 			}
 			out[r] = v[r];
@@ -213,7 +214,7 @@ read_column(const sf_fitfile *f, size_t i, const sf_table *t, size_t col,
 
 int
 sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
-		sf_error *err)
+                sf_error *err)
 {
 	size_t rows = sf_table_rows(t);
 	double **out = calloc(f->ninputs + 1, sizeof *out);
@@ -231,18 +232,17 @@ sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
 			size_t near = sf_table_column_nearest(t, name);
 
 			if (near != SF_CSV_NONE)
-				sf_error_at(err, SF_ENAME, sf_table_file(t),
-					    line, 0,
-					    "no column '%s' for input %s; did "
-					    "you mean '%s'?",
-					    name, name,
-					    sf_table_column_name(t, near));
+				sf_error_at(
+				    err, SF_ENAME, sf_table_file(t), line, 0,
+				    "no column '%s' for input %s; did "
+				    "you mean '%s'?",
+				    name, name, sf_table_column_name(t, near));
 			else
 				sf_error_at(err, SF_ENAME, sf_table_file(t),
-					    line, 0,
-					    "no column '%s' for input %s "
-					    "(a grid has a column per input)",
-					    name, name);
+				            line, 0,
+				            "no column '%s' for input %s "
+				            "(a grid has a column per input)",
+				            name, name);
 			sf_assign_columns_free(out, f->ninputs);
 			return SF_ENAME;
 		}

@@ -33,7 +33,7 @@ size_t sf_assign_input(const sf_fitfile *f, const char *name, sf_error *err);
  * (out of range) or SF_ENAME (an unknown text value), err naming text.
  */
 int sf_assign_value(const sf_fitfile *f, size_t i, const char *text,
-		    double *value, sf_error *err);
+                    double *value, sf_error *err);
 
 /*
  * Parse "name=value[,name=value]..." into values (one slot per input):
@@ -42,7 +42,7 @@ int sf_assign_value(const sf_fitfile *f, size_t i, const char *text,
  * unknown input, one given twice in text), SF_EVALUE, with err filled.
  */
 int sf_assign_parse(const sf_fitfile *f, const char *text, double *values,
-		    unsigned char *given, sf_error *err);
+                    unsigned char *given, sf_error *err);
 
 /*
  * The points of a CSV grid whose columns are named after the inputs
@@ -53,7 +53,7 @@ int sf_assign_parse(const sf_fitfile *f, const char *text, double *values,
  * SF_ENOMEM, with err at FILE:LINE:COL.
  */
 int sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
-		    sf_error *err);
+                    sf_error *err);
 
 /* Free n columns made by sf_assign_table().  Accepts NULL. */
 void sf_assign_columns_free(double **columns, size_t n);

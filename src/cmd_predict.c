@@ -28,12 +28,12 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 {
 	static const struct option options[] = {
-		{"at", required_argument, NULL, 'a'},
-		{"grid", required_argument, NULL, 'g'},
-		{"json", no_argument, NULL, 'j'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"at", required_argument, NULL, 'a'},
+	    {"grid", required_argument, NULL, 'g'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -45,7 +45,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		case 'g':
 			if (a->grid_path != NULL)
 				return cli_usage(cmd->name, NULL,
-						 "--grid is given twice");
+				                 "--grid is given twice");
 			a->grid_path = optarg;
 			break;
 		case 'j':
@@ -60,20 +60,20 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 			exit(SF_EXIT_OK);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
-					      options);
+			                      options);
 		}
 	}
 	if (argc - optind < 1)
 		return cli_usage(cmd->name, NULL,
-				 "predict needs a fit file (FIT.json, from "
-				 "'scalefit fit -o FIT.json')");
+		                 "predict needs a fit file (FIT.json, from "
+		                 "'scalefit fit -o FIT.json')");
 	if (argc - optind > 1)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-				 argv[optind + 1]);
+		                 argv[optind + 1]);
 	if (a->nat == 0 && a->grid_path == NULL)
 		return cli_usage(cmd->name, NULL,
-				 "say where to predict: --at NAME=VALUE,... "
-				 "or --grid FILE.csv");
+		                 "say where to predict: --at NAME=VALUE,... "
+		                 "or --grid FILE.csv");
 	a->fit_path = argv[optind];
 	return SF_EXIT_OK;
 }
@@ -81,7 +81,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 /* The points of every --at, then of the grid, as one column per input. */
 static int
 gather_points(const sf_command *cmd, const sf_fitfile *f, const predict_args *a,
-	      double ***columns, size_t *n)
+              double ***columns, size_t *n)
 {
 	size_t ni = f->ninputs, rows = 0;
 	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
@@ -113,16 +113,16 @@ gather_points(const sf_command *cmd, const sf_fitfile *f, const predict_args *a,
 			if (err.code == SF_ENOMEM)
 				goto nomem;
 			status = cli_usage(cmd->name, NULL, "--at '%s': %s",
-					   a->at[k], err.message);
+			                   a->at[k], err.message);
 			goto done;
 		}
 		for (size_t i = 0; i < ni; i++) {
 			if (!given[i]) {
 				status = cli_usage(
-					cmd->name, NULL,
-					"--at '%s': no value for input %s "
-					"(every input needs one)",
-					a->at[k], f->inputs[i].name);
+				    cmd->name, NULL,
+				    "--at '%s': no value for input %s "
+				    "(every input needs one)",
+				    a->at[k], f->inputs[i].name);
 				goto done;
 			}
 			out[i][k] = values[i];
@@ -150,7 +150,7 @@ done:
 /* The text of input i's value at point k (a text input's level). */
 static void
 input_text(const sf_fitfile *f, const sf_prediction *p, size_t i, size_t k,
-	   char *out, size_t size)
+           char *out, size_t size)
 {
 	double x = p->inputs[i * p->n + k];
 
@@ -175,21 +175,21 @@ warn_extrapolation(const sf_fitfile *f, const sf_prediction *p)
 
 			if (r == SF_PREDICT_INSIDE || used >= sizeof what)
 				continue;
-			len = snprintf(what + used, sizeof what - used,
-				       "%s%s = %.6g %s %.6g", used ? ", " : "",
-				       f->inputs[i].name,
-				       p->inputs[i * p->n + k],
-				       r == SF_PREDICT_BELOW ? "<" : ">",
-				       r == SF_PREDICT_BELOW ? f->inputs[i].lo
-							     : f->inputs[i].hi);
+			len =
+			    snprintf(what + used, sizeof what - used,
+			             "%s%s = %.6g %s %.6g", used ? ", " : "",
+			             f->inputs[i].name, p->inputs[i * p->n + k],
+			             r == SF_PREDICT_BELOW ? "<" : ">",
+			             r == SF_PREDICT_BELOW ? f->inputs[i].lo
+			                                   : f->inputs[i].hi);
 			used += len > 0 ? (size_t)len : 0;
 		}
 		if (used == 0)
 			continue;
 		sf_error_at(&w, SF_OK, f->path, 0, 0,
-			    "point %zu lies outside the fitted range (%s): "
-			    "the prediction is an extrapolation",
-			    k + 1, what);
+		            "point %zu lies outside the fitted range (%s): "
+		            "the prediction is an extrapolation",
+		            k + 1, what);
 		cli_warning(NULL, &w);
 	}
 }
@@ -251,7 +251,7 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		printf("%-28s", cell);
 		if (boot) {
 			print_band(cell, sizeof cell, p->boot_lo[k],
-				   p->boot_hi[k]);
+			           p->boot_hi[k]);
 			printf("%-28s", cell);
 		}
 		for (size_t j = 0; j < f->nterms; j++)
@@ -281,7 +281,7 @@ pair(double a, double b)
 	json_t *v = json_array();
 
 	if (v != NULL && (json_array_append_new(v, sf_json_number(a)) != 0 ||
-			  json_array_append_new(v, sf_json_number(b)) != 0)) {
+	                  json_array_append_new(v, sf_json_number(b)) != 0)) {
 		json_decref(v);
 		return NULL;
 	}
@@ -313,7 +313,7 @@ point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 		}
 		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
 		    json_array_append_new(outside,
-					  json_string(f->inputs[i].name)) != 0)
+		                          json_string(f->inputs[i].name)) != 0)
 			*ok = 0;
 	}
 	put(o, "inputs", in, ok);
@@ -352,7 +352,8 @@ prediction_json(const sf_fitfile *f, const sf_prediction *p)
 	put(root, "bootstrap_samples", json_integer((json_int_t)p->boot_used),
 	    &ok);
 	for (size_t k = 0; k < p->n; k++)
-		if (json_array_append_new(points, point_json(f, p, k, &ok)) != 0)
+		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
+		    0)
 			ok = 0;
 	put(root, "points", points, &ok);
 	if (!ok) {

@@ -42,20 +42,20 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 {
 	static const struct option options[] = {
-		{"over", required_argument, NULL, 'o'},
-		{"set", required_argument, NULL, 's'},
-		{"cost", required_argument, NULL, 'c'},
-		{"time-unit", required_argument, NULL, 'u'},
-		{"points", required_argument, NULL, 'n'},
-		{"log", no_argument, NULL, 'L'},
-		{"linear", no_argument, NULL, 'l'},
-		{"plot", required_argument, NULL, 'p'},
-		{"panel", required_argument, NULL, 'P'},
-		{"workers", required_argument, NULL, 'w'},
-		{"json", no_argument, NULL, 'j'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"over", required_argument, NULL, 'o'},
+	    {"set", required_argument, NULL, 's'},
+	    {"cost", required_argument, NULL, 'c'},
+	    {"time-unit", required_argument, NULL, 'u'},
+	    {"points", required_argument, NULL, 'n'},
+	    {"log", no_argument, NULL, 'L'},
+	    {"linear", no_argument, NULL, 'l'},
+	    {"plot", required_argument, NULL, 'p'},
+	    {"panel", required_argument, NULL, 'P'},
+	    {"workers", required_argument, NULL, 'w'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	static const char *const units[] = {"s", "ms", "min", "h"};
 	static const char *const panels[] = {"efficiency", "shares"};
@@ -68,8 +68,8 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 		case 'o':
 			if (a->over != NULL)
 				return cli_usage(cmd->name, NULL,
-						 "--over is given twice: a "
-						 "sweep moves one input");
+				                 "--over is given twice: a "
+				                 "sweep moves one input");
 			a->over = optarg;
 			break;
 		case 's':
@@ -79,9 +79,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			if (sf_parse_double(optarg, &a->price) != SF_OK ||
 			    !(a->price > 0))
 				return cli_usage(cmd->name, NULL,
-						 "--cost needs a price per "
-						 "worker-hour > 0, not '%s'",
-						 optarg);
+				                 "--cost needs a price per "
+				                 "worker-hour > 0, not '%s'",
+				                 optarg);
 			break;
 		case 'u':
 			a->time_unit = NULL;
@@ -90,27 +90,28 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 					a->time_unit = units[k];
 			if (a->time_unit == NULL)
 				return cli_usage(
-					cmd->name,
-					sf_suggest_nearest(optarg, units, 4),
-					"unknown --time-unit '%s' (s, ms, min "
-					"or h)",
-					optarg);
+				    cmd->name,
+				    sf_suggest_nearest(optarg, units, 4),
+				    "unknown --time-unit '%s' (s, ms, min "
+				    "or h)",
+				    optarg);
 			break;
 		case 'n':
 			if (sf_parse_count(optarg, &count) != SF_OK ||
 			    count < 2 || count > MAX_POINTS)
-				return cli_usage(cmd->name, NULL,
-						 "--points needs a whole "
-						 "number from 2 to %d, not '%s'",
-						 MAX_POINTS, optarg);
+				return cli_usage(
+				    cmd->name, NULL,
+				    "--points needs a whole "
+				    "number from 2 to %d, not '%s'",
+				    MAX_POINTS, optarg);
 			a->points = (size_t)count;
 			break;
 		case 'L':
 		case 'l':
 			if (a->spacing != SF_SWEEP_AUTO)
 				return cli_usage(cmd->name, NULL,
-						 "give --log or --linear, not "
-						 "both");
+				                 "give --log or --linear, not "
+				                 "both");
 			a->spacing = c == 'L' ? SF_SWEEP_LOG : SF_SWEEP_LINEAR;
 			break;
 		case 'p':
@@ -120,11 +121,11 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			if (strcmp(optarg, panels[0]) != 0 &&
 			    strcmp(optarg, panels[1]) != 0)
 				return cli_usage(
-					cmd->name,
-					sf_suggest_nearest(optarg, panels, 2),
-					"unknown --panel '%s' (efficiency or "
-					"shares)",
-					optarg);
+				    cmd->name,
+				    sf_suggest_nearest(optarg, panels, 2),
+				    "unknown --panel '%s' (efficiency or "
+				    "shares)",
+				    optarg);
 			a->panel = optarg;
 			break;
 		case 'w':
@@ -142,20 +143,20 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			exit(SF_EXIT_OK);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
-					      options);
+			                      options);
 		}
 	}
 	if (argc - optind < 1)
 		return cli_usage(cmd->name, NULL,
-				 "scale needs a fit file (FIT.json, from "
-				 "'scalefit fit -o FIT.json')");
+		                 "scale needs a fit file (FIT.json, from "
+		                 "'scalefit fit -o FIT.json')");
 	if (argc - optind > 1)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-				 argv[optind + 1]);
+		                 argv[optind + 1]);
 	if (a->over == NULL)
 		return cli_usage(cmd->name, NULL,
-				 "say what to sweep: --over NAME=LO:HI (for "
-				 "example --over p=1:1024)");
+		                 "say what to sweep: --over NAME=LO:HI (for "
+		                 "example --over p=1:1024)");
 	a->fit_path = argv[optind];
 	return SF_EXIT_OK;
 }
@@ -166,13 +167,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 typedef struct scale_run {
 	const sf_fitfile *f;
 	sf_sweep_settings s;
-	double *base;            /* a value per input */
-	unsigned char *given;    /* which came from --set */
-	double lo, hi;           /* the swept range */
-	double *table_x;         /* the table's points */
+	double *base;         /* a value per input */
+	unsigned char *given; /* which came from --set */
+	double lo, hi;        /* the swept range */
+	double *table_x;      /* the table's points */
 	size_t ntable;
-	const char *unit;        /* s, ms, min or h */
-	int unit_guessed;        /* 1: read from the output's name */
+	const char *unit; /* s, ms, min or h */
+	int unit_guessed; /* 1: read from the output's name */
 	int efficiency_panel;
 	sf_sweep *table;
 	sf_sweep_answers answers;
@@ -183,9 +184,9 @@ typedef struct scale_run {
 static size_t
 find_workers(const sf_fitfile *f)
 {
-	static const char *const words[] = {"worker", "core", "gpu",
-					    "node",   "machine", "proc",
-					    "rank",   "device", "replica"};
+	static const char *const words[] = {"worker", "core",    "gpu",
+	                                    "node",   "machine", "proc",
+	                                    "rank",   "device",  "replica"};
 	size_t i = sf_fitfile_input_find(f, "p");
 
 	if (i != SF_FITFILE_NONE)
@@ -193,9 +194,9 @@ find_workers(const sf_fitfile *f)
 	for (i = 0; i < f->ninputs; i++)
 		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
 			if (strncasecmp(f->inputs[i].name, words[w],
-					strlen(words[w])) == 0 ||
+			                strlen(words[w])) == 0 ||
 			    strncasecmp(f->inputs[i].column, words[w],
-					strlen(words[w])) == 0)
+			                strlen(words[w])) == 0)
 				return i;
 	return SF_FITFILE_NONE;
 }
@@ -207,15 +208,16 @@ guess_unit(const char *output, int *guessed)
 {
 	static const struct {
 		const char *suffix, *unit;
-	} suffixes[] = {{"_ms", "ms"},     {"_s", "s"},       {"_sec", "s"},
-			{"seconds", "s"},  {"_min", "min"},   {"minutes", "min"},
-			{"_h", "h"},       {"hours", "h"}};
+	} suffixes[] = {{"_ms", "ms"},    {"_s", "s"},     {"_sec", "s"},
+	                {"seconds", "s"}, {"_min", "min"}, {"minutes", "min"},
+	                {"_h", "h"},      {"hours", "h"}};
 	size_t n = strlen(output);
 
 	*guessed = 1;
 	for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
 		size_t m = strlen(suffixes[k].suffix);
-		if (n >= m && strcasecmp(output + n - m, suffixes[k].suffix) == 0)
+		if (n >= m &&
+		    strcasecmp(output + n - m, suffixes[k].suffix) == 0)
 			return suffixes[k].unit;
 	}
 	*guessed = 0;
@@ -225,10 +227,10 @@ guess_unit(const char *output, int *guessed)
 static double
 hours_per(const char *unit)
 {
-	return strcmp(unit, "ms") == 0	  ? 1 / 3.6e6
+	return strcmp(unit, "ms") == 0    ? 1 / 3.6e6
 	       : strcmp(unit, "min") == 0 ? 1 / 60.0
-	       : strcmp(unit, "h") == 0	  ? 1
-					  : 1 / 3600.0;
+	       : strcmp(unit, "h") == 0   ? 1
+	                                  : 1 / 3600.0;
 }
 
 static int
@@ -252,16 +254,16 @@ parse_over(const sf_command *cmd, const scale_args *a, scale_run *r)
 	snprintf(name, sizeof name, "%s", a->over);
 	if ((eq = strchr(name, '=')) == NULL || eq == name)
 		return cli_usage(cmd->name, NULL,
-				 "--over '%s' is not NAME=LO:HI", a->over);
+		                 "--over '%s' is not NAME=LO:HI", a->over);
 	*eq = '\0';
 	if ((i = sf_assign_input(f, name, &err)) == SF_FITFILE_NONE)
 		return cli_usage(cmd->name, NULL, "--over '%s': %s", a->over,
-				 err.message);
+		                 err.message);
 	if (f->inputs[i].levels != NULL)
 		return cli_usage(cmd->name, NULL,
-				 "--over '%s': %s is a text input; a sweep "
-				 "needs a number",
-				 a->over, name);
+		                 "--over '%s': %s is a text input; a sweep "
+		                 "needs a number",
+		                 a->over, name);
 	r->s.var = i;
 	if ((copy = strdup(strchr(a->over, '=') + 1)) == NULL)
 		return cli_usage(cmd->name, NULL, "out of memory");
@@ -272,7 +274,7 @@ parse_over(const sf_command *cmd, const scale_args *a, scale_run *r)
 		    sf_assign_value(f, i, colon + 1, &r->hi, &err) != SF_OK) {
 			free(copy);
 			return cli_usage(cmd->name, NULL, "--over '%s': %s",
-					 a->over, err.message);
+			                 a->over, err.message);
 		}
 	} else {
 		/* A list of values. */
@@ -288,12 +290,13 @@ parse_over(const sf_command *cmd, const scale_args *a, scale_run *r)
 			if ((next = strchr(p, ',')) != NULL)
 				*next++ = '\0';
 			if (sf_assign_value(f, i, p, &r->table_x[r->ntable++],
-					    &err) != SF_OK) {
+			                    &err) != SF_OK) {
 				free(copy);
-				return cli_usage(cmd->name, NULL,
-						 "--over '%s': %s (give "
-						 "NAME=LO:HI or NAME=V1,V2,...)",
-						 a->over, err.message);
+				return cli_usage(
+				    cmd->name, NULL,
+				    "--over '%s': %s (give "
+				    "NAME=LO:HI or NAME=V1,V2,...)",
+				    a->over, err.message);
 			}
 		}
 		qsort(r->table_x, r->ntable, sizeof *r->table_x,
@@ -304,8 +307,8 @@ parse_over(const sf_command *cmd, const scale_args *a, scale_run *r)
 	free(copy);
 	if (!(r->lo <= r->hi))
 		return cli_usage(cmd->name, NULL,
-				 "--over '%s': the range is empty (%g > %g)",
-				 a->over, r->lo, r->hi);
+		                 "--over '%s': the range is empty (%g > %g)",
+		                 a->over, r->lo, r->hi);
 	return SF_EXIT_OK;
 }
 
@@ -321,11 +324,11 @@ parse_set(const sf_command *cmd, const scale_args *a, scale_run *r)
 		if (sf_assign_parse(f, a->set[k], r->base, r->given, &err) !=
 		    SF_OK)
 			return cli_usage(cmd->name, NULL, "--set '%s': %s",
-					 a->set[k], err.message);
+			                 a->set[k], err.message);
 	if (r->given[r->s.var])
 		return cli_usage(cmd->name, NULL,
-				 "%s is swept by --over: leave it out of --set",
-				 f->inputs[r->s.var].name);
+		                 "%s is swept by --over: leave it out of --set",
+		                 f->inputs[r->s.var].name);
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *in = &f->inputs[i];
 
@@ -342,15 +345,15 @@ parse_set(const sf_command *cmd, const scale_args *a, scale_run *r)
 		}
 		if (in->levels != NULL)
 			return cli_usage(cmd->name, NULL,
-					 "no value for input %s: give --set "
-					 "%s=VALUE (it was '%s' ... '%s' in "
-					 "the fit)",
-					 in->name, in->name, in->levels[0],
-					 in->levels[in->nlevels - 1]);
+			                 "no value for input %s: give --set "
+			                 "%s=VALUE (it was '%s' ... '%s' in "
+			                 "the fit)",
+			                 in->name, in->name, in->levels[0],
+			                 in->levels[in->nlevels - 1]);
 		return cli_usage(cmd->name, NULL,
-				 "no value for input %s: give --set %s=VALUE "
-				 "(it was fitted from %g to %g)",
-				 in->name, in->name, in->lo, in->hi);
+		                 "no value for input %s: give --set %s=VALUE "
+		                 "(it was fitted from %g to %g)",
+		                 in->name, in->name, in->lo, in->hi);
 	}
 	return SF_EXIT_OK;
 }
@@ -368,49 +371,49 @@ set_up(const sf_command *cmd, const scale_args *a, scale_run *r)
 		return status;
 	r->s.base = r->base;
 	r->s.worker_input = find_workers(f);
-	if (a->workers != NULL &&
-	    (r->s.worker_input = sf_assign_input(f, a->workers, &err)) ==
-		    SF_FITFILE_NONE)
+	if (a->workers != NULL && (r->s.worker_input = sf_assign_input(
+	                               f, a->workers, &err)) == SF_FITFILE_NONE)
 		return cli_usage(cmd->name, NULL, "--workers: %s", err.message);
 	r->s.workers = r->s.worker_input == r->s.var;
 	r->s.integer = r->s.workers;
-	if (r->s.integer && (r->lo != floor(r->lo) || r->hi != floor(r->hi) ||
-			     r->lo < 1))
+	if (r->s.integer &&
+	    (r->lo != floor(r->lo) || r->hi != floor(r->hi) || r->lo < 1))
 		return cli_usage(cmd->name, NULL,
-				 "--over '%s': %s counts workers, so its range "
-				 "needs whole numbers >= 1",
-				 a->over, f->inputs[r->s.var].name);
+		                 "--over '%s': %s counts workers, so its range "
+		                 "needs whole numbers >= 1",
+		                 a->over, f->inputs[r->s.var].name);
 	if (a->spacing == SF_SWEEP_LOG && !(r->lo > 0))
 		return cli_usage(cmd->name, NULL,
-				 "--log needs a range above 0, not from %g",
-				 r->lo);
+		                 "--log needs a range above 0, not from %g",
+		                 r->lo);
 	r->s.log = sf_sweep_is_log(r->lo, r->hi, a->spacing);
 	r->unit = a->time_unit != NULL
-			  ? a->time_unit
-			  : guess_unit(f->output, &r->unit_guessed);
+	              ? a->time_unit
+	              : guess_unit(f->output, &r->unit_guessed);
 	r->s.hours_per_unit = hours_per(r->unit);
 	r->s.price = a->price;
 	if (isfinite(a->price) && r->s.worker_input == SF_FITFILE_NONE)
 		return cli_usage(cmd->name, NULL,
-				 "--cost needs the worker count: no input is "
-				 "called p or looks like one; name it with "
-				 "--workers NAME");
+		                 "--cost needs the worker count: no input is "
+		                 "called p or looks like one; name it with "
+		                 "--workers NAME");
 	r->efficiency_panel = a->panel != NULL
-				      ? strcmp(a->panel, "efficiency") == 0
-				      : r->s.workers;
+	                          ? strcmp(a->panel, "efficiency") == 0
+	                          : r->s.workers;
 	if (r->efficiency_panel && !r->s.workers)
 		return cli_usage(cmd->name, NULL,
-				 "--panel efficiency needs a sweep over the "
-				 "worker count");
+		                 "--panel efficiency needs a sweep over the "
+		                 "worker count");
 	if (r->table_x == NULL &&
 	    sf_sweep_values(r->lo, r->hi, r->s.integer, r->s.log, a->points,
-			    &r->table_x, &r->ntable, &err) != SF_OK)
+	                    &r->table_x, &r->ntable, &err) != SF_OK)
 		return cli_usage(cmd->name, NULL, "--over '%s': %s", a->over,
-				 err.message);
+		                 err.message);
 	return SF_EXIT_OK;
 }
 
-/* ---- text ----------------------------------------------------------------- */
+/* ---- text -----------------------------------------------------------------
+ */
 
 static int
 width_of(const char *name, int least)
@@ -444,11 +447,11 @@ fixed_text(const scale_run *r, char *out, size_t size)
 			continue;
 		if (in->levels != NULL)
 			n = snprintf(out + used, size - used, "%s%s = %s",
-				     used ? ", " : "", in->name,
-				     in->levels[(size_t)r->base[i]]);
+			             used ? ", " : "", in->name,
+			             in->levels[(size_t)r->base[i]]);
 		else
 			n = snprintf(out + used, size - used, "%s%s = %g",
-				     used ? ", " : "", in->name, r->base[i]);
+			             used ? ", " : "", in->name, r->base[i]);
 		used += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -478,7 +481,7 @@ kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out, size_t size)
 		if (!f->terms[j].counts_for_kind || f->terms[j].kind != kind)
 			continue;
 		n = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
-			     f->terms[j].name);
+		             f->terms[j].name);
 		used += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -486,10 +489,10 @@ kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out, size_t size)
 static const char *
 unit_name(const char *unit)
 {
-	return strcmp(unit, "ms") == 0	  ? "milliseconds"
+	return strcmp(unit, "ms") == 0    ? "milliseconds"
 	       : strcmp(unit, "min") == 0 ? "minutes"
-	       : strcmp(unit, "h") == 0	  ? "hours"
-					  : "seconds";
+	       : strcmp(unit, "h") == 0   ? "hours"
+	                                  : "seconds";
 }
 
 static void
@@ -629,16 +632,16 @@ warn_extrapolation(const scale_run *r)
 			continue;
 		if (i == r->s.var && (r->lo < in->lo || r->hi > in->hi))
 			snprintf(message, sizeof message,
-				 "%s from %g to %g reaches outside its fitted "
-				 "range [%g, %g]: the points outside it are "
-				 "extrapolations",
-				 in->name, r->lo, r->hi, in->lo, in->hi);
+			         "%s from %g to %g reaches outside its fitted "
+			         "range [%g, %g]: the points outside it are "
+			         "extrapolations",
+			         in->name, r->lo, r->hi, in->lo, in->hi);
 		else if (i != r->s.var &&
-			 (r->base[i] < in->lo || r->base[i] > in->hi))
+		         (r->base[i] < in->lo || r->base[i] > in->hi))
 			snprintf(message, sizeof message,
-				 "%s = %g lies outside its fitted range [%g, "
-				 "%g]: every point is an extrapolation",
-				 in->name, r->base[i], in->lo, in->hi);
+			         "%s = %g lies outside its fitted range [%g, "
+			         "%g]: every point is an extrapolation",
+			         in->name, r->base[i], in->lo, in->hi);
 		else
 			continue;
 		sf_error_at(&w, SF_OK, f->path, 0, 0, "%s", message);
@@ -646,7 +649,8 @@ warn_extrapolation(const scale_run *r)
 	}
 }
 
-/* ---- JSON ----------------------------------------------------------------- */
+/* ---- JSON -----------------------------------------------------------------
+ */
 
 static void
 put(json_t *o, const char *key, json_t *v, int *ok)
@@ -661,7 +665,7 @@ pair(double a, double b)
 	json_t *v = json_array();
 
 	if (v != NULL && (json_array_append_new(v, sf_json_number(a)) != 0 ||
-			  json_array_append_new(v, sf_json_number(b)) != 0)) {
+	                  json_array_append_new(v, sf_json_number(b)) != 0)) {
 		json_decref(v);
 		return NULL;
 	}
@@ -791,16 +795,14 @@ scale_json(const scale_run *r)
 			continue;
 		put(fixed, in->name,
 		    in->levels != NULL
-			    ? json_string(in->levels[(size_t)r->base[i]])
-			    : sf_json_number(r->base[i]),
+		        ? json_string(in->levels[(size_t)r->base[i]])
+		        : sf_json_number(r->base[i]),
 		    &ok);
 	}
 	put(root, "fixed", fixed, &ok);
-	put(root, "band", json_string(p->boot_lo != NULL ? "bootstrap"
-							 : "delta"),
-	    &ok);
-	put(root, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL),
-	    &ok);
+	put(root, "band",
+	    json_string(p->boot_lo != NULL ? "bootstrap" : "delta"), &ok);
+	put(root, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
 	put(root, "dof", sf_json_number(f->dof), &ok);
 	put(root, "t", sf_json_number(p->t), &ok);
 	put(root, "bootstrap_samples", json_integer((json_int_t)p->boot_used),
@@ -819,7 +821,8 @@ scale_json(const scale_run *r)
 	return root;
 }
 
-/* ---- the chart ------------------------------------------------------------ */
+/* ---- the chart ------------------------------------------------------------
+ */
 
 static int
 same(double a, double b)
@@ -879,7 +882,7 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	/* The curves are drawn smooth, through whole and fractional values
 	 * alike; the answers marked on them are still whole ones. */
 	if ((rc = sf_sweep_values(r->lo, r->hi, 0, r->s.log, PLOT_POINTS, &x,
-				  &n, err)) != SF_OK ||
+	                          &n, err)) != SF_OK ||
 	    (rc = sf_sweep_run(f, &r->s, x, n, &w, err)) != SF_OK)
 		goto done;
 	rc = SF_ENOMEM;
@@ -903,25 +906,25 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	}
 	fixed_text(r, fixed, sizeof fixed);
 	snprintf(title, sizeof title, "%.100s: predicted %.100s",
-		 f->name[0] ? f->name : "fit", f->output);
+	         f->name[0] ? f->name : "fit", f->output);
 	if (w->pred->boot_lo != NULL)
 		snprintf(band, sizeof band, "95%% band (bootstrap, %zu)",
-			 w->pred->boot_used);
+		         w->pred->boot_used);
 	else
 		snprintf(band, sizeof band, "95%% band (delta method)");
-	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g",
-		 fixed, fixed[0] ? "; " : "", in->name, r->lo, r->hi);
+	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g", fixed,
+	         fixed[0] ? "; " : "", in->name, r->lo, r->hi);
 	if (strcmp(in->column, in->name) != 0)
 		snprintf(xlabel, sizeof xlabel, "%.100s (%.100s)", in->name,
-			 in->column);
+		         in->column);
 	else
 		snprintf(xlabel, sizeof xlabel, "%.200s", in->name);
 	snprintf(fastest, sizeof fastest, "fastest: %.64s = %.6g", in->name,
-		 a->fastest);
+	         a->fastest);
 	snprintf(cross, sizeof cross, "%s from %.64s = %.6g",
-		 a->comm_first ? "compute > communication"
-			       : "communication > compute",
-		 in->name, a->crossover_x);
+	         a->comm_first ? "compute > communication"
+	                       : "communication > compute",
+	         in->name, a->crossover_x);
 	p.title = title;
 	p.subtitle = subtitle;
 	p.xlabel = xlabel;
@@ -944,8 +947,8 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	p.fastest_x = r->s.workers ? a->fastest : NAN;
 	p.fastest_time = a->fastest_time;
 	p.fastest_label = fastest;
-	p.crossover_x = a->crossover == SF_SWEEP_CROSS_AT ? a->crossover_x
-							  : NAN;
+	p.crossover_x =
+	    a->crossover == SF_SWEEP_CROSS_AT ? a->crossover_x : NAN;
 	p.crossover_label = cross;
 	p.efficiency = r->efficiency_panel ? w->efficiency : NULL;
 	p.nshares = ns;
@@ -965,7 +968,8 @@ done:
 	return rc;
 }
 
-/* ---- the command ---------------------------------------------------------- */
+/* ---- the command ----------------------------------------------------------
+ */
 
 int
 sf_command_scale(const sf_command *cmd, int argc, char **argv)
@@ -999,7 +1003,7 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	if ((status = set_up(cmd, &a, &r)) != SF_EXIT_OK)
 		goto done;
 	if (sf_sweep_run(f, &r.s, r.table_x, r.ntable, &r.table, &err) !=
-		    SF_OK ||
+	        SF_OK ||
 	    sf_sweep_answer(f, &r.s, r.lo, r.hi, &r.answers, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;

@@ -40,8 +40,8 @@ typedef struct loader {
 static size_t
 skip_blank(const char *t, size_t n, size_t i)
 {
-	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' ||
-			 t[i] == '\r'))
+	while (i < n &&
+	       (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
 		i++;
 	return i;
 }
@@ -86,7 +86,7 @@ skip_value(const char *t, size_t n, size_t i)
 /* 1 when the JSON string at t[i..end) (quotes included) means key. */
 static int
 key_equals(const char *t, size_t i, size_t end, const char *key,
-	   size_t key_length)
+           size_t key_length)
 {
 	json_t *decoded;
 	int same;
@@ -105,7 +105,7 @@ key_equals(const char *t, size_t i, size_t end, const char *key,
 /* In the object at t[i], the value of key; n when absent. */
 static size_t
 object_member(const char *t, size_t n, size_t i, const char *key,
-	      size_t key_length)
+              size_t key_length)
 {
 	i = skip_blank(t, n, i + 1);
 	while (i < n && t[i] == '"') {
@@ -207,9 +207,8 @@ fail_offset(loader *ld, size_t off, int code, const char *message)
 }
 
 /* An error at the value named path (see locate()). */
-static int
-fail(loader *ld, const char *path, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static int fail(loader *ld, const char *path, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static int
 fail(loader *ld, const char *path, int code, const char *fmt, ...)
@@ -221,7 +220,7 @@ fail(loader *ld, const char *path, int code, const char *fmt, ...)
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
 	return fail_offset(ld, locate(ld->text, ld->length, path), code,
-			   message);
+	                   message);
 }
 
 static int
@@ -294,9 +293,9 @@ static int
 check_type(loader *ld, const json_t *v, const char *path, const char *wanted)
 {
 	int ok = (strcmp(wanted, "object") == 0 && json_is_object(v)) ||
-		 (strcmp(wanted, "array") == 0 && json_is_array(v)) ||
-		 (strcmp(wanted, "string") == 0 && json_is_string(v)) ||
-		 (strcmp(wanted, "number") == 0 && json_is_number(v));
+	         (strcmp(wanted, "array") == 0 && json_is_array(v)) ||
+	         (strcmp(wanted, "string") == 0 && json_is_string(v)) ||
+	         (strcmp(wanted, "number") == 0 && json_is_number(v));
 	const char *article = strchr("aeiou", wanted[0]) != NULL ? "an" : "a";
 
 	if (!ok)
@@ -321,9 +320,9 @@ member(loader *ld, const json_t *obj, const char *parent, const char *key,
 	member_path(path, parent, key);
 	if (v == NULL || (json_is_null(v) && !required)) {
 		if (required)
-			*rc = fail(ld, parent, SF_ENAME, "%s has no key '%s'",
-				   parent[0] != '\0' ? parent : "the file",
-				   key);
+			*rc =
+			    fail(ld, parent, SF_ENAME, "%s has no key '%s'",
+			         parent[0] != '\0' ? parent : "the file", key);
 		return NULL;
 	}
 	if (!check_type(ld, v, path, wanted)) {
@@ -336,7 +335,7 @@ member(loader *ld, const json_t *obj, const char *parent, const char *key,
 /* A number, or NaN for null (when null_ok); an error otherwise. */
 static int
 get_number(loader *ld, const json_t *v, const char *path, int null_ok,
-	   double *out)
+           double *out)
 {
 	if (json_is_null(v) && null_ok) {
 		*out = NAN;
@@ -386,15 +385,15 @@ load_inputs(loader *ld, const json_t *model)
 		if ((in->name = dup_text(name)) == NULL)
 			return out_of_memory(ld);
 		if (json_is_object(v)) {
-			column = member(ld, v, path, "column", "string", 1,
-					&rc);
+			column =
+			    member(ld, v, path, "column", "string", 1, &rc);
 			if (column == NULL)
 				return rc;
 			levels = member(ld, v, path, "levels", "array", 1, &rc);
 			if (levels == NULL)
 				return rc;
 			in->levels = calloc(json_array_size(levels) + 1,
-					    sizeof *in->levels);
+			                    sizeof *in->levels);
 			if (in->levels == NULL)
 				return out_of_memory(ld);
 			for (size_t k = 0; k < json_array_size(levels); k++) {
@@ -516,7 +515,7 @@ load_terms(loader *ld, const json_t *model)
 		t->kind = sf_term_kind_guess(name);
 		if (json_is_object(v)) {
 			if ((expr = member(ld, v, path, "expr", "string", 1,
-					   &rc)) == NULL)
+			                   &rc)) == NULL)
 				return rc;
 			kind = member(ld, v, path, "kind", "string", 0, &rc);
 			if (rc != SF_OK)
@@ -524,13 +523,13 @@ load_terms(loader *ld, const json_t *model)
 			for (int k = SF_TERM_OTHER;
 			     kind != NULL && k <= SF_TERM_OVERHEAD; k++)
 				if (strcmp(json_string_value(kind),
-					   sf_term_kind_name(k)) == 0)
+				           sf_term_kind_name(k)) == 0)
 					t->kind = (sf_term_kind)k;
 		} else if (!json_is_string(v)) {
 			return fail(ld, path, SF_ETYPE,
-				    "%s should be a string or an object with "
-				    "expr, not %s",
-				    path, type_name(v));
+			            "%s should be a string or an object with "
+			            "expr, not %s",
+			            path, type_name(v));
 		}
 		if ((t->expr = dup_text(json_string_value(expr))) == NULL)
 			return out_of_memory(ld);
@@ -552,9 +551,9 @@ load_covariance(loader *ld, const json_t *root)
 		return rc;
 	if (json_array_size(rows) != p)
 		return fail(ld, "covariance", SF_EVALUE,
-			    "covariance has %zu rows, but the fit has %zu "
-			    "parameters",
-			    json_array_size(rows), p);
+		            "covariance has %zu rows, but the fit has %zu "
+		            "parameters",
+		            json_array_size(rows), p);
 	if ((f->cov = calloc(p * p + 1, sizeof *f->cov)) == NULL)
 		return out_of_memory(ld);
 	for (size_t i = 0; i < p; i++) {
@@ -566,12 +565,12 @@ load_covariance(loader *ld, const json_t *root)
 			return SF_ETYPE;
 		if (json_array_size(row) != p)
 			return fail(ld, path, SF_EVALUE,
-				    "%s has %zu values, not %zu", path,
-				    json_array_size(row), p);
+			            "%s has %zu values, not %zu", path,
+			            json_array_size(row), p);
 		for (size_t j = 0; j < p; j++) {
 			element_path(at, path, j);
 			if ((rc = get_number(ld, json_array_get(row, j), at, 1,
-					     &f->cov[i * p + j])) != SF_OK)
+			                     &f->cov[i * p + j])) != SF_OK)
 				return rc;
 		}
 	}
@@ -593,7 +592,7 @@ load_dof(loader *ld, const json_t *root)
 	ld->f->dof = json_number_value(dof);
 	if (!(ld->f->dof >= 0))
 		return fail(ld, "metrics.dof", SF_EVALUE,
-			    "metrics.dof should be >= 0, not %g", ld->f->dof);
+		            "metrics.dof should be >= 0, not %g", ld->f->dof);
 	return SF_OK;
 }
 
@@ -618,19 +617,18 @@ load_ranges(loader *ld, const json_t *root)
 			return SF_ETYPE;
 		if (json_array_size(pair) != 2)
 			return fail(ld, path, SF_EVALUE,
-				    "%s should be [lowest, highest]", path);
+			            "%s should be [lowest, highest]", path);
 		element_path(at, path, 0);
 		if ((rc = get_number(ld, json_array_get(pair, 0), at, 1,
-				     &f->inputs[i].lo)) != SF_OK)
+		                     &f->inputs[i].lo)) != SF_OK)
 			return rc;
 		element_path(at, path, 1);
 		if ((rc = get_number(ld, json_array_get(pair, 1), at, 1,
-				     &f->inputs[i].hi)) != SF_OK)
+		                     &f->inputs[i].hi)) != SF_OK)
 			return rc;
 		if (f->inputs[i].lo > f->inputs[i].hi)
-			return fail(ld, path, SF_EVALUE,
-				    "%s is empty: %g > %g", path,
-				    f->inputs[i].lo, f->inputs[i].hi);
+			return fail(ld, path, SF_EVALUE, "%s is empty: %g > %g",
+			            path, f->inputs[i].lo, f->inputs[i].hi);
 	}
 	return SF_OK;
 }
@@ -663,7 +661,7 @@ load_residuals(loader *ld, const json_t *root)
 			return SF_ETYPE;
 		member_path(at, path, "inputs");
 		if ((inputs = member(ld, row, path, "inputs", "object", 1,
-				     &rc)) == NULL)
+		                     &rc)) == NULL)
 			return rc;
 		for (size_t i = 0; i < ni; i++) {
 			char ip[PATH_MAX_BYTES];
@@ -678,8 +676,8 @@ load_residuals(loader *ld, const json_t *root)
 				return rc;
 			complete &= isfinite(x[i]) != 0;
 		}
-		if ((v = member(ld, row, path, "observed", "number", 0,
-				&rc)) == NULL) {
+		if ((v = member(ld, row, path, "observed", "number", 0, &rc)) ==
+		    NULL) {
 			if (rc != SF_OK)
 				return rc;
 			continue;
@@ -717,26 +715,27 @@ load_bootstrap(loader *ld, const json_t *root)
 			return SF_ETYPE;
 		if (json_array_size(theta) != p)
 			return fail(ld, path, SF_EVALUE,
-				    "%s has %zu values, but the fit has %zu "
-				    "parameters",
-				    path, json_array_size(theta), p);
+			            "%s has %zu values, but the fit has %zu "
+			            "parameters",
+			            path, json_array_size(theta), p);
 		for (size_t j = 0; j < p; j++) {
 			double *x = &f->samples[s * p + j];
 
 			element_path(at, path, j);
 			if ((rc = get_number(ld, json_array_get(theta, j), at,
-					     0, x)) != SF_OK)
+			                     0, x)) != SF_OK)
 				return rc;
 			if (!isfinite(*x))
 				return fail(ld, at, SF_EVALUE,
-					    "%s is not finite", at);
+				            "%s is not finite", at);
 		}
 	}
 	f->nsamples = n;
 	return SF_OK;
 }
 
-/* ---- compiling ------------------------------------------------------------ */
+/* ---- compiling ------------------------------------------------------------
+ */
 
 /* The byte offset, in the file, of byte column (1-based) of the string
  * value at offset quote; an escape sequence counts as one byte. */
@@ -745,8 +744,7 @@ string_offset(const loader *ld, size_t quote, int column)
 {
 	size_t i = quote + 1;
 
-	for (int c = 1; c < column && i < ld->length && ld->text[i] != '"';
-	     c++)
+	for (int c = 1; c < column && i < ld->length && ld->text[i] != '"'; c++)
 		i += ld->text[i] != '\\' ? 1 : ld->text[i + 1] == 'u' ? 6 : 2;
 	return i;
 }
@@ -767,10 +765,10 @@ place(loader *ld, int index, sf_error *e)
 		const sf_fitfile_term *t = &ld->f->terms[index - 1];
 
 		snprintf(path, sizeof path, "model.terms.%s%s", t->name,
-			 ld->term_is_string[index - 1] ? "" : ".expr");
+		         ld->term_is_string[index - 1] ? "" : ".expr");
 	}
 	snprintf(message, sizeof message, "in %.120s: %.380s", path,
-		 e->message);
+	         e->message);
 	off = locate(ld->text, ld->length, path);
 	if (e->column > 0)
 		off = string_offset(ld, off, e->column);
@@ -794,8 +792,8 @@ build_scope(loader *ld, const json_t *fixed)
 
 		if (in->levels != NULL)
 			rc = sf_expr_scope_add_text_input(
-				s, in->name, (const char *const *)in->levels,
-				in->nlevels, &e);
+			    s, in->name, (const char *const *)in->levels,
+			    in->nlevels, &e);
 		else
 			rc = sf_expr_scope_add_input(s, in->name, &e);
 		if (rc != SF_OK) {
@@ -803,7 +801,7 @@ build_scope(loader *ld, const json_t *fixed)
 
 			member_path(path, "model.inputs", in->name);
 			return fail(ld, path, rc, "input '%s': %s", in->name,
-				    e.message);
+			            e.message);
 		}
 	}
 	for (size_t j = 0; j < f->nparams; j++) {
@@ -813,7 +811,7 @@ build_scope(loader *ld, const json_t *fixed)
 
 			member_path(path, "parameters", f->param_names[j]);
 			return fail(ld, path, rc, "parameter '%s': %s",
-				    f->param_names[j], e.message);
+			            f->param_names[j], e.message);
 		}
 	}
 	json_object_foreach((json_t *)fixed, name, v)
@@ -826,16 +824,15 @@ build_scope(loader *ld, const json_t *fixed)
 			return rc;
 		if ((rc = sf_expr_scope_add_fixed(s, name, x, &e)) != SF_OK)
 			return fail(ld, path, rc, "fixed constant '%s': %s",
-				    name, e.message);
+			            name, e.message);
 	}
 	for (size_t k = 0; k < f->nterms; k++)
 		if ((rc = sf_expr_scope_declare_term(s, f->terms[k].name,
-						     &e)) != SF_OK)
+		                                     &e)) != SF_OK)
 			return place(ld, (int)k + 1, &e);
 	for (size_t k = 0; k < f->nterms; k++)
-		if ((rc = sf_expr_scope_add_term(s, f->terms[k].name,
-						 f->terms[k].expr, &e)) !=
-		    SF_OK)
+		if ((rc = sf_expr_scope_add_term(
+		         s, f->terms[k].name, f->terms[k].expr, &e)) != SF_OK)
 			return place(ld, (int)k + 1, &e);
 	return SF_OK;
 }
@@ -857,12 +854,12 @@ compile_programs(loader *ld)
 		texts[k + 1] = f->terms[k].name;
 	fm->nterms = f->nterms;
 	if ((fm->value = sf_program_compile(fm->scope, texts, 1, 0, &failed,
-					    &e)) == NULL ||
-	    (fm->gradient = sf_program_compile(fm->scope, texts, 1,
-					       SF_EXPR_DERIVATIVES, &failed,
-					       &e)) == NULL ||
-	    (fm->terms = sf_program_compile(fm->scope, texts, f->nterms + 1,
-					    0, &failed, &e)) == NULL) {
+	                                    &e)) == NULL ||
+	    (fm->gradient =
+	         sf_program_compile(fm->scope, texts, 1, SF_EXPR_DERIVATIVES,
+	                            &failed, &e)) == NULL ||
+	    (fm->terms = sf_program_compile(fm->scope, texts, f->nterms + 1, 0,
+	                                    &failed, &e)) == NULL) {
 		free(texts);
 		if (e.code == SF_ENOMEM)
 			return out_of_memory(ld);
@@ -980,7 +977,7 @@ load_all(loader *ld, json_t *root)
 
 int
 sf_fitfile_parse(const char *text, size_t length, const char *name,
-		 sf_fitfile **out, sf_error *err)
+                 sf_fitfile **out, sf_error *err)
 {
 	loader ld = {name != NULL ? name : "", text, length, err, NULL, NULL};
 	json_error_t jerr;
@@ -997,23 +994,23 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 
 		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
 			position(text, length,
-				 jerr.position > 0 ? (size_t)jerr.position - 1
-						   : 0,
-				 &line, &column);
+			         jerr.position > 0 ? (size_t)jerr.position - 1
+			                           : 0,
+			         &line, &column);
 			if (line != jerr.line)
 				line = jerr.line, column = jerr.column;
 		} else {
 			line = jerr.line, column = jerr.column;
 		}
 		sf_error_at(err, SF_ESYNTAX, ld.name, line > 0 ? line : 0,
-			    column > 0 ? column : 0, "not valid JSON: %s",
-			    jerr.text);
+		            column > 0 ? column : 0, "not valid JSON: %s",
+		            jerr.text);
 		sf_error_quote(err, text, length);
 		return SF_ESYNTAX;
 	}
 	ld.f = calloc(1, sizeof *ld.f);
-	if (ld.f == NULL || (ld.f->formula = calloc(1, sizeof *ld.f->formula)) ==
-				    NULL ||
+	if (ld.f == NULL ||
+	    (ld.f->formula = calloc(1, sizeof *ld.f->formula)) == NULL ||
 	    (ld.f->formula->scope = sf_expr_scope_new()) == NULL ||
 	    (ld.f->path = dup_text(ld.name)) == NULL) {
 		rc = out_of_memory(&ld);
@@ -1041,7 +1038,7 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 	*out = NULL;
 	if (in == NULL)
 		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-				   strerror(errno));
+		                   strerror(errno));
 	for (;;) {
 		if (length == size) {
 			char *grown = realloc(text, size = size * 2 + 65536);
@@ -1049,7 +1046,7 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 				free(text);
 				fclose(in);
 				return sf_error_set(err, SF_ENOMEM,
-						    "out of memory");
+				                    "out of memory");
 			}
 			text = grown;
 		}
@@ -1060,7 +1057,7 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 	}
 	if (ferror(in)) {
 		sf_error_at(err, SF_EIO, path, 0, 0, "cannot read: %s",
-			    strerror(errno));
+		            strerror(errno));
 		free(text);
 		fclose(in);
 		return SF_EIO;

@@ -51,10 +51,10 @@
 /* A formula variable. */
 typedef struct sf_fitfile_input {
 	char *name;
-	char *column;   /* the data column or expression it was read from */
-	char **levels;  /* a text input's values, sorted; NULL when numeric */
+	char *column;  /* the data column or expression it was read from */
+	char **levels; /* a text input's values, sorted; NULL when numeric */
 	size_t nlevels;
-	double lo, hi;  /* its range over the fitted rows; NaN when unknown */
+	double lo, hi; /* its range over the fitted rows; NaN when unknown */
 } sf_fitfile_input;
 
 /* A named sub-expression of the formula. */
@@ -72,19 +72,19 @@ typedef struct sf_fitfile_term {
 
 /* A loaded fit. */
 typedef struct sf_fitfile {
-	char *path;              /* as given to sf_fitfile_load() */
-	char *name;              /* the model's name ("" when absent) */
-	char *time;              /* the formula */
-	char *output;            /* what was measured ("time" when absent) */
+	char *path;   /* as given to sf_fitfile_load() */
+	char *name;   /* the model's name ("" when absent) */
+	char *time;   /* the formula */
+	char *output; /* what was measured ("time" when absent) */
 	size_t ninputs;
 	sf_fitfile_input *inputs; /* in slot order of the programs */
-	size_t nparams;          /* P, the fitted parameters */
-	char **param_names;      /* P names, theta order */
-	double *theta;           /* P fitted values */
-	double *cov;             /* P x P row-major, NaN where not estimated
-	                            (a parameter held at a bound); NULL when
-	                            the file has no covariance */
-	double dof;              /* residual degrees of freedom; 0 unknown */
+	size_t nparams;           /* P, the fitted parameters */
+	char **param_names;       /* P names, theta order */
+	double *theta;            /* P fitted values */
+	double *cov;              /* P x P row-major, NaN where not estimated
+	                             (a parameter held at a bound); NULL when
+	                             the file has no covariance */
+	double dof;               /* residual degrees of freedom; 0 unknown */
 	size_t nterms;
 	sf_fitfile_term *terms;  /* in definition order */
 	size_t nsamples;         /* bootstrap replicates, 0 when none */
@@ -112,7 +112,7 @@ int sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err);
  * is used as the file name in errors and kept as path.
  */
 int sf_fitfile_parse(const char *text, size_t length, const char *name,
-		     sf_fitfile **out, sf_error *err);
+                     sf_fitfile **out, sf_error *err);
 
 /* Release f.  Accepts NULL. */
 void sf_fitfile_free(sf_fitfile *f);

@@ -16,20 +16,20 @@
 
 enum {
 	WIDTH = 720,
-	LEFT = 84,     /* room for the y tick labels and title */
+	LEFT = 84, /* room for the y tick labels and title */
 	RIGHT = 24,
 	TOP_HEIGHT = 300,
 	BOTTOM_HEIGHT = 150,
 	GAP = 18,
 	LEGEND_ROW = 20,
-	INSET = 8,     /* data inset from the frame */
+	INSET = 8, /* data inset from the frame */
 	MAX_TICKS = 64
 };
 
 /* Okabe and Ito's palette; the first is the prediction's. */
 static const char *const palette[] = {
-	"#0072B2", "#E69F00", "#009E73", "#CC79A7",
-	"#56B4E9", "#D55E00", "#F0E442", "#000000",
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7",
+    "#56B4E9", "#D55E00", "#F0E442", "#000000",
 };
 #define PALETTE_SIZE (sizeof palette / sizeof palette[0])
 #define MEASURED_COLOUR "#D55E00"
@@ -44,7 +44,7 @@ static const char *const palette[] = {
 enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA };
 
 typedef struct legend {
-	sf_svg *svg;  /* NULL: only measure */
+	sf_svg *svg; /* NULL: only measure */
 	double x, y;
 	int rows;
 } legend;
@@ -53,9 +53,9 @@ static void
 diamond(sf_svg *s, double x, double y, double r, const char *fill)
 {
 	sf_svg_printf(s,
-		      "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f "
-		      "Z\" fill=\"%s\" stroke=\"black\" stroke-width=\"1\"/>\n",
-		      x, y - r, x + r, y, x, y + r, x - r, y, fill);
+	              "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f "
+	              "Z\" fill=\"%s\" stroke=\"black\" stroke-width=\"1\"/>\n",
+	              x, y - r, x + r, y, x, y + r, x - r, y, fill);
 }
 
 /* One legend entry; wraps to a new row when the line is full. */
@@ -77,33 +77,35 @@ legend_entry(legend *l, enum swatch kind, const char *colour, const char *text)
 		return;
 	switch (kind) {
 	case LINE:
-		sf_svg_printf(l->svg,
-			      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			      "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			      x, y - 4, x + 22, y - 4, colour);
+		sf_svg_printf(
+		    l->svg,
+		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+		    x, y - 4, x + 22, y - 4, colour);
 		break;
 	case BAND:
 	case AREA:
-		sf_svg_printf(l->svg,
-			      "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
-			      "height=\"10\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
-			      x, y - 9, colour, kind == BAND ? "0.2" : "0.85");
+		sf_svg_printf(
+		    l->svg,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
+		    "height=\"10\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
+		    x, y - 9, colour, kind == BAND ? "0.2" : "0.85");
 		break;
 	case DOT:
 		sf_svg_printf(l->svg,
-			      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-			      "fill=\"%s\" stroke=\"white\"/>\n",
-			      x + 11, y - 4, colour);
+		              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+		              "fill=\"%s\" stroke=\"white\"/>\n",
+		              x + 11, y - 4, colour);
 		break;
 	case DIAMOND:
 		diamond(l->svg, x + 11, y - 4, 5, colour);
 		break;
 	case DASHED:
 		sf_svg_printf(l->svg,
-			      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			      "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
-			      "stroke-dasharray=\"5 3\"/>\n",
-			      x, y - 4, x + 22, y - 4, colour);
+		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		              "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              x, y - 4, x + 22, y - 4, colour);
 		break;
 	}
 	sf_svg_text(l->svg, x + 28, y, "", text);
@@ -131,7 +133,7 @@ draw_share_legend(const sf_plot_scale *p, legend *l)
 		return;
 	for (size_t k = 0; k < p->nshares; k++)
 		legend_entry(l, AREA, palette[k % PALETTE_SIZE],
-			     p->share_names[k]);
+		             p->share_names[k]);
 }
 
 /* The smallest and largest finite (and, for a log axis, positive) values. */
@@ -170,12 +172,12 @@ pad(double *lo, double *hi, int log, double fraction)
 typedef struct panel {
 	double x0, y0, x1, y1; /* frame */
 	sf_axis x, y;
-	const char *clip;      /* id of its clip path */
+	const char *clip; /* id of its clip path */
 } panel;
 
 static void
 grid_and_ticks(sf_svg *s, const panel *pn, int powers_of_two, int x_labels,
-	       int percent)
+               int percent)
 {
 	double major[MAX_TICKS], minor[MAX_TICKS];
 	size_t nmajor, nminor;
@@ -183,61 +185,60 @@ grid_and_ticks(sf_svg *s, const panel *pn, int powers_of_two, int x_labels,
 
 	/* y axis */
 	nmajor = sf_axis_ticks(&pn->y, 0, major, MAX_TICKS, minor, MAX_TICKS,
-			       &nminor);
+	                       &nminor);
 	for (size_t k = 0; k < nmajor; k++) {
 		double y = sf_axis_map(&pn->y, major[k]);
 
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n"
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n",
-			      pn->x0, y, pn->x1, y, GRID_COLOUR, pn->x0 - 5, y,
-			      pn->x0, y, AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              pn->x0, y, pn->x1, y, GRID_COLOUR, pn->x0 - 5, y,
+		              pn->x0, y, AXIS_COLOUR);
 		if (percent)
-			snprintf(label, sizeof label, "%.0f%%",
-				 major[k] * 100);
+			snprintf(label, sizeof label, "%.0f%%", major[k] * 100);
 		else
 			sf_axis_label(major[k], label, sizeof label);
 		sf_svg_printf(s,
-			      "<text x=\"%.2f\" y=\"%.2f\" "
-			      "text-anchor=\"end\">%s</text>\n",
-			      pn->x0 - 8, y + 4.5, label);
+		              "<text x=\"%.2f\" y=\"%.2f\" "
+		              "text-anchor=\"end\">%s</text>\n",
+		              pn->x0 - 8, y + 4.5, label);
 	}
 	for (size_t k = 0; k < nminor; k++) {
 		double y = sf_axis_map(&pn->y, minor[k]);
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n",
-			      pn->x0 - 3, y, pn->x0, y, AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              pn->x0 - 3, y, pn->x0, y, AXIS_COLOUR);
 	}
 	/* x axis */
 	nmajor = sf_axis_ticks(&pn->x, powers_of_two, major, MAX_TICKS, minor,
-			       MAX_TICKS, &nminor);
+	                       MAX_TICKS, &nminor);
 	for (size_t k = 0; k < nmajor; k++) {
 		double x = sf_axis_map(&pn->x, major[k]);
 
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n"
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n",
-			      x, pn->y0, x, pn->y1, GRID_COLOUR, x, pn->y1, x,
-			      pn->y1 + 5, AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              x, pn->y0, x, pn->y1, GRID_COLOUR, x, pn->y1, x,
+		              pn->y1 + 5, AXIS_COLOUR);
 		if (!x_labels)
 			continue;
 		sf_axis_label(major[k], label, sizeof label);
 		sf_svg_printf(s,
-			      "<text x=\"%.2f\" y=\"%.2f\" "
-			      "text-anchor=\"middle\">%s</text>\n",
-			      x, pn->y1 + 19, label);
+		              "<text x=\"%.2f\" y=\"%.2f\" "
+		              "text-anchor=\"middle\">%s</text>\n",
+		              x, pn->y1 + 19, label);
 	}
 	for (size_t k = 0; k < nminor; k++) {
 		double x = sf_axis_map(&pn->x, minor[k]);
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\"/>\n",
-			      x, pn->y1, x, pn->y1 + 3, AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              x, pn->y1, x, pn->y1 + 3, AXIS_COLOUR);
 	}
 }
 
@@ -245,20 +246,20 @@ static void
 frame(sf_svg *s, const panel *pn)
 {
 	sf_svg_printf(s,
-		      "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		      "height=\"%.2f\" fill=\"none\" stroke=\"%s\"/>\n",
-		      pn->x0, pn->y0, pn->x1 - pn->x0, pn->y1 - pn->y0,
-		      AXIS_COLOUR);
+	              "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+	              "height=\"%.2f\" fill=\"none\" stroke=\"%s\"/>\n",
+	              pn->x0, pn->y0, pn->x1 - pn->x0, pn->y1 - pn->y0,
+	              AXIS_COLOUR);
 }
 
 static void
 clip_path(sf_svg *s, const panel *pn)
 {
 	sf_svg_printf(s,
-		      "<clipPath id=\"%s\"><rect x=\"%.2f\" y=\"%.2f\" "
-		      "width=\"%.2f\" height=\"%.2f\"/></clipPath>\n",
-		      pn->clip, pn->x0, pn->y0, pn->x1 - pn->x0,
-		      pn->y1 - pn->y0);
+	              "<clipPath id=\"%s\"><rect x=\"%.2f\" y=\"%.2f\" "
+	              "width=\"%.2f\" height=\"%.2f\"/></clipPath>\n",
+	              pn->clip, pn->x0, pn->y0, pn->x1 - pn->x0,
+	              pn->y1 - pn->y0);
 }
 
 /* A vertical axis title, centred on the panel. */
@@ -269,8 +270,8 @@ y_title(sf_svg *s, const panel *pn, const char *text)
 	char attrs[128];
 
 	snprintf(attrs, sizeof attrs,
-		 "text-anchor=\"middle\" transform=\"rotate(-90 %.2f %.2f)\"",
-		 20.0, y);
+	         "text-anchor=\"middle\" transform=\"rotate(-90 %.2f %.2f)\"",
+	         20.0, y);
 	sf_svg_text(s, 20, y, attrs, text);
 }
 
@@ -280,13 +281,13 @@ map_all(const sf_axis *a, const double *v, size_t n, double *out)
 {
 	for (size_t k = 0; k < n; k++)
 		out[k] = isfinite(v[k]) && (!a->log || v[k] > 0)
-				 ? sf_axis_map(a, v[k])
-				 : NAN;
+		             ? sf_axis_map(a, v[k])
+		             : NAN;
 }
 
 static void
 draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
-	 double *py, double *bx, double *by)
+         double *py, double *bx, double *by)
 {
 	size_t n = p->n;
 
@@ -306,46 +307,46 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 				continue;
 			bx[m] = sf_axis_map(&pn->x, p->x[k]);
 			by[m++] = sf_axis_map(
-				&pn->y, pn->y.log ? fmax(p->lo[k], pn->y.lo)
-						  : p->lo[k]);
+			    &pn->y,
+			    pn->y.log ? fmax(p->lo[k], pn->y.lo) : p->lo[k]);
 		}
 		sf_svg_polygon(s, bx, by, m,
-			       "fill=\"#0072B2\" fill-opacity=\"0.2\" "
-			       "stroke=\"none\"");
+		               "fill=\"#0072B2\" fill-opacity=\"0.2\" "
+		               "stroke=\"none\"");
 	}
 	map_all(&pn->x, p->x, n, px);
 	map_all(&pn->y, p->time, n, py);
 	sf_svg_polyline(s, px, py, n,
-			"stroke=\"#0072B2\" stroke-width=\"2\" "
-			"stroke-linejoin=\"round\"");
+	                "stroke=\"#0072B2\" stroke-width=\"2\" "
+	                "stroke-linejoin=\"round\"");
 	if (isfinite(p->crossover_x))
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
-			      "stroke-dasharray=\"5 3\"/>\n",
-			      sf_axis_map(&pn->x, p->crossover_x), pn->y0,
-			      sf_axis_map(&pn->x, p->crossover_x), pn->y1,
-			      AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y0,
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y1,
+		              AXIS_COLOUR);
 	for (size_t k = 0; k < p->nmeasured; k++) {
 		if (!isfinite(p->mx[k]) || !isfinite(p->my[k]) ||
 		    (pn->y.log && !(p->my[k] > 0)))
 			continue;
 		sf_svg_printf(s,
-			      "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
-			      "fill=\"%s\" stroke=\"white\"/>\n",
-			      sf_axis_map(&pn->x, p->mx[k]),
-			      sf_axis_map(&pn->y, p->my[k]), MEASURED_COLOUR);
+		              "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+		              "fill=\"%s\" stroke=\"white\"/>\n",
+		              sf_axis_map(&pn->x, p->mx[k]),
+		              sf_axis_map(&pn->y, p->my[k]), MEASURED_COLOUR);
 	}
 	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
 		diamond(s, sf_axis_map(&pn->x, p->fastest_x),
-			sf_axis_map(&pn->y, p->fastest_time), 6,
-			FASTEST_COLOUR);
+		        sf_axis_map(&pn->y, p->fastest_time), 6,
+		        FASTEST_COLOUR);
 	sf_svg_printf(s, "</g>\n");
 }
 
 static void
 draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
-	    double *py, double *bx, double *by)
+            double *py, double *bx, double *by)
 {
 	size_t n = p->n;
 
@@ -355,14 +356,14 @@ draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		double y = sf_axis_map(&pn->y, 0.5);
 
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"#888888\" "
-			      "stroke-dasharray=\"2 3\"/>\n",
-			      pn->x0, y, pn->x1, y);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"#888888\" "
+		              "stroke-dasharray=\"2 3\"/>\n",
+		              pn->x0, y, pn->x1, y);
 		map_all(&pn->y, p->efficiency, n, py);
 		sf_svg_polyline(s, px, py, n,
-				"stroke=\"#0072B2\" stroke-width=\"2\" "
-				"stroke-linejoin=\"round\"");
+		                "stroke=\"#0072B2\" stroke-width=\"2\" "
+		                "stroke-linejoin=\"round\"");
 	} else {
 		/* Stacked shares: each series between the running sums. */
 		double *below = calloc(n + 1, sizeof *below);
@@ -383,21 +384,21 @@ draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 				by[m++] = sf_axis_map(&pn->y, below[k]);
 			}
 			snprintf(attrs, sizeof attrs,
-				 "fill=\"%s\" fill-opacity=\"0.85\" "
-				 "stroke=\"white\" stroke-width=\"0.5\"",
-				 palette[j % PALETTE_SIZE]);
+			         "fill=\"%s\" fill-opacity=\"0.85\" "
+			         "stroke=\"white\" stroke-width=\"0.5\"",
+			         palette[j % PALETTE_SIZE]);
 			sf_svg_polygon(s, bx, by, m, attrs);
 		}
 		free(below);
 	}
 	if (isfinite(p->crossover_x))
 		sf_svg_printf(s,
-			      "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-			      "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
-			      "stroke-dasharray=\"5 3\"/>\n",
-			      sf_axis_map(&pn->x, p->crossover_x), pn->y0,
-			      sf_axis_map(&pn->x, p->crossover_x), pn->y1,
-			      AXIS_COLOUR);
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y0,
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y1,
+		              AXIS_COLOUR);
 	sf_svg_printf(s, "</g>\n");
 }
 
@@ -417,7 +418,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	extend(&ylo, &yhi, p->time, p->n, ylog);
 	if (!(ylo <= yhi) || p->n == 0)
 		return sf_error_set(err, SF_EVALUE,
-				    "no finite predicted time to plot");
+		                    "no finite predicted time to plot");
 	extend(&ylo, &yhi, p->my, p->nmeasured, ylog);
 	/* The band widens the axis, but by at most a factor of 4 (log) or
 	 * the curve's span (linear): a band exploding where the fit knows
@@ -445,17 +446,18 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	bottom.y1 = bottom.y0 + BOTTOM_HEIGHT;
 	below.y = bottom.y1 + 72;
 	draw_share_legend(p, &below);
-	height = bottom.y1 + 52 + (p->efficiency == NULL && p->nshares > 0
-					   ? below.y - bottom.y1 - 52 + 14
-					   : 0);
+	height = bottom.y1 + 52 +
+	         (p->efficiency == NULL && p->nshares > 0
+	              ? below.y - bottom.y1 - 52 + 14
+	              : 0);
 	top.clip = "top-panel";
 	bottom.clip = "bottom-panel";
 	top.x = (sf_axis){p->x[0], p->x[p->n - 1], p->xlog, top.x0 + INSET,
-			  top.x1 - INSET};
+	                  top.x1 - INSET};
 	bottom.x = top.x;
 	top.y = (sf_axis){ylo, yhi, ylog, top.y1, top.y0};
-	bottom.y = (sf_axis){elo, p->efficiency != NULL ? ehi : 1, 0,
-			     bottom.y1, bottom.y0};
+	bottom.y = (sf_axis){elo, p->efficiency != NULL ? ehi : 1, 0, bottom.y1,
+	                     bottom.y0};
 	px = malloc((p->n + 1) * sizeof *px);
 	py = malloc((p->n + 1) * sizeof *py);
 	bx = malloc((2 * p->n + 1) * sizeof *bx);
@@ -464,7 +466,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	if (px == NULL || py == NULL || bx == NULL || by == NULL || s == NULL)
 		goto nomem;
 	sf_svg_text(s, LEFT, 28, "font-size=\"16\" font-weight=\"bold\"",
-		    p->title);
+	            p->title);
 	if (p->subtitle != NULL && p->subtitle[0] != '\0')
 		sf_svg_text(s, LEFT, 48, "fill=\"#555555\"", p->subtitle);
 	draw = (legend){s, LEFT, 78, 1};
@@ -482,10 +484,11 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	frame(s, &top);
 	frame(s, &bottom);
 	y_title(s, &top, p->ylabel);
-	y_title(s, &bottom, p->efficiency != NULL ? "parallel efficiency"
-						  : "share of time");
+	y_title(s, &bottom,
+	        p->efficiency != NULL ? "parallel efficiency"
+	                              : "share of time");
 	sf_svg_text(s, (top.x0 + top.x1) / 2, bottom.y1 + 42,
-		    "text-anchor=\"middle\"", p->xlabel);
+	            "text-anchor=\"middle\"", p->xlabel);
 	if (sf_svg_text_of(s, NULL) == NULL)
 		goto nomem;
 	free(px);

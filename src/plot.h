@@ -24,27 +24,27 @@
 
 /* What the chart shows. */
 typedef struct sf_plot_scale {
-	const char *title;     /* first line above the chart */
-	const char *subtitle;  /* second line (what is held fixed), may be "" */
+	const char *title;    /* first line above the chart */
+	const char *subtitle; /* second line (what is held fixed), may be "" */
 	const char *xlabel, *ylabel;
-	int xlog, ylog;        /* logarithmic axes */
-	int powers_of_two;     /* label the x axis 1, 2, 4, ... */
-	size_t n;              /* points of the curve */
+	int xlog, ylog;    /* logarithmic axes */
+	int powers_of_two; /* label the x axis 1, 2, 4, ... */
+	size_t n;          /* points of the curve */
 	const double *x, *time;
 	const double *lo, *hi; /* the band (entries may be NaN); may be NULL */
 	const char *band_label;
-	size_t nmeasured;      /* measured points to show */
+	size_t nmeasured; /* measured points to show */
 	const double *mx, *my;
 	const char *measured_label;
 	double fastest_x, fastest_time; /* NaN: not marked */
 	const char *fastest_label;
-	double crossover_x;    /* NaN: not marked */
+	double crossover_x; /* NaN: not marked */
 	const char *crossover_label;
 	/* bottom panel: the efficiency (n values), or when NULL the shares */
 	const double *efficiency;
-	size_t nshares;        /* stacked series */
+	size_t nshares; /* stacked series */
 	const char *const *share_names;
-	const double *shares;  /* nshares x n, series-major, fractions */
+	const double *shares; /* nshares x n, series-major, fractions */
 } sf_plot_scale;
 
 /* Draw the chart into a new document *out (free with sf_svg_free()).

@@ -62,10 +62,10 @@ compare_doubles(const void *a, const void *b)
 /* Evaluate every output of program p over data d at theta into out. */
 static int
 evaluate(const sf_program *p, const sf_expr_data *d, const double *theta,
-	 size_t n, double *out)
+         size_t n, double *out)
 {
-	double *scratch = malloc((sf_program_scratch_size(p) + 1) *
-				 sizeof *scratch);
+	double *scratch =
+	    malloc((sf_program_scratch_size(p) + 1) * sizeof *scratch);
 
 	if (scratch == NULL)
 		return SF_ENOMEM;
@@ -119,7 +119,7 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 		int finite = 1;
 
 		if (evaluate(f->formula->value, d, &f->samples[s * f->nparams],
-			     n, row) != SF_OK)
+		             n, row) != SF_OK)
 			goto done;
 		for (size_t k = 0; k < n; k++)
 			finite &= isfinite(row[k]) != 0;
@@ -129,10 +129,10 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 		for (size_t s = 0; s < used; s++)
 			column[s] = times[s * n + k];
 		qsort(column, used, sizeof *column, compare_doubles);
-		p->boot_lo[k] = sf_predict_quantile(
-			column, used, (1 - SF_PREDICT_LEVEL) / 2);
-		p->boot_hi[k] = sf_predict_quantile(
-			column, used, (1 + SF_PREDICT_LEVEL) / 2);
+		p->boot_lo[k] = sf_predict_quantile(column, used,
+		                                    (1 - SF_PREDICT_LEVEL) / 2);
+		p->boot_hi[k] = sf_predict_quantile(column, used,
+		                                    (1 + SF_PREDICT_LEVEL) / 2);
 	}
 	p->boot_used = used;
 	rc = SF_OK;
@@ -172,7 +172,7 @@ fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
 		goto done;
 	}
 	p->t = f->dof >= 1 ? sf_covariance_t_quantile(SF_PREDICT_LEVEL, f->dof)
-			   : NAN;
+	                   : NAN;
 	for (size_t k = 0; k < n; k++) {
 		p->time[k] = grad[k];
 		p->se[k] = delta_se(f, grad, n, k);
@@ -206,7 +206,7 @@ done:
 
 int
 sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
-	   sf_prediction **out, sf_error *err)
+           sf_prediction **out, sf_error *err)
 {
 	size_t ni = f->ninputs;
 	sf_prediction *p;

@@ -47,10 +47,10 @@ enum sf_predict_range {
 /* Predictions at n points. */
 typedef struct sf_prediction {
 	size_t n, ninputs, nterms;
-	double *inputs;       /* ninputs x n, input-major (column i at i * n) */
-	double *time;         /* n predicted times */
-	double *se;           /* n: sqrt(g^T C g); NaN when unknown */
-	double *lo, *hi;      /* n: the delta-method band */
+	double *inputs;  /* ninputs x n, input-major (column i at i * n) */
+	double *time;    /* n predicted times */
+	double *se;      /* n: sqrt(g^T C g); NaN when unknown */
+	double *lo, *hi; /* n: the delta-method band */
 	double *boot_lo, *boot_hi; /* n: the bootstrap band; NULL without
 	                              replicates */
 	size_t boot_used;     /* replicates with a finite time at every point */
@@ -65,7 +65,7 @@ typedef struct sf_prediction {
  * *out, or SF_ENOMEM / SF_EVALUE (n == 0) with err filled.
  */
 int sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
-	       sf_prediction **out, sf_error *err);
+               sf_prediction **out, sf_error *err);
 
 /* Release p.  Accepts NULL. */
 void sf_prediction_free(sf_prediction *p);

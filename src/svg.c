@@ -87,14 +87,14 @@ sf_svg_new(double width, double height)
 	if (s == NULL)
 		return NULL;
 	sf_svg_printf(s,
-		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		      "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		      "width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
-		      "font-family=\"DejaVu Sans, Helvetica, Arial, "
-		      "sans-serif\" font-size=\"13\">\n"
-		      "<rect width=\"100%%\" height=\"100%%\" "
-		      "fill=\"white\"/>\n",
-		      width, height, width, height);
+	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	              "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+	              "width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
+	              "font-family=\"DejaVu Sans, Helvetica, Arial, "
+	              "sans-serif\" font-size=\"13\">\n"
+	              "<rect width=\"100%%\" height=\"100%%\" "
+	              "fill=\"white\"/>\n",
+	              width, height, width, height);
 	if (s->failed) {
 		sf_svg_free(s);
 		return NULL;
@@ -143,18 +143,17 @@ sf_svg_escaped(sf_svg *s, const char *text)
 }
 
 void
-sf_svg_text(sf_svg *s, double x, double y, const char *attrs,
-	    const char *text)
+sf_svg_text(sf_svg *s, double x, double y, const char *attrs, const char *text)
 {
 	sf_svg_printf(s, "<text x=\"%.2f\" y=\"%.2f\"%s%s>", x, y,
-		      attrs[0] != '\0' ? " " : "", attrs);
+	              attrs[0] != '\0' ? " " : "", attrs);
 	sf_svg_escaped(s, text);
 	sf_svg_printf(s, "</text>\n");
 }
 
 void
 sf_svg_polyline(sf_svg *s, const double *x, const double *y, size_t n,
-		const char *attrs)
+                const char *attrs)
 {
 	int pen = 0, any = 0;
 
@@ -165,8 +164,11 @@ sf_svg_polyline(sf_svg *s, const double *x, const double *y, size_t n,
 		}
 		if (!any)
 			sf_svg_printf(s, "<path d=\"");
-		sf_svg_printf(s, "%s%.2f %.2f", pen ? " L" : any ? " M" : "M",
-			      x[k], y[k]);
+		sf_svg_printf(s, "%s%.2f %.2f",
+		              pen   ? " L"
+		              : any ? " M"
+		                    : "M",
+		              x[k], y[k]);
 		pen = any = 1;
 	}
 	if (any)
@@ -175,15 +177,15 @@ sf_svg_polyline(sf_svg *s, const double *x, const double *y, size_t n,
 
 void
 sf_svg_polygon(sf_svg *s, const double *x, const double *y, size_t n,
-	       const char *attrs)
+               const char *attrs)
 {
 	int any = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		if (!isfinite(x[k]) || !isfinite(y[k]))
 			continue;
-		sf_svg_printf(s, "%s%.2f,%.2f", any ? " " : "<polygon points=\"",
-			      x[k], y[k]);
+		sf_svg_printf(s, "%s%.2f,%.2f",
+		              any ? " " : "<polygon points=\"", x[k], y[k]);
 		any = 1;
 	}
 	if (any)
@@ -218,8 +220,8 @@ sf_svg_save(sf_svg *s, const char *path, sf_error *err)
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	if ((fd = mkstemp(tmp)) < 0) {
 		sf_error_at(err, SF_EIO, path, 0, 0,
-			    "cannot create a file beside it: %s",
-			    strerror(errno));
+		            "cannot create a file beside it: %s",
+		            strerror(errno));
 		free(tmp);
 		return SF_EIO;
 	}
@@ -248,7 +250,7 @@ sf_svg_save(sf_svg *s, const char *path, sf_error *err)
 	return SF_OK;
 fail:
 	sf_error_at(err, SF_EIO, path, 0, 0, "cannot write the plot: %s",
-		    strerror(errno));
+	            strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	remove(tmp);
@@ -256,13 +258,14 @@ fail:
 	return SF_EIO;
 }
 
-/* ---- axes ------------------------------------------------------------------ */
+/* ---- axes ------------------------------------------------------------------
+ */
 
 double
 sf_axis_map(const sf_axis *a, double v)
 {
 	double t = a->log ? log(v / a->lo) / log(a->hi / a->lo)
-			  : (v - a->lo) / (a->hi - a->lo);
+	                  : (v - a->lo) / (a->hi - a->lo);
 
 	if (a->hi == a->lo)
 		t = 0.5;
@@ -344,8 +347,7 @@ linear_ticks(const sf_axis *a, ticks *major, ticks *minor)
 
 size_t
 sf_axis_ticks(const sf_axis *a, int powers_of_two, double *major,
-	      size_t max_major, double *minor, size_t max_minor,
-	      size_t *nminor)
+              size_t max_major, double *minor, size_t max_minor, size_t *nminor)
 {
 	ticks mj = {major, 0, max_major}, mn = {minor, 0, max_minor};
 	double decades;
@@ -366,20 +368,21 @@ sf_axis_ticks(const sf_axis *a, int powers_of_two, double *major,
 
 		for (int k = first; k <= last; k++)
 			add_tick((k - first) % every == 0 ? &mj : &mn, a,
-				 ldexp(1, k));
+			         ldexp(1, k));
 	} else if (decades < 1) {
 		linear_ticks(a, &mj, &mn);
 	} else {
-		int first = (int)floor(log10(a->lo)), last = (int)ceil(log10(a->hi));
+		int first = (int)floor(log10(a->lo)),
+		    last = (int)ceil(log10(a->hi));
 		int every = decades > 8 ? (int)ceil(decades / 8) : 1;
 
 		for (int d = first; d <= last; d++) {
 			double p = pow(10, d);
 
 			for (int m = 1; m <= 9; m++) {
-				int is_major = m == 1 ? (d - first) % every == 0
-						      : decades < 3 &&
-								(m == 2 || m == 5);
+				int is_major =
+				    m == 1 ? (d - first) % every == 0
+				           : decades < 3 && (m == 2 || m == 5);
 				if (every > 1 && m > 1)
 					continue;
 				add_tick(is_major ? &mj : &mn, a, m * p);
@@ -409,11 +412,11 @@ sf_axis_label(double v, char *buf, size_t size)
 	}
 	if (fabs(m - 1) < 1e-6)
 		snprintf(buf, size,
-			 "10<tspan dy=\"-0.5em\" font-size=\"75%%\">%d</tspan>",
-			 e);
+		         "10<tspan dy=\"-0.5em\" font-size=\"75%%\">%d</tspan>",
+		         e);
 	else
 		snprintf(buf, size,
-			 "%.3g\xc3\x97"
-			 "10<tspan dy=\"-0.5em\" font-size=\"75%%\">%d</tspan>",
-			 m, e);
+		         "%.3g\xc3\x97"
+		         "10<tspan dy=\"-0.5em\" font-size=\"75%%\">%d</tspan>",
+		         m, e);
 }

@@ -37,22 +37,22 @@ void sf_svg_free(sf_svg *s);
 
 /* Append markup as is (printf-style); the caller escapes any text. */
 void sf_svg_printf(sf_svg *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* Append text (escaped) as a <text> at (x, y) with the given extra
  * attributes (markup, may be ""). */
 void sf_svg_text(sf_svg *s, double x, double y, const char *attrs,
-		 const char *text);
+                 const char *text);
 
 /* A path through the n points (x[k], y[k]) in pixels; a non-finite point
  * ends one piece and the next finite one starts another.  attrs are the
  * extra attributes (stroke, fill...). */
 void sf_svg_polyline(sf_svg *s, const double *x, const double *y, size_t n,
-		     const char *attrs);
+                     const char *attrs);
 
 /* A closed polygon through the n points (non-finite points skipped). */
 void sf_svg_polygon(sf_svg *s, const double *x, const double *y, size_t n,
-		    const char *attrs);
+                    const char *attrs);
 
 /* Append text escaped for XML (no element around it). */
 void sf_svg_escaped(sf_svg *s, const char *text);
@@ -65,7 +65,8 @@ const char *sf_svg_text_of(sf_svg *s, size_t *length);
  * SF_EIO (err names the file). */
 int sf_svg_save(sf_svg *s, const char *path, sf_error *err);
 
-/* ---- axes ----------------------------------------------------------------- */
+/* ---- axes -----------------------------------------------------------------
+ */
 
 /* A data range [lo, hi] drawn from pixel `from` to pixel `to` (to < from
  * for a vertical axis, whose pixels grow downwards). */
@@ -85,8 +86,8 @@ double sf_axis_map(const sf_axis *a, double v);
  * number of major ticks; *nminor gets the number of minor ones.
  */
 size_t sf_axis_ticks(const sf_axis *a, int powers_of_two, double *major,
-		     size_t max_major, double *minor, size_t max_minor,
-		     size_t *nminor);
+                     size_t max_major, double *minor, size_t max_minor,
+                     size_t *nminor);
 
 /*
  * The label of tick value v as SVG text content: plain digits ("0.5",

@@ -35,7 +35,7 @@ static void
 push(values *l, double x)
 {
 	if (l->n > 0 && fabs(x - l->v[l->n - 1]) <=
-				1e-9 * fmax(fabs(x), fabs(l->v[l->n - 1])))
+	                    1e-9 * fmax(fabs(x), fabs(l->v[l->n - 1])))
 		return;
 	if (l->n == l->size) {
 		size_t size = l->size * 2 + 16;
@@ -84,24 +84,24 @@ nice(values *l, double lo, double hi, int decades_only)
 
 int
 sf_sweep_values(double lo, double hi, int integer, int log, size_t points,
-		double **out, size_t *n, sf_error *err)
+                double **out, size_t *n, sf_error *err)
 {
 	values l = {NULL, 0, 0, 0};
 
 	*out = NULL;
 	*n = 0;
 	if (!isfinite(lo) || !isfinite(hi) || lo > hi)
-		return sf_error_set(err, SF_EVALUE,
-				    "the range %g:%g is empty", lo, hi);
+		return sf_error_set(err, SF_EVALUE, "the range %g:%g is empty",
+		                    lo, hi);
 	if (log && !(lo > 0))
 		return sf_error_set(err, SF_EVALUE,
-				    "a log-spaced range must start above 0, "
-				    "not at %g",
-				    lo);
+		                    "a log-spaced range must start above 0, "
+		                    "not at %g",
+		                    lo);
 	if (integer && (lo != floor(lo) || hi != floor(hi)))
 		return sf_error_set(err, SF_EVALUE,
-				    "the range %g:%g should be whole numbers",
-				    lo, hi);
+		                    "the range %g:%g should be whole numbers",
+		                    lo, hi);
 	if (lo == hi) {
 		push(&l, lo);
 	} else if (points > 0) {
@@ -173,8 +173,8 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 		}
 		if (w->cost != NULL) {
 			double workers = s->worker_input == s->var
-						 ? w->x[k]
-						 : s->base[s->worker_input];
+			                     ? w->x[k]
+			                     : s->base[s->worker_input];
 			w->cost[k] = s->price * workers * t * s->hours_per_unit;
 		}
 		w->rest[k] = 1;
@@ -194,7 +194,7 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 
 int
 sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s, const double *x,
-	     size_t n, sf_sweep **out, sf_error *err)
+             size_t n, sf_sweep **out, sf_error *err)
 {
 	size_t ni = f->ninputs;
 	double *data = malloc((ni * n + 1) * sizeof *data);
@@ -215,11 +215,10 @@ sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s, const double *x,
 		goto fail;
 	if (s->workers &&
 	    ((w->speedup = malloc((n + 1) * sizeof *w->speedup)) == NULL ||
-	     (w->efficiency = malloc((n + 1) * sizeof *w->efficiency)) ==
-		     NULL))
+	     (w->efficiency = malloc((n + 1) * sizeof *w->efficiency)) == NULL))
 		goto fail;
-	if (has_price(s) && (w->cost = malloc((n + 1) * sizeof *w->cost)) ==
-				    NULL)
+	if (has_price(s) &&
+	    (w->cost = malloc((n + 1) * sizeof *w->cost)) == NULL)
 		goto fail;
 	memcpy(w->x, x, n * sizeof *x);
 	for (size_t i = 0; i < ni; i++) {
@@ -245,8 +244,8 @@ done:
 
 /* communication - compute at one value x, by a one-point sweep. */
 static int
-lead_at(const sf_fitfile *f, const sf_sweep_settings *s, double x,
-	double *lead, sf_error *err)
+lead_at(const sf_fitfile *f, const sf_sweep_settings *s, double x, double *lead,
+        sf_error *err)
 {
 	sf_sweep *w;
 	int rc = sf_sweep_run(f, s, &x, 1, &w, err);
@@ -262,7 +261,7 @@ lead_at(const sf_fitfile *f, const sf_sweep_settings *s, double x,
  * w, refined between grid points for a real variable. */
 static int
 crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
-	  sf_sweep_answers *a, sf_error *err)
+          sf_sweep_answers *a, sf_error *err)
 {
 	const double *comm = &w->kind[SF_TERM_COMMUNICATION * w->n];
 	const double *comp = &w->kind[SF_TERM_COMPUTE * w->n];
@@ -271,9 +270,9 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 
 	for (size_t j = 0; j < f->nterms; j++) {
 		has_comm |= f->terms[j].counts_for_kind &&
-			    f->terms[j].kind == SF_TERM_COMMUNICATION;
+		            f->terms[j].kind == SF_TERM_COMMUNICATION;
 		has_comp |= f->terms[j].counts_for_kind &&
-			    f->terms[j].kind == SF_TERM_COMPUTE;
+		            f->terms[j].kind == SF_TERM_COMPUTE;
 	}
 	a->crossover = SF_SWEEP_CROSS_NONE;
 	a->crossover_x = NAN;
@@ -293,7 +292,8 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 		double lo = w->x[k - 1], hi = w->x[k];
 
 		for (int step = 0; step < CROSSOVER_STEPS; step++) {
-			double mid = s->log ? sqrt(lo * hi) : lo + (hi - lo) / 2;
+			double mid =
+			    s->log ? sqrt(lo * hi) : lo + (hi - lo) / 2;
 			double lead;
 			int rc;
 
@@ -313,7 +313,7 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 
 int
 sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
-		double hi, sf_sweep_answers *a, sf_error *err)
+                double hi, sf_sweep_answers *a, sf_error *err)
 {
 	double *x = NULL;
 	sf_sweep *w = NULL;
@@ -324,10 +324,10 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 	a->fastest = a->efficient = a->cheapest = NAN;
 	if (s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX)
 		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &x,
-				     &n, err);
+		                     &n, err);
 	else
 		rc = sf_sweep_values(lo, hi, s->integer, s->log,
-				     SF_SWEEP_DENSE_POINTS, &x, &n, err);
+		                     SF_SWEEP_DENSE_POINTS, &x, &n, err);
 	if (rc != SF_OK)
 		return rc;
 	if ((rc = sf_sweep_run(f, s, x, n, &w, err)) != SF_OK) {
@@ -350,9 +350,9 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 	a->fastest = x[best];
 	a->fastest_time = w->pred->time[best];
 	a->fastest_lo = w->pred->boot_lo != NULL ? w->pred->boot_lo[best]
-						 : w->pred->lo[best];
+	                                         : w->pred->lo[best];
 	a->fastest_hi = w->pred->boot_hi != NULL ? w->pred->boot_hi[best]
-						 : w->pred->hi[best];
+	                                         : w->pred->hi[best];
 	if (w->cost != NULL) {
 		a->cheapest = x[cheap];
 		a->cheapest_cost = w->cost[cheap];

@@ -61,14 +61,14 @@ typedef enum sf_sweep_spacing {
 
 /* What a sweep holds fixed and how it reads the time. */
 typedef struct sf_sweep_settings {
-	size_t var;           /* the swept input */
-	const double *base;   /* a value per input; base[var] is ignored */
-	int workers;          /* 1: var is the worker count */
-	size_t worker_input;  /* the worker count's input, or
-	                         SF_FITFILE_NONE */
-	int integer;          /* var takes whole values only */
-	int log;              /* 1: points are log-spaced (for the search) */
-	double price;         /* per worker-hour; NaN or <= 0: no cost */
+	size_t var;            /* the swept input */
+	const double *base;    /* a value per input; base[var] is ignored */
+	int workers;           /* 1: var is the worker count */
+	size_t worker_input;   /* the worker count's input, or
+	                          SF_FITFILE_NONE */
+	int integer;           /* var takes whole values only */
+	int log;               /* 1: points are log-spaced (for the search) */
+	double price;          /* per worker-hour; NaN or <= 0: no cost */
 	double hours_per_unit; /* hours in one unit of the time */
 } sf_sweep_settings;
 
@@ -88,18 +88,18 @@ typedef struct sf_sweep {
 
 /* The headline answers over [lo, hi]. */
 typedef struct sf_sweep_answers {
-	size_t searched;          /* points searched */
-	double fastest;           /* x of the least time */
-	double fastest_time;      /* its time */
+	size_t searched;               /* points searched */
+	double fastest;                /* x of the least time */
+	double fastest_time;           /* its time */
 	double fastest_lo, fastest_hi; /* and 95% band: bootstrap when the
 	                                  fit has replicates, else delta */
-	double efficient;         /* the largest x with efficiency >= 50%;
-	                             NaN unless a worker sweep */
-	int crossover;            /* enum sf_sweep_crossover */
-	int comm_first;           /* 1: communication > compute at lo */
-	double crossover_x;       /* for SF_SWEEP_CROSS_AT: the first x
-	                             where the other kind leads */
-	double cheapest;          /* x of the least cost; NaN without price */
+	double efficient;              /* the largest x with efficiency >= 50%;
+	                                  NaN unless a worker sweep */
+	int crossover;                 /* enum sf_sweep_crossover */
+	int comm_first;                /* 1: communication > compute at lo */
+	double crossover_x;            /* for SF_SWEEP_CROSS_AT: the first x
+	                                  where the other kind leads */
+	double cheapest;               /* x of the least cost; NaN: no price */
 	double cheapest_cost, cheapest_time;
 } sf_sweep_answers;
 
@@ -121,14 +121,14 @@ int sf_sweep_is_log(double lo, double hi, sf_sweep_spacing s);
  * SF_ENOMEM.
  */
 int sf_sweep_values(double lo, double hi, int integer, int log, size_t points,
-		    double **out, size_t *n, sf_error *err);
+                    double **out, size_t *n, sf_error *err);
 
 /*
  * Evaluate the sweep at the n points x (x[0] is x0).  Returns SF_OK and a
  * new sweep in *out, or an error of sf_predict().
  */
 int sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s,
-		 const double *x, size_t n, sf_sweep **out, sf_error *err);
+                 const double *x, size_t n, sf_sweep **out, sf_error *err);
 
 /* Release w.  Accepts NULL. */
 void sf_sweep_free(sf_sweep *w);
@@ -137,7 +137,7 @@ void sf_sweep_free(sf_sweep *w);
  * Search [lo, hi] for the headline answers (see the top of this file).
  * Returns SF_OK or an error of sf_predict().
  */
-int sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s,
-		    double lo, double hi, sf_sweep_answers *a, sf_error *err);
+int sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
+                    double hi, sf_sweep_answers *a, sf_error *err);
 
 #endif /* SF_SWEEP_H */

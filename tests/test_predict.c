@@ -118,47 +118,47 @@ test_load_errors(void)
 		int rc, line, column;
 		const char *words;
 	} cases[] = {
-		{"{\"model\": {,}}", SF_ESYNTAX, 1, 12, "not valid JSON"},
-		{"", SF_ESYNTAX, 1, 1, "not valid JSON"},
-		{"[1]", SF_ETYPE, 1, 1, "should be an object"},
-		{"{\"model\": {\"a\": 1, \"a\": 2}}", SF_ESYNTAX, 1, 0,
-		 "duplicate"},
-		{"{\"parameters\": {}}", SF_ENAME, 1, 1,
-		 "the file has no key 'model'"},
-		{"{\"model\": {\n  \"terms\": {}}}", SF_ENAME, 1, 11,
-		 "model has no key 'time'"},
-		{"{\"model\": {\"time\": 5}}", SF_ETYPE, 1, 20,
-		 "model.time should be a string, not a number"},
-		{"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
-		 " \"parameters\": {\"a\": {\"value\": \"x\"}}}",
-		 SF_ETYPE, 2, 32, "parameters.a.value should be a number"},
-		{"{\"model\": {\"time\": \"a + nn\", \"terms\": {}, "
-		 "\"inputs\": {\"n\": \"c\"}},\n"
-		 " \"parameters\": {\"a\": {\"value\": 1}}}",
-		 SF_ENAME, 1, 25, "did you mean 'n'"},
-		{"{\"model\": {\"time\": \"t\", \"terms\": {\"t\": {\"expr\": "
-		 "\"a +\"}}, \"inputs\": {}},\n"
-		 " \"parameters\": {\"a\": {\"value\": 1}}}",
-		 SF_ESYNTAX, 1, 0, "model.terms.t.expr"},
-		{"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
-		 " \"parameters\": {\"a\": {\"value\": 1}},\n"
-		 " \"covariance\": [[1, 2]]}",
-		 SF_EVALUE, 3, 17, "covariance[0] has 2 values, not 1"},
-		{"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
-		 " \"parameters\": {\"a\": {\"value\": 1}},\n"
-		 " \"bootstrap\": {\"samples\": [[1], [1, 2]]}}",
-		 SF_EVALUE, 3, 33, "bootstrap.samples[1] has 2 values"},
-		{"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
-		 " \"parameters\": {\"a\": {\"value\": 1}},\n"
-		 " \"input_ranges\": {}, \"metrics\": {\"dof\": -1}}",
-		 SF_EVALUE, 3, 41, "metrics.dof should be >= 0"},
+	    {"{\"model\": {,}}", SF_ESYNTAX, 1, 12, "not valid JSON"},
+	    {"", SF_ESYNTAX, 1, 1, "not valid JSON"},
+	    {"[1]", SF_ETYPE, 1, 1, "should be an object"},
+	    {"{\"model\": {\"a\": 1, \"a\": 2}}", SF_ESYNTAX, 1, 0,
+	     "duplicate"},
+	    {"{\"parameters\": {}}", SF_ENAME, 1, 1,
+	     "the file has no key 'model'"},
+	    {"{\"model\": {\n  \"terms\": {}}}", SF_ENAME, 1, 11,
+	     "model has no key 'time'"},
+	    {"{\"model\": {\"time\": 5}}", SF_ETYPE, 1, 20,
+	     "model.time should be a string, not a number"},
+	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": \"x\"}}}",
+	     SF_ETYPE, 2, 32, "parameters.a.value should be a number"},
+	    {"{\"model\": {\"time\": \"a + nn\", \"terms\": {}, "
+	     "\"inputs\": {\"n\": \"c\"}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1}}}",
+	     SF_ENAME, 1, 25, "did you mean 'n'"},
+	    {"{\"model\": {\"time\": \"t\", \"terms\": {\"t\": {\"expr\": "
+	     "\"a +\"}}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1}}}",
+	     SF_ESYNTAX, 1, 0, "model.terms.t.expr"},
+	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1}},\n"
+	     " \"covariance\": [[1, 2]]}",
+	     SF_EVALUE, 3, 17, "covariance[0] has 2 values, not 1"},
+	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1}},\n"
+	     " \"bootstrap\": {\"samples\": [[1], [1, 2]]}}",
+	     SF_EVALUE, 3, 33, "bootstrap.samples[1] has 2 values"},
+	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1}},\n"
+	     " \"input_ranges\": {}, \"metrics\": {\"dof\": -1}}",
+	     SF_EVALUE, 3, 41, "metrics.dof should be >= 0"},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sf_fitfile *f = (sf_fitfile *)1;
 		sf_error err;
 		int rc = sf_fitfile_parse(cases[i].text, strlen(cases[i].text),
-					  "bad.json", &f, &err);
+		                          "bad.json", &f, &err);
 
 		CU_ASSERT_EQUAL(rc, cases[i].rc);
 		CU_ASSERT_PTR_NULL(f);
@@ -171,7 +171,7 @@ test_load_errors(void)
 		    (cases[i].column > 0 && err.column != cases[i].column) ||
 		    strstr(err.message, cases[i].words) == NULL)
 			fprintf(stderr, "\ncase %zu: %d %d:%d %s\n", i, rc,
-				err.line, err.column, err.message);
+			        err.line, err.column, err.message);
 	}
 }
 
@@ -186,7 +186,8 @@ test_load_missing_file(void)
 	CU_ASSERT_STRING_EQUAL(err.file, "no/such/fit.json");
 }
 
-/* ---- predictions ------------------------------------------------------------ */
+/* ---- predictions ------------------------------------------------------------
+ */
 
 static void
 test_predict_delta(void)
@@ -200,10 +201,10 @@ test_predict_delta(void)
 	CLOSE(p->se[0], se, 1e-12);
 	CLOSE(p->lo[0], 17 - T975_5 * se, 1e-9);
 	CLOSE(p->hi[0], 17 + T975_5 * se, 1e-9);
-	CLOSE(p->terms[0], 1, 1e-12);   /* serial */
-	CLOSE(p->terms[1], 8, 1e-12);   /* compute */
-	CLOSE(p->terms[2], 8, 1e-12);   /* comm */
-	CLOSE(p->terms[3], 0, 1e-12);   /* io: d = 0 */
+	CLOSE(p->terms[0], 1, 1e-12); /* serial */
+	CLOSE(p->terms[1], 8, 1e-12); /* compute */
+	CLOSE(p->terms[2], 8, 1e-12); /* comm */
+	CLOSE(p->terms[3], 0, 1e-12); /* io: d = 0 */
 	CU_ASSERT_PTR_NULL(p->boot_lo);
 	CU_ASSERT_FALSE(sf_prediction_outside(p, 0));
 	sf_prediction_free(p);
@@ -260,18 +261,18 @@ test_quantile(void)
 	CLOSE(sf_predict_quantile(x, 1, 0.3), 1, 0);
 }
 
-/* ---- sweeps ---------------------------------------------------------------- */
+/* ---- sweeps ----------------------------------------------------------------
+ */
 
 static void
 check_values(double lo, double hi, int integer, int log, size_t points,
-	     const double *want, size_t nwant)
+             const double *want, size_t nwant)
 {
 	double *v;
 	size_t n;
 
 	CU_ASSERT_EQUAL_FATAL(
-		sf_sweep_values(lo, hi, integer, log, points, &v, &n, NULL),
-		SF_OK);
+	    sf_sweep_values(lo, hi, integer, log, points, &v, &n, NULL), SF_OK);
 	CU_ASSERT_EQUAL(n, nwant);
 	for (size_t k = 0; k < n && k < nwant; k++)
 		CLOSE(v[k], want[k], 1e-12 * fabs(want[k]));
@@ -282,11 +283,11 @@ static void
 test_sweep_values(void)
 {
 	static const double pow2[] = {1,  2,   4,   8,   16,  32,
-				      64, 128, 256, 512, 1024};
+	                              64, 128, 256, 512, 1024};
 	static const double odd[] = {3, 4, 8, 16, 32, 64, 100};
 	static const double whole[] = {1, 2, 3, 4, 5, 6};
 	static const double nice[] = {0.001, 0.002, 0.005, 0.01, 0.02,
-				      0.05,  0.1,   0.2,   0.5,  1};
+	                              0.05,  0.1,   0.2,   0.5,  1};
 	static const double five[] = {0, 0.25, 0.5, 0.75, 1};
 	static const double rounded[] = {1, 3, 10, 32, 100};
 	static const double seven[] = {7};
@@ -301,11 +302,11 @@ test_sweep_values(void)
 	check_values(1, 100, 1, 1, 5, rounded, 5);
 	check_values(7, 7, 1, 1, 0, seven, 1);
 	CU_ASSERT_EQUAL(sf_sweep_values(0, 10, 0, 1, 0, &v, &n, NULL),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_sweep_values(5, 1, 0, 0, 0, &v, &n, NULL),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_sweep_values(1.5, 8, 1, 0, 0, &v, &n, NULL),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_TRUE(sf_sweep_is_log(1, 10, SF_SWEEP_AUTO));
 	CU_ASSERT_FALSE(sf_sweep_is_log(1, 9, SF_SWEEP_AUTO));
 	CU_ASSERT_FALSE(sf_sweep_is_log(0, 100, SF_SWEEP_AUTO));
@@ -419,8 +420,7 @@ test_sweep_crossover_real(void)
 	s.log = 1;
 	s.price = NAN;
 	s.hours_per_unit = 1 / 3600.0;
-	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 0.1, 10, &a, NULL),
-			      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 0.1, 10, &a, NULL), SF_OK);
 	CU_ASSERT_EQUAL(a.searched, SF_SWEEP_DENSE_POINTS);
 	CU_ASSERT_EQUAL(a.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_TRUE(a.comm_first);
@@ -451,7 +451,8 @@ test_sweep_rest(void)
 	sf_fitfile_free(f);
 }
 
-/* ---- assignments ----------------------------------------------------------- */
+/* ---- assignments -----------------------------------------------------------
+ */
 
 static void
 test_assign(void)
@@ -461,26 +462,27 @@ test_assign(void)
 		int rc;
 		const char *words;
 	} bad[] = {
-		{"", SF_ESYNTAX, "empty"},
-		{"p", SF_ESYNTAX, "'p' is not NAME=VALUE"},
-		{"=4", SF_ESYNTAX, "is not NAME=VALUE"},
-		{"p=4,", SF_ESYNTAX, "is not NAME=VALUE"},
-		{"pp=4", SF_ENAME, "did you mean 'p'?"},
-		{"zzzzz=4", SF_ENAME, "unknown input 'zzzzz' (inputs: p, b, n, "
-				      "model)"},
-		{"p=4x", SF_ESYNTAX, "'4x' is not a number (for p)"},
-		{"p=1e999", SF_EVALUE, "out of range"},
-		{"p=4,p=5", SF_ENAME, "p is given twice"},
-		{"model=cnm", SF_ENAME, "did you mean 'cnn'?"},
+	    {"", SF_ESYNTAX, "empty"},
+	    {"p", SF_ESYNTAX, "'p' is not NAME=VALUE"},
+	    {"=4", SF_ESYNTAX, "is not NAME=VALUE"},
+	    {"p=4,", SF_ESYNTAX, "is not NAME=VALUE"},
+	    {"pp=4", SF_ENAME, "did you mean 'p'?"},
+	    {"zzzzz=4", SF_ENAME,
+	     "unknown input 'zzzzz' (inputs: p, b, n, "
+	     "model)"},
+	    {"p=4x", SF_ESYNTAX, "'4x' is not a number (for p)"},
+	    {"p=1e999", SF_EVALUE, "out of range"},
+	    {"p=4,p=5", SF_ENAME, "p is given twice"},
+	    {"model=cnm", SF_ENAME, "did you mean 'cnn'?"},
 	};
 	sf_fitfile *f = load("fit/ddp.json");
 	double v[4] = {0};
 	unsigned char given[4] = {0};
 	sf_error err;
 
-	CU_ASSERT_EQUAL(sf_assign_parse(f, "p=64,b=32,n=1.28e6,model=rnn", v,
-					given, &err),
-			SF_OK);
+	CU_ASSERT_EQUAL(
+	    sf_assign_parse(f, "p=64,b=32,n=1.28e6,model=rnn", v, given, &err),
+	    SF_OK);
 	CU_ASSERT_EQUAL(v[0], 64);
 	CU_ASSERT_EQUAL(v[2], 1.28e6);
 	CU_ASSERT_EQUAL(v[3], 1); /* rnn's code */
@@ -488,11 +490,11 @@ test_assign(void)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		memset(given, 0, sizeof given);
 		CU_ASSERT_EQUAL(sf_assign_parse(f, bad[i].text, v, given, &err),
-				bad[i].rc);
+		                bad[i].rc);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad[i].words));
 		if (strstr(err.message, bad[i].words) == NULL)
 			fprintf(stderr, "\n'%s': %s\n", bad[i].text,
-				err.message);
+			        err.message);
 	}
 	sf_fitfile_free(f);
 }
@@ -509,25 +511,24 @@ test_assign_grid(void)
 	sf_error err;
 
 	CU_ASSERT_EQUAL_FATAL(
-		sf_table_parse(good, strlen(good), "g.csv", NULL, &t, NULL),
-		SF_OK);
+	    sf_table_parse(good, strlen(good), "g.csv", NULL, &t, NULL), SF_OK);
 	CU_ASSERT_EQUAL_FATAL(sf_assign_table(f, t, &columns, &err), SF_OK);
 	CU_ASSERT_EQUAL(columns[0][1], 32);
 	CU_ASSERT_EQUAL(columns[1][1], 2);
 	sf_assign_columns_free(columns, 2);
 	sf_table_free(t);
 
-	CU_ASSERT_EQUAL_FATAL(sf_table_parse(missing, strlen(missing), "g.csv",
-					     NULL, &t, NULL),
-			      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_table_parse(missing, strlen(missing), "g.csv", NULL, &t, NULL),
+	    SF_OK);
 	CU_ASSERT_EQUAL(sf_assign_table(f, t, &columns, &err), SF_ENAME);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "did you mean 'N'"));
 	CU_ASSERT_EQUAL(err.line, 1);
 	sf_table_free(t);
 
 	CU_ASSERT_EQUAL_FATAL(
-		sf_table_parse(empty, strlen(empty), "g.csv", NULL, &t, NULL),
-		SF_OK);
+	    sf_table_parse(empty, strlen(empty), "g.csv", NULL, &t, NULL),
+	    SF_OK);
 	CU_ASSERT_EQUAL(sf_assign_table(f, t, &columns, &err), SF_EVALUE);
 	CU_ASSERT_EQUAL(err.line, 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "empty cell"));
@@ -535,7 +536,8 @@ test_assign_grid(void)
 	sf_fitfile_free(f);
 }
 
-/* ---- SVG ------------------------------------------------------------------- */
+/* ---- SVG -------------------------------------------------------------------
+ */
 
 static void
 test_axis_ticks(void)
@@ -572,7 +574,8 @@ test_axis_ticks(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(label, "10<tspan"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(label, ">6</tspan>"));
 	sf_axis_label(2e-5, label, sizeof label);
-	CU_ASSERT_PTR_NOT_NULL(strstr(label, "2\xc3\x97" "10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(label, "2\xc3\x97"
+	                                     "10"));
 }
 
 /*
@@ -654,7 +657,7 @@ test_plot(void)
 	static const double eff[] = {1, 0.94, 0.78, 0.49, 0.2};
 	static const double mx[] = {8}, my[] = {17.2};
 	static const double shares[] = {0.2, 0.2, 0.2, 0.2, 0.2,
-					0.8, 0.8, 0.8, 0.8, 0.8};
+	                                0.8, 0.8, 0.8, 0.8, 0.8};
 	static const char *const names[] = {"a <&> b", "c"};
 	sf_plot_scale p;
 	sf_svg *svg;
@@ -710,45 +713,45 @@ int
 main(void)
 {
 	static CU_TestInfo load_tests[] = {
-		{"a FIT.json fixture", test_load},
-		{"building blocks and text inputs", test_building_blocks},
-		{"errors at FILE:LINE:COL", test_load_errors},
-		{"a missing file", test_load_missing_file},
-		CU_TEST_INFO_NULL,
+	    {"a FIT.json fixture", test_load},
+	    {"building blocks and text inputs", test_building_blocks},
+	    {"errors at FILE:LINE:COL", test_load_errors},
+	    {"a missing file", test_load_missing_file},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo predict_tests[] = {
-		{"delta-method band", test_predict_delta},
-		{"extrapolation", test_predict_extrapolation},
-		{"bootstrap band", test_predict_bootstrap},
-		{"type 7 quantiles", test_quantile},
-		CU_TEST_INFO_NULL,
+	    {"delta-method band", test_predict_delta},
+	    {"extrapolation", test_predict_extrapolation},
+	    {"bootstrap band", test_predict_bootstrap},
+	    {"type 7 quantiles", test_quantile},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo sweep_tests[] = {
-		{"points of a sweep", test_sweep_values},
-		{"speedup, efficiency, cost, shares", test_sweep_run},
-		{"fastest, efficient, crossover, cheapest", test_sweep_answers},
-		{"a crossover between grid points", test_sweep_crossover_real},
-		{"the rest of the time", test_sweep_rest},
-		CU_TEST_INFO_NULL,
+	    {"points of a sweep", test_sweep_values},
+	    {"speedup, efficiency, cost, shares", test_sweep_run},
+	    {"fastest, efficient, crossover, cheapest", test_sweep_answers},
+	    {"a crossover between grid points", test_sweep_crossover_real},
+	    {"the rest of the time", test_sweep_rest},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo assign_tests[] = {
-		{"NAME=VALUE lists", test_assign},
-		{"CSV grids", test_assign_grid},
-		CU_TEST_INFO_NULL,
+	    {"NAME=VALUE lists", test_assign},
+	    {"CSV grids", test_assign_grid},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo svg_tests[] = {
-		{"ticks and labels", test_axis_ticks},
-		{"the well-formedness checker", test_well_formed_checker},
-		{"the scaling chart", test_plot},
-		CU_TEST_INFO_NULL,
+	    {"ticks and labels", test_axis_ticks},
+	    {"the well-formedness checker", test_well_formed_checker},
+	    {"the scaling chart", test_plot},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
-		{"fitfile", NULL, NULL, NULL, NULL, load_tests},
-		{"predict", NULL, NULL, NULL, NULL, predict_tests},
-		{"sweep", NULL, NULL, NULL, NULL, sweep_tests},
-		{"assign", NULL, NULL, NULL, NULL, assign_tests},
-		{"svg", NULL, NULL, NULL, NULL, svg_tests},
-		CU_SUITE_INFO_NULL,
+	    {"fitfile", NULL, NULL, NULL, NULL, load_tests},
+	    {"predict", NULL, NULL, NULL, NULL, predict_tests},
+	    {"sweep", NULL, NULL, NULL, NULL, sweep_tests},
+	    {"assign", NULL, NULL, NULL, NULL, assign_tests},
+	    {"svg", NULL, NULL, NULL, NULL, svg_tests},
+	    CU_SUITE_INFO_NULL,
 	};
 
 	return sf_test_main(suites);
