@@ -7,6 +7,7 @@
 
 #include "assign.h"
 #include "cli.h"
+#include "cmd_json.h"
 #include "csv.h"
 #include "fitfile.h"
 #include "predict.h"
@@ -267,27 +268,6 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		}
 }
 
-/* Insert, remembering any allocation failure in *ok. */
-static void
-put(json_t *o, const char *key, json_t *v, int *ok)
-{
-	if (v == NULL || json_object_set_new(o, key, v) != 0)
-		*ok = 0;
-}
-
-static json_t *
-pair(double a, double b)
-{
-	json_t *v = json_array();
-
-	if (v != NULL && (json_array_append_new(v, sf_json_number(a)) != 0 ||
-	                  json_array_append_new(v, sf_json_number(b)) != 0)) {
-		json_decref(v);
-		return NULL;
-	}
-	return v;
-}
-
 static json_t *
 point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 {
@@ -307,28 +287,31 @@ point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 
 		if (f->inputs[i].levels != NULL) {
 			input_text(f, p, i, k, text, sizeof text);
-			put(in, f->inputs[i].name, json_string(text), ok);
+			cmd_json_put(in, f->inputs[i].name, json_string(text),
+			             ok);
 		} else {
-			put(in, f->inputs[i].name, sf_json_number(x), ok);
+			cmd_json_put(in, f->inputs[i].name, sf_json_number(x),
+			             ok);
 		}
 		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
 		    json_array_append_new(outside,
 		                          json_string(f->inputs[i].name)) != 0)
 			*ok = 0;
 	}
-	put(o, "inputs", in, ok);
-	put(o, "time", sf_json_number(p->time[k]), ok);
-	put(o, "stderr", sf_json_number(p->se[k]), ok);
-	put(o, "ci95", pair(p->lo[k], p->hi[k]), ok);
+	cmd_json_put(o, "inputs", in, ok);
+	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
+	cmd_json_put(o, "stderr", sf_json_number(p->se[k]), ok);
+	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
 	if (p->boot_lo != NULL)
-		put(o, "ci95_bootstrap", pair(p->boot_lo[k], p->boot_hi[k]),
-		    ok);
+		cmd_json_put(o, "ci95_bootstrap",
+		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
 	for (size_t j = 0; j < f->nterms; j++)
-		put(terms, f->terms[j].name,
-		    sf_json_number(p->terms[j * p->n + k]), ok);
-	put(o, "terms", terms, ok);
-	put(o, "extrapolated", json_boolean(sf_prediction_outside(p, k)), ok);
-	put(o, "outside", outside, ok);
+		cmd_json_put(terms, f->terms[j].name,
+		             sf_json_number(p->terms[j * p->n + k]), ok);
+	cmd_json_put(o, "terms", terms, ok);
+	cmd_json_put(o, "extrapolated",
+	             json_boolean(sf_prediction_outside(p, k)), ok);
+	cmd_json_put(o, "outside", outside, ok);
 	return o;
 }
 
@@ -343,19 +326,20 @@ prediction_json(const sf_fitfile *f, const sf_prediction *p)
 		json_decref(points);
 		return NULL;
 	}
-	put(root, "fit", json_string(f->path), &ok);
-	put(root, "model", json_string(f->name), &ok);
-	put(root, "output", json_string(f->output), &ok);
-	put(root, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	put(root, "dof", sf_json_number(f->dof), &ok);
-	put(root, "t", sf_json_number(p->t), &ok);
-	put(root, "bootstrap_samples", json_integer((json_int_t)p->boot_used),
-	    &ok);
+	cmd_json_put(root, "fit", json_string(f->path), &ok);
+	cmd_json_put(root, "model", json_string(f->name), &ok);
+	cmd_json_put(root, "output", json_string(f->output), &ok);
+	cmd_json_put(root, "level_percent",
+	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	cmd_json_put(root, "t", sf_json_number(p->t), &ok);
+	cmd_json_put(root, "bootstrap_samples",
+	             json_integer((json_int_t)p->boot_used), &ok);
 	for (size_t k = 0; k < p->n; k++)
 		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
 		    0)
 			ok = 0;
-	put(root, "points", points, &ok);
+	cmd_json_put(root, "points", points, &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;

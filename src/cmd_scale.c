@@ -7,6 +7,7 @@
 
 #include "assign.h"
 #include "cli.h"
+#include "cmd_json.h"
 #include "fitfile.h"
 #include "number.h"
 #include "plot.h"
@@ -652,26 +653,6 @@ warn_extrapolation(const scale_run *r)
 /* ---- JSON -----------------------------------------------------------------
  */
 
-static void
-put(json_t *o, const char *key, json_t *v, int *ok)
-{
-	if (v == NULL || json_object_set_new(o, key, v) != 0)
-		*ok = 0;
-}
-
-static json_t *
-pair(double a, double b)
-{
-	json_t *v = json_array();
-
-	if (v != NULL && (json_array_append_new(v, sf_json_number(a)) != 0 ||
-	                  json_array_append_new(v, sf_json_number(b)) != 0)) {
-		json_decref(v);
-		return NULL;
-	}
-	return v;
-}
-
 static json_t *
 object_or_fail(int *ok)
 {
@@ -698,33 +679,36 @@ point_json(const scale_run *r, size_t k, int *ok)
 		json_decref(kinds);
 		return NULL;
 	}
-	put(o, f->inputs[r->s.var].name, sf_json_number(w->x[k]), ok);
-	put(o, "time", sf_json_number(p->time[k]), ok);
-	put(o, "ci95", pair(p->lo[k], p->hi[k]), ok);
+	cmd_json_put(o, f->inputs[r->s.var].name, sf_json_number(w->x[k]), ok);
+	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
+	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
 	if (p->boot_lo != NULL)
-		put(o, "ci95_bootstrap", pair(p->boot_lo[k], p->boot_hi[k]),
-		    ok);
+		cmd_json_put(o, "ci95_bootstrap",
+		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
 	if (w->speedup != NULL) {
-		put(o, "speedup", sf_json_number(w->speedup[k]), ok);
-		put(o, "efficiency", sf_json_number(w->efficiency[k]), ok);
+		cmd_json_put(o, "speedup", sf_json_number(w->speedup[k]), ok);
+		cmd_json_put(o, "efficiency", sf_json_number(w->efficiency[k]),
+		             ok);
 	}
 	if (w->cost != NULL)
-		put(o, "cost", sf_json_number(w->cost[k]), ok);
+		cmd_json_put(o, "cost", sf_json_number(w->cost[k]), ok);
 	for (size_t j = 0; j < f->nterms; j++) {
-		put(terms, f->terms[j].name,
-		    sf_json_number(p->terms[j * w->n + k]), ok);
+		cmd_json_put(terms, f->terms[j].name,
+		             sf_json_number(p->terms[j * w->n + k]), ok);
 		if (f->terms[j].component)
-			put(shares, f->terms[j].name,
-			    sf_json_number(w->share[j * w->n + k]), ok);
+			cmd_json_put(shares, f->terms[j].name,
+			             sf_json_number(w->share[j * w->n + k]),
+			             ok);
 	}
-	put(shares, "rest", sf_json_number(w->rest[k]), ok);
+	cmd_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
 	for (int c = SF_TERM_COMPUTE; c <= SF_TERM_OVERHEAD; c++)
-		put(kinds, sf_term_kind_name((sf_term_kind)c),
-		    sf_json_number(w->kind[c * w->n + k]), ok);
-	put(o, "terms", terms, ok);
-	put(o, "shares", shares, ok);
-	put(o, "kinds", kinds, ok);
-	put(o, "extrapolated", json_boolean(sf_prediction_outside(p, k)), ok);
+		cmd_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
+		             sf_json_number(w->kind[c * w->n + k]), ok);
+	cmd_json_put(o, "terms", terms, ok);
+	cmd_json_put(o, "shares", shares, ok);
+	cmd_json_put(o, "kinds", kinds, ok);
+	cmd_json_put(o, "extrapolated",
+	             json_boolean(sf_prediction_outside(p, k)), ok);
 	return o;
 }
 
@@ -742,26 +726,31 @@ answers_json(const scale_run *r, int *ok)
 		json_decref(cross);
 		return NULL;
 	}
-	put(o, "searched", json_integer((json_int_t)a->searched), ok);
-	put(fastest, "x", sf_json_number(a->fastest), ok);
-	put(fastest, "time", sf_json_number(a->fastest_time), ok);
-	put(fastest, "ci95", pair(a->fastest_lo, a->fastest_hi), ok);
-	put(o, "fastest", fastest, ok);
-	put(o, "efficient_up_to",
-	    r->s.workers ? sf_json_number(a->efficient) : json_null(), ok);
-	put(cross, "state", json_string(states[a->crossover]), ok);
-	put(cross, "x", sf_json_number(a->crossover_x), ok);
+	cmd_json_put(o, "searched", json_integer((json_int_t)a->searched), ok);
+	cmd_json_put(fastest, "x", sf_json_number(a->fastest), ok);
+	cmd_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
+	cmd_json_put(fastest, "ci95",
+	             cmd_json_pair(a->fastest_lo, a->fastest_hi), ok);
+	cmd_json_put(o, "fastest", fastest, ok);
+	cmd_json_put(o, "efficient_up_to",
+	             r->s.workers ? sf_json_number(a->efficient) : json_null(),
+	             ok);
+	cmd_json_put(cross, "state", json_string(states[a->crossover]), ok);
+	cmd_json_put(cross, "x", sf_json_number(a->crossover_x), ok);
 	if (a->crossover != SF_SWEEP_CROSS_NONE)
-		put(cross, "first_leader",
+		cmd_json_put(
+		    cross, "first_leader",
 		    json_string(a->comm_first ? "communication" : "compute"),
 		    ok);
-	put(o, "crossover", cross, ok);
+	cmd_json_put(o, "crossover", cross, ok);
 	if (isfinite(a->cheapest) && (cheap = object_or_fail(ok)) != NULL) {
-		put(cheap, "x", sf_json_number(a->cheapest), ok);
-		put(cheap, "cost", sf_json_number(a->cheapest_cost), ok);
-		put(cheap, "time", sf_json_number(a->cheapest_time), ok);
+		cmd_json_put(cheap, "x", sf_json_number(a->cheapest), ok);
+		cmd_json_put(cheap, "cost", sf_json_number(a->cheapest_cost),
+		             ok);
+		cmd_json_put(cheap, "time", sf_json_number(a->cheapest_time),
+		             ok);
 	}
-	put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
+	cmd_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
 	return o;
 }
 
@@ -780,40 +769,45 @@ scale_json(const scale_run *r)
 		json_decref(points);
 		return NULL;
 	}
-	put(root, "fit", json_string(f->path), &ok);
-	put(root, "model", json_string(f->name), &ok);
-	put(root, "output", json_string(f->output), &ok);
-	put(root, "variable", json_string(f->inputs[r->s.var].name), &ok);
-	put(root, "column", json_string(f->inputs[r->s.var].column), &ok);
-	put(root, "workers", json_boolean(r->s.workers), &ok);
-	put(root, "spacing", json_string(r->s.log ? "log" : "linear"), &ok);
-	put(root, "range", pair(r->lo, r->hi), &ok);
+	cmd_json_put(root, "fit", json_string(f->path), &ok);
+	cmd_json_put(root, "model", json_string(f->name), &ok);
+	cmd_json_put(root, "output", json_string(f->output), &ok);
+	cmd_json_put(root, "variable", json_string(f->inputs[r->s.var].name),
+	             &ok);
+	cmd_json_put(root, "column", json_string(f->inputs[r->s.var].column),
+	             &ok);
+	cmd_json_put(root, "workers", json_boolean(r->s.workers), &ok);
+	cmd_json_put(root, "spacing", json_string(r->s.log ? "log" : "linear"),
+	             &ok);
+	cmd_json_put(root, "range", cmd_json_pair(r->lo, r->hi), &ok);
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *in = &f->inputs[i];
 
 		if (i == r->s.var)
 			continue;
-		put(fixed, in->name,
-		    in->levels != NULL
-		        ? json_string(in->levels[(size_t)r->base[i]])
-		        : sf_json_number(r->base[i]),
-		    &ok);
+		cmd_json_put(fixed, in->name,
+		             in->levels != NULL
+		                 ? json_string(in->levels[(size_t)r->base[i]])
+		                 : sf_json_number(r->base[i]),
+		             &ok);
 	}
-	put(root, "fixed", fixed, &ok);
-	put(root, "band",
-	    json_string(p->boot_lo != NULL ? "bootstrap" : "delta"), &ok);
-	put(root, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	put(root, "dof", sf_json_number(f->dof), &ok);
-	put(root, "t", sf_json_number(p->t), &ok);
-	put(root, "bootstrap_samples", json_integer((json_int_t)p->boot_used),
-	    &ok);
-	put(root, "time_unit", json_string(r->unit), &ok);
-	put(root, "price", sf_json_number(r->s.price), &ok);
+	cmd_json_put(root, "fixed", fixed, &ok);
+	cmd_json_put(root, "band",
+	             json_string(p->boot_lo != NULL ? "bootstrap" : "delta"),
+	             &ok);
+	cmd_json_put(root, "level_percent",
+	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	cmd_json_put(root, "t", sf_json_number(p->t), &ok);
+	cmd_json_put(root, "bootstrap_samples",
+	             json_integer((json_int_t)p->boot_used), &ok);
+	cmd_json_put(root, "time_unit", json_string(r->unit), &ok);
+	cmd_json_put(root, "price", sf_json_number(r->s.price), &ok);
 	for (size_t k = 0; k < r->table->n; k++)
 		if (json_array_append_new(points, point_json(r, k, &ok)) != 0)
 			ok = 0;
-	put(root, "points", points, &ok);
-	put(root, "answers", answers_json(r, &ok), &ok);
+	cmd_json_put(root, "points", points, &ok);
+	cmd_json_put(root, "answers", answers_json(r, &ok), &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
