@@ -327,6 +327,11 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		              sf_axis_map(&pn->x, p->crossover_x), pn->y0,
 		              sf_axis_map(&pn->x, p->crossover_x), pn->y1,
 		              AXIS_COLOUR);
+	/* The measurements last, on top of what the model says. */
+	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
+		diamond(s, sf_axis_map(&pn->x, p->fastest_x),
+		        sf_axis_map(&pn->y, p->fastest_time), 6,
+		        FASTEST_COLOUR);
 	for (size_t k = 0; k < p->nmeasured; k++) {
 		if (!isfinite(p->mx[k]) || !isfinite(p->my[k]) ||
 		    (pn->y.log && !(p->my[k] > 0)))
@@ -337,10 +342,6 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		              sf_axis_map(&pn->x, p->mx[k]),
 		              sf_axis_map(&pn->y, p->my[k]), MEASURED_COLOUR);
 	}
-	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
-		diamond(s, sf_axis_map(&pn->x, p->fastest_x),
-		        sf_axis_map(&pn->y, p->fastest_time), 6,
-		        FASTEST_COLOUR);
 	sf_svg_printf(s, "</g>\n");
 }
 
