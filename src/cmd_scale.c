@@ -543,7 +543,7 @@ print_answers(const scale_run *r)
 		       x, a->cheapest, a->cheapest_cost, r->s.price, f->output,
 		       unit_name(r->unit),
 		       r->unit_guessed ? ", from its name" : "");
-	if (r->s.integer)
+	if (r->s.integer && (double)a->searched == r->hi - r->lo + 1)
 		printf("  (searched every whole %s from %g to %g)\n", x, r->lo,
 		       r->hi);
 	else
