@@ -73,6 +73,40 @@ static const command commands[] = {
 	 CLI_FIT_OPTIONS_HELP
 	 "  -q, --quiet         no warnings\n",
 	 sf_command_compare},
+	{"predict",
+	 "predict FIT.json --at NAME=VALUE,... | --grid FILE.csv [--json]",
+	 "predict the time at new points, with a 95% band and each term",
+	 "  -a, --at NAME=VALUE,...  a point: a value for every input "
+	 "(repeatable)\n"
+	 "      --grid FILE.csv      points from a CSV file with a column per "
+	 "input\n"
+	 "      --json               print the predictions as JSON\n"
+	 "  -q, --quiet              no warnings (extrapolation)\n",
+	 sf_command_predict},
+	{"scale",
+	 "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
+	 "PRICE] [--plot FILE.svg] [OPTION]...",
+	 "show how the time scales along one input, and the best worker count",
+	 "      --over NAME=LO:HI    the input to sweep and its range (or "
+	 "NAME=V1,V2,...)\n"
+	 "      --set NAME=VALUE,... the other inputs' values (repeatable)\n"
+	 "      --points N           this many points (default: powers of 2 "
+	 "for workers)\n"
+	 "      --log, --linear      space the points so (default: log for "
+	 "wide ranges)\n"
+	 "      --cost PRICE         price of one worker-hour: adds cost and "
+	 "the cheapest point\n"
+	 "      --time-unit U        the time's unit for --cost: s, ms, min "
+	 "or h\n"
+	 "      --workers NAME       the input that counts workers (default: "
+	 "p, or by column)\n"
+	 "      --plot FILE.svg      draw the chart (time with band, and "
+	 "efficiency or shares)\n"
+	 "      --panel P            the chart's lower panel: efficiency or "
+	 "shares\n"
+	 "      --json               print the sweep and answers as JSON\n"
+	 "  -q, --quiet              no warnings\n",
+	 sf_command_scale},
 	{"help", "help [COMMAND]", "show help for scalefit or one command",
 	 "", command_help},
 };

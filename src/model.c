@@ -622,8 +622,8 @@ load_parameters(loader *ld, const yaml_node_t *node, sf_model *m)
 }
 
 /* A term's kind from words in its name, when no `kind:` is given. */
-static sf_term_kind
-guess_kind(const char *name)
+sf_term_kind
+sf_term_kind_guess(const char *name)
 {
 	static const struct {
 		const char *word;
@@ -682,7 +682,7 @@ load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
 		if ((t->name = dup_string(scalar_text(key))) == NULL)
 			return out_of_memory(ld);
 		snprintf(what, sizeof what, "term '%s'", t->name);
-		t->kind = guess_kind(t->name);
+		t->kind = sf_term_kind_guess(t->name);
 		if (value->type != YAML_MAPPING_NODE) {
 			rc = get_formula(ld, value, what, &t->expr);
 			if (rc != SF_OK)

@@ -213,4 +213,12 @@ const char *sf_algorithm_name(sf_algorithm algorithm);
 const char *sf_term_kind_name(sf_term_kind kind);
 const char *sf_search_scale_name(sf_search_scale scale);
 
+/*
+ * A term's kind guessed from the start of its name, as the loader does
+ * when a term has no `kind:` ("comm_allreduce" is communication,
+ * "compute" compute, "io_read" io, "setup" overhead), else SF_TERM_OTHER.
+ * Case-insensitive; thread-safe.  For files written without kinds.
+ */
+sf_term_kind sf_term_kind_guess(const char *name);
+
 #endif /* SF_MODEL_H */

@@ -1,0 +1,206 @@
+#!/bin/sh
+# predict.sh - drive `scalefit predict` and `scalefit scale` end to end:
+# numbers on a hand-made fit, usage errors (exit 2, named text, "did you
+# mean"), FIT.json errors at FILE:LINE:COL, charts that are well-formed
+# SVG, and no half-written output file on any error.
+#
+# Run by `make check`, which sets SCALEFIT and srcdir.  Prints one line per
+# check and a closing "N passed, N failed" line; exits non-zero on failure.
+
+SCALEFIT=${SCALEFIT:-./src/scalefit}
+srcdir=${srcdir:-.}
+data="$srcdir/tests/data/fit"
+work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-predict.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+pass() {
+	echo "ok: $1"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL: $1"
+	failed=$((failed + 1))
+}
+
+# expect STATUS PATTERN DESCRIPTION -- ARGS...: run scalefit with ARGS and
+# check its exit status and that stdout+stderr match the grep PATTERN.
+expect() {
+	want=$1 pattern=$2 what=$3
+	shift 4
+	"$SCALEFIT" "$@" >"$work/out" 2>"$work/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$what: exit $got, expected $want"
+		sed 's/^/  | /' "$work/out" "$work/err"
+	elif ! cat "$work/out" "$work/err" | grep -q -e "$pattern"; then
+		fail "$what: output lacks '$pattern'"
+		sed 's/^/  | /' "$work/out" "$work/err"
+	else
+		pass "$what"
+	fi
+}
+
+# stdout_empty DESCRIPTION: the last run printed nothing on stdout.
+stdout_empty() {
+	if [ -s "$work/out" ]; then
+		fail "$1: stdout not empty"
+	else
+		pass "$1"
+	fi
+}
+
+# no_temporaries DESCRIPTION: no temporary file was left in $work.
+no_temporaries() {
+	if ls "$work" | grep -q '\.tmp\.'; then
+		fail "$1: a temporary file was left behind"
+	else
+		pass "$1"
+	fi
+}
+
+simple="$data/simple.json"
+
+# ---- predict -----------------------------------------------------------
+expect 0 '^ *8 *1 *17 ' "predict at the optimum" -- predict "$simple" --at p=8,n=1
+expect 0 '\[16.305, 17.695\]' "delta-method band" -- predict "$simple" --at p=8,n=1
+expect 0 '"time": 17,' "predict --json" -- predict "$simple" --at p=8,n=1 --json
+expect 0 '"compute": 8' "predict --json has the terms" -- predict "$simple" --at p=8,n=1 --json
+expect 0 'outside the fitted range (p = 32 > 16)' "extrapolation warning" \
+	-- predict "$simple" --at p=32,n=1
+expect 0 '"extrapolated": true' "extrapolation in JSON" \
+	-- predict "$simple" --at p=32,n=1 --json
+expect 0 '^ *32 *1 *35 ' "two --at points" -- predict "$simple" --at p=8,n=1 --at p=32,n=1
+expect 0 '^ *32 *1 *35 ' "a --grid" -- predict "$simple" --grid "$data/grid.csv"
+expect 0 '\[16.55, 18.45\]' "bootstrap band" -- predict "$data/bootstrap.json" --at p=8,n=1
+expect 0 '^ *4 *32 *1.28e+06 *cnn *522 ' "text inputs and no covariance" \
+	-- predict "$data/ddp.json" --at p=4,b=32,n=1.28e6,model=cnn
+expect 0 '^Usage: scalefit predict' "predict --help" -- predict --help
+
+expect 2 "'abc' is not a number (for p)" "bad number in --at" \
+	-- predict "$simple" --at p=abc,n=1
+stdout_empty "a bad --at writes only stderr"
+expect 2 "unknown input 'pp'; did you mean 'p'?" "unknown input in --at" \
+	-- predict "$simple" --at pp=8,n=1
+expect 2 "no value for input n" "missing input in --at" -- predict "$simple" --at p=8
+expect 2 "'p8' is not NAME=VALUE" "--at without =" -- predict "$simple" --at p8
+expect 2 "p is given twice" "an input twice" -- predict "$simple" --at p=8,p=9,n=1
+expect 2 "did you mean 'cnn'" "unknown text value" \
+	-- predict "$data/ddp.json" --at p=4,b=32,n=1,model=cnm
+expect 2 "say where to predict" "no points" -- predict "$simple"
+expect 2 "predict needs a fit file" "no fit file" -- predict --at p=1,n=1
+expect 2 "unknown option '--att'; did you mean '--at'" "misspelt option" \
+	-- predict "$simple" --att p=1
+expect 2 "no/such.json: cannot open" "missing fit file" -- predict no/such.json --at p=1
+
+printf 'p,N\n8,1\n' >"$work/grid.csv"
+expect 2 "grid.csv:1: no column 'n' for input n; did you mean 'N'" "grid without a column" \
+	-- predict "$simple" --grid "$work/grid.csv"
+
+# FIT.json errors name FILE:LINE:COL.
+printf '{\n  "model": {\n    "time": "a",,\n' >"$work/syntax.json"
+expect 2 "syntax.json:3:17: not valid JSON" "JSON syntax error at line:col" \
+	-- predict "$work/syntax.json" --at p=1
+printf '{\n  "model": {"terms": {}, "inputs": {}},\n  "parameters": {}\n}\n' \
+	>"$work/nokey.json"
+expect 2 "nokey.json:2:12: model has no key 'time'" "missing key" \
+	-- predict "$work/nokey.json" --at p=1
+printf '{"model": {"time": "a * x", "terms": {},\n "inputs": {"p": "c"}},\n "parameters": {"a": {"value": 1}}}\n' \
+	>"$work/name.json"
+expect 2 "name.json:1:25: in model.time: unknown name 'x'" "unknown name in the formula" \
+	-- predict "$work/name.json" --at p=1
+
+# ---- scale ---------------------------------------------------------------
+expect 0 'up to p = 7$' "efficiency >= 50% up to p = 7" -- scale "$simple" --over p=1:64
+expect 0 'fastest  *p = 8: 17 ' "fastest p = 8" -- scale "$simple" --over p=1:64
+expect 0 'overtakes compute (compute) at p = 9$' "crossover at p = 9" \
+	-- scale "$simple" --over p=1:64
+expect 0 'cheapest  *p = 1: cost 0.066 ' "cheapest p with --cost" \
+	-- scale "$simple" --over p=1:64 --cost 3.6
+expect 0 'cost 3.96 ' "--time-unit min" \
+	-- scale "$simple" --over p=1:64 --cost 3.6 --time-unit min
+expect 0 '^ *8 *17 .* 3.882 *48.5%' "table row at p = 8" -- scale "$simple" --over p=1:64
+expect 0 '"efficient_up_to": 7' "scale --json" -- scale "$simple" --over p=1:64 --json
+expect 0 'compute (compute) overtakes communication (comm) at n = 1$' \
+	"crossover along n, between grid points" -- scale "$simple" --over n=0.1:10 --set p=8
+expect 0 '^ *3 ' "an explicit list of points" -- scale "$simple" --over p=1,3,9
+expect 0 'rest' "the rest of the time" \
+	-- scale "$data/ddp.json" --over p=1:64 --set b=32,n=1.28e6,model=rnn
+
+expect 2 "whole numbers >= 1" "fractional worker range" -- scale "$simple" --over p=1.5:8
+expect 2 "unknown input 'q'; did you mean 'p'?" "unknown --over input" \
+	-- scale "$simple" --over q=1:8
+expect 2 "leave it out of --set" "swept input in --set" \
+	-- scale "$simple" --over p=1:8 --set p=2
+expect 2 "no value for input b" "missing --set" -- scale "$data/ddp.json" --over p=1:8
+expect 2 "say what to sweep" "no --over" -- scale "$simple"
+expect 2 "--cost needs a price per worker-hour > 0, not '-1'" "bad --cost" \
+	-- scale "$simple" --over p=1:8 --cost -1
+expect 2 "did you mean 'min'" "bad --time-unit" \
+	-- scale "$simple" --over p=1:8 --cost 1 --time-unit minn
+
+# ---- charts ----------------------------------------------------------------
+expect 0 'fastest' "scale --plot" -- scale "$simple" --over p=1:64 --plot "$work/chart.svg"
+if head -c 5 "$work/chart.svg" | grep -q '<?xml' && tail -n 1 "$work/chart.svg" | grep -q '</svg>'; then
+	pass "the chart is a whole SVG file"
+else
+	fail "the chart is not a whole SVG file"
+fi
+if command -v xmllint >/dev/null 2>&1; then
+	if xmllint --noout "$work/chart.svg" 2>"$work/err"; then
+		pass "xmllint: the chart is well-formed"
+	else
+		fail "xmllint: the chart is not well-formed"
+		sed 's/^/  | /' "$work/err"
+	fi
+	"$SCALEFIT" scale "$data/ddp.json" --over p=1:64 --set b=32,n=1.28e6,model=rnn \
+		--panel shares --plot "$work/shares.svg" >/dev/null 2>&1
+	if xmllint --noout "$work/shares.svg" 2>"$work/err"; then
+		pass "xmllint: the shares chart is well-formed"
+	else
+		fail "xmllint: the shares chart is not well-formed"
+	fi
+else
+	echo "(xmllint not installed: well-formedness checked by test_predict only)"
+fi
+grep -q 'measured' "$work/chart.svg" && pass "the chart shows the measured points" ||
+	fail "the chart lacks the measured points"
+
+# An error leaves an existing chart as it was, and no temporary file.
+echo "old chart" >"$work/keep.svg"
+expect 2 "unknown input 'nn'" "error with --plot" \
+	-- scale "$simple" --over p=1:64 --set nn=1 --plot "$work/keep.svg"
+if [ "$(cat "$work/keep.svg")" = "old chart" ]; then
+	pass "an error leaves the old chart untouched"
+else
+	fail "an error changed the old chart"
+fi
+no_temporaries "no temporary file after an error"
+expect 2 "cannot create a file beside it" "unwritable chart path" \
+	-- scale "$simple" --over p=1:64 --plot "$work/no/such/dir/chart.svg"
+stdout_empty "an unwritable chart prints no table"
+if [ -e "$work/fresh.svg" ]; then rm -f "$work/fresh.svg"; fi
+expect 2 "whole numbers" "a usage error writes no chart" \
+	-- scale "$simple" --over p=0.5:8 --plot "$work/fresh.svg"
+if [ -e "$work/fresh.svg" ]; then
+	fail "a usage error created the chart"
+else
+	pass "a usage error creates no chart"
+fi
+
+# ---- Ernest, end to end ----------------------------------------------------
+if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then
+	expect 0 'fastest  *p = 6' "Ernest: fastest p" \
+		-- scale "$work/ernest.json" --over p=1:1024 --set n=0.061678
+	expect 0 'at p = 5$' "Ernest: crossover" \
+		-- scale "$work/ernest.json" --over p=1:1024 --set n=0.061678
+	expect 0 '^ *64 *0.1 *8.759' "Ernest: predict" \
+		-- predict "$work/ernest.json" --at p=64,n=0.1
+else
+	fail "Ernest: the fit failed"
+fi
+
+echo "predict: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
