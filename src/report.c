@@ -6,12 +6,11 @@
  * one place (sf_report_json returns NULL).
  */
 #include "report.h"
+#include "atomic.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Insert value under key; remember any failure in *ok. */
 static void
@@ -497,42 +496,27 @@ sf_report_print_json(const json_t *json, FILE *out, sf_error *err)
 int
 sf_report_save(const json_t *json, const char *path, sf_error *err)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 16);
-	FILE *f = NULL;
-	int fd;
+	char *text = json_dumps(json, json_flags);
+	size_t n;
+	int rc;
 
-	if (tmp == NULL)
+	if (text == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		sf_error_at(err, SF_EIO, path, 0, 0,
-		            "cannot create a file beside it: %s",
-		            strerror(errno));
-		free(tmp);
-		return SF_EIO;
+	/* json_dumps leaves room for nothing more: add the newline. */
+	n = strlen(text);
+	{
+		char *line = realloc(text, n + 2);
+		if (line == NULL) {
+			free(text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		text = line;
 	}
-	if ((f = fdopen(fd, "w")) == NULL) {
-		close(fd);
-		goto fail;
-	}
-	if (json_dumpf(json, f, json_flags) != 0 || fputc('\n', f) == EOF ||
-	    fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		fclose(f);
-		goto fail;
-	}
-	if (fclose(f) != 0)
-		goto fail;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	free(tmp);
-	return SF_OK;
-fail:
-	sf_error_at(err, SF_EIO, path, 0, 0, "cannot write the report: %s",
-	            strerror(errno));
-	remove(tmp);
-	free(tmp);
-	return SF_EIO;
+	text[n] = '\n';
+	text[n + 1] = '\0';
+	rc = sf_write_atomic(path, text, n + 1, "the report", err);
+	free(text);
+	return rc;
 }
 
 /* ---- text ---------------------------------------------------------------- */

@@ -2,16 +2,13 @@
  * svg.c - SVG documents in memory, atomic saving, axis ticks.
  */
 #include "svg.h"
+#include "atomic.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct sf_svg {
 	char *text;
@@ -209,53 +206,12 @@ sf_svg_text_of(sf_svg *s, size_t *length)
 int
 sf_svg_save(sf_svg *s, const char *path, sf_error *err)
 {
-	size_t length, n = strlen(path);
+	size_t length;
 	const char *text = sf_svg_text_of(s, &length);
-	char *tmp;
-	mode_t mask;
-	int fd;
 
-	if (text == NULL || (tmp = malloc(n + 16)) == NULL)
+	if (text == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		sf_error_at(err, SF_EIO, path, 0, 0,
-		            "cannot create a file beside it: %s",
-		            strerror(errno));
-		free(tmp);
-		return SF_EIO;
-	}
-	/* mkstemp makes the file private; a picture is for sharing. */
-	mask = umask(0);
-	umask(mask);
-	for (size_t done = 0; done < length;) {
-		ssize_t w = write(fd, text + done, length - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		done += (size_t)w;
-	}
-	if (fchmod(fd, 0666 & ~mask) != 0 || fsync(fd) != 0)
-		goto fail;
-	if (close(fd) != 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0)
-		goto fail;
-	free(tmp);
-	return SF_OK;
-fail:
-	sf_error_at(err, SF_EIO, path, 0, 0, "cannot write the plot: %s",
-	            strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	remove(tmp);
-	free(tmp);
-	return SF_EIO;
+	return sf_write_atomic(path, text, length, "the plot", err);
 }
 
 /* ---- axes ------------------------------------------------------------------
