@@ -171,6 +171,9 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		}
 		if (!a.quiet)
 			cli_warning(NULL, &err);
+	} else if (stats->note != NULL && !a.quiet) {
+		sf_error_set(&err, SF_OK, "%s", stats->note);
+		cli_warning(NULL, &err);
 	}
 	{
 		sf_report report = {m,     p.data,    p.formula, result,

@@ -598,9 +598,16 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 					    op2(g, SF_OP_POW, a, bm1)),
 				     da);
 		}
+		/* v log(a) db; where v = 0 (a zero base, a positive
+		 * exponent) the limit 0, not 0 * -inf = NaN */
 		if (da == Z)
 			return d_mul(g,
-				     op2(g, SF_OP_MUL, v, op1(g, SF_OP_LOG, a)),
+				     dag_op(g, SF_OP_IF,
+					    op2(g, SF_OP_EQ, v,
+						dag_const(g, 0.0)),
+					    dag_const(g, 0.0),
+					    op2(g, SF_OP_MUL, v,
+						op1(g, SF_OP_LOG, a))),
 				     db);
 		/* v * (db * log(a) + b * da / a) */
 		return op2(g, SF_OP_MUL, v,

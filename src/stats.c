@@ -111,10 +111,31 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 		active[j] = r->at_bound[j] != 0;
 	rc = sf_cost_residuals(cost, r->theta, res, J);
 	if (rc != SF_OK) {
-		rc = sf_error_set(err, SF_EVALUE,
-				  "the Jacobian is not finite at the fitted "
-				  "parameters, so no standard errors can be "
-				  "given");
+		/* The fit's metrics stand without uncertainties (a fitted
+		 * exponent on a zero base has no finite derivative there). */
+		if (sf_cost_residuals(cost, r->theta, res, NULL) != SF_OK) {
+			rc = sf_error_set(err, SF_EVALUE,
+					  "the residuals are not finite at "
+					  "the fitted parameters");
+			goto done;
+		}
+		s->chisqr = 0;
+		for (size_t i = 0; i < n; i++)
+			s->chisqr += res[i] * res[i];
+		s->n_free = P;
+		s->dof = n > P ? n - P : 0;
+		s->condition = NAN;
+		s->t95 = NAN;
+		information_criteria(s);
+		for (size_t j = 0; j < P * P; j++)
+			s->cov[j] = s->corr[j] = NAN;
+		for (size_t j = 0; j < P; j++)
+			s->se[j] = s->ci_low[j] = s->ci_high[j] = NAN;
+		s->note = "the Jacobian is not finite at the fitted "
+			  "parameters, so no standard errors can be given";
+		*out = s;
+		s = NULL;
+		rc = SF_OK;
 		goto done;
 	}
 	rc = sf_covariance_compute(cw, J, res, active, 0, s->cov, s->se, &info,

@@ -44,6 +44,7 @@ typedef struct sf_stats {
 	double condition;       /* of the column-scaled Jacobian */
 	int rank_deficient;
 	double t95;             /* the t quantile used */
+	const char *note;       /* why there are no uncertainties, or NULL */
 } sf_stats;
 
 /*

@@ -118,6 +118,8 @@ else
 	failed=$((failed + 1))
 fi
 
+expect 0 "g  *1.98120.* 0.0276" "a fitted exponent on a zero base keeps its standard error" -- fit "$srcdir/tests/data/fit/pow0.yaml"
+
 # bootstrap and restarts.
 expect 0 "bootstrap: 50 replicates" "fit --bootstrap" -- fit "$ernest" --bootstrap 50 -q
 expect 0 "restarts: 3 seeds" "fit --restarts" -- fit "$ernest" --restarts 3 -q
