@@ -325,7 +325,8 @@ sf_cost_population(const sf_cost *c, double *candidates, size_t n,
 int
 sf_cost_is_least_squares(const sf_cost *c)
 {
-	return c->s.loss != SF_LOSS_ABSOLUTE && c->s.penalty != SF_PENALTY_L1;
+	return c->s.loss != SF_LOSS_ABSOLUTE &&
+	       (c->s.penalty != SF_PENALTY_L1 || c->s.lambda == 0);
 }
 
 static int
@@ -442,7 +443,7 @@ int
 sf_cost_is_separable_loss(const sf_cost *c)
 {
 	return (c->s.loss == SF_LOSS_SSE || c->s.loss == SF_LOSS_RELATIVE) &&
-	       c->s.penalty != SF_PENALTY_L1;
+	       (c->s.penalty != SF_PENALTY_L1 || c->s.lambda == 0);
 }
 
 /* Per-slot buffers of the residuals and Jacobian; 0 or -1. */

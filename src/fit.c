@@ -320,6 +320,22 @@ search_space_init(search_space *sp, const sf_formula *f, int linear,
 	return SF_OK;
 }
 
+/* Would the log-scale search differ from the linear one?  Not when no
+ * searched parameter's box qualifies for the transform (or none is
+ * searched): then a second search would repeat the first. */
+static int
+log_search_differs(const sf_formula *f, const int *solved)
+{
+	search_space sp = {0};
+	int differs = 0;
+
+	if (search_space_init(&sp, f, 0, solved) == SF_OK)
+		for (size_t k = 0; k < sp.D; k++)
+			differs |= sp.scale[k] > 0;
+	search_space_free(&sp);
+	return differs;
+}
+
 /* theta from u, clamped to the box against rounding; solved entries 0
  * (the cost fills them in). */
 static void
@@ -659,7 +675,8 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	 * scale wins everywhere (NIST's Gauss problems want linear, MGH09 and
 	 * Thurber log), and a wrong basin is worse than twice the time.
 	 */
-	if (settings.scale == SF_SCALE_AUTO && best->nlinear < P &&
+	if (settings.scale == SF_SCALE_AUTO &&
+	    log_search_differs(f, best->linear) &&
 	    !(settings.time_limit > 0 &&
 	      seconds_since(&start) >= settings.time_limit)) {
 		if ((other = result_alloc(P, &settings, linear)) == NULL) {
