@@ -2,7 +2,8 @@
 # bootstrap.sh - from a fresh Debian machine to a first real fit.
 #
 # Installs the build dependencies with apt-get (as root, or through sudo),
-# configures, builds, and runs scalefit on a bundled dataset.  Re-running it
+# configures, builds, fits the generic data-parallel model to a bundled real
+# dataset and prints a scaling table.  Re-running it
 # is safe; it skips what is already done.
 set -eu
 cd "$(dirname "$0")"
@@ -23,4 +24,9 @@ fi
 [ -f Makefile ] || ./configure
 make -j"$(nproc)"
 
-./src/scalefit --help
+# The main job on a bundled real dataset: fit the generic data-parallel
+# model to 224 ResNet-50 training runs on 1-4 GPUs (a-GPUBench), then ask
+# how the time scales with the number of GPUs.
+./src/scalefit fit expressions/ddp-generic.yaml -o ddp-fit.json
+echo
+./src/scalefit scale ddp-fit.json --over p=1:16 --set b=16,n=256000
