@@ -8,6 +8,7 @@
 #include "number.h"
 #include "suggest.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -225,6 +226,16 @@ cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
 	return NULL;
 }
 
+void
+cli_print_help(FILE *out, const sf_command *cmd)
+{
+	/* The summary is written for the command list, in lower case. */
+	fprintf(out, "Usage: scalefit %s\n%c%s.\n", cmd->synopsis,
+		toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
+	if (cmd->help[0] != '\0')
+		fprintf(out, "\n%s", cmd->help);
+}
+
 int
 cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
                  const void *long_options, sf_fit_options *o)
@@ -232,7 +243,7 @@ cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
 	int rc;
 
 	if (c == 'h') {
-		printf("Usage: scalefit %s\n%s", cmd->synopsis, cmd->help);
+		cli_print_help(stdout, cmd);
 		exit(SF_EXIT_OK);
 	}
 	rc = cli_fit_option(cmd->name, c, optarg, o);

@@ -29,6 +29,10 @@ typedef struct sf_command {
 	int (*run)(const struct sf_command *cmd, int argc, char **argv);
 } sf_command;
 
+/* Print a command's help (usage line, summary, options) to out: the same
+ * text for `scalefit help NAME` and `scalefit NAME --help`. */
+void cli_print_help(FILE *out, const sf_command *cmd);
+
 /* Print err as "scalefit: error: FILE:LINE:COL: ..." with the quoted line
  * and caret; return the exit status its code calls for. */
 int cli_error(const sf_error *err);

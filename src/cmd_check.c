@@ -150,8 +150,7 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 			quiet = 1;
 			break;
 		case 'h':
-			printf("Usage: scalefit %s\n%s", cmd->synopsis,
-			       cmd->help);
+			cli_print_help(stdout, cmd);
 			return SF_EXIT_OK;
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,

@@ -139,8 +139,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			a->quiet = 1;
 			break;
 		case 'h':
-			printf("Usage: scalefit %s\n%s", cmd->synopsis,
-			       cmd->help);
+			cli_print_help(stdout, cmd);
 			exit(SF_EXIT_OK);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,

@@ -190,6 +190,23 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 				if (a == b && se != NULL)
 					se[w->freeidx[a]] = sqrt(c);
 			}
+		/* A parameter with a share in a dropped singular direction
+		 * can move along it without changing the fit: its own error
+		 * is unbounded.  The pseudo-inverse stays in cov, as it is
+		 * right for the combinations the data does determine (such
+		 * as the predictions at the data's own points). */
+		for (size_t a = 0; in.rank_deficient && a < nf; a++) {
+			double share = 0.0;
+
+			for (size_t k = 0; k < nf; k++)
+				if (!(gsl_vector_get(w->sv, k) > cut))
+					share += gsl_matrix_get(w->V, a, k) *
+					         gsl_matrix_get(w->V, a, k);
+			if (share <= SF_COVARIANCE_NULL_SHARE)
+				continue;
+			if (se != NULL)
+				se[w->freeidx[a]] = INFINITY;
+		}
 	}
 	if (info != NULL)
 		*info = in;

@@ -46,6 +46,11 @@
 /* The workspace: opaque, made by sf_covariance_alloc(). */
 typedef struct sf_covariance sf_covariance;
 
+/* A parameter whose squared share in the Jacobian's null space exceeds
+ * this is not determined by the data: its standard error is +INFINITY
+ * (cov keeps the pseudo-inverse, right for determined combinations). */
+#define SF_COVARIANCE_NULL_SHARE 1e-6
+
 /* What sf_covariance_compute() found besides the matrix. */
 typedef struct sf_covariance_info {
 	size_t n_free;      /* parameters not held at a bound */

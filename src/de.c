@@ -355,11 +355,14 @@ de_validate(size_t dim, const double *lower, const double *upper,
 			                    "%d, crossover %d)",
 			                    (int)s->mutation,
 			                    (int)s->crossover);
+		/* Dithered F is drawn from [min, max), so max may be 2. */
 		if (!(s->f_min >= 0.0 && s->f_min <= s->f_max &&
-		      s->f_max < 2.0))
+		      (s->f_max < 2.0 ||
+		       (s->f_max == 2.0 && s->f_min < s->f_max))))
 			return sf_error_set(err, SF_EVALUE,
 			                    "mutation factor F range [%g, %g] "
-			                    "must satisfy 0 <= min <= max < 2",
+			                    "must satisfy 0 <= min <= max <= 2 "
+			                    "with max < 2 unless min < max",
 			                    s->f_min, s->f_max);
 		if (!de_in_unit(s->cr))
 			return sf_error_set(err, SF_EVALUE,

@@ -151,14 +151,6 @@ print_usage(FILE *out)
 	      out);
 }
 
-static void
-print_command_help(FILE *out, const command *cmd)
-{
-	fprintf(out, "Usage: scalefit %s\n%s.\n", cmd->synopsis, cmd->summary);
-	if (cmd->help[0] != '\0')
-		fprintf(out, "\n%s", cmd->help);
-}
-
 static int
 command_help(const command *cmd, int argc, char **argv)
 {
@@ -171,11 +163,15 @@ command_help(const command *cmd, int argc, char **argv)
 		print_usage(stdout);
 		return SF_EXIT_OK;
 	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		cli_print_help(stdout, cmd);
+		return SF_EXIT_OK;
+	}
 	target = command_find(argv[1]);
 	if (target == NULL)
 		return cli_usage(NULL, command_nearest(argv[1]),
 				   "unknown command '%s'", argv[1]);
-	print_command_help(stdout, target);
+	cli_print_help(stdout, target);
 	return SF_EXIT_OK;
 }
 

@@ -777,9 +777,15 @@ load_mutation(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 
 	if (node->type == YAML_SCALAR_NODE) {
 		rc = get_number_in(ld, node, "mutation", 0, 2, &s->mutation_lo);
-		if (rc == SF_OK && s->mutation_lo == 0)
+		/* A fixed F of 2 or more makes the mutant leave the region
+		 * the population spans; dithering draws from [lo, hi), so
+		 * only there may hi be 2. */
+		if (rc == SF_OK &&
+		    !(s->mutation_lo > 0 && s->mutation_lo < 2))
 			return loader_fail(ld, node, SF_EVALUE,
-					   "mutation must be > 0");
+					   "mutation must be > 0 and < 2, "
+					   "not %s",
+					   scalar_text(node));
 		s->mutation_hi = s->mutation_lo;
 		return rc;
 	}
@@ -800,6 +806,19 @@ load_mutation(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		return loader_fail(ld, node, SF_EVALUE,
 				   "mutation range needs 0 < lo < hi <= 2");
 	return SF_OK;
+}
+
+/* L-SHADE and jSO adapt F and CR themselves and always use
+ * current-to-pbest/1/bin: say so rather than ignore the key silently. */
+static void
+warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
+	     sf_algorithm algorithm)
+{
+	if (algorithm != SF_ALGORITHM_DE)
+		loader_warn(ld, node,
+			    "%s applies to algorithm de only; it is ignored "
+			    "by %s, which adapts its own",
+			    key, algorithm_names[algorithm]);
 }
 
 static int
@@ -838,11 +857,7 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 			return rc;
 		snprintf(s->strategy, sizeof s->strategy, "%s",
 			 strategy_names[k]);
-		if (s->algorithm != SF_ALGORITHM_DE)
-			loader_warn(ld, v,
-				    "strategy applies to algorithm de only; "
-				    "it is ignored by %s",
-				    algorithm_names[s->algorithm]);
+		warn_de_only(ld, v, "strategy", s->algorithm);
 	}
 	if ((v = map_get(ld, node, "population")) != NULL &&
 	    (rc = get_count(ld, v, "population", 4, &s->population)) != SF_OK)
@@ -870,13 +885,17 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    (rc = get_number_in(ld, v, "atol", 0, INFINITY, &s->atol)) !=
 		    SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "mutation")) != NULL &&
-	    (rc = load_mutation(ld, v, s)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "recombination")) != NULL &&
-	    (rc = get_number_in(ld, v, "recombination", 0, 1,
-				&s->recombination)) != SF_OK)
-		return rc;
+	if ((v = map_get(ld, node, "mutation")) != NULL) {
+		if ((rc = load_mutation(ld, v, s)) != SF_OK)
+			return rc;
+		warn_de_only(ld, v, "mutation", s->algorithm);
+	}
+	if ((v = map_get(ld, node, "recombination")) != NULL) {
+		if ((rc = get_number_in(ld, v, "recombination", 0, 1,
+					&s->recombination)) != SF_OK)
+			return rc;
+		warn_de_only(ld, v, "recombination", s->algorithm);
+	}
 	if ((v = map_get(ld, node, "init")) != NULL) {
 		rc = get_choice(ld, v, "init", init_names, 2, &k);
 		if (rc != SF_OK)

@@ -184,6 +184,10 @@ parameters_json(const sf_report *r, int *ok)
 		put(o, "min", sf_json_number(f->lower[j]), ok);
 		put(o, "max", sf_json_number(f->upper[j]), ok);
 		put(o, "at_bound", json_boolean(r->fit->at_bound[j] != 0), ok);
+		/* An infinite error: the data does not pin this one down. */
+		put(o, "determined",
+		    json_boolean(r->stats == NULL || !isinf(r->stats->se[j])),
+		    ok);
 		put(o, "search_value", sf_json_number(r->fit->theta_search[j]),
 		    ok);
 		put(params, p->name, o, ok);
@@ -218,6 +222,9 @@ metrics_json(const sf_report *r, int *ok)
 	put(o, "condition_number",
 	    sf_json_number(s != NULL ? s->condition : NAN), ok);
 	put(o, "dof", json_integer(s != NULL ? (json_int_t)s->dof : 0), ok);
+	put(o, "rank", json_integer(s != NULL ? (json_int_t)s->rank : 0), ok);
+	put(o, "rank_deficient",
+	    json_boolean(s != NULL && s->rank_deficient), ok);
 	return o;
 }
 
@@ -596,7 +603,9 @@ sf_report_print_text(const sf_report *r, FILE *out)
 			fprintf(out, "%12.4g", s->se[j]);
 		else
 			fprintf(out, "%12s",
-			        fit->at_bound[j] ? "at bound" : "-");
+			        fit->at_bound[j]                    ? "at bound"
+			        : s != NULL && isinf(s->se[j]) ? "undetermined"
+			                                            : "-");
 		fprintf(out, "   %-29s [%g, %g]%s\n", interval, p->min, p->max,
 		        fit->at_bound[j] == 1   ? "  at min"
 		        : fit->at_bound[j] == 2 ? "  at max"
@@ -664,7 +673,9 @@ sf_report_print_text(const sf_report *r, FILE *out)
 	if (s->rank_deficient)
 		fprintf(out, "  warning: the Jacobian is rank-deficient: some "
 		             "combination of parameters is not determined by "
-		             "the data\n");
+		             "the data (rank %zu of %zu); the parameters in it "
+		             "have no finite standard error\n",
+		        s->rank, s->n_free);
 	for (size_t a = 0; a < r->formula->nparams; a++)
 		for (size_t b = a + 1; b < r->formula->nparams; b++) {
 			double c = s->corr[a * r->formula->nparams + b];

@@ -146,9 +146,16 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 	s->n_free = info.n_free;
 	s->dof = info.dof;
 	s->condition = info.condition;
+	s->rank = info.rank;
 	s->rank_deficient = info.rank_deficient;
 	information_criteria(s);
 	sf_covariance_correlation(P, s->cov, s->corr);
+	/* An undetermined parameter's correlations would be those of the
+	 * pseudo-inverse, not of the parameter: give none. */
+	for (size_t j = 0; j < P; j++)
+		for (size_t l = 0; isinf(s->se[j]) && l < P; l++)
+			if (l != j)
+				s->corr[j * P + l] = s->corr[l * P + j] = NAN;
 	s->t95 = info.dof > 0 ? sf_covariance_t_quantile(0.95, (double)info.dof)
 			      : NAN;
 	for (size_t j = 0; j < P; j++) {

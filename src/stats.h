@@ -42,7 +42,8 @@ typedef struct sf_stats {
 	double *ci_low, *ci_high; /* k 95% intervals */
 	double *cov, *corr;     /* k x k, row-major */
 	double condition;       /* of the column-scaled Jacobian */
-	int rank_deficient;
+	size_t rank;            /* numerical rank of the free Jacobian */
+	int rank_deficient;     /* rank < n_free: some se are +INFINITY */
 	double t95;             /* the t quantile used */
 	const char *note;       /* why there are no uncertainties, or NULL */
 } sf_stats;

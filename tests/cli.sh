@@ -48,6 +48,9 @@ expect 0 '^scalefit [0-9]' "--version" -- --version
 expect 0 '^Usage: scalefit COMMAND' "--help" -- --help
 expect 0 'Commands:' "help" -- help
 expect 0 '^Usage: scalefit help' "help help" -- help help
+expect 0 '^Show help for scalefit' "help --help" -- help --help
+expect 0 '^Fit the formula' "fit --help has the summary" -- fit --help
+expect 0 '^Fit the formula' "help fit: the same text" -- help fit
 expect 2 "unknown command 'hlep'; did you mean 'help'" "misspelt command" -- hlep
 stdout_empty "misspelt command writes only stderr"
 expect 2 "unknown command 'frobnicate'" "unknown command" -- frobnicate

@@ -441,7 +441,7 @@ p_f_two(sf_de_settings *s, double *lo, double *hi)
 {
 	(void)lo;
 	(void)hi;
-	s->f_max = 2.0;
+	s->f_min = s->f_max = 2.0; /* a fixed F of 2; dithering may reach 2 */
 }
 static void
 p_f_reversed(sf_de_settings *s, double *lo, double *hi)
@@ -605,7 +605,7 @@ test_validation(void)
 	    {C, p_cr_high, 3, "recombination CR 1.5 is outside [0, 1]"},
 	    {C, p_cr_negative, 3, "recombination CR -0.1 is outside [0, 1]"},
 	    {C, p_cr_nan, 3, "recombination CR nan is outside"},
-	    {C, p_f_two, 3, "mutation factor F range [0.5, 2]"},
+	    {C, p_f_two, 3, "mutation factor F range [2, 2]"},
 	    {C, p_f_reversed, 3, "mutation factor F range [0.9, 0.5]"},
 	    {C, p_popsize_zero, 3, "popsize 0 must be positive"},
 	    {L, p_popsize_negative, 3, "popsize -2 must not be negative"},

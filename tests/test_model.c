@@ -224,6 +224,39 @@ test_warning_strategy_ignored(void)
 	sf_model_set_free(set);
 }
 
+/* mutation and recombination are classic-DE settings too; with de they
+ * are taken without a word, and F = 2 is allowed only as a dither bound. */
+static void
+test_warning_de_settings_ignored(void)
+{
+	static const char jso[] = "time: a\n"
+				  "parameters: {a: {min: 0, max: 1}}\n"
+				  "fit: {optimizer: {algorithm: jso, "
+				  "mutation: 0.8, recombination: 0.9}}\n";
+	static const char de[] = "time: a\n"
+				 "parameters: {a: {min: 0, max: 1}}\n"
+				 "fit: {optimizer: {algorithm: de, "
+				 "mutation: [0.5, 2], recombination: 0.9}}\n";
+	sf_model_set *set;
+
+	warnings = 0;
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", jso, sizeof jso - 1,
+					     &set, count_warning, NULL, NULL),
+			      SF_OK);
+	CU_ASSERT_EQUAL(warnings, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "recombination applies"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by jso"));
+	sf_model_set_free(set);
+
+	warnings = 0;
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", de, sizeof de - 1,
+					     &set, count_warning, NULL, NULL),
+			      SF_OK);
+	CU_ASSERT_EQUAL(warnings, 0);
+	CU_ASSERT_EQUAL(set->models[0]->fit.mutation_hi, 2);
+	sf_model_set_free(set);
+}
+
 /* Columns inside a formula map back to the right place in the file,
  * for plain, quoted and folded scalars. */
 static void
@@ -283,6 +316,8 @@ main(void)
 		{"bad files: position and message", test_bad_files},
 		{"missing file", test_missing_file},
 		{"warning: strategy ignored", test_warning_strategy_ignored},
+		{"warning: mutation, recombination ignored",
+		 test_warning_de_settings_ignored},
 		{"formula columns map into the file", test_locate},
 		CU_TEST_INFO_NULL,
 	};

@@ -1277,13 +1277,31 @@ test_rank_deficient(void)
 	                                NULL) == SF_OK);
 	CU_ASSERT(info.rank == 1 && info.n_free == 2 && info.rank_deficient);
 	CU_ASSERT(isinf(info.condition) || info.condition > 1e12);
-	CU_ASSERT(isfinite(se[0]) && isfinite(se[1]));
+	/* only their sum is determined: neither has a finite error */
+	CU_ASSERT(isinf(se[0]) && se[0] > 0 && isinf(se[1]) && se[1] > 0);
+	/* the pseudo-inverse stays: var(theta0 + theta1) = s2 / sum x^2 */
+	{
+		double rss = 0;
+		for (size_t i = 0; i < 6; i++)
+			rss += r[i] * r[i];
+		CU_ASSERT_DOUBLE_EQUAL(cov[0] + 2 * cov[1] + cov[3],
+		                       rss / 4 / sxx, 1e-12 * rss / sxx);
+	}
 	/* a zero column: also rank 1, no division by zero */
 	for (size_t i = 0; i < 6; i++)
 		J[2 * i + 1] = 0.0;
 	CU_ASSERT(sf_covariance_compute(cw, J, r, NULL, 0, cov, se, &info,
 	                                NULL) == SF_OK);
 	CU_ASSERT(info.rank == 1 && isinf(info.condition));
+	/* the first parameter is still determined, by its own column: its
+	 * error is that of a one-parameter fit, s2 / sum x^2 */
+	{
+		double rss = 0;
+		for (size_t i = 0; i < 6; i++)
+			rss += r[i] * r[i];
+		CU_ASSERT_DOUBLE_EQUAL(se[0], sqrt(rss / 4 / sxx), 1e-12);
+	}
+	CU_ASSERT(isinf(se[1]));
 	/* fewer rows than parameters: polish copes (m < n) */
 	{
 		double th[3] = {0, 0, 0}, lo[3] = {-5, -5, -5},
