@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli.h"
+#include "number.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -95,14 +96,19 @@ print_model(const sf_problem *p)
 	       m->nparams - p->formula->nparams);
 	for (size_t i = 0; i < m->nparams; i++) {
 		const sf_model_param *q = &m->params[i];
+		char a[32], b[32];
 
 		if (q->fixed) {
-			printf("  %-*s = %.17g (fixed)\n", w, q->name, q->value);
+			printf("  %-*s = %s (fixed)\n", w, q->name,
+			       sf_format_double(a, sizeof a, q->value));
 			continue;
 		}
-		printf("  %-*s in [%.17g, %.17g]", w, q->name, q->min, q->max);
+		printf("  %-*s in [%s, %s]", w, q->name,
+		       sf_format_double(a, sizeof a, q->min),
+		       sf_format_double(b, sizeof b, q->max));
 		if (q->has_init)
-			printf(", starting at %.17g", q->init);
+			printf(", starting at %s",
+			       sf_format_double(a, sizeof a, q->init));
 		printf("\n");
 	}
 	if (m->nterms > 0)

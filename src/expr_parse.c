@@ -13,6 +13,7 @@
  * exhaust the stack of this or any later pass.
  */
 #include "expr_internal.h"
+#include "number.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -648,12 +649,7 @@ print_number(strbuf *b, double v)
 {
 	char buf[40];
 
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	sb_str(b, buf);
+	sb_str(b, sf_format_double(buf, sizeof buf, v));
 }
 
 static const char *

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +128,19 @@ sf_parse_u64(const char *text, uint64_t *value)
 		return SF_ESYNTAX;
 	*value = v;
 	return SF_OK;
+}
+
+char *
+sf_format_double(char *buf, size_t n, double v)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* Whole numbers people write as digits read better so: 1000, not
+	 * 1e+03 (up to a million; 1e+07 is clearer than 10000000). */
+	if (strchr(buf, 'e') != NULL && v == floor(v) && fabs(v) < 1e7)
+		snprintf(buf, n, "%.0f", v);
+	return buf;
 }

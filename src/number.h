@@ -9,6 +9,7 @@
 #ifndef SF_NUMBER_H
 #define SF_NUMBER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -32,5 +33,12 @@ int sf_parse_count(const char *text, uint64_t *value);
  * Returns SF_OK, SF_ESYNTAX or SF_EVALUE (out of range).
  */
 int sf_parse_u64(const char *text, uint64_t *value);
+
+/*
+ * Write v in the shortest %g form that reads back as exactly v ("0.1",
+ * not "0.10000000000000001") into buf of size n (32 bytes suffice).
+ * Returns buf.
+ */
+char *sf_format_double(char *buf, size_t n, double v);
 
 #endif /* SF_NUMBER_H */

@@ -97,6 +97,34 @@ test_u64(void)
 	CU_ASSERT_EQUAL(sf_parse_u64("", &v), SF_ESYNTAX);
 }
 
+/* Shortest text that reads back exactly; whole numbers in digits. */
+static void
+test_format(void)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{0.1, "0.1"},       {0, "0"},          {-0.0, "-0"},
+		{1000, "1000"},     {1e6, "1000000"},  {1e7, "1e+07"},
+		{-250, "-250"},     {1.5e-9, "1.5e-09"}, {1.0 / 3, "0.3333333333333333"},
+		{2.5e300, "2.5e+300"}, {0.30000000000000004, "0.30000000000000004"},
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sf_format_double(buf, sizeof buf, cases[i].v);
+		CU_ASSERT_STRING_EQUAL(buf, cases[i].want);
+	}
+	/* every double of a sweep reads back */
+	for (double v = 1e-12; v < 1e12; v *= 1.37) {
+		double back;
+		sf_format_double(buf, sizeof buf, v * 0.999999999);
+		CU_ASSERT(sf_parse_double(buf, &back) == SF_OK &&
+			  back == v * 0.999999999);
+	}
+}
+
 int
 main(void)
 {
@@ -105,6 +133,7 @@ main(void)
 		{"doubles under a comma-radix locale", test_locale},
 		{"counts", test_counts},
 		{"unsigned 64-bit", test_u64},
+		{"shortest exact text", test_format},
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
