@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -859,17 +860,23 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 			 strategy_names[k]);
 		warn_de_only(ld, v, "strategy", s->algorithm);
 	}
-	if ((v = map_get(ld, node, "population")) != NULL &&
-	    (rc = get_count(ld, v, "population", 4, &s->population)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "popsize")) != NULL) {
-		if ((rc = get_number_in(ld, v, "popsize", 1, 1e6,
-					&s->popsize)) != SF_OK)
+	/* Two ways to size the population: one block gives one of them,
+	 * and a model's block overrides the shared one either way. */
+	if ((v = map_get(ld, node, "population")) != NULL) {
+		if ((rc = get_count(ld, v, "population", 4,
+				    &s->population)) != SF_OK)
 			return rc;
-		if (s->population != 0)
+		s->popsize = 0;
+	}
+	if ((v = map_get(ld, node, "popsize")) != NULL) {
+		if (map_get(ld, node, "population") != NULL)
 			return loader_fail(ld, v, SF_EVALUE,
 					   "give population or popsize, not "
 					   "both");
+		if ((rc = get_number_in(ld, v, "popsize", 1, 1e6,
+					&s->popsize)) != SF_OK)
+			return rc;
+		s->population = 0;
 	}
 	if ((v = map_get(ld, node, "max_evals")) != NULL &&
 	    (rc = get_count(ld, v, "max_evals", 1, &s->max_evals)) != SF_OK)
@@ -1081,7 +1088,9 @@ model_new(loader *ld, const sf_model *shared)
 	if (shared == NULL)
 		return m;
 	m->fit = shared->fit;
-	if (copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
+	if ((shared->description != NULL &&
+	     (m->description = dup_string(shared->description)) == NULL) ||
+	    copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
 	    copy_text(&shared->where, &m->where) != SF_OK ||
 	    copy_text(&shared->output, &m->output) != SF_OK ||
 	    copy_text(&shared->weight, &m->weight) != SF_OK)
@@ -1180,28 +1189,35 @@ check_name_clashes(loader *ld, const sf_model *m)
 }
 
 /* The keys of one model: the file itself, or an item of models:. */
+/* An optional text key: when present, *out becomes a copy of it. */
+static int
+load_text_key(loader *ld, const yaml_node_t *node, const char *key,
+	      char **out)
+{
+	const yaml_node_t *v = map_get(ld, node, key);
+	const char *text;
+	int rc;
+
+	if (v == NULL)
+		return SF_OK;
+	if ((rc = get_text(ld, v, key, &text)) != SF_OK)
+		return rc;
+	free(*out);
+	if ((*out = dup_string(text)) == NULL)
+		return out_of_memory(ld);
+	return SF_OK;
+}
+
 static int
 load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 {
 	yaml_node_t *v;
 	int rc;
 
-	if ((v = map_get(ld, node, "name")) != NULL) {
-		const char *text;
-		if ((rc = get_text(ld, v, "name", &text)) != SF_OK)
-			return rc;
-		free(m->name);
-		if ((m->name = dup_string(text)) == NULL)
-			return out_of_memory(ld);
-	}
-	if ((v = map_get(ld, node, "description")) != NULL) {
-		const char *text;
-		if ((rc = get_text(ld, v, "description", &text)) != SF_OK)
-			return rc;
-		free(m->description);
-		if ((m->description = dup_string(text)) == NULL)
-			return out_of_memory(ld);
-	}
+	if ((rc = load_text_key(ld, node, "name", &m->name)) != SF_OK ||
+	    (rc = load_text_key(ld, node, "description", &m->description)) !=
+		    SF_OK)
+		return rc;
 	if ((v = map_get(ld, node, "inputs")) != NULL &&
 	    (rc = load_inputs(ld, v, m)) != SF_OK)
 		return rc;
@@ -1229,9 +1245,11 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 	return check_name_clashes(ld, m);
 }
 
-/* The model's default name: the file's base name without extension. */
+/* The model's default name: the file's base name without extension; in
+ * a models: list (index != SIZE_MAX), the list's name or that base name,
+ * then "-" and the model's place in the list from 1. */
 static char *
-default_name(const char *path, size_t index, int in_list)
+default_name(const char *path, const char *list_name, size_t index)
 {
 	const char *base = strrchr(path, '/');
 	char buf[256];
@@ -1239,7 +1257,9 @@ default_name(const char *path, size_t index, int in_list)
 
 	base = base != NULL ? base + 1 : path;
 	n = strcspn(base, ".");
-	if (in_list)
+	if (list_name != NULL)
+		snprintf(buf, sizeof buf, "%s-%zu", list_name, index + 1);
+	else if (index != SIZE_MAX)
 		snprintf(buf, sizeof buf, "%.*s-%zu", (int)n, base, index + 1);
 	else
 		snprintf(buf, sizeof buf, "%.*s", (int)n, base);
@@ -1292,7 +1312,8 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		    (rc = resolve_data_file(ld, shared)) != SF_OK)
 			goto done;
 		if (shared->name == NULL &&
-		    (shared->name = default_name(ld->path, 0, 0)) == NULL) {
+		    (shared->name = default_name(ld->path, NULL, SIZE_MAX)) ==
+			    NULL) {
 			rc = out_of_memory(ld);
 			goto done;
 		}
@@ -1327,6 +1348,11 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 	if ((v = map_get(ld, root, "inputs")) != NULL &&
 	    (rc = load_inputs(ld, v, shared)) != SF_OK)
 		goto done;
+	/* The file's name and description: the default of each model. */
+	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
+	    (rc = load_text_key(ld, root, "description",
+				&shared->description)) != SF_OK)
+		goto done;
 	for (yaml_node_item_t *item = models->data.sequence.items.start;
 	     item < models->data.sequence.items.top; item++) {
 		yaml_node_t *node = node_get(ld, *item);
@@ -1348,7 +1374,8 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 			goto done;
 		}
 		if (m->name == NULL &&
-		    (m->name = default_name(ld->path, index, 1)) == NULL) {
+		    (m->name = default_name(ld->path, shared->name, index)) ==
+			    NULL) {
 			model_free(m);
 			rc = out_of_memory(ld);
 			goto done;

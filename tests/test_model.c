@@ -109,6 +109,41 @@ test_good_models_list(void)
 	sf_model_set_free(set);
 }
 
+/* A models: list's own name and description are its models' defaults;
+ * population and popsize given at two levels: the model's wins. */
+static void
+test_models_list_defaults(void)
+{
+	static const char text[] =
+	    "name: cands\n"
+	    "description: shared\n"
+	    "fit: {optimizer: {popsize: 20}}\n"
+	    "models:\n"
+	    "  - parameters: {a: {min: 0, max: 1}}\n"
+	    "    time: a * p\n"
+	    "    fit: {optimizer: {population: 12}}\n"
+	    "  - name: own\n"
+	    "    description: mine\n"
+	    "    parameters: {a: {min: 0, max: 1}}\n"
+	    "    time: a / p\n";
+	sf_model_set *set;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("l.yaml", text, sizeof text - 1,
+					     &set, NULL, NULL, &err),
+			      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(set->count, 2);
+	CU_ASSERT_STRING_EQUAL(set->models[0]->name, "cands-1");
+	CU_ASSERT_STRING_EQUAL(set->models[0]->description, "shared");
+	CU_ASSERT_EQUAL(set->models[0]->fit.population, 12);
+	CU_ASSERT_EQUAL(set->models[0]->fit.popsize, 0);
+	CU_ASSERT_STRING_EQUAL(set->models[1]->name, "own");
+	CU_ASSERT_STRING_EQUAL(set->models[1]->description, "mine");
+	CU_ASSERT_EQUAL(set->models[1]->fit.population, 0);
+	CU_ASSERT_EQUAL(set->models[1]->fit.popsize, 20);
+	sf_model_set_free(set);
+}
+
 static void
 test_defaults(void)
 {
@@ -315,6 +350,8 @@ main(void)
 		{"defaults", test_defaults},
 		{"bad files: position and message", test_bad_files},
 		{"missing file", test_missing_file},
+		{"models: list name, description, population",
+		 test_models_list_defaults},
 		{"warning: strategy ignored", test_warning_strategy_ignored},
 		{"warning: mutation, recombination ignored",
 		 test_warning_de_settings_ignored},
