@@ -90,12 +90,12 @@ evaluate(const sf_model *m, const column_scope *cs, const sf_model_text *at,
 	return rc;
 }
 
-/* The trimmed text, if it is exactly the name of a text column. */
+/* The column whose name is exactly the trimmed text, or SF_CSV_NONE. */
 static size_t
-text_column(const sf_table *t, const char *text)
+named_column(const sf_table *t, const char *text)
 {
 	char name[256];
-	size_t n, col;
+	size_t n;
 
 	while (isspace((unsigned char)*text))
 		text++;
@@ -106,10 +106,38 @@ text_column(const sf_table *t, const char *text)
 		return SF_CSV_NONE;
 	memcpy(name, text, n);
 	name[n] = '\0';
-	col = sf_table_column_find(t, name);
+	return sf_table_column_find(t, name);
+}
+
+/* The trimmed text, if it is exactly the name of a text column. */
+static size_t
+text_column(const sf_table *t, const char *text)
+{
+	size_t col = named_column(t, text);
+
 	if (col == SF_CSV_NONE || sf_table_column_kind(t, col) != SF_CSV_TEXT)
 		return SF_CSV_NONE;
 	return col;
+}
+
+/*
+ * Fill out with the model text at over every row.  A text that is exactly
+ * the name of a numeric column takes that column as it is, so columns
+ * whose names are not identifiers ("time (s)", "batch-size") can still be
+ * an output, a weight or an input whole; anything else is an expression.
+ */
+static int
+evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
+		 const sf_model_text *at, double *out, sf_error *err)
+{
+	size_t col = named_column(t, at->text);
+
+	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
+		memcpy(out, sf_table_column_values(t, col),
+		       sf_table_rows(t) * sizeof *out);
+		return SF_OK;
+	}
+	return evaluate(m, cs, at, out, err);
 }
 
 void
@@ -328,12 +356,13 @@ evaluate_all(const sf_model *m, const sf_table *t, const column_scope *cs,
 		if ((rc = evaluate(m, cs, &m->where, v->where, err)) != SF_OK)
 			return rc;
 	}
-	if ((rc = evaluate(m, cs, output, v->output, err)) != SF_OK)
+	if ((rc = evaluate_or_copy(m, t, cs, output, v->output, err)) != SF_OK)
 		return rc;
 	if (m->weight.text != NULL) {
 		if ((v->weight = malloc(n * sizeof *v->weight)) == NULL)
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		if ((rc = evaluate(m, cs, &m->weight, v->weight, err)) != SF_OK)
+		if ((rc = evaluate_or_copy(m, t, cs, &m->weight, v->weight,
+					   err)) != SF_OK)
 			return rc;
 	}
 	for (size_t i = 0; i < m->ninputs; i++) {
@@ -346,7 +375,8 @@ evaluate_all(const sf_model *m, const sf_table *t, const column_scope *cs,
 			       n * sizeof **v->inputs);
 			continue;
 		}
-		rc = evaluate(m, cs, &m->inputs[i].expr, v->inputs[i], err);
+		rc = evaluate_or_copy(m, t, cs, &m->inputs[i].expr,
+				      v->inputs[i], err);
 		if (rc != SF_OK)
 			return rc;
 	}

@@ -121,6 +121,7 @@ else
 	failed=$((failed + 1))
 fi
 
+expect 0 "w  *7.6173913 " "columns with non-identifier names, used whole" -- fit "$srcdir/tests/data/fit/odd-names.yaml" -q
 expect 0 "g  *1.98120.* 0.0276" "a fitted exponent on a zero base keeps its standard error" -- fit "$srcdir/tests/data/fit/pow0.yaml"
 
 # bootstrap and restarts.
