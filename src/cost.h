@@ -120,8 +120,10 @@ void sf_cost_predict(const sf_cost *c, const double *theta, double *f);
 int sf_cost_is_separable_loss(const sf_cost *c);
 
 /*
- * Which parameters the residuals are jointly affine in, found by probing
- * the residuals and Jacobian at random points of the box (fixed seed):
+ * Which parameters the residuals are jointly affine in: no derivative by
+ * one of them reads any of them (the symbolic derivatives), and probing
+ * the residuals and Jacobian at random points of the box (fixed seed)
+ * agrees, which catches what derivatives hide (floor, comparisons):
  * linear[j] = 1 or 0 (P values); returns the count.  0 when the loss does
  * not allow it.  SF_ENOMEM goes to err (and 0 is returned).
  */

@@ -227,6 +227,11 @@ size_t sf_program_params(const sf_program *p);
 int sf_program_uses_input(const sf_program *p, size_t i);
 int sf_program_uses_param(const sf_program *p, size_t j);
 
+/* 1 when output k reads parameter j, else 0 (also out of range).  With
+ * derivatives, d(text)/d(theta_j) not reading theta_j or any other theta
+ * of a set shows, structurally, that the text is affine in that set. */
+int sf_program_output_uses_param(const sf_program *p, size_t k, size_t j);
+
 /* The name of input slot i / parameter j, owned by p; NULL out of range. */
 const char *sf_program_input_name(const sf_program *p, size_t i);
 const char *sf_program_param_name(const sf_program *p, size_t j);

@@ -859,13 +859,48 @@ mark_reachable(codegen *cg, const int32_t *roots, size_t nroots)
 	}
 }
 
+/*
+ * Which parameters each output reads, for sf_program_output_uses_param():
+ * one reachability pass per output, in the scratch mark (n bytes).
+ */
+static void
+mark_output_params(codegen *cg, unsigned char *mark)
+{
+	sf_program *p = cg->p;
+
+	for (size_t k = 0; k < cg->nroots; k++) {
+		memset(mark, 0, cg->n);
+		mark[cg->roots[k]] = 1;
+		for (size_t x = cg->n; x-- > 0;) {
+			const dnode *d = N(cg->g, (int32_t)x);
+
+			if (!mark[x])
+				continue;
+			if (d->op == SF_OP_PARAM)
+				p->output_uses_param[k * p->nparams +
+						     d->index] = 1;
+			if (d->a >= 0)
+				mark[d->a] = 1;
+			if (d->b >= 0)
+				mark[d->b] = 1;
+			if (d->c >= 0)
+				mark[d->c] = 1;
+		}
+	}
+}
+
 static int
 generate(codegen *cg, size_t nvalues)
 {
 	sf_program *p = cg->p;
 	dag *g = cg->g;
 	size_t n = cg->n, nslots = 0, ncols = p->ninputs;
+	unsigned char *mark = malloc(n ? n : 1);
 
+	if (mark == NULL)
+		return SF_ENOMEM;
+	mark_output_params(cg, mark);
+	free(mark);
 	/* what the values use, for sf_program_uses_*() */
 	mark_reachable(cg, cg->roots, nvalues);
 	for (size_t x = 0; x < n; x++) {
@@ -1018,10 +1053,11 @@ program_tables(sf_program *p, const sf_expr_scope *s)
 
 	p->uses_input = calloc(ni, 1);
 	p->uses_param = calloc(np, 1);
+	p->output_uses_param = calloc(p->nout * np, 1);
 	p->input_names = calloc(ni, sizeof *p->input_names);
 	p->param_names = calloc(np, sizeof *p->param_names);
 	if (p->uses_input == NULL || p->uses_param == NULL ||
-	    p->input_names == NULL || p->param_names == NULL)
+	    p->output_uses_param == NULL || p->input_names == NULL || p->param_names == NULL)
 		return SF_ENOMEM;
 	for (size_t i = 0; i < p->ninputs; i++) {
 		p->input_names[i] =
@@ -1214,6 +1250,7 @@ sf_program_free(sf_program *p)
 	free(p->param_names);
 	free(p->uses_input);
 	free(p->uses_param);
+	free(p->output_uses_param);
 	free(p->consts);
 	free(p->data_code);
 	free(p->param_code);
@@ -1249,6 +1286,13 @@ int
 sf_program_uses_param(const sf_program *p, size_t j)
 {
 	return j < p->nparams && p->uses_param[j];
+}
+
+int
+sf_program_output_uses_param(const sf_program *p, size_t k, size_t j)
+{
+	return k < p->nout && j < p->nparams &&
+	       p->output_uses_param[k * p->nparams + j];
 }
 
 const char *

@@ -339,6 +339,7 @@ struct sf_program {
 	size_t nparams;
 	unsigned char *uses_input;
 	unsigned char *uses_param;
+	unsigned char *output_uses_param; /* nout x nparams, row-major */
 	char **input_names;
 	char **param_names;
 	/* scalar slots: [0, nconst) constants, [nconst, nconst + P) theta,

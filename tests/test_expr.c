@@ -1260,6 +1260,33 @@ test_derivative_zero(void)
 	sf_expr_scope_free(s);
 }
 
+/* Which parameters each output reads: the values and the derivatives. */
+static void
+test_output_uses_param(void)
+{
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *texts[] = {"a + x * max(b, y)", "a * x + b"};
+	sf_program *p;
+	sf_error err;
+
+	p = sf_program_compile(s, texts, 2, SF_EXPR_DERIVATIVES, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	/* outputs: v0, dv0/da, dv0/db, v1, dv1/da, dv1/db */
+	CU_ASSERT(sf_program_output_uses_param(p, 0, 0));
+	CU_ASSERT(sf_program_output_uses_param(p, 0, 1));
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 1, 0)); /* 1 */
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 1, 1));
+	CU_ASSERT(sf_program_output_uses_param(p, 2, 1)); /* the kink */
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 2, 0));
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 4, 0)); /* x */
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 4, 1));
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 5, 1)); /* 1 */
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 6, 0)); /* range */
+	CU_ASSERT_FALSE(sf_program_output_uses_param(p, 0, 2));
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
 /* ---- The DDP model of SPEC.md -------------------------------------------- */
 
 enum { DDP_P, DDP_B, DDP_N };
@@ -1701,6 +1728,7 @@ main(void)
 		{"canonical form computes the same", test_canonical_same_values},
 		{"derivatives", test_derivatives},
 		{"derivative zero", test_derivative_zero},
+		{"which parameters each output reads", test_output_uses_param},
 		{"DDP model", test_ddp},
 		{"hoisting", test_hoisting},
 		{"data are copied", test_data_copied},

@@ -427,6 +427,34 @@ test_stopping_rules(void)
 	fixture_close(&fx);
 }
 
+/* max(c, h / 40) is not linear in h, though a probe almost never sees its
+ * kink (c is mostly the larger): the symbolic derivatives tell. */
+static void
+test_separable_kink(void)
+{
+	static const char kinked[] = "name: kink\n"
+	                             "data: {file: line.csv, output: y}\n"
+	                             "inputs: {x: x}\n"
+	                             "parameters:\n"
+	                             "  a: {min: -10, max: 10}\n"
+	                             "  c: {min: 0, max: 1}\n"
+	                             "  h: {min: 0, max: 1}\n"
+	                             "time: a + x * max(c, h / 40)\n"
+	                             "fit: {loss: sse}\n";
+	fixture fx;
+	sf_fit_options o;
+	sf_fit_result *r;
+
+	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", kinked) == 0);
+	sf_fit_options_init(&o);
+	r = fit(&fx, &o);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(r->nlinear, 1);
+	CU_ASSERT(r->linear[0] && !r->linear[1] && !r->linear[2]);
+	sf_fit_result_free(r);
+	fixture_close(&fx);
+}
+
 /* A line is linear in both constants: one bounded solve, no search; and
  * with a box that excludes the least-squares slope, the bound. */
 static void
@@ -521,6 +549,8 @@ main(void)
 	    {"l2 penalty: scaled, reported apart, shrinks", test_penalty},
 	    {"stop by max_evals and by time_limit", test_stopping_rules},
 	    {"separable: a line is one bounded solve", test_separable_line},
+	    {"separable: a kink the probes miss is not linear",
+	     test_separable_kink},
 	    {"no finite cost anywhere: SF_EFAIL", test_no_finite_cost},
 	    CU_TEST_INFO_NULL,
 	};
