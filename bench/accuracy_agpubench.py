@@ -21,6 +21,14 @@ GPU per step, n = samples processed, steps = n / (p b), g = TFLOPS):
              PyTorch DataParallel replicates the model to every GPU each
              step (a cost linear in p), and data loading is spread over
              t = cpu_threads
+  pipe       t0 + steps (a + b max(c, h/t)) + steps (l log2 p + w (p-1)/p):
+             each GPU's input pipeline (tf.data, DataLoader workers)
+             prefetches its batch on t CPU threads while the GPU computes,
+             so a step costs the slower of the two.  Added after looking at
+             TensorFlow AlexNet on the 1080 Ti, whose times hardly depend on
+             p or b but on cpu_threads (all rows, the 8-GPU ones included,
+             were looked at: a caveat for campaign 1's numbers)
+  pipe-gpu   (campaign 2) pipe with the GPU cost divided by g
   ddp-gpu    (campaign 2) ddp with the per-sample GPU cost divided by g:
              t0 + steps (a + c b / g) + steps (l log2 p + w (p-1)/p) + r n
   dp-gpu     (campaign 2) dp with the per-sample GPU cost divided by g
@@ -122,6 +130,34 @@ time: overhead + compute + comm + io
   c5: {min: -10, max: 10}
 time: c0 + c1 * i + c2 * i / p + c3 * i / g + c4 * i * p + c5 * i * b / g
 """,
+    "pipe": """parameters:
+  t0: {min: 0, max: 2000}
+  a: {min: 0, max: 10}
+  c: {min: 0, max: 1}
+  h: {min: 0, max: 1}
+  l: {min: 0, max: 10}
+  w: {min: 0, max: 10}
+terms:
+  steps: n / (p * b)
+  overhead: {expr: t0, kind: overhead}
+  step: {expr: "steps * (a + b * max(c, h / t))", kind: compute}
+  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
+time: overhead + step + comm
+""",
+    "pipe-gpu": """parameters:
+  t0: {min: 0, max: 2000}
+  a: {min: 0, max: 10}
+  c: {min: 0, max: 10}
+  h: {min: 0, max: 1}
+  l: {min: 0, max: 10}
+  w: {min: 0, max: 10}
+terms:
+  steps: n / (p * b)
+  overhead: {expr: t0, kind: overhead}
+  step: {expr: "steps * (a + b * max(c / g, h / t))", kind: compute}
+  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
+time: overhead + step + comm
+""",
     "ddp-gpu": """parameters:
   t0: {min: 0, max: 2000}
   a: {min: 0, max: 10}
@@ -197,13 +233,13 @@ def main():
                  "1. workers: GTX 1080 Ti, fit on 1-4 GPUs, predict 8",
                  "gpu == 'GTX 1080 Ti'", {"where": "gpus <= 4",
                                            "expr": "p <= 4"},
-                 ["ddp", "ddp-noio", "dp", "lattuada"])
+                 ["ddp", "ddp-noio", "dp", "pipe", "lattuada"])
         campaign(directory,
                  "2. GPU model: fit on GPUs <= 10000 GFLOPS, predict the "
                  "GTX 1080 Ti",
                  "gpus >= 1", {"where": "gpu_gflops <= 10000",
                                "expr": "g <= 10"},
-                 ["ddp-gpu", "dp-gpu", "lattuada"])
+                 ["ddp-gpu", "dp-gpu", "pipe-gpu", "lattuada"])
 
 
 if __name__ == "__main__":
