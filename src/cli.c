@@ -122,7 +122,7 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 	static const char *const losses[] = {"relative", "sse", "log",
 	                                     "absolute", "huber"};
 	static const char *const scales[] = {"auto", "linear", "log"};
-	uint64_t count;
+	size_t count = 0;
 	int k = 0;
 
 	switch (c) {
@@ -135,13 +135,9 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 		o->has_seed = 1;
 		break;
 	case 't':
-		if (sf_parse_count(arg, &count) != SF_OK || count < 1 ||
-		    count > 4096)
-			return cli_usage(cmd, NULL,
-			                 "--threads needs a whole "
-			                 "number from 1 to 4096, not "
-			                 "'%s'",
-			                 arg);
+		if (cli_count(cmd, "threads", arg, 1, 4096, &count) !=
+		    SF_EXIT_OK)
+			return SF_EXIT_USAGE;
 		o->threads = (int)count;
 		break;
 	case 'a':
@@ -152,12 +148,9 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 		o->algorithm = (sf_algorithm)k;
 		break;
 	case 'e':
-		if (sf_parse_count(arg, &count) != SF_OK || count < 1)
-			return cli_usage(cmd, NULL,
-			                 "--max-evals needs a whole "
-			                 "number >= 1, not '%s'",
-			                 arg);
-		o->max_evals = (size_t)count;
+		if (cli_count(cmd, "max-evals", arg, 1, SIZE_MAX,
+		              &o->max_evals) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
 		break;
 	case 'l':
 		if (parse_choice(cmd, "loss", arg, losses, 5, &k) != SF_EXIT_OK)
@@ -224,6 +217,26 @@ cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
 		cli_usage(cmd, sf_suggest_nearest(name, names, n),
 		          "%s has no model named '%s'", path, name);
 	return NULL;
+}
+
+int
+cli_count(const char *cmd, const char *option, const char *text, size_t lo,
+          size_t hi, size_t *out)
+{
+	uint64_t count;
+
+	if (sf_parse_count(text, &count) == SF_OK && count >= lo &&
+	    count <= hi) {
+		*out = (size_t)count;
+		return SF_EXIT_OK;
+	}
+	if (hi == SIZE_MAX)
+		return cli_usage(cmd, NULL,
+		                 "--%s needs a whole number >= %zu, not '%s'",
+		                 option, lo, text);
+	return cli_usage(cmd, NULL,
+	                 "--%s needs a whole number from %zu to %zu, not '%s'",
+	                 option, lo, hi, text);
 }
 
 void

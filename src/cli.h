@@ -29,6 +29,15 @@ typedef struct sf_command {
 	int (*run)(const struct sf_command *cmd, int argc, char **argv);
 } sf_command;
 
+/*
+ * Parse text, the argument of --option, as a whole number from lo to hi
+ * (hi = SIZE_MAX: no upper limit) into *out.  Returns SF_EXIT_OK, or
+ * prints the usage error ("--option needs a whole number ...") and
+ * returns SF_EXIT_USAGE.
+ */
+int cli_count(const char *cmd, const char *option, const char *text,
+              size_t lo, size_t hi, size_t *out);
+
 /* Print a command's help (usage line, summary, options) to out: the same
  * text for `scalefit help NAME` and `scalefit NAME --help`. */
 void cli_print_help(FILE *out, const sf_command *cmd);

@@ -15,7 +15,6 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli.h"
-#include "number.h"
 #include "report.h"
 #include "stats.h"
 #include "validate.h"
@@ -64,7 +63,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	uint64_t count;
 	int c, rc;
 
 	memset(a, 0, sizeof *a);
@@ -76,13 +74,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			a->train = optarg;
 			break;
 		case 'k':
-			if (sf_parse_count(optarg, &count) != SF_OK ||
-			    count < 2 || count > 1000000)
-				return cli_usage(cmd->name, NULL,
-				                 "--kfold needs a whole number "
-				                 ">= 2, not '%s'",
-				                 optarg);
-			a->kfold = (size_t)count;
+			if (cli_count(cmd->name, "kfold", optarg, 2, 1000000,
+			              &a->kfold) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		case 'j':
 			a->json = 1;

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "fit.h"
-#include "number.h"
 #include "report.h"
 #include "stats.h"
 #include "suggest.h"
@@ -62,7 +61,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	uint64_t count;
 	int c, rc;
 
 	memset(a, 0, sizeof *a);
@@ -77,16 +75,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		case 'B':
 		case 'R':
-			if (sf_parse_count(optarg, &count) != SF_OK ||
-			    count < (c == 'B' ? 10u : 2u) || count > 100000)
-				return cli_usage(cmd->name, NULL,
-				                 "--%s needs a whole number "
-				                 "from %d to 100000, not '%s'",
-				                 c == 'B' ? "bootstrap"
-				                          : "restarts",
-				                 c == 'B' ? 10 : 2, optarg);
-			*(c == 'B' ? &a->bootstrap : &a->restarts) =
-			    (size_t)count;
+			if (cli_count(cmd->name,
+			              c == 'B' ? "bootstrap" : "restarts",
+			              optarg, c == 'B' ? 10 : 2, 100000,
+			              c == 'B' ? &a->bootstrap : &a->restarts) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		case 'm':
 			a->model_name = optarg;

@@ -60,7 +60,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	};
 	static const char *const units[] = {"s", "ms", "min", "h"};
 	static const char *const panels[] = {"efficiency", "shares"};
-	uint64_t count;
 	int c;
 
 	a->price = NAN;
@@ -98,14 +97,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 				    optarg);
 			break;
 		case 'n':
-			if (sf_parse_count(optarg, &count) != SF_OK ||
-			    count < 2 || count > MAX_POINTS)
-				return cli_usage(
-				    cmd->name, NULL,
-				    "--points needs a whole "
-				    "number from 2 to %d, not '%s'",
-				    MAX_POINTS, optarg);
-			a->points = (size_t)count;
+			if (cli_count(cmd->name, "points", optarg, 2,
+			              MAX_POINTS, &a->points) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		case 'L':
 		case 'l':

@@ -25,17 +25,6 @@ typedef struct column_scope {
 	size_t nrows;
 } column_scope;
 
-static int
-is_identifier(const char *s)
-{
-	if (!(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (s++; *s != '\0'; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}
-
 static void
 column_scope_free(column_scope *cs)
 {
@@ -58,7 +47,7 @@ column_scope_init(column_scope *cs, const sf_table *t, sf_error *err)
 	for (size_t c = 0; c < ncols && rc == SF_OK; c++) {
 		const char *name = sf_table_column_name(t, c);
 
-		if (!is_identifier(name))
+		if (!sf_expr_is_name(name))
 			continue;
 		if (sf_table_column_kind(t, c) == SF_CSV_TEXT) {
 			size_t n;

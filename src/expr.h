@@ -186,6 +186,10 @@ int sf_expr_scope_input_is_text(const sf_expr_scope *s, size_t index);
  * terms, else 0. */
 int sf_expr_scope_term_uses_params(const sf_expr_scope *s, size_t index);
 
+/* 1 when text is a name of the language (a letter or '_', then letters,
+ * digits and '_'; ASCII whatever the locale), else 0. */
+int sf_expr_is_name(const char *text);
+
 /* ---- Programs ---------------------------------------------------------- */
 
 typedef struct sf_program sf_program;

@@ -219,9 +219,6 @@ int sf_lex_next(sf_lexer *lx, sf_error *err);
 /* A short human description of a token type ("'+'", "number"). */
 const char *sf_lex_describe(sf_tok_type t);
 
-/* 1 when name is a valid identifier [A-Za-z_][A-Za-z0-9_]*. */
-int sf_lex_is_identifier(const char *name);
-
 /* ---- Syntax tree (expr_parse.c) ----------------------------------------- */
 
 typedef enum sf_ast_kind {

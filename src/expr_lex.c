@@ -36,7 +36,7 @@ lex_is_name_char(int c)
 }
 
 int
-sf_lex_is_identifier(const char *name)
+sf_expr_is_name(const char *name)
 {
 	if (name == NULL || !lex_is_name_start((unsigned char)name[0]))
 		return 0;

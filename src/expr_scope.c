@@ -153,7 +153,7 @@ scope_append(sf_expr_scope *s, int kind, const char *name, sf_error *err)
 	sf_expr_entry *e;
 	const sf_expr_entry *old;
 
-	if (!sf_lex_is_identifier(name)) {
+	if (!sf_expr_is_name(name)) {
 		sf_error_at(err, SF_ENAME, NULL, 0, 0,
 			    "invalid name '%.64s': a name is a letter or '_' "
 			    "followed by letters, digits and '_'",

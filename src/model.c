@@ -11,6 +11,7 @@
  * to quote errors found later (in formulas, by the expression engine).
  */
 #include "model.h"
+#include "expr.h"
 #include "number.h"
 #include "suggest.h"
 
@@ -298,17 +299,6 @@ get_choice(loader *ld, const yaml_node_t *node, const char *what,
 			   what, text, list);
 }
 
-static int
-is_identifier(const char *s)
-{
-	if (!(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (s++; *s != '\0'; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
-}
-
 /*
  * Check every key of a mapping: a scalar, known (with a suggestion when
  * not), and not given twice (libyaml accepts duplicates silently).
@@ -458,7 +448,7 @@ check_names(loader *ld, const yaml_node_t *map, const char *section)
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
 		yaml_node_t *key = node_get(ld, pair->key);
-		if (!is_identifier(scalar_text(key)))
+		if (!sf_expr_is_name(scalar_text(key)))
 			return loader_fail(
 				ld, key, SF_ENAME,
 				"'%s' is not a valid name in %s: use letters, "
