@@ -26,7 +26,8 @@ failed=0
 # ernest 1.335 / 0.99066, extrap-pmnf 7.482 / 0.99385, gianniti 1.719 /
 # 0.99807, gustafson 4.248 / 0.97668, lattuada 7.371 / 0.98576, pollux
 # 6.804 / 0.98654; ddp-candidates generic 2.743 / 0.99492, io-parallel
-# 3.320 / 0.99248, amdahl 26.26 / 0.42569, steps-linear 5.858 / 0.96347.
+# 3.320 / 0.99248, amdahl 26.26 / 0.42569, steps-linear 5.858 / 0.96347;
+# ddp-pipeline 7.603 / 0.96385.
 # Margins: MAPE +10%, R^2 down by about half of 1 - R^2.
 limits='
 amdahl.yaml        7    4.4  0.996
@@ -35,6 +36,7 @@ ddp-candidates.yaml:io-parallel   224  3.7  0.988
 ddp-candidates.yaml:amdahl        224  28.9 0.13
 ddp-candidates.yaml:steps-linear  224  6.5  0.945
 ddp-generic.yaml   224  3.0  0.9925
+ddp-pipeline.yaml  80   8.4  0.945
 ernest.yaml        7    1.5  0.986
 extrap-pmnf.yaml   21   8.2  0.991
 gianniti.yaml      64   1.9  0.997
