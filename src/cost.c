@@ -216,26 +216,32 @@ row_loss(const sf_cost_settings *s, double f, double y)
 
 /*
  * sum q_i (f_i - y_i)^2 in four interleaved partial sums, so the compiler
- * can keep four independent chains (and vectorise them) without
- * reassociating anything itself: the order is fixed, so every thread
- * computes a candidate's cost to the same bits.
+ * can keep four independent chains without reassociating anything itself:
+ * the order is fixed, so every thread computes a candidate's cost to the
+ * same bits.  The sums are four named locals, not an array: GCC kept an
+ * array in memory and every step waited on a store.
  */
 static double
 quadratic_sum(const double *f, const double *y, const double *q, size_t n)
 {
-	double s[4] = {0, 0, 0, 0};
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0, d1, d2, d3;
 	size_t i = 0;
 
-	for (; i + 4 <= n; i += 4)
-		for (size_t k = 0; k < 4; k++) {
-			double d = f[i + k] - y[i + k];
-			s[k] += q[i + k] * d * d;
-		}
-	for (; i < n; i++) {
-		double d = f[i] - y[i];
-		s[0] += q[i] * d * d;
+	for (; i + 4 <= n; i += 4) {
+		d0 = f[i] - y[i];
+		d1 = f[i + 1] - y[i + 1];
+		d2 = f[i + 2] - y[i + 2];
+		d3 = f[i + 3] - y[i + 3];
+		s0 += q[i] * d0 * d0;
+		s1 += q[i + 1] * d1 * d1;
+		s2 += q[i + 2] * d2 * d2;
+		s3 += q[i + 3] * d3 * d3;
 	}
-	return (s[0] + s[1]) + (s[2] + s[3]);
+	for (; i < n; i++) {
+		d0 = f[i] - y[i];
+		s0 += q[i] * d0 * d0;
+	}
+	return (s0 + s1) + (s2 + s3);
 }
 
 double
