@@ -125,6 +125,66 @@ static const vv_fn vv_kernels[SF_OP_COUNT] = BINARY_TABLE(vv);
 static const vs_fn vs_kernels[SF_OP_COUNT] = BINARY_TABLE(vs);
 static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 
+/*
+ * A product fused into the add or subtract reading it: x a vector, y and z
+ * vectors or scalars (a scalar is read through its pointer, loaded once:
+ * restrict promises no store reaches it).  p = x * y is rounded before z
+ * comes in, exactly as two instructions would compute it.
+ */
+#define FUSED_KERNELS(NAME, EXPR)                                            \
+	static void NAME##_vvv(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * b[i], z = c[i];                    \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vvs(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double z = *c;                                         \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * b[i];                              \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vsv(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double y = *b;                                         \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * y, z = c[i];                       \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vss(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double y = *b, z = *c;                                 \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * y;                                 \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}
+
+FUSED_KERNELS(k_muladd, p + z)
+FUSED_KERNELS(k_mulsub, p - z)
+FUSED_KERNELS(k_submul, z - p)
+
+typedef void (*fused_fn)(double *restrict, const double *restrict,
+			 const double *restrict, const double *restrict);
+
+/* By variant (MULOP add, MULOP sub, OPMUL), then by which of y and z are
+ * scalars (2 for y, 1 for z). */
+#define FUSED_ROW(NAME) {NAME##_vvv, NAME##_vvs, NAME##_vsv, NAME##_vss}
+static const fused_fn fused_kernels[3][4] = {
+	FUSED_ROW(k_muladd), FUSED_ROW(k_mulsub), FUSED_ROW(k_submul)};
+
 /* if(c, a, b) with any mix of vector (stride 1) and scalar (stride 0)
  * operands. */
 static void
@@ -196,6 +256,17 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		case SF_SHAPE_SV:
 			sv_kernels[in->op](d, *a,
 					   source(f, in->kind[2], in->idx[2]));
+			break;
+		case SF_SHAPE_MULOP:
+		case SF_SHAPE_OPMUL:
+			fused_kernels[in->shape == SF_SHAPE_OPMUL
+					      ? 2
+					      : in->op == SF_OP_SUB]
+				     [2 * (in->kind[2] == SF_OPND_SCAL) +
+				      (in->kind[3] == SF_OPND_SCAL)](
+					     d, a,
+					     source(f, in->kind[2], in->idx[2]),
+					     source(f, in->kind[3], in->idx[3]));
 			break;
 		default:
 			k_if(d, a, in->kind[1] != SF_OPND_SCAL,

@@ -323,7 +323,11 @@ enum {
 	SF_SHAPE_VS,  /* binary, vector and scalar */
 	SF_SHAPE_SV,  /* binary, scalar and vector */
 	SF_SHAPE_GEN, /* anything else (if): strided generic loop */
-	SF_SHAPE_COPY /* output copy (op unused) */
+	SF_SHAPE_COPY, /* output copy (op unused) */
+	/* a product fused into the add or subtract reading it: operands
+	 * x, y, z (x a vector, y and z either), op SF_OP_ADD or SF_OP_SUB */
+	SF_SHAPE_MULOP, /* (x * y) op z */
+	SF_SHAPE_OPMUL  /* z - (x * y) */
 };
 
 typedef struct sf_instr {

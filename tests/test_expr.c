@@ -192,6 +192,13 @@ cases_at(double x, double y, double z, double m, double a, double b,
 		{"2 * (3 + 4)", 14},
 		{"10 - 2 - 3", 5},
 		{"x * (y + z) * (x - z)", x * (y + z) * (x - z)},
+		/* products fused into the sum or difference reading them */
+		{"x * y - z", x * y - z},
+		{"z - x * y", z - x * y},
+		{"z - a * x", z - a * x},
+		{"b - x * a", b - x * a},
+		{"x * a - b", x * a - b},
+		{"x * y + a", x * y + a},
 		/* unary */
 		{"-x", -x},
 		{"- -x", x},
@@ -1425,12 +1432,13 @@ test_hoisting(void)
 	CU_ASSERT_EQUAL(st.data_instructions, 0);
 	sf_program_free(p);
 
-	/* a*L + b*Q + a*b: 2 multiplications, 2 additions, 1 copy; a * b
-	 * in the parameter stage, L = log2(y) and Q = (y - 1) / y hoisted */
+	/* a*L + b*Q + a*b: a multiplication, a multiply-add (b * Q fused
+	 * into the sum), an addition, 1 copy; a * b in the parameter stage,
+	 * L = log2(y) and Q = (y - 1) / y hoisted */
 	p = sf_program_compile(s, mixed, 1, 0, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	sf_program_get_stats(p, &st);
-	CU_ASSERT_EQUAL(st.row_instructions, 5);
+	CU_ASSERT_EQUAL(st.row_instructions, 4);
 	CU_ASSERT_EQUAL(st.param_instructions, 1);
 	CU_ASSERT_EQUAL(st.hoisted_columns, 2);
 	sf_program_free(p);
