@@ -214,36 +214,6 @@ row_loss(const sf_cost_settings *s, double f, double y)
 	return NAN;
 }
 
-/*
- * sum q_i (f_i - y_i)^2 in four interleaved partial sums, so the compiler
- * can keep four independent chains without reassociating anything itself:
- * the order is fixed, so every thread computes a candidate's cost to the
- * same bits.  The sums are four named locals, not an array: GCC kept an
- * array in memory and every step waited on a store.
- */
-static double
-quadratic_sum(const double *f, const double *y, const double *q, size_t n)
-{
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0, d0, d1, d2, d3;
-	size_t i = 0;
-
-	for (; i + 4 <= n; i += 4) {
-		d0 = f[i] - y[i];
-		d1 = f[i + 1] - y[i + 1];
-		d2 = f[i + 2] - y[i + 2];
-		d3 = f[i + 3] - y[i + 3];
-		s0 += q[i] * d0 * d0;
-		s1 += q[i + 1] * d1 * d1;
-		s2 += q[i + 2] * d2 * d2;
-		s3 += q[i + 3] * d3 * d3;
-	}
-	for (; i < n; i++) {
-		d0 = f[i] - y[i];
-		s0 += q[i] * d0 * d0;
-	}
-	return (s0 + s1) + (s2 + s3);
-}
-
 double
 sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 {
@@ -254,20 +224,28 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 		size_t end =
 		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 
-		sf_program_eval(c->formula->value, c->value_data, theta, begin,
-		                end, ws->out, ws->scratch);
-		if (c->q != NULL) {
-			sum += quadratic_sum(ws->out, c->y + begin, c->q + begin,
-					     end - begin);
-		} else if (c->w == NULL)
-			for (size_t i = begin; i < end; i++)
-				sum += row_loss(&c->s, ws->out[i - begin],
-				                c->y[i]);
-		else
-			for (size_t i = begin; i < end; i++)
-				sum += c->w[i] * row_loss(&c->s,
-				                          ws->out[i - begin],
-				                          c->y[i]);
+		/* sum q_i (f_i - y_i)^2, the predictions never stored, in a
+		 * fixed order: every thread computes a candidate's cost to
+		 * the same bits */
+		if (c->q != NULL)
+			sum += sf_program_eval_sumsq(
+			    c->formula->value, c->value_data, theta, begin, end,
+			    c->y, c->q, ws->scratch);
+		else {
+			sf_program_eval(c->formula->value, c->value_data, theta,
+			                begin, end, ws->out, ws->scratch);
+			if (c->w == NULL)
+				for (size_t i = begin; i < end; i++)
+					sum += row_loss(&c->s,
+					                ws->out[i - begin],
+					                c->y[i]);
+			else
+				for (size_t i = begin; i < end; i++)
+					sum += c->w[i] *
+					       row_loss(&c->s,
+					                ws->out[i - begin],
+					                c->y[i]);
+		}
 		/* A lost cause: no need to finish the sum. */
 		if (!(sum < INFINITY))
 			return INFINITY;

@@ -204,7 +204,7 @@ typedef struct frame {
 	const double *scal;    /* scalar slots */
 	size_t row0;           /* first row of the block */
 	size_t n;              /* rows of the block that count */
-	double *out;           /* outputs, or NULL in the data stage */
+	double *out;           /* outputs, or NULL: no copies */
 	size_t out_stride;     /* rows per output */
 	size_t out_off;        /* the block's offset in an output */
 } frame;
@@ -228,6 +228,8 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		double *d;
 
 		if (in->shape == SF_SHAPE_COPY) {
+			if (f->out == NULL) /* the caller reads registers */
+				continue;
 			d = f->out + (size_t)in->idx[0] * f->out_stride +
 			    f->out_off;
 			if (in->kind[1] == SF_OPND_SCAL) {
@@ -405,12 +407,31 @@ sf_program_scratch_size(const sf_program *p)
 	return scalar_space(p) + p->row_regs * B;
 }
 
+/* Fill the scalars (constants, theta, the parameter stage) and the frame
+ * fields every block shares. */
+static void
+eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
+	   double *scratch, frame *f)
+{
+	double *scal = scratch;
+
+	if (p->nconst > 0)
+		memcpy(scal, p->consts, p->nconst * sizeof *scal);
+	for (size_t j = 0; j < p->nparams; j++)
+		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
+	run_params(p, scal);
+	f->regs = scratch + scalar_space(p);
+	f->cols = d->cols;
+	f->scal = scal;
+	f->out = NULL;
+	f->out_stride = f->out_off = 0;
+}
+
 void
 sf_program_eval(const sf_program *p, const sf_expr_data *d,
 		const double *theta, size_t begin, size_t end, double *out,
 		double *scratch)
 {
-	double *scal = scratch;
 	frame f;
 
 	if (d->prog != p) {
@@ -420,14 +441,7 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d,
 			out[i] = NAN;
 		return;
 	}
-	if (p->nconst > 0)
-		memcpy(scal, p->consts, p->nconst * sizeof *scal);
-	for (size_t j = 0; j < p->nparams; j++)
-		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
-	run_params(p, scal);
-	f.regs = scratch + scalar_space(p);
-	f.cols = d->cols;
-	f.scal = scal;
+	eval_setup(p, d, theta, scratch, &f);
 	f.out = out;
 	f.out_stride = end - begin;
 	for (size_t row0 = begin; row0 < end; row0 += B) {
@@ -436,6 +450,72 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d,
 		f.out_off = row0 - begin;
 		run_block(p->row_code, p->nrow_code, &f);
 	}
+}
+
+/* Add n rows to the four partial sums s of sf_program_eval_sumsq(), row k
+ * to sum k mod 4; a last n mod 4 rows go to s[0], in order. */
+static void
+sumsq_block(double *s, const double *restrict f, const double *restrict y,
+	    const double *restrict q, size_t n)
+{
+	double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], d0, d1, d2, d3;
+	size_t i = 0;
+
+	/* named locals, not s[]: an array would be kept in memory */
+	for (; i + 4 <= n; i += 4) {
+		d0 = f[i] - y[i];
+		d1 = f[i + 1] - y[i + 1];
+		d2 = f[i + 2] - y[i + 2];
+		d3 = f[i + 3] - y[i + 3];
+		s0 += q[i] * d0 * d0;
+		s1 += q[i + 1] * d1 * d1;
+		s2 += q[i + 2] * d2 * d2;
+		s3 += q[i + 3] * d3 * d3;
+	}
+	for (; i < n; i++) {
+		d0 = f[i] - y[i];
+		s0 += q[i] * d0 * d0;
+	}
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+}
+
+double
+sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
+		      const double *theta, size_t begin, size_t end,
+		      const double *y, const double *q, double *scratch)
+{
+	const sf_instr *copy = NULL;
+	double s[4] = {0, 0, 0, 0}, spread[B];
+	frame f;
+
+	for (size_t k = 0; k < p->nrow_code && copy == NULL; k++)
+		if (p->row_code[k].shape == SF_SHAPE_COPY &&
+		    p->row_code[k].idx[0] == 0)
+			copy = &p->row_code[k];
+	if (d->prog != p || copy == NULL)
+		return NAN;
+	eval_setup(p, d, theta, scratch, &f);
+	for (size_t row0 = begin; row0 < end; row0 += B) {
+		const double *out0;
+
+		f.row0 = row0;
+		f.n = end - row0 < B ? end - row0 : B;
+		/* every instruction but the copies, then the loss straight
+		 * from output 0's register (or column) while it is in L1 */
+		run_block(p->row_code, p->nrow_code, &f);
+		out0 = source(&f, copy->kind[1], copy->idx[1]);
+		if (copy->kind[1] == SF_OPND_SCAL) {
+			/* an output that is the same in every row */
+			for (size_t i = 0; i < f.n; i++)
+				spread[i] = *out0;
+			out0 = spread;
+		}
+		sumsq_block(s, out0, y + row0, q + row0, f.n);
+	}
+	return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 int
