@@ -179,11 +179,46 @@ FUSED_KERNELS(k_submul, z - p)
 typedef void (*fused_fn)(double *restrict, const double *restrict,
 			 const double *restrict, const double *restrict);
 
-/* By variant (MULOP add, MULOP sub, OPMUL), then by which of y and z are
- * scalars (2 for y, 1 for z). */
+/* By variant (x * y + z, x * y - z, z - x * y), then by which of y and z
+ * are scalars (2 for y, 1 for z). */
 #define FUSED_ROW(NAME) {NAME##_vvv, NAME##_vvs, NAME##_vsv, NAME##_vss}
 static const fused_fn fused_kernels[3][4] = {
 	FUSED_ROW(k_muladd), FUSED_ROW(k_mulsub), FUSED_ROW(k_submul)};
+
+/* (x * y) op (u * v): x and u vectors, y and v vectors or scalars; each
+ * product rounded before op, as three instructions would. */
+#define MULMUL_KERNEL(NAME, Y, V)                                            \
+	static void NAME(double *restrict d, const double *restrict x,       \
+			 const double *restrict y, const double *restrict u, \
+			 const double *restrict v)                           \
+	{                                                                    \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = x[i] * (Y), r = u[i] * (V);               \
+			d[i] = OP(p, r);                                     \
+		}                                                            \
+	}
+#define MULMUL_KERNELS(NAME)                                                 \
+	MULMUL_KERNEL(NAME##_vv, y[i], v[i])                                 \
+	MULMUL_KERNEL(NAME##_vs, y[i], *v)                                   \
+	MULMUL_KERNEL(NAME##_sv, *y, v[i])                                   \
+	MULMUL_KERNEL(NAME##_ss, *y, *v)
+
+#define OP(p, r) ((p) + (r))
+MULMUL_KERNELS(k_mulmuladd)
+#undef OP
+#define OP(p, r) ((p) - (r))
+MULMUL_KERNELS(k_mulmulsub)
+#undef OP
+
+typedef void (*mulmul_fn)(double *restrict, const double *restrict,
+			  const double *restrict, const double *restrict,
+			  const double *restrict);
+
+/* By op (add, sub), then by which of y and v are scalars (2 for y, 1 for
+ * v). */
+static const mulmul_fn mulmul_kernels[2][4] = {
+	{k_mulmuladd_vv, k_mulmuladd_vs, k_mulmuladd_sv, k_mulmuladd_ss},
+	{k_mulmulsub_vv, k_mulmulsub_vs, k_mulmulsub_sv, k_mulmulsub_ss}};
 
 /* if(c, a, b) with any mix of vector (stride 1) and scalar (stride 0)
  * operands. */
@@ -216,6 +251,33 @@ source(const frame *f, int kind, uint32_t idx)
 	case SF_OPND_REG: return f->regs + (size_t)idx * B;
 	case SF_OPND_COL: return f->cols[idx] + f->row0;
 	default: return f->scal + idx;
+	}
+}
+
+/* An instruction with fused products (see SF_SHAPE_MULOP). */
+static void
+run_fused(const frame *f, const sf_instr *in, double *d)
+{
+	const double *o[4];
+	int sc[4], sub = in->op == SF_OP_SUB;
+
+	for (int i = 0; i < 4; i++) {
+		o[i] = source(f, in->kind[1 + i], in->idx[1 + i]);
+		sc[i] = in->kind[1 + i] == SF_OPND_SCAL;
+	}
+	switch (in->shape) {
+	case SF_SHAPE_MULOP:
+		fused_kernels[sub][2 * sc[1] + sc[2]](d, o[0], o[1], o[2]);
+		break;
+	case SF_SHAPE_OPMUL:
+		/* z + x * y is x * y + z, bit for bit */
+		fused_kernels[sub ? 2 : 0][2 * sc[2] + sc[0]](d, o[1], o[2],
+							       o[0]);
+		break;
+	default:
+		mulmul_kernels[sub][2 * sc[1] + sc[3]](d, o[0], o[1], o[2],
+							o[3]);
+		break;
 	}
 }
 
@@ -261,14 +323,8 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 			break;
 		case SF_SHAPE_MULOP:
 		case SF_SHAPE_OPMUL:
-			fused_kernels[in->shape == SF_SHAPE_OPMUL
-					      ? 2
-					      : in->op == SF_OP_SUB]
-				     [2 * (in->kind[2] == SF_OPND_SCAL) +
-				      (in->kind[3] == SF_OPND_SCAL)](
-					     d, a,
-					     source(f, in->kind[2], in->idx[2]),
-					     source(f, in->kind[3], in->idx[3]));
+		case SF_SHAPE_MULMUL:
+			run_fused(f, in, d);
 			break;
 		default:
 			k_if(d, a, in->kind[1] != SF_OPND_SCAL,

@@ -199,6 +199,16 @@ cases_at(double x, double y, double z, double m, double a, double b,
 		{"b - x * a", b - x * a},
 		{"x * a - b", x * a - b},
 		{"x * y + a", x * y + a},
+		{"x * a + y * z", x * a + y * z},
+		{"x * a - y * z", x * a - y * z},
+		{"x * y - z * b", x * y - z * b},
+		{"a * x + b * y", a * x + b * y},
+		{"x * y + x * z", x * y + x * z},
+		{"(x + a) * y - z * b", (x + a) * y - z * b},
+		{"x * b + (y + a) * (z + b)", x * b + (y + a) * (z + b)},
+		{"(x + a) * (y + b) - (z + a) * (x - b)",
+		 (x + a) * (y + b) - (z + a) * (x - b)},
+		{"z - (x + a) * (y - b)", z - (x + a) * (y - b)},
 		/* unary */
 		{"-x", -x},
 		{"- -x", x},
@@ -1432,13 +1442,13 @@ test_hoisting(void)
 	CU_ASSERT_EQUAL(st.data_instructions, 0);
 	sf_program_free(p);
 
-	/* a*L + b*Q + a*b: a multiplication, a multiply-add (b * Q fused
-	 * into the sum), an addition, 1 copy; a * b in the parameter stage,
-	 * L = log2(y) and Q = (y - 1) / y hoisted */
+	/* a*L + b*Q + a*b: a*L + b*Q in one instruction (both products
+	 * fused into the sum), an addition, 1 copy; a * b in the parameter
+	 * stage, L = log2(y) and Q = (y - 1) / y hoisted */
 	p = sf_program_compile(s, mixed, 1, 0, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	sf_program_get_stats(p, &st);
-	CU_ASSERT_EQUAL(st.row_instructions, 4);
+	CU_ASSERT_EQUAL(st.row_instructions, 3);
 	CU_ASSERT_EQUAL(st.param_instructions, 1);
 	CU_ASSERT_EQUAL(st.hoisted_columns, 2);
 	sf_program_free(p);
