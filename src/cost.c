@@ -214,30 +214,6 @@ row_loss(const sf_cost_settings *s, double f, double y)
 	return NAN;
 }
 
-/*
- * sum q_i (f_i - y_i)^2 in four interleaved partial sums, so the compiler
- * can keep four independent chains (and vectorise them) without
- * reassociating anything itself: the order is fixed, so every thread
- * computes a candidate's cost to the same bits.
- */
-static double
-quadratic_sum(const double *f, const double *y, const double *q, size_t n)
-{
-	double s[4] = {0, 0, 0, 0};
-	size_t i = 0;
-
-	for (; i + 4 <= n; i += 4)
-		for (size_t k = 0; k < 4; k++) {
-			double d = f[i + k] - y[i + k];
-			s[k] += q[i + k] * d * d;
-		}
-	for (; i < n; i++) {
-		double d = f[i] - y[i];
-		s[0] += q[i] * d * d;
-	}
-	return (s[0] + s[1]) + (s[2] + s[3]);
-}
-
 double
 sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 {
@@ -248,20 +224,28 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 		size_t end =
 		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 
-		sf_program_eval(c->formula->value, c->value_data, theta, begin,
-		                end, ws->out, ws->scratch);
-		if (c->q != NULL) {
-			sum += quadratic_sum(ws->out, c->y + begin, c->q + begin,
-					     end - begin);
-		} else if (c->w == NULL)
-			for (size_t i = begin; i < end; i++)
-				sum += row_loss(&c->s, ws->out[i - begin],
-				                c->y[i]);
-		else
-			for (size_t i = begin; i < end; i++)
-				sum += c->w[i] * row_loss(&c->s,
-				                          ws->out[i - begin],
-				                          c->y[i]);
+		/* sum q_i (f_i - y_i)^2, the predictions never stored, in a
+		 * fixed order: every thread computes a candidate's cost to
+		 * the same bits */
+		if (c->q != NULL)
+			sum += sf_program_eval_sumsq(
+			    c->formula->value, c->value_data, theta, begin, end,
+			    c->y, c->q, ws->scratch);
+		else {
+			sf_program_eval(c->formula->value, c->value_data, theta,
+			                begin, end, ws->out, ws->scratch);
+			if (c->w == NULL)
+				for (size_t i = begin; i < end; i++)
+					sum += row_loss(&c->s,
+					                ws->out[i - begin],
+					                c->y[i]);
+			else
+				for (size_t i = begin; i < end; i++)
+					sum += c->w[i] *
+					       row_loss(&c->s,
+					                ws->out[i - begin],
+					                c->y[i]);
+		}
 		/* A lost cause: no need to finish the sum. */
 		if (!(sum < INFINITY))
 			return INFINITY;

@@ -296,6 +296,22 @@ void sf_program_eval(const sf_program *p, const sf_expr_data *d,
 		     double *out, double *scratch);
 
 /*
+ * sum_i q[i] (f_i - y[i])^2 over rows i in [begin, end) of d, f_i being
+ * output 0 of p at theta: a weighted least-squares loss, without the
+ * outputs ever being stored.  y and q are indexed by row (nrows doubles
+ * each, or at least end).  Same arguments, scratch and thread safety as
+ * sf_program_eval().  The order of the sum is fixed: row begin + i is
+ * added to partial sum i mod 4, except a last (end - begin) mod 4 rows,
+ * which go to partial sum 0 in order; the sums are combined as
+ * (s0 + s1) + (s2 + s3).  So the result is bit-identical whatever the
+ * thread, and equal to that loop run over sf_program_eval()'s output.
+ * Returns NaN when d is not bound to p.
+ */
+double sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
+			     const double *theta, size_t begin, size_t end,
+			     const double *y, const double *q, double *scratch);
+
+/*
  * Evaluate one data-only expression over columns, a convenience for row
  * filters and derived columns: compiles text in s with SF_EXPR_DATA_ONLY,
  * binds columns (as sf_expr_data_new) and writes nrows values to out.

@@ -25,7 +25,8 @@
  *    in blocks: instructions are emitted in depth-first order per output,
  *    and register blocks are reused once their value's last reader has
  *    run, never as the destination of an instruction that reads them (so
- *    the kernels may use restrict pointers).
+ *    the kernels may use restrict pointers).  A multiplication read only
+ *    by an add or subtract is fused into it: one pass over the rows.
  */
 #include "expr_internal.h"
 
@@ -677,6 +678,8 @@ typedef struct codegen {
 	int32_t *last;         /* last reader's position in the stage */
 	int32_t *items;        /* the stage's sequence; -(k + 2): output k */
 	size_t nitems;
+	unsigned char *fused;  /* add/sub computing its operand a (bit 0), b
+				  (bit 1), a product, itself */
 	int32_t *stack;
 	const int32_t *roots;
 	size_t nroots;
@@ -692,6 +695,42 @@ in_regs(const codegen *cg, int32_t x, int st)
 		return n->cls == CLS_DATA && n->op != SF_OP_INPUT &&
 		       !cg->hoist[x];
 	return n->cls == CLS_ROW;
+}
+
+/*
+ * The operands instruction x reads: a node's own operands, except that an
+ * add or subtract reads the two factors of a fused product in its place.
+ * Returns how many (at most 4; unused ones are -1).
+ */
+static int
+instr_operands(const codegen *cg, int32_t x, int32_t ops[4])
+{
+	const dnode *n = N(cg->g, x);
+	int32_t side[2] = {n->a, n->b};
+	int k = 0;
+
+	ops[0] = ops[1] = ops[2] = ops[3] = -1;
+	if (!cg->fused[x]) {
+		ops[0] = n->a;
+		ops[1] = n->b;
+		ops[2] = n->c;
+		return sf_expr_op_info[n->op].arity;
+	}
+	for (int i = 0; i < 2; i++) {
+		const dnode *m = N(cg->g, side[i]);
+		int s;
+
+		if (!(cg->fused[x] & (1u << i))) {
+			ops[k++] = side[i];
+			continue;
+		}
+		/* the kernels take a vector first: x * y == y * x */
+		s = cg->slot[m->a] >= 0;
+		ops[k + s] = m->a;
+		ops[k + !s] = m->b;
+		k += 2;
+	}
+	return k;
 }
 
 static void
@@ -722,11 +761,11 @@ schedule(codegen *cg, int32_t root, int st)
 	cg->stack[top++] = root;
 	while (top > 0) {
 		int32_t x = cg->stack[top - 1];
-		const dnode *n = N(cg->g, x);
-		int32_t ops[3] = {n->a, n->b, n->c};
+		int32_t ops[4];
 		int pushed = 0;
 
-		for (int i = 0; i < 3 && !pushed; i++) {
+		instr_operands(cg, x, ops);
+		for (int i = 0; i < 4 && !pushed; i++) {
 			int32_t y = ops[i];
 
 			if (y >= 0 && !cg->done[y] && in_regs(cg, y, st)) {
@@ -769,17 +808,17 @@ emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
 				cg->last[x] = (int32_t)pos;
 			continue;
 		}
-		const dnode *n = N(cg->g, it);
-		int32_t ops[3] = {n->a, n->b, n->c};
+		int32_t ops[4];
 
-		for (int i = 0; i < 3; i++)
+		instr_operands(cg, it, ops);
+		for (int i = 0; i < 4; i++)
 			if (ops[i] >= 0 && in_regs(cg, ops[i], st))
 				cg->last[ops[i]] = (int32_t)pos;
 	}
 	for (size_t pos = 0; pos < cg->nitems; pos++) {
 		int32_t it = cg->items[pos];
 		sf_instr *in = &code[pos];
-		int32_t ops[3] = {-1, -1, -1};
+		int32_t ops[4] = {-1, -1, -1, -1};
 
 		if (it <= -2) {
 			int32_t x = cg->roots[-(it + 2)];
@@ -791,11 +830,8 @@ emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
 			ops[0] = x;
 		} else {
 			const dnode *n = N(cg->g, it);
-			int arity = sf_expr_op_info[n->op].arity;
+			int arity = instr_operands(cg, it, ops);
 
-			ops[0] = n->a;
-			ops[1] = n->b;
-			ops[2] = n->c;
 			in->op = n->op;
 			for (int i = 0; i < arity; i++)
 				operand(cg, ops[i], &in->kind[1 + i],
@@ -811,7 +847,12 @@ emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
 				in->kind[0] = SF_OPND_REG;
 				in->idx[0] = (uint32_t)cg->reg[it];
 			}
-			if (arity == 1)
+			if (cg->fused[it])
+				in->shape = cg->fused[it] == 1 ? SF_SHAPE_MULOP
+					    : cg->fused[it] == 2
+						    ? SF_SHAPE_OPMUL
+						    : SF_SHAPE_MULMUL;
+			else if (arity == 1)
 				in->shape = SF_SHAPE_V;
 			else if (arity == 3)
 				in->shape = SF_SHAPE_GEN;
@@ -822,7 +863,7 @@ emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
 			else
 				in->shape = SF_SHAPE_VV;
 		}
-		for (int i = 0; i < 3; i++) {
+		for (int i = 0; i < 4; i++) {
 			int32_t y = ops[i];
 
 			if (y >= 0 && in_regs(cg, y, st) &&
@@ -836,6 +877,51 @@ emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
 	*ncode = cg->nitems;
 	*nregs = regs;
 	return code;
+}
+
+/*
+ * Fuse a multiplication into the add or subtract that is its only reader,
+ * in the row and data stages, one product or both: one pass over a block
+ * instead of two or three, and the products never stored.  The kernels
+ * round each product before adding, as separate instructions would: the
+ * same bits.  Returns SF_OK or SF_ENOMEM.
+ */
+static int
+choose_fusions(codegen *cg)
+{
+	uint32_t *uses = calloc(cg->n ? cg->n : 1, sizeof *uses);
+
+	if (uses == NULL)
+		return SF_ENOMEM;
+	for (size_t x = 0; x < cg->n; x++) {
+		const dnode *n = N(cg->g, (int32_t)x);
+		int32_t ops[3] = {n->a, n->b, n->c};
+
+		for (int i = 0; cg->reach[x] && i < 3; i++)
+			if (ops[i] >= 0)
+				uses[ops[i]]++;
+	}
+	for (size_t k = 0; k < cg->nroots; k++)
+		uses[cg->roots[k]]++; /* an output is read by its copy */
+	for (size_t x = 0; x < cg->n; x++) {
+		const dnode *n = N(cg->g, (int32_t)x);
+		int st = n->cls == CLS_ROW ? STAGE_ROW : STAGE_DATA;
+		int32_t side[2] = {n->a, n->b};
+
+		if (!cg->reach[x] || (n->op != SF_OP_ADD && n->op != SF_OP_SUB) ||
+		    (n->cls != CLS_ROW && n->cls != CLS_DATA))
+			continue;
+		for (int i = 0; i < 2; i++) {
+			const dnode *m = N(cg->g, side[i]);
+
+			if (m->op == SF_OP_MUL && uses[side[i]] == 1 &&
+			    in_regs(cg, side[i], st) &&
+			    (cg->slot[m->a] < 0 || cg->slot[m->b] < 0))
+				cg->fused[x] |= (unsigned char)(1u << i);
+		}
+	}
+	free(uses);
+	return SF_OK;
 }
 
 /* Mark what the roots need, from the highest id down: operands always have
@@ -1004,6 +1090,9 @@ generate(codegen *cg, size_t nvalues)
 			p->nhoisted++;
 		}
 	}
+
+	if (choose_fusions(cg) != SF_OK)
+		return SF_ENOMEM;
 
 	/* data stage */
 	cg->nitems = 0;
@@ -1200,9 +1289,11 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 	cg.last = malloc(g.n * sizeof *cg.last);
 	cg.items = malloc((g.n + nout) * sizeof *cg.items);
 	cg.stack = malloc(g.n * sizeof *cg.stack);
+	cg.fused = calloc(g.n, 1);
 	if (cg.reach == NULL || cg.hoist == NULL || cg.done == NULL ||
 	    cg.slot == NULL || cg.col == NULL || cg.reg == NULL ||
-	    cg.last == NULL || cg.items == NULL || cg.stack == NULL)
+	    cg.last == NULL || cg.items == NULL || cg.stack == NULL ||
+	    cg.fused == NULL)
 		goto oom;
 	for (size_t x = 0; x < g.n; x++)
 		cg.slot[x] = cg.col[x] = cg.reg[x] = cg.last[x] = -1;
@@ -1232,6 +1323,7 @@ done:
 	free(cg.last);
 	free(cg.items);
 	free(cg.stack);
+	free(cg.fused);
 	return p;
 }
 

@@ -125,6 +125,101 @@ static const vv_fn vv_kernels[SF_OP_COUNT] = BINARY_TABLE(vv);
 static const vs_fn vs_kernels[SF_OP_COUNT] = BINARY_TABLE(vs);
 static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 
+/*
+ * A product fused into the add or subtract reading it: x a vector, y and z
+ * vectors or scalars (a scalar is read through its pointer, loaded once:
+ * restrict promises no store reaches it).  p = x * y is rounded before z
+ * comes in, exactly as two instructions would compute it.
+ */
+#define FUSED_KERNELS(NAME, EXPR)                                            \
+	static void NAME##_vvv(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * b[i], z = c[i];                    \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vvs(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double z = *c;                                         \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * b[i];                              \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vsv(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double y = *b;                                         \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * y, z = c[i];                       \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}                                                                    \
+	static void NAME##_vss(double *restrict d, const double *restrict a, \
+			       const double *restrict b,                     \
+			       const double *restrict c)                     \
+	{                                                                    \
+		const double y = *b, z = *c;                                 \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = a[i] * y;                                 \
+			d[i] = (EXPR);                                       \
+		}                                                            \
+	}
+
+FUSED_KERNELS(k_muladd, p + z)
+FUSED_KERNELS(k_mulsub, p - z)
+FUSED_KERNELS(k_submul, z - p)
+
+typedef void (*fused_fn)(double *restrict, const double *restrict,
+			 const double *restrict, const double *restrict);
+
+/* By variant (x * y + z, x * y - z, z - x * y), then by which of y and z
+ * are scalars (2 for y, 1 for z). */
+#define FUSED_ROW(NAME) {NAME##_vvv, NAME##_vvs, NAME##_vsv, NAME##_vss}
+static const fused_fn fused_kernels[3][4] = {
+	FUSED_ROW(k_muladd), FUSED_ROW(k_mulsub), FUSED_ROW(k_submul)};
+
+/* (x * y) op (u * v): x and u vectors, y and v vectors or scalars; each
+ * product rounded before op, as three instructions would. */
+#define MULMUL_KERNEL(NAME, Y, V)                                            \
+	static void NAME(double *restrict d, const double *restrict x,       \
+			 const double *restrict y, const double *restrict u, \
+			 const double *restrict v)                           \
+	{                                                                    \
+		for (size_t i = 0; i < B; i++) {                             \
+			double p = x[i] * (Y), r = u[i] * (V);               \
+			d[i] = OP(p, r);                                     \
+		}                                                            \
+	}
+#define MULMUL_KERNELS(NAME)                                                 \
+	MULMUL_KERNEL(NAME##_vv, y[i], v[i])                                 \
+	MULMUL_KERNEL(NAME##_vs, y[i], *v)                                   \
+	MULMUL_KERNEL(NAME##_sv, *y, v[i])                                   \
+	MULMUL_KERNEL(NAME##_ss, *y, *v)
+
+#define OP(p, r) ((p) + (r))
+MULMUL_KERNELS(k_mulmuladd)
+#undef OP
+#define OP(p, r) ((p) - (r))
+MULMUL_KERNELS(k_mulmulsub)
+#undef OP
+
+typedef void (*mulmul_fn)(double *restrict, const double *restrict,
+			  const double *restrict, const double *restrict,
+			  const double *restrict);
+
+/* By op (add, sub), then by which of y and v are scalars (2 for y, 1 for
+ * v). */
+static const mulmul_fn mulmul_kernels[2][4] = {
+	{k_mulmuladd_vv, k_mulmuladd_vs, k_mulmuladd_sv, k_mulmuladd_ss},
+	{k_mulmulsub_vv, k_mulmulsub_vs, k_mulmulsub_sv, k_mulmulsub_ss}};
+
 /* if(c, a, b) with any mix of vector (stride 1) and scalar (stride 0)
  * operands. */
 static void
@@ -144,7 +239,7 @@ typedef struct frame {
 	const double *scal;    /* scalar slots */
 	size_t row0;           /* first row of the block */
 	size_t n;              /* rows of the block that count */
-	double *out;           /* outputs, or NULL in the data stage */
+	double *out;           /* outputs, or NULL: no copies */
 	size_t out_stride;     /* rows per output */
 	size_t out_off;        /* the block's offset in an output */
 } frame;
@@ -159,6 +254,33 @@ source(const frame *f, int kind, uint32_t idx)
 	}
 }
 
+/* An instruction with fused products (see SF_SHAPE_MULOP). */
+static void
+run_fused(const frame *f, const sf_instr *in, double *d)
+{
+	const double *o[4];
+	int sc[4], sub = in->op == SF_OP_SUB;
+
+	for (int i = 0; i < 4; i++) {
+		o[i] = source(f, in->kind[1 + i], in->idx[1 + i]);
+		sc[i] = in->kind[1 + i] == SF_OPND_SCAL;
+	}
+	switch (in->shape) {
+	case SF_SHAPE_MULOP:
+		fused_kernels[sub][2 * sc[1] + sc[2]](d, o[0], o[1], o[2]);
+		break;
+	case SF_SHAPE_OPMUL:
+		/* z + x * y is x * y + z, bit for bit */
+		fused_kernels[sub ? 2 : 0][2 * sc[2] + sc[0]](d, o[1], o[2],
+							       o[0]);
+		break;
+	default:
+		mulmul_kernels[sub][2 * sc[1] + sc[3]](d, o[0], o[1], o[2],
+							o[3]);
+		break;
+	}
+}
+
 static void
 run_block(const sf_instr *code, size_t ncode, const frame *f)
 {
@@ -168,6 +290,8 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		double *d;
 
 		if (in->shape == SF_SHAPE_COPY) {
+			if (f->out == NULL) /* the caller reads registers */
+				continue;
 			d = f->out + (size_t)in->idx[0] * f->out_stride +
 			    f->out_off;
 			if (in->kind[1] == SF_OPND_SCAL) {
@@ -196,6 +320,11 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		case SF_SHAPE_SV:
 			sv_kernels[in->op](d, *a,
 					   source(f, in->kind[2], in->idx[2]));
+			break;
+		case SF_SHAPE_MULOP:
+		case SF_SHAPE_OPMUL:
+		case SF_SHAPE_MULMUL:
+			run_fused(f, in, d);
 			break;
 		default:
 			k_if(d, a, in->kind[1] != SF_OPND_SCAL,
@@ -334,12 +463,31 @@ sf_program_scratch_size(const sf_program *p)
 	return scalar_space(p) + p->row_regs * B;
 }
 
+/* Fill the scalars (constants, theta, the parameter stage) and the frame
+ * fields every block shares. */
+static void
+eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
+	   double *scratch, frame *f)
+{
+	double *scal = scratch;
+
+	if (p->nconst > 0)
+		memcpy(scal, p->consts, p->nconst * sizeof *scal);
+	for (size_t j = 0; j < p->nparams; j++)
+		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
+	run_params(p, scal);
+	f->regs = scratch + scalar_space(p);
+	f->cols = d->cols;
+	f->scal = scal;
+	f->out = NULL;
+	f->out_stride = f->out_off = 0;
+}
+
 void
 sf_program_eval(const sf_program *p, const sf_expr_data *d,
 		const double *theta, size_t begin, size_t end, double *out,
 		double *scratch)
 {
-	double *scal = scratch;
 	frame f;
 
 	if (d->prog != p) {
@@ -349,14 +497,7 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d,
 			out[i] = NAN;
 		return;
 	}
-	if (p->nconst > 0)
-		memcpy(scal, p->consts, p->nconst * sizeof *scal);
-	for (size_t j = 0; j < p->nparams; j++)
-		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
-	run_params(p, scal);
-	f.regs = scratch + scalar_space(p);
-	f.cols = d->cols;
-	f.scal = scal;
+	eval_setup(p, d, theta, scratch, &f);
 	f.out = out;
 	f.out_stride = end - begin;
 	for (size_t row0 = begin; row0 < end; row0 += B) {
@@ -365,6 +506,72 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d,
 		f.out_off = row0 - begin;
 		run_block(p->row_code, p->nrow_code, &f);
 	}
+}
+
+/* Add n rows to the four partial sums s of sf_program_eval_sumsq(), row k
+ * to sum k mod 4; a last n mod 4 rows go to s[0], in order. */
+static void
+sumsq_block(double *s, const double *restrict f, const double *restrict y,
+	    const double *restrict q, size_t n)
+{
+	double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], d0, d1, d2, d3;
+	size_t i = 0;
+
+	/* named locals, not s[]: an array would be kept in memory */
+	for (; i + 4 <= n; i += 4) {
+		d0 = f[i] - y[i];
+		d1 = f[i + 1] - y[i + 1];
+		d2 = f[i + 2] - y[i + 2];
+		d3 = f[i + 3] - y[i + 3];
+		s0 += q[i] * d0 * d0;
+		s1 += q[i + 1] * d1 * d1;
+		s2 += q[i + 2] * d2 * d2;
+		s3 += q[i + 3] * d3 * d3;
+	}
+	for (; i < n; i++) {
+		d0 = f[i] - y[i];
+		s0 += q[i] * d0 * d0;
+	}
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+}
+
+double
+sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
+		      const double *theta, size_t begin, size_t end,
+		      const double *y, const double *q, double *scratch)
+{
+	const sf_instr *copy = NULL;
+	double s[4] = {0, 0, 0, 0}, spread[B];
+	frame f;
+
+	for (size_t k = 0; k < p->nrow_code && copy == NULL; k++)
+		if (p->row_code[k].shape == SF_SHAPE_COPY &&
+		    p->row_code[k].idx[0] == 0)
+			copy = &p->row_code[k];
+	if (d->prog != p || copy == NULL)
+		return NAN;
+	eval_setup(p, d, theta, scratch, &f);
+	for (size_t row0 = begin; row0 < end; row0 += B) {
+		const double *out0;
+
+		f.row0 = row0;
+		f.n = end - row0 < B ? end - row0 : B;
+		/* every instruction but the copies, then the loss straight
+		 * from output 0's register (or column) while it is in L1 */
+		run_block(p->row_code, p->nrow_code, &f);
+		out0 = source(&f, copy->kind[1], copy->idx[1]);
+		if (copy->kind[1] == SF_OPND_SCAL) {
+			/* an output that is the same in every row */
+			for (size_t i = 0; i < f.n; i++)
+				spread[i] = *out0;
+			out0 = spread;
+		}
+		sumsq_block(s, out0, y + row0, q + row0, f.n);
+	}
+	return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 int

@@ -320,14 +320,19 @@ enum {
 	SF_SHAPE_VS,  /* binary, vector and scalar */
 	SF_SHAPE_SV,  /* binary, scalar and vector */
 	SF_SHAPE_GEN, /* anything else (if): strided generic loop */
-	SF_SHAPE_COPY /* output copy (op unused) */
+	SF_SHAPE_COPY, /* output copy (op unused) */
+	/* products fused into the add or subtract (op) reading them; the
+	 * first factor of each is a vector, any other operand either */
+	SF_SHAPE_MULOP, /* (x * y) op z, operands x, y, z */
+	SF_SHAPE_OPMUL, /* z op (x * y), operands z, x, y */
+	SF_SHAPE_MULMUL /* (x * y) op (u * v), operands x, y, u, v */
 };
 
 typedef struct sf_instr {
 	uint8_t op;     /* sf_op */
 	uint8_t shape;  /* SF_SHAPE_* */
-	uint8_t kind[4]; /* operand kinds: dest, a, b, c */
-	uint32_t idx[4]; /* operand indices */
+	uint8_t kind[5]; /* operand kinds: dest, then up to 4 read */
+	uint32_t idx[5]; /* operand indices */
 } sf_instr;
 
 struct sf_program {

@@ -336,6 +336,17 @@ log_search_differs(const sf_formula *f, const int *solved)
 	return differs;
 }
 
+/* t clamped to [lo, hi], lo and hi not NaN; a NaN t gives lo.  What
+ * fmin(fmax(t, lo), hi) gives (glibc's bits, ties to lo and hi), without
+ * two library calls per parameter per candidate. */
+static double
+clamp(double t, double lo, double hi)
+{
+	double m = t > lo ? t : lo;
+
+	return m < hi ? m : hi;
+}
+
 /* theta from u, clamped to the box against rounding; solved entries 0
  * (the cost fills them in). */
 static void
@@ -347,7 +358,7 @@ search_to_theta(const search_space *sp, const sf_formula *f, const double *u,
 	for (size_t k = 0; k < sp->D; k++) {
 		size_t j = sp->index[k];
 		double t = sp->scale[k] > 0 ? sp->scale[k] * sinh(u[k]) : u[k];
-		theta[j] = fmin(fmax(t, f->lower[j]), f->upper[j]);
+		theta[j] = clamp(t, f->lower[j], f->upper[j]);
 	}
 }
 

@@ -192,6 +192,23 @@ cases_at(double x, double y, double z, double m, double a, double b,
 		{"2 * (3 + 4)", 14},
 		{"10 - 2 - 3", 5},
 		{"x * (y + z) * (x - z)", x * (y + z) * (x - z)},
+		/* products fused into the sum or difference reading them */
+		{"x * y - z", x * y - z},
+		{"z - x * y", z - x * y},
+		{"z - a * x", z - a * x},
+		{"b - x * a", b - x * a},
+		{"x * a - b", x * a - b},
+		{"x * y + a", x * y + a},
+		{"x * a + y * z", x * a + y * z},
+		{"x * a - y * z", x * a - y * z},
+		{"x * y - z * b", x * y - z * b},
+		{"a * x + b * y", a * x + b * y},
+		{"x * y + x * z", x * y + x * z},
+		{"(x + a) * y - z * b", (x + a) * y - z * b},
+		{"x * b + (y + a) * (z + b)", x * b + (y + a) * (z + b)},
+		{"(x + a) * (y + b) - (z + a) * (x - b)",
+		 (x + a) * (y + b) - (z + a) * (x - b)},
+		{"z - (x + a) * (y - b)", z - (x + a) * (y - b)},
 		/* unary */
 		{"-x", -x},
 		{"- -x", x},
@@ -1452,12 +1469,13 @@ test_hoisting(void)
 	CU_ASSERT_EQUAL(st.data_instructions, 0);
 	sf_program_free(p);
 
-	/* a*L + b*Q + a*b: 2 multiplications, 2 additions, 1 copy; a * b
-	 * in the parameter stage, L = log2(y) and Q = (y - 1) / y hoisted */
+	/* a*L + b*Q + a*b: a*L + b*Q in one instruction (both products
+	 * fused into the sum), an addition, 1 copy; a * b in the parameter
+	 * stage, L = log2(y) and Q = (y - 1) / y hoisted */
 	p = sf_program_compile(s, mixed, 1, 0, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	sf_program_get_stats(p, &st);
-	CU_ASSERT_EQUAL(st.row_instructions, 5);
+	CU_ASSERT_EQUAL(st.row_instructions, 3);
 	CU_ASSERT_EQUAL(st.param_instructions, 1);
 	CU_ASSERT_EQUAL(st.hoisted_columns, 2);
 	sf_program_free(p);
@@ -1713,6 +1731,80 @@ test_threads(void)
 	free(p);
 }
 
+/* The loss sum_i q_i (f_i - y_i)^2 in the documented order, from
+ * sf_program_eval()'s output. */
+static double
+sumsq_reference(const double *f, const double *y, const double *q,
+		size_t n)
+{
+	double s[4] = {0, 0, 0, 0};
+	size_t i = 0;
+
+	for (; i + 4 <= n; i += 4)
+		for (size_t k = 0; k < 4; k++)
+			s[k] += q[i + k] * (f[i + k] - y[i + k]) *
+				(f[i + k] - y[i + k]);
+	for (; i < n; i++)
+		s[0] += q[i] * (f[i] - y[i]) * (f[i] - y[i]);
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* sf_program_eval_sumsq() gives the bits of the loss taken over
+ * sf_program_eval()'s output, whether output 0 is computed per row, a
+ * hoisted column or a scalar, over any range. */
+static void
+test_sumsq(void)
+{
+	enum { ROWS = 1111 };
+	sf_expr_scope *s = ddp_scope();
+	const char *texts[] = {"t0 + compute + comm", "log2(p) * n", "t0 * c",
+			       "max(c, w * b) - exp(-a * p)"};
+	const double theta[5] = {0.5, 1e-3, 1e-5, 2e-3, 3e-3};
+	const size_t ranges[][2] = {{0, ROWS}, {0, 1}, {3, 259}, {256, 512},
+				    {5, 6}, {1000, ROWS}, {7, 7}};
+	double *p = malloc(6 * ROWS * sizeof *p), *b = p + ROWS, *n = b + ROWS;
+	double *y = n + ROWS, *q = y + ROWS, *out = q + ROWS;
+	const double *cols[3] = {p, b, n};
+	sf_error err;
+
+	CU_ASSERT_FATAL(p != NULL);
+	ddp_data(ROWS, p, b, n);
+	for (size_t i = 0; i < ROWS; i++) {
+		y[i] = 1 + (double)(i % 17);
+		q[i] = 1 / (y[i] * y[i]);
+	}
+	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+		sf_program *prog =
+			sf_program_compile(s, &texts[t], 1, 0, NULL, &err);
+		sf_expr_data *d;
+		double *scratch;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(prog);
+		d = sf_expr_data_new(prog, cols, ROWS, &err);
+		scratch = malloc(sf_program_scratch_size(prog) *
+				 sizeof *scratch + 8);
+		CU_ASSERT_FATAL(d != NULL && scratch != NULL);
+		for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
+			size_t begin = ranges[r][0], end = ranges[r][1];
+			double got, want;
+
+			sf_program_eval(prog, d, theta, begin, end, out,
+					scratch);
+			want = sumsq_reference(out, y + begin, q + begin,
+					       end - begin);
+			got = sf_program_eval_sumsq(prog, d, theta, begin, end,
+						    y, q, scratch);
+			if (!same(got, want))
+				CU_FAIL("sumsq differs from its reference");
+		}
+		sf_expr_data_free(d);
+		free(scratch);
+		sf_program_free(prog);
+	}
+	free(p);
+	sf_expr_scope_free(s);
+}
+
 int
 main(void)
 {
@@ -1734,6 +1826,7 @@ main(void)
 		{"data are copied", test_data_copied},
 		{"text inputs", test_text_inputs},
 		{"threads and ranges", test_threads},
+		{"least-squares loss", test_sumsq},
 		CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
