@@ -123,6 +123,7 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 	c->model = m;
 	c->loss = o.has_loss ? o.loss : m->fit.loss;
 	c->cv_mape = c->extra_mape = NAN;
+	c->max_corr = NAN; /* none: no two parameters with a correlation */
 	if ((rc = sf_problem_open(m, a->data_path, c->loss,
 	                          a->quiet ? NULL : cli_warning, NULL, &p,
 	                          err)) != SF_OK)
@@ -157,7 +158,7 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 			c->over = 1;
 		for (size_t l = 0; l < j; l++) {
 			double q = fabs(s->corr[j * c->k + l]);
-			if (q > c->max_corr)
+			if (isfinite(q) && !(q <= c->max_corr))
 				c->max_corr = q;
 		}
 	}
@@ -233,6 +234,19 @@ rank(candidate *c, size_t n, size_t *order)
 		}
 }
 
+/* The output as the model gives it ("time" when it gives none). */
+static const char *
+output_name(const sf_model *m)
+{
+	return m->output.text != NULL ? m->output.text : "time";
+}
+
+static int
+same_text(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "time", b != NULL ? b : "time") == 0;
+}
+
 static void
 print_table(const candidate *c, const size_t *order, size_t n,
             const compare_args *a)
@@ -258,9 +272,13 @@ print_table(const candidate *c, const size_t *order, size_t n,
 			printf("%7.3g%% ", x->extra_mape);
 		else
 			printf("%8s ", "");
-		printf("%6.3f  ", x->max_corr);
+		if (isnan(x->max_corr))
+			printf("%6s  ", "-");
+		else
+			printf("%6.3f  ", x->max_corr);
 		if (x->at_bound > 0)
-			printf("%zu at bound; ", x->at_bound);
+			printf("%zu at bound%s", x->at_bound,
+			       x->over ? "; " : "");
 		if (x->over)
 			printf("over-parameterised");
 		putchar('\n');
@@ -335,6 +353,17 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 			n++;
 		}
 	}
+	for (size_t i = 1; i < n && !a.quiet; i++)
+		if (!same_text(c[i].model->output.text,
+		               c[0].model->output.text)) {
+			fprintf(stderr,
+			        "scalefit: warning: '%s' and '%s' fit different "
+			        "outputs ('%s' and '%s'): their SSE are in "
+			        "different units\n",
+			        c[0].model->name, c[i].model->name,
+			        output_name(c[0].model), output_name(c[i].model));
+			break;
+		}
 	for (size_t i = 1; i < n && !a.quiet; i++)
 		if (c[i].n != c[0].n ||
 		    strcmp(c[i].data_sha, c[0].data_sha) != 0 ||
