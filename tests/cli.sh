@@ -145,6 +145,11 @@ expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$no
 expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
 expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
 expect 2 "compare needs at least one model file" "compare without models" -- compare
+# Two outputs: a run time and a time per core (the same data, other units).
+sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per-core/' \
+	"$ernest" >"$work/per-core.yaml"
+sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
+expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
 
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
