@@ -284,15 +284,29 @@ sf_cost_total(const sf_cost *c, const double *theta, int slot)
 	return isfinite(total) ? total : INFINITY;
 }
 
+/*
+ * Below this many row evaluations a population's costs are computed on one
+ * thread.  A parallel region costs microseconds on an idle machine, but a
+ * timeslice (milliseconds) at every barrier when another process holds a
+ * core; small problems (NIST's 250 rows, 90 candidates) lose more to that
+ * than threads gain.  Each candidate's cost is the same either way.
+ */
+#define COST_PARALLEL_MIN_WORK 250000
+
 void
 sf_cost_population(const sf_cost *c, double *candidates, size_t n,
                    double *costs)
 {
 	const size_t P = c->P;
 	long count = (long)n;
+	/* A separable candidate also evaluates the P derivatives. */
+	size_t work = n * c->n * (c->nlinear > 0 ? 1 + P : 1);
 
+	(void)work;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(c->nslots) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(c->nslots) schedule(dynamic, 1) \
+    if (c->nslots > 1 &&                                             \
+        (c->s.parallel_always || work >= COST_PARALLEL_MIN_WORK))
 #endif
 	for (long k = 0; k < count; k++) {
 		int slot = 0;

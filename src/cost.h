@@ -43,6 +43,7 @@ typedef struct sf_cost_settings {
 	sf_penalty penalty;
 	double lambda;
 	int threads; /* OpenMP threads for sf_cost_population; <= 0: all */
+	int parallel_always; /* 1: use the threads even for small work (tests) */
 } sf_cost_settings;
 
 /*

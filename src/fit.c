@@ -635,6 +635,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	cs.penalty = settings.penalty;
 	cs.lambda = settings.penalty == SF_PENALTY_NONE ? 0 : settings.lambda;
 	cs.threads = o->threads;
+	cs.parallel_always = o->parallel_always;
 	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
 		rc = err != NULL ? err->code : SF_ENOMEM;
 		goto done;

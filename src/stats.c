@@ -69,7 +69,7 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 {
 	const size_t n = d->rows, P = f->nparams;
 	sf_cost_settings cs = {r->settings.loss, r->settings.huber_delta,
-			       SF_PENALTY_NONE, 0, 1};
+			       SF_PENALTY_NONE, 0, 1, 0};
 	sf_covariance_info info;
 	sf_covariance *cw = NULL;
 	double *weights = NULL, *res = NULL, *J = NULL;

@@ -26,7 +26,7 @@ int
 sf_predict_rows(const sf_formula *f, const sf_dataset *d, const double *theta,
                 double *predicted, sf_error *err)
 {
-	sf_cost_settings cs = {SF_LOSS_SSE, 1, SF_PENALTY_NONE, 0, 1};
+	sf_cost_settings cs = {SF_LOSS_SSE, 1, SF_PENALTY_NONE, 0, 1, 0};
 	sf_cost *c = sf_cost_alloc(f, d, NULL, &cs, err);
 
 	if (c == NULL)

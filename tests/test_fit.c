@@ -159,6 +159,7 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 		sf_fit_options_init(&o);
 		o.separable = misra;
 		o.threads = threads[t];
+		o.parallel_always = 1; /* small data: would run serially */
 		o.has_algorithm = 1;
 		o.algorithm = algorithm;
 		o.has_loss = 1;
