@@ -302,7 +302,7 @@ sf_cost_population(const sf_cost *c, double *candidates, size_t n,
 	/* A separable candidate also evaluates the P derivatives. */
 	size_t work = n * c->n * (c->nlinear > 0 ? 1 + P : 1);
 
-	(void)work;
+	(void)work; /* unused without OpenMP */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(c->nslots) schedule(dynamic, 1) \
     if (c->nslots > 1 &&                                             \

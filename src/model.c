@@ -1178,7 +1178,6 @@ check_name_clashes(loader *ld, const sf_model *m)
 	return SF_OK;
 }
 
-/* The keys of one model: the file itself, or an item of models:. */
 /* An optional text key: when present, *out becomes a copy of it. */
 static int
 load_text_key(loader *ld, const yaml_node_t *node, const char *key,
@@ -1198,6 +1197,7 @@ load_text_key(loader *ld, const yaml_node_t *node, const char *key,
 	return SF_OK;
 }
 
+/* The keys of one model: the file itself, or an item of models:. */
 static int
 load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 {
