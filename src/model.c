@@ -1090,6 +1090,8 @@ model_new(loader *ld, const sf_model *shared)
 		goto fail;
 	for (size_t i = 0; i < shared->ninputs; i++) {
 		m->inputs[i].name = dup_string(shared->inputs[i].name);
+		m->inputs[i].line = shared->inputs[i].line;
+		m->inputs[i].column = shared->inputs[i].column;
 		m->ninputs++;
 		if (m->inputs[i].name == NULL ||
 		    copy_text(&shared->inputs[i].expr, &m->inputs[i].expr) !=
