@@ -8,8 +8,9 @@
  *   ./fuzz_model -dict=tests/fuzz/yaml.dict tests/fuzz/corpus_model
  * Without it (any C compiler, for CI smoke runs), main() below runs the
  * target once on every file named on the command line or found in the
- * directories named there:
- *   ./tests/fuzz/fuzz_model tests/fuzz/corpus_model
+ * directories named there; make check builds it and tests/fuzz/smoke.sh
+ * runs it:
+ *   tests/fuzz/fuzz_model tests/fuzz/corpus_model
  *
  * The whole input is the model file's text, so every seed is a plain YAML
  * file.  Beyond "no crash, no hang, no leak", the target checks what

@@ -42,8 +42,9 @@ build=${FUZZ_BUILD:-build-fuzz}
 
 case $target in
 expr)
-	sources="src/error.c src/suggest.c src/expr_compile.c src/expr_eval.c
-		 src/expr_lex.c src/expr_parse.c src/expr_scope.c"
+	sources="src/error.c src/suggest.c src/number.c src/expr_compile.c
+		 src/expr_eval.c src/expr_lex.c src/expr_parse.c
+		 src/expr_scope.c"
 	dict=tests/fuzz/expr.dict
 	libs= ;;
 csv)
