@@ -45,34 +45,33 @@ typedef struct position {
 
 /* ---- positions and messages ------------------------------------------ */
 
-/* The byte offset of a libyaml mark: its line, then its column counted in
- * characters (libyaml counts characters, we report bytes). */
+/* The position of a libyaml mark.  Its index counts characters from the
+ * start of the text, leaving out a byte order mark, and every YAML line
+ * break ("\n", "\r\n", a lone "\r", U+0085, U+2028, U+2029) counts in it
+ * like any other character: the byte offset follows from the index alone,
+ * where libyaml's line and column (YAML's breaks, characters, no mark)
+ * would not give it.  Lines and columns are then counted from the offset
+ * as sf_error_quote() counts them: lines end at '\n', columns are bytes. */
 static position
 mark_position(const loader *ld, yaml_mark_t mark)
 {
 	position p = {1, 1, 0};
-	size_t off = 0, line = 0, col = 0;
+	size_t off = 0, start = 0;
 
-	while (line < mark.line && off < ld->length) {
-		if (ld->text[off++] == '\n')
-			line++;
-	}
-	while (col < mark.column && off < ld->length && ld->text[off] != '\n') {
+	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;
+	for (size_t i = 0; i < mark.index && off < ld->length; i++) {
 		off++;
-		/* Skip UTF-8 continuation bytes: one character, one column. */
+		/* Skip UTF-8 continuation bytes: one character. */
 		while (off < ld->length &&
 		       ((unsigned char)ld->text[off] & 0xC0) == 0x80)
 			off++;
-		col++;
 	}
-	p.line = (int)line + 1;
+	for (size_t i = 0; i < off; i++)
+		if (ld->text[i] == '\n')
+			p.line++, start = i + 1;
 	p.offset = off;
-	{
-		size_t start = off;
-		while (start > 0 && ld->text[start - 1] != '\n')
-			start--;
-		p.column = (int)(off - start) + 1;
-	}
+	p.column = (int)(off - start) + 1;
 	return p;
 }
 
@@ -1090,6 +1089,8 @@ model_new(loader *ld, const sf_model *shared)
 		goto fail;
 	for (size_t i = 0; i < shared->ninputs; i++) {
 		m->inputs[i].name = dup_string(shared->inputs[i].name);
+		m->inputs[i].line = shared->inputs[i].line;
+		m->inputs[i].column = shared->inputs[i].column;
 		m->ninputs++;
 		if (m->inputs[i].name == NULL ||
 		    copy_text(&shared->inputs[i].expr, &m->inputs[i].expr) !=

@@ -102,6 +102,11 @@ test_good_models_list(void)
 	CU_ASSERT_EQUAL(a->ninputs, 2);
 	CU_ASSERT_EQUAL(b->ninputs, 3);
 	CU_ASSERT_STRING_EQUAL(b->inputs[2].name, "q");
+	/* A shared input keeps where it was written, for warnings. */
+	CU_ASSERT_EQUAL(a->inputs[1].line, 7);
+	CU_ASSERT_EQUAL(a->inputs[1].column, 3);
+	CU_ASSERT_EQUAL(b->inputs[1].line, 7);
+	CU_ASSERT_EQUAL(b->inputs[2].line, 19);
 	CU_ASSERT_EQUAL(a->fit.loss, SF_LOSS_SSE);
 	CU_ASSERT_EQUAL(b->fit.loss, SF_LOSS_RELATIVE);
 	CU_ASSERT_EQUAL(a->nparams, 4);

@@ -1,16 +1,16 @@
 /*
  * fuzz_csv.c - fuzz target for the CSV reader (sf_table_parse).
  *
- * With libFuzzer:
+ * With libFuzzer (tests/fuzz/libfuzzer.sh does this):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -DSF_FUZZ_LIBFUZZER \
  *       -Isrc src/error.c src/sha256.c src/csv.c tests/fuzz/fuzz_csv.c \
  *       -lm -o fuzz_csv
  *   ./fuzz_csv tests/fuzz/corpus_csv
  * Without it (any C compiler, for CI smoke runs), main() below runs the
  * target once on every file named on the command line or found in the
- * directories named there:
- *   gcc -std=c11 -Isrc src/error.c src/sha256.c src/csv.c \
- *       tests/fuzz/fuzz_csv.c -lm -o fuzz_csv && ./fuzz_csv tests/fuzz/corpus_csv
+ * directories named there; make check builds it and tests/fuzz/smoke.sh
+ * runs it:
+ *   tests/fuzz/fuzz_csv tests/fuzz/corpus_csv
  *
  * The first input byte picks the options (delimiter, comment, share), so
  * the fuzzer explores them too; the rest is the CSV text.  Beyond "no

@@ -3,17 +3,16 @@
  * resolution, compiler (folding, regrouping, derivatives, staging) and
  * evaluator, in a small fixed scope.
  *
- * With libFuzzer:
+ * With libFuzzer (tests/fuzz/libfuzzer.sh does this):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -DSF_FUZZ_LIBFUZZER \
- *       -Isrc src/error.c src/suggest.c src/expr_*.c \
+ *       -Isrc src/error.c src/suggest.c src/number.c src/expr_*.c \
  *       tests/fuzz/fuzz_expr.c -lm -o fuzz_expr
  *   ./fuzz_expr -dict=tests/fuzz/expr.dict tests/fuzz/corpus_expr
  * Without it (any C compiler, for CI smoke runs), main() below runs the
  * target once on every file named on the command line or found in the
- * directories named there:
- *   gcc -std=c11 -Isrc src/error.c src/suggest.c src/expr_*.c \
- *       tests/fuzz/fuzz_expr.c -lm -o fuzz_expr && \
- *       ./fuzz_expr tests/fuzz/corpus_expr
+ * directories named there; make check builds it and tests/fuzz/smoke.sh
+ * runs it:
+ *   tests/fuzz/fuzz_expr tests/fuzz/corpus_expr
  *
  * The first input byte picks the compile flags; the rest is up to four
  * expressions separated by ';' (a byte the language never uses).  Beyond

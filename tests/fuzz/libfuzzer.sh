@@ -1,0 +1,94 @@
+#!/bin/sh
+# libfuzzer.sh - build one fuzz target with clang's libFuzzer, AddressSanitizer
+# (with LeakSanitizer) and UndefinedBehaviorSanitizer, and fuzz it for a
+# given time.
+#
+#   tests/fuzz/libfuzzer.sh TARGET [SECONDS [LIBFUZZER-OPTION...]]
+#
+# TARGET is expr, csv or model; SECONDS defaults to 600.  Run it from the
+# top of the source tree.  It needs clang with libFuzzer: on Debian 12 the
+# packages clang and libclang-rt-14-dev (libFuzzer and the sanitizer
+# runtimes; apt-get installs it with clang unless recommends are off), and
+# pkg-config and libyaml-dev as for the build.  It does not use
+# ./configure: the target is compiled straight from the few sources it
+# needs.
+#
+# Everything it writes goes to $FUZZ_BUILD (default build-fuzz/):
+#   fuzz_TARGET              the libFuzzer binary
+#   corpus_TARGET/           the working corpus: the seeds of
+#                            tests/fuzz/corpus_TARGET are read, never written;
+#                            what the fuzzer finds goes here, and a later run
+#                            starts from it
+#   TARGET-crash-*, -leak-*, -timeout-*   inputs that failed, if any
+#   TARGET.log               the run's output, ending with its statistics
+# It exits 0 when the run ended without a crash, leak, timeout or sanitizer
+# report, else non-zero.  Reproduce a failing input with
+#   $FUZZ_BUILD/fuzz_TARGET FILE
+# or with the standalone driver that make check builds:
+#   tests/fuzz/fuzz_TARGET FILE
+#
+# Defaults: one process, -max_total_time=SECONDS -timeout=10
+# -rss_limit_mb=2048 -print_final_stats=1, the target's dictionary;
+# more options (-jobs=1 -workers=1, -max_len=N, ...) follow SECONDS.
+# Example, the ten-minute campaign for each target, one at a time:
+#   for t in expr csv model; do tests/fuzz/libfuzzer.sh $t 600 || break; done
+set -eu
+
+target=${1:?usage: tests/fuzz/libfuzzer.sh expr|csv|model [SECONDS [OPTION...]]}
+seconds=${2:-600}
+[ $# -ge 2 ] && shift 2 || shift $#
+CC=${CC_FUZZ:-clang}
+build=${FUZZ_BUILD:-build-fuzz}
+
+case $target in
+expr)
+	sources="src/error.c src/suggest.c src/number.c src/expr_compile.c
+		 src/expr_eval.c src/expr_lex.c src/expr_parse.c
+		 src/expr_scope.c"
+	dict=tests/fuzz/expr.dict
+	libs= ;;
+csv)
+	sources="src/error.c src/sha256.c src/csv.c"
+	dict=
+	libs= ;;
+model)
+	sources="src/error.c src/suggest.c src/number.c src/expr_compile.c
+		 src/expr_eval.c src/expr_lex.c src/expr_parse.c
+		 src/expr_scope.c src/model.c"
+	dict=tests/fuzz/yaml.dict
+	libs=$(pkg-config --libs yaml-0.1) ;;
+*)
+	echo "libfuzzer.sh: unknown target '$target' (expr, csv or model)" >&2
+	exit 2 ;;
+esac
+
+[ -f "tests/fuzz/fuzz_$target.c" ] || {
+	echo "libfuzzer.sh: run me from the top of the source tree" >&2
+	exit 2
+}
+mkdir -p "$build/corpus_$target"
+# shellcheck disable=SC2086 # the lists are meant to split
+$CC -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+	-D_POSIX_C_SOURCE=200809L -DSF_FUZZ_LIBFUZZER -Isrc \
+	$(pkg-config --cflags yaml-0.1) $sources "tests/fuzz/fuzz_$target.c" \
+	$libs -lm -o "$build/fuzz_$target"
+
+set -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+	-print_final_stats=1 -artifact_prefix="$build/$target-" \
+	${dict:+-dict="$dict"} "$@"
+echo "libfuzzer.sh: $build/fuzz_$target $* $build/corpus_$target tests/fuzz/corpus_$target" >&2
+status=0
+"$build/fuzz_$target" "$@" "$build/corpus_$target" "tests/fuzz/corpus_$target" \
+	>"$build/$target.log" 2>&1 || status=$?
+# With -jobs, libFuzzer writes each job's output to fuzz-N.log in the
+# current directory: append it to the run's log.
+for job in fuzz-[0-9]*.log; do
+	[ -f "$job" ] || continue
+	cat "$job" >>"$build/$target.log"
+	rm -f "$job"
+done
+tail -n 25 "$build/$target.log"
+echo "libfuzzer.sh: $target: exit status $status; corpus $build/corpus_$target:" \
+	"$(find "$build/corpus_$target" -type f | wc -l) files" >&2
+exit $status
