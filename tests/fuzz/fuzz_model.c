@@ -2,14 +2,14 @@
  * fuzz_model.c - fuzz target for the YAML model loader (sf_model_parse).
  *
  * With libFuzzer (tests/fuzz/libfuzzer.sh does this):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -DSF_FUZZ_LIBFUZZER \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined \
  *       -Isrc src/error.c src/suggest.c src/number.c src/expr_*.c \
  *       src/model.c tests/fuzz/fuzz_model.c -lyaml -lm -o fuzz_model
  *   ./fuzz_model -dict=tests/fuzz/yaml.dict tests/fuzz/corpus_model
- * Without it (any C compiler, for CI smoke runs), main() below runs the
- * target once on every file named on the command line or found in the
- * directories named there; make check builds it and tests/fuzz/smoke.sh
- * runs it:
+ * Without it (any C compiler, for CI smoke runs), tests/fuzz/standalone.c
+ * gives it a main() that runs the target once on every file named on the
+ * command line or found in the directories named there; make check
+ * builds it and tests/fuzz/smoke.sh runs it:
  *   tests/fuzz/fuzz_model tests/fuzz/corpus_model
  *
  * The whole input is the model file's text, so every seed is a plain YAML
@@ -385,77 +385,3 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 	return 0;
 }
-
-#ifndef SF_FUZZ_LIBFUZZER
-#include <dirent.h>
-#include <sys/stat.h>
-
-/* Run the target on the file at path; returns 0, or 1 if unreadable. */
-static int
-fuzz_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (f == NULL) {
-		perror(path);
-		return 1;
-	}
-	do {
-		if (len == cap) {
-			unsigned char *more;
-
-			cap = cap ? 2 * cap : 4096;
-			more = realloc(buf, cap);
-			if (more == NULL) {
-				free(buf);
-				fclose(f);
-				return 1;
-			}
-			buf = more;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	LLVMFuzzerTestOneInput(buf, len);
-	free(buf);
-	return 0;
-}
-
-int
-main(int argc, char **argv)
-{
-	int failed = 0, runs = 0;
-
-	for (int i = 1; i < argc; i++) {
-		struct stat st;
-		DIR *dir;
-		struct dirent *e;
-
-		if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
-			failed |= fuzz_file(argv[i]);
-			runs++;
-			continue;
-		}
-		if ((dir = opendir(argv[i])) == NULL) {
-			perror(argv[i]);
-			failed = 1;
-			continue;
-		}
-		while ((e = readdir(dir)) != NULL) {
-			char path[4096];
-
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
-			failed |= fuzz_file(path);
-			runs++;
-		}
-		closedir(dir);
-	}
-	fprintf(stderr, "fuzz_model: %d inputs run\n", runs);
-	return failed;
-}
-#endif /* SF_FUZZ_LIBFUZZER */

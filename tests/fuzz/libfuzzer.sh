@@ -70,7 +70,7 @@ mkdir -p "$build/corpus_$target"
 # shellcheck disable=SC2086 # the lists are meant to split
 $CC -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-	-D_POSIX_C_SOURCE=200809L -DSF_FUZZ_LIBFUZZER -Isrc \
+	-D_POSIX_C_SOURCE=200809L -Isrc \
 	$(pkg-config --cflags yaml-0.1) $sources "tests/fuzz/fuzz_$target.c" \
 	$libs -lm -o "$build/fuzz_$target"
 
