@@ -60,67 +60,49 @@ INPUTS = """inputs:
   t: cpu_threads
 """
 
+# The data-parallel family: start-up, a per-step cost, gradient exchange,
+# and (some of them) a host-side input term.  {g} in a step is where the
+# per-sample GPU cost c is divided by g (TFLOPS) in the "-gpu" variants of
+# campaign 2, which also let c be 10x larger.
+STEPS = {"plain": "a + c * b{g}", "pipe": "a + b * max(c{g}, h / t)"}
+COMMS = {"ring": ("w", "l * log2(p) + w * (p - 1) / p"),
+         "replicate": ("v", "l * log2(p) + v * (p - 1)")}
+IOS = {None: ([], None), "host": (["r"], "r * n"),
+       "threads": (["r", "h"], "r * n + h * n / t")}
+BOUNDS = {"t0": (0, 2000), "a": (0, 10), "l": (0, 10), "w": (0, 10),
+          "v": (0, 10), "r": (0, 0.1), "h": (0, 1)}
+
+
+def data_parallel(step, comm, io, gpu):
+    """The model text of one member of the data-parallel family."""
+    step = STEPS[step].format(g=" / g" if gpu else "")
+    comm_param, comm = COMMS[comm]
+    io_params, io = IOS[io]
+    names = (["t0", "a", "c"] + (["h"] if "h / t" in step else []) +
+             ["l", comm_param] + io_params)
+    bounds = dict(BOUNDS, c=(0, 10 if gpu else 1))
+    terms = [("overhead", "t0", "overhead"),
+             ("compute", f"steps * ({step})", "compute"),
+             ("comm", f"steps * ({comm})", "communication")]
+    if io is not None:
+        terms.append(("io", io, "io"))
+    return ("parameters:\n" +
+            "".join(f"  {x}: {{min: {bounds[x][0]}, max: {bounds[x][1]}}}\n"
+                    for x in names) +
+            "terms:\n  steps: n / (p * b)\n" +
+            "".join(f"  {t}: {{expr: \"{e}\", kind: {k}}}\n"
+                    for t, e, k in terms) +
+            "time: " + " + ".join(t for t, _, _ in terms) + "\n")
+
+
 FORMULAS = {
-    "ddp": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 1}
-  l: {min: 0, max: 10}
-  w: {min: 0, max: 10}
-  r: {min: 0, max: 0.1}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  compute: {expr: steps * (a + c * b), kind: compute}
-  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
-  io: {expr: r * n, kind: io}
-time: overhead + compute + comm + io
-""",
-    "ddp-noio": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 1}
-  l: {min: 0, max: 10}
-  w: {min: 0, max: 10}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  compute: {expr: steps * (a + c * b), kind: compute}
-  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
-time: overhead + compute + comm
-""",
-    "dp": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 1}
-  l: {min: 0, max: 10}
-  v: {min: 0, max: 10}
-  r: {min: 0, max: 0.1}
-  h: {min: 0, max: 1}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  compute: {expr: steps * (a + c * b), kind: compute}
-  comm: {expr: steps * (l * log2(p) + v * (p - 1)), kind: communication}
-  io: {expr: r * n + h * n / t, kind: io}
-time: overhead + compute + comm + io
-""",
-    "dp-gpu": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 10}
-  l: {min: 0, max: 10}
-  v: {min: 0, max: 10}
-  r: {min: 0, max: 0.1}
-  h: {min: 0, max: 1}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  compute: {expr: steps * (a + c * b / g), kind: compute}
-  comm: {expr: steps * (l * log2(p) + v * (p - 1)), kind: communication}
-  io: {expr: r * n + h * n / t, kind: io}
-time: overhead + compute + comm + io
-""",
+    "ddp": data_parallel("plain", "ring", "host", False),
+    "ddp-noio": data_parallel("plain", "ring", None, False),
+    "dp": data_parallel("plain", "replicate", "threads", False),
+    "pipe": data_parallel("pipe", "ring", None, False),
+    "ddp-gpu": data_parallel("plain", "ring", "host", True),
+    "dp-gpu": data_parallel("plain", "replicate", "threads", True),
+    "pipe-gpu": data_parallel("pipe", "ring", None, True),
     "lattuada": """parameters:
   c0: {min: -2000, max: 2000}
   c1: {min: -10, max: 10}
@@ -130,50 +112,8 @@ time: overhead + compute + comm + io
   c5: {min: -10, max: 10}
 time: c0 + c1 * i + c2 * i / p + c3 * i / g + c4 * i * p + c5 * i * b / g
 """,
-    "pipe": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 1}
-  h: {min: 0, max: 1}
-  l: {min: 0, max: 10}
-  w: {min: 0, max: 10}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  step: {expr: "steps * (a + b * max(c, h / t))", kind: compute}
-  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
-time: overhead + step + comm
-""",
-    "pipe-gpu": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 10}
-  h: {min: 0, max: 1}
-  l: {min: 0, max: 10}
-  w: {min: 0, max: 10}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  step: {expr: "steps * (a + b * max(c / g, h / t))", kind: compute}
-  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
-time: overhead + step + comm
-""",
-    "ddp-gpu": """parameters:
-  t0: {min: 0, max: 2000}
-  a: {min: 0, max: 10}
-  c: {min: 0, max: 10}
-  l: {min: 0, max: 10}
-  w: {min: 0, max: 10}
-  r: {min: 0, max: 0.1}
-terms:
-  steps: n / (p * b)
-  overhead: {expr: t0, kind: overhead}
-  compute: {expr: steps * (a + c * b / g), kind: compute}
-  comm: {expr: steps * (l * log2(p) + w * (p - 1) / p), kind: communication}
-  io: {expr: r * n, kind: io}
-time: overhead + compute + comm + io
-""",
 }
+
 
 GROUPS = [("alexnet", "pytorch"), ("alexnet", "tensorflow"),
           ("resnet50", "pytorch"), ("resnet50", "tensorflow"),
