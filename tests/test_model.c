@@ -247,18 +247,28 @@ count_warning(void *ctx, const sf_error *w)
 	snprintf(last_warning, sizeof last_warning, "%s", w->message);
 }
 
+/* Parse text as "w.yaml", counting its warnings; NULL if it fails. */
+static sf_model_set *
+parse_counting_warnings(const char *text)
+{
+	sf_model_set *set = NULL;
+
+	warnings = 0;
+	CU_ASSERT_EQUAL(sf_model_parse("w.yaml", text, strlen(text), &set,
+				       count_warning, NULL, NULL),
+			SF_OK);
+	return set;
+}
+
 static void
 test_warning_strategy_ignored(void)
 {
 	static const char text[] = "time: a\n"
 				   "parameters: {a: {min: 0, max: 1}}\n"
 				   "fit: {optimizer: {strategy: rand1exp}}\n";
-	sf_model_set *set;
+	sf_model_set *set = parse_counting_warnings(text);
 
-	warnings = 0;
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", text, sizeof text - 1,
-					     &set, count_warning, NULL, NULL),
-			      SF_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	CU_ASSERT_EQUAL(warnings, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by lshade"));
 	sf_model_set_free(set);
@@ -277,21 +287,16 @@ test_warning_de_settings_ignored(void)
 				 "parameters: {a: {min: 0, max: 1}}\n"
 				 "fit: {optimizer: {algorithm: de, "
 				 "mutation: [0.5, 2], recombination: 0.9}}\n";
-	sf_model_set *set;
+	sf_model_set *set = parse_counting_warnings(jso);
 
-	warnings = 0;
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", jso, sizeof jso - 1,
-					     &set, count_warning, NULL, NULL),
-			      SF_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	CU_ASSERT_EQUAL(warnings, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "recombination applies"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by jso"));
 	sf_model_set_free(set);
 
-	warnings = 0;
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", de, sizeof de - 1,
-					     &set, count_warning, NULL, NULL),
-			      SF_OK);
+	set = parse_counting_warnings(de);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	CU_ASSERT_EQUAL(warnings, 0);
 	CU_ASSERT_EQUAL(set->models[0]->fit.mutation_hi, 2);
 	sf_model_set_free(set);
