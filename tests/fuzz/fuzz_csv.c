@@ -28,16 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "csv.h"
-
-#define FUZZ_CHECK(cond)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "fuzz_csv: %s:%d: %s\n", __FILE__, \
-				__LINE__, #cond);                          \
-			abort();                                           \
-		}                                                          \
-	} while (0)
 
 static void
 fuzz_check_table(const sf_table *t)
@@ -78,8 +70,6 @@ fuzz_check_table(const sf_table *t)
 				   v[r] == floor(v[r]));
 	}
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

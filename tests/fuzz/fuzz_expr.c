@@ -34,16 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "expr.h"
-
-#define FUZZ_CHECK(cond)                                                    \
-	do {                                                                \
-		if (!(cond)) {                                              \
-			fprintf(stderr, "fuzz_expr: %s:%d: %s\n", __FILE__, \
-				__LINE__, #cond);                           \
-			abort();                                            \
-		}                                                           \
-	} while (0)
 
 #define MAX_TEXTS 4
 #define ROWS 9
@@ -157,8 +149,6 @@ fuzz_canonical(const sf_expr_scope *s, const char *text, unsigned flags,
 	free(c2);
 	free(c1);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

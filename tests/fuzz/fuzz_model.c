@@ -37,17 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "expr.h"
 #include "model.h"
-
-#define FUZZ_CHECK(cond)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "fuzz_model: %s:%d: %s\n", __FILE__, \
-				__LINE__, #cond);                            \
-			abort();                                             \
-		}                                                            \
-	} while (0)
 
 /* The model's path: a directory, so data.file is resolved against it. */
 #define FUZZ_PATH "models/fuzz.yaml"
@@ -339,8 +331,6 @@ check_model(const fuzz_text *t, const sf_model *m)
 	check_names(m);
 	check_settings(&m->fit);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 /* Run the target on the file at path; returns 0, or 1 if unreadable. */
 static int
