@@ -1116,6 +1116,11 @@ generate(codegen *cg, size_t nvalues)
 	p->row_code = emit(cg, STAGE_ROW, &p->nrow_code, &p->row_regs);
 	if (p->row_code == NULL)
 		return SF_ENOMEM;
+	/* where sf_program_eval_sumsq() reads output 0 from */
+	for (size_t k = 0; k < p->nrow_code && p->out0_copy == NULL; k++)
+		if (p->row_code[k].shape == SF_SHAPE_COPY &&
+		    p->row_code[k].idx[0] == 0)
+			p->out0_copy = &p->row_code[k];
 	for (size_t x = 0; x < n; x++)
 		p->nnodes += cg->reach[x];
 	return SF_OK;

@@ -543,14 +543,10 @@ sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
 		      const double *theta, size_t begin, size_t end,
 		      const double *y, const double *q, double *scratch)
 {
-	const sf_instr *copy = NULL;
+	const sf_instr *copy = p->out0_copy;
 	double s[4] = {0, 0, 0, 0}, spread[B];
 	frame f;
 
-	for (size_t k = 0; k < p->nrow_code && copy == NULL; k++)
-		if (p->row_code[k].shape == SF_SHAPE_COPY &&
-		    p->row_code[k].idx[0] == 0)
-			copy = &p->row_code[k];
 	if (d->prog != p || copy == NULL)
 		return NAN;
 	eval_setup(p, d, theta, scratch, &f);

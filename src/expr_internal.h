@@ -361,6 +361,7 @@ struct sf_program {
 	sf_instr *row_code;
 	size_t nrow_code;
 	size_t row_regs;
+	const sf_instr *out0_copy; /* the copy of output 0, in row_code */
 	size_t nnodes;
 };
 
