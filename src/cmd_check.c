@@ -64,8 +64,7 @@ print_data(const sf_problem *p)
 		       repeated, most, 100 * cv);
 	else
 		printf(", none repeated");
-	printf("\n       output: %s, ",
-	       p->model->output.text != NULL ? p->model->output.text : "time");
+	printf("\n       output: %s, ", sf_model_output(p->model));
 	print_range(d->output, d->rows);
 	printf("\n");
 }

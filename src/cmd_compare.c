@@ -234,19 +234,6 @@ rank(candidate *c, size_t n, size_t *order)
 		}
 }
 
-/* The output as the model gives it ("time" when it gives none). */
-static const char *
-output_name(const sf_model *m)
-{
-	return m->output.text != NULL ? m->output.text : "time";
-}
-
-static int
-same_text(const char *a, const char *b)
-{
-	return strcmp(a != NULL ? a : "time", b != NULL ? b : "time") == 0;
-}
-
 static void
 print_table(const candidate *c, const size_t *order, size_t n,
             const compare_args *a)
@@ -354,14 +341,15 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		}
 	}
 	for (size_t i = 1; i < n && !a.quiet; i++)
-		if (!same_text(c[i].model->output.text,
-		               c[0].model->output.text)) {
+		if (strcmp(sf_model_output(c[i].model),
+		           sf_model_output(c[0].model)) != 0) {
 			fprintf(stderr,
 			        "scalefit: warning: '%s' and '%s' fit different "
 			        "outputs ('%s' and '%s'): their SSE are in "
 			        "different units\n",
 			        c[0].model->name, c[i].model->name,
-			        output_name(c[0].model), output_name(c[i].model));
+			        sf_model_output(c[0].model),
+			        sf_model_output(c[i].model));
 			break;
 		}
 	for (size_t i = 1; i < n && !a.quiet; i++)

@@ -434,8 +434,8 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	snprintf(d->sha256, sizeof d->sha256, "%s", sf_table_sha256(t));
 	d->table_rows = n;
 	if (output.text == NULL) {
-		/* Without data.output, the measured time is a column "time". */
-		if (sf_table_column_find(t, "time") == SF_CSV_NONE) {
+		if (sf_table_column_find(t, SF_MODEL_DEFAULT_OUTPUT) ==
+		    SF_CSV_NONE) {
 			rc = sf_error_at(err, SF_ENAME, m->path, 0, 0,
 					 "the model has no data.output and %s "
 					 "has no column named 'time': say "
@@ -443,7 +443,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 					 sf_table_file(t));
 			goto done;
 		}
-		output.text = (char *)"time";
+		output.text = (char *)SF_MODEL_DEFAULT_OUTPUT;
 		output.line = output.column = 0;
 	}
 	if ((rc = column_scope_init(&cs, t, err)) != SF_OK ||

@@ -1595,6 +1595,13 @@ sf_model_fitted_count(const sf_model *m)
 	return n;
 }
 
+const char *
+sf_model_output(const sf_model *m)
+{
+	return m->output.text != NULL ? m->output.text
+				      : SF_MODEL_DEFAULT_OUTPUT;
+}
+
 int
 sf_loss_needs_positive(sf_loss loss)
 {

@@ -206,6 +206,12 @@ size_t sf_model_fitted_count(const sf_model *m);
  * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
 int sf_loss_needs_positive(sf_loss loss);
 
+/* Without data.output, the measured time is the column of this name. */
+#define SF_MODEL_DEFAULT_OUTPUT "time"
+
+/* The text of m's output: data.output, or SF_MODEL_DEFAULT_OUTPUT. */
+const char *sf_model_output(const sf_model *m);
+
 /* Names for the report: "relative", "l2", "lshade", ... */
 const char *sf_loss_name(sf_loss loss);
 const char *sf_penalty_name(sf_penalty penalty);
