@@ -36,8 +36,9 @@ int sf_parse_u64(const char *text, uint64_t *value);
 
 /*
  * Write v in the shortest %g form that reads back as exactly v ("0.1",
- * not "0.10000000000000001") into buf of size n (32 bytes suffice).
- * Returns buf.
+ * not "0.10000000000000001") into buf of size n (32 bytes suffice), whole
+ * numbers below 1e7 in digits.  Uses the process locale's radix, which is
+ * C's: scalefit never calls setlocale.  Returns buf.
  */
 char *sf_format_double(char *buf, size_t n, double v);
 
