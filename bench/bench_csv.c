@@ -28,13 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "input/csv.h"
 
-enum {
-	BENCH_COLUMNS = 10,
-	BENCH_RUNS = 5,
-	BENCH_DEFAULT_ROWS = 1000000
-};
+enum { BENCH_COLUMNS = 10, BENCH_RUNS = 5, BENCH_DEFAULT_ROWS = 1000000 };
 
 /* SplitMix64: a tiny, well-mixed generator, enough for test data. */
 static uint64_t
@@ -68,8 +64,8 @@ static long
 bench_write(const char *path, long rows)
 {
 	static const char *const header =
-		"workers,batch,samples,epoch_time_s,compute_s,comm_s,"
-		"io_s,lr,loss,throughput\n";
+	    "workers,batch,samples,epoch_time_s,compute_s,comm_s,"
+	    "io_s,lr,loss,throughput\n";
 	uint64_t state = 20240601;
 	FILE *f = fopen(path, "w");
 	long size;
@@ -82,12 +78,13 @@ bench_write(const char *path, long rows)
 		int b = 8 << (int)(bench_next(&state) % 6);
 		double u = bench_uniform(&state);
 
-		fprintf(f, "%d,%d,%.6g,%.4f,%.4f,%.5f,%.3e,%.1e,%.6f,%.2f\n",
-			p, b, 1.28e6 * (0.5 + u), 1000 + 9000 * u,
-			800 * bench_uniform(&state), 120 * bench_uniform(&state),
-			1e-3 * bench_uniform(&state) + 1e-6,
-			1e-5 * (1 + 9 * bench_uniform(&state)),
-			2.5 * bench_uniform(&state), 50000 * u + 1);
+		fprintf(f, "%d,%d,%.6g,%.4f,%.4f,%.5f,%.3e,%.1e,%.6f,%.2f\n", p,
+		        b, 1.28e6 * (0.5 + u), 1000 + 9000 * u,
+		        800 * bench_uniform(&state),
+		        120 * bench_uniform(&state),
+		        1e-3 * bench_uniform(&state) + 1e-6,
+		        1e-5 * (1 + 9 * bench_uniform(&state)),
+		        2.5 * bench_uniform(&state), 50000 * u + 1);
 	}
 	if (fflush(f) != 0 || ferror(f)) {
 		fclose(f);
@@ -108,7 +105,7 @@ static double
 bench_reference(const char *path, long rows, double *checksum)
 {
 	double start = bench_seconds(), sum = 0;
-	double *cols[BENCH_COLUMNS] = { 0 };
+	double *cols[BENCH_COLUMNS] = {0};
 	FILE *f = fopen(path, "rb");
 	char *text = NULL, *p, *end;
 	long size, r = 0;
@@ -124,12 +121,12 @@ bench_reference(const char *path, long rows, double *checksum)
 	for (int c = 0; c < BENCH_COLUMNS; c++)
 		if ((cols[c] = malloc((size_t)rows * sizeof(double))) == NULL)
 			goto done;
-	p = strchr(text, '\n') + 1;    /* skip the header */
+	p = strchr(text, '\n') + 1; /* skip the header */
 	end = text + size;
 	for (; p < end && r < rows; r++) {
 		for (int c = 0; c < BENCH_COLUMNS; c++) {
 			cols[c][r] = strtod(p, &p);
-			p++;    /* ',' or '\n' */
+			p++; /* ',' or '\n' */
 		}
 	}
 	for (long i = 0; i < r; i++)
@@ -165,7 +162,7 @@ bench_peak_rss(const char *path)
 		return -1;
 	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
 		return -1;
-	return ru.ru_maxrss * 1024L;    /* Linux reports kilobytes */
+	return ru.ru_maxrss * 1024L; /* Linux reports kilobytes */
 }
 
 static int
@@ -208,11 +205,11 @@ main(int argc, char **argv)
 		close(fd);
 	}
 	fprintf(stderr, "writing %ld x %d numeric CSV to %s...\n", rows,
-		BENCH_COLUMNS, file);
+	        BENCH_COLUMNS, file);
 	size = bench_write(file, rows);
 	if (size < 0) {
 		fprintf(stderr, "bench_csv: cannot write %s: %s\n", file,
-			strerror(errno));
+		        strerror(errno));
 		goto done;
 	}
 	mb = (double)size / 1e6;
@@ -256,7 +253,7 @@ main(int argc, char **argv)
 	}
 	if (sum != ref_sum) {
 		fprintf(stderr, "bench_csv: checksums differ: %.17g vs %.17g\n",
-			sum, ref_sum);
+		        sum, ref_sum);
 		goto done;
 	}
 	t_load = bench_median(load, BENCH_RUNS);

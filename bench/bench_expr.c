@@ -34,8 +34,8 @@
 #include <omp.h>
 #endif
 
-#include "expr.h"
-#include "rng.h"
+#include "expr/expr.h"
+#include "base/rng.h"
 
 #define ROWS 1000000
 #define REPS 7
@@ -73,13 +73,13 @@ median(double *t, int n)
 /* Everything per row, as a direct translation of the model. */
 static NOINLINE void
 hand_per_row(const double *p, const double *b, const double *n, size_t rows,
-	     const double *th, double e, double *out)
+             const double *th, double e, double *out)
 {
 	for (size_t i = 0; i < rows; i++) {
 		double steps = floor(n[i] / (p[i] * b[i]));
 		double compute = steps * (th[1] + th[2] * pow(b[i], e));
-		double comm = steps * (th[3] * log2(p[i]) +
-				       th[4] * (p[i] - 1) / p[i]);
+		double comm =
+		    steps * (th[3] * log2(p[i]) + th[4] * (p[i] - 1) / p[i]);
 
 		out[i] = th[0] + compute + comm;
 	}
@@ -88,13 +88,13 @@ hand_per_row(const double *p, const double *b, const double *n, size_t rows,
 /* The same, knowing e = 1. */
 static NOINLINE void
 hand_e1(const double *p, const double *b, const double *n, size_t rows,
-	const double *th, double *out)
+        const double *th, double *out)
 {
 	for (size_t i = 0; i < rows; i++) {
 		double steps = floor(n[i] / (p[i] * b[i]));
 		double compute = steps * (th[1] + th[2] * b[i]);
-		double comm = steps * (th[3] * log2(p[i]) +
-				       th[4] * (p[i] - 1) / p[i]);
+		double comm =
+		    steps * (th[3] * log2(p[i]) + th[4] * (p[i] - 1) / p[i]);
 
 		out[i] = th[0] + compute + comm;
 	}
@@ -103,11 +103,11 @@ hand_e1(const double *p, const double *b, const double *n, size_t rows,
 /* With the data-only parts precomputed. */
 static NOINLINE void
 hand_hoisted(const double *steps, const double *b, const double *lg,
-	     const double *q, size_t rows, const double *th, double *out)
+             const double *q, size_t rows, const double *th, double *out)
 {
 	for (size_t i = 0; i < rows; i++)
 		out[i] = th[0] + steps[i] * (th[1] + th[2] * b[i]) +
-			 steps[i] * (th[3] * lg[i] + th[4] * q[i]);
+		         steps[i] * (th[3] * lg[i] + th[4] * q[i]);
 }
 
 static double
@@ -140,10 +140,10 @@ ddp_scope(void)
 	rc |= sf_expr_scope_declare_term(s, "compute", &err);
 	rc |= sf_expr_scope_declare_term(s, "comm", &err);
 	rc |= sf_expr_scope_add_term(s, "steps", "floor(n / (p * b))", &err);
-	rc |= sf_expr_scope_add_term(s, "compute", "steps * (a + c * b^e)",
-				     &err);
+	rc |=
+	    sf_expr_scope_add_term(s, "compute", "steps * (a + c * b^e)", &err);
 	rc |= sf_expr_scope_add_term(
-		s, "comm", "steps * (l * log2(p) + w * (p - 1) / p)", &err);
+	    s, "comm", "steps * (l * log2(p) + w * (p - 1) / p)", &err);
 	if (rc != SF_OK) {
 		fprintf(stderr, "bench_expr: %s\n", err.message);
 		sf_expr_scope_free(s);
@@ -159,7 +159,7 @@ main(void)
 	const char *time_text[] = {"t0 + compute + comm"};
 	double *p, *b, *n, *out, *out6, *steps, *lg, *q, *scratch;
 	double t_engine[REPS], t_hand[REPS], t_e1[REPS], t_hoist[REPS],
-		t_grad[REPS], t0, t_bind, s_engine = 0, s_hand = 0;
+	    t_grad[REPS], t0, t_bind, s_engine = 0, s_hand = 0;
 	double m_engine, m_hand, m_e1, m_hoist, m_grad;
 	const double *cols[3];
 	sf_expr_scope *s;
@@ -195,7 +195,7 @@ main(void)
 		return 3;
 	pv = sf_program_compile(s, time_text, 1, 0, NULL, &err);
 	pg = sf_program_compile(s, time_text, 1, SF_EXPR_DERIVATIVES, NULL,
-				&err);
+	                        &err);
 	if (pv == NULL || pg == NULL) {
 		fprintf(stderr, "bench_expr: %s\n", err.message);
 		return 3;
@@ -208,9 +208,8 @@ main(void)
 		fprintf(stderr, "bench_expr: %s\n", err.message);
 		return 3;
 	}
-	scratch = malloc(sf_program_scratch_size(pg) *
-			 sizeof *scratch + sf_program_scratch_size(pv) *
-						   sizeof *scratch);
+	scratch = malloc(sf_program_scratch_size(pg) * sizeof *scratch +
+	                 sf_program_scratch_size(pv) * sizeof *scratch);
 	if (scratch == NULL)
 		return 3;
 	for (size_t i = 0; i < ROWS; i++) {
@@ -282,18 +281,18 @@ main(void)
 			t0 = now();
 #pragma omp parallel
 			{
-				double *sc = malloc(sf_program_scratch_size(pv) *
-						    sizeof *sc);
+				double *sc = malloc(
+				    sf_program_scratch_size(pv) * sizeof *sc);
 				int id = omp_get_thread_num(),
 				    nt = omp_get_num_threads();
 				size_t lo = (size_t)ROWS * (size_t)id /
-					    (size_t)nt,
+				            (size_t)nt,
 				       hi = (size_t)ROWS * (size_t)(id + 1) /
-					    (size_t)nt;
+				            (size_t)nt;
 
 				if (sc != NULL)
 					sf_program_eval(pv, dv, theta, lo, hi,
-							out + lo, sc);
+					                out + lo, sc);
 				free(sc);
 			}
 			tt[rep] = now() - t0;

@@ -13,10 +13,10 @@
  *
  * Run: make bench (or bench/bench_fit after make bench/bench_fit).
  */
-#include "fit.h"
-#include "model.h"
-#include "problem.h"
-#include "rng.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
+#include "base/rng.h"
 
 #include <math.h>
 #include <stdio.h>

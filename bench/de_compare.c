@@ -17,7 +17,7 @@
  * Build: gcc -std=c11 -O2 -fopenmp -Isrc src/error.c src/rng.c src/de.c \
  *            bench/de_compare.c -lm -o de_compare
  */
-#include "de.h"
+#include "solve/de.h"
 
 #include <math.h>
 #include <stdio.h>

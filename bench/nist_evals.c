@@ -12,9 +12,9 @@
  *
  * Run from the top of the source tree: bench/nist_evals [PROBLEM...]
  */
-#include "fit.h"
-#include "model.h"
-#include "problem.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

@@ -3,8 +3,8 @@
  * against GSL's multifit, Ernest's NNLS answer, active upper bounds, and
  * the KKT conditions on random problems.
  */
-#include "boxls.h"
-#include "rng.h"
+#include "solve/boxls.h"
+#include "base/rng.h"
 #include "testing.h"
 
 #include <gsl/gsl_errno.h>

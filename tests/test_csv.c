@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "sha256.h"
+#include "input/csv.h"
+#include "base/sha256.h"
 
 enum { RANDOM_LITERALS = 2000000 };
 
@@ -38,7 +38,7 @@ fixture(const char *name)
 	const char *srcdir = getenv("srcdir");
 
 	snprintf(path, sizeof path, "%s/tests/data/csv/%s",
-		 srcdir != NULL ? srcdir : ".", name);
+	         srcdir != NULL ? srcdir : ".", name);
 	return path;
 }
 
@@ -91,14 +91,18 @@ test_sha256_vectors(void)
 		size_t repeat;
 		const char *hex;
 	} cases[] = {
-		{ "abc", 1,
-		  "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
-		{ "", 1,
-		  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
-		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
-		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
-		{ "a", 1000000,
-		  "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0" },
+	    {"abc", 1,
+	     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a"
+	     "d"},
+	    {"", 1,
+	     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b85"
+	     "5"},
+	    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+	     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c"
+	     "1"},
+	    {"a", 1000000,
+	     "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd"
+	     "0"},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -133,9 +137,9 @@ test_sha256_pieces(void)
 		sf_sha256_init(&ctx);
 		for (size_t off = 0; off < sizeof text; off += piece)
 			sf_sha256_update(&ctx, text + off,
-					 off + piece <= sizeof text
-						 ? piece
-						 : sizeof text - off);
+			                 off + piece <= sizeof text
+			                     ? piece
+			                     : sizeof text - off);
 		sf_sha256_final(&ctx, split);
 		CU_ASSERT(memcmp(whole, split, sizeof whole) == 0);
 	}
@@ -151,49 +155,49 @@ test_number_table(void)
 		sf_csv_number_kind kind;
 		double value;
 	} cases[] = {
-		{ "0", SF_CSV_NUMBER, 0.0 },
-		{ "-0", SF_CSV_NUMBER, -0.0 },
-		{ "+1", SF_CSV_NUMBER, 1.0 },
-		{ "1.", SF_CSV_NUMBER, 1.0 },
-		{ ".5", SF_CSV_NUMBER, 0.5 },
-		{ "-.5e1", SF_CSV_NUMBER, -5.0 },
-		{ "1E+3", SF_CSV_NUMBER, 1000.0 },
-		{ "1234.5678", SF_CSV_NUMBER, 1234.5678 },
-		{ "3.2e-05", SF_CSV_NUMBER, 3.2e-05 },
-		{ "0.1", SF_CSV_NUMBER, 0.1 },
-		{ "00012", SF_CSV_NUMBER, 12.0 },
-		{ "9007199254740993", SF_CSV_NUMBER, 9007199254740992.0 },
-		{ "1.7976931348623157e308", SF_CSV_NUMBER, DBL_MAX },
-		{ "4.9406564584124654e-324", SF_CSV_NUMBER, 4.9406564584124654e-324 },
-		{ "1e-400", SF_CSV_NUMBER, 0.0 },
-		{ "0e99999999999999999999", SF_CSV_NUMBER, 0.0 },
-		{ "1e999", SF_CSV_OVERFLOW, INFINITY },
-		{ "-1e999", SF_CSV_OVERFLOW, -INFINITY },
-		{ "1e99999999999999999999", SF_CSV_OVERFLOW, INFINITY },
-		{ "nan", SF_CSV_NONFINITE, 0 },
-		{ "-INF", SF_CSV_NONFINITE, 0 },
-		{ "Infinity", SF_CSV_NONFINITE, 0 },
-		{ "", SF_CSV_NOT_NUMBER, 0 },
-		{ ".", SF_CSV_NOT_NUMBER, 0 },
-		{ "-", SF_CSV_NOT_NUMBER, 0 },
-		{ "1e", SF_CSV_NOT_NUMBER, 0 },
-		{ "1e+", SF_CSV_NOT_NUMBER, 0 },
-		{ "e5", SF_CSV_NOT_NUMBER, 0 },
-		{ "0x10", SF_CSV_NOT_NUMBER, 0 },
-		{ "0x1p3", SF_CSV_NOT_NUMBER, 0 },
-		{ " 1", SF_CSV_NOT_NUMBER, 0 },
-		{ "1 ", SF_CSV_NOT_NUMBER, 0 },
-		{ "1,5", SF_CSV_NOT_NUMBER, 0 },
-		{ "1_000", SF_CSV_NOT_NUMBER, 0 },
-		{ "nan(1)", SF_CSV_NOT_NUMBER, 0 },
-		{ "12.5x", SF_CSV_NOT_NUMBER, 0 },
-		{ "++1", SF_CSV_NOT_NUMBER, 0 },
+	    {"0", SF_CSV_NUMBER, 0.0},
+	    {"-0", SF_CSV_NUMBER, -0.0},
+	    {"+1", SF_CSV_NUMBER, 1.0},
+	    {"1.", SF_CSV_NUMBER, 1.0},
+	    {".5", SF_CSV_NUMBER, 0.5},
+	    {"-.5e1", SF_CSV_NUMBER, -5.0},
+	    {"1E+3", SF_CSV_NUMBER, 1000.0},
+	    {"1234.5678", SF_CSV_NUMBER, 1234.5678},
+	    {"3.2e-05", SF_CSV_NUMBER, 3.2e-05},
+	    {"0.1", SF_CSV_NUMBER, 0.1},
+	    {"00012", SF_CSV_NUMBER, 12.0},
+	    {"9007199254740993", SF_CSV_NUMBER, 9007199254740992.0},
+	    {"1.7976931348623157e308", SF_CSV_NUMBER, DBL_MAX},
+	    {"4.9406564584124654e-324", SF_CSV_NUMBER, 4.9406564584124654e-324},
+	    {"1e-400", SF_CSV_NUMBER, 0.0},
+	    {"0e99999999999999999999", SF_CSV_NUMBER, 0.0},
+	    {"1e999", SF_CSV_OVERFLOW, INFINITY},
+	    {"-1e999", SF_CSV_OVERFLOW, -INFINITY},
+	    {"1e99999999999999999999", SF_CSV_OVERFLOW, INFINITY},
+	    {"nan", SF_CSV_NONFINITE, 0},
+	    {"-INF", SF_CSV_NONFINITE, 0},
+	    {"Infinity", SF_CSV_NONFINITE, 0},
+	    {"", SF_CSV_NOT_NUMBER, 0},
+	    {".", SF_CSV_NOT_NUMBER, 0},
+	    {"-", SF_CSV_NOT_NUMBER, 0},
+	    {"1e", SF_CSV_NOT_NUMBER, 0},
+	    {"1e+", SF_CSV_NOT_NUMBER, 0},
+	    {"e5", SF_CSV_NOT_NUMBER, 0},
+	    {"0x10", SF_CSV_NOT_NUMBER, 0},
+	    {"0x1p3", SF_CSV_NOT_NUMBER, 0},
+	    {" 1", SF_CSV_NOT_NUMBER, 0},
+	    {"1 ", SF_CSV_NOT_NUMBER, 0},
+	    {"1,5", SF_CSV_NOT_NUMBER, 0},
+	    {"1_000", SF_CSV_NOT_NUMBER, 0},
+	    {"nan(1)", SF_CSV_NOT_NUMBER, 0},
+	    {"12.5x", SF_CSV_NOT_NUMBER, 0},
+	    {"++1", SF_CSV_NOT_NUMBER, 0},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		double v = 12345.0;
-		sf_csv_number_kind k = sf_csv_number(
-			cases[i].text, strlen(cases[i].text), &v);
+		sf_csv_number_kind k =
+		    sf_csv_number(cases[i].text, strlen(cases[i].text), &v);
 
 		CU_ASSERT_EQUAL(k, cases[i].kind);
 		if (k != cases[i].kind)
@@ -203,7 +207,7 @@ test_number_table(void)
 		    cases[i].kind == SF_CSV_OVERFLOW) {
 			CU_ASSERT(same_bits(v, cases[i].value));
 		} else {
-			CU_ASSERT(v == 12345.0);    /* left alone */
+			CU_ASSERT(v == 12345.0); /* left alone */
 		}
 	}
 	/* Only length bytes are read: the digits after them do not count. */
@@ -242,14 +246,14 @@ random_literal(uint64_t *state, char *buf, size_t size)
 			bits = next_random(state);
 			memcpy(&x, &bits, sizeof x);
 		} while (!isfinite(x));
-		snprintf(buf, size, "%.*g", shape == 0 ? 17 : 1 + (int)((r >> 8) % 16),
-			 x);
+		snprintf(buf, size, "%.*g",
+		         shape == 0 ? 17 : 1 + (int)((r >> 8) % 16), x);
 		break;
 	case 2: { /* measurement-like: fixed point */
 		double m = (double)(next_random(state) >> 11) * 0x1.0p-53;
 
 		snprintf(buf, size, "%.*f", (int)((r >> 8) % 12),
-			 m * pow(10, (int)((r >> 16) % 12) - 3));
+		         m * pow(10, (int)((r >> 16) % 12) - 3));
 		break;
 	}
 	case 3: { /* digit strings: long mantissas, any exponent */
@@ -266,7 +270,7 @@ random_literal(uint64_t *state, char *buf, size_t size)
 		}
 		if (r & (1u << 31))
 			n += (size_t)snprintf(buf + n, size - n, "e%d",
-					      (int)((r >> 32) % 700) - 350);
+			                      (int)((r >> 32) % 700) - 350);
 		buf[n] = '\0';
 		break;
 	}
@@ -280,15 +284,15 @@ random_literal(uint64_t *state, char *buf, size_t size)
 		lo = x;
 		hi = nextafter(x, INFINITY);
 		snprintf(buf, size, "%.*Le", 16 + (int)((r >> 8) % 25),
-			 (lo + hi) / 2);
+		         (lo + hi) / 2);
 		break;
 	}
 	default: /* small integers and short decimals, the fast path */
 		snprintf(buf, size, "%s%llu.%0*llue%d", (r >> 63) ? "-" : "",
-			 (unsigned long long)(next_random(state) % 100000),
-			 (int)((r >> 8) % 8) + 1,
-			 (unsigned long long)(next_random(state) % 1000),
-			 (int)((r >> 16) % 45) - 22);
+		         (unsigned long long)(next_random(state) % 100000),
+		         (int)((r >> 8) % 8) + 1,
+		         (unsigned long long)(next_random(state) % 1000),
+		         (int)((r >> 16) % 45) - 22);
 		break;
 	}
 }
@@ -313,9 +317,10 @@ compare_with_strtod(size_t count)
 		    k != (isinf(ref) ? SF_CSV_OVERFLOW : SF_CSV_NUMBER) ||
 		    !same_bits(mine, ref)) {
 			if (failures++ < 5)
-				fprintf(stderr, "\n'%s': %.17g (kind %d), "
-						"strtod %.17g\n",
-					buf, mine, k, ref);
+				fprintf(stderr,
+				        "\n'%s': %.17g (kind %d), "
+				        "strtod %.17g\n",
+				        buf, mine, k, ref);
 		}
 	}
 	return failures;
@@ -411,8 +416,9 @@ test_good_bom(void)
 	CU_ASSERT_EQUAL(column, 1);
 	CU_ASSERT_EQUAL(sf_table_column_values(t, 1)[0], 2.5);
 	/* sha256sum of the file, BOM included. */
-	CU_ASSERT_STRING_EQUAL(sf_table_sha256(t),
-			       "c31287543eda12c83a595bb652dd18132d1a36a6399bbe50e7bf7c443e1ebcb2");
+	CU_ASSERT_STRING_EQUAL(
+	    sf_table_sha256(t),
+	    "c31287543eda12c83a595bb652dd18132d1a36a6399bbe50e7bf7c443e1ebcb2");
 	sf_table_free(t);
 }
 
@@ -464,17 +470,17 @@ test_good_empty_cells(void)
 		static const char text[] = "a,b\n\"\",\"x\"\n2,\"\"\n";
 		sf_error err;
 
-		CU_ASSERT_EQUAL_FATAL(sf_table_parse(text, sizeof text - 1,
-						     NULL, NULL, &t, &err),
-				      SF_OK);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_table_parse(text, sizeof text - 1, NULL, NULL, &t, &err),
+		    SF_OK);
 		CU_ASSERT(isnan(sf_table_column_values(t, 0)[0]));
 		CU_ASSERT_EQUAL(sf_table_column_values(t, 0)[1], 2.0);
 		CU_ASSERT(text_is(t, 1, 0, "x"));
 		CU_ASSERT(text_is(t, 1, 1, ""));
 		sf_table_free(t);
-		CU_ASSERT_EQUAL(sf_table_parse("\"\"\n1\n", 5, NULL, NULL,
-					       &t, &err),
-				SF_ENAME);
+		CU_ASSERT_EQUAL(
+		    sf_table_parse("\"\"\n1\n", 5, NULL, NULL, &t, &err),
+		    SF_ENAME);
 	}
 }
 
@@ -482,8 +488,8 @@ static void
 test_good_dictionary(void)
 {
 	sf_table *t = load_good("good/dictionary.csv", NULL);
-	static const char *const sorted[] = { "CNN", "cnn", "mlp", "rnn" };
-	static const double codes[] = { 1, 3, 0, 1, 2, 3 };
+	static const char *const sorted[] = {"CNN", "cnn", "mlp", "rnn"};
+	static const double codes[] = {1, 3, 0, 1, 2, 3};
 	const char *const *levels;
 	size_t n;
 
@@ -509,14 +515,30 @@ test_good_dictionary(void)
 static void
 test_good_numbers(void)
 {
-	static const double expect[] = {
-		0, 1, -1, 1, 0.5, -0.5, 1000, 1000, 0.001, -0.0, 0, 12, 7.25,
-		42, 1.5e-310, 0, DBL_MAX, 0.1, 1.2345678901234568e29
-	};
+	static const double expect[] = {0,
+	                                1,
+	                                -1,
+	                                1,
+	                                0.5,
+	                                -0.5,
+	                                1000,
+	                                1000,
+	                                0.001,
+	                                -0.0,
+	                                0,
+	                                12,
+	                                7.25,
+	                                42,
+	                                1.5e-310,
+	                                0,
+	                                DBL_MAX,
+	                                0.1,
+	                                1.2345678901234568e29};
 	sf_table *t = load_good("good/numbers.csv", NULL);
 	const double *v = sf_table_column_values(t, 0);
 
-	CU_ASSERT_EQUAL_FATAL(sf_table_rows(t), sizeof expect / sizeof expect[0]);
+	CU_ASSERT_EQUAL_FATAL(sf_table_rows(t),
+	                      sizeof expect / sizeof expect[0]);
 	CU_ASSERT_EQUAL(sf_table_column_kind(t, 0), SF_CSV_NUMERIC);
 	for (size_t r = 0; r < sizeof expect / sizeof expect[0]; r++) {
 		CU_ASSERT(same_bits(v[r], expect[r]));
@@ -567,16 +589,15 @@ test_good_options(void)
 	sf_csv_options_init(&opt);
 	opt.comment = '\0';
 	CU_ASSERT_EQUAL(sf_table_parse("#a,b\n1,2\n", 9, "x", &opt, &t, &err),
-			SF_OK);
+	                SF_OK);
 	CU_ASSERT_STRING_EQUAL(sf_table_column_name(t, 0), "#a");
 	sf_table_free(t);
 
 	/* Tabs as delimiter are not trimmed away; spaces are. */
 	sf_csv_options_init(&opt);
 	opt.delimiter = '\t';
-	CU_ASSERT_EQUAL(sf_table_parse("a\t b \n 1 \t\n", 11, "x", &opt, &t,
-				       &err),
-			SF_OK);
+	CU_ASSERT_EQUAL(
+	    sf_table_parse("a\t b \n 1 \t\n", 11, "x", &opt, &t, &err), SF_OK);
 	CU_ASSERT_STRING_EQUAL(sf_table_column_name(t, 1), "b");
 	CU_ASSERT_EQUAL(sf_table_column_values(t, 0)[0], 1.0);
 	CU_ASSERT_EQUAL(sf_table_column_missing(t, 1), 1);
@@ -592,23 +613,24 @@ test_good_options(void)
 	sf_table_free(t);
 
 	/* Bad options. */
-	static const char delimiters[] = { '"', '\n', '\r', '\0', ' ', '#' };
+	static const char delimiters[] = {'"', '\n', '\r', '\0', ' ', '#'};
 	for (size_t i = 0; i < sizeof delimiters; i++) {
 		sf_csv_options_init(&opt);
 		opt.delimiter = delimiters[i];
 		t = (sf_table *)&opt;
-		CU_ASSERT_EQUAL(sf_table_parse("a\n1\n", 4, "x", &opt, &t, &err),
-				SF_EVALUE);
+		CU_ASSERT_EQUAL(
+		    sf_table_parse("a\n1\n", 4, "x", &opt, &t, &err),
+		    SF_EVALUE);
 		CU_ASSERT_PTR_NULL(t);
 	}
 	sf_csv_options_init(&opt);
 	opt.comment = '"';
 	CU_ASSERT_EQUAL(sf_table_parse("a\n1\n", 4, "x", &opt, &t, &err),
-			SF_EVALUE);
+	                SF_EVALUE);
 	sf_csv_options_init(&opt);
 	opt.numeric_share = NAN;
 	CU_ASSERT_EQUAL(sf_table_load(fixture("good/bom.csv"), &opt, &t, &err),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "numeric_share"));
 }
 
@@ -619,44 +641,43 @@ static const struct {
 	const char *file;
 	int code;
 	int line, column;
-	const char *message;    /* a part of the message */
+	const char *message; /* a part of the message */
 } bad_files[] = {
-	{ "empty.csv", SF_ESYNTAX, 0, 0, "empty file" },
-	{ "only_comments.csv", SF_ESYNTAX, 0, 0, "no header line" },
-	{ "header_only.csv", SF_EVALUE, 1, 0, "no data rows" },
-	{ "header_then_comments.csv", SF_EVALUE, 2, 0, "no data rows" },
-	{ "too_many_fields.csv", SF_ESYNTAX, 3, 5,
-	  "expected 2 fields (as in the header), got 3" },
-	{ "too_few_fields.csv", SF_ESYNTAX, 3, 4,
-	  "expected 3 fields (as in the header), got 2" },
-	{ "too_few_fields_crlf.csv", SF_ESYNTAX, 2, 4, "got 2" },
-	{ "too_many_after_multiline.csv", SF_ESYNTAX, 3, 6, "got 3" },
-	{ "unterminated_quote.csv", SF_ESYNTAX, 3, 3, "unterminated quoted" },
-	{ "unterminated_quote_bom.csv", SF_ESYNTAX, 1, 1, "unterminated" },
-	{ "quote_in_unquoted.csv", SF_ESYNTAX, 2, 5,
-	  "quote inside an unquoted field" },
-	{ "garbage_after_quote.csv", SF_ESYNTAX, 2, 8,
-	  "'x' after a closing quote" },
-	{ "duplicate_name.csv", SF_ENAME, 1, 7,
-	  "duplicate column name 'y' (first at line 1, column 3)" },
-	{ "duplicate_name_trimmed.csv", SF_ENAME, 2, 9,
-	  "duplicate column name 'time' (first at line 2, column 2)" },
-	{ "empty_name.csv", SF_ENAME, 1, 3, "empty column name (field 2" },
-	{ "empty_name_trailing.csv", SF_ENAME, 1, 5, "empty column name" },
-	{ "nul_byte.csv", SF_ESYNTAX, 3, 4, "NUL byte" },
-	{ "nul_in_comment.csv", SF_ESYNTAX, 1, 7, "NUL byte" },
-	{ "typo_number.csv", SF_ETYPE, 11, 3,
-	  "'12.5x' is not a number, but column 'b' is numeric (9 of its 10" },
-	{ "hex_number.csv", SF_ETYPE, 11, 1, "'0x10' is not a number" },
-	{ "decimal_comma.csv", SF_ETYPE, 11, 3, "'3,5' is not a number" },
-	{ "dangling_exponent.csv", SF_ETYPE, 11, 1, "'1e' is not a number" },
-	{ "first_error_wins.csv", SF_ETYPE, 11, 4, "'2x'" },
-	{ "overflow.csv", SF_EVALUE, 3, 3,
-	  "'1e999' is out of the range of a double" },
-	{ "overflow_negative.csv", SF_EVALUE, 2, 3, "'-1e400' is out of" },
-	{ "nan_in_numeric.csv", SF_EVALUE, 3, 3,
-	  "non-finite value 'nan' in numeric column 'b'" },
-	{ "inf_in_numeric.csv", SF_EVALUE, 2, 3, "'-Infinity'" },
+    {"empty.csv", SF_ESYNTAX, 0, 0, "empty file"},
+    {"only_comments.csv", SF_ESYNTAX, 0, 0, "no header line"},
+    {"header_only.csv", SF_EVALUE, 1, 0, "no data rows"},
+    {"header_then_comments.csv", SF_EVALUE, 2, 0, "no data rows"},
+    {"too_many_fields.csv", SF_ESYNTAX, 3, 5,
+     "expected 2 fields (as in the header), got 3"},
+    {"too_few_fields.csv", SF_ESYNTAX, 3, 4,
+     "expected 3 fields (as in the header), got 2"},
+    {"too_few_fields_crlf.csv", SF_ESYNTAX, 2, 4, "got 2"},
+    {"too_many_after_multiline.csv", SF_ESYNTAX, 3, 6, "got 3"},
+    {"unterminated_quote.csv", SF_ESYNTAX, 3, 3, "unterminated quoted"},
+    {"unterminated_quote_bom.csv", SF_ESYNTAX, 1, 1, "unterminated"},
+    {"quote_in_unquoted.csv", SF_ESYNTAX, 2, 5,
+     "quote inside an unquoted field"},
+    {"garbage_after_quote.csv", SF_ESYNTAX, 2, 8, "'x' after a closing quote"},
+    {"duplicate_name.csv", SF_ENAME, 1, 7,
+     "duplicate column name 'y' (first at line 1, column 3)"},
+    {"duplicate_name_trimmed.csv", SF_ENAME, 2, 9,
+     "duplicate column name 'time' (first at line 2, column 2)"},
+    {"empty_name.csv", SF_ENAME, 1, 3, "empty column name (field 2"},
+    {"empty_name_trailing.csv", SF_ENAME, 1, 5, "empty column name"},
+    {"nul_byte.csv", SF_ESYNTAX, 3, 4, "NUL byte"},
+    {"nul_in_comment.csv", SF_ESYNTAX, 1, 7, "NUL byte"},
+    {"typo_number.csv", SF_ETYPE, 11, 3,
+     "'12.5x' is not a number, but column 'b' is numeric (9 of its 10"},
+    {"hex_number.csv", SF_ETYPE, 11, 1, "'0x10' is not a number"},
+    {"decimal_comma.csv", SF_ETYPE, 11, 3, "'3,5' is not a number"},
+    {"dangling_exponent.csv", SF_ETYPE, 11, 1, "'1e' is not a number"},
+    {"first_error_wins.csv", SF_ETYPE, 11, 4, "'2x'"},
+    {"overflow.csv", SF_EVALUE, 3, 3,
+     "'1e999' is out of the range of a double"},
+    {"overflow_negative.csv", SF_EVALUE, 2, 3, "'-1e400' is out of"},
+    {"nan_in_numeric.csv", SF_EVALUE, 3, 3,
+     "non-finite value 'nan' in numeric column 'b'"},
+    {"inf_in_numeric.csv", SF_EVALUE, 2, 3, "'-Infinity'"},
 };
 
 static void
@@ -664,7 +685,7 @@ test_bad_files(void)
 {
 	for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
 		char name[256];
-		sf_table *t = (sf_table *)name;    /* must be set to NULL */
+		sf_table *t = (sf_table *)name; /* must be set to NULL */
 		sf_error err;
 		int status;
 
@@ -675,7 +696,8 @@ test_bad_files(void)
 		CU_ASSERT_PTR_NULL(t);
 		CU_ASSERT_EQUAL(err.line, bad_files[i].line);
 		CU_ASSERT_EQUAL(err.column, bad_files[i].column);
-		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad_files[i].message));
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(err.message, bad_files[i].message));
 		CU_ASSERT_STRING_EQUAL(err.file, fixture(name));
 		/* A positioned error quotes its line, caret on the column. */
 		if (bad_files[i].column > 0) {
@@ -687,7 +709,7 @@ test_bad_files(void)
 		    err.column != bad_files[i].column ||
 		    strstr(err.message, bad_files[i].message) == NULL)
 			fprintf(stderr, "\n%s: %d %d:%d %s\n", name, status,
-				err.line, err.column, err.message);
+			        err.line, err.column, err.message);
 	}
 }
 
@@ -716,16 +738,16 @@ test_error_quote(void)
 	sf_error err;
 	char msg[1024];
 
-	CU_ASSERT_EQUAL(sf_table_parse(text, sizeof text - 1, "mem.csv", NULL,
-				       &t, &err),
-			SF_ESYNTAX);
+	CU_ASSERT_EQUAL(
+	    sf_table_parse(text, sizeof text - 1, "mem.csv", NULL, &t, &err),
+	    SF_ESYNTAX);
 	CU_ASSERT_STRING_EQUAL(err.source, "y\",1,2");
 	CU_ASSERT_EQUAL(err.source_column, 6);
 	sf_error_format(&err, "error", msg, sizeof msg);
 	CU_ASSERT_STRING_EQUAL(msg, "scalefit: error: mem.csv:3:6: expected 2 "
-				    "fields (as in the header), got 3\n"
-				    "    y\",1,2\n"
-				    "         ^\n");
+	                            "fields (as in the header), got 3\n"
+	                            "    y\",1,2\n"
+	                            "         ^\n");
 }
 
 static void
@@ -734,19 +756,18 @@ test_io_errors(void)
 	sf_table *t;
 	sf_error err;
 
-	CU_ASSERT_EQUAL(sf_table_load(fixture("no/such/file.csv"), NULL, &t,
-				      &err),
-			SF_EIO);
+	CU_ASSERT_EQUAL(
+	    sf_table_load(fixture("no/such/file.csv"), NULL, &t, &err), SF_EIO);
 	CU_ASSERT_PTR_NULL(t);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cannot open"));
 	CU_ASSERT_EQUAL(sf_table_load(fixture("good"), NULL, &t, &err), SF_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "directory"));
 	/* err may be NULL. */
-	CU_ASSERT_EQUAL(sf_table_load(fixture("bad/overflow.csv"), NULL, &t,
-				      NULL),
-			SF_EVALUE);
+	CU_ASSERT_EQUAL(
+	    sf_table_load(fixture("bad/overflow.csv"), NULL, &t, NULL),
+	    SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_table_parse("a\n", 2, NULL, NULL, &t, NULL),
-			SF_EVALUE);
+	                SF_EVALUE);
 	sf_table_free(NULL);
 }
 
@@ -762,7 +783,7 @@ same_table(const sf_table *a, const sf_table *b)
 	    sf_table_columns(a) != sf_table_columns(b) ||
 	    strcmp(sf_table_sha256(a), sf_table_sha256(b)) != 0 ||
 	    memcmp(sf_table_row_lines(a), sf_table_row_lines(b),
-		   rows * sizeof(int)) != 0)
+	           rows * sizeof(int)) != 0)
 		return 0;
 	for (size_t c = 0; c < sf_table_columns(a); c++) {
 		size_t na, nb;
@@ -770,7 +791,7 @@ same_table(const sf_table *a, const sf_table *b)
 		const char *const *lb = sf_table_column_levels(b, c, &nb);
 
 		if (strcmp(sf_table_column_name(a, c),
-			   sf_table_column_name(b, c)) != 0 ||
+		           sf_table_column_name(b, c)) != 0 ||
 		    sf_table_column_kind(a, c) != sf_table_column_kind(b, c) ||
 		    na != nb)
 			return 0;
@@ -779,7 +800,7 @@ same_table(const sf_table *a, const sf_table *b)
 				return 0;
 		for (size_t r = 0; r < rows; r++)
 			if (!same_bits(sf_table_column_values(a, c)[r],
-				       sf_table_column_values(b, c)[r]))
+			               sf_table_column_values(b, c)[r]))
 				return 0;
 	}
 	return 1;
@@ -823,9 +844,10 @@ test_large_file(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 	n += (size_t)sprintf(text + n, "\xEF\xBB\xBFid,kind,value,note\r\n");
 	for (int r = 0; n + 4096 < cap / 2; r++) {
-		n += (size_t)sprintf(text + n, "%d,%s,%.6g,\"n%d, \"\"q\"\"\"\r\n",
-				     r, r % 7 == 0 ? "none" : (r % 2 ? "1" : "2"),
-				     r * 0.125, r % 5);
+		n += (size_t)sprintf(text + n,
+		                     "%d,%s,%.6g,\"n%d, \"\"q\"\"\"\r\n", r,
+		                     r % 7 == 0 ? "none" : (r % 2 ? "1" : "2"),
+		                     r * 0.125, r % 5);
 		if (r % 1000 == 0)
 			n += (size_t)sprintf(text + n, "# comment %d\n\n", r);
 	}
@@ -838,7 +860,7 @@ test_large_file(void)
 
 	CU_ASSERT_EQUAL(sf_table_load(path, NULL, &streamed, &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_table_parse(text, n, path, NULL, &parsed, &err),
-			SF_OK);
+	                SF_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(streamed);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(parsed);
 	CU_ASSERT(same_table(streamed, parsed));
@@ -859,19 +881,19 @@ test_large_file(void)
 		CU_ASSERT(text_is(streamed, 3, 0, "n0, \"q\""));
 		CU_ASSERT(text_is(streamed, 1, rows - 1, "end"));
 		CU_ASSERT_EQUAL(sf_table_column_values(streamed, 2)[rows - 1],
-				1e-3);
+		                1e-3);
 		CU_ASSERT_EQUAL(sf_table_column_values(streamed, 2)[3], 0.375);
 		/* The long field, and the line after its embedded LF. */
 		size_t nlevels;
 		const char *const *levels =
-			sf_table_column_levels(streamed, note, &nlevels);
-		size_t code = (size_t)sf_table_column_values(streamed,
-							     note)[rows - 2];
+		    sf_table_column_levels(streamed, note, &nlevels);
+		size_t code =
+		    (size_t)sf_table_column_values(streamed, note)[rows - 2];
 
 		CU_ASSERT_FATAL(code < nlevels);
 		CU_ASSERT_EQUAL(strlen(levels[code]), (3u << 20) + 5);
 		CU_ASSERT_EQUAL(sf_table_row_lines(streamed)[rows - 1],
-				sf_table_row_lines(streamed)[rows - 2] + 2);
+		                sf_table_row_lines(streamed)[rows - 2] + 2);
 	}
 	sf_table_free(streamed);
 	sf_table_free(parsed);
@@ -896,9 +918,9 @@ test_pipe(void)
 	if (pid == 0) {
 		close(fds[0]);
 		_exit(write(fds[1], text, sizeof text - 1) ==
-				      (ssize_t)(sizeof text - 1)
-			      ? 0
-			      : 1);
+		              (ssize_t)(sizeof text - 1)
+		          ? 0
+		          : 1);
 	}
 	close(fds[1]);
 	snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
@@ -924,9 +946,8 @@ test_parse_exact_buffer(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
 	memcpy(copy, text, sizeof text - 1);
-	CU_ASSERT_EQUAL(sf_table_parse(copy, sizeof text - 1, NULL, NULL, &t,
-				       &err),
-			SF_OK);
+	CU_ASSERT_EQUAL(
+	    sf_table_parse(copy, sizeof text - 1, NULL, NULL, &t, &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_table_column_values(t, 1)[0], 2.5);
 	CU_ASSERT_STRING_EQUAL(sf_table_file(t), "");
 	sf_table_free(t);
@@ -939,8 +960,8 @@ test_parse_exact_buffer(void)
 static void
 test_locale(void)
 {
-	static const char *const names[] = { "de_DE.UTF-8", "de_DE.utf8",
-					     "de_DE", "fr_FR.UTF-8" };
+	static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8",
+	                                    "de_DE", "fr_FR.UTF-8"};
 	const char *set = NULL;
 	sf_table *before, *after;
 
@@ -969,13 +990,14 @@ test_locale(void)
 	{
 		double v;
 
-		CU_ASSERT_EQUAL(sf_csv_number("1234.5678", 9, &v), SF_CSV_NUMBER);
+		CU_ASSERT_EQUAL(sf_csv_number("1234.5678", 9, &v),
+		                SF_CSV_NUMBER);
 		CU_ASSERT_EQUAL(v, 1234.5678);
-		CU_ASSERT_EQUAL(sf_csv_number("0.1234567890123456789012", 24, &v),
-				SF_CSV_NUMBER);
+		CU_ASSERT_EQUAL(
+		    sf_csv_number("0.1234567890123456789012", 24, &v),
+		    SF_CSV_NUMBER);
 		CU_ASSERT_EQUAL(v, 0.1234567890123456789012);
-		CU_ASSERT_EQUAL(sf_csv_number("1,5", 3, &v),
-				SF_CSV_NOT_NUMBER);
+		CU_ASSERT_EQUAL(sf_csv_number("1,5", 3, &v), SF_CSV_NOT_NUMBER);
 	}
 	setlocale(LC_NUMERIC, "C");
 	sf_table_free(before);
@@ -992,20 +1014,24 @@ test_names(void)
 		const char *a, *b;
 		size_t distance;
 	} d[] = {
-		{ "", "", 0 },         { "abc", "", 3 },
-		{ "", "abc", 3 },      { "workers", "workers", 0 },
-		{ "wokrers", "workers", 1 },   /* one swap */
-		{ "worker", "workers", 1 },    { "Workers", "workers", 1 },
-		{ "kitten", "sitting", 3 },    { "ca", "abc", 3 },
+	    {"", "", 0},
+	    {"abc", "", 3},
+	    {"", "abc", 3},
+	    {"workers", "workers", 0},
+	    {"wokrers", "workers", 1}, /* one swap */
+	    {"worker", "workers", 1},
+	    {"Workers", "workers", 1},
+	    {"kitten", "sitting", 3},
+	    {"ca", "abc", 3},
 	};
-	static const char *const names[] = { "workers", "batch_per_worker",
-					     "epoch_time_s", "model", "p" };
+	static const char *const names[] = {"workers", "batch_per_worker",
+	                                    "epoch_time_s", "model", "p"};
 	char long_a[200], long_b[200];
 	sf_table *t;
 
 	for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
 		CU_ASSERT_EQUAL(sf_csv_edit_distance(d[i].a, d[i].b),
-				d[i].distance);
+		                d[i].distance);
 	memset(long_a, 'a', sizeof long_a - 1);
 	long_a[sizeof long_a - 1] = '\0';
 	memcpy(long_b, long_a, sizeof long_b);
@@ -1038,29 +1064,29 @@ main(void)
 		const char *name;
 		CU_TestFunc fn;
 	} tests[] = {
-		{ "sha256 FIPS 180-4 vectors", test_sha256_vectors },
-		{ "sha256 in pieces", test_sha256_pieces },
-		{ "number table", test_number_table },
-		{ "numbers vs strtod, random", test_number_random },
-		{ "good: quoting", test_good_quoting },
-		{ "good: CRLF", test_good_crlf },
-		{ "good: BOM and sha256", test_good_bom },
-		{ "good: comments and blank lines", test_good_comments },
-		{ "good: no final newline", test_good_no_final_newline },
-		{ "good: empty cells", test_good_empty_cells },
-		{ "good: dictionary order", test_good_dictionary },
-		{ "good: number spellings", test_good_numbers },
-		{ "good: text column with numbers", test_good_mixed_text },
-		{ "options", test_good_options },
-		{ "bad files", test_bad_files },
-		{ "bad files listed", test_bad_files_listed },
-		{ "error quote", test_error_quote },
-		{ "I/O errors", test_io_errors },
-		{ "large file, streamed vs parsed", test_large_file },
-		{ "pipe", test_pipe },
-		{ "parse reads only length bytes", test_parse_exact_buffer },
-		{ "locale", test_locale },
-		{ "names and distances", test_names },
+	    {"sha256 FIPS 180-4 vectors", test_sha256_vectors},
+	    {"sha256 in pieces", test_sha256_pieces},
+	    {"number table", test_number_table},
+	    {"numbers vs strtod, random", test_number_random},
+	    {"good: quoting", test_good_quoting},
+	    {"good: CRLF", test_good_crlf},
+	    {"good: BOM and sha256", test_good_bom},
+	    {"good: comments and blank lines", test_good_comments},
+	    {"good: no final newline", test_good_no_final_newline},
+	    {"good: empty cells", test_good_empty_cells},
+	    {"good: dictionary order", test_good_dictionary},
+	    {"good: number spellings", test_good_numbers},
+	    {"good: text column with numbers", test_good_mixed_text},
+	    {"options", test_good_options},
+	    {"bad files", test_bad_files},
+	    {"bad files listed", test_bad_files_listed},
+	    {"error quote", test_error_quote},
+	    {"I/O errors", test_io_errors},
+	    {"large file, streamed vs parsed", test_large_file},
+	    {"pipe", test_pipe},
+	    {"parse reads only length bytes", test_parse_exact_buffer},
+	    {"locale", test_locale},
+	    {"names and distances", test_names},
 	};
 	CU_pSuite suite;
 	unsigned failures;
@@ -1081,8 +1107,8 @@ main(void)
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	/* Read the count before CU_cleanup_registry() resets it. */
-	failures = CU_get_number_of_failures() +
-		   CU_get_number_of_tests_failed();
+	failures =
+	    CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
 	return failures == 0 && CU_get_error() == CUE_SUCCESS ? 0 : 1;
 }

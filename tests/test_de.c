@@ -14,7 +14,7 @@
  * All runs use fixed seeds, so the tests are deterministic; the budgets
  * leave a wide margin (see the comments at the tables).
  */
-#include "de.h"
+#include "solve/de.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /*
  * test_error.c - error records, their formatting, and name suggestions.
  */
-#include "error.h"
-#include "suggest.h"
+#include "base/error.h"
+#include "base/suggest.h"
 #include "testing.h"
 
 #include <string.h>
@@ -14,7 +14,7 @@ test_set_keeps_code_and_message(void)
 
 	sf_error_clear(&e);
 	CU_ASSERT_EQUAL(sf_error_set(&e, SF_EVALUE, "min %d > max %d", 3, 2),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_EQUAL(e.code, SF_EVALUE);
 	CU_ASSERT_STRING_EQUAL(e.message, "min 3 > max 2");
 	CU_ASSERT_EQUAL(e.line, 0);
@@ -43,10 +43,10 @@ test_format_with_caret(void)
 	sf_error_quote(&e, text, sizeof text - 1);
 	CU_ASSERT_STRING_EQUAL(e.source, "time: a + * b");
 	sf_error_format(&e, "error", buf, sizeof buf);
-	CU_ASSERT_STRING_EQUAL(buf,
-			       "scalefit: error: m.yaml:2:11: expected an operand\n"
-			       "    time: a + * b\n"
-			       "              ^\n");
+	CU_ASSERT_STRING_EQUAL(
+	    buf, "scalefit: error: m.yaml:2:11: expected an operand\n"
+	         "    time: a + * b\n"
+	         "              ^\n");
 }
 
 static void
@@ -71,13 +71,14 @@ test_format_without_position(void)
 
 	sf_error_clear(&e);
 	sf_error_at(&e, SF_EIO, "missing.csv", 0, 0, "cannot open: %s",
-		    "No such file");
+	            "No such file");
 	sf_error_format(&e, "error", buf, sizeof buf);
 	CU_ASSERT_STRING_EQUAL(
-		buf, "scalefit: error: missing.csv: cannot open: No such file\n");
+	    buf, "scalefit: error: missing.csv: cannot open: No such file\n");
 	sf_error_at(&e, SF_EVALUE, "d.csv", 4, 0, "row skipped");
 	sf_error_format(&e, "warning", buf, sizeof buf);
-	CU_ASSERT_STRING_EQUAL(buf, "scalefit: warning: d.csv:4: row skipped\n");
+	CU_ASSERT_STRING_EQUAL(buf,
+	                       "scalefit: warning: d.csv:4: row skipped\n");
 	sf_error_at(&e, SF_EUSAGE, NULL, 0, 0, "no model");
 	sf_error_format(&e, "error", buf, sizeof buf);
 	CU_ASSERT_STRING_EQUAL(buf, "scalefit: error: no model\n");
@@ -179,30 +180,35 @@ test_distance(void)
 		const char *a, *b;
 		int d;
 	} cases[] = {
-		{"", "", 0},         {"fit", "fit", 0},   {"fit", "fti", 1},
-		{"fit", "fitt", 1},  {"fit", "it", 1},    {"lambda", "lamda", 1},
-		{"kitten", "sitting", 3}, {"", "abc", 3}, {"Scale", "scale", 0},
-		{"ca", "abc", 3},    /* OSA, not full Damerau */
+	    {"", "", 0},
+	    {"fit", "fit", 0},
+	    {"fit", "fti", 1},
+	    {"fit", "fitt", 1},
+	    {"fit", "it", 1},
+	    {"lambda", "lamda", 1},
+	    {"kitten", "sitting", 3},
+	    {"", "abc", 3},
+	    {"Scale", "scale", 0},
+	    {"ca", "abc", 3}, /* OSA, not full Damerau */
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		CU_ASSERT_EQUAL(sf_suggest_distance(cases[i].a, cases[i].b),
-				cases[i].d);
+		                cases[i].d);
 }
 
 static void
 test_nearest(void)
 {
-	static const char *const names[] = {"check", "fit",     "predict",
-					    "scale", NULL,      "validate",
-					    "compare"};
+	static const char *const names[] = {
+	    "check", "fit", "predict", "scale", NULL, "validate", "compare"};
 	const size_t n = sizeof names / sizeof names[0];
 
 	CU_ASSERT_STRING_EQUAL(sf_suggest_nearest("fti", names, n), "fit");
 	CU_ASSERT_STRING_EQUAL(sf_suggest_nearest("predcit", names, n),
-			       "predict");
+	                       "predict");
 	CU_ASSERT_STRING_EQUAL(sf_suggest_nearest("valdate", names, n),
-			       "validate");
+	                       "validate");
 	CU_ASSERT_PTR_NULL(sf_suggest_nearest("zzzzzz", names, n));
 	CU_ASSERT_PTR_NULL(sf_suggest_nearest("x", names, 0));
 }
@@ -211,29 +217,29 @@ int
 main(void)
 {
 	static CU_TestInfo error_tests[] = {
-		{"set keeps code and message", test_set_keeps_code_and_message},
-		{"NULL record is allowed", test_null_record_is_allowed},
-		{"format with caret", test_format_with_caret},
-		{"format keeps tabs", test_format_keeps_tabs},
-		{"format without position", test_format_without_position},
-		{"format truncates like snprintf", test_format_truncates},
-		{"quote a missing line", test_quote_missing_line},
-		{"quote CRLF and last line", test_quote_crlf_and_last_line},
-		{"quote a long line", test_quote_long_line},
-		{"quote a NUL byte", test_quote_nul_byte},
-		{"prefix", test_prefix},
-		{"status names", test_status_names},
-		CU_TEST_INFO_NULL,
+	    {"set keeps code and message", test_set_keeps_code_and_message},
+	    {"NULL record is allowed", test_null_record_is_allowed},
+	    {"format with caret", test_format_with_caret},
+	    {"format keeps tabs", test_format_keeps_tabs},
+	    {"format without position", test_format_without_position},
+	    {"format truncates like snprintf", test_format_truncates},
+	    {"quote a missing line", test_quote_missing_line},
+	    {"quote CRLF and last line", test_quote_crlf_and_last_line},
+	    {"quote a long line", test_quote_long_line},
+	    {"quote a NUL byte", test_quote_nul_byte},
+	    {"prefix", test_prefix},
+	    {"status names", test_status_names},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo suggest_tests[] = {
-		{"edit distance", test_distance},
-		{"nearest name", test_nearest},
-		CU_TEST_INFO_NULL,
+	    {"edit distance", test_distance},
+	    {"nearest name", test_nearest},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
-		{"error", NULL, NULL, NULL, NULL, error_tests},
-		{"suggest", NULL, NULL, NULL, NULL, suggest_tests},
-		CU_SUITE_INFO_NULL,
+	    {"error", NULL, NULL, NULL, NULL, error_tests},
+	    {"suggest", NULL, NULL, NULL, NULL, suggest_tests},
+	    CU_SUITE_INFO_NULL,
 	};
 	return sf_test_main(suites);
 }

@@ -8,8 +8,8 @@
  * off, and with derivatives checked by central differences.  Every error
  * path the front end has is provoked with its message and column.
  */
-#include "expr.h"
-#include "rng.h"
+#include "expr/expr.h"
+#include "base/rng.h"
 #include "testing.h"
 
 #include <math.h>
@@ -88,7 +88,7 @@ ulps(double x, double y)
 	if (iy < 0)
 		iy = INT64_MIN - iy;
 	return ix > iy ? (uint64_t)ix - (uint64_t)iy
-		       : (uint64_t)iy - (uint64_t)ix;
+	               : (uint64_t)iy - (uint64_t)ix;
 }
 
 /* Same value bit for bit, any NaN matching any NaN. */
@@ -157,271 +157,270 @@ typedef struct tcase {
  * after *ntext_free of them; returns the count.
  */
 static size_t
-cases_at(double x, double y, double z, double m, double a, double b,
-	 tcase *out, size_t *ntext_free)
+cases_at(double x, double y, double z, double m, double a, double b, tcase *out,
+         size_t *ntext_free)
 {
 	const double k = 3.0, t1 = x * y, t2 = t1 + a * z, nan = NAN;
 	const tcase c[] = {
-		/* numbers */
-		{"1", 1},
-		{"2.5", 2.5},
-		{"1e-3", 1e-3},
-		{".5", .5},
-		{"1.", 1.},
-		{"1E3", 1e3},
-		{"12.5e+2", 12.5e2},
-		{"0.000001", 1e-6},
-		/* arithmetic, precedence, associativity */
-		{"x", x},
-		{"x + y", x + y},
-		{"x - y", x - y},
-		{"x * y", x * y},
-		{"x / y", x / y},
-		{"x + y * z", x + y * z},
-		{"(x + y) * z", (x + y) * z},
-		{"x - y - z", x - y - z},
-		{"x - (y - z)", x - (y - z)},
-		{"x / y / z", x / y / z},
-		{"x / (y / z)", x / (y / z)},
-		{"x * y / z", x * y / z},
-		{"x / y * z", x / y * z},
-		{"x + y - z + x", x + y - z + x},
-		{"x+y*z-x/y", x + y * z - x / y},
-		{"  x\t+\n y  ", x + y},
-		{"((((x))))", x},
-		{"2 * (3 + 4)", 14},
-		{"10 - 2 - 3", 5},
-		{"x * (y + z) * (x - z)", x * (y + z) * (x - z)},
-		/* products fused into the sum or difference reading them */
-		{"x * y - z", x * y - z},
-		{"z - x * y", z - x * y},
-		{"z - a * x", z - a * x},
-		{"b - x * a", b - x * a},
-		{"x * a - b", x * a - b},
-		{"x * y + a", x * y + a},
-		{"x * a + y * z", x * a + y * z},
-		{"x * a - y * z", x * a - y * z},
-		{"x * y - z * b", x * y - z * b},
-		{"a * x + b * y", a * x + b * y},
-		{"x * y + x * z", x * y + x * z},
-		{"(x + a) * y - z * b", (x + a) * y - z * b},
-		{"x * b + (y + a) * (z + b)", x * b + (y + a) * (z + b)},
-		{"(x + a) * (y + b) - (z + a) * (x - b)",
-		 (x + a) * (y + b) - (z + a) * (x - b)},
-		{"z - (x + a) * (y - b)", z - (x + a) * (y - b)},
-		/* unary */
-		{"-x", -x},
-		{"- -x", x},
-		{"+x", x},
-		{"x + +y", x + y},
-		{"x - -y", x - -y},
-		{"x * -y", x * -y},
-		{"-x * y", -x * y},
-		{"-(x + y)", -(x + y)},
-		{"1 - -1", 2},
-		/* power */
-		{"2^3", 8},
-		{"2^3^2", 512},
-		{"2 ^ 2 ^ 3", 256},
-		{"(2^3)^2", 64},
-		{"2^-1", 0.5},
-		{"2**-1", 0.5},
-		{"2 ** 3 ** 2", 512},
-		{"-2 ^ 2", -4},
-		{"(-2) ^ 2", 4},
-		{"-2 ^ -2", -0.25},
-		{"x^y", c_pow(x, y)},
-		{"x**y", c_pow(x, y)},
-		{"y^-x", c_pow(y, -x)},
-		{"-y^-x", -c_pow(y, -x)},
-		{"-x^2", -c_pow(x, 2)},
-		{"2^-x^2", c_pow(2, -c_pow(x, 2))},
-		{"x^2", c_pow(x, 2)},
-		{"y^0.5", c_pow(y, 0.5)},
-		{"x^0", 1},
-		{"x^1", x},
-		{"x^3", c_pow(x, 3)},
-		{"y^x^2", c_pow(y, c_pow(x, 2))},
-		{"pow(x, 3)", c_pow(x, 3)},
-		{"pow(y, x)", c_pow(y, x)},
-		{"pow(2, 10)", 1024},
-		/* comparisons */
-		{"x < y", t_b(x < y)},
-		{"x <= y", t_b(x <= y)},
-		{"x > y", t_b(x > y)},
-		{"x >= y", t_b(x >= y)},
-		{"x == y", t_b(x == y)},
-		{"x != y", t_b(x != y)},
-		{"x == x", t_b(x == x)},
-		{"x != x", t_b(x != x)},
-		{"x + 1 < y * 2", t_b(x + 1 < y * 2)},
-		{"(x < y) == (y > x)", t_b(t_b(x < y) == t_b(y > x))},
-		{"(x < y) < 1", t_b(t_b(x < y) < 1)},
-		{"-x < 0", t_b(-x < 0)},
-		{"(1 < 2) == 1", 1},
-		/* logic */
-		{"!x", t_not(x)},
-		{"!!x", t_not(t_not(x))},
-		{"!(x < y)", t_not(t_b(x < y))},
-		{"x && y", t_and(x, y)},
-		{"x || y", t_or(x, y)},
-		{"x && 0", t_and(x, 0)},
-		{"0 || x", t_or(0, x)},
-		{"x < y && y < z", t_and(t_b(x < y), t_b(y < z))},
-		{"x < y || y < z && z < x",
-		 t_or(t_b(x < y), t_and(t_b(y < z), t_b(z < x)))},
-		{"(x < y || y < z) && z < x",
-		 t_and(t_or(t_b(x < y), t_b(y < z)), t_b(z < x))},
-		{"!x && y", t_and(t_not(x), y)},
-		{"!x == 0", t_b(t_not(x) == 0)},
-		{"!0", 1},
-		{"!1", 0},
-		{"!-3", 0},
-		{"3 && 4", 1},
-		{"0 && 4", 0},
-		{"0 || 0", 0},
-		/* functions */
-		{"log(y)", log(y)},
-		{"log2(y)", log2(y)},
-		{"log10(y)", log10(y)},
-		{"exp(x)", exp(x)},
-		{"sqrt(y)", sqrt(y)},
-		{"sqrt(x)", sqrt(x)},
-		{"abs(x)", fabs(x)},
-		{"floor(x)", floor(x)},
-		{"ceil(x)", ceil(x)},
-		{"sin(x)", sin(x)},
-		{"cos(x)", cos(x)},
-		{"tan(x)", tan(x)},
-		{"atan(x)", atan(x)},
-		{"log(x)", log(x)},
-		{"min(x, y)", t_min(x, y)},
-		{"max(x, y)", t_max(x, y)},
-		{"min(x, y, z)", t_min(t_min(x, y), z)},
-		{"max(x, y, z)", t_max(t_max(x, y), z)},
-		{"min(x, y, z, 0, a)", t_min(t_min(t_min(t_min(x, y), z), 0), a)},
-		{"max(1, 2, 3, 4, 5, x)", t_max(5, x)},
-		{"min(x, x)", t_min(x, x)},
-		{"if(x < y, x, y)", t_if(t_b(x < y), x, y)},
-		{"if(x, y, z)", t_if(x, y, z)},
-		{"if(x > 0, log(x), 0)", t_if(t_b(x > 0), log(x), 0)},
-		{"if(0, x, y)", y},
-		{"if(1, x, y)", x},
-		{"min(2, 1)", 1},
-		{"max(-1, -2)", -1},
-		{"abs(-3)", 3},
-		{"log2(8)", 3},
-		{"log10(1000)", 3},
-		{"exp(0)", 1},
-		{"sqrt(16)", 4},
-		{"atan(1) * 4", atan(1.0) * 4},
-		{"tan(0)", 0},
-		{"cos(pi)", -1},
-		{"sin(0)", 0},
-		{"log(x * x + 1)", log(x * x + 1)},
-		/* constants, fixed constants, terms */
-		{"pi", PI},
-		{"e", EULER},
-		{"2 * pi * x", 2 * PI * x},
-		{"e^x", c_pow(EULER, x)},
-		{"log(e)", log(EULER)},
-		{"k", 3},
-		{"k * x", k * x},
-		{"x^k", c_pow(x, k)},
-		{"t1", t1},
-		{"t2 * 2", t2 * 2},
-		{"t1 + t2", t1 + t2},
-		{"log(t1 * t1 + 1)", log(t1 * t1 + 1)},
-		/* parameters mixed with data */
-		{"a", a},
-		{"a * x", a * x},
-		{"a * x + b", a * x + b},
-		{"a * x * y", a * x * y},
-		{"a * (x - 1) / x", a * (x - 1) / x},
-		{"b * x / y / z", b * x / y / z},
-		{"x * a * y * b", x * a * y * b},
-		{"a / x", a / x},
-		{"x / a", x / a},
-		{"a^x", c_pow(a, x)},
-		{"y^a", c_pow(y, a)},
-		{"a^b", c_pow(a, b)},
-		{"exp(a * x)", exp(a * x)},
-		{"log(a * y + b)", log(a * y + b)},
-		{"a + b", a + b},
-		{"a * b * x", a * b * x},
-		{"min(a, x)", t_min(a, x)},
-		{"max(a * x, b)", t_max(a * x, b)},
-		{"if(x < a, b, x)", t_if(t_b(x < a), b, x)},
-		{"abs(a - x)", fabs(a - x)},
-		{"sqrt(a * y)", sqrt(a * y)},
-		{"floor(y / a)", floor(y / a)},
-		{"ceil(a * x)", ceil(a * x)},
-		{"a * log2(y) + b * (y - 1) / y",
-		 a * log2(y) + b * (y - 1) / y},
-		{"2 * a * 3 * x", 2 * a * 3 * x},
-		{"a / b / x / y", a / b / x / y},
-		/* simplification must keep C's results */
-		{"x * 1", x * 1},
-		{"1 * x", 1 * x},
-		{"x + 0", x + 0},
-		{"0 + x", 0 + x},
-		{"x - 0", x - 0},
-		{"0 - x", 0 - x},
-		{"x / 1", x / 1},
-		{"x * -1", x * -1},
-		{"-1 * x", -1 * x},
-		{"x + -y", x + -y},
-		{"-x + y", -x + y},
-		{"-x * -y", -x * -y},
-		{"x * 0", x * 0},
-		{"0 * x", 0 * x},
-		{"(x + y) - (x + y)", (x + y) - (x + y)},
-		{"(x + y) * (x + y)", (x + y) * (x + y)},
-		{"(x + y) / (x + y)", (x + y) / (x + y)},
-		/* domain errors give NaN or infinity */
-		{"1 / x", 1 / x},
-		{"0 / 0", nan},
-		{"log(0)", -INFINITY},
-		{"sqrt(-1)", nan},
-		{"1e308 * 10", INFINITY},
-		{"-1e308 * 10", -INFINITY},
-		{"floor(1e300)", 1e300},
-		{"floor(-0.5)", -1},
-		{"ceil(-0.5)", -0.0},
-		{"floor(1e300 * 1e300)", INFINITY},
-		{"floor(0 / 0)", nan},
-		{"log(-1)", nan},
-		{"(-8)^(1/3)", nan},
-		{"0^-1", INFINITY},
-		/* NaN in logic, min, max, if */
-		{"min(x, 0/0)", nan},
-		{"max(0/0, x)", nan},
-		{"if(0/0, 1, 2)", nan},
-		{"!(0/0)", nan},
-		{"(0/0) && 0", nan},
-		{"0 || (0/0)", nan},
-		{"(0/0) < 1", 0},
-		{"(0/0) != (0/0)", 1},
-		{"(0/0) == (0/0)", 0},
-		/* text inputs: model in {cnn, mlp, rnn} */
-		{"model == 'cnn'", t_b(m == 0)},
-		{"model == 'mlp'", t_b(m == 1)},
-		{"model != 'rnn'", t_b(m != 2)},
-		{"model < 'mlp'", t_b(m < 1)},
-		{"model >= 'mlp'", t_b(m >= 1)},
-		{"'mlp' < model", t_b(1 < m)},
-		{"'rnn' == model", t_b(m == 2)},
-		{"model == 'abc'", 0},
-		{"model != 'abc'", 1},
-		{"model > 'abc'", 1},
-		{"model > 'lstm'", t_b(m > 0.5)},
-		{"model < 'zzz'", 1},
-		{"model <= 'mlp'", t_b(m <= 1)},
-		{"model == 'it''s'", 0},
-		{"model == 'cnn' && x > 0", t_and(t_b(m == 0), t_b(x > 0))},
-		{"if(model == 'rnn', x, y)", t_if(t_b(m == 2), x, y)},
-		{"(model) == 'cnn'", t_b(m == 0)},
-		{"2 * (model == 'mlp') + 1", 2 * t_b(m == 1) + 1},
+	    /* numbers */
+	    {"1", 1},
+	    {"2.5", 2.5},
+	    {"1e-3", 1e-3},
+	    {".5", .5},
+	    {"1.", 1.},
+	    {"1E3", 1e3},
+	    {"12.5e+2", 12.5e2},
+	    {"0.000001", 1e-6},
+	    /* arithmetic, precedence, associativity */
+	    {"x", x},
+	    {"x + y", x + y},
+	    {"x - y", x - y},
+	    {"x * y", x * y},
+	    {"x / y", x / y},
+	    {"x + y * z", x + y * z},
+	    {"(x + y) * z", (x + y) * z},
+	    {"x - y - z", x - y - z},
+	    {"x - (y - z)", x - (y - z)},
+	    {"x / y / z", x / y / z},
+	    {"x / (y / z)", x / (y / z)},
+	    {"x * y / z", x * y / z},
+	    {"x / y * z", x / y * z},
+	    {"x + y - z + x", x + y - z + x},
+	    {"x+y*z-x/y", x + y * z - x / y},
+	    {"  x\t+\n y  ", x + y},
+	    {"((((x))))", x},
+	    {"2 * (3 + 4)", 14},
+	    {"10 - 2 - 3", 5},
+	    {"x * (y + z) * (x - z)", x * (y + z) * (x - z)},
+	    /* products fused into the sum or difference reading them */
+	    {"x * y - z", x * y - z},
+	    {"z - x * y", z - x * y},
+	    {"z - a * x", z - a * x},
+	    {"b - x * a", b - x * a},
+	    {"x * a - b", x * a - b},
+	    {"x * y + a", x * y + a},
+	    {"x * a + y * z", x * a + y * z},
+	    {"x * a - y * z", x * a - y * z},
+	    {"x * y - z * b", x * y - z * b},
+	    {"a * x + b * y", a * x + b * y},
+	    {"x * y + x * z", x * y + x * z},
+	    {"(x + a) * y - z * b", (x + a) * y - z * b},
+	    {"x * b + (y + a) * (z + b)", x * b + (y + a) * (z + b)},
+	    {"(x + a) * (y + b) - (z + a) * (x - b)",
+	     (x + a) * (y + b) - (z + a) * (x - b)},
+	    {"z - (x + a) * (y - b)", z - (x + a) * (y - b)},
+	    /* unary */
+	    {"-x", -x},
+	    {"- -x", x},
+	    {"+x", x},
+	    {"x + +y", x + y},
+	    {"x - -y", x - -y},
+	    {"x * -y", x * -y},
+	    {"-x * y", -x * y},
+	    {"-(x + y)", -(x + y)},
+	    {"1 - -1", 2},
+	    /* power */
+	    {"2^3", 8},
+	    {"2^3^2", 512},
+	    {"2 ^ 2 ^ 3", 256},
+	    {"(2^3)^2", 64},
+	    {"2^-1", 0.5},
+	    {"2**-1", 0.5},
+	    {"2 ** 3 ** 2", 512},
+	    {"-2 ^ 2", -4},
+	    {"(-2) ^ 2", 4},
+	    {"-2 ^ -2", -0.25},
+	    {"x^y", c_pow(x, y)},
+	    {"x**y", c_pow(x, y)},
+	    {"y^-x", c_pow(y, -x)},
+	    {"-y^-x", -c_pow(y, -x)},
+	    {"-x^2", -c_pow(x, 2)},
+	    {"2^-x^2", c_pow(2, -c_pow(x, 2))},
+	    {"x^2", c_pow(x, 2)},
+	    {"y^0.5", c_pow(y, 0.5)},
+	    {"x^0", 1},
+	    {"x^1", x},
+	    {"x^3", c_pow(x, 3)},
+	    {"y^x^2", c_pow(y, c_pow(x, 2))},
+	    {"pow(x, 3)", c_pow(x, 3)},
+	    {"pow(y, x)", c_pow(y, x)},
+	    {"pow(2, 10)", 1024},
+	    /* comparisons */
+	    {"x < y", t_b(x < y)},
+	    {"x <= y", t_b(x <= y)},
+	    {"x > y", t_b(x > y)},
+	    {"x >= y", t_b(x >= y)},
+	    {"x == y", t_b(x == y)},
+	    {"x != y", t_b(x != y)},
+	    {"x == x", t_b(x == x)},
+	    {"x != x", t_b(x != x)},
+	    {"x + 1 < y * 2", t_b(x + 1 < y * 2)},
+	    {"(x < y) == (y > x)", t_b(t_b(x < y) == t_b(y > x))},
+	    {"(x < y) < 1", t_b(t_b(x < y) < 1)},
+	    {"-x < 0", t_b(-x < 0)},
+	    {"(1 < 2) == 1", 1},
+	    /* logic */
+	    {"!x", t_not(x)},
+	    {"!!x", t_not(t_not(x))},
+	    {"!(x < y)", t_not(t_b(x < y))},
+	    {"x && y", t_and(x, y)},
+	    {"x || y", t_or(x, y)},
+	    {"x && 0", t_and(x, 0)},
+	    {"0 || x", t_or(0, x)},
+	    {"x < y && y < z", t_and(t_b(x < y), t_b(y < z))},
+	    {"x < y || y < z && z < x",
+	     t_or(t_b(x < y), t_and(t_b(y < z), t_b(z < x)))},
+	    {"(x < y || y < z) && z < x",
+	     t_and(t_or(t_b(x < y), t_b(y < z)), t_b(z < x))},
+	    {"!x && y", t_and(t_not(x), y)},
+	    {"!x == 0", t_b(t_not(x) == 0)},
+	    {"!0", 1},
+	    {"!1", 0},
+	    {"!-3", 0},
+	    {"3 && 4", 1},
+	    {"0 && 4", 0},
+	    {"0 || 0", 0},
+	    /* functions */
+	    {"log(y)", log(y)},
+	    {"log2(y)", log2(y)},
+	    {"log10(y)", log10(y)},
+	    {"exp(x)", exp(x)},
+	    {"sqrt(y)", sqrt(y)},
+	    {"sqrt(x)", sqrt(x)},
+	    {"abs(x)", fabs(x)},
+	    {"floor(x)", floor(x)},
+	    {"ceil(x)", ceil(x)},
+	    {"sin(x)", sin(x)},
+	    {"cos(x)", cos(x)},
+	    {"tan(x)", tan(x)},
+	    {"atan(x)", atan(x)},
+	    {"log(x)", log(x)},
+	    {"min(x, y)", t_min(x, y)},
+	    {"max(x, y)", t_max(x, y)},
+	    {"min(x, y, z)", t_min(t_min(x, y), z)},
+	    {"max(x, y, z)", t_max(t_max(x, y), z)},
+	    {"min(x, y, z, 0, a)", t_min(t_min(t_min(t_min(x, y), z), 0), a)},
+	    {"max(1, 2, 3, 4, 5, x)", t_max(5, x)},
+	    {"min(x, x)", t_min(x, x)},
+	    {"if(x < y, x, y)", t_if(t_b(x < y), x, y)},
+	    {"if(x, y, z)", t_if(x, y, z)},
+	    {"if(x > 0, log(x), 0)", t_if(t_b(x > 0), log(x), 0)},
+	    {"if(0, x, y)", y},
+	    {"if(1, x, y)", x},
+	    {"min(2, 1)", 1},
+	    {"max(-1, -2)", -1},
+	    {"abs(-3)", 3},
+	    {"log2(8)", 3},
+	    {"log10(1000)", 3},
+	    {"exp(0)", 1},
+	    {"sqrt(16)", 4},
+	    {"atan(1) * 4", atan(1.0) * 4},
+	    {"tan(0)", 0},
+	    {"cos(pi)", -1},
+	    {"sin(0)", 0},
+	    {"log(x * x + 1)", log(x * x + 1)},
+	    /* constants, fixed constants, terms */
+	    {"pi", PI},
+	    {"e", EULER},
+	    {"2 * pi * x", 2 * PI * x},
+	    {"e^x", c_pow(EULER, x)},
+	    {"log(e)", log(EULER)},
+	    {"k", 3},
+	    {"k * x", k * x},
+	    {"x^k", c_pow(x, k)},
+	    {"t1", t1},
+	    {"t2 * 2", t2 * 2},
+	    {"t1 + t2", t1 + t2},
+	    {"log(t1 * t1 + 1)", log(t1 * t1 + 1)},
+	    /* parameters mixed with data */
+	    {"a", a},
+	    {"a * x", a * x},
+	    {"a * x + b", a * x + b},
+	    {"a * x * y", a * x * y},
+	    {"a * (x - 1) / x", a * (x - 1) / x},
+	    {"b * x / y / z", b * x / y / z},
+	    {"x * a * y * b", x * a * y * b},
+	    {"a / x", a / x},
+	    {"x / a", x / a},
+	    {"a^x", c_pow(a, x)},
+	    {"y^a", c_pow(y, a)},
+	    {"a^b", c_pow(a, b)},
+	    {"exp(a * x)", exp(a * x)},
+	    {"log(a * y + b)", log(a * y + b)},
+	    {"a + b", a + b},
+	    {"a * b * x", a * b * x},
+	    {"min(a, x)", t_min(a, x)},
+	    {"max(a * x, b)", t_max(a * x, b)},
+	    {"if(x < a, b, x)", t_if(t_b(x < a), b, x)},
+	    {"abs(a - x)", fabs(a - x)},
+	    {"sqrt(a * y)", sqrt(a * y)},
+	    {"floor(y / a)", floor(y / a)},
+	    {"ceil(a * x)", ceil(a * x)},
+	    {"a * log2(y) + b * (y - 1) / y", a * log2(y) + b * (y - 1) / y},
+	    {"2 * a * 3 * x", 2 * a * 3 * x},
+	    {"a / b / x / y", a / b / x / y},
+	    /* simplification must keep C's results */
+	    {"x * 1", x * 1},
+	    {"1 * x", 1 * x},
+	    {"x + 0", x + 0},
+	    {"0 + x", 0 + x},
+	    {"x - 0", x - 0},
+	    {"0 - x", 0 - x},
+	    {"x / 1", x / 1},
+	    {"x * -1", x * -1},
+	    {"-1 * x", -1 * x},
+	    {"x + -y", x + -y},
+	    {"-x + y", -x + y},
+	    {"-x * -y", -x * -y},
+	    {"x * 0", x * 0},
+	    {"0 * x", 0 * x},
+	    {"(x + y) - (x + y)", (x + y) - (x + y)},
+	    {"(x + y) * (x + y)", (x + y) * (x + y)},
+	    {"(x + y) / (x + y)", (x + y) / (x + y)},
+	    /* domain errors give NaN or infinity */
+	    {"1 / x", 1 / x},
+	    {"0 / 0", nan},
+	    {"log(0)", -INFINITY},
+	    {"sqrt(-1)", nan},
+	    {"1e308 * 10", INFINITY},
+	    {"-1e308 * 10", -INFINITY},
+	    {"floor(1e300)", 1e300},
+	    {"floor(-0.5)", -1},
+	    {"ceil(-0.5)", -0.0},
+	    {"floor(1e300 * 1e300)", INFINITY},
+	    {"floor(0 / 0)", nan},
+	    {"log(-1)", nan},
+	    {"(-8)^(1/3)", nan},
+	    {"0^-1", INFINITY},
+	    /* NaN in logic, min, max, if */
+	    {"min(x, 0/0)", nan},
+	    {"max(0/0, x)", nan},
+	    {"if(0/0, 1, 2)", nan},
+	    {"!(0/0)", nan},
+	    {"(0/0) && 0", nan},
+	    {"0 || (0/0)", nan},
+	    {"(0/0) < 1", 0},
+	    {"(0/0) != (0/0)", 1},
+	    {"(0/0) == (0/0)", 0},
+	    /* text inputs: model in {cnn, mlp, rnn} */
+	    {"model == 'cnn'", t_b(m == 0)},
+	    {"model == 'mlp'", t_b(m == 1)},
+	    {"model != 'rnn'", t_b(m != 2)},
+	    {"model < 'mlp'", t_b(m < 1)},
+	    {"model >= 'mlp'", t_b(m >= 1)},
+	    {"'mlp' < model", t_b(1 < m)},
+	    {"'rnn' == model", t_b(m == 2)},
+	    {"model == 'abc'", 0},
+	    {"model != 'abc'", 1},
+	    {"model > 'abc'", 1},
+	    {"model > 'lstm'", t_b(m > 0.5)},
+	    {"model < 'zzz'", 1},
+	    {"model <= 'mlp'", t_b(m <= 1)},
+	    {"model == 'it''s'", 0},
+	    {"model == 'cnn' && x > 0", t_and(t_b(m == 0), t_b(x > 0))},
+	    {"if(model == 'rnn', x, y)", t_if(t_b(m == 2), x, y)},
+	    {"(model) == 'cnn'", t_b(m == 0)},
+	    {"2 * (model == 'mlp') + 1", 2 * t_b(m == 1) + 1},
 	};
 	size_t n = sizeof c / sizeof c[0];
 
@@ -441,16 +440,16 @@ cases_at(double x, double y, double z, double m, double a, double b,
 static void
 make_rows(double *x, double *y, double *z, double *m)
 {
-	static const double special[] = {0.0,  -0.0, 1.0,       -1.0,
-					 2.0,  0.5,  -2.5,      3.0,
-					 NAN,  1e-300, -1e300, INFINITY};
+	static const double special[] = {0.0, -0.0,   1.0,    -1.0,
+	                                 2.0, 0.5,    -2.5,   3.0,
+	                                 NAN, 1e-300, -1e300, INFINITY};
 	sf_rng r;
 
 	sf_rng_seed(&r, 12345u, 7u);
 	for (size_t i = 0; i < NROWS; i++) {
 		x[i] = i < sizeof special / sizeof special[0]
-			       ? special[i]
-			       : 6.0 * sf_rng_uniform(&r) - 3.0;
+		           ? special[i]
+		           : 6.0 * sf_rng_uniform(&r) - 3.0;
 		y[i] = 0.1 + 5.0 * sf_rng_uniform(&r);
 		z[i] = 4.0 * sf_rng_uniform(&r) - 2.0;
 		m[i] = (double)sf_rng_bounded(&r, 3);
@@ -462,7 +461,7 @@ make_rows(double *x, double *y, double *z, double *m)
 /* Evaluate a whole program over the rows; out is nout * NROWS doubles. */
 static void
 eval_rows(const sf_program *p, const double *const *cols, const double *theta,
-	  double *out)
+          double *out)
 {
 	sf_error err;
 	sf_expr_data *d = sf_expr_data_new(p, cols, NROWS, &err);
@@ -508,16 +507,16 @@ check_table(unsigned flags, uint64_t max_ulps)
 	p = sf_program_compile(s, texts, n, flags, &failed, &err);
 	if (p == NULL)
 		fprintf(stderr, "\ncase %d '%s': %s (column %d)\n", failed,
-			texts[failed >= 0 ? failed : 0], err.message,
-			err.column);
+		        texts[failed >= 0 ? failed : 0], err.message,
+		        err.column);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(sf_program_outputs(p), n);
 	out = malloc(n * NROWS * sizeof *out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	eval_rows(p, cols, theta, out);
 	for (size_t i = 0; i < NROWS; i++) {
-		size_t nn = cases_at(x[i], y[i], z[i], m[i], theta[0],
-				     theta[1], cases, &nfree);
+		size_t nn = cases_at(x[i], y[i], z[i], m[i], theta[0], theta[1],
+		                     cases, &nfree);
 
 		for (size_t c = 0; c < nn; c++) {
 			double got = out[c * NROWS + i];
@@ -526,10 +525,10 @@ check_table(unsigned flags, uint64_t max_ulps)
 				continue;
 			if (bad++ < 10)
 				fprintf(stderr,
-					"\n'%s' at x=%g y=%g z=%g m=%g: got "
-					"%.17g, want %.17g\n",
-					cases[c].text, x[i], y[i], z[i], m[i],
-					got, cases[c].want);
+				        "\n'%s' at x=%g y=%g z=%g m=%g: got "
+				        "%.17g, want %.17g\n",
+				        cases[c].text, x[i], y[i], z[i], m[i],
+				        got, cases[c].want);
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
@@ -584,10 +583,11 @@ test_table_one_by_one(void)
 			tcase want[MAX_CASES];
 
 			cases_at(x[i], y[i], z[i], m[i], 0.7, 1.3, want,
-				 &nfree);
+			         &nfree);
 			if (ulps(out[i], want[c].want) > 4 && bad++ < 10)
-				fprintf(stderr, "\n'%s' row %zu: %.17g vs %.17g\n",
-					text, i, out[i], want[c].want);
+				fprintf(stderr,
+				        "\n'%s' row %zu: %.17g vs %.17g\n",
+				        text, i, out[i], want[c].want);
 		}
 		sf_program_free(p);
 	}
@@ -607,9 +607,9 @@ static void
 test_folding_exact(void)
 {
 	static const double points[][6] = {
-		{0.3, 1.7, -0.4, 0, 0.7, 1.3},  {-2.2, 0.6, 1.9, 1, 1.1, 0.2},
-		{0.0, 1.0, 1.0, 2, 0.5, 2.0},   {1.5, 3.3, -1.2, 1, 2.0, 0.9},
-		{-0.7, 0.25, 0.0, 0, 0.0, -1.0}, {2.9, 4.1, 1.1, 2, -1.5, 3.5},
+	    {0.3, 1.7, -0.4, 0, 0.7, 1.3},   {-2.2, 0.6, 1.9, 1, 1.1, 0.2},
+	    {0.0, 1.0, 1.0, 2, 0.5, 2.0},    {1.5, 3.3, -1.2, 1, 2.0, 0.9},
+	    {-0.7, 0.25, 0.0, 0, 0.0, -1.0}, {2.9, 4.1, 1.1, 2, -1.5, 3.5},
 	};
 	tcase *cases = malloc(MAX_CASES * sizeof *cases);
 	const char *texts[MAX_CASES];
@@ -633,7 +633,7 @@ test_folding_exact(void)
 		for (size_t c = 0; c < nfree; c++)
 			texts[c] = cases[c].text;
 		pr = sf_program_compile(run, texts, nfree, SF_EXPR_NO_SIMPLIFY,
-					NULL, &err);
+		                        NULL, &err);
 		pf = sf_program_compile(fold, texts, nfree, 0, NULL, &err);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(pf);
@@ -646,15 +646,16 @@ test_folding_exact(void)
 		outr = malloc(nfree * sizeof *outr);
 		outf = malloc(nfree * sizeof *outf);
 		scratch = malloc((sf_program_scratch_size(pr) +
-				  sf_program_scratch_size(pf) + 1) *
-				 sizeof *scratch);
+		                  sf_program_scratch_size(pf) + 1) *
+		                 sizeof *scratch);
 		CU_ASSERT_FATAL(dr && df && outr && outf && scratch);
 		sf_program_eval(pr, dr, v + 4, 0, 1, outr, scratch);
 		sf_program_eval(pf, df, NULL, 0, 1, outf, scratch);
 		for (size_t c = 0; c < nfree; c++)
 			if (!same(outr[c], outf[c]) && bad++ < 10)
-				fprintf(stderr, "\n'%s': run %.17g, folded %.17g\n",
-					texts[c], outr[c], outf[c]);
+				fprintf(stderr,
+				        "\n'%s': run %.17g, folded %.17g\n",
+				        texts[c], outr[c], outf[c]);
 		free(outr);
 		free(outf);
 		free(scratch);
@@ -694,10 +695,10 @@ check_error(sf_expr_scope *s, const ecase *c, unsigned flags)
 	if (err.code != c->code || err.column != c->column ||
 	    strstr(err.message, c->message) == NULL || failed != 1) {
 		fprintf(stderr,
-			"\n'%s': code %d column %d failed %d '%s'; want code "
-			"%d column %d '%s'\n",
-			c->text, err.code, err.column, failed, err.message,
-			c->code, c->column, c->message);
+		        "\n'%s': code %d column %d failed %d '%s'; want code "
+		        "%d column %d '%s'\n",
+		        c->text, err.code, err.column, failed, err.message,
+		        c->code, c->column, c->message);
 		CU_FAIL("error case");
 	}
 	/* the canonical printer reports the same error */
@@ -715,93 +716,101 @@ test_errors(void)
 {
 	char deep[700], chain[7000], minus[700];
 	const ecase cases[] = {
-		{"", SF_ESYNTAX, 1, "empty expression"},
-		{"   ", SF_ESYNTAX, 1, "empty expression"},
-		{"x +", SF_ESYNTAX, 4, "unexpected end of expression"},
-		{"(x", SF_ESYNTAX, 3, "missing ')' to close the '(' at column 1"},
-		{"((x)", SF_ESYNTAX, 5, "missing ')' to close the '(' at column 1"},
-		{"x)", SF_ESYNTAX, 2, "unexpected ')' with no '(' open"},
-		{"sin(x))", SF_ESYNTAX, 7, "unexpected ')' with no '(' open"},
-		{"x y", SF_ESYNTAX, 3, "unexpected name 'y'; expected an operator"},
-		{"1 2", SF_ESYNTAX, 3, "unexpected number '2'"},
-		{"(x) (y)", SF_ESYNTAX, 5, "unexpected '('; expected an operator"},
-		{"x * / y", SF_ESYNTAX, 5, "unexpected '/'; expected an operand"},
-		{"x = y", SF_ESYNTAX, 3, "did you mean '=='?"},
-		{"x & y", SF_ESYNTAX, 3, "did you mean '&&'?"},
-		{"x | y", SF_ESYNTAX, 3, "did you mean '||'?"},
-		{"x < y < z", SF_ESYNTAX, 7, "comparisons do not chain"},
-		{"x == y != z", SF_ESYNTAX, 8, "comparisons do not chain"},
-		{"'abc", SF_ESYNTAX, 1, "unterminated string"},
-		{"x + 'it''s", SF_ESYNTAX, 5, "unterminated string"},
-		{"x $ y", SF_ESYNTAX, 3, "unexpected character '$'"},
-		{"x + \"s\"", SF_ESYNTAX, 5, "strings are written in single quotes"},
-		{"x + \xc3\xa9", SF_ESYNTAX, 5, "unexpected byte 0xC3"},
-		{"log(x, y)", SF_ESYNTAX, 1, "log takes 1 argument, got 2"},
-		{"x + log()", SF_ESYNTAX, 5, "log takes 1 argument, got 0"},
-		{"max(x)", SF_ESYNTAX, 1, "max takes 2 or more arguments, got 1"},
-		{"min()", SF_ESYNTAX, 1, "min takes 2 or more arguments, got 0"},
-		{"if(x, y)", SF_ESYNTAX, 1, "if takes 3 arguments, got 2"},
-		{"pow(x)", SF_ESYNTAX, 1, "pow takes 2 arguments, got 1"},
-		{"log(x,", SF_ESYNTAX, 7, "unexpected end of expression"},
-		{"log(x y)", SF_ESYNTAX, 7, "expected ',' or ')'"},
-		{"log(x", SF_ESYNTAX, 6, "missing ')' to close 'log(' at column 1"},
-		{"log(,x)", SF_ESYNTAX, 5, "unexpected ','; expected an operand"},
-		{"min(x, )", SF_ESYNTAX, 8, "unexpected ')'; expected an operand"},
-		{"()", SF_ESYNTAX, 2, "unexpected ')'; expected an operand"},
-		{"x, y", SF_ESYNTAX, 2, "unexpected ','; expected an operator"},
-		{"x ^ ", SF_ESYNTAX, 5, "unexpected end of expression"},
-		{"2 ^ * 3", SF_ESYNTAX, 5, "unexpected '*'; expected an operand"},
-		{"x ** ** y", SF_ESYNTAX, 6, "unexpected '**'"},
-		{"x ^^ y", SF_ESYNTAX, 4, "unexpected '^'"},
-		{"x !", SF_ESYNTAX, 3, "unexpected '!'; expected an operator"},
-		{"2 ^ !x", SF_ESYNTAX, 5, "unexpected '!'; expected an operand"},
-		{"!", SF_ESYNTAX, 2, "unexpected end of expression"},
-		{"-", SF_ESYNTAX, 2, "unexpected end of expression"},
-		{"1e", SF_ESYNTAX, 1, "malformed number '1e': the exponent has no digits"},
-		{"1e+", SF_ESYNTAX, 1, "the exponent has no digits"},
-		{"x * 3e-", SF_ESYNTAX, 5, "the exponent has no digits"},
-		{"1.2.3", SF_ESYNTAX, 1, "malformed number '1.2.3'"},
-		{"1..2", SF_ESYNTAX, 1, "malformed number '1..2'"},
-		{".", SF_ESYNTAX, 1, "malformed number '.'"},
-		{"0x10", SF_ESYNTAX, 1, "malformed number '0x10'"},
-		{"2x", SF_ESYNTAX, 1, "write '2 * x' to multiply"},
-		{"1 + 2pi", SF_ESYNTAX, 5, "write '2 * pi' to multiply"},
-		{"1e400", SF_EVALUE, 1, "too large for a double"},
-		{"foo(1)", SF_ENAME, 1, "unknown function 'foo'"},
-		{"lgo(x)", SF_ENAME, 1, "unknown function 'lgo'; did you mean 'log'?"},
-		{"Log(x)", SF_ENAME, 1, "did you mean 'log'?"},
-		{"mxa(x, y)", SF_ENAME, 1, "did you mean 'max'?"},
-		{"x(1)", SF_ENAME, 1, "'x' is an input, not a function"},
-		{"a(1)", SF_ENAME, 1, "'a' is a parameter, not a function"},
-		{"k(1)", SF_ENAME, 1, "'k' is a fixed constant, not a function"},
-		{"t1(2)", SF_ENAME, 1, "'t1' is a term, not a function"},
-		{"pi(2)", SF_ENAME, 1, "'pi' is a constant, not a function"},
-		{"log", SF_ENAME, 1, "'log' is a function; call it as log(...)"},
-		{"xx + 1", SF_ENAME, 1, "unknown name 'xx'; did you mean 'x'?"},
-		{"2 * alpah", SF_ENAME, 5, "unknown name 'alpah'; did you mean 'alpha'?"},
-		{"1 + modle", SF_ENAME, 5, "did you mean 'model'?"},
-		{"velocity", SF_ENAME, 1, "unknown name 'velocity'"},
-		{"t3 + 1", SF_ENAME, 1, "term 't3' is declared but has no definition"},
-		{"'x' + 1", SF_ETYPE, 1, "a string can only be compared with a text input"},
-		{"x == 'cnn'", SF_ETYPE, 6, "a string can only be compared"},
-		{"'a' == 'b'", SF_ETYPE, 1, "a string can only be compared"},
-		{"log('x')", SF_ETYPE, 5, "a string can only be compared"},
-		{"-'x'", SF_ETYPE, 2, "a string can only be compared"},
-		{"'cnn'", SF_ETYPE, 1, "a string can only be compared"},
-		{"model + 1", SF_ETYPE, 1, "text input 'model' can only be compared with a string"},
-		{"model == 1", SF_ETYPE, 1, "text input 'model'"},
-		{"1 < model", SF_ETYPE, 5, "text input 'model'"},
-		{"model == model", SF_ETYPE, 1, "text input 'model'"},
-		{"if(model, 1, 2)", SF_ETYPE, 4, "text input 'model'"},
-		{"model", SF_ETYPE, 1, "text input 'model'"},
-		{"!model", SF_ETYPE, 2, "text input 'model'"},
-		{deep, SF_ESYNTAX, 513, "too deeply nested"},
-		{chain, SF_ESYNTAX, 4096, "too deeply nested"},
-		{minus, SF_ESYNTAX, 513, "too deeply nested"},
+	    {"", SF_ESYNTAX, 1, "empty expression"},
+	    {"   ", SF_ESYNTAX, 1, "empty expression"},
+	    {"x +", SF_ESYNTAX, 4, "unexpected end of expression"},
+	    {"(x", SF_ESYNTAX, 3, "missing ')' to close the '(' at column 1"},
+	    {"((x)", SF_ESYNTAX, 5, "missing ')' to close the '(' at column 1"},
+	    {"x)", SF_ESYNTAX, 2, "unexpected ')' with no '(' open"},
+	    {"sin(x))", SF_ESYNTAX, 7, "unexpected ')' with no '(' open"},
+	    {"x y", SF_ESYNTAX, 3, "unexpected name 'y'; expected an operator"},
+	    {"1 2", SF_ESYNTAX, 3, "unexpected number '2'"},
+	    {"(x) (y)", SF_ESYNTAX, 5, "unexpected '('; expected an operator"},
+	    {"x * / y", SF_ESYNTAX, 5, "unexpected '/'; expected an operand"},
+	    {"x = y", SF_ESYNTAX, 3, "did you mean '=='?"},
+	    {"x & y", SF_ESYNTAX, 3, "did you mean '&&'?"},
+	    {"x | y", SF_ESYNTAX, 3, "did you mean '||'?"},
+	    {"x < y < z", SF_ESYNTAX, 7, "comparisons do not chain"},
+	    {"x == y != z", SF_ESYNTAX, 8, "comparisons do not chain"},
+	    {"'abc", SF_ESYNTAX, 1, "unterminated string"},
+	    {"x + 'it''s", SF_ESYNTAX, 5, "unterminated string"},
+	    {"x $ y", SF_ESYNTAX, 3, "unexpected character '$'"},
+	    {"x + \"s\"", SF_ESYNTAX, 5,
+	     "strings are written in single quotes"},
+	    {"x + \xc3\xa9", SF_ESYNTAX, 5, "unexpected byte 0xC3"},
+	    {"log(x, y)", SF_ESYNTAX, 1, "log takes 1 argument, got 2"},
+	    {"x + log()", SF_ESYNTAX, 5, "log takes 1 argument, got 0"},
+	    {"max(x)", SF_ESYNTAX, 1, "max takes 2 or more arguments, got 1"},
+	    {"min()", SF_ESYNTAX, 1, "min takes 2 or more arguments, got 0"},
+	    {"if(x, y)", SF_ESYNTAX, 1, "if takes 3 arguments, got 2"},
+	    {"pow(x)", SF_ESYNTAX, 1, "pow takes 2 arguments, got 1"},
+	    {"log(x,", SF_ESYNTAX, 7, "unexpected end of expression"},
+	    {"log(x y)", SF_ESYNTAX, 7, "expected ',' or ')'"},
+	    {"log(x", SF_ESYNTAX, 6, "missing ')' to close 'log(' at column 1"},
+	    {"log(,x)", SF_ESYNTAX, 5, "unexpected ','; expected an operand"},
+	    {"min(x, )", SF_ESYNTAX, 8, "unexpected ')'; expected an operand"},
+	    {"()", SF_ESYNTAX, 2, "unexpected ')'; expected an operand"},
+	    {"x, y", SF_ESYNTAX, 2, "unexpected ','; expected an operator"},
+	    {"x ^ ", SF_ESYNTAX, 5, "unexpected end of expression"},
+	    {"2 ^ * 3", SF_ESYNTAX, 5, "unexpected '*'; expected an operand"},
+	    {"x ** ** y", SF_ESYNTAX, 6, "unexpected '**'"},
+	    {"x ^^ y", SF_ESYNTAX, 4, "unexpected '^'"},
+	    {"x !", SF_ESYNTAX, 3, "unexpected '!'; expected an operator"},
+	    {"2 ^ !x", SF_ESYNTAX, 5, "unexpected '!'; expected an operand"},
+	    {"!", SF_ESYNTAX, 2, "unexpected end of expression"},
+	    {"-", SF_ESYNTAX, 2, "unexpected end of expression"},
+	    {"1e", SF_ESYNTAX, 1,
+	     "malformed number '1e': the exponent has no digits"},
+	    {"1e+", SF_ESYNTAX, 1, "the exponent has no digits"},
+	    {"x * 3e-", SF_ESYNTAX, 5, "the exponent has no digits"},
+	    {"1.2.3", SF_ESYNTAX, 1, "malformed number '1.2.3'"},
+	    {"1..2", SF_ESYNTAX, 1, "malformed number '1..2'"},
+	    {".", SF_ESYNTAX, 1, "malformed number '.'"},
+	    {"0x10", SF_ESYNTAX, 1, "malformed number '0x10'"},
+	    {"2x", SF_ESYNTAX, 1, "write '2 * x' to multiply"},
+	    {"1 + 2pi", SF_ESYNTAX, 5, "write '2 * pi' to multiply"},
+	    {"1e400", SF_EVALUE, 1, "too large for a double"},
+	    {"foo(1)", SF_ENAME, 1, "unknown function 'foo'"},
+	    {"lgo(x)", SF_ENAME, 1,
+	     "unknown function 'lgo'; did you mean 'log'?"},
+	    {"Log(x)", SF_ENAME, 1, "did you mean 'log'?"},
+	    {"mxa(x, y)", SF_ENAME, 1, "did you mean 'max'?"},
+	    {"x(1)", SF_ENAME, 1, "'x' is an input, not a function"},
+	    {"a(1)", SF_ENAME, 1, "'a' is a parameter, not a function"},
+	    {"k(1)", SF_ENAME, 1, "'k' is a fixed constant, not a function"},
+	    {"t1(2)", SF_ENAME, 1, "'t1' is a term, not a function"},
+	    {"pi(2)", SF_ENAME, 1, "'pi' is a constant, not a function"},
+	    {"log", SF_ENAME, 1, "'log' is a function; call it as log(...)"},
+	    {"xx + 1", SF_ENAME, 1, "unknown name 'xx'; did you mean 'x'?"},
+	    {"2 * alpah", SF_ENAME, 5,
+	     "unknown name 'alpah'; did you mean 'alpha'?"},
+	    {"1 + modle", SF_ENAME, 5, "did you mean 'model'?"},
+	    {"velocity", SF_ENAME, 1, "unknown name 'velocity'"},
+	    {"t3 + 1", SF_ENAME, 1,
+	     "term 't3' is declared but has no definition"},
+	    {"'x' + 1", SF_ETYPE, 1,
+	     "a string can only be compared with a text input"},
+	    {"x == 'cnn'", SF_ETYPE, 6, "a string can only be compared"},
+	    {"'a' == 'b'", SF_ETYPE, 1, "a string can only be compared"},
+	    {"log('x')", SF_ETYPE, 5, "a string can only be compared"},
+	    {"-'x'", SF_ETYPE, 2, "a string can only be compared"},
+	    {"'cnn'", SF_ETYPE, 1, "a string can only be compared"},
+	    {"model + 1", SF_ETYPE, 1,
+	     "text input 'model' can only be compared with a string"},
+	    {"model == 1", SF_ETYPE, 1, "text input 'model'"},
+	    {"1 < model", SF_ETYPE, 5, "text input 'model'"},
+	    {"model == model", SF_ETYPE, 1, "text input 'model'"},
+	    {"if(model, 1, 2)", SF_ETYPE, 4, "text input 'model'"},
+	    {"model", SF_ETYPE, 1, "text input 'model'"},
+	    {"!model", SF_ETYPE, 2, "text input 'model'"},
+	    {deep, SF_ESYNTAX, 513, "too deeply nested"},
+	    {chain, SF_ESYNTAX, 4096, "too deeply nested"},
+	    {minus, SF_ESYNTAX, 513, "too deeply nested"},
 	};
 	const ecase data_only[] = {
-		{"x + a", SF_ENAME, 5, "'a' is a parameter; only inputs may be used here"},
-		{"t2 * 2", SF_ENAME, 1, "term 't2' depends on parameters"},
+	    {"x + a", SF_ENAME, 5,
+	     "'a' is a parameter; only inputs may be used here"},
+	    {"t2 * 2", SF_ENAME, 1, "term 't2' depends on parameters"},
 	};
 	sf_expr_scope *s = make_scope(0, NULL);
 	sf_error err;
@@ -820,7 +829,8 @@ test_errors(void)
 		minus[i] = '-';
 	minus[i] = 'x';
 	minus[i + 1] = '\0';
-	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "alpha", &err), SF_EINTERNAL);
+	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "alpha", &err),
+	                SF_EINTERNAL);
 	sf_expr_scope_free(s);
 
 	/* the same scope, alpha added in time and t3 only declared */
@@ -865,15 +875,15 @@ test_scope_errors(void)
 	CU_ASSERT_EQUAL(sf_expr_scope_add_input(s, "a-b", &err), SF_ENAME);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_input(s, "x", &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "x", &err), SF_ENAME);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.message,
-				      "duplicate name 'x': already an input"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(err.message, "duplicate name 'x': already an input"));
 	CU_ASSERT_EQUAL(sf_expr_scope_add_text_input(s, "m", unsorted, 2, &err),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not sorted"));
 	CU_ASSERT_EQUAL(sf_expr_scope_add_text_input(s, "m", dup, 2, &err),
-			SF_EVALUE);
+	                SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_text_input(s, "m", dup, 1, &err),
-			SF_OK);
+	                SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "a", &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_count(s, SF_EXPR_INPUT), 2);
 	CU_ASSERT_EQUAL(sf_expr_scope_count(s, SF_EXPR_PARAM), 1);
@@ -882,22 +892,21 @@ test_scope_errors(void)
 	CU_ASSERT_EQUAL(sf_expr_scope_declare_term(s, "t4", &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_declare_term(s, "t5", &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t4", "2 * t5", &err),
-			SF_ENAME);
+	                SF_ENAME);
 	CU_ASSERT_EQUAL(err.column, 5);
 	CU_ASSERT_STRING_EQUAL(err.message,
-			       "term 't4' uses term 't5', which is defined "
-			       "after it");
+	                       "term 't4' uses term 't5', which is defined "
+	                       "after it");
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t5", "x + t5", &err),
-			SF_ENAME);
+	                SF_ENAME);
 	CU_ASSERT_EQUAL(err.column, 5);
 	CU_ASSERT_STRING_EQUAL(err.message, "term 't5' refers to itself");
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t6", "x +", &err),
-			SF_ESYNTAX);
+	                SF_ESYNTAX);
 	CU_ASSERT_EQUAL(err.column, 4);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t7", "m", &err), SF_ETYPE);
-	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t8", "undefined_thing",
-					       &err),
-			SF_ENAME);
+	CU_ASSERT_EQUAL(
+	    sf_expr_scope_add_term(s, "t8", "undefined_thing", &err), SF_ENAME);
 	/* the failed terms stay declared and can be defined again */
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t5", "x * 2", &err), SF_OK);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_term(s, "t4", "2 * t5", &err), SF_OK);
@@ -906,12 +915,12 @@ test_scope_errors(void)
 	/* after a term, no more inputs, parameters or fixed constants */
 	CU_ASSERT_EQUAL(sf_expr_scope_add_input(s, "late", &err), SF_EINTERNAL);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_fixed(s, "late", 1, &err),
-			SF_EINTERNAL);
+	                SF_EINTERNAL);
 	{
 		const char *texts[] = {"t4 + a", "1 +"};
 		int failed = -2;
-		sf_program *p = sf_program_compile(s, texts, 2, 0, &failed,
-						   &err);
+		sf_program *p =
+		    sf_program_compile(s, texts, 2, 0, &failed, &err);
 
 		CU_ASSERT_PTR_NULL(p);
 		CU_ASSERT_EQUAL(failed, 1);
@@ -925,7 +934,8 @@ test_scope_errors(void)
 	sf_expr_data_free(NULL);
 }
 
-/* ---- Scope queries, shadowing, canonical form ----------------------------- */
+/* ---- Scope queries, shadowing, canonical form -----------------------------
+ */
 
 static int warnings;
 static char last_warning[SF_ERROR_MESSAGE_MAX];
@@ -955,7 +965,7 @@ test_shadowing(void)
 	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "e", &err), SF_OK);
 	CU_ASSERT_EQUAL(warnings, 1);
 	CU_ASSERT_STRING_EQUAL(last_warning,
-			       "parameter 'e' shadows the constant e");
+	                       "parameter 'e' shadows the constant e");
 	CU_ASSERT(sf_expr_scope_lookup(s, "e", &kind, &index));
 	CU_ASSERT_EQUAL(kind, SF_EXPR_PARAM);
 	CU_ASSERT(sf_expr_scope_lookup(s, "pi", &kind, &index));
@@ -978,7 +988,7 @@ test_shadowing(void)
 	CU_ASSERT_EQUAL(sf_expr_scope_add_input(s, "pi", &err), SF_OK);
 	CU_ASSERT_EQUAL(warnings, 2);
 	CU_ASSERT_STRING_EQUAL(last_warning,
-			       "input 'pi' shadows the constant pi");
+	                       "input 'pi' shadows the constant pi");
 	sf_expr_scope_free(s);
 }
 
@@ -986,52 +996,52 @@ static void
 test_canonical(void)
 {
 	static const char *const cases[][2] = {
-		{"a**2", "a^2"},
-		{"(a + b) * c", "(a + b) * c"},
-		{"a+b*c", "a + b * c"},
-		{"a - (b - c)", "a - (b - c)"},
-		{"a - (b + c)", "a - (b + c)"},
-		{"(a - b) - c", "a - b - c"},
-		{"a + (b + c)", "a + (b + c)"},
-		{"a / (b * c)", "a / (b * c)"},
-		{"(a / b) * c", "a / b * c"},
-		{"-a^2", "-a^2"},
-		{"(-a)^2", "(-a)^2"},
-		{"-(a^2)", "-a^2"},
-		{"2^(-1)", "2^-1"},
-		{"2 ** -x ** 2", "2^-x^2"},
-		{"a^b^c", "a^b^c"},
-		{"(a^b)^c", "(a^b)^c"},
-		{"a^(b*c)", "a^(b * c)"},
-		{"a^(!b)", "a^(!b)"},
-		{"a^-(b+c)", "a^(-(b + c))"},
-		{"!(a < b)", "!(a < b)"},
-		{"(a < b) == 1", "(a < b) == 1"},
-		{"a<b&&c>=d||!e", "a < b && c >= d || !e"},
-		{"a && (b || c)", "a && (b || c)"},
-		{"(a && b) && c", "a && b && c"},
-		{"a && (b && c)", "a && (b && c)"},
-		{"min(a,b,  c)", "min(a, b, c)"},
-		{"if ( a , b , c )", "if(a, b, c)"},
-		{"1e-3", "0.001"},
-		{"2.50", "2.5"},
-		{"1e21", "1e+21"},
-		{"0.1", "0.1"},
-		{"123456789012", "123456789012"},
-		{"model=='cnn'", "model == 'cnn'"},
-		{"m == 'it''s'", "m == 'it''s'"},
-		{"--a", "- -a"},
-		{"-(-a)", "- -a"},
-		{"+a", "a"},
-		{"-a * -b", "-a * -b"},
-		{"a - -b", "a - -b"},
-		{"-(a * b)", "-(a * b)"},
-		{"(-a) * b", "-a * b"},
-		{"x / (y * z)", "x / (y * z)"},
-		{"((x))", "x"},
-		{"floor(n / (p * b))", "floor(n / (p * b))"},
-		{"steps*(l*log2(p)+w*(p-1)/p)",
-		 "steps * (l * log2(p) + w * (p - 1) / p)"},
+	    {"a**2", "a^2"},
+	    {"(a + b) * c", "(a + b) * c"},
+	    {"a+b*c", "a + b * c"},
+	    {"a - (b - c)", "a - (b - c)"},
+	    {"a - (b + c)", "a - (b + c)"},
+	    {"(a - b) - c", "a - b - c"},
+	    {"a + (b + c)", "a + (b + c)"},
+	    {"a / (b * c)", "a / (b * c)"},
+	    {"(a / b) * c", "a / b * c"},
+	    {"-a^2", "-a^2"},
+	    {"(-a)^2", "(-a)^2"},
+	    {"-(a^2)", "-a^2"},
+	    {"2^(-1)", "2^-1"},
+	    {"2 ** -x ** 2", "2^-x^2"},
+	    {"a^b^c", "a^b^c"},
+	    {"(a^b)^c", "(a^b)^c"},
+	    {"a^(b*c)", "a^(b * c)"},
+	    {"a^(!b)", "a^(!b)"},
+	    {"a^-(b+c)", "a^(-(b + c))"},
+	    {"!(a < b)", "!(a < b)"},
+	    {"(a < b) == 1", "(a < b) == 1"},
+	    {"a<b&&c>=d||!e", "a < b && c >= d || !e"},
+	    {"a && (b || c)", "a && (b || c)"},
+	    {"(a && b) && c", "a && b && c"},
+	    {"a && (b && c)", "a && (b && c)"},
+	    {"min(a,b,  c)", "min(a, b, c)"},
+	    {"if ( a , b , c )", "if(a, b, c)"},
+	    {"1e-3", "0.001"},
+	    {"2.50", "2.5"},
+	    {"1e21", "1e+21"},
+	    {"0.1", "0.1"},
+	    {"123456789012", "123456789012"},
+	    {"model=='cnn'", "model == 'cnn'"},
+	    {"m == 'it''s'", "m == 'it''s'"},
+	    {"--a", "- -a"},
+	    {"-(-a)", "- -a"},
+	    {"+a", "a"},
+	    {"-a * -b", "-a * -b"},
+	    {"a - -b", "a - -b"},
+	    {"-(a * b)", "-(a * b)"},
+	    {"(-a) * b", "-a * b"},
+	    {"x / (y * z)", "x / (y * z)"},
+	    {"((x))", "x"},
+	    {"floor(n / (p * b))", "floor(n / (p * b))"},
+	    {"steps*(l*log2(p)+w*(p-1)/p)",
+	     "steps * (l * log2(p) + w * (p - 1) / p)"},
 	};
 	sf_error err;
 
@@ -1042,7 +1052,7 @@ test_canonical(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
 		if (strcmp(c, cases[i][1]) != 0) {
 			fprintf(stderr, "\n'%s' -> '%s', want '%s'\n",
-				cases[i][0], c, cases[i][1]);
+			        cases[i][0], c, cases[i][1]);
 			CU_FAIL("canonical form");
 		}
 		again = sf_expr_canonical(NULL, c, &err);
@@ -1098,8 +1108,8 @@ test_canonical_same_values(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(canon[c]);
 	}
 	p1 = sf_program_compile(s, texts, n, 0, NULL, &err);
-	p2 = sf_program_compile(s, (const char *const *)canon, n, 0, NULL,
-				&err);
+	p2 =
+	    sf_program_compile(s, (const char *const *)canon, n, 0, NULL, &err);
 	CU_ASSERT_FATAL(p1 && p2);
 	o1 = malloc(n * NROWS * sizeof *o1);
 	o2 = malloc(n * NROWS * sizeof *o2);
@@ -1109,7 +1119,7 @@ test_canonical_same_values(void)
 	for (size_t i = 0; i < n * NROWS; i++)
 		if (!same(o1[i], o2[i]) && bad++ < 5)
 			fprintf(stderr, "\n'%s' vs '%s'\n", texts[i / NROWS],
-				canon[i / NROWS]);
+			        canon[i / NROWS]);
 	CU_ASSERT_EQUAL(bad, 0);
 	for (size_t c = 0; c < n; c++)
 		free(canon[c]);
@@ -1122,19 +1132,20 @@ test_canonical_same_values(void)
 	free(x);
 }
 
-/* ---- Derivatives ---------------------------------------------------------- */
+/* ---- Derivatives ----------------------------------------------------------
+ */
 
 /* Evaluate a program at one row (x, y) and theta. */
 static void
 eval_point(const sf_program *p, double x, double y, const double *theta,
-	   double *out)
+           double *out)
 {
 	double cx[1] = {x}, cy[1] = {y}, cz[1] = {0}, cm[1] = {0};
 	const double *cols[4] = {cx, cy, cz, cm};
 	sf_error err;
 	sf_expr_data *d = sf_expr_data_new(p, cols, 1, &err);
-	double *scratch = malloc(sf_program_scratch_size(p) * sizeof *scratch +
-				 8);
+	double *scratch =
+	    malloc(sf_program_scratch_size(p) * sizeof *scratch + 8);
 
 	CU_ASSERT_FATAL(d && scratch);
 	sf_program_eval(p, d, theta, 0, 1, out, scratch);
@@ -1146,51 +1157,51 @@ static void
 test_derivatives(void)
 {
 	static const char *const texts[] = {
-		"a * x + b",
-		"a * b * x",
-		"a / (b + x * x)",
-		"a^2 * x",
-		"a^3 - b^-2",
-		"y^a",
-		"a^y",
-		"a^b",
-		"pow(a * y, b)",
-		"(a + y)^(b * x)",
-		"exp(a * x)",
-		"log(a * y)",
-		"log2(a + y)",
-		"log10(a * b + y)",
-		"sqrt(a * y + b)",
-		"abs(a - x)",
-		"abs(a * x - b)",
-		"sin(a * x)",
-		"cos(b * x)",
-		"tan(a * 0.3)",
-		"atan(a * x + b)",
-		"min(a * x, b)",
-		"max(a, b * y)",
-		"min(a, b, y)",
-		"max(a * y, b * y, x)",
-		"if(x < 0, a * x, b * x)",
-		"if(a < b, a * a, b * y)",
-		"floor(a * 10) * b",
-		"ceil(b * y) + a",
-		"a * x^3",
-		"-a^2",
-		"(a - b)^2 / y",
-		"a / b",
-		"1 / (a * b)",
-		"x / a^2",
-		"exp(-a * y) * b",
-		"log(1 + exp(a * x))",
-		"sqrt(a * a + b * b)",
-		"a * (x > 0) + b",
-		"(a < b) * a + !(a < b) * b",
-		"a * b / (a + b)",
-		"a * (y - 1) / y",
-		"t2 * a",
-		"t1 * b + t2",
-		"k * a^k",
+	    "a * x + b",
+	    "a * b * x",
+	    "a / (b + x * x)",
+	    "a^2 * x",
+	    "a^3 - b^-2",
+	    "y^a",
+	    "a^y",
+	    "a^b",
+	    "pow(a * y, b)",
+	    "(a + y)^(b * x)",
+	    "exp(a * x)",
+	    "log(a * y)",
+	    "log2(a + y)",
+	    "log10(a * b + y)",
+	    "sqrt(a * y + b)",
+	    "abs(a - x)",
+	    "abs(a * x - b)",
+	    "sin(a * x)",
+	    "cos(b * x)",
+	    "tan(a * 0.3)",
+	    "atan(a * x + b)",
+	    "min(a * x, b)",
+	    "max(a, b * y)",
+	    "min(a, b, y)",
+	    "max(a * y, b * y, x)",
+	    "if(x < 0, a * x, b * x)",
+	    "if(a < b, a * a, b * y)",
+	    "floor(a * 10) * b",
+	    "ceil(b * y) + a",
+	    "a * x^3",
+	    "-a^2",
+	    "(a - b)^2 / y",
+	    "a / b",
+	    "1 / (a * b)",
+	    "x / a^2",
+	    "exp(-a * y) * b",
+	    "log(1 + exp(a * x))",
+	    "sqrt(a * a + b * b)",
+	    "a * (x > 0) + b",
+	    "(a < b) * a + !(a < b) * b",
+	    "a * b / (a + b)",
+	    "a * (y - 1) / y",
+	    "t2 * a",
+	    "t1 * b + t2",
+	    "k * a^k",
 	};
 	const size_t n = sizeof texts / sizeof texts[0];
 	sf_expr_scope *s = make_scope(0, NULL);
@@ -1208,7 +1219,7 @@ test_derivatives(void)
 		double x = 4.0 * sf_rng_uniform(&r) - 2.0;
 		double y = 0.5 + 2.5 * sf_rng_uniform(&r);
 		double theta[2] = {0.5 + 1.5 * sf_rng_uniform(&r),
-				   0.5 + 1.5 * sf_rng_uniform(&r)};
+		                   0.5 + 1.5 * sf_rng_uniform(&r)};
 		double dout[3 * 64], vout[64], plus[64], minus[64];
 
 		eval_point(pd, x, y, theta, dout);
@@ -1232,11 +1243,11 @@ test_derivatives(void)
 					continue;
 				if (bad++ < 10)
 					fprintf(stderr,
-						"\nd(%s)/d%c at x=%g y=%g a=%g "
-						"b=%g: %.10g, differences "
-						"%.10g\n",
-						texts[k], "ab"[j], x, y,
-						theta[0], theta[1], an, fd);
+					        "\nd(%s)/d%c at x=%g y=%g a=%g "
+					        "b=%g: %.10g, differences "
+					        "%.10g\n",
+					        texts[k], "ab"[j], x, y,
+					        theta[0], theta[1], an, fd);
 			}
 		}
 	}
@@ -1260,10 +1271,10 @@ test_derivative_zero(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	eval_point(p, -1.0, 1.0, theta, out);
 	CU_ASSERT(isnan(out[0]));
-	CU_ASSERT(isnan(out[1]));          /* d/da = log(x): NaN */
-	CU_ASSERT(same(out[2], 0.0));      /* d/db: no dependence */
+	CU_ASSERT(isnan(out[1]));     /* d/da = log(x): NaN */
+	CU_ASSERT(same(out[2], 0.0)); /* d/db: no dependence */
 	CU_ASSERT_EQUAL(out[3], 1.0);
-	CU_ASSERT(same(out[4], 0.0));      /* floor: 0 */
+	CU_ASSERT(same(out[4], 0.0)); /* floor: 0 */
 	CU_ASSERT(same(out[5], 0.0));
 	CU_ASSERT(sf_program_uses_param(p, 0));
 	CU_ASSERT_FALSE(sf_program_uses_param(p, 1));
@@ -1327,10 +1338,10 @@ ddp_scope(void)
 	rc |= sf_expr_scope_declare_term(s, "compute", &err);
 	rc |= sf_expr_scope_declare_term(s, "comm", &err);
 	rc |= sf_expr_scope_add_term(s, "steps", "floor(n / (p * b))", &err);
-	rc |= sf_expr_scope_add_term(s, "compute", "steps * (a + c * b^e)",
-				     &err);
+	rc |=
+	    sf_expr_scope_add_term(s, "compute", "steps * (a + c * b^e)", &err);
 	rc |= sf_expr_scope_add_term(
-		s, "comm", "steps * (l * log2(p) + w * (p - 1) / p)", &err);
+	    s, "comm", "steps * (l * log2(p) + w * (p - 1) / p)", &err);
 	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
 	return s;
 }
@@ -1483,7 +1494,7 @@ test_hoisting(void)
 	/* common sub-expressions are shared across outputs */
 	{
 		const char *texts[] = {"a * exp(x * y)", "b * exp(x * y)",
-				       "exp(y * x) + t1"};
+		                       "exp(y * x) + t1"};
 
 		p = sf_program_compile(s, texts, 3, 0, NULL, &err);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -1555,16 +1566,15 @@ test_text_inputs(void)
 {
 	static const char *const values[] = {"b", "d", "f"};
 	static const char *const literals[] = {"a", "b", "c", "d",
-					       "e", "f", "g", "dd"};
+	                                       "e", "f", "g", "dd"};
 	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
 	double codes[3] = {0, 1, 2};
 	const double *cols[1] = {codes};
 	sf_expr_scope *s = sf_expr_scope_new();
 	sf_error err;
 
-	CU_ASSERT_EQUAL_FATAL(sf_expr_scope_add_text_input(s, "t", values, 3,
-							   &err),
-			      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_expr_scope_add_text_input(s, "t", values, 3, &err), SF_OK);
 	CU_ASSERT(sf_expr_scope_input_is_text(s, 0));
 	for (size_t l = 0; l < 8; l++) {
 		for (size_t o = 0; o < 6; o++) {
@@ -1574,14 +1584,14 @@ test_text_inputs(void)
 
 				if (flip)
 					snprintf(text, sizeof text, "'%s' %s t",
-						 literals[l], ops[o]);
+					         literals[l], ops[o]);
 				else
 					snprintf(text, sizeof text, "t %s '%s'",
-						 ops[o], literals[l]);
+					         ops[o], literals[l]);
 				CU_ASSERT_EQUAL_FATAL(
-					sf_expr_eval_columns(s, text, cols, 3,
-							     out, &err),
-					SF_OK);
+				    sf_expr_eval_columns(s, text, cols, 3, out,
+				                         &err),
+				    SF_OK);
 				for (int i = 0; i < 3; i++) {
 					int c = strcmp(values[i], literals[l]);
 					int want;
@@ -1589,16 +1599,28 @@ test_text_inputs(void)
 					if (flip)
 						c = -c;
 					switch (o) {
-					case 0: want = c == 0; break;
-					case 1: want = c != 0; break;
-					case 2: want = c < 0; break;
-					case 3: want = c <= 0; break;
-					case 4: want = c > 0; break;
-					default: want = c >= 0; break;
+					case 0:
+						want = c == 0;
+						break;
+					case 1:
+						want = c != 0;
+						break;
+					case 2:
+						want = c < 0;
+						break;
+					case 3:
+						want = c <= 0;
+						break;
+					case 4:
+						want = c > 0;
+						break;
+					default:
+						want = c >= 0;
+						break;
 					}
 					if (out[i] != (double)want) {
 						fprintf(stderr, "\n%s row %d\n",
-							text, i);
+						        text, i);
 						CU_FAIL("text comparison");
 					}
 				}
@@ -1610,13 +1632,13 @@ test_text_inputs(void)
 		double out[3];
 
 		CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "q", &err), SF_OK);
-		CU_ASSERT_EQUAL(sf_expr_eval_columns(s, "t == 'd'", cols, 3,
-						     out, &err),
-				SF_OK);
+		CU_ASSERT_EQUAL(
+		    sf_expr_eval_columns(s, "t == 'd'", cols, 3, out, &err),
+		    SF_OK);
 		CU_ASSERT_EQUAL(out[1], 1.0);
 		CU_ASSERT_EQUAL(sf_expr_eval_columns(s, "t == 'd' && q", cols,
-						     3, out, &err),
-				SF_ENAME);
+		                                     3, out, &err),
+		                SF_ENAME);
 		CU_ASSERT_EQUAL(err.column, 13);
 	}
 	/* an empty dictionary: every literal is absent */
@@ -1624,12 +1646,12 @@ test_text_inputs(void)
 		double out[1], code[1] = {0};
 		const double *c1[2] = {codes, code};
 
-		CU_ASSERT_EQUAL(sf_expr_scope_add_text_input(s, "empty", NULL,
-							     0, &err),
-				SF_OK);
-		CU_ASSERT_EQUAL(sf_expr_eval_columns(s, "empty == 'x'", c1, 1,
-						     out, &err),
-				SF_OK);
+		CU_ASSERT_EQUAL(
+		    sf_expr_scope_add_text_input(s, "empty", NULL, 0, &err),
+		    SF_OK);
+		CU_ASSERT_EQUAL(
+		    sf_expr_eval_columns(s, "empty == 'x'", c1, 1, out, &err),
+		    SF_OK);
 		CU_ASSERT_EQUAL(out[0], 0.0);
 	}
 	sf_expr_scope_free(s);
@@ -1642,7 +1664,7 @@ test_threads(void)
 	enum { ROWS = 20011 };
 	sf_expr_scope *s = ddp_scope();
 	const char *texts[] = {"t0 + compute + comm", "compute", "comm",
-			       "exp(-a * p) * sin(n) + max(c, w * b)"};
+	                       "exp(-a * p) * sin(n) + max(c, w * b)"};
 	const double theta[5] = {0.5, 1e-3, 1e-5, 2e-3, 3e-3};
 	double *p = malloc(3 * ROWS * sizeof *p), *b = p + ROWS, *n = b + ROWS;
 	const double *cols[3] = {p, b, n};
@@ -1665,8 +1687,8 @@ test_threads(void)
 	pieces = malloc(nout * ROWS * sizeof *pieces);
 	CU_ASSERT_FATAL(one && many && pieces);
 	{
-		double *scratch = malloc(sf_program_scratch_size(prog) *
-					 sizeof *scratch);
+		double *scratch =
+		    malloc(sf_program_scratch_size(prog) * sizeof *scratch);
 
 		sf_program_eval(prog, d, theta, 0, ROWS, one, scratch);
 		free(scratch);
@@ -1675,8 +1697,8 @@ test_threads(void)
 #pragma omp parallel num_threads(4)
 #endif
 	{
-		double *scratch = malloc(sf_program_scratch_size(prog) *
-					 sizeof *scratch);
+		double *scratch =
+		    malloc(sf_program_scratch_size(prog) * sizeof *scratch);
 		double *buf = malloc(nout * chunk * sizeof *buf);
 		long nchunks = (long)((ROWS + chunk - 1) / chunk);
 
@@ -1685,10 +1707,11 @@ test_threads(void)
 #endif
 		for (long c = 0; c < nchunks; c++) {
 			size_t begin = (size_t)c * chunk;
-			size_t end = begin + chunk < ROWS ? begin + chunk : ROWS;
+			size_t end =
+			    begin + chunk < ROWS ? begin + chunk : ROWS;
 
 			sf_program_eval(prog, d, theta, begin, end, buf,
-					scratch);
+			                scratch);
 			for (size_t k = 0; k < nout; k++)
 				memcpy(many + k * ROWS + begin,
 				       buf + k * (end - begin),
@@ -1700,8 +1723,8 @@ test_threads(void)
 	CU_ASSERT_EQUAL(memcmp(one, many, nout * ROWS * sizeof *one), 0);
 	/* odd, unaligned ranges, one row at a time near a block edge */
 	{
-		double *scratch = malloc(sf_program_scratch_size(prog) *
-					 sizeof *scratch);
+		double *scratch =
+		    malloc(sf_program_scratch_size(prog) * sizeof *scratch);
 		double buf[64];
 		size_t begin = 0, step = 1;
 
@@ -1709,12 +1732,12 @@ test_threads(void)
 			size_t end = begin + step > ROWS ? ROWS : begin + step;
 
 			sf_program_eval(prog, d, theta, begin, end, pieces,
-					scratch);
+			                scratch);
 			for (size_t k = 0; k < nout; k++)
 				for (size_t i = begin; i < end; i++)
-					if (!same(pieces[k * (end - begin) +
-							 i - begin],
-						  one[k * ROWS + i]))
+					if (!same(pieces[k * (end - begin) + i -
+					                 begin],
+					          one[k * ROWS + i]))
 						CU_FAIL("range split");
 			begin = end;
 			step = step * 3 % 1000 + 1;
@@ -1734,8 +1757,7 @@ test_threads(void)
 /* The loss sum_i q_i (f_i - y_i)^2 in the documented order, from
  * sf_program_eval()'s output. */
 static double
-sumsq_reference(const double *f, const double *y, const double *q,
-		size_t n)
+sumsq_reference(const double *f, const double *y, const double *q, size_t n)
 {
 	double s[4] = {0, 0, 0, 0};
 	size_t i = 0;
@@ -1743,7 +1765,7 @@ sumsq_reference(const double *f, const double *y, const double *q,
 	for (; i + 4 <= n; i += 4)
 		for (size_t k = 0; k < 4; k++)
 			s[k] += q[i + k] * (f[i + k] - y[i + k]) *
-				(f[i + k] - y[i + k]);
+			        (f[i + k] - y[i + k]);
 	for (; i < n; i++)
 		s[0] += q[i] * (f[i] - y[i]) * (f[i] - y[i]);
 	return (s[0] + s[1]) + (s[2] + s[3]);
@@ -1758,10 +1780,11 @@ test_sumsq(void)
 	enum { ROWS = 1111 };
 	sf_expr_scope *s = ddp_scope();
 	const char *texts[] = {"t0 + compute + comm", "log2(p) * n", "t0 * c",
-			       "max(c, w * b) - exp(-a * p)"};
+	                       "max(c, w * b) - exp(-a * p)"};
 	const double theta[5] = {0.5, 1e-3, 1e-5, 2e-3, 3e-3};
-	const size_t ranges[][2] = {{0, ROWS}, {0, 1}, {3, 259}, {256, 512},
-				    {5, 6}, {1000, ROWS}, {7, 7}};
+	const size_t ranges[][2] = {{0, ROWS},  {0, 1}, {3, 259},
+	                            {256, 512}, {5, 6}, {1000, ROWS},
+	                            {7, 7}};
 	double *p = malloc(6 * ROWS * sizeof *p), *b = p + ROWS, *n = b + ROWS;
 	double *y = n + ROWS, *q = y + ROWS, *out = q + ROWS;
 	const double *cols[3] = {p, b, n};
@@ -1775,25 +1798,25 @@ test_sumsq(void)
 	}
 	for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
 		sf_program *prog =
-			sf_program_compile(s, &texts[t], 1, 0, NULL, &err);
+		    sf_program_compile(s, &texts[t], 1, 0, NULL, &err);
 		sf_expr_data *d;
 		double *scratch;
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(prog);
 		d = sf_expr_data_new(prog, cols, ROWS, &err);
-		scratch = malloc(sf_program_scratch_size(prog) *
-				 sizeof *scratch + 8);
+		scratch =
+		    malloc(sf_program_scratch_size(prog) * sizeof *scratch + 8);
 		CU_ASSERT_FATAL(d != NULL && scratch != NULL);
 		for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
 			size_t begin = ranges[r][0], end = ranges[r][1];
 			double got, want;
 
 			sf_program_eval(prog, d, theta, begin, end, out,
-					scratch);
+			                scratch);
 			want = sumsq_reference(out, y + begin, q + begin,
-					       end - begin);
+			                       end - begin);
 			got = sf_program_eval_sumsq(prog, d, theta, begin, end,
-						    y, q, scratch);
+			                            y, q, scratch);
 			if (!same(got, want))
 				CU_FAIL("sumsq differs from its reference");
 		}
@@ -1809,29 +1832,29 @@ int
 main(void)
 {
 	CU_TestInfo expr_tests[] = {
-		{"table, simplified", test_table_simplified},
-		{"table, as written (bit-exact)", test_table_unsimplified},
-		{"table, one by one", test_table_one_by_one},
-		{"folding is exact", test_folding_exact},
-		{"errors", test_errors},
-		{"scope errors", test_scope_errors},
-		{"shadowing", test_shadowing},
-		{"canonical form", test_canonical},
-		{"canonical form computes the same", test_canonical_same_values},
-		{"derivatives", test_derivatives},
-		{"derivative zero", test_derivative_zero},
-		{"which parameters each output reads", test_output_uses_param},
-		{"DDP model", test_ddp},
-		{"hoisting", test_hoisting},
-		{"data are copied", test_data_copied},
-		{"text inputs", test_text_inputs},
-		{"threads and ranges", test_threads},
-		{"least-squares loss", test_sumsq},
-		CU_TEST_INFO_NULL,
+	    {"table, simplified", test_table_simplified},
+	    {"table, as written (bit-exact)", test_table_unsimplified},
+	    {"table, one by one", test_table_one_by_one},
+	    {"folding is exact", test_folding_exact},
+	    {"errors", test_errors},
+	    {"scope errors", test_scope_errors},
+	    {"shadowing", test_shadowing},
+	    {"canonical form", test_canonical},
+	    {"canonical form computes the same", test_canonical_same_values},
+	    {"derivatives", test_derivatives},
+	    {"derivative zero", test_derivative_zero},
+	    {"which parameters each output reads", test_output_uses_param},
+	    {"DDP model", test_ddp},
+	    {"hoisting", test_hoisting},
+	    {"data are copied", test_data_copied},
+	    {"text inputs", test_text_inputs},
+	    {"threads and ranges", test_threads},
+	    {"least-squares loss", test_sumsq},
+	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {
-		{"expr", NULL, NULL, NULL, NULL, expr_tests},
-		CU_SUITE_INFO_NULL,
+	    {"expr", NULL, NULL, NULL, NULL, expr_tests},
+	    CU_SUITE_INFO_NULL,
 	};
 
 	return sf_test_main(suites);

@@ -6,10 +6,10 @@
  * their closed forms (computed here independently, from the normal
  * equations).
  */
-#include "fit.h"
-#include "model.h"
-#include "problem.h"
-#include "stats.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
+#include "fit/stats.h"
 #include "testing.h"
 
 #include <gsl/gsl_errno.h>

@@ -3,7 +3,7 @@
  * table of bad files (tests/data/model/bad/expected.tsv), each with the
  * line, column and message it must be rejected with.
  */
-#include "model.h"
+#include "input/model.h"
 #include "testing.h"
 
 #include <math.h>
@@ -19,7 +19,7 @@ load_ok(const char *name, sf_model_set **set)
 	rc = sf_model_load(sf_test_data(name), set, NULL, NULL, &err);
 	if (rc != SF_OK)
 		fprintf(stderr, "\n%s: %s (line %d col %d)\n", name,
-			err.message, err.line, err.column);
+		        err.message, err.line, err.column);
 	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
 }
 
@@ -34,11 +34,11 @@ test_good_ddp(void)
 	m = set->models[0];
 	CU_ASSERT_STRING_EQUAL(m->name, "ddp-generic");
 	CU_ASSERT_STRING_EQUAL(m->description,
-			       "Epoch time of synchronous data-parallel "
-			       "training");
+	                       "Epoch time of synchronous data-parallel "
+	                       "training");
 	CU_ASSERT_PTR_NOT_NULL(strstr(m->data_file, "model/good/ddp.csv"));
 	CU_ASSERT_STRING_EQUAL(m->where.text,
-			       "model == 'cnn' && workers <= 16");
+	                       "model == 'cnn' && workers <= 16");
 	CU_ASSERT_STRING_EQUAL(m->output.text, "epoch_time_s");
 	CU_ASSERT_EQUAL(m->ninputs, 3);
 	CU_ASSERT_STRING_EQUAL(m->inputs[2].name, "n");
@@ -61,7 +61,7 @@ test_good_ddp(void)
 	CU_ASSERT_EQUAL(m->terms[1].kind, SF_TERM_COMPUTE); /* by name */
 	CU_ASSERT_EQUAL(m->terms[2].kind, SF_TERM_COMMUNICATION);
 	CU_ASSERT_STRING_EQUAL(m->terms[2].expr.text,
-			       "steps * (l * log2(p) + w * (p - 1) / p)");
+	                       "steps * (l * log2(p) + w * (p - 1) / p)");
 	CU_ASSERT_STRING_EQUAL(m->time.text, "t0 + compute + comm");
 	CU_ASSERT_EQUAL(m->time.line, 24);
 	CU_ASSERT_EQUAL(m->time.column, 7);
@@ -119,24 +119,23 @@ test_good_models_list(void)
 static void
 test_models_list_defaults(void)
 {
-	static const char text[] =
-	    "name: cands\n"
-	    "description: shared\n"
-	    "fit: {optimizer: {popsize: 20}}\n"
-	    "models:\n"
-	    "  - parameters: {a: {min: 0, max: 1}}\n"
-	    "    time: a * p\n"
-	    "    fit: {optimizer: {population: 12}}\n"
-	    "  - name: own\n"
-	    "    description: mine\n"
-	    "    parameters: {a: {min: 0, max: 1}}\n"
-	    "    time: a / p\n";
+	static const char text[] = "name: cands\n"
+	                           "description: shared\n"
+	                           "fit: {optimizer: {popsize: 20}}\n"
+	                           "models:\n"
+	                           "  - parameters: {a: {min: 0, max: 1}}\n"
+	                           "    time: a * p\n"
+	                           "    fit: {optimizer: {population: 12}}\n"
+	                           "  - name: own\n"
+	                           "    description: mine\n"
+	                           "    parameters: {a: {min: 0, max: 1}}\n"
+	                           "    time: a / p\n";
 	sf_model_set *set;
 	sf_error err;
 
 	CU_ASSERT_EQUAL_FATAL(sf_model_parse("l.yaml", text, sizeof text - 1,
-					     &set, NULL, NULL, &err),
-			      SF_OK);
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
 	CU_ASSERT_EQUAL_FATAL(set->count, 2);
 	CU_ASSERT_STRING_EQUAL(set->models[0]->name, "cands-1");
 	CU_ASSERT_STRING_EQUAL(set->models[0]->description, "shared");
@@ -153,15 +152,15 @@ static void
 test_defaults(void)
 {
 	static const char text[] = "time: a * p\n"
-				   "parameters: {a: {min: 0, max: 1}}\n";
+	                           "parameters: {a: {min: 0, max: 1}}\n";
 	sf_model_set *set;
 	sf_error err;
 	const sf_model *m;
 
 	CU_ASSERT_EQUAL_FATAL(sf_model_parse("dir/sub/my.model.yaml", text,
-					     sizeof text - 1, &set, NULL, NULL,
-					     &err),
-			      SF_OK);
+	                                     sizeof text - 1, &set, NULL, NULL,
+	                                     &err),
+	                      SF_OK);
 	m = set->models[0];
 	CU_ASSERT_STRING_EQUAL(m->name, "my");
 	CU_ASSERT_STRING_EQUAL(m->description, "");
@@ -184,7 +183,8 @@ test_bad_files(void)
 	FILE *table;
 	int count = 0;
 
-	snprintf(path, sizeof path, "%s", sf_test_data("model/bad/expected.tsv"));
+	snprintf(path, sizeof path, "%s",
+	         sf_test_data("model/bad/expected.tsv"));
 	table = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(table);
 	while (fgets(line, sizeof line, table) != NULL) {
@@ -197,20 +197,20 @@ test_bad_files(void)
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "%255[^\t]\t%d\t%d\t%511[^\n]", file,
-			   &want_line, &want_col, message) != 4)
+		           &want_line, &want_col, message) != 4)
 			continue;
 		snprintf(rel, sizeof rel, "model/bad/%s", file);
 		sf_error_clear(&err);
-		ok = sf_model_load(sf_test_data(rel), &set, NULL, NULL,
-				   &err) != SF_OK;
+		ok = sf_model_load(sf_test_data(rel), &set, NULL, NULL, &err) !=
+		     SF_OK;
 		ok = ok && set == NULL && err.line == want_line &&
 		     err.column == want_col &&
 		     strstr(err.message, message) != NULL;
 		if (!ok)
 			fprintf(stderr,
-				"\n  %s: got %d:%d '%s', want %d:%d '%s'\n",
-				file, err.line, err.column, err.message,
-				want_line, want_col, message);
+			        "\n  %s: got %d:%d '%s', want %d:%d '%s'\n",
+			        file, err.line, err.column, err.message,
+			        want_line, want_col, message);
 		CU_ASSERT_TRUE(ok);
 		/* Positioned errors quote their line for the caret. */
 		if (ok && want_line > 0)
@@ -228,9 +228,9 @@ test_missing_file(void)
 	sf_model_set *set = (sf_model_set *)1;
 	sf_error err;
 
-	CU_ASSERT_EQUAL(sf_model_load("/nonexistent/m.yaml", &set, NULL, NULL,
-				      &err),
-			SF_EIO);
+	CU_ASSERT_EQUAL(
+	    sf_model_load("/nonexistent/m.yaml", &set, NULL, NULL, &err),
+	    SF_EIO);
 	CU_ASSERT_PTR_NULL(set);
 	CU_ASSERT_STRING_EQUAL(err.file, "/nonexistent/m.yaml");
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cannot open"));
@@ -255,8 +255,8 @@ parse_counting_warnings(const char *text)
 
 	warnings = 0;
 	CU_ASSERT_EQUAL(sf_model_parse("w.yaml", text, strlen(text), &set,
-				       count_warning, NULL, NULL),
-			SF_OK);
+	                               count_warning, NULL, NULL),
+	                SF_OK);
 	return set;
 }
 
@@ -264,8 +264,8 @@ static void
 test_warning_strategy_ignored(void)
 {
 	static const char text[] = "time: a\n"
-				   "parameters: {a: {min: 0, max: 1}}\n"
-				   "fit: {optimizer: {strategy: rand1exp}}\n";
+	                           "parameters: {a: {min: 0, max: 1}}\n"
+	                           "fit: {optimizer: {strategy: rand1exp}}\n";
 	sf_model_set *set = parse_counting_warnings(text);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
@@ -280,13 +280,13 @@ static void
 test_warning_de_settings_ignored(void)
 {
 	static const char jso[] = "time: a\n"
-				  "parameters: {a: {min: 0, max: 1}}\n"
-				  "fit: {optimizer: {algorithm: jso, "
-				  "mutation: 0.8, recombination: 0.9}}\n";
+	                          "parameters: {a: {min: 0, max: 1}}\n"
+	                          "fit: {optimizer: {algorithm: jso, "
+	                          "mutation: 0.8, recombination: 0.9}}\n";
 	static const char de[] = "time: a\n"
-				 "parameters: {a: {min: 0, max: 1}}\n"
-				 "fit: {optimizer: {algorithm: de, "
-				 "mutation: [0.5, 2], recombination: 0.9}}\n";
+	                         "parameters: {a: {min: 0, max: 1}}\n"
+	                         "fit: {optimizer: {algorithm: de, "
+	                         "mutation: [0.5, 2], recombination: 0.9}}\n";
 	sf_model_set *set = parse_counting_warnings(jso);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
@@ -307,35 +307,34 @@ test_warning_de_settings_ignored(void)
 static void
 test_locate(void)
 {
-	static const char text[] =
-		"parameters: {a: {min: 0, max: 1}}\n"
-		"terms:\n"
-		"  plain: a + bogus\n"
-		"  quoted: 'a + ''x'' + bogus'\n"
-		"  folded: >-\n"
-		"    a +\n"
-		"    bogus\n"
-		"time: \"a + \\t bogus\"\n";
+	static const char text[] = "parameters: {a: {min: 0, max: 1}}\n"
+	                           "terms:\n"
+	                           "  plain: a + bogus\n"
+	                           "  quoted: 'a + ''x'' + bogus'\n"
+	                           "  folded: >-\n"
+	                           "    a +\n"
+	                           "    bogus\n"
+	                           "time: \"a + \\t bogus\"\n";
 	static const struct {
 		int term, column, line, want_column;
 	} cases[] = {
-		{0, 5, 3, 14},  /* "bogus" in the plain scalar */
-		{0, 1, 3, 10},  /* its first character */
-		{1, 11, 4, 24}, /* after a doubled quote */
-		{2, 5, 7, 5},   /* on the folded scalar's second line */
-		{-1, 7, 8, 15}, /* after an escape in a double-quoted one */
+	    {0, 5, 3, 14},  /* "bogus" in the plain scalar */
+	    {0, 1, 3, 10},  /* its first character */
+	    {1, 11, 4, 24}, /* after a doubled quote */
+	    {2, 5, 7, 5},   /* on the folded scalar's second line */
+	    {-1, 7, 8, 15}, /* after an escape in a double-quoted one */
 	};
 	sf_model_set *set;
 	sf_error err;
 
 	CU_ASSERT_EQUAL_FATAL(sf_model_parse("loc.yaml", text, sizeof text - 1,
-					     &set, NULL, NULL, &err),
-			      SF_OK);
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const sf_model *m = set->models[0];
 		const sf_model_text *at = cases[i].term < 0
-						  ? &m->time
-						  : &m->terms[cases[i].term].expr;
+		                              ? &m->time
+		                              : &m->terms[cases[i].term].expr;
 
 		sf_error_clear(&err);
 		sf_error_at(&err, SF_ENAME, NULL, 1, cases[i].column, "x");
@@ -346,7 +345,7 @@ test_locate(void)
 		if (err.line != cases[i].line ||
 		    err.column != cases[i].want_column)
 			fprintf(stderr, "\n  case %zu: got %d:%d\n", i,
-				err.line, err.column);
+			        err.line, err.column);
 	}
 	sf_model_set_free(set);
 }
@@ -355,22 +354,22 @@ int
 main(void)
 {
 	static CU_TestInfo tests[] = {
-		{"good: every key of the generic model", test_good_ddp},
-		{"good: models list sharing data", test_good_models_list},
-		{"defaults", test_defaults},
-		{"bad files: position and message", test_bad_files},
-		{"missing file", test_missing_file},
-		{"models: list name, description, population",
-		 test_models_list_defaults},
-		{"warning: strategy ignored", test_warning_strategy_ignored},
-		{"warning: mutation, recombination ignored",
-		 test_warning_de_settings_ignored},
-		{"formula columns map into the file", test_locate},
-		CU_TEST_INFO_NULL,
+	    {"good: every key of the generic model", test_good_ddp},
+	    {"good: models list sharing data", test_good_models_list},
+	    {"defaults", test_defaults},
+	    {"bad files: position and message", test_bad_files},
+	    {"missing file", test_missing_file},
+	    {"models: list name, description, population",
+	     test_models_list_defaults},
+	    {"warning: strategy ignored", test_warning_strategy_ignored},
+	    {"warning: mutation, recombination ignored",
+	     test_warning_de_settings_ignored},
+	    {"formula columns map into the file", test_locate},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
-		{"model", NULL, NULL, NULL, NULL, tests},
-		CU_SUITE_INFO_NULL,
+	    {"model", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
 	};
 	return sf_test_main(suites);
 }

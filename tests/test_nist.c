@@ -39,10 +39,10 @@
  * The table printed (problem, evaluations, seconds, LREs) is the
  * campaign's report; `make nist` prints it alone.
  */
-#include "fit.h"
-#include "model.h"
-#include "problem.h"
-#include "stats.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
+#include "fit/stats.h"
 #include "testing.h"
 
 #include <gsl/gsl_errno.h>
@@ -279,9 +279,10 @@ run_problem(const char *name, double *total_seconds, size_t *passed)
 		ok = lre_rss >= 6 && lre_x >= 6 && lre_se >= 4;
 	printf("\n  %-9s %8zu %7.3f   %5.1f   %5.1f   %5.1f%s %s", name,
 	       r->evaluations, r->seconds, lre_rss, lre_x, lre_se,
-	       lanczos1 ? "*" : " ", ok ? "ok"
+	       lanczos1 ? "*" : " ",
+	       ok              ? "ok"
 	       : known_failure ? "not met (known, see source)"
-			       : "FAIL");
+	                       : "FAIL");
 	*total_seconds += r->seconds;
 	*passed += ok;
 	if (lanczos1) {

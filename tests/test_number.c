@@ -1,8 +1,8 @@
 /*
  * test_number.c - complete, locale-proof number parsing.
  */
-#include "error.h"
-#include "number.h"
+#include "base/error.h"
+#include "base/number.h"
 #include "testing.h"
 
 #include <locale.h>
@@ -16,19 +16,19 @@ test_doubles(void)
 		int rc;
 		double value;
 	} cases[] = {
-		{"1", SF_OK, 1},           {"2.5", SF_OK, 2.5},
-		{"-2.5", SF_OK, -2.5},     {"+7", SF_OK, 7},
-		{".5", SF_OK, 0.5},        {"5.", SF_OK, 5},
-		{"1e-3", SF_OK, 1e-3},     {"1E+3", SF_OK, 1e3},
-		{"  42  ", SF_OK, 42},     {"1e-400", SF_OK, 0},
-		{"15.00E0", SF_OK, 15},    {"", SF_ESYNTAX, 0},
-		{" ", SF_ESYNTAX, 0},      {"-", SF_ESYNTAX, 0},
-		{".", SF_ESYNTAX, 0},      {"1e", SF_ESYNTAX, 0},
-		{"1e+", SF_ESYNTAX, 0},    {"1.5x", SF_ESYNTAX, 0},
-		{"0x10", SF_ESYNTAX, 0},   {"nan", SF_ESYNTAX, 0},
-		{"inf", SF_ESYNTAX, 0},    {"1,5", SF_ESYNTAX, 0},
-		{"1 2", SF_ESYNTAX, 0},    {"1e999", SF_EVALUE, 0},
-		{"-1e999", SF_EVALUE, 0},
+	    {"1", SF_OK, 1},          {"2.5", SF_OK, 2.5},
+	    {"-2.5", SF_OK, -2.5},    {"+7", SF_OK, 7},
+	    {".5", SF_OK, 0.5},       {"5.", SF_OK, 5},
+	    {"1e-3", SF_OK, 1e-3},    {"1E+3", SF_OK, 1e3},
+	    {"  42  ", SF_OK, 42},    {"1e-400", SF_OK, 0},
+	    {"15.00E0", SF_OK, 15},   {"", SF_ESYNTAX, 0},
+	    {" ", SF_ESYNTAX, 0},     {"-", SF_ESYNTAX, 0},
+	    {".", SF_ESYNTAX, 0},     {"1e", SF_ESYNTAX, 0},
+	    {"1e+", SF_ESYNTAX, 0},   {"1.5x", SF_ESYNTAX, 0},
+	    {"0x10", SF_ESYNTAX, 0},  {"nan", SF_ESYNTAX, 0},
+	    {"inf", SF_ESYNTAX, 0},   {"1,5", SF_ESYNTAX, 0},
+	    {"1 2", SF_ESYNTAX, 0},   {"1e999", SF_EVALUE, 0},
+	    {"-1e999", SF_EVALUE, 0},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -49,7 +49,7 @@ static void
 test_locale(void)
 {
 	static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8",
-					    "fr_FR.UTF-8", "nl_NL.UTF-8"};
+	                                    "fr_FR.UTF-8", "nl_NL.UTF-8"};
 	const char *set = NULL;
 	double v = 0;
 
@@ -57,7 +57,7 @@ test_locale(void)
 		set = setlocale(LC_NUMERIC, names[i]);
 	if (set == NULL) {
 		fprintf(stderr, "(no comma-radix locale installed; checked "
-				"the C locale only) ");
+		                "the C locale only) ");
 	}
 	CU_ASSERT_EQUAL(sf_parse_double("2.5", &v), SF_OK);
 	CU_ASSERT_EQUAL(v, 2.5);
@@ -105,10 +105,17 @@ test_format(void)
 		double v;
 		const char *want;
 	} cases[] = {
-		{0.1, "0.1"},       {0, "0"},          {-0.0, "-0"},
-		{1000, "1000"},     {1e6, "1000000"},  {1e7, "1e+07"},
-		{-250, "-250"},     {1.5e-9, "1.5e-09"}, {1.0 / 3, "0.3333333333333333"},
-		{2.5e300, "2.5e+300"}, {0.30000000000000004, "0.30000000000000004"},
+	    {0.1, "0.1"},
+	    {0, "0"},
+	    {-0.0, "-0"},
+	    {1000, "1000"},
+	    {1e6, "1000000"},
+	    {1e7, "1e+07"},
+	    {-250, "-250"},
+	    {1.5e-9, "1.5e-09"},
+	    {1.0 / 3, "0.3333333333333333"},
+	    {2.5e300, "2.5e+300"},
+	    {0.30000000000000004, "0.30000000000000004"},
 	};
 	char buf[32];
 
@@ -121,7 +128,7 @@ test_format(void)
 		double back;
 		sf_format_double(buf, sizeof buf, v * 0.999999999);
 		CU_ASSERT(sf_parse_double(buf, &back) == SF_OK &&
-			  back == v * 0.999999999);
+		          back == v * 0.999999999);
 	}
 }
 
@@ -129,16 +136,16 @@ int
 main(void)
 {
 	static CU_TestInfo tests[] = {
-		{"doubles", test_doubles},
-		{"doubles under a comma-radix locale", test_locale},
-		{"counts", test_counts},
-		{"unsigned 64-bit", test_u64},
-		{"shortest exact text", test_format},
-		CU_TEST_INFO_NULL,
+	    {"doubles", test_doubles},
+	    {"doubles under a comma-radix locale", test_locale},
+	    {"counts", test_counts},
+	    {"unsigned 64-bit", test_u64},
+	    {"shortest exact text", test_format},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
-		{"number", NULL, NULL, NULL, NULL, tests},
-		CU_SUITE_INFO_NULL,
+	    {"number", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
 	};
 	return sf_test_main(suites);
 }

@@ -29,8 +29,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
-#include "covariance.h"
-#include "polish.h"
+#include "solve/covariance.h"
+#include "solve/polish.h"
 
 enum { MAXP = 9, MAXLINES = 400, LINE_MAX_ = 256 };
 

@@ -14,12 +14,12 @@
  * At p = 8, n = 1: g = (1, n / p, p) = (1, 0.125, 8), g^T C g = 0.01 +
  * 4 / 64 + 0.0004 * 64 - 2 * 0.1 * 0.125 = 0.0731.
  */
-#include "assign.h"
-#include "fitfile.h"
-#include "plot.h"
-#include "predict.h"
-#include "svg.h"
-#include "sweep.h"
+#include "use/assign.h"
+#include "use/fitfile.h"
+#include "use/plot.h"
+#include "use/predict.h"
+#include "use/svg.h"
+#include "use/sweep.h"
 #include "testing.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /*
  * test_rng.c - PCG32 known answers and statistical sanity checks.
  */
-#include "rng.h"
+#include "base/rng.h"
 #include "testing.h"
 
 #include <math.h>
@@ -11,8 +11,8 @@ static void
 test_known_answers(void)
 {
 	static const uint32_t expected[] = {
-		0xa15c02b7, 0x7b47f409, 0xba1d3330,
-		0x83d2f293, 0xbfa4784b, 0xcbed606e,
+	    0xa15c02b7, 0x7b47f409, 0xba1d3330,
+	    0x83d2f293, 0xbfa4784b, 0xcbed606e,
 	};
 	sf_rng r;
 
@@ -26,10 +26,10 @@ static void
 test_known_bounded(void)
 {
 	static const char coins[] =
-		"HHTTTHTHHHTHTTTHHHHHTTTHHHTHTHTHTTHTTTHHHHHHTTTTHHTTTTTHTTTTTTTHT";
-	static const unsigned rolls[] = {3, 4, 1, 1, 2, 2, 3, 2, 4, 3, 2, 4, 3,
-					 3, 5, 2, 3, 1, 3, 1, 5, 1, 4, 1, 5, 6,
-					 4, 6, 6, 2, 6, 3, 3};
+	    "HHTTTHTHHHTHTTTHHHHHTTTHHHTHTHTHTTHTTTHHHHHHTTTTHHTTTTTHTTTTTTTHT";
+	static const unsigned rolls[] = {3, 4, 1, 1, 2, 2, 3, 2, 4, 3, 2,
+	                                 4, 3, 3, 5, 2, 3, 1, 3, 1, 5, 1,
+	                                 4, 1, 5, 6, 4, 6, 6, 2, 6, 3, 3};
 	sf_rng r;
 
 	sf_rng_seed(&r, 42u, 54u);
@@ -87,7 +87,7 @@ test_uniform_moments(void)
 	/* Mean 1/2 with sd sqrt(1/12/n) ~ 2.9e-4; variance 1/12. */
 	CU_ASSERT(fabs(sum / n - 0.5) < 1.5e-3);
 	CU_ASSERT(fabs(sum2 / n - sum * sum / ((double)n * n) - 1.0 / 12) <
-		  1e-3);
+	          1e-3);
 }
 
 /* 53 bits: the low bit of the mantissa must vary. */
@@ -121,8 +121,8 @@ test_bounded_chi_square(void)
 		count[x]++;
 	}
 	for (int i = 0; i < k; i++)
-		chi2 += (count[i] - expected) * (count[i] - expected) /
-			expected;
+		chi2 +=
+		    (count[i] - expected) * (count[i] - expected) / expected;
 	/* 9 degrees of freedom: P(chi2 > 27.88) = 0.001. */
 	CU_ASSERT(chi2 < 27.88);
 }
@@ -185,21 +185,21 @@ int
 main(void)
 {
 	static CU_TestInfo tests[] = {
-		{"known answers (42, 54)", test_known_answers},
-		{"known bounded draws (coins, rolls)", test_known_bounded},
-		{"streams differ", test_streams_differ},
-		{"advance equals stepping", test_advance},
-		{"uniform moments and range", test_uniform_moments},
-		{"uniform has 53 bits", test_uniform_resolution},
-		{"bounded chi-square", test_bounded_chi_square},
-		{"bounded has no modulo bias", test_bounded_no_bias},
-		{"normal moments", test_normal_moments},
-		{"cauchy quartiles", test_cauchy_quartiles},
-		CU_TEST_INFO_NULL,
+	    {"known answers (42, 54)", test_known_answers},
+	    {"known bounded draws (coins, rolls)", test_known_bounded},
+	    {"streams differ", test_streams_differ},
+	    {"advance equals stepping", test_advance},
+	    {"uniform moments and range", test_uniform_moments},
+	    {"uniform has 53 bits", test_uniform_resolution},
+	    {"bounded chi-square", test_bounded_chi_square},
+	    {"bounded has no modulo bias", test_bounded_no_bias},
+	    {"normal moments", test_normal_moments},
+	    {"cauchy quartiles", test_cauchy_quartiles},
+	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
-		{"rng", NULL, NULL, NULL, NULL, tests},
-		CU_SUITE_INFO_NULL,
+	    {"rng", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
 	};
 	return sf_test_main(suites);
 }

@@ -5,12 +5,13 @@
  * (1 - h_ii), repetitions stay in one fold, the same seed gives the same
  * samples, percentiles follow the type-7 definition.
  */
-#include "fit.h"
-#include "model.h"
-#include "problem.h"
-#include "resample.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
+#include "fit/resample.h"
 #include "testing.h"
-#include "validate.h"
+#include "fit/tune.h"
+#include "fit/validate.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -139,8 +140,9 @@ test_loo_closed_form(void)
 	nf = sf_folds_kfold(d, 0, 1, fold);
 	CU_ASSERT_EQUAL_FATAL(nf, n);
 	sf_fit_options_init(&o);
-	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o, fold,
-	                               nf, &h, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o,
+	                               sf_fit_run, fold, nf, &h,
+	                               &err) == SF_OK);
 	for (size_t i = 0; i < n; i++) {
 		xbar += d->inputs[0].values[i] / (double)n;
 		ybar += d->output[i] / (double)n;
@@ -249,8 +251,13 @@ test_lambda_auto(void)
 	                             ", regularization: {type: l2, lambda: "
 	                             "auto}") == 0);
 	sf_fit_options_init(&o);
-	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o, &r,
-	                           &err) == SF_OK);
+	/* The choice is the tuner's: a plain fit refuses it. */
+	CU_ASSERT_EQUAL(
+	    sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o, &r, &err),
+	    SF_EINTERNAL);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_FATAL(sf_tune_fit(fx.p.model, fx.p.data, fx.p.formula, &o, &r,
+	                            &err) == SF_OK);
 	CU_ASSERT(r->lambda_auto);
 	CU_ASSERT_EQUAL(r->lambda_folds, 5);
 	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)

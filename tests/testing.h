@@ -33,8 +33,8 @@ sf_test_main(CU_SuiteInfo *suites)
 	}
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
-	failures = CU_get_number_of_failures() +
-		   CU_get_number_of_suites_failed();
+	failures =
+	    CU_get_number_of_failures() + CU_get_number_of_suites_failed();
 	CU_cleanup_registry();
 	return failures == 0 ? 0 : 1;
 }
@@ -51,7 +51,7 @@ sf_test_data(const char *name)
 	const char *srcdir = getenv("srcdir");
 
 	snprintf(path, sizeof path, "%s/tests/data/%s",
-		 srcdir != NULL ? srcdir : ".", name);
+	         srcdir != NULL ? srcdir : ".", name);
 	return path;
 }
 

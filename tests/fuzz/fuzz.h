@@ -13,13 +13,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "fuzz: %s:%d: %s\n", __FILE__,     \
-				__LINE__, #cond);                          \
-			abort();                                           \
-		}                                                          \
+#define FUZZ_CHECK(cond)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "fuzz: %s:%d: %s\n", __FILE__,         \
+			        __LINE__, #cond);                              \
+			abort();                                               \
+		}                                                              \
 	} while (0)
 
 #endif /* SF_FUZZ_H */

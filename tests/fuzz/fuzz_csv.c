@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "csv.h"
+#include "input/csv.h"
 
 static void
 fuzz_check_table(const sf_table *t)
@@ -40,7 +40,8 @@ fuzz_check_table(const sf_table *t)
 	FUZZ_CHECK(rows > 0 && cols > 0);
 	FUZZ_CHECK(strlen(sf_table_sha256(t)) == 64);
 	for (size_t r = 0; r < rows; r++)
-		FUZZ_CHECK(lines[r] >= 2 && (r == 0 || lines[r] > lines[r - 1]));
+		FUZZ_CHECK(lines[r] >= 2 &&
+		           (r == 0 || lines[r] > lines[r - 1]));
 	for (size_t c = 0; c < cols; c++) {
 		const double *v = sf_table_column_values(t, c);
 		const char *name = sf_table_column_name(t, c);
@@ -67,16 +68,16 @@ fuzz_check_table(const sf_table *t)
 			FUZZ_CHECK(sf_table_column_code(t, c, levels[i]) == i);
 		for (size_t r = 0; r < rows; r++)
 			FUZZ_CHECK(v[r] >= 0 && v[r] < (double)n &&
-				   v[r] == floor(v[r]));
+			           v[r] == floor(v[r]));
 	}
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char delimiters[] = { ',', ';', '\t', '|' };
+	static const char delimiters[] = {',', ';', '\t', '|'};
 	sf_csv_options opt;
-	sf_table *t = (sf_table *)&opt;    /* must come back NULL on error */
+	sf_table *t = (sf_table *)&opt; /* must come back NULL on error */
 	sf_error err;
 	int status;
 
@@ -89,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size--;
 	}
 	status = sf_table_parse((const char *)data, size, "fuzz.csv", &opt, &t,
-				&err);
+	                        &err);
 	if (status != SF_OK) {
 		char msg[2048];
 

@@ -35,15 +35,15 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "expr.h"
+#include "expr/expr.h"
 
 #define MAX_TEXTS 4
 #define ROWS 9
 
 /* The rows: ordinary values and the awkward ones. */
 static const double col_p[ROWS] = {1, 2, 8, 0, -1, NAN, INFINITY, 1e300, 3};
-static const double col_b[ROWS] = {32, 16, 0.5, 0, 1e-300, 2, -INFINITY,
-				   64, NAN};
+static const double col_b[ROWS] = {32, 16,        0.5, 0,  1e-300,
+                                   2,  -INFINITY, 64,  NAN};
 static const double col_n[ROWS] = {1e6, 5e4, 1, -0.0, 7, 1e308, 3, 0, 2};
 static const double col_m[ROWS] = {0, 1, 2, 0, 1, 2, -1, NAN, 0};
 static const double theta[4] = {1e-3, 2.5, -0.5, 7};
@@ -107,7 +107,7 @@ fuzz_eval(const sf_program *p, double *out)
 			sf_program_eval(p, d, theta, i, i + 1, one, scratch);
 			for (size_t k = 0; k < nout; k++)
 				FUZZ_CHECK(memcmp(&one[k], &out[k * ROWS + i],
-						  sizeof one[k]) == 0);
+				                  sizeof one[k]) == 0);
 		}
 	}
 	free(one);
@@ -118,7 +118,7 @@ fuzz_eval(const sf_program *p, double *out)
 /* The checks on one text that compiled: its canonical form. */
 static void
 fuzz_canonical(const sf_expr_scope *s, const char *text, unsigned flags,
-	       const double *values)
+               const double *values)
 {
 	sf_error err;
 	char *c1 = sf_expr_canonical(s, text, &err), *c2;
@@ -137,7 +137,7 @@ fuzz_canonical(const sf_expr_scope *s, const char *text, unsigned flags,
 		FUZZ_CHECK(err.code == SF_ENOMEM);
 	texts[0] = c1;
 	p = sf_program_compile(s, texts, 1, flags & ~SF_EXPR_DERIVATIVES, NULL,
-			       &err);
+	                       &err);
 	if (p != NULL) {
 		fuzz_eval(p, out);
 		for (size_t i = 0; i < ROWS; i++)
@@ -163,8 +163,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	flags = data[0] & (SF_EXPR_DERIVATIVES | SF_EXPR_NO_SIMPLIFY |
-			   SF_EXPR_DATA_ONLY);
+	flags = data[0] &
+	        (SF_EXPR_DERIVATIVES | SF_EXPR_NO_SIMPLIFY | SF_EXPR_DATA_ONLY);
 	buf = malloc(size);
 	if (buf == NULL)
 		return 0;
@@ -184,16 +184,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	sf_error_clear(&err);
-	p = sf_program_compile(s, (const char *const *)texts, n, flags,
-			       &failed, &err);
+	p = sf_program_compile(s, (const char *const *)texts, n, flags, &failed,
+	                       &err);
 	if (p == NULL) {
 		FUZZ_CHECK(err.code != SF_OK);
 		FUZZ_CHECK(err.message[0] != '\0');
 		FUZZ_CHECK(failed >= -1 && failed < (int)n);
 		if (failed >= 0)
 			FUZZ_CHECK(err.column >= 0 &&
-				   (size_t)err.column <=
-					   strlen(texts[failed]) + 1);
+			           (size_t)err.column <=
+			               strlen(texts[failed]) + 1);
 		else
 			FUZZ_CHECK(err.code == SF_ENOMEM);
 	} else {
@@ -201,15 +201,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t P = sf_program_params(p);
 		double *out = malloc(nout * ROWS * sizeof *out);
 
-		FUZZ_CHECK(nout == ((flags & SF_EXPR_DERIVATIVES)
-					    ? n * (1 + P)
-					    : n));
+		FUZZ_CHECK(nout ==
+		           ((flags & SF_EXPR_DERIVATIVES) ? n * (1 + P) : n));
 		FUZZ_CHECK(sf_program_inputs(p) == 4 && P == 4);
 		if (out != NULL) {
 			fuzz_eval(p, out);
-			pv = sf_program_compile(
-				s, (const char *const *)texts, n,
-				flags & ~SF_EXPR_DERIVATIVES, NULL, &err);
+			pv = sf_program_compile(s, (const char *const *)texts,
+			                        n, flags & ~SF_EXPR_DERIVATIVES,
+			                        NULL, &err);
 			if (pv != NULL) {
 				double *v = malloc(n * ROWS * sizeof *v);
 				size_t stride = nout / n;
@@ -217,17 +216,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (v != NULL) {
 					fuzz_eval(pv, v);
 					for (size_t k = 0; k < n; k++)
-						for (size_t i = 0; i < ROWS; i++)
+						for (size_t i = 0; i < ROWS;
+						     i++)
 							FUZZ_CHECK(same(
-								out[k * stride *
-									    ROWS +
-								    i],
-								v[k * ROWS +
-								  i]));
+							    out[k * stride *
+							            ROWS +
+							        i],
+							    v[k * ROWS + i]));
 					for (size_t k = 0; k < n; k++)
 						fuzz_canonical(s, texts[k],
-							       flags,
-							       v + k * ROWS);
+						               flags,
+						               v + k * ROWS);
 				}
 				free(v);
 				sf_program_free(pv);

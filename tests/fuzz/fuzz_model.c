@@ -38,8 +38,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "expr.h"
-#include "model.h"
+#include "expr/expr.h"
+#include "input/model.h"
 
 /* The model's path: a directory, so data.file is resolved against it. */
 #define FUZZ_PATH "models/fuzz.yaml"
@@ -59,7 +59,8 @@ line_length(const fuzz_text *t, int line)
 	size_t start = 0, end;
 
 	for (int l = 1; l < line; l++) {
-		const char *nl = memchr(t->text + start, '\n', t->length - start);
+		const char *nl =
+		    memchr(t->text + start, '\n', t->length - start);
 
 		if (nl == NULL)
 			return -1;
@@ -142,8 +143,10 @@ check_text_at(const fuzz_text *t, const sf_model *m, const sf_model_text *at)
 	/* sf_model_locate: column 1 is the scalar's own position; any
 	 * column lands inside the file. */
 	{
-		const int columns[] = {0, 1, 2, (int)(len / 2) + 1, (int)len,
-				       (int)len + 1, (int)len + 7};
+		const int columns[] = {0,           1,
+		                       2,           (int)(len / 2) + 1,
+		                       (int)len,    (int)len + 1,
+		                       (int)len + 7};
 
 		for (size_t i = 0; i < sizeof columns / sizeof columns[0];
 		     i++) {
@@ -158,7 +161,7 @@ check_text_at(const fuzz_text *t, const sf_model *m, const sf_model_text *at)
 			FUZZ_CHECK(strcmp(e.file, FUZZ_PATH) == 0);
 			if (columns[i] <= 1)
 				FUZZ_CHECK(e.line == at->line &&
-					   e.column == at->column);
+				           e.column == at->column);
 			FUZZ_CHECK(e.line >= 1 && e.column >= 1);
 			width = line_length(t, e.line);
 			FUZZ_CHECK(width >= 0 && e.column <= width + 1);
@@ -168,8 +171,8 @@ check_text_at(const fuzz_text *t, const sf_model *m, const sf_model_text *at)
 			    memcmp(t->text + at->offset, at->text, len) == 0 &&
 			    memchr(at->text, '\n', len) == NULL)
 				FUZZ_CHECK(e.line == at->line &&
-					   e.column ==
-						   at->column + columns[i] - 1);
+				           e.column ==
+				               at->column + columns[i] - 1);
 		}
 	}
 }
@@ -219,7 +222,7 @@ check_names(const sf_model *m)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++)
 			FUZZ_CHECK(strcmp(model_name(m, i), model_name(m, j)) !=
-				   0);
+			           0);
 }
 
 static void
@@ -227,16 +230,17 @@ check_settings(const sf_fit_settings *s)
 {
 	FUZZ_CHECK(s->loss >= SF_LOSS_RELATIVE && s->loss <= SF_LOSS_HUBER);
 	FUZZ_CHECK(sf_loss_name(s->loss) != NULL);
-	FUZZ_CHECK(s->penalty >= SF_PENALTY_NONE && s->penalty <= SF_PENALTY_L1);
+	FUZZ_CHECK(s->penalty >= SF_PENALTY_NONE &&
+	           s->penalty <= SF_PENALTY_L1);
 	FUZZ_CHECK(sf_penalty_name(s->penalty) != NULL);
 	FUZZ_CHECK(s->algorithm >= SF_ALGORITHM_LSHADE &&
-		   s->algorithm <= SF_ALGORITHM_DE);
+	           s->algorithm <= SF_ALGORITHM_DE);
 	FUZZ_CHECK(sf_algorithm_name(s->algorithm) != NULL);
 	FUZZ_CHECK(s->scale >= SF_SCALE_AUTO && s->scale <= SF_SCALE_LOG);
 	FUZZ_CHECK(sf_search_scale_name(s->scale) != NULL);
 	FUZZ_CHECK(s->init == SF_INIT_LATIN || s->init == SF_INIT_UNIFORM);
 	FUZZ_CHECK(s->weighting >= SF_WEIGHTS_NONE &&
-		   s->weighting <= SF_WEIGHTS_INVERSE_VARIANCE);
+	           s->weighting <= SF_WEIGHTS_INVERSE_VARIANCE);
 	FUZZ_CHECK(isfinite(s->huber_delta) && s->huber_delta > 0);
 	FUZZ_CHECK(isfinite(s->lambda) && s->lambda >= 0);
 	FUZZ_CHECK(memchr(s->strategy, '\0', sizeof s->strategy) != NULL);
@@ -245,11 +249,11 @@ check_settings(const sf_fit_settings *s)
 	FUZZ_CHECK(s->popsize == 0 || (s->popsize >= 1 && s->popsize <= 1e6));
 	FUZZ_CHECK(isfinite(s->tol) && isfinite(s->atol));
 	FUZZ_CHECK(s->mutation_lo == 0 ||
-		   (s->mutation_lo > 0 && s->mutation_lo <= s->mutation_hi &&
-		    s->mutation_hi <= 2));
+	           (s->mutation_lo > 0 && s->mutation_lo <= s->mutation_hi &&
+	            s->mutation_hi <= 2));
 	FUZZ_CHECK(s->mutation_lo < 2);
 	FUZZ_CHECK(s->recombination < 0 ||
-		   (s->recombination >= 0 && s->recombination <= 1));
+	           (s->recombination >= 0 && s->recombination <= 1));
 	FUZZ_CHECK(isfinite(s->time_limit) && s->time_limit >= 0);
 	FUZZ_CHECK(s->polish == 0 || s->polish == 1);
 	FUZZ_CHECK(s->separable == 0 || s->separable == 1);
@@ -275,10 +279,10 @@ check_model(const fuzz_text *t, const sf_model *m)
 		if (f[0] == '/')
 			FUZZ_CHECK(strcmp(m->data_file, f) == 0);
 		else
-			FUZZ_CHECK(strncmp(m->data_file, FUZZ_DIR,
-					   strlen(FUZZ_DIR)) == 0 &&
-				   strcmp(m->data_file + strlen(FUZZ_DIR), f) ==
-					   0);
+			FUZZ_CHECK(
+			    strncmp(m->data_file, FUZZ_DIR, strlen(FUZZ_DIR)) ==
+			        0 &&
+			    strcmp(m->data_file + strlen(FUZZ_DIR), f) == 0);
 	} else {
 		FUZZ_CHECK(m->data_file == NULL);
 	}
@@ -325,7 +329,7 @@ check_model(const fuzz_text *t, const sf_model *m)
 		check_name_at(t, term->name, term->line, term->column);
 		check_formula(t, m, &term->expr);
 		FUZZ_CHECK(term->kind >= SF_TERM_OTHER &&
-			   term->kind <= SF_TERM_OVERHEAD);
+		           term->kind <= SF_TERM_OVERHEAD);
 		FUZZ_CHECK(sf_term_kind_name(term->kind) != NULL);
 	}
 	check_names(m);
@@ -349,8 +353,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t.text = text;
 	t.length = size;
 	sf_error_clear(&err);
-	status = sf_model_parse(FUZZ_PATH, text, size, &set, fuzz_warn, &t,
-				&err);
+	status =
+	    sf_model_parse(FUZZ_PATH, text, size, &set, fuzz_warn, &t, &err);
 	if (status != SF_OK) {
 		char msg[2048];
 
@@ -369,7 +373,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_model(&t, set->models[i]);
 		for (size_t j = 0; j < i; j++)
 			FUZZ_CHECK(strcmp(set->models[i]->name,
-					  set->models[j]->name) != 0);
+			                  set->models[j]->name) != 0);
 	}
 	sf_model_set_free(set);
 	free(text);

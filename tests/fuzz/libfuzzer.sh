@@ -42,19 +42,19 @@ build=${FUZZ_BUILD:-build-fuzz}
 
 case $target in
 expr)
-	sources="src/error.c src/suggest.c src/number.c src/expr_compile.c
-		 src/expr_eval.c src/expr_lex.c src/expr_parse.c
-		 src/expr_scope.c"
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/expr/compile.c
+		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/scope.c"
 	dict=tests/fuzz/expr.dict
 	libs= ;;
 csv)
-	sources="src/error.c src/sha256.c src/csv.c"
+	sources="src/base/error.c src/base/sha256.c src/input/csv.c"
 	dict=
 	libs= ;;
 model)
-	sources="src/error.c src/suggest.c src/number.c src/expr_compile.c
-		 src/expr_eval.c src/expr_lex.c src/expr_parse.c
-		 src/expr_scope.c src/model.c"
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/expr/compile.c
+		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/scope.c src/input/model.c"
 	dict=tests/fuzz/yaml.dict
 	libs=$(pkg-config --libs yaml-0.1) ;;
 *)

@@ -77,13 +77,14 @@ main(int argc, char **argv)
 
 			if (e->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof path, "%s/%s", argv[i], e->d_name);
+			snprintf(path, sizeof path, "%s/%s", argv[i],
+			         e->d_name);
 			failed |= fuzz_file(path);
 			runs++;
 		}
 		closedir(dir);
 	}
-	fprintf(stderr, "%s: %d inputs run\n", name != NULL ? name + 1 : argv[0],
-		runs);
+	fprintf(stderr, "%s: %d inputs run\n",
+	        name != NULL ? name + 1 : argv[0], runs);
 	return failed;
 }

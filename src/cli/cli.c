@@ -1,0 +1,267 @@
+/*
+ * cli.c - diagnostics and the shared front of every command.
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "input/csv.h"
+#include "base/number.h"
+#include "base/suggest.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+print_diagnostic(const sf_error *e, const char *severity)
+{
+	char text[SF_ERROR_MESSAGE_MAX + SF_ERROR_FILE_MAX +
+	          3 * SF_ERROR_SOURCE_MAX];
+
+	sf_error_format(e, severity, text, sizeof text);
+	fputs(text, stderr);
+}
+
+int
+cli_error(const sf_error *err)
+{
+	print_diagnostic(err, "error");
+	switch (err->code) {
+	case SF_EFAIL:
+		return SF_EXIT_GOAL;
+	case SF_ENOMEM:
+	case SF_EINTERNAL:
+		return SF_EXIT_INTERNAL;
+	default:
+		return SF_EXIT_USAGE;
+	}
+}
+
+void
+cli_warning(void *ctx, const sf_error *warning)
+{
+	(void)ctx;
+	print_diagnostic(warning, "warning");
+}
+
+int
+cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("scalefit: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (hint != NULL)
+		fprintf(stderr, "; did you mean '%s'?", hint);
+	fputc('\n', stderr);
+	if (cmd != NULL)
+		fprintf(stderr, "Try 'scalefit help %s'.\n", cmd);
+	else
+		fputs("Try 'scalefit --help'.\n", stderr);
+	return SF_EXIT_USAGE;
+}
+
+int
+cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
+               const void *long_options)
+{
+	const struct option *opts = long_options;
+	const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
+	const char *names[64];
+	char bare[128];
+	size_t n = 0;
+
+	/* A known option missing its argument. */
+	for (size_t i = 0; opts[i].name != NULL; i++) {
+		if (opts[i].val == optopt_value && optopt_value != 0 &&
+		    opts[i].has_arg == required_argument)
+			return cli_usage(cmd, NULL,
+			                 "option '--%s' needs an argument",
+			                 opts[i].name);
+		if (n < 64)
+			names[n++] = opts[i].name;
+	}
+	if (strncmp(arg, "--", 2) == 0) {
+		snprintf(bare, sizeof bare, "%s", arg + 2);
+		bare[strcspn(bare, "=")] = '\0';
+		const char *near = sf_suggest_nearest(bare, names, n);
+		if (near != NULL) {
+			char hint[140];
+			snprintf(hint, sizeof hint, "--%s", near);
+			return cli_usage(cmd, hint, "unknown option '%s'", arg);
+		}
+	}
+	return cli_usage(cmd, NULL, "unknown option '%s'", arg);
+}
+
+int
+cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
+{
+	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+}
+
+static int
+parse_choice(const char *cmd, const char *option, const char *arg,
+             const char *const *names, size_t n, int *index)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return *index = (int)i, SF_EXIT_OK;
+	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
+	                 "unknown %s '%s'", option, arg);
+}
+
+int
+cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
+{
+	static const char *const algorithms[] = {"lshade", "jso", "de"};
+	static const char *const losses[] = {"relative", "sse", "log",
+	                                     "absolute", "huber"};
+	static const char *const scales[] = {"auto", "linear", "log"};
+	size_t count = 0;
+	int k = 0;
+
+	switch (c) {
+	case 's':
+		if (sf_parse_u64(arg, &o->seed) != SF_OK)
+			return cli_usage(cmd, NULL,
+			                 "--seed needs a whole number "
+			                 "from 0 to 2^64-1, not '%s'",
+			                 arg);
+		o->has_seed = 1;
+		break;
+	case 't':
+		if (cli_count(cmd, "threads", arg, 1, 4096, &count) !=
+		    SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->threads = (int)count;
+		break;
+	case 'a':
+		if (parse_choice(cmd, "algorithm", arg, algorithms, 3, &k) !=
+		    SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_algorithm = 1;
+		o->algorithm = (sf_algorithm)k;
+		break;
+	case 'e':
+		if (cli_count(cmd, "max-evals", arg, 1, SIZE_MAX,
+		              &o->max_evals) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		break;
+	case 'l':
+		if (parse_choice(cmd, "loss", arg, losses, 5, &k) != SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_loss = 1;
+		o->loss = (sf_loss)k;
+		break;
+	case 'L':
+		if (sf_parse_double(arg, &o->lambda) != SF_OK || o->lambda < 0)
+			return cli_usage(cmd, NULL,
+			                 "--lambda needs a number >= "
+			                 "0, not '%s'",
+			                 arg);
+		o->has_lambda = 1;
+		break;
+	case 'T':
+		if (sf_parse_double(arg, &o->time_limit) != SF_OK ||
+		    !(o->time_limit > 0))
+			return cli_usage(cmd, NULL,
+			                 "--time-limit needs a number "
+			                 "of seconds > 0, not '%s'",
+			                 arg);
+		break;
+	case 'P':
+		o->polish = 0;
+		break;
+	case 'N':
+		o->separable = 0;
+		break;
+	case 'S':
+		if (parse_choice(cmd, "scale", arg, scales, 3, &k) !=
+		    SF_EXIT_OK)
+			return SF_EXIT_USAGE;
+		o->has_scale = 1;
+		o->scale = (sf_search_scale)k;
+		break;
+	default:
+		return -1;
+	}
+	return SF_EXIT_OK;
+}
+
+const sf_model *
+cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
+                 const char *path)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	if (name == NULL && set->count == 1)
+		return set->models[0];
+	for (size_t i = 0; i < set->count; i++) {
+		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
+			return set->models[i];
+		if (n < 64)
+			names[n++] = set->models[i]->name;
+	}
+	if (name == NULL)
+		cli_usage(cmd, NULL,
+		          "%s holds %zu models: choose one with --model NAME, "
+		          "or rank them with 'scalefit compare'",
+		          path, set->count);
+	else
+		cli_usage(cmd, sf_suggest_nearest(name, names, n),
+		          "%s has no model named '%s'", path, name);
+	return NULL;
+}
+
+int
+cli_count(const char *cmd, const char *option, const char *text, size_t lo,
+          size_t hi, size_t *out)
+{
+	uint64_t count;
+
+	if (sf_parse_count(text, &count) == SF_OK && count >= lo &&
+	    count <= hi) {
+		*out = (size_t)count;
+		return SF_EXIT_OK;
+	}
+	if (hi == SIZE_MAX)
+		return cli_usage(cmd, NULL,
+		                 "--%s needs a whole number >= %zu, not '%s'",
+		                 option, lo, text);
+	return cli_usage(cmd, NULL,
+	                 "--%s needs a whole number from %zu to %zu, not '%s'",
+	                 option, lo, hi, text);
+}
+
+void
+cli_print_help(FILE *out, const sf_command *cmd)
+{
+	/* The summary is written for the command list, in lower case. */
+	fprintf(out, "Usage: scalefit %s\n%c%s.\n", cmd->synopsis,
+	        toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
+	if (cmd->help[0] != '\0')
+		fprintf(out, "\n%s", cmd->help);
+}
+
+int
+cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
+                 const void *long_options, sf_fit_options *o)
+{
+	int rc;
+
+	if (c == 'h') {
+		cli_print_help(stdout, cmd);
+		exit(SF_EXIT_OK);
+	}
+	rc = cli_fit_option(cmd->name, c, optarg, o);
+	if (rc < 0)
+		return cli_bad_option(cmd->name, argc, argv, optopt,
+		                      long_options);
+	return rc;
+}

@@ -1,0 +1,132 @@
+/*
+ * cli.h - what the scalefit commands share: exit statuses, diagnostics on
+ * stderr, and the front of the pipeline (model file -> data -> compiled
+ * formula).  Internal to the program: the library never includes it.
+ */
+#ifndef SF_CLI_H
+#define SF_CLI_H
+
+#include "base/error.h"
+#include "fit/fit.h"
+#include "input/model.h"
+#include "input/problem.h"
+
+#include <stdio.h>
+
+enum {
+	SF_EXIT_OK = 0,      /* success */
+	SF_EXIT_GOAL = 1,    /* ran, but failed its goal */
+	SF_EXIT_USAGE = 2,   /* bad usage or bad input */
+	SF_EXIT_INTERNAL = 3 /* a bug, or out of memory */
+};
+
+/* A sub-command.  run gets argv[0] = the command's name. */
+typedef struct sf_command {
+	const char *name;
+	const char *synopsis; /* the usage line after "scalefit " */
+	const char *summary;  /* one line for the command list */
+	const char *help;     /* its options, for `scalefit help NAME` */
+	int (*run)(const struct sf_command *cmd, int argc, char **argv);
+} sf_command;
+
+/*
+ * Parse text, the argument of --option, as a whole number from lo to hi
+ * (hi = SIZE_MAX: no upper limit) into *out.  Returns SF_EXIT_OK, or
+ * prints the usage error ("--option needs a whole number ...") and
+ * returns SF_EXIT_USAGE.
+ */
+int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
+              size_t hi, size_t *out);
+
+/* Print a command's help (usage line, summary, options) to out: the same
+ * text for `scalefit help NAME` and `scalefit NAME --help`. */
+void cli_print_help(FILE *out, const sf_command *cmd);
+
+/* Print err as "scalefit: error: FILE:LINE:COL: ..." with the quoted line
+ * and caret; return the exit status its code calls for. */
+int cli_error(const sf_error *err);
+
+/* An sf_warn_fn printing "scalefit: warning: ..." on stderr. */
+void cli_warning(void *ctx, const sf_error *warning);
+
+/*
+ * A usage error for command cmd (NULL for the global level): the message,
+ * "did you mean 'hint'?" when hint is not NULL, where to find help.
+ * Returns SF_EXIT_USAGE.
+ */
+int cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The unknown option at argv[optind - 1] after getopt_long returned '?',
+ * with the nearest of the command's long options. */
+int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
+                   const void *long_options);
+
+/* The options of every command that fits (fit, validate, compare): the
+ * overrides of the model's fit settings. */
+/* clang-format off: one option a line */
+#define CLI_FIT_OPTIONS                                                        \
+	{"seed", required_argument, NULL, 's'},                                \
+	    {"threads", required_argument, NULL, 't'},                         \
+	    {"algorithm", required_argument, NULL, 'a'},                       \
+	    {"max-evals", required_argument, NULL, 'e'},                       \
+	    {"loss", required_argument, NULL, 'l'},                            \
+	    {"lambda", required_argument, NULL, 'L'},                          \
+	    {"time-limit", required_argument, NULL, 'T'},                      \
+	    {"no-polish", no_argument, NULL, 'P'},                             \
+	    {"no-separable", no_argument, NULL, 'N'},                          \
+	{                                                                      \
+		"scale", required_argument, NULL, 'S'                          \
+	}
+/* clang-format on */
+
+/* The help lines of those options. */
+#define CLI_FIT_OPTIONS_HELP                                                   \
+	"      --seed N        random seed (default: the model's, else 1)\n"   \
+	"      --threads N     OpenMP threads for the cost (default: all)\n"   \
+	"      --algorithm A   lshade, jso or de\n"                            \
+	"      --max-evals N   cost evaluations of the global search\n"        \
+	"      --loss L        relative, sse, log, absolute or huber\n"        \
+	"      --lambda X      regularisation strength (l2 unless the "        \
+	"model says l1)\n"                                                     \
+	"      --time-limit S  stop the search after S seconds\n"              \
+	"      --no-polish     skip the least-squares polish\n"                \
+	"      --no-separable  search every constant, even those the "         \
+	"formula\n                      is linear in\n"                        \
+	"      --scale S       search parameters auto (both ways), linear "    \
+	"or log\n"
+
+/*
+ * Apply fit option c (a CLI_FIT_OPTIONS value) with argument arg to o.
+ * Returns SF_EXIT_OK, SF_EXIT_USAGE after printing why arg is bad, or -1
+ * when c is not a fit option.
+ */
+int cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o);
+
+/*
+ * The last case of a fitting command's option switch: -h/--help (prints
+ * the command's help and exits 0), a fit option (into o), or an unknown
+ * option (a usage error with the nearest of long_options).  Returns
+ * SF_EXIT_OK or SF_EXIT_USAGE.
+ */
+int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
+                     const void *long_options, sf_fit_options *o);
+
+/* Load the model file, warnings to stderr unless quiet. */
+int cli_load_models(const char *path, sf_model_set **set, int quiet,
+                    sf_error *err);
+
+/* The model to work on: the file's only one, or the one --model names
+ * (NULL after a usage message when there is none such). */
+const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
+                                 const char *name, const char *path);
+
+/* Every command. */
+int sf_command_check(const sf_command *cmd, int argc, char **argv);
+int sf_command_fit(const sf_command *cmd, int argc, char **argv);
+int sf_command_compare(const sf_command *cmd, int argc, char **argv);
+int sf_command_validate(const sf_command *cmd, int argc, char **argv);
+int sf_command_predict(const sf_command *cmd, int argc, char **argv);
+int sf_command_scale(const sf_command *cmd, int argc, char **argv);
+
+#endif /* SF_CLI_H */

@@ -1,0 +1,208 @@
+/*
+ * cmd_fit.c - `scalefit fit MODEL.yaml [DATA.csv]`: fit the constants and
+ * report them.
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "fit/fit.h"
+#include "fit/tune.h"
+#include "use/report.h"
+#include "fit/stats.h"
+#include "base/suggest.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Progress on a terminal: a line redrawn a few times a second, from the
+ * first second on (short fits print nothing). */
+typedef struct progress_state {
+	double next;
+	int shown;
+} progress_state;
+
+static void
+show_progress(void *ctx, const sf_fit_progress *p)
+{
+	progress_state *st = ctx;
+
+	if (p->seconds < st->next)
+		return;
+	st->next = p->seconds + 0.25;
+	st->shown = 1;
+	fprintf(stderr,
+	        "\rscalefit: generation %zu, %zu/%zu evaluations, best cost "
+	        "%.6g, spread %.2g, %.1f s   ",
+	        p->generation, p->evaluations, p->max_evals, p->best_cost,
+	        p->spread, p->seconds);
+	fflush(stderr);
+}
+
+/* The fit's options, as parsed from the command line. */
+typedef struct fit_args {
+	const char *model_path, *data_path, *output, *model_name;
+	int json, quiet;
+	size_t bootstrap, restarts; /* 0: none */
+	sf_fit_options options;
+} fit_args;
+
+static int
+parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
+{
+	static const struct option options[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'j'},
+	    CLI_FIT_OPTIONS,
+	    {"bootstrap", required_argument, NULL, 'B'},
+	    {"restarts", required_argument, NULL, 'R'},
+	    {"model", required_argument, NULL, 'm'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c, rc;
+
+	memset(a, 0, sizeof *a);
+	sf_fit_options_init(&a->options);
+	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'B':
+		case 'R':
+			if (cli_count(cmd->name,
+			              c == 'B' ? "bootstrap" : "restarts",
+			              optarg, c == 'B' ? 10 : 2, 100000,
+			              c == 'B' ? &a->bootstrap
+			                       : &a->restarts) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'm':
+			a->model_name = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		default:
+			rc = cli_other_option(cmd, c, argc, argv, options,
+			                      &a->options);
+			if (rc != SF_EXIT_OK)
+				return rc;
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL, "fit needs a model file");
+	if (argc - optind > 2)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind + 2]);
+	a->model_path = argv[optind];
+	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
+	return SF_EXIT_OK;
+}
+
+int
+sf_command_fit(const sf_command *cmd, int argc, char **argv)
+{
+	progress_state progress = {1.0, 0};
+	sf_model_set *set = NULL;
+	sf_fit_result *result = NULL;
+	sf_stats *stats = NULL;
+	sf_resample *bootstrap = NULL, *restarts = NULL;
+	json_t *json = NULL;
+	sf_problem p = {0};
+	const sf_model *m;
+	sf_error err;
+	fit_args a;
+	int status, rc;
+
+	sf_error_clear(&err);
+	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
+		return status;
+	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+		return cli_error(&err);
+	if ((m = cli_choose_model(cmd->name, set, a.model_name,
+	                          a.model_path)) == NULL) {
+		status = SF_EXIT_USAGE;
+		goto done;
+	}
+	if (sf_problem_open(m, a.data_path,
+	                    a.options.has_loss ? a.options.loss : m->fit.loss,
+	                    a.quiet ? NULL : cli_warning, NULL, &p,
+	                    &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (!a.quiet && isatty(STDERR_FILENO)) {
+		a.options.progress = show_progress;
+		a.options.progress_ctx = &progress;
+	}
+	if (a.restarts > 0)
+		rc = sf_restarts_run(m, p.data, p.formula, &a.options,
+		                     a.restarts, &result, &restarts, &err);
+	else
+		rc = sf_tune_fit(m, p.data, p.formula, &a.options, &result,
+		                 &err);
+	if (rc == SF_OK && a.bootstrap > 0)
+		rc = sf_bootstrap_run(m, p.data, p.formula, &a.options, result,
+		                      a.bootstrap, &bootstrap, &err);
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	if (rc != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	/* Without uncertainties the fit is still worth reporting. */
+	if (sf_stats_compute(p.formula, p.data, result, &stats, &err) !=
+	    SF_OK) {
+		if (err.code == SF_ENOMEM) {
+			status = cli_error(&err);
+			goto done;
+		}
+		if (!a.quiet)
+			cli_warning(NULL, &err);
+	} else if (stats->note != NULL && !a.quiet) {
+		sf_error_set(&err, SF_OK, "%s", stats->note);
+		cli_warning(NULL, &err);
+	}
+	{
+		sf_report report = {m,     p.data,    p.formula, result,
+		                    stats, bootstrap, restarts};
+
+		if (a.json || a.output != NULL) {
+			if ((json = sf_report_json(&report)) == NULL) {
+				sf_error_set(&err, SF_ENOMEM, "out of memory");
+				status = cli_error(&err);
+				goto done;
+			}
+		}
+		if (a.output != NULL &&
+		    sf_report_save(json, a.output, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		if (a.json) {
+			if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+				status = cli_error(&err);
+				goto done;
+			}
+		} else {
+			sf_report_print_text(&report, stdout);
+		}
+	}
+	status = SF_EXIT_OK;
+done:
+	json_decref(json);
+	sf_resample_free(bootstrap);
+	sf_resample_free(restarts);
+	sf_stats_free(stats);
+	sf_fit_result_free(result);
+	sf_problem_close(&p);
+	sf_model_set_free(set);
+	return status;
+}

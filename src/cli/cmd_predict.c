@@ -1,0 +1,403 @@
+/*
+ * cmd_predict.c - `scalefit predict FIT.json --at p=64,n=0.1 | --grid
+ * FILE.csv`: the fitted formula's time at new points, with its 95% band
+ * and each term's part, and a warning for every extrapolation.
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "use/assign.h"
+#include "cli/cli.h"
+#include "cli/cmd_json.h"
+#include "input/csv.h"
+#include "use/fitfile.h"
+#include "use/predict.h"
+#include "use/report.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct predict_args {
+	const char *fit_path, *grid_path;
+	const char **at; /* the --at texts */
+	size_t nat;
+	int json, quiet;
+} predict_args;
+
+static int
+parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
+{
+	static const struct option options[] = {
+	    {"at", required_argument, NULL, 'a'},
+	    {"grid", required_argument, NULL, 'g'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "a:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			a->at[a->nat++] = optarg;
+			break;
+		case 'g':
+			if (a->grid_path != NULL)
+				return cli_usage(cmd->name, NULL,
+				                 "--grid is given twice");
+			a->grid_path = optarg;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'h':
+			cli_print_help(stdout, cmd);
+			exit(SF_EXIT_OK);
+		default:
+			return cli_bad_option(cmd->name, argc, argv, optopt,
+			                      options);
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL,
+		                 "predict needs a fit file (FIT.json, from "
+		                 "'scalefit fit -o FIT.json')");
+	if (argc - optind > 1)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind + 1]);
+	if (a->nat == 0 && a->grid_path == NULL)
+		return cli_usage(cmd->name, NULL,
+		                 "say where to predict: --at NAME=VALUE,... "
+		                 "or --grid FILE.csv");
+	a->fit_path = argv[optind];
+	return SF_EXIT_OK;
+}
+
+/* The points of every --at, then of the grid, as one column per input. */
+static int
+gather_points(const sf_command *cmd, const sf_fitfile *f, const predict_args *a,
+              double ***columns, size_t *n)
+{
+	size_t ni = f->ninputs, rows = 0;
+	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
+	double *values = calloc(ni + 1, sizeof *values);
+	unsigned char *given = calloc(ni + 1, 1);
+	sf_table *table = NULL;
+	sf_error err;
+	int status = SF_EXIT_INTERNAL;
+
+	sf_error_clear(&err);
+	if (out == NULL || values == NULL || given == NULL)
+		goto nomem;
+	if (a->grid_path != NULL) {
+		if (sf_table_load(a->grid_path, NULL, &table, &err) != SF_OK ||
+		    sf_assign_table(f, table, &grid, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		rows = sf_table_rows(table);
+	}
+	for (size_t i = 0; i < ni; i++)
+		if ((out[i] = malloc((a->nat + rows + 1) * sizeof *out[i])) ==
+		    NULL)
+			goto nomem;
+	for (size_t k = 0; k < a->nat; k++) {
+		memset(given, 0, ni);
+		if (sf_assign_parse(f, a->at[k], values, given, &err) !=
+		    SF_OK) {
+			if (err.code == SF_ENOMEM)
+				goto nomem;
+			status = cli_usage(cmd->name, NULL, "--at '%s': %s",
+			                   a->at[k], err.message);
+			goto done;
+		}
+		for (size_t i = 0; i < ni; i++) {
+			if (!given[i]) {
+				status = cli_usage(
+				    cmd->name, NULL,
+				    "--at '%s': no value for input %s "
+				    "(every input needs one)",
+				    a->at[k], f->inputs[i].name);
+				goto done;
+			}
+			out[i][k] = values[i];
+		}
+	}
+	for (size_t i = 0; i < ni && grid != NULL; i++)
+		memcpy(&out[i][a->nat], grid[i], rows * sizeof *grid[i]);
+	*columns = out;
+	*n = a->nat + rows;
+	out = NULL;
+	status = SF_EXIT_OK;
+	goto done;
+nomem:
+	sf_error_set(&err, SF_ENOMEM, "out of memory");
+	status = cli_error(&err);
+done:
+	sf_assign_columns_free(out, ni);
+	sf_assign_columns_free(grid, ni);
+	sf_table_free(table);
+	free(values);
+	free(given);
+	return status;
+}
+
+/* The text of input i's value at point k (a text input's level). */
+static void
+input_text(const sf_fitfile *f, const sf_prediction *p, size_t i, size_t k,
+           char *out, size_t size)
+{
+	double x = p->inputs[i * p->n + k];
+
+	if (f->inputs[i].levels != NULL)
+		snprintf(out, size, "%s", f->inputs[i].levels[(size_t)x]);
+	else
+		snprintf(out, size, "%.6g", x);
+}
+
+/* A warning per point outside the fitted ranges. */
+static void
+warn_extrapolation(const sf_fitfile *f, const sf_prediction *p)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		char what[SF_ERROR_MESSAGE_MAX / 2] = "";
+		size_t used = 0;
+		sf_error w;
+
+		for (size_t i = 0; i < p->ninputs; i++) {
+			unsigned char r = p->range[i * p->n + k];
+			int len;
+
+			if (r == SF_PREDICT_INSIDE || used >= sizeof what)
+				continue;
+			len =
+			    snprintf(what + used, sizeof what - used,
+			             "%s%s = %.6g %s %.6g", used ? ", " : "",
+			             f->inputs[i].name, p->inputs[i * p->n + k],
+			             r == SF_PREDICT_BELOW ? "<" : ">",
+			             r == SF_PREDICT_BELOW ? f->inputs[i].lo
+			                                   : f->inputs[i].hi);
+			used += len > 0 ? (size_t)len : 0;
+		}
+		if (used == 0)
+			continue;
+		sf_error_at(&w, SF_OK, f->path, 0, 0,
+		            "point %zu lies outside the fitted range (%s): "
+		            "the prediction is an extrapolation",
+		            k + 1, what);
+		cli_warning(NULL, &w);
+	}
+}
+
+static int
+column_width(const char *name, int least)
+{
+	int n = (int)strlen(name);
+
+	return n > least ? n : least;
+}
+
+static void
+print_band(char *out, size_t size, double lo, double hi)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(out, size, "[%.6g, %.6g]", lo, hi);
+	else
+		snprintf(out, size, "-");
+}
+
+static void
+print_text(const sf_fitfile *f, const sf_prediction *p)
+{
+	int boot = p->boot_lo != NULL;
+	char cell[96];
+
+	printf("%s: predicted %s at %zu point%s", f->name[0] ? f->name : "fit",
+	       f->output, p->n, p->n == 1 ? "" : "s");
+	if (isfinite(p->t))
+		printf("; 95%% confidence band by the delta method (t = %.4g, "
+		       "%g degrees of freedom)",
+		       p->t, f->dof);
+	else
+		printf("; no delta-method band (the fit has no covariance or "
+		       "no degrees of freedom)");
+	if (boot)
+		printf(" and by the bootstrap (%zu replicates)", p->boot_used);
+	printf("\n\n");
+	for (size_t i = 0; i < f->ninputs; i++)
+		printf("%*s  ", column_width(f->inputs[i].name, 8),
+		       f->inputs[i].name);
+	printf("%*s  %-28s", column_width(f->output, 12), f->output,
+	       "95% band");
+	if (boot)
+		printf("%-28s", "bootstrap band");
+	for (size_t j = 0; j < f->nterms; j++)
+		printf("  %*s", column_width(f->terms[j].name, 10),
+		       f->terms[j].name);
+	printf("\n");
+	for (size_t k = 0; k < p->n; k++) {
+		for (size_t i = 0; i < f->ninputs; i++) {
+			input_text(f, p, i, k, cell, sizeof cell);
+			printf("%*s  ", column_width(f->inputs[i].name, 8),
+			       cell);
+		}
+		printf("%*.6g  ", column_width(f->output, 12), p->time[k]);
+		print_band(cell, sizeof cell, p->lo[k], p->hi[k]);
+		printf("%-28s", cell);
+		if (boot) {
+			print_band(cell, sizeof cell, p->boot_lo[k],
+			           p->boot_hi[k]);
+			printf("%-28s", cell);
+		}
+		for (size_t j = 0; j < f->nterms; j++)
+			printf("  %*.6g", column_width(f->terms[j].name, 10),
+			       p->terms[j * p->n + k]);
+		printf("%s\n", sf_prediction_outside(p, k) ? "  *" : "");
+	}
+	for (size_t k = 0; k < p->n; k++)
+		if (sf_prediction_outside(p, k)) {
+			printf("\n* outside the inputs' fitted ranges: an "
+			       "extrapolation\n");
+			break;
+		}
+}
+
+static json_t *
+point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
+{
+	json_t *o = json_object(), *in = json_object(), *terms = json_object();
+	json_t *outside = json_array();
+	char text[64];
+
+	if (o == NULL || in == NULL || terms == NULL || outside == NULL) {
+		*ok = 0;
+		json_decref(in);
+		json_decref(terms);
+		json_decref(outside);
+		return o;
+	}
+	for (size_t i = 0; i < f->ninputs; i++) {
+		double x = p->inputs[i * p->n + k];
+
+		if (f->inputs[i].levels != NULL) {
+			input_text(f, p, i, k, text, sizeof text);
+			cmd_json_put(in, f->inputs[i].name, json_string(text),
+			             ok);
+		} else {
+			cmd_json_put(in, f->inputs[i].name, sf_json_number(x),
+			             ok);
+		}
+		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
+		    json_array_append_new(outside,
+		                          json_string(f->inputs[i].name)) != 0)
+			*ok = 0;
+	}
+	cmd_json_put(o, "inputs", in, ok);
+	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
+	cmd_json_put(o, "stderr", sf_json_number(p->se[k]), ok);
+	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
+	if (p->boot_lo != NULL)
+		cmd_json_put(o, "ci95_bootstrap",
+		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
+	for (size_t j = 0; j < f->nterms; j++)
+		cmd_json_put(terms, f->terms[j].name,
+		             sf_json_number(p->terms[j * p->n + k]), ok);
+	cmd_json_put(o, "terms", terms, ok);
+	cmd_json_put(o, "extrapolated",
+	             json_boolean(sf_prediction_outside(p, k)), ok);
+	cmd_json_put(o, "outside", outside, ok);
+	return o;
+}
+
+static json_t *
+prediction_json(const sf_fitfile *f, const sf_prediction *p)
+{
+	json_t *root = json_object(), *points = json_array();
+	int ok = root != NULL && points != NULL;
+
+	if (!ok) {
+		json_decref(root);
+		json_decref(points);
+		return NULL;
+	}
+	cmd_json_put(root, "fit", json_string(f->path), &ok);
+	cmd_json_put(root, "model", json_string(f->name), &ok);
+	cmd_json_put(root, "output", json_string(f->output), &ok);
+	cmd_json_put(root, "level_percent",
+	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	cmd_json_put(root, "t", sf_json_number(p->t), &ok);
+	cmd_json_put(root, "bootstrap_samples",
+	             json_integer((json_int_t)p->boot_used), &ok);
+	for (size_t k = 0; k < p->n; k++)
+		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
+		    0)
+			ok = 0;
+	cmd_json_put(root, "points", points, &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+int
+sf_command_predict(const sf_command *cmd, int argc, char **argv)
+{
+	predict_args a = {0};
+	sf_fitfile *f = NULL;
+	sf_prediction *p = NULL;
+	double **columns = NULL;
+	json_t *json = NULL;
+	size_t n = 0;
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	if ((a.at = calloc((size_t)argc + 1, sizeof *a.at)) == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		return cli_error(&err);
+	}
+	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
+		goto done;
+	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if ((status = gather_points(cmd, f, &a, &columns, &n)) != SF_EXIT_OK)
+		goto done;
+	if (sf_predict(f, (const double *const *)columns, n, &p, &err) !=
+	    SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (!a.quiet)
+		warn_extrapolation(f, p);
+	if (a.json) {
+		if ((json = prediction_json(f, p)) == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+	} else {
+		print_text(f, p);
+	}
+	status = SF_EXIT_OK;
+done:
+	json_decref(json);
+	sf_prediction_free(p);
+	if (f != NULL)
+		sf_assign_columns_free(columns, f->ninputs);
+	sf_fitfile_free(f);
+	free(a.at);
+	return status;
+}

@@ -1,0 +1,388 @@
+/*
+ * cmd_validate.c - `scalefit validate MODEL.yaml [DATA.csv] --train EXPR |
+ * --kfold K | --loo`: fit without some rows, predict them, and say how
+ * far off the predictions are, overall and per value of each input.
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "use/report.h"
+#include "fit/tune.h"
+#include "fit/validate.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Inputs with at most this many held-out values get a table by value. */
+enum { GROUP_MAX_VALUES = 16, ROWS_SHOWN = 40 };
+
+typedef struct validate_args {
+	const char *model_path, *data_path, *model_name, *train;
+	size_t kfold; /* 0 with loo */
+	int loo, json, quiet;
+	sf_fit_options options;
+} validate_args;
+
+static int
+parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
+{
+	static const struct option options[] = {
+	    {"train", required_argument, NULL, 'r'},
+	    {"kfold", required_argument, NULL, 'k'},
+	    {"loo", no_argument, NULL, 'O'},
+	    {"json", no_argument, NULL, 'j'},
+	    CLI_FIT_OPTIONS,
+	    {"model", required_argument, NULL, 'm'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c, rc, methods = 0;
+
+	memset(a, 0, sizeof *a);
+	sf_fit_options_init(&a->options);
+	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			a->train = optarg;
+			methods++;
+			break;
+		case 'k':
+			if (cli_count(cmd->name, "kfold", optarg, 2, 1000000,
+			              &a->kfold) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			methods++;
+			break;
+		case 'O':
+			a->loo = 1;
+			methods++;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'm':
+			a->model_name = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		default:
+			rc = cli_other_option(cmd, c, argc, argv, options,
+			                      &a->options);
+			if (rc != SF_EXIT_OK)
+				return rc;
+		}
+	}
+	if (methods != 1)
+		return cli_usage(cmd->name, NULL,
+		                 "validate needs exactly one of --train EXPR, "
+		                 "--kfold K and --loo");
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL,
+		                 "validate needs a model file");
+	if (argc - optind > 2)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind + 2]);
+	a->model_path = argv[optind];
+	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
+	return SF_EXIT_OK;
+}
+
+/* The distinct held-out values of input i, sorted, if few enough. */
+static size_t
+group_values(const sf_dataset *d, const sf_holdout *h, size_t i, double *values)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < d->rows; r++) {
+		double v = d->inputs[i].values[r];
+		size_t k = 0;
+
+		if (h->fold[r] == SF_FOLD_TRAIN || isnan(h->predicted[r]))
+			continue;
+		while (k < n && values[k] < v)
+			k++;
+		if (k < n && values[k] == v)
+			continue;
+		if (n == GROUP_MAX_VALUES)
+			return 0;
+		memmove(values + k + 1, values + k, (n - k) * sizeof *values);
+		values[k] = v;
+		n++;
+	}
+	return n;
+}
+
+/* A value of input i for people: the level of a text input, else %g. */
+static void
+format_value(const sf_dataset_input *in, double v, char *buf, size_t size)
+{
+	if (in->levels != NULL && v >= 0 && v < (double)in->nlevels)
+		snprintf(buf, size, "%s", in->levels[(size_t)v]);
+	else
+		snprintf(buf, size, "%g", v);
+}
+
+/* The scores of the held-out rows whose input i equals value. */
+static void
+score_group(const sf_dataset *d, const sf_holdout *h, size_t i, double value,
+            unsigned char *mask, double *mape, double *max, double *bias,
+            size_t *count)
+{
+	for (size_t r = 0; r < d->rows; r++)
+		mask[r] = d->inputs[i].values[r] == value;
+	sf_holdout_score(h, d, mask, mape, max, bias, count);
+}
+
+static json_t *
+groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
+{
+	json_t *groups = json_object();
+	double values[GROUP_MAX_VALUES];
+
+	for (size_t i = 0; i < d->ninputs && groups != NULL; i++) {
+		size_t n = group_values(d, h, i, values);
+		json_t *list;
+
+		if (n < 2)
+			continue;
+		list = json_array();
+		for (size_t g = 0; g < n; g++) {
+			double mape, max, bias;
+			size_t count;
+			char label[128];
+
+			score_group(d, h, i, values[g], mask, &mape, &max,
+			            &bias, &count);
+			format_value(&d->inputs[i], values[g], label,
+			             sizeof label);
+			json_array_append_new(
+			    list,
+			    json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
+			              d->inputs[i].levels != NULL
+			                  ? json_string(label)
+			                  : sf_json_number(values[g]),
+			              "rows", (json_int_t)count, "mape",
+			              sf_json_number(mape), "max_ape",
+			              sf_json_number(max), "bias",
+			              sf_json_number(bias)));
+		}
+		json_object_set_new(groups, d->inputs[i].name, list);
+	}
+	return groups;
+}
+
+static json_t *
+validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
+                const validate_args *a, const char *method)
+{
+	unsigned char *mask = malloc(d->rows + 1);
+	json_t *rows = json_array(), *root;
+
+	for (size_t r = 0; r < d->rows; r++) {
+		json_t *row;
+
+		if (h->fold[r] == SF_FOLD_TRAIN)
+			continue;
+		row = json_pack("{s:I, s:I, s:i, s:o, s:o}", "row",
+		                (json_int_t)r, "line", (json_int_t)d->lines[r],
+		                "fold", h->fold[r], "observed",
+		                sf_json_number(d->output[r]), "predicted",
+		                sf_json_number(h->predicted[r]));
+		for (size_t i = 0; i < d->ninputs && row != NULL; i++)
+			json_object_set_new(
+			    row, d->inputs[i].name,
+			    sf_json_number(d->inputs[i].values[r]));
+		json_array_append_new(rows, row);
+	}
+	root = json_pack(
+	    "{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:o, s:I, s:I, s:I, s:I, "
+	    "s:o, s:o, s:o, s:I}}",
+	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
+	    "file", m->path, "data", d->file, "validation", "method", method,
+	    "train", a->train != NULL ? json_string(a->train) : json_null(),
+	    "folds", (json_int_t)h->nfolds, "rows", (json_int_t)d->rows,
+	    "rows_predicted", (json_int_t)h->predicted_rows, "failed_folds",
+	    (json_int_t)h->failed_folds, "mape", sf_json_number(h->mape),
+	    "max_ape", sf_json_number(h->max_ape), "bias",
+	    sf_json_number(h->bias), "evaluations", (json_int_t)h->evaluations);
+	if (root != NULL && mask != NULL) {
+		json_t *v = json_object_get(root, "validation");
+		json_object_set_new(v, "groups", groups_json(d, h, mask));
+		json_object_set_new(v, "predictions", rows);
+	} else {
+		json_decref(rows);
+	}
+	free(mask);
+	return root;
+}
+
+static void
+print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
+           const validate_args *a, const char *method)
+{
+	unsigned char *mask = malloc(d->rows + 1);
+	double values[GROUP_MAX_VALUES];
+	size_t shown = 0, trained = 0;
+
+	for (size_t r = 0; r < d->rows; r++)
+		trained += h->fold[r] == SF_FOLD_TRAIN;
+
+	printf("validation of %s on %s (%zu rows)\n", m->name, d->file,
+	       d->rows);
+	if (a->train != NULL)
+		printf("  fitted on the %zu rows where %s, predicting the "
+		       "other %zu\n",
+		       trained, a->train, d->rows - trained);
+	else
+		printf("  %s: %zu folds over %zu configurations (repetitions "
+		       "kept together)\n",
+		       method, h->nfolds, d->nconfigs);
+	if (h->failed_folds > 0)
+		printf("  %zu folds could not be fitted; their rows are not "
+		       "scored\n",
+		       h->failed_folds);
+	if (a->train != NULL) {
+		printf("\n  %6s", "line");
+		for (size_t i = 0; i < d->ninputs; i++)
+			printf(" %12s", d->inputs[i].name);
+		printf(" %12s %12s %8s\n", "observed", "predicted", "error");
+		for (size_t r = 0; r < d->rows && shown < ROWS_SHOWN; r++) {
+			char buf[64];
+
+			if (h->fold[r] == SF_FOLD_TRAIN)
+				continue;
+			printf("  %6d", d->lines[r]);
+			for (size_t i = 0; i < d->ninputs; i++) {
+				format_value(&d->inputs[i],
+				             d->inputs[i].values[r], buf,
+				             sizeof buf);
+				printf(" %12.12s", buf);
+			}
+			printf(" %12.6g %12.6g %+7.2f%%\n", d->output[r],
+			       h->predicted[r],
+			       100 * (h->predicted[r] - d->output[r]) /
+			           d->output[r]);
+			shown++;
+		}
+		if (shown < h->predicted_rows)
+			printf("  ... %zu more rows (--json lists all)\n",
+			       h->predicted_rows - shown);
+	}
+	printf("\n  predicted %zu rows: MAPE %.3g%%, max error %.3g%%, bias "
+	       "%+.3g%%\n",
+	       h->predicted_rows, h->mape, h->max_ape, h->bias);
+	for (size_t i = 0; i < d->ninputs && mask != NULL; i++) {
+		size_t n = group_values(d, h, i, values);
+
+		if (n < 2)
+			continue;
+		printf("\n  by %s:\n  %12s %6s %9s %9s %9s\n",
+		       d->inputs[i].name, d->inputs[i].name, "rows", "MAPE",
+		       "max", "bias");
+		for (size_t g = 0; g < n; g++) {
+			double mape, max, bias;
+			size_t count;
+			char label[64];
+
+			score_group(d, h, i, values[g], mask, &mape, &max,
+			            &bias, &count);
+			format_value(&d->inputs[i], values[g], label,
+			             sizeof label);
+			printf("  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%%\n",
+			       label, count, mape, max, bias);
+		}
+	}
+	free(mask);
+}
+
+int
+sf_command_validate(const sf_command *cmd, int argc, char **argv)
+{
+	sf_model_set *set = NULL;
+	sf_holdout *h = NULL;
+	sf_problem p = {0};
+	const sf_model *m;
+	const char *method;
+	int *fold = NULL, status;
+	size_t nfolds = 1;
+	validate_args a;
+	sf_error err;
+
+	sf_error_clear(&err);
+	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
+		return status;
+	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+		return cli_error(&err);
+	m = cli_choose_model(cmd->name, set, a.model_name, a.model_path);
+	if (m == NULL) {
+		status = SF_EXIT_USAGE;
+		goto done;
+	}
+	if (sf_problem_open(m, a.data_path,
+	                    a.options.has_loss ? a.options.loss : m->fit.loss,
+	                    a.quiet ? NULL : cli_warning, NULL, &p,
+	                    &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if ((fold = malloc((p.data->rows + 1) * sizeof *fold)) == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
+	}
+	if (a.train != NULL) {
+		method = "split";
+		if (sf_folds_split(p.formula, p.data, a.train, fold, &err) !=
+		    SF_OK) {
+			/* the column is within --train's text */
+			if (err.file[0] == '\0' && err.column > 0)
+				snprintf(err.file, sizeof err.file, "--train");
+			status = cli_error(&err);
+			goto done;
+		}
+	} else {
+		method = a.loo ? "leave-one-configuration-out" : "kfold";
+		nfolds = sf_folds_kfold(p.data, a.loo ? 0 : a.kfold,
+		                        a.options.has_seed ? a.options.seed : 1,
+		                        fold);
+		if (nfolds == 0) {
+			status = cli_usage(cmd->name, NULL,
+			                   "cross-validation needs at least 2 "
+			                   "configurations; the data has %zu",
+			                   p.data->nconfigs);
+			goto done;
+		}
+	}
+	if (sf_holdout_run(m, p.data, p.formula, &a.options, sf_tune_fit, fold,
+	                   nfolds, &h, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (a.json) {
+		json_t *json = validation_json(m, p.data, h, &a, method);
+
+		if (json == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+			json_decref(json);
+			status = cli_error(&err);
+			goto done;
+		}
+		json_decref(json);
+	} else {
+		print_text(m, p.data, h, &a, method);
+	}
+	status = h->predicted_rows > 0 ? SF_EXIT_OK : SF_EXIT_GOAL;
+done:
+	free(fold);
+	sf_holdout_free(h);
+	sf_problem_close(&p);
+	sf_model_set_free(set);
+	return status;
+}

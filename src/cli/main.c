@@ -1,0 +1,240 @@
+/*
+ * main.c - the scalefit command line: sub-commands, options, exit codes and
+ * every message a person reads.
+ *
+ * Library modules never print and never exit; this file turns their status
+ * codes into exit codes and their sf_error records into diagnostics:
+ *   0  success
+ *   1  the work ran but failed its goal (for example no finite cost)
+ *   2  bad usage or bad input (the message names FILE:LINE:COL)
+ *   3  internal error
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "base/suggest.h"
+
+#include <getopt.h>
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef sf_command command;
+
+static int command_help(const command *cmd, int argc, char **argv);
+
+static const command commands[] = {
+    {"check", "check MODEL.yaml [DATA.csv] [--quiet]",
+     "validate a model and its data; show the formula, parameters and "
+     "rows",
+     "  DATA.csv      use this data instead of the model's data.file\n"
+     "  -q, --quiet   no warnings\n",
+     sf_command_check},
+    {"fit",
+     "fit MODEL.yaml [DATA.csv] [-o FIT.json] [--json] [--seed N] "
+     "[--threads N] [OPTION]...",
+     "fit the formula's constants to the data and report them",
+     "  DATA.csv            use this data instead of the model's data.file\n"
+     "  -o, --output FILE   also write the JSON report to FILE (atomically)\n"
+     "      --json          print the JSON report instead of the text "
+     "one\n" CLI_FIT_OPTIONS_HELP
+     "      --bootstrap N   N replicates resampling configurations: "
+     "percentile\n"
+     "                      intervals of the constants (and of "
+     "predictions)\n"
+     "      --restarts K    K fits from consecutive seeds; report the "
+     "spread\n"
+     "      --model NAME    which model of a models: file\n"
+     "  -q, --quiet         no warnings, no progress\n",
+     sf_command_fit},
+    {"validate",
+     "validate MODEL.yaml [DATA.csv] --train EXPR | --kfold K | --loo "
+     "[OPTION]...",
+     "fit without some rows and score the predictions of them",
+     "  DATA.csv            use this data instead of the model's data.file\n"
+     "      --train EXPR    fit the rows where EXPR holds (e.g. 'p <= 8'),\n"
+     "                      predict the others: the extrapolation test\n"
+     "      --kfold K       K-fold cross-validation over configurations\n"
+     "      --loo           leave one configuration out at a time\n"
+     "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
+     "      --model NAME    which model of a models: file\n"
+     "  -q, --quiet         no warnings\n",
+     sf_command_validate},
+    {"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",
+     "fit candidate formulas on the same rows and rank them",
+     "  MODEL.yaml...       the candidates (a file may hold a models: list)\n"
+     "  DATA.csv            use this data instead of each data.file\n"
+     "      --kfold K       folds of the cross-validated MAPE (default 5)\n"
+     "      --train EXPR    also score extrapolation: fit where EXPR "
+     "holds\n"
+     "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
+     "  -q, --quiet         no warnings\n",
+     sf_command_compare},
+    {"predict",
+     "predict FIT.json --at NAME=VALUE,... | --grid FILE.csv [--json]",
+     "predict the time at new points, with a 95% band and each term",
+     "  -a, --at NAME=VALUE,...  a point: a value for every input "
+     "(repeatable)\n"
+     "      --grid FILE.csv      points from a CSV file with a column per "
+     "input\n"
+     "      --json               print the predictions as JSON\n"
+     "  -q, --quiet              no warnings (extrapolation)\n",
+     sf_command_predict},
+    {"scale",
+     "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
+     "PRICE] [--plot FILE.svg] [OPTION]...",
+     "show how the time scales along one input, and the best worker count",
+     "      --over NAME=LO:HI    the input to sweep and its range (or "
+     "NAME=V1,V2,...)\n"
+     "      --set NAME=VALUE,... the other inputs' values (repeatable)\n"
+     "      --points N           this many points (default: powers of 2 "
+     "for workers)\n"
+     "      --log, --linear      space the points so (default: log for "
+     "wide ranges)\n"
+     "      --cost PRICE         price of one worker-hour: adds cost and "
+     "the cheapest point\n"
+     "      --time-unit U        the time's unit for --cost: s, ms, min "
+     "or h\n"
+     "      --workers NAME       the input that counts workers (default: "
+     "p, or by column)\n"
+     "      --plot FILE.svg      draw the chart (time with band, and "
+     "efficiency or shares)\n"
+     "      --panel P            the chart's lower panel: efficiency or "
+     "shares\n"
+     "      --json               print the sweep and answers as JSON\n"
+     "  -q, --quiet              no warnings\n",
+     sf_command_scale},
+    {"help", "help [COMMAND]", "show help for scalefit or one command", "",
+     command_help},
+};
+
+static const size_t command_count = sizeof commands / sizeof commands[0];
+
+static const command *
+command_find(const char *name)
+{
+	for (size_t i = 0; i < command_count; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static const char *
+command_nearest(const char *name)
+{
+	const char *names[sizeof commands / sizeof commands[0]];
+
+	for (size_t i = 0; i < command_count; i++)
+		names[i] = commands[i].name;
+	return sf_suggest_nearest(name, names, command_count);
+}
+
+static void
+print_usage(FILE *out)
+{
+	fputs("Usage: scalefit COMMAND [OPTION]... [ARG]...\n"
+	      "Fit the constants of an execution-time formula to measured run\n"
+	      "times, and explore how the time scales with workers.\n\n"
+	      "Commands:\n",
+	      out);
+	for (size_t i = 0; i < command_count; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+		        commands[i].summary);
+	fputs(
+	    "\nOptions:\n"
+	    "  -h, --help     show this help and exit\n"
+	    "  -V, --version  show the version and exit\n\n"
+	    "'scalefit help COMMAND' describes one command; the manual pages\n"
+	    "scalefit(1) and scalefit-model(5) describe everything.\n",
+	    out);
+}
+
+static int
+command_help(const command *cmd, int argc, char **argv)
+{
+	const command *target;
+
+	if (argc > 2)
+		return cli_usage(cmd->name, NULL, "too many arguments: '%s'",
+		                 argv[2]);
+	if (argc < 2) {
+		print_usage(stdout);
+		return SF_EXIT_OK;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		cli_print_help(stdout, cmd);
+		return SF_EXIT_OK;
+	}
+	target = command_find(argv[1]);
+	if (target == NULL)
+		return cli_usage(NULL, command_nearest(argv[1]),
+		                 "unknown command '%s'", argv[1]);
+	cli_print_help(stdout, target);
+	return SF_EXIT_OK;
+}
+
+/*
+ * Make sure everything printed really reached stdout (a full disk or a
+ * closed pipe must not look like success).
+ */
+static int
+close_stdout(int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		return status == SF_EXIT_OK ? SF_EXIT_USAGE : status;
+	}
+	return status;
+}
+
+static int
+run(int argc, char **argv)
+{
+	static const struct option options[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	const command *cmd;
+	int c;
+
+	opterr = 0;
+	/* "+": stop at the command name; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_usage(stdout);
+			return SF_EXIT_OK;
+		case 'V':
+			printf("scalefit %s\n", PACKAGE_VERSION);
+			return SF_EXIT_OK;
+		default:
+			return cli_usage(NULL, NULL, "unknown option '%s'",
+			                 argv[optind - 1]);
+		}
+	}
+	if (optind >= argc) {
+		print_usage(stderr);
+		return SF_EXIT_USAGE;
+	}
+	cmd = command_find(argv[optind]);
+	if (cmd == NULL)
+		return cli_usage(NULL, command_nearest(argv[optind]),
+		                 "unknown command '%s'", argv[optind]);
+	argc -= optind;
+	argv += optind;
+	/* 0, not 1: glibc then also resets its scanning state (the "+" above
+	 * stopped permutation), so a command's options may follow its files. */
+	optind = 0;
+	return cmd->run(cmd, argc, argv);
+}
+
+int
+main(int argc, char **argv)
+{
+	/* GSL aborts on errors by default; our modules check every status. */
+	gsl_set_error_handler_off();
+	return close_stdout(run(argc, argv));
+}

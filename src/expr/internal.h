@@ -1,0 +1,407 @@
+/*
+ * expr_internal.h - what the expression engine's files share, and nobody
+ * else sees: tokens, the syntax tree, the scope's entries, the operators
+ * with their scalar semantics, and the compiled program's layout.
+ *
+ * The scalar operator functions below are the single definition of what
+ * each operator computes.  Constant folding and all three evaluation stages
+ * call them, so a folded constant is bit-identical to the same value
+ * computed at run time.
+ */
+#ifndef SF_EXPR_INTERNAL_H
+#define SF_EXPR_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "expr/expr.h"
+
+/* Rows per register block of the row and data stages.  A multiple of every
+ * vector width, so the block loops need no remainder code. */
+#define SF_EXPR_BLOCK 256
+
+/* pi and e to double precision (M_PI is not in ISO C). */
+#define SF_EXPR_PI 3.14159265358979323846
+#define SF_EXPR_E 2.71828182845904523536
+#define SF_EXPR_LN2 0.69314718055994530942
+#define SF_EXPR_LN10 2.30258509299404568402
+
+/* ---- Operators ---------------------------------------------------------- */
+
+/* Every operator of the language and of the compiled program.  The order
+ * groups leaves, unary and binary operators; sf_op_info[] follows it. */
+typedef enum sf_op {
+	SF_OP_CONST, /* a number */
+	SF_OP_INPUT, /* input slot */
+	SF_OP_PARAM, /* theta[j] */
+	/* unary */
+	SF_OP_NEG,
+	SF_OP_NOT,
+	SF_OP_ABS,
+	SF_OP_SIGN, /* internal: derivative of abs */
+	SF_OP_FLOOR,
+	SF_OP_CEIL,
+	SF_OP_SQRT,
+	SF_OP_EXP,
+	SF_OP_LOG,
+	SF_OP_LOG2,
+	SF_OP_LOG10,
+	SF_OP_SIN,
+	SF_OP_COS,
+	SF_OP_TAN,
+	SF_OP_ATAN,
+	/* binary */
+	SF_OP_ADD,
+	SF_OP_SUB,
+	SF_OP_MUL,
+	SF_OP_DIV,
+	SF_OP_POW,
+	SF_OP_MIN,
+	SF_OP_MAX,
+	SF_OP_LT,
+	SF_OP_LE,
+	SF_OP_GT,
+	SF_OP_GE,
+	SF_OP_EQ,
+	SF_OP_NE,
+	SF_OP_AND,
+	SF_OP_OR,
+	/* ternary */
+	SF_OP_IF,
+	SF_OP_COUNT
+} sf_op;
+
+/* Static facts about an operator. */
+typedef struct sf_op_desc {
+	const char *name; /* function name, or operator spelling */
+	int arity;        /* 0 for leaves, else 1..3 */
+	int commutative;  /* f(a, b) == f(b, a) bit for bit (up to NaN bits) */
+} sf_op_desc;
+
+extern const sf_op_desc sf_expr_op_info[SF_OP_COUNT];
+
+/* The scalar semantics of each operator. */
+static inline double
+sf_f_not(double x)
+{
+	return x != x ? x : (x == 0.0 ? 1.0 : 0.0);
+}
+
+static inline double
+sf_f_sign(double x)
+{
+	return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : x);
+}
+
+static inline double
+sf_f_min(double x, double y)
+{
+	return x != x ? x : (x < y ? x : y);
+}
+
+static inline double
+sf_f_max(double x, double y)
+{
+	return x != x ? x : (x > y ? x : y);
+}
+
+static inline double
+sf_f_and(double x, double y)
+{
+	if (x != x)
+		return x;
+	if (y != y)
+		return y;
+	return ((x != 0.0) & (y != 0.0)) ? 1.0 : 0.0;
+}
+
+static inline double
+sf_f_or(double x, double y)
+{
+	if (x != x)
+		return x;
+	if (y != y)
+		return y;
+	return ((x != 0.0) | (y != 0.0)) ? 1.0 : 0.0;
+}
+
+static inline double
+sf_f_if(double c, double a, double b)
+{
+	return c != c ? c : (c != 0.0 ? a : b);
+}
+
+/* Apply op to scalar operands (unused ones are ignored). */
+static inline double
+sf_op_apply(int op, double x, double y, double z)
+{
+	switch (op) {
+	case SF_OP_NEG:
+		return -x;
+	case SF_OP_NOT:
+		return sf_f_not(x);
+	case SF_OP_ABS:
+		return fabs(x);
+	case SF_OP_SIGN:
+		return sf_f_sign(x);
+	case SF_OP_FLOOR:
+		return floor(x);
+	case SF_OP_CEIL:
+		return ceil(x);
+	case SF_OP_SQRT:
+		return sqrt(x);
+	case SF_OP_EXP:
+		return exp(x);
+	case SF_OP_LOG:
+		return log(x);
+	case SF_OP_LOG2:
+		return log2(x);
+	case SF_OP_LOG10:
+		return log10(x);
+	case SF_OP_SIN:
+		return sin(x);
+	case SF_OP_COS:
+		return cos(x);
+	case SF_OP_TAN:
+		return tan(x);
+	case SF_OP_ATAN:
+		return atan(x);
+	case SF_OP_ADD:
+		return x + y;
+	case SF_OP_SUB:
+		return x - y;
+	case SF_OP_MUL:
+		return x * y;
+	case SF_OP_DIV:
+		return x / y;
+	case SF_OP_POW:
+		return pow(x, y);
+	case SF_OP_MIN:
+		return sf_f_min(x, y);
+	case SF_OP_MAX:
+		return sf_f_max(x, y);
+	case SF_OP_LT:
+		return x < y ? 1.0 : 0.0;
+	case SF_OP_LE:
+		return x <= y ? 1.0 : 0.0;
+	case SF_OP_GT:
+		return x > y ? 1.0 : 0.0;
+	case SF_OP_GE:
+		return x >= y ? 1.0 : 0.0;
+	case SF_OP_EQ:
+		return x == y ? 1.0 : 0.0;
+	case SF_OP_NE:
+		return x != y ? 1.0 : 0.0;
+	case SF_OP_AND:
+		return sf_f_and(x, y);
+	case SF_OP_OR:
+		return sf_f_or(x, y);
+	case SF_OP_IF:
+		return sf_f_if(x, y, z);
+	default:
+		return NAN;
+	}
+}
+
+/* ---- Tokens (expr_lex.c) ----------------------------------------------- */
+
+typedef enum sf_tok_type {
+	SF_TOK_END,
+	SF_TOK_NUMBER,
+	SF_TOK_NAME,
+	SF_TOK_STRING,
+	SF_TOK_PLUS,
+	SF_TOK_MINUS,
+	SF_TOK_STAR,
+	SF_TOK_SLASH,
+	SF_TOK_POW, /* ^ or ** */
+	SF_TOK_LT,
+	SF_TOK_LE,
+	SF_TOK_GT,
+	SF_TOK_GE,
+	SF_TOK_EQ,
+	SF_TOK_NE,
+	SF_TOK_AND,
+	SF_TOK_OR,
+	SF_TOK_NOT,
+	SF_TOK_LPAREN,
+	SF_TOK_RPAREN,
+	SF_TOK_COMMA
+} sf_tok_type;
+
+typedef struct sf_token {
+	sf_tok_type type;
+	size_t pos;   /* byte offset in the text */
+	size_t len;   /* bytes of the token */
+	double value; /* SF_TOK_NUMBER */
+} sf_token;
+
+typedef struct sf_lexer {
+	const char *text;
+	size_t pos; /* where the next token starts looking */
+	sf_token tok;
+} sf_lexer;
+
+/* Read the next token into lx->tok.  Returns SF_OK or SF_ESYNTAX/SF_EVALUE
+ * with err at the offending column. */
+int sf_lex_next(sf_lexer *lx, sf_error *err);
+
+/* A short human description of a token type ("'+'", "number"). */
+const char *sf_lex_describe(sf_tok_type t);
+
+/* ---- Syntax tree (expr_parse.c) ----------------------------------------- */
+
+typedef enum sf_ast_kind {
+	SF_AST_NUM,
+	SF_AST_STR,
+	SF_AST_NAME,
+	SF_AST_UNARY,
+	SF_AST_BINARY,
+	SF_AST_CALL
+} sf_ast_kind;
+
+/* The types resolution gives a node. */
+enum { SF_TYPE_NUM, SF_TYPE_TEXT, SF_TYPE_STR, SF_TYPE_ANY };
+
+typedef struct sf_ast_node {
+	int kind;     /* sf_ast_kind */
+	int op;       /* sf_op of unary/binary/call nodes */
+	size_t pos;   /* anchor: operator, name, literal or function name */
+	size_t len;   /* bytes of a name or literal at pos */
+	int a, b;     /* operands; call: a = first argument, b = count */
+	int next;     /* next argument of a call, or -1 */
+	int paren;    /* written in parentheses (kept for nothing but tests) */
+	double value; /* number; after resolution also constants and codes */
+	/* filled by resolution (expr_scope.c) */
+	int ref_kind;     /* enum sf_expr_kind of a name */
+	size_t ref_index; /* its index within the kind */
+	int type;         /* SF_TYPE_* */
+} sf_ast_node;
+
+typedef struct sf_ast {
+	char *text; /* a copy of the source */
+	sf_ast_node *nodes;
+	size_t n, cap;
+	int root;
+} sf_ast;
+
+/* Parse text into a new tree (*out, free with sf_ast_free).  Returns SF_OK
+ * or an error with the column in text. */
+int sf_ast_parse(const char *text, sf_ast **out, sf_error *err);
+void sf_ast_free(sf_ast *t);
+
+/* Unescape the string literal at node k into a malloc'd C string. */
+char *sf_ast_string(const sf_ast *t, int k);
+
+/* The canonical text of a tree (malloc'd), or NULL when out of memory. */
+char *sf_ast_print(const sf_ast *t);
+
+/* ---- Scope (expr_scope.c) ----------------------------------------------- */
+
+typedef struct sf_expr_entry {
+	char *name;
+	int kind;      /* enum sf_expr_kind */
+	size_t index;  /* within the kind */
+	double value;  /* fixed constants */
+	char **values; /* text inputs: sorted dictionary */
+	size_t nvalues;
+	int is_text;     /* text input */
+	sf_ast *ast;     /* terms: resolved tree, NULL while only declared */
+	size_t order;    /* terms: definition order, from 0 */
+	int uses_params; /* terms: depends on a parameter */
+} sf_expr_entry;
+
+struct sf_expr_scope {
+	sf_expr_entry *entries;
+	size_t n, cap;
+	size_t count[SF_EXPR_CONSTANT + 1]; /* per kind */
+	size_t defined_terms;
+	void (*warn)(void *ctx, const sf_error *w);
+	void *warn_ctx;
+};
+
+/* The entry of kind and index, or NULL. */
+const sf_expr_entry *sf_scope_entry(const sf_expr_scope *s, int kind,
+                                    size_t index);
+
+/*
+ * Resolve the names of tree t in s and check types.  self is the term being
+ * defined (or NULL for a plain expression); flags as in
+ * sf_program_compile().  Returns SF_OK or an error with the column.
+ */
+int sf_scope_resolve(const sf_expr_scope *s, sf_ast *t, sf_expr_entry *self,
+                     unsigned flags, sf_error *err);
+
+/* ---- Program (expr_compile.c, expr_eval.c) ----------------------------- */
+
+/* Operand kinds of an instruction. */
+enum {
+	SF_OPND_NONE,
+	SF_OPND_REG,  /* a register block of the stage */
+	SF_OPND_COL,  /* a column: input slot i, or ninputs + hoisted index */
+	SF_OPND_SCAL, /* a scalar slot: constants, then theta, then params */
+	SF_OPND_OUT   /* destination only: an output */
+};
+
+/* Loop shapes the block executor specialises. */
+enum {
+	SF_SHAPE_V,    /* unary on a vector */
+	SF_SHAPE_VV,   /* binary, both vectors */
+	SF_SHAPE_VS,   /* binary, vector and scalar */
+	SF_SHAPE_SV,   /* binary, scalar and vector */
+	SF_SHAPE_GEN,  /* anything else (if): strided generic loop */
+	SF_SHAPE_COPY, /* output copy (op unused) */
+	/* products fused into the add or subtract (op) reading them; the
+	 * first factor of each is a vector, any other operand either */
+	SF_SHAPE_MULOP, /* (x * y) op z, operands x, y, z */
+	SF_SHAPE_OPMUL, /* z op (x * y), operands z, x, y */
+	SF_SHAPE_MULMUL /* (x * y) op (u * v), operands x, y, u, v */
+};
+
+typedef struct sf_instr {
+	uint8_t op;      /* sf_op */
+	uint8_t shape;   /* SF_SHAPE_* */
+	uint8_t kind[5]; /* operand kinds: dest, then up to 4 read */
+	uint32_t idx[5]; /* operand indices */
+} sf_instr;
+
+struct sf_program {
+	size_t nout;
+	size_t ninputs;
+	size_t nparams;
+	unsigned char *uses_input;
+	unsigned char *uses_param;
+	unsigned char *output_uses_param; /* nout x nparams, row-major */
+	char **input_names;
+	char **param_names;
+	/* scalar slots: [0, nconst) constants, [nconst, nconst + P) theta,
+	 * then the param stage's results */
+	double *consts;
+	size_t nconst;
+	size_t nscalars;
+	/* data stage */
+	sf_instr *data_code;
+	size_t ndata_code;
+	size_t data_regs;
+	size_t nhoisted;
+	/* param stage: scalar instructions */
+	sf_instr *param_code;
+	size_t nparam_code;
+	/* row stage, outputs copies included */
+	sf_instr *row_code;
+	size_t nrow_code;
+	size_t row_regs;
+	const sf_instr *out0_copy; /* the copy of output 0, in row_code */
+	size_t nnodes;
+};
+
+struct sf_expr_data {
+	const sf_program *prog;
+	size_t nrows;
+	size_t ncols;  /* ninputs + nhoisted */
+	double **cols; /* each nrows + SF_EXPR_BLOCK doubles, or NULL */
+};
+
+#endif /* SF_EXPR_INTERNAL_H */

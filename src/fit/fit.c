@@ -1,0 +1,667 @@
+/*
+ * fit.c - the fit driver: settings, the search loop, the polish.
+ */
+#include "fit/fit.h"
+#include "fit/cost.h"
+#include "solve/de.h"
+#include "solve/polish.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The seed of a model that gives none: fits are reproducible by default. */
+static const uint64_t fit_default_seed = 1;
+
+void
+sf_fit_options_init(sf_fit_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->polish = -1;
+	o->separable = -1;
+}
+
+void
+sf_fit_result_free(sf_fit_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->theta);
+	free(r->theta_search);
+	free(r->at_bound);
+	free(r->linear);
+	free(r);
+}
+
+static double
+seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) +
+	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+sf_fit_settings
+sf_fit_settings_effective(const sf_model *m, const sf_fit_options *o)
+{
+	sf_fit_settings s = m->fit;
+
+	if (o->has_seed) {
+		s.seed = o->seed;
+		s.has_seed = 1;
+	}
+	if (!s.has_seed) {
+		s.seed = fit_default_seed;
+		s.has_seed = 1;
+	}
+	if (o->has_algorithm)
+		s.algorithm = o->algorithm;
+	if (o->max_evals > 0)
+		s.max_evals = o->max_evals;
+	if (o->has_loss)
+		s.loss = o->loss;
+	if (o->has_lambda) {
+		s.lambda = o->lambda;
+		s.lambda_auto = 0;
+		if (s.penalty == SF_PENALTY_NONE && o->lambda > 0)
+			s.penalty = SF_PENALTY_L2;
+	}
+	if (o->time_limit > 0)
+		s.time_limit = o->time_limit;
+	if (o->has_scale)
+		s.scale = o->scale;
+	if (o->polish >= 0)
+		s.polish = o->polish;
+	if (o->separable >= 0)
+		s.separable = o->separable;
+	return s;
+}
+
+/* The optimiser's settings from the fit settings. */
+static int
+de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
+{
+	static const sf_de_algorithm algorithms[] = {
+	    [SF_ALGORITHM_LSHADE] = SF_DE_LSHADE,
+	    [SF_ALGORITHM_JSO] = SF_DE_JSO,
+	    [SF_ALGORITHM_DE] = SF_DE_CLASSIC,
+	};
+	int rc;
+
+	sf_de_settings_default(de, algorithms[s->algorithm]);
+	if (s->algorithm == SF_ALGORITHM_DE &&
+	    (rc = sf_de_strategy_parse(s->strategy, &de->mutation,
+	                               &de->crossover, err)) != SF_OK)
+		return rc;
+	if (s->population > 0)
+		de->population = s->population;
+	if (s->popsize > 0)
+		de->popsize = s->popsize;
+	if (s->max_evals > 0)
+		de->max_evals = s->max_evals;
+	if (s->max_generations > 0)
+		de->max_generations = s->max_generations;
+	if (s->tol >= 0)
+		de->tol = s->tol;
+	if (s->atol >= 0)
+		de->atol = s->atol;
+	if (s->mutation_lo > 0) {
+		de->f_min = s->mutation_lo;
+		de->f_max = s->mutation_hi;
+	}
+	if (s->recombination >= 0)
+		de->cr = s->recombination;
+	de->init =
+	    s->init == SF_INIT_UNIFORM ? SF_DE_INIT_UNIFORM : SF_DE_INIT_LHS;
+	de->seed = s->seed;
+	if (s->stagnation > 0)
+		de->stagnation_generations = s->stagnation;
+	return SF_OK;
+}
+
+int
+sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d, double **weights,
+               sf_error *err)
+{
+	double *w, *var, pooled = 0, mean_w = 0;
+	size_t repeated = 0;
+	int relative = s->loss != SF_LOSS_SSE && s->loss != SF_LOSS_ABSOLUTE;
+
+	*weights = NULL;
+	if (s->weighting == SF_WEIGHTS_NONE)
+		return SF_OK;
+	if ((w = malloc(d->rows * sizeof *w)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (s->weighting == SF_WEIGHTS_COLUMN) {
+		memcpy(w, d->weight, d->rows * sizeof *w);
+		*weights = w;
+		return SF_OK;
+	}
+	/*
+	 * Inverse variance: each configuration's variance of the output (of
+	 * the relative output for relative, log and huber losses, whose
+	 * residuals are relative), pooled over all repeated configurations
+	 * for those measured once.  Normalised to mean 1, so the loss keeps
+	 * its scale and lambda its meaning.
+	 */
+	if ((var = malloc(d->nconfigs * sizeof *var)) == NULL) {
+		free(w);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		const sf_dataset_config *k = &d->configs[c];
+		double sd = relative ? k->sd / fabs(k->mean) : k->sd;
+
+		var[c] = k->count > 1 ? sd * sd : NAN;
+		if (k->count > 1 && var[c] > 0) {
+			pooled += var[c];
+			repeated++;
+		}
+	}
+	if (repeated == 0) {
+		free(var);
+		free(w);
+		return sf_error_set(err, SF_EVALUE,
+		                    "weights: inverse_variance needs repeated "
+		                    "measurements of some configuration, and "
+		                    "the data has none with any spread");
+	}
+	pooled /= (double)repeated;
+	for (size_t i = 0; i < d->rows; i++) {
+		double v = var[d->config[i]];
+		w[i] = 1 / (isnan(v) || v <= 0 ? pooled : v);
+		mean_w += w[i];
+	}
+	mean_w /= (double)d->rows;
+	for (size_t i = 0; i < d->rows; i++)
+		w[i] /= mean_w;
+	free(var);
+	*weights = w;
+	return SF_OK;
+}
+
+/* The most least-squares steps of one polish. */
+static const size_t polish_max_iter = 10000;
+
+/* The polish's view of the cost. */
+static int
+polish_residuals(const double *theta, double *r, double *J, void *ctx)
+{
+	return sf_cost_residuals(ctx, theta, r, J) == SF_OK ? 0 : -1;
+}
+
+/* Refine r->theta by least squares; keep the result if it is better. */
+static int
+run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
+           sf_error *err)
+{
+	sf_polish_problem problem = {polish_residuals, (void *)cost, f->lower,
+	                             f->upper};
+	sf_polish_settings settings;
+	sf_polish_result pr;
+	size_t m = sf_cost_residual_count(cost), P = f->nparams;
+	double *theta = malloc((P + 1) * sizeof *theta), polished_cost;
+	int *active = calloc(P + 1, sizeof *active);
+	sf_polish *w = sf_polish_alloc(m, P);
+	int rc = SF_OK;
+
+	if (theta == NULL || active == NULL || w == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	memcpy(theta, r->theta, P * sizeof *theta);
+	sf_polish_settings_default(&settings);
+	/* Curved valleys (NIST's Bennett5) need over a thousand cheap steps;
+	 * the polish stops on convergence long before this cap otherwise. */
+	settings.max_iter = polish_max_iter;
+	rc = sf_polish_run(w, &problem, &settings, theta, active, &pr, err);
+	if (rc == SF_ENOMEM)
+		goto done;
+	rc = SF_OK;
+	r->polish_ran = 1;
+	r->polish_stop = sf_polish_stop_name(pr.stop);
+	r->polish_iterations = pr.iterations;
+	/* Judge by the same cost the search minimised. */
+	polished_cost = sf_cost_total(cost, theta, 0);
+	if (pr.improved && polished_cost < r->cost) {
+		memcpy(r->theta, theta, P * sizeof *theta);
+		r->cost = polished_cost;
+		r->polish_kept = 1;
+	} else {
+		r->polish_note = "the polish did not lower the cost; the "
+		                 "global search's answer is kept";
+	}
+done:
+	sf_polish_free(w);
+	free(theta);
+	free(active);
+	return rc;
+}
+
+/*
+ * The space the global search works in.  A parameter whose box spans many
+ * decades of magnitude (it contains 0, or hi/lo > 1e3) is searched as
+ * u = asinh(theta / s): every decade of magnitude between s and the box's
+ * edge gets the same share of the search, and the sign is kept.  Without
+ * it a uniform search in [-400, 400] almost never samples 0.1, and a user
+ * who gives wide bounds because the scale is unknown gets a poor fit.  s
+ * is the smallest magnitude of interest: lo (or |hi|) for a one-signed box,
+ * else search_floor times the box's largest magnitude.  Other parameters
+ * are searched as they are.  Costs are always computed on theta.
+ */
+static const double search_floor = 1e-6;
+static const double search_decades = 1e3;
+
+typedef struct search_space {
+	size_t P;              /* parameters */
+	size_t D;              /* searched: those not solved separably */
+	size_t *index;         /* u_k is theta[index[k]] */
+	double *scale;         /* s_k, or 0 for a linear-scale dimension */
+	double *lower, *upper; /* bounds of u */
+	double *theta;         /* one population of theta, for the cost */
+} search_space;
+
+static void
+search_space_free(search_space *sp)
+{
+	free(sp->index);
+	free(sp->scale);
+	free(sp->lower);
+	free(sp->upper);
+	free(sp->theta);
+}
+
+/* solved[j] (may be NULL): theta_j is solved separably, not searched. */
+static int
+search_space_init(search_space *sp, const sf_formula *f, int linear,
+                  const int *solved)
+{
+	const size_t P = f->nparams;
+
+	sp->P = P;
+	sp->D = 0;
+	sp->index = malloc((P + 1) * sizeof *sp->index);
+	sp->scale = calloc(P + 1, sizeof *sp->scale);
+	sp->lower = malloc((P + 1) * sizeof *sp->lower);
+	sp->upper = malloc((P + 1) * sizeof *sp->upper);
+	sp->theta = NULL;
+	if (sp->index == NULL || sp->scale == NULL || sp->lower == NULL ||
+	    sp->upper == NULL)
+		return SF_ENOMEM;
+	for (size_t j = 0; j < P; j++) {
+		double lo = f->lower[j], hi = f->upper[j];
+		double big = fmax(fabs(lo), fabs(hi));
+		size_t k = sp->D;
+
+		if (solved != NULL && solved[j])
+			continue;
+		sp->index[sp->D++] = j;
+		if (linear)
+			sp->scale[k] = 0;
+		else if (lo <= 0 && hi >= 0)
+			sp->scale[k] = search_floor * big;
+		else if (lo > 0 && hi / lo > search_decades)
+			sp->scale[k] = lo;
+		else if (hi < 0 && lo / hi > search_decades)
+			sp->scale[k] = -hi;
+		if (sp->scale[k] > 0) {
+			sp->lower[k] = asinh(lo / sp->scale[k]);
+			sp->upper[k] = asinh(hi / sp->scale[k]);
+		} else {
+			sp->lower[k] = lo;
+			sp->upper[k] = hi;
+		}
+	}
+	return SF_OK;
+}
+
+/* Would the log-scale search differ from the linear one?  Not when no
+ * searched parameter's box qualifies for the transform (or none is
+ * searched): then a second search would repeat the first. */
+static int
+log_search_differs(const sf_formula *f, const int *solved)
+{
+	search_space sp = {0};
+	int differs = 0;
+
+	if (search_space_init(&sp, f, 0, solved) == SF_OK)
+		for (size_t k = 0; k < sp.D; k++)
+			differs |= sp.scale[k] > 0;
+	search_space_free(&sp);
+	return differs;
+}
+
+/* t clamped to [lo, hi], lo and hi not NaN; a NaN t gives lo.  What
+ * fmin(fmax(t, lo), hi) gives (glibc's bits, ties to lo and hi), without
+ * two library calls per parameter per candidate. */
+static double
+clamp(double t, double lo, double hi)
+{
+	double m = t > lo ? t : lo;
+
+	return m < hi ? m : hi;
+}
+
+/* theta from u, clamped to the box against rounding; solved entries 0
+ * (the cost fills them in). */
+static void
+search_to_theta(const search_space *sp, const sf_formula *f, const double *u,
+                double *theta)
+{
+	for (size_t j = 0; j < sp->P; j++)
+		theta[j] = 0;
+	for (size_t k = 0; k < sp->D; k++) {
+		size_t j = sp->index[k];
+		double t = sp->scale[k] > 0 ? sp->scale[k] * sinh(u[k]) : u[k];
+		theta[j] = clamp(t, f->lower[j], f->upper[j]);
+	}
+}
+
+static void
+search_from_theta(const search_space *sp, const double *theta, double *u)
+{
+	for (size_t k = 0; k < sp->D; k++) {
+		double t = theta[sp->index[k]];
+		double v = sp->scale[k] > 0 ? asinh(t / sp->scale[k]) : t;
+		u[k] = fmin(fmax(v, sp->lower[k]), sp->upper[k]);
+	}
+}
+
+/*
+ * The global search: ask, evaluate in parallel, tell, until it stops.
+ * Separably solved parameters (r->linear) are not searched; each
+ * candidate's are filled in by the cost.  When no parameter is left to
+ * search, one solve is the whole answer.
+ */
+static int
+run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+           const sf_fit_options *o, const struct timespec *start, int linear,
+           sf_fit_result *r, sf_error *err)
+{
+	const size_t P = f->nparams;
+	const int separable = r->nlinear > 0;
+	sf_de_settings settings;
+	search_space sp = {0};
+	double *seed_member = NULL, *seed_u = NULL, *costs = NULL, best_cost;
+	const double *trials, *best;
+	int rc, has_init = 0;
+	sf_de *de = NULL;
+	size_t D;
+
+	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
+		return rc;
+	if (search_space_init(&sp, f, linear, separable ? r->linear : NULL) !=
+	    SF_OK)
+		goto oom;
+	D = sp.D;
+	if (D == 0) {
+		memset(r->theta, 0, P * sizeof *r->theta);
+		r->cost = r->cost_search = sf_cost_profile(cost, r->theta, 0);
+		memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
+		r->evaluations = 1;
+		r->generations = 0;
+		r->population = 0;
+		r->stop_reason = "separable";
+		rc = SF_OK;
+		goto done;
+	}
+	if ((de = sf_de_alloc(D, sp.lower, sp.upper, &settings, err)) == NULL) {
+		rc = err != NULL ? err->code : SF_EVALUE;
+		goto done;
+	}
+	sp.theta =
+	    malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
+	/* Parameters with init: seed one member (the others mid-box). */
+	if (sp.theta == NULL ||
+	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL ||
+	    (seed_u = malloc((D + 1) * sizeof *seed_u)) == NULL)
+		goto oom;
+	for (size_t k = 0; k < D; k++) {
+		const sf_model_param *p = &m->params[f->fitted[sp.index[k]]];
+		has_init |= p->has_init;
+	}
+	for (size_t j = 0; j < P; j++) {
+		const sf_model_param *p = &m->params[f->fitted[j]];
+		seed_member[j] =
+		    p->has_init ? p->init : 0.5 * (p->min + p->max);
+	}
+	search_from_theta(&sp, seed_member, seed_u);
+	if ((rc = sf_de_init(de, has_init ? seed_u : NULL, err)) != SF_OK)
+		goto done;
+	costs = malloc((sf_de_population_size(de) + 1) * sizeof *costs);
+	if (costs == NULL)
+		goto oom;
+	r->population = sf_de_population_size(de);
+	r->stop_reason = NULL;
+	while (sf_de_test(de) == SF_DE_RUNNING) {
+		size_t n = sf_de_ask(de, &trials);
+
+		for (size_t k = 0; k < n; k++)
+			search_to_theta(&sp, f, trials + k * D,
+			                sp.theta + k * P);
+		sf_cost_population(cost, sp.theta, n, costs);
+		if ((rc = sf_de_tell(de, costs, err)) != SF_OK)
+			goto done;
+		if (o->progress != NULL) {
+			sf_fit_progress p;
+			sf_de_best(de, &p.best_cost);
+			p.generation = sf_de_generations(de);
+			p.evaluations = sf_de_evaluations(de);
+			p.max_evals = sf_de_max_evals(de);
+			p.spread = sf_de_spread(de);
+			p.seconds = seconds_since(start);
+			o->progress(o->progress_ctx, &p);
+		}
+		if (r->settings.time_limit > 0 &&
+		    seconds_since(start) >= r->settings.time_limit) {
+			r->stop_reason = "time_limit";
+			break;
+		}
+	}
+	if (r->stop_reason == NULL)
+		r->stop_reason = sf_de_stop_name(sf_de_test(de));
+	best = sf_de_best(de, &best_cost);
+	search_to_theta(&sp, f, best, r->theta);
+	if (separable)
+		best_cost = sf_cost_profile(cost, r->theta, 0);
+	memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
+	r->cost = r->cost_search = best_cost;
+	r->evaluations = sf_de_evaluations(de);
+	r->generations = sf_de_generations(de);
+	rc = SF_OK;
+	goto done;
+oom:
+	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+done:
+	sf_de_free(de);
+	search_space_free(&sp);
+	free(seed_member);
+	free(seed_u);
+	free(costs);
+	return rc;
+}
+
+/* One attempt: the search in one space, then the polish. */
+static int
+search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+                  const sf_fit_options *o, const struct timespec *start,
+                  int linear, sf_fit_result *r, sf_error *err)
+{
+	int rc = run_search(cost, f, m, o, start, linear, r, err);
+
+	if (rc != SF_OK || !(r->cost < INFINITY))
+		return rc;
+	if (!r->settings.polish)
+		r->polish_note = "polish is off";
+	else if (!sf_cost_is_least_squares(cost))
+		r->polish_note = "the cost is not a sum of squares (absolute "
+		                 "loss or l1 penalty), so the least-squares "
+		                 "polish does not apply";
+	else
+		rc = run_polish(cost, f, r, err);
+	return rc;
+}
+
+/* A result for P parameters; linear (may be NULL) flags those solved
+ * separably. */
+static sf_fit_result *
+result_alloc(size_t P, const sf_fit_settings *settings, const int *linear)
+{
+	sf_fit_result *r = calloc(1, sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->nparams = P;
+	r->settings = *settings;
+	r->theta = calloc(P + 1, sizeof *r->theta);
+	r->theta_search = calloc(P + 1, sizeof *r->theta_search);
+	r->at_bound = calloc(P + 1, sizeof *r->at_bound);
+	r->linear = calloc(P + 1, sizeof *r->linear);
+	if (r->theta == NULL || r->theta_search == NULL ||
+	    r->at_bound == NULL || r->linear == NULL) {
+		sf_fit_result_free(r);
+		return NULL;
+	}
+	for (size_t j = 0; linear != NULL && j < P; j++) {
+		r->linear[j] = linear[j];
+		r->nlinear += linear[j] != 0;
+	}
+	return r;
+}
+
+int
+sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+           const sf_fit_options *o, sf_fit_result **out, sf_error *err)
+{
+	const size_t P = f->nparams;
+	struct timespec start;
+	sf_fit_settings settings = sf_fit_settings_effective(m, o);
+	sf_cost_settings cs;
+	sf_fit_result *best = NULL, *other = NULL;
+	int *linear = NULL;
+	sf_cost *cost = NULL;
+	double *weights = NULL;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	*out = NULL;
+	if (settings.lambda_auto)
+		return sf_error_set(
+		    err, SF_EINTERNAL,
+		    "lambda: auto is chosen by sf_tune_fit (tune.h)");
+	if ((rc = sf_fit_weights(&settings, d, &weights, err)) != SF_OK)
+		goto done;
+	cs.loss = settings.loss;
+	cs.huber_delta = settings.huber_delta;
+	cs.penalty = settings.penalty;
+	cs.lambda = settings.penalty == SF_PENALTY_NONE ? 0 : settings.lambda;
+	cs.threads = o->threads;
+	cs.parallel_always = o->parallel_always;
+	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
+		rc = err != NULL ? err->code : SF_ENOMEM;
+		goto done;
+	}
+	/* Separable: find the constants to solve rather than search (not
+	 * for a warm start, which only polishes). */
+	if (settings.separable && o->warm_start == NULL &&
+	    sf_cost_is_separable_loss(cost)) {
+		if ((linear = calloc(P + 1, sizeof *linear)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		sf_error_clear(err);
+		if (sf_cost_find_linear(cost, linear, err) > 0 &&
+		    (rc = sf_cost_set_separable(cost, linear, err)) != SF_OK)
+			goto done;
+		if (err != NULL && err->code == SF_ENOMEM) {
+			rc = SF_ENOMEM;
+			goto done;
+		}
+	}
+	if ((best = result_alloc(P, &settings, linear)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (o->warm_start != NULL && settings.polish &&
+	    sf_cost_is_least_squares(cost)) {
+		memcpy(best->theta, o->warm_start, P * sizeof *best->theta);
+		memcpy(best->theta_search, o->warm_start,
+		       P * sizeof *best->theta);
+		best->cost = best->cost_search =
+		    sf_cost_total(cost, best->theta, 0);
+		best->stop_reason = "warm_start";
+		best->scale = SF_SCALE_LINEAR;
+		rc = best->cost < INFINITY ? run_polish(cost, f, best, err)
+		                           : SF_OK;
+		settings.scale = SF_SCALE_LINEAR; /* no second search */
+	} else {
+		rc = search_and_polish(cost, f, m, o, &start,
+		                       settings.scale != SF_SCALE_LOG, best,
+		                       err);
+	}
+	if (rc != SF_OK)
+		goto done;
+	best->scale =
+	    settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG : SF_SCALE_LINEAR;
+	/*
+	 * auto: also search on the log scale, keep the lower cost.  Neither
+	 * scale wins everywhere (NIST's Gauss problems want linear, MGH09 and
+	 * Thurber log), and a wrong basin is worse than twice the time.
+	 */
+	if (settings.scale == SF_SCALE_AUTO &&
+	    log_search_differs(f, best->linear) &&
+	    !(settings.time_limit > 0 &&
+	      seconds_since(&start) >= settings.time_limit)) {
+		if ((other = result_alloc(P, &settings, linear)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		rc = search_and_polish(cost, f, m, o, &start, 0, other, err);
+		if (rc != SF_OK)
+			goto done;
+		other->scale = SF_SCALE_LOG;
+		other->evaluations += best->evaluations;
+		other->generations += best->generations;
+		best->evaluations = other->evaluations;
+		best->generations = other->generations;
+		if (other->cost < best->cost) {
+			sf_fit_result *t = best;
+			best = other;
+			other = t;
+		}
+	}
+	best->threads = sf_cost_threads(cost);
+	if (!(best->cost < INFINITY)) {
+		best->loss = best->cost = INFINITY;
+		best->penalty = sf_cost_penalty(cost, best->theta);
+		best->seconds = seconds_since(&start);
+		*out = best;
+		best = NULL;
+		rc = sf_error_set(err, SF_EFAIL,
+		                  "no candidate had a finite cost: the "
+		                  "formula gives NaN, infinity or (for loss "
+		                  "log) a non-positive time everywhere the "
+		                  "search looked");
+		goto done;
+	}
+	best->loss = sf_cost_loss(cost, best->theta, 0);
+	best->penalty = sf_cost_penalty(cost, best->theta);
+	for (size_t j = 0; j < P; j++)
+		best->at_bound[j] = best->theta[j] <= f->lower[j]   ? 1
+		                    : best->theta[j] >= f->upper[j] ? 2
+		                                                    : 0;
+	best->seconds = seconds_since(&start);
+	*out = best;
+	best = NULL;
+	rc = SF_OK;
+done:
+	sf_cost_free(cost);
+	free(weights);
+	free(linear);
+	sf_fit_result_free(best);
+	sf_fit_result_free(other);
+	return rc;
+}

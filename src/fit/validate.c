@@ -1,0 +1,220 @@
+/*
+ * validate.c - folds, the fits without each fold, and their scores.
+ */
+#include "fit/validate.h"
+#include "fit/cost.h"
+#include "base/rng.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The stream of the fold shuffle, apart from every other use of a seed. */
+static const uint64_t fold_stream = 0x666f6c64; /* "fold" */
+
+void
+sf_holdout_free(sf_holdout *h)
+{
+	if (h == NULL)
+		return;
+	free(h->fold);
+	free(h->predicted);
+	free(h);
+}
+
+int
+sf_predict_rows(const sf_formula *f, const sf_dataset *d, const double *theta,
+                double *predicted, sf_error *err)
+{
+	sf_cost_settings cs = {SF_LOSS_SSE, 1, SF_PENALTY_NONE, 0, 1, 0};
+	sf_cost *c = sf_cost_alloc(f, d, NULL, &cs, err);
+
+	if (c == NULL)
+		return err != NULL ? err->code : SF_ENOMEM;
+	sf_cost_predict(c, theta, predicted);
+	sf_cost_free(c);
+	return SF_OK;
+}
+
+int
+sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
+               int *fold, sf_error *err)
+{
+	const double **columns = malloc((d->ninputs + 1) * sizeof *columns);
+	double *keep = malloc(d->rows * sizeof *keep);
+	size_t train = 0;
+	int rc;
+
+	if (columns == NULL || keep == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < d->ninputs; i++)
+		columns[i] = d->inputs[i].values;
+	rc = sf_expr_eval_columns(f->scope, expr, columns, d->rows, keep, err);
+	if (rc != SF_OK)
+		goto done;
+	for (size_t r = 0; r < d->rows; r++) {
+		/* NaN (an undefined comparison) is not "true": predict it */
+		fold[r] = keep[r] != 0 && !isnan(keep[r]) ? SF_FOLD_TRAIN : 0;
+		train += fold[r] == SF_FOLD_TRAIN;
+	}
+	if (train == 0 || train == d->rows)
+		rc =
+		    sf_error_set(err, SF_EVALUE,
+		                 "--train '%.200s' selects %s of the %zu rows: "
+		                 "nothing %s",
+		                 expr, train == 0 ? "none" : "all", d->rows,
+		                 train == 0 ? "to fit on" : "left to predict");
+done:
+	free(columns);
+	free(keep);
+	return rc;
+}
+
+size_t
+sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
+{
+	size_t n = d->nconfigs, *order;
+	sf_rng rng;
+
+	if (n < 2)
+		return 0;
+	if (k == 0 || k > n)
+		k = n;
+	if ((order = malloc(n * sizeof *order)) == NULL)
+		return 0;
+	for (size_t c = 0; c < n; c++)
+		order[c] = c;
+	/* Fisher-Yates with unbiased draws; then deal round-robin, so fold
+	 * sizes differ by at most one configuration. */
+	sf_rng_seed(&rng, seed, fold_stream);
+	for (size_t c = n - 1; c > 0; c--) {
+		size_t j = sf_rng_bounded(&rng, (uint32_t)(c + 1));
+		size_t t = order[c];
+		order[c] = order[j];
+		order[j] = t;
+	}
+	{
+		int *config_fold = malloc(n * sizeof *config_fold);
+		if (config_fold == NULL) {
+			free(order);
+			return 0;
+		}
+		for (size_t c = 0; c < n; c++)
+			config_fold[order[c]] = (int)(c % k);
+		for (size_t r = 0; r < d->rows; r++)
+			fold[r] = config_fold[d->config[r]];
+		free(config_fold);
+	}
+	free(order);
+	return k;
+}
+
+/* Fit the rows outside fold k (its training rows) and predict fold k. */
+static int
+run_fold(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+         const sf_fit_options *o, sf_fit_fn *fit, int k, sf_holdout *h,
+         sf_error *err)
+{
+	size_t *train = malloc(d->rows * sizeof *train), ntrain = 0;
+	sf_dataset *sub = NULL;
+	sf_fit_result *r = NULL;
+	double *pred = NULL;
+	sf_error fold_err;
+	int rc;
+
+	if (train == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->rows; i++)
+		if (h->fold[i] != k)
+			train[ntrain++] = i;
+	rc = sf_dataset_select(d, train, ntrain, &sub, err);
+	if (rc != SF_OK)
+		goto done;
+	rc = fit(m, sub, f, o, &r, &fold_err);
+	if (r != NULL)
+		h->evaluations += r->evaluations;
+	if (rc == SF_ENOMEM) {
+		*err = fold_err;
+		goto done;
+	}
+	if (rc != SF_OK) {
+		h->failed_folds++;
+		rc = SF_OK;
+		goto done;
+	}
+	if ((pred = malloc(d->rows * sizeof *pred)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((rc = sf_predict_rows(f, d, r->theta, pred, err)) != SF_OK)
+		goto done;
+	for (size_t i = 0; i < d->rows; i++)
+		if (h->fold[i] == k)
+			h->predicted[i] = pred[i];
+done:
+	free(pred);
+	free(train);
+	sf_fit_result_free(r);
+	sf_dataset_free(sub);
+	return rc;
+}
+
+int
+sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+               const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
+               size_t nfolds, sf_holdout **out, sf_error *err)
+{
+	sf_holdout *h = calloc(1, sizeof *h);
+	int rc = SF_OK;
+
+	*out = NULL;
+	if (h == NULL ||
+	    (h->fold = malloc(d->rows * sizeof *h->fold)) == NULL ||
+	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL) {
+		sf_holdout_free(h);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	h->rows = d->rows;
+	h->nfolds = nfolds;
+	memcpy(h->fold, fold, d->rows * sizeof *fold);
+	for (size_t i = 0; i < d->rows; i++)
+		h->predicted[i] = NAN;
+	for (size_t k = 0; k < nfolds && rc == SF_OK; k++)
+		rc = run_fold(m, d, f, o, fit, (int)k, h, err);
+	if (rc != SF_OK) {
+		sf_holdout_free(h);
+		return rc;
+	}
+	sf_holdout_score(h, d, NULL, &h->mape, &h->max_ape, &h->bias,
+	                 &h->predicted_rows);
+	*out = h;
+	return SF_OK;
+}
+
+void
+sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
+                 const unsigned char *mask, double *mape, double *max_ape,
+                 double *bias, size_t *count)
+{
+	double sum_abs = 0, sum = 0, max = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->rows; i++) {
+		double e;
+
+		if (h->fold[i] == SF_FOLD_TRAIN || isnan(h->predicted[i]) ||
+		    (mask != NULL && !mask[i]))
+			continue;
+		e = (h->predicted[i] - d->output[i]) / d->output[i];
+		sum_abs += fabs(e);
+		sum += e;
+		max = fabs(e) > max ? fabs(e) : max;
+		n++;
+	}
+	*count = n;
+	*mape = n > 0 ? 100 * sum_abs / (double)n : NAN;
+	*bias = n > 0 ? 100 * sum / (double)n : NAN;
+	*max_ape = n > 0 ? 100 * max : NAN;
+}

@@ -1,0 +1,88 @@
+/*
+ * validate.h - how well a formula predicts rows it was not fitted on.
+ *
+ * Every row is given a fold: rows of fold k are predicted by a fit on the
+ * rows of every other fold (and on the rows that are always trained on,
+ * fold SF_FOLD_TRAIN).  Three ways to make the folds:
+ *   - a split: `--train EXPR` trains on the rows where EXPR (over the
+ *     formula's inputs) holds and predicts the others, one fold - the
+ *     extrapolation test (fit on 1-8 workers, predict 64);
+ *   - K-fold cross-validation over configurations: repetitions of one
+ *     configuration stay in one fold (else a fold would be "predicted" from
+ *     its own repeats), configurations dealt to folds by a seeded shuffle;
+ *   - leave-one-configuration-out (K = the number of configurations).
+ * Each fold is fitted with the same model settings and options, so the
+ * scores describe the whole procedure, search included.
+ *
+ * Scores over the predicted rows, with e_i = (f_i - y_i) / y_i:
+ *   mape = 100 mean |e_i|, max_ape = 100 max |e_i|, bias = 100 mean e_i
+ * (positive: the formula over-predicts the time).
+ *
+ * Ownership: sf_holdout owns its arrays (sf_holdout_free).
+ */
+#ifndef SF_VALIDATE_H
+#define SF_VALIDATE_H
+
+#include "input/dataset.h"
+#include "base/error.h"
+#include "fit/fit.h"
+#include "input/formula.h"
+#include "input/model.h"
+
+#include <stdint.h>
+
+enum { SF_FOLD_TRAIN = -1 };
+
+/* The predictions of held-out rows. */
+typedef struct sf_holdout {
+	size_t rows; /* of the dataset */
+	int *fold;   /* per row: its fold, or SF_FOLD_TRAIN */
+	size_t nfolds;
+	double *predicted; /* per row: by the fit without its fold; NaN
+	                    * for training rows */
+	size_t predicted_rows;
+	double mape, max_ape, bias;
+	size_t failed_folds; /* folds whose fit failed (rows left NaN) */
+	size_t evaluations;  /* cost evaluations over every fold's fit */
+} sf_holdout;
+
+/*
+ * Folds from a condition: fold 0 where EXPR is false (predicted), training
+ * where it holds.  EXPR is over the formula's inputs.  Errors: a bad
+ * expression (SF_ESYNTAX, SF_ENAME with the column in EXPR), SF_EVALUE when
+ * either side is empty.
+ */
+int sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
+                   int *fold, sf_error *err);
+
+/*
+ * K folds over d's configurations, dealt by a shuffle seeded with seed;
+ * k = 0 means one fold per configuration (leave one out).  Returns the
+ * number of folds made (min(k, configurations)), or 0 when there are
+ * fewer than 2 configurations.
+ */
+size_t sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold);
+
+/*
+ * Fit each fold's training rows with the procedure fit (sf_fit_run, or
+ * sf_tune_fit to validate the lambda choice too) and predict its rows.
+ * fold is copied.  A fold whose fit fails leaves its rows unpredicted and
+ * is counted; only running out of memory is an error.
+ */
+int sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+                   const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
+                   size_t nfolds, sf_holdout **out, sf_error *err);
+
+void sf_holdout_free(sf_holdout *h);
+
+/* Scores of the predicted rows among those with mask[i] != 0 (mask may be
+ * NULL for all); NaN when there is none.  *count gets their number. */
+void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
+                      const unsigned char *mask, double *mape, double *max_ape,
+                      double *bias, size_t *count);
+
+/* The predictions f_i of formula f at theta for every row of d. */
+int sf_predict_rows(const sf_formula *f, const sf_dataset *d,
+                    const double *theta, double *predicted, sf_error *err);
+
+#endif /* SF_VALIDATE_H */

@@ -1,0 +1,1842 @@
+/*
+ * csv.c - loading a CSV file into a typed, immutable sf_table.
+ *
+ * The reader works record by record over a window of bytes: the whole text
+ * for sf_table_parse(), a fixed-size buffer refilled from the file for
+ * sf_table_load().  A record is first delimited (its end is the first LF
+ * outside quotes, found with memchr; only a record holding a quote is
+ * scanned byte by byte), so the field splitter never runs out of bytes and
+ * a refill never happens inside a record.  Cells go straight into per-column
+ * double arrays: the number, NaN for an empty cell, or for a text cell the
+ * provisional id of its string in the column's hash dictionary.  Types are
+ * decided when all rows are in (csv.h, "Column types"); a text column that
+ * held numbers had their spellings thrown away, so it is reread in a second
+ * pass that interns every cell.  Last, each dictionary is sorted and the
+ * ids are replaced by sorted codes.
+ *
+ * Numbers are converted by sf_csv_number(): a decimal literal with at most
+ * 19 significant digits and a power of ten within 10^+-22 is converted
+ * exactly by one IEEE multiplication or division (Clinger's fast path),
+ * which covers measured values; any other literal is rewritten as
+ * "DIGITSeEXP", which has no decimal point and so reads the same in every
+ * locale, and given to strtod().  Neither path depends on LC_NUMERIC, so
+ * the loader never touches the locale.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "input/csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+
+enum {
+	CSV_CHUNK =
+	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
+	CSV_FIRST_ROWS = 1024, /* initial row capacity, doubled as needed */
+	CSV_FAST_DIGITS = 19,  /* significant digits that fit a uint64_t */
+	CSV_FAST_POW10 = 22,   /* 10^22 is the largest exact power of ten */
+	CSV_SLOW_DIGITS =
+	    780, /* digits kept for strtod (> 767, see csv_number_slow) */
+	CSV_SNIPPET = 40,       /* bytes of a cell quoted in a message */
+	CSV_DISTANCE_STACK = 64 /* names up to this long need no allocation */
+};
+
+/* Every integer up to 2^53 is exactly a double. */
+#define CSV_EXACT_INTEGER ((uint64_t)1 << 53)
+
+/* One distinct string of a text column: text + offset, length bytes. */
+typedef struct csv_entry {
+	size_t offset;
+	size_t length;
+	uint64_t hash;
+} csv_entry;
+
+/* A column's distinct strings, ids in order of first appearance. */
+typedef struct csv_dict {
+	char *text; /* the strings, each followed by a NUL */
+	size_t text_used, text_cap;
+	csv_entry *entries;
+	size_t count, cap;
+	size_t *slots; /* open addressing: 0 empty, else id + 1 */
+	size_t nslots; /* a power of two, or 0 */
+} csv_dict;
+
+typedef struct csv_column {
+	char *name;
+	int line, column; /* header position */
+	sf_csv_kind kind;
+	double *values;
+	size_t missing;   /* empty cells */
+	size_t numbers;   /* finite decimal literals */
+	size_t overflows; /* decimal literals beyond DBL_MAX */
+	size_t markers;   /* nan, inf, infinity */
+	size_t others;    /* any other non-empty cell */
+	csv_dict dict;
+	const char **levels; /* sorted strings, into dict.text */
+	size_t nlevels;
+	sf_error *first_bad; /* first non-empty cell not a finite number */
+	sf_csv_number_kind first_bad_kind;
+	char first_bad_text[CSV_SNIPPET + 8];
+	int reread; /* intern every cell in pass 2 */
+} csv_column;
+
+struct sf_table {
+	char *file;
+	char sha256[SF_SHA256_HEX_SIZE];
+	size_t ncols;
+	size_t nrows;
+	size_t cap; /* rows allocated in each array */
+	csv_column *cols;
+	int *lines;
+};
+
+/* One cell, as the splitter hands it over. */
+typedef struct csv_cell {
+	const char *text; /* unquoted content (maybe in scratch) */
+	size_t length;
+	const char *at;         /* its first byte in the record */
+	int line;               /* the physical line of at */
+	const char *line_start; /* and where that line starts */
+} csv_cell;
+
+typedef struct csv_parser {
+	sf_csv_options opt;
+	const char *file; /* for messages; may be NULL */
+	sf_table *t;
+	sf_error *err;
+	int fd;    /* streamed file, or -1 for memory */
+	char *buf; /* streaming buffer (owned) */
+	size_t cap;
+	const char *data; /* the window: data[0..len) */
+	size_t len;
+	size_t pos;   /* first byte not yet consumed */
+	int eof;      /* no bytes beyond data[len] */
+	int at_start; /* a byte order mark may come next */
+	int has_nul;  /* the input holds a NUL somewhere */
+	int pass;     /* 1: load; 2: reread text columns */
+	size_t row;   /* the current data row */
+	int line;     /* line of data[pos] */
+	int cur_line; /* physical line inside a record */
+	const char *cur_line_start;
+	uint64_t bytes; /* bytes read in this pass */
+	sf_sha256 sha;
+	char *scratch; /* unquoted content of a quoted field */
+	size_t scratch_cap;
+} csv_parser;
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+/*
+ * Fill e with an error at byte at of the physical line starting at
+ * line_start (at NULL: no column), quoting that line.
+ */
+static int
+csv_verror(const csv_parser *ps, sf_error *e, int code, int line,
+           const char *line_start, const char *at, const char *fmt, va_list ap)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+	int column = 0;
+
+	if (e == NULL)
+		return code;
+	vsnprintf(message, sizeof message, fmt, ap);
+	if (at != NULL && line_start != NULL)
+		column = (int)(at - line_start) + 1;
+	sf_error_at(e, code, ps->file, line, column, "%s", message);
+	if (line_start != NULL && line > 0) {
+		const char *end = ps->data + ps->len;
+		const char *nl =
+		    memchr(line_start, '\n', (size_t)(end - line_start));
+		size_t n = (size_t)((nl != NULL ? nl : end) - line_start);
+
+		/* sf_error_quote() counts lines from the start of its text;
+		 * ours starts at the line itself. */
+		e->line = 1;
+		sf_error_quote(e, line_start, n);
+		e->line = line;
+	}
+	return code;
+}
+
+static int
+csv_error_into(const csv_parser *ps, sf_error *e, int code, int line,
+               const char *line_start, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	csv_verror(ps, e, code, line, line_start, at, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int
+csv_error(const csv_parser *ps, int code, int line, const char *line_start,
+          const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	csv_verror(ps, ps->err, code, line, line_start, at, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* An error at byte at of the record being split. */
+static int
+csv_error_here(const csv_parser *ps, int code, const char *at, const char *fmt,
+               ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	csv_verror(ps, ps->err, code, ps->cur_line, ps->cur_line_start, at, fmt,
+	           ap);
+	va_end(ap);
+	return code;
+}
+
+static int
+csv_nomem(const csv_parser *ps)
+{
+	return sf_error_at(ps->err, SF_ENOMEM, ps->file, 0, 0, "out of memory");
+}
+
+/* Copy at most CSV_SNIPPET bytes of s into out for a message, with "..."
+ * when cut and control bytes shown as '?'. */
+static void
+csv_snippet(char *out, const char *s, size_t n)
+{
+	size_t k = n > CSV_SNIPPET ? CSV_SNIPPET : n;
+
+	for (size_t i = 0; i < k; i++)
+		out[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	if (k < n)
+		memcpy(out + k, "...", 4);
+	else
+		out[k] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                             */
+
+static int
+csv_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Case-insensitive match of the ASCII word w (lower case) at s[0..n). */
+static int
+csv_is_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	if (n != k)
+		return 0;
+	for (size_t i = 0; i < k; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != w[i])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The general conversion.  The literal (already checked) is rewritten with
+ * its significant digits only, no point, and a matching exponent, so strtod
+ * finds nothing a locale could change.  Digits past CSV_SLOW_DIGITS are
+ * replaced by a single '1' when any of them is not zero: a midpoint between
+ * two doubles has at most 767 significant digits, so no rounding boundary
+ * lies between the true value and the shortened one.
+ */
+static sf_csv_number_kind
+csv_number_slow(const char *s, const char *end, int negative,
+                long long exponent, double *value)
+{
+	char digits[CSV_SLOW_DIGITS + 32];
+	size_t kept = 0;
+	long long scale = 0; /* value = digits * 10^(scale + exponent) */
+	int seen_point = 0, sticky = 0;
+	const char *p = s;
+	char *stop;
+	double v;
+
+	for (; p < end && (csv_is_digit(*p) || *p == '.'); p++) {
+		if (*p == '.') {
+			seen_point = 1;
+			continue;
+		}
+		if (seen_point)
+			scale--;
+		if (kept == 0 && *p == '0')
+			continue;
+		if (kept < CSV_SLOW_DIGITS) {
+			digits[kept++] = *p;
+		} else {
+			/* A dropped digit moves the kept ones up a place. */
+			scale++;
+			if (*p != '0')
+				sticky = 1;
+		}
+	}
+	if (kept == 0) {
+		*value = negative ? -0.0 : 0.0;
+		return SF_CSV_NUMBER;
+	}
+	if (sticky) {
+		digits[kept++] = '1';
+		scale--;
+	}
+	exponent += scale;
+	if (exponent > 99999999)
+		exponent = 99999999;
+	if (exponent < -99999999)
+		exponent = -99999999;
+	snprintf(digits + kept, sizeof digits - kept, "e%lld", exponent);
+	v = strtod(digits, &stop);
+	if (negative)
+		v = -v;
+	if (isinf(v)) {
+		*value = v;
+		return SF_CSV_OVERFLOW;
+	}
+	*value = v;
+	return SF_CSV_NUMBER;
+}
+
+sf_csv_number_kind
+sf_csv_number(const char *s, size_t length, double *value)
+{
+	/* Powers of ten that are exact doubles. */
+	static const double pow10[CSV_FAST_POW10 + 1] = {
+	    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	const char *p = s, *end = s + length, *digits;
+	uint64_t mantissa = 0;
+	int significant = 0, negative = 0, ndigits = 0;
+	long long fraction = 0, exponent = 0;
+
+	if (p < end && (*p == '+' || *p == '-'))
+		negative = *p++ == '-';
+	digits = p;
+	for (; p < end && csv_is_digit(*p); p++, ndigits++) {
+		if (significant > 0 || *p != '0') {
+			if (significant < CSV_FAST_DIGITS)
+				mantissa = mantissa * 10 + (uint64_t)(*p - '0');
+			significant++;
+		}
+	}
+	if (p < end && *p == '.') {
+		for (p++; p < end && csv_is_digit(*p); p++, ndigits++) {
+			fraction++;
+			if (significant > 0 || *p != '0') {
+				if (significant < CSV_FAST_DIGITS)
+					mantissa = mantissa * 10 +
+					           (uint64_t)(*p - '0');
+				significant++;
+			}
+		}
+	}
+	if (ndigits == 0) {
+		if (csv_is_word(digits, (size_t)(end - digits), "nan") ||
+		    csv_is_word(digits, (size_t)(end - digits), "inf") ||
+		    csv_is_word(digits, (size_t)(end - digits), "infinity"))
+			return SF_CSV_NONFINITE;
+		return SF_CSV_NOT_NUMBER;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		int eneg = 0, edigits = 0;
+
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			eneg = *p++ == '-';
+		for (; p < end && csv_is_digit(*p); p++, edigits++) {
+			/* Saturate: beyond this any value over/underflows. */
+			if (exponent < 1000000000000LL)
+				exponent = exponent * 10 + (*p - '0');
+		}
+		if (edigits == 0)
+			return SF_CSV_NOT_NUMBER;
+		if (eneg)
+			exponent = -exponent;
+	}
+	if (p != end)
+		return SF_CSV_NOT_NUMBER;
+	if (significant == 0) {
+		*value = negative ? -0.0 : 0.0;
+		return SF_CSV_NUMBER;
+	}
+#if FLT_EVAL_METHOD == 0
+	/* Clinger's fast path: both operands exact, one rounding.  Only
+	 * valid when doubles are evaluated as doubles (not x87). */
+	if (significant <= CSV_FAST_DIGITS && mantissa <= CSV_EXACT_INTEGER) {
+		long long e10 = exponent - fraction;
+
+		if (e10 >= -CSV_FAST_POW10 && e10 <= CSV_FAST_POW10) {
+			double v = (double)mantissa;
+
+			v = e10 >= 0 ? v * pow10[e10] : v / pow10[-e10];
+			*value = negative ? -v : v;
+			return SF_CSV_NUMBER;
+		}
+	}
+#endif
+	return csv_number_slow(digits, end, negative, exponent, value);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+
+static int
+csv_fold(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* Optimal string alignment distance, optionally folding ASCII case. */
+static size_t
+csv_distance(const char *a, const char *b, int fold)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t stack[3 * (CSV_DISTANCE_STACK + 1)];
+	size_t *mem = stack, *prev2, *prev, *cur, result;
+
+	if (lb > CSV_DISTANCE_STACK) {
+		if (lb > SIZE_MAX / 3 / sizeof *mem - 1)
+			return SIZE_MAX;
+		mem = malloc(3 * (lb + 1) * sizeof *mem);
+		if (mem == NULL)
+			return SIZE_MAX;
+	}
+	prev2 = mem;
+	prev = mem + (lb + 1);
+	cur = mem + 2 * (lb + 1);
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		int ca = (unsigned char)a[i - 1];
+
+		if (fold)
+			ca = csv_fold(ca);
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cb = (unsigned char)b[j - 1];
+			size_t best;
+
+			if (fold)
+				cb = csv_fold(cb);
+			best = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1) {
+				int pa = (unsigned char)a[i - 2];
+				int pb = (unsigned char)b[j - 2];
+
+				if (fold) {
+					pa = csv_fold(pa);
+					pb = csv_fold(pb);
+				}
+				if (ca == pb && pa == cb && ca != cb &&
+				    prev2[j - 2] + 1 < best)
+					best = prev2[j - 2] + 1;
+			}
+			cur[j] = best;
+		}
+		/* Rotate the three rows. */
+		size_t *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	result = prev[lb];
+	if (mem != stack)
+		free(mem);
+	return result;
+}
+
+size_t
+sf_csv_edit_distance(const char *a, const char *b)
+{
+	return csv_distance(a, b, 0);
+}
+
+size_t
+sf_csv_nearest_name(const char *name, const char *const *names, size_t count)
+{
+	size_t limit = (strlen(name) + 1) / 3;
+	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
+
+	for (size_t i = 0; i < count; i++) {
+		size_t d = csv_distance(name, names[i], 1);
+
+		if (d <= limit && d < best_distance) {
+			best = i;
+			best_distance = d;
+		}
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dictionaries                                                        */
+
+static uint64_t
+csv_hash(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a, 64 bits */
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static void
+csv_dict_free(csv_dict *d)
+{
+	free(d->text);
+	free(d->entries);
+	free(d->slots);
+}
+
+static int
+csv_dict_rehash(csv_dict *d)
+{
+	size_t n = d->nslots ? 2 * d->nslots : 16;
+	size_t *slots;
+
+	if (n > SIZE_MAX / sizeof *slots)
+		return SF_ENOMEM;
+	slots = calloc(n, sizeof *slots);
+	if (slots == NULL)
+		return SF_ENOMEM;
+	for (size_t id = 0; id < d->count; id++) {
+		size_t i = (size_t)d->entries[id].hash & (n - 1);
+
+		while (slots[i] != 0)
+			i = (i + 1) & (n - 1);
+		slots[i] = id + 1;
+	}
+	free(d->slots);
+	d->slots = slots;
+	d->nslots = n;
+	return SF_OK;
+}
+
+/* The id of s[0..n) in d, adding it when new. */
+static int
+csv_dict_intern(csv_dict *d, const char *s, size_t n, size_t *id)
+{
+	uint64_t h = csv_hash(s, n);
+	size_t i;
+
+	if (2 * (d->count + 1) > d->nslots && csv_dict_rehash(d) != SF_OK)
+		return SF_ENOMEM;
+	for (i = (size_t)h & (d->nslots - 1); d->slots[i] != 0;
+	     i = (i + 1) & (d->nslots - 1)) {
+		const csv_entry *e = &d->entries[d->slots[i] - 1];
+
+		if (e->hash == h && e->length == n &&
+		    memcmp(d->text + e->offset, s, n) == 0) {
+			*id = d->slots[i] - 1;
+			return SF_OK;
+		}
+	}
+	if (d->count == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 16;
+		csv_entry *entries;
+
+		if (cap > SIZE_MAX / sizeof *entries)
+			return SF_ENOMEM;
+		entries = realloc(d->entries, cap * sizeof *entries);
+		if (entries == NULL)
+			return SF_ENOMEM;
+		d->entries = entries;
+		d->cap = cap;
+	}
+	if (n + 1 > d->text_cap - d->text_used) {
+		size_t cap = d->text_cap ? d->text_cap : 256;
+		char *text;
+
+		while (n + 1 > cap - d->text_used) {
+			if (cap > SIZE_MAX / 2)
+				return SF_ENOMEM;
+			cap *= 2;
+		}
+		text = realloc(d->text, cap);
+		if (text == NULL)
+			return SF_ENOMEM;
+		d->text = text;
+		d->text_cap = cap;
+	}
+	memcpy(d->text + d->text_used, s, n);
+	d->text[d->text_used + n] = '\0';
+	d->entries[d->count] = (csv_entry){d->text_used, n, h};
+	d->text_used += n + 1;
+	d->slots[i] = d->count + 1;
+	*id = d->count++;
+	return SF_OK;
+}
+
+typedef struct csv_level {
+	const char *text;
+	size_t id;
+} csv_level;
+
+static int
+csv_level_compare(const void *a, const void *b)
+{
+	return strcmp(((const csv_level *)a)->text,
+	              ((const csv_level *)b)->text);
+}
+
+/*
+ * Sort the strings of text column c and turn its ids into codes: the
+ * index of each row's string in the sorted list.
+ */
+static int
+csv_sort_levels(csv_column *c, size_t nrows)
+{
+	csv_dict *d = &c->dict;
+	csv_level *order;
+	size_t *code;
+
+	order = malloc((d->count ? d->count : 1) * sizeof *order);
+	code = malloc((d->count ? d->count : 1) * sizeof *code);
+	c->levels = malloc((d->count ? d->count : 1) * sizeof *c->levels);
+	if (order == NULL || code == NULL || c->levels == NULL) {
+		free(order);
+		free(code);
+		return SF_ENOMEM;
+	}
+	for (size_t id = 0; id < d->count; id++)
+		order[id] = (csv_level){d->text + d->entries[id].offset, id};
+	qsort(order, d->count, sizeof *order, csv_level_compare);
+	for (size_t k = 0; k < d->count; k++) {
+		c->levels[k] = order[k].text;
+		code[order[k].id] = k;
+	}
+	for (size_t r = 0; r < nrows; r++)
+		c->values[r] = (double)code[(size_t)c->values[r]];
+	c->nlevels = d->count;
+	free(order);
+	free(code);
+	/* The strings stay; the lookup structures are no longer needed. */
+	free(d->entries);
+	free(d->slots);
+	d->entries = NULL;
+	d->slots = NULL;
+	return SF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Input                                                               */
+
+/*
+ * Streaming only: keep the unconsumed bytes, make room (doubling the
+ * buffer when they fill it), and read until the buffer is full or the file
+ * ends, hashing what arrives.
+ */
+static int
+csv_refill(csv_parser *ps)
+{
+	size_t keep = ps->len - ps->pos;
+
+	if (ps->pos > 0) {
+		memmove(ps->buf, ps->buf + ps->pos, keep);
+		ps->pos = 0;
+		ps->len = keep;
+	}
+	if (ps->len == ps->cap) {
+		size_t cap = 2 * ps->cap;
+		char *buf;
+
+		if (cap < ps->cap || cap > (size_t)INT_MAX * 2)
+			return csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
+			                 "a record longer than %d bytes",
+			                 INT_MAX);
+		buf = realloc(ps->buf, cap);
+		if (buf == NULL)
+			return csv_nomem(ps);
+		ps->buf = buf;
+		ps->cap = cap;
+	}
+	ps->data = ps->buf;
+	while (ps->len < ps->cap) {
+		ssize_t n = read(ps->fd, ps->buf + ps->len, ps->cap - ps->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			char why[128];
+
+			if (strerror_r(errno, why, sizeof why) != 0)
+				snprintf(why, sizeof why, "error %d", errno);
+			return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
+			                   "cannot read: %s", why);
+		}
+		if (n == 0) {
+			ps->eof = 1;
+			break;
+		}
+		sf_sha256_update(&ps->sha, ps->buf + ps->len, (size_t)n);
+		if (memchr(ps->buf + ps->len, '\0', (size_t)n) != NULL)
+			ps->has_nul = 1;
+		ps->len += (size_t)n;
+		ps->bytes += (uint64_t)n;
+	}
+	return SF_OK;
+}
+
+/* The error for a NUL byte at nul, in the text starting at line start. */
+static int
+csv_nul_error(csv_parser *ps, const char *start, const char *nul)
+{
+	int line = ps->line;
+	const char *line_start = start;
+
+	for (const char *q = start; q < nul; q++) {
+		if (*q == '\n') {
+			line++;
+			line_start = q + 1;
+		}
+	}
+	return csv_error(ps, SF_ESYNTAX, line, line_start, nul,
+	                 "a NUL byte: this is not a text file");
+}
+
+static int
+csv_is_blank(const csv_parser *ps, int c)
+{
+	return (c == ' ' || c == '\t') && c != ps->opt.delimiter;
+}
+
+/*
+ * Find the next record that is neither a comment nor blank.  Returns 1 and
+ * sets [*start, *end) (line end excluded) with ps->line its first line,
+ * 0 at the end of the input, or an error code (negated, as codes are
+ * positive).  *quoted says whether the record holds a '"'.
+ */
+static int
+csv_next_record(csv_parser *ps, const char **start, const char **end,
+                int *quoted, int *nlines)
+{
+	for (;;) {
+		const char *p = ps->data + ps->pos;
+		const char *limit = ps->data + ps->len;
+		const char *nl, *stop, *q;
+		int lines = 1, status;
+
+		if (ps->at_start && (size_t)(limit - p) < 3 && !ps->eof) {
+			if ((status = csv_refill(ps)) != SF_OK)
+				return -status;
+			continue;
+		}
+		if (ps->at_start) {
+			ps->at_start = 0;
+			if (limit - p >= 3 &&
+			    memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+				ps->pos += 3;
+				continue;
+			}
+		}
+		if (p == limit) {
+			if (ps->eof)
+				return 0;
+			if ((status = csv_refill(ps)) != SF_OK)
+				return -status;
+			continue;
+		}
+		nl = memchr(p, '\n', (size_t)(limit - p));
+		if (ps->opt.comment != '\0' && *p == ps->opt.comment) {
+			if (nl == NULL && !ps->eof) {
+				if ((status = csv_refill(ps)) != SF_OK)
+					return -status;
+				continue;
+			}
+			stop = nl != NULL ? nl : limit;
+			if (ps->has_nul &&
+			    (q = memchr(p, '\0', (size_t)(stop - p))) != NULL)
+				return -csv_nul_error(ps, p, q);
+			ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
+			if (ps->line == INT_MAX)
+				return -csv_error(
+				    ps, SF_ESYNTAX, ps->line, NULL, NULL,
+				    "more than %d lines", INT_MAX - 1);
+			ps->line++;
+			continue;
+		}
+		stop = nl != NULL ? nl : limit;
+		q = memchr(p, '"', (size_t)(stop - p));
+		if (q != NULL) {
+			/* Quotes: the record ends at the first LF outside
+			 * them, where the count of quotes so far is even. */
+			int inside = 0;
+
+			nl = NULL;
+			for (; q < limit; q++) {
+				if (*q == '"') {
+					inside = !inside;
+				} else if (*q == '\n') {
+					if (!inside) {
+						nl = q;
+						break;
+					}
+					lines++;
+				}
+			}
+			if (nl == NULL && !ps->eof) {
+				if ((status = csv_refill(ps)) != SF_OK)
+					return -status;
+				continue;
+			}
+			stop = nl != NULL ? nl : limit;
+		} else if (nl == NULL && !ps->eof) {
+			if ((status = csv_refill(ps)) != SF_OK)
+				return -status;
+			continue;
+		}
+		if (stop - p > INT_MAX - 2)
+			return -csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
+			                  "a record longer than %d bytes",
+			                  INT_MAX - 2);
+		if (ps->has_nul &&
+		    (q = memchr(p, '\0', (size_t)(stop - p))) != NULL)
+			return -csv_nul_error(ps, p, q);
+		*start = p;
+		*end = stop > p && stop[-1] == '\r' ? stop - 1 : stop;
+		*quoted = memchr(p, '"', (size_t)(stop - p)) != NULL;
+		*nlines = lines;
+		ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
+		if (lines > INT_MAX - ps->line)
+			return -csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
+			                  "more than %d lines", INT_MAX - 1);
+		/* A line of spaces and tabs only is blank. */
+		q = p;
+		while (q < *end && csv_is_blank(ps, (unsigned char)*q))
+			q++;
+		if (q == *end) {
+			ps->line += lines;
+			continue;
+		}
+		return 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Fields                                                              */
+
+static int
+csv_scratch_append(csv_parser *ps, size_t *used, const char *s, size_t n)
+{
+	if (n == 0)
+		return SF_OK; /* scratch may still be NULL */
+	if (n > ps->scratch_cap - *used) {
+		size_t cap = ps->scratch_cap ? ps->scratch_cap : 256;
+		char *scratch;
+
+		while (n > cap - *used) {
+			if (cap > SIZE_MAX / 2)
+				return csv_nomem(ps);
+			cap *= 2;
+		}
+		scratch = realloc(ps->scratch, cap);
+		if (scratch == NULL)
+			return csv_nomem(ps);
+		ps->scratch = scratch;
+		ps->scratch_cap = cap;
+	}
+	memcpy(ps->scratch + *used, s, n);
+	*used += n;
+	return SF_OK;
+}
+
+/* Follow the physical lines through text[0..n) inside a quoted field. */
+static void
+csv_track_lines(csv_parser *ps, const char *s, size_t n)
+{
+	const char *end = s + n, *nl;
+
+	while ((nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		ps->cur_line++;
+		ps->cur_line_start = nl + 1;
+		s = nl + 1;
+	}
+}
+
+/*
+ * Split the field starting at *pp (in a record ending at end) into cell.
+ * Leaves *pp at the delimiter after the field or at end.
+ */
+static int
+csv_split(csv_parser *ps, const char **pp, const char *end, int quoted,
+          csv_cell *cell)
+{
+	const char *s = *pp, *f, *e;
+	char delimiter = ps->opt.delimiter;
+
+	while (s < end && csv_is_blank(ps, (unsigned char)*s))
+		s++;
+	cell->line = ps->cur_line;
+	cell->line_start = ps->cur_line_start;
+	if (s == end) {
+		cell->text = s;
+		cell->length = 0;
+		cell->at = s;
+		*pp = s;
+		return SF_OK;
+	}
+	if (quoted && *s == '"') {
+		const char *open = s, *q = s + 1, *r;
+		int status;
+		size_t used = 0;
+
+		for (;;) {
+			r = memchr(q, '"', (size_t)(end - q));
+			if (r == NULL)
+				return csv_error(ps, SF_ESYNTAX, cell->line,
+				                 cell->line_start, open,
+				                 "unterminated quoted field: "
+				                 "no closing quote for this "
+				                 "one");
+			status =
+			    csv_scratch_append(ps, &used, q, (size_t)(r - q));
+			if (status != SF_OK)
+				return status;
+			csv_track_lines(ps, q, (size_t)(r - q));
+			if (r + 1 < end && r[1] == '"') {
+				if ((status = csv_scratch_append(
+				         ps, &used, "\"", 1)) != SF_OK)
+					return status;
+				q = r + 2;
+				continue;
+			}
+			q = r + 1;
+			break;
+		}
+		while (q < end && csv_is_blank(ps, (unsigned char)*q))
+			q++;
+		if (q < end && *q != delimiter)
+			return csv_error_here(ps, SF_ESYNTAX, q,
+			                      "'%c' after a closing quote: "
+			                      "expected '%c' or the line end",
+			                      *q, delimiter);
+		cell->text = used > 0 ? ps->scratch : "";
+		cell->length = used;
+		cell->at = open;
+		*pp = q;
+		return SF_OK;
+	}
+	f = memchr(s, delimiter, (size_t)(end - s));
+	if (f == NULL)
+		f = end;
+	e = f;
+	while (e > s && csv_is_blank(ps, (unsigned char)e[-1]))
+		e--;
+	if (quoted) {
+		const char *q = memchr(s, '"', (size_t)(e - s));
+
+		if (q != NULL)
+			return csv_error_here(ps, SF_ESYNTAX, q,
+			                      "a quote inside an unquoted "
+			                      "field: quote the whole field "
+			                      "and double the quote");
+	}
+	cell->text = s;
+	cell->length = (size_t)(e - s);
+	cell->at = s;
+	*pp = f;
+	return SF_OK;
+}
+
+/* Count the fields of the rest of a record, from just after a delimiter. */
+static size_t
+csv_count_rest(const csv_parser *ps, const char *p, const char *end)
+{
+	size_t n = 1;
+	int inside = 0;
+
+	for (; p < end; p++) {
+		if (*p == '"')
+			inside = !inside;
+		else if (*p == ps->opt.delimiter && !inside)
+			n++;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* The header                                                          */
+
+typedef struct csv_name {
+	const char *name;
+	size_t index;
+} csv_name;
+
+static int
+csv_name_compare(const void *a, const void *b)
+{
+	const csv_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c != 0)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Check that no two names are equal: sorted, equal names are adjacent. */
+static int
+csv_check_names(csv_parser *ps, const csv_cell *cells)
+{
+	sf_table *t = ps->t;
+	csv_name *order = malloc(t->ncols * sizeof *order);
+	size_t dup = SF_CSV_NONE, first = 0;
+
+	if (order == NULL)
+		return csv_nomem(ps);
+	for (size_t i = 0; i < t->ncols; i++)
+		order[i] = (csv_name){t->cols[i].name, i};
+	qsort(order, t->ncols, sizeof *order, csv_name_compare);
+	/* Report the earliest second occurrence, against its first. */
+	for (size_t i = 1; i < t->ncols; i++) {
+		if (strcmp(order[i].name, order[i - 1].name) == 0 &&
+		    (i < 2 ||
+		     strcmp(order[i - 1].name, order[i - 2].name) != 0) &&
+		    (dup == SF_CSV_NONE || order[i].index < dup)) {
+			dup = order[i].index;
+			first = order[i - 1].index;
+		}
+	}
+	free(order);
+	if (dup == SF_CSV_NONE)
+		return SF_OK;
+	return csv_error(
+	    ps, SF_ENAME, cells[dup].line, cells[dup].line_start, cells[dup].at,
+	    "duplicate column name '%s' (first at line %d, "
+	    "column %d)",
+	    t->cols[dup].name, t->cols[first].line, t->cols[first].column);
+}
+
+/* Keep s[0..n) trimmed of spaces and tabs as a new string. */
+static char *
+csv_trimmed_copy(const char *s, size_t n)
+{
+	char *copy;
+
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	copy = malloc(n + 1);
+	if (copy != NULL) {
+		memcpy(copy, s, n);
+		copy[n] = '\0';
+	}
+	return copy;
+}
+
+static int
+csv_header(csv_parser *ps, const char *start, const char *end, int quoted)
+{
+	sf_table *t = ps->t;
+	csv_cell *cells = NULL;
+	size_t cap = 0;
+	const char *p = start;
+	int status = SF_OK;
+
+	for (;;) {
+		csv_column *col;
+		csv_cell cell;
+
+		if ((status = csv_split(ps, &p, end, quoted, &cell)) != SF_OK)
+			goto done;
+		if (t->ncols == cap) {
+			size_t n = cap ? 2 * cap : 16;
+			csv_column *cols;
+			csv_cell *more;
+
+			if (n > SIZE_MAX / sizeof *cols) {
+				status = csv_nomem(ps);
+				goto done;
+			}
+			cols = realloc(t->cols, n * sizeof *cols);
+			if (cols != NULL)
+				t->cols = cols;
+			more = realloc(cells, n * sizeof *cells);
+			if (more != NULL)
+				cells = more;
+			if (cols == NULL || more == NULL) {
+				status = csv_nomem(ps);
+				goto done;
+			}
+			cap = n;
+		}
+		col = &t->cols[t->ncols];
+		memset(col, 0, sizeof *col);
+		col->name = csv_trimmed_copy(cell.text, cell.length);
+		if (col->name == NULL) {
+			status = csv_nomem(ps);
+			goto done;
+		}
+		t->ncols++;
+		col->line = cell.line;
+		col->column = (int)(cell.at - cell.line_start) + 1;
+		cells[t->ncols - 1] = cell;
+		if (col->name[0] == '\0') {
+			status = csv_error(ps, SF_ENAME, cell.line,
+			                   cell.line_start, cell.at,
+			                   "empty column name (field %zu of "
+			                   "the header)",
+			                   t->ncols);
+			goto done;
+		}
+		if (p == end)
+			break;
+		p++; /* the delimiter */
+	}
+	status = csv_check_names(ps, cells);
+done:
+	free(cells);
+	return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                */
+
+static int
+csv_grow(csv_parser *ps)
+{
+	sf_table *t = ps->t;
+	size_t cap = t->cap ? 2 * t->cap : CSV_FIRST_ROWS;
+	int *lines;
+
+	if (cap > SIZE_MAX / sizeof(double))
+		return csv_nomem(ps);
+	/* A failure part way leaves some arrays larger than t->cap: fine. */
+	for (size_t c = 0; c < t->ncols; c++) {
+		double *v = realloc(t->cols[c].values, cap * sizeof *v);
+
+		if (v == NULL)
+			return csv_nomem(ps);
+		t->cols[c].values = v;
+	}
+	lines = realloc(t->lines, cap * sizeof *lines);
+	if (lines == NULL)
+		return csv_nomem(ps);
+	t->lines = lines;
+	t->cap = cap;
+	return SF_OK;
+}
+
+/* Note where column c first holds a cell that is not a finite number. */
+static int
+csv_note_bad(csv_parser *ps, csv_column *c, const csv_cell *cell,
+             sf_csv_number_kind kind)
+{
+	c->first_bad = malloc(sizeof *c->first_bad);
+	if (c->first_bad == NULL)
+		return csv_nomem(ps);
+	csv_snippet(c->first_bad_text, cell->text, cell->length);
+	c->first_bad_kind = kind;
+	csv_error_into(ps, c->first_bad, SF_ETYPE, cell->line, cell->line_start,
+	               cell->at, "'%s' is not a number", c->first_bad_text);
+	return SF_OK;
+}
+
+/* Pass 1: store the cell of column c in the current row. */
+static int
+csv_store(csv_parser *ps, csv_column *c, const csv_cell *cell)
+{
+	double *slot = &c->values[ps->row];
+	sf_csv_number_kind kind;
+	size_t id;
+	double v;
+
+	if (cell->length == 0) {
+		*slot = NAN;
+		c->missing++;
+		return SF_OK;
+	}
+	kind = sf_csv_number(cell->text, cell->length, &v);
+	if (kind == SF_CSV_NUMBER) {
+		*slot = v;
+		c->numbers++;
+		return SF_OK;
+	}
+	if (kind == SF_CSV_OVERFLOW)
+		c->overflows++;
+	else if (kind == SF_CSV_NONFINITE)
+		c->markers++;
+	else
+		c->others++;
+	if (c->first_bad == NULL && csv_note_bad(ps, c, cell, kind) != SF_OK)
+		return SF_ENOMEM;
+	if (csv_dict_intern(&c->dict, cell->text, cell->length, &id) != SF_OK)
+		return csv_nomem(ps);
+	*slot = (double)id;
+	return SF_OK;
+}
+
+/* Pass 2: a column being reread keeps every cell as text. */
+static int
+csv_restore(csv_parser *ps, csv_column *c, const csv_cell *cell)
+{
+	size_t id;
+
+	if (csv_dict_intern(&c->dict, cell->text, cell->length, &id) != SF_OK)
+		return csv_nomem(ps);
+	c->values[ps->row] = (double)id;
+	return SF_OK;
+}
+
+/* Split the data record [start, end) into the current row. */
+static int
+csv_row(csv_parser *ps, const char *start, const char *end, int quoted)
+{
+	sf_table *t = ps->t;
+	const char *p = start;
+	size_t c = 0;
+	int status;
+
+	if (ps->pass == 1) {
+		if (ps->row == t->cap && (status = csv_grow(ps)) != SF_OK)
+			return status;
+		t->lines[ps->row] = ps->line;
+	} else if (ps->row >= t->nrows || t->lines[ps->row] != ps->line) {
+		return sf_error_at(ps->err, SF_EIO, ps->file, ps->line, 0,
+		                   "the file changed while it was read");
+	}
+	for (;;) {
+		csv_cell cell;
+		csv_column *col = &t->cols[c];
+
+		if ((status = csv_split(ps, &p, end, quoted, &cell)) != SF_OK)
+			return status;
+		if (ps->pass == 1)
+			status = csv_store(ps, col, &cell);
+		else if (col->reread)
+			status = csv_restore(ps, col, &cell);
+		if (status != SF_OK)
+			return status;
+		c++;
+		if (p == end)
+			break;
+		p++; /* the delimiter */
+		if (c == t->ncols)
+			return csv_error_here(
+			    ps, SF_ESYNTAX, p,
+			    "expected %zu field%s (as in "
+			    "the header), got %zu",
+			    t->ncols, t->ncols == 1 ? "" : "s",
+			    t->ncols + csv_count_rest(ps, p, end));
+	}
+	if (c < t->ncols)
+		return csv_error_here(ps, SF_ESYNTAX, end,
+		                      "expected %zu fields (as in the header), "
+		                      "got %zu",
+		                      t->ncols, c);
+	ps->row++;
+	return SF_OK;
+}
+
+/* Read every record after the header (pass 1), or reread them (pass 2). */
+static int
+csv_rows(csv_parser *ps)
+{
+	const char *start, *end;
+	int quoted, nlines, r;
+
+	while ((r = csv_next_record(ps, &start, &end, &quoted, &nlines)) > 0) {
+		int status;
+
+		ps->cur_line = ps->line;
+		ps->cur_line_start = start;
+		if ((status = csv_row(ps, start, end, quoted)) != SF_OK)
+			return status;
+		ps->line += nlines;
+	}
+	return -r;
+}
+
+/* The header (pass 1 only) and the rows. */
+static int
+csv_read(csv_parser *ps)
+{
+	const char *start, *end;
+	int quoted, nlines, r, status;
+
+	if (ps->pass == 1) {
+		r = csv_next_record(ps, &start, &end, &quoted, &nlines);
+		if (r < 0)
+			return -r;
+		if (r == 0)
+			return sf_error_at(ps->err, SF_ESYNTAX, ps->file, 0, 0,
+			                   ps->bytes == 0
+			                       ? "empty file: expected a "
+			                         "header line of column "
+			                         "names"
+			                       : "no header line: the file "
+			                         "holds only comments and "
+			                         "blank lines");
+		ps->cur_line = ps->line;
+		ps->cur_line_start = start;
+		if ((status = csv_header(ps, start, end, quoted)) != SF_OK)
+			return status;
+		ps->line += nlines;
+	} else {
+		/* Skip the header, already checked in pass 1. */
+		r = csv_next_record(ps, &start, &end, &quoted, &nlines);
+		if (r <= 0)
+			return r < 0 ? -r
+			             : sf_error_at(ps->err, SF_EIO, ps->file, 0,
+			                           0,
+			                           "the file changed while it "
+			                           "was read");
+		ps->line += nlines;
+	}
+	if ((status = csv_rows(ps)) != SF_OK)
+		return status;
+	if (ps->pass == 1) {
+		ps->t->nrows = ps->row;
+		if (ps->row == 0)
+			return csv_error(ps, SF_EVALUE, ps->t->cols[0].line,
+			                 NULL, NULL,
+			                 "no data rows after the header");
+	} else if (ps->row != ps->t->nrows) {
+		return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
+		                   "the file changed while it was read");
+	}
+	return SF_OK;
+}
+
+/* Does a sit before b in the file? */
+static int
+csv_before(const sf_error *a, const sf_error *b)
+{
+	return a->line < b->line ||
+	       (a->line == b->line && a->column < b->column);
+}
+
+/*
+ * Give each column its type (csv.h, "Column types").  Returns the first
+ * error in file order, or SF_OK; sets reread on text columns that held
+ * numbers.
+ */
+static int
+csv_decide(csv_parser *ps, int *reread)
+{
+	sf_table *t = ps->t;
+	const csv_column *worst = NULL;
+	int worst_code = SF_OK;
+	char why[SF_ERROR_MESSAGE_MAX];
+
+	*reread = 0;
+	for (size_t i = 0; i < t->ncols; i++) {
+		csv_column *c = &t->cols[i];
+		size_t numeric = c->numbers + c->overflows;
+		size_t cells = numeric + c->markers + c->others;
+		int bad = 0;
+
+		c->kind = SF_CSV_NUMERIC;
+		if (c->others == 0 && numeric > 0) {
+			bad = c->overflows + c->markers > 0;
+		} else if (c->others > 0 &&
+		           (double)numeric >=
+		               ps->opt.numeric_share * (double)cells) {
+			bad = 1;
+		} else if (cells > 0) {
+			c->kind = SF_CSV_TEXT;
+			c->reread = c->numbers > 0;
+			*reread |= c->reread;
+		}
+		if (bad && (worst == NULL ||
+		            csv_before(c->first_bad, worst->first_bad))) {
+			worst = c;
+			worst_code = c->first_bad_kind == SF_CSV_NOT_NUMBER
+			                 ? SF_ETYPE
+			                 : SF_EVALUE;
+		}
+	}
+	if (worst == NULL)
+		return SF_OK;
+	switch (worst->first_bad_kind) {
+	case SF_CSV_OVERFLOW:
+		snprintf(why, sizeof why,
+		         "'%s' is out of the range of a double, in numeric "
+		         "column '%s'",
+		         worst->first_bad_text, worst->name);
+		break;
+	case SF_CSV_NONFINITE:
+		snprintf(why, sizeof why,
+		         "non-finite value '%s' in numeric column '%s': "
+		         "leave the cell empty for a missing value",
+		         worst->first_bad_text, worst->name);
+		break;
+	default: {
+		size_t numeric = worst->numbers + worst->overflows;
+		size_t cells = numeric + worst->markers + worst->others;
+
+		snprintf(
+		    why, sizeof why,
+		    "'%s' is not a number, but column '%s' is numeric "
+		    "(%zu of its %zu non-empty cells are numbers): a typo?",
+		    worst->first_bad_text, worst->name, numeric, cells);
+		break;
+	}
+	}
+	if (ps->err != NULL) {
+		*ps->err = *worst->first_bad;
+		sf_error_set(ps->err, worst_code, "%s", why);
+	}
+	return worst_code;
+}
+
+/* Turn the provisional ids of text columns into sorted codes. */
+static int
+csv_finish(csv_parser *ps)
+{
+	sf_table *t = ps->t;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		csv_column *c = &t->cols[i];
+
+		if (c->kind != SF_CSV_TEXT) {
+			/* A numeric column needs no dictionary. */
+			csv_dict_free(&c->dict);
+			memset(&c->dict, 0, sizeof c->dict);
+			free(c->first_bad);
+			c->first_bad = NULL;
+			continue;
+		}
+		if (c->missing > 0 && !c->reread) {
+			size_t empty;
+
+			if (csv_dict_intern(&c->dict, "", 0, &empty) != SF_OK)
+				return csv_nomem(ps);
+			for (size_t r = 0; r < t->nrows; r++)
+				if (isnan(c->values[r]))
+					c->values[r] = (double)empty;
+		}
+		c->missing = 0;
+		if (csv_sort_levels(c, t->nrows) != SF_OK)
+			return csv_nomem(ps);
+	}
+	return SF_OK;
+}
+
+/* Reset the window for another pass over the same input. */
+static int
+csv_rewind(csv_parser *ps)
+{
+	ps->pass = 2;
+	ps->row = 0;
+	ps->line = 1;
+	ps->pos = 0;
+	ps->at_start = 1;
+	if (ps->fd < 0)
+		return SF_OK;
+	if (lseek(ps->fd, 0, SEEK_SET) != 0)
+		return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
+		                   "cannot reread the file");
+	ps->len = 0;
+	ps->eof = 0;
+	ps->bytes = 0;
+	ps->has_nul = 0;
+	sf_sha256_init(&ps->sha);
+	return SF_OK;
+}
+
+/* Everything after the input is set up: both passes and the types. */
+static int
+csv_run(csv_parser *ps)
+{
+	unsigned char digest[SF_SHA256_SIZE];
+	int status, reread;
+
+	ps->t = calloc(1, sizeof *ps->t);
+	if (ps->t == NULL)
+		return csv_nomem(ps);
+	ps->t->file = csv_trimmed_copy("", 0);
+	if (ps->file != NULL) {
+		free(ps->t->file);
+		ps->t->file = malloc(strlen(ps->file) + 1);
+		if (ps->t->file != NULL)
+			strcpy(ps->t->file, ps->file);
+	}
+	if (ps->t->file == NULL)
+		return csv_nomem(ps);
+	ps->pass = 1;
+	ps->line = 1;
+	ps->at_start = 1;
+	if ((status = csv_read(ps)) != SF_OK)
+		return status;
+	/* The hash covers every byte, even past the last record. */
+	while (!ps->eof) {
+		ps->pos = ps->len;
+		if ((status = csv_refill(ps)) != SF_OK)
+			return status;
+	}
+	sf_sha256_final(&ps->sha, digest);
+	sf_sha256_hex(digest, ps->t->sha256);
+	if ((status = csv_decide(ps, &reread)) != SF_OK)
+		return status;
+	if (reread) {
+		if ((status = csv_rewind(ps)) != SF_OK)
+			return status;
+		if ((status = csv_read(ps)) != SF_OK)
+			return status;
+		if (ps->fd >= 0) {
+			char hex[SF_SHA256_HEX_SIZE];
+
+			while (!ps->eof) {
+				ps->pos = ps->len;
+				if ((status = csv_refill(ps)) != SF_OK)
+					return status;
+			}
+			sf_sha256_final(&ps->sha, digest);
+			sf_sha256_hex(digest, hex);
+			if (strcmp(hex, ps->t->sha256) != 0)
+				return sf_error_at(ps->err, SF_EIO, ps->file, 0,
+				                   0,
+				                   "the file changed while "
+				                   "it was read");
+		}
+	}
+	return csv_finish(ps);
+}
+
+static int
+csv_check_options(csv_parser *ps, const sf_csv_options *opt)
+{
+	if (opt == NULL) {
+		sf_csv_options_init(&ps->opt);
+		return SF_OK;
+	}
+	ps->opt = *opt;
+	if (opt->delimiter == '"' || opt->delimiter == '\n' ||
+	    opt->delimiter == '\r' || opt->delimiter == '\0' ||
+	    opt->delimiter == ' ' || opt->delimiter == opt->comment)
+		return sf_error_set(ps->err, SF_EVALUE,
+		                    "the CSV delimiter cannot be a quote, a "
+		                    "line end, NUL, a space or the comment "
+		                    "character");
+	if (opt->comment == '"' || opt->comment == '\n' ||
+	    opt->comment == '\r' || opt->comment == ' ' || opt->comment == '\t')
+		return sf_error_set(ps->err, SF_EVALUE,
+		                    "the CSV comment character cannot be a "
+		                    "quote, a line end or a blank");
+	if (!(opt->numeric_share > 0.0))
+		return sf_error_set(ps->err, SF_EVALUE,
+		                    "numeric_share must be a number > 0");
+	return SF_OK;
+}
+
+static void
+csv_parser_free(csv_parser *ps)
+{
+	free(ps->buf);
+	free(ps->scratch);
+}
+
+/* Finish a load: hand over the table or free it. */
+static int
+csv_done(csv_parser *ps, int status, sf_table **out)
+{
+	if (status == SF_OK) {
+		*out = ps->t;
+		sf_error_clear(ps->err);
+	} else {
+		sf_table_free(ps->t);
+	}
+	csv_parser_free(ps);
+	return status;
+}
+
+void
+sf_csv_options_init(sf_csv_options *opt)
+{
+	opt->delimiter = ',';
+	opt->comment = '#';
+	opt->numeric_share = 0.9;
+}
+
+int
+sf_table_parse(const char *text, size_t length, const char *name,
+               const sf_csv_options *opt, sf_table **out, sf_error *err)
+{
+	csv_parser ps = {.fd = -1, .err = err, .file = name};
+	int status;
+
+	*out = NULL;
+	if ((status = csv_check_options(&ps, opt)) != SF_OK)
+		return status;
+	ps.data = text != NULL ? text : "";
+	ps.len = text != NULL ? length : 0;
+	ps.eof = 1;
+	ps.bytes = ps.len;
+	ps.has_nul = memchr(ps.data, '\0', ps.len) != NULL;
+	sf_sha256_init(&ps.sha);
+	sf_sha256_update(&ps.sha, ps.data, ps.len);
+	return csv_done(&ps, csv_run(&ps), out);
+}
+
+/* Read all of a non-seekable input (a pipe) into memory, then parse it. */
+static int
+csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
+          sf_error *err)
+{
+	size_t len = 0, cap = CSV_CHUNK;
+	char *text = malloc(cap), *grown;
+	int status;
+
+	while (text != NULL) {
+		ssize_t n;
+
+		if (len == cap) {
+			grown =
+			    cap <= SIZE_MAX / 2 ? realloc(text, 2 * cap) : NULL;
+			if (grown == NULL)
+				break;
+			text = grown;
+			cap *= 2;
+		}
+		n = read(fd, text + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			char why[128];
+
+			if (strerror_r(errno, why, sizeof why) != 0)
+				snprintf(why, sizeof why, "error %d", errno);
+			free(text);
+			return sf_error_at(err, SF_EIO, path, 0, 0,
+			                   "cannot read: %s", why);
+		}
+		if (n == 0) {
+			status = sf_table_parse(text, len, path, opt, out, err);
+			free(text);
+			return status;
+		}
+		len += (size_t)n;
+	}
+	free(text);
+	return sf_error_at(err, SF_ENOMEM, path, 0, 0, "out of memory");
+}
+
+int
+sf_table_load(const char *path, const sf_csv_options *opt, sf_table **out,
+              sf_error *err)
+{
+	csv_parser ps = {.fd = -1, .err = err, .file = path};
+	struct stat st;
+	int status;
+
+	*out = NULL;
+	if ((status = csv_check_options(&ps, opt)) != SF_OK)
+		return status;
+	ps.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ps.fd < 0 || fstat(ps.fd, &st) != 0) {
+		char why[128];
+
+		if (strerror_r(errno, why, sizeof why) != 0)
+			snprintf(why, sizeof why, "error %d", errno);
+		if (ps.fd >= 0)
+			close(ps.fd);
+		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
+		                   why);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(ps.fd);
+		return sf_error_at(err, SF_EIO, path, 0, 0,
+		                   "cannot read: a directory, not a file");
+	}
+	if (!S_ISREG(st.st_mode)) {
+		status = csv_slurp(ps.fd, path, opt, out, err);
+		close(ps.fd);
+		return status;
+	}
+	ps.cap = CSV_CHUNK;
+	ps.buf = malloc(ps.cap);
+	if (ps.buf == NULL) {
+		close(ps.fd);
+		return csv_nomem(&ps);
+	}
+	ps.data = ps.buf;
+	sf_sha256_init(&ps.sha);
+	status = csv_run(&ps);
+	close(ps.fd);
+	return csv_done(&ps, status, out);
+}
+
+void
+sf_table_free(sf_table *t)
+{
+	if (t == NULL)
+		return;
+	for (size_t i = 0; i < t->ncols; i++) {
+		csv_column *c = &t->cols[i];
+
+		free(c->name);
+		free(c->values);
+		csv_dict_free(&c->dict);
+		free(c->levels);
+		free(c->first_bad);
+	}
+	free(t->cols);
+	free(t->lines);
+	free(t->file);
+	free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Accessors                                                           */
+
+const char *
+sf_table_file(const sf_table *t)
+{
+	return t->file;
+}
+
+const char *
+sf_table_sha256(const sf_table *t)
+{
+	return t->sha256;
+}
+
+size_t
+sf_table_rows(const sf_table *t)
+{
+	return t->nrows;
+}
+
+size_t
+sf_table_columns(const sf_table *t)
+{
+	return t->ncols;
+}
+
+const int *
+sf_table_row_lines(const sf_table *t)
+{
+	return t->lines;
+}
+
+const char *
+sf_table_column_name(const sf_table *t, size_t col)
+{
+	return t->cols[col].name;
+}
+
+void
+sf_table_column_position(const sf_table *t, size_t col, int *line, int *column)
+{
+	*line = t->cols[col].line;
+	*column = t->cols[col].column;
+}
+
+size_t
+sf_table_column_find(const sf_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i].name, name) == 0)
+			return i;
+	return SF_CSV_NONE;
+}
+
+size_t
+sf_table_column_nearest(const sf_table *t, const char *name)
+{
+	size_t limit = (strlen(name) + 1) / 3;
+	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
+
+	/* As sf_csv_nearest_name(), without building an array of names. */
+	for (size_t i = 0; i < t->ncols; i++) {
+		size_t d = csv_distance(name, t->cols[i].name, 1);
+
+		if (d <= limit && d < best_distance) {
+			best = i;
+			best_distance = d;
+		}
+	}
+	return best;
+}
+
+sf_csv_kind
+sf_table_column_kind(const sf_table *t, size_t col)
+{
+	return t->cols[col].kind;
+}
+
+const double *
+sf_table_column_values(const sf_table *t, size_t col)
+{
+	return t->cols[col].values;
+}
+
+size_t
+sf_table_column_missing(const sf_table *t, size_t col)
+{
+	return t->cols[col].missing;
+}
+
+const char *const *
+sf_table_column_levels(const sf_table *t, size_t col, size_t *count)
+{
+	const csv_column *c = &t->cols[col];
+
+	*count = c->nlevels;
+	return c->kind == SF_CSV_TEXT ? c->levels : NULL;
+}
+
+size_t
+sf_table_column_code(const sf_table *t, size_t col, const char *text)
+{
+	const csv_column *c = &t->cols[col];
+	size_t lo = 0, hi = c->nlevels;
+
+	if (c->kind != SF_CSV_TEXT)
+		return SF_CSV_NONE;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(c->levels[mid], text);
+
+		if (cmp == 0)
+			return mid;
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SF_CSV_NONE;
+}
+
+const sf_error *
+sf_table_column_first_text(const sf_table *t, size_t col)
+{
+	const csv_column *c = &t->cols[col];
+
+	return c->kind == SF_CSV_TEXT ? c->first_bad : NULL;
+}

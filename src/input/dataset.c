@@ -1,0 +1,607 @@
+/*
+ * dataset.c - from a CSV table and a model's data section to fit rows.
+ *
+ * Every expression over columns (where, output, weight, each input) is
+ * evaluated over the whole table with the expression engine, in a scope
+ * whose names are the table's columns; the rows are then kept, filtered or
+ * skipped in one pass, so each decision is made in one place.
+ */
+#include "input/dataset.h"
+#include "expr/expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Skipped rows reported one by one before the rest are only counted. */
+enum { DATASET_REPORTED_ROWS = 5 };
+
+/* The table's columns as an expression scope. */
+typedef struct column_scope {
+	sf_expr_scope *scope;
+	const double **columns; /* per input slot */
+	size_t nrows;
+} column_scope;
+
+static void
+column_scope_free(column_scope *cs)
+{
+	sf_expr_scope_free(cs->scope);
+	free(cs->columns);
+}
+
+/* Columns whose names are identifiers become inputs of the scope. */
+static int
+column_scope_init(column_scope *cs, const sf_table *t, sf_error *err)
+{
+	size_t ncols = sf_table_columns(t), slot = 0;
+	int rc = SF_OK;
+
+	cs->nrows = sf_table_rows(t);
+	cs->scope = sf_expr_scope_new();
+	cs->columns = calloc(ncols + 1, sizeof *cs->columns);
+	if (cs->scope == NULL || cs->columns == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t c = 0; c < ncols && rc == SF_OK; c++) {
+		const char *name = sf_table_column_name(t, c);
+
+		if (!sf_expr_is_name(name))
+			continue;
+		if (sf_table_column_kind(t, c) == SF_CSV_TEXT) {
+			size_t n;
+			const char *const *levels =
+			    sf_table_column_levels(t, c, &n);
+			rc = sf_expr_scope_add_text_input(cs->scope, name,
+			                                  levels, n, err);
+		} else {
+			rc = sf_expr_scope_add_input(cs->scope, name, err);
+		}
+		cs->columns[slot++] = sf_table_column_values(t, c);
+	}
+	return rc;
+}
+
+/*
+ * Evaluate the model text at over every table row into out; an error is
+ * placed in the model file.  what names the text in messages.
+ */
+static int
+evaluate(const sf_model *m, const column_scope *cs, const sf_model_text *at,
+         double *out, sf_error *err)
+{
+	int rc = sf_expr_eval_columns(cs->scope, at->text, cs->columns,
+	                              cs->nrows, out, err);
+
+	if (rc != SF_OK && rc != SF_ENOMEM)
+		sf_model_locate(m, at, err);
+	return rc;
+}
+
+/* The column whose name is exactly the trimmed text, or SF_CSV_NONE. */
+static size_t
+named_column(const sf_table *t, const char *text)
+{
+	char name[256];
+	size_t n;
+
+	while (isspace((unsigned char)*text))
+		text++;
+	n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	if (n == 0 || n >= sizeof name)
+		return SF_CSV_NONE;
+	memcpy(name, text, n);
+	name[n] = '\0';
+	return sf_table_column_find(t, name);
+}
+
+/* The trimmed text, if it is exactly the name of a text column. */
+static size_t
+text_column(const sf_table *t, const char *text)
+{
+	size_t col = named_column(t, text);
+
+	if (col == SF_CSV_NONE || sf_table_column_kind(t, col) != SF_CSV_TEXT)
+		return SF_CSV_NONE;
+	return col;
+}
+
+/*
+ * Fill out with the model text at over every row.  A text that is exactly
+ * the name of a numeric column takes that column as it is, so columns
+ * whose names are not identifiers ("time (s)", "batch-size") can still be
+ * an output, a weight or an input whole; anything else is an expression.
+ */
+static int
+evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
+                 const sf_model_text *at, double *out, sf_error *err)
+{
+	size_t col = named_column(t, at->text);
+
+	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
+		memcpy(out, sf_table_column_values(t, col),
+		       sf_table_rows(t) * sizeof *out);
+		return SF_OK;
+	}
+	return evaluate(m, cs, at, out, err);
+}
+
+void
+sf_dataset_free(sf_dataset *d)
+{
+	if (d == NULL)
+		return;
+	free(d->file);
+	free(d->lines);
+	free(d->table_row);
+	free(d->output);
+	free(d->weight);
+	for (size_t i = 0; i < d->ninputs; i++) {
+		free(d->inputs[i].name);
+		free(d->inputs[i].values);
+		for (size_t k = 0; k < d->inputs[i].nlevels; k++)
+			free(d->inputs[i].levels[k]);
+		free(d->inputs[i].levels);
+	}
+	free(d->inputs);
+	free(d->config);
+	free(d->configs);
+	free(d);
+}
+
+/* Report one skipped row, or only count it once enough have been shown. */
+static void
+report_skip(const sf_table *t, size_t row, size_t *reported, sf_warn_fn warn,
+            void *ctx, const char *message)
+{
+	sf_error w;
+
+	if (warn == NULL || (*reported)++ >= DATASET_REPORTED_ROWS)
+		return;
+	sf_error_at(&w, SF_OK, sf_table_file(t), sf_table_row_lines(t)[row], 0,
+	            "row skipped: %s", message);
+	warn(ctx, &w);
+}
+
+/* ---- configurations (repetitions) --------------------------------------- */
+
+static int
+same_inputs(const sf_dataset *d, size_t a, size_t b)
+{
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (!(d->inputs[i].values[a] == d->inputs[i].values[b]))
+			return 0;
+	return 1;
+}
+
+static int
+compare_inputs(const sf_dataset *d, size_t a, size_t b)
+{
+	for (size_t i = 0; i < d->ninputs; i++) {
+		double x = d->inputs[i].values[a], y = d->inputs[i].values[b];
+		if (x < y)
+			return -1;
+		if (x > y)
+			return 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* A stable merge sort of row indices by their inputs (qsort has no
+ * context argument in C11, and a global would be hidden state). */
+static void
+sort_rows(const sf_dataset *d, size_t *rows, size_t *tmp, size_t n)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n < 2)
+		return;
+	sort_rows(d, rows, tmp, half);
+	sort_rows(d, rows + half, tmp, n - half);
+	while (i < half && j < n)
+		tmp[k++] = compare_inputs(d, rows[j], rows[i]) < 0 ? rows[j++]
+		                                                   : rows[i++];
+	while (i < half)
+		tmp[k++] = rows[i++];
+	while (j < n)
+		tmp[k++] = rows[j++];
+	memcpy(rows, tmp, n * sizeof *rows);
+}
+
+/* Number configurations in the order their first row appears. */
+static int
+group_configurations(sf_dataset *d)
+{
+	size_t n = d->rows, *order, *tmp, *group, ngroups = 0;
+	int rc = SF_ENOMEM;
+
+	order = malloc(n * sizeof *order);
+	tmp = malloc(n * sizeof *tmp);
+	group = malloc(n * sizeof *group);
+	d->config = malloc(n * sizeof *d->config);
+	if (order == NULL || tmp == NULL || group == NULL || d->config == NULL)
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_rows(d, order, tmp, n);
+	/* group[row] = sorted-group number; then renumber by first row. */
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && !same_inputs(d, order[i - 1], order[i]))
+			ngroups++;
+		group[order[i]] = ngroups;
+	}
+	ngroups++;
+	for (size_t g = 0; g < ngroups; g++)
+		tmp[g] = SIZE_MAX;
+	d->configs = calloc(ngroups, sizeof *d->configs);
+	if (d->configs == NULL)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		size_t g = group[i];
+		if (tmp[g] == SIZE_MAX) {
+			tmp[g] = d->nconfigs++;
+			d->configs[tmp[g]].first_row = i;
+		}
+		d->config[i] = tmp[g];
+		d->configs[tmp[g]].count++;
+		d->configs[tmp[g]].mean += d->output[i];
+	}
+	for (size_t c = 0; c < d->nconfigs; c++)
+		d->configs[c].mean /= (double)d->configs[c].count;
+	for (size_t i = 0; i < n; i++) {
+		sf_dataset_config *c = &d->configs[d->config[i]];
+		double dev = d->output[i] - c->mean;
+		c->sd += dev * dev;
+	}
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		size_t k = d->configs[c].count;
+		d->configs[c].sd =
+		    k > 1 ? sqrt(d->configs[c].sd / (double)(k - 1)) : 0;
+	}
+	rc = SF_OK;
+done:
+	free(order);
+	free(tmp);
+	free(group);
+	return rc;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void
+sf_dataset_repetitions(const sf_dataset *d, size_t *repeated, size_t *max_count,
+                       double *median_cv)
+{
+	double *cv = malloc((d->nconfigs + 1) * sizeof *cv);
+	size_t n = 0, most = 0;
+
+	for (size_t c = 0; c < d->nconfigs; c++) {
+		const sf_dataset_config *k = &d->configs[c];
+		most = k->count > most ? k->count : most;
+		if (k->count > 1 && cv != NULL)
+			cv[n++] = k->sd / fabs(k->mean);
+	}
+	*repeated = n;
+	*max_count = most;
+	*median_cv = NAN;
+	if (cv != NULL && n > 0) {
+		qsort(cv, n, sizeof *cv, cmp_double);
+		*median_cv =
+		    n % 2 ? cv[n / 2] : 0.5 * (cv[n / 2 - 1] + cv[n / 2]);
+	}
+	free(cv);
+}
+
+const sf_dataset_input *
+sf_dataset_input_find(const sf_dataset *d, const char *name)
+{
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (strcmp(d->inputs[i].name, name) == 0)
+			return &d->inputs[i];
+	return NULL;
+}
+
+/* ---- binding --------------------------------------------------------- */
+
+/* The full-table values of everything a row needs. */
+typedef struct table_values {
+	double *where, *output, *weight;
+	double **inputs;
+} table_values;
+
+static void
+table_values_free(table_values *v, size_t ninputs)
+{
+	free(v->where);
+	free(v->output);
+	free(v->weight);
+	if (v->inputs != NULL)
+		for (size_t i = 0; i < ninputs; i++)
+			free(v->inputs[i]);
+	free(v->inputs);
+}
+
+static int
+evaluate_all(const sf_model *m, const sf_table *t, const column_scope *cs,
+             const sf_model_text *output, table_values *v, sf_error *err)
+{
+	size_t n = sf_table_rows(t);
+	int rc;
+
+	v->output = malloc(n * sizeof *v->output);
+	v->inputs = calloc(m->ninputs + 1, sizeof *v->inputs);
+	if (v->output == NULL || v->inputs == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (m->where.text != NULL) {
+		if ((v->where = malloc(n * sizeof *v->where)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		if ((rc = evaluate(m, cs, &m->where, v->where, err)) != SF_OK)
+			return rc;
+	}
+	if ((rc = evaluate_or_copy(m, t, cs, output, v->output, err)) != SF_OK)
+		return rc;
+	if (m->weight.text != NULL) {
+		if ((v->weight = malloc(n * sizeof *v->weight)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		if ((rc = evaluate_or_copy(m, t, cs, &m->weight, v->weight,
+		                           err)) != SF_OK)
+			return rc;
+	}
+	for (size_t i = 0; i < m->ninputs; i++) {
+		size_t col = text_column(t, m->inputs[i].expr.text);
+
+		if ((v->inputs[i] = malloc(n * sizeof **v->inputs)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		if (col != SF_CSV_NONE) {
+			memcpy(v->inputs[i], sf_table_column_values(t, col),
+			       n * sizeof **v->inputs);
+			continue;
+		}
+		rc = evaluate_or_copy(m, t, cs, &m->inputs[i].expr,
+		                      v->inputs[i], err);
+		if (rc != SF_OK)
+			return rc;
+	}
+	return SF_OK;
+}
+
+/* Allocate d's per-row arrays for n rows and its inputs. */
+static int
+dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
+                   size_t n, int weighted)
+{
+	d->lines = malloc(n * sizeof *d->lines);
+	d->table_row = malloc(n * sizeof *d->table_row);
+	d->output = malloc(n * sizeof *d->output);
+	d->inputs = calloc(m->ninputs + 1, sizeof *d->inputs);
+	if (weighted)
+		d->weight = malloc(n * sizeof *d->weight);
+	if (d->lines == NULL || d->table_row == NULL || d->output == NULL ||
+	    d->inputs == NULL || (weighted && d->weight == NULL))
+		return SF_ENOMEM;
+	for (size_t i = 0; i < m->ninputs; i++) {
+		sf_dataset_input *in = &d->inputs[d->ninputs++];
+		size_t col = text_column(t, m->inputs[i].expr.text);
+
+		in->name = strdup(m->inputs[i].name);
+		in->values = malloc(n * sizeof *in->values);
+		if (in->name == NULL || in->values == NULL)
+			return SF_ENOMEM;
+		if (col != SF_CSV_NONE) {
+			size_t count;
+			const char *const *levels =
+			    sf_table_column_levels(t, col, &count);
+
+			in->levels = calloc(count + 1, sizeof *in->levels);
+			if (in->levels == NULL)
+				return SF_ENOMEM;
+			for (size_t k = 0; k < count; k++, in->nlevels++)
+				if ((in->levels[k] = strdup(levels[k])) == NULL)
+					return SF_ENOMEM;
+		}
+	}
+	return SF_OK;
+}
+
+int
+sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
+                sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
+                sf_error *err)
+{
+	column_scope cs = {0};
+	table_values v = {0};
+	sf_model_text output = m->output;
+	size_t n = sf_table_rows(t), reported = 0, unset = 0;
+	sf_dataset *d;
+	int rc;
+
+	*out = NULL;
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	d->file = strdup(sf_table_file(t));
+	if (d->file == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	snprintf(d->sha256, sizeof d->sha256, "%s", sf_table_sha256(t));
+	d->table_rows = n;
+	if (output.text == NULL) {
+		if (sf_table_column_find(t, SF_MODEL_DEFAULT_OUTPUT) ==
+		    SF_CSV_NONE) {
+			rc = sf_error_at(err, SF_ENAME, m->path, 0, 0,
+			                 "the model has no data.output and %s "
+			                 "has no column named 'time': say "
+			                 "which column holds the measured time",
+			                 sf_table_file(t));
+			goto done;
+		}
+		output.text = (char *)SF_MODEL_DEFAULT_OUTPUT;
+		output.line = output.column = 0;
+	}
+	if ((rc = column_scope_init(&cs, t, err)) != SF_OK ||
+	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
+		goto done;
+	if (dataset_alloc_rows(d, m, t, n, v.weight != NULL) != SF_OK) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t row = 0; row < n; row++) {
+		double y = v.output[row];
+		size_t bad_input = SIZE_MAX;
+		char why[SF_ERROR_MESSAGE_MAX - 32];
+
+		if (v.where != NULL && !(v.where[row] != 0)) {
+			/* NaN: a filter column was empty in this row. */
+			unset += isnan(v.where[row]);
+			d->filtered_out++;
+			continue;
+		}
+		for (size_t i = 0; i < m->ninputs && bad_input == SIZE_MAX; i++)
+			if (!isfinite(v.inputs[i][row]))
+				bad_input = i;
+		why[0] = '\0';
+		if (!isfinite(y))
+			snprintf(why, sizeof why, "the output %s is %g",
+			         output.text, y);
+		else if (positive && !(y > 0))
+			snprintf(why, sizeof why,
+			         "the output %s is %g; the loss (relative, "
+			         "log or huber) needs measurements > 0",
+			         output.text, y);
+		else if (bad_input != SIZE_MAX)
+			snprintf(why, sizeof why,
+			         "input '%s' is %g (an empty cell, or a "
+			         "domain error in its expression)",
+			         m->inputs[bad_input].name,
+			         v.inputs[bad_input][row]);
+		else if (v.weight != NULL &&
+		         !(isfinite(v.weight[row]) && v.weight[row] >= 0))
+			snprintf(why, sizeof why,
+			         "its weight (%s) is %g; a weight must be "
+			         "finite and >= 0",
+			         m->weight.text, v.weight[row]);
+		if (why[0] != '\0') {
+			report_skip(t, row, &reported, warn, warn_ctx, why);
+			d->skipped++;
+			continue;
+		}
+		d->lines[d->rows] = sf_table_row_lines(t)[row];
+		d->table_row[d->rows] = row;
+		d->output[d->rows] = y;
+		if (v.weight != NULL)
+			d->weight[d->rows] = v.weight[row];
+		for (size_t i = 0; i < m->ninputs; i++)
+			d->inputs[i].values[d->rows] = v.inputs[i][row];
+		d->rows++;
+	}
+	if (warn != NULL && reported > DATASET_REPORTED_ROWS) {
+		sf_error w;
+		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
+		            "%zu more rows skipped for the same reasons",
+		            reported - DATASET_REPORTED_ROWS);
+		warn(warn_ctx, &w);
+	}
+	if (warn != NULL && unset > 0) {
+		sf_error w;
+		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
+		            "%zu rows left out because the where filter is "
+		            "undefined for them (an empty cell)",
+		            unset);
+		warn(warn_ctx, &w);
+	}
+	if (d->rows == 0) {
+		rc = sf_error_at(err, SF_EVALUE, sf_table_file(t), 0, 0,
+		                 "no rows left to fit: of %zu rows, the where "
+		                 "filter dropped %zu and %zu were unusable",
+		                 n, d->filtered_out, d->skipped);
+		goto done;
+	}
+	if (group_configurations(d) != SF_OK) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = SF_OK;
+done:
+	table_values_free(&v, m->ninputs);
+	column_scope_free(&cs);
+	if (rc != SF_OK) {
+		sf_dataset_free(d);
+		return rc;
+	}
+	*out = d;
+	return SF_OK;
+}
+
+int
+sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
+                  sf_dataset **out, sf_error *err)
+{
+	sf_dataset *s = calloc(1, sizeof *s);
+
+	*out = NULL;
+	if (n == 0) {
+		free(s);
+		return sf_error_set(err, SF_EVALUE, "no rows selected");
+	}
+	if (s == NULL)
+		goto oom;
+	memcpy(s->sha256, d->sha256, sizeof s->sha256);
+	s->table_rows = d->table_rows;
+	s->rows = n;
+	s->file = strdup(d->file);
+	s->lines = malloc(n * sizeof *s->lines);
+	s->table_row = malloc(n * sizeof *s->table_row);
+	s->output = malloc(n * sizeof *s->output);
+	s->inputs = calloc(d->ninputs + 1, sizeof *s->inputs);
+	if (d->weight != NULL)
+		s->weight = malloc(n * sizeof *s->weight);
+	if (s->file == NULL || s->lines == NULL || s->table_row == NULL ||
+	    s->output == NULL || s->inputs == NULL ||
+	    (d->weight != NULL && s->weight == NULL))
+		goto oom;
+	s->ninputs = d->ninputs;
+	for (size_t i = 0; i < d->ninputs; i++) {
+		const sf_dataset_input *from = &d->inputs[i];
+		sf_dataset_input *to = &s->inputs[i];
+
+		to->name = strdup(from->name);
+		to->values = malloc(n * sizeof *to->values);
+		if (to->name == NULL || to->values == NULL)
+			goto oom;
+		if (from->nlevels > 0) {
+			to->levels = calloc(from->nlevels, sizeof *to->levels);
+			if (to->levels == NULL)
+				goto oom;
+			for (size_t k = 0; k < from->nlevels; k++) {
+				to->levels[k] = strdup(from->levels[k]);
+				to->nlevels += to->levels[k] != NULL;
+				if (to->levels[k] == NULL)
+					goto oom;
+			}
+		}
+		for (size_t r = 0; r < n; r++)
+			to->values[r] = from->values[rows[r]];
+	}
+	for (size_t r = 0; r < n; r++) {
+		s->lines[r] = d->lines[rows[r]];
+		s->table_row[r] = d->table_row[rows[r]];
+		s->output[r] = d->output[rows[r]];
+		if (s->weight != NULL)
+			s->weight[r] = d->weight[rows[r]];
+	}
+	if (group_configurations(s) != SF_OK)
+		goto oom;
+	*out = s;
+	return SF_OK;
+oom:
+	sf_dataset_free(s);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
+}

@@ -1,0 +1,102 @@
+/*
+ * dataset.h - the rows a model is fitted to.
+ *
+ * A dataset is what a model's `data:` and `inputs:` make of a CSV table:
+ * the rows the `where:` filter keeps, each with its measured output (a
+ * column, or an expression over columns), its weight, and the value of
+ * every formula input (each a column or an expression over columns).  Rows
+ * whose output, weight or an input is not a usable number are skipped and
+ * reported (with FILE:LINE) through the warning callback, never silently.
+ * Rows with identical inputs are repetitions of one configuration; the
+ * dataset groups them, so `check` can show their spread and the fit can
+ * weight by inverse variance or resample whole configurations.
+ *
+ * Ownership: a dataset owns copies of everything; the model and table may
+ * be freed after sf_dataset_bind() returns.  Read-only afterwards, so any
+ * number of threads may read it.
+ */
+#ifndef SF_DATASET_H
+#define SF_DATASET_H
+
+#include "input/csv.h"
+#include "base/error.h"
+#include "input/model.h"
+
+#include <stddef.h>
+
+/* One formula input over the kept rows. */
+typedef struct sf_dataset_input {
+	char *name;     /* the formula's name for it (model input) */
+	double *values; /* one per kept row */
+	char **levels;  /* a text input: its sorted strings, else NULL */
+	size_t nlevels;
+} sf_dataset_input;
+
+/* Rows with identical inputs: one measured configuration. */
+typedef struct sf_dataset_config {
+	size_t first_row; /* the first kept row of the configuration */
+	size_t count;     /* how many kept rows it has (repetitions) */
+	double mean;      /* of the output */
+	double sd;        /* sample standard deviation; 0 when count == 1 */
+} sf_dataset_config;
+
+typedef struct sf_dataset {
+	char *file;          /* the data file, as loaded */
+	char sha256[65];     /* of the file's bytes */
+	size_t table_rows;   /* data rows in the file */
+	size_t filtered_out; /* rows the where: filter dropped */
+	size_t skipped;      /* rows dropped as unusable (reported) */
+	size_t rows;         /* rows kept: the fit's rows */
+	int *lines;          /* the file line of each kept row */
+	size_t *table_row;   /* each kept row's index in the table */
+	double *output;      /* the measured value of each kept row */
+	double *weight;      /* each kept row's weight, or NULL for 1 */
+	sf_dataset_input *inputs;
+	size_t ninputs;
+	size_t *config; /* each kept row's configuration index */
+	sf_dataset_config *configs;
+	size_t nconfigs;
+} sf_dataset;
+
+/*
+ * Apply model m's data and inputs to table t.  With positive, rows whose
+ * output is not > 0 are skipped (for losses that divide by it or take its
+ * log; see sf_loss_needs_positive); rows whose output is not finite always
+ * are.  On success returns SF_OK
+ * and a new dataset in *out (free with sf_dataset_free).  Errors, with the
+ * position in the model file (for a bad expression or an unknown column)
+ * or in the data file: SF_ENAME an unknown column (with a suggestion),
+ * SF_ESYNTAX/SF_ETYPE a bad expression, SF_ETYPE an input or output that
+ * is a text column, SF_EVALUE no row left to fit, SF_ENOMEM.  Skipped rows
+ * are reported to warn (which may be NULL) one by one up to a few, then as
+ * a count.
+ */
+int sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
+                    sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
+                    sf_error *err);
+
+/*
+ * A new dataset of the n rows of d listed in rows (in that order; a row
+ * may be listed more than once, as a bootstrap resample does), with its
+ * configurations grouped anew.  For validation splits, cross-validation
+ * folds and resamples.  Returns SF_OK, SF_EVALUE for n == 0, SF_ENOMEM.
+ */
+int sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
+                      sf_dataset **out, sf_error *err);
+
+/* Release d.  Accepts NULL. */
+void sf_dataset_free(sf_dataset *d);
+
+/* The input named name, or NULL. */
+const sf_dataset_input *sf_dataset_input_find(const sf_dataset *d,
+                                              const char *name);
+
+/*
+ * Summary of the repetitions: how many configurations have more than one
+ * row, the largest count, and the median coefficient of variation (sd /
+ * mean) over those configurations (NaN when there are none).
+ */
+void sf_dataset_repetitions(const sf_dataset *d, size_t *repeated,
+                            size_t *max_count, double *median_cv);
+
+#endif /* SF_DATASET_H */

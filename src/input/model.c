@@ -1,0 +1,1648 @@
+/*
+ * model.c - loading model files (YAML) into sf_model.
+ *
+ * libyaml's document API gives a tree of nodes with 0-based marks, every
+ * scalar as text, and no opinion on duplicate keys.  On top of it this file
+ * checks the schema of scalefit-model(5) by hand: each mapping's keys
+ * against the table of keys it may hold, each scalar against the type it
+ * must have.  Every error names the node's FILE:LINE:COL (1-based, byte
+ * columns) and quotes the line.  The tree is freed before returning, so no
+ * libyaml memory outlives the loader; the model keeps a copy of the text
+ * to quote errors found later (in formulas, by the expression engine).
+ */
+#include "input/model.h"
+#include "expr/expr.h"
+#include "base/number.h"
+#include "base/suggest.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+/* The state of one load. */
+typedef struct loader {
+	const char *path;
+	const char *text;
+	size_t length;
+	yaml_document_t *doc;
+	sf_warn_fn warn;
+	void *warn_ctx;
+	sf_error *err;
+} loader;
+
+/* A position in the model file. */
+typedef struct position {
+	int line, column;
+	size_t offset;
+} position;
+
+/* ---- positions and messages ------------------------------------------ */
+
+/* The position of a libyaml mark.  Its index counts characters from the
+ * start of the text, leaving out a byte order mark, and every YAML line
+ * break ("\n", "\r\n", a lone "\r", U+0085, U+2028, U+2029) counts in it
+ * like any other character: the byte offset follows from the index alone,
+ * where libyaml's line and column (YAML's breaks, characters, no mark)
+ * would not give it.  Lines and columns are then counted from the offset
+ * as sf_error_quote() counts them: lines end at '\n', columns are bytes. */
+static position
+mark_position(const loader *ld, yaml_mark_t mark)
+{
+	position p = {1, 1, 0};
+	size_t off = 0, start = 0;
+
+	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
+		off = 3;
+	for (size_t i = 0; i < mark.index && off < ld->length; i++) {
+		off++;
+		/* Skip UTF-8 continuation bytes: one character. */
+		while (off < ld->length &&
+		       ((unsigned char)ld->text[off] & 0xC0) == 0x80)
+			off++;
+	}
+	for (size_t i = 0; i < off; i++)
+		if (ld->text[i] == '\n')
+			p.line++, start = i + 1;
+	p.offset = off;
+	p.column = (int)(off - start) + 1;
+	return p;
+}
+
+static position
+node_position(const loader *ld, const yaml_node_t *node)
+{
+	return mark_position(ld, node->start_mark);
+}
+
+static int loader_fail(loader *ld, const yaml_node_t *node, int code,
+                       const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Record an error at node (or at the top of the file when NULL). */
+static int
+loader_fail(loader *ld, const yaml_node_t *node, int code, const char *fmt, ...)
+{
+	position p = {0, 0, 0};
+	va_list ap;
+
+	if (node != NULL)
+		p = node_position(ld, node);
+	sf_error_at(ld->err, code, ld->path, p.line, p.column, "%s", "");
+	if (ld->err != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(ld->err->message, sizeof ld->err->message, fmt, ap);
+		va_end(ap);
+		sf_error_quote(ld->err, ld->text, ld->length);
+	}
+	return code;
+}
+
+static void loader_warn(loader *ld, const yaml_node_t *node, const char *fmt,
+                        ...) __attribute__((format(printf, 3, 4)));
+
+static void
+loader_warn(loader *ld, const yaml_node_t *node, const char *fmt, ...)
+{
+	position p = node_position(ld, node);
+	sf_error w;
+	va_list ap;
+
+	if (ld->warn == NULL)
+		return;
+	sf_error_at(&w, SF_OK, ld->path, p.line, p.column, "%s", "");
+	va_start(ap, fmt);
+	vsnprintf(w.message, sizeof w.message, fmt, ap);
+	va_end(ap);
+	sf_error_quote(&w, ld->text, ld->length);
+	ld->warn(ld->warn_ctx, &w);
+}
+
+static const char *
+node_kind_name(const yaml_node_t *node)
+{
+	switch (node->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+/* ---- typed access to nodes ------------------------------------------- */
+
+static yaml_node_t *
+node_get(const loader *ld, int id)
+{
+	return yaml_document_get_node(ld->doc, id);
+}
+
+static const char *
+scalar_text(const yaml_node_t *node)
+{
+	return (const char *)node->data.scalar.value;
+}
+
+static int
+expect_type(loader *ld, const yaml_node_t *node, yaml_node_type_t type,
+            const char *what)
+{
+	static const char *const names[] = {
+	    [YAML_SCALAR_NODE] = "a scalar",
+	    [YAML_SEQUENCE_NODE] = "a list",
+	    [YAML_MAPPING_NODE] = "a mapping",
+	};
+
+	if (node->type == type)
+		return SF_OK;
+	return loader_fail(ld, node, SF_ETYPE, "%s must be %s, not %s", what,
+	                   names[type], node_kind_name(node));
+}
+
+/* A scalar's value, or an error naming what was expected. */
+static int
+get_text(loader *ld, const yaml_node_t *node, const char *what,
+         const char **text)
+{
+	int rc = expect_type(ld, node, YAML_SCALAR_NODE, what);
+
+	if (rc != SF_OK)
+		return rc;
+	*text = scalar_text(node);
+	return SF_OK;
+}
+
+static int
+get_number(loader *ld, const yaml_node_t *node, const char *what, double *value)
+{
+	const char *text;
+	int rc = get_text(ld, node, what, &text);
+
+	if (rc != SF_OK)
+		return rc;
+	rc = sf_parse_double(text, value);
+	if (rc == SF_ESYNTAX)
+		return loader_fail(ld, node, SF_ETYPE,
+		                   "%s must be a number, not '%s'", what, text);
+	if (rc != SF_OK)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "%s '%s' is out of the range of a double",
+		                   what, text);
+	return SF_OK;
+}
+
+static int
+get_count(loader *ld, const yaml_node_t *node, const char *what, size_t minimum,
+          size_t *value)
+{
+	const char *text;
+	uint64_t v;
+	int rc = get_text(ld, node, what, &text);
+
+	if (rc != SF_OK)
+		return rc;
+	rc = sf_parse_count(text, &v);
+	if (rc == SF_ESYNTAX)
+		return loader_fail(ld, node, SF_ETYPE,
+		                   "%s must be a whole number, not '%s'", what,
+		                   text);
+	if (rc != SF_OK || v < minimum || v > SIZE_MAX)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "%s must be a whole number >= %zu, not '%s'",
+		                   what, minimum, text);
+	*value = (size_t)v;
+	return SF_OK;
+}
+
+/* A number within [lo, hi]. */
+static int
+get_number_in(loader *ld, const yaml_node_t *node, const char *what, double lo,
+              double hi, double *value)
+{
+	int rc = get_number(ld, node, what, value);
+
+	if (rc != SF_OK)
+		return rc;
+	if (*value < lo || *value > hi) {
+		if (isinf(hi))
+			return loader_fail(ld, node, SF_EVALUE,
+			                   "%s must be >= %g, not %s", what, lo,
+			                   scalar_text(node));
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "%s must be between %g and %g, not %s", what,
+		                   lo, hi, scalar_text(node));
+	}
+	return SF_OK;
+}
+
+static int
+get_bool(loader *ld, const yaml_node_t *node, const char *what, int *value)
+{
+	static const char *const yes[] = {"true", "yes", "on"};
+	static const char *const no[] = {"false", "no", "off"};
+	const char *text;
+	int rc = get_text(ld, node, what, &text);
+
+	if (rc != SF_OK)
+		return rc;
+	for (size_t i = 0; i < 3; i++) {
+		if (strcasecmp(text, yes[i]) == 0)
+			return *value = 1, SF_OK;
+		if (strcasecmp(text, no[i]) == 0)
+			return *value = 0, SF_OK;
+	}
+	return loader_fail(ld, node, SF_ETYPE,
+	                   "%s must be true or false, not '%s'", what, text);
+}
+
+/* One of the names in choices; its index goes to *index. */
+static int
+get_choice(loader *ld, const yaml_node_t *node, const char *what,
+           const char *const *choices, size_t n, int *index)
+{
+	const char *text, *near;
+	char list[256] = "";
+	int rc = get_text(ld, node, what, &text);
+
+	if (rc != SF_OK)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (choices[i] != NULL && strcmp(text, choices[i]) == 0)
+			return *index = (int)i, SF_OK;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (choices[i] == NULL)
+			continue;
+		if (list[0] != '\0')
+			strncat(list, ", ", sizeof list - strlen(list) - 1);
+		strncat(list, choices[i], sizeof list - strlen(list) - 1);
+	}
+	near = sf_suggest_nearest(text, choices, n);
+	if (near != NULL)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "unknown %s '%s'; did you mean '%s'?", what,
+		                   text, near);
+	return loader_fail(ld, node, SF_EVALUE, "unknown %s '%s' (one of: %s)",
+	                   what, text, list);
+}
+
+/*
+ * Check every key of a mapping: a scalar, known (with a suggestion when
+ * not), and not given twice (libyaml accepts duplicates silently).
+ */
+static int
+check_keys(loader *ld, const yaml_node_t *map, const char *section,
+           const char *const *allowed, size_t n)
+{
+	yaml_node_pair_t *pair, *other;
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_get(ld, pair->key);
+		const char *name, *near;
+		int rc = get_text(ld, key, "a key", &name), known = 0;
+
+		if (rc != SF_OK)
+			return rc;
+		for (other = map->data.mapping.pairs.start; other < pair;
+		     other++) {
+			yaml_node_t *k = node_get(ld, other->key);
+			if (strcmp(scalar_text(k), name) == 0)
+				return loader_fail(
+				    ld, key, SF_ENAME,
+				    "duplicate key '%s' (first given on "
+				    "line %d)",
+				    name, node_position(ld, k).line);
+		}
+		if (allowed == NULL)
+			continue;
+		for (size_t i = 0; i < n && !known; i++)
+			known = strcmp(allowed[i], name) == 0;
+		if (known)
+			continue;
+		near = sf_suggest_nearest(name, allowed, n);
+		if (near != NULL)
+			return loader_fail(ld, key, SF_ENAME,
+			                   "unknown key '%s' in %s; did you "
+			                   "mean '%s'?",
+			                   name, section, near);
+		return loader_fail(ld, key, SF_ENAME, "unknown key '%s' in %s",
+		                   name, section);
+	}
+	return SF_OK;
+}
+
+/* The value of key in map, or NULL. */
+static yaml_node_t *
+map_get(const loader *ld, const yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *pair;
+
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = node_get(ld, pair->key);
+		if (k->type == YAML_SCALAR_NODE &&
+		    strcmp(scalar_text(k), key) == 0)
+			return node_get(ld, pair->value);
+	}
+	return NULL;
+}
+
+static char *
+dup_string(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *copy = malloc(n);
+
+	if (copy != NULL)
+		memcpy(copy, s, n);
+	return copy;
+}
+
+static int
+out_of_memory(loader *ld)
+{
+	return sf_error_at(ld->err, SF_ENOMEM, ld->path, 0, 0,
+	                   "out of memory while loading the model");
+}
+
+/* Copy a non-empty scalar with its position into *t. */
+static int
+get_formula(loader *ld, const yaml_node_t *node, const char *what,
+            sf_model_text *t)
+{
+	const char *text;
+	position p;
+	int rc = get_text(ld, node, what, &text);
+
+	if (rc != SF_OK)
+		return rc;
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == '\0')
+		return loader_fail(ld, node, SF_ESYNTAX, "%s is empty", what);
+	p = node_position(ld, node);
+	free(t->text);
+	t->text = dup_string(scalar_text(node));
+	if (t->text == NULL)
+		return out_of_memory(ld);
+	t->line = p.line;
+	t->column = p.column;
+	t->offset = p.offset;
+	return SF_OK;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+static int
+load_data(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	static const char *const keys[] = {"file", "where", "output", "weight"};
+	yaml_node_t *v;
+	int rc;
+
+	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "data")) != SF_OK ||
+	    (rc = check_keys(ld, node, "data", keys, 4)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "file")) != NULL &&
+	    (rc = get_formula(ld, v, "data.file", &m->data_file_at)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "where")) != NULL &&
+	    (rc = get_formula(ld, v, "data.where", &m->where)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "output")) != NULL &&
+	    (rc = get_formula(ld, v, "data.output", &m->output)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "weight")) != NULL) {
+		if ((rc = get_formula(ld, v, "data.weight", &m->weight)) !=
+		    SF_OK)
+			return rc;
+		m->fit.weighting = SF_WEIGHTS_COLUMN;
+	}
+	return SF_OK;
+}
+
+/* A section whose keys are names the user chooses (inputs, parameters,
+ * terms): each must be an identifier, given once. */
+static int
+check_names(loader *ld, const yaml_node_t *map, const char *section)
+{
+	yaml_node_pair_t *pair;
+	int rc = expect_type(ld, map, YAML_MAPPING_NODE, section);
+
+	if (rc != SF_OK ||
+	    (rc = check_keys(ld, map, section, NULL, 0)) != SF_OK)
+		return rc;
+	for (pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_get(ld, pair->key);
+		if (!sf_expr_is_name(scalar_text(key)))
+			return loader_fail(
+			    ld, key, SF_ENAME,
+			    "'%s' is not a valid name in %s: use letters, "
+			    "digits and '_', not starting with a digit",
+			    scalar_text(key), section);
+	}
+	return SF_OK;
+}
+
+static size_t
+pair_count(const yaml_node_t *map)
+{
+	return (size_t)(map->data.mapping.pairs.top -
+	                map->data.mapping.pairs.start);
+}
+
+/* inputs: may be given at the top of a models: file and in each model;
+ * a model's own entries replace shared ones of the same name. */
+static int
+load_inputs(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	yaml_node_pair_t *pair;
+	sf_model_input *grown;
+	int rc = check_names(ld, node, "inputs");
+
+	if (rc != SF_OK)
+		return rc;
+	grown = realloc(m->inputs,
+	                (m->ninputs + pair_count(node) + 1) * sizeof *grown);
+	if (grown == NULL)
+		return out_of_memory(ld);
+	m->inputs = grown;
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		const char *name = scalar_text(node_get(ld, pair->key));
+		sf_model_input *in = NULL;
+		char what[160];
+
+		for (size_t i = 0; i < m->ninputs && in == NULL; i++)
+			if (strcmp(m->inputs[i].name, name) == 0)
+				in = &m->inputs[i];
+		if (in == NULL) {
+			in = &m->inputs[m->ninputs++];
+			memset(in, 0, sizeof *in);
+			if ((in->name = dup_string(name)) == NULL)
+				return out_of_memory(ld);
+		}
+		{
+			position at =
+			    node_position(ld, node_get(ld, pair->key));
+			in->line = at.line;
+			in->column = at.column;
+		}
+		snprintf(what, sizeof what, "input '%s'", name);
+		rc =
+		    get_formula(ld, node_get(ld, pair->value), what, &in->expr);
+		if (rc != SF_OK)
+			return rc;
+	}
+	return SF_OK;
+}
+
+static int
+load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
+           sf_model_param *p)
+{
+	static const char *const keys[] = {"min", "max", "value", "init"};
+	yaml_node_t *lo, *hi, *fixed, *init;
+	char what[160];
+	position at = node_position(ld, key);
+	int rc;
+
+	p->line = at.line;
+	p->column = at.column;
+	if (value->type == YAML_SCALAR_NODE) {
+		/* `name: 1.5` is shorthand for `name: {value: 1.5}`. */
+		snprintf(what, sizeof what, "the value of parameter '%s'",
+		         p->name);
+		p->fixed = 1;
+		return get_number(ld, value, what, &p->value);
+	}
+	snprintf(what, sizeof what, "parameter '%s'", p->name);
+	if ((rc = expect_type(ld, value, YAML_MAPPING_NODE, what)) != SF_OK ||
+	    (rc = check_keys(ld, value, what, keys, 4)) != SF_OK)
+		return rc;
+	lo = map_get(ld, value, "min");
+	hi = map_get(ld, value, "max");
+	fixed = map_get(ld, value, "value");
+	init = map_get(ld, value, "init");
+	if (fixed != NULL) {
+		if (lo != NULL || hi != NULL || init != NULL)
+			return loader_fail(
+			    ld,
+			    lo != NULL   ? lo
+			    : hi != NULL ? hi
+			                 : init,
+			    SF_EVALUE,
+			    "parameter '%s' has a fixed value, so it takes "
+			    "no min, max or init",
+			    p->name);
+		snprintf(what, sizeof what, "the value of parameter '%s'",
+		         p->name);
+		p->fixed = 1;
+		return get_number(ld, fixed, what, &p->value);
+	}
+	if (lo == NULL || hi == NULL)
+		return loader_fail(ld, key, SF_EVALUE,
+		                   "parameter '%s' is fitted, so it needs "
+		                   "finite bounds: give both min and max (or "
+		                   "value: for a fixed constant)",
+		                   p->name);
+	snprintf(what, sizeof what, "the min of parameter '%s'", p->name);
+	if ((rc = get_number(ld, lo, what, &p->min)) != SF_OK)
+		return rc;
+	snprintf(what, sizeof what, "the max of parameter '%s'", p->name);
+	if ((rc = get_number(ld, hi, what, &p->max)) != SF_OK)
+		return rc;
+	if (p->min > p->max)
+		return loader_fail(ld, hi, SF_EVALUE,
+		                   "parameter '%s' has min %s > max %s",
+		                   p->name, scalar_text(lo), scalar_text(hi));
+	if (p->min == p->max)
+		return loader_fail(ld, hi, SF_EVALUE,
+		                   "parameter '%s' has min = max = %s: write "
+		                   "value: %s for a fixed constant",
+		                   p->name, scalar_text(lo), scalar_text(lo));
+	if (init != NULL) {
+		snprintf(what, sizeof what, "the init of parameter '%s'",
+		         p->name);
+		if ((rc = get_number(ld, init, what, &p->init)) != SF_OK)
+			return rc;
+		if (p->init < p->min || p->init > p->max)
+			return loader_fail(ld, init, SF_EVALUE,
+			                   "the init of parameter '%s' (%s) is "
+			                   "outside its bounds [%s, %s]",
+			                   p->name, scalar_text(init),
+			                   scalar_text(lo), scalar_text(hi));
+		p->has_init = 1;
+	}
+	return SF_OK;
+}
+
+static int
+load_parameters(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	yaml_node_pair_t *pair;
+	int rc = check_names(ld, node, "parameters");
+
+	if (rc != SF_OK)
+		return rc;
+	m->params = calloc(pair_count(node) + 1, sizeof *m->params);
+	if (m->params == NULL)
+		return out_of_memory(ld);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_get(ld, pair->key);
+		sf_model_param *p = &m->params[m->nparams++];
+
+		if ((p->name = dup_string(scalar_text(key))) == NULL)
+			return out_of_memory(ld);
+		rc = load_param(ld, key, node_get(ld, pair->value), p);
+		if (rc != SF_OK)
+			return rc;
+	}
+	return SF_OK;
+}
+
+/* A term's kind from words in its name, when no `kind:` is given. */
+sf_term_kind
+sf_term_kind_guess(const char *name)
+{
+	static const struct {
+		const char *word;
+		sf_term_kind kind;
+	} words[] = {
+	    {"comm", SF_TERM_COMMUNICATION},
+	    {"allreduce", SF_TERM_COMMUNICATION},
+	    {"sync", SF_TERM_COMMUNICATION},
+	    {"network", SF_TERM_COMMUNICATION},
+	    {"comp", SF_TERM_COMPUTE},
+	    {"forward", SF_TERM_COMPUTE},
+	    {"backward", SF_TERM_COMPUTE},
+	    {"io", SF_TERM_IO},
+	    {"read", SF_TERM_IO},
+	    {"load", SF_TERM_IO},
+	    {"overhead", SF_TERM_OVERHEAD},
+	    {"setup", SF_TERM_OVERHEAD},
+	    {"startup", SF_TERM_OVERHEAD},
+	};
+	char lower[64];
+	size_t i;
+
+	for (i = 0; name[i] != '\0' && i + 1 < sizeof lower; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[i] = '\0';
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strncmp(lower, words[i].word, strlen(words[i].word)) == 0)
+			return words[i].kind;
+	return SF_TERM_OTHER;
+}
+
+static const char *const term_kind_names[] = {
+    [SF_TERM_OTHER] = "other",
+    [SF_TERM_COMPUTE] = "compute",
+    [SF_TERM_COMMUNICATION] = "communication",
+    [SF_TERM_IO] = "io",
+    [SF_TERM_OVERHEAD] = "overhead",
+};
+
+static int
+load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	static const char *const keys[] = {"expr", "kind"};
+	yaml_node_pair_t *pair;
+	int rc = check_names(ld, node, "terms");
+
+	if (rc != SF_OK)
+		return rc;
+	m->terms = calloc(pair_count(node) + 1, sizeof *m->terms);
+	if (m->terms == NULL)
+		return out_of_memory(ld);
+	for (pair = node->data.mapping.pairs.start;
+	     pair < node->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = node_get(ld, pair->key);
+		yaml_node_t *value = node_get(ld, pair->value), *expr, *kind;
+		sf_model_term *t = &m->terms[m->nterms++];
+		position at = node_position(ld, key);
+		char what[160];
+
+		t->line = at.line;
+		t->column = at.column;
+		if ((t->name = dup_string(scalar_text(key))) == NULL)
+			return out_of_memory(ld);
+		snprintf(what, sizeof what, "term '%s'", t->name);
+		t->kind = sf_term_kind_guess(t->name);
+		if (value->type != YAML_MAPPING_NODE) {
+			rc = get_formula(ld, value, what, &t->expr);
+			if (rc != SF_OK)
+				return rc;
+			continue;
+		}
+		if ((rc = check_keys(ld, value, what, keys, 2)) != SF_OK)
+			return rc;
+		if ((expr = map_get(ld, value, "expr")) == NULL)
+			return loader_fail(ld, value, SF_ESYNTAX,
+			                   "term '%s' has no expr", t->name);
+		if ((rc = get_formula(ld, expr, what, &t->expr)) != SF_OK)
+			return rc;
+		if ((kind = map_get(ld, value, "kind")) != NULL) {
+			int k;
+			rc = get_choice(ld, kind, "term kind", term_kind_names,
+			                5, &k);
+			if (rc != SF_OK)
+				return rc;
+			t->kind = (sf_term_kind)k;
+		}
+	}
+	return SF_OK;
+}
+
+static const char *const loss_names[] = {
+    [SF_LOSS_RELATIVE] = "relative", [SF_LOSS_SSE] = "sse",
+    [SF_LOSS_LOG] = "log",           [SF_LOSS_ABSOLUTE] = "absolute",
+    [SF_LOSS_HUBER] = "huber",
+};
+static const char *const penalty_names[] = {
+    [SF_PENALTY_NONE] = "none",
+    [SF_PENALTY_L2] = "l2",
+    [SF_PENALTY_L1] = "l1",
+};
+static const char *const algorithm_names[] = {
+    [SF_ALGORITHM_LSHADE] = "lshade",
+    [SF_ALGORITHM_JSO] = "jso",
+    [SF_ALGORITHM_DE] = "de",
+};
+static const char *const scale_names[] = {
+    [SF_SCALE_AUTO] = "auto",
+    [SF_SCALE_LINEAR] = "linear",
+    [SF_SCALE_LOG] = "log",
+};
+static const char *const strategy_names[] = {
+    "best1bin",       "best1exp",          "rand1bin",
+    "rand1exp",       "currenttobest1bin", "currenttobest1exp",
+    "randtobest1bin", "randtobest1exp",    "best2bin",
+    "best2exp",       "rand2bin",          "rand2exp",
+};
+
+static int
+load_regularization(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
+{
+	static const char *const keys[] = {"type", "lambda"};
+	yaml_node_t *v;
+	int rc, k;
+
+	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE,
+	                      "fit.regularization")) != SF_OK ||
+	    (rc = check_keys(ld, node, "fit.regularization", keys, 2)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "type")) != NULL) {
+		rc = get_choice(ld, v, "regularization type", penalty_names, 3,
+		                &k);
+		if (rc != SF_OK)
+			return rc;
+		s->penalty = (sf_penalty)k;
+	}
+	if ((v = map_get(ld, node, "lambda")) != NULL) {
+		if (v->type == YAML_SCALAR_NODE &&
+		    strcmp(scalar_text(v), "auto") == 0) {
+			s->lambda_auto = 1;
+		} else {
+			rc = get_number_in(ld, v, "lambda", 0, INFINITY,
+			                   &s->lambda);
+			if (rc != SF_OK)
+				return rc;
+			s->lambda_auto = 0;
+		}
+	}
+	return SF_OK;
+}
+
+/* mutation: F, or [lo, hi] to dither F per generation. */
+static int
+load_mutation(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
+{
+	yaml_node_item_t *items;
+	int rc;
+
+	if (node->type == YAML_SCALAR_NODE) {
+		rc = get_number_in(ld, node, "mutation", 0, 2, &s->mutation_lo);
+		/* A fixed F of 2 or more makes the mutant leave the region
+		 * the population spans; dithering draws from [lo, hi), so
+		 * only there may hi be 2. */
+		if (rc == SF_OK && !(s->mutation_lo > 0 && s->mutation_lo < 2))
+			return loader_fail(ld, node, SF_EVALUE,
+			                   "mutation must be > 0 and < 2, "
+			                   "not %s",
+			                   scalar_text(node));
+		s->mutation_hi = s->mutation_lo;
+		return rc;
+	}
+	if ((rc = expect_type(ld, node, YAML_SEQUENCE_NODE,
+	                      "mutation (a number or [lo, hi])")) != SF_OK)
+		return rc;
+	items = node->data.sequence.items.start;
+	if (node->data.sequence.items.top - items != 2)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "mutation must be a number or a pair [lo, "
+		                   "hi]");
+	if ((rc = get_number_in(ld, node_get(ld, items[0]), "mutation lo", 0, 2,
+	                        &s->mutation_lo)) != SF_OK ||
+	    (rc = get_number_in(ld, node_get(ld, items[1]), "mutation hi", 0, 2,
+	                        &s->mutation_hi)) != SF_OK)
+		return rc;
+	if (!(s->mutation_lo > 0 && s->mutation_lo < s->mutation_hi))
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "mutation range needs 0 < lo < hi <= 2");
+	return SF_OK;
+}
+
+/* L-SHADE and jSO adapt F and CR themselves and always use
+ * current-to-pbest/1/bin: say so rather than ignore the key silently. */
+static void
+warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
+             sf_algorithm algorithm)
+{
+	if (algorithm != SF_ALGORITHM_DE)
+		loader_warn(ld, node,
+		            "%s applies to algorithm de only; it is ignored "
+		            "by %s, which adapts its own",
+		            key, algorithm_names[algorithm]);
+}
+
+static int
+load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
+{
+	static const char *const keys[] = {
+	    "algorithm", "strategy",        "population", "popsize",
+	    "max_evals", "max_generations", "tol",        "atol",
+	    "mutation",  "recombination",   "init",       "seed",
+	    "polish",    "time_limit",      "stagnation", "scale",
+	    "separable",
+	};
+	static const char *const init_names[] = {
+	    [SF_INIT_LATIN] = "latinhypercube",
+	    [SF_INIT_UNIFORM] = "random",
+	};
+	const size_t nkeys = sizeof keys / sizeof keys[0];
+	yaml_node_t *v;
+	int rc, k;
+
+	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "fit.optimizer")) !=
+	        SF_OK ||
+	    (rc = check_keys(ld, node, "fit.optimizer", keys, nkeys)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "algorithm")) != NULL) {
+		rc = get_choice(ld, v, "algorithm", algorithm_names, 3, &k);
+		if (rc != SF_OK)
+			return rc;
+		s->algorithm = (sf_algorithm)k;
+	}
+	if ((v = map_get(ld, node, "strategy")) != NULL) {
+		rc = get_choice(
+		    ld, v, "strategy", strategy_names,
+		    sizeof strategy_names / sizeof strategy_names[0], &k);
+		if (rc != SF_OK)
+			return rc;
+		snprintf(s->strategy, sizeof s->strategy, "%s",
+		         strategy_names[k]);
+		warn_de_only(ld, v, "strategy", s->algorithm);
+	}
+	/* Two ways to size the population: one block gives one of them,
+	 * and a model's block overrides the shared one either way. */
+	if ((v = map_get(ld, node, "population")) != NULL) {
+		if ((rc = get_count(ld, v, "population", 4, &s->population)) !=
+		    SF_OK)
+			return rc;
+		s->popsize = 0;
+	}
+	if ((v = map_get(ld, node, "popsize")) != NULL) {
+		if (map_get(ld, node, "population") != NULL)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "give population or popsize, not "
+			                   "both");
+		if ((rc = get_number_in(ld, v, "popsize", 1, 1e6,
+		                        &s->popsize)) != SF_OK)
+			return rc;
+		s->population = 0;
+	}
+	if ((v = map_get(ld, node, "max_evals")) != NULL &&
+	    (rc = get_count(ld, v, "max_evals", 1, &s->max_evals)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "max_generations")) != NULL &&
+	    (rc = get_count(ld, v, "max_generations", 1,
+	                    &s->max_generations)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "tol")) != NULL &&
+	    (rc = get_number_in(ld, v, "tol", 0, INFINITY, &s->tol)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "atol")) != NULL &&
+	    (rc = get_number_in(ld, v, "atol", 0, INFINITY, &s->atol)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "mutation")) != NULL) {
+		if ((rc = load_mutation(ld, v, s)) != SF_OK)
+			return rc;
+		warn_de_only(ld, v, "mutation", s->algorithm);
+	}
+	if ((v = map_get(ld, node, "recombination")) != NULL) {
+		if ((rc = get_number_in(ld, v, "recombination", 0, 1,
+		                        &s->recombination)) != SF_OK)
+			return rc;
+		warn_de_only(ld, v, "recombination", s->algorithm);
+	}
+	if ((v = map_get(ld, node, "init")) != NULL) {
+		rc = get_choice(ld, v, "init", init_names, 2, &k);
+		if (rc != SF_OK)
+			return rc;
+		s->init = (sf_init_method)k;
+	}
+	if ((v = map_get(ld, node, "scale")) != NULL) {
+		rc = get_choice(ld, v, "scale", scale_names, 3, &k);
+		if (rc != SF_OK)
+			return rc;
+		s->scale = (sf_search_scale)k;
+	}
+	if ((v = map_get(ld, node, "seed")) != NULL) {
+		const char *text;
+		if ((rc = get_text(ld, v, "seed", &text)) != SF_OK)
+			return rc;
+		if (sf_parse_u64(text, &s->seed) != SF_OK)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "seed must be a whole number from 0 "
+			                   "to 18446744073709551615, not '%s'",
+			                   text);
+		s->has_seed = 1;
+	}
+	if ((v = map_get(ld, node, "polish")) != NULL &&
+	    (rc = get_bool(ld, v, "polish", &s->polish)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "separable")) != NULL &&
+	    (rc = get_bool(ld, v, "separable", &s->separable)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "time_limit")) != NULL &&
+	    (rc = get_number_in(ld, v, "time_limit", 0, INFINITY,
+	                        &s->time_limit)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "stagnation")) != NULL &&
+	    (rc = get_count(ld, v, "stagnation", 0, &s->stagnation)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
+static int
+load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
+{
+	static const char *const keys[] = {
+	    "loss", "huber_delta", "regularization", "weights", "optimizer"};
+	static const char *const weight_names[] = {
+	    [SF_WEIGHTS_NONE] = "none",
+	    [SF_WEIGHTS_COLUMN] = NULL, /* set by data.weight */
+	    [SF_WEIGHTS_INVERSE_VARIANCE] = "inverse_variance",
+	};
+	yaml_node_t *v;
+	int rc, k;
+
+	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "fit")) != SF_OK ||
+	    (rc = check_keys(ld, node, "fit", keys, 5)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "loss")) != NULL) {
+		if ((rc = get_choice(ld, v, "loss", loss_names, 5, &k)) !=
+		    SF_OK)
+			return rc;
+		s->loss = (sf_loss)k;
+	}
+	if ((v = map_get(ld, node, "huber_delta")) != NULL) {
+		if ((rc = get_number_in(ld, v, "huber_delta", 0, INFINITY,
+		                        &s->huber_delta)) != SF_OK)
+			return rc;
+		if (s->huber_delta == 0)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "huber_delta must be > 0");
+	}
+	if ((v = map_get(ld, node, "regularization")) != NULL &&
+	    (rc = load_regularization(ld, v, s)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "weights")) != NULL) {
+		if ((rc = get_choice(ld, v, "weights", weight_names, 3, &k)) !=
+		    SF_OK)
+			return rc;
+		if (s->weighting == SF_WEIGHTS_COLUMN)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "data.weight already sets the "
+			                   "weights; remove one of them");
+		s->weighting = (sf_weighting)k;
+	}
+	if ((v = map_get(ld, node, "optimizer")) != NULL &&
+	    (rc = load_optimizer(ld, v, s)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
+/* ---- models ----------------------------------------------------------- */
+
+void
+sf_fit_settings_default(sf_fit_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	s->loss = SF_LOSS_RELATIVE;
+	s->huber_delta = 0.1;
+	s->penalty = SF_PENALTY_NONE;
+	s->algorithm = SF_ALGORITHM_LSHADE;
+	snprintf(s->strategy, sizeof s->strategy, "best1bin");
+	s->tol = -1;
+	s->atol = -1;
+	s->recombination = -1;
+	s->init = SF_INIT_LATIN;
+	s->polish = 1;
+	s->separable = 1;
+}
+
+static void
+free_text(sf_model_text *t)
+{
+	free(t->text);
+	t->text = NULL;
+}
+
+static void
+model_free(sf_model *m)
+{
+	if (m == NULL)
+		return;
+	free(m->name);
+	free(m->description);
+	free(m->path);
+	free(m->data_file);
+	free_text(&m->data_file_at);
+	free_text(&m->where);
+	free_text(&m->output);
+	free_text(&m->weight);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		free(m->inputs[i].name);
+		free_text(&m->inputs[i].expr);
+	}
+	free(m->inputs);
+	for (size_t i = 0; i < m->nparams; i++)
+		free(m->params[i].name);
+	free(m->params);
+	for (size_t i = 0; i < m->nterms; i++) {
+		free(m->terms[i].name);
+		free_text(&m->terms[i].expr);
+	}
+	free(m->terms);
+	free_text(&m->time);
+	free(m->source);
+	free(m);
+}
+
+void
+sf_model_set_free(sf_model_set *set)
+{
+	if (set == NULL)
+		return;
+	for (size_t i = 0; i < set->count; i++)
+		model_free(set->models[i]);
+	free(set->models);
+	free(set);
+}
+
+static int
+copy_text(const sf_model_text *from, sf_model_text *to)
+{
+	*to = *from;
+	if (from->text != NULL && (to->text = dup_string(from->text)) == NULL)
+		return SF_ENOMEM;
+	return SF_OK;
+}
+
+/* A new model holding what a models: file shares: path, source, data, fit,
+ * inputs. */
+static sf_model *
+model_new(loader *ld, const sf_model *shared)
+{
+	sf_model *m = calloc(1, sizeof *m);
+
+	if (m == NULL)
+		return NULL;
+	sf_fit_settings_default(&m->fit);
+	m->path = dup_string(ld->path);
+	m->source = malloc(ld->length + 1);
+	if (m->path == NULL || m->source == NULL)
+		goto fail;
+	memcpy(m->source, ld->text, ld->length);
+	m->source[ld->length] = '\0';
+	m->source_length = ld->length;
+	if (shared == NULL)
+		return m;
+	m->fit = shared->fit;
+	if ((shared->description != NULL &&
+	     (m->description = dup_string(shared->description)) == NULL) ||
+	    copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
+	    copy_text(&shared->where, &m->where) != SF_OK ||
+	    copy_text(&shared->output, &m->output) != SF_OK ||
+	    copy_text(&shared->weight, &m->weight) != SF_OK)
+		goto fail;
+	m->inputs = calloc(shared->ninputs + 1, sizeof *m->inputs);
+	if (m->inputs == NULL)
+		goto fail;
+	for (size_t i = 0; i < shared->ninputs; i++) {
+		m->inputs[i].name = dup_string(shared->inputs[i].name);
+		m->inputs[i].line = shared->inputs[i].line;
+		m->inputs[i].column = shared->inputs[i].column;
+		m->ninputs++;
+		if (m->inputs[i].name == NULL ||
+		    copy_text(&shared->inputs[i].expr, &m->inputs[i].expr) !=
+		        SF_OK)
+			goto fail;
+	}
+	return m;
+fail:
+	model_free(m);
+	return NULL;
+}
+
+/* data.file relative to the directory of the model file. */
+static int
+resolve_data_file(loader *ld, sf_model *m)
+{
+	const char *file = m->data_file_at.text, *slash;
+	size_t dir;
+
+	if (file == NULL)
+		return SF_OK;
+	slash = strrchr(ld->path, '/');
+	dir = (file[0] == '/' || slash == NULL)
+	          ? 0
+	          : (size_t)(slash - ld->path) + 1;
+	m->data_file = malloc(dir + strlen(file) + 1);
+	if (m->data_file == NULL)
+		return out_of_memory(ld);
+	memcpy(m->data_file, ld->path, dir);
+	strcpy(m->data_file + dir, file);
+	return SF_OK;
+}
+
+static int loader_fail_at(loader *ld, int line, int column, int code,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Record an error at a position remembered from an earlier node. */
+static int
+loader_fail_at(loader *ld, int line, int column, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	sf_error_at(ld->err, code, ld->path, line, column, "%s", "");
+	if (ld->err != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(ld->err->message, sizeof ld->err->message, fmt, ap);
+		va_end(ap);
+		sf_error_quote(ld->err, ld->text, ld->length);
+	}
+	return code;
+}
+
+/* A name means one thing: an input, a parameter or a term. */
+static int
+check_name_clashes(loader *ld, const sf_model *m)
+{
+	for (size_t i = 0; i < m->nterms; i++) {
+		const sf_model_term *t = &m->terms[i];
+
+		for (size_t j = 0; j < m->nparams; j++)
+			if (strcmp(t->name, m->params[j].name) == 0)
+				return loader_fail_at(
+				    ld, t->line, t->column, SF_ENAME,
+				    "'%s' is both a parameter (line %d) "
+				    "and a term",
+				    t->name, m->params[j].line);
+		for (size_t j = 0; j < m->ninputs; j++)
+			if (strcmp(t->name, m->inputs[j].name) == 0)
+				return loader_fail_at(
+				    ld, t->line, t->column, SF_ENAME,
+				    "'%s' is both an input (line %d) and "
+				    "a term",
+				    t->name, m->inputs[j].line);
+	}
+	for (size_t i = 0; i < m->nparams; i++)
+		for (size_t j = 0; j < m->ninputs; j++)
+			if (strcmp(m->params[i].name, m->inputs[j].name) == 0)
+				return loader_fail_at(
+				    ld, m->params[i].line, m->params[i].column,
+				    SF_ENAME,
+				    "'%s' is both an input (line %d) and "
+				    "a parameter",
+				    m->params[i].name, m->inputs[j].line);
+	return SF_OK;
+}
+
+/* An optional text key: when present, *out becomes a copy of it. */
+static int
+load_text_key(loader *ld, const yaml_node_t *node, const char *key, char **out)
+{
+	const yaml_node_t *v = map_get(ld, node, key);
+	const char *text;
+	int rc;
+
+	if (v == NULL)
+		return SF_OK;
+	if ((rc = get_text(ld, v, key, &text)) != SF_OK)
+		return rc;
+	free(*out);
+	if ((*out = dup_string(text)) == NULL)
+		return out_of_memory(ld);
+	return SF_OK;
+}
+
+/* The keys of one model: the file itself, or an item of models:. */
+static int
+load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	yaml_node_t *v;
+	int rc;
+
+	if ((rc = load_text_key(ld, node, "name", &m->name)) != SF_OK ||
+	    (rc = load_text_key(ld, node, "description", &m->description)) !=
+	        SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "inputs")) != NULL &&
+	    (rc = load_inputs(ld, v, m)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "parameters")) != NULL &&
+	    (rc = load_parameters(ld, v, m)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "terms")) != NULL &&
+	    (rc = load_terms(ld, v, m)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "fit")) != NULL &&
+	    (rc = load_fit(ld, v, &m->fit)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "time")) == NULL)
+		return loader_fail(ld, node, SF_ESYNTAX,
+		                   "the model has no 'time': the formula to "
+		                   "fit");
+	if ((rc = get_formula(ld, v, "time", &m->time)) != SF_OK)
+		return rc;
+	if (m->nparams == 0 || sf_model_fitted_count(m) == 0)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "the model has no parameter to fit: add "
+		                   "one under 'parameters' with min and max");
+	if (m->description == NULL && (m->description = dup_string("")) == NULL)
+		return out_of_memory(ld);
+	return check_name_clashes(ld, m);
+}
+
+/* The model's default name: the file's base name without extension; in
+ * a models: list (index != SIZE_MAX), the list's name or that base name,
+ * then "-" and the model's place in the list from 1. */
+static char *
+default_name(const char *path, const char *list_name, size_t index)
+{
+	const char *base = strrchr(path, '/');
+	char buf[256];
+	size_t n;
+
+	base = base != NULL ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (list_name != NULL)
+		snprintf(buf, sizeof buf, "%s-%zu", list_name, index + 1);
+	else if (index != SIZE_MAX)
+		snprintf(buf, sizeof buf, "%.*s-%zu", (int)n, base, index + 1);
+	else
+		snprintf(buf, sizeof buf, "%.*s", (int)n, base);
+	return dup_string(buf);
+}
+
+static int
+append_model(loader *ld, sf_model_set *set, sf_model *m)
+{
+	sf_model **grown =
+	    realloc(set->models, (set->count + 1) * sizeof *grown);
+
+	if (grown == NULL) {
+		model_free(m);
+		return out_of_memory(ld);
+	}
+	set->models = grown;
+	set->models[set->count++] = m;
+	return SF_OK;
+}
+
+static int
+load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
+{
+	static const char *const single_keys[] = {
+	    "name",  "description", "data", "inputs", "parameters",
+	    "terms", "time",        "fit",  "models"};
+	static const char *const item_keys[] = {
+	    "name",  "description", "inputs", "parameters",
+	    "terms", "time",        "fit"};
+	yaml_node_t *models, *v;
+	sf_model *shared;
+	int rc;
+
+	if (root->type != YAML_MAPPING_NODE)
+		return loader_fail(ld, root, SF_ETYPE,
+		                   "a model file must be a mapping of keys "
+		                   "(name, data, parameters, time, ...), not "
+		                   "%s",
+		                   node_kind_name(root));
+	if ((rc = check_keys(ld, root, "the model", single_keys, 9)) != SF_OK)
+		return rc;
+	if ((shared = model_new(ld, NULL)) == NULL)
+		return out_of_memory(ld);
+	if ((v = map_get(ld, root, "data")) != NULL &&
+	    (rc = load_data(ld, v, shared)) != SF_OK)
+		goto done;
+	models = map_get(ld, root, "models");
+	if (models == NULL) {
+		if ((rc = load_model_body(ld, root, shared)) != SF_OK ||
+		    (rc = resolve_data_file(ld, shared)) != SF_OK)
+			goto done;
+		if (shared->name == NULL &&
+		    (shared->name = default_name(ld->path, NULL, SIZE_MAX)) ==
+		        NULL) {
+			rc = out_of_memory(ld);
+			goto done;
+		}
+		rc = append_model(ld, set, shared);
+		shared = NULL;
+		goto done;
+	}
+	/* A list of models sharing data:, fit: and inputs:. */
+	{
+		static const char *const per_model[] = {"parameters", "terms",
+		                                        "time"};
+		for (size_t i = 0; i < 3; i++)
+			if ((v = map_get(ld, root, per_model[i])) != NULL) {
+				rc = loader_fail(ld, v, SF_ENAME,
+				                 "with 'models:', give '%s' "
+				                 "in each model",
+				                 per_model[i]);
+				goto done;
+			}
+	}
+	if ((rc = expect_type(ld, models, YAML_SEQUENCE_NODE, "models")) !=
+	    SF_OK)
+		goto done;
+	if (models->data.sequence.items.top ==
+	    models->data.sequence.items.start) {
+		rc = loader_fail(ld, models, SF_EVALUE, "models is empty");
+		goto done;
+	}
+	if ((v = map_get(ld, root, "fit")) != NULL &&
+	    (rc = load_fit(ld, v, &shared->fit)) != SF_OK)
+		goto done;
+	if ((v = map_get(ld, root, "inputs")) != NULL &&
+	    (rc = load_inputs(ld, v, shared)) != SF_OK)
+		goto done;
+	/* The file's name and description: the default of each model. */
+	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
+	    (rc = load_text_key(ld, root, "description",
+	                        &shared->description)) != SF_OK)
+		goto done;
+	for (yaml_node_item_t *item = models->data.sequence.items.start;
+	     item < models->data.sequence.items.top; item++) {
+		yaml_node_t *node = node_get(ld, *item);
+		size_t index =
+		    (size_t)(item - models->data.sequence.items.start);
+		sf_model *m;
+
+		if ((rc = expect_type(ld, node, YAML_MAPPING_NODE,
+		                      "each item of models")) != SF_OK ||
+		    (rc = check_keys(ld, node, "a model", item_keys, 7)) !=
+		        SF_OK)
+			goto done;
+		if ((m = model_new(ld, shared)) == NULL) {
+			rc = out_of_memory(ld);
+			goto done;
+		}
+		if ((rc = load_model_body(ld, node, m)) != SF_OK ||
+		    (rc = resolve_data_file(ld, m)) != SF_OK) {
+			model_free(m);
+			goto done;
+		}
+		if (m->name == NULL &&
+		    (m->name = default_name(ld->path, shared->name, index)) ==
+		        NULL) {
+			model_free(m);
+			rc = out_of_memory(ld);
+			goto done;
+		}
+		for (size_t j = 0; j < set->count; j++)
+			if (strcmp(set->models[j]->name, m->name) == 0) {
+				rc = loader_fail(ld, node, SF_ENAME,
+				                 "two models are named '%s'",
+				                 m->name);
+				model_free(m);
+				goto done;
+			}
+		if ((rc = append_model(ld, set, m)) != SF_OK)
+			goto done;
+	}
+	rc = SF_OK;
+done:
+	model_free(shared);
+	return rc;
+}
+
+/* Report a libyaml parser error at its position. */
+static int
+yaml_failure(loader *ld, const yaml_parser_t *parser)
+{
+	position p;
+	yaml_mark_t mark = parser->problem_mark;
+
+	if (parser->error == YAML_MEMORY_ERROR)
+		return out_of_memory(ld);
+	if (parser->error == YAML_READER_ERROR) {
+		/* The reader knows only a byte offset. */
+		size_t off = parser->problem_offset, line = 0, start = 0;
+		for (size_t i = 0; i < off && i < ld->length; i++)
+			if (ld->text[i] == '\n')
+				line++, start = i + 1;
+		sf_error_at(ld->err, SF_ESYNTAX, ld->path, (int)line + 1,
+		            (int)(off - start) + 1, "%s in the model file",
+		            parser->problem);
+		sf_error_quote(ld->err, ld->text, ld->length);
+		return SF_ESYNTAX;
+	}
+	p = mark_position(ld, mark);
+	sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
+	            "YAML syntax: %s%s%s", parser->problem,
+	            parser->context != NULL ? " " : "",
+	            parser->context != NULL ? parser->context : "");
+	sf_error_quote(ld->err, ld->text, ld->length);
+	return SF_ESYNTAX;
+}
+
+int
+sf_model_parse(const char *path, const char *text, size_t length,
+               sf_model_set **out, sf_warn_fn warn, void *warn_ctx,
+               sf_error *err)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc, extra;
+	yaml_node_t *root;
+	sf_model_set *set = NULL;
+	loader ld = {path, text, length, &doc, warn, warn_ctx, err};
+	int rc, have_doc = 0;
+
+	*out = NULL;
+	if (memchr(text, '\0', length) != NULL) {
+		size_t at =
+		    (size_t)((const char *)memchr(text, '\0', length) - text);
+		int line = 1;
+		size_t start = 0;
+
+		for (size_t i = 0; i < at; i++)
+			if (text[i] == '\n')
+				line++, start = i + 1;
+		sf_error_at(err, SF_ESYNTAX, path, line, (int)(at - start) + 1,
+		            "the model file contains a NUL byte (is it a text "
+		            "file?)");
+		sf_error_quote(err, text, length);
+		return SF_ESYNTAX;
+	}
+	if (!yaml_parser_initialize(&parser))
+		return out_of_memory(&ld);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+	                             length);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = yaml_failure(&ld, &parser);
+		goto done;
+	}
+	have_doc = 1;
+	root = yaml_document_get_root_node(&doc);
+	if (root == NULL) {
+		rc = sf_error_at(err, SF_ESYNTAX, path, 0, 0,
+		                 "the model file is empty");
+		goto done;
+	}
+	/* A second document would be silently ignored: refuse it. */
+	if (!yaml_parser_load(&parser, &extra)) {
+		rc = yaml_failure(&ld, &parser);
+		goto done;
+	}
+	if (yaml_document_get_root_node(&extra) != NULL) {
+		yaml_document_t *first = ld.doc;
+		ld.doc = &extra;
+		rc = loader_fail(&ld, yaml_document_get_root_node(&extra),
+		                 SF_ESYNTAX,
+		                 "a model file holds one YAML document; this "
+		                 "is a second one");
+		ld.doc = first;
+		yaml_document_delete(&extra);
+		goto done;
+	}
+	yaml_document_delete(&extra);
+	if ((set = calloc(1, sizeof *set)) == NULL) {
+		rc = out_of_memory(&ld);
+		goto done;
+	}
+	rc = load_root(&ld, root, set);
+done:
+	if (have_doc)
+		yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (rc != SF_OK) {
+		sf_model_set_free(set);
+		return rc;
+	}
+	*out = set;
+	return SF_OK;
+}
+
+int
+sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
+              void *warn_ctx, sf_error *err)
+{
+	FILE *f;
+	char *text = NULL;
+	size_t length = 0, capacity = 0;
+	int rc;
+
+	*out = NULL;
+	if ((f = fopen(path, "rb")) == NULL)
+		return sf_error_at(err, SF_EIO, path, 0, 0,
+		                   "cannot open the model file: %s",
+		                   strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (capacity - length < 4096) {
+			char *grown = realloc(text, capacity * 2 + 4096);
+			if (grown == NULL) {
+				free(text);
+				fclose(f);
+				return sf_error_at(err, SF_ENOMEM, path, 0, 0,
+				                   "out of memory reading the "
+				                   "model file");
+			}
+			text = grown;
+			capacity = capacity * 2 + 4096;
+		}
+		got = fread(text + length, 1, capacity - length, f);
+		length += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = sf_error_at(err, SF_EIO, path, 0, 0,
+		                 "cannot read the model file: %s",
+		                 strerror(errno));
+		fclose(f);
+		free(text);
+		return rc;
+	}
+	fclose(f);
+	rc = sf_model_parse(path, text, length, out, warn, warn_ctx, err);
+	free(text);
+	return rc;
+}
+
+void
+sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
+{
+	size_t j, line_start;
+	int line = 1;
+
+	if (err == NULL || at == NULL || at->text == NULL)
+		return;
+	/* The value's characters appear in the source in order (a quoted or
+	 * folded scalar adds quotes, escapes and line breaks between them):
+	 * follow them to the byte the column points at. */
+	j = at->offset;
+	if (err->column > 1) {
+		size_t target = (size_t)err->column - 1, len = strlen(at->text);
+
+		for (size_t i = 0; i < target && i < len; i++) {
+			size_t k = j;
+			while (k < m->source_length &&
+			       m->source[k] != at->text[i])
+				k++;
+			if (k == m->source_length)
+				break;
+			j = k + 1;
+		}
+		if (target < len) {
+			size_t k = j;
+			while (k < m->source_length &&
+			       m->source[k] != at->text[target])
+				k++;
+			if (k < m->source_length)
+				j = k;
+		}
+	}
+	line_start = 0;
+	for (size_t i = 0; i < j && i < m->source_length; i++)
+		if (m->source[i] == '\n')
+			line++, line_start = i + 1;
+	snprintf(err->file, sizeof err->file, "%s", m->path);
+	err->line = line;
+	err->column = (int)(j - line_start) + 1;
+	sf_error_quote(err, m->source, m->source_length);
+}
+
+size_t
+sf_model_fitted_count(const sf_model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nparams; i++)
+		n += !m->params[i].fixed;
+	return n;
+}
+
+const char *
+sf_model_output(const sf_model *m)
+{
+	return m->output.text != NULL ? m->output.text
+	                              : SF_MODEL_DEFAULT_OUTPUT;
+}
+
+int
+sf_loss_needs_positive(sf_loss loss)
+{
+	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
+	       loss == SF_LOSS_HUBER;
+}
+
+const char *
+sf_loss_name(sf_loss loss)
+{
+	return loss_names[loss];
+}
+
+const char *
+sf_penalty_name(sf_penalty penalty)
+{
+	return penalty_names[penalty];
+}
+
+const char *
+sf_algorithm_name(sf_algorithm algorithm)
+{
+	return algorithm_names[algorithm];
+}
+
+const char *
+sf_search_scale_name(sf_search_scale scale)
+{
+	return scale_names[scale];
+}
+
+const char *
+sf_term_kind_name(sf_term_kind kind)
+{
+	return term_kind_names[kind];
+}

@@ -1,0 +1,229 @@
+/*
+ * model.h - a scalefit model, as loaded from its YAML file.
+ *
+ * A model names an execution-time formula (`time`, built from named `terms`),
+ * the constants it fits (`parameters`, with bounds) or fixes, the formula's
+ * variables (`inputs`, each a column or an expression over columns), where
+ * its measurements are (`data`) and how to fit (`fit`).  The loader checks
+ * everything that can be checked without the data or the expression engine:
+ * keys, types, numbers, bounds, settings.  Formulas are kept as text with
+ * their position in the YAML file, so later errors inside a formula can be
+ * reported at the right FILE:LINE:COL (sf_model_locate()).
+ *
+ * Ownership: an sf_model owns every string and array in it, and a copy of
+ * the file's text; sf_model_free() releases it all.  No libyaml memory
+ * outlives sf_model_load().  A loaded model is read-only and may be shared
+ * between threads.
+ */
+#ifndef SF_MODEL_H
+#define SF_MODEL_H
+
+#include "base/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A formula or other text from the model file, and where it starts. */
+typedef struct sf_model_text {
+	char *text;    /* the scalar's value; NULL when the key is absent */
+	int line;      /* 1-based line of the scalar in the model file */
+	int column;    /* 1-based byte column of the scalar */
+	size_t offset; /* byte offset of the scalar in the model file */
+} sf_model_text;
+
+/* A formula variable: a name and the column or expression it comes from. */
+typedef struct sf_model_input {
+	char *name;
+	int line, column; /* where the name is */
+	sf_model_text expr;
+} sf_model_input;
+
+/* A constant of the formula: fitted within [min, max], or fixed. */
+typedef struct sf_model_param {
+	char *name;
+	int line, column; /* where the name is */
+	int fixed;        /* 1: value is used as is; 0: fitted */
+	double value;     /* the fixed value */
+	double min, max;  /* bounds of a fitted parameter */
+	int has_init;     /* 1 when init seeds the optimiser */
+	double init;      /* a starting value within [min, max] */
+} sf_model_param;
+
+/* What a term stands for, for the scaling report's "who dominates". */
+typedef enum sf_term_kind {
+	SF_TERM_OTHER = 0,
+	SF_TERM_COMPUTE,
+	SF_TERM_COMMUNICATION,
+	SF_TERM_IO,
+	SF_TERM_OVERHEAD
+} sf_term_kind;
+
+/* A named sub-expression; it may use earlier terms. */
+typedef struct sf_model_term {
+	char *name;
+	int line, column; /* where the name is */
+	sf_model_text expr;
+	sf_term_kind kind; /* from `kind:`, or guessed from the name */
+} sf_model_term;
+
+typedef enum sf_loss {
+	SF_LOSS_RELATIVE = 0, /* sum of squared relative errors (default) */
+	SF_LOSS_SSE,          /* sum of squared errors */
+	SF_LOSS_LOG,          /* sum of squared log ratios */
+	SF_LOSS_ABSOLUTE,     /* sum of absolute errors (L1) */
+	SF_LOSS_HUBER         /* Huber on relative errors, threshold delta */
+} sf_loss;
+
+typedef enum sf_penalty {
+	SF_PENALTY_NONE = 0,
+	SF_PENALTY_L2,
+	SF_PENALTY_L1
+} sf_penalty;
+
+typedef enum sf_weighting {
+	SF_WEIGHTS_NONE = 0, /* every row counts once */
+	SF_WEIGHTS_COLUMN,   /* data.weight: an expression over columns */
+	SF_WEIGHTS_INVERSE_VARIANCE /* from the spread of repetitions */
+} sf_weighting;
+
+typedef enum sf_algorithm {
+	SF_ALGORITHM_LSHADE = 0,
+	SF_ALGORITHM_JSO,
+	SF_ALGORITHM_DE
+} sf_algorithm;
+
+/* How the global search sees the parameters (see fit.c). */
+typedef enum sf_search_scale {
+	SF_SCALE_AUTO = 0, /* search both ways, keep the better fit */
+	SF_SCALE_LINEAR,   /* as they are */
+	SF_SCALE_LOG       /* wide boxes by sign-preserving log magnitude */
+} sf_search_scale;
+
+typedef enum sf_init_method {
+	SF_INIT_LATIN = 0,
+	SF_INIT_UNIFORM
+} sf_init_method;
+
+/*
+ * How to fit.  Numeric settings left at 0 (or negative for tol/atol) mean
+ * "the algorithm's default"; has_* flags record what the file set, so the
+ * report can show which values were chosen by the user.
+ */
+typedef struct sf_fit_settings {
+	sf_loss loss;
+	double huber_delta; /* > 0; default 0.1 (10% relative error) */
+	sf_penalty penalty;
+	double lambda;   /* >= 0 */
+	int lambda_auto; /* `lambda: auto`: chosen by cross-validation */
+	sf_weighting weighting;
+	sf_algorithm algorithm;
+	char strategy[24];         /* classic DE strategy name ("best1bin") */
+	sf_model_text strategy_at; /* where the strategy was given, if it was */
+	size_t population;         /* absolute population size, or 0 */
+	double popsize;         /* population = popsize x fitted parameters */
+	size_t max_evals;       /* 0: default */
+	size_t max_generations; /* 0: default */
+	double tol, atol;       /* < 0: default */
+	double mutation_lo, mutation_hi; /* F, or dither range; 0: default */
+	double recombination;            /* CR; < 0: default */
+	sf_init_method init;
+	sf_search_scale scale;
+	uint64_t seed;
+	int has_seed;
+	int polish;        /* 1 (default): least-squares polish */
+	int separable;     /* 1 (default): constants the residuals are
+	                    * linear in are solved, not searched */
+	double time_limit; /* seconds; 0: none */
+	size_t stagnation; /* generations without progress; 0: default */
+} sf_fit_settings;
+
+/* One model. */
+typedef struct sf_model {
+	char *name;
+	char *description;          /* "" when absent */
+	char *path;                 /* the model file, as given */
+	char *data_file;            /* data.file resolved against the model's
+	                             * directory; NULL when absent */
+	sf_model_text data_file_at; /* where data.file was written */
+	sf_model_text where;        /* row filter; text NULL when absent */
+	sf_model_text output;       /* the measured time */
+	sf_model_text weight;       /* data.weight; text NULL when absent */
+	sf_model_input *inputs;
+	size_t ninputs;
+	sf_model_param *params;
+	size_t nparams;
+	sf_model_term *terms;
+	size_t nterms;
+	sf_model_text time;
+	sf_fit_settings fit;
+	char *source; /* the file's text, for quoting errors */
+	size_t source_length;
+} sf_model;
+
+/* Every model of a file: one, or the `models:` list. */
+typedef struct sf_model_set {
+	sf_model **models;
+	size_t count;
+} sf_model_set;
+
+/* Fill s with the defaults of a model file without a `fit:` block. */
+void sf_fit_settings_default(sf_fit_settings *s);
+
+/*
+ * Load the model file at path.  On success returns SF_OK and sets *out to
+ * a new set (free with sf_model_set_free) holding at least one model.  On
+ * failure returns the status, sets *out to NULL and fills err with the
+ * file, line and column (1-based) and the offending line: a missing or
+ * empty file, YAML syntax, unknown or duplicate keys, wrong types, numbers
+ * that do not parse completely or are not finite, bounds missing or
+ * min > max, an init outside its bounds, invalid names, names defined
+ * twice.  Warnings (none fatal) go to warn when it is not NULL.
+ */
+int sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
+                  void *warn_ctx, sf_error *err);
+
+/* Same as sf_model_load, from text in memory; path names it in messages
+ * and resolves data.file. */
+int sf_model_parse(const char *path, const char *text, size_t length,
+                   sf_model_set **out, sf_warn_fn warn, void *warn_ctx,
+                   sf_error *err);
+
+/* Release a set and every model in it.  Accepts NULL. */
+void sf_model_set_free(sf_model_set *set);
+
+/*
+ * Turn an error whose column points into the text of at (1-based, as the
+ * expression engine reports it) into a position in the model file, and
+ * quote that line.  err->file becomes the model's path.
+ */
+void sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err);
+
+/* The number of fitted (not fixed) parameters. */
+size_t sf_model_fitted_count(const sf_model *m);
+
+/* 1 when the loss divides by or takes the log of the measurement, so
+ * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
+int sf_loss_needs_positive(sf_loss loss);
+
+/* Without data.output, the measured time is the column of this name. */
+#define SF_MODEL_DEFAULT_OUTPUT "time"
+
+/* The text of m's output: data.output, or SF_MODEL_DEFAULT_OUTPUT. */
+const char *sf_model_output(const sf_model *m);
+
+/* Names for the report: "relative", "l2", "lshade", ... */
+const char *sf_loss_name(sf_loss loss);
+const char *sf_penalty_name(sf_penalty penalty);
+const char *sf_algorithm_name(sf_algorithm algorithm);
+const char *sf_term_kind_name(sf_term_kind kind);
+const char *sf_search_scale_name(sf_search_scale scale);
+
+/*
+ * A term's kind guessed from the start of its name, as the loader does
+ * when a term has no `kind:` ("comm_allreduce" is communication,
+ * "compute" compute, "io_read" io, "setup" overhead), else SF_TERM_OTHER.
+ * Case-insensitive; thread-safe.  For files written without kinds.
+ */
+sf_term_kind sf_term_kind_guess(const char *name);
+
+#endif /* SF_MODEL_H */

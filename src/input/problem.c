@@ -1,0 +1,40 @@
+/*
+ * problem.c - model file -> table -> dataset -> formula.
+ */
+#include "input/problem.h"
+
+#include <string.h>
+
+void
+sf_problem_close(sf_problem *p)
+{
+	sf_formula_free(p->formula);
+	sf_dataset_free(p->data);
+	sf_table_free(p->table);
+	memset(p, 0, sizeof *p);
+}
+
+int
+sf_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
+                sf_warn_fn warn, void *warn_ctx, sf_problem *p, sf_error *err)
+{
+	int rc;
+
+	memset(p, 0, sizeof *p);
+	p->model = m;
+	if (data_path == NULL)
+		data_path = m->data_file;
+	if (data_path == NULL)
+		return sf_error_at(err, SF_EUSAGE, m->path, 0, 0,
+		                   "no data: give DATA.csv on the command line "
+		                   "or data.file in the model");
+	if ((rc = sf_table_load(data_path, NULL, &p->table, err)) != SF_OK ||
+	    (rc = sf_dataset_bind(m, p->table, sf_loss_needs_positive(loss),
+	                          &p->data, warn, warn_ctx, err)) != SF_OK ||
+	    (rc = sf_formula_compile(m, p->data, &p->formula, warn, warn_ctx,
+	                             err)) != SF_OK) {
+		sf_problem_close(p);
+		return rc;
+	}
+	return SF_OK;
+}

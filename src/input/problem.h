@@ -1,0 +1,40 @@
+/*
+ * problem.h - one model made ready to fit: its data read and bound, its
+ * formula compiled.  The front of every command's pipeline
+ * (model file -> table -> dataset -> formula), shared by the commands and
+ * the tests.
+ *
+ * Ownership: a problem borrows its model (which must outlive it) and owns
+ * the table, dataset and formula; sf_problem_close() releases them.
+ */
+#ifndef SF_PROBLEM_H
+#define SF_PROBLEM_H
+
+#include "input/csv.h"
+#include "input/dataset.h"
+#include "base/error.h"
+#include "input/formula.h"
+#include "input/model.h"
+
+typedef struct sf_problem {
+	const sf_model *model; /* borrowed */
+	sf_table *table;
+	sf_dataset *data;
+	sf_formula *formula;
+} sf_problem;
+
+/*
+ * For model m: read the data (data_path when not NULL, else the model's
+ * data.file), bind it for the given loss (which decides whether outputs
+ * must be > 0) and compile the formula.  Warnings go to warn (may be
+ * NULL).  Returns SF_OK, or an error in err (SF_EUSAGE when there is no
+ * data file at all) with *p zeroed.
+ */
+int sf_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
+                    sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                    sf_error *err);
+
+/* Release what p owns and zero it.  Accepts a zeroed problem. */
+void sf_problem_close(sf_problem *p);
+
+#endif /* SF_PROBLEM_H */

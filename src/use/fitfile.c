@@ -1,0 +1,1123 @@
+/*
+ * fitfile.c - reading FIT.json back into a compiled formula.
+ *
+ * jansson parses the text and says where a syntax error is, but keeps no
+ * position for the values it returns.  So that an ill-typed or missing key
+ * is still reported at FILE:LINE:COL, the loader names every value by its
+ * path ("model.terms.comm.expr", "covariance[2][1]") and locate() walks the
+ * text, already known to be valid JSON, along that path to the value.
+ */
+#include "use/fitfile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PATH_MAX_BYTES = 384 };
+
+/* What the loader needs everywhere: the text (for positions), the error
+ * record and the fit being filled. */
+typedef struct loader {
+	const char *name;
+	const char *text;
+	size_t length;
+	sf_error *err;
+	sf_fitfile *f;
+	/* term k's formula is the value of "model.terms.NAME" itself (1) or
+	 * of its "expr" member (0) */
+	unsigned char *term_is_string;
+} loader;
+
+/* ---- positions ------------------------------------------------------------
+ * These walk valid JSON only (jansson accepted it), so they need not check
+ * the grammar; they only must never run past the end. */
+
+static size_t
+skip_blank(const char *t, size_t n, size_t i)
+{
+	while (i < n &&
+	       (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* i at an opening quote: the index after the closing one. */
+static size_t
+skip_string(const char *t, size_t n, size_t i)
+{
+	for (i++; i < n && t[i] != '"'; i++)
+		if (t[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* i at the first byte of a value: the index after it. */
+static size_t
+skip_value(const char *t, size_t n, size_t i)
+{
+	int depth = 0;
+
+	if (i < n && t[i] == '"')
+		return skip_string(t, n, i);
+	if (i < n && t[i] != '{' && t[i] != '[') {
+		while (i < n && strchr(",}] \t\r\n", t[i]) == NULL)
+			i++;
+		return i;
+	}
+	while (i < n) {
+		if (t[i] == '"') {
+			i = skip_string(t, n, i);
+			continue;
+		}
+		if (t[i] == '{' || t[i] == '[')
+			depth++;
+		else if ((t[i] == '}' || t[i] == ']') && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return n;
+}
+
+/* 1 when the JSON string at t[i..end) (quotes included) means key. */
+static int
+key_equals(const char *t, size_t i, size_t end, const char *key,
+           size_t key_length)
+{
+	json_t *decoded;
+	int same;
+
+	if (memchr(t + i, '\\', end - i) == NULL)
+		return end - i == key_length + 2 &&
+		       memcmp(t + i + 1, key, key_length) == 0;
+	decoded = json_loadb(t + i, end - i, JSON_DECODE_ANY, NULL);
+	same = json_is_string(decoded) &&
+	       json_string_length(decoded) == key_length &&
+	       memcmp(json_string_value(decoded), key, key_length) == 0;
+	json_decref(decoded);
+	return same;
+}
+
+/* In the object at t[i], the value of key; n when absent. */
+static size_t
+object_member(const char *t, size_t n, size_t i, const char *key,
+              size_t key_length)
+{
+	i = skip_blank(t, n, i + 1);
+	while (i < n && t[i] == '"') {
+		size_t end = skip_string(t, n, i);
+		size_t value = skip_blank(t, n, skip_blank(t, n, end) + 1);
+
+		if (key_equals(t, i, end, key, key_length))
+			return value;
+		i = skip_blank(t, n, skip_value(t, n, value));
+		if (i < n && t[i] == ',')
+			i = skip_blank(t, n, i + 1);
+	}
+	return n;
+}
+
+/* In the array at t[i], element index; n when there are fewer. */
+static size_t
+array_element(const char *t, size_t n, size_t i, size_t index)
+{
+	i = skip_blank(t, n, i + 1);
+	for (size_t k = 0; i < n && t[i] != ']'; k++) {
+		if (k == index)
+			return i;
+		i = skip_blank(t, n, skip_value(t, n, i));
+		if (i < n && t[i] == ',')
+			i = skip_blank(t, n, i + 1);
+	}
+	return n;
+}
+
+/*
+ * The byte offset of the value at path ("a.b[2].c") in the JSON text, or of
+ * the deepest value on the way that exists (so a missing key is reported
+ * at the object that lacks it).  A key holding '.' or '[' cannot be named
+ * by a path; its lookup stops at its parent.
+ */
+static size_t
+locate(const char *t, size_t n, const char *path)
+{
+	size_t at = skip_blank(t, n, 0);
+	const char *p = path;
+
+	while (*p != '\0' && at < n) {
+		size_t next = n;
+
+		if (*p == '[') {
+			char *end;
+			unsigned long index = strtoul(p + 1, &end, 10);
+
+			if (t[at] == '[')
+				next = array_element(t, n, at, index);
+			p = *end == ']' ? end + 1 : end;
+		} else {
+			size_t len;
+
+			if (*p == '.')
+				p++;
+			len = strcspn(p, ".[");
+			if (t[at] == '{')
+				next = object_member(t, n, at, p, len);
+			p += len;
+		}
+		if (next >= n)
+			break;
+		at = next;
+	}
+	return at;
+}
+
+/* Line and column (1-based, bytes) of byte offset off. */
+static void
+position(const char *t, size_t n, size_t off, int *line, int *column)
+{
+	size_t start = 0;
+
+	*line = 1;
+	if (off > n)
+		off = n;
+	for (size_t i = 0; i < off; i++)
+		if (t[i] == '\n') {
+			(*line)++;
+			start = i + 1;
+		}
+	*column = (int)(off - start) + 1;
+}
+
+/* Fill the error at byte offset off, quoting its line. */
+static int
+fail_offset(loader *ld, size_t off, int code, const char *message)
+{
+	int line, column;
+
+	if (ld->err == NULL)
+		return code;
+	position(ld->text, ld->length, off, &line, &column);
+	sf_error_at(ld->err, code, ld->name, line, column, "%s", message);
+	sf_error_quote(ld->err, ld->text, ld->length);
+	return code;
+}
+
+/* An error at the value named path (see locate()). */
+static int fail(loader *ld, const char *path, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int
+fail(loader *ld, const char *path, int code, const char *fmt, ...)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	return fail_offset(ld, locate(ld->text, ld->length, path), code,
+	                   message);
+}
+
+static int
+out_of_memory(loader *ld)
+{
+	return sf_error_set(ld->err, SF_ENOMEM, "out of memory");
+}
+
+/* ---- typed access -------------------------------------------------------- */
+
+static const char *
+type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+/* Copy parent, then the pieces, into out (PATH_MAX_BYTES), cutting what
+ * does not fit: a path is only used for messages and locate(). */
+static void
+join(char *out, const char *parent, const char *sep, const char *piece)
+{
+	size_t used = 0;
+	const char *parts[3] = {parent, sep, piece};
+
+	for (size_t k = 0; k < 3; k++) {
+		size_t n = strlen(parts[k]);
+
+		if (n > PATH_MAX_BYTES - 1 - used)
+			n = PATH_MAX_BYTES - 1 - used;
+		memmove(out + used, parts[k], n);
+		used += n;
+	}
+	out[used] = '\0';
+}
+
+/* The path of member key of the value at parent. */
+static void
+member_path(char *out, const char *parent, const char *key)
+{
+	join(out, parent, parent[0] != '\0' ? "." : "", key);
+}
+
+static void
+element_path(char *out, const char *parent, size_t index)
+{
+	char number[32];
+
+	snprintf(number, sizeof number, "[%zu]", index);
+	join(out, parent, "", number);
+}
+
+/* 1 when v has the type wanted ("object", "array", "string", "number");
+ * else fill the error at path and return 0. */
+static int
+check_type(loader *ld, const json_t *v, const char *path, const char *wanted)
+{
+	int ok = (strcmp(wanted, "object") == 0 && json_is_object(v)) ||
+	         (strcmp(wanted, "array") == 0 && json_is_array(v)) ||
+	         (strcmp(wanted, "string") == 0 && json_is_string(v)) ||
+	         (strcmp(wanted, "number") == 0 && json_is_number(v));
+	const char *article = strchr("aeiou", wanted[0]) != NULL ? "an" : "a";
+
+	if (!ok)
+		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s", path,
+		     article, wanted, type_name(v));
+	return ok;
+}
+
+/*
+ * Member key of object obj (named parent) of type wanted.  required: a
+ * missing member is an error; else NULL is returned with no error (and so
+ * is a null member).  *rc is set to the status.
+ */
+static json_t *
+member(loader *ld, const json_t *obj, const char *parent, const char *key,
+       const char *wanted, int required, int *rc)
+{
+	char path[PATH_MAX_BYTES];
+	json_t *v = json_object_get(obj, key);
+
+	*rc = SF_OK;
+	member_path(path, parent, key);
+	if (v == NULL || (json_is_null(v) && !required)) {
+		if (required)
+			*rc =
+			    fail(ld, parent, SF_ENAME, "%s has no key '%s'",
+			         parent[0] != '\0' ? parent : "the file", key);
+		return NULL;
+	}
+	if (!check_type(ld, v, path, wanted)) {
+		*rc = SF_ETYPE;
+		return NULL;
+	}
+	return v;
+}
+
+/* A number, or NaN for null (when null_ok); an error otherwise. */
+static int
+get_number(loader *ld, const json_t *v, const char *path, int null_ok,
+           double *out)
+{
+	if (json_is_null(v) && null_ok) {
+		*out = NAN;
+		return SF_OK;
+	}
+	if (!check_type(ld, v, path, "number"))
+		return SF_ETYPE;
+	*out = json_number_value(v);
+	return SF_OK;
+}
+
+static char *
+dup_text(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *copy = malloc(n);
+
+	if (copy != NULL)
+		memcpy(copy, s, n);
+	return copy;
+}
+
+/* ---- sections ------------------------------------------------------------ */
+
+static int
+load_inputs(loader *ld, const json_t *model)
+{
+	sf_fitfile *f = ld->f;
+	const char *name;
+	json_t *inputs, *v;
+	int rc;
+
+	inputs = member(ld, model, "model", "inputs", "object", 1, &rc);
+	if (inputs == NULL)
+		return rc;
+	f->inputs = calloc(json_object_size(inputs) + 1, sizeof *f->inputs);
+	if (f->inputs == NULL)
+		return out_of_memory(ld);
+	json_object_foreach(inputs, name, v)
+	{
+		sf_fitfile_input *in = &f->inputs[f->ninputs++];
+		char path[PATH_MAX_BYTES];
+		json_t *column = v, *levels;
+
+		in->lo = in->hi = NAN;
+		member_path(path, "model.inputs", name);
+		if ((in->name = dup_text(name)) == NULL)
+			return out_of_memory(ld);
+		if (json_is_object(v)) {
+			column =
+			    member(ld, v, path, "column", "string", 1, &rc);
+			if (column == NULL)
+				return rc;
+			levels = member(ld, v, path, "levels", "array", 1, &rc);
+			if (levels == NULL)
+				return rc;
+			in->levels = calloc(json_array_size(levels) + 1,
+			                    sizeof *in->levels);
+			if (in->levels == NULL)
+				return out_of_memory(ld);
+			for (size_t k = 0; k < json_array_size(levels); k++) {
+				char at[PATH_MAX_BYTES], lpath[PATH_MAX_BYTES];
+				json_t *s = json_array_get(levels, k);
+
+				member_path(lpath, path, "levels");
+				element_path(at, lpath, k);
+				if (!check_type(ld, s, at, "string"))
+					return SF_ETYPE;
+				in->levels[k] = dup_text(json_string_value(s));
+				if (in->levels[k] == NULL)
+					return out_of_memory(ld);
+				in->nlevels++;
+			}
+		} else if (!check_type(ld, v, path, "string")) {
+			return SF_ETYPE;
+		}
+		if ((in->column = dup_text(json_string_value(column))) == NULL)
+			return out_of_memory(ld);
+	}
+	return SF_OK;
+}
+
+/* The fitted parameters (theta order) and the fixed constants. */
+static int
+load_parameters(loader *ld, const json_t *root, json_t *fixed)
+{
+	sf_fitfile *f = ld->f;
+	const char *name;
+	json_t *params, *v;
+	size_t n;
+	int rc;
+
+	params = member(ld, root, "", "parameters", "object", 1, &rc);
+	if (params == NULL)
+		return rc;
+	n = json_object_size(params);
+	f->param_names = calloc(n + 1, sizeof *f->param_names);
+	f->theta = calloc(n + 1, sizeof *f->theta);
+	f->formula->fitted = calloc(n + 1, sizeof *f->formula->fitted);
+	f->formula->lower = calloc(n + 1, sizeof *f->formula->lower);
+	f->formula->upper = calloc(n + 1, sizeof *f->formula->upper);
+	if (f->param_names == NULL || f->theta == NULL ||
+	    f->formula->fitted == NULL || f->formula->lower == NULL ||
+	    f->formula->upper == NULL)
+		return out_of_memory(ld);
+	n = 0;
+	json_object_foreach(params, name, v)
+	{
+		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		json_t *value, *bound;
+		double x;
+		size_t j = f->nparams;
+
+		member_path(path, "parameters", name);
+		if (!check_type(ld, v, path, "object"))
+			return SF_ETYPE;
+		value = member(ld, v, path, "value", "number", 1, &rc);
+		if (value == NULL)
+			return rc;
+		member_path(at, path, "value");
+		if (!isfinite(x = json_number_value(value)))
+			return fail(ld, at, SF_EVALUE, "%s is not finite", at);
+		if (json_is_true(json_object_get(v, "fixed"))) {
+			/* model.fixed, when present, already has it. */
+			if (json_object_get(fixed, name) == NULL &&
+			    json_object_set(fixed, name, value) != 0)
+				return out_of_memory(ld);
+			n++;
+			continue;
+		}
+		if ((f->param_names[j] = dup_text(name)) == NULL)
+			return out_of_memory(ld);
+		f->theta[j] = x;
+		f->formula->fitted[j] = n++;
+		f->formula->lower[j] = f->formula->upper[j] = NAN;
+		if ((bound = member(ld, v, path, "min", "number", 0, &rc)) !=
+		    NULL)
+			f->formula->lower[j] = json_number_value(bound);
+		else if (rc != SF_OK)
+			return rc;
+		if ((bound = member(ld, v, path, "max", "number", 0, &rc)) !=
+		    NULL)
+			f->formula->upper[j] = json_number_value(bound);
+		else if (rc != SF_OK)
+			return rc;
+		f->nparams++;
+		f->formula->nparams++;
+	}
+	return SF_OK;
+}
+
+static int
+load_terms(loader *ld, const json_t *model)
+{
+	sf_fitfile *f = ld->f;
+	const char *name;
+	json_t *terms, *v;
+	int rc;
+
+	terms = member(ld, model, "model", "terms", "object", 1, &rc);
+	if (terms == NULL)
+		return rc;
+	f->terms = calloc(json_object_size(terms) + 1, sizeof *f->terms);
+	ld->term_is_string = calloc(json_object_size(terms) + 1, 1);
+	if (f->terms == NULL || ld->term_is_string == NULL)
+		return out_of_memory(ld);
+	json_object_foreach(terms, name, v)
+	{
+		sf_fitfile_term *t = &f->terms[f->nterms];
+		char path[PATH_MAX_BYTES];
+		json_t *expr = v, *kind;
+
+		member_path(path, "model.terms", name);
+		ld->term_is_string[f->nterms++] = json_is_string(v);
+		if ((t->name = dup_text(name)) == NULL)
+			return out_of_memory(ld);
+		t->kind = sf_term_kind_guess(name);
+		if (json_is_object(v)) {
+			if ((expr = member(ld, v, path, "expr", "string", 1,
+			                   &rc)) == NULL)
+				return rc;
+			kind = member(ld, v, path, "kind", "string", 0, &rc);
+			if (rc != SF_OK)
+				return rc;
+			for (int k = SF_TERM_OTHER;
+			     kind != NULL && k <= SF_TERM_OVERHEAD; k++)
+				if (strcmp(json_string_value(kind),
+				           sf_term_kind_name(k)) == 0)
+					t->kind = (sf_term_kind)k;
+		} else if (!json_is_string(v)) {
+			return fail(ld, path, SF_ETYPE,
+			            "%s should be a string or an object with "
+			            "expr, not %s",
+			            path, type_name(v));
+		}
+		if ((t->expr = dup_text(json_string_value(expr))) == NULL)
+			return out_of_memory(ld);
+	}
+	return SF_OK;
+}
+
+/* covariance: P x P numbers or nulls; absent or null means none. */
+static int
+load_covariance(loader *ld, const json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	size_t p = f->nparams;
+	json_t *rows;
+	int rc;
+
+	rows = member(ld, root, "", "covariance", "array", 0, &rc);
+	if (rows == NULL)
+		return rc;
+	if (json_array_size(rows) != p)
+		return fail(ld, "covariance", SF_EVALUE,
+		            "covariance has %zu rows, but the fit has %zu "
+		            "parameters",
+		            json_array_size(rows), p);
+	if ((f->cov = calloc(p * p + 1, sizeof *f->cov)) == NULL)
+		return out_of_memory(ld);
+	for (size_t i = 0; i < p; i++) {
+		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		json_t *row = json_array_get(rows, i);
+
+		element_path(path, "covariance", i);
+		if (!check_type(ld, row, path, "array"))
+			return SF_ETYPE;
+		if (json_array_size(row) != p)
+			return fail(ld, path, SF_EVALUE,
+			            "%s has %zu values, not %zu", path,
+			            json_array_size(row), p);
+		for (size_t j = 0; j < p; j++) {
+			element_path(at, path, j);
+			if ((rc = get_number(ld, json_array_get(row, j), at, 1,
+			                     &f->cov[i * p + j])) != SF_OK)
+				return rc;
+		}
+	}
+	return SF_OK;
+}
+
+static int
+load_dof(loader *ld, const json_t *root)
+{
+	json_t *metrics, *dof;
+	int rc;
+
+	metrics = member(ld, root, "", "metrics", "object", 0, &rc);
+	if (metrics == NULL)
+		return rc;
+	dof = member(ld, metrics, "metrics", "dof", "number", 0, &rc);
+	if (dof == NULL)
+		return rc;
+	ld->f->dof = json_number_value(dof);
+	if (!(ld->f->dof >= 0))
+		return fail(ld, "metrics.dof", SF_EVALUE,
+		            "metrics.dof should be >= 0, not %g", ld->f->dof);
+	return SF_OK;
+}
+
+static int
+load_ranges(loader *ld, const json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	json_t *ranges;
+	int rc;
+
+	ranges = member(ld, root, "", "input_ranges", "object", 0, &rc);
+	if (ranges == NULL)
+		return rc;
+	for (size_t i = 0; i < f->ninputs; i++) {
+		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		json_t *pair = json_object_get(ranges, f->inputs[i].name);
+
+		member_path(path, "input_ranges", f->inputs[i].name);
+		if (pair == NULL || f->inputs[i].levels != NULL)
+			continue;
+		if (!check_type(ld, pair, path, "array"))
+			return SF_ETYPE;
+		if (json_array_size(pair) != 2)
+			return fail(ld, path, SF_EVALUE,
+			            "%s should be [lowest, highest]", path);
+		element_path(at, path, 0);
+		if ((rc = get_number(ld, json_array_get(pair, 0), at, 1,
+		                     &f->inputs[i].lo)) != SF_OK)
+			return rc;
+		element_path(at, path, 1);
+		if ((rc = get_number(ld, json_array_get(pair, 1), at, 1,
+		                     &f->inputs[i].hi)) != SF_OK)
+			return rc;
+		if (f->inputs[i].lo > f->inputs[i].hi)
+			return fail(ld, path, SF_EVALUE, "%s is empty: %g > %g",
+			            path, f->inputs[i].lo, f->inputs[i].hi);
+	}
+	return SF_OK;
+}
+
+/* The measured rows, for plots; a row with a value missing is skipped. */
+static int
+load_residuals(loader *ld, const json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	size_t n, ni = f->ninputs;
+	json_t *rows;
+	int rc;
+
+	rows = member(ld, root, "", "residuals", "array", 0, &rc);
+	if (rows == NULL)
+		return rc;
+	n = json_array_size(rows);
+	f->measured_inputs = calloc(n * ni + 1, sizeof *f->measured_inputs);
+	f->measured = calloc(n + 1, sizeof *f->measured);
+	if (f->measured_inputs == NULL || f->measured == NULL)
+		return out_of_memory(ld);
+	for (size_t r = 0; r < n; r++) {
+		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		double *x = &f->measured_inputs[f->nmeasured * ni], y;
+		json_t *row = json_array_get(rows, r), *inputs, *v;
+		int complete = 1;
+
+		element_path(path, "residuals", r);
+		if (!check_type(ld, row, path, "object"))
+			return SF_ETYPE;
+		member_path(at, path, "inputs");
+		if ((inputs = member(ld, row, path, "inputs", "object", 1,
+		                     &rc)) == NULL)
+			return rc;
+		for (size_t i = 0; i < ni; i++) {
+			char ip[PATH_MAX_BYTES];
+
+			member_path(ip, at, f->inputs[i].name);
+			v = json_object_get(inputs, f->inputs[i].name);
+			if (v == NULL) {
+				complete = 0;
+				continue;
+			}
+			if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
+				return rc;
+			complete &= isfinite(x[i]) != 0;
+		}
+		if ((v = member(ld, row, path, "observed", "number", 0, &rc)) ==
+		    NULL) {
+			if (rc != SF_OK)
+				return rc;
+			continue;
+		}
+		y = json_number_value(v);
+		if (complete && isfinite(y))
+			f->measured[f->nmeasured++] = y;
+	}
+	return SF_OK;
+}
+
+static int
+load_bootstrap(loader *ld, const json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	size_t p = f->nparams, n;
+	json_t *boot, *samples;
+	int rc;
+
+	boot = member(ld, root, "", "bootstrap", "object", 0, &rc);
+	if (boot == NULL)
+		return rc;
+	samples = member(ld, boot, "bootstrap", "samples", "array", 1, &rc);
+	if (samples == NULL)
+		return rc;
+	n = json_array_size(samples);
+	if ((f->samples = calloc(n * p + 1, sizeof *f->samples)) == NULL)
+		return out_of_memory(ld);
+	for (size_t s = 0; s < n; s++) {
+		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		json_t *theta = json_array_get(samples, s);
+
+		element_path(path, "bootstrap.samples", s);
+		if (!check_type(ld, theta, path, "array"))
+			return SF_ETYPE;
+		if (json_array_size(theta) != p)
+			return fail(ld, path, SF_EVALUE,
+			            "%s has %zu values, but the fit has %zu "
+			            "parameters",
+			            path, json_array_size(theta), p);
+		for (size_t j = 0; j < p; j++) {
+			double *x = &f->samples[s * p + j];
+
+			element_path(at, path, j);
+			if ((rc = get_number(ld, json_array_get(theta, j), at,
+			                     0, x)) != SF_OK)
+				return rc;
+			if (!isfinite(*x))
+				return fail(ld, at, SF_EVALUE,
+				            "%s is not finite", at);
+		}
+	}
+	f->nsamples = n;
+	return SF_OK;
+}
+
+/* ---- compiling ------------------------------------------------------------
+ */
+
+/* The byte offset, in the file, of byte column (1-based) of the string
+ * value at offset quote; an escape sequence counts as one byte. */
+static size_t
+string_offset(const loader *ld, size_t quote, int column)
+{
+	size_t i = quote + 1;
+
+	for (int c = 1; c < column && i < ld->length && ld->text[i] != '"'; c++)
+		i += ld->text[i] != '\\' ? 1 : ld->text[i + 1] == 'u' ? 6 : 2;
+	return i;
+}
+
+/* Place an error the engine raised inside formula text number index
+ * (0: model.time; k: term k - 1) in the file. */
+static int
+place(loader *ld, int index, sf_error *e)
+{
+	char path[PATH_MAX_BYTES], message[SF_ERROR_MESSAGE_MAX];
+	size_t off;
+
+	if (index < 0)
+		return e->code;
+	if (index == 0) {
+		snprintf(path, sizeof path, "model.time");
+	} else {
+		const sf_fitfile_term *t = &ld->f->terms[index - 1];
+
+		snprintf(path, sizeof path, "model.terms.%s%s", t->name,
+		         ld->term_is_string[index - 1] ? "" : ".expr");
+	}
+	snprintf(message, sizeof message, "in %.120s: %.380s", path,
+	         e->message);
+	off = locate(ld->text, ld->length, path);
+	if (e->column > 0)
+		off = string_offset(ld, off, e->column);
+	return fail_offset(ld, off, e->code, message);
+}
+
+/* Build the scope: inputs, parameters, fixed constants, then terms. */
+static int
+build_scope(loader *ld, const json_t *fixed)
+{
+	sf_fitfile *f = ld->f;
+	sf_expr_scope *s = f->formula->scope;
+	const char *name;
+	json_t *v;
+	sf_error e;
+	int rc = SF_OK;
+
+	sf_error_clear(&e);
+	for (size_t i = 0; i < f->ninputs && rc == SF_OK; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+
+		if (in->levels != NULL)
+			rc = sf_expr_scope_add_text_input(
+			    s, in->name, (const char *const *)in->levels,
+			    in->nlevels, &e);
+		else
+			rc = sf_expr_scope_add_input(s, in->name, &e);
+		if (rc != SF_OK) {
+			char path[PATH_MAX_BYTES];
+
+			member_path(path, "model.inputs", in->name);
+			return fail(ld, path, rc, "input '%s': %s", in->name,
+			            e.message);
+		}
+	}
+	for (size_t j = 0; j < f->nparams; j++) {
+		if ((rc = sf_expr_scope_add_param(s, f->param_names[j], &e)) !=
+		    SF_OK) {
+			char path[PATH_MAX_BYTES];
+
+			member_path(path, "parameters", f->param_names[j]);
+			return fail(ld, path, rc, "parameter '%s': %s",
+			            f->param_names[j], e.message);
+		}
+	}
+	json_object_foreach((json_t *)fixed, name, v)
+	{
+		char path[PATH_MAX_BYTES];
+		double x;
+
+		member_path(path, "model.fixed", name);
+		if ((rc = get_number(ld, v, path, 0, &x)) != SF_OK)
+			return rc;
+		if ((rc = sf_expr_scope_add_fixed(s, name, x, &e)) != SF_OK)
+			return fail(ld, path, rc, "fixed constant '%s': %s",
+			            name, e.message);
+	}
+	for (size_t k = 0; k < f->nterms; k++)
+		if ((rc = sf_expr_scope_declare_term(s, f->terms[k].name,
+		                                     &e)) != SF_OK)
+			return place(ld, (int)k + 1, &e);
+	for (size_t k = 0; k < f->nterms; k++)
+		if ((rc = sf_expr_scope_add_term(
+		         s, f->terms[k].name, f->terms[k].expr, &e)) != SF_OK)
+			return place(ld, (int)k + 1, &e);
+	return SF_OK;
+}
+
+static int
+compile_programs(loader *ld)
+{
+	sf_fitfile *f = ld->f;
+	sf_formula *fm = f->formula;
+	const char **texts = calloc(f->nterms + 1, sizeof *texts);
+	int failed = -1;
+	sf_error e;
+
+	sf_error_clear(&e);
+	if (texts == NULL)
+		return out_of_memory(ld);
+	texts[0] = f->time;
+	for (size_t k = 0; k < f->nterms; k++)
+		texts[k + 1] = f->terms[k].name;
+	fm->nterms = f->nterms;
+	if ((fm->value = sf_program_compile(fm->scope, texts, 1, 0, &failed,
+	                                    &e)) == NULL ||
+	    (fm->gradient =
+	         sf_program_compile(fm->scope, texts, 1, SF_EXPR_DERIVATIVES,
+	                            &failed, &e)) == NULL ||
+	    (fm->terms = sf_program_compile(fm->scope, texts, f->nterms + 1, 0,
+	                                    &failed, &e)) == NULL) {
+		free(texts);
+		if (e.code == SF_ENOMEM)
+			return out_of_memory(ld);
+		return place(ld, failed, &e);
+	}
+	free(texts);
+	return SF_OK;
+}
+
+/* 1 when the identifier name occurs in formula text (outside strings). */
+static int
+mentions(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = text;
+
+	while (*p != '\0') {
+		const char *start = p;
+
+		if (*p == '\'') {
+			for (p++; *p != '\0'; p++)
+				if (*p == '\'' && *++p != '\'')
+					break;
+			continue;
+		}
+		if (isdigit((unsigned char)*p) || *p == '.') {
+			while (isalnum((unsigned char)*p) || *p == '_' ||
+			       *p == '.')
+				p++;
+			continue;
+		}
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			p++;
+			continue;
+		}
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if ((size_t)(p - start) == len && memcmp(start, name, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Which terms are parts of the time, and which count for their kind. */
+static void
+classify_terms(sf_fitfile *f)
+{
+	for (size_t j = 0; j < f->nterms; j++) {
+		sf_fitfile_term *t = &f->terms[j];
+
+		t->component = t->counts_for_kind = 1;
+		for (size_t k = 0; k < f->nterms; k++) {
+			if (k == j || !mentions(f->terms[k].expr, t->name))
+				continue;
+			t->component = 0;
+			if (f->terms[k].kind != SF_TERM_OTHER)
+				t->counts_for_kind = 0;
+		}
+	}
+}
+
+/* ---- entry points ----------------------------------------------------------
+ */
+
+static int
+load_all(loader *ld, json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	json_t *model, *time, *text, *fixed;
+	int rc;
+
+	if (!check_type(ld, root, "", "object"))
+		return SF_ETYPE;
+	if ((model = member(ld, root, "", "model", "object", 1, &rc)) == NULL)
+		return rc;
+	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
+	    NULL)
+		return rc;
+	if ((f->time = dup_text(json_string_value(time))) == NULL)
+		return out_of_memory(ld);
+	text = member(ld, model, "model", "name", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	f->name = dup_text(text != NULL ? json_string_value(text) : "");
+	text = member(ld, model, "model", "output", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	f->output = dup_text(text != NULL ? json_string_value(text) : "time");
+	if (f->name == NULL || f->output == NULL)
+		return out_of_memory(ld);
+	fixed = member(ld, model, "model", "fixed", "object", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	/* A copy: fixed parameters listed only under parameters join it. */
+	fixed = fixed != NULL ? json_copy(fixed) : json_object();
+	if (fixed == NULL)
+		return out_of_memory(ld);
+	if ((rc = load_inputs(ld, model)) != SF_OK ||
+	    (rc = load_parameters(ld, root, fixed)) != SF_OK ||
+	    (rc = load_terms(ld, model)) != SF_OK ||
+	    (rc = load_covariance(ld, root)) != SF_OK ||
+	    (rc = load_dof(ld, root)) != SF_OK ||
+	    (rc = load_ranges(ld, root)) != SF_OK ||
+	    (rc = load_residuals(ld, root)) != SF_OK ||
+	    (rc = load_bootstrap(ld, root)) != SF_OK ||
+	    (rc = build_scope(ld, fixed)) != SF_OK ||
+	    (rc = compile_programs(ld)) != SF_OK) {
+		json_decref(fixed);
+		return rc;
+	}
+	json_decref(fixed);
+	classify_terms(f);
+	return SF_OK;
+}
+
+int
+sf_fitfile_parse(const char *text, size_t length, const char *name,
+                 sf_fitfile **out, sf_error *err)
+{
+	loader ld = {name != NULL ? name : "", text, length, err, NULL, NULL};
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	*out = NULL;
+	root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		/* jansson's column counts characters; ours bytes.  Its
+		 * position is the byte offset after the last byte it read,
+		 * the end of the offending token: point at that byte. */
+		int line, column;
+
+		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
+			position(text, length,
+			         jerr.position > 0 ? (size_t)jerr.position - 1
+			                           : 0,
+			         &line, &column);
+			if (line != jerr.line)
+				line = jerr.line, column = jerr.column;
+		} else {
+			line = jerr.line, column = jerr.column;
+		}
+		sf_error_at(err, SF_ESYNTAX, ld.name, line > 0 ? line : 0,
+		            column > 0 ? column : 0, "not valid JSON: %s",
+		            jerr.text);
+		sf_error_quote(err, text, length);
+		return SF_ESYNTAX;
+	}
+	ld.f = calloc(1, sizeof *ld.f);
+	if (ld.f == NULL ||
+	    (ld.f->formula = calloc(1, sizeof *ld.f->formula)) == NULL ||
+	    (ld.f->formula->scope = sf_expr_scope_new()) == NULL ||
+	    (ld.f->path = dup_text(ld.name)) == NULL) {
+		rc = out_of_memory(&ld);
+	} else {
+		rc = load_all(&ld, root);
+	}
+	json_decref(root);
+	free(ld.term_is_string);
+	if (rc != SF_OK) {
+		sf_fitfile_free(ld.f);
+		return rc;
+	}
+	*out = ld.f;
+	return SF_OK;
+}
+
+int
+sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
+{
+	FILE *in = fopen(path, "rb");
+	char *text = NULL;
+	size_t length = 0, size = 0;
+	int rc;
+
+	*out = NULL;
+	if (in == NULL)
+		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
+		                   strerror(errno));
+	for (;;) {
+		if (length == size) {
+			char *grown = realloc(text, size = size * 2 + 65536);
+			if (grown == NULL) {
+				free(text);
+				fclose(in);
+				return sf_error_set(err, SF_ENOMEM,
+				                    "out of memory");
+			}
+			text = grown;
+		}
+		size_t got = fread(text + length, 1, size - length, in);
+		length += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(in)) {
+		sf_error_at(err, SF_EIO, path, 0, 0, "cannot read: %s",
+		            strerror(errno));
+		free(text);
+		fclose(in);
+		return SF_EIO;
+	}
+	fclose(in);
+	rc = sf_fitfile_parse(text, length, path, out, err);
+	free(text);
+	return rc;
+}
+
+void
+sf_fitfile_free(sf_fitfile *f)
+{
+	if (f == NULL)
+		return;
+	for (size_t i = 0; i < f->ninputs; i++) {
+		free(f->inputs[i].name);
+		free(f->inputs[i].column);
+		for (size_t k = 0; k < f->inputs[i].nlevels; k++)
+			free(f->inputs[i].levels[k]);
+		free(f->inputs[i].levels);
+	}
+	for (size_t j = 0; j < f->nparams; j++)
+		free(f->param_names[j]);
+	for (size_t k = 0; k < f->nterms; k++) {
+		free(f->terms[k].name);
+		free(f->terms[k].expr);
+	}
+	sf_formula_free(f->formula);
+	free(f->inputs);
+	free(f->param_names);
+	free(f->theta);
+	free(f->cov);
+	free(f->terms);
+	free(f->samples);
+	free(f->measured_inputs);
+	free(f->measured);
+	free(f->path);
+	free(f->name);
+	free(f->time);
+	free(f->output);
+	free(f);
+}
+
+size_t
+sf_fitfile_input_find(const sf_fitfile *f, const char *name)
+{
+	for (size_t i = 0; i < f->ninputs; i++)
+		if (strcmp(f->inputs[i].name, name) == 0)
+			return i;
+	return SF_FITFILE_NONE;
+}
+
+size_t
+sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text)
+{
+	if (i >= f->ninputs || f->inputs[i].levels == NULL)
+		return SF_FITFILE_NONE;
+	for (size_t k = 0; k < f->inputs[i].nlevels; k++)
+		if (strcmp(f->inputs[i].levels[k], text) == 0)
+			return k;
+	return SF_FITFILE_NONE;
+}

@@ -1,0 +1,127 @@
+/*
+ * fitfile.h - a fit read back from its JSON report (FIT.json), compiled and
+ * ready to evaluate: what `predict` and `scale` start from.
+ *
+ * FIT.json is self-contained (report.h): it carries the formula, its
+ * terms and inputs, the fitted parameters' values in theta order, the
+ * fixed constants, the covariance, the residual degrees of freedom, the
+ * range of every input over the fitted rows, the measured rows and,
+ * optionally, bootstrap replicates of theta.  The keys read here:
+ *
+ *   model.time              string, the formula                  required
+ *   model.terms             {name: {"expr": s, "kind": k}} or
+ *                           {name: s}, in definition order       required
+ *   model.inputs            {name: column} or
+ *                           {name: {"column": c, "levels": [..]}} required
+ *   model.fixed             {name: number}                       optional
+ *   model.name, model.output  strings                            optional
+ *   parameters              {name: {"value": x, "min": .., "max": ..}},
+ *                           the fitted ones in theta order; an entry with
+ *                           "fixed": true is a fixed constant     required
+ *   covariance              P x P numbers (null: not estimated)  optional
+ *   metrics.dof             residual degrees of freedom          optional
+ *   input_ranges            {name: [lo, hi]}                     optional
+ *   residuals               [{"inputs": {..}, "observed": y}]    optional
+ *   bootstrap.samples       [[theta_0 .. theta_P-1], ...]        optional
+ *
+ * Other keys are ignored.  A term's kind, when absent or unknown to this
+ * version, is guessed from its name (sf_term_kind_guess()).  Errors name
+ * FILE:LINE:COL: for a JSON syntax error, where jansson stopped; for a
+ * missing key, the object that lacks it; for a value of the wrong type,
+ * the value; for a formula that does not compile, the place inside the
+ * formula's string.
+ *
+ * Ownership: an sf_fitfile owns everything it points to, copies of the
+ * file's strings included; nothing of jansson's outlives the loader.
+ * sf_fitfile_free() releases it all.  A loaded fit is read-only and may be
+ * shared by threads (its programs are, see expr.h).
+ */
+#ifndef SF_FITFILE_H
+#define SF_FITFILE_H
+
+#include "base/error.h"
+#include "input/formula.h"
+#include "input/model.h"
+
+#include <stddef.h>
+
+/* "No such input": returned by sf_fitfile_input_find(). */
+#define SF_FITFILE_NONE ((size_t)-1)
+
+/* A formula variable. */
+typedef struct sf_fitfile_input {
+	char *name;
+	char *column;  /* the data column or expression it was read from */
+	char **levels; /* a text input's values, sorted; NULL when numeric */
+	size_t nlevels;
+	double lo, hi; /* its range over the fitted rows; NaN when unknown */
+} sf_fitfile_input;
+
+/* A named sub-expression of the formula. */
+typedef struct sf_fitfile_term {
+	char *name;
+	char *expr;
+	sf_term_kind kind;
+	/* 1 when no other term uses it, so it is a part of the time rather
+	 * than a building block of other terms (like a step count). */
+	int component;
+	/* 1 when no other term of a kind other than SF_TERM_OTHER uses it:
+	 * its time counts towards its kind's total (compute, ...). */
+	int counts_for_kind;
+} sf_fitfile_term;
+
+/* A loaded fit. */
+typedef struct sf_fitfile {
+	char *path;   /* as given to sf_fitfile_load() */
+	char *name;   /* the model's name ("" when absent) */
+	char *time;   /* the formula */
+	char *output; /* what was measured ("time" when absent) */
+	size_t ninputs;
+	sf_fitfile_input *inputs; /* in slot order of the programs */
+	size_t nparams;           /* P, the fitted parameters */
+	char **param_names;       /* P names, theta order */
+	double *theta;            /* P fitted values */
+	double *cov;              /* P x P row-major, NaN where not estimated
+	                             (a parameter held at a bound); NULL when
+	                             the file has no covariance */
+	double dof;               /* residual degrees of freedom; 0 unknown */
+	size_t nterms;
+	sf_fitfile_term *terms;  /* in definition order */
+	size_t nsamples;         /* bootstrap replicates, 0 when none */
+	double *samples;         /* nsamples x P, row-major */
+	size_t nmeasured;        /* measured rows with every input known */
+	double *measured_inputs; /* nmeasured x ninputs, row-major */
+	double *measured;        /* nmeasured observed times */
+	/* The compiled formula: value (1 output), gradient (1 + P outputs)
+	 * and terms (1 + nterms outputs), inputs in the order above. */
+	sf_formula *formula;
+} sf_fitfile;
+
+/*
+ * Read and compile the FIT.json at path.  Returns SF_OK with a new fit in
+ * *out (NULL on failure), or SF_EIO (cannot read), SF_ESYNTAX (not JSON,
+ * a duplicate key, a formula that does not parse), SF_ENAME (a missing
+ * key, an unknown name in a formula), SF_ETYPE (a value of the wrong
+ * type), SF_EVALUE (a matrix of the wrong size, a non-finite value, an
+ * empty range), SF_ENOMEM; err (optional) says where.
+ */
+int sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err);
+
+/*
+ * The same for length bytes of JSON text (need not be NUL-terminated); name
+ * is used as the file name in errors and kept as path.
+ */
+int sf_fitfile_parse(const char *text, size_t length, const char *name,
+                     sf_fitfile **out, sf_error *err);
+
+/* Release f.  Accepts NULL. */
+void sf_fitfile_free(sf_fitfile *f);
+
+/* The slot of the input called name, or SF_FITFILE_NONE. */
+size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);
+
+/* The code of text value text of input i (its index in the levels), or
+ * SF_FITFILE_NONE when i is numeric or has no such value. */
+size_t sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text);
+
+#endif /* SF_FITFILE_H */

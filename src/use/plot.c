@@ -1,0 +1,508 @@
+/*
+ * plot.c - the two-panel scaling chart.
+ *
+ * Layout, in pixels: the title and subtitle, the legend rows, the top
+ * panel (time), a gap, the bottom panel (efficiency or shares), then the
+ * shared x axis's labels and title.  Data are mapped inside each panel's
+ * frame with a small inset, so points at the ends of the range are not cut
+ * in half by the frame.
+ */
+#include "use/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	WIDTH = 720,
+	LEFT = 84, /* room for the y tick labels and title */
+	RIGHT = 24,
+	TOP_HEIGHT = 300,
+	BOTTOM_HEIGHT = 150,
+	GAP = 18,
+	LEGEND_ROW = 20,
+	INSET = 8, /* data inset from the frame */
+	MAX_TICKS = 64
+};
+
+/* Okabe and Ito's palette; the first is the prediction's. */
+static const char *const palette[] = {
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7",
+    "#56B4E9", "#D55E00", "#F0E442", "#000000",
+};
+#define PALETTE_SIZE (sizeof palette / sizeof palette[0])
+#define MEASURED_COLOUR "#D55E00"
+#define FASTEST_COLOUR "#009E73"
+#define GRID_COLOUR "#e3e3e3"
+#define AXIS_COLOUR "#333333"
+
+/* Average advance of a character at the legend's font size. */
+#define CHAR_WIDTH 7.3
+
+/* The kinds of legend swatch. */
+enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA };
+
+typedef struct legend {
+	sf_svg *svg; /* NULL: only measure */
+	double x, y;
+	int rows;
+} legend;
+
+static void
+diamond(sf_svg *s, double x, double y, double r, const char *fill)
+{
+	sf_svg_printf(s,
+	              "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f "
+	              "Z\" fill=\"%s\" stroke=\"black\" stroke-width=\"1\"/>\n",
+	              x, y - r, x + r, y, x, y + r, x - r, y, fill);
+}
+
+/* One legend entry; wraps to a new row when the line is full. */
+static void
+legend_entry(legend *l, enum swatch kind, const char *colour, const char *text)
+{
+	double width = 28 + CHAR_WIDTH * (double)strlen(text) + 18;
+	double x, y;
+
+	if (l->x + width > WIDTH - RIGHT && l->x > LEFT) {
+		l->x = LEFT;
+		l->y += LEGEND_ROW;
+		l->rows++;
+	}
+	x = l->x;
+	y = l->y;
+	l->x += width;
+	if (l->svg == NULL)
+		return;
+	switch (kind) {
+	case LINE:
+		sf_svg_printf(
+		    l->svg,
+		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+		    x, y - 4, x + 22, y - 4, colour);
+		break;
+	case BAND:
+	case AREA:
+		sf_svg_printf(
+		    l->svg,
+		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
+		    "height=\"10\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
+		    x, y - 9, colour, kind == BAND ? "0.2" : "0.85");
+		break;
+	case DOT:
+		sf_svg_printf(l->svg,
+		              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+		              "fill=\"%s\" stroke=\"white\"/>\n",
+		              x + 11, y - 4, colour);
+		break;
+	case DIAMOND:
+		diamond(l->svg, x + 11, y - 4, 5, colour);
+		break;
+	case DASHED:
+		sf_svg_printf(l->svg,
+		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		              "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              x, y - 4, x + 22, y - 4, colour);
+		break;
+	}
+	sf_svg_text(l->svg, x + 28, y, "", text);
+}
+
+static void
+draw_legend(const sf_plot_scale *p, legend *l)
+{
+	legend_entry(l, LINE, palette[0], "prediction");
+	if (p->lo != NULL && p->band_label != NULL)
+		legend_entry(l, BAND, palette[0], p->band_label);
+	if (p->nmeasured > 0)
+		legend_entry(l, DOT, MEASURED_COLOUR, p->measured_label);
+	if (isfinite(p->fastest_x) && p->fastest_label != NULL)
+		legend_entry(l, DIAMOND, FASTEST_COLOUR, p->fastest_label);
+	if (isfinite(p->crossover_x) && p->crossover_label != NULL)
+		legend_entry(l, DASHED, AXIS_COLOUR, p->crossover_label);
+}
+
+/* The stacked shares' legend, under the x axis. */
+static void
+draw_share_legend(const sf_plot_scale *p, legend *l)
+{
+	if (p->efficiency != NULL)
+		return;
+	for (size_t k = 0; k < p->nshares; k++)
+		legend_entry(l, AREA, palette[k % PALETTE_SIZE],
+		             p->share_names[k]);
+}
+
+/* The smallest and largest finite (and, for a log axis, positive) values. */
+static void
+extend(double *lo, double *hi, const double *v, size_t n, int log)
+{
+	for (size_t k = 0; v != NULL && k < n; k++) {
+		if (!isfinite(v[k]) || (log && !(v[k] > 0)))
+			continue;
+		*lo = fmin(*lo, v[k]);
+		*hi = fmax(*hi, v[k]);
+	}
+}
+
+/* Widen [lo, hi] by a fraction on each side (in log space for log). */
+static void
+pad(double *lo, double *hi, int log, double fraction)
+{
+	if (*lo == *hi) {
+		*lo = log ? *lo / 1.25 : *lo - fmax(fabs(*lo) * 0.1, 1);
+		*hi = log ? *hi * 1.25 : *hi + fmax(fabs(*hi) * 0.1, 1);
+		return;
+	}
+	if (log) {
+		double r = pow(*hi / *lo, fraction);
+		*lo /= r;
+		*hi *= r;
+	} else {
+		double d = (*hi - *lo) * fraction;
+		*lo -= d;
+		*hi += d;
+	}
+}
+
+/* The frame of a panel, its grid lines, ticks and tick labels. */
+typedef struct panel {
+	double x0, y0, x1, y1; /* frame */
+	sf_axis x, y;
+	const char *clip; /* id of its clip path */
+} panel;
+
+static void
+grid_and_ticks(sf_svg *s, const panel *pn, int powers_of_two, int x_labels,
+               int percent)
+{
+	double major[MAX_TICKS], minor[MAX_TICKS];
+	size_t nmajor, nminor;
+	char label[160];
+
+	/* y axis */
+	nmajor = sf_axis_ticks(&pn->y, 0, major, MAX_TICKS, minor, MAX_TICKS,
+	                       &nminor);
+	for (size_t k = 0; k < nmajor; k++) {
+		double y = sf_axis_map(&pn->y, major[k]);
+
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              pn->x0, y, pn->x1, y, GRID_COLOUR, pn->x0 - 5, y,
+		              pn->x0, y, AXIS_COLOUR);
+		if (percent)
+			snprintf(label, sizeof label, "%.0f%%", major[k] * 100);
+		else
+			sf_axis_label(major[k], label, sizeof label);
+		sf_svg_printf(s,
+		              "<text x=\"%.2f\" y=\"%.2f\" "
+		              "text-anchor=\"end\">%s</text>\n",
+		              pn->x0 - 8, y + 4.5, label);
+	}
+	for (size_t k = 0; k < nminor; k++) {
+		double y = sf_axis_map(&pn->y, minor[k]);
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              pn->x0 - 3, y, pn->x0, y, AXIS_COLOUR);
+	}
+	/* x axis */
+	nmajor = sf_axis_ticks(&pn->x, powers_of_two, major, MAX_TICKS, minor,
+	                       MAX_TICKS, &nminor);
+	for (size_t k = 0; k < nmajor; k++) {
+		double x = sf_axis_map(&pn->x, major[k]);
+
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              x, pn->y0, x, pn->y1, GRID_COLOUR, x, pn->y1, x,
+		              pn->y1 + 5, AXIS_COLOUR);
+		if (!x_labels)
+			continue;
+		sf_axis_label(major[k], label, sizeof label);
+		sf_svg_printf(s,
+		              "<text x=\"%.2f\" y=\"%.2f\" "
+		              "text-anchor=\"middle\">%s</text>\n",
+		              x, pn->y1 + 19, label);
+	}
+	for (size_t k = 0; k < nminor; k++) {
+		double x = sf_axis_map(&pn->x, minor[k]);
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
+		              x, pn->y1, x, pn->y1 + 3, AXIS_COLOUR);
+	}
+}
+
+static void
+frame(sf_svg *s, const panel *pn)
+{
+	sf_svg_printf(s,
+	              "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+	              "height=\"%.2f\" fill=\"none\" stroke=\"%s\"/>\n",
+	              pn->x0, pn->y0, pn->x1 - pn->x0, pn->y1 - pn->y0,
+	              AXIS_COLOUR);
+}
+
+static void
+clip_path(sf_svg *s, const panel *pn)
+{
+	sf_svg_printf(s,
+	              "<clipPath id=\"%s\"><rect x=\"%.2f\" y=\"%.2f\" "
+	              "width=\"%.2f\" height=\"%.2f\"/></clipPath>\n",
+	              pn->clip, pn->x0, pn->y0, pn->x1 - pn->x0,
+	              pn->y1 - pn->y0);
+}
+
+/* A vertical axis title, centred on the panel. */
+static void
+y_title(sf_svg *s, const panel *pn, const char *text)
+{
+	double y = (pn->y0 + pn->y1) / 2;
+	char attrs[128];
+
+	snprintf(attrs, sizeof attrs,
+	         "text-anchor=\"middle\" transform=\"rotate(-90 %.2f %.2f)\"",
+	         20.0, y);
+	sf_svg_text(s, 20, y, attrs, text);
+}
+
+/* Map n values through an axis (NaN stays NaN). */
+static void
+map_all(const sf_axis *a, const double *v, size_t n, double *out)
+{
+	for (size_t k = 0; k < n; k++)
+		out[k] = isfinite(v[k]) && (!a->log || v[k] > 0)
+		             ? sf_axis_map(a, v[k])
+		             : NAN;
+}
+
+static void
+draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
+         double *py, double *bx, double *by)
+{
+	size_t n = p->n;
+
+	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
+	if (p->lo != NULL && p->hi != NULL) {
+		/* The band: along the upper edge, back along the lower. */
+		size_t m = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			if (!isfinite(p->lo[k]) || !isfinite(p->hi[k]))
+				continue;
+			bx[m] = sf_axis_map(&pn->x, p->x[k]);
+			by[m++] = sf_axis_map(&pn->y, p->hi[k]);
+		}
+		for (size_t k = n; k-- > 0;) {
+			if (!isfinite(p->lo[k]) || !isfinite(p->hi[k]))
+				continue;
+			bx[m] = sf_axis_map(&pn->x, p->x[k]);
+			by[m++] = sf_axis_map(
+			    &pn->y,
+			    pn->y.log ? fmax(p->lo[k], pn->y.lo) : p->lo[k]);
+		}
+		sf_svg_polygon(s, bx, by, m,
+		               "fill=\"#0072B2\" fill-opacity=\"0.2\" "
+		               "stroke=\"none\"");
+	}
+	map_all(&pn->x, p->x, n, px);
+	map_all(&pn->y, p->time, n, py);
+	sf_svg_polyline(s, px, py, n,
+	                "stroke=\"#0072B2\" stroke-width=\"2\" "
+	                "stroke-linejoin=\"round\"");
+	if (isfinite(p->crossover_x))
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y0,
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y1,
+		              AXIS_COLOUR);
+	/* The measurements last, on top of what the model says. */
+	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
+		diamond(s, sf_axis_map(&pn->x, p->fastest_x),
+		        sf_axis_map(&pn->y, p->fastest_time), 6,
+		        FASTEST_COLOUR);
+	for (size_t k = 0; k < p->nmeasured; k++) {
+		if (!isfinite(p->mx[k]) || !isfinite(p->my[k]) ||
+		    (pn->y.log && !(p->my[k] > 0)))
+			continue;
+		sf_svg_printf(s,
+		              "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+		              "fill=\"%s\" stroke=\"white\"/>\n",
+		              sf_axis_map(&pn->x, p->mx[k]),
+		              sf_axis_map(&pn->y, p->my[k]), MEASURED_COLOUR);
+	}
+	sf_svg_printf(s, "</g>\n");
+}
+
+static void
+draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
+            double *py, double *bx, double *by)
+{
+	size_t n = p->n;
+
+	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
+	map_all(&pn->x, p->x, n, px);
+	if (p->efficiency != NULL) {
+		double y = sf_axis_map(&pn->y, 0.5);
+
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"#888888\" "
+		              "stroke-dasharray=\"2 3\"/>\n",
+		              pn->x0, y, pn->x1, y);
+		map_all(&pn->y, p->efficiency, n, py);
+		sf_svg_polyline(s, px, py, n,
+		                "stroke=\"#0072B2\" stroke-width=\"2\" "
+		                "stroke-linejoin=\"round\"");
+	} else {
+		/* Stacked shares: each series between the running sums. */
+		double *below = calloc(n + 1, sizeof *below);
+
+		for (size_t j = 0; below != NULL && j < p->nshares; j++) {
+			char attrs[96];
+			size_t m = 0;
+
+			for (size_t k = 0; k < n; k++) {
+				bx[m] = px[k];
+				by[m++] = sf_axis_map(&pn->y, below[k]);
+			}
+			for (size_t k = n; k-- > 0;) {
+				double v = p->shares[j * n + k];
+
+				below[k] += isfinite(v) && v > 0 ? v : 0;
+				bx[m] = px[k];
+				by[m++] = sf_axis_map(&pn->y, below[k]);
+			}
+			snprintf(attrs, sizeof attrs,
+			         "fill=\"%s\" fill-opacity=\"0.85\" "
+			         "stroke=\"white\" stroke-width=\"0.5\"",
+			         palette[j % PALETTE_SIZE]);
+			sf_svg_polygon(s, bx, by, m, attrs);
+		}
+		free(below);
+	}
+	if (isfinite(p->crossover_x))
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
+		              "stroke-dasharray=\"5 3\"/>\n",
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y0,
+		              sf_axis_map(&pn->x, p->crossover_x), pn->y1,
+		              AXIS_COLOUR);
+	sf_svg_printf(s, "</g>\n");
+}
+
+int
+sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
+{
+	double ylo = INFINITY, yhi = -INFINITY, elo = 0, ehi = 1;
+	double blo = INFINITY, bhi = -INFINITY;
+	double *px = NULL, *py = NULL, *bx = NULL, *by = NULL;
+	legend measure = {NULL, LEFT, 78, 1}, below = {NULL, LEFT, 0, 0}, draw;
+	panel top, bottom;
+	int ylog = p->ylog;
+	double height;
+	sf_svg *s;
+
+	*out = NULL;
+	extend(&ylo, &yhi, p->time, p->n, ylog);
+	if (!(ylo <= yhi) || p->n == 0)
+		return sf_error_set(err, SF_EVALUE,
+		                    "no finite predicted time to plot");
+	extend(&ylo, &yhi, p->my, p->nmeasured, ylog);
+	/* The band widens the axis, but by at most a factor of 4 (log) or
+	 * the curve's span (linear): a band exploding where the fit knows
+	 * nothing must not squash the curve into a line. */
+	extend(&blo, &bhi, p->lo, p->n, ylog);
+	extend(&blo, &bhi, p->hi, p->n, ylog);
+	if (blo <= bhi) {
+		double span = fmax(yhi - ylo, 0.1 * fabs(yhi));
+
+		ylo = fmax(fmin(ylo, blo), ylog ? ylo / 4 : ylo - span);
+		yhi = fmin(fmax(yhi, bhi), ylog ? yhi * 4 : yhi + span);
+	}
+	pad(&ylo, &yhi, ylog, 0.04);
+	if (p->efficiency != NULL) {
+		extend(&elo, &ehi, p->efficiency, p->n, 0);
+		elo = 0;
+		ehi = fmax(1, ehi) * 1.05;
+	}
+	draw_legend(p, &measure);
+	top.x0 = bottom.x0 = LEFT;
+	top.x1 = bottom.x1 = WIDTH - RIGHT;
+	top.y0 = measure.y + 16;
+	top.y1 = top.y0 + TOP_HEIGHT;
+	bottom.y0 = top.y1 + GAP;
+	bottom.y1 = bottom.y0 + BOTTOM_HEIGHT;
+	below.y = bottom.y1 + 72;
+	draw_share_legend(p, &below);
+	height = bottom.y1 + 52 +
+	         (p->efficiency == NULL && p->nshares > 0
+	              ? below.y - bottom.y1 - 52 + 14
+	              : 0);
+	top.clip = "top-panel";
+	bottom.clip = "bottom-panel";
+	top.x = (sf_axis){p->x[0], p->x[p->n - 1], p->xlog, top.x0 + INSET,
+	                  top.x1 - INSET};
+	bottom.x = top.x;
+	top.y = (sf_axis){ylo, yhi, ylog, top.y1, top.y0};
+	bottom.y = (sf_axis){elo, p->efficiency != NULL ? ehi : 1, 0, bottom.y1,
+	                     bottom.y0};
+	px = malloc((p->n + 1) * sizeof *px);
+	py = malloc((p->n + 1) * sizeof *py);
+	bx = malloc((2 * p->n + 1) * sizeof *bx);
+	by = malloc((2 * p->n + 1) * sizeof *by);
+	s = sf_svg_new(WIDTH, height);
+	if (px == NULL || py == NULL || bx == NULL || by == NULL || s == NULL)
+		goto nomem;
+	sf_svg_text(s, LEFT, 28, "font-size=\"16\" font-weight=\"bold\"",
+	            p->title);
+	if (p->subtitle != NULL && p->subtitle[0] != '\0')
+		sf_svg_text(s, LEFT, 48, "fill=\"#555555\"", p->subtitle);
+	draw = (legend){s, LEFT, 78, 1};
+	draw_legend(p, &draw);
+	draw = (legend){s, LEFT, bottom.y1 + 72, 0};
+	draw_share_legend(p, &draw);
+	sf_svg_printf(s, "<defs>\n");
+	clip_path(s, &top);
+	clip_path(s, &bottom);
+	sf_svg_printf(s, "</defs>\n");
+	grid_and_ticks(s, &top, p->powers_of_two, 0, 0);
+	grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+	draw_top(s, p, &top, px, py, bx, by);
+	draw_bottom(s, p, &bottom, px, py, bx, by);
+	frame(s, &top);
+	frame(s, &bottom);
+	y_title(s, &top, p->ylabel);
+	y_title(s, &bottom,
+	        p->efficiency != NULL ? "parallel efficiency"
+	                              : "share of time");
+	sf_svg_text(s, (top.x0 + top.x1) / 2, bottom.y1 + 42,
+	            "text-anchor=\"middle\"", p->xlabel);
+	if (sf_svg_text_of(s, NULL) == NULL)
+		goto nomem;
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	*out = s;
+	return SF_OK;
+nomem:
+	sf_svg_free(s);
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
+}

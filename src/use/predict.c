@@ -1,0 +1,257 @@
+/*
+ * predict.c - predictions with delta-method and bootstrap bands.
+ */
+#include "use/predict.h"
+
+#include "solve/covariance.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+sf_prediction_free(sf_prediction *p)
+{
+	if (p == NULL)
+		return;
+	free(p->inputs);
+	free(p->time);
+	free(p->se);
+	free(p->lo);
+	free(p->hi);
+	free(p->boot_lo);
+	free(p->boot_hi);
+	free(p->terms);
+	free(p->range);
+	free(p);
+}
+
+int
+sf_prediction_outside(const sf_prediction *p, size_t k)
+{
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE)
+			return 1;
+	return 0;
+}
+
+double
+sf_predict_quantile(const double *sorted, size_t n, double q)
+{
+	double h, lower;
+	size_t k;
+
+	if (n == 0)
+		return NAN;
+	h = (double)(n - 1) * q;
+	lower = floor(h);
+	k = (size_t)lower;
+	if (k + 1 >= n)
+		return sorted[n - 1];
+	return sorted[k] + (h - lower) * (sorted[k + 1] - sorted[k]);
+}
+
+static int
+compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Evaluate every output of program p over data d at theta into out. */
+static int
+evaluate(const sf_program *p, const sf_expr_data *d, const double *theta,
+         size_t n, double *out)
+{
+	double *scratch =
+	    malloc((sf_program_scratch_size(p) + 1) * sizeof *scratch);
+
+	if (scratch == NULL)
+		return SF_ENOMEM;
+	sf_program_eval(p, d, theta, 0, n, out, scratch);
+	free(scratch);
+	return SF_OK;
+}
+
+/* sqrt(g^T C g) for the gradient of point k (g_j at grad[(1 + j) n + k]).
+ * Parameters whose variance is NaN (held at a bound) are left out. */
+static double
+delta_se(const sf_fitfile *f, const double *grad, size_t n, size_t k)
+{
+	size_t p = f->nparams;
+	double var = 0;
+
+	if (f->cov == NULL)
+		return NAN;
+	for (size_t a = 0; a < p; a++) {
+		double ga = grad[(1 + a) * n + k];
+
+		if (isnan(f->cov[a * p + a]))
+			continue;
+		for (size_t b = 0; b < p; b++) {
+			if (isnan(f->cov[b * p + b]))
+				continue;
+			var += ga * f->cov[a * p + b] * grad[(1 + b) * n + k];
+		}
+	}
+	/* Rounding can make a vanishing variance slightly negative. */
+	return isnan(var) ? NAN : sqrt(fmax(var, 0));
+}
+
+/* The bootstrap band: each replicate's times, then per point the
+ * percentiles over the replicates finite at every point. */
+static int
+bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
+{
+	size_t n = p->n, b = f->nsamples, used = 0;
+	double *times = malloc((b * n + 1) * sizeof *times);
+	double *column = malloc((b + 1) * sizeof *column);
+	int rc = SF_ENOMEM;
+
+	p->boot_lo = malloc(n * sizeof *p->boot_lo);
+	p->boot_hi = malloc(n * sizeof *p->boot_hi);
+	if (times == NULL || column == NULL || p->boot_lo == NULL ||
+	    p->boot_hi == NULL)
+		goto done;
+	for (size_t s = 0; s < b; s++) {
+		double *row = &times[used * n];
+		int finite = 1;
+
+		if (evaluate(f->formula->value, d, &f->samples[s * f->nparams],
+		             n, row) != SF_OK)
+			goto done;
+		for (size_t k = 0; k < n; k++)
+			finite &= isfinite(row[k]) != 0;
+		used += finite;
+	}
+	for (size_t k = 0; k < n; k++) {
+		for (size_t s = 0; s < used; s++)
+			column[s] = times[s * n + k];
+		qsort(column, used, sizeof *column, compare_doubles);
+		p->boot_lo[k] = sf_predict_quantile(column, used,
+		                                    (1 - SF_PREDICT_LEVEL) / 2);
+		p->boot_hi[k] = sf_predict_quantile(column, used,
+		                                    (1 + SF_PREDICT_LEVEL) / 2);
+	}
+	p->boot_used = used;
+	rc = SF_OK;
+done:
+	free(times);
+	free(column);
+	return rc;
+}
+
+/* Compute everything once the arrays exist. */
+static int
+fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
+{
+	const sf_formula *fm = f->formula;
+	size_t n = p->n, np = f->nparams, nt = f->nterms;
+	const double **columns = calloc(p->ninputs + 1, sizeof *columns);
+	sf_expr_data *dg = NULL, *dt = NULL;
+	double *grad = malloc(((1 + np) * n + 1) * sizeof *grad);
+	double *terms = malloc(((1 + nt) * n + 1) * sizeof *terms);
+	int rc = SF_ENOMEM;
+
+	if (columns == NULL || grad == NULL || terms == NULL) {
+		sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < p->ninputs; i++)
+		columns[i] = &p->inputs[i * n];
+	/* The value program binds to the same columns as these two. */
+	if ((dg = sf_expr_data_new(fm->gradient, columns, n, err)) == NULL ||
+	    (dt = sf_expr_data_new(fm->terms, columns, n, err)) == NULL) {
+		rc = err != NULL ? err->code : SF_ENOMEM;
+		goto done;
+	}
+	if (evaluate(fm->gradient, dg, f->theta, n, grad) != SF_OK ||
+	    evaluate(fm->terms, dt, f->theta, n, terms) != SF_OK) {
+		sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	p->t = f->dof >= 1 ? sf_covariance_t_quantile(SF_PREDICT_LEVEL, f->dof)
+	                   : NAN;
+	for (size_t k = 0; k < n; k++) {
+		p->time[k] = grad[k];
+		p->se[k] = delta_se(f, grad, n, k);
+		p->lo[k] = p->time[k] - p->t * p->se[k];
+		p->hi[k] = p->time[k] + p->t * p->se[k];
+	}
+	memcpy(p->terms, terms + n, nt * n * sizeof *terms);
+	if (f->nsamples > 0) {
+		sf_expr_data *dv = sf_expr_data_new(fm->value, columns, n, err);
+
+		if (dv == NULL) {
+			rc = err != NULL ? err->code : SF_ENOMEM;
+			goto done;
+		}
+		rc = bootstrap_band(f, dv, p);
+		sf_expr_data_free(dv);
+		if (rc != SF_OK) {
+			sf_error_set(err, rc, "out of memory");
+			goto done;
+		}
+	}
+	rc = SF_OK;
+done:
+	sf_expr_data_free(dg);
+	sf_expr_data_free(dt);
+	free(columns);
+	free(grad);
+	free(terms);
+	return rc;
+}
+
+int
+sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
+           sf_prediction **out, sf_error *err)
+{
+	size_t ni = f->ninputs;
+	sf_prediction *p;
+	int rc;
+
+	*out = NULL;
+	if (n == 0)
+		return sf_error_set(err, SF_EVALUE, "no points to predict at");
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	p->n = n;
+	p->ninputs = ni;
+	p->nterms = f->nterms;
+	p->inputs = malloc((ni * n + 1) * sizeof *p->inputs);
+	p->time = malloc(n * sizeof *p->time);
+	p->se = malloc(n * sizeof *p->se);
+	p->lo = malloc(n * sizeof *p->lo);
+	p->hi = malloc(n * sizeof *p->hi);
+	p->terms = malloc((f->nterms * n + 1) * sizeof *p->terms);
+	p->range = calloc(ni * n + 1, 1);
+	if (p->inputs == NULL || p->time == NULL || p->se == NULL ||
+	    p->lo == NULL || p->hi == NULL || p->terms == NULL ||
+	    p->range == NULL) {
+		sf_prediction_free(p);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ni; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+
+		memcpy(&p->inputs[i * n], columns[i], n * sizeof *p->inputs);
+		for (size_t k = 0; k < n; k++) {
+			double x = columns[i][k];
+
+			if (in->levels != NULL)
+				continue;
+			if (x < in->lo)
+				p->range[i * n + k] = SF_PREDICT_BELOW;
+			else if (x > in->hi)
+				p->range[i * n + k] = SF_PREDICT_ABOVE;
+		}
+	}
+	if ((rc = fill(f, p, err)) != SF_OK) {
+		sf_prediction_free(p);
+		return rc;
+	}
+	*out = p;
+	return SF_OK;
+}

@@ -1,0 +1,83 @@
+/*
+ * predict.h - the fitted formula's predictions at new points, with their
+ * uncertainty and each term's part.
+ *
+ * At each point x (one value per input) the prediction is the time
+ * f(x, theta) at the fitted theta, and its 95% confidence band - the
+ * uncertainty of the fitted mean time, not of a single new measurement -
+ * is computed two ways:
+ *
+ *   delta method   f +- t(0.975, dof) sqrt(g^T C g), g = d f / d theta at
+ *                  x (from the compiled derivatives) and C the fit's
+ *                  covariance.  A parameter the fit held at a bound has no
+ *                  covariance (NaN row and column): the constraint, not
+ *                  the data, fixes it, so it contributes no variance.
+ *                  NaN when the fit has no covariance or dof < 1.
+ *   bootstrap      when the fit carries bootstrap replicates of theta: the
+ *                  2.5% and 97.5% percentiles (linear interpolation
+ *                  between order statistics, Hyndman and Fan's type 7) of
+ *                  f(x, theta_b) over the replicates whose time is finite.
+ *
+ * A point is "outside" when an input lies outside the range it had in the
+ * fitted rows: the prediction is then an extrapolation.
+ *
+ * Ownership: sf_predict() returns a new sf_prediction the caller frees with
+ * sf_prediction_free(); it copies the points and keeps no pointer to the
+ * fit.  Thread safety: sf_predict() only reads the fit, so several threads
+ * may predict from one fit at once.
+ */
+#ifndef SF_PREDICT_H
+#define SF_PREDICT_H
+
+#include "base/error.h"
+#include "use/fitfile.h"
+
+#include <stddef.h>
+
+/* The confidence level of every band. */
+#define SF_PREDICT_LEVEL 0.95
+
+/* Where an input lies relative to its fitted range. */
+enum sf_predict_range {
+	SF_PREDICT_INSIDE = 0,
+	SF_PREDICT_BELOW = 1,
+	SF_PREDICT_ABOVE = 2
+};
+
+/* Predictions at n points. */
+typedef struct sf_prediction {
+	size_t n, ninputs, nterms;
+	double *inputs;  /* ninputs x n, input-major (column i at i * n) */
+	double *time;    /* n predicted times */
+	double *se;      /* n: sqrt(g^T C g); NaN when unknown */
+	double *lo, *hi; /* n: the delta-method band */
+	double *boot_lo, *boot_hi; /* n: the bootstrap band; NULL without
+	                              replicates */
+	size_t boot_used;     /* replicates with a finite time at every point */
+	double *terms;        /* nterms x n, term-major (term k at k * n) */
+	unsigned char *range; /* ninputs x n: enum sf_predict_range */
+	double t;             /* the t quantile of the delta-method band */
+} sf_prediction;
+
+/*
+ * Predict at n >= 1 points: columns[i] holds the n values of input i (for
+ * a text input, its level codes).  Returns SF_OK and a new prediction in
+ * *out, or SF_ENOMEM / SF_EVALUE (n == 0) with err filled.
+ */
+int sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
+               sf_prediction **out, sf_error *err);
+
+/* Release p.  Accepts NULL. */
+void sf_prediction_free(sf_prediction *p);
+
+/* 1 when any input of point k lies outside its fitted range. */
+int sf_prediction_outside(const sf_prediction *p, size_t k);
+
+/*
+ * The q-quantile (0 <= q <= 1) of the n sorted values x by linear
+ * interpolation between order statistics (type 7): x[(n - 1) q].  NaN when
+ * n == 0.
+ */
+double sf_predict_quantile(const double *sorted, size_t n, double q);
+
+#endif /* SF_PREDICT_H */

@@ -1,0 +1,692 @@
+/*
+ * report.c - the text and JSON reports of a fit.
+ *
+ * The JSON tree is built with jansson; every insertion goes through put(),
+ * which records an allocation failure once, so out-of-memory is handled in
+ * one place (sf_report_json returns NULL).
+ */
+#include "use/report.h"
+#include "base/atomic.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Insert value under key; remember any failure in *ok. */
+static void
+put(json_t *obj, const char *key, json_t *value, int *ok)
+{
+	if (value == NULL || json_object_set_new(obj, key, value) != 0)
+		*ok = 0;
+}
+
+static void
+append(json_t *array, json_t *value, int *ok)
+{
+	if (value == NULL || json_array_append_new(array, value) != 0)
+		*ok = 0;
+}
+
+json_t *
+sf_json_number(double x)
+{
+	if (!isfinite(x))
+		return json_null();
+	if (x == floor(x) && fabs(x) <= 9007199254740992.0 &&
+	    !(x == 0 && signbit(x)))
+		return json_integer((json_int_t)x);
+	return json_real(x);
+}
+
+static json_t *
+json_text(const char *s)
+{
+	return json_string(s != NULL ? s : "");
+}
+
+static json_t *
+model_json(const sf_report *r, int *ok)
+{
+	const sf_model *m = r->model;
+	json_t *model = json_object(), *terms = json_object();
+	json_t *inputs = json_object(), *fixed = json_object();
+	json_t *fit = json_object();
+
+	if (model == NULL || terms == NULL || inputs == NULL || fixed == NULL ||
+	    fit == NULL) {
+		*ok = 0;
+		json_decref(terms);
+		json_decref(inputs);
+		json_decref(fixed);
+		json_decref(fit);
+		return model;
+	}
+	put(model, "name", json_text(m->name), ok);
+	put(model, "description", json_text(m->description), ok);
+	put(model, "time", json_text(m->time.text), ok);
+	for (size_t k = 0; k < m->nterms; k++) {
+		json_t *t = json_object();
+		if (t == NULL) {
+			*ok = 0;
+			continue;
+		}
+		put(t, "expr", json_text(m->terms[k].expr.text), ok);
+		put(t, "kind", json_text(sf_term_kind_name(m->terms[k].kind)),
+		    ok);
+		put(terms, m->terms[k].name, t, ok);
+	}
+	put(model, "terms", terms, ok);
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const sf_dataset_input *in = &r->data->inputs[i];
+		if (in->levels == NULL) {
+			put(inputs, m->inputs[i].name,
+			    json_text(m->inputs[i].expr.text), ok);
+			continue;
+		}
+		/* A text input: its column and its values' codes. */
+		json_t *t = json_object(), *levels = json_array();
+		if (t == NULL || levels == NULL) {
+			*ok = 0;
+			json_decref(t);
+			json_decref(levels);
+			continue;
+		}
+		for (size_t k = 0; k < in->nlevels; k++)
+			append(levels, json_text(in->levels[k]), ok);
+		put(t, "column", json_text(m->inputs[i].expr.text), ok);
+		put(t, "levels", levels, ok);
+		put(inputs, m->inputs[i].name, t, ok);
+	}
+	put(model, "inputs", inputs, ok);
+	for (size_t i = 0; i < m->nparams; i++)
+		if (m->params[i].fixed)
+			put(fixed, m->params[i].name,
+			    sf_json_number(m->params[i].value), ok);
+	put(model, "fixed", fixed, ok);
+	put(model, "output",
+	    json_text(m->output.text != NULL ? m->output.text : "time"), ok);
+	put(fit, "loss", json_text(sf_loss_name(r->fit->settings.loss)), ok);
+	put(fit, "regularization",
+	    json_text(sf_penalty_name(r->fit->settings.penalty)), ok);
+	put(fit, "lambda", sf_json_number(r->fit->settings.lambda), ok);
+	put(model, "fit", fit, ok);
+	return model;
+}
+
+static json_t *
+data_json(const sf_report *r, int *ok)
+{
+	const sf_dataset *d = r->data;
+	json_t *data = json_object();
+
+	if (data == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	put(data, "file", json_text(d->file), ok);
+	put(data, "sha256", json_text(d->sha256), ok);
+	put(data, "rows", json_integer((json_int_t)d->rows), ok);
+	put(data, "where",
+	    r->model->where.text != NULL ? json_text(r->model->where.text)
+	                                 : json_null(),
+	    ok);
+	put(data, "file_rows", json_integer((json_int_t)d->table_rows), ok);
+	put(data, "filtered_out", json_integer((json_int_t)d->filtered_out),
+	    ok);
+	put(data, "skipped", json_integer((json_int_t)d->skipped), ok);
+	put(data, "configurations", json_integer((json_int_t)d->nconfigs), ok);
+	return data;
+}
+
+static json_t *
+parameters_json(const sf_report *r, int *ok)
+{
+	const sf_model *m = r->model;
+	const sf_formula *f = r->formula;
+	json_t *params = json_object();
+	size_t j = 0;
+
+	if (params == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < m->nparams; i++) {
+		const sf_model_param *p = &m->params[i];
+		json_t *o = json_object(), *ci;
+
+		if (o == NULL) {
+			*ok = 0;
+			continue;
+		}
+		if (p->fixed) {
+			put(o, "value", sf_json_number(p->value), ok);
+			put(o, "fixed", json_true(), ok);
+			put(params, p->name, o, ok);
+			continue;
+		}
+		put(o, "value", sf_json_number(r->fit->theta[j]), ok);
+		put(o, "stderr",
+		    sf_json_number(r->stats != NULL ? r->stats->se[j] : NAN),
+		    ok);
+		if ((ci = json_array()) != NULL) {
+			append(ci,
+			       sf_json_number(r->stats != NULL
+			                          ? r->stats->ci_low[j]
+			                          : NAN),
+			       ok);
+			append(ci,
+			       sf_json_number(r->stats != NULL
+			                          ? r->stats->ci_high[j]
+			                          : NAN),
+			       ok);
+		}
+		put(o, "ci95", ci, ok);
+		put(o, "min", sf_json_number(f->lower[j]), ok);
+		put(o, "max", sf_json_number(f->upper[j]), ok);
+		put(o, "at_bound", json_boolean(r->fit->at_bound[j] != 0), ok);
+		/* An infinite error: the data does not pin this one down. */
+		put(o, "determined",
+		    json_boolean(r->stats == NULL || !isinf(r->stats->se[j])),
+		    ok);
+		put(o, "search_value", sf_json_number(r->fit->theta_search[j]),
+		    ok);
+		put(params, p->name, o, ok);
+		j++;
+	}
+	return params;
+}
+
+static json_t *
+metrics_json(const sf_report *r, int *ok)
+{
+	const sf_stats *s = r->stats;
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	put(o, "sse", sf_json_number(s != NULL ? s->sse : NAN), ok);
+	put(o, "rmse", sf_json_number(s != NULL ? s->rmse : NAN), ok);
+	put(o, "mape", sf_json_number(s != NULL ? s->mape : NAN), ok);
+	put(o, "max_ape", sf_json_number(s != NULL ? s->max_ape : NAN), ok);
+	put(o, "r2", sf_json_number(s != NULL ? s->r2 : NAN), ok);
+	put(o, "r2_adjusted", sf_json_number(s != NULL ? s->r2_adj : NAN), ok);
+	put(o, "chisqr", sf_json_number(s != NULL ? s->chisqr : NAN), ok);
+	put(o, "aic", sf_json_number(s != NULL ? s->aic : NAN), ok);
+	put(o, "aicc", sf_json_number(s != NULL ? s->aicc : NAN), ok);
+	put(o, "bic", sf_json_number(s != NULL ? s->bic : NAN), ok);
+	put(o, "loss", sf_json_number(r->fit->loss), ok);
+	put(o, "penalty", sf_json_number(r->fit->penalty), ok);
+	put(o, "cost", sf_json_number(r->fit->cost), ok);
+	put(o, "condition_number",
+	    sf_json_number(s != NULL ? s->condition : NAN), ok);
+	put(o, "dof", json_integer(s != NULL ? (json_int_t)s->dof : 0), ok);
+	put(o, "rank", json_integer(s != NULL ? (json_int_t)s->rank : 0), ok);
+	put(o, "rank_deficient", json_boolean(s != NULL && s->rank_deficient),
+	    ok);
+	return o;
+}
+
+static json_t *
+optimizer_json(const sf_report *r, int *ok)
+{
+	const sf_fit_result *fit = r->fit;
+	json_t *o = json_object(), *polish = json_object();
+	char seed[24];
+
+	if (o == NULL || polish == NULL) {
+		*ok = 0;
+		json_decref(polish);
+		return o;
+	}
+	put(o, "algorithm",
+	    json_text(sf_algorithm_name(fit->settings.algorithm)), ok);
+	if (fit->settings.algorithm == SF_ALGORITHM_DE)
+		put(o, "strategy", json_text(fit->settings.strategy), ok);
+	/* A 64-bit seed may not fit JSON's integers: give it as text too. */
+	snprintf(seed, sizeof seed, "%llu",
+	         (unsigned long long)fit->settings.seed);
+	put(o, "seed",
+	    fit->settings.seed <= 9007199254740992ULL
+	        ? json_integer((json_int_t)fit->settings.seed)
+	        : json_string(seed),
+	    ok);
+	put(o, "scale", json_text(sf_search_scale_name(fit->settings.scale)),
+	    ok);
+	put(o, "chosen_scale", json_text(sf_search_scale_name(fit->scale)), ok);
+	{
+		json_t *solved = json_array();
+
+		for (size_t j = 0; solved != NULL && j < fit->nparams; j++)
+			if (fit->linear[j])
+				append(
+				    solved,
+				    json_text(
+				        r->model->params[r->formula->fitted[j]]
+				            .name),
+				    ok);
+		put(o, "separable", solved, ok);
+	}
+	put(o, "threads", json_integer(fit->threads), ok);
+	put(o, "population", json_integer((json_int_t)fit->population), ok);
+	put(o, "evaluations", json_integer((json_int_t)fit->evaluations), ok);
+	put(o, "generations", json_integer((json_int_t)fit->generations), ok);
+	put(o, "stop_reason", json_text(fit->stop_reason), ok);
+	put(o, "search_cost", sf_json_number(fit->cost_search), ok);
+	put(o, "seconds", sf_json_number(fit->seconds), ok);
+	put(polish, "ran", json_boolean(fit->polish_ran), ok);
+	put(polish, "kept", json_boolean(fit->polish_kept), ok);
+	if (fit->polish_stop != NULL)
+		put(polish, "stop", json_text(fit->polish_stop), ok);
+	put(polish, "iterations",
+	    json_integer((json_int_t)fit->polish_iterations), ok);
+	if (fit->polish_note != NULL)
+		put(polish, "note", json_text(fit->polish_note), ok);
+	put(o, "polish", polish, ok);
+	return o;
+}
+
+static json_t *
+matrix_json(const double *m, size_t n, int *ok)
+{
+	json_t *rows = json_array();
+
+	if (rows == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *row = json_array();
+		if (row == NULL) {
+			*ok = 0;
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			append(row,
+			       sf_json_number(m != NULL ? m[i * n + j] : NAN),
+			       ok);
+		append(rows, row, ok);
+	}
+	return rows;
+}
+
+static json_t *
+residuals_json(const sf_report *r, int *ok)
+{
+	const sf_dataset *d = r->data;
+	json_t *rows = json_array();
+
+	if (rows == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < d->rows; i++) {
+		json_t *o = json_object(), *in = json_object();
+		if (o == NULL || in == NULL) {
+			*ok = 0;
+			json_decref(o);
+			json_decref(in);
+			continue;
+		}
+		put(o, "row", json_integer((json_int_t)i), ok);
+		put(o, "line", json_integer(d->lines[i]), ok);
+		for (size_t k = 0; k < d->ninputs; k++)
+			put(in, d->inputs[k].name,
+			    sf_json_number(d->inputs[k].values[i]), ok);
+		put(o, "inputs", in, ok);
+		put(o, "observed", sf_json_number(d->output[i]), ok);
+		put(o, "predicted",
+		    sf_json_number(r->stats != NULL ? r->stats->predicted[i]
+		                                    : NAN),
+		    ok);
+		append(rows, o, ok);
+	}
+	return rows;
+}
+
+static json_t *
+ranges_json(const sf_dataset *d, int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	for (size_t k = 0; k < d->ninputs; k++) {
+		double lo = INFINITY, hi = -INFINITY;
+		json_t *pair = json_array();
+
+		for (size_t i = 0; i < d->rows; i++) {
+			lo = fmin(lo, d->inputs[k].values[i]);
+			hi = fmax(hi, d->inputs[k].values[i]);
+		}
+		if (pair == NULL) {
+			*ok = 0;
+			continue;
+		}
+		append(pair, sf_json_number(lo), ok);
+		append(pair, sf_json_number(hi), ok);
+		put(o, d->inputs[k].name, pair, ok);
+	}
+	return o;
+}
+
+/* lambda: auto - the choice and the cross-validation curve behind it. */
+static json_t *
+lambda_json(const sf_fit_result *fit, int *ok)
+{
+	json_t *o = json_object(), *curve = json_array();
+
+	if (o == NULL || curve == NULL) {
+		*ok = 0;
+		json_decref(curve);
+		return o;
+	}
+	put(o, "lambda", sf_json_number(fit->settings.lambda), ok);
+	put(o, "folds", json_integer((json_int_t)fit->lambda_folds), ok);
+	put(o, "criterion", json_string("cv_mape"), ok);
+	for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+		append(curve,
+		       json_pack("{s:o, s:o}", "lambda",
+		                 sf_json_number(fit->lambda_grid[g]), "cv_mape",
+		                 sf_json_number(fit->lambda_cv_mape[g])),
+		       ok);
+	put(o, "curve", curve, ok);
+	return o;
+}
+
+/* Bootstrap or restarts: per-parameter summaries, costs and samples. */
+static json_t *
+resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
+{
+	const sf_model *m = r->model;
+	const size_t P = x->nparams;
+	json_t *o = json_object(), *params = json_object();
+	json_t *samples = json_array(), *costs = json_array();
+
+	if (o == NULL || params == NULL || samples == NULL || costs == NULL) {
+		*ok = 0;
+		json_decref(params);
+		json_decref(samples);
+		json_decref(costs);
+		return o;
+	}
+	put(o, bootstrap ? "replicates" : "count",
+	    json_integer((json_int_t)x->count), ok);
+	put(o, "failed", json_integer((json_int_t)x->failed), ok);
+	put(o, "evaluations", json_integer((json_int_t)x->evaluations), ok);
+	for (size_t j = 0; j < P; j++) {
+		json_t *p = json_object(), *ci = json_array();
+
+		if (p == NULL || ci == NULL) {
+			*ok = 0;
+			json_decref(p);
+			json_decref(ci);
+			continue;
+		}
+		append(ci, sf_json_number(x->low[j]), ok);
+		append(ci, sf_json_number(x->high[j]), ok);
+		put(p, bootstrap ? "ci95" : "range95", ci, ok);
+		put(p, "median", sf_json_number(x->median[j]), ok);
+		put(p, "sd", sf_json_number(x->sd[j]), ok);
+		put(params, m->params[r->formula->fitted[j]].name, p, ok);
+	}
+	for (size_t b = 0; b < x->count; b++) {
+		json_t *row = json_array();
+
+		if (row == NULL) {
+			*ok = 0;
+			continue;
+		}
+		for (size_t j = 0; j < P; j++)
+			append(row, sf_json_number(x->samples[b * P + j]), ok);
+		append(samples, row, ok);
+		append(costs, sf_json_number(x->costs[b]), ok);
+	}
+	put(o, "parameters", params, ok);
+	put(o, "costs", costs, ok);
+	put(o, "samples", samples, ok);
+	return o;
+}
+
+json_t *
+sf_report_json(const sf_report *r)
+{
+	json_t *root = json_object();
+	int ok = root != NULL;
+
+	if (!ok)
+		return NULL;
+	put(root, "scalefit_version", json_string(PACKAGE_VERSION), &ok);
+	put(root, "model", model_json(r, &ok), &ok);
+	put(root, "data", data_json(r, &ok), &ok);
+	put(root, "parameters", parameters_json(r, &ok), &ok);
+	put(root, "metrics", metrics_json(r, &ok), &ok);
+	put(root, "optimizer", optimizer_json(r, &ok), &ok);
+	put(root, "correlations",
+	    matrix_json(r->stats != NULL ? r->stats->corr : NULL,
+	                r->formula->nparams, &ok),
+	    &ok);
+	put(root, "covariance",
+	    matrix_json(r->stats != NULL ? r->stats->cov : NULL,
+	                r->formula->nparams, &ok),
+	    &ok);
+	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
+	put(root, "residuals", residuals_json(r, &ok), &ok);
+	if (r->fit->lambda_auto)
+		put(root, "lambda_selection", lambda_json(r->fit, &ok), &ok);
+	if (r->bootstrap != NULL)
+		put(root, "bootstrap", resample_json(r, r->bootstrap, 1, &ok),
+		    &ok);
+	if (r->restarts != NULL)
+		put(root, "restarts", resample_json(r, r->restarts, 0, &ok),
+		    &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+static const size_t json_flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
+
+int
+sf_report_print_json(const json_t *json, FILE *out, sf_error *err)
+{
+	if (json_dumpf(json, out, json_flags) != 0 || fputc('\n', out) == EOF)
+		return sf_error_set(err, SF_EIO, "could not write the report");
+	return SF_OK;
+}
+
+int
+sf_report_save(const json_t *json, const char *path, sf_error *err)
+{
+	char *text = json_dumps(json, json_flags);
+	size_t n;
+	int rc;
+
+	if (text == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	/* json_dumps leaves room for nothing more: add the newline. */
+	n = strlen(text);
+	{
+		char *line = realloc(text, n + 2);
+		if (line == NULL) {
+			free(text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		text = line;
+	}
+	text[n] = '\n';
+	text[n + 1] = '\0';
+	rc = sf_write_atomic(path, text, n + 1, "the report", err);
+	free(text);
+	return rc;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static int
+param_width(const sf_model *m)
+{
+	int w = 9;
+
+	for (size_t i = 0; i < m->nparams; i++)
+		if ((int)strlen(m->params[i].name) > w)
+			w = (int)strlen(m->params[i].name);
+	return w;
+}
+
+static void
+print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
+               FILE *out)
+{
+	if (x == NULL)
+		return;
+	if (bootstrap)
+		fprintf(out,
+		        "\n  bootstrap: %zu replicates resampling "
+		        "configurations (%zu failed)\n  %-12s %15s   %s\n",
+		        x->count, x->failed, "parameter", "median",
+		        "95% percentile interval");
+	else
+		fprintf(out,
+		        "\n  restarts: %zu seeds (%zu failed); the spread of "
+		        "their best constants\n  %-12s %15s %-29s %s\n",
+		        x->count, x->failed, "parameter", "median",
+		        "  2.5% to 97.5% of restarts", "sd");
+	for (size_t j = 0; j < x->nparams; j++) {
+		char interval[64];
+
+		snprintf(interval, sizeof interval, "[%.6g, %.6g]", x->low[j],
+		         x->high[j]);
+		fprintf(out, "  %-12s %15.8g   ",
+		        r->model->params[r->formula->fitted[j]].name,
+		        x->median[j]);
+		if (bootstrap)
+			fputs(interval, out);
+		else
+			fprintf(out, "%-29s %.3g", interval, x->sd[j]);
+		fputc('\n', out);
+	}
+}
+
+void
+sf_report_print_text(const sf_report *r, FILE *out)
+{
+	const sf_model *m = r->model;
+	const sf_fit_result *fit = r->fit;
+	const sf_stats *s = r->stats;
+	int w = param_width(m);
+	size_t j = 0;
+
+	fprintf(out, "fit of %s to %s: %zu rows\n\n", m->name, r->data->file,
+	        r->data->rows);
+	fprintf(out, "  %-*s %15s %12s   %-29s %s\n", w, "parameter", "value",
+	        "std. error", "95% interval", "bounds");
+	for (size_t i = 0; i < m->nparams; i++) {
+		const sf_model_param *p = &m->params[i];
+
+		if (p->fixed) {
+			fprintf(out, "  %-*s %15.8g %12s   %-29s\n", w, p->name,
+			        p->value, "(fixed)", "");
+			continue;
+		}
+		char interval[64] = "";
+		if (s != NULL && isfinite(s->se[j]))
+			snprintf(interval, sizeof interval, "[%.6g, %.6g]",
+			         s->ci_low[j], s->ci_high[j]);
+		fprintf(out, "  %-*s %15.8g ", w, p->name, fit->theta[j]);
+		if (s != NULL && isfinite(s->se[j]))
+			fprintf(out, "%12.4g", s->se[j]);
+		else
+			fprintf(out, "%12s",
+			        fit->at_bound[j]               ? "at bound"
+			        : s != NULL && isinf(s->se[j]) ? "undetermined"
+			                                       : "-");
+		fprintf(out, "   %-29s [%g, %g]%s\n", interval, p->min, p->max,
+		        fit->at_bound[j] == 1   ? "  at min"
+		        : fit->at_bound[j] == 2 ? "  at max"
+		                                : "");
+		j++;
+	}
+	fprintf(out, "\n  loss (%s) %.6g", sf_loss_name(fit->settings.loss),
+	        fit->loss);
+	if (fit->settings.penalty != SF_PENALTY_NONE)
+		fprintf(out, ", penalty (%s) %.6g x lambda %g",
+		        sf_penalty_name(fit->settings.penalty), fit->penalty,
+		        fit->settings.lambda);
+	fprintf(out, "\n");
+	if (s != NULL)
+		fprintf(out,
+		        "  RMSE %.6g   MAPE %.4g%%   max error %.4g%%   R^2 "
+		        "%.6f   AICc %.6g   BIC %.6g\n",
+		        s->rmse, s->mape, s->max_ape, s->r2, s->aicc, s->bic);
+	if (fit->nlinear == fit->nparams && fit->generations == 0)
+		fprintf(out, "\n  no global search needed: %.3g s\n",
+		        fit->seconds);
+	else
+		fprintf(out,
+		        "\n  %s, seed %llu, %d thread%s: %zu evaluations, %zu "
+		        "generations, stopped by %s; %.3g s\n",
+		        sf_algorithm_name(fit->settings.algorithm),
+		        (unsigned long long)fit->settings.seed, fit->threads,
+		        fit->threads == 1 ? "" : "s", fit->evaluations,
+		        fit->generations, fit->stop_reason, fit->seconds);
+	if (fit->nlinear > 0) {
+		fprintf(out,
+		        "  separable: %zu of %zu constants solved by "
+		        "bounded linear least squares (",
+		        fit->nlinear, fit->nparams);
+		for (size_t q = 0, k = 0; q < fit->nparams; q++)
+			if (fit->linear[q])
+				fprintf(out, "%s%s", k++ ? ", " : "",
+				        m->params[r->formula->fitted[q]].name);
+		fprintf(out, ")%s\n",
+		        fit->nlinear == fit->nparams
+		            ? ", nothing left to search"
+		            : "");
+	}
+	if (fit->polish_ran)
+		fprintf(out, "  polish: %s (%s after %zu iterations)\n",
+		        fit->polish_kept ? "improved the search's answer"
+		                         : "kept the search's answer",
+		        fit->polish_stop, fit->polish_iterations);
+	else if (fit->polish_note != NULL)
+		fprintf(out, "  polish: skipped: %s\n", fit->polish_note);
+	if (fit->lambda_auto) {
+		fprintf(out,
+		        "  lambda auto: %g, the lowest %zu-fold "
+		        "cross-validated MAPE of\n   ",
+		        fit->settings.lambda, fit->lambda_folds);
+		for (size_t g = 0; g < SF_LAMBDA_GRID; g++)
+			fprintf(out, " %g: %.3g%%%s", fit->lambda_grid[g],
+			        fit->lambda_cv_mape[g],
+			        g + 1 < SF_LAMBDA_GRID ? "," : "\n");
+	}
+	print_resample(r, r->restarts, 0, out);
+	print_resample(r, r->bootstrap, 1, out);
+	if (s == NULL)
+		return;
+	if (s->rank_deficient)
+		fprintf(out,
+		        "  warning: the Jacobian is rank-deficient: some "
+		        "combination of parameters is not determined by "
+		        "the data (rank %zu of %zu); the parameters in it "
+		        "have no finite standard error\n",
+		        s->rank, s->n_free);
+	for (size_t a = 0; a < r->formula->nparams; a++)
+		for (size_t b = a + 1; b < r->formula->nparams; b++) {
+			double c = s->corr[a * r->formula->nparams + b];
+			if (fabs(c) > 0.95)
+				fprintf(out,
+				        "  warning: %s and %s are strongly "
+				        "correlated (%.3f): the data hardly "
+				        "tells them apart\n",
+				        m->params[r->formula->fitted[a]].name,
+				        m->params[r->formula->fitted[b]].name,
+				        c);
+		}
+}

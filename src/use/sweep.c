@@ -1,0 +1,365 @@
+/*
+ * sweep.c - sweeps along one input, and the answers read from them.
+ */
+#include "use/sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bisection steps refining a crossover between two grid points: enough
+ * for the last bit of a double whatever the grid's spacing. */
+enum { CROSSOVER_STEPS = 64 };
+
+/* Default points of a real or large integer linear sweep. */
+enum { DEFAULT_POINTS = 11, ALL_WHOLE_MAX = 17, NICE_MAX = 25 };
+
+int
+sf_sweep_is_log(double lo, double hi, sf_sweep_spacing s)
+{
+	if (s == SF_SWEEP_LOG)
+		return 1;
+	if (s == SF_SWEEP_LINEAR)
+		return 0;
+	return lo > 0 && hi >= 10 * lo;
+}
+
+/* A growing list of increasing values that drops near repeats. */
+typedef struct values {
+	double *v;
+	size_t n, size;
+	int failed;
+} values;
+
+static void
+push(values *l, double x)
+{
+	if (l->n > 0 && fabs(x - l->v[l->n - 1]) <=
+	                    1e-9 * fmax(fabs(x), fabs(l->v[l->n - 1])))
+		return;
+	if (l->n == l->size) {
+		size_t size = l->size * 2 + 16;
+		double *grown = realloc(l->v, size * sizeof *grown);
+
+		if (grown == NULL) {
+			l->failed = 1;
+			return;
+		}
+		l->v = grown;
+		l->size = size;
+	}
+	l->v[l->n++] = x;
+}
+
+/* `points` points spaced evenly (in log when log), rounded if integer. */
+static void
+spaced(values *l, double lo, double hi, int integer, int log, size_t points)
+{
+	for (size_t k = 0; k < points; k++) {
+		double t = points > 1 ? (double)k / (double)(points - 1) : 0;
+		double x = log ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
+
+		if (k + 1 == points)
+			x = hi;
+		push(l, integer ? nearbyint(x) : x);
+	}
+}
+
+/* The 1, 2, 5 x 10^k values strictly between lo and hi (or the decades
+ * only), for a real log sweep. */
+static void
+nice(values *l, double lo, double hi, int decades_only)
+{
+	static const double steps[] = {1, 2, 5};
+	int first = (int)floor(log10(lo)), last = (int)ceil(log10(hi));
+
+	for (int d = first; d <= last; d++)
+		for (size_t m = 0; m < (decades_only ? 1u : 3u); m++) {
+			double x = steps[m] * pow(10, d);
+
+			if (x > lo * (1 + 1e-9) && x < hi * (1 - 1e-9))
+				push(l, x);
+		}
+}
+
+int
+sf_sweep_values(double lo, double hi, int integer, int log, size_t points,
+                double **out, size_t *n, sf_error *err)
+{
+	values l = {NULL, 0, 0, 0};
+
+	*out = NULL;
+	*n = 0;
+	if (!isfinite(lo) || !isfinite(hi) || lo > hi)
+		return sf_error_set(err, SF_EVALUE, "the range %g:%g is empty",
+		                    lo, hi);
+	if (log && !(lo > 0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "a log-spaced range must start above 0, "
+		                    "not at %g",
+		                    lo);
+	if (integer && (lo != floor(lo) || hi != floor(hi)))
+		return sf_error_set(err, SF_EVALUE,
+		                    "the range %g:%g should be whole numbers",
+		                    lo, hi);
+	if (lo == hi) {
+		push(&l, lo);
+	} else if (points > 0) {
+		spaced(&l, lo, hi, integer, log, points);
+	} else if (integer && log) {
+		push(&l, lo);
+		for (double x = 1; x < hi; x *= 2)
+			if (x > lo)
+				push(&l, x);
+		push(&l, hi);
+	} else if (integer && hi - lo + 1 <= ALL_WHOLE_MAX) {
+		for (double x = lo; x <= hi; x++)
+			push(&l, x);
+	} else if (log) {
+		push(&l, lo);
+		nice(&l, lo, hi, 0);
+		if (l.n > NICE_MAX) {
+			l.n = 1;
+			nice(&l, lo, hi, 1);
+		}
+		push(&l, hi);
+	} else {
+		spaced(&l, lo, hi, integer, 0, DEFAULT_POINTS);
+	}
+	if (l.failed) {
+		free(l.v);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	*out = l.v;
+	*n = l.n;
+	return SF_OK;
+}
+
+void
+sf_sweep_free(sf_sweep *w)
+{
+	if (w == NULL)
+		return;
+	free(w->x);
+	sf_prediction_free(w->pred);
+	free(w->speedup);
+	free(w->efficiency);
+	free(w->cost);
+	free(w->share);
+	free(w->rest);
+	free(w->kind);
+	free(w);
+}
+
+static int
+has_price(const sf_sweep_settings *s)
+{
+	return s->price > 0 && s->worker_input != SF_FITFILE_NONE;
+}
+
+/* The derived columns, once the predictions exist. */
+static void
+derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
+{
+	const sf_prediction *p = w->pred;
+	size_t n = w->n;
+
+	for (size_t k = 0; k < n; k++) {
+		double t = p->time[k];
+
+		if (w->speedup != NULL) {
+			w->speedup[k] = p->time[0] / t;
+			w->efficiency[k] = w->speedup[k] * w->x[0] / w->x[k];
+		}
+		if (w->cost != NULL) {
+			double workers = s->worker_input == s->var
+			                     ? w->x[k]
+			                     : s->base[s->worker_input];
+			w->cost[k] = s->price * workers * t * s->hours_per_unit;
+		}
+		w->rest[k] = 1;
+		for (size_t j = 0; j < f->nterms; j++) {
+			double term = p->terms[j * n + k];
+
+			w->share[j * n + k] = NAN;
+			if (f->terms[j].component) {
+				w->share[j * n + k] = term / t;
+				w->rest[k] -= term / t;
+			}
+			if (f->terms[j].counts_for_kind)
+				w->kind[f->terms[j].kind * n + k] += term;
+		}
+	}
+}
+
+int
+sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s, const double *x,
+             size_t n, sf_sweep **out, sf_error *err)
+{
+	size_t ni = f->ninputs;
+	double *data = malloc((ni * n + 1) * sizeof *data);
+	const double **columns = calloc(ni + 1, sizeof *columns);
+	sf_sweep *w = calloc(1, sizeof *w);
+	int rc = SF_ENOMEM;
+
+	*out = NULL;
+	if (data == NULL || columns == NULL || w == NULL)
+		goto fail;
+	w->n = n;
+	w->x = malloc((n + 1) * sizeof *w->x);
+	w->share = malloc((f->nterms * n + 1) * sizeof *w->share);
+	w->rest = malloc((n + 1) * sizeof *w->rest);
+	w->kind = calloc(SF_SWEEP_KINDS * n + 1, sizeof *w->kind);
+	if (w->x == NULL || w->share == NULL || w->rest == NULL ||
+	    w->kind == NULL)
+		goto fail;
+	if (s->workers &&
+	    ((w->speedup = malloc((n + 1) * sizeof *w->speedup)) == NULL ||
+	     (w->efficiency = malloc((n + 1) * sizeof *w->efficiency)) == NULL))
+		goto fail;
+	if (has_price(s) &&
+	    (w->cost = malloc((n + 1) * sizeof *w->cost)) == NULL)
+		goto fail;
+	memcpy(w->x, x, n * sizeof *x);
+	for (size_t i = 0; i < ni; i++) {
+		for (size_t k = 0; k < n; k++)
+			data[i * n + k] = i == s->var ? x[k] : s->base[i];
+		columns[i] = &data[i * n];
+	}
+	if ((rc = sf_predict(f, columns, n, &w->pred, err)) != SF_OK)
+		goto done;
+	derive(f, s, w);
+	*out = w;
+	w = NULL;
+	rc = SF_OK;
+	goto done;
+fail:
+	sf_error_set(err, SF_ENOMEM, "out of memory");
+done:
+	sf_sweep_free(w);
+	free(data);
+	free(columns);
+	return rc;
+}
+
+/* communication - compute at one value x, by a one-point sweep. */
+static int
+lead_at(const sf_fitfile *f, const sf_sweep_settings *s, double x, double *lead,
+        sf_error *err)
+{
+	sf_sweep *w;
+	int rc = sf_sweep_run(f, s, &x, 1, &w, err);
+
+	if (rc != SF_OK)
+		return rc;
+	*lead = w->kind[SF_TERM_COMMUNICATION] - w->kind[SF_TERM_COMPUTE];
+	sf_sweep_free(w);
+	return SF_OK;
+}
+
+/* Where the leader of communication and compute changes, on the grid of
+ * w, refined between grid points for a real variable. */
+static int
+crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
+          sf_sweep_answers *a, sf_error *err)
+{
+	const double *comm = &w->kind[SF_TERM_COMMUNICATION * w->n];
+	const double *comp = &w->kind[SF_TERM_COMPUTE * w->n];
+	int has_comm = 0, has_comp = 0;
+	size_t k;
+
+	for (size_t j = 0; j < f->nterms; j++) {
+		has_comm |= f->terms[j].counts_for_kind &&
+		            f->terms[j].kind == SF_TERM_COMMUNICATION;
+		has_comp |= f->terms[j].counts_for_kind &&
+		            f->terms[j].kind == SF_TERM_COMPUTE;
+	}
+	a->crossover = SF_SWEEP_CROSS_NONE;
+	a->crossover_x = NAN;
+	if (!has_comm || !has_comp)
+		return SF_OK;
+	a->comm_first = comm[0] > comp[0];
+	for (k = 1; k < w->n && (comm[k] > comp[k]) == a->comm_first; k++)
+		;
+	if (k == w->n) {
+		a->crossover = SF_SWEEP_CROSS_NEVER;
+		return SF_OK;
+	}
+	a->crossover = SF_SWEEP_CROSS_AT;
+	a->crossover_x = w->x[k];
+	if (!s->integer) {
+		/* The first leader leads at lo, not at hi: bisect. */
+		double lo = w->x[k - 1], hi = w->x[k];
+
+		for (int step = 0; step < CROSSOVER_STEPS; step++) {
+			double mid =
+			    s->log ? sqrt(lo * hi) : lo + (hi - lo) / 2;
+			double lead;
+			int rc;
+
+			if (mid <= lo || mid >= hi)
+				break;
+			if ((rc = lead_at(f, s, mid, &lead, err)) != SF_OK)
+				return rc;
+			if ((lead > 0) == a->comm_first)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		a->crossover_x = hi;
+	}
+	return SF_OK;
+}
+
+int
+sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
+                double hi, sf_sweep_answers *a, sf_error *err)
+{
+	double *x = NULL;
+	sf_sweep *w = NULL;
+	size_t n = 0, best = 0, cheap = 0;
+	int rc;
+
+	memset(a, 0, sizeof *a);
+	a->fastest = a->efficient = a->cheapest = NAN;
+	if (s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX)
+		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &x,
+		                     &n, err);
+	else
+		rc = sf_sweep_values(lo, hi, s->integer, s->log,
+		                     SF_SWEEP_DENSE_POINTS, &x, &n, err);
+	if (rc != SF_OK)
+		return rc;
+	if ((rc = sf_sweep_run(f, s, x, n, &w, err)) != SF_OK) {
+		free(x);
+		return rc;
+	}
+	a->searched = n;
+	for (size_t k = 0; k < n; k++) {
+		const sf_prediction *p = w->pred;
+
+		if (p->time[k] < p->time[best] || isnan(p->time[best]))
+			best = k;
+		if (w->efficiency != NULL &&
+		    w->efficiency[k] >= SF_SWEEP_EFFICIENCY)
+			a->efficient = x[k];
+		if (w->cost != NULL &&
+		    (w->cost[k] < w->cost[cheap] || isnan(w->cost[cheap])))
+			cheap = k;
+	}
+	a->fastest = x[best];
+	a->fastest_time = w->pred->time[best];
+	a->fastest_lo = w->pred->boot_lo != NULL ? w->pred->boot_lo[best]
+	                                         : w->pred->lo[best];
+	a->fastest_hi = w->pred->boot_hi != NULL ? w->pred->boot_hi[best]
+	                                         : w->pred->hi[best];
+	if (w->cost != NULL) {
+		a->cheapest = x[cheap];
+		a->cheapest_cost = w->cost[cheap];
+		a->cheapest_time = w->pred->time[cheap];
+	}
+	rc = crossover(f, s, w, a, err);
+	sf_sweep_free(w);
+	free(x);
+	return rc;
+}
