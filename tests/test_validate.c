@@ -141,7 +141,7 @@ test_loo_closed_form(void)
 	CU_ASSERT_EQUAL_FATAL(nf, n);
 	sf_fit_options_init(&o);
 	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o,
-	                               sf_fit_run, fold, nf, &h,
+	                               sf_fit_run, fold, nf, 0, &h,
 	                               &err) == SF_OK);
 	for (size_t i = 0; i < n; i++) {
 		xbar += d->inputs[0].values[i] / (double)n;

@@ -172,7 +172,7 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 	    sf_folds_kfold(p.data, a->kfold, o.has_seed ? o.seed : 1, fold);
 	if (nfolds > 0) {
 		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, sf_tune_fit,
-		                         fold, nfolds, &h, err)) != SF_OK)
+		                         fold, nfolds, 0, &h, err)) != SF_OK)
 			goto done;
 		c->cv_mape = h->mape;
 		sf_holdout_free(h);
@@ -187,7 +187,7 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 			goto done;
 		}
 		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, sf_tune_fit,
-		                         fold, 1, &h, err)) != SF_OK)
+		                         fold, 1, 0, &h, err)) != SF_OK)
 			goto done;
 		c->extra_mape = h->mape;
 	}

@@ -128,12 +128,24 @@ format_value(const sf_dataset_input *in, double v, char *buf, size_t size)
 /* The scores of the held-out rows whose input i equals value. */
 static void
 score_group(const sf_dataset *d, const sf_holdout *h, size_t i, double value,
-            unsigned char *mask, double *mape, double *max, double *bias,
-            size_t *count)
+            unsigned char *mask, sf_holdout_scores *scores)
 {
 	for (size_t r = 0; r < d->rows; r++)
 		mask[r] = d->inputs[i].values[r] == value;
-	sf_holdout_score(h, d, mask, mape, max, bias, count);
+	sf_holdout_score(h, d, mask, scores);
+}
+
+/* The interval scores of s as JSON members of o. */
+static void
+interval_scores_json(json_t *o, const sf_holdout_scores *s)
+{
+	json_object_set_new(o, "interval_rows",
+	                    json_integer((json_int_t)s->interval_rows));
+	json_object_set_new(o, "coverage95", sf_json_number(s->coverage95));
+	json_object_set_new(o, "mean_halfwidth_pct",
+	                    sf_json_number(s->mean_halfwidth_pct));
+	json_object_set_new(o, "interval_score",
+	                    sf_json_number(s->interval_score));
 }
 
 static json_t *
@@ -150,24 +162,24 @@ groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
 			continue;
 		list = json_array();
 		for (size_t g = 0; g < n; g++) {
-			double mape, max, bias;
-			size_t count;
+			sf_holdout_scores s;
 			char label[128];
+			json_t *o;
 
-			score_group(d, h, i, values[g], mask, &mape, &max,
-			            &bias, &count);
+			score_group(d, h, i, values[g], mask, &s);
 			format_value(&d->inputs[i], values[g], label,
 			             sizeof label);
-			json_array_append_new(
-			    list,
-			    json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
+			o = json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
 			              d->inputs[i].levels != NULL
 			                  ? json_string(label)
 			                  : sf_json_number(values[g]),
-			              "rows", (json_int_t)count, "mape",
-			              sf_json_number(mape), "max_ape",
-			              sf_json_number(max), "bias",
-			              sf_json_number(bias)));
+			              "rows", (json_int_t)s.count, "mape",
+			              sf_json_number(s.mape), "max_ape",
+			              sf_json_number(s.max_ape), "bias",
+			              sf_json_number(s.bias));
+			if (o != NULL)
+				interval_scores_json(o, &s);
+			json_array_append_new(list, o);
 		}
 		json_object_set_new(groups, d->inputs[i].name, list);
 	}
@@ -186,11 +198,12 @@ validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 
 		if (h->fold[r] == SF_FOLD_TRAIN)
 			continue;
-		row = json_pack("{s:I, s:I, s:i, s:o, s:o}", "row",
-		                (json_int_t)r, "line", (json_int_t)d->lines[r],
-		                "fold", h->fold[r], "observed",
-		                sf_json_number(d->output[r]), "predicted",
-		                sf_json_number(h->predicted[r]));
+		row = json_pack(
+		    "{s:I, s:I, s:i, s:o, s:o, s:[o, o]}", "row", (json_int_t)r,
+		    "line", (json_int_t)d->lines[r], "fold", h->fold[r],
+		    "observed", sf_json_number(d->output[r]), "predicted",
+		    sf_json_number(h->predicted[r]), "interval95",
+		    sf_json_number(h->lo95[r]), sf_json_number(h->hi95[r]));
 		for (size_t i = 0; i < d->ninputs && row != NULL; i++)
 			json_object_set_new(
 			    row, d->inputs[i].name,
@@ -210,6 +223,10 @@ validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 	    sf_json_number(h->bias), "evaluations", (json_int_t)h->evaluations);
 	if (root != NULL && mask != NULL) {
 		json_t *v = json_object_get(root, "validation");
+		sf_holdout_scores all;
+
+		sf_holdout_score(h, d, NULL, &all);
+		interval_scores_json(v, &all);
 		json_object_set_new(v, "groups", groups_json(d, h, mask));
 		json_object_set_new(v, "predictions", rows);
 	} else {
@@ -248,7 +265,8 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 		printf("\n  %6s", "line");
 		for (size_t i = 0; i < d->ninputs; i++)
 			printf(" %12s", d->inputs[i].name);
-		printf(" %12s %12s %8s\n", "observed", "predicted", "error");
+		printf(" %12s %12s %8s  %-25s\n", "observed", "predicted",
+		       "error", "95% prediction interval");
 		for (size_t r = 0; r < d->rows && shown < ROWS_SHOWN; r++) {
 			char buf[64];
 
@@ -261,10 +279,17 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 				             sizeof buf);
 				printf(" %12.12s", buf);
 			}
-			printf(" %12.6g %12.6g %+7.2f%%\n", d->output[r],
-			       h->predicted[r],
+			snprintf(buf, sizeof buf, "[%.6g, %.6g]", h->lo95[r],
+			         h->hi95[r]);
+			printf(" %12.6g %12.6g %+7.2f%%  %-25s%s\n",
+			       d->output[r], h->predicted[r],
 			       100 * (h->predicted[r] - d->output[r]) /
-			           d->output[r]);
+			           d->output[r],
+			       buf,
+			       d->output[r] < h->lo95[r] ||
+			               d->output[r] > h->hi95[r]
+			           ? "  outside"
+			           : "");
 			shown++;
 		}
 		if (shown < h->predicted_rows)
@@ -274,25 +299,35 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 	printf("\n  predicted %zu rows: MAPE %.3g%%, max error %.3g%%, bias "
 	       "%+.3g%%\n",
 	       h->predicted_rows, h->mape, h->max_ape, h->bias);
+	if (h->interval_rows > 0)
+		printf(
+		    "  95%% prediction intervals: %.3g%% of %zu rows inside, "
+		    "mean half-width %.3g%%, interval score %.3g%%\n",
+		    h->coverage95, h->interval_rows, h->mean_halfwidth_pct,
+		    h->interval_score);
+	else
+		printf("  95%% prediction intervals: none (no fold's fit had "
+		       "residual degrees of freedom)\n");
 	for (size_t i = 0; i < d->ninputs && mask != NULL; i++) {
 		size_t n = group_values(d, h, i, values);
 
 		if (n < 2)
 			continue;
-		printf("\n  by %s:\n  %12s %6s %9s %9s %9s\n",
+		printf("\n  by %s:\n  %12s %6s %9s %9s %9s %9s %9s\n",
 		       d->inputs[i].name, d->inputs[i].name, "rows", "MAPE",
-		       "max", "bias");
+		       "max", "bias", "covered", "+-width");
 		for (size_t g = 0; g < n; g++) {
-			double mape, max, bias;
-			size_t count;
+			sf_holdout_scores s;
 			char label[64];
 
-			score_group(d, h, i, values[g], mask, &mape, &max,
-			            &bias, &count);
+			score_group(d, h, i, values[g], mask, &s);
 			format_value(&d->inputs[i], values[g], label,
 			             sizeof label);
-			printf("  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%%\n",
-			       label, count, mape, max, bias);
+			printf(
+			    "  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%% %8.3g%% "
+			    "%8.3g%%\n",
+			    label, s.count, s.mape, s.max_ape, s.bias,
+			    s.coverage95, s.mean_halfwidth_pct);
 		}
 	}
 	free(mask);
@@ -357,7 +392,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		}
 	}
 	if (sf_holdout_run(m, p.data, p.formula, &a.options, sf_tune_fit, fold,
-	                   nfolds, &h, &err) != SF_OK) {
+	                   nfolds, 1, &h, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

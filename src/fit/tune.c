@@ -59,8 +59,8 @@ choose_lambda(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		lo.has_seed = 1;
 		lo.seed = seed;
 		lo.progress = NULL;
-		rc = sf_holdout_run(m, d, f, &lo, sf_fit_run, fold, nfolds, &h,
-		                    err);
+		rc = sf_holdout_run(m, d, f, &lo, sf_fit_run, fold, nfolds, 0,
+		                    &h, err);
 		if (rc != SF_OK)
 			break;
 		curve[g] = h->failed_folds == 0 ? h->mape : NAN;

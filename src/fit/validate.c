@@ -3,6 +3,8 @@
  */
 #include "fit/validate.h"
 #include "fit/cost.h"
+#include "fit/interval.h"
+#include "fit/stats.h"
 #include "base/rng.h"
 
 #include <math.h>
@@ -19,6 +21,8 @@ sf_holdout_free(sf_holdout *h)
 		return;
 	free(h->fold);
 	free(h->predicted);
+	free(h->lo95);
+	free(h->hi95);
 	free(h);
 }
 
@@ -111,6 +115,49 @@ sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
 	return k;
 }
 
+/*
+ * The prediction intervals of fold k's rows from fit r of the training
+ * rows sub: none (NaN) when the fit has no statistics or no residual
+ * degrees of freedom.
+ */
+static int
+fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
+               const sf_formula *f, const sf_fit_options *o,
+               const sf_fit_result *r, int k, sf_holdout *h, sf_error *err)
+{
+	sf_stats *s = NULL;
+	sf_interval_model im;
+	double *lo = NULL, *hi = NULL;
+	sf_error quiet;
+	int rc;
+
+	rc = sf_stats_compute(f, sub, r, &s, &quiet);
+	if (rc == SF_OK)
+		rc = sf_interval_calibrate(m, sub, f, o, r, s, &im, &quiet);
+	if (rc != SF_OK) {
+		sf_stats_free(s);
+		if (rc == SF_ENOMEM && err != NULL)
+			*err = quiet;
+		return rc == SF_ENOMEM ? rc : SF_OK;
+	}
+	lo = malloc((d->rows + 1) * sizeof *lo);
+	hi = malloc((d->rows + 1) * sizeof *hi);
+	if (lo == NULL || hi == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else
+		rc = sf_interval_rows(&im, f, sub, d, r->theta, s->cov, lo, hi,
+		                      err);
+	for (size_t i = 0; rc == SF_OK && i < d->rows; i++)
+		if (h->fold[i] == k) {
+			h->lo95[i] = lo[i];
+			h->hi95[i] = hi[i];
+		}
+	free(lo);
+	free(hi);
+	sf_stats_free(s);
+	return rc;
+}
+
 /* Fit the rows outside fold k (its training rows) and predict fold k. */
 static int
 run_fold(const sf_model *m, const sf_dataset *d, const sf_formula *f,
@@ -153,6 +200,8 @@ run_fold(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	for (size_t i = 0; i < d->rows; i++)
 		if (h->fold[i] == k)
 			h->predicted[i] = pred[i];
+	if (h->lo95 != NULL)
+		rc = fold_intervals(m, d, sub, f, o, r, k, h, err);
 done:
 	free(pred);
 	free(train);
@@ -164,57 +213,89 @@ done:
 int
 sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
-               size_t nfolds, sf_holdout **out, sf_error *err)
+               size_t nfolds, int intervals, sf_holdout **out, sf_error *err)
 {
 	sf_holdout *h = calloc(1, sizeof *h);
+	sf_holdout_scores all;
 	int rc = SF_OK;
 
 	*out = NULL;
 	if (h == NULL ||
 	    (h->fold = malloc(d->rows * sizeof *h->fold)) == NULL ||
-	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL) {
+	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL ||
+	    (intervals &&
+	     ((h->lo95 = malloc(d->rows * sizeof *h->lo95)) == NULL ||
+	      (h->hi95 = malloc(d->rows * sizeof *h->hi95)) == NULL))) {
 		sf_holdout_free(h);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
 	h->rows = d->rows;
 	h->nfolds = nfolds;
 	memcpy(h->fold, fold, d->rows * sizeof *fold);
-	for (size_t i = 0; i < d->rows; i++)
+	for (size_t i = 0; i < d->rows; i++) {
 		h->predicted[i] = NAN;
+		if (intervals)
+			h->lo95[i] = h->hi95[i] = NAN;
+	}
 	for (size_t k = 0; k < nfolds && rc == SF_OK; k++)
 		rc = run_fold(m, d, f, o, fit, (int)k, h, err);
 	if (rc != SF_OK) {
 		sf_holdout_free(h);
 		return rc;
 	}
-	sf_holdout_score(h, d, NULL, &h->mape, &h->max_ape, &h->bias,
-	                 &h->predicted_rows);
+	sf_holdout_score(h, d, NULL, &all);
+	h->predicted_rows = all.count;
+	h->mape = all.mape;
+	h->max_ape = all.max_ape;
+	h->bias = all.bias;
+	h->interval_rows = all.interval_rows;
+	h->coverage95 = all.coverage95;
+	h->mean_halfwidth_pct = all.mean_halfwidth_pct;
+	h->interval_score = all.interval_score;
 	*out = h;
 	return SF_OK;
 }
 
 void
 sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
-                 const unsigned char *mask, double *mape, double *max_ape,
-                 double *bias, size_t *count)
+                 const unsigned char *mask, sf_holdout_scores *out)
 {
+	const double alpha = 1 - SF_INTERVAL_LEVEL;
 	double sum_abs = 0, sum = 0, max = 0;
-	size_t n = 0;
+	double covered = 0, half = 0, winkler = 0;
+	size_t n = 0, ni = 0;
 
 	for (size_t i = 0; i < h->rows; i++) {
-		double e;
+		double e, y = d->output[i], lo, hi, w;
 
 		if (h->fold[i] == SF_FOLD_TRAIN || isnan(h->predicted[i]) ||
 		    (mask != NULL && !mask[i]))
 			continue;
-		e = (h->predicted[i] - d->output[i]) / d->output[i];
+		e = (h->predicted[i] - y) / y;
 		sum_abs += fabs(e);
 		sum += e;
 		max = fabs(e) > max ? fabs(e) : max;
 		n++;
+		if (h->lo95 == NULL || isnan(h->lo95[i]) || isnan(h->hi95[i]))
+			continue;
+		lo = h->lo95[i];
+		hi = h->hi95[i];
+		covered += lo <= y && y <= hi;
+		half += (hi - lo) / (2 * fabs(h->predicted[i]));
+		w = hi - lo;
+		if (y < lo)
+			w += 2 / alpha * (lo - y);
+		else if (y > hi)
+			w += 2 / alpha * (y - hi);
+		winkler += w / fabs(y);
+		ni++;
 	}
-	*count = n;
-	*mape = n > 0 ? 100 * sum_abs / (double)n : NAN;
-	*bias = n > 0 ? 100 * sum / (double)n : NAN;
-	*max_ape = n > 0 ? 100 * max : NAN;
+	out->count = n;
+	out->mape = n > 0 ? 100 * sum_abs / (double)n : NAN;
+	out->bias = n > 0 ? 100 * sum / (double)n : NAN;
+	out->max_ape = n > 0 ? 100 * max : NAN;
+	out->interval_rows = ni;
+	out->coverage95 = ni > 0 ? 100 * covered / (double)ni : NAN;
+	out->mean_halfwidth_pct = ni > 0 ? 100 * half / (double)ni : NAN;
+	out->interval_score = ni > 0 ? 100 * winkler / (double)ni : NAN;
 }

@@ -18,6 +18,18 @@
  *   mape = 100 mean |e_i|, max_ape = 100 max |e_i|, bias = 100 mean e_i
  * (positive: the formula over-predicts the time).
  *
+ * With intervals, each fold's fit also gives every predicted row its 95%
+ * prediction interval [l_i, u_i] (interval.h: noise, parameters and the
+ * model error calibrated by forward chaining on the fold's own training
+ * rows), scored by
+ *   coverage95          100 mean [l_i <= y_i <= u_i]
+ *   mean_halfwidth_pct  100 mean (u_i - l_i) / (2 f_i)
+ *   interval_score      100 mean W_i / y_i, W_i = (u_i - l_i)
+ *                       + (2 / 0.05) (l_i - y_i) [y_i < l_i]
+ *                       + (2 / 0.05) (y_i - u_i) [y_i > u_i]
+ * the Winkler (interval) score relative to the measured time: the width,
+ * plus a penalty for a miss; lower is better.
+ *
  * Ownership: sf_holdout owns its arrays (sf_holdout_free).
  */
 #ifndef SF_VALIDATE_H
@@ -42,6 +54,10 @@ typedef struct sf_holdout {
 	                    * for training rows */
 	size_t predicted_rows;
 	double mape, max_ape, bias;
+	double *lo95, *hi95;  /* per row: its prediction interval (NaN where
+	                       * none); NULL without intervals */
+	size_t interval_rows; /* predicted rows with an interval */
+	double coverage95, mean_halfwidth_pct, interval_score;
 	size_t failed_folds; /* folds whose fit failed (rows left NaN) */
 	size_t evaluations;  /* cost evaluations over every fold's fit */
 } sf_holdout;
@@ -65,21 +81,31 @@ size_t sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold);
 
 /*
  * Fit each fold's training rows with the procedure fit (sf_fit_run, or
- * sf_tune_fit to validate the lambda choice too) and predict its rows.
- * fold is copied.  A fold whose fit fails leaves its rows unpredicted and
- * is counted; only running out of memory is an error.
+ * sf_tune_fit to validate the lambda choice too) and predict its rows,
+ * with their prediction intervals when intervals is 1.  fold is copied.
+ * A fold whose fit fails leaves its rows unpredicted and is counted; a
+ * fold whose fit has no interval (no residual degrees of freedom) leaves
+ * its intervals NaN; only running out of memory is an error.
  */
 int sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                    const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
-                   size_t nfolds, sf_holdout **out, sf_error *err);
+                   size_t nfolds, int intervals, sf_holdout **out,
+                   sf_error *err);
 
 void sf_holdout_free(sf_holdout *h);
 
+/* The scores of a set of predicted rows. */
+typedef struct sf_holdout_scores {
+	size_t count; /* predicted rows scored */
+	double mape, max_ape, bias;
+	size_t interval_rows; /* of them, with an interval */
+	double coverage95, mean_halfwidth_pct, interval_score;
+} sf_holdout_scores;
+
 /* Scores of the predicted rows among those with mask[i] != 0 (mask may be
- * NULL for all); NaN when there is none.  *count gets their number. */
+ * NULL for all); NaN where there is none. */
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
-                      const unsigned char *mask, double *mape, double *max_ape,
-                      double *bias, size_t *count);
+                      const unsigned char *mask, sf_holdout_scores *out);
 
 /* The predictions f_i of formula f at theta for every row of d. */
 int sf_predict_rows(const sf_formula *f, const sf_dataset *d,
