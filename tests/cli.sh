@@ -131,36 +131,22 @@ expect 0 '"replicates": 30' "fit --bootstrap in the JSON report" -- fit "$ernest
 expect 2 "bootstrap needs a whole number from 10" "fit --bootstrap too small" -- fit "$ernest" --bootstrap 3
 
 expect 0 "lambda auto: 0.1, the lowest 5-fold" "fit with lambda: auto shows its choice" -- fit "$srcdir/tests/data/fit/ernest-auto.yaml" -q
-
-# validate and compare.
-nolog="$srcdir/tests/data/fit/ernest-nolog.yaml"
-expect 0 "predicted 1 rows: MAPE 2.48%" "validate --train: extrapolate to p = 32" -- validate "$ernest" --train 'p <= 16' -q
-expect 0 "by p:" "validate --loo groups by input value" -- validate "$ernest" --loo -q
-expect 0 '"method": "kfold"' "validate --kfold --json" -- validate "$ernest" --kfold 3 --json -q
-expect 2 "train:1:1: unknown name 'q'; did you mean 'p'" "validate --train with an unknown name" -- validate "$ernest" --train 'q <= 16'
-expect 2 "selects all of the 7 rows" "validate --train that keeps every row" -- validate "$ernest" --train 'p <= 100'
-expect 2 "only inputs may be used here" "validate --train over a parameter" -- validate "$ernest" --train 'p <= theta1'
-expect 2 "exactly one of --train" "validate without a method" -- validate "$ernest"
-expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$nolog" --train 'p <= 16' -q
-expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
-expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
-expect 2 "compare needs at least one model file" "compare without models" -- compare
-# Two outputs: a run time and a time per core (the same data, other units).
-sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per-core/' \
-	"$ernest" >"$work/per-core.yaml"
-sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
-expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
-
-# A full stdout must not look like success.
-if [ -w /dev/full ]; then
-	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
-		echo "FAIL: writing to /dev/full succeeded"
-		failed=$((failed + 1))
-	else
-		echo "ok: write error on stdout is an error"
-		passed=$((passed + 1))
-	fi
-fi
-
-echo "cli: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+expect 0 "warning: g is poorly determined: its 95% interval" \
+	"a searched constant whose interval spans most of its bounds is flagged" \
+	-- fit "$srcdir/tests/data/fit/poor.yaml"
+expect 0 '"poorly_determined": true' "and the JSON report says so" \
+	-- fit "$srcdir/tests/data/fit/poor.yaml" --json
+expect 0 "new runs: noise +-0.243" \
+	"fit reports the error model of a new run (additive for sse)" \
+	-- fit "$srcdir/tests/data/fit/poor.yaml"
+expect 0 '"prediction_interval": {' "and writes it to FIT.json" \
+	-- fit "$srcdir/tests/data/fit/poor.yaml" --json
+expect 0 "95% prediction intervals: .* of 4 rows inside" \
+	"validate scores the prediction intervals of the held-out rows" \
+	-- validate "$srcdir/tests/data/fit/poor.yaml" --train 'x <= 6'
+expect 0 "poorly determined: g" "compare notes a poorly determined constant" \
+	-- compare "$srcdir/tests/data/fit/poor.yaml"
+expect 0 '"coverage95": ' "validate's JSON has coverage95" \
+	-- validate "$srcdir/tests/data/fit/poor.yaml" --train 'x <= 6' --json
+expect 0 '"interval95": \[' "and every predicted row's interval95" \
+	-- validate "$srcdir/tests/data/fit/poor.yaml" --train 'x <= 6' --json

@@ -40,6 +40,7 @@ typedef struct candidate {
 	size_t n, k, at_bound;
 	double sse, mape, aicc, bic, weight, cv_mape, extra_mape, max_corr;
 	int over, failed;
+	char poor[128]; /* the poorly determined constants, comma-separated */
 	char data_sha[65];
 	sf_loss loss;
 } candidate;
@@ -154,6 +155,13 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 	c->bic = s->bic;
 	c->over = s->rank_deficient;
 	for (size_t j = 0; j < c->k; j++) {
+		if (sf_stats_poorly_determined(s, p.formula, r, j)) {
+			size_t used = strlen(c->poor);
+
+			snprintf(c->poor + used, sizeof c->poor - used, "%s%s",
+			         used > 0 ? ", " : "",
+			         m->params[p.formula->fitted[j]].name);
+		}
 		c->at_bound += r->at_bound[j] != 0;
 		if (!r->at_bound[j] && s->se[j] > fabs(r->theta[j]))
 			c->over = 1;
@@ -266,9 +274,11 @@ print_table(const candidate *c, const size_t *order, size_t n,
 			printf("%6.3f  ", x->max_corr);
 		if (x->at_bound > 0)
 			printf("%zu at bound%s", x->at_bound,
-			       x->over ? "; " : "");
+			       x->over || x->poor[0] ? "; " : "");
 		if (x->over)
-			printf("over-parameterised");
+			printf("over-parameterised%s", x->poor[0] ? "; " : "");
+		if (x->poor[0])
+			printf("poorly determined: %s", x->poor);
 		putchar('\n');
 	}
 }
@@ -286,7 +296,7 @@ table_json(const candidate *c, const size_t *order, size_t n,
 		    list,
 		    json_pack(
 		        "{s:I, s:s, s:s, s:I, s:I, s:b, s:o, s:o, "
-		        "s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b}",
+		        "s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b, s:s}",
 		        "rank", (json_int_t)(i + 1), "model", x->model->name,
 		        "file", x->model->path, "parameters", (json_int_t)x->k,
 		        "rows", (json_int_t)x->n, "failed", x->failed, "sse",
@@ -297,8 +307,8 @@ table_json(const candidate *c, const size_t *order, size_t n,
 		        sf_json_number(x->cv_mape), "extrapolation_mape",
 		        sf_json_number(x->extra_mape), "max_abs_correlation",
 		        sf_json_number(x->max_corr), "at_bound",
-		        (json_int_t)x->at_bound, "over_parameterised",
-		        x->over));
+		        (json_int_t)x->at_bound, "over_parameterised", x->over,
+		        "poorly_determined", x->poor));
 	}
 	return json_pack("{s:s, s:{s:I, s:o, s:o}}", "scalefit_version",
 	                 PACKAGE_VERSION, "comparison", "kfold",

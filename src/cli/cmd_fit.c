@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "fit/fit.h"
+#include "fit/interval.h"
 #include "fit/tune.h"
 #include "use/report.h"
 #include "fit/stats.h"
@@ -114,6 +115,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_fit_result *result = NULL;
 	sf_stats *stats = NULL;
 	sf_resample *bootstrap = NULL, *restarts = NULL;
+	sf_interval_model interval;
+	int have_interval = 0;
 	json_t *json = NULL;
 	sf_problem p = {0};
 	const sf_model *m;
@@ -170,9 +173,21 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		sf_error_set(&err, SF_OK, "%s", stats->note);
 		cli_warning(NULL, &err);
 	}
+	/* What a new run may measure: predict and scale read it. */
+	if (stats != NULL &&
+	    sf_interval_calibrate(m, p.data, p.formula, &a.options, result,
+	                          stats, &interval, &err) == SF_OK)
+		have_interval = 1;
+	else if (stats != NULL && err.code == SF_ENOMEM) {
+		status = cli_error(&err);
+		goto done;
+	}
 	{
-		sf_report report = {m,     p.data,    p.formula, result,
-		                    stats, bootstrap, restarts};
+		sf_report report = {
+		    m,         p.data,
+		    p.formula, result,
+		    stats,     bootstrap,
+		    restarts,  have_interval ? &interval : NULL};
 
 		if (a.json || a.output != NULL) {
 			if ((json = sf_report_json(&report)) == NULL) {

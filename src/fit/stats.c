@@ -182,3 +182,18 @@ done:
 	sf_stats_free(s);
 	return rc;
 }
+
+int
+sf_stats_poorly_determined(const sf_stats *s, const sf_formula *f,
+                           const sf_fit_result *r, size_t j)
+{
+	double lo, hi, width = f->upper[j] - f->lower[j];
+
+	if (s == NULL || (r->linear != NULL && r->linear[j]) ||
+	    r->at_bound[j] || !isfinite(s->se[j]) || !isfinite(width) ||
+	    !(width > 0))
+		return 0;
+	lo = s->ci_low[j] > f->lower[j] ? s->ci_low[j] : f->lower[j];
+	hi = s->ci_high[j] < f->upper[j] ? s->ci_high[j] : f->upper[j];
+	return hi - lo >= SF_STATS_POOR_SHARE * width;
+}

@@ -58,4 +58,19 @@ int sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 /* Release s.  Accepts NULL. */
 void sf_stats_free(sf_stats *s);
 
+/* The share of its bounds' width a searched constant's 95% interval must
+ * span for it to be called poorly determined. */
+#define SF_STATS_POOR_SHARE 0.5
+
+/*
+ * 1 when theta_j is poorly determined: searched (not solved separably,
+ * r->linear), not held at a bound, with a finite standard error and a 95%
+ * interval that, clipped to the bounds, spans at least
+ * SF_STATS_POOR_SHARE of them (an exponent 10.7 +- 150 inside [1, 20]).
+ * Such a constant's value is one of many the data allows; undetermined
+ * ones (infinite error) are reported as such instead.
+ */
+int sf_stats_poorly_determined(const sf_stats *s, const sf_formula *f,
+                               const sf_fit_result *r, size_t j);
+
 #endif /* SF_STATS_H */

@@ -188,6 +188,10 @@ parameters_json(const sf_report *r, int *ok)
 		put(o, "determined",
 		    json_boolean(r->stats == NULL || !isinf(r->stats->se[j])),
 		    ok);
+		put(o, "poorly_determined",
+		    json_boolean(sf_stats_poorly_determined(
+		        r->stats, r->formula, r->fit, j)),
+		    ok);
 		put(o, "search_value", sf_json_number(r->fit->theta_search[j]),
 		    ok);
 		put(params, p->name, o, ok);
@@ -451,6 +455,34 @@ resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 	return o;
 }
 
+/* What predict needs for a new measurement's interval (interval.h). */
+static json_t *
+interval_json(const sf_interval_model *im, int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	put(o, "level", sf_json_number(SF_INTERVAL_LEVEL), ok);
+	put(o, "errors",
+	    json_string(im->multiplicative ? "multiplicative" : "additive"),
+	    ok);
+	put(o, "sigma", sf_json_number(im->sigma), ok);
+	put(o, "sigma_residual", sf_json_number(im->sigma_residual), ok);
+	put(o, "sigma_replicates", sf_json_number(im->sigma_replicates), ok);
+	put(o, "replicate_dof", json_integer((json_int_t)im->replicate_dof),
+	    ok);
+	put(o, "dof", sf_json_number(im->dof), ok);
+	put(o, "t", sf_json_number(im->t), ok);
+	put(o, "model_growth", sf_json_number(im->growth), ok);
+	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
+	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
+	put(o, "conservative", json_boolean(im->conservative), ok);
+	return o;
+}
+
 json_t *
 sf_report_json(const sf_report *r)
 {
@@ -474,6 +506,9 @@ sf_report_json(const sf_report *r)
 	                r->formula->nparams, &ok),
 	    &ok);
 	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
+	if (r->interval != NULL)
+		put(root, "prediction_interval",
+		    interval_json(r->interval, &ok), &ok);
 	put(root, "residuals", residuals_json(r, &ok), &ok);
 	if (r->fit->lambda_auto)
 		put(root, "lambda_selection", lambda_json(r->fit, &ok), &ok);
@@ -573,6 +608,29 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 	}
 }
 
+/* The error model of a new measurement, in one or two lines. */
+static void
+print_interval(const sf_interval_model *im, FILE *out)
+{
+	fprintf(out, "  new runs: noise %s%.3g%s (%s scatter), ",
+	        im->multiplicative ? "" : "+-",
+	        im->multiplicative ? 100 * im->sigma : im->sigma,
+	        im->multiplicative ? "%" : "",
+	        im->sigma > im->sigma_residual ? "replicate" : "residual");
+	if (isnan(im->growth))
+		fprintf(out, "model error beyond the fitted range not "
+		             "estimated (no input with 3 levels to chain "
+		             "along)\n");
+	else
+		fprintf(out,
+		        "model error +%.3g%% per doubling beyond the fitted "
+		        "range\n    (forward chaining: %zu refits, %zu "
+		        "predictions%s)\n",
+		        100 * im->growth, im->chain_fits, im->chain_points,
+		        im->conservative ? "; few, so the largest is used"
+		                         : "");
+}
+
 void
 sf_report_print_text(const sf_report *r, FILE *out)
 {
@@ -666,10 +724,23 @@ sf_report_print_text(const sf_report *r, FILE *out)
 			        fit->lambda_cv_mape[g],
 			        g + 1 < SF_LAMBDA_GRID ? "," : "\n");
 	}
+	if (r->interval != NULL)
+		print_interval(r->interval, out);
 	print_resample(r, r->restarts, 0, out);
 	print_resample(r, r->bootstrap, 1, out);
 	if (s == NULL)
 		return;
+	for (size_t q = 0; q < r->formula->nparams; q++)
+		if (sf_stats_poorly_determined(s, r->formula, fit, q))
+			fprintf(
+			    out,
+			    "  warning: %s is poorly determined: its 95%% "
+			    "interval [%.6g, %.6g] spans most of its bounds "
+			    "[%g, %g]; many values fit the data about as "
+			    "well\n",
+			    m->params[r->formula->fitted[q]].name, s->ci_low[q],
+			    s->ci_high[q], r->formula->lower[q],
+			    r->formula->upper[q]);
 	if (s->rank_deficient)
 		fprintf(out,
 		        "  warning: the Jacobian is rank-deficient: some "

@@ -21,6 +21,7 @@
 #include "input/dataset.h"
 #include "base/error.h"
 #include "fit/fit.h"
+#include "fit/interval.h"
 #include "input/formula.h"
 #include "input/model.h"
 #include "fit/resample.h"
@@ -36,8 +37,9 @@ typedef struct sf_report {
 	const sf_formula *formula;
 	const sf_fit_result *fit;
 	const sf_stats *stats; /* may be NULL when it could not be computed */
-	const sf_resample *bootstrap; /* NULL without --bootstrap */
-	const sf_resample *restarts;  /* NULL without --restarts */
+	const sf_resample *bootstrap;      /* NULL without --bootstrap */
+	const sf_resample *restarts;       /* NULL without --restarts */
+	const sf_interval_model *interval; /* NULL when not computed */
 } sf_report;
 
 /* The JSON report, or NULL when out of memory. */
