@@ -138,11 +138,34 @@ def run(args):
     return json.loads(out.stdout)
 
 
+def pct(x):
+    return "-" if x is None else f"{x:.1f}%"
+
+
+def intervals(scores):
+    """The 95% prediction intervals over a campaign: the mean of the
+    groups' coverage and half-width, and the coverage over all rows."""
+    scored = [v for v in scores if v["interval_rows"] > 0]
+    if not scored:
+        print("  prediction intervals: none")
+        return
+    rows = sum(v["interval_rows"] for v in scored)
+    inside = sum(v["coverage95"] * v["interval_rows"] / 100 for v in scored)
+    print(f"  95% prediction intervals: mean coverage "
+          f"{sum(v['coverage95'] for v in scored) / len(scored):.1f}% "
+          f"over {len(scored)} groups ({100 * inside / rows:.1f}% of "
+          f"{rows} rows), mean half-width "
+          f"{sum(v['mean_halfwidth_pct'] for v in scored) / len(scored):.1f}%"
+          " (target: coverage 85-99%)")
+
+
 def campaign(directory, title, select, train, formulas):
     print(f"\n{title}")
     print(f"  {'network':11} {'framework':10} {'train':>5} {'test':>5} "
-          f"{'chosen':9} {'CV MAPE':>8} {'MAPE':>7} {'max':>7} {'bias':>7}")
+          f"{'chosen':9} {'CV MAPE':>8} {'MAPE':>7} {'max':>7} {'bias':>7}"
+          f" {'cover95':>8} {'+-width':>8}")
     mapes = []
+    scores = []
     for network, framework in GROUPS:
         where = (f"network == '{network}' && framework == '{framework}'"
                  f" && {select}")
@@ -159,11 +182,14 @@ def campaign(directory, title, select, train, formulas):
                            where, formula)
         v = run(["validate", full, "--train", train["expr"]])["validation"]
         mapes.append(v["mape"])
+        scores.append(v)
         print(f"  {network:11} {framework:10} {v['rows'] - v['rows_predicted']:5d}"
               f" {v['rows_predicted']:5d} {formula:9} {best['cv_mape']:7.2f}%"
-              f" {v['mape']:6.2f}% {v['max_ape']:6.1f}% {v['bias']:+6.1f}%")
+              f" {v['mape']:6.2f}% {v['max_ape']:6.1f}% {v['bias']:+6.1f}%"
+              f" {pct(v['coverage95']):>8} {pct(v['mean_halfwidth_pct']):>8}")
     mean = sum(mapes) / len(mapes)
     print(f"  mean MAPE over {len(mapes)} groups: {mean:.2f}% (target < 10%)")
+    intervals(scores)
     return mean
 
 

@@ -136,14 +136,19 @@ def evaluate(directory, tag, data, where, train_where, train_expr, formulas,
 
 def header():
     print("| series | train | test | formula | CV MAPE (train) "
-          "| test MAPE | max error | bias |")
-    print("|---|---:|---:|---|---:|---:|---:|---:|")
+          "| test MAPE | max error | bias | coverage95 | +-width |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
 
 
 def row(series, formula, cv, v):
     print(f"| {series} | {v['rows'] - v['rows_predicted']} "
           f"| {v['rows_predicted']} | {formula} | {cv:.2f}% "
-          f"| {v['mape']:.2f}% | {v['max_ape']:.1f}% | {v['bias']:+.1f}% |")
+          f"| {v['mape']:.2f}% | {v['max_ape']:.1f}% | {v['bias']:+.1f}% "
+          f"| {pct(v['coverage95'])} | {pct(v['mean_halfwidth_pct'])} |")
+
+
+def pct(x):
+    return "-" if x is None else f"{x:.1f}%"
 
 
 def pollux(directory):
@@ -158,7 +163,7 @@ def pollux(directory):
             directory, f"pollux-{job}", POLLUX, f"job == {quote(job)}",
             "gpus <= 16", lambda fm: FORMULAS[fm]["train"],
             ["pollux", "generic"], KFOLD["pollux"])
-        mapes.append(v["mape"])
+        mapes.append(v)
         row(job, formula, cv, v)
     return mapes
 
@@ -180,7 +185,7 @@ def tfcnn(directory):
         name = f"{platform} / {model} / {update} / {data}"
         if max(series[key]) <= limit:
             skipped.append(name)
-            print(f"| {name} | - | 0 | - | - | - | - | - |")
+            print(f"| {name} | - | 0 | - | - | - | - | - | - | - |")
             continue
         where = (f"platform == {quote(platform)} && model == {quote(model)}"
                  f" && variable_update == {quote(update)}"
@@ -191,14 +196,27 @@ def tfcnn(directory):
             directory, tag, TFCNN, where, f"gpus <= {limit}",
             lambda fm: f"p <= {limit}", ["gustafson", "amdahl"],
             KFOLD["tfcnn"])
-        mapes.append(v["mape"])
+        mapes.append(v)
         row(name, formula, cv, v)
     return mapes, skipped
 
 
-def summary(name, mapes):
-    print(f"\nmean test MAPE over {len(mapes)} {name} series: "
-          f"{sum(mapes) / len(mapes):.2f}%")
+def summary(name, scores):
+    """Mean test MAPE, and the 95% prediction intervals: the mean of the
+    series' coverage and half-width, and the coverage over all rows."""
+    print(f"\nmean test MAPE over {len(scores)} {name} series: "
+          f"{sum(v['mape'] for v in scores) / len(scores):.2f}%")
+    scored = [v for v in scores if v["interval_rows"] > 0]
+    if not scored:
+        return
+    rows = sum(v["interval_rows"] for v in scored)
+    inside = sum(v["coverage95"] * v["interval_rows"] / 100 for v in scored)
+    print(f"95% prediction intervals: mean coverage "
+          f"{sum(v['coverage95'] for v in scored) / len(scored):.1f}% over "
+          f"{len(scored)} series ({100 * inside / rows:.1f}% of {rows} "
+          f"rows), mean half-width "
+          f"{sum(v['mean_halfwidth_pct'] for v in scored) / len(scored):.1f}%"
+          " (target: coverage 85-99%)")
 
 
 def main():

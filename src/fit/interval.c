@@ -261,7 +261,7 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	for (size_t i = 0; i < d->rows; i++)
 		if (d->inputs[j].values[i] <= cut)
 			rows[ntrain++] = i;
-	if (ntrain <= f->nparams + 1 || ntrain == d->rows)
+	if (ntrain <= f->nparams || ntrain == d->rows)
 		return SF_OK;
 	ranges_of(d, rows, ntrain, lo, hi);
 	if ((rc = sf_dataset_select(d, rows, ntrain, &sub, err)) != SF_OK)

@@ -24,15 +24,18 @@
  * The growth c is calibrated by forward chaining on the fitted rows
  * themselves: along each numeric input with at least 3 levels (values
  * within 10% of each other are one level), the rows up to a level (at
- * least two levels of it) are refitted and the rows beyond it predicted, as
- * `validate --train` would, at up to SF_INTERVAL_CUTS levels per input.  Each
- * such prediction i at distance D_i > 0 needs c_i = sqrt(max(0, (r_i / t)^2 -
- * s^2)) / D_i to be covered, with r_i its error on the loss's scale; c is the
- * ceil((N + 1) 0.95)-th smallest of the N values c_i, split conformal
- * prediction's quantile, or their largest when N < 19 (then `conservative` is
- * set).  The refits start from the full fit's constants and only polish (as
- * bootstrap replicates do), at the fit's lambda.  Each refit knows fewer levels
- * than the final fit, so c tends to err wide.
+ * least two levels of it, and more rows than constants) are refitted and
+ * the rows beyond it predicted, as `validate --train` would, at up to
+ * SF_INTERVAL_CUTS levels per input.  Each such prediction i at distance
+ * D_i > 0 from its refit's range needs
+ *   c_i = sqrt(max(0, (r_i / t)^2 - s^2 - v_i)) / D_i
+ * to be covered, with r_i its error and v_i the refit's own variance of
+ * its mean there, on the loss's scale; c is the ceil((N + 1) 0.95)-th
+ * smallest of the N values c_i, split conformal prediction's quantile, or
+ * their largest when N < 19 (then `conservative` is set).  The refits start
+ * from the full fit's constants and only polish (as bootstrap replicates
+ * do), at the fit's lambda.  See scalefit(1), PREDICTION INTERVALS, for
+ * what this catches and misses.
  *
  * Scales: with the relative, log and Huber losses errors are relative
  * (multiplicative): s and c D are fractions of the time, r_i =
