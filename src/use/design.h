@@ -1,0 +1,88 @@
+/*
+ * design.h - which run to measure next: candidate configurations ranked by
+ * how much measuring them would narrow the 95% prediction interval at a
+ * target configuration.
+ *
+ * The fit is linearised at its constants (as the covariance is).  A new run
+ * at candidate x adds one row to the information; with g~ its gradient on
+ * the loss's scale (df/dtheta, divided by f(x) when errors are
+ * multiplicative) and s^2 the noise variance, the covariance becomes, by
+ * Sherman and Morrison,
+ *   C' = C - C g~ g~^T C / (s^2 + g~^T C g~),
+ * so the fitted mean's variance at the target t drops by
+ *   (g_t^T C g~)^2 / (s^2 + g~^T C g~):
+ * the c-optimal design criterion for the target's prediction (Ernest and
+ * Extra-P rank experiments by how much they inform the whole model, the
+ * D-optimal criterion, reported too: the gain ln(1 + g~^T C g~ / s^2) in
+ * ln det of the information).  A run also extends the fitted range when it
+ * lies beyond it, which shortens the target's distance D and so the model
+ * error c D of interval.h - usually the larger effect far out.  The
+ * interval expected after the run is interval.h's at the target with the
+ * new variance and distance; the measurement's own value is not needed.
+ *
+ * Each candidate's cost is its predicted time times its worker count
+ * (worker-seconds, or the output's unit), or its time when no input counts
+ * workers.  With a budget, a plan picks runs one at a time, each the one
+ * that narrows the interval most per unit of cost among those the rest of
+ * the budget affords, updating C and the range after each.
+ *
+ * Ownership: the caller owns every array.  Thread safety: pure functions.
+ */
+#ifndef SF_DESIGN_H
+#define SF_DESIGN_H
+
+#include "base/error.h"
+#include "fit/interval.h"
+
+#include <stddef.h>
+
+/* A configuration, linearised: its inputs, predicted time and gradient. */
+typedef struct sf_design_point {
+	const double *x;    /* ninputs values */
+	double time;        /* f(x) */
+	const double *grad; /* P values: df / dtheta at x */
+	double cost;        /* of measuring it (time x workers) */
+} sf_design_point;
+
+/* The linearised fit every point belongs to. */
+typedef struct sf_design_fit {
+	size_t nparams;    /* P */
+	const double *cov; /* P x P; NaN rows: held at a bound */
+	size_t ninputs;
+	const double *lo, *hi;          /* the fitted range of each input */
+	const unsigned char *numeric;   /* per input, or NULL for all */
+	const sf_interval_model *error; /* noise, t, growth */
+} sf_design_fit;
+
+/* What measuring one candidate would give. */
+typedef struct sf_design_gain {
+	double mean_var;      /* the target's fitted-mean variance after */
+	double distance;      /* the target's distance beyond the range after */
+	double lo, hi;        /* its 95% prediction interval after */
+	double halfwidth_pct; /* 100 (hi - lo) / (2 f_t) */
+	double d_gain;        /* ln(1 + g~^T C g~ / s^2), D-optimality */
+} sf_design_gain;
+
+/*
+ * The target's interval now (*now, with mean_var and distance of today's
+ * fit; d_gain 0) and after measuring each of the n candidates (gains[i]).
+ * Returns SF_OK, SF_ENOMEM, or SF_EVALUE when the target's time is not
+ * finite.
+ */
+int sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
+                   const sf_design_point *cand, size_t n, sf_design_gain *now,
+                   sf_design_gain *gains, sf_error *err);
+
+/*
+ * A plan within budget: up to max_runs candidates (indices into cand, in
+ * the order to run them) chosen greedily by the narrowing per unit of cost
+ * among those the rest of the budget affords; a candidate may be chosen
+ * once.  after[k] is the target's interval after the first k + 1 runs.
+ * Returns the number of runs planned (0 when none is affordable), or
+ * (size_t)-1 when out of memory.
+ */
+size_t sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
+                      const sf_design_point *cand, size_t n, double budget,
+                      size_t max_runs, size_t *order, sf_design_gain *after);
+
+#endif /* SF_DESIGN_H */
