@@ -2,9 +2,9 @@
  * report.h - what a fit tells its user: the text report, and the JSON
  * report (FIT.json) that `predict` and `scale` read back.
  *
- * The JSON report has the keys of SPEC.md (scalefit_version, model, data,
- * parameters, metrics, optimizer, correlations, residuals) and, so that it
- * is self-contained, also: model.parameters' fixed values and bounds,
+ * The JSON report has the keys scalefit(1) lists (scalefit_version, model,
+ * data, parameters, metrics, optimizer, correlations, residuals) and, so that
+ * it is self-contained, also: model.parameters' fixed values and bounds,
  * model.output, model.fit (loss, penalty, lambda), covariance (the fitted
  * parameters' covariance matrix, in theta order), input_ranges (the
  * smallest and largest value of each input in the fitted rows), and for
