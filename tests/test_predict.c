@@ -196,16 +196,20 @@ test_predict_delta(void)
 	sf_prediction *p = predict_at(f, 8, 1);
 	double se = sqrt(0.0731);
 
-	CLOSE(p->time[0], 17, 1e-12);
+	CLOSE(p->points[0].time, 17, 1e-12);
 	CLOSE(p->t, T975_5, 1e-9);
-	CLOSE(p->se[0], se, 1e-12);
-	CLOSE(p->lo[0], 17 - T975_5 * se, 1e-9);
-	CLOSE(p->hi[0], 17 + T975_5 * se, 1e-9);
+	CLOSE(p->points[0].se, se, 1e-12);
+	CLOSE(p->points[0].ci.lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(p->points[0].ci.hi, 17 + T975_5 * se, 1e-9);
 	CLOSE(p->terms[0], 1, 1e-12); /* serial */
 	CLOSE(p->terms[1], 8, 1e-12); /* compute */
 	CLOSE(p->terms[2], 8, 1e-12); /* comm */
 	CLOSE(p->terms[3], 0, 1e-12); /* io: d = 0 */
-	CU_ASSERT_PTR_NULL(p->boot_lo);
+	/* Without replicates: no bootstrap band, the delta band shown. */
+	CU_ASSERT_FALSE(p->bootstrap);
+	CU_ASSERT(isnan(p->points[0].boot.lo) && isnan(p->points[0].boot.hi));
+	CU_ASSERT_EQUAL(sf_prediction_band(p, 0).lo, p->points[0].ci.lo);
+	CU_ASSERT_EQUAL(sf_prediction_band(p, 0).hi, p->points[0].ci.hi);
 	CU_ASSERT_FALSE(sf_prediction_outside(p, 0));
 	sf_prediction_free(p);
 	sf_fitfile_free(f);
@@ -227,7 +231,7 @@ test_predict_extrapolation(void)
 	CU_ASSERT_TRUE(sf_prediction_outside(p, 0));
 	CU_ASSERT_FALSE(sf_prediction_outside(p, 1));
 	/* T(32, 2) = 1 + 128 / 32 + 32 = 37. */
-	CLOSE(p->time[2], 37, 1e-12);
+	CLOSE(p->points[2].time, 37, 1e-12);
 	sf_prediction_free(p);
 	CU_ASSERT_EQUAL(sf_predict(f, columns, 0, &p, NULL), SF_EVALUE);
 	sf_fitfile_free(f);
@@ -241,10 +245,14 @@ test_predict_bootstrap(void)
 	sf_prediction *p = predict_at(f, 8, 1);
 
 	CU_ASSERT_EQUAL(f->nsamples, 5);
+	CU_ASSERT_TRUE(p->bootstrap);
 	CU_ASSERT_EQUAL(p->boot_used, 5);
 	/* Sorted 16.5 .. 18.5 by 0.5: h = 4 * 0.025 = 0.1, 4 * 0.975 = 3.9. */
-	CLOSE(p->boot_lo[0], 16.55, 1e-12);
-	CLOSE(p->boot_hi[0], 18.45, 1e-12);
+	CLOSE(p->points[0].boot.lo, 16.55, 1e-12);
+	CLOSE(p->points[0].boot.hi, 18.45, 1e-12);
+	/* The band shown where there is room for one is the bootstrap's. */
+	CLOSE(sf_prediction_band(p, 0).lo, 16.55, 1e-12);
+	CLOSE(sf_prediction_band(p, 0).hi, 18.45, 1e-12);
 	sf_prediction_free(p);
 	sf_fitfile_free(f);
 }
@@ -344,7 +352,7 @@ test_sweep_run(void)
 	for (size_t k = 0; k < 5; k++) {
 		double t = 1 + 64 / x[k] + x[k];
 
-		CLOSE(w->pred->time[k], t, 1e-12);
+		CLOSE(w->pred->points[k].time, t, 1e-12);
 		CLOSE(w->speedup[k], 66 / t, 1e-12);
 		CLOSE(w->efficiency[k], 66 / (x[k] * t), 1e-12);
 		CLOSE(w->cost[k], 3.6 * x[k] * t / 3600, 1e-12);
@@ -358,6 +366,8 @@ test_sweep_run(void)
 	}
 	/* At p = 8: 1/17, 8/17, 8/17 of the time. */
 	CLOSE(w->share[1 * 5 + 3], 8.0 / 17, 1e-12);
+	/* The terms explain the whole time: the rest is rounding. */
+	CU_ASSERT_FALSE(sf_sweep_rest_matters(w));
 	sf_sweep_free(w);
 	/* Not a worker sweep, no price: no speedup, efficiency, cost. */
 	s.workers = 0;
@@ -381,9 +391,11 @@ test_sweep_answers(void)
 
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 1, 64, &a, NULL), SF_OK);
 	CU_ASSERT_EQUAL(a.searched, 64);
+	CU_ASSERT_TRUE(a.every_whole);
 	CU_ASSERT_EQUAL(a.fastest, 8);
 	CLOSE(a.fastest_time, 17, 1e-12);
-	CLOSE(a.fastest_lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(a.fastest_band.lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(a.fastest_band.hi, 17 + T975_5 * se, 1e-9);
 	CU_ASSERT_EQUAL(a.efficient, 7);
 	CU_ASSERT_EQUAL(a.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_FALSE(a.comm_first);
@@ -422,6 +434,7 @@ test_sweep_crossover_real(void)
 	s.hours_per_unit = 1 / 3600.0;
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 0.1, 10, &a, NULL), SF_OK);
 	CU_ASSERT_EQUAL(a.searched, SF_SWEEP_DENSE_POINTS);
+	CU_ASSERT_FALSE(a.every_whole);
 	CU_ASSERT_EQUAL(a.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_TRUE(a.comm_first);
 	CLOSE(a.crossover_x, 1, 1e-12);
@@ -443,10 +456,11 @@ test_sweep_rest(void)
 	s.price = NAN;
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_run(f, &s, &x, 1, &w, NULL), SF_OK);
 	/* steps = 10000: compute 320, comm 200, t0 = 2: T = 522. */
-	CLOSE(w->pred->time[0], 522, 1e-9);
+	CLOSE(w->pred->points[0].time, 522, 1e-9);
 	CU_ASSERT(isnan(w->share[0]));
 	CLOSE(w->rest[0], 2.0 / 522, 1e-12);
-	CU_ASSERT(isnan(w->pred->lo[0]));
+	CU_ASSERT_TRUE(sf_sweep_rest_matters(w));
+	CU_ASSERT(isnan(w->pred->points[0].ci.lo));
 	sf_sweep_free(w);
 	sf_fitfile_free(f);
 }

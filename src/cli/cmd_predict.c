@@ -214,7 +214,7 @@ print_band(char *out, size_t size, double lo, double hi)
 static void
 print_text(const sf_fitfile *f, const sf_prediction *p)
 {
-	int boot = p->boot_lo != NULL;
+	int boot = p->bootstrap;
 	char cell[96];
 
 	printf("%s: predicted %s at %zu point%s", f->name[0] ? f->name : "fit",
@@ -246,12 +246,14 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 			printf("%*s  ", column_width(f->inputs[i].name, 8),
 			       cell);
 		}
-		printf("%*.6g  ", column_width(f->output, 12), p->time[k]);
-		print_band(cell, sizeof cell, p->lo[k], p->hi[k]);
+		printf("%*.6g  ", column_width(f->output, 12),
+		       p->points[k].time);
+		print_band(cell, sizeof cell, p->points[k].ci.lo,
+		           p->points[k].ci.hi);
 		printf("%-28s", cell);
 		if (boot) {
-			print_band(cell, sizeof cell, p->boot_lo[k],
-			           p->boot_hi[k]);
+			print_band(cell, sizeof cell, p->points[k].boot.lo,
+			           p->points[k].boot.hi);
 			printf("%-28s", cell);
 		}
 		for (size_t j = 0; j < f->nterms; j++)
@@ -298,12 +300,15 @@ point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 			*ok = 0;
 	}
 	cmd_json_put(o, "inputs", in, ok);
-	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
-	cmd_json_put(o, "stderr", sf_json_number(p->se[k]), ok);
-	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
-	if (p->boot_lo != NULL)
-		cmd_json_put(o, "ci95_bootstrap",
-		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
+	cmd_json_put(o, "time", sf_json_number(p->points[k].time), ok);
+	cmd_json_put(o, "stderr", sf_json_number(p->points[k].se), ok);
+	cmd_json_put(o, "ci95",
+	             cmd_json_pair(p->points[k].ci.lo, p->points[k].ci.hi), ok);
+	if (p->bootstrap)
+		cmd_json_put(
+		    o, "ci95_bootstrap",
+		    cmd_json_pair(p->points[k].boot.lo, p->points[k].boot.hi),
+		    ok);
 	for (size_t j = 0; j < f->nterms; j++)
 		cmd_json_put(terms, f->terms[j].name,
 		             sf_json_number(p->terms[j * p->n + k]), ok);

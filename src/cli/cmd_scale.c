@@ -453,11 +453,10 @@ fixed_text(const scale_run *r, char *out, size_t size)
 static void
 band_text(const sf_prediction *p, size_t k, char *out, size_t size)
 {
-	double lo = p->boot_lo != NULL ? p->boot_lo[k] : p->lo[k];
-	double hi = p->boot_hi != NULL ? p->boot_hi[k] : p->hi[k];
+	sf_band b = sf_prediction_band(p, k);
 
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(out, size, "[%.5g, %.5g]", lo, hi);
+	if (isfinite(b.lo) && isfinite(b.hi))
+		snprintf(out, size, "[%.5g, %.5g]", b.lo, b.hi);
 	else
 		snprintf(out, size, "-");
 }
@@ -500,9 +499,9 @@ print_answers(const scale_run *r)
 	printf("\n");
 	printf("  fastest            %s = %.6g: %.5g %s", x, a->fastest,
 	       a->fastest_time, f->output);
-	if (isfinite(a->fastest_lo) && isfinite(a->fastest_hi))
-		printf(" (95%% band %.5g to %.5g)", a->fastest_lo,
-		       a->fastest_hi);
+	if (isfinite(a->fastest_band.lo) && isfinite(a->fastest_band.hi))
+		printf(" (95%% band %.5g to %.5g)", a->fastest_band.lo,
+		       a->fastest_band.hi);
 	printf("\n");
 	if (r->s.workers)
 		printf("  efficiency >= 50%%  up to %s = %.6g\n", x,
@@ -561,7 +560,7 @@ print_text(const scale_run *r)
 		printf(" (%s)", in->column);
 	printf(" from %g to %g%s%s\n", r->lo, r->hi, fixed[0] ? ", " : "",
 	       fixed);
-	if (p->boot_lo != NULL)
+	if (p->bootstrap)
 		printf("95%% band: bootstrap percentiles (%zu replicates)\n",
 		       p->boot_used);
 	else if (isfinite(p->t))
@@ -588,7 +587,7 @@ print_text(const scale_run *r)
 
 		any_outside |= outside;
 		printf("%*.6g  %*.5g  ", width_of(in->name, 8), w->x[k],
-		       width_of(f->output, 10), p->time[k]);
+		       width_of(f->output, 10), p->points[k].time);
 		band_text(p, k, cell, sizeof cell);
 		printf("%-22s", cell);
 		if (r->s.workers)
@@ -673,11 +672,14 @@ point_json(const scale_run *r, size_t k, int *ok)
 		return NULL;
 	}
 	cmd_json_put(o, f->inputs[r->s.var].name, sf_json_number(w->x[k]), ok);
-	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
-	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
-	if (p->boot_lo != NULL)
-		cmd_json_put(o, "ci95_bootstrap",
-		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
+	cmd_json_put(o, "time", sf_json_number(p->points[k].time), ok);
+	cmd_json_put(o, "ci95",
+	             cmd_json_pair(p->points[k].ci.lo, p->points[k].ci.hi), ok);
+	if (p->bootstrap)
+		cmd_json_put(
+		    o, "ci95_bootstrap",
+		    cmd_json_pair(p->points[k].boot.lo, p->points[k].boot.hi),
+		    ok);
 	if (w->speedup != NULL) {
 		cmd_json_put(o, "speedup", sf_json_number(w->speedup[k]), ok);
 		cmd_json_put(o, "efficiency", sf_json_number(w->efficiency[k]),
@@ -723,7 +725,7 @@ answers_json(const scale_run *r, int *ok)
 	cmd_json_put(fastest, "x", sf_json_number(a->fastest), ok);
 	cmd_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
 	cmd_json_put(fastest, "ci95",
-	             cmd_json_pair(a->fastest_lo, a->fastest_hi), ok);
+	             cmd_json_pair(a->fastest_band.lo, a->fastest_band.hi), ok);
 	cmd_json_put(o, "fastest", fastest, ok);
 	cmd_json_put(o, "efficient_up_to",
 	             r->s.workers ? sf_json_number(a->efficient) : json_null(),
@@ -786,8 +788,7 @@ scale_json(const scale_run *r)
 	}
 	cmd_json_put(root, "fixed", fixed, &ok);
 	cmd_json_put(root, "band",
-	             json_string(p->boot_lo != NULL ? "bootstrap" : "delta"),
-	             &ok);
+	             json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
 	cmd_json_put(root, "level_percent",
 	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
 	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
@@ -856,6 +857,7 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	const sf_fitfile_input *in = &f->inputs[r->s.var];
 	const sf_sweep_answers *a = &r->answers;
 	double *x = NULL, *mx = NULL, *my = NULL, *shares = NULL;
+	double *time = NULL, *lo = NULL, *hi = NULL;
 	const char **names = NULL;
 	sf_sweep *w = NULL;
 	sf_svg *svg = NULL;
@@ -877,7 +879,11 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	my = malloc((f->nmeasured + 1) * sizeof *my);
 	shares = malloc(((f->nterms + 1) * n + 1) * sizeof *shares);
 	names = calloc(f->nterms + 2, sizeof *names);
-	if (mx == NULL || my == NULL || shares == NULL || names == NULL) {
+	time = malloc((n + 1) * sizeof *time);
+	lo = malloc((n + 1) * sizeof *lo);
+	hi = malloc((n + 1) * sizeof *hi);
+	if (mx == NULL || my == NULL || shares == NULL || names == NULL ||
+	    time == NULL || lo == NULL || hi == NULL) {
 		sf_error_set(err, rc, "out of memory");
 		goto done;
 	}
@@ -894,7 +900,7 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	fixed_text(r, fixed, sizeof fixed);
 	snprintf(title, sizeof title, "%.100s: predicted %.100s",
 	         f->name[0] ? f->name : "fit", f->output);
-	if (w->pred->boot_lo != NULL)
+	if (w->pred->bootstrap)
 		snprintf(band, sizeof band, "95%% band (bootstrap, %zu)",
 		         w->pred->boot_used);
 	else
@@ -921,9 +927,16 @@ write_plot(const scale_run *r, const char *path, sf_error *err)
 	p.powers_of_two = r->s.integer && r->s.log;
 	p.n = w->n;
 	p.x = w->x;
-	p.time = w->pred->time;
-	p.lo = w->pred->boot_lo != NULL ? w->pred->boot_lo : w->pred->lo;
-	p.hi = w->pred->boot_hi != NULL ? w->pred->boot_hi : w->pred->hi;
+	for (size_t k = 0; k < n; k++) {
+		sf_band b = sf_prediction_band(w->pred, k);
+
+		time[k] = w->pred->points[k].time;
+		lo[k] = b.lo;
+		hi[k] = b.hi;
+	}
+	p.time = time;
+	p.lo = lo;
+	p.hi = hi;
 	p.band_label = band;
 	p.nmeasured = measured_points(r, mx, my);
 	p.mx = mx;
@@ -952,6 +965,9 @@ done:
 	free(my);
 	free(shares);
 	free(names);
+	free(time);
+	free(lo);
+	free(hi);
 	return rc;
 }
 

@@ -15,12 +15,7 @@ sf_prediction_free(sf_prediction *p)
 	if (p == NULL)
 		return;
 	free(p->inputs);
-	free(p->time);
-	free(p->se);
-	free(p->lo);
-	free(p->hi);
-	free(p->boot_lo);
-	free(p->boot_hi);
+	free(p->points);
 	free(p->terms);
 	free(p->range);
 	free(p);
@@ -33,6 +28,12 @@ sf_prediction_outside(const sf_prediction *p, size_t k)
 		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE)
 			return 1;
 	return 0;
+}
+
+sf_band
+sf_prediction_band(const sf_prediction *p, size_t k)
+{
+	return p->bootstrap ? p->points[k].boot : p->points[k].ci;
 }
 
 double
@@ -109,10 +110,7 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 	double *column = malloc((b + 1) * sizeof *column);
 	int rc = SF_ENOMEM;
 
-	p->boot_lo = malloc(n * sizeof *p->boot_lo);
-	p->boot_hi = malloc(n * sizeof *p->boot_hi);
-	if (times == NULL || column == NULL || p->boot_lo == NULL ||
-	    p->boot_hi == NULL)
+	if (times == NULL || column == NULL)
 		goto done;
 	for (size_t s = 0; s < b; s++) {
 		double *row = &times[used * n];
@@ -129,11 +127,12 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 		for (size_t s = 0; s < used; s++)
 			column[s] = times[s * n + k];
 		qsort(column, used, sizeof *column, compare_doubles);
-		p->boot_lo[k] = sf_predict_quantile(column, used,
-		                                    (1 - SF_PREDICT_LEVEL) / 2);
-		p->boot_hi[k] = sf_predict_quantile(column, used,
-		                                    (1 + SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.lo = sf_predict_quantile(
+		    column, used, (1 - SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.hi = sf_predict_quantile(
+		    column, used, (1 + SF_PREDICT_LEVEL) / 2);
 	}
+	p->bootstrap = 1;
 	p->boot_used = used;
 	rc = SF_OK;
 done:
@@ -174,10 +173,13 @@ fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
 	p->t = f->dof >= 1 ? sf_covariance_t_quantile(SF_PREDICT_LEVEL, f->dof)
 	                   : NAN;
 	for (size_t k = 0; k < n; k++) {
-		p->time[k] = grad[k];
-		p->se[k] = delta_se(f, grad, n, k);
-		p->lo[k] = p->time[k] - p->t * p->se[k];
-		p->hi[k] = p->time[k] + p->t * p->se[k];
+		sf_predict_point *pt = &p->points[k];
+
+		pt->time = grad[k];
+		pt->se = delta_se(f, grad, n, k);
+		pt->ci.lo = pt->time - p->t * pt->se;
+		pt->ci.hi = pt->time + p->t * pt->se;
+		pt->boot.lo = pt->boot.hi = NAN;
 	}
 	memcpy(p->terms, terms + n, nt * n * sizeof *terms);
 	if (f->nsamples > 0) {
@@ -221,14 +223,10 @@ sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 	p->ninputs = ni;
 	p->nterms = f->nterms;
 	p->inputs = malloc((ni * n + 1) * sizeof *p->inputs);
-	p->time = malloc(n * sizeof *p->time);
-	p->se = malloc(n * sizeof *p->se);
-	p->lo = malloc(n * sizeof *p->lo);
-	p->hi = malloc(n * sizeof *p->hi);
+	p->points = malloc(n * sizeof *p->points);
 	p->terms = malloc((f->nterms * n + 1) * sizeof *p->terms);
 	p->range = calloc(ni * n + 1, 1);
-	if (p->inputs == NULL || p->time == NULL || p->se == NULL ||
-	    p->lo == NULL || p->hi == NULL || p->terms == NULL ||
+	if (p->inputs == NULL || p->points == NULL || p->terms == NULL ||
 	    p->range == NULL) {
 		sf_prediction_free(p);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");

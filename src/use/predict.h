@@ -44,15 +44,31 @@ enum sf_predict_range {
 	SF_PREDICT_ABOVE = 2
 };
 
+/* An interval around a predicted time; both ends NaN when unknown. */
+typedef struct sf_band {
+	double lo, hi;
+} sf_band;
+
+/*
+ * The prediction at one point.  Every interval of a point lives here, so
+ * a new kind of interval is one more member, not one more pair of arrays.
+ */
+typedef struct sf_predict_point {
+	double time;  /* the predicted time f(x, theta) */
+	double se;    /* sqrt(g^T C g); NaN when unknown */
+	sf_band ci;   /* the delta-method band */
+	sf_band boot; /* the bootstrap band; NaN unless the fit has
+	                 replicates (sf_prediction.bootstrap) */
+} sf_predict_point;
+
 /* Predictions at n points. */
 typedef struct sf_prediction {
 	size_t n, ninputs, nterms;
-	double *inputs;  /* ninputs x n, input-major (column i at i * n) */
-	double *time;    /* n predicted times */
-	double *se;      /* n: sqrt(g^T C g); NaN when unknown */
-	double *lo, *hi; /* n: the delta-method band */
-	double *boot_lo, *boot_hi; /* n: the bootstrap band; NULL without
-	                              replicates */
+	double *inputs;           /* ninputs x n, input-major (column i at
+	                             i * n) */
+	sf_predict_point *points; /* n */
+	int bootstrap;            /* 1 when the fit has bootstrap replicates:
+	                             points[k].boot is their band */
 	size_t boot_used;     /* replicates with a finite time at every point */
 	double *terms;        /* nterms x n, term-major (term k at k * n) */
 	unsigned char *range; /* ninputs x n: enum sf_predict_range */
@@ -72,6 +88,13 @@ void sf_prediction_free(sf_prediction *p);
 
 /* 1 when any input of point k lies outside its fitted range. */
 int sf_prediction_outside(const sf_prediction *p, size_t k);
+
+/*
+ * The band of point k shown where there is room for one (the scale table,
+ * its chart and answers): the bootstrap band when the fit has replicates,
+ * else the delta-method band.
+ */
+sf_band sf_prediction_band(const sf_prediction *p, size_t k);
 
 /*
  * The q-quantile (0 <= q <= 1) of the n sorted values x by linear
