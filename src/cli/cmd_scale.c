@@ -7,13 +7,14 @@
 
 #include "use/assign.h"
 #include "cli/cli.h"
-#include "cli/cmd_json.h"
 #include "use/fitfile.h"
 #include "base/number.h"
 #include "use/plot.h"
 #include "use/report.h"
 #include "base/suggest.h"
+#include "use/json.h"
 #include "use/sweep.h"
+#include "use/text.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -410,14 +411,6 @@ set_up(const sf_command *cmd, const scale_args *a, scale_run *r)
  */
 
 static int
-width_of(const char *name, int least)
-{
-	int n = (int)strlen(name);
-
-	return n > least ? n : least;
-}
-
-static int
 rest_matters(const sf_sweep *w)
 {
 	for (size_t k = 0; k < w->n; k++)
@@ -448,17 +441,6 @@ fixed_text(const scale_run *r, char *out, size_t size)
 			             used ? ", " : "", in->name, r->base[i]);
 		used += n > 0 ? (size_t)n : 0;
 	}
-}
-
-static void
-band_text(const sf_prediction *p, size_t k, char *out, size_t size)
-{
-	sf_band b = sf_prediction_band(p, k);
-
-	if (isfinite(b.lo) && isfinite(b.hi))
-		snprintf(out, size, "[%.5g, %.5g]", b.lo, b.hi);
-	else
-		snprintf(out, size, "-");
 }
 
 /* The names of the terms that count for a kind, for the crossover. */
@@ -569,15 +551,15 @@ print_text(const scale_run *r)
 		       p->t, f->dof);
 	else
 		printf("95%% band: none (the fit has no covariance)\n");
-	printf("\n%*s  %*s  %-22s", width_of(in->name, 8), in->name,
-	       width_of(f->output, 10), f->output, "95% band");
+	printf("\n%*s  %*s  %-22s", sf_text_width(in->name, 8), in->name,
+	       sf_text_width(f->output, 10), f->output, "95% band");
 	if (r->s.workers)
 		printf("  %8s  %10s", "speedup", "efficiency");
 	if (w->cost != NULL)
 		printf("  %10s", "cost");
 	for (size_t j = 0; j < f->nterms; j++)
 		if (f->terms[j].component)
-			printf("  %*s", width_of(f->terms[j].name, 7),
+			printf("  %*s", sf_text_width(f->terms[j].name, 7),
 			       f->terms[j].name);
 	if (rest)
 		printf("  %7s", "rest");
@@ -586,9 +568,9 @@ print_text(const scale_run *r)
 		int outside = sf_prediction_outside(p, k);
 
 		any_outside |= outside;
-		printf("%*.6g  %*.5g  ", width_of(in->name, 8), w->x[k],
-		       width_of(f->output, 10), p->points[k].time);
-		band_text(p, k, cell, sizeof cell);
+		printf("%*.6g  %*.5g  ", sf_text_width(in->name, 8), w->x[k],
+		       sf_text_width(f->output, 10), p->points[k].time);
+		sf_text_band(sf_prediction_band(p, k), 5, cell, sizeof cell);
 		printf("%-22s", cell);
 		if (r->s.workers)
 			printf("  %8.3f  %9.1f%%", w->speedup[k],
@@ -598,7 +580,7 @@ print_text(const scale_run *r)
 		for (size_t j = 0; j < f->nterms; j++)
 			if (f->terms[j].component)
 				printf("  %*.1f%%",
-				       width_of(f->terms[j].name, 7) - 1,
+				       sf_text_width(f->terms[j].name, 7) - 1,
 				       100 * w->share[j * w->n + k]);
 		if (rest)
 			printf("  %6.1f%%", 100 * w->rest[k]);
@@ -671,39 +653,32 @@ point_json(const scale_run *r, size_t k, int *ok)
 		json_decref(kinds);
 		return NULL;
 	}
-	cmd_json_put(o, f->inputs[r->s.var].name, sf_json_number(w->x[k]), ok);
-	cmd_json_put(o, "time", sf_json_number(p->points[k].time), ok);
-	cmd_json_put(o, "ci95",
-	             cmd_json_pair(p->points[k].ci.lo, p->points[k].ci.hi), ok);
-	if (p->bootstrap)
-		cmd_json_put(
-		    o, "ci95_bootstrap",
-		    cmd_json_pair(p->points[k].boot.lo, p->points[k].boot.hi),
-		    ok);
+	sf_json_put(o, f->inputs[r->s.var].name, sf_json_number(w->x[k]), ok);
+	sf_json_put(o, "time", sf_json_number(p->points[k].time), ok);
+	sf_prediction_bands_json(o, p, k, ok);
 	if (w->speedup != NULL) {
-		cmd_json_put(o, "speedup", sf_json_number(w->speedup[k]), ok);
-		cmd_json_put(o, "efficiency", sf_json_number(w->efficiency[k]),
-		             ok);
+		sf_json_put(o, "speedup", sf_json_number(w->speedup[k]), ok);
+		sf_json_put(o, "efficiency", sf_json_number(w->efficiency[k]),
+		            ok);
 	}
 	if (w->cost != NULL)
-		cmd_json_put(o, "cost", sf_json_number(w->cost[k]), ok);
+		sf_json_put(o, "cost", sf_json_number(w->cost[k]), ok);
 	for (size_t j = 0; j < f->nterms; j++) {
-		cmd_json_put(terms, f->terms[j].name,
-		             sf_json_number(p->terms[j * w->n + k]), ok);
+		sf_json_put(terms, f->terms[j].name,
+		            sf_json_number(p->terms[j * w->n + k]), ok);
 		if (f->terms[j].component)
-			cmd_json_put(shares, f->terms[j].name,
-			             sf_json_number(w->share[j * w->n + k]),
-			             ok);
+			sf_json_put(shares, f->terms[j].name,
+			            sf_json_number(w->share[j * w->n + k]), ok);
 	}
-	cmd_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
+	sf_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
 	for (int c = SF_TERM_COMPUTE; c <= SF_TERM_OVERHEAD; c++)
-		cmd_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
-		             sf_json_number(w->kind[c * w->n + k]), ok);
-	cmd_json_put(o, "terms", terms, ok);
-	cmd_json_put(o, "shares", shares, ok);
-	cmd_json_put(o, "kinds", kinds, ok);
-	cmd_json_put(o, "extrapolated",
-	             json_boolean(sf_prediction_outside(p, k)), ok);
+		sf_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
+		            sf_json_number(w->kind[c * w->n + k]), ok);
+	sf_json_put(o, "terms", terms, ok);
+	sf_json_put(o, "shares", shares, ok);
+	sf_json_put(o, "kinds", kinds, ok);
+	sf_json_put(o, "extrapolated",
+	            json_boolean(sf_prediction_outside(p, k)), ok);
 	return o;
 }
 
@@ -721,31 +696,31 @@ answers_json(const scale_run *r, int *ok)
 		json_decref(cross);
 		return NULL;
 	}
-	cmd_json_put(o, "searched", json_integer((json_int_t)a->searched), ok);
-	cmd_json_put(fastest, "x", sf_json_number(a->fastest), ok);
-	cmd_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
-	cmd_json_put(fastest, "ci95",
-	             cmd_json_pair(a->fastest_band.lo, a->fastest_band.hi), ok);
-	cmd_json_put(o, "fastest", fastest, ok);
-	cmd_json_put(o, "efficient_up_to",
-	             r->s.workers ? sf_json_number(a->efficient) : json_null(),
-	             ok);
-	cmd_json_put(cross, "state", json_string(states[a->crossover]), ok);
-	cmd_json_put(cross, "x", sf_json_number(a->crossover_x), ok);
+	sf_json_put(o, "searched", json_integer((json_int_t)a->searched), ok);
+	sf_json_put(fastest, "x", sf_json_number(a->fastest), ok);
+	sf_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
+	sf_json_put(fastest, "ci95",
+	            sf_json_pair(a->fastest_band.lo, a->fastest_band.hi), ok);
+	sf_json_put(o, "fastest", fastest, ok);
+	sf_json_put(o, "efficient_up_to",
+	            r->s.workers ? sf_json_number(a->efficient) : json_null(),
+	            ok);
+	sf_json_put(cross, "state", json_string(states[a->crossover]), ok);
+	sf_json_put(cross, "x", sf_json_number(a->crossover_x), ok);
 	if (a->crossover != SF_SWEEP_CROSS_NONE)
-		cmd_json_put(
+		sf_json_put(
 		    cross, "first_leader",
 		    json_string(a->comm_first ? "communication" : "compute"),
 		    ok);
-	cmd_json_put(o, "crossover", cross, ok);
+	sf_json_put(o, "crossover", cross, ok);
 	if (isfinite(a->cheapest) && (cheap = object_or_fail(ok)) != NULL) {
-		cmd_json_put(cheap, "x", sf_json_number(a->cheapest), ok);
-		cmd_json_put(cheap, "cost", sf_json_number(a->cheapest_cost),
-		             ok);
-		cmd_json_put(cheap, "time", sf_json_number(a->cheapest_time),
-		             ok);
+		sf_json_put(cheap, "x", sf_json_number(a->cheapest), ok);
+		sf_json_put(cheap, "cost", sf_json_number(a->cheapest_cost),
+		            ok);
+		sf_json_put(cheap, "time", sf_json_number(a->cheapest_time),
+		            ok);
 	}
-	cmd_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
+	sf_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
 	return o;
 }
 
@@ -764,44 +739,44 @@ scale_json(const scale_run *r)
 		json_decref(points);
 		return NULL;
 	}
-	cmd_json_put(root, "fit", json_string(f->path), &ok);
-	cmd_json_put(root, "model", json_string(f->name), &ok);
-	cmd_json_put(root, "output", json_string(f->output), &ok);
-	cmd_json_put(root, "variable", json_string(f->inputs[r->s.var].name),
-	             &ok);
-	cmd_json_put(root, "column", json_string(f->inputs[r->s.var].column),
-	             &ok);
-	cmd_json_put(root, "workers", json_boolean(r->s.workers), &ok);
-	cmd_json_put(root, "spacing", json_string(r->s.log ? "log" : "linear"),
-	             &ok);
-	cmd_json_put(root, "range", cmd_json_pair(r->lo, r->hi), &ok);
+	sf_json_put(root, "fit", json_string(f->path), &ok);
+	sf_json_put(root, "model", json_string(f->name), &ok);
+	sf_json_put(root, "output", json_string(f->output), &ok);
+	sf_json_put(root, "variable", json_string(f->inputs[r->s.var].name),
+	            &ok);
+	sf_json_put(root, "column", json_string(f->inputs[r->s.var].column),
+	            &ok);
+	sf_json_put(root, "workers", json_boolean(r->s.workers), &ok);
+	sf_json_put(root, "spacing", json_string(r->s.log ? "log" : "linear"),
+	            &ok);
+	sf_json_put(root, "range", sf_json_pair(r->lo, r->hi), &ok);
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *in = &f->inputs[i];
 
 		if (i == r->s.var)
 			continue;
-		cmd_json_put(fixed, in->name,
-		             in->levels != NULL
-		                 ? json_string(in->levels[(size_t)r->base[i]])
-		                 : sf_json_number(r->base[i]),
-		             &ok);
+		sf_json_put(fixed, in->name,
+		            in->levels != NULL
+		                ? json_string(in->levels[(size_t)r->base[i]])
+		                : sf_json_number(r->base[i]),
+		            &ok);
 	}
-	cmd_json_put(root, "fixed", fixed, &ok);
-	cmd_json_put(root, "band",
-	             json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
-	cmd_json_put(root, "level_percent",
-	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	cmd_json_put(root, "t", sf_json_number(p->t), &ok);
-	cmd_json_put(root, "bootstrap_samples",
-	             json_integer((json_int_t)p->boot_used), &ok);
-	cmd_json_put(root, "time_unit", json_string(r->unit), &ok);
-	cmd_json_put(root, "price", sf_json_number(r->s.price), &ok);
+	sf_json_put(root, "fixed", fixed, &ok);
+	sf_json_put(root, "band",
+	            json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
+	sf_json_put(root, "level_percent",
+	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	sf_json_put(root, "t", sf_json_number(p->t), &ok);
+	sf_json_put(root, "bootstrap_samples",
+	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_json_put(root, "time_unit", json_string(r->unit), &ok);
+	sf_json_put(root, "price", sf_json_number(r->s.price), &ok);
 	for (size_t k = 0; k < r->table->n; k++)
 		if (json_array_append_new(points, point_json(r, k, &ok)) != 0)
 			ok = 0;
-	cmd_json_put(root, "points", points, &ok);
-	cmd_json_put(root, "answers", answers_json(r, &ok), &ok);
+	sf_json_put(root, "points", points, &ok);
+	sf_json_put(root, "answers", answers_json(r, &ok), &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
