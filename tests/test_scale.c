@@ -244,6 +244,14 @@ test_grid(void)
 	CU_ASSERT_TRUE(sc->s.workers);
 	sf_scale_free(sc);
 
+	q = request("n=2.5,0.5"); /* not the worker count: any values */
+	q.set = set_p8;
+	q.nset = 1;
+	sc = set_up(f, &q);
+	CU_ASSERT_EQUAL(sc->n, 2);
+	CU_ASSERT_EQUAL(sc->x[0], 0.5);
+	sf_scale_free(sc);
+
 	q = request("p=1:64"); /* another worker count: no worker sweep */
 	q.workers = "n";
 	q.panel = SF_SCALE_PANEL_SHARES;
@@ -301,8 +309,15 @@ test_refusals(void)
 	     "numbers >= 1"},
 	    {"simple", "p=0:8", NULL, NULL, NULL, 0, NAN, 0, SF_EVALUE,
 	     "whole numbers >= 1"},
+	    /* every value of a list over the worker count, not only its
+	       ends, is a whole number >= 1 */
+	    {"simple", "p=1,2.5,4", NULL, NULL, NULL, 0, NAN, 0, SF_EVALUE,
+	     "--over 'p=1,2.5,4': p counts workers, so its values need to "
+	     "be whole numbers >= 1, not 2.5"},
+	    {"simple", "p=16,3,1.5,2.5", NULL, NULL, NULL, 0, NAN, 0, SF_EVALUE,
+	     "whole numbers >= 1, not 1.5"},
 	    {"simple", "p=0,2,4", NULL, NULL, NULL, 0, NAN, 0, SF_EVALUE,
-	     "p counts workers"},
+	     "whole numbers >= 1, not 0"},
 	    {"simple", "n=0:8", "p=2", NULL, NULL, SF_SWEEP_LOG, NAN, 0,
 	     SF_EVALUE, "--log needs a range above 0, not from 0"},
 	    {"simple", "p=1:8", NULL, NULL, "fortnight", 0, NAN, 0, SF_EVALUE,

@@ -270,6 +270,17 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		return sf_error_set(err, e.code, "--workers: %s", e.message);
 	s->workers = s->worker_input == s->var;
 	s->integer = s->workers;
+	/* A list is swept as given, so every value of it is checked, not
+	 * only its ends.  (For a range sc->n is still 0: its points are
+	 * made below, whole when its ends are.) */
+	for (size_t k = 0; s->integer && k < sc->n; k++)
+		if (sc->x[k] != floor(sc->x[k]) || sc->x[k] < 1)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "--over '%s': %s counts workers, so "
+			    "its values need to be whole numbers "
+			    ">= 1, not %g",
+			    q->over, f->inputs[s->var].name, sc->x[k]);
 	if (s->integer &&
 	    (sc->lo != floor(sc->lo) || sc->hi != floor(sc->hi) || sc->lo < 1))
 		return sf_error_set(err, SF_EVALUE,

@@ -13,7 +13,8 @@
  *                     had a single value in the fit, which it keeps
  *   the worker count  --workers NAME, else sf_scale_worker_input(); when
  *                     it is the swept input, the sweep is a worker sweep
- *                     (speedup, efficiency) and takes whole values >= 1
+ *                     (speedup, efficiency) and takes whole values >= 1:
+ *                     both ends of a range, every value of a list
  *   the time's unit   --time-unit, else sf_scale_guess_unit(); it turns
  *                     the time into hours for --cost
  *   the table         the listed values, or sf_sweep_values() of the
@@ -94,8 +95,9 @@ typedef struct sf_scale {
  * Returns SF_OK and a new study in *out, or, with err saying why and *out
  * NULL: SF_ENOMEM, or a fault of the request - SF_ESYNTAX (--over is not
  * NAME=..., a value is not a number), SF_ENAME (an unknown input, one
- * named twice), SF_ETYPE (a text input swept), SF_EVALUE (an empty or
- * fractional worker range, --log from 0, an unknown unit, a bad value),
+ * named twice), SF_ETYPE (a text input swept), SF_EVALUE (an empty range,
+ * a worker count that is not a whole number >= 1 at an end of the range
+ * or anywhere in a list, --log from 0, an unknown unit, a bad value),
  * SF_EUSAGE (no --over, an input without a value, --cost without a
  * worker input, --panel efficiency away from the worker count).
  */
