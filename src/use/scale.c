@@ -277,9 +277,8 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		if (sc->x[k] != floor(sc->x[k]) || sc->x[k] < 1)
 			return sf_error_set(
 			    err, SF_EVALUE,
-			    "--over '%s': %s counts workers, so "
-			    "its values need to be whole numbers "
-			    ">= 1, not %g",
+			    "--over '%s': %s counts workers, so its values "
+			    "need to be whole numbers >= 1, not %g",
 			    q->over, f->inputs[s->var].name, sc->x[k]);
 	if (s->integer &&
 	    (sc->lo != floor(sc->lo) || sc->hi != floor(sc->hi) || sc->lo < 1))
@@ -299,9 +298,8 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 	if (q->price > 0 && s->worker_input == SF_FITFILE_NONE)
 		return sf_error_set(
 		    err, SF_EUSAGE,
-		    "--cost needs the worker count: no input is "
-		    "called p or looks like one; name it with "
-		    "--workers NAME");
+		    "--cost needs the worker count: no input is called p or "
+		    "looks like one; name it with --workers NAME");
 	sc->efficiency_panel = q->panel == SF_SCALE_PANEL_AUTO
 	                           ? s->workers
 	                           : q->panel == SF_SCALE_PANEL_EFFICIENCY;

@@ -61,8 +61,8 @@ typedef enum sf_scale_panel {
  * sf_scale_new() only. */
 typedef struct sf_scale_request {
 	const char *over;         /* "NAME=LO:HI" or "NAME=V1,V2,..." */
-	const char *const *set;   /* nset texts "NAME=VALUE,..." */
-	size_t nset;              /* (a name may appear in one text only) */
+	const char *const *set;   /* nset texts "NAME=VALUE,..."; each */
+	size_t nset;              /* name once in all of them */
 	const char *workers;      /* the input counting workers; NULL:
 	                             sf_scale_worker_input() */
 	const char *time_unit;    /* one of sf_scale_units; NULL: guessed */
