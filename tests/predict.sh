@@ -130,6 +130,9 @@ expect 0 'rest' "the rest of the time" \
 	-- scale "$data/ddp.json" --over p=1:64 --set b=32,n=1.28e6,model=rnn
 
 expect 2 "whole numbers >= 1" "fractional worker range" -- scale "$simple" --over p=1.5:8
+expect 2 "p counts workers, so its values need to be whole numbers >= 1, not 2.5" \
+	"fractional worker count inside a list" -- scale "$simple" --over p=1,2.5,4
+stdout_empty "a fractional worker count in a list prints no table"
 expect 2 "unknown input 'q'; did you mean 'p'?" "unknown --over input" \
 	-- scale "$simple" --over q=1:8
 expect 2 "leave it out of --set" "swept input in --set" \

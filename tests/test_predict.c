@@ -1,7 +1,8 @@
 /*
- * test_predict.c - FIT.json loading, predictions and their bands, sweeps
- * and their answers, input assignments, SVG axes and charts, against
- * values computed by hand on tests/data/fit/simple.json:
+ * test_predict.c - FIT.json loading, predictions and their bands, warnings
+ * and JSON, text cells, sweeps and their answers, input assignments, SVG
+ * axes and charts, against values computed by hand on
+ * tests/data/fit/simple.json:
  *
  *   T(p, n) = a + b n / p + c p^e + d n,  a = 1, b = 64, c = 1, d = 0 (held
  *   at its bound, no covariance), e = 1 fixed; dof = 5;
@@ -16,10 +17,12 @@
  */
 #include "use/assign.h"
 #include "use/fitfile.h"
+#include "use/json.h"
 #include "use/plot.h"
 #include "use/predict.h"
 #include "use/svg.h"
 #include "use/sweep.h"
+#include "use/text.h"
 #include "testing.h"
 
 #include <math.h>
@@ -196,16 +199,20 @@ test_predict_delta(void)
 	sf_prediction *p = predict_at(f, 8, 1);
 	double se = sqrt(0.0731);
 
-	CLOSE(p->time[0], 17, 1e-12);
+	CLOSE(p->points[0].time, 17, 1e-12);
 	CLOSE(p->t, T975_5, 1e-9);
-	CLOSE(p->se[0], se, 1e-12);
-	CLOSE(p->lo[0], 17 - T975_5 * se, 1e-9);
-	CLOSE(p->hi[0], 17 + T975_5 * se, 1e-9);
+	CLOSE(p->points[0].se, se, 1e-12);
+	CLOSE(p->points[0].ci.lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(p->points[0].ci.hi, 17 + T975_5 * se, 1e-9);
 	CLOSE(p->terms[0], 1, 1e-12); /* serial */
 	CLOSE(p->terms[1], 8, 1e-12); /* compute */
 	CLOSE(p->terms[2], 8, 1e-12); /* comm */
 	CLOSE(p->terms[3], 0, 1e-12); /* io: d = 0 */
-	CU_ASSERT_PTR_NULL(p->boot_lo);
+	/* Without replicates: no bootstrap band, the delta band shown. */
+	CU_ASSERT_FALSE(p->bootstrap);
+	CU_ASSERT(isnan(p->points[0].boot.lo) && isnan(p->points[0].boot.hi));
+	CU_ASSERT_EQUAL(sf_prediction_band(p, 0).lo, p->points[0].ci.lo);
+	CU_ASSERT_EQUAL(sf_prediction_band(p, 0).hi, p->points[0].ci.hi);
 	CU_ASSERT_FALSE(sf_prediction_outside(p, 0));
 	sf_prediction_free(p);
 	sf_fitfile_free(f);
@@ -227,7 +234,7 @@ test_predict_extrapolation(void)
 	CU_ASSERT_TRUE(sf_prediction_outside(p, 0));
 	CU_ASSERT_FALSE(sf_prediction_outside(p, 1));
 	/* T(32, 2) = 1 + 128 / 32 + 32 = 37. */
-	CLOSE(p->time[2], 37, 1e-12);
+	CLOSE(p->points[2].time, 37, 1e-12);
 	sf_prediction_free(p);
 	CU_ASSERT_EQUAL(sf_predict(f, columns, 0, &p, NULL), SF_EVALUE);
 	sf_fitfile_free(f);
@@ -241,10 +248,14 @@ test_predict_bootstrap(void)
 	sf_prediction *p = predict_at(f, 8, 1);
 
 	CU_ASSERT_EQUAL(f->nsamples, 5);
+	CU_ASSERT_TRUE(p->bootstrap);
 	CU_ASSERT_EQUAL(p->boot_used, 5);
 	/* Sorted 16.5 .. 18.5 by 0.5: h = 4 * 0.025 = 0.1, 4 * 0.975 = 3.9. */
-	CLOSE(p->boot_lo[0], 16.55, 1e-12);
-	CLOSE(p->boot_hi[0], 18.45, 1e-12);
+	CLOSE(p->points[0].boot.lo, 16.55, 1e-12);
+	CLOSE(p->points[0].boot.hi, 18.45, 1e-12);
+	/* The band shown where there is room for one is the bootstrap's. */
+	CLOSE(sf_prediction_band(p, 0).lo, 16.55, 1e-12);
+	CLOSE(sf_prediction_band(p, 0).hi, 18.45, 1e-12);
 	sf_prediction_free(p);
 	sf_fitfile_free(f);
 }
@@ -259,6 +270,226 @@ test_quantile(void)
 	CLOSE(sf_predict_quantile(x, 4, 1), 4, 0);
 	CLOSE(sf_predict_quantile(x, 4, 0.5), 2.5, 1e-15);
 	CLOSE(sf_predict_quantile(x, 1, 0.3), 1, 0);
+}
+
+/* The warnings a call gave, kept for the test to read. */
+typedef struct warnings {
+	size_t n;
+	char file[SF_ERROR_FILE_MAX];
+	char message[4][SF_ERROR_MESSAGE_MAX];
+} warnings;
+
+static void
+keep_warning(void *ctx, const sf_error *w)
+{
+	warnings *k = ctx;
+
+	CU_ASSERT_EQUAL(w->code, SF_OK);
+	snprintf(k->file, sizeof k->file, "%s", w->file);
+	if (k->n < 4)
+		snprintf(k->message[k->n], sizeof k->message[0], "%s",
+		         w->message);
+	k->n++;
+}
+
+/* One warning per point outside, naming every input that is. */
+static void
+test_predict_warn(void)
+{
+	sf_fitfile *f = load("fit/simple.json");
+	double pv[3] = {8, 32, 1}, nv[3] = {1, 2, 1};
+	const double *columns[2] = {pv, nv};
+	sf_prediction *p;
+	warnings w = {0};
+
+	CU_ASSERT_EQUAL_FATAL(sf_predict(f, columns, 3, &p, NULL), SF_OK);
+	sf_prediction_warn(f, p, keep_warning, &w);
+	CU_ASSERT_EQUAL(w.n, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.file, "fit/simple.json"));
+	CU_ASSERT_STRING_EQUAL(w.message[0],
+	                       "point 2 lies outside the fitted range (p = 32 "
+	                       "> 16, n = 2 > 1): the prediction is an "
+	                       "extrapolation");
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.message[1], "point 3 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.message[1], "(p = 1 < 2)"));
+	sf_prediction_warn(f, p, NULL, NULL); /* no one to tell: nothing */
+	sf_prediction_free(p);
+	sf_fitfile_free(f);
+}
+
+/* The keys of object o, in order, joined by spaces. */
+static void
+keys_of(const json_t *o, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (void *it = json_object_iter((json_t *)o); it != NULL;
+	     it = json_object_iter_next((json_t *)o, it)) {
+		int n = snprintf(out + used, size - used, "%s%s",
+		                 used ? " " : "", json_object_iter_key(it));
+
+		used += n > 0 ? (size_t)n : 0;
+		if (used >= size)
+			break;
+	}
+}
+
+static double
+number_at(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static void
+test_predict_json(void)
+{
+	sf_fitfile *f = load("fit/simple.json");
+	double pv[2] = {8, 32}, nv[2] = {1, 1};
+	const double *columns[2] = {pv, nv};
+	sf_prediction *p;
+	json_t *root, *pt, *band;
+	char keys[256];
+	double se = sqrt(0.0731);
+
+	CU_ASSERT_EQUAL_FATAL(sf_predict(f, columns, 2, &p, NULL), SF_OK);
+	root = sf_prediction_json(f, p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	keys_of(root, keys, sizeof keys);
+	CU_ASSERT_STRING_EQUAL(keys, "fit model output level_percent dof t "
+	                             "bootstrap_samples points");
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(root, "model")), "simple");
+	CU_ASSERT_EQUAL(number_at(root, "level_percent"), 95);
+	CU_ASSERT_EQUAL(number_at(root, "dof"), 5);
+	CLOSE(number_at(root, "t"), T975_5, 1e-9);
+	CU_ASSERT_EQUAL(number_at(root, "bootstrap_samples"), 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "points")), 2);
+	pt = json_array_get(json_object_get(root, "points"), 0);
+	keys_of(pt, keys, sizeof keys);
+	CU_ASSERT_STRING_EQUAL(keys, "inputs time stderr ci95 terms "
+	                             "extrapolated outside");
+	CU_ASSERT_EQUAL(number_at(json_object_get(pt, "inputs"), "p"), 8);
+	CU_ASSERT_EQUAL(number_at(pt, "time"), 17);
+	CLOSE(number_at(pt, "stderr"), se, 1e-12);
+	band = json_object_get(pt, "ci95");
+	CLOSE(json_number_value(json_array_get(band, 0)), 17 - T975_5 * se,
+	      1e-9);
+	CLOSE(json_number_value(json_array_get(band, 1)), 17 + T975_5 * se,
+	      1e-9);
+	CU_ASSERT_EQUAL(number_at(json_object_get(pt, "terms"), "compute"), 8);
+	CU_ASSERT_TRUE(json_is_false(json_object_get(pt, "extrapolated")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(pt, "outside")), 0);
+	pt = json_array_get(json_object_get(root, "points"), 1);
+	CU_ASSERT_TRUE(json_is_true(json_object_get(pt, "extrapolated")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(
+	                           json_object_get(pt, "outside"), 0)),
+	                       "p");
+	json_decref(root);
+	sf_prediction_free(p);
+	sf_fitfile_free(f);
+
+	/* With replicates, the bootstrap band follows the delta one. */
+	f = load("fit/bootstrap.json");
+	p = predict_at(f, 8, 1);
+	root = sf_prediction_json(f, p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(number_at(root, "bootstrap_samples"), 5);
+	pt = json_array_get(json_object_get(root, "points"), 0);
+	keys_of(pt, keys, sizeof keys);
+	CU_ASSERT_STRING_EQUAL(keys, "inputs time stderr ci95 ci95_bootstrap "
+	                             "terms extrapolated outside");
+	band = json_object_get(pt, "ci95_bootstrap");
+	CLOSE(json_number_value(json_array_get(band, 0)), 16.55, 1e-12);
+	CLOSE(json_number_value(json_array_get(band, 1)), 18.45, 1e-12);
+	json_decref(root);
+	sf_prediction_free(p);
+	sf_fitfile_free(f);
+}
+
+/* A text input is written by name; no covariance: the band is null. */
+static void
+test_predict_json_text_input(void)
+{
+	sf_fitfile *f = load("fit/ddp.json");
+	double p4 = 4, b = 32, n = 1.28e6, model = 0;
+	const double *columns[4] = {&p4, &b, &n, &model};
+	sf_prediction *p;
+	json_t *root, *pt;
+
+	CU_ASSERT_EQUAL_FATAL(sf_predict(f, columns, 1, &p, NULL), SF_OK);
+	root = sf_prediction_json(f, p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	pt = json_array_get(json_object_get(root, "points"), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+	                           json_object_get(pt, "inputs"), "model")),
+	                       "cnn");
+	CU_ASSERT_TRUE(json_is_null(json_object_get(pt, "stderr")));
+	CU_ASSERT_TRUE(
+	    json_is_null(json_array_get(json_object_get(pt, "ci95"), 0)));
+	CU_ASSERT_TRUE(json_is_null(json_object_get(root, "t")));
+	json_decref(root);
+	sf_prediction_free(p);
+	sf_fitfile_free(f);
+}
+
+/* ---- text cells and JSON helpers -------------------------------------------
+ */
+
+static void
+test_text(void)
+{
+	static const struct {
+		sf_band band;
+		int digits;
+		const char *want;
+	} bands[] = {
+	    {{16.30503, 17.69497}, 5, "[16.305, 17.695]"},
+	    {{16.30503, 17.69497}, 6, "[16.305, 17.695]"},
+	    {{1e-7, 2.5e6}, 6, "[1e-07, 2.5e+06]"},
+	    {{1, NAN}, 6, "-"},
+	    {{-INFINITY, 3}, 5, "-"},
+	};
+	sf_fitfile *f = load("fit/ddp.json");
+	char cell[64];
+
+	for (size_t k = 0; k < sizeof bands / sizeof bands[0]; k++) {
+		sf_text_band(bands[k].band, bands[k].digits, cell, sizeof cell);
+		CU_ASSERT_STRING_EQUAL(cell, bands[k].want);
+	}
+	CU_ASSERT_EQUAL(sf_text_width("p", 8), 8);
+	CU_ASSERT_EQUAL(sf_text_width("step_time_s", 8), 11);
+	sf_text_input(f, 3, 1, cell, sizeof cell);
+	CU_ASSERT_STRING_EQUAL(cell, "rnn");
+	sf_text_input(f, 2, 1.28e6, cell, sizeof cell);
+	CU_ASSERT_STRING_EQUAL(cell, "1.28e+06");
+	sf_text_input(f, 0, 1.0 / 3, cell, sizeof cell);
+	CU_ASSERT_STRING_EQUAL(cell, "0.333333");
+	sf_text_band(bands[0].band, 5, cell, 6); /* cut, still terminated */
+	CU_ASSERT_STRING_EQUAL(cell, "[16.3");
+	sf_fitfile_free(f);
+}
+
+static void
+test_json_helpers(void)
+{
+	json_t *o = json_object(), *pair = sf_json_pair(2.5, NAN);
+	int ok = 1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pair);
+	CU_ASSERT_EQUAL(json_array_size(pair), 2);
+	CU_ASSERT_EQUAL(json_number_value(json_array_get(pair, 0)), 2.5);
+	CU_ASSERT_TRUE(json_is_null(json_array_get(pair, 1)));
+	sf_json_put(o, "band", pair, &ok);
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_PTR_EQUAL(json_object_get(o, "band"), pair);
+	/* A value that could not be made clears ok; so does a bad key. */
+	sf_json_put(o, "missing", NULL, &ok);
+	CU_ASSERT_FALSE(ok);
+	ok = 1;
+	sf_json_put(o, "\xff", json_integer(1), &ok);
+	CU_ASSERT_FALSE(ok);
+	json_decref(o);
 }
 
 /* ---- sweeps ----------------------------------------------------------------
@@ -344,7 +575,7 @@ test_sweep_run(void)
 	for (size_t k = 0; k < 5; k++) {
 		double t = 1 + 64 / x[k] + x[k];
 
-		CLOSE(w->pred->time[k], t, 1e-12);
+		CLOSE(w->pred->points[k].time, t, 1e-12);
 		CLOSE(w->speedup[k], 66 / t, 1e-12);
 		CLOSE(w->efficiency[k], 66 / (x[k] * t), 1e-12);
 		CLOSE(w->cost[k], 3.6 * x[k] * t / 3600, 1e-12);
@@ -358,6 +589,8 @@ test_sweep_run(void)
 	}
 	/* At p = 8: 1/17, 8/17, 8/17 of the time. */
 	CLOSE(w->share[1 * 5 + 3], 8.0 / 17, 1e-12);
+	/* The terms explain the whole time: the rest is rounding. */
+	CU_ASSERT_FALSE(sf_sweep_rest_matters(w));
 	sf_sweep_free(w);
 	/* Not a worker sweep, no price: no speedup, efficiency, cost. */
 	s.workers = 0;
@@ -381,9 +614,11 @@ test_sweep_answers(void)
 
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 1, 64, &a, NULL), SF_OK);
 	CU_ASSERT_EQUAL(a.searched, 64);
+	CU_ASSERT_TRUE(a.every_whole);
 	CU_ASSERT_EQUAL(a.fastest, 8);
 	CLOSE(a.fastest_time, 17, 1e-12);
-	CLOSE(a.fastest_lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(a.fastest_band.lo, 17 - T975_5 * se, 1e-9);
+	CLOSE(a.fastest_band.hi, 17 + T975_5 * se, 1e-9);
 	CU_ASSERT_EQUAL(a.efficient, 7);
 	CU_ASSERT_EQUAL(a.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_FALSE(a.comm_first);
@@ -422,6 +657,7 @@ test_sweep_crossover_real(void)
 	s.hours_per_unit = 1 / 3600.0;
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_answer(f, &s, 0.1, 10, &a, NULL), SF_OK);
 	CU_ASSERT_EQUAL(a.searched, SF_SWEEP_DENSE_POINTS);
+	CU_ASSERT_FALSE(a.every_whole);
 	CU_ASSERT_EQUAL(a.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_TRUE(a.comm_first);
 	CLOSE(a.crossover_x, 1, 1e-12);
@@ -443,10 +679,11 @@ test_sweep_rest(void)
 	s.price = NAN;
 	CU_ASSERT_EQUAL_FATAL(sf_sweep_run(f, &s, &x, 1, &w, NULL), SF_OK);
 	/* steps = 10000: compute 320, comm 200, t0 = 2: T = 522. */
-	CLOSE(w->pred->time[0], 522, 1e-9);
+	CLOSE(w->pred->points[0].time, 522, 1e-9);
 	CU_ASSERT(isnan(w->share[0]));
 	CLOSE(w->rest[0], 2.0 / 522, 1e-12);
-	CU_ASSERT(isnan(w->pred->lo[0]));
+	CU_ASSERT_TRUE(sf_sweep_rest_matters(w));
+	CU_ASSERT(isnan(w->pred->points[0].ci.lo));
 	sf_sweep_free(w);
 	sf_fitfile_free(f);
 }
@@ -724,6 +961,14 @@ main(void)
 	    {"extrapolation", test_predict_extrapolation},
 	    {"bootstrap band", test_predict_bootstrap},
 	    {"type 7 quantiles", test_quantile},
+	    {"extrapolation warnings", test_predict_warn},
+	    {"the predict document", test_predict_json},
+	    {"a text input in JSON", test_predict_json_text_input},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_TestInfo text_tests[] = {
+	    {"columns, bands and inputs", test_text},
+	    {"put and pair", test_json_helpers},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo sweep_tests[] = {
@@ -748,6 +993,7 @@ main(void)
 	static CU_SuiteInfo suites[] = {
 	    {"fitfile", NULL, NULL, NULL, NULL, load_tests},
 	    {"predict", NULL, NULL, NULL, NULL, predict_tests},
+	    {"text", NULL, NULL, NULL, NULL, text_tests},
 	    {"sweep", NULL, NULL, NULL, NULL, sweep_tests},
 	    {"assign", NULL, NULL, NULL, NULL, assign_tests},
 	    {"svg", NULL, NULL, NULL, NULL, svg_tests},

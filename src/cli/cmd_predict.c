@@ -7,11 +7,11 @@
 
 #include "use/assign.h"
 #include "cli/cli.h"
-#include "cli/cmd_json.h"
 #include "input/csv.h"
 #include "use/fitfile.h"
 #include "use/predict.h"
 #include "use/report.h"
+#include "use/text.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -147,74 +147,10 @@ done:
 	return status;
 }
 
-/* The text of input i's value at point k (a text input's level). */
-static void
-input_text(const sf_fitfile *f, const sf_prediction *p, size_t i, size_t k,
-           char *out, size_t size)
-{
-	double x = p->inputs[i * p->n + k];
-
-	if (f->inputs[i].levels != NULL)
-		snprintf(out, size, "%s", f->inputs[i].levels[(size_t)x]);
-	else
-		snprintf(out, size, "%.6g", x);
-}
-
-/* A warning per point outside the fitted ranges. */
-static void
-warn_extrapolation(const sf_fitfile *f, const sf_prediction *p)
-{
-	for (size_t k = 0; k < p->n; k++) {
-		char what[SF_ERROR_MESSAGE_MAX / 2] = "";
-		size_t used = 0;
-		sf_error w;
-
-		for (size_t i = 0; i < p->ninputs; i++) {
-			unsigned char r = p->range[i * p->n + k];
-			int len;
-
-			if (r == SF_PREDICT_INSIDE || used >= sizeof what)
-				continue;
-			len =
-			    snprintf(what + used, sizeof what - used,
-			             "%s%s = %.6g %s %.6g", used ? ", " : "",
-			             f->inputs[i].name, p->inputs[i * p->n + k],
-			             r == SF_PREDICT_BELOW ? "<" : ">",
-			             r == SF_PREDICT_BELOW ? f->inputs[i].lo
-			                                   : f->inputs[i].hi);
-			used += len > 0 ? (size_t)len : 0;
-		}
-		if (used == 0)
-			continue;
-		sf_error_at(&w, SF_OK, f->path, 0, 0,
-		            "point %zu lies outside the fitted range (%s): "
-		            "the prediction is an extrapolation",
-		            k + 1, what);
-		cli_warning(NULL, &w);
-	}
-}
-
-static int
-column_width(const char *name, int least)
-{
-	int n = (int)strlen(name);
-
-	return n > least ? n : least;
-}
-
-static void
-print_band(char *out, size_t size, double lo, double hi)
-{
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(out, size, "[%.6g, %.6g]", lo, hi);
-	else
-		snprintf(out, size, "-");
-}
-
 static void
 print_text(const sf_fitfile *f, const sf_prediction *p)
 {
-	int boot = p->boot_lo != NULL;
+	int boot = p->bootstrap;
 	char cell[96];
 
 	printf("%s: predicted %s at %zu point%s", f->name[0] ? f->name : "fit",
@@ -230,32 +166,33 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		printf(" and by the bootstrap (%zu replicates)", p->boot_used);
 	printf("\n\n");
 	for (size_t i = 0; i < f->ninputs; i++)
-		printf("%*s  ", column_width(f->inputs[i].name, 8),
+		printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 		       f->inputs[i].name);
-	printf("%*s  %-28s", column_width(f->output, 12), f->output,
+	printf("%*s  %-28s", sf_text_width(f->output, 12), f->output,
 	       "95% band");
 	if (boot)
 		printf("%-28s", "bootstrap band");
 	for (size_t j = 0; j < f->nterms; j++)
-		printf("  %*s", column_width(f->terms[j].name, 10),
+		printf("  %*s", sf_text_width(f->terms[j].name, 10),
 		       f->terms[j].name);
 	printf("\n");
 	for (size_t k = 0; k < p->n; k++) {
 		for (size_t i = 0; i < f->ninputs; i++) {
-			input_text(f, p, i, k, cell, sizeof cell);
-			printf("%*s  ", column_width(f->inputs[i].name, 8),
+			sf_text_input(f, i, p->inputs[i * p->n + k], cell,
+			              sizeof cell);
+			printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 			       cell);
 		}
-		printf("%*.6g  ", column_width(f->output, 12), p->time[k]);
-		print_band(cell, sizeof cell, p->lo[k], p->hi[k]);
+		printf("%*.6g  ", sf_text_width(f->output, 12),
+		       p->points[k].time);
+		sf_text_band(p->points[k].ci, 6, cell, sizeof cell);
 		printf("%-28s", cell);
 		if (boot) {
-			print_band(cell, sizeof cell, p->boot_lo[k],
-			           p->boot_hi[k]);
+			sf_text_band(p->points[k].boot, 6, cell, sizeof cell);
 			printf("%-28s", cell);
 		}
 		for (size_t j = 0; j < f->nterms; j++)
-			printf("  %*.6g", column_width(f->terms[j].name, 10),
+			printf("  %*.6g", sf_text_width(f->terms[j].name, 10),
 			       p->terms[j * p->n + k]);
 		printf("%s\n", sf_prediction_outside(p, k) ? "  *" : "");
 	}
@@ -265,85 +202,6 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 			       "extrapolation\n");
 			break;
 		}
-}
-
-static json_t *
-point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
-{
-	json_t *o = json_object(), *in = json_object(), *terms = json_object();
-	json_t *outside = json_array();
-	char text[64];
-
-	if (o == NULL || in == NULL || terms == NULL || outside == NULL) {
-		*ok = 0;
-		json_decref(in);
-		json_decref(terms);
-		json_decref(outside);
-		return o;
-	}
-	for (size_t i = 0; i < f->ninputs; i++) {
-		double x = p->inputs[i * p->n + k];
-
-		if (f->inputs[i].levels != NULL) {
-			input_text(f, p, i, k, text, sizeof text);
-			cmd_json_put(in, f->inputs[i].name, json_string(text),
-			             ok);
-		} else {
-			cmd_json_put(in, f->inputs[i].name, sf_json_number(x),
-			             ok);
-		}
-		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
-		    json_array_append_new(outside,
-		                          json_string(f->inputs[i].name)) != 0)
-			*ok = 0;
-	}
-	cmd_json_put(o, "inputs", in, ok);
-	cmd_json_put(o, "time", sf_json_number(p->time[k]), ok);
-	cmd_json_put(o, "stderr", sf_json_number(p->se[k]), ok);
-	cmd_json_put(o, "ci95", cmd_json_pair(p->lo[k], p->hi[k]), ok);
-	if (p->boot_lo != NULL)
-		cmd_json_put(o, "ci95_bootstrap",
-		             cmd_json_pair(p->boot_lo[k], p->boot_hi[k]), ok);
-	for (size_t j = 0; j < f->nterms; j++)
-		cmd_json_put(terms, f->terms[j].name,
-		             sf_json_number(p->terms[j * p->n + k]), ok);
-	cmd_json_put(o, "terms", terms, ok);
-	cmd_json_put(o, "extrapolated",
-	             json_boolean(sf_prediction_outside(p, k)), ok);
-	cmd_json_put(o, "outside", outside, ok);
-	return o;
-}
-
-static json_t *
-prediction_json(const sf_fitfile *f, const sf_prediction *p)
-{
-	json_t *root = json_object(), *points = json_array();
-	int ok = root != NULL && points != NULL;
-
-	if (!ok) {
-		json_decref(root);
-		json_decref(points);
-		return NULL;
-	}
-	cmd_json_put(root, "fit", json_string(f->path), &ok);
-	cmd_json_put(root, "model", json_string(f->name), &ok);
-	cmd_json_put(root, "output", json_string(f->output), &ok);
-	cmd_json_put(root, "level_percent",
-	             sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	cmd_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	cmd_json_put(root, "t", sf_json_number(p->t), &ok);
-	cmd_json_put(root, "bootstrap_samples",
-	             json_integer((json_int_t)p->boot_used), &ok);
-	for (size_t k = 0; k < p->n; k++)
-		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
-		    0)
-			ok = 0;
-	cmd_json_put(root, "points", points, &ok);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
 }
 
 int
@@ -377,9 +235,9 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	if (!a.quiet)
-		warn_extrapolation(f, p);
+		sf_prediction_warn(f, p, cli_warning, NULL);
 	if (a.json) {
-		if ((json = prediction_json(f, p)) == NULL) {
+		if ((json = sf_prediction_json(f, p)) == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
 			goto done;

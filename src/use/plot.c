@@ -506,3 +506,131 @@ nomem:
 	free(by);
 	return sf_error_set(err, SF_ENOMEM, "out of memory");
 }
+
+/* ---- the chart of a study ------------------------------------------------ */
+
+/* 1 when a term takes no time anywhere (so it is left off the chart). */
+static int
+all_zero(const double *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (v[k] != 0)
+			return 0;
+	return 1;
+}
+
+int
+sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_fitfile_input *in = &f->inputs[sc->s.var];
+	const sf_sweep_answers *a = &sc->answers;
+	double *x = NULL, *mx = NULL, *my = NULL, *shares = NULL;
+	double *time = NULL, *lo = NULL, *hi = NULL;
+	const char **names = NULL;
+	sf_sweep *w = NULL;
+	sf_plot_scale p;
+	char title[256], subtitle[512], fixed[256], xlabel[256];
+	char fastest[128], cross[160], band[96];
+	size_t n, ns = 0;
+	int rc;
+
+	*out = NULL;
+	memset(&p, 0, sizeof p);
+	/* The curves are drawn smooth, through whole and fractional values
+	 * alike; the answers marked on them are still whole ones. */
+	if ((rc = sf_sweep_values(sc->lo, sc->hi, 0, sc->s.log, SF_PLOT_POINTS,
+	                          &x, &n, err)) != SF_OK ||
+	    (rc = sf_sweep_run(f, &sc->s, x, n, &w, err)) != SF_OK)
+		goto done;
+	rc = SF_ENOMEM;
+	mx = malloc((f->nmeasured + 1) * sizeof *mx);
+	my = malloc((f->nmeasured + 1) * sizeof *my);
+	shares = malloc(((f->nterms + 1) * n + 1) * sizeof *shares);
+	names = calloc(f->nterms + 2, sizeof *names);
+	time = malloc((n + 1) * sizeof *time);
+	lo = malloc((n + 1) * sizeof *lo);
+	hi = malloc((n + 1) * sizeof *hi);
+	if (mx == NULL || my == NULL || shares == NULL || names == NULL ||
+	    time == NULL || lo == NULL || hi == NULL) {
+		sf_error_set(err, rc, "out of memory");
+		goto done;
+	}
+	for (size_t k = 0; k < n; k++) {
+		sf_band b = sf_prediction_band(w->pred, k);
+
+		time[k] = w->pred->points[k].time;
+		lo[k] = b.lo;
+		hi[k] = b.hi;
+	}
+	for (size_t j = 0; j < f->nterms; j++) {
+		if (!f->terms[j].component || all_zero(&w->share[j * n], n))
+			continue;
+		names[ns] = f->terms[j].name;
+		memcpy(&shares[ns++ * n], &w->share[j * n], n * sizeof *shares);
+	}
+	if (sf_sweep_rest_matters(w)) {
+		names[ns] = "rest";
+		memcpy(&shares[ns++ * n], w->rest, n * sizeof *shares);
+	}
+	sf_scale_fixed_text(sc, fixed, sizeof fixed);
+	snprintf(title, sizeof title, "%.100s: predicted %.100s",
+	         f->name[0] ? f->name : "fit", f->output);
+	if (w->pred->bootstrap)
+		snprintf(band, sizeof band, "95%% band (bootstrap, %zu)",
+		         w->pred->boot_used);
+	else
+		snprintf(band, sizeof band, "95%% band (delta method)");
+	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g", fixed,
+	         fixed[0] ? "; " : "", in->name, sc->lo, sc->hi);
+	if (strcmp(in->column, in->name) != 0)
+		snprintf(xlabel, sizeof xlabel, "%.100s (%.100s)", in->name,
+		         in->column);
+	else
+		snprintf(xlabel, sizeof xlabel, "%.200s", in->name);
+	snprintf(fastest, sizeof fastest, "fastest: %.64s = %.6g", in->name,
+	         a->fastest);
+	snprintf(cross, sizeof cross, "%s from %.64s = %.6g",
+	         a->comm_first ? "compute > communication"
+	                       : "communication > compute",
+	         in->name, a->crossover_x);
+	p.title = title;
+	p.subtitle = subtitle;
+	p.xlabel = xlabel;
+	p.ylabel = f->output;
+	p.xlog = sc->s.log;
+	p.ylog = sc->s.log;
+	p.powers_of_two = sc->s.integer && sc->s.log;
+	p.n = w->n;
+	p.x = w->x;
+	p.time = time;
+	p.lo = lo;
+	p.hi = hi;
+	p.band_label = band;
+	p.nmeasured = sf_scale_measured(sc, mx, my);
+	p.mx = mx;
+	p.my = my;
+	p.measured_label = "measured";
+	p.fastest_x = sc->s.workers ? a->fastest : NAN;
+	p.fastest_time = a->fastest_time;
+	p.fastest_label = fastest;
+	p.crossover_x =
+	    a->crossover == SF_SWEEP_CROSS_AT ? a->crossover_x : NAN;
+	p.crossover_label = cross;
+	p.efficiency = sc->efficiency_panel ? w->efficiency : NULL;
+	p.nshares = ns;
+	p.share_names = names;
+	p.shares = shares;
+	rc = sf_plot_scale_draw(&p, out, err);
+done:
+	sf_sweep_free(w);
+	free(x);
+	free(mx);
+	free(my);
+	free(shares);
+	free(names);
+	free(time);
+	free(lo);
+	free(hi);
+	return rc;
+}

@@ -12,12 +12,16 @@
  * data.  Colours are Okabe and Ito's, which stay apart for colour-blind
  * readers and in grey print.
  *
+ * sf_plot_study() describes the chart of a scaling study (scale.h) and
+ * draws it: what `scalefit scale --plot` writes.
+ *
  * Ownership: the chart reads the caller's arrays during the call only.
  */
 #ifndef SF_PLOT_H
 #define SF_PLOT_H
 
 #include "base/error.h"
+#include "use/scale.h"
 #include "use/svg.h"
 
 #include <stddef.h>
@@ -50,5 +54,27 @@ typedef struct sf_plot_scale {
 /* Draw the chart into a new document *out (free with sf_svg_free()).
  * Returns SF_OK or SF_ENOMEM / SF_EVALUE (no finite point to draw). */
 int sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err);
+
+/* Points of a study's curves. */
+#define SF_PLOT_POINTS 400
+
+/*
+ * Draw the chart of study sc, which has run, into a new document *out
+ * (free with sf_svg_free()):
+ *   - the curves through SF_PLOT_POINTS points spaced as the study is,
+ *     whole and fractional values alike so they are smooth, with the band
+ *     of sf_prediction_band();
+ *   - the model and output as title, the inputs held fixed and the range
+ *     as subtitle, the swept input (and its column) as x label;
+ *   - the measured points of sf_scale_measured();
+ *   - the fastest point (worker sweeps only: along another input the least
+ *     time is merely an end of the range) and the crossover from sc's
+ *     answers;
+ *   - below, the efficiency when sc->efficiency_panel, else the shares of
+ *     the terms that take time somewhere, and the rest when it matters.
+ * Returns SF_OK, or an error of sf_sweep_run(), SF_ENOMEM or SF_EVALUE (no
+ * finite time to draw).
+ */
+int sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err);
 
 #endif /* SF_PLOT_H */

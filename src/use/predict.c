@@ -4,8 +4,11 @@
 #include "use/predict.h"
 
 #include "solve/covariance.h"
+#include "use/json.h"
+#include "use/report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +18,7 @@ sf_prediction_free(sf_prediction *p)
 	if (p == NULL)
 		return;
 	free(p->inputs);
-	free(p->time);
-	free(p->se);
-	free(p->lo);
-	free(p->hi);
-	free(p->boot_lo);
-	free(p->boot_hi);
+	free(p->points);
 	free(p->terms);
 	free(p->range);
 	free(p);
@@ -33,6 +31,12 @@ sf_prediction_outside(const sf_prediction *p, size_t k)
 		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE)
 			return 1;
 	return 0;
+}
+
+sf_band
+sf_prediction_band(const sf_prediction *p, size_t k)
+{
+	return p->bootstrap ? p->points[k].boot : p->points[k].ci;
 }
 
 double
@@ -109,10 +113,7 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 	double *column = malloc((b + 1) * sizeof *column);
 	int rc = SF_ENOMEM;
 
-	p->boot_lo = malloc(n * sizeof *p->boot_lo);
-	p->boot_hi = malloc(n * sizeof *p->boot_hi);
-	if (times == NULL || column == NULL || p->boot_lo == NULL ||
-	    p->boot_hi == NULL)
+	if (times == NULL || column == NULL)
 		goto done;
 	for (size_t s = 0; s < b; s++) {
 		double *row = &times[used * n];
@@ -129,11 +130,12 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 		for (size_t s = 0; s < used; s++)
 			column[s] = times[s * n + k];
 		qsort(column, used, sizeof *column, compare_doubles);
-		p->boot_lo[k] = sf_predict_quantile(column, used,
-		                                    (1 - SF_PREDICT_LEVEL) / 2);
-		p->boot_hi[k] = sf_predict_quantile(column, used,
-		                                    (1 + SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.lo = sf_predict_quantile(
+		    column, used, (1 - SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.hi = sf_predict_quantile(
+		    column, used, (1 + SF_PREDICT_LEVEL) / 2);
 	}
+	p->bootstrap = 1;
 	p->boot_used = used;
 	rc = SF_OK;
 done:
@@ -174,10 +176,13 @@ fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
 	p->t = f->dof >= 1 ? sf_covariance_t_quantile(SF_PREDICT_LEVEL, f->dof)
 	                   : NAN;
 	for (size_t k = 0; k < n; k++) {
-		p->time[k] = grad[k];
-		p->se[k] = delta_se(f, grad, n, k);
-		p->lo[k] = p->time[k] - p->t * p->se[k];
-		p->hi[k] = p->time[k] + p->t * p->se[k];
+		sf_predict_point *pt = &p->points[k];
+
+		pt->time = grad[k];
+		pt->se = delta_se(f, grad, n, k);
+		pt->ci.lo = pt->time - p->t * pt->se;
+		pt->ci.hi = pt->time + p->t * pt->se;
+		pt->boot.lo = pt->boot.hi = NAN;
 	}
 	memcpy(p->terms, terms + n, nt * n * sizeof *terms);
 	if (f->nsamples > 0) {
@@ -221,14 +226,10 @@ sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 	p->ninputs = ni;
 	p->nterms = f->nterms;
 	p->inputs = malloc((ni * n + 1) * sizeof *p->inputs);
-	p->time = malloc(n * sizeof *p->time);
-	p->se = malloc(n * sizeof *p->se);
-	p->lo = malloc(n * sizeof *p->lo);
-	p->hi = malloc(n * sizeof *p->hi);
+	p->points = malloc(n * sizeof *p->points);
 	p->terms = malloc((f->nterms * n + 1) * sizeof *p->terms);
 	p->range = calloc(ni * n + 1, 1);
-	if (p->inputs == NULL || p->time == NULL || p->se == NULL ||
-	    p->lo == NULL || p->hi == NULL || p->terms == NULL ||
+	if (p->inputs == NULL || p->points == NULL || p->terms == NULL ||
 	    p->range == NULL) {
 		sf_prediction_free(p);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -254,4 +255,123 @@ sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 	}
 	*out = p;
 	return SF_OK;
+}
+
+void
+sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p, sf_warn_fn warn,
+                   void *ctx)
+{
+	for (size_t k = 0; k < p->n && warn != NULL; k++) {
+		char what[SF_ERROR_MESSAGE_MAX / 2] = "";
+		size_t used = 0;
+		sf_error w;
+
+		for (size_t i = 0; i < p->ninputs; i++) {
+			unsigned char r = p->range[i * p->n + k];
+			int len;
+
+			if (r == SF_PREDICT_INSIDE || used >= sizeof what)
+				continue;
+			len =
+			    snprintf(what + used, sizeof what - used,
+			             "%s%s = %.6g %s %.6g", used ? ", " : "",
+			             f->inputs[i].name, p->inputs[i * p->n + k],
+			             r == SF_PREDICT_BELOW ? "<" : ">",
+			             r == SF_PREDICT_BELOW ? f->inputs[i].lo
+			                                   : f->inputs[i].hi);
+			used += len > 0 ? (size_t)len : 0;
+		}
+		if (used == 0)
+			continue;
+		sf_error_at(&w, SF_OK, f->path, 0, 0,
+		            "point %zu lies outside the fitted range (%s): "
+		            "the prediction is an extrapolation",
+		            k + 1, what);
+		warn(ctx, &w);
+	}
+}
+
+void
+sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
+{
+	const sf_predict_point *pt = &p->points[k];
+
+	sf_json_put(o, "ci95", sf_json_pair(pt->ci.lo, pt->ci.hi), ok);
+	if (p->bootstrap)
+		sf_json_put(o, "ci95_bootstrap",
+		            sf_json_pair(pt->boot.lo, pt->boot.hi), ok);
+}
+
+/* Point k: its inputs, time, bands, terms and where it extrapolates. */
+static json_t *
+point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
+{
+	json_t *o = json_object(), *in = json_object(), *terms = json_object();
+	json_t *outside = json_array();
+
+	if (o == NULL || in == NULL || terms == NULL || outside == NULL) {
+		*ok = 0;
+		json_decref(o);
+		json_decref(in);
+		json_decref(terms);
+		json_decref(outside);
+		return NULL;
+	}
+	for (size_t i = 0; i < f->ninputs; i++) {
+		const sf_fitfile_input *fi = &f->inputs[i];
+		double x = p->inputs[i * p->n + k];
+
+		sf_json_put(in, fi->name,
+		            fi->levels != NULL
+		                ? json_string(fi->levels[(size_t)x])
+		                : sf_json_number(x),
+		            ok);
+		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
+		    json_array_append_new(outside, json_string(fi->name)) != 0)
+			*ok = 0;
+	}
+	sf_json_put(o, "inputs", in, ok);
+	sf_json_put(o, "time", sf_json_number(p->points[k].time), ok);
+	sf_json_put(o, "stderr", sf_json_number(p->points[k].se), ok);
+	sf_prediction_bands_json(o, p, k, ok);
+	for (size_t j = 0; j < f->nterms; j++)
+		sf_json_put(terms, f->terms[j].name,
+		            sf_json_number(p->terms[j * p->n + k]), ok);
+	sf_json_put(o, "terms", terms, ok);
+	sf_json_put(o, "extrapolated",
+	            json_boolean(sf_prediction_outside(p, k)), ok);
+	sf_json_put(o, "outside", outside, ok);
+	return o;
+}
+
+json_t *
+sf_prediction_json(const sf_fitfile *f, const sf_prediction *p)
+{
+	json_t *root = json_object(), *points = json_array();
+	int ok = root != NULL && points != NULL;
+
+	if (!ok) {
+		json_decref(root);
+		json_decref(points);
+		return NULL;
+	}
+	sf_json_put(root, "fit", json_string(f->path), &ok);
+	sf_json_put(root, "model", json_string(f->name), &ok);
+	sf_json_put(root, "output", json_string(f->output), &ok);
+	sf_json_put(root, "level_percent",
+	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	sf_json_put(root, "t", sf_json_number(p->t), &ok);
+	sf_json_put(root, "bootstrap_samples",
+	            json_integer((json_int_t)p->boot_used), &ok);
+	for (size_t k = 0; k < p->n; k++)
+		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
+		    0)
+			ok = 0;
+	sf_json_put(root, "points", points, &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }

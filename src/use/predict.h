@@ -21,10 +21,14 @@
  * A point is "outside" when an input lies outside the range it had in the
  * fitted rows: the prediction is then an extrapolation.
  *
+ * The JSON document of `scalefit predict --json` is built here too, and
+ * the warnings about extrapolated points, so the command only prints.
+ *
  * Ownership: sf_predict() returns a new sf_prediction the caller frees with
  * sf_prediction_free(); it copies the points and keeps no pointer to the
- * fit.  Thread safety: sf_predict() only reads the fit, so several threads
- * may predict from one fit at once.
+ * fit.  sf_prediction_json() returns a new jansson value the caller
+ * releases with json_decref().  Thread safety: sf_predict() only reads the
+ * fit, so several threads may predict from one fit at once.
  */
 #ifndef SF_PREDICT_H
 #define SF_PREDICT_H
@@ -32,6 +36,7 @@
 #include "base/error.h"
 #include "use/fitfile.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* The confidence level of every band. */
@@ -44,15 +49,31 @@ enum sf_predict_range {
 	SF_PREDICT_ABOVE = 2
 };
 
+/* An interval around a predicted time; both ends NaN when unknown. */
+typedef struct sf_band {
+	double lo, hi;
+} sf_band;
+
+/*
+ * The prediction at one point.  Every interval of a point lives here, so
+ * a new kind of interval is one more member, not one more pair of arrays.
+ */
+typedef struct sf_predict_point {
+	double time;  /* the predicted time f(x, theta) */
+	double se;    /* sqrt(g^T C g); NaN when unknown */
+	sf_band ci;   /* the delta-method band */
+	sf_band boot; /* the bootstrap band; NaN unless the fit has
+	                 replicates (sf_prediction.bootstrap) */
+} sf_predict_point;
+
 /* Predictions at n points. */
 typedef struct sf_prediction {
 	size_t n, ninputs, nterms;
-	double *inputs;  /* ninputs x n, input-major (column i at i * n) */
-	double *time;    /* n predicted times */
-	double *se;      /* n: sqrt(g^T C g); NaN when unknown */
-	double *lo, *hi; /* n: the delta-method band */
-	double *boot_lo, *boot_hi; /* n: the bootstrap band; NULL without
-	                              replicates */
+	double *inputs;           /* ninputs x n, input-major (column i at
+	                             i * n) */
+	sf_predict_point *points; /* n */
+	int bootstrap;            /* 1 when the fit has bootstrap replicates:
+	                             points[k].boot is their band */
 	size_t boot_used;     /* replicates with a finite time at every point */
 	double *terms;        /* nterms x n, term-major (term k at k * n) */
 	unsigned char *range; /* ninputs x n: enum sf_predict_range */
@@ -72,6 +93,38 @@ void sf_prediction_free(sf_prediction *p);
 
 /* 1 when any input of point k lies outside its fitted range. */
 int sf_prediction_outside(const sf_prediction *p, size_t k);
+
+/*
+ * The band of point k shown where there is room for one (the scale table,
+ * its chart and answers): the bootstrap band when the fit has replicates,
+ * else the delta-method band.
+ */
+sf_band sf_prediction_band(const sf_prediction *p, size_t k);
+
+/*
+ * Warn through warn (nothing when NULL) of every point of p that lies
+ * outside the fitted ranges, one warning at f's path per point: "point 2
+ * lies outside the fitted range (p = 32 > 16): the prediction is an
+ * extrapolation".
+ */
+void sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p,
+                        sf_warn_fn warn, void *ctx);
+
+/*
+ * Put point k's bands into the JSON object o: "ci95" (the delta method's)
+ * and, when the fit has replicates, "ci95_bootstrap".  predict's and
+ * scale's points both carry them.  A failure clears *ok (json.h).
+ */
+void sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k,
+                              int *ok);
+
+/*
+ * The JSON document of `scalefit predict --json`: fit, model, output,
+ * level_percent, dof, t, bootstrap_samples, and per point its inputs (a
+ * text input by name), time, stderr, bands, terms, extrapolated and the
+ * inputs outside their fitted range.  NULL when out of memory.
+ */
+json_t *sf_prediction_json(const sf_fitfile *f, const sf_prediction *p);
 
 /*
  * The q-quantile (0 <= q <= 1) of the n sorted values x by linear

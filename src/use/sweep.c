@@ -151,6 +151,15 @@ sf_sweep_free(sf_sweep *w)
 	free(w);
 }
 
+int
+sf_sweep_rest_matters(const sf_sweep *w)
+{
+	for (size_t k = 0; k < w->n; k++)
+		if (fabs(w->rest[k]) > SF_SWEEP_REST_NEGLIGIBLE)
+			return 1;
+	return 0;
+}
+
 static int
 has_price(const sf_sweep_settings *s)
 {
@@ -165,10 +174,10 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 	size_t n = w->n;
 
 	for (size_t k = 0; k < n; k++) {
-		double t = p->time[k];
+		double t = p->points[k].time;
 
 		if (w->speedup != NULL) {
-			w->speedup[k] = p->time[0] / t;
+			w->speedup[k] = p->points[0].time / t;
 			w->efficiency[k] = w->speedup[k] * w->x[0] / w->x[k];
 		}
 		if (w->cost != NULL) {
@@ -322,7 +331,8 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 
 	memset(a, 0, sizeof *a);
 	a->fastest = a->efficient = a->cheapest = NAN;
-	if (s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX)
+	a->every_whole = s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
+	if (a->every_whole)
 		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &x,
 		                     &n, err);
 	else
@@ -336,9 +346,9 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 	}
 	a->searched = n;
 	for (size_t k = 0; k < n; k++) {
-		const sf_prediction *p = w->pred;
+		const sf_predict_point *pt = w->pred->points;
 
-		if (p->time[k] < p->time[best] || isnan(p->time[best]))
+		if (pt[k].time < pt[best].time || isnan(pt[best].time))
 			best = k;
 		if (w->efficiency != NULL &&
 		    w->efficiency[k] >= SF_SWEEP_EFFICIENCY)
@@ -348,15 +358,12 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 			cheap = k;
 	}
 	a->fastest = x[best];
-	a->fastest_time = w->pred->time[best];
-	a->fastest_lo = w->pred->boot_lo != NULL ? w->pred->boot_lo[best]
-	                                         : w->pred->lo[best];
-	a->fastest_hi = w->pred->boot_hi != NULL ? w->pred->boot_hi[best]
-	                                         : w->pred->hi[best];
+	a->fastest_time = w->pred->points[best].time;
+	a->fastest_band = sf_prediction_band(w->pred, best);
 	if (w->cost != NULL) {
 		a->cheapest = x[cheap];
 		a->cheapest_cost = w->cost[cheap];
-		a->cheapest_time = w->pred->time[cheap];
+		a->cheapest_time = w->pred->points[cheap].time;
 	}
 	rc = crossover(f, s, w, a, err);
 	sf_sweep_free(w);

@@ -40,6 +40,9 @@
 /* The efficiency the answer "efficient up to" asks for. */
 #define SF_SWEEP_EFFICIENCY 0.5
 
+/* A rest of the time this small everywhere is rounding, not a part. */
+#define SF_SWEEP_REST_NEGLIGIBLE 1e-9
+
 /* The kinds of SF_TERM_* (model.h), as indices of sf_sweep.kind. */
 #define SF_SWEEP_KINDS 5
 
@@ -88,18 +91,19 @@ typedef struct sf_sweep {
 
 /* The headline answers over [lo, hi]. */
 typedef struct sf_sweep_answers {
-	size_t searched;               /* points searched */
-	double fastest;                /* x of the least time */
-	double fastest_time;           /* its time */
-	double fastest_lo, fastest_hi; /* and 95% band: bootstrap when the
-	                                  fit has replicates, else delta */
-	double efficient;              /* the largest x with efficiency >= 50%;
-	                                  NaN unless a worker sweep */
-	int crossover;                 /* enum sf_sweep_crossover */
-	int comm_first;                /* 1: communication > compute at lo */
-	double crossover_x;            /* for SF_SWEEP_CROSS_AT: the first x
-	                                  where the other kind leads */
-	double cheapest;               /* x of the least cost; NaN: no price */
+	size_t searched;      /* points searched */
+	int every_whole;      /* 1: they were every whole value from lo to
+	                         hi */
+	double fastest;       /* x of the least time */
+	double fastest_time;  /* its time */
+	sf_band fastest_band; /* and 95% band (sf_prediction_band()) */
+	double efficient;     /* the largest x with efficiency >= 50%;
+	                         NaN unless a worker sweep */
+	int crossover;        /* enum sf_sweep_crossover */
+	int comm_first;       /* 1: communication > compute at lo */
+	double crossover_x;   /* for SF_SWEEP_CROSS_AT: the first x
+	                         where the other kind leads */
+	double cheapest;      /* x of the least cost; NaN: no price */
 	double cheapest_cost, cheapest_time;
 } sf_sweep_answers;
 
@@ -132,6 +136,10 @@ int sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s,
 
 /* Release w.  Accepts NULL. */
 void sf_sweep_free(sf_sweep *w);
+
+/* The share of the time no term explains (the rest) is worth showing: 1
+ * when it exceeds SF_SWEEP_REST_NEGLIGIBLE in size at some point of w. */
+int sf_sweep_rest_matters(const sf_sweep *w);
 
 /*
  * Search [lo, hi] for the headline answers (see the top of this file).

@@ -1,19 +1,19 @@
 /*
- * cmd_json.c - JSON helpers of the predict and scale commands.
+ * json.c - building JSON documents with one failure flag.
  */
-#include "cli/cmd_json.h"
+#include "use/json.h"
 
 #include "use/report.h"
 
 void
-cmd_json_put(json_t *o, const char *key, json_t *v, int *ok)
+sf_json_put(json_t *o, const char *key, json_t *v, int *ok)
 {
 	if (v == NULL || json_object_set_new(o, key, v) != 0)
 		*ok = 0;
 }
 
 json_t *
-cmd_json_pair(double a, double b)
+sf_json_pair(double a, double b)
 {
 	json_t *v = json_array();
 

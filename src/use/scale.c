@@ -1,0 +1,623 @@
+/*
+ * scale.c - a scaling study: its set-up from the request, its run, its
+ * warnings, text pieces and JSON document.
+ */
+#include "use/scale.h"
+
+#include "use/assign.h"
+#include "use/json.h"
+#include "use/report.h"
+#include "use/text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The units, in the order of sf_scale_units. */
+static const struct unit {
+	const char *long_name;
+	double hours;
+} units[SF_SCALE_UNITS] = {
+    {"seconds", 1 / 3600.0},
+    {"milliseconds", 1 / 3.6e6},
+    {"minutes", 1 / 60.0},
+    {"hours", 1},
+};
+
+const char *const sf_scale_units[SF_SCALE_UNITS] = {"s", "ms", "min", "h"};
+
+/* The index of unit in sf_scale_units; seconds when unknown. */
+static size_t
+unit_index(const char *unit)
+{
+	for (size_t k = 0; k < SF_SCALE_UNITS; k++)
+		if (strcmp(unit, sf_scale_units[k]) == 0)
+			return k;
+	return 0;
+}
+
+double
+sf_scale_hours_per(const char *unit)
+{
+	return units[unit_index(unit)].hours;
+}
+
+const char *
+sf_scale_unit_name(const char *unit)
+{
+	return units[unit_index(unit)].long_name;
+}
+
+const char *
+sf_scale_guess_unit(const char *output, int *guessed)
+{
+	/* Indices into sf_scale_units. */
+	static const struct {
+		const char *suffix;
+		size_t unit;
+	} suffixes[] = {{"_ms", 1},     {"_s", 0},   {"_sec", 0},
+	                {"seconds", 0}, {"_min", 2}, {"minutes", 2},
+	                {"_h", 3},      {"hours", 3}};
+	size_t n = strlen(output);
+
+	*guessed = 1;
+	for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
+		size_t m = strlen(suffixes[k].suffix);
+		if (n >= m &&
+		    strcasecmp(output + n - m, suffixes[k].suffix) == 0)
+			return sf_scale_units[suffixes[k].unit];
+	}
+	*guessed = 0;
+	return sf_scale_units[0];
+}
+
+size_t
+sf_scale_worker_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"worker", "core",    "gpu",
+	                                    "node",   "machine", "proc",
+	                                    "rank",   "device",  "replica"};
+	size_t i = sf_fitfile_input_find(f, "p");
+
+	if (i != SF_FITFILE_NONE)
+		return i;
+	for (i = 0; i < f->ninputs; i++)
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+			if (strncasecmp(f->inputs[i].name, words[w],
+			                strlen(words[w])) == 0 ||
+			    strncasecmp(f->inputs[i].column, words[w],
+			                strlen(words[w])) == 0)
+				return i;
+	return SF_FITFILE_NONE;
+}
+
+void
+sf_scale_free(sf_scale *sc)
+{
+	if (sc == NULL)
+		return;
+	sf_sweep_free(sc->table);
+	free(sc->x);
+	free(sc->base);
+	free(sc);
+}
+
+/* ---- the set-up ---------------------------------------------------------- */
+
+static int
+compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The values of a list "V1,V2,..." of input i, sorted, into sc->x. */
+static int
+parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
+           sf_scale *sc, sf_error *err)
+{
+	sf_error e;
+	size_t n = 1;
+
+	for (const char *p = list; *p != '\0'; p++)
+		n += *p == ',';
+	if ((sc->x = calloc(n, sizeof *sc->x)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (char *p = list, *next; p != NULL; p = next) {
+		if ((next = strchr(p, ',')) != NULL)
+			*next++ = '\0';
+		if (sf_assign_value(f, i, p, &sc->x[sc->n++], &e) != SF_OK)
+			return sf_error_set(err, e.code,
+			                    "--over '%s': %s (give NAME=LO:HI "
+			                    "or NAME=V1,V2,...)",
+			                    over, e.message);
+	}
+	qsort(sc->x, sc->n, sizeof *sc->x, compare_doubles);
+	sc->lo = sc->x[0];
+	sc->hi = sc->x[sc->n - 1];
+	return SF_OK;
+}
+
+/* --over NAME=LO:HI or NAME=V1,V2,...: the swept input and its range. */
+static int
+parse_over(const sf_fitfile *f, const char *over, sf_scale *sc, sf_error *err)
+{
+	char *name = strdup(over), *eq, *colon;
+	sf_error e;
+	size_t i;
+	int rc = SF_OK;
+
+	if (name == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((eq = strchr(name, '=')) == NULL || eq == name) {
+		rc = sf_error_set(err, SF_ESYNTAX,
+		                  "--over '%s' is not NAME=LO:HI", over);
+		goto done;
+	}
+	*eq = '\0';
+	if ((i = sf_assign_input(f, name, &e)) == SF_FITFILE_NONE) {
+		rc = sf_error_set(err, e.code, "--over '%s': %s", over,
+		                  e.message);
+		goto done;
+	}
+	if (f->inputs[i].levels != NULL) {
+		rc = sf_error_set(err, SF_ETYPE,
+		                  "--over '%s': %s is a text input; a sweep "
+		                  "needs a number",
+		                  over, name);
+		goto done;
+	}
+	sc->s.var = i;
+	if ((colon = strchr(eq + 1, ':')) != NULL) {
+		*colon = '\0';
+		if (sf_assign_value(f, i, eq + 1, &sc->lo, &e) != SF_OK ||
+		    sf_assign_value(f, i, colon + 1, &sc->hi, &e) != SF_OK) {
+			rc = sf_error_set(err, e.code, "--over '%s': %s", over,
+			                  e.message);
+			goto done;
+		}
+	} else if ((rc = parse_list(f, over, i, eq + 1, sc, err)) != SF_OK) {
+		goto done;
+	}
+	if (!(sc->lo <= sc->hi))
+		rc = sf_error_set(err, SF_EVALUE,
+		                  "--over '%s': the range is empty (%g > %g)",
+		                  over, sc->lo, sc->hi);
+done:
+	free(name);
+	return rc;
+}
+
+/* --set, and the values of the inputs it leaves out. */
+static int
+parse_set(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
+          unsigned char *given, sf_error *err)
+{
+	sf_error e;
+
+	for (size_t k = 0; k < q->nset; k++)
+		if (sf_assign_parse(f, q->set[k], sc->base, given, &e) != SF_OK)
+			return sf_error_set(err, e.code, "--set '%s': %s",
+			                    q->set[k], e.message);
+	if (given[sc->s.var])
+		return sf_error_set(err, SF_EUSAGE,
+		                    "%s is swept by --over: leave it out of "
+		                    "--set",
+		                    f->inputs[sc->s.var].name);
+	for (size_t i = 0; i < f->ninputs; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+
+		if (i == sc->s.var || given[i])
+			continue;
+		/* An input that was constant in the fit needs no value. */
+		if (in->levels == NULL && in->lo == in->hi) {
+			sc->base[i] = in->lo;
+			continue;
+		}
+		if (in->levels != NULL && in->nlevels == 1) {
+			sc->base[i] = 0;
+			continue;
+		}
+		if (in->levels != NULL)
+			return sf_error_set(err, SF_EUSAGE,
+			                    "no value for input %s: give --set "
+			                    "%s=VALUE (it was '%s' ... '%s' in "
+			                    "the fit)",
+			                    in->name, in->name, in->levels[0],
+			                    in->levels[in->nlevels - 1]);
+		return sf_error_set(err, SF_EUSAGE,
+		                    "no value for input %s: give --set "
+		                    "%s=VALUE (it was fitted from %g to %g)",
+		                    in->name, in->name, in->lo, in->hi);
+	}
+	return SF_OK;
+}
+
+/* The time's unit: the request's, else guessed from the output's name. */
+static int
+choose_unit(const sf_fitfile *f, const char *unit, sf_scale *sc, sf_error *err)
+{
+	if (unit == NULL) {
+		sc->unit = sf_scale_guess_unit(f->output, &sc->unit_guessed);
+		return SF_OK;
+	}
+	for (size_t k = 0; k < SF_SCALE_UNITS; k++)
+		if (strcmp(unit, sf_scale_units[k]) == 0) {
+			sc->unit = sf_scale_units[k];
+			return SF_OK;
+		}
+	return sf_error_set(err, SF_EVALUE,
+	                    "unknown --time-unit '%s' (s, ms, min or h)", unit);
+}
+
+/* Everything after --over and --set: workers, spacing, unit, cost, panel,
+ * the table's points. */
+static int
+settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
+       sf_error *err)
+{
+	sf_sweep_settings *s = &sc->s;
+	sf_error e;
+	int rc;
+
+	s->base = sc->base;
+	s->worker_input = sf_scale_worker_input(f);
+	if (q->workers != NULL && (s->worker_input = sf_assign_input(
+	                               f, q->workers, &e)) == SF_FITFILE_NONE)
+		return sf_error_set(err, e.code, "--workers: %s", e.message);
+	s->workers = s->worker_input == s->var;
+	s->integer = s->workers;
+	/* A list is swept as given, so every value of it is checked, not
+	 * only its ends.  (For a range sc->n is still 0: its points are
+	 * made below, whole when its ends are.) */
+	for (size_t k = 0; s->integer && k < sc->n; k++)
+		if (sc->x[k] != floor(sc->x[k]) || sc->x[k] < 1)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "--over '%s': %s counts workers, so its values "
+			    "need to be whole numbers >= 1, not %g",
+			    q->over, f->inputs[s->var].name, sc->x[k]);
+	if (s->integer &&
+	    (sc->lo != floor(sc->lo) || sc->hi != floor(sc->hi) || sc->lo < 1))
+		return sf_error_set(err, SF_EVALUE,
+		                    "--over '%s': %s counts workers, so its "
+		                    "range needs whole numbers >= 1",
+		                    q->over, f->inputs[s->var].name);
+	if (q->spacing == SF_SWEEP_LOG && !(sc->lo > 0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "--log needs a range above 0, not from %g",
+		                    sc->lo);
+	s->log = sf_sweep_is_log(sc->lo, sc->hi, q->spacing);
+	if ((rc = choose_unit(f, q->time_unit, sc, err)) != SF_OK)
+		return rc;
+	s->hours_per_unit = sf_scale_hours_per(sc->unit);
+	s->price = q->price;
+	if (q->price > 0 && s->worker_input == SF_FITFILE_NONE)
+		return sf_error_set(
+		    err, SF_EUSAGE,
+		    "--cost needs the worker count: no input is called p or "
+		    "looks like one; name it with --workers NAME");
+	sc->efficiency_panel = q->panel == SF_SCALE_PANEL_AUTO
+	                           ? s->workers
+	                           : q->panel == SF_SCALE_PANEL_EFFICIENCY;
+	if (sc->efficiency_panel && !s->workers)
+		return sf_error_set(err, SF_EUSAGE,
+		                    "--panel efficiency needs a sweep over the "
+		                    "worker count");
+	if (sc->x == NULL &&
+	    (rc = sf_sweep_values(sc->lo, sc->hi, s->integer, s->log, q->points,
+	                          &sc->x, &sc->n, &e)) != SF_OK)
+		return sf_error_set(err, rc, "--over '%s': %s", q->over,
+		                    e.message);
+	return SF_OK;
+}
+
+int
+sf_scale_new(const sf_fitfile *f, const sf_scale_request *q, sf_scale **out,
+             sf_error *err)
+{
+	sf_scale *sc = calloc(1, sizeof *sc);
+	unsigned char *given = calloc(f->ninputs + 1, 1);
+	int rc = SF_ENOMEM;
+
+	*out = NULL;
+	sf_error_clear(err);
+	if (sc == NULL || given == NULL ||
+	    (sc->base = calloc(f->ninputs + 1, sizeof *sc->base)) == NULL) {
+		sf_error_set(err, rc, "out of memory");
+		goto done;
+	}
+	sc->f = f;
+	if (q->over == NULL) {
+		rc = sf_error_set(err, SF_EUSAGE,
+		                  "no --over: say what to sweep");
+		goto done;
+	}
+	if ((rc = parse_over(f, q->over, sc, err)) != SF_OK ||
+	    (rc = parse_set(f, q, sc, given, err)) != SF_OK ||
+	    (rc = settle(f, q, sc, err)) != SF_OK)
+		goto done;
+	*out = sc;
+	sc = NULL;
+done:
+	sf_scale_free(sc);
+	free(given);
+	return rc;
+}
+
+int
+sf_scale_run(sf_scale *sc, sf_error *err)
+{
+	int rc;
+
+	sf_sweep_free(sc->table);
+	sc->table = NULL;
+	if ((rc = sf_sweep_run(sc->f, &sc->s, sc->x, sc->n, &sc->table, err)) !=
+	    SF_OK)
+		return rc;
+	return sf_sweep_answer(sc->f, &sc->s, sc->lo, sc->hi, &sc->answers,
+	                       err);
+}
+
+/* ---- warnings and text ----------------------------------------------------
+ */
+
+void
+sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx)
+{
+	const sf_fitfile *f = sc->f;
+	sf_error w;
+
+	for (size_t i = 0; i < f->ninputs && warn != NULL; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+
+		if (in->levels != NULL || isnan(in->lo))
+			continue;
+		if (i == sc->s.var && (sc->lo < in->lo || sc->hi > in->hi))
+			sf_error_at(&w, SF_OK, f->path, 0, 0,
+			            "%s from %g to %g reaches outside its "
+			            "fitted range [%g, %g]: the points outside "
+			            "it are extrapolations",
+			            in->name, sc->lo, sc->hi, in->lo, in->hi);
+		else if (i != sc->s.var &&
+		         (sc->base[i] < in->lo || sc->base[i] > in->hi))
+			sf_error_at(
+			    &w, SF_OK, f->path, 0, 0,
+			    "%s = %g lies outside its fitted range [%g, "
+			    "%g]: every point is an extrapolation",
+			    in->name, sc->base[i], in->lo, in->hi);
+		else
+			continue;
+		warn(ctx, &w);
+	}
+}
+
+void
+sf_scale_fixed_text(const sf_scale *sc, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < sc->f->ninputs && used < size; i++) {
+		char value[256];
+		int n;
+
+		if (i == sc->s.var)
+			continue;
+		sf_text_input(sc->f, i, sc->base[i], value, sizeof value);
+		n = snprintf(out + used, size - used, "%s%s = %s",
+		             used ? ", " : "", sc->f->inputs[i].name, value);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+void
+sf_scale_kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out,
+                    size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t j = 0; j < f->nterms && used < size; j++) {
+		int n;
+
+		if (!f->terms[j].counts_for_kind || f->terms[j].kind != kind)
+			continue;
+		n = snprintf(out + used, size - used, "%s%s", used ? ", " : "",
+		             f->terms[j].name);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* a and b equal but for rounding. */
+static int
+same(double a, double b)
+{
+	return a == b || fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+size_t
+sf_scale_measured(const sf_scale *sc, double *mx, double *my)
+{
+	const sf_fitfile *f = sc->f;
+	size_t n = 0, ni = f->ninputs;
+
+	for (size_t m = 0; m < f->nmeasured; m++) {
+		const double *in = &f->measured_inputs[m * ni];
+		double x = in[sc->s.var];
+		int match = x >= sc->lo && x <= sc->hi;
+
+		for (size_t i = 0; i < ni && match; i++)
+			match = i == sc->s.var || same(in[i], sc->base[i]);
+		if (!match)
+			continue;
+		mx[n] = x;
+		my[n++] = f->measured[m];
+	}
+	return n;
+}
+
+/* ---- JSON ------------------------------------------------------------------
+ */
+
+/* A new object, or NULL with *ok cleared. */
+static json_t *
+object_or_fail(int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL)
+		*ok = 0;
+	return o;
+}
+
+/* Point k of the table. */
+static json_t *
+point_json(const sf_scale *sc, size_t k, int *ok)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_sweep *w = sc->table;
+	const sf_prediction *p = w->pred;
+	json_t *o = object_or_fail(ok), *terms = object_or_fail(ok);
+	json_t *shares = object_or_fail(ok), *kinds = object_or_fail(ok);
+
+	if (o == NULL || terms == NULL || shares == NULL || kinds == NULL) {
+		json_decref(o);
+		json_decref(terms);
+		json_decref(shares);
+		json_decref(kinds);
+		return NULL;
+	}
+	sf_json_put(o, f->inputs[sc->s.var].name, sf_json_number(w->x[k]), ok);
+	sf_json_put(o, "time", sf_json_number(p->points[k].time), ok);
+	sf_prediction_bands_json(o, p, k, ok);
+	if (w->speedup != NULL) {
+		sf_json_put(o, "speedup", sf_json_number(w->speedup[k]), ok);
+		sf_json_put(o, "efficiency", sf_json_number(w->efficiency[k]),
+		            ok);
+	}
+	if (w->cost != NULL)
+		sf_json_put(o, "cost", sf_json_number(w->cost[k]), ok);
+	for (size_t j = 0; j < f->nterms; j++) {
+		sf_json_put(terms, f->terms[j].name,
+		            sf_json_number(p->terms[j * w->n + k]), ok);
+		if (f->terms[j].component)
+			sf_json_put(shares, f->terms[j].name,
+			            sf_json_number(w->share[j * w->n + k]), ok);
+	}
+	sf_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
+	for (int c = SF_TERM_COMPUTE; c <= SF_TERM_OVERHEAD; c++)
+		sf_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
+		            sf_json_number(w->kind[c * w->n + k]), ok);
+	sf_json_put(o, "terms", terms, ok);
+	sf_json_put(o, "shares", shares, ok);
+	sf_json_put(o, "kinds", kinds, ok);
+	sf_json_put(o, "extrapolated",
+	            json_boolean(sf_prediction_outside(p, k)), ok);
+	return o;
+}
+
+static json_t *
+answers_json(const sf_scale *sc, int *ok)
+{
+	static const char *const states[] = {"unknown", "at", "never"};
+	const sf_sweep_answers *a = &sc->answers;
+	json_t *o = object_or_fail(ok), *fastest = object_or_fail(ok);
+	json_t *cross = object_or_fail(ok), *cheap = NULL;
+
+	if (o == NULL || fastest == NULL || cross == NULL) {
+		json_decref(o);
+		json_decref(fastest);
+		json_decref(cross);
+		return NULL;
+	}
+	sf_json_put(o, "searched", json_integer((json_int_t)a->searched), ok);
+	sf_json_put(fastest, "x", sf_json_number(a->fastest), ok);
+	sf_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
+	sf_json_put(fastest, "ci95",
+	            sf_json_pair(a->fastest_band.lo, a->fastest_band.hi), ok);
+	sf_json_put(o, "fastest", fastest, ok);
+	sf_json_put(o, "efficient_up_to",
+	            sc->s.workers ? sf_json_number(a->efficient) : json_null(),
+	            ok);
+	sf_json_put(cross, "state", json_string(states[a->crossover]), ok);
+	sf_json_put(cross, "x", sf_json_number(a->crossover_x), ok);
+	if (a->crossover != SF_SWEEP_CROSS_NONE)
+		sf_json_put(
+		    cross, "first_leader",
+		    json_string(a->comm_first ? "communication" : "compute"),
+		    ok);
+	sf_json_put(o, "crossover", cross, ok);
+	if (isfinite(a->cheapest) && (cheap = object_or_fail(ok)) != NULL) {
+		sf_json_put(cheap, "x", sf_json_number(a->cheapest), ok);
+		sf_json_put(cheap, "cost", sf_json_number(a->cheapest_cost),
+		            ok);
+		sf_json_put(cheap, "time", sf_json_number(a->cheapest_time),
+		            ok);
+	}
+	sf_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
+	return o;
+}
+
+json_t *
+sf_scale_json(const sf_scale *sc)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_prediction *p = sc->table->pred;
+	json_t *root = json_object(), *fixed = json_object();
+	json_t *points = json_array();
+	int ok = root != NULL && fixed != NULL && points != NULL;
+
+	if (!ok) {
+		json_decref(root);
+		json_decref(fixed);
+		json_decref(points);
+		return NULL;
+	}
+	sf_json_put(root, "fit", json_string(f->path), &ok);
+	sf_json_put(root, "model", json_string(f->name), &ok);
+	sf_json_put(root, "output", json_string(f->output), &ok);
+	sf_json_put(root, "variable", json_string(f->inputs[sc->s.var].name),
+	            &ok);
+	sf_json_put(root, "column", json_string(f->inputs[sc->s.var].column),
+	            &ok);
+	sf_json_put(root, "workers", json_boolean(sc->s.workers), &ok);
+	sf_json_put(root, "spacing", json_string(sc->s.log ? "log" : "linear"),
+	            &ok);
+	sf_json_put(root, "range", sf_json_pair(sc->lo, sc->hi), &ok);
+	for (size_t i = 0; i < f->ninputs; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+
+		if (i == sc->s.var)
+			continue;
+		sf_json_put(fixed, in->name,
+		            in->levels != NULL
+		                ? json_string(in->levels[(size_t)sc->base[i]])
+		                : sf_json_number(sc->base[i]),
+		            &ok);
+	}
+	sf_json_put(root, "fixed", fixed, &ok);
+	sf_json_put(root, "band",
+	            json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
+	sf_json_put(root, "level_percent",
+	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
+	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
+	sf_json_put(root, "t", sf_json_number(p->t), &ok);
+	sf_json_put(root, "bootstrap_samples",
+	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_json_put(root, "time_unit", json_string(sc->unit), &ok);
+	sf_json_put(root, "price", sf_json_number(sc->s.price), &ok);
+	for (size_t k = 0; k < sc->table->n; k++)
+		if (json_array_append_new(points, point_json(sc, k, &ok)) != 0)
+			ok = 0;
+	sf_json_put(root, "points", points, &ok);
+	sf_json_put(root, "answers", answers_json(sc, &ok), &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}

@@ -1,0 +1,29 @@
+/*
+ * text.h - how predict and scale write their values for people: the width
+ * of a column, a band as a cell, an input's value (a text input's by
+ * name).  The commands print; these only format, so the two tables agree.
+ *
+ * Every function writes at most size bytes to out, always NUL-terminated
+ * when size > 0, and keeps nothing.  Thread-safe.
+ */
+#ifndef SF_TEXT_H
+#define SF_TEXT_H
+
+#include "use/fitfile.h"
+#include "use/predict.h"
+
+#include <stddef.h>
+
+/* The width of a column headed name: its length, but at least least. */
+int sf_text_width(const char *name, int least);
+
+/* "[lo, hi]" with digits significant digits, or "-" when an end is not
+ * finite (no band). */
+void sf_text_band(sf_band b, int digits, char *out, size_t size);
+
+/* Value x of input i of f: the name of a text input's level, else the
+ * number with 6 significant digits ("%g"). */
+void sf_text_input(const sf_fitfile *f, size_t i, double x, char *out,
+                   size_t size);
+
+#endif /* SF_TEXT_H */
