@@ -171,6 +171,29 @@ fi
 grep -q 'measured' "$work/chart.svg" && pass "the chart shows the measured points" ||
 	fail "the chart lacks the measured points"
 
+# A fit of this version carries its error model: predict, scale and the
+# chart show a new run's 95% interval next to the mean's band.
+"$SCALEFIT" fit "$srcdir/expressions/ddp-generic.yaml" -q -o "$work/ddp-now.json" >/dev/null 2>&1
+expect 0 '95% new run' "predict shows a new run's interval" \
+	-- predict "$work/ddp-now.json" --at p=8,b=16,n=256000
+expect 0 '"interval95": \[' "predict's JSON has interval95" \
+	-- predict "$work/ddp-now.json" --at p=8,b=16,n=256000 --json
+expect 0 'fastest .*(a new run: 95% in ' "scale's fastest answer gives a new run's interval" \
+	-- scale "$work/ddp-now.json" --over p=1:16 --set b=16,n=256000
+expect 0 '"fastest_interval95": \[' "scale's JSON has it too" \
+	-- scale "$work/ddp-now.json" --over p=1:16 --set b=16,n=256000 --json
+"$SCALEFIT" scale "$work/ddp-now.json" --over p=1:64 --set b=16,n=256000 \
+	--plot "$work/interval.svg" >/dev/null 2>&1
+grep -q 'class="interval"' "$work/interval.svg" &&
+	grep -q '>95% interval of a new run<' "$work/interval.svg" &&
+	pass "the chart shades a new run's interval" ||
+	fail "the chart lacks a new run's interval"
+grep -q 'class="beyond"' "$work/interval.svg" &&
+	pass "the chart greys the region beyond the fitted range" ||
+	fail "the chart does not grey the region beyond the fitted range"
+expect 0 'no interval for a new run' "an older fit file has none, and says so" \
+	-- predict "$data/ddp.json" --at p=8,b=16,n=256000,model=rnn
+
 # An error leaves an existing chart as it was, and no temporary file.
 echo "old chart" >"$work/keep.svg"
 expect 2 "unknown input 'nn'" "error with --plot" \

@@ -756,7 +756,14 @@ test_chart(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">simple: predicted epoch_s<"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">n = 1; p over 1 to 64<"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">p (workers)<"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">95% band (delta method)<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">95% band of the mean<"));
+	/* p = 1 to 2 and 16 to 64 lie beyond the fitted [2, 16]: greyed */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">beyond the fitted range<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(text, "class=\"beyond\"") + 1,
+	                              "class=\"beyond\""));
+	/* simple.json has no error model: no new-run interval */
+	CU_ASSERT_PTR_NULL(strstr(text, "class=\"interval\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fastest: p = 8<"));
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(text, ">communication &gt; compute from p = 9<"));

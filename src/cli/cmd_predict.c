@@ -164,12 +164,24 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		       "no degrees of freedom)");
 	if (boot)
 		printf(" and by the bootstrap (%zu replicates)", p->boot_used);
-	printf("\n\n");
+	printf("\n");
+	if (p->interval) {
+		sf_text_noise(f, cell, sizeof cell);
+		printf("95%% interval for a new run: noise %s%s\n", cell,
+		       p->growth_unknown ? "; model error beyond the fitted "
+		                           "range not estimated"
+		                         : "");
+	} else
+		printf("no interval for a new run: the fit file has no "
+		       "prediction_interval (refit with this version)\n");
+	printf("\n");
 	for (size_t i = 0; i < f->ninputs; i++)
 		printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 		       f->inputs[i].name);
-	printf("%*s  %-28s", sf_text_width(f->output, 12), f->output,
-	       "95% band");
+	printf("%*s  ", sf_text_width(f->output, 12), f->output);
+	if (p->interval)
+		printf("%-28s", "95% new run");
+	printf("%-28s", "95% band (mean)");
 	if (boot)
 		printf("%-28s", "bootstrap band");
 	for (size_t j = 0; j < f->nterms; j++)
@@ -185,6 +197,10 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		}
 		printf("%*.6g  ", sf_text_width(f->output, 12),
 		       p->points[k].time);
+		if (p->interval) {
+			sf_text_band(p->points[k].pi, 6, cell, sizeof cell);
+			printf("%-28s", cell);
+		}
 		sf_text_band(p->points[k].ci, 6, cell, sizeof cell);
 		printf("%-28s", cell);
 		if (boot) {

@@ -163,7 +163,11 @@ print_answers(const sf_scale *sc)
 	printf("\n");
 	printf("  fastest            %s = %.6g: %.5g %s", x, a->fastest,
 	       a->fastest_time, f->output);
-	if (isfinite(a->fastest_band.lo) && isfinite(a->fastest_band.hi))
+	if (isfinite(a->fastest_interval.lo) &&
+	    isfinite(a->fastest_interval.hi))
+		printf(" (a new run: 95%% in %.5g to %.5g)",
+		       a->fastest_interval.lo, a->fastest_interval.hi);
+	else if (isfinite(a->fastest_band.lo) && isfinite(a->fastest_band.hi))
 		printf(" (95%% band %.5g to %.5g)", a->fastest_band.lo,
 		       a->fastest_band.hi);
 	printf("\n");
@@ -233,8 +237,18 @@ print_text(const sf_scale *sc)
 		       p->t, f->dof);
 	else
 		printf("95%% band: none (the fit has no covariance)\n");
-	printf("\n%*s  %*s  %-22s", sf_text_width(in->name, 8), in->name,
-	       sf_text_width(f->output, 10), f->output, "95% band");
+	if (p->interval) {
+		sf_text_noise(f, cell, sizeof cell);
+		printf("95%% new run: noise %s%s\n", cell,
+		       p->growth_unknown ? "; model error beyond the fitted "
+		                           "range not estimated"
+		                         : "");
+	}
+	printf("\n%*s  %*s  ", sf_text_width(in->name, 8), in->name,
+	       sf_text_width(f->output, 10), f->output);
+	if (p->interval)
+		printf("%-22s", "95% new run");
+	printf("%-22s", "95% band");
 	if (sc->s.workers)
 		printf("  %8s  %10s", "speedup", "efficiency");
 	if (w->cost != NULL)
@@ -252,6 +266,10 @@ print_text(const sf_scale *sc)
 		any_outside |= outside;
 		printf("%*.6g  %*.5g  ", sf_text_width(in->name, 8), w->x[k],
 		       sf_text_width(f->output, 10), p->points[k].time);
+		if (p->interval) {
+			sf_text_band(p->points[k].pi, 5, cell, sizeof cell);
+			printf("%-22s", cell);
+		}
 		sf_text_band(sf_prediction_band(p, k), 5, cell, sizeof cell);
 		printf("%-22s", cell);
 		if (sc->s.workers)

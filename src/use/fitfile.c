@@ -596,6 +596,71 @@ load_dof(loader *ld, const json_t *root)
 	return SF_OK;
 }
 
+/* One number of prediction_interval: finite, at least lo (NaN allowed for
+ * null when null_ok). */
+static int
+interval_number(loader *ld, const json_t *pi, const char *key, int null_ok,
+                double lo, double *out)
+{
+	char path[PATH_MAX_BYTES];
+	json_t *v;
+	int rc;
+
+	member_path(path, "prediction_interval", key);
+	v = json_object_get(pi, key);
+	if (v == NULL)
+		return fail(ld, "prediction_interval", SF_ENAME,
+		            "prediction_interval has no key '%s'", key);
+	if ((rc = get_number(ld, v, path, null_ok, out)) != SF_OK)
+		return rc;
+	if (isnan(*out) && null_ok)
+		return SF_OK;
+	if (!isfinite(*out) || *out < lo)
+		return fail(ld, path, SF_EVALUE,
+		            "%s should be a finite number >= %g, not %g", path,
+		            lo, *out);
+	return SF_OK;
+}
+
+/* The error model of a new run, for prediction intervals. */
+static int
+load_interval(loader *ld, const json_t *root)
+{
+	sf_interval_model *im = &ld->f->interval;
+	json_t *pi, *errors;
+	const char *kind;
+	int rc;
+
+	pi = member(ld, root, "", "prediction_interval", "object", 0, &rc);
+	if (pi == NULL)
+		return rc;
+	errors =
+	    member(ld, pi, "prediction_interval", "errors", "string", 1, &rc);
+	if (errors == NULL)
+		return rc;
+	kind = json_string_value(errors);
+	if (strcmp(kind, "multiplicative") != 0 &&
+	    strcmp(kind, "additive") != 0)
+		return fail(ld, "prediction_interval.errors", SF_EVALUE,
+		            "prediction_interval.errors should be "
+		            "\"multiplicative\" or \"additive\", not \"%s\"",
+		            kind);
+	memset(im, 0, sizeof *im);
+	im->multiplicative = kind[0] == 'm';
+	if ((rc = interval_number(ld, pi, "sigma", 0, 0, &im->sigma)) !=
+	        SF_OK ||
+	    (rc = interval_number(ld, pi, "t", 0, 0, &im->t)) != SF_OK ||
+	    (rc = interval_number(ld, pi, "dof", 0, 0, &im->dof)) != SF_OK ||
+	    (rc = interval_number(ld, pi, "model_growth", 1, 0, &im->growth)) !=
+	        SF_OK)
+		return rc;
+	if (!(im->t > 0))
+		return fail(ld, "prediction_interval.t", SF_EVALUE,
+		            "prediction_interval.t should be > 0");
+	ld->f->has_interval = 1;
+	return SF_OK;
+}
+
 static int
 load_ranges(loader *ld, const json_t *root)
 {
@@ -965,6 +1030,7 @@ load_all(loader *ld, json_t *root)
 	    (rc = load_ranges(ld, root)) != SF_OK ||
 	    (rc = load_residuals(ld, root)) != SF_OK ||
 	    (rc = load_bootstrap(ld, root)) != SF_OK ||
+	    (rc = load_interval(ld, root)) != SF_OK ||
 	    (rc = build_scope(ld, fixed)) != SF_OK ||
 	    (rc = compile_programs(ld)) != SF_OK) {
 		json_decref(fixed);

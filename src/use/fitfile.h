@@ -23,6 +23,10 @@
  *   input_ranges            {name: [lo, hi]}                     optional
  *   residuals               [{"inputs": {..}, "observed": y}]    optional
  *   bootstrap.samples       [[theta_0 .. theta_P-1], ...]        optional
+ *   prediction_interval     {"errors": "multiplicative" or "additive",
+ *                           "sigma": s >= 0, "t": t > 0, "dof": n >= 0,
+ *                           "model_growth": c >= 0 or null}, the error
+ *                           model of a new run (interval.h)      optional
  *
  * Other keys are ignored.  A term's kind, when absent or unknown to this
  * version, is guessed from its name (sf_term_kind_guess()).  Errors name
@@ -40,6 +44,7 @@
 #define SF_FITFILE_H
 
 #include "base/error.h"
+#include "fit/interval.h"
 #include "input/formula.h"
 #include "input/model.h"
 
@@ -86,12 +91,15 @@ typedef struct sf_fitfile {
 	                             the file has no covariance */
 	double dof;               /* residual degrees of freedom; 0 unknown */
 	size_t nterms;
-	sf_fitfile_term *terms;  /* in definition order */
-	size_t nsamples;         /* bootstrap replicates, 0 when none */
-	double *samples;         /* nsamples x P, row-major */
-	size_t nmeasured;        /* measured rows with every input known */
-	double *measured_inputs; /* nmeasured x ninputs, row-major */
-	double *measured;        /* nmeasured observed times */
+	sf_fitfile_term *terms; /* in definition order */
+	int has_interval;       /* 1 when the file has prediction_interval */
+	sf_interval_model interval; /* the error model of a new run: the
+	                               members read above, the rest zero */
+	size_t nsamples;            /* bootstrap replicates, 0 when none */
+	double *samples;            /* nsamples x P, row-major */
+	size_t nmeasured;           /* measured rows with every input known */
+	double *measured_inputs;    /* nmeasured x ninputs, row-major */
+	double *measured;           /* nmeasured observed times */
 	/* The compiled formula: value (1 output), gradient (1 + P outputs)
 	 * and terms (1 + nterms outputs), inputs in the order above. */
 	sf_formula *formula;

@@ -41,7 +41,8 @@ static const char *const palette[] = {
 #define CHAR_WIDTH 7.3
 
 /* The kinds of legend swatch. */
-enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA };
+enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA, WIDE, RING, GREY };
+#define BEYOND_COLOUR "#999999"
 
 typedef struct legend {
 	sf_svg *svg; /* NULL: only measure */
@@ -85,11 +86,24 @@ legend_entry(legend *l, enum swatch kind, const char *colour, const char *text)
 		break;
 	case BAND:
 	case AREA:
+	case WIDE:
+	case GREY:
 		sf_svg_printf(
 		    l->svg,
 		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
 		    "height=\"10\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
-		    x, y - 9, colour, kind == BAND ? "0.2" : "0.85");
+		    x, y - 9, colour,
+		    kind == BAND   ? "0.3"
+		    : kind == WIDE ? "0.12"
+		    : kind == GREY ? "0.15"
+		                   : "0.85");
+		break;
+	case RING:
+		sf_svg_printf(l->svg,
+		              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+		              "fill=\"white\" stroke=\"%s\" "
+		              "stroke-width=\"2\"/>\n",
+		              x + 11, y - 4, colour);
 		break;
 	case DOT:
 		sf_svg_printf(l->svg,
@@ -115,10 +129,16 @@ static void
 draw_legend(const sf_plot_scale *p, legend *l)
 {
 	legend_entry(l, LINE, palette[0], "prediction");
+	if (p->pi_lo != NULL && p->pi_label != NULL)
+		legend_entry(l, WIDE, palette[0], p->pi_label);
 	if (p->lo != NULL && p->band_label != NULL)
 		legend_entry(l, BAND, palette[0], p->band_label);
+	if (p->has_fit_range)
+		legend_entry(l, GREY, BEYOND_COLOUR, "beyond the fitted range");
 	if (p->nmeasured > 0)
 		legend_entry(l, DOT, MEASURED_COLOUR, p->measured_label);
+	if (p->nheld > 0 && p->held_label != NULL)
+		legend_entry(l, RING, MEASURED_COLOUR, p->held_label);
 	if (isfinite(p->fastest_x) && p->fastest_label != NULL)
 		legend_entry(l, DIAMOND, FASTEST_COLOUR, p->fastest_label);
 	if (isfinite(p->crossover_x) && p->crossover_label != NULL)
@@ -285,6 +305,58 @@ map_all(const sf_axis *a, const double *v, size_t n, double *out)
 		             : NAN;
 }
 
+/* A band: along the upper edge, back along the lower. */
+static void
+draw_band(sf_svg *s, const sf_plot_scale *p, const panel *pn, const double *lo,
+          const double *hi, const char *attrs, double *bx, double *by)
+{
+	size_t m = 0, n = p->n;
+
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(lo[k]) || !isfinite(hi[k]))
+			continue;
+		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		by[m++] = sf_axis_map(&pn->y, fmin(hi[k], pn->y.hi));
+	}
+	for (size_t k = n; k-- > 0;) {
+		if (!isfinite(lo[k]) || !isfinite(hi[k]))
+			continue;
+		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		by[m++] = sf_axis_map(&pn->y, pn->y.log ? fmax(lo[k], pn->y.lo)
+		                                        : lo[k]);
+	}
+	sf_svg_polygon(s, bx, by, m, attrs);
+}
+
+/* Grey the parts of the x axis beyond the fitted range [fit_lo, fit_hi]. */
+static void
+draw_beyond(sf_svg *s, const sf_plot_scale *p, const panel *pn)
+{
+	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
+	double top = fmin(pn->y0, pn->y1), height = fabs(pn->y1 - pn->y0);
+	double a = x0, b = x1;
+
+	if (!p->has_fit_range || !isfinite(p->fit_lo) || !isfinite(p->fit_hi))
+		return;
+	if (p->fit_lo > pn->x.lo)
+		a = sf_axis_map(&pn->x, p->fit_lo);
+	if (p->fit_hi < pn->x.hi)
+		b = sf_axis_map(&pn->x, p->fit_hi);
+	if (a > x0)
+		sf_svg_printf(s,
+		              "<rect class=\"beyond\" x=\"%.2f\" y=\"%.2f\" "
+		              "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
+		              "fill-opacity=\"0.15\"/>\n",
+		              x0, top, fmin(a, x1) - x0, height, BEYOND_COLOUR);
+	if (b < x1)
+		sf_svg_printf(s,
+		              "<rect class=\"beyond\" x=\"%.2f\" y=\"%.2f\" "
+		              "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
+		              "fill-opacity=\"0.15\"/>\n",
+		              fmax(b, x0), top, x1 - fmax(b, x0), height,
+		              BEYOND_COLOUR);
+}
+
 static void
 draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
          double *py, double *bx, double *by)
@@ -292,28 +364,17 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 	size_t n = p->n;
 
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
-	if (p->lo != NULL && p->hi != NULL) {
-		/* The band: along the upper edge, back along the lower. */
-		size_t m = 0;
-
-		for (size_t k = 0; k < n; k++) {
-			if (!isfinite(p->lo[k]) || !isfinite(p->hi[k]))
-				continue;
-			bx[m] = sf_axis_map(&pn->x, p->x[k]);
-			by[m++] = sf_axis_map(&pn->y, p->hi[k]);
-		}
-		for (size_t k = n; k-- > 0;) {
-			if (!isfinite(p->lo[k]) || !isfinite(p->hi[k]))
-				continue;
-			bx[m] = sf_axis_map(&pn->x, p->x[k]);
-			by[m++] = sf_axis_map(
-			    &pn->y,
-			    pn->y.log ? fmax(p->lo[k], pn->y.lo) : p->lo[k]);
-		}
-		sf_svg_polygon(s, bx, by, m,
-		               "fill=\"#0072B2\" fill-opacity=\"0.2\" "
-		               "stroke=\"none\"");
-	}
+	draw_beyond(s, p, pn);
+	if (p->pi_lo != NULL && p->pi_hi != NULL)
+		draw_band(s, p, pn, p->pi_lo, p->pi_hi,
+		          "class=\"interval\" fill=\"#0072B2\" "
+		          "fill-opacity=\"0.12\" stroke=\"none\"",
+		          bx, by);
+	if (p->lo != NULL && p->hi != NULL)
+		draw_band(s, p, pn, p->lo, p->hi,
+		          "class=\"band\" fill=\"#0072B2\" "
+		          "fill-opacity=\"0.3\" stroke=\"none\"",
+		          bx, by);
 	map_all(&pn->x, p->x, n, px);
 	map_all(&pn->y, p->time, n, py);
 	sf_svg_polyline(s, px, py, n,
@@ -341,6 +402,17 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		              "fill=\"%s\" stroke=\"white\"/>\n",
 		              sf_axis_map(&pn->x, p->mx[k]),
 		              sf_axis_map(&pn->y, p->my[k]), MEASURED_COLOUR);
+	}
+	for (size_t k = 0; k < p->nheld; k++) {
+		if (!isfinite(p->hx[k]) || !isfinite(p->hy[k]) ||
+		    (pn->y.log && !(p->hy[k] > 0)))
+			continue;
+		sf_svg_printf(s,
+		              "<circle class=\"held\" cx=\"%.2f\" cy=\"%.2f\" "
+		              "r=\"4\" fill=\"white\" stroke=\"%s\" "
+		              "stroke-width=\"2\"/>\n",
+		              sf_axis_map(&pn->x, p->hx[k]),
+		              sf_axis_map(&pn->y, p->hy[k]), MEASURED_COLOUR);
 	}
 	sf_svg_printf(s, "</g>\n");
 }
@@ -421,11 +493,16 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 		return sf_error_set(err, SF_EVALUE,
 		                    "no finite predicted time to plot");
 	extend(&ylo, &yhi, p->my, p->nmeasured, ylog);
-	/* The band widens the axis, but by at most a factor of 4 (log) or
+	extend(&ylo, &yhi, p->hy, p->nheld, ylog);
+	/* The bands widen the axis, but by at most a factor of 4 (log) or
 	 * the curve's span (linear): a band exploding where the fit knows
 	 * nothing must not squash the curve into a line. */
 	extend(&blo, &bhi, p->lo, p->n, ylog);
 	extend(&blo, &bhi, p->hi, p->n, ylog);
+	if (p->pi_lo != NULL && p->pi_hi != NULL) {
+		extend(&blo, &bhi, p->pi_lo, p->n, ylog);
+		extend(&blo, &bhi, p->pi_hi, p->n, ylog);
+	}
 	if (blo <= bhi) {
 		double span = fmax(yhi - ylo, 0.1 * fabs(yhi));
 
@@ -526,7 +603,8 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	const sf_fitfile_input *in = &f->inputs[sc->s.var];
 	const sf_sweep_answers *a = &sc->answers;
 	double *x = NULL, *mx = NULL, *my = NULL, *shares = NULL;
-	double *time = NULL, *lo = NULL, *hi = NULL;
+	double *time = NULL, *lo = NULL, *hi = NULL, *pi_lo = NULL,
+	       *pi_hi = NULL;
 	const char **names = NULL;
 	sf_sweep *w = NULL;
 	sf_plot_scale p;
@@ -551,8 +629,11 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	time = malloc((n + 1) * sizeof *time);
 	lo = malloc((n + 1) * sizeof *lo);
 	hi = malloc((n + 1) * sizeof *hi);
+	pi_lo = malloc((n + 1) * sizeof *pi_lo);
+	pi_hi = malloc((n + 1) * sizeof *pi_hi);
 	if (mx == NULL || my == NULL || shares == NULL || names == NULL ||
-	    time == NULL || lo == NULL || hi == NULL) {
+	    time == NULL || lo == NULL || hi == NULL || pi_lo == NULL ||
+	    pi_hi == NULL) {
 		sf_error_set(err, rc, "out of memory");
 		goto done;
 	}
@@ -562,6 +643,8 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 		time[k] = w->pred->points[k].time;
 		lo[k] = b.lo;
 		hi[k] = b.hi;
+		pi_lo[k] = w->pred->points[k].pi.lo;
+		pi_hi[k] = w->pred->points[k].pi.hi;
 	}
 	for (size_t j = 0; j < f->nterms; j++) {
 		if (!f->terms[j].component || all_zero(&w->share[j * n], n))
@@ -577,10 +660,11 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	snprintf(title, sizeof title, "%.100s: predicted %.100s",
 	         f->name[0] ? f->name : "fit", f->output);
 	if (w->pred->bootstrap)
-		snprintf(band, sizeof band, "95%% band (bootstrap, %zu)",
+		snprintf(band, sizeof band,
+		         "95%% band of the mean (bootstrap, %zu)",
 		         w->pred->boot_used);
 	else
-		snprintf(band, sizeof band, "95%% band (delta method)");
+		snprintf(band, sizeof band, "95%% band of the mean");
 	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g", fixed,
 	         fixed[0] ? "; " : "", in->name, sc->lo, sc->hi);
 	if (strcmp(in->column, in->name) != 0)
@@ -607,6 +691,14 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.lo = lo;
 	p.hi = hi;
 	p.band_label = band;
+	if (w->pred->interval) {
+		p.pi_lo = pi_lo;
+		p.pi_hi = pi_hi;
+		p.pi_label = "95% interval of a new run";
+	}
+	p.has_fit_range = in->levels == NULL;
+	p.fit_lo = in->lo;
+	p.fit_hi = in->hi;
 	p.nmeasured = sf_scale_measured(sc, mx, my);
 	p.mx = mx;
 	p.my = my;
@@ -632,5 +724,7 @@ done:
 	free(time);
 	free(lo);
 	free(hi);
+	free(pi_lo);
+	free(pi_hi);
 	return rc;
 }

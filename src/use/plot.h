@@ -2,9 +2,12 @@
  * plot.h - the scaling chart of `scalefit scale --plot`: two panels
  * sharing the swept variable's axis.
  *
- *   top      the predicted time as a line with its confidence band shaded,
- *            the measured times as dots, the fastest point and the
- *            crossover of communication over compute marked;
+ *   top      the predicted time as a line with the 95% interval of a new
+ *            run shaded light and the confidence band of its mean darker,
+ *            the region beyond the fitted range greyed, the measured
+ *            times as dots (fitted: filled; not fitted: rings), the
+ *            fastest point and the crossover of communication over
+ *            compute marked;
  *   bottom   the parallel efficiency with its 50% line (worker sweeps), or
  *            else each term's share of the time, stacked.
  *
@@ -37,9 +40,16 @@ typedef struct sf_plot_scale {
 	const double *x, *time;
 	const double *lo, *hi; /* the band (entries may be NaN); may be NULL */
 	const char *band_label;
-	size_t nmeasured; /* measured points to show */
+	const double *pi_lo, *pi_hi; /* a new run's interval; may be NULL */
+	const char *pi_label;
+	int has_fit_range;     /* 1: grey x beyond [fit_lo, fit_hi] */
+	double fit_lo, fit_hi; /* the fitted range of x */
+	size_t nmeasured;      /* measured points to show */
 	const double *mx, *my;
 	const char *measured_label;
+	size_t nheld; /* measured points that were not fitted */
+	const double *hx, *hy;
+	const char *held_label;
 	double fastest_x, fastest_time; /* NaN: not marked */
 	const char *fastest_label;
 	double crossover_x; /* NaN: not marked */

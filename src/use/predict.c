@@ -20,6 +20,7 @@ sf_prediction_free(sf_prediction *p)
 	free(p->inputs);
 	free(p->points);
 	free(p->terms);
+	free(p->gradient);
 	free(p->range);
 	free(p);
 }
@@ -145,6 +146,33 @@ done:
 }
 
 /* Compute everything once the arrays exist. */
+/* Point k's distance beyond the fitted range and, when the fit has the
+ * error model of a new run, its prediction interval. */
+static void
+interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
+{
+	sf_predict_point *pt = &p->points[k];
+	double sum = 0;
+
+	for (size_t i = 0; i < f->ninputs; i++) {
+		const sf_fitfile_input *in = &f->inputs[i];
+		double x = p->inputs[i * p->n + k], d;
+		unsigned char numeric = 1;
+
+		if (in->levels != NULL)
+			continue;
+		d = sf_interval_distance(1, &in->lo, &in->hi, &numeric, &x);
+		sum += d * d;
+	}
+	pt->distance = sqrt(sum);
+	pt->pi.lo = pt->pi.hi = NAN;
+	p->interval = f->has_interval;
+	p->growth_unknown = f->has_interval && isnan(f->interval.growth);
+	if (f->has_interval)
+		sf_interval_at(&f->interval, pt->time, pt->se * pt->se,
+		               pt->distance, &pt->pi.lo, &pt->pi.hi);
+}
+
 static int
 fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
 {
@@ -183,8 +211,10 @@ fill(const sf_fitfile *f, sf_prediction *p, sf_error *err)
 		pt->ci.lo = pt->time - p->t * pt->se;
 		pt->ci.hi = pt->time + p->t * pt->se;
 		pt->boot.lo = pt->boot.hi = NAN;
+		interval_of(f, p, k);
 	}
 	memcpy(p->terms, terms + n, nt * n * sizeof *terms);
+	memcpy(p->gradient, grad + n, np * n * sizeof *grad);
 	if (f->nsamples > 0) {
 		sf_expr_data *dv = sf_expr_data_new(fm->value, columns, n, err);
 
@@ -228,9 +258,10 @@ sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 	p->inputs = malloc((ni * n + 1) * sizeof *p->inputs);
 	p->points = malloc(n * sizeof *p->points);
 	p->terms = malloc((f->nterms * n + 1) * sizeof *p->terms);
+	p->gradient = malloc((f->nparams * n + 1) * sizeof *p->gradient);
 	p->range = calloc(ni * n + 1, 1);
 	if (p->inputs == NULL || p->points == NULL || p->terms == NULL ||
-	    p->range == NULL) {
+	    p->gradient == NULL || p->range == NULL) {
 		sf_prediction_free(p);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
@@ -297,6 +328,9 @@ sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 	const sf_predict_point *pt = &p->points[k];
 
 	sf_json_put(o, "ci95", sf_json_pair(pt->ci.lo, pt->ci.hi), ok);
+	if (p->interval)
+		sf_json_put(o, "interval95", sf_json_pair(pt->pi.lo, pt->pi.hi),
+		            ok);
 	if (p->bootstrap)
 		sf_json_put(o, "ci95_bootstrap",
 		            sf_json_pair(pt->boot.lo, pt->boot.hi), ok);

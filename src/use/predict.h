@@ -59,11 +59,15 @@ typedef struct sf_band {
  * a new kind of interval is one more member, not one more pair of arrays.
  */
 typedef struct sf_predict_point {
-	double time;  /* the predicted time f(x, theta) */
-	double se;    /* sqrt(g^T C g); NaN when unknown */
-	sf_band ci;   /* the delta-method band */
-	sf_band boot; /* the bootstrap band; NaN unless the fit has
-	                 replicates (sf_prediction.bootstrap) */
+	double time;     /* the predicted time f(x, theta) */
+	double se;       /* sqrt(g^T C g); NaN when unknown */
+	sf_band ci;      /* the delta-method band */
+	sf_band boot;    /* the bootstrap band; NaN unless the fit has
+	                    replicates (sf_prediction.bootstrap) */
+	sf_band pi;      /* the 95% prediction interval of a new run
+	                    (interval.h); NaN unless the fit has its error
+	                    model (sf_prediction.interval) */
+	double distance; /* beyond the fitted range (interval.h); 0 inside */
 } sf_predict_point;
 
 /* Predictions at n points. */
@@ -75,7 +79,14 @@ typedef struct sf_prediction {
 	int bootstrap;            /* 1 when the fit has bootstrap replicates:
 	                             points[k].boot is their band */
 	size_t boot_used;     /* replicates with a finite time at every point */
+	int interval;         /* 1 when the fit has the error model of a new
+	                         run: points[k].pi is its interval */
+	int growth_unknown;   /* 1 when that model has no model-error growth
+	                         (nothing to chain along): pi beyond the
+	                         range holds noise and parameters only */
 	double *terms;        /* nterms x n, term-major (term k at k * n) */
+	double *gradient;     /* nparams x n: d time / d theta_j of point k
+	                         at j * n + k */
 	unsigned char *range; /* ninputs x n: enum sf_predict_range */
 	double t;             /* the t quantile of the delta-method band */
 } sf_prediction;

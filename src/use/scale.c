@@ -539,6 +539,11 @@ answers_json(const sf_scale *sc, int *ok)
 	sf_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
 	sf_json_put(fastest, "ci95",
 	            sf_json_pair(a->fastest_band.lo, a->fastest_band.hi), ok);
+	if (sc->table->pred->interval)
+		sf_json_put(o, "fastest_interval95",
+		            sf_json_pair(a->fastest_interval.lo,
+		                         a->fastest_interval.hi),
+		            ok);
 	sf_json_put(o, "fastest", fastest, ok);
 	sf_json_put(o, "efficient_up_to",
 	            sc->s.workers ? sf_json_number(a->efficient) : json_null(),

@@ -360,6 +360,7 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 	a->fastest = x[best];
 	a->fastest_time = w->pred->points[best].time;
 	a->fastest_band = sf_prediction_band(w->pred, best);
+	a->fastest_interval = w->pred->points[best].pi;
 	if (w->cost != NULL) {
 		a->cheapest = x[cheap];
 		a->cheapest_cost = w->cost[cheap];

@@ -91,19 +91,21 @@ typedef struct sf_sweep {
 
 /* The headline answers over [lo, hi]. */
 typedef struct sf_sweep_answers {
-	size_t searched;      /* points searched */
-	int every_whole;      /* 1: they were every whole value from lo to
-	                         hi */
-	double fastest;       /* x of the least time */
-	double fastest_time;  /* its time */
-	sf_band fastest_band; /* and 95% band (sf_prediction_band()) */
-	double efficient;     /* the largest x with efficiency >= 50%;
-	                         NaN unless a worker sweep */
-	int crossover;        /* enum sf_sweep_crossover */
-	int comm_first;       /* 1: communication > compute at lo */
-	double crossover_x;   /* for SF_SWEEP_CROSS_AT: the first x
-	                         where the other kind leads */
-	double cheapest;      /* x of the least cost; NaN: no price */
+	size_t searched;          /* points searched */
+	int every_whole;          /* 1: they were every whole value from lo to
+	                             hi */
+	double fastest;           /* x of the least time */
+	double fastest_time;      /* its time */
+	sf_band fastest_band;     /* and 95% band (sf_prediction_band()) */
+	sf_band fastest_interval; /* and a new run's 95% interval (NaN
+	                             without the fit's error model) */
+	double efficient;         /* the largest x with efficiency >= 50%;
+	                             NaN unless a worker sweep */
+	int crossover;            /* enum sf_sweep_crossover */
+	int comm_first;           /* 1: communication > compute at lo */
+	double crossover_x;       /* for SF_SWEEP_CROSS_AT: the first x
+	                             where the other kind leads */
+	double cheapest;          /* x of the least cost; NaN: no price */
 	double cheapest_cost, cheapest_time;
 } sf_sweep_answers;
 

@@ -32,3 +32,22 @@ sf_text_input(const sf_fitfile *f, size_t i, double x, char *out, size_t size)
 	else
 		snprintf(out, size, "%g", x);
 }
+
+void
+sf_text_noise(const sf_fitfile *f, char *out, size_t size)
+{
+	const sf_interval_model *im = &f->interval;
+	int n;
+
+	if (!f->has_interval) {
+		snprintf(out, size, "-");
+		return;
+	}
+	n = im->multiplicative
+	        ? snprintf(out, size, "%.3g%%", 100 * im->sigma)
+	        : snprintf(out, size, "+-%.3g %s", im->sigma, f->output);
+	if (!isnan(im->growth) && n >= 0 && (size_t)n < size)
+		snprintf(out + n, size - (size_t)n,
+		         ", +%.3g%% per doubling beyond the fitted range",
+		         100 * im->growth);
+}

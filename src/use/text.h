@@ -26,4 +26,10 @@ void sf_text_band(sf_band b, int digits, char *out, size_t size);
 void sf_text_input(const sf_fitfile *f, size_t i, double x, char *out,
                    size_t size);
 
+/* The noise of a new run of fit f, "4.66%" (multiplicative errors) or
+ * "+-0.243 UNIT" (additive, in the output's unit), and with its model
+ * error ", +7.47% per doubling beyond the fitted range" when known; "-"
+ * when f has no error model. */
+void sf_text_noise(const sf_fitfile *f, char *out, size_t size);
+
 #endif /* SF_TEXT_H */
