@@ -193,6 +193,14 @@ grep -q 'class="beyond"' "$work/interval.svg" &&
 	fail "the chart does not grey the region beyond the fitted range"
 expect 0 'no interval for a new run' "an older fit file has none, and says so" \
 	-- predict "$data/ddp.json" --at p=8,b=16,n=256000,model=rnn
+sed 's/"errors": "multiplicative"/"errors": "sideways"/' "$work/ddp-now.json" >"$work/bad-pi.json"
+expect 2 'bad-pi.json:[0-9]*:[0-9]*: .*prediction_interval.errors should be "multiplicative" or "additive", not "sideways"' \
+	"a bad error model is refused with its place" \
+	-- predict "$work/bad-pi.json" --at p=8,b=16,n=256000
+sed 's/"sigma": [0-9.e-]*/"sigma": -1/' "$work/ddp-now.json" >"$work/bad-sigma.json"
+expect 2 'prediction_interval.sigma should be a finite number >= 0, not -1' \
+	"a negative noise is refused" \
+	-- predict "$work/bad-sigma.json" --at p=8,b=16,n=256000
 
 # An error leaves an existing chart as it was, and no temporary file.
 echo "old chart" >"$work/keep.svg"

@@ -27,19 +27,19 @@
 
 #include "input/csv.h"
 #include "base/sha256.h"
+#include "testing.h"
 
 enum { RANDOM_LITERALS = 2000000 };
 
-/* The path of fixture name, in a static buffer (tests are serial). */
+/* The path of fixture tests/data/csv/NAME, in a static buffer (tests are
+ * serial). */
 static const char *
 fixture(const char *name)
 {
-	static char path[1024];
-	const char *srcdir = getenv("srcdir");
+	char rel[1024];
 
-	snprintf(path, sizeof path, "%s/tests/data/csv/%s",
-	         srcdir != NULL ? srcdir : ".", name);
-	return path;
+	snprintf(rel, sizeof rel, "csv/%s", name);
+	return sf_test_data(rel);
 }
 
 /* Load fixture name with default options; fails the test on error. */
@@ -1060,10 +1060,7 @@ test_names(void)
 int
 main(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	CU_TestInfo tests[] = {
 	    {"sha256 FIPS 180-4 vectors", test_sha256_vectors},
 	    {"sha256 in pieces", test_sha256_pieces},
 	    {"number table", test_number_table},
@@ -1087,28 +1084,12 @@ main(void)
 	    {"parse reads only length bytes", test_parse_exact_buffer},
 	    {"locale", test_locale},
 	    {"names and distances", test_names},
+	    CU_TEST_INFO_NULL,
 	};
-	CU_pSuite suite;
-	unsigned failures;
+	CU_SuiteInfo suites[] = {
+	    {"csv", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 3;
-	suite = CU_add_suite("csv", NULL, NULL);
-	if (suite == NULL) {
-		CU_cleanup_registry();
-		return 3;
-	}
-	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL) {
-			CU_cleanup_registry();
-			return 3;
-		}
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	/* Read the count before CU_cleanup_registry() resets it. */
-	failures =
-	    CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failures == 0 && CU_get_error() == CUE_SUCCESS ? 0 : 1;
+	return sf_test_main(suites);
 }

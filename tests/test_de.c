@@ -15,6 +15,7 @@
  * leave a wide margin (see the comments at the tables).
  */
 #include "solve/de.h"
+#include "testing.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>
@@ -1483,10 +1484,7 @@ test_spread(void)
 int
 main(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
+	CU_TestInfo tests[] = {
 	    {"strategy names", test_strategy_names},
 	    {"algorithm and stop names", test_algorithm_and_stop_names},
 	    {"settings validation", test_validation},
@@ -1504,26 +1502,12 @@ main(void)
 	    {"terminal CR stays terminal", test_terminal_cr},
 	    {"stop reasons", test_stop_reasons},
 	    {"spread", test_spread},
+	    CU_TEST_INFO_NULL,
 	};
-	CU_pSuite suite;
-	unsigned int failures;
+	CU_SuiteInfo suites[] = {
+	    {"de", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	suite = CU_add_suite("de", NULL, NULL);
-	if (suite == NULL) {
-		CU_cleanup_registry();
-		return 2;
-	}
-	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-		if (CU_add_test(suite, tests[i].name, tests[i].fn) == NULL) {
-			CU_cleanup_registry();
-			return 2;
-		}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	/* read before CU_cleanup_registry(), which resets it */
-	failures = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures == 0 ? 0 : 1;
+	return sf_test_main(suites);
 }

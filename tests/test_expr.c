@@ -937,21 +937,11 @@ test_scope_errors(void)
 /* ---- Scope queries, shadowing, canonical form -----------------------------
  */
 
-static int warnings;
-static char last_warning[SF_ERROR_MESSAGE_MAX];
-
-static void
-on_warning(void *ctx, const sf_error *w)
-{
-	(void)ctx;
-	warnings++;
-	snprintf(last_warning, sizeof last_warning, "%s", w->message);
-}
-
 static void
 test_shadowing(void)
 {
 	sf_expr_scope *s = sf_expr_scope_new();
+	sf_test_warnings ws = {0};
 	sf_error err;
 	const char *texts[] = {"e * 2 + pi"};
 	sf_program *p;
@@ -960,11 +950,10 @@ test_shadowing(void)
 	int kind;
 	size_t index;
 
-	sf_expr_scope_set_warning_handler(s, on_warning, NULL);
-	warnings = 0;
+	sf_expr_scope_set_warning_handler(s, sf_test_warn, &ws);
 	CU_ASSERT_EQUAL(sf_expr_scope_add_param(s, "e", &err), SF_OK);
-	CU_ASSERT_EQUAL(warnings, 1);
-	CU_ASSERT_STRING_EQUAL(last_warning,
+	CU_ASSERT_EQUAL(ws.count, 1);
+	CU_ASSERT_STRING_EQUAL(ws.last.message,
 	                       "parameter 'e' shadows the constant e");
 	CU_ASSERT(sf_expr_scope_lookup(s, "e", &kind, &index));
 	CU_ASSERT_EQUAL(kind, SF_EXPR_PARAM);
@@ -986,8 +975,8 @@ test_shadowing(void)
 	sf_program_free(p);
 
 	CU_ASSERT_EQUAL(sf_expr_scope_add_input(s, "pi", &err), SF_OK);
-	CU_ASSERT_EQUAL(warnings, 2);
-	CU_ASSERT_STRING_EQUAL(last_warning,
+	CU_ASSERT_EQUAL(ws.count, 2);
+	CU_ASSERT_STRING_EQUAL(ws.last.message,
 	                       "input 'pi' shadows the constant pi");
 	sf_expr_scope_free(s);
 }

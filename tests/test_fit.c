@@ -16,63 +16,15 @@
 #include <math.h>
 #include <string.h>
 
-/* A model from YAML text, placed at tests/data/fit/NAME.yaml (so data.file
- * resolves beside it), and its problem. */
-typedef struct fixture {
-	sf_model_set *set;
-	sf_problem p;
-} fixture;
-
 static int
-fixture_open(fixture *fx, const char *name, const char *yaml)
+ernest_open(sf_test_problem *fx)
 {
-	char path[4096];
-	sf_error err;
-
-	snprintf(path, sizeof path, "%s", sf_test_data(name));
-	memset(fx, 0, sizeof *fx);
-	if (sf_model_parse(path, yaml, strlen(yaml), &fx->set, NULL, NULL,
-	                   &err) != SF_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return -1;
-	}
-	if (sf_problem_open(fx->set->models[0], NULL,
-	                    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
-	                    &err) != SF_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-fixture_close(fixture *fx)
-{
-	sf_problem_close(&fx->p);
-	sf_model_set_free(fx->set);
-}
-
-static int
-ernest_open(fixture *fx)
-{
-	char path[4096];
-	const char *srcdir = getenv("srcdir");
-	sf_error err;
-
-	snprintf(path, sizeof path, "%s/expressions/ernest.yaml",
-	         srcdir != NULL ? srcdir : ".");
-	memset(fx, 0, sizeof *fx);
-	if (sf_model_load(path, &fx->set, NULL, NULL, &err) != SF_OK)
-		return -1;
-	return sf_problem_open(fx->set->models[0], NULL,
-	                       fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
-	                       &err) == SF_OK
-	           ? 0
-	           : -1;
+	return sf_test_problem_load(fx, "expressions/ernest.yaml",
+	                            SF_TEST_MODEL_LOSS);
 }
 
 static sf_fit_result *
-fit(const fixture *fx, const sf_fit_options *o)
+fit(const sf_test_problem *fx, const sf_fit_options *o)
 {
 	sf_fit_result *r = NULL;
 	sf_error err;
@@ -98,7 +50,7 @@ same5(double x, double want)
 static void
 test_ernest_known_answer(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 
@@ -117,7 +69,7 @@ test_ernest_known_answer(void)
 	CU_ASSERT(r->polish_ran);
 	CU_ASSERT_EQUAL(r->settings.loss, SF_LOSS_SSE);
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* ---- determinism across thread counts ------------------------------------ */
@@ -125,21 +77,9 @@ test_ernest_known_answer(void)
 /* NIST's Misra1a, b1 * (1 - exp(-b2 * x)): b1 is solved separably, b2
  * searched. */
 static int
-misra_open(fixture *fx)
+misra_open(sf_test_problem *fx)
 {
-	char path[4096];
-	const char *srcdir = getenv("srcdir");
-	sf_error err;
-
-	snprintf(path, sizeof path, "%s/tests/nist/Misra1a.yaml",
-	         srcdir != NULL ? srcdir : ".");
-	memset(fx, 0, sizeof *fx);
-	if (sf_model_load(path, &fx->set, NULL, NULL, &err) != SF_OK)
-		return -1;
-	return sf_problem_open(fx->set->models[0], NULL, SF_LOSS_SSE, NULL,
-	                       NULL, &fx->p, &err) == SF_OK
-	           ? 0
-	           : -1;
+	return sf_test_problem_load(fx, "tests/nist/Misra1a.yaml", SF_LOSS_SSE);
 }
 
 /* Ernest is linear in every constant, so its search is switched off
@@ -150,7 +90,7 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 	static const int threads[] = {1, 2, 7};
 	sf_fit_result *r[3];
 	sf_fit_options o;
-	fixture fx;
+	sf_test_problem fx;
 	size_t P;
 
 	CU_ASSERT_FATAL((misra ? misra_open(&fx) : ernest_open(&fx)) == 0);
@@ -189,7 +129,7 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 	}
 	for (size_t t = 0; t < 3; t++)
 		sf_fit_result_free(r[t]);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
@@ -275,7 +215,7 @@ close_rel(double x, double want, double tol)
 static void
 test_line_statistics(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 	sf_stats *s = NULL;
@@ -283,7 +223,8 @@ test_line_statistics(void)
 	line_answer L;
 	double n, k = 2, aic;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
+	CU_ASSERT_FATAL(
+	    sf_test_problem_parse(&fx, "fit/line.yaml", line_yaml) == 0);
 	L = line_closed_form(fx.p.data);
 	n = (double)L.n;
 	CU_ASSERT_EQUAL(L.n, 10);
@@ -322,7 +263,7 @@ test_line_statistics(void)
 	    close_rel(s->ci_high[1], L.b + 2.306004135204166 * L.se_b, 1e-8));
 	sf_stats_free(s);
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
@@ -331,10 +272,11 @@ test_every_loss(void)
 	static const sf_loss losses[] = {SF_LOSS_RELATIVE, SF_LOSS_SSE,
 	                                 SF_LOSS_LOG, SF_LOSS_ABSOLUTE,
 	                                 SF_LOSS_HUBER};
-	fixture fx;
+	sf_test_problem fx;
 	line_answer L;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
+	CU_ASSERT_FATAL(
+	    sf_test_problem_parse(&fx, "fit/line.yaml", line_yaml) == 0);
 	L = line_closed_form(fx.p.data);
 	for (size_t i = 0; i < 5; i++) {
 		sf_fit_options o;
@@ -357,7 +299,7 @@ test_every_loss(void)
 		}
 		sf_fit_result_free(r);
 	}
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* The l2 penalty on bound-scaled parameters: reported apart from the
@@ -374,13 +316,13 @@ test_penalty(void)
 	    "  b: {min: -5, max: 5}\n"
 	    "time: a + b * x\n"
 	    "fit: {loss: sse, regularization: {type: l2, lambda: 100}}\n";
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 	line_answer L;
 	double z0, z1;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", yaml) == 0);
+	CU_ASSERT_FATAL(sf_test_problem_parse(&fx, "fit/line.yaml", yaml) == 0);
 	L = line_closed_form(fx.p.data);
 	sf_fit_options_init(&o);
 	r = fit(&fx, &o);
@@ -392,17 +334,18 @@ test_penalty(void)
 	CU_ASSERT(r->loss > L.sse);               /* the data fit less well */
 	CU_ASSERT(fabs(r->theta[0]) < fabs(L.a)); /* shrunk toward 0 */
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
 test_stopping_rules(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
+	CU_ASSERT_FATAL(
+	    sf_test_problem_parse(&fx, "fit/line.yaml", line_yaml) == 0);
 	sf_fit_options_init(&o);
 	o.separable = 0; /* a line is solved, not searched, otherwise */
 	o.max_evals = 300;
@@ -425,7 +368,7 @@ test_stopping_rules(void)
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_STRING_EQUAL(r->stop_reason, "time_limit");
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* max(c, h / 40) is not linear in h, though a probe almost never sees its
@@ -442,18 +385,19 @@ test_separable_kink(void)
 	                             "  h: {min: 0, max: 1}\n"
 	                             "time: a + x * max(c, h / 40)\n"
 	                             "fit: {loss: sse}\n";
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", kinked) == 0);
+	CU_ASSERT_FATAL(sf_test_problem_parse(&fx, "fit/line.yaml", kinked) ==
+	                0);
 	sf_fit_options_init(&o);
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_EQUAL(r->nlinear, 1);
 	CU_ASSERT(r->linear[0] && !r->linear[1] && !r->linear[2]);
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* A line is linear in both constants: one bounded solve, no search; and
@@ -469,12 +413,13 @@ test_separable_line(void)
 	                            "  b: {min: 0, max: 0.4}\n"
 	                            "time: a + b * x\n"
 	                            "fit: {loss: sse}\n";
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 	line_answer L;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", line_yaml) == 0);
+	CU_ASSERT_FATAL(
+	    sf_test_problem_parse(&fx, "fit/line.yaml", line_yaml) == 0);
 	L = line_closed_form(fx.p.data);
 	sf_fit_options_init(&o);
 	o.polish = 0; /* the solve alone */
@@ -486,16 +431,17 @@ test_separable_line(void)
 	CU_ASSERT(close_rel(r->theta[0], L.a, 1e-10));
 	CU_ASSERT(close_rel(r->theta[1], L.b, 1e-10));
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", boxed) == 0);
+	CU_ASSERT_FATAL(sf_test_problem_parse(&fx, "fit/line.yaml", boxed) ==
+	                0);
 	sf_fit_options_init(&o);
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_EQUAL(r->theta[1], 0.4); /* L.b = 0.48 is outside */
 	CU_ASSERT_EQUAL(r->at_bound[1], 2);
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* A formula that is NaN everywhere in the box: SF_EFAIL, with a result. */
@@ -509,12 +455,12 @@ test_no_finite_cost(void)
 	                           "  a: {min: 1, max: 2}\n"
 	                           "time: sqrt(-a) * x\n"
 	                           "fit: {loss: sse}\n";
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r = NULL;
 	sf_error err;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "fit/line.yaml", yaml) == 0);
+	CU_ASSERT_FATAL(sf_test_problem_parse(&fx, "fit/line.yaml", yaml) == 0);
 	sf_fit_options_init(&o);
 	o.max_evals = 200;
 	CU_ASSERT_EQUAL(
@@ -524,7 +470,7 @@ test_no_finite_cost(void)
 	CU_ASSERT(isinf(r->cost));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "finite"));
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 int

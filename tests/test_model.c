@@ -236,26 +236,16 @@ test_missing_file(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cannot open"));
 }
 
-static int warnings;
-static char last_warning[SF_ERROR_MESSAGE_MAX];
-
-static void
-count_warning(void *ctx, const sf_error *w)
-{
-	(void)ctx;
-	warnings++;
-	snprintf(last_warning, sizeof last_warning, "%s", w->message);
-}
-
-/* Parse text as "w.yaml", counting its warnings; NULL if it fails. */
+/* Parse text as "w.yaml", collecting its warnings in ws; NULL if it
+ * fails. */
 static sf_model_set *
-parse_counting_warnings(const char *text)
+parse_counting_warnings(const char *text, sf_test_warnings *ws)
 {
 	sf_model_set *set = NULL;
 
-	warnings = 0;
+	memset(ws, 0, sizeof *ws);
 	CU_ASSERT_EQUAL(sf_model_parse("w.yaml", text, strlen(text), &set,
-	                               count_warning, NULL, NULL),
+	                               sf_test_warn, ws, NULL),
 	                SF_OK);
 	return set;
 }
@@ -266,11 +256,12 @@ test_warning_strategy_ignored(void)
 	static const char text[] = "time: a\n"
 	                           "parameters: {a: {min: 0, max: 1}}\n"
 	                           "fit: {optimizer: {strategy: rand1exp}}\n";
-	sf_model_set *set = parse_counting_warnings(text);
+	sf_test_warnings ws;
+	sf_model_set *set = parse_counting_warnings(text, &ws);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-	CU_ASSERT_EQUAL(warnings, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by lshade"));
+	CU_ASSERT_EQUAL(ws.count, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ws.last.message, "ignored by lshade"));
 	sf_model_set_free(set);
 }
 
@@ -287,17 +278,19 @@ test_warning_de_settings_ignored(void)
 	                         "parameters: {a: {min: 0, max: 1}}\n"
 	                         "fit: {optimizer: {algorithm: de, "
 	                         "mutation: [0.5, 2], recombination: 0.9}}\n";
-	sf_model_set *set = parse_counting_warnings(jso);
+	sf_test_warnings ws;
+	sf_model_set *set = parse_counting_warnings(jso, &ws);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-	CU_ASSERT_EQUAL(warnings, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "recombination applies"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(last_warning, "ignored by jso"));
+	CU_ASSERT_EQUAL(ws.count, 2);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(ws.last.message, "recombination applies"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ws.last.message, "ignored by jso"));
 	sf_model_set_free(set);
 
-	set = parse_counting_warnings(de);
+	set = parse_counting_warnings(de, &ws);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-	CU_ASSERT_EQUAL(warnings, 0);
+	CU_ASSERT_EQUAL(ws.count, 0);
 	CU_ASSERT_EQUAL(set->models[0]->fit.mutation_hi, 2);
 	sf_model_set_free(set);
 }

@@ -225,12 +225,10 @@ static const char *const problems[] = {
 static const char *
 nist_path(const char *name, const char *ext)
 {
-	static char path[4096];
-	const char *srcdir = getenv("srcdir");
+	char rel[256];
 
-	snprintf(path, sizeof path, "%s/tests/nist/%s.%s",
-	         srcdir != NULL ? srcdir : ".", name, ext);
-	return path;
+	snprintf(rel, sizeof rel, "tests/nist/%s.%s", name, ext);
+	return sf_test_path(rel);
 }
 
 static void

@@ -16,7 +16,7 @@
  * closed-form covariance of a straight line, and a rank-deficient Jacobian.
  *
  * Usage: test_polish [DATA_DIR]; DATA_DIR defaults to
- * $srcdir/tests/data/polish, then tests/data/polish.  Prints a table of the
+ * $srcdir/tests/data/polish (sf_test_data).  Prints a table of the
  * LREs reached.  Exits non-zero when any assertion failed.
  */
 #include <float.h>
@@ -31,11 +31,12 @@
 
 #include "solve/covariance.h"
 #include "solve/polish.h"
+#include "testing.h"
 
 enum { MAXP = 9, MAXLINES = 400, LINE_MAX_ = 256 };
 
-static const char *data_dir = "tests/data/polish";
-static char data_dir_buf[1024];
+static const char *data_dir;
+static char data_dir_buf[4096];
 
 /* ------------------------------------------------------------------ */
 /* A callback wrapper that checks every point polish asks about. */
@@ -1325,43 +1326,28 @@ test_rank_deficient(void)
 int
 main(int argc, char **argv)
 {
-	CU_pSuite suite;
-	unsigned failures;
+	CU_TestInfo polish[] = {
+	    {"argument errors", test_errors},
+	    {"never worse, in the box, non-finite", test_contract},
+	    {"Ernest: active bound vs NNLS", test_ernest_active_bound},
+	    {"NIST StRD, 27 problems", test_nist},
+	    CU_TEST_INFO_NULL,
+	};
+	CU_TestInfo covariance[] = {
+	    {"straight line, closed form", test_covariance_line},
+	    {"t quantiles", test_t_quantile},
+	    {"rank-deficient Jacobian", test_rank_deficient},
+	    CU_TEST_INFO_NULL,
+	};
+	CU_SuiteInfo suites[] = {
+	    {"polish", NULL, NULL, NULL, NULL, polish},
+	    {"covariance", NULL, NULL, NULL, NULL, covariance},
+	    CU_SUITE_INFO_NULL,
+	};
 
 	gsl_set_error_handler_off();
-	if (argc > 1) {
-		data_dir = argv[1];
-	} else if (getenv("srcdir") != NULL) {
-		snprintf(data_dir_buf, sizeof data_dir_buf,
-		         "%s/tests/data/polish", getenv("srcdir"));
-		data_dir = data_dir_buf;
-	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	suite = CU_add_suite("polish", NULL, NULL);
-	if (suite == NULL ||
-	    CU_add_test(suite, "argument errors", test_errors) == NULL ||
-	    CU_add_test(suite, "never worse, in the box, non-finite",
-	                test_contract) == NULL ||
-	    CU_add_test(suite, "Ernest: active bound vs NNLS",
-	                test_ernest_active_bound) == NULL ||
-	    CU_add_test(suite, "NIST StRD, 27 problems", test_nist) == NULL) {
-		CU_cleanup_registry();
-		return 2;
-	}
-	suite = CU_add_suite("covariance", NULL, NULL);
-	if (suite == NULL ||
-	    CU_add_test(suite, "straight line, closed form",
-	                test_covariance_line) == NULL ||
-	    CU_add_test(suite, "t quantiles", test_t_quantile) == NULL ||
-	    CU_add_test(suite, "rank-deficient Jacobian",
-	                test_rank_deficient) == NULL) {
-		CU_cleanup_registry();
-		return 2;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failures = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failures != 0 ? 1 : 0;
+	snprintf(data_dir_buf, sizeof data_dir_buf, "%s",
+	         argc > 1 ? argv[1] : sf_test_data("polish"));
+	data_dir = data_dir_buf;
+	return sf_test_main(suites);
 }

@@ -17,16 +17,12 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct fixture {
-	sf_model_set *set;
-	sf_problem p;
-} fixture;
-
+/* The straight line a + b x over tests/data/fit/CSV, fitted by sse with
+ * extra_fit appended to its fit: block. */
 static int
-fixture_open(fixture *fx, const char *csv, const char *extra_fit)
+line_open(sf_test_problem *fx, const char *csv, const char *extra_fit)
 {
-	char yaml[1024], path[4096];
-	sf_error err;
+	char yaml[1024];
 
 	snprintf(yaml, sizeof yaml,
 	         "name: line\n"
@@ -38,34 +34,17 @@ fixture_open(fixture *fx, const char *csv, const char *extra_fit)
 	         "time: a + b * x\n"
 	         "fit: {loss: sse%s}\n",
 	         csv, extra_fit);
-	snprintf(path, sizeof path, "%s", sf_test_data("fit/model.yaml"));
-	memset(fx, 0, sizeof *fx);
-	if (sf_model_parse(path, yaml, strlen(yaml), &fx->set, NULL, NULL,
-	                   &err) != SF_OK ||
-	    sf_problem_open(fx->set->models[0], NULL,
-	                    fx->set->models[0]->fit.loss, NULL, NULL, &fx->p,
-	                    &err) != SF_OK) {
-		fprintf(stderr, "%s\n", err.message);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-fixture_close(fixture *fx)
-{
-	sf_problem_close(&fx->p);
-	sf_model_set_free(fx->set);
+	return sf_test_problem_parse(fx, "fit/model.yaml", yaml);
 }
 
 static void
 test_kfold_keeps_repetitions(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	int fold[64], again[64], count[3] = {0, 0, 0};
 	const sf_dataset *d;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv", "") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv", "") == 0);
 	d = fx.p.data;
 	CU_ASSERT_EQUAL_FATAL(d->rows, 24);
 	CU_ASSERT_EQUAL_FATAL(d->nconfigs, 8);
@@ -88,17 +67,17 @@ test_kfold_keeps_repetitions(void)
 	/* leave one out: one fold per configuration */
 	CU_ASSERT_EQUAL(sf_folds_kfold(d, 0, 9, fold), 8);
 	CU_ASSERT_EQUAL(sf_folds_kfold(d, 100, 9, fold), 8);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
 test_split(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	int fold[64];
 	sf_error err;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "line.csv", "") == 0);
 	CU_ASSERT_EQUAL(
 	    sf_folds_split(fx.p.formula, fx.p.data, "x <= 7", fold, &err),
 	    SF_OK);
@@ -117,7 +96,7 @@ test_split(void)
 	    sf_folds_split(fx.p.formula, fx.p.data, "y <= 3", fold, &err),
 	    SF_ENAME);
 	CU_ASSERT_EQUAL(err.column, 1);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* Leave-one-out of least squares has a closed form: the prediction of
@@ -125,7 +104,7 @@ test_split(void)
 static void
 test_loo_closed_form(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	int fold[64];
 	sf_fit_options o;
 	sf_holdout *h;
@@ -134,7 +113,7 @@ test_loo_closed_form(void)
 	double xbar = 0, ybar = 0, sxx = 0, sxy = 0, a, b, mape = 0;
 	size_t n, nf;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "line.csv", "") == 0);
 	d = fx.p.data;
 	n = d->rows;
 	nf = sf_folds_kfold(d, 0, 1, fold);
@@ -165,13 +144,13 @@ test_loo_closed_form(void)
 	CU_ASSERT_EQUAL(h->predicted_rows, n);
 	CU_ASSERT(fabs(h->mape - mape) <= 1e-8 * mape);
 	sf_holdout_free(h);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
 test_bootstrap(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *full;
 	sf_resample *b1, *b2;
@@ -179,7 +158,7 @@ test_bootstrap(void)
 	double v[200];
 	size_t n = 0;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv", "") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv", "") == 0);
 	sf_fit_options_init(&o);
 	CU_ASSERT_FATAL(sf_fit_run(fx.p.model, fx.p.data, fx.p.formula, &o,
 	                           &full, &err) == SF_OK);
@@ -211,19 +190,19 @@ test_bootstrap(void)
 	sf_resample_free(b1);
 	sf_resample_free(b2);
 	sf_fit_result_free(full);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 static void
 test_restarts(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *best;
 	sf_resample *r;
 	sf_error err;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "line.csv", "") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "line.csv", "") == 0);
 	sf_fit_options_init(&o);
 	CU_ASSERT_FATAL(sf_restarts_run(fx.p.model, fx.p.data, fx.p.formula, &o,
 	                                4, &best, &r, &err) == SF_OK);
@@ -234,22 +213,22 @@ test_restarts(void)
 	CU_ASSERT(r->sd[1] < 1e-9);
 	sf_resample_free(r);
 	sf_fit_result_free(best);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 /* lambda: auto fills the curve and fits with the lambda of its minimum. */
 static void
 test_lambda_auto(void)
 {
-	fixture fx;
+	sf_test_problem fx;
 	sf_fit_options o;
 	sf_fit_result *r;
 	sf_error err;
 	double best = INFINITY;
 
-	CU_ASSERT_FATAL(fixture_open(&fx, "reps.csv",
-	                             ", regularization: {type: l2, lambda: "
-	                             "auto}") == 0);
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv",
+	                          ", regularization: {type: l2, lambda: "
+	                          "auto}") == 0);
 	sf_fit_options_init(&o);
 	/* The choice is the tuner's: a plain fit refuses it. */
 	CU_ASSERT_EQUAL(
@@ -270,7 +249,7 @@ test_lambda_auto(void)
 	CU_ASSERT(r->settings.lambda < 1);
 	CU_ASSERT(r->lambda_cv_mape[SF_LAMBDA_GRID - 1] > best);
 	sf_fit_result_free(r);
-	fixture_close(&fx);
+	sf_test_problem_close(&fx);
 }
 
 int
