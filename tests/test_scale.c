@@ -760,8 +760,8 @@ test_chart(void)
 	/* p = 1 to 2 and 16 to 64 lie beyond the fitted [2, 16]: greyed */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">beyond the fitted range<"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
-	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(text, "class=\"beyond\"") + 1,
-	                              "class=\"beyond\""));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(strstr(text, "class=\"beyond\"") + 1, "class=\"beyond\""));
 	/* simple.json has no error model: no new-run interval */
 	CU_ASSERT_PTR_NULL(strstr(text, "class=\"interval\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fastest: p = 8<"));
