@@ -81,6 +81,26 @@ static const command commands[] = {
      "      --json               print the predictions as JSON\n"
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
+    {"next",
+     "next FIT.json --target NAME=VALUE,... --over NAME=LO:HI | "
+     "--candidates FILE.csv [OPTION]...",
+     "rank candidate runs by how much they narrow the interval at a target",
+     "  -t, --target NAME=VALUE,... the configuration the answer is for\n"
+     "      --over NAME=LO:HI     candidates along one input (or "
+     "NAME=V1,V2,...),\n"
+     "                            the others at the target's values\n"
+     "      --set NAME=VALUE,...  other inputs of the --over candidates\n"
+     "      --candidates FILE.csv candidates from a CSV with a column per "
+     "input\n"
+     "      --budget COST         plan runs whose costs (time x workers) "
+     "add up to COST\n"
+     "      --runs K              plan K runs (default 1; all affordable "
+     "with --budget)\n"
+     "      --top N               show the N best candidates (default "
+     "10)\n"
+     "      --json                print the ranking as JSON\n"
+     "  -q, --quiet               no warnings\n",
+     sf_command_next},
     {"scale",
      "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
      "PRICE] [--plot FILE.svg] [OPTION]...",

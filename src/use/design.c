@@ -2,6 +2,10 @@
  * design.c - which run to measure next (design.h).
  */
 #include "use/design.h"
+#include "use/json.h"
+#include "use/predict.h"
+#include "use/report.h"
+#include "use/scale.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -222,4 +226,292 @@ sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
 	free(used);
 	state_free(&s);
 	return runs;
+}
+
+void
+sf_next_free(sf_next *x)
+{
+	if (x == NULL)
+		return;
+	free(x->inputs);
+	free(x->time);
+	free(x->cost);
+	free(x->gains);
+	free(x->rank);
+	free(x->plan);
+	free(x->after);
+	free(x);
+}
+
+/* 1 when candidate i ranks before j: a narrower interval, then cheaper,
+ * then earlier (NaN widths last). */
+static int
+ranks_before(const sf_next *x, size_t i, size_t j)
+{
+	double wi = x->gains[i].halfwidth_pct, wj = x->gains[j].halfwidth_pct;
+
+	if (isnan(wi) != isnan(wj))
+		return isnan(wj);
+	if (wi != wj && !isnan(wi))
+		return wi < wj;
+	if (x->cost[i] != x->cost[j])
+		return x->cost[i] < x->cost[j];
+	return i < j;
+}
+
+/* The candidates ranked, by insertion: n is what a person lists or a
+ * sweep makes, and the order needs no comparator state. */
+static void
+rank_candidates(sf_next *x)
+{
+	size_t *r = x->rank;
+
+	for (size_t k = 0; k < x->n; k++) {
+		size_t m = k;
+
+		while (m > 0 && ranks_before(x, k, r[m - 1])) {
+			r[m] = r[m - 1];
+			m--;
+		}
+		r[m] = k;
+	}
+}
+
+int
+sf_next_run(const sf_fitfile *f, const double *target,
+            const double *const *columns, size_t n, double budget,
+            size_t max_runs, sf_next **out, sf_error *err)
+{
+	const size_t J = f->ninputs, P = f->nparams;
+	const double **tcol = NULL;
+	double *tgrad = NULL, *cgrad = NULL, *lo = NULL, *hi = NULL;
+	unsigned char *numeric = NULL;
+	sf_prediction *pt = NULL, *pc = NULL;
+	sf_design_point tp, *cp = NULL;
+	sf_design_fit df;
+	sf_next *x = NULL;
+	int rc = SF_ENOMEM;
+
+	*out = NULL;
+	if (!f->has_interval)
+		return sf_error_set(err, SF_EVALUE,
+		                    "the fit file has no prediction_interval: "
+		                    "refit it with this version of scalefit");
+	if (f->cov == NULL)
+		return sf_error_set(err, SF_EVALUE,
+		                    "the fit file has no covariance: a run's "
+		                    "information cannot be weighed");
+	if (n == 0)
+		return sf_error_set(err, SF_EVALUE, "no candidate runs");
+	x = calloc(1, sizeof *x);
+	tcol = calloc(J + 1, sizeof *tcol);
+	tgrad = malloc((P + 1) * sizeof *tgrad);
+	cgrad = malloc((P * n + 1) * sizeof *cgrad);
+	lo = malloc((J + 1) * sizeof *lo);
+	hi = malloc((J + 1) * sizeof *hi);
+	numeric = malloc(J + 1);
+	cp = calloc(n, sizeof *cp);
+	if (x == NULL || tcol == NULL || tgrad == NULL || cgrad == NULL ||
+	    lo == NULL || hi == NULL || numeric == NULL || cp == NULL)
+		goto oom;
+	x->n = n;
+	x->ninputs = J;
+	x->budget = budget;
+	x->inputs = malloc((J * n + 1) * sizeof *x->inputs);
+	x->time = malloc((n + 1) * sizeof *x->time);
+	x->cost = malloc((n + 1) * sizeof *x->cost);
+	x->gains = malloc((n + 1) * sizeof *x->gains);
+	x->rank = malloc((n + 1) * sizeof *x->rank);
+	x->plan = malloc((n + 1) * sizeof *x->plan);
+	x->after = malloc((n + 1) * sizeof *x->after);
+	if (x->inputs == NULL || x->time == NULL || x->cost == NULL ||
+	    x->gains == NULL || x->rank == NULL || x->plan == NULL ||
+	    x->after == NULL)
+		goto oom;
+	for (size_t i = 0; i < J; i++) {
+		tcol[i] = &target[i];
+		memcpy(&x->inputs[i * n], columns[i], n * sizeof *x->inputs);
+		lo[i] = f->inputs[i].lo;
+		hi[i] = f->inputs[i].hi;
+		numeric[i] = f->inputs[i].levels == NULL;
+	}
+	if ((rc = sf_predict(f, tcol, 1, &pt, err)) != SF_OK ||
+	    (rc = sf_predict(f, columns, n, &pc, err)) != SF_OK)
+		goto done;
+	x->workers = sf_scale_worker_input(f);
+	x->target_time = pt->points[0].time;
+	for (size_t j = 0; j < P; j++)
+		tgrad[j] = pt->gradient[j];
+	tp.x = target;
+	tp.time = pt->points[0].time;
+	tp.grad = tgrad;
+	tp.cost = 0;
+	for (size_t k = 0; k < n; k++) {
+		double *g = &cgrad[k * P];
+
+		for (size_t j = 0; j < P; j++)
+			g[j] = pc->gradient[j * n + k];
+		x->time[k] = pc->points[k].time;
+		x->cost[k] = x->time[k] * (x->workers != SF_FITFILE_NONE
+		                               ? columns[x->workers][k]
+		                               : 1);
+		cp[k].x = NULL; /* set below: one row of every column */
+		cp[k].time = x->time[k];
+		cp[k].grad = g;
+		cp[k].cost = x->cost[k];
+	}
+	/* A candidate's inputs as one row. */
+	{
+		double *rows = malloc((J * n + 1) * sizeof *rows);
+
+		if (rows == NULL)
+			goto oom;
+		for (size_t k = 0; k < n; k++) {
+			for (size_t i = 0; i < J; i++)
+				rows[k * J + i] = columns[i][k];
+			cp[k].x = &rows[k * J];
+		}
+		df.nparams = P;
+		df.cov = f->cov;
+		df.ninputs = J;
+		df.lo = lo;
+		df.hi = hi;
+		df.numeric = numeric;
+		df.error = &f->interval;
+		rc = sf_design_rank(&df, &tp, cp, n, &x->now, x->gains, err);
+		if (rc == SF_OK) {
+			size_t runs =
+			    sf_design_plan(&df, &tp, cp, n, budget, max_runs,
+			                   x->plan, x->after);
+
+			if (runs == (size_t)-1)
+				rc = sf_error_set(err, SF_ENOMEM,
+				                  "out of memory");
+			else
+				x->nplan = runs;
+		}
+		free(rows);
+		if (rc != SF_OK)
+			goto done;
+	}
+	rank_candidates(x);
+	*out = x;
+	x = NULL;
+	rc = SF_OK;
+	goto done;
+oom:
+	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+done:
+	sf_prediction_free(pt);
+	sf_prediction_free(pc);
+	sf_next_free(x);
+	free(tcol);
+	free(tgrad);
+	free(cgrad);
+	free(lo);
+	free(hi);
+	free(numeric);
+	free(cp);
+	return rc;
+}
+
+/* One point's inputs as a JSON object (a text input by its value). */
+static json_t *
+inputs_json(const sf_fitfile *f, const double *in, size_t n, size_t k, int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < f->ninputs; i++) {
+		const sf_fitfile_input *fi = &f->inputs[i];
+		double v = in[i * n + k];
+
+		if (fi->levels != NULL && v >= 0 && v < (double)fi->nlevels)
+			sf_json_put(o, fi->name,
+			            json_string(fi->levels[(size_t)v]), ok);
+		else
+			sf_json_put(o, fi->name, sf_json_number(v), ok);
+	}
+	return o;
+}
+
+static json_t *
+gain_json(const sf_design_gain *g, int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	sf_json_put(o, "interval95", sf_json_pair(g->lo, g->hi), ok);
+	sf_json_put(o, "halfwidth_pct", sf_json_number(g->halfwidth_pct), ok);
+	sf_json_put(o, "distance", sf_json_number(g->distance), ok);
+	sf_json_put(o, "mean_sd", sf_json_number(sqrt(g->mean_var)), ok);
+	return o;
+}
+
+json_t *
+sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
+{
+	json_t *root = json_object(), *now, *list, *plan;
+	int ok = 1;
+
+	if (root == NULL)
+		return NULL;
+	now = gain_json(&x->now, &ok);
+	if (now != NULL)
+		sf_json_put(now, "time", sf_json_number(x->target_time), &ok);
+	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
+	            &ok);
+	sf_json_put(root, "fit", json_string(f->path), &ok);
+	sf_json_put(root, "target", now, &ok);
+	sf_json_put(root, "workers",
+	            x->workers != SF_FITFILE_NONE
+	                ? json_string(f->inputs[x->workers].name)
+	                : json_null(),
+	            &ok);
+	list = json_array();
+	for (size_t r = 0; list != NULL && r < x->n && r < top; r++) {
+		size_t k = x->rank[r];
+		json_t *c = gain_json(&x->gains[k], &ok);
+
+		if (c == NULL)
+			continue;
+		sf_json_put(c, "rank", json_integer((json_int_t)(r + 1)), &ok);
+		sf_json_put(c, "inputs",
+		            inputs_json(f, x->inputs, x->n, k, &ok), &ok);
+		sf_json_put(c, "time", sf_json_number(x->time[k]), &ok);
+		sf_json_put(c, "cost", sf_json_number(x->cost[k]), &ok);
+		sf_json_put(c, "d_gain", sf_json_number(x->gains[k].d_gain),
+		            &ok);
+		if (json_array_append_new(list, c) != 0)
+			ok = 0;
+	}
+	sf_json_put(root, "candidates", list, &ok);
+	plan = json_array();
+	for (size_t r = 0; plan != NULL && r < x->nplan; r++) {
+		size_t k = x->plan[r];
+		json_t *c = gain_json(&x->after[r], &ok);
+
+		if (c == NULL)
+			continue;
+		sf_json_put(c, "inputs",
+		            inputs_json(f, x->inputs, x->n, k, &ok), &ok);
+		sf_json_put(c, "cost", sf_json_number(x->cost[k]), &ok);
+		if (json_array_append_new(plan, c) != 0)
+			ok = 0;
+	}
+	sf_json_put(root, "plan", plan, &ok);
+	sf_json_put(
+	    root, "budget",
+	    isfinite(x->budget) ? sf_json_number(x->budget) : json_null(), &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }

@@ -33,7 +33,9 @@
 
 #include "base/error.h"
 #include "fit/interval.h"
+#include "use/fitfile.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 /* A configuration, linearised: its inputs, predicted time and gradient. */
@@ -84,5 +86,46 @@ int sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
 size_t sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
                       const sf_design_point *cand, size_t n, double budget,
                       size_t max_runs, size_t *order, sf_design_gain *after);
+
+/*
+ * `scalefit next`: for fit f (which must carry its error model, FIT.json's
+ * prediction_interval), the target point (one value per input) and n
+ * candidate points (columns[i] holds input i's n values), the target's
+ * interval now and after each candidate, the candidates ranked by the
+ * interval they leave (narrowest first; ties to the cheaper, then the
+ * earlier), and with a budget (INFINITY: none) or max_runs > 1 a plan of
+ * up to max_runs runs.
+ */
+typedef struct sf_next {
+	size_t n, ninputs;
+	double *inputs;      /* ninputs x n, input-major */
+	double *time, *cost; /* n each */
+	size_t workers;      /* the input counting workers, or
+	                        SF_FITFILE_NONE: cost is then the time */
+	double target_time;
+	sf_design_gain now;    /* the target's interval today */
+	sf_design_gain *gains; /* n: after each candidate */
+	size_t *rank;          /* n candidate indices, best first */
+	size_t nplan;          /* runs planned */
+	size_t *plan;          /* nplan candidate indices, in order */
+	sf_design_gain *after; /* nplan: the target after each of them */
+	double budget;
+} sf_next;
+
+/*
+ * Run the study.  Returns SF_OK and a new sf_next in *out (free with
+ * sf_next_free()), SF_EVALUE (f has no error model; no candidate; the
+ * target's prediction not finite) or SF_ENOMEM, with err filled.
+ */
+int sf_next_run(const sf_fitfile *f, const double *target,
+                const double *const *columns, size_t n, double budget,
+                size_t max_runs, sf_next **out, sf_error *err);
+
+/* Release x.  Accepts NULL. */
+void sf_next_free(sf_next *x);
+
+/* The JSON document of `scalefit next --json` (scalefit(1)), at most top
+ * ranked candidates; NULL when out of memory. */
+json_t *sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top);
 
 #endif /* SF_DESIGN_H */
