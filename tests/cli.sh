@@ -150,6 +150,12 @@ sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per
 	"$ernest" >"$work/per-core.yaml"
 sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
 expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
+# A warning about a term points at the term (not at the last parameter).
+sed -e 's/^terms:/terms:\n  e: 2/' \
+	-e "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" \
+	"$ernest" >"$work/shadow.yaml"
+line=$(grep -n '^  e: 2' "$work/shadow.yaml" | cut -d: -f1)
+expect 0 "shadow.yaml:$line:3: term 'e' shadows the constant e" "a warning about a term points at the term" -- check "$work/shadow.yaml"
 
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then

@@ -46,6 +46,19 @@ sf_expr_is_name(const char *name)
 	return 1;
 }
 
+int
+sf_expr_mentions(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	sf_lexer lx = {text, 0, {SF_TOK_END, 0, 0, 0.0}};
+
+	while (sf_lex_next(&lx, NULL) == SF_OK && lx.tok.type != SF_TOK_END)
+		if (lx.tok.type == SF_TOK_NAME && lx.tok.len == len &&
+		    memcmp(text + lx.tok.pos, name, len) == 0)
+			return 1;
+	return 0;
+}
+
 const char *
 sf_lex_describe(sf_tok_type t)
 {
