@@ -36,7 +36,7 @@
  * Column types.  A non-empty cell is a *number* when all of it is a decimal
  * floating-point literal, [+-]digits[.digits][(e|E)[+-]digits] (digits on
  * at least one side of the point), read as the correctly rounded double
- * whatever the process locale (sf_csv_number()).  Hexadecimal numbers,
+ * whatever the process locale (base/number.h).  Hexadecimal numbers,
  * thousands separators and decimal commas are not numbers.  "nan", "inf"
  * and "infinity" (any case, optional sign) are *non-finite markers*.  Then,
  * per column, counting its non-empty cells:
@@ -109,14 +109,6 @@ typedef enum sf_csv_kind {
 	SF_CSV_NUMERIC = 0, /* doubles; NaN marks an empty cell */
 	SF_CSV_TEXT         /* codes into the sorted distinct strings */
 } sf_csv_kind;
-
-/* What sf_csv_number() found. */
-typedef enum sf_csv_number_kind {
-	SF_CSV_NUMBER = 0, /* a decimal literal, converted to a finite double */
-	SF_CSV_OVERFLOW, /* a decimal literal whose magnitude exceeds DBL_MAX */
-	SF_CSV_NONFINITE, /* nan, inf or infinity, any case, optional sign */
-	SF_CSV_NOT_NUMBER /* anything else, the empty string included */
-} sf_csv_number_kind;
 
 /*
  * Reading options.  Initialise with sf_csv_options_init() and change the
@@ -235,17 +227,6 @@ size_t sf_table_column_code(const sf_table *t, size_t col, const char *text);
  * column is text.  NULL for a numeric column.
  */
 const sf_error *sf_table_column_first_text(const sf_table *t, size_t col);
-
-/*
- * Classify and convert length bytes at s (no surrounding spaces allowed) as
- * described under "Column types".  For SF_CSV_NUMBER stores the correctly
- * rounded double (round to nearest even, the same bits as strtod() in the C
- * locale) in *value; for SF_CSV_OVERFLOW stores a signed infinity; otherwise
- * leaves *value alone.  Independent of the process locale, allocation-free
- * and thread-safe.  Exported because formulas and options need the same
- * numbers as the data.
- */
-sf_csv_number_kind sf_csv_number(const char *s, size_t length, double *value);
 
 /*
  * The optimal-string-alignment distance between a and b: the least number
