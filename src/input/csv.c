@@ -37,13 +37,13 @@
 
 #include "base/number.h"
 #include "base/sha256.h"
+#include "base/suggest.h"
 
 enum {
 	CSV_CHUNK =
 	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
-	CSV_FIRST_ROWS = 1024,  /* initial row capacity, doubled as needed */
-	CSV_SNIPPET = 40,       /* bytes of a cell quoted in a message */
-	CSV_DISTANCE_STACK = 64 /* names up to this long need no allocation */
+	CSV_FIRST_ROWS = 1024, /* initial row capacity, doubled as needed */
+	CSV_SNIPPET = 40       /* bytes of a cell quoted in a message */
 };
 
 /* One distinct string of a text column: text + offset, length bytes. */
@@ -218,101 +218,6 @@ csv_snippet(char *out, const char *s, size_t n)
 		memcpy(out + k, "...", 4);
 	else
 		out[k] = '\0';
-}
-
-/* ------------------------------------------------------------------ */
-/* Names                                                               */
-
-static int
-csv_fold(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-/* Optimal string alignment distance, optionally folding ASCII case. */
-static size_t
-csv_distance(const char *a, const char *b, int fold)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t stack[3 * (CSV_DISTANCE_STACK + 1)];
-	size_t *mem = stack, *prev2, *prev, *cur, result;
-
-	if (lb > CSV_DISTANCE_STACK) {
-		if (lb > SIZE_MAX / 3 / sizeof *mem - 1)
-			return SIZE_MAX;
-		mem = malloc(3 * (lb + 1) * sizeof *mem);
-		if (mem == NULL)
-			return SIZE_MAX;
-	}
-	prev2 = mem;
-	prev = mem + (lb + 1);
-	cur = mem + 2 * (lb + 1);
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		int ca = (unsigned char)a[i - 1];
-
-		if (fold)
-			ca = csv_fold(ca);
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cb = (unsigned char)b[j - 1];
-			size_t best;
-
-			if (fold)
-				cb = csv_fold(cb);
-			best = prev[j - 1] + (ca != cb);
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1) {
-				int pa = (unsigned char)a[i - 2];
-				int pb = (unsigned char)b[j - 2];
-
-				if (fold) {
-					pa = csv_fold(pa);
-					pb = csv_fold(pb);
-				}
-				if (ca == pb && pa == cb && ca != cb &&
-				    prev2[j - 2] + 1 < best)
-					best = prev2[j - 2] + 1;
-			}
-			cur[j] = best;
-		}
-		/* Rotate the three rows. */
-		size_t *t = prev2;
-		prev2 = prev;
-		prev = cur;
-		cur = t;
-	}
-	result = prev[lb];
-	if (mem != stack)
-		free(mem);
-	return result;
-}
-
-size_t
-sf_csv_edit_distance(const char *a, const char *b)
-{
-	return csv_distance(a, b, 0);
-}
-
-size_t
-sf_csv_nearest_name(const char *name, const char *const *names, size_t count)
-{
-	size_t limit = (strlen(name) + 1) / 3;
-	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
-
-	for (size_t i = 0; i < count; i++) {
-		size_t d = csv_distance(name, names[i], 1);
-
-		if (d <= limit && d < best_distance) {
-			best = i;
-			best_distance = d;
-		}
-	}
-	return best;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1587,18 +1492,20 @@ sf_table_column_find(const sf_table *t, const char *name)
 size_t
 sf_table_column_nearest(const sf_table *t, const char *name)
 {
-	size_t limit = (strlen(name) + 1) / 3;
-	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
+	const char **names = malloc(t->ncols * sizeof *names);
+	const char *near;
+	size_t best = SF_CSV_NONE;
 
-	/* As sf_csv_nearest_name(), without building an array of names. */
-	for (size_t i = 0; i < t->ncols; i++) {
-		size_t d = csv_distance(name, t->cols[i].name, 1);
-
-		if (d <= limit && d < best_distance) {
+	/* Out of memory: no hint, rather than an error in an error path. */
+	if (names == NULL)
+		return SF_CSV_NONE;
+	for (size_t i = 0; i < t->ncols; i++)
+		names[i] = t->cols[i].name;
+	near = sf_suggest_nearest(name, names, t->ncols);
+	for (size_t i = 0; i < t->ncols && best == SF_CSV_NONE; i++)
+		if (names[i] == near)
 			best = i;
-			best_distance = d;
-		}
-	}
+	free(names);
 	return best;
 }
 

@@ -186,9 +186,10 @@ void sf_table_column_position(const sf_table *t, size_t col, int *line,
 size_t sf_table_column_find(const sf_table *t, const char *name);
 
 /*
- * The index of the column whose name is the likeliest misspelling of name
- * (see sf_csv_nearest_name()), for "did you mean" hints, or SF_CSV_NONE
- * when none is close.
+ * The index of the column whose name is the likeliest misspelling of name,
+ * for "did you mean" hints, as every name scalefit suggests is chosen
+ * (sf_suggest_nearest(), base/suggest.h), or SF_CSV_NONE when none is
+ * close.
  */
 size_t sf_table_column_nearest(const sf_table *t, const char *name);
 
@@ -227,24 +228,5 @@ size_t sf_table_column_code(const sf_table *t, size_t col, const char *text);
  * column is text.  NULL for a numeric column.
  */
 const sf_error *sf_table_column_first_text(const sf_table *t, size_t col);
-
-/*
- * The optimal-string-alignment distance between a and b: the least number
- * of byte insertions, deletions, substitutions and swaps of two adjacent
- * bytes turning a into b.  Returns SIZE_MAX when out of memory (only for
- * strings over 64 bytes).  Thread-safe.
- */
-size_t sf_csv_edit_distance(const char *a, const char *b);
-
-/*
- * The index among names[0..count) of the name nearest to name, for "did you
- * mean" hints, or SF_CSV_NONE when none is plausible.  Distance is
- * sf_csv_edit_distance() after folding ASCII case; a name within
- * (strlen(name) + 1) / 3 edits qualifies (a differently-cased name always
- * does, a one-letter name needs a case-only difference), and the first of
- * equally near names wins.  Thread-safe.
- */
-size_t sf_csv_nearest_name(const char *name, const char *const *names,
-                           size_t count);
 
 #endif /* SF_CSV_H */
