@@ -717,22 +717,37 @@ static const char *const penalty_names[] = {
     [SF_PENALTY_L2] = "l2",
     [SF_PENALTY_L1] = "l1",
 };
-static const char *const algorithm_names[] = {
-    [SF_ALGORITHM_LSHADE] = "lshade",
-    [SF_ALGORITHM_JSO] = "jso",
-    [SF_ALGORITHM_DE] = "de",
-};
 static const char *const scale_names[] = {
     [SF_SCALE_AUTO] = "auto",
     [SF_SCALE_LINEAR] = "linear",
     [SF_SCALE_LOG] = "log",
 };
-static const char *const strategy_names[] = {
-    "best1bin",       "best1exp",          "rand1bin",
-    "rand1exp",       "currenttobest1bin", "currenttobest1exp",
-    "randtobest1bin", "randtobest1exp",    "best2bin",
-    "best2exp",       "rand2bin",          "rand2exp",
-};
+
+/* The optimiser's names are solve/de.h's; these put them in the form
+ * get_choice() takes.  Strategies are listed as they always were, the
+ * default (best1) first. */
+static void
+algorithm_choices(const char **names)
+{
+	for (int k = 0; k < SF_DE_ALGORITHMS; k++)
+		names[k] = sf_de_algorithm_name((sf_de_algorithm)k);
+}
+
+enum { NSTRATEGIES = 2 * SF_DE_MUTATIONS };
+
+static void
+strategy_choices(const char **names)
+{
+	static const sf_de_mutation order[SF_DE_MUTATIONS] = {
+	    SF_DE_BEST1,       SF_DE_RAND1, SF_DE_CURRENTTOBEST1,
+	    SF_DE_RANDTOBEST1, SF_DE_BEST2, SF_DE_RAND2,
+	};
+
+	for (int k = 0; k < SF_DE_MUTATIONS; k++) {
+		names[2 * k] = sf_de_strategy_name(order[k], SF_DE_BIN);
+		names[2 * k + 1] = sf_de_strategy_name(order[k], SF_DE_EXP);
+	}
+}
 
 static int
 load_regularization(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
@@ -816,7 +831,7 @@ warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
 		loader_warn(ld, node,
 		            "%s applies to algorithm de only; it is ignored "
 		            "by %s, which adapts its own",
-		            key, algorithm_names[algorithm]);
+		            key, sf_algorithm_name(algorithm));
 }
 
 static int
@@ -842,19 +857,23 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    (rc = check_keys(ld, node, "fit.optimizer", keys, nkeys)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "algorithm")) != NULL) {
-		rc = get_choice(ld, v, "algorithm", algorithm_names, 3, &k);
+		const char *names[SF_DE_ALGORITHMS];
+
+		algorithm_choices(names);
+		rc =
+		    get_choice(ld, v, "algorithm", names, SF_DE_ALGORITHMS, &k);
 		if (rc != SF_OK)
 			return rc;
 		s->algorithm = (sf_algorithm)k;
 	}
 	if ((v = map_get(ld, node, "strategy")) != NULL) {
-		rc = get_choice(
-		    ld, v, "strategy", strategy_names,
-		    sizeof strategy_names / sizeof strategy_names[0], &k);
+		const char *names[NSTRATEGIES];
+
+		strategy_choices(names);
+		rc = get_choice(ld, v, "strategy", names, NSTRATEGIES, &k);
 		if (rc != SF_OK)
 			return rc;
-		snprintf(s->strategy, sizeof s->strategy, "%s",
-		         strategy_names[k]);
+		snprintf(s->strategy, sizeof s->strategy, "%s", names[k]);
 		warn_de_only(ld, v, "strategy", s->algorithm);
 	}
 	/* Two ways to size the population: one block gives one of them,
@@ -992,12 +1011,17 @@ load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 void
 sf_fit_settings_default(sf_fit_settings *s)
 {
+	sf_de_settings classic;
+
+	/* The strategy classic DE uses unless told otherwise. */
+	sf_de_settings_default(&classic, SF_DE_CLASSIC);
 	memset(s, 0, sizeof *s);
 	s->loss = SF_LOSS_RELATIVE;
 	s->huber_delta = 0.1;
 	s->penalty = SF_PENALTY_NONE;
 	s->algorithm = SF_ALGORITHM_LSHADE;
-	snprintf(s->strategy, sizeof s->strategy, "best1bin");
+	snprintf(s->strategy, sizeof s->strategy, "%s",
+	         sf_de_strategy_name(classic.mutation, classic.crossover));
 	s->tol = -1;
 	s->atol = -1;
 	s->recombination = -1;
@@ -1632,7 +1656,7 @@ sf_penalty_name(sf_penalty penalty)
 const char *
 sf_algorithm_name(sf_algorithm algorithm)
 {
-	return algorithm_names[algorithm];
+	return sf_de_algorithm_name((sf_de_algorithm)algorithm);
 }
 
 const char *
