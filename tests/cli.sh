@@ -154,6 +154,29 @@ sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per
 	"$ernest" >"$work/per-core.yaml"
 sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
 expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
+# The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
+# and compare when --seed is not given, as it seeds everything else.
+sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \
+	-e "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" \
+	"$ernest" >"$work/seed7.yaml"
+folds() { "$SCALEFIT" validate "$@" --kfold 3 --json -q | grep '"fold"' | tr -d ' \n'; }
+cv_mape() { "$SCALEFIT" compare "$@" --kfold 3 --json -q | grep '"cv_mape"'; }
+check_seed() { # DESCRIPTION MODEL_7 SEED_7 SEED_1 MODEL_7_SEED_1
+	if [ -n "$2" ] && [ "$2" = "$3" ] && [ "$2" != "$4" ] && [ "$5" = "$4" ]; then
+		echo "ok: $1"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $1"
+		printf '  | %s\n' "model seed 7: $2" "--seed 7: $3" "--seed 1: $4" "model 7, --seed 1: $5"
+		failed=$((failed + 1))
+	fi
+}
+check_seed "validate --kfold deals folds with the model's seed" \
+	"$(folds "$work/seed7.yaml")" "$(folds "$ernest" --seed 7)" \
+	"$(folds "$ernest" --seed 1)" "$(folds "$work/seed7.yaml" --seed 1)"
+check_seed "compare deals folds with the model's seed" \
+	"$(cv_mape "$work/seed7.yaml")" "$(cv_mape "$ernest" --seed 7)" \
+	"$(cv_mape "$ernest" --seed 1)" "$(cv_mape "$work/seed7.yaml" --seed 1)"
 # A warning about a term points at the term (not at the last parameter).
 sed -e 's/^terms:/terms:\n  e: 2/' \
 	-e "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" \
