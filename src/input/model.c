@@ -55,8 +55,8 @@ typedef struct position {
 static position
 mark_position(const loader *ld, yaml_mark_t mark)
 {
-	position p = {1, 1, 0};
-	size_t off = 0, start = 0;
+	position p;
+	size_t off = 0;
 
 	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
 		off = 3;
@@ -67,11 +67,8 @@ mark_position(const loader *ld, yaml_mark_t mark)
 		       ((unsigned char)ld->text[off] & 0xC0) == 0x80)
 			off++;
 	}
-	for (size_t i = 0; i < off; i++)
-		if (ld->text[i] == '\n')
-			p.line++, start = i + 1;
+	sf_error_position(ld->text, ld->length, off, &p.line, &p.column);
 	p.offset = off;
-	p.column = (int)(off - start) + 1;
 	return p;
 }
 
@@ -1430,13 +1427,10 @@ yaml_failure(loader *ld, const yaml_parser_t *parser)
 		return out_of_memory(ld);
 	if (parser->error == YAML_READER_ERROR) {
 		/* The reader knows only a byte offset. */
-		size_t off = parser->problem_offset, line = 0, start = 0;
-		for (size_t i = 0; i < off && i < ld->length; i++)
-			if (ld->text[i] == '\n')
-				line++, start = i + 1;
-		sf_error_at(ld->err, SF_ESYNTAX, ld->path, (int)line + 1,
-		            (int)(off - start) + 1, "%s in the model file",
-		            parser->problem);
+		sf_error_position(ld->text, ld->length, parser->problem_offset,
+		                  &p.line, &p.column);
+		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
+		            "%s in the model file", parser->problem);
 		sf_error_quote(ld->err, ld->text, ld->length);
 		return SF_ESYNTAX;
 	}
@@ -1465,13 +1459,10 @@ sf_model_parse(const char *path, const char *text, size_t length,
 	if (memchr(text, '\0', length) != NULL) {
 		size_t at =
 		    (size_t)((const char *)memchr(text, '\0', length) - text);
-		int line = 1;
-		size_t start = 0;
+		int line, column;
 
-		for (size_t i = 0; i < at; i++)
-			if (text[i] == '\n')
-				line++, start = i + 1;
-		sf_error_at(err, SF_ESYNTAX, path, line, (int)(at - start) + 1,
+		sf_error_position(text, length, at, &line, &column);
+		sf_error_at(err, SF_ESYNTAX, path, line, column,
 		            "the model file contains a NUL byte (is it a text "
 		            "file?)");
 		sf_error_quote(err, text, length);
@@ -1577,8 +1568,7 @@ sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 void
 sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 {
-	size_t j, line_start;
-	int line = 1;
+	size_t j;
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
@@ -1607,13 +1597,9 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 				j = k;
 		}
 	}
-	line_start = 0;
-	for (size_t i = 0; i < j && i < m->source_length; i++)
-		if (m->source[i] == '\n')
-			line++, line_start = i + 1;
 	snprintf(err->file, sizeof err->file, "%s", m->path);
-	err->line = line;
-	err->column = (int)(j - line_start) + 1;
+	sf_error_position(m->source, m->source_length, j, &err->line,
+	                  &err->column);
 	sf_error_quote(err, m->source, m->source_length);
 }
 

@@ -178,23 +178,6 @@ locate(const char *t, size_t n, const char *path)
 	return at;
 }
 
-/* Line and column (1-based, bytes) of byte offset off. */
-static void
-position(const char *t, size_t n, size_t off, int *line, int *column)
-{
-	size_t start = 0;
-
-	*line = 1;
-	if (off > n)
-		off = n;
-	for (size_t i = 0; i < off; i++)
-		if (t[i] == '\n') {
-			(*line)++;
-			start = i + 1;
-		}
-	*column = (int)(off - start) + 1;
-}
-
 /* Fill e with an error at byte offset off, quoting its line. */
 static int
 error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
@@ -204,7 +187,7 @@ error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
 
 	if (e == NULL)
 		return code;
-	position(ld->text, ld->length, off, &line, &column);
+	sf_error_position(ld->text, ld->length, off, &line, &column);
 	sf_error_at(e, code, ld->name, line, column, "%s", message);
 	sf_error_quote(e, ld->text, ld->length);
 	return code;
@@ -974,10 +957,10 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 		int line, column;
 
 		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
-			position(text, length,
-			         jerr.position > 0 ? (size_t)jerr.position - 1
-			                           : 0,
-			         &line, &column);
+			sf_error_position(
+			    text, length,
+			    jerr.position > 0 ? (size_t)jerr.position - 1 : 0,
+			    &line, &column);
 			if (line != jerr.line)
 				line = jerr.line, column = jerr.column;
 		} else {
