@@ -104,6 +104,10 @@ else
 	echo "FAIL: -o's report is not whole"
 	failed=$((failed + 1))
 fi
+# A mistyped one-letter grid column is suggested like a mistyped --at name.
+printf 'q,n\n8,1\n' >"$work/grid.csv"
+expect 2 "no column 'p' for input p; did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
+expect 2 "unknown input 'q'; did you mean 'p'" "a mistyped one-letter --at name is suggested" -- predict "$work/fit.json" --at q=8,n=1
 
 # Same seed, any thread count: the same JSON, but for the wall time and
 # the thread count.
@@ -150,3 +154,65 @@ expect 0 '"coverage95": ' "validate's JSON has coverage95" \
 	-- validate "$srcdir/tests/data/fit/poor.yaml" --train 'x <= 6' --json
 expect 0 '"interval95": \[' "and every predicted row's interval95" \
 	-- validate "$srcdir/tests/data/fit/poor.yaml" --train 'x <= 6' --json
+
+# validate and compare.
+nolog="$srcdir/tests/data/fit/ernest-nolog.yaml"
+expect 0 "predicted 1 rows: MAPE 2.48%" "validate --train: extrapolate to p = 32" -- validate "$ernest" --train 'p <= 16' -q
+expect 0 "by p:" "validate --loo groups by input value" -- validate "$ernest" --loo -q
+expect 0 '"method": "kfold"' "validate --kfold --json" -- validate "$ernest" --kfold 3 --json -q
+expect 2 "train:1:1: unknown name 'q'; did you mean 'p'" "validate --train with an unknown name" -- validate "$ernest" --train 'q <= 16'
+expect 2 "selects all of the 7 rows" "validate --train that keeps every row" -- validate "$ernest" --train 'p <= 100'
+expect 2 "only inputs may be used here" "validate --train over a parameter" -- validate "$ernest" --train 'p <= theta1'
+expect 2 "exactly one of --train" "validate without a method" -- validate "$ernest"
+expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$nolog" --train 'p <= 16' -q
+expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
+expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
+expect 2 "compare needs at least one model file" "compare without models" -- compare
+# Two outputs: a run time and a time per core (the same data, other units).
+sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per-core/' \
+	"$ernest" >"$work/per-core.yaml"
+sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
+expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
+# The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
+# and compare when --seed is not given, as it seeds everything else.
+sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \
+	-e "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" \
+	"$ernest" >"$work/seed7.yaml"
+folds() { "$SCALEFIT" validate "$@" --kfold 3 --json -q | grep '"fold"' | tr -d ' \n'; }
+cv_mape() { "$SCALEFIT" compare "$@" --kfold 3 --json -q | grep '"cv_mape"'; }
+check_seed() { # DESCRIPTION MODEL_7 SEED_7 SEED_1 MODEL_7_SEED_1
+	if [ -n "$2" ] && [ "$2" = "$3" ] && [ "$2" != "$4" ] && [ "$5" = "$4" ]; then
+		echo "ok: $1"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $1"
+		printf '  | %s\n' "model seed 7: $2" "--seed 7: $3" "--seed 1: $4" "model 7, --seed 1: $5"
+		failed=$((failed + 1))
+	fi
+}
+check_seed "validate --kfold deals folds with the model's seed" \
+	"$(folds "$work/seed7.yaml")" "$(folds "$ernest" --seed 7)" \
+	"$(folds "$ernest" --seed 1)" "$(folds "$work/seed7.yaml" --seed 1)"
+check_seed "compare deals folds with the model's seed" \
+	"$(cv_mape "$work/seed7.yaml")" "$(cv_mape "$ernest" --seed 7)" \
+	"$(cv_mape "$ernest" --seed 1)" "$(cv_mape "$work/seed7.yaml" --seed 1)"
+# A warning about a term points at the term (not at the last parameter).
+sed -e 's/^terms:/terms:\n  e: 2/' \
+	-e "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" \
+	"$ernest" >"$work/shadow.yaml"
+line=$(grep -n '^  e: 2' "$work/shadow.yaml" | cut -d: -f1)
+expect 0 "shadow.yaml:$line:3: term 'e' shadows the constant e" "a warning about a term points at the term" -- check "$work/shadow.yaml"
+
+# A full stdout must not look like success.
+if [ -w /dev/full ]; then
+	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
+		echo "FAIL: writing to /dev/full succeeded"
+		failed=$((failed + 1))
+	else
+		echo "ok: write error on stdout is an error"
+		passed=$((passed + 1))
+	fi
+fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -153,6 +153,30 @@ test_quote_nul_byte(void)
 	CU_ASSERT_STRING_EQUAL(e.source, "a?b");
 }
 
+/* Positions of byte offsets: lines end at '\n' (a CR is a byte of its
+ * line), columns count bytes, an offset past the end is the end. */
+static void
+test_position(void)
+{
+	static const char text[] = "ab\ncd\r\n\nx";
+	static const struct {
+		size_t off;
+		int line, column;
+	} cases[] = {
+	    {0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3},  {6, 2, 4},
+	    {7, 3, 1}, {8, 4, 1}, {9, 4, 2}, {99, 4, 2},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int line = 0, column = 0;
+
+		sf_error_position(text, sizeof text - 1, cases[i].off, &line,
+		                  &column);
+		CU_ASSERT_EQUAL(line, cases[i].line);
+		CU_ASSERT_EQUAL(column, cases[i].column);
+	}
+}
+
 static void
 test_prefix(void)
 {
@@ -220,6 +244,7 @@ main(void)
 	    {"set keeps code and message", test_set_keeps_code_and_message},
 	    {"NULL record is allowed", test_null_record_is_allowed},
 	    {"format with caret", test_format_with_caret},
+	    {"position of a byte offset", test_position},
 	    {"format keeps tabs", test_format_keeps_tabs},
 	    {"format without position", test_format_without_position},
 	    {"format truncates like snprintf", test_format_truncates},

@@ -937,6 +937,36 @@ test_scope_errors(void)
 /* ---- Scope queries, shadowing, canonical form -----------------------------
  */
 
+/* sf_expr_mentions: names as the lexer reads them, nothing else. */
+static void
+test_mentions(void)
+{
+	static const struct {
+		const char *text, *name;
+		int mentioned;
+	} cases[] = {
+	    {"steps * (a + c * b)", "steps", 1},
+	    {"steps * (a + c * b)", "b", 1},
+	    {"steps * (a + c * b)", "step", 0},
+	    {"steps * (a + c * b)", "tep", 0},
+	    {"n / (p * b)", "p", 1},
+	    {"1e5 * x", "e5", 0},
+	    {"1e5 * x", "e", 0},
+	    {"2.5E-3*x+e", "e", 1},
+	    {"m == 'cnn' && x", "cnn", 0},
+	    {"m == 'it''s x' && y", "x", 0},
+	    {"m == 'it''s x' && y", "y", 1},
+	    {"max(a, b)", "max", 1},
+	    {"_x1+x", "x1", 0},
+	    {"_x1+x", "_x1", 1},
+	    {"", "x", 0},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CU_ASSERT_EQUAL(sf_expr_mentions(cases[i].text, cases[i].name),
+		                cases[i].mentioned);
+}
+
 static void
 test_shadowing(void)
 {
@@ -1828,6 +1858,7 @@ main(void)
 	    {"errors", test_errors},
 	    {"scope errors", test_scope_errors},
 	    {"shadowing", test_shadowing},
+	    {"names a text mentions", test_mentions},
 	    {"canonical form", test_canonical},
 	    {"canonical form computes the same", test_canonical_same_values},
 	    {"derivatives", test_derivatives},

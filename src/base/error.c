@@ -85,6 +85,23 @@ sf_error_prefix(sf_error *e, const char *fmt, ...)
 }
 
 void
+sf_error_position(const char *text, size_t length, size_t off, int *line,
+                  int *column)
+{
+	size_t start = 0;
+
+	*line = 1;
+	if (off > length)
+		off = length;
+	for (size_t i = 0; i < off; i++)
+		if (text[i] == '\n') {
+			(*line)++;
+			start = i + 1;
+		}
+	*column = (int)(off - start) + 1;
+}
+
+void
 sf_error_quote(sf_error *e, const char *text, size_t length)
 {
 	size_t start = 0, end, width, col, skip = 0;

@@ -79,6 +79,15 @@ int sf_error_at(sf_error *e, int code, const char *file, int line, int column,
     ;
 
 /*
+ * The position of byte offset off in text (length bytes; an offset past the
+ * end counts as the end), as sf_error_quote() counts lines: *line is 1 plus
+ * the number of '\n' before off, *column 1 plus the bytes between the last
+ * of them and off.  Every error placed by a byte offset counts this way.
+ */
+void sf_error_position(const char *text, size_t length, size_t off, int *line,
+                       int *column);
+
+/*
  * Copy line e->line of text (length bytes, need not be NUL-terminated) into
  * e->source so the error can be shown with a caret.  A line longer than the
  * buffer is cut to a window around e->column.  Does nothing when e is NULL,

@@ -1,10 +1,11 @@
 /*
  * number.h - reading numbers that people write in files and options.
  *
- * Every number scalefit reads from text (YAML scalars, command-line
- * options) goes through here, so all of them are parsed the same way: in
- * the C locale whatever the process locale, completely (no trailing text),
- * and finite.  Thread-safe.
+ * Every number scalefit reads from text (CSV cells, formula literals, YAML
+ * scalars, command-line options) goes through sf_parse_decimal(), so all
+ * of them are read the same way: as the correctly rounded double (the same
+ * bits as strtod() in the C locale) whatever the process locale, and
+ * completely (no trailing text).  Thread-safe and allocation-free.
  */
 #ifndef SF_NUMBER_H
 #define SF_NUMBER_H
@@ -12,12 +13,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What sf_parse_decimal() found. */
+typedef enum sf_number_kind {
+	/* a decimal literal, converted to a finite double */
+	SF_NUMBER_FINITE = 0,
+	/* a decimal literal whose magnitude exceeds DBL_MAX */
+	SF_NUMBER_OVERFLOW,
+	/* nan, inf or infinity, any case, optional sign */
+	SF_NUMBER_NONFINITE,
+	/* anything else, the empty string included */
+	SF_NUMBER_NOT
+} sf_number_kind;
+
+/*
+ * Classify and convert the length bytes at s (need not be NUL-terminated;
+ * no surrounding blanks allowed).  A decimal literal is
+ * [+-]digits[.digits][(e|E)[+-]digits] with digits on at least one side of
+ * the point; hexadecimal, thousands separators and decimal commas are not.
+ * For SF_NUMBER_FINITE stores the correctly rounded double (round to
+ * nearest even; an underflow gives 0 or a subnormal) in *value; for
+ * SF_NUMBER_OVERFLOW a signed infinity; otherwise leaves *value alone.
+ */
+sf_number_kind sf_parse_decimal(const char *s, size_t length, double *value);
+
 /*
  * Parse all of text as a finite double ("1e-3", "-2.5", ".5", "  7 " with
- * surrounding blanks allowed).  Returns SF_OK and sets *value, or
- * SF_ESYNTAX when text is not a number or has text after it (hexadecimal,
- * "nan" and "inf" are not numbers here), or SF_EVALUE when it overflows to
- * infinity.  An underflow to zero or a subnormal is accepted.
+ * surrounding blanks allowed): sf_parse_decimal() of the text between the
+ * blanks.  Returns SF_OK and sets *value, or SF_ESYNTAX when text is not a
+ * decimal literal ("nan" and "inf" are not numbers here), or SF_EVALUE when
+ * it overflows to infinity.  An underflow to zero or a subnormal is
+ * accepted.
  */
 int sf_parse_double(const char *text, double *value);
 

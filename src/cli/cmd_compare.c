@@ -176,8 +176,8 @@ evaluate(const sf_model *m, const compare_args *a, candidate *c, sf_error *err)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	nfolds =
-	    sf_folds_kfold(p.data, a->kfold, o.has_seed ? o.seed : 1, fold);
+	nfolds = sf_folds_kfold(p.data, a->kfold,
+	                        sf_fit_settings_effective(m, &o).seed, fold);
 	if (nfolds > 0) {
 		if ((rc = sf_holdout_run(m, p.data, p.formula, &o, sf_tune_fit,
 		                         fold, nfolds, 0, &h, err)) != SF_OK)

@@ -380,9 +380,9 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		}
 	} else {
 		method = a.loo ? "leave-one-configuration-out" : "kfold";
-		nfolds = sf_folds_kfold(p.data, a.loo ? 0 : a.kfold,
-		                        a.options.has_seed ? a.options.seed : 1,
-		                        fold);
+		nfolds = sf_folds_kfold(
+		    p.data, a.loo ? 0 : a.kfold,
+		    sf_fit_settings_effective(m, &a.options).seed, fold);
 		if (nfolds == 0) {
 			status = cli_usage(cmd->name, NULL,
 			                   "cross-validation needs at least 2 "

@@ -187,6 +187,11 @@ int sf_expr_scope_term_uses_params(const sf_expr_scope *s, size_t index);
  * digits and '_'; ASCII whatever the locale), else 0. */
 int sf_expr_is_name(const char *text);
 
+/* 1 when name is one of the names text is written with (as a variable or
+ * a function; not inside a string), else 0.  Reads text with the
+ * language's lexer, up to the first error if it has one. */
+int sf_expr_mentions(const char *text, const char *name);
+
 /* ---- Programs ---------------------------------------------------------- */
 
 typedef struct sf_program sf_program;

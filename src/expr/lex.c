@@ -5,16 +5,15 @@
  * fraction alone (.5).  Anything glued to a number that would make it
  * something else (1.2.3, 1e, 2x, 0x10) is one malformed token, reported at
  * the number's first byte, rather than a number followed by a puzzling
- * name.  A number too large for a double is an error; one too small becomes
- * 0 or a subnormal, as strtod gives it.  Strings are single-quoted with ''
- * for a quote.  Whitespace is space, tab, CR and LF.
+ * name.  Numbers are read by sf_parse_decimal(), as every number scalefit
+ * reads is: one too large for a double is an error; one too small becomes 0
+ * or a subnormal.  Strings are single-quoted with '' for a quote.
+ * Whitespace is space, tab, CR and LF.
  */
 #include "expr/internal.h"
+#include "base/number.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <locale.h>
-#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -44,6 +43,19 @@ sf_expr_is_name(const char *name)
 		if (!lex_is_name_char((unsigned char)*c))
 			return 0;
 	return 1;
+}
+
+int
+sf_expr_mentions(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	sf_lexer lx = {text, 0, {SF_TOK_END, 0, 0, 0.0}};
+
+	while (sf_lex_next(&lx, NULL) == SF_OK && lx.tok.type != SF_TOK_END)
+		if (lx.tok.type == SF_TOK_NAME && lx.tok.len == len &&
+		    memcmp(text + lx.tok.pos, name, len) == 0)
+			return 1;
+	return 0;
 }
 
 const char *
@@ -133,58 +145,12 @@ lex_word_length(const char *s)
 	}
 }
 
-/*
- * Convert the len-byte decimal number at s.  strtod follows LC_NUMERIC;
- * should a program have set a locale whose decimal point is not '.', the
- * point is swapped for the locale's before converting.
- */
-static double
-lex_convert(const char *s, size_t len, int *range_error)
-{
-	char buf[128];
-	char *end;
-	double v;
-
-	*range_error = 0;
-	if (len >= sizeof buf) {
-		/* Long numbers are rare; strtod reads them from the text,
-		 * which stops at the first byte that does not belong. */
-		errno = 0;
-		v = strtod(s, &end);
-		if (errno == ERANGE && isinf(v))
-			*range_error = 1;
-		if ((size_t)(end - s) == len)
-			return v;
-		/* Locale mismatch on a huge literal: give up exactly. */
-		*range_error = 1;
-		return 0.0;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtod(buf, &end);
-	if ((size_t)(end - buf) != len) {
-		const char *point = localeconv()->decimal_point;
-		char *dot = strchr(buf, '.');
-
-		if (dot != NULL && point != NULL && strlen(point) == 1) {
-			*dot = point[0];
-			errno = 0;
-			v = strtod(buf, &end);
-		}
-	}
-	if (errno == ERANGE && isinf(v))
-		*range_error = 1;
-	return v;
-}
-
 static int
 lex_number(sf_lexer *lx, sf_error *err)
 {
 	const char *s = lx->text + lx->pos;
 	size_t n = lex_number_length(s), w = lex_word_length(s);
 	int column = (int)lx->pos + 1;
-	int range_error;
 
 	if (n == 0)
 		w = w > 0 ? w : 1;
@@ -210,8 +176,8 @@ lex_number(sf_lexer *lx, sf_error *err)
 	}
 	lx->tok.type = SF_TOK_NUMBER;
 	lx->tok.len = n;
-	lx->tok.value = lex_convert(s, n, &range_error);
-	if (range_error)
+	/* The shape is checked: a decimal literal, finite or too large. */
+	if (sf_parse_decimal(s, n, &lx->tok.value) != SF_NUMBER_FINITE)
 		return sf_error_at(err, SF_EVALUE, NULL, 1, column,
 		                   "number '%.*s' is too large for a double",
 		                   (int)(n > 40 ? 40 : n), s);

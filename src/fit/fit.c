@@ -84,14 +84,10 @@ sf_fit_settings_effective(const sf_model *m, const sf_fit_options *o)
 static int
 de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
 {
-	static const sf_de_algorithm algorithms[] = {
-	    [SF_ALGORITHM_LSHADE] = SF_DE_LSHADE,
-	    [SF_ALGORITHM_JSO] = SF_DE_JSO,
-	    [SF_ALGORITHM_DE] = SF_DE_CLASSIC,
-	};
 	int rc;
 
-	sf_de_settings_default(de, algorithms[s->algorithm]);
+	/* sf_algorithm takes sf_de_algorithm's values (model.h). */
+	sf_de_settings_default(de, (sf_de_algorithm)s->algorithm);
 	if (s->algorithm == SF_ALGORITHM_DE &&
 	    (rc = sf_de_strategy_parse(s->strategy, &de->mutation,
 	                               &de->crossover, err)) != SF_OK)

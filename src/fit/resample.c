@@ -210,9 +210,7 @@ sf_restarts_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 {
 	sf_resample *r = resample_alloc(k, f->nparams);
 	sf_fit_options ro = *o;
-	uint64_t seed = o->has_seed       ? o->seed
-	                : m->fit.has_seed ? m->fit.seed
-	                                  : 1;
+	uint64_t seed = sf_fit_settings_effective(m, o).seed;
 	int rc = SF_OK;
 
 	*best = NULL;

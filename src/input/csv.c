@@ -14,13 +14,9 @@
  * pass that interns every cell.  Last, each dictionary is sorted and the
  * ids are replaced by sorted codes.
  *
- * Numbers are converted by sf_csv_number(): a decimal literal with at most
- * 19 significant digits and a power of ten within 10^+-22 is converted
- * exactly by one IEEE multiplication or division (Clinger's fast path),
- * which covers measured values; any other literal is rewritten as
- * "DIGITSeEXP", which has no decimal point and so reads the same in every
- * locale, and given to strtod().  Neither path depends on LC_NUMERIC, so
- * the loader never touches the locale.
+ * Numbers are converted by sf_parse_decimal() (base/number.h), as every
+ * number scalefit reads is: correctly rounded and independent of
+ * LC_NUMERIC, so the loader never touches the locale.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -39,22 +35,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/number.h"
 #include "base/sha256.h"
+#include "base/suggest.h"
 
 enum {
 	CSV_CHUNK =
 	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
 	CSV_FIRST_ROWS = 1024, /* initial row capacity, doubled as needed */
-	CSV_FAST_DIGITS = 19,  /* significant digits that fit a uint64_t */
-	CSV_FAST_POW10 = 22,   /* 10^22 is the largest exact power of ten */
-	CSV_SLOW_DIGITS =
-	    780, /* digits kept for strtod (> 767, see csv_number_slow) */
-	CSV_SNIPPET = 40,       /* bytes of a cell quoted in a message */
-	CSV_DISTANCE_STACK = 64 /* names up to this long need no allocation */
+	CSV_SNIPPET = 40       /* bytes of a cell quoted in a message */
 };
-
-/* Every integer up to 2^53 is exactly a double. */
-#define CSV_EXACT_INTEGER ((uint64_t)1 << 53)
 
 /* One distinct string of a text column: text + offset, length bytes. */
 typedef struct csv_entry {
@@ -87,7 +77,7 @@ typedef struct csv_column {
 	const char **levels; /* sorted strings, into dict.text */
 	size_t nlevels;
 	sf_error *first_bad; /* first non-empty cell not a finite number */
-	sf_csv_number_kind first_bad_kind;
+	sf_number_kind first_bad_kind;
 	char first_bad_text[CSV_SNIPPET + 8];
 	int reread; /* intern every cell in pass 2 */
 } csv_column;
@@ -228,273 +218,6 @@ csv_snippet(char *out, const char *s, size_t n)
 		memcpy(out + k, "...", 4);
 	else
 		out[k] = '\0';
-}
-
-/* ------------------------------------------------------------------ */
-/* Numbers                                                             */
-
-static int
-csv_is_digit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Case-insensitive match of the ASCII word w (lower case) at s[0..n). */
-static int
-csv_is_word(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-
-	if (n != k)
-		return 0;
-	for (size_t i = 0; i < k; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		if (c != w[i])
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * The general conversion.  The literal (already checked) is rewritten with
- * its significant digits only, no point, and a matching exponent, so strtod
- * finds nothing a locale could change.  Digits past CSV_SLOW_DIGITS are
- * replaced by a single '1' when any of them is not zero: a midpoint between
- * two doubles has at most 767 significant digits, so no rounding boundary
- * lies between the true value and the shortened one.
- */
-static sf_csv_number_kind
-csv_number_slow(const char *s, const char *end, int negative,
-                long long exponent, double *value)
-{
-	char digits[CSV_SLOW_DIGITS + 32];
-	size_t kept = 0;
-	long long scale = 0; /* value = digits * 10^(scale + exponent) */
-	int seen_point = 0, sticky = 0;
-	const char *p = s;
-	char *stop;
-	double v;
-
-	for (; p < end && (csv_is_digit(*p) || *p == '.'); p++) {
-		if (*p == '.') {
-			seen_point = 1;
-			continue;
-		}
-		if (seen_point)
-			scale--;
-		if (kept == 0 && *p == '0')
-			continue;
-		if (kept < CSV_SLOW_DIGITS) {
-			digits[kept++] = *p;
-		} else {
-			/* A dropped digit moves the kept ones up a place. */
-			scale++;
-			if (*p != '0')
-				sticky = 1;
-		}
-	}
-	if (kept == 0) {
-		*value = negative ? -0.0 : 0.0;
-		return SF_CSV_NUMBER;
-	}
-	if (sticky) {
-		digits[kept++] = '1';
-		scale--;
-	}
-	exponent += scale;
-	if (exponent > 99999999)
-		exponent = 99999999;
-	if (exponent < -99999999)
-		exponent = -99999999;
-	snprintf(digits + kept, sizeof digits - kept, "e%lld", exponent);
-	v = strtod(digits, &stop);
-	if (negative)
-		v = -v;
-	if (isinf(v)) {
-		*value = v;
-		return SF_CSV_OVERFLOW;
-	}
-	*value = v;
-	return SF_CSV_NUMBER;
-}
-
-sf_csv_number_kind
-sf_csv_number(const char *s, size_t length, double *value)
-{
-	/* Powers of ten that are exact doubles. */
-	static const double pow10[CSV_FAST_POW10 + 1] = {
-	    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-	    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-	    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-	const char *p = s, *end = s + length, *digits;
-	uint64_t mantissa = 0;
-	int significant = 0, negative = 0, ndigits = 0;
-	long long fraction = 0, exponent = 0;
-
-	if (p < end && (*p == '+' || *p == '-'))
-		negative = *p++ == '-';
-	digits = p;
-	for (; p < end && csv_is_digit(*p); p++, ndigits++) {
-		if (significant > 0 || *p != '0') {
-			if (significant < CSV_FAST_DIGITS)
-				mantissa = mantissa * 10 + (uint64_t)(*p - '0');
-			significant++;
-		}
-	}
-	if (p < end && *p == '.') {
-		for (p++; p < end && csv_is_digit(*p); p++, ndigits++) {
-			fraction++;
-			if (significant > 0 || *p != '0') {
-				if (significant < CSV_FAST_DIGITS)
-					mantissa = mantissa * 10 +
-					           (uint64_t)(*p - '0');
-				significant++;
-			}
-		}
-	}
-	if (ndigits == 0) {
-		if (csv_is_word(digits, (size_t)(end - digits), "nan") ||
-		    csv_is_word(digits, (size_t)(end - digits), "inf") ||
-		    csv_is_word(digits, (size_t)(end - digits), "infinity"))
-			return SF_CSV_NONFINITE;
-		return SF_CSV_NOT_NUMBER;
-	}
-	if (p < end && (*p == 'e' || *p == 'E')) {
-		int eneg = 0, edigits = 0;
-
-		p++;
-		if (p < end && (*p == '+' || *p == '-'))
-			eneg = *p++ == '-';
-		for (; p < end && csv_is_digit(*p); p++, edigits++) {
-			/* Saturate: beyond this any value over/underflows. */
-			if (exponent < 1000000000000LL)
-				exponent = exponent * 10 + (*p - '0');
-		}
-		if (edigits == 0)
-			return SF_CSV_NOT_NUMBER;
-		if (eneg)
-			exponent = -exponent;
-	}
-	if (p != end)
-		return SF_CSV_NOT_NUMBER;
-	if (significant == 0) {
-		*value = negative ? -0.0 : 0.0;
-		return SF_CSV_NUMBER;
-	}
-#if FLT_EVAL_METHOD == 0
-	/* Clinger's fast path: both operands exact, one rounding.  Only
-	 * valid when doubles are evaluated as doubles (not x87). */
-	if (significant <= CSV_FAST_DIGITS && mantissa <= CSV_EXACT_INTEGER) {
-		long long e10 = exponent - fraction;
-
-		if (e10 >= -CSV_FAST_POW10 && e10 <= CSV_FAST_POW10) {
-			double v = (double)mantissa;
-
-			v = e10 >= 0 ? v * pow10[e10] : v / pow10[-e10];
-			*value = negative ? -v : v;
-			return SF_CSV_NUMBER;
-		}
-	}
-#endif
-	return csv_number_slow(digits, end, negative, exponent, value);
-}
-
-/* ------------------------------------------------------------------ */
-/* Names                                                               */
-
-static int
-csv_fold(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-/* Optimal string alignment distance, optionally folding ASCII case. */
-static size_t
-csv_distance(const char *a, const char *b, int fold)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t stack[3 * (CSV_DISTANCE_STACK + 1)];
-	size_t *mem = stack, *prev2, *prev, *cur, result;
-
-	if (lb > CSV_DISTANCE_STACK) {
-		if (lb > SIZE_MAX / 3 / sizeof *mem - 1)
-			return SIZE_MAX;
-		mem = malloc(3 * (lb + 1) * sizeof *mem);
-		if (mem == NULL)
-			return SIZE_MAX;
-	}
-	prev2 = mem;
-	prev = mem + (lb + 1);
-	cur = mem + 2 * (lb + 1);
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		int ca = (unsigned char)a[i - 1];
-
-		if (fold)
-			ca = csv_fold(ca);
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cb = (unsigned char)b[j - 1];
-			size_t best;
-
-			if (fold)
-				cb = csv_fold(cb);
-			best = prev[j - 1] + (ca != cb);
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1) {
-				int pa = (unsigned char)a[i - 2];
-				int pb = (unsigned char)b[j - 2];
-
-				if (fold) {
-					pa = csv_fold(pa);
-					pb = csv_fold(pb);
-				}
-				if (ca == pb && pa == cb && ca != cb &&
-				    prev2[j - 2] + 1 < best)
-					best = prev2[j - 2] + 1;
-			}
-			cur[j] = best;
-		}
-		/* Rotate the three rows. */
-		size_t *t = prev2;
-		prev2 = prev;
-		prev = cur;
-		cur = t;
-	}
-	result = prev[lb];
-	if (mem != stack)
-		free(mem);
-	return result;
-}
-
-size_t
-sf_csv_edit_distance(const char *a, const char *b)
-{
-	return csv_distance(a, b, 0);
-}
-
-size_t
-sf_csv_nearest_name(const char *name, const char *const *names, size_t count)
-{
-	size_t limit = (strlen(name) + 1) / 3;
-	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
-
-	for (size_t i = 0; i < count; i++) {
-		size_t d = csv_distance(name, names[i], 1);
-
-		if (d <= limit && d < best_distance) {
-			best = i;
-			best_distance = d;
-		}
-	}
-	return best;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1154,7 +877,7 @@ csv_grow(csv_parser *ps)
 /* Note where column c first holds a cell that is not a finite number. */
 static int
 csv_note_bad(csv_parser *ps, csv_column *c, const csv_cell *cell,
-             sf_csv_number_kind kind)
+             sf_number_kind kind)
 {
 	c->first_bad = malloc(sizeof *c->first_bad);
 	if (c->first_bad == NULL)
@@ -1171,7 +894,7 @@ static int
 csv_store(csv_parser *ps, csv_column *c, const csv_cell *cell)
 {
 	double *slot = &c->values[ps->row];
-	sf_csv_number_kind kind;
+	sf_number_kind kind;
 	size_t id;
 	double v;
 
@@ -1180,15 +903,15 @@ csv_store(csv_parser *ps, csv_column *c, const csv_cell *cell)
 		c->missing++;
 		return SF_OK;
 	}
-	kind = sf_csv_number(cell->text, cell->length, &v);
-	if (kind == SF_CSV_NUMBER) {
+	kind = sf_parse_decimal(cell->text, cell->length, &v);
+	if (kind == SF_NUMBER_FINITE) {
 		*slot = v;
 		c->numbers++;
 		return SF_OK;
 	}
-	if (kind == SF_CSV_OVERFLOW)
+	if (kind == SF_NUMBER_OVERFLOW)
 		c->overflows++;
-	else if (kind == SF_CSV_NONFINITE)
+	else if (kind == SF_NUMBER_NONFINITE)
 		c->markers++;
 	else
 		c->others++;
@@ -1375,7 +1098,7 @@ csv_decide(csv_parser *ps, int *reread)
 		if (bad && (worst == NULL ||
 		            csv_before(c->first_bad, worst->first_bad))) {
 			worst = c;
-			worst_code = c->first_bad_kind == SF_CSV_NOT_NUMBER
+			worst_code = c->first_bad_kind == SF_NUMBER_NOT
 			                 ? SF_ETYPE
 			                 : SF_EVALUE;
 		}
@@ -1383,13 +1106,13 @@ csv_decide(csv_parser *ps, int *reread)
 	if (worst == NULL)
 		return SF_OK;
 	switch (worst->first_bad_kind) {
-	case SF_CSV_OVERFLOW:
+	case SF_NUMBER_OVERFLOW:
 		snprintf(why, sizeof why,
 		         "'%s' is out of the range of a double, in numeric "
 		         "column '%s'",
 		         worst->first_bad_text, worst->name);
 		break;
-	case SF_CSV_NONFINITE:
+	case SF_NUMBER_NONFINITE:
 		snprintf(why, sizeof why,
 		         "non-finite value '%s' in numeric column '%s': "
 		         "leave the cell empty for a missing value",
@@ -1769,18 +1492,20 @@ sf_table_column_find(const sf_table *t, const char *name)
 size_t
 sf_table_column_nearest(const sf_table *t, const char *name)
 {
-	size_t limit = (strlen(name) + 1) / 3;
-	size_t best = SF_CSV_NONE, best_distance = SIZE_MAX;
+	const char **names = malloc(t->ncols * sizeof *names);
+	const char *near;
+	size_t best = SF_CSV_NONE;
 
-	/* As sf_csv_nearest_name(), without building an array of names. */
-	for (size_t i = 0; i < t->ncols; i++) {
-		size_t d = csv_distance(name, t->cols[i].name, 1);
-
-		if (d <= limit && d < best_distance) {
+	/* Out of memory: no hint, rather than an error in an error path. */
+	if (names == NULL)
+		return SF_CSV_NONE;
+	for (size_t i = 0; i < t->ncols; i++)
+		names[i] = t->cols[i].name;
+	near = sf_suggest_nearest(name, names, t->ncols);
+	for (size_t i = 0; i < t->ncols && best == SF_CSV_NONE; i++)
+		if (names[i] == near)
 			best = i;
-			best_distance = d;
-		}
-	}
+	free(names);
 	return best;
 }
 

@@ -36,7 +36,7 @@
  * Column types.  A non-empty cell is a *number* when all of it is a decimal
  * floating-point literal, [+-]digits[.digits][(e|E)[+-]digits] (digits on
  * at least one side of the point), read as the correctly rounded double
- * whatever the process locale (sf_csv_number()).  Hexadecimal numbers,
+ * whatever the process locale (base/number.h).  Hexadecimal numbers,
  * thousands separators and decimal commas are not numbers.  "nan", "inf"
  * and "infinity" (any case, optional sign) are *non-finite markers*.  Then,
  * per column, counting its non-empty cells:
@@ -109,14 +109,6 @@ typedef enum sf_csv_kind {
 	SF_CSV_NUMERIC = 0, /* doubles; NaN marks an empty cell */
 	SF_CSV_TEXT         /* codes into the sorted distinct strings */
 } sf_csv_kind;
-
-/* What sf_csv_number() found. */
-typedef enum sf_csv_number_kind {
-	SF_CSV_NUMBER = 0, /* a decimal literal, converted to a finite double */
-	SF_CSV_OVERFLOW, /* a decimal literal whose magnitude exceeds DBL_MAX */
-	SF_CSV_NONFINITE, /* nan, inf or infinity, any case, optional sign */
-	SF_CSV_NOT_NUMBER /* anything else, the empty string included */
-} sf_csv_number_kind;
 
 /*
  * Reading options.  Initialise with sf_csv_options_init() and change the
@@ -194,9 +186,10 @@ void sf_table_column_position(const sf_table *t, size_t col, int *line,
 size_t sf_table_column_find(const sf_table *t, const char *name);
 
 /*
- * The index of the column whose name is the likeliest misspelling of name
- * (see sf_csv_nearest_name()), for "did you mean" hints, or SF_CSV_NONE
- * when none is close.
+ * The index of the column whose name is the likeliest misspelling of name,
+ * for "did you mean" hints, as every name scalefit suggests is chosen
+ * (sf_suggest_nearest(), base/suggest.h), or SF_CSV_NONE when none is
+ * close.
  */
 size_t sf_table_column_nearest(const sf_table *t, const char *name);
 
@@ -235,35 +228,5 @@ size_t sf_table_column_code(const sf_table *t, size_t col, const char *text);
  * column is text.  NULL for a numeric column.
  */
 const sf_error *sf_table_column_first_text(const sf_table *t, size_t col);
-
-/*
- * Classify and convert length bytes at s (no surrounding spaces allowed) as
- * described under "Column types".  For SF_CSV_NUMBER stores the correctly
- * rounded double (round to nearest even, the same bits as strtod() in the C
- * locale) in *value; for SF_CSV_OVERFLOW stores a signed infinity; otherwise
- * leaves *value alone.  Independent of the process locale, allocation-free
- * and thread-safe.  Exported because formulas and options need the same
- * numbers as the data.
- */
-sf_csv_number_kind sf_csv_number(const char *s, size_t length, double *value);
-
-/*
- * The optimal-string-alignment distance between a and b: the least number
- * of byte insertions, deletions, substitutions and swaps of two adjacent
- * bytes turning a into b.  Returns SIZE_MAX when out of memory (only for
- * strings over 64 bytes).  Thread-safe.
- */
-size_t sf_csv_edit_distance(const char *a, const char *b);
-
-/*
- * The index among names[0..count) of the name nearest to name, for "did you
- * mean" hints, or SF_CSV_NONE when none is plausible.  Distance is
- * sf_csv_edit_distance() after folding ASCII case; a name within
- * (strlen(name) + 1) / 3 edits qualifies (a differently-cased name always
- * does, a one-letter name needs a case-only difference), and the first of
- * equally near names wins.  Thread-safe.
- */
-size_t sf_csv_nearest_name(const char *name, const char *const *names,
-                           size_t count);
 
 #endif /* SF_CSV_H */

@@ -1,45 +1,56 @@
 /*
- * formula.c - compiling a model's formula, with errors placed in its file.
+ * formula.c - compiling a formula, with errors placed in its file.
+ *
+ * One builder, sf_formula_build(), turns the names and texts a file gives
+ * into a scope and three programs; the file's reader says, through the
+ * source's place(), where each thing is written.  sf_formula_compile() is
+ * that reader for a model file.
  */
 #include "input/formula.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Where the name being added to the scope was written, for warnings the
- * engine raises without a position (a name shadowing pi or e). */
-typedef struct warn_context {
-	const sf_model *m;
-	int line, column;
+/* The builder's state: the source, and what the scope is adding, for
+ * warnings the engine raises without a position (a name shadowing pi or
+ * e). */
+typedef struct builder {
+	const sf_formula_source *src;
+	sf_formula_part part;
+	size_t index;
 	sf_warn_fn warn;
-	void *ctx;
-} warn_context;
+	void *warn_ctx;
+} builder;
 
 static void
-place_warning(void *ctx, const sf_error *w)
+place(const builder *b, sf_formula_part part, size_t index, sf_error *e)
 {
-	warn_context *wc = ctx;
-	sf_error placed = *w;
-
-	snprintf(placed.file, sizeof placed.file, "%s", wc->m->path);
-	placed.line = wc->line;
-	placed.column = wc->column;
-	placed.source[0] = '\0';
-	sf_error_quote(&placed, wc->m->source, wc->m->source_length);
-	wc->warn(wc->ctx, &placed);
+	if (b->src->place != NULL && e->code != SF_ENOMEM)
+		b->src->place(b->src->place_ctx, part, index, e);
 }
 
 static void
-warn_at(const sf_model *m, int line, int column, sf_warn_fn warn, void *ctx,
-        const char *message)
+scope_warning(void *ctx, const sf_error *w)
+{
+	const builder *b = ctx;
+	sf_error placed = *w;
+
+	place(b, b->part, b->index, &placed);
+	b->warn(b->warn_ctx, &placed);
+}
+
+static void
+warn_about(const builder *b, sf_formula_part part, size_t index,
+           const char *message)
 {
 	sf_error w;
 
-	if (warn == NULL)
+	if (b->warn == NULL)
 		return;
-	sf_error_at(&w, SF_OK, m->path, line, column, "%s", message);
-	sf_error_quote(&w, m->source, m->source_length);
-	warn(ctx, &w);
+	sf_error_clear(&w);
+	sf_error_set(&w, SF_OK, "%s", message);
+	place(b, part, index, &w);
+	b->warn(b->warn_ctx, &w);
 }
 
 void
@@ -57,116 +68,128 @@ sf_formula_free(sf_formula *f)
 	free(f);
 }
 
-/* Add the model's names to the scope: inputs, parameters, fixed values,
- * then the terms in order (each may use only earlier ones). */
+/* Add name index of kind part to the scope; place a failure. */
 static int
-build_scope(sf_formula *f, const sf_model *m, const sf_dataset *d,
-            warn_context *wc, sf_error *err)
+add_name(sf_formula *f, builder *b, sf_formula_part part, size_t index,
+         sf_error *e)
 {
-	sf_expr_scope *s = f->scope;
-	int rc = SF_OK;
+	const sf_formula_source *src = b->src;
+	int rc;
 
-	for (size_t i = 0; i < d->ninputs && rc == SF_OK; i++) {
-		const sf_dataset_input *in = &d->inputs[i];
-
-		wc->line = m->inputs[i].line;
-		wc->column = m->inputs[i].column;
-		if (in->levels != NULL)
-			rc = sf_expr_scope_add_text_input(
-			    s, in->name, (const char *const *)in->levels,
-			    in->nlevels, err);
-		else
-			rc = sf_expr_scope_add_input(s, in->name, err);
-	}
-	for (size_t i = 0; i < m->nparams && rc == SF_OK; i++) {
-		const sf_model_param *p = &m->params[i];
-
-		wc->line = p->line;
-		wc->column = p->column;
-		if (p->fixed)
-			continue;
-		f->fitted[f->nparams] = i;
-		f->lower[f->nparams] = p->min;
-		f->upper[f->nparams] = p->max;
-		f->nparams++;
-		rc = sf_expr_scope_add_param(s, p->name, err);
-	}
-	for (size_t i = 0; i < m->nparams && rc == SF_OK; i++) {
-		const sf_model_param *p = &m->params[i];
-
-		wc->line = p->line;
-		wc->column = p->column;
-		if (p->fixed)
-			rc = sf_expr_scope_add_fixed(s, p->name, p->value, err);
-	}
-	for (size_t i = 0; i < m->nterms && rc == SF_OK; i++)
-		rc = sf_expr_scope_declare_term(s, m->terms[i].name, err);
-	for (size_t i = 0; i < m->nterms && rc == SF_OK; i++) {
-		rc = sf_expr_scope_add_term(s, m->terms[i].name,
-		                            m->terms[i].expr.text, err);
-		if (rc != SF_OK && rc != SF_ENOMEM)
-			sf_model_locate(m, &m->terms[i].expr, err);
-	}
+	b->part = part;
+	b->index = index;
+	if (part == SF_FORMULA_INPUT && src->inputs[index].levels != NULL)
+		rc = sf_expr_scope_add_text_input(
+		    f->scope, src->inputs[index].name,
+		    src->inputs[index].levels, src->inputs[index].nlevels, e);
+	else if (part == SF_FORMULA_INPUT)
+		rc = sf_expr_scope_add_input(f->scope, src->inputs[index].name,
+		                             e);
+	else if (part == SF_FORMULA_PARAM && src->params[index].fixed)
+		rc = sf_expr_scope_add_fixed(f->scope, src->params[index].name,
+		                             src->params[index].value, e);
+	else if (part == SF_FORMULA_PARAM)
+		rc = sf_expr_scope_add_param(f->scope, src->params[index].name,
+		                             e);
+	else if (part == SF_FORMULA_TERM_NAME)
+		rc = sf_expr_scope_declare_term(f->scope,
+		                                src->terms[index].name, e);
+	else
+		rc = sf_expr_scope_add_term(f->scope, src->terms[index].name,
+		                            src->terms[index].text, e);
+	if (rc != SF_OK)
+		place(b, part, index, e);
 	return rc;
 }
 
-/* Compile texts[0..n) and place a failure in the model file. */
+/* Add the source's names to the scope: inputs, fitted parameters (so
+ * that theta_j is scope parameter j), fixed ones, then the terms in order
+ * (each may use only earlier ones). */
+static int
+build_scope(sf_formula *f, builder *b, sf_error *e)
+{
+	const sf_formula_source *src = b->src;
+	int rc = SF_OK;
+
+	for (size_t i = 0; i < src->ninputs && rc == SF_OK; i++)
+		rc = add_name(f, b, SF_FORMULA_INPUT, i, e);
+	for (size_t i = 0; i < src->nparams && rc == SF_OK; i++) {
+		if (src->params[i].fixed)
+			continue;
+		f->fitted[f->nparams] = i;
+		f->lower[f->nparams] = src->params[i].min;
+		f->upper[f->nparams] = src->params[i].max;
+		f->nparams++;
+		rc = add_name(f, b, SF_FORMULA_PARAM, i, e);
+	}
+	for (size_t i = 0; i < src->nparams && rc == SF_OK; i++)
+		if (src->params[i].fixed)
+			rc = add_name(f, b, SF_FORMULA_PARAM, i, e);
+	for (size_t k = 0; k < src->nterms && rc == SF_OK; k++)
+		rc = add_name(f, b, SF_FORMULA_TERM_NAME, k, e);
+	for (size_t k = 0; k < src->nterms && rc == SF_OK; k++)
+		rc = add_name(f, b, SF_FORMULA_TERM, k, e);
+	return rc;
+}
+
+/* Compile texts[0..n) and place a failure in the source. */
 static sf_program *
-compile(const sf_formula *f, const sf_model *m, const char *const *texts,
-        size_t n, unsigned flags, sf_error *err)
+compile(const sf_formula *f, const builder *b, const char *const *texts,
+        size_t n, unsigned flags, sf_error *e)
 {
 	int failed = -1;
 	sf_program *p =
-	    sf_program_compile(f->scope, texts, n, flags, &failed, err);
+	    sf_program_compile(f->scope, texts, n, flags, &failed, e);
 
 	if (p == NULL && failed == 0)
-		sf_model_locate(m, &m->time, err);
+		place(b, SF_FORMULA_TIME, 0, e);
 	else if (p == NULL && failed > 0)
-		sf_model_locate(m, &m->terms[failed - 1].expr, err);
+		place(b, SF_FORMULA_TERM, (size_t)failed - 1, e);
 	return p;
 }
 
 int
-sf_formula_compile(const sf_model *m, const sf_dataset *d, sf_formula **out,
-                   sf_warn_fn warn, void *warn_ctx, sf_error *err)
+sf_formula_build(const sf_formula_source *src, sf_formula **out,
+                 sf_warn_fn warn, void *warn_ctx, sf_error *err)
 {
-	warn_context wc = {m, 0, 0, warn, warn_ctx};
+	builder b = {src, SF_FORMULA_INPUT, 0, warn, warn_ctx};
 	const char **texts = NULL;
 	sf_formula *f;
+	sf_error e;
 	int rc = SF_ENOMEM;
 
 	*out = NULL;
+	sf_error_clear(&e);
 	f = calloc(1, sizeof *f);
 	if (f == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	f->nterms = m->nterms;
+	f->nterms = src->nterms;
 	f->scope = sf_expr_scope_new();
-	f->fitted = calloc(m->nparams + 1, sizeof *f->fitted);
-	f->lower = calloc(m->nparams + 1, sizeof *f->lower);
-	f->upper = calloc(m->nparams + 1, sizeof *f->upper);
-	texts = calloc(m->nterms + 1, sizeof *texts);
+	f->fitted = calloc(src->nparams + 1, sizeof *f->fitted);
+	f->lower = calloc(src->nparams + 1, sizeof *f->lower);
+	f->upper = calloc(src->nparams + 1, sizeof *f->upper);
+	texts = calloc(src->nterms + 1, sizeof *texts);
 	if (f->scope == NULL || f->fitted == NULL || f->lower == NULL ||
 	    f->upper == NULL || texts == NULL) {
-		sf_error_set(err, SF_ENOMEM, "out of memory");
+		sf_error_set(&e, SF_ENOMEM, "out of memory");
 		goto done;
 	}
 	if (warn != NULL)
-		sf_expr_scope_set_warning_handler(f->scope, place_warning, &wc);
-	if ((rc = build_scope(f, m, d, &wc, err)) != SF_OK)
+		sf_expr_scope_set_warning_handler(f->scope, scope_warning, &b);
+	if ((rc = build_scope(f, &b, &e)) != SF_OK)
 		goto done;
-	texts[0] = m->time.text;
-	for (size_t k = 0; k < m->nterms; k++)
-		texts[k + 1] = m->terms[k].name;
-	rc = SF_ENOMEM;
-	if ((f->value = compile(f, m, texts, 1, 0, err)) == NULL ||
-	    (f->gradient = compile(f, m, texts, 1, SF_EXPR_DERIVATIVES, err)) ==
+	texts[0] = src->time;
+	for (size_t k = 0; k < src->nterms; k++)
+		texts[k + 1] = src->terms[k].name;
+	if ((f->value = compile(f, &b, texts, 1, 0, &e)) == NULL ||
+	    (f->gradient = compile(f, &b, texts, 1, SF_EXPR_DERIVATIVES, &e)) ==
 	        NULL ||
-	    (f->terms = compile(f, m, texts, m->nterms + 1, 0, err)) == NULL) {
-		rc = err != NULL ? err->code : SF_EFAIL;
+	    (f->terms = compile(f, &b, texts, src->nterms + 1, 0, &e)) ==
+	        NULL) {
+		rc = e.code != SF_OK ? e.code : SF_EFAIL;
 		goto done;
 	}
 	for (size_t j = 0; j < f->nparams; j++) {
-		const sf_model_param *p = &m->params[f->fitted[j]];
 		char message[SF_ERROR_MESSAGE_MAX];
 
 		if (sf_program_uses_param(f->value, j))
@@ -174,19 +197,18 @@ sf_formula_compile(const sf_model *m, const sf_dataset *d, sf_formula **out,
 		snprintf(message, sizeof message,
 		         "parameter '%s' is not used by the formula, so the "
 		         "data cannot determine it",
-		         p->name);
-		warn_at(m, p->line, p->column, warn, warn_ctx, message);
+		         src->params[f->fitted[j]].name);
+		warn_about(&b, SF_FORMULA_PARAM, f->fitted[j], message);
 	}
-	for (size_t i = 0; i < m->ninputs; i++) {
+	for (size_t i = 0; i < src->ninputs; i++) {
 		char message[SF_ERROR_MESSAGE_MAX];
 
 		if (sf_program_uses_input(f->value, i))
 			continue;
 		snprintf(message, sizeof message,
 		         "input '%s' is not used by the formula",
-		         m->inputs[i].name);
-		warn_at(m, m->inputs[i].line, m->inputs[i].column, warn,
-		        warn_ctx, message);
+		         src->inputs[i].name);
+		warn_about(&b, SF_FORMULA_INPUT, i, message);
 	}
 	rc = SF_OK;
 done:
@@ -195,11 +217,101 @@ done:
 		sf_expr_scope_set_warning_handler(f->scope, NULL, NULL);
 	free(texts);
 	if (rc != SF_OK) {
+		if (err != NULL)
+			*err = e;
 		sf_formula_free(f);
 		return rc;
 	}
 	*out = f;
 	return SF_OK;
+}
+
+/* ---- a model file ------------------------------------------------------ */
+
+/* Where a name was written in the model file. */
+static void
+model_place_at(const sf_model *m, int line, int column, sf_error *e)
+{
+	snprintf(e->file, sizeof e->file, "%s", m->path);
+	e->line = line;
+	e->column = column;
+	e->source[0] = '\0';
+	e->source_column = 0;
+	sf_error_quote(e, m->source, m->source_length);
+}
+
+static void
+model_place(void *ctx, sf_formula_part part, size_t index, sf_error *e)
+{
+	const sf_model *m = ctx;
+
+	switch (part) {
+	case SF_FORMULA_INPUT:
+		model_place_at(m, m->inputs[index].line,
+		               m->inputs[index].column, e);
+		break;
+	case SF_FORMULA_PARAM:
+		model_place_at(m, m->params[index].line,
+		               m->params[index].column, e);
+		break;
+	case SF_FORMULA_TERM_NAME:
+		model_place_at(m, m->terms[index].line, m->terms[index].column,
+		               e);
+		break;
+	case SF_FORMULA_TERM:
+		sf_model_locate(m, &m->terms[index].expr, e);
+		break;
+	case SF_FORMULA_TIME:
+		sf_model_locate(m, &m->time, e);
+		break;
+	}
+}
+
+int
+sf_formula_compile(const sf_model *m, const sf_dataset *d, sf_formula **out,
+                   sf_warn_fn warn, void *warn_ctx, sf_error *err)
+{
+	sf_formula_source src = {.time = m->time.text,
+	                         .ninputs = d->ninputs,
+	                         .nparams = m->nparams,
+	                         .nterms = m->nterms,
+	                         .place = model_place,
+	                         .place_ctx = (void *)m};
+	sf_formula_input *inputs = calloc(d->ninputs + 1, sizeof *inputs);
+	sf_formula_param *params = calloc(m->nparams + 1, sizeof *params);
+	sf_formula_term *terms = calloc(m->nterms + 1, sizeof *terms);
+	int rc;
+
+	*out = NULL;
+	if (inputs == NULL || params == NULL || terms == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < d->ninputs; i++) {
+		inputs[i].name = d->inputs[i].name;
+		inputs[i].levels = (const char *const *)d->inputs[i].levels;
+		inputs[i].nlevels = d->inputs[i].nlevels;
+	}
+	for (size_t i = 0; i < m->nparams; i++) {
+		params[i].name = m->params[i].name;
+		params[i].fixed = m->params[i].fixed;
+		params[i].value = m->params[i].value;
+		params[i].min = m->params[i].min;
+		params[i].max = m->params[i].max;
+	}
+	for (size_t k = 0; k < m->nterms; k++) {
+		terms[k].name = m->terms[k].name;
+		terms[k].text = m->terms[k].expr.text;
+	}
+	src.inputs = inputs;
+	src.params = params;
+	src.terms = terms;
+	rc = sf_formula_build(&src, out, warn, warn_ctx, err);
+done:
+	free(inputs);
+	free(params);
+	free(terms);
+	return rc;
 }
 
 char *

@@ -55,8 +55,8 @@ typedef struct position {
 static position
 mark_position(const loader *ld, yaml_mark_t mark)
 {
-	position p = {1, 1, 0};
-	size_t off = 0, start = 0;
+	position p;
+	size_t off = 0;
 
 	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
 		off = 3;
@@ -67,11 +67,8 @@ mark_position(const loader *ld, yaml_mark_t mark)
 		       ((unsigned char)ld->text[off] & 0xC0) == 0x80)
 			off++;
 	}
-	for (size_t i = 0; i < off; i++)
-		if (ld->text[i] == '\n')
-			p.line++, start = i + 1;
+	sf_error_position(ld->text, ld->length, off, &p.line, &p.column);
 	p.offset = off;
-	p.column = (int)(off - start) + 1;
 	return p;
 }
 
@@ -717,22 +714,37 @@ static const char *const penalty_names[] = {
     [SF_PENALTY_L2] = "l2",
     [SF_PENALTY_L1] = "l1",
 };
-static const char *const algorithm_names[] = {
-    [SF_ALGORITHM_LSHADE] = "lshade",
-    [SF_ALGORITHM_JSO] = "jso",
-    [SF_ALGORITHM_DE] = "de",
-};
 static const char *const scale_names[] = {
     [SF_SCALE_AUTO] = "auto",
     [SF_SCALE_LINEAR] = "linear",
     [SF_SCALE_LOG] = "log",
 };
-static const char *const strategy_names[] = {
-    "best1bin",       "best1exp",          "rand1bin",
-    "rand1exp",       "currenttobest1bin", "currenttobest1exp",
-    "randtobest1bin", "randtobest1exp",    "best2bin",
-    "best2exp",       "rand2bin",          "rand2exp",
-};
+
+/* The optimiser's names are solve/de.h's; these put them in the form
+ * get_choice() takes.  Strategies are listed as they always were, the
+ * default (best1) first. */
+static void
+algorithm_choices(const char **names)
+{
+	for (int k = 0; k < SF_DE_ALGORITHMS; k++)
+		names[k] = sf_de_algorithm_name((sf_de_algorithm)k);
+}
+
+enum { NSTRATEGIES = 2 * SF_DE_MUTATIONS };
+
+static void
+strategy_choices(const char **names)
+{
+	static const sf_de_mutation order[SF_DE_MUTATIONS] = {
+	    SF_DE_BEST1,       SF_DE_RAND1, SF_DE_CURRENTTOBEST1,
+	    SF_DE_RANDTOBEST1, SF_DE_BEST2, SF_DE_RAND2,
+	};
+
+	for (int k = 0; k < SF_DE_MUTATIONS; k++) {
+		names[2 * k] = sf_de_strategy_name(order[k], SF_DE_BIN);
+		names[2 * k + 1] = sf_de_strategy_name(order[k], SF_DE_EXP);
+	}
+}
 
 static int
 load_regularization(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
@@ -816,7 +828,7 @@ warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
 		loader_warn(ld, node,
 		            "%s applies to algorithm de only; it is ignored "
 		            "by %s, which adapts its own",
-		            key, algorithm_names[algorithm]);
+		            key, sf_algorithm_name(algorithm));
 }
 
 static int
@@ -842,19 +854,23 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    (rc = check_keys(ld, node, "fit.optimizer", keys, nkeys)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "algorithm")) != NULL) {
-		rc = get_choice(ld, v, "algorithm", algorithm_names, 3, &k);
+		const char *names[SF_DE_ALGORITHMS];
+
+		algorithm_choices(names);
+		rc =
+		    get_choice(ld, v, "algorithm", names, SF_DE_ALGORITHMS, &k);
 		if (rc != SF_OK)
 			return rc;
 		s->algorithm = (sf_algorithm)k;
 	}
 	if ((v = map_get(ld, node, "strategy")) != NULL) {
-		rc = get_choice(
-		    ld, v, "strategy", strategy_names,
-		    sizeof strategy_names / sizeof strategy_names[0], &k);
+		const char *names[NSTRATEGIES];
+
+		strategy_choices(names);
+		rc = get_choice(ld, v, "strategy", names, NSTRATEGIES, &k);
 		if (rc != SF_OK)
 			return rc;
-		snprintf(s->strategy, sizeof s->strategy, "%s",
-		         strategy_names[k]);
+		snprintf(s->strategy, sizeof s->strategy, "%s", names[k]);
 		warn_de_only(ld, v, "strategy", s->algorithm);
 	}
 	/* Two ways to size the population: one block gives one of them,
@@ -992,12 +1008,17 @@ load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 void
 sf_fit_settings_default(sf_fit_settings *s)
 {
+	sf_de_settings classic;
+
+	/* The strategy classic DE uses unless told otherwise. */
+	sf_de_settings_default(&classic, SF_DE_CLASSIC);
 	memset(s, 0, sizeof *s);
 	s->loss = SF_LOSS_RELATIVE;
 	s->huber_delta = 0.1;
 	s->penalty = SF_PENALTY_NONE;
 	s->algorithm = SF_ALGORITHM_LSHADE;
-	snprintf(s->strategy, sizeof s->strategy, "best1bin");
+	snprintf(s->strategy, sizeof s->strategy, "%s",
+	         sf_de_strategy_name(classic.mutation, classic.crossover));
 	s->tol = -1;
 	s->atol = -1;
 	s->recombination = -1;
@@ -1406,13 +1427,10 @@ yaml_failure(loader *ld, const yaml_parser_t *parser)
 		return out_of_memory(ld);
 	if (parser->error == YAML_READER_ERROR) {
 		/* The reader knows only a byte offset. */
-		size_t off = parser->problem_offset, line = 0, start = 0;
-		for (size_t i = 0; i < off && i < ld->length; i++)
-			if (ld->text[i] == '\n')
-				line++, start = i + 1;
-		sf_error_at(ld->err, SF_ESYNTAX, ld->path, (int)line + 1,
-		            (int)(off - start) + 1, "%s in the model file",
-		            parser->problem);
+		sf_error_position(ld->text, ld->length, parser->problem_offset,
+		                  &p.line, &p.column);
+		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
+		            "%s in the model file", parser->problem);
 		sf_error_quote(ld->err, ld->text, ld->length);
 		return SF_ESYNTAX;
 	}
@@ -1441,13 +1459,10 @@ sf_model_parse(const char *path, const char *text, size_t length,
 	if (memchr(text, '\0', length) != NULL) {
 		size_t at =
 		    (size_t)((const char *)memchr(text, '\0', length) - text);
-		int line = 1;
-		size_t start = 0;
+		int line, column;
 
-		for (size_t i = 0; i < at; i++)
-			if (text[i] == '\n')
-				line++, start = i + 1;
-		sf_error_at(err, SF_ESYNTAX, path, line, (int)(at - start) + 1,
+		sf_error_position(text, length, at, &line, &column);
+		sf_error_at(err, SF_ESYNTAX, path, line, column,
 		            "the model file contains a NUL byte (is it a text "
 		            "file?)");
 		sf_error_quote(err, text, length);
@@ -1553,8 +1568,7 @@ sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 void
 sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 {
-	size_t j, line_start;
-	int line = 1;
+	size_t j;
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
@@ -1583,13 +1597,9 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 				j = k;
 		}
 	}
-	line_start = 0;
-	for (size_t i = 0; i < j && i < m->source_length; i++)
-		if (m->source[i] == '\n')
-			line++, line_start = i + 1;
 	snprintf(err->file, sizeof err->file, "%s", m->path);
-	err->line = line;
-	err->column = (int)(j - line_start) + 1;
+	sf_error_position(m->source, m->source_length, j, &err->line,
+	                  &err->column);
 	sf_error_quote(err, m->source, m->source_length);
 }
 
@@ -1632,7 +1642,7 @@ sf_penalty_name(sf_penalty penalty)
 const char *
 sf_algorithm_name(sf_algorithm algorithm)
 {
-	return algorithm_names[algorithm];
+	return sf_de_algorithm_name((sf_de_algorithm)algorithm);
 }
 
 const char *

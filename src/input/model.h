@@ -19,6 +19,7 @@
 #define SF_MODEL_H
 
 #include "base/error.h"
+#include "solve/de.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,10 +87,11 @@ typedef enum sf_weighting {
 	SF_WEIGHTS_INVERSE_VARIANCE /* from the spread of repetitions */
 } sf_weighting;
 
+/* The optimiser: the values (and names) of solve/de.h's. */
 typedef enum sf_algorithm {
-	SF_ALGORITHM_LSHADE = 0,
-	SF_ALGORITHM_JSO,
-	SF_ALGORITHM_DE
+	SF_ALGORITHM_LSHADE = SF_DE_LSHADE,
+	SF_ALGORITHM_JSO = SF_DE_JSO,
+	SF_ALGORITHM_DE = SF_DE_CLASSIC
 } sf_algorithm;
 
 /* How the global search sees the parameters (see fit.c). */

@@ -142,6 +142,9 @@ enum {
 	DE_MAX_SAMPLES = 5
 };
 
+_Static_assert(DE_N_ALGORITHMS == SF_DE_ALGORITHMS, "de.h's count");
+_Static_assert(DE_N_MUTATIONS == SF_DE_MUTATIONS, "de.h's count");
+
 static const char *const de_stop_names[] = {
     [SF_DE_RUNNING] = "running",
     [SF_DE_STOP_TOL] = "tol",

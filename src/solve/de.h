@@ -72,6 +72,9 @@ typedef enum sf_de_algorithm {
 	SF_DE_CLASSIC     /* scipy-style DE with a fixed strategy */
 } sf_de_algorithm;
 
+/* How many algorithms there are: 0 .. SF_DE_ALGORITHMS - 1. */
+#define SF_DE_ALGORITHMS 3
+
 /* Mutation of the classic algorithm (scipy's strategy prefix). */
 typedef enum sf_de_mutation {
 	SF_DE_RAND1 = 0,      /* x_r0 + F (x_r1 - x_r2) */
@@ -81,6 +84,9 @@ typedef enum sf_de_mutation {
 	SF_DE_BEST2,          /* x_best + F (x_r0 + x_r1 - x_r2 - x_r3) */
 	SF_DE_RAND2           /* x_r0 + F (x_r1 + x_r2 - x_r3 - x_r4) */
 } sf_de_mutation;
+
+/* How many mutations there are: 0 .. SF_DE_MUTATIONS - 1. */
+#define SF_DE_MUTATIONS 6
 
 /* Crossover of the classic algorithm (scipy's strategy suffix). */
 typedef enum sf_de_crossover {
@@ -193,7 +199,8 @@ void sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm);
 int sf_de_algorithm_parse(const char *name, sf_de_algorithm *algorithm,
                           sf_error *err);
 
-/* The name sf_de_algorithm_parse accepts for a, or "unknown". */
+/* The name sf_de_algorithm_parse accepts for a, or "unknown": the one
+ * table of these names, which model files and reports use too. */
 const char *sf_de_algorithm_name(sf_de_algorithm a);
 
 /*
@@ -204,7 +211,8 @@ const char *sf_de_algorithm_name(sf_de_algorithm a);
 int sf_de_strategy_parse(const char *name, sf_de_mutation *m,
                          sf_de_crossover *c, sf_error *err);
 
-/* The scipy name of a strategy ("best1bin"), or "unknown". */
+/* The scipy name of a strategy ("best1bin"), or "unknown": the one table
+ * of these names, which model files use too. */
 const char *sf_de_strategy_name(sf_de_mutation m, sf_de_crossover c);
 
 /*

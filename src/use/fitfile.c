@@ -5,11 +5,12 @@
  * position for the values it returns.  So that an ill-typed or missing key
  * is still reported at FILE:LINE:COL, the loader names every value by its
  * path ("model.terms.comm.expr", "covariance[2][1]") and locate() walks the
- * text, already known to be valid JSON, along that path to the value.
+ * text, already known to be valid JSON, along that path to the value.  The
+ * formula is compiled by formula.h's builder, as a model's is; place()
+ * tells it where each name and formula is in the file.
  */
 #include "use/fitfile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -31,6 +32,8 @@ typedef struct loader {
 	/* term k's formula is the value of "model.terms.NAME" itself (1) or
 	 * of its "expr" member (0) */
 	unsigned char *term_is_string;
+	double *lower, *upper;    /* theta's bounds, NaN when not given */
+	const char **fixed_names; /* while compiling: the fixed constants */
 } loader;
 
 /* ---- positions ------------------------------------------------------------
@@ -175,34 +178,18 @@ locate(const char *t, size_t n, const char *path)
 	return at;
 }
 
-/* Line and column (1-based, bytes) of byte offset off. */
-static void
-position(const char *t, size_t n, size_t off, int *line, int *column)
-{
-	size_t start = 0;
-
-	*line = 1;
-	if (off > n)
-		off = n;
-	for (size_t i = 0; i < off; i++)
-		if (t[i] == '\n') {
-			(*line)++;
-			start = i + 1;
-		}
-	*column = (int)(off - start) + 1;
-}
-
-/* Fill the error at byte offset off, quoting its line. */
+/* Fill e with an error at byte offset off, quoting its line. */
 static int
-fail_offset(loader *ld, size_t off, int code, const char *message)
+error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
+                const char *message)
 {
 	int line, column;
 
-	if (ld->err == NULL)
+	if (e == NULL)
 		return code;
-	position(ld->text, ld->length, off, &line, &column);
-	sf_error_at(ld->err, code, ld->name, line, column, "%s", message);
-	sf_error_quote(ld->err, ld->text, ld->length);
+	sf_error_position(ld->text, ld->length, off, &line, &column);
+	sf_error_at(e, code, ld->name, line, column, "%s", message);
+	sf_error_quote(e, ld->text, ld->length);
 	return code;
 }
 
@@ -219,8 +206,8 @@ fail(loader *ld, const char *path, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	return fail_offset(ld, locate(ld->text, ld->length, path), code,
-	                   message);
+	return error_at_offset(ld, ld->err, locate(ld->text, ld->length, path),
+	                       code, message);
 }
 
 static int
@@ -434,14 +421,11 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 	n = json_object_size(params);
 	f->param_names = calloc(n + 1, sizeof *f->param_names);
 	f->theta = calloc(n + 1, sizeof *f->theta);
-	f->formula->fitted = calloc(n + 1, sizeof *f->formula->fitted);
-	f->formula->lower = calloc(n + 1, sizeof *f->formula->lower);
-	f->formula->upper = calloc(n + 1, sizeof *f->formula->upper);
-	if (f->param_names == NULL || f->theta == NULL ||
-	    f->formula->fitted == NULL || f->formula->lower == NULL ||
-	    f->formula->upper == NULL)
+	ld->lower = calloc(n + 1, sizeof *ld->lower);
+	ld->upper = calloc(n + 1, sizeof *ld->upper);
+	if (f->param_names == NULL || f->theta == NULL || ld->lower == NULL ||
+	    ld->upper == NULL)
 		return out_of_memory(ld);
-	n = 0;
 	json_object_foreach(params, name, v)
 	{
 		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
@@ -463,26 +447,23 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 			if (json_object_get(fixed, name) == NULL &&
 			    json_object_set(fixed, name, value) != 0)
 				return out_of_memory(ld);
-			n++;
 			continue;
 		}
 		if ((f->param_names[j] = dup_text(name)) == NULL)
 			return out_of_memory(ld);
 		f->theta[j] = x;
-		f->formula->fitted[j] = n++;
-		f->formula->lower[j] = f->formula->upper[j] = NAN;
+		ld->lower[j] = ld->upper[j] = NAN;
 		if ((bound = member(ld, v, path, "min", "number", 0, &rc)) !=
 		    NULL)
-			f->formula->lower[j] = json_number_value(bound);
+			ld->lower[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
 		if ((bound = member(ld, v, path, "max", "number", 0, &rc)) !=
 		    NULL)
-			f->formula->upper[j] = json_number_value(bound);
+			ld->upper[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
 		f->nparams++;
-		f->formula->nparams++;
 	}
 	return SF_OK;
 }
@@ -814,158 +795,138 @@ string_offset(const loader *ld, size_t quote, int column)
 	return i;
 }
 
-/* Place an error the engine raised inside formula text number index
- * (0: model.time; k: term k - 1) in the file. */
-static int
-place(loader *ld, int index, sf_error *e)
+/* The path of formula text number index: 0, model.time; k, the
+ * formula of term k - 1. */
+static void
+text_path(const loader *ld, size_t index, char *path)
 {
-	char path[PATH_MAX_BYTES], message[SF_ERROR_MESSAGE_MAX];
-	size_t off;
+	const sf_fitfile_term *t;
 
-	if (index < 0)
-		return e->code;
 	if (index == 0) {
-		snprintf(path, sizeof path, "model.time");
-	} else {
-		const sf_fitfile_term *t = &ld->f->terms[index - 1];
-
-		snprintf(path, sizeof path, "model.terms.%s%s", t->name,
-		         ld->term_is_string[index - 1] ? "" : ".expr");
+		snprintf(path, PATH_MAX_BYTES, "model.time");
+		return;
 	}
-	snprintf(message, sizeof message, "in %.120s: %.380s", path,
-	         e->message);
-	off = locate(ld->text, ld->length, path);
-	if (e->column > 0)
-		off = string_offset(ld, off, e->column);
-	return fail_offset(ld, off, e->code, message);
+	t = &ld->f->terms[index - 1];
+	snprintf(path, PATH_MAX_BYTES, "model.terms.%s%s", t->name,
+	         ld->term_is_string[index - 1] ? "" : ".expr");
 }
 
-/* Build the scope: inputs, parameters, fixed constants, then terms. */
+static void place_at(const loader *ld, sf_error *e, const char *path,
+                     int column, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Rewrite e as an error at the value named path, or at byte column of that
+ * string value when column > 0, keeping its code. */
+static void
+place_at(const loader *ld, sf_error *e, const char *path, int column,
+         const char *fmt, ...)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+	size_t off = locate(ld->text, ld->length, path);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	if (column > 0)
+		off = string_offset(ld, off, column);
+	error_at_offset(ld, e, off, e->code, message);
+}
+
+/* Place error e, which the engine raised about a part of the formula
+ * (formula.h), in the file: at the name's entry, or inside the formula's
+ * string. */
+static void
+place(void *ctx, sf_formula_part part, size_t index, sf_error *e)
+{
+	const loader *ld = ctx;
+	const sf_fitfile *f = ld->f;
+	char path[PATH_MAX_BYTES];
+
+	if (part == SF_FORMULA_INPUT) {
+		member_path(path, "model.inputs", f->inputs[index].name);
+		place_at(ld, e, path, 0, "input '%s': %s",
+		         f->inputs[index].name, e->message);
+	} else if (part == SF_FORMULA_PARAM && index < f->nparams) {
+		member_path(path, "parameters", f->param_names[index]);
+		place_at(ld, e, path, 0, "parameter '%s': %s",
+		         f->param_names[index], e->message);
+	} else if (part == SF_FORMULA_PARAM) {
+		const char *name = ld->fixed_names[index - f->nparams];
+
+		member_path(path, "model.fixed", name);
+		place_at(ld, e, path, 0, "fixed constant '%s': %s", name,
+		         e->message);
+	} else {
+		text_path(ld, part == SF_FORMULA_TIME ? 0 : index + 1, path);
+		place_at(ld, e, path, e->column, "in %.120s: %.380s", path,
+		         e->message);
+	}
+}
+
+/* Compile the formula: the fitted parameters in theta order, then the
+ * fixed constants (model.fixed, and parameters marked fixed). */
 static int
-build_scope(loader *ld, const json_t *fixed)
+compile_formula(loader *ld, const json_t *fixed)
 {
 	sf_fitfile *f = ld->f;
-	sf_expr_scope *s = f->formula->scope;
+	size_t nfixed = json_object_size(fixed), n = 0;
+	sf_formula_input *inputs = calloc(f->ninputs + 1, sizeof *inputs);
+	sf_formula_param *params =
+	    calloc(f->nparams + nfixed + 1, sizeof *params);
+	sf_formula_term *terms = calloc(f->nterms + 1, sizeof *terms);
+	sf_formula_source src = {.time = f->time,
+	                         .inputs = inputs,
+	                         .ninputs = f->ninputs,
+	                         .params = params,
+	                         .terms = terms,
+	                         .nterms = f->nterms,
+	                         .place = place,
+	                         .place_ctx = ld};
 	const char *name;
 	json_t *v;
-	sf_error e;
 	int rc = SF_OK;
 
-	sf_error_clear(&e);
-	for (size_t i = 0; i < f->ninputs && rc == SF_OK; i++) {
-		const sf_fitfile_input *in = &f->inputs[i];
-
-		if (in->levels != NULL)
-			rc = sf_expr_scope_add_text_input(
-			    s, in->name, (const char *const *)in->levels,
-			    in->nlevels, &e);
-		else
-			rc = sf_expr_scope_add_input(s, in->name, &e);
-		if (rc != SF_OK) {
-			char path[PATH_MAX_BYTES];
-
-			member_path(path, "model.inputs", in->name);
-			return fail(ld, path, rc, "input '%s': %s", in->name,
-			            e.message);
-		}
+	ld->fixed_names = calloc(nfixed + 1, sizeof *ld->fixed_names);
+	if (inputs == NULL || params == NULL || terms == NULL ||
+	    ld->fixed_names == NULL) {
+		rc = out_of_memory(ld);
+		goto done;
 	}
-	for (size_t j = 0; j < f->nparams; j++) {
-		if ((rc = sf_expr_scope_add_param(s, f->param_names[j], &e)) !=
-		    SF_OK) {
-			char path[PATH_MAX_BYTES];
-
-			member_path(path, "parameters", f->param_names[j]);
-			return fail(ld, path, rc, "parameter '%s': %s",
-			            f->param_names[j], e.message);
-		}
+	for (size_t i = 0; i < f->ninputs; i++) {
+		inputs[i].name = f->inputs[i].name;
+		inputs[i].levels = (const char *const *)f->inputs[i].levels;
+		inputs[i].nlevels = f->inputs[i].nlevels;
+	}
+	for (size_t j = 0; j < f->nparams; j++, n++) {
+		params[n].name = f->param_names[j];
+		params[n].min = ld->lower[j];
+		params[n].max = ld->upper[j];
 	}
 	json_object_foreach((json_t *)fixed, name, v)
 	{
 		char path[PATH_MAX_BYTES];
-		double x;
 
 		member_path(path, "model.fixed", name);
-		if ((rc = get_number(ld, v, path, 0, &x)) != SF_OK)
-			return rc;
-		if ((rc = sf_expr_scope_add_fixed(s, name, x, &e)) != SF_OK)
-			return fail(ld, path, rc, "fixed constant '%s': %s",
-			            name, e.message);
+		if ((rc = get_number(ld, v, path, 0, &params[n].value)) !=
+		    SF_OK)
+			goto done;
+		params[n].name = ld->fixed_names[n - f->nparams] = name;
+		params[n++].fixed = 1;
 	}
-	for (size_t k = 0; k < f->nterms; k++)
-		if ((rc = sf_expr_scope_declare_term(s, f->terms[k].name,
-		                                     &e)) != SF_OK)
-			return place(ld, (int)k + 1, &e);
-	for (size_t k = 0; k < f->nterms; k++)
-		if ((rc = sf_expr_scope_add_term(
-		         s, f->terms[k].name, f->terms[k].expr, &e)) != SF_OK)
-			return place(ld, (int)k + 1, &e);
-	return SF_OK;
-}
-
-static int
-compile_programs(loader *ld)
-{
-	sf_fitfile *f = ld->f;
-	sf_formula *fm = f->formula;
-	const char **texts = calloc(f->nterms + 1, sizeof *texts);
-	int failed = -1;
-	sf_error e;
-
-	sf_error_clear(&e);
-	if (texts == NULL)
-		return out_of_memory(ld);
-	texts[0] = f->time;
-	for (size_t k = 0; k < f->nterms; k++)
-		texts[k + 1] = f->terms[k].name;
-	fm->nterms = f->nterms;
-	if ((fm->value = sf_program_compile(fm->scope, texts, 1, 0, &failed,
-	                                    &e)) == NULL ||
-	    (fm->gradient =
-	         sf_program_compile(fm->scope, texts, 1, SF_EXPR_DERIVATIVES,
-	                            &failed, &e)) == NULL ||
-	    (fm->terms = sf_program_compile(fm->scope, texts, f->nterms + 1, 0,
-	                                    &failed, &e)) == NULL) {
-		free(texts);
-		if (e.code == SF_ENOMEM)
-			return out_of_memory(ld);
-		return place(ld, failed, &e);
+	for (size_t k = 0; k < f->nterms; k++) {
+		terms[k].name = f->terms[k].name;
+		terms[k].text = f->terms[k].expr;
 	}
-	free(texts);
-	return SF_OK;
-}
-
-/* 1 when the identifier name occurs in formula text (outside strings). */
-static int
-mentions(const char *text, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = text;
-
-	while (*p != '\0') {
-		const char *start = p;
-
-		if (*p == '\'') {
-			for (p++; *p != '\0'; p++)
-				if (*p == '\'' && *++p != '\'')
-					break;
-			continue;
-		}
-		if (isdigit((unsigned char)*p) || *p == '.') {
-			while (isalnum((unsigned char)*p) || *p == '_' ||
-			       *p == '.')
-				p++;
-			continue;
-		}
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			p++;
-			continue;
-		}
-		while (isalnum((unsigned char)*p) || *p == '_')
-			p++;
-		if ((size_t)(p - start) == len && memcmp(start, name, len) == 0)
-			return 1;
-	}
-	return 0;
+	src.nparams = n;
+	rc = sf_formula_build(&src, &f->formula, NULL, NULL, ld->err);
+done:
+	free(inputs);
+	free(params);
+	free(terms);
+	free(ld->fixed_names);
+	ld->fixed_names = NULL;
+	return rc;
 }
 
 /* Which terms are parts of the time, and which count for their kind. */
@@ -977,7 +938,8 @@ classify_terms(sf_fitfile *f)
 
 		t->component = t->counts_for_kind = 1;
 		for (size_t k = 0; k < f->nterms; k++) {
-			if (k == j || !mentions(f->terms[k].expr, t->name))
+			if (k == j ||
+			    !sf_expr_mentions(f->terms[k].expr, t->name))
 				continue;
 			t->component = 0;
 			if (f->terms[k].kind != SF_TERM_OTHER)
@@ -1031,8 +993,7 @@ load_all(loader *ld, json_t *root)
 	    (rc = load_residuals(ld, root)) != SF_OK ||
 	    (rc = load_bootstrap(ld, root)) != SF_OK ||
 	    (rc = load_interval(ld, root)) != SF_OK ||
-	    (rc = build_scope(ld, fixed)) != SF_OK ||
-	    (rc = compile_programs(ld)) != SF_OK) {
+	    (rc = compile_formula(ld, fixed)) != SF_OK) {
 		json_decref(fixed);
 		return rc;
 	}
@@ -1045,7 +1006,10 @@ int
 sf_fitfile_parse(const char *text, size_t length, const char *name,
                  sf_fitfile **out, sf_error *err)
 {
-	loader ld = {name != NULL ? name : "", text, length, err, NULL, NULL};
+	loader ld = {.name = name != NULL ? name : "",
+	             .text = text,
+	             .length = length,
+	             .err = err};
 	json_error_t jerr;
 	json_t *root;
 	int rc;
@@ -1059,10 +1023,10 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 		int line, column;
 
 		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
-			position(text, length,
-			         jerr.position > 0 ? (size_t)jerr.position - 1
-			                           : 0,
-			         &line, &column);
+			sf_error_position(
+			    text, length,
+			    jerr.position > 0 ? (size_t)jerr.position - 1 : 0,
+			    &line, &column);
 			if (line != jerr.line)
 				line = jerr.line, column = jerr.column;
 		} else {
@@ -1075,16 +1039,15 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 		return SF_ESYNTAX;
 	}
 	ld.f = calloc(1, sizeof *ld.f);
-	if (ld.f == NULL ||
-	    (ld.f->formula = calloc(1, sizeof *ld.f->formula)) == NULL ||
-	    (ld.f->formula->scope = sf_expr_scope_new()) == NULL ||
-	    (ld.f->path = dup_text(ld.name)) == NULL) {
+	if (ld.f == NULL || (ld.f->path = dup_text(ld.name)) == NULL) {
 		rc = out_of_memory(&ld);
 	} else {
 		rc = load_all(&ld, root);
 	}
 	json_decref(root);
 	free(ld.term_is_string);
+	free(ld.lower);
+	free(ld.upper);
 	if (rc != SF_OK) {
 		sf_fitfile_free(ld.f);
 		return rc;
