@@ -27,7 +27,9 @@ failed=0
 # 0.99807, gustafson 4.248 / 0.97668, lattuada 7.371 / 0.98576, pollux
 # 6.804 / 0.98654; ddp-candidates generic 2.743 / 0.99492, io-parallel
 # 3.320 / 0.99248, amdahl 26.26 / 0.42569, steps-linear 5.858 / 0.96347;
-# ddp-pipeline 7.603 / 0.96385.
+# ddp-pipeline 7.603 / 0.96385; gpu-upgrade ring-kepler 4.805 / 0.99665,
+# replicate-kepler 4.760 / 0.99659, ring 8.972 / 0.98968, replicate 8.967 /
+# 0.98954; resnet-depth sum 4.218 / 0.98376, pipeline 4.857 / 0.97441.
 # Margins: MAPE +10%, R^2 down by about half of 1 - R^2.
 limits='
 amdahl.yaml        7    4.4  0.996
@@ -40,9 +42,15 @@ ddp-pipeline.yaml  80   8.4  0.945
 ernest.yaml        7    1.5  0.986
 extrap-pmnf.yaml   21   8.2  0.991
 gianniti.yaml      64   1.9  0.997
+gpu-upgrade.yaml:ring-kepler       557  5.3  0.9950
+gpu-upgrade.yaml:replicate-kepler  557  5.3  0.9949
+gpu-upgrade.yaml:ring              557  9.9  0.9845
+gpu-upgrade.yaml:replicate         557  9.9  0.9843
 gustafson.yaml     10   4.7  0.965
 lattuada.yaml      410  8.1  0.979
 pollux.yaml        1512 7.5  0.980
+resnet-depth.yaml:sum             532  4.7  0.9756
+resnet-depth.yaml:pipeline        532  5.4  0.9616
 '
 
 pass() {
