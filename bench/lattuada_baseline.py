@@ -326,13 +326,33 @@ def campaign_a(directory, name, where):
 # ---------------------------------------------------------------- stories
 
 HEAD = (f"  {'group':22} {'train':>5} {'test':>5}  {'peer':>8} {'bias':>8}"
-        f" {'nf':>2}  {'scalefit':>8} {'bias':>6}  {'formula':16}")
+        f" {'nf':>2}  {'scalefit':>8} {'bias':>6} {'cover95':>7}"
+        f"  {'formula':16}")
+
+# Each story's scalefit validations, for the coverage of its 95%
+# prediction intervals (scalefit(1), PREDICTION INTERVALS).
+VALIDATIONS = []
 
 
 def line(group, ntrain, ntest, errors, nf, v, formula):
+    VALIDATIONS.append(v)
+    cover = ("-" if v.get("coverage95") is None
+             else f"{v['coverage95']:.0f}%")
     return (f"  {group:22} {ntrain:5d} {ntest:5d}  {mape(errors):7.2f}%"
             f" {bias(errors):+7.1f}% {nf:2d}  {v['mape']:7.2f}%"
-            f" {v['bias']:+5.1f}%  {formula:16}")
+            f" {v['bias']:+5.1f}% {cover:>7}  {formula:16}")
+
+
+def coverage():
+    """Rows inside their 95% interval over the story's validations, and
+    the mean half-width; then forget them for the next story."""
+    scored = [v for v in VALIDATIONS if v.get("interval_rows")]
+    rows = sum(v["interval_rows"] for v in scored)
+    inside = sum(v["coverage95"] * v["interval_rows"] / 100 for v in scored)
+    width = (sum(v["mean_halfwidth_pct"] for v in scored) / len(scored)
+             if scored else float("nan"))
+    VALIDATIONS.clear()
+    return (100 * inside / rows if rows else float("nan")), width
 
 
 def load(path):
@@ -428,17 +448,22 @@ def main():
           "scalefit's choice on the training rows")
     with tempfile.TemporaryDirectory() as directory:
         a = story_a(directory, times)
+        covers = [coverage()]
         b = story_b(directory, times)
+        covers.append(coverage())
         c = story_c(directory, depth)
+        covers.append(coverage())
     mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
     print("\nsummary: mean MAPE over the groups (target: scalefit below the "
           "peer and below 12%)")
-    for label, rows in (("(a) more GPUs", a), ("(b) hardware upgrade", b),
-                        ("(c) deeper networks", c)):
+    for (label, rows), (cov, width) in zip(
+            (("(a) more GPUs", a), ("(b) hardware upgrade", b),
+             ("(c) deeper networks", c)), covers):
         pm, sm = mean([r[1] for r in rows]), mean([r[2] for r in rows])
         verdict = "met" if sm < pm and sm < 12 else "not met"
         print(f"  {label:22} {len(rows):2d} groups   peer {pm:6.2f}%   "
-              f"scalefit {sm:6.2f}%   {verdict}")
+              f"scalefit {sm:6.2f}%   {verdict}; scalefit's 95% intervals "
+              f"hold {cov:.1f}% of the rows, mean half-width {width:.1f}%")
     print(f"  (b) peer with per-GPU GFLOPS {mean([r[3] for r in b]):.2f}%;"
           f" oracles, fitted on the 1080 Ti rows too: peer "
           f"{mean([r[4] for r in b]):.2f}%, scalefit "
