@@ -193,6 +193,26 @@ grep -q 'class="beyond"' "$work/interval.svg" &&
 	fail "the chart does not grey the region beyond the fitted range"
 expect 0 'no interval for a new run' "an older fit file has none, and says so" \
 	-- predict "$data/ddp.json" --at p=8,b=16,n=256000,model=rnn
+# ---- next ------------------------------------------------------------------
+expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32
+expect 0 'plan within a budget of 20000' "next plans within a budget" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --budget 20000
+printf 'p,b,n\n8,16,256000\n4,16,256000\n' >"$work/cands.csv"
+expect 0 '"candidates": \[' "next --candidates --json" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --candidates "$work/cands.csv" --json
+expect 2 "say where the answer matters" "next without --target" \
+	-- next "$work/ddp-now.json" --over p=1:32
+expect 2 "one of them" "next with both --over and --candidates" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --candidates "$work/cands.csv"
+expect 2 "no value for input n" "next --target without every input" \
+	-- next "$work/ddp-now.json" --target p=64,b=16 --over p=1:32
+expect 2 "--budget needs a cost > 0" "next with a bad budget" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --budget -3
+expect 2 "whole and >= 1 for workers" "next --over fractional workers" \
+	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=0.5:8
+expect 2 "no prediction_interval: refit it" "next on an older fit file" \
+	-- next "$data/ddp.json" --target p=64,b=16,n=256000,model=rnn --over p=1:32
 sed 's/"errors": "multiplicative"/"errors": "sideways"/' "$work/ddp-now.json" >"$work/bad-pi.json"
 expect 2 'bad-pi.json:[0-9]*:[0-9]*: .*prediction_interval.errors should be "multiplicative" or "additive", not "sideways"' \
 	"a bad error model is refused with its place" \
