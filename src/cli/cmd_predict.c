@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "use/assign.h"
+#include "use/average.h"
 #include "cli/cli.h"
 #include "input/csv.h"
 #include "use/fitfile.h"
@@ -20,6 +21,9 @@
 
 typedef struct predict_args {
 	const char *fit_path, *grid_path;
+	char **fit_paths; /* all of them: more than one to average */
+	size_t nfits;
+	sf_average_weights weights;
 	const char **at; /* the --at texts */
 	size_t nat;
 	int json, quiet;
@@ -32,11 +36,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    {"at", required_argument, NULL, 'a'},
 	    {"grid", required_argument, NULL, 'g'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"weights", required_argument, NULL, 'w'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, weights_given = 0;
 
 	while ((c = getopt_long(argc, argv, "a:qh", options, NULL)) != -1) {
 		switch (c) {
@@ -51,6 +56,19 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'w':
+			if (strcmp(optarg, "aicc") == 0)
+				a->weights = SF_AVERAGE_AICC;
+			else if (strcmp(optarg, "equal") == 0)
+				a->weights = SF_AVERAGE_EQUAL;
+			else
+				return cli_usage(
+				    cmd->name, NULL,
+				    "--weights is aicc or equal, not "
+				    "'%s'",
+				    optarg);
+			weights_given = 1;
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -67,14 +85,16 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "predict needs a fit file (FIT.json, from "
 		                 "'scalefit fit -o FIT.json')");
-	if (argc - optind > 1)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 1]);
+	if (weights_given && argc - optind < 2)
+		return cli_usage(cmd->name, NULL,
+		                 "--weights goes with two or more fit files");
 	if (a->nat == 0 && a->grid_path == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say where to predict: --at NAME=VALUE,... "
 		                 "or --grid FILE.csv");
 	a->fit_path = argv[optind];
+	a->fit_paths = argv + optind;
+	a->nfits = (size_t)(argc - optind);
 	return SF_EXIT_OK;
 }
 
@@ -220,6 +240,119 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 		}
 }
 
+static void
+print_average(const sf_fitfile *const *fits, const predict_args *a,
+              const sf_average *avg)
+{
+	const sf_fitfile *f = fits[0];
+	char cell[96];
+
+	printf("%s averaged over %zu fits (%s weights):", f->output, a->nfits,
+	       a->weights == SF_AVERAGE_AICC ? "Akaike" : "equal");
+	for (size_t i = 0; i < a->nfits; i++)
+		printf("%s %s %.3f", i ? "," : "",
+		       fits[i]->name[0] ? fits[i]->name : fits[i]->path,
+		       avg->weight[i]);
+	printf("\n95%% interval for a new run: the mixture of each fit's\n\n");
+	for (size_t i = 0; i < f->ninputs; i++)
+		printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
+		       f->inputs[i].name);
+	printf("%*s  %-28s", sf_text_width(f->output, 12), f->output,
+	       "95% new run");
+	for (size_t i = 0; i < a->nfits; i++)
+		printf("  %*s", sf_text_width(fits[i]->name, 12),
+		       fits[i]->name);
+	printf("\n");
+	for (size_t k = 0; k < avg->n; k++) {
+		int outside = 0;
+
+		for (size_t i = 0; i < f->ninputs; i++) {
+			sf_text_input(f, i,
+			              avg->each[0]->inputs[i * avg->n + k],
+			              cell, sizeof cell);
+			printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
+			       cell);
+		}
+		printf("%*.6g  ", sf_text_width(f->output, 12), avg->time[k]);
+		sf_text_band(avg->interval[k], 6, cell, sizeof cell);
+		printf("%-28s", cell);
+		for (size_t i = 0; i < a->nfits; i++) {
+			printf("  %*.6g", sf_text_width(fits[i]->name, 12),
+			       avg->each[i]->points[k].time);
+			outside |= sf_prediction_outside(avg->each[i], k);
+		}
+		printf("%s\n", outside ? "  *" : "");
+	}
+}
+
+/* predict over several fits: their average (use/average.h). */
+static int
+predict_average(const sf_command *cmd, predict_args *a)
+{
+	sf_fitfile **fits = calloc(a->nfits, sizeof *fits);
+	sf_average *avg = NULL;
+	double **columns = NULL;
+	json_t *json = NULL;
+	size_t n = 0;
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	if (fits == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		return cli_error(&err);
+	}
+	for (size_t i = 0; i < a->nfits; i++)
+		if (sf_fitfile_load(a->fit_paths[i], &fits[i], &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+	if (sf_average_check((const sf_fitfile *const *)fits, a->nfits, &err) !=
+	    SF_OK) {
+		status = cli_usage(cmd->name, NULL, "%s", err.message);
+		goto done;
+	}
+	if ((status = gather_points(cmd, fits[0], a, &columns, &n)) !=
+	    SF_EXIT_OK)
+		goto done;
+	if (sf_average_run((const sf_fitfile *const *)fits, a->nfits,
+	                   a->weights, (const double *const *)columns, n, &avg,
+	                   &err) != SF_OK) {
+		status = err.code == SF_EVALUE
+		             ? cli_usage(cmd->name, NULL, "%s", err.message)
+		             : cli_error(&err);
+		goto done;
+	}
+	if (!a->quiet)
+		for (size_t i = 0; i < a->nfits; i++)
+			sf_prediction_warn(fits[i], avg->each[i], cli_warning,
+			                   NULL);
+	if (a->json) {
+		if ((json = sf_average_json((const sf_fitfile *const *)fits,
+		                            avg)) == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+	} else {
+		print_average((const sf_fitfile *const *)fits, a, avg);
+	}
+	status = SF_EXIT_OK;
+done:
+	json_decref(json);
+	sf_average_free(avg);
+	if (columns != NULL)
+		sf_assign_columns_free(columns, fits[0]->ninputs);
+	for (size_t i = 0; i < a->nfits; i++)
+		sf_fitfile_free(fits[i]);
+	free(fits);
+	return status;
+}
+
 int
 sf_command_predict(const sf_command *cmd, int argc, char **argv)
 {
@@ -239,6 +372,10 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 	}
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		goto done;
+	if (a.nfits > 1) {
+		status = predict_average(cmd, &a);
+		goto done;
+	}
 	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;

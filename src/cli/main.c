@@ -72,13 +72,17 @@ static const command commands[] = {
      "  -q, --quiet         no warnings\n",
      sf_command_compare},
     {"predict",
-     "predict FIT.json --at NAME=VALUE,... | --grid FILE.csv [--json]",
-     "predict the time at new points, with a 95% band and each term",
+     "predict FIT.json... --at NAME=VALUE,... | --grid FILE.csv [--json]",
+     "predict the time at new points, with a new run's 95% interval and each "
+     "term",
      "  -a, --at NAME=VALUE,...  a point: a value for every input "
      "(repeatable)\n"
      "      --grid FILE.csv      points from a CSV file with a column per "
      "input\n"
      "      --json               print the predictions as JSON\n"
+     "      --weights aicc|equal with several fit files (candidate formulas "
+     "fitted to\n"
+     "                           the same rows): how to average them\n"
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
     {"next",

@@ -642,6 +642,41 @@ load_interval(loader *ld, const json_t *root)
 	return SF_OK;
 }
 
+/* A string member's copy, "" when absent or not a string. */
+static char *
+optional_text(const json_t *obj, const char *key)
+{
+	const json_t *v = obj != NULL ? json_object_get(obj, key) : NULL;
+
+	return dup_text(json_is_string(v) ? json_string_value(v) : "");
+}
+
+/* What model averaging compares: the fit's AICc, rows and loss.  All
+ * optional; a value of the wrong type counts as absent. */
+static int
+load_provenance(loader *ld, const json_t *root)
+{
+	sf_fitfile *f = ld->f;
+	const json_t *metrics = json_object_get(root, "metrics");
+	const json_t *data = json_object_get(root, "data");
+	const json_t *model = json_object_get(root, "model");
+	const json_t *fit =
+	    model != NULL ? json_object_get(model, "fit") : NULL;
+	const json_t *aicc =
+	    metrics != NULL ? json_object_get(metrics, "aicc") : NULL;
+	const json_t *rows =
+	    data != NULL ? json_object_get(data, "rows") : NULL;
+
+	f->aicc = json_is_number(aicc) ? json_number_value(aicc) : NAN;
+	f->data_rows = json_is_number(rows) ? json_number_value(rows) : NAN;
+	f->data_sha256 = optional_text(data, "sha256");
+	f->data_where = optional_text(data, "where");
+	f->loss = optional_text(fit, "loss");
+	if (f->data_sha256 == NULL || f->data_where == NULL || f->loss == NULL)
+		return out_of_memory(ld);
+	return SF_OK;
+}
+
 static int
 load_ranges(loader *ld, const json_t *root)
 {
@@ -993,6 +1028,7 @@ load_all(loader *ld, json_t *root)
 	    (rc = load_residuals(ld, root)) != SF_OK ||
 	    (rc = load_bootstrap(ld, root)) != SF_OK ||
 	    (rc = load_interval(ld, root)) != SF_OK ||
+	    (rc = load_provenance(ld, root)) != SF_OK ||
 	    (rc = compile_formula(ld, fixed)) != SF_OK) {
 		json_decref(fixed);
 		return rc;
@@ -1116,6 +1152,9 @@ sf_fitfile_free(sf_fitfile *f)
 		free(f->terms[k].expr);
 	}
 	sf_formula_free(f->formula);
+	free(f->data_sha256);
+	free(f->data_where);
+	free(f->loss);
 	free(f->inputs);
 	free(f->param_names);
 	free(f->theta);

@@ -20,6 +20,10 @@
  *                           "fixed": true is a fixed constant     required
  *   covariance              P x P numbers (null: not estimated)  optional
  *   metrics.dof             residual degrees of freedom          optional
+ *   metrics.aicc            for model averaging (NaN: absent)    optional
+ *   data.sha256, data.rows, data.where, model.fit.loss
+ *                           which rows, and how, the fit used:
+ *                           fits averaged must agree on them     optional
  *   input_ranges            {name: [lo, hi]}                     optional
  *   residuals               [{"inputs": {..}, "observed": y}]    optional
  *   bootstrap.samples       [[theta_0 .. theta_P-1], ...]        optional
@@ -90,6 +94,11 @@ typedef struct sf_fitfile {
 	                             (a parameter held at a bound); NULL when
 	                             the file has no covariance */
 	double dof;               /* residual degrees of freedom; 0 unknown */
+	double aicc;              /* NaN when absent */
+	char *data_sha256;        /* the fitted rows: NULL or "" when absent */
+	char *data_where;
+	char *loss;
+	double data_rows; /* NaN when absent */
 	size_t nterms;
 	sf_fitfile_term *terms; /* in definition order */
 	int has_interval;       /* 1 when the file has prediction_interval */

@@ -1,0 +1,302 @@
+/*
+ * average.c - predictions averaged over candidate formulas (average.h).
+ */
+#include "use/average.h"
+#include "use/json.h"
+#include "use/report.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bisection steps for a quantile: far below a double's resolution. */
+enum { QUANTILE_STEPS = 200 };
+
+void
+sf_average_free(sf_average *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; a->each != NULL && i < a->nfits; i++)
+		sf_prediction_free(a->each[i]);
+	free(a->each);
+	free(a->weight);
+	free(a->time);
+	free(a->interval);
+	free(a);
+}
+
+static int
+same_text(const char *a, const char *b)
+{
+	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
+}
+
+int
+sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
+{
+	const sf_fitfile *a = fits[0];
+
+	if (k < 2)
+		return sf_error_set(err, SF_EVALUE,
+		                    "averaging needs at least two fits");
+	for (size_t i = 0; i < k; i++) {
+		const sf_fitfile *b = fits[i];
+
+		if (!b->has_interval)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s has no prediction_interval: refit "
+			    "it with this version of scalefit",
+			    b->path);
+		if (i == 0)
+			continue;
+		if (!same_text(a->data_sha256, b->data_sha256) ||
+		    !same_text(a->data_where, b->data_where) ||
+		    !(a->data_rows == b->data_rows))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s and %s were not fitted to the "
+			    "same rows (data file, where: or row "
+			    "count differ): their weights would "
+			    "not compare",
+			    a->path, b->path);
+		if (!same_text(a->loss, b->loss))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s and %s were fitted with different "
+			    "losses (%s, %s)",
+			    a->path, b->path, a->loss, b->loss);
+		if (!same_text(a->output, b->output))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s and %s predict different outputs "
+			    "('%s', '%s')",
+			    a->path, b->path, a->output, b->output);
+		if (b->ninputs != a->ninputs)
+			return sf_error_set(err, SF_EVALUE,
+			                    "%s and %s have different inputs",
+			                    a->path, b->path);
+		for (size_t j = 0; j < a->ninputs; j++)
+			if (sf_fitfile_input_find(b, a->inputs[j].name) ==
+			    SF_FITFILE_NONE)
+				return sf_error_set(
+				    err, SF_EVALUE,
+				    "%s has no input '%s' (which "
+				    "%s has)",
+				    b->path, a->inputs[j].name, a->path);
+	}
+	return SF_OK;
+}
+
+/* The weights of the fits; SF_EVALUE when an AICc is missing. */
+static int
+weights_of(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
+           double *w, sf_error *err)
+{
+	double best = INFINITY, sum = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (how == SF_AVERAGE_EQUAL)
+			continue;
+		if (!isfinite(fits[i]->aicc))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s has no AICc (too few rows for its "
+			    "constants?): use equal weights",
+			    fits[i]->path);
+		best = fits[i]->aicc < best ? fits[i]->aicc : best;
+	}
+	for (size_t i = 0; i < k; i++) {
+		w[i] = how == SF_AVERAGE_EQUAL
+		           ? 1
+		           : exp(-(fits[i]->aicc - best) / 2);
+		sum += w[i];
+	}
+	for (size_t i = 0; i < k; i++)
+		w[i] /= sum;
+	return SF_OK;
+}
+
+/* One fit's predictive distribution at a point, as a location and scale
+ * of a t with dof degrees of freedom on the transformed time. */
+typedef struct component {
+	double w, mu, scale, dof;
+} component;
+
+static double
+mixture_cdf(const component *c, size_t k, double g)
+{
+	double p = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (c[i].w > 0)
+			p += c[i].w * gsl_cdf_tdist_P(
+			                  (g - c[i].mu) / c[i].scale, c[i].dof);
+	return p;
+}
+
+/* The q-quantile of the mixture, by bisection between lo and hi. */
+static double
+mixture_quantile(const component *c, size_t k, double q, double lo, double hi)
+{
+	for (int s = 0; s < QUANTILE_STEPS; s++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (mixture_cdf(c, k, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+int
+sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
+               const double *const *columns, size_t n, sf_average **out,
+               sf_error *err)
+{
+	const sf_fitfile *first = fits[0];
+	const int mult = first->interval.multiplicative;
+	const double **cols = calloc(first->ninputs + 1, sizeof *cols);
+	component *c = calloc(k + 1, sizeof *c);
+	sf_average *a = calloc(1, sizeof *a);
+	int rc;
+
+	*out = NULL;
+	if (cols == NULL || c == NULL || a == NULL ||
+	    (a->weight = malloc(k * sizeof *a->weight)) == NULL ||
+	    (a->time = malloc((n + 1) * sizeof *a->time)) == NULL ||
+	    (a->interval = malloc((n + 1) * sizeof *a->interval)) == NULL ||
+	    (a->each = calloc(k, sizeof *a->each)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	a->nfits = k;
+	a->n = n;
+	if ((rc = sf_average_check(fits, k, err)) != SF_OK ||
+	    (rc = weights_of(fits, k, how, a->weight, err)) != SF_OK)
+		goto done;
+	for (size_t i = 0; i < k; i++) {
+		/* the columns in fit i's order of inputs */
+		for (size_t j = 0; j < first->ninputs; j++)
+			cols[sf_fitfile_input_find(
+			    fits[i], first->inputs[j].name)] = columns[j];
+		if ((rc = sf_predict(fits[i], cols, n, &a->each[i], err)) !=
+		    SF_OK)
+			goto done;
+	}
+	for (size_t p = 0; p < n; p++) {
+		double lo = INFINITY, hi = -INFINITY;
+		int ok = 1;
+
+		a->time[p] = 0;
+		for (size_t i = 0; i < k; i++) {
+			const sf_predict_point *pt = &a->each[i]->points[p];
+			const sf_interval_model *im = &fits[i]->interval;
+			double f = pt->time, up = pt->pi.hi;
+
+			a->time[p] += a->weight[i] * f;
+			c[i].w = a->weight[i];
+			c[i].dof = im->dof >= 1 ? im->dof : 1;
+			c[i].mu = mult ? log(f) : f;
+			c[i].scale = (mult ? log(up / f) : up - f) / im->t;
+			if (!isfinite(c[i].mu) || !(c[i].scale > 0)) {
+				ok = c[i].w == 0;
+				c[i].w = 0;
+				continue;
+			}
+			lo = fmin(lo, c[i].mu - 60 * c[i].scale);
+			hi = fmax(hi, c[i].mu + 60 * c[i].scale);
+		}
+		a->interval[p].lo = a->interval[p].hi = NAN;
+		if (!ok || !(lo < hi))
+			continue;
+		a->interval[p].lo = mixture_quantile(c, k, 0.025, lo, hi);
+		a->interval[p].hi = mixture_quantile(c, k, 0.975, lo, hi);
+		if (mult) {
+			a->interval[p].lo = exp(a->interval[p].lo);
+			a->interval[p].hi = exp(a->interval[p].hi);
+		}
+	}
+	*out = a;
+	a = NULL;
+	rc = SF_OK;
+done:
+	sf_average_free(a);
+	free(cols);
+	free(c);
+	return rc;
+}
+
+json_t *
+sf_average_json(const sf_fitfile *const *fits, const sf_average *a)
+{
+	const sf_fitfile *first = fits[0];
+	json_t *root = json_object(), *models = json_array(),
+	       *points = json_array();
+	int ok = root != NULL && models != NULL && points != NULL;
+
+	if (!ok) {
+		json_decref(root);
+		json_decref(models);
+		json_decref(points);
+		return NULL;
+	}
+
+	for (size_t i = 0; ok && i < a->nfits; i++) {
+		json_t *m = json_object();
+
+		sf_json_put(m, "fit", json_string(fits[i]->path), &ok);
+		sf_json_put(m, "model", json_string(fits[i]->name), &ok);
+		sf_json_put(m, "aicc", sf_json_number(fits[i]->aicc), &ok);
+		sf_json_put(m, "weight", sf_json_number(a->weight[i]), &ok);
+		if (json_array_append_new(models, m) != 0)
+			ok = 0;
+	}
+	for (size_t p = 0; ok && p < a->n; p++) {
+		json_t *pt = json_object(), *in = json_object(),
+		       *each = json_array();
+
+		for (size_t j = 0; j < first->ninputs; j++) {
+			const sf_fitfile_input *fi = &first->inputs[j];
+			double v = a->each[0]->inputs[j * a->n + p];
+
+			sf_json_put(in, fi->name,
+			            fi->levels != NULL && v >= 0 &&
+			                    v < (double)fi->nlevels
+			                ? json_string(fi->levels[(size_t)v])
+			                : sf_json_number(v),
+			            &ok);
+		}
+		for (size_t i = 0; i < a->nfits; i++) {
+			const sf_predict_point *q = &a->each[i]->points[p];
+			json_t *e = json_object();
+
+			sf_json_put(e, "time", sf_json_number(q->time), &ok);
+			sf_json_put(e, "interval95",
+			            sf_json_pair(q->pi.lo, q->pi.hi), &ok);
+			if (json_array_append_new(each, e) != 0)
+				ok = 0;
+		}
+		sf_json_put(pt, "inputs", in, &ok);
+		sf_json_put(pt, "time", sf_json_number(a->time[p]), &ok);
+		sf_json_put(pt, "interval95",
+		            sf_json_pair(a->interval[p].lo, a->interval[p].hi),
+		            &ok);
+		sf_json_put(pt, "models", each, &ok);
+		if (json_array_append_new(points, pt) != 0)
+			ok = 0;
+	}
+	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
+	            &ok);
+	sf_json_put(root, "output", json_string(first->output), &ok);
+	sf_json_put(root, "models", models, &ok);
+	sf_json_put(root, "points", points, &ok);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}

@@ -1,0 +1,72 @@
+/*
+ * average.h - one prediction from several candidate formulas fitted to the
+ * same rows: their weighted mean, and a 95% interval of a new run that
+ * holds the spread between the formulas as well as each one's own.
+ *
+ * Weights are Akaike weights w_i = exp(-D_i / 2) / sum_j exp(-D_j / 2),
+ * D_i the AICc of fit i above the lowest (Burnham and Anderson), or equal.
+ * The averaged time is sum w_i f_i.  Each fit's prediction interval
+ * (predict.h, interval.h) is read as its predictive distribution - a
+ * Student t with the fit's degrees of freedom, on the log of the time when
+ * errors are multiplicative, centred on f_i with the scale that gives its
+ * own 95% interval - and the averaged interval is the 2.5% and 97.5%
+ * quantiles of their mixture with the weights: one fit's interval when it
+ * has all the weight, wider than every one of them when the formulas
+ * disagree.
+ *
+ * Fits can be averaged when they were fitted to the same rows with the
+ * same loss (data.sha256, data.rows, data.where and model.fit.loss agree),
+ * have the same inputs (by name, in any order) and each carries its error
+ * model (FIT.json's prediction_interval).
+ *
+ * Ownership: an sf_average owns its arrays and the fits' predictions.
+ */
+#ifndef SF_AVERAGE_H
+#define SF_AVERAGE_H
+
+#include "base/error.h"
+#include "use/fitfile.h"
+#include "use/predict.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+typedef enum sf_average_weights {
+	SF_AVERAGE_AICC = 0, /* Akaike weights */
+	SF_AVERAGE_EQUAL     /* 1 / k each */
+} sf_average_weights;
+
+/* The averaged predictions at n points. */
+typedef struct sf_average {
+	size_t nfits, n;
+	double *weight;       /* nfits */
+	double *time;         /* n: the weighted mean time */
+	sf_band *interval;    /* n: the mixture's 95% interval */
+	sf_prediction **each; /* nfits: each fit's own predictions */
+} sf_average;
+
+/*
+ * Check that the k >= 2 fits can be averaged (see above); SF_OK, or
+ * SF_EVALUE with err naming the first fit that differs from the first and
+ * how.
+ */
+int sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err);
+
+/*
+ * Average the k fits at n points, columns[i] holding input i's values in
+ * the order of fits[0]'s inputs.  Returns SF_OK and a new average in *out,
+ * or an error of sf_average_check() or sf_predict(), SF_EVALUE (AICc
+ * weights asked where a fit has no AICc), SF_ENOMEM.
+ */
+int sf_average_run(const sf_fitfile *const *fits, size_t k,
+                   sf_average_weights how, const double *const *columns,
+                   size_t n, sf_average **out, sf_error *err);
+
+/* Release a.  Accepts NULL. */
+void sf_average_free(sf_average *a);
+
+/* The JSON document of `predict` over several fits (scalefit(1)); NULL when
+ * out of memory. */
+json_t *sf_average_json(const sf_fitfile *const *fits, const sf_average *a);
+
+#endif /* SF_AVERAGE_H */
