@@ -193,6 +193,19 @@ grep -q 'class="beyond"' "$work/interval.svg" &&
 	fail "the chart does not grey the region beyond the fitted range"
 expect 0 'no interval for a new run' "an older fit file has none, and says so" \
 	-- predict "$data/ddp.json" --at p=8,b=16,n=256000,model=rnn
+# Measurements the fit did not see, drawn as rings (scale --data).
+printf 'p,n,epoch_s\n32,1,15.1\n64,1,16.4\n32,2,30\n' >"$work/later.csv"
+"$SCALEFIT" scale "$simple" --over p=1:64 --plot "$work/held.svg" --data "$work/later.csv" >/dev/null 2>&1
+[ "$(grep -c 'class="held"' "$work/held.svg")" -eq 2 ] &&
+	grep -q '>measured, not fitted<' "$work/held.svg" &&
+	pass "scale --data draws the two runs on the curve (n = 1) as rings" ||
+	fail "scale --data did not draw the runs that were not fitted"
+expect 2 "goes with --plot" "--data without --plot" \
+	-- scale "$simple" --over p=1:64 --data "$work/later.csv"
+printf 'p,n,time\n32,1,15.1\n' >"$work/no-output.csv"
+expect 2 "no column 'epoch_s'" "--data without the output's column" \
+	-- scale "$simple" --over p=1:64 --plot "$work/held2.svg" --data "$work/no-output.csv"
+
 # ---- model averaging -------------------------------------------------------
 for m in generic amdahl; do
 	"$SCALEFIT" fit "$srcdir/expressions/ddp-candidates.yaml" --model $m -q \

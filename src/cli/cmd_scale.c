@@ -8,6 +8,7 @@
 #include "base/number.h"
 #include "base/suggest.h"
 #include "cli/cli.h"
+#include "input/csv.h"
 #include "use/fitfile.h"
 #include "use/plot.h"
 #include "use/report.h"
@@ -23,7 +24,7 @@
 enum { MAX_POINTS = 100000 };
 
 typedef struct scale_args {
-	const char *fit_path, *plot;
+	const char *fit_path, *plot, *data;
 	const char **set; /* the --set texts (q.set) */
 	sf_scale_request q;
 	int json, quiet;
@@ -41,6 +42,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    {"log", no_argument, NULL, 'L'},
 	    {"linear", no_argument, NULL, 'l'},
 	    {"plot", required_argument, NULL, 'p'},
+	    {"data", required_argument, NULL, 'd'},
 	    {"panel", required_argument, NULL, 'P'},
 	    {"workers", required_argument, NULL, 'w'},
 	    {"json", no_argument, NULL, 'j'},
@@ -99,6 +101,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 				                 "give --log or --linear, not "
 				                 "both");
 			q->spacing = c == 'L' ? SF_SWEEP_LOG : SF_SWEEP_LINEAR;
+			break;
+		case 'd':
+			a->data = optarg;
 			break;
 		case 'p':
 			a->plot = optarg;
@@ -302,6 +307,8 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	sf_fitfile *f = NULL;
 	sf_scale *sc = NULL;
 	sf_svg *svg = NULL;
+	sf_table *table = NULL;
+	double *hx = NULL, *hy = NULL;
 	json_t *json = NULL;
 	sf_error err;
 	int status, rc;
@@ -328,6 +335,22 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	if (a.data != NULL) {
+		if (a.plot == NULL) {
+			status = cli_usage(cmd->name, NULL,
+			                   "--data draws measurements on the "
+			                   "chart: it goes with --plot");
+			goto done;
+		}
+		if (sf_table_load(a.data, NULL, &table, &err) != SF_OK ||
+		    sf_scale_held_out(sc, table, &hx, &hy, &sc->nheld, &err) !=
+		        SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		sc->held_x = hx;
+		sc->held_y = hy;
+	}
 	/* The chart first: if it cannot be written, nothing is printed. */
 	if (a.plot != NULL && (sf_plot_study(sc, &svg, &err) != SF_OK ||
 	                       sf_svg_save(svg, a.plot, &err) != SF_OK)) {
@@ -353,6 +376,9 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 done:
 	json_decref(json);
 	sf_svg_free(svg);
+	sf_table_free(table);
+	free(hx);
+	free(hy);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
 	free(a.set);

@@ -702,7 +702,11 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.nmeasured = sf_scale_measured(sc, mx, my);
 	p.mx = mx;
 	p.my = my;
-	p.measured_label = "measured";
+	p.measured_label = sc->nheld > 0 ? "measured, fitted" : "measured";
+	p.nheld = sc->nheld;
+	p.hx = sc->held_x;
+	p.hy = sc->held_y;
+	p.held_label = "measured, not fitted";
 	p.fastest_x = sc->s.workers ? a->fastest : NAN;
 	p.fastest_time = a->fastest_time;
 	p.fastest_label = fastest;

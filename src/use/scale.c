@@ -626,3 +626,52 @@ sf_scale_json(const sf_scale *sc)
 	}
 	return root;
 }
+
+int
+sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
+                  double **hy, size_t *n, sf_error *err)
+{
+	const sf_fitfile *f = sc->f;
+	const size_t ni = f->ninputs, rows = sf_table_rows(t);
+	size_t out = sf_table_column_find(t, f->output), m = 0;
+	double **cols = NULL;
+	int rc;
+
+	*hx = *hy = NULL;
+	*n = 0;
+	if (out == SF_CSV_NONE)
+		return sf_error_set(err, SF_ENAME,
+		                    "the data has no column '%s' (the fit's "
+		                    "output) to plot",
+		                    f->output);
+	if (sf_table_column_kind(t, out) != SF_CSV_NUMERIC)
+		return sf_error_set(err, SF_ETYPE,
+		                    "column '%s' holds text, not times",
+		                    f->output);
+	if ((rc = sf_assign_table(f, t, &cols, err)) != SF_OK)
+		return rc;
+	*hx = malloc((rows + 1) * sizeof **hx);
+	*hy = malloc((rows + 1) * sizeof **hy);
+	if (*hx == NULL || *hy == NULL) {
+		free(*hx);
+		free(*hy);
+		*hx = *hy = NULL;
+		sf_assign_columns_free(cols, ni);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	for (size_t r = 0; r < rows; r++) {
+		double x = cols[sc->s.var][r];
+		double y = sf_table_column_values(t, out)[r];
+		int match = x >= sc->lo && x <= sc->hi && isfinite(y);
+
+		for (size_t i = 0; i < ni && match; i++)
+			match = i == sc->s.var || same(cols[i][r], sc->base[i]);
+		if (!match)
+			continue;
+		(*hx)[m] = x;
+		(*hy)[m++] = y;
+	}
+	sf_assign_columns_free(cols, ni);
+	*n = m;
+	return SF_OK;
+}

@@ -39,6 +39,7 @@
 #define SF_SCALE_H
 
 #include "base/error.h"
+#include "input/csv.h"
 #include "use/fitfile.h"
 #include "use/sweep.h"
 
@@ -87,6 +88,9 @@ typedef struct sf_scale {
 	int efficiency_panel;     /* 1: the chart's lower panel shows the
 	                             efficiency, 0: the shares */
 	sf_sweep *table;          /* the sweep at x; NULL until run */
+	const double *held_x;     /* measurements the fit did not see, for */
+	const double *held_y;     /*   the chart (sf_scale_held_out()); */
+	size_t nheld;             /*   borrowed, none by default */
 	sf_sweep_answers answers; /* valid once run */
 } sf_scale;
 
@@ -156,6 +160,18 @@ void sf_scale_kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out,
  * which hold f->nmeasured values each; returns how many.
  */
 size_t sf_scale_measured(const sf_scale *sc, double *mx, double *my);
+
+/*
+ * Measurements the fit did not see, for the chart (`scale --data`): the rows
+ * of table t - with a column named after every input and one named after
+ * the fit's output - that belong on the study's curve as
+ * sf_scale_measured() decides.  *hx and *hy get *n new values each (the
+ * caller frees both; NULL when none).  Returns SF_OK, or SF_ENAME (no
+ * column for an input or the output), SF_ETYPE (text in a numeric column),
+ * SF_ENOMEM, with err at the column's FILE:LINE:COL.
+ */
+int sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
+                      double **hy, size_t *n, sf_error *err);
 
 /*
  * Warn through warn (nothing when NULL), at the fit's path, of each input
