@@ -168,6 +168,15 @@ expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$no
 expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
 expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
 expect 2 "compare needs at least one model file" "compare without models" -- compare
+# Every candidate's model and data are checked before the first fit: a bad
+# second candidate fails at once with its FILE:LINE:COL, before the first
+# candidate is fitted or even its --train split made (which here keeps
+# every row of that candidate's data, itself an error).
+expect 2 "bad-column.yaml:5:13: unknown name 'xx'" "compare checks every candidate's data before fitting" \
+	-- compare "$srcdir/tests/data/fit/poor.yaml" "$srcdir/tests/data/compare/bad-column.yaml" --train 'x <= 10'
+stdout_empty "and prints no table"
+expect 2 "empty_time.yaml:1:7: time is empty" "compare checks every candidate's model before fitting" \
+	-- compare "$srcdir/tests/data/fit/poor.yaml" "$srcdir/tests/data/model/bad/empty_time.yaml" --train 'x <= 10'
 # Two outputs: a run time and a time per core (the same data, other units).
 sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per-core/' \
 	"$ernest" >"$work/per-core.yaml"

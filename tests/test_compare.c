@@ -206,7 +206,7 @@ test_warnings_and_notes(void)
 static void
 test_errors(void)
 {
-	sf_model_set *set = load("compare/candidates.yaml");
+	sf_model_set *set = load("compare/candidates.yaml"), *bad;
 	sf_compare_settings s;
 	sf_compare *cmp;
 	sf_error err;
@@ -220,21 +220,56 @@ test_errors(void)
 	CU_ASSERT_EQUAL(sf_compare_add(cmp, set->models[0], &err), SF_EIO);
 	CU_ASSERT_EQUAL(cmp->n, 0);
 	sf_compare_free(cmp);
-	/* an unknown name in --train, with its column */
+	/* a candidate naming a column the data lacks: its FILE:LINE:COL */
+	settings_init(&s, NULL);
+	cmp = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(cmp != NULL);
+	bad = load("compare/bad-column.yaml");
+	CU_ASSERT_FATAL(bad != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(cmp, set->models[0], &err) == SF_OK);
+	CU_ASSERT_EQUAL(sf_compare_add(cmp, bad->models[0], &err), SF_ENAME);
+	CU_ASSERT(strstr(err.file, "compare/bad-column.yaml") != NULL);
+	CU_ASSERT_EQUAL(err.line, 5);
+	CU_ASSERT_EQUAL(err.column, 13);
+	CU_ASSERT_EQUAL(cmp->n, 1);
+	sf_compare_free(cmp);
+	sf_model_set_free(bad);
+	/* an unknown name in --train, with its column: every split is made
+	 * before any fit */
 	settings_init(&s, "q <= 3");
 	cmp = sf_compare_alloc(&s);
 	CU_ASSERT_FATAL(cmp != NULL);
 	CU_ASSERT_FATAL(sf_compare_add(cmp, set->models[0], &err) == SF_OK);
-	CU_ASSERT_EQUAL(sf_compare_fit(cmp, 0, &err), SF_ENAME);
+	CU_ASSERT_EQUAL(sf_compare_split(cmp, &err), SF_ENAME);
 	CU_ASSERT_STRING_EQUAL(err.file, "--train");
 	CU_ASSERT_EQUAL(err.column, 1);
+	CU_ASSERT_FALSE(cmp->c[0]->fitted);
+	CU_ASSERT_PTR_NULL(cmp->c[0]->train_fold);
+	/* and sf_compare_fit() makes it too when not made */
+	CU_ASSERT_EQUAL(sf_compare_fit(cmp, 0, &err), SF_ENAME);
+	CU_ASSERT_STRING_EQUAL(err.file, "--train");
+	sf_compare_free(cmp);
+	/* a good condition: one training fold per candidate, the rows it
+	 * holds trained on */
+	settings_init(&s, "x <= 5");
+	cmp = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(cmp != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(cmp, set->models[1], &err) == SF_OK);
+	CU_ASSERT_EQUAL(sf_compare_split(cmp, &err), SF_OK);
+	CU_ASSERT_FATAL(cmp->c[0]->train_fold != NULL);
+	for (size_t r = 0; r < cmp->c[0]->n; r++)
+		CU_ASSERT_EQUAL(cmp->c[0]->train_fold[r],
+		                cmp->c[0]->problem.data->inputs[0].values[r] <=
+		                        5
+		                    ? SF_FOLD_TRAIN
+		                    : 0);
 	sf_compare_free(cmp);
 	/* --train keeping every row */
 	settings_init(&s, "x <= 100");
 	cmp = sf_compare_alloc(&s);
 	CU_ASSERT_FATAL(cmp != NULL);
 	CU_ASSERT_FATAL(sf_compare_add(cmp, set->models[0], &err) == SF_OK);
-	CU_ASSERT_EQUAL(sf_compare_fit(cmp, 0, &err), SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_compare_split(cmp, &err), SF_EVALUE);
 	CU_ASSERT(strstr(err.message, "selects all of the 24 rows") != NULL);
 	sf_compare_free(cmp);
 	sf_compare_free(NULL);
@@ -300,7 +335,8 @@ main(void)
 	    {"ranked by AICc, Akaike weights, failed and NaN last", test_rank},
 	    {"other outputs, other rows, poorly determined constants",
 	     test_warnings_and_notes},
-	    {"unreadable data, bad --train", test_errors},
+	    {"unreadable data, a bad column, bad --train, before any fit",
+	     test_errors},
 	    {"the JSON document", test_json},
 	    CU_TEST_INFO_NULL,
 	};

@@ -157,12 +157,15 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
 		return cli_error(&err);
 	}
-	for (size_t f = 0; f < a.npaths; f++) {
+	/* every model, data file and the --train condition checked before
+	 * the first fit, so a bad last candidate fails at once */
+	for (size_t f = 0; f < a.npaths; f++)
 		if (cli_load_models(a.paths[f], &sets[f], a.quiet, &err) !=
 		    SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
+	for (size_t f = 0; f < a.npaths; f++)
 		for (size_t i = 0; i < sets[f]->count; i++) {
 			if (cmp->n == COMPARE_MAX) {
 				status =
@@ -171,13 +174,20 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 				goto done;
 			}
 			if (sf_compare_add(cmp, sets[f]->models[i], &err) !=
-			        SF_OK ||
-			    sf_compare_fit(cmp, cmp->n - 1, &err) != SF_OK) {
+			    SF_OK) {
 				status = cli_error(&err);
 				goto done;
 			}
 		}
+	if (sf_compare_split(cmp, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
 	}
+	for (size_t i = 0; i < cmp->n; i++)
+		if (sf_compare_fit(cmp, i, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
 	if (!a.quiet && (other = sf_compare_other_output(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' fit different "

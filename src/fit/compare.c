@@ -48,6 +48,7 @@ sf_compare_free(sf_compare *cmp)
 		return;
 	for (size_t i = 0; i < cmp->n; i++) {
 		sf_problem_close(&cmp->c[i]->problem);
+		free(cmp->c[i]->train_fold);
 		free(cmp->c[i]);
 	}
 	free(cmp->c);
@@ -97,6 +98,39 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 	return SF_OK;
 }
 
+/* Candidate c's train split, when there is a condition and none yet. */
+static int
+split(const sf_compare *cmp, sf_compare_candidate *c, sf_error *err)
+{
+	int rc;
+	size_t nfolds;
+
+	if (cmp->s.train == NULL || c->train_fold != NULL)
+		return SF_OK;
+	if ((c->train_fold = malloc((c->n + 1) * sizeof *c->train_fold)) ==
+	    NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = sf_folds_make(c->model, c->problem.formula, c->problem.data,
+	                        &cmp->s.options, cmp->s.train, 0, c->train_fold,
+	                        &nfolds, err)) != SF_OK) {
+		free(c->train_fold);
+		c->train_fold = NULL;
+	}
+	return rc;
+}
+
+int
+sf_compare_split(sf_compare *cmp, sf_error *err)
+{
+	for (size_t i = 0; i < cmp->n; i++) {
+		int rc = split(cmp, cmp->c[i], err);
+
+		if (rc != SF_OK)
+			return rc;
+	}
+	return SF_OK;
+}
+
 /* The statistics of fit r of candidate c. */
 static void
 score_fit(sf_compare_candidate *c, const sf_fit_result *r, const sf_stats *s)
@@ -143,6 +177,8 @@ sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err)
 	size_t nfolds;
 
 	c->fitted = 1;
+	if ((rc = split(cmp, c, err)) != SF_OK)
+		return rc;
 	rc = sf_tune_fit(m, d, f, o, &r, err);
 	if (rc == SF_EFAIL) {
 		c->failed = 1;
@@ -173,12 +209,9 @@ sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err)
 		sf_holdout_free(h);
 		h = NULL;
 	}
-	if (cmp->s.train != NULL) {
-		if ((rc = sf_folds_make(m, f, d, o, cmp->s.train, 0, fold,
-		                        &nfolds, err)) != SF_OK)
-			goto done;
-		if ((rc = sf_holdout_run(m, d, f, o, sf_tune_fit, fold, 1, 0,
-		                         &h, err)) != SF_OK)
+	if (c->train_fold != NULL) {
+		if ((rc = sf_holdout_run(m, d, f, o, sf_tune_fit, c->train_fold,
+		                         1, 0, &h, err)) != SF_OK)
 			goto done;
 		c->extra_mape = h->mape;
 	}

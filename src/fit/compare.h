@@ -25,9 +25,12 @@
  * over the fitted candidates, delta_i the AICc above the best.
  *
  * The life cycle: sf_compare_alloc(), sf_compare_add() for each candidate
- * (it opens the candidate's data, without fitting), sf_compare_fit() for
- * each, sf_compare_rank(), then read cmp->c[cmp->order[i]]; and
- * sf_compare_free().
+ * (it opens the candidate's data, without fitting), sf_compare_split()
+ * (every candidate's train split), sf_compare_fit() for each,
+ * sf_compare_rank(), then read cmp->c[cmp->order[i]]; and
+ * sf_compare_free().  Adding every candidate and splitting before the
+ * first fit checks every model, data file and the condition at once, so
+ * that a bad last candidate does not wait for the fits of the others.
  *
  * Ownership: a comparison borrows its models (which must outlive it) and
  * copies its settings' texts; each candidate owns its opened problem.
@@ -69,6 +72,8 @@ typedef struct sf_compare_candidate {
 	char poor[128];
 	char data_sha[65]; /* of the rows, hex */
 	int fitted;        /* sf_compare_fit() has run */
+	int *train_fold;   /* the train split's folds (sf_folds_split), or
+	                      NULL before sf_compare_split() or without one */
 } sf_compare_candidate;
 
 /* A comparison. */
@@ -96,10 +101,17 @@ void sf_compare_free(sf_compare *cmp);
 int sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err);
 
 /*
+ * Make every candidate's train split (nothing without a train condition).
+ * Returns SF_OK, or the first error (sf_compare_fit() lists them).
+ */
+int sf_compare_split(sf_compare *cmp, sf_error *err);
+
+/*
  * Fit candidate i and score it: the fit, its statistics, the K-fold
  * cross-validation and, with a train condition, the extrapolation
- * holdout.  A fit with no finite cost (or no statistics) marks it failed
- * and is not an error.  Errors: a bad train condition (its column within
+ * holdout (its split made first when sf_compare_split() has not run).  A
+ * fit with no finite cost (or no statistics) marks it failed and is not
+ * an error.  Errors: a bad train condition (its column within
  * the text, file "--train"), SF_EVALUE when it selects all or none of the
  * rows, SF_ENOMEM.
  */
