@@ -167,6 +167,12 @@ expect 2 "exactly one of --train" "validate without a method" -- validate "$erne
 expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$nolog" --train 'p <= 16' -q
 expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
 expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
+expect 0 "^   1 ernest  *31.3%  *52.8%  *113%$" "compare --train: extrapolation MAPE per held-out p" \
+	-- compare "$ernest" "$nolog" --train 'p <= 4' -q
+expect 0 "extrapolation MAPE by p (the rows --train holds out)" "under the ranking" \
+	-- compare "$ernest" "$nolog" --train 'p <= 4' -q
+expect 0 '"extrapolation_by_level": {' "and in the JSON" -- compare "$ernest" "$nolog" --train 'p <= 4' --json -q
+expect 0 '"extrapolation_by_level": null' "null without --train" -- compare "$ernest" "$nolog" --json -q
 expect 2 "compare needs at least one model file" "compare without models" -- compare
 # Every candidate's model and data are checked before the first fit: a bad
 # second candidate fails at once with its FILE:LINE:COL, before the first

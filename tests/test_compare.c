@@ -108,6 +108,24 @@ test_scores(void)
 		                               0, &h, &err) == SF_OK);
 		CU_ASSERT_EQUAL(c->extra_mape, h->mape);
 		CU_ASSERT(isfinite(c->extra_mape));
+		/* x = 6, 7, 8 held out, each by its own scores */
+		CU_ASSERT_EQUAL_FATAL(c->nby_level, 3);
+		for (size_t l = 0; l < 3; l++) {
+			sf_holdout_scores want;
+
+			CU_ASSERT_STRING_EQUAL(c->by_level[l].input, "x");
+			CU_ASSERT_EQUAL(c->by_level[l].value, 6 + (double)l);
+			sf_holdout_score_level(h, p->data, 0, 6 + (double)l,
+			                       &want, &err);
+			CU_ASSERT_EQUAL(c->by_level[l].rows, 3);
+			CU_ASSERT_EQUAL(c->by_level[l].mape, want.mape);
+			CU_ASSERT_EQUAL(c->by_level[l].bias, want.bias);
+			CU_ASSERT(
+			    sf_compare_level_find(c, "x", 6 + (double)l) ==
+			    &c->by_level[l]);
+		}
+		CU_ASSERT_PTR_NULL(sf_compare_level_find(c, "x", 5));
+		CU_ASSERT_PTR_NULL(sf_compare_level_find(c, "y", 6));
 		sf_holdout_free(h);
 	}
 	/* a single parameter has no correlation; the split slope's two are
@@ -203,6 +221,47 @@ test_warnings_and_notes(void)
 		sf_model_set_free(sets[f]);
 }
 
+/* The table by value across candidates of other data: the union of
+ * their values; no levels without --train or for an interpolation. */
+static void
+test_levels(void)
+{
+	sf_model_set *sets[2] = {load("compare/candidates.yaml"),
+	                         load("fit/poor.yaml")};
+	sf_compare_settings s;
+	sf_compare *cmp;
+	const char *names[4];
+	double values[SF_HOLDOUT_LEVELS_MAX];
+
+	CU_ASSERT_FATAL(sets[0] != NULL && sets[1] != NULL);
+	settings_init(&s, "x <= 5");
+	cmp = compare_all(&s, sets, 2);
+	sf_compare_rank(cmp);
+	CU_ASSERT_EQUAL(sf_compare_level_inputs(cmp, names, 4), 1);
+	CU_ASSERT_STRING_EQUAL(names[0], "x");
+	/* reps.csv holds out 6..8, line.csv 6..10 */
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_compare_level_values(cmp, "x", values, SF_HOLDOUT_LEVELS_MAX),
+	    5);
+	for (size_t g = 0; g < 5; g++)
+		CU_ASSERT_EQUAL(values[g], 6 + (double)g);
+	CU_ASSERT_EQUAL(sf_compare_level_values(cmp, "x", values, 4), 0);
+	CU_ASSERT_EQUAL(sf_compare_level_values(cmp, "z", values, 4), 0);
+	CU_ASSERT_EQUAL(cmp->c[3]->nby_level, 5);
+	CU_ASSERT_PTR_NULL(sf_compare_level_find(cmp->c[0], "x", 9));
+	CU_ASSERT_PTR_NOT_NULL(sf_compare_level_find(cmp->c[3], "x", 9));
+	sf_compare_free(cmp);
+	/* held out inside the trained range: not an extrapolation */
+	settings_init(&s, "x != 4");
+	cmp = compare_all(&s, sets, 1);
+	CU_ASSERT(isfinite(cmp->c[1]->extra_mape));
+	CU_ASSERT_EQUAL(cmp->c[1]->nby_level, 0);
+	CU_ASSERT_EQUAL(sf_compare_level_inputs(cmp, names, 4), 0);
+	sf_compare_free(cmp);
+	sf_model_set_free(sets[0]);
+	sf_model_set_free(sets[1]);
+}
+
 static void
 test_errors(void)
 {
@@ -282,7 +341,7 @@ test_json(void)
 	sf_model_set *set = load("compare/candidates.yaml");
 	sf_compare_settings s;
 	sf_compare *cmp;
-	json_t *json, *list, *first;
+	json_t *json, *list, *first, *levels;
 
 	CU_ASSERT_FATAL(set != NULL);
 	settings_init(&s, "x <= 5");
@@ -315,12 +374,44 @@ test_json(void)
 		CU_ASSERT_EQUAL(
 		    json_is_true(json_object_get(o, "over_parameterised")),
 		    c->over);
+		levels = json_object_get(
+		    json_object_get(o, "extrapolation_by_level"), "x");
+		CU_ASSERT_EQUAL_FATAL(json_array_size(levels), 3);
+		for (size_t l = 0; l < 3; l++) {
+			json_t *e = json_array_get(levels, l);
+
+			CU_ASSERT_EQUAL(
+			    json_number_value(json_object_get(e, "value")),
+			    c->by_level[l].value);
+			CU_ASSERT_EQUAL(
+			    json_integer_value(json_object_get(e, "rows")), 3);
+			CU_ASSERT_EQUAL(
+			    json_number_value(json_object_get(e, "mape")),
+			    c->by_level[l].mape);
+		}
 	}
 	first = json_array_get(list, 0);
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(first, "model")), "line");
 	CU_ASSERT(json_is_null(json_object_get(
 	    json_array_get(list, 2), "max_abs_correlation"))); /* constant */
+	json_decref(json);
+	sf_compare_free(cmp);
+	/* without --train: null */
+	settings_init(&s, NULL);
+	cmp = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(cmp != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(cmp, set->models[0], NULL) == SF_OK);
+	cmp->c[0]->fitted = 1; /* its scores do not matter here */
+	sf_compare_rank(cmp);
+	json = sf_comparison_json(cmp);
+	CU_ASSERT_FATAL(json != NULL);
+	list =
+	    json_object_get(json_object_get(json, "comparison"), "candidates");
+	CU_ASSERT(json_is_null(json_object_get(json_array_get(list, 0),
+	                                       "extrapolation_by_level")));
+	CU_ASSERT(json_is_null(
+	    json_object_get(json_object_get(json, "comparison"), "train")));
 	json_decref(json);
 	sf_compare_free(cmp);
 	sf_model_set_free(set);
@@ -337,6 +428,7 @@ main(void)
 	     test_warnings_and_notes},
 	    {"unreadable data, a bad column, bad --train, before any fit",
 	     test_errors},
+	    {"extrapolation by held-out value, across candidates", test_levels},
 	    {"the JSON document", test_json},
 	    CU_TEST_INFO_NULL,
 	};

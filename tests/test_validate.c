@@ -368,6 +368,20 @@ test_levels(void)
 	                                                "interval95")),
 	                2);
 	json_decref(json);
+	/* x = 6..8 held out beyond the trained 1..5: extrapolated */
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 1);
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = d->inputs[0].values[r] == 3 ? 0 : SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* inside */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = d->inputs[0].values[r] <= 7 ? 0 : SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 1); /* below */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* none out */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = 0;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* none in */
 	/* more than SF_HOLDOUT_LEVELS_MAX values: none */
 	sf_holdout_free(h);
 	sf_test_problem_close(&fx);

@@ -132,6 +132,48 @@ print_table(const sf_compare *cmp)
 	}
 }
 
+/* Under the ranking, with --train: the extrapolation MAPE of every
+ * candidate per held-out value of each extrapolated input. */
+static void
+print_levels(const sf_compare *cmp)
+{
+	const char *names[8];
+	double values[SF_HOLDOUT_LEVELS_MAX];
+	size_t ninputs = sf_compare_level_inputs(cmp, names, 8);
+
+	for (size_t k = 0; k < ninputs; k++) {
+		size_t n = sf_compare_level_values(cmp, names[k], values,
+		                                   SF_HOLDOUT_LEVELS_MAX);
+
+		if (n == 0)
+			continue;
+		printf("\nextrapolation MAPE by %s (the rows --train holds "
+		       "out):\n%4s %-22s",
+		       names[k], "rank", "model");
+		for (size_t g = 0; g < n; g++)
+			printf(" %8.6g", values[g]);
+		putchar('\n');
+		for (size_t i = 0; i < cmp->n; i++) {
+			const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+
+			if (x->failed)
+				continue;
+			printf("%4zu %-22.22s", i + 1, x->model->name);
+			for (size_t g = 0; g < n; g++) {
+				const sf_compare_level *l =
+				    sf_compare_level_find(x, names[k],
+				                          values[g]);
+
+				if (l != NULL)
+					printf(" %7.3g%%", l->mape);
+				else
+					printf(" %8s", "-");
+			}
+			putchar('\n');
+		}
+	}
+}
+
 int
 sf_command_compare(const sf_command *cmd, int argc, char **argv)
 {
@@ -215,6 +257,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		json_decref(json);
 	} else {
 		print_table(cmp);
+		print_levels(cmp);
 	}
 done:
 	sf_compare_free(cmp);

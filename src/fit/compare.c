@@ -49,6 +49,7 @@ sf_compare_free(sf_compare *cmp)
 	for (size_t i = 0; i < cmp->n; i++) {
 		sf_problem_close(&cmp->c[i]->problem);
 		free(cmp->c[i]->train_fold);
+		free(cmp->c[i]->by_level);
 		free(cmp->c[i]);
 	}
 	free(cmp->c);
@@ -127,6 +128,46 @@ sf_compare_split(sf_compare *cmp, sf_error *err)
 
 		if (rc != SF_OK)
 			return rc;
+	}
+	return SF_OK;
+}
+
+/* The extrapolation scores of c by value of each extrapolated input of
+ * holdout h. */
+static int
+score_levels(sf_compare_candidate *c, const sf_holdout *h, sf_error *err)
+{
+	const sf_dataset *d = c->problem.data;
+	double values[SF_HOLDOUT_LEVELS_MAX];
+	size_t most = 0;
+	int rc;
+
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (sf_holdout_extrapolated(h, d, i))
+			most += SF_HOLDOUT_LEVELS_MAX;
+	if (most == 0)
+		return SF_OK;
+	if ((c->by_level = malloc(most * sizeof *c->by_level)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->ninputs; i++) {
+		size_t n;
+
+		if (!sf_holdout_extrapolated(h, d, i))
+			continue;
+		n = sf_holdout_levels(h, d, i, values);
+		for (size_t g = 0; g < n; g++) {
+			sf_compare_level *l = &c->by_level[c->nby_level++];
+			sf_holdout_scores s;
+
+			if ((rc = sf_holdout_score_level(h, d, i, values[g], &s,
+			                                 err)) != SF_OK)
+				return rc;
+			l->input = d->inputs[i].name;
+			l->value = values[g];
+			l->rows = s.count;
+			l->mape = s.mape;
+			l->bias = s.bias;
+		}
 	}
 	return SF_OK;
 }
@@ -214,6 +255,8 @@ sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err)
 		                         1, 0, &h, err)) != SF_OK)
 			goto done;
 		c->extra_mape = h->mape;
+		if ((rc = score_levels(c, h, err)) != SF_OK)
+			goto done;
 	}
 done:
 	free(fold);
@@ -282,4 +325,65 @@ sf_compare_other_rows(const sf_compare *cmp)
 		    cmp->c[i]->loss != a->loss)
 			return i;
 	return 0;
+}
+
+size_t
+sf_compare_level_inputs(const sf_compare *cmp, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *c = cmp->c[cmp->order[i]];
+
+		for (size_t l = 0; l < c->nby_level; l++) {
+			size_t k = 0;
+
+			while (k < n && strcmp(names[k], c->by_level[l].input))
+				k++;
+			if (k == n && n < max)
+				names[n++] = c->by_level[l].input;
+		}
+	}
+	return n;
+}
+
+size_t
+sf_compare_level_values(const sf_compare *cmp, const char *name, double *values,
+                        size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *c = cmp->c[i];
+
+		for (size_t l = 0; l < c->nby_level; l++) {
+			double v = c->by_level[l].value;
+			size_t k = 0;
+
+			if (strcmp(c->by_level[l].input, name) != 0)
+				continue;
+			while (k < n && values[k] < v)
+				k++;
+			if (k < n && values[k] == v)
+				continue;
+			if (n == max)
+				return 0;
+			memmove(values + k + 1, values + k,
+			        (n - k) * sizeof *values);
+			values[k] = v;
+			n++;
+		}
+	}
+	return n;
+}
+
+const sf_compare_level *
+sf_compare_level_find(const sf_compare_candidate *c, const char *name,
+                      double value)
+{
+	for (size_t l = 0; l < c->nby_level; l++)
+		if (c->by_level[l].value == value &&
+		    strcmp(c->by_level[l].input, name) == 0)
+			return &c->by_level[l];
+	return NULL;
 }

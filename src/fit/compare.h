@@ -10,6 +10,11 @@
  *                         folds dealt with the fit's effective seed
  *   extra_mape            with a train condition, the MAPE of the rows it
  *                         leaves out, predicted by a fit on the others
+ *   by_level              and the same per value of each extrapolated
+ *                         input (sf_holdout_extrapolated: every held-out
+ *                         value outside the trained range, such as p for
+ *                         'p <= 8'), when it has at most
+ *                         SF_HOLDOUT_LEVELS_MAX held-out values
  *   max_corr              the largest |correlation| of two parameters
  *                         (NaN when no two have one)
  *   at_bound              the parameters stuck at a bound
@@ -61,6 +66,14 @@ typedef struct sf_compare_settings {
 	void *warn_ctx;
 } sf_compare_settings;
 
+/* The extrapolation scores of one held-out value of an input. */
+typedef struct sf_compare_level {
+	const char *input; /* its name, the dataset's */
+	double value;
+	size_t rows; /* held-out rows with this value, predicted */
+	double mape, bias;
+} sf_compare_level;
+
 /* One candidate's scores; see the opening comment. */
 typedef struct sf_compare_candidate {
 	const sf_model *model; /* borrowed */
@@ -70,10 +83,12 @@ typedef struct sf_compare_candidate {
 	double sse, mape, aicc, bic, weight, cv_mape, extra_mape, max_corr;
 	int over, failed; /* failed: the fit found no finite cost */
 	char poor[128];
-	char data_sha[65]; /* of the rows, hex */
-	int fitted;        /* sf_compare_fit() has run */
-	int *train_fold;   /* the train split's folds (sf_folds_split), or
-	                      NULL before sf_compare_split() or without one */
+	char data_sha[65];          /* of the rows, hex */
+	int fitted;                 /* sf_compare_fit() has run */
+	sf_compare_level *by_level; /* nby_level, grouped by input in the */
+	size_t nby_level;           /* dataset's order, values ascending */
+	int *train_fold; /* the train split's folds (sf_folds_split), or
+	                    NULL before sf_compare_split() or without one */
 } sf_compare_candidate;
 
 /* A comparison. */
@@ -120,6 +135,22 @@ int sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err);
 /* Order the candidates (cmp->order) and set their Akaike weights; see the
  * opening comment.  Every candidate must have been fitted. */
 void sf_compare_rank(sf_compare *cmp);
+
+/*
+ * For a table of the extrapolation by value, across candidates: the
+ * distinct names of the inputs some candidate has levels of, in the
+ * order of the ranking (names, at most max, borrowed from the
+ * candidates); and the distinct values of input name over every
+ * candidate's levels, ascending (0 when more than max).
+ */
+size_t sf_compare_level_inputs(const sf_compare *cmp, const char **names,
+                               size_t max);
+size_t sf_compare_level_values(const sf_compare *cmp, const char *name,
+                               double *values, size_t max);
+
+/* Candidate c's level of input name at value, or NULL when it has none. */
+const sf_compare_level *sf_compare_level_find(const sf_compare_candidate *c,
+                                              const char *name, double value);
 
 /* The first candidate after the first whose model fits another output
  * (sf_model_output), or 0 when all fit the same one: their SSE are then

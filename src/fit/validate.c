@@ -372,3 +372,29 @@ sf_holdout_score_level(const sf_holdout *h, const sf_dataset *d, size_t i,
 	free(mask);
 	return SF_OK;
 }
+
+int
+sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i)
+{
+	const double *x = d->inputs[i].values;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t out = 0;
+
+	if (d->inputs[i].levels != NULL)
+		return 0;
+	for (size_t r = 0; r < d->rows; r++)
+		if (h->fold[r] == SF_FOLD_TRAIN) {
+			lo = fmin(lo, x[r]);
+			hi = fmax(hi, x[r]);
+		}
+	if (lo > hi)
+		return 0; /* no training row */
+	for (size_t r = 0; r < d->rows; r++) {
+		if (h->fold[r] == SF_FOLD_TRAIN)
+			continue;
+		if (!(x[r] < lo || x[r] > hi))
+			return 0;
+		out++;
+	}
+	return out > 0;
+}

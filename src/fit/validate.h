@@ -137,6 +137,14 @@ size_t sf_holdout_levels(const sf_holdout *h, const sf_dataset *d, size_t i,
 int sf_holdout_score_level(const sf_holdout *h, const sf_dataset *d, size_t i,
                            double value, sf_holdout_scores *out, sf_error *err);
 
+/*
+ * 1 when input i is an extrapolated input of h: a number (not a text
+ * input) whose value at every held-out row lies outside the range of its
+ * values at the training rows (as p is for a split 'p <= 8'); else 0, and
+ * 0 when h holds nothing out or trains on nothing.
+ */
+int sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i);
+
 /* The predictions f_i of formula f at theta for every row of d. */
 int sf_predict_rows(const sf_formula *f, const sf_dataset *d,
                     const double *theta, double *predicted, sf_error *err);

@@ -7,8 +7,12 @@
  *
  * with the candidates best first, each with its rank, model, file,
  * parameters, rows, failed, sse, mape, aicc, bic, akaike_weight, cv_mape,
- * extrapolation_mape, max_abs_correlation, at_bound, over_parameterised
- * and poorly_determined.  Numbers as sf_json_number() writes them (null
+ * extrapolation_mape, extrapolation_by_level, max_abs_correlation,
+ * at_bound, over_parameterised and poorly_determined.
+ * extrapolation_by_level is null without a train condition, else an
+ * object with, for each extrapolated input (compare.h's by_level), the
+ * list of its held-out values ascending, each {"value", "rows", "mape",
+ * "bias"}.  Numbers as sf_json_number() writes them (null
  * when not finite).
  *
  * Ownership: sf_comparison_json() returns a new jansson value the caller
