@@ -137,9 +137,9 @@ print_table(const sf_compare *cmp)
 static void
 print_levels(const sf_compare *cmp)
 {
-	const char *names[8];
+	const char *names[64]; /* the extrapolated inputs shown */
 	double values[SF_HOLDOUT_LEVELS_MAX];
-	size_t ninputs = sf_compare_level_inputs(cmp, names, 8);
+	size_t ninputs = sf_compare_level_inputs(cmp, names, 64);
 
 	for (size_t k = 0; k < ninputs; k++) {
 		size_t n = sf_compare_level_values(cmp, names[k], values,
