@@ -167,7 +167,22 @@ expect 2 "exactly one of --train" "validate without a method" -- validate "$erne
 expect 0 "^   1 ernest  " "compare ranks Ernest first" -- compare "$ernest" "$nolog" --train 'p <= 16' -q
 expect 0 "ernest-no-log.*over-parameterised" "compare flags the weaker candidate" -- compare "$ernest" "$nolog" -q
 expect 0 '"akaike_weight"' "compare --json" -- compare "$ernest" "$nolog" --json -q
+expect 0 "^   1 ernest  *31.3%  *52.8%  *113%$" "compare --train: extrapolation MAPE per held-out p" \
+	-- compare "$ernest" "$nolog" --train 'p <= 4' -q
+expect 0 "extrapolation MAPE by p (the rows --train holds out)" "under the ranking" \
+	-- compare "$ernest" "$nolog" --train 'p <= 4' -q
+expect 0 '"extrapolation_by_level": {' "and in the JSON" -- compare "$ernest" "$nolog" --train 'p <= 4' --json -q
+expect 0 '"extrapolation_by_level": null' "null without --train" -- compare "$ernest" "$nolog" --json -q
 expect 2 "compare needs at least one model file" "compare without models" -- compare
+# Every candidate's model and data are checked before the first fit: a bad
+# second candidate fails at once with its FILE:LINE:COL, before the first
+# candidate is fitted or even its --train split made (which here keeps
+# every row of that candidate's data, itself an error).
+expect 2 "bad-column.yaml:5:13: unknown name 'xx'" "compare checks every candidate's data before fitting" \
+	-- compare "$srcdir/tests/data/fit/poor.yaml" "$srcdir/tests/data/compare/bad-column.yaml" --train 'x <= 10'
+stdout_empty "and prints no table"
+expect 2 "empty_time.yaml:1:7: time is empty" "compare checks every candidate's model before fitting" \
+	-- compare "$srcdir/tests/data/fit/poor.yaml" "$srcdir/tests/data/model/bad/empty_time.yaml" --train 'x <= 10'
 # Two outputs: a run time and a time per core (the same data, other units).
 sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per-core/' \
 	"$ernest" >"$work/per-core.yaml"

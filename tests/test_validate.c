@@ -12,6 +12,7 @@
 #include "testing.h"
 #include "fit/tune.h"
 #include "fit/validate.h"
+#include "use/validation.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -252,6 +253,168 @@ test_lambda_auto(void)
 	sf_test_problem_close(&fx);
 }
 
+/* The folds as the options ask, and their errors. */
+static void
+test_folds_make(void)
+{
+	sf_test_problem fx;
+	int fold[64], want[64];
+	size_t nf;
+	sf_fit_options o;
+	sf_error err;
+
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv", "") == 0);
+	sf_fit_options_init(&o);
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              "x <= 5", 3, fold, &nf, &err),
+	                SF_OK);
+	CU_ASSERT_EQUAL(nf, 1);
+	sf_folds_split(fx.p.formula, fx.p.data, "x <= 5", want, &err);
+	CU_ASSERT(memcmp(fold, want, fx.p.data->rows * sizeof *fold) == 0);
+	/* k folds with the effective seed: the options', else 1 */
+	o.seed = 9;
+	o.has_seed = 1;
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              NULL, 3, fold, &nf, &err),
+	                SF_OK);
+	CU_ASSERT_EQUAL(nf, 3);
+	sf_folds_kfold(fx.p.data, 3, 9, want);
+	CU_ASSERT(memcmp(fold, want, fx.p.data->rows * sizeof *fold) == 0);
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              NULL, 0, fold, &nf, &err),
+	                SF_OK);
+	CU_ASSERT_EQUAL(nf, 8); /* leave one configuration out */
+	/* a bad condition: its column, in the file "--train" */
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              "x <= q", 3, fold, &nf, &err),
+	                SF_ENAME);
+	CU_ASSERT_STRING_EQUAL(err.file, "--train");
+	CU_ASSERT_EQUAL(err.column, 6);
+	CU_ASSERT_EQUAL(nf, 0);
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              "x > 100", 3, fold, &nf, &err),
+	                SF_EVALUE);
+	sf_test_problem_close(&fx);
+	/* one configuration: nothing to cross-validate */
+	CU_ASSERT_FATAL(line_open(&fx, "one-config.csv", "") == 0);
+	CU_ASSERT_EQUAL(sf_folds_make(fx.p.model, fx.p.formula, fx.p.data, &o,
+	                              NULL, 3, fold, &nf, &err),
+	                SF_EUSAGE);
+	CU_ASSERT_STRING_EQUAL(err.message, "cross-validation needs at least 2 "
+	                                    "configurations; the data has 1");
+	sf_test_problem_close(&fx);
+}
+
+/* The held-out values of an input and their scores, against the scores
+ * of a mask made by hand; the JSON document carries them. */
+static void
+test_levels(void)
+{
+	sf_test_problem fx;
+	int fold[64];
+	double values[SF_HOLDOUT_LEVELS_MAX];
+	unsigned char mask[64];
+	sf_fit_options o;
+	sf_holdout *h;
+	sf_holdout_scores got, want;
+	sf_error err;
+	const sf_dataset *d;
+	json_t *json, *v, *groups, *p;
+	double *x;
+	char text[32];
+
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv", "") == 0);
+	d = fx.p.data;
+	sf_fit_options_init(&o);
+	CU_ASSERT_FATAL(sf_folds_split(fx.p.formula, d, "x <= 5", fold, &err) ==
+	                SF_OK);
+	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o,
+	                               sf_fit_run, fold, 1, 1, &h,
+	                               &err) == SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_holdout_levels(h, d, 0, values), 3);
+	for (size_t g = 0; g < 3; g++) {
+		CU_ASSERT_EQUAL(values[g], 6 + (double)g);
+		for (size_t r = 0; r < d->rows; r++)
+			mask[r] = d->inputs[0].values[r] == values[g];
+		sf_holdout_score(h, d, mask, &want);
+		CU_ASSERT_EQUAL(
+		    sf_holdout_score_level(h, d, 0, values[g], &got, &err),
+		    SF_OK);
+		CU_ASSERT_EQUAL(got.count, 3);
+		CU_ASSERT(memcmp(&got, &want, sizeof got) == 0);
+	}
+	json = sf_validation_json(fx.p.model, d, h, "split", "x <= 5");
+	CU_ASSERT_FATAL(json != NULL);
+	v = json_object_get(json, "validation");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(v, "train")),
+	                       "x <= 5");
+	CU_ASSERT_EQUAL(
+	    json_integer_value(json_object_get(v, "rows_predicted")), 9);
+	CU_ASSERT_EQUAL(json_number_value(json_object_get(v, "mape")), h->mape);
+	groups = json_object_get(json_object_get(v, "groups"), "x");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(groups), 3);
+	CU_ASSERT_EQUAL(json_number_value(json_object_get(
+	                    json_array_get(groups, 2), "value")),
+	                8);
+	CU_ASSERT_EQUAL(json_number_value(
+	                    json_object_get(json_array_get(groups, 2), "mape")),
+	                got.mape);
+	p = json_object_get(v, "predictions");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(p), 9);
+	CU_ASSERT_EQUAL(
+	    json_integer_value(json_object_get(json_array_get(p, 0), "fold")),
+	    0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(json_array_get(p, 0),
+	                                                "interval95")),
+	                2);
+	json_decref(json);
+	/* x = 6..8 held out beyond the trained 1..5: extrapolated */
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 1);
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = d->inputs[0].values[r] == 3 ? 0 : SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* inside */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = d->inputs[0].values[r] <= 7 ? 0 : SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 1); /* below */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = SF_FOLD_TRAIN;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* none out */
+	for (size_t r = 0; r < d->rows; r++)
+		h->fold[r] = 0;
+	CU_ASSERT_EQUAL(sf_holdout_extrapolated(h, d, 0), 0); /* none in */
+	/* more than SF_HOLDOUT_LEVELS_MAX values: none */
+	sf_holdout_free(h);
+	sf_test_problem_close(&fx);
+	CU_ASSERT_FATAL(line_open(&fx, "reps.csv", "") == 0);
+	d = fx.p.data;
+	CU_ASSERT_EQUAL(sf_folds_kfold(d, 0, 1, fold), 8);
+	CU_ASSERT_FATAL(sf_holdout_run(fx.p.model, d, fx.p.formula, &o,
+	                               sf_fit_run, fold, 8, 0, &h,
+	                               &err) == SF_OK);
+	CU_ASSERT_EQUAL(sf_holdout_levels(h, d, 0, values), 8);
+	/* the outputs as the input's values: 24 distinct, too many */
+	x = fx.p.data->inputs[0].values;
+	fx.p.data->inputs[0].values = fx.p.data->output;
+	CU_ASSERT_EQUAL(sf_holdout_levels(h, d, 0, values), 0);
+	fx.p.data->inputs[0].values = x;
+	sf_holdout_free(h);
+	sf_test_problem_close(&fx);
+	/* a value for people */
+	{
+		const char *levels[] = {"small", "large"};
+		sf_dataset_input in = {0};
+
+		sf_validation_value(&in, 0.25, text, sizeof text);
+		CU_ASSERT_STRING_EQUAL(text, "0.25");
+		in.levels = (char **)levels;
+		in.nlevels = 2;
+		sf_validation_value(&in, 1, text, sizeof text);
+		CU_ASSERT_STRING_EQUAL(text, "large");
+		sf_validation_value(&in, 2, text, sizeof text);
+		CU_ASSERT_STRING_EQUAL(text, "2");
+	}
+}
+
 int
 main(void)
 {
@@ -259,11 +422,14 @@ main(void)
 	    {"k-fold keeps repetitions together, sizes even, seeded",
 	     test_kfold_keeps_repetitions},
 	    {"--train split, and its errors", test_split},
+	    {"folds as the options ask, and their errors", test_folds_make},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo holdout[] = {
 	    {"leave-one-out equals the closed form of a line",
 	     test_loo_closed_form},
+	    {"held-out values of an input, their scores, the JSON",
+	     test_levels},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo resample[] = {

@@ -6,17 +6,18 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
-#include "use/report.h"
 #include "fit/tune.h"
 #include "fit/validate.h"
+#include "use/report.h"
+#include "use/validation.h"
 
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Inputs with at most this many held-out values get a table by value. */
-enum { GROUP_MAX_VALUES = 16, ROWS_SHOWN = 40 };
+/* The held-out rows listed of a split (--json lists all). */
+enum { ROWS_SHOWN = 40 };
 
 typedef struct validate_args {
 	const char *model_path, *data_path, *model_name, *train;
@@ -90,158 +91,11 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 	return SF_EXIT_OK;
 }
 
-/* The distinct held-out values of input i, sorted, if few enough. */
-static size_t
-group_values(const sf_dataset *d, const sf_holdout *h, size_t i, double *values)
-{
-	size_t n = 0;
-
-	for (size_t r = 0; r < d->rows; r++) {
-		double v = d->inputs[i].values[r];
-		size_t k = 0;
-
-		if (h->fold[r] == SF_FOLD_TRAIN || isnan(h->predicted[r]))
-			continue;
-		while (k < n && values[k] < v)
-			k++;
-		if (k < n && values[k] == v)
-			continue;
-		if (n == GROUP_MAX_VALUES)
-			return 0;
-		memmove(values + k + 1, values + k, (n - k) * sizeof *values);
-		values[k] = v;
-		n++;
-	}
-	return n;
-}
-
-/* A value of input i for people: the level of a text input, else %g. */
-static void
-format_value(const sf_dataset_input *in, double v, char *buf, size_t size)
-{
-	if (in->levels != NULL && v >= 0 && v < (double)in->nlevels)
-		snprintf(buf, size, "%s", in->levels[(size_t)v]);
-	else
-		snprintf(buf, size, "%g", v);
-}
-
-/* The scores of the held-out rows whose input i equals value. */
-static void
-score_group(const sf_dataset *d, const sf_holdout *h, size_t i, double value,
-            unsigned char *mask, sf_holdout_scores *scores)
-{
-	for (size_t r = 0; r < d->rows; r++)
-		mask[r] = d->inputs[i].values[r] == value;
-	sf_holdout_score(h, d, mask, scores);
-}
-
-/* The interval scores of s as JSON members of o. */
-static void
-interval_scores_json(json_t *o, const sf_holdout_scores *s)
-{
-	json_object_set_new(o, "interval_rows",
-	                    json_integer((json_int_t)s->interval_rows));
-	json_object_set_new(o, "coverage95", sf_json_number(s->coverage95));
-	json_object_set_new(o, "mean_halfwidth_pct",
-	                    sf_json_number(s->mean_halfwidth_pct));
-	json_object_set_new(o, "interval_score",
-	                    sf_json_number(s->interval_score));
-}
-
-static json_t *
-groups_json(const sf_dataset *d, const sf_holdout *h, unsigned char *mask)
-{
-	json_t *groups = json_object();
-	double values[GROUP_MAX_VALUES];
-
-	for (size_t i = 0; i < d->ninputs && groups != NULL; i++) {
-		size_t n = group_values(d, h, i, values);
-		json_t *list;
-
-		if (n < 2)
-			continue;
-		list = json_array();
-		for (size_t g = 0; g < n; g++) {
-			sf_holdout_scores s;
-			char label[128];
-			json_t *o;
-
-			score_group(d, h, i, values[g], mask, &s);
-			format_value(&d->inputs[i], values[g], label,
-			             sizeof label);
-			o = json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
-			              d->inputs[i].levels != NULL
-			                  ? json_string(label)
-			                  : sf_json_number(values[g]),
-			              "rows", (json_int_t)s.count, "mape",
-			              sf_json_number(s.mape), "max_ape",
-			              sf_json_number(s.max_ape), "bias",
-			              sf_json_number(s.bias));
-			if (o != NULL)
-				interval_scores_json(o, &s);
-			json_array_append_new(list, o);
-		}
-		json_object_set_new(groups, d->inputs[i].name, list);
-	}
-	return groups;
-}
-
-static json_t *
-validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
-                const validate_args *a, const char *method)
-{
-	unsigned char *mask = malloc(d->rows + 1);
-	json_t *rows = json_array(), *root;
-
-	for (size_t r = 0; r < d->rows; r++) {
-		json_t *row;
-
-		if (h->fold[r] == SF_FOLD_TRAIN)
-			continue;
-		row = json_pack(
-		    "{s:I, s:I, s:i, s:o, s:o, s:[o, o]}", "row", (json_int_t)r,
-		    "line", (json_int_t)d->lines[r], "fold", h->fold[r],
-		    "observed", sf_json_number(d->output[r]), "predicted",
-		    sf_json_number(h->predicted[r]), "interval95",
-		    sf_json_number(h->lo95[r]), sf_json_number(h->hi95[r]));
-		for (size_t i = 0; i < d->ninputs && row != NULL; i++)
-			json_object_set_new(
-			    row, d->inputs[i].name,
-			    sf_json_number(d->inputs[i].values[r]));
-		json_array_append_new(rows, row);
-	}
-	root = json_pack(
-	    "{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:o, s:I, s:I, s:I, s:I, "
-	    "s:o, s:o, s:o, s:I}}",
-	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
-	    "file", m->path, "data", d->file, "validation", "method", method,
-	    "train", a->train != NULL ? json_string(a->train) : json_null(),
-	    "folds", (json_int_t)h->nfolds, "rows", (json_int_t)d->rows,
-	    "rows_predicted", (json_int_t)h->predicted_rows, "failed_folds",
-	    (json_int_t)h->failed_folds, "mape", sf_json_number(h->mape),
-	    "max_ape", sf_json_number(h->max_ape), "bias",
-	    sf_json_number(h->bias), "evaluations", (json_int_t)h->evaluations);
-	if (root != NULL && mask != NULL) {
-		json_t *v = json_object_get(root, "validation");
-		sf_holdout_scores all;
-
-		sf_holdout_score(h, d, NULL, &all);
-		interval_scores_json(v, &all);
-		json_object_set_new(v, "groups", groups_json(d, h, mask));
-		json_object_set_new(v, "predictions", rows);
-	} else {
-		json_decref(rows);
-	}
-	free(mask);
-	return root;
-}
-
-static void
+static int
 print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
            const validate_args *a, const char *method)
 {
-	unsigned char *mask = malloc(d->rows + 1);
-	double values[GROUP_MAX_VALUES];
+	double values[SF_HOLDOUT_LEVELS_MAX];
 	size_t shown = 0, trained = 0;
 
 	for (size_t r = 0; r < d->rows; r++)
@@ -274,9 +128,9 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 				continue;
 			printf("  %6d", d->lines[r]);
 			for (size_t i = 0; i < d->ninputs; i++) {
-				format_value(&d->inputs[i],
-				             d->inputs[i].values[r], buf,
-				             sizeof buf);
+				sf_validation_value(&d->inputs[i],
+				                    d->inputs[i].values[r], buf,
+				                    sizeof buf);
 				printf(" %12.12s", buf);
 			}
 			snprintf(buf, sizeof buf, "[%.6g, %.6g]", h->lo95[r],
@@ -308,8 +162,8 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 	else
 		printf("  95%% prediction intervals: none (no fold's fit had "
 		       "residual degrees of freedom)\n");
-	for (size_t i = 0; i < d->ninputs && mask != NULL; i++) {
-		size_t n = group_values(d, h, i, values);
+	for (size_t i = 0; i < d->ninputs; i++) {
+		size_t n = sf_holdout_levels(h, d, i, values);
 
 		if (n < 2)
 			continue;
@@ -320,9 +174,11 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 			sf_holdout_scores s;
 			char label[64];
 
-			score_group(d, h, i, values[g], mask, &s);
-			format_value(&d->inputs[i], values[g], label,
-			             sizeof label);
+			if (sf_holdout_score_level(h, d, i, values[g], &s,
+			                           NULL) != SF_OK)
+				return SF_ENOMEM;
+			sf_validation_value(&d->inputs[i], values[g], label,
+			                    sizeof label);
 			printf(
 			    "  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%% %8.3g%% "
 			    "%8.3g%%\n",
@@ -330,7 +186,7 @@ print_text(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 			    s.coverage95, s.mean_halfwidth_pct);
 		}
 	}
-	free(mask);
+	return SF_OK;
 }
 
 int
@@ -368,28 +224,13 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
-	if (a.train != NULL) {
-		method = "split";
-		if (sf_folds_split(p.formula, p.data, a.train, fold, &err) !=
-		    SF_OK) {
-			/* the column is within --train's text */
-			if (err.file[0] == '\0' && err.column > 0)
-				snprintf(err.file, sizeof err.file, "--train");
-			status = cli_error(&err);
-			goto done;
-		}
-	} else {
-		method = a.loo ? "leave-one-configuration-out" : "kfold";
-		nfolds = sf_folds_kfold(
-		    p.data, a.loo ? 0 : a.kfold,
-		    sf_fit_settings_effective(m, &a.options).seed, fold);
-		if (nfolds == 0) {
-			status = cli_usage(cmd->name, NULL,
-			                   "cross-validation needs at least 2 "
-			                   "configurations; the data has %zu",
-			                   p.data->nconfigs);
-			goto done;
-		}
+	method = a.train != NULL ? "split"
+	         : a.loo         ? "leave-one-configuration-out"
+	                         : "kfold";
+	if (sf_folds_make(m, p.formula, p.data, &a.options, a.train,
+	                  a.loo ? 0 : a.kfold, fold, &nfolds, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
 	}
 	if (sf_holdout_run(m, p.data, p.formula, &a.options, sf_tune_fit, fold,
 	                   nfolds, 1, &h, &err) != SF_OK) {
@@ -397,7 +238,8 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	if (a.json) {
-		json_t *json = validation_json(m, p.data, h, &a, method);
+		json_t *json =
+		    sf_validation_json(m, p.data, h, method, a.train);
 
 		if (json == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
@@ -410,8 +252,10 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 			goto done;
 		}
 		json_decref(json);
-	} else {
-		print_text(m, p.data, h, &a, method);
+	} else if (print_text(m, p.data, h, &a, method) != SF_OK) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
 	}
 	status = h->predicted_rows > 0 ? SF_EXIT_OK : SF_EXIT_GOAL;
 done:

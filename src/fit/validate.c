@@ -8,6 +8,7 @@
 #include "base/rng.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,36 @@ done:
 	free(columns);
 	free(keep);
 	return rc;
+}
+
+int
+sf_folds_make(const sf_model *m, const sf_formula *f, const sf_dataset *d,
+              const sf_fit_options *o, const char *train, size_t k, int *fold,
+              size_t *nfolds, sf_error *err)
+{
+	int rc;
+
+	*nfolds = 0;
+	if (train != NULL) {
+		if ((rc = sf_folds_split(f, d, train, fold, err)) != SF_OK) {
+			/* the column is within the condition's text */
+			if (err != NULL && err->file[0] == '\0' &&
+			    err->column > 0)
+				snprintf(err->file, sizeof err->file,
+				         "--train");
+			return rc;
+		}
+		*nfolds = 1;
+		return SF_OK;
+	}
+	*nfolds =
+	    sf_folds_kfold(d, k, sf_fit_settings_effective(m, o).seed, fold);
+	if (*nfolds == 0)
+		return sf_error_set(err, SF_EUSAGE,
+		                    "cross-validation needs at least 2 "
+		                    "configurations; the data has %zu",
+		                    d->nconfigs);
+	return SF_OK;
 }
 
 size_t
@@ -298,4 +329,72 @@ sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
 	out->coverage95 = ni > 0 ? 100 * covered / (double)ni : NAN;
 	out->mean_halfwidth_pct = ni > 0 ? 100 * half / (double)ni : NAN;
 	out->interval_score = ni > 0 ? 100 * winkler / (double)ni : NAN;
+}
+
+size_t
+sf_holdout_levels(const sf_holdout *h, const sf_dataset *d, size_t i,
+                  double *values)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < d->rows; r++) {
+		double v = d->inputs[i].values[r];
+		size_t k = 0;
+
+		if (h->fold[r] == SF_FOLD_TRAIN || isnan(h->predicted[r]))
+			continue;
+		while (k < n && values[k] < v)
+			k++;
+		if (k < n && values[k] == v)
+			continue;
+		if (n == SF_HOLDOUT_LEVELS_MAX)
+			return 0;
+		memmove(values + k + 1, values + k, (n - k) * sizeof *values);
+		values[k] = v;
+		n++;
+	}
+	return n;
+}
+
+int
+sf_holdout_score_level(const sf_holdout *h, const sf_dataset *d, size_t i,
+                       double value, sf_holdout_scores *out, sf_error *err)
+{
+	unsigned char *mask = malloc(d->rows + 1);
+
+	if (mask == NULL) {
+		memset(out, 0, sizeof *out);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	for (size_t r = 0; r < d->rows; r++)
+		mask[r] = d->inputs[i].values[r] == value;
+	sf_holdout_score(h, d, mask, out);
+	free(mask);
+	return SF_OK;
+}
+
+int
+sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i)
+{
+	const double *x = d->inputs[i].values;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t out = 0;
+
+	if (d->inputs[i].levels != NULL)
+		return 0;
+	for (size_t r = 0; r < d->rows; r++)
+		if (h->fold[r] == SF_FOLD_TRAIN) {
+			lo = fmin(lo, x[r]);
+			hi = fmax(hi, x[r]);
+		}
+	if (lo > hi)
+		return 0; /* no training row */
+	for (size_t r = 0; r < d->rows; r++) {
+		if (h->fold[r] == SF_FOLD_TRAIN)
+			continue;
+		if (!(x[r] < lo || x[r] > hi))
+			return 0;
+		out++;
+	}
+	return out > 0;
 }

@@ -80,6 +80,18 @@ int sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
 size_t sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold);
 
 /*
+ * The folds of a validation as its options ask: with train (not NULL), a
+ * split (sf_folds_split; an error's column within train is given the file
+ * name "--train"); else k folds (k = 0: leave one configuration out)
+ * dealt with the effective seed of m and o (sf_fit_settings_effective).
+ * Sets *nfolds.  Errors: those of the split, SF_EUSAGE when there are
+ * fewer than 2 configurations to cross-validate, SF_ENOMEM.
+ */
+int sf_folds_make(const sf_model *m, const sf_formula *f, const sf_dataset *d,
+                  const sf_fit_options *o, const char *train, size_t k,
+                  int *fold, size_t *nfolds, sf_error *err);
+
+/*
  * Fit each fold's training rows with the procedure fit (sf_fit_run, or
  * sf_tune_fit to validate the lambda choice too) and predict its rows,
  * with their prediction intervals when intervals is 1.  fold is copied.
@@ -106,6 +118,32 @@ typedef struct sf_holdout_scores {
  * NULL for all); NaN where there is none. */
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
                       const unsigned char *mask, sf_holdout_scores *out);
+
+/* Inputs with more held-out values than this get no scores by value. */
+enum { SF_HOLDOUT_LEVELS_MAX = 16 };
+
+/*
+ * The distinct values of input i among h's predicted rows, ascending, in
+ * values (room for SF_HOLDOUT_LEVELS_MAX).  Returns how many, or 0 when
+ * there are more than SF_HOLDOUT_LEVELS_MAX.
+ */
+size_t sf_holdout_levels(const sf_holdout *h, const sf_dataset *d, size_t i,
+                         double *values);
+
+/*
+ * The scores of the predicted rows whose input i equals value (a group of
+ * the table by value).  Returns SF_OK, or SF_ENOMEM (out zeroed).
+ */
+int sf_holdout_score_level(const sf_holdout *h, const sf_dataset *d, size_t i,
+                           double value, sf_holdout_scores *out, sf_error *err);
+
+/*
+ * 1 when input i is an extrapolated input of h: a number (not a text
+ * input) whose value at every held-out row lies outside the range of its
+ * values at the training rows (as p is for a split 'p <= 8'); else 0, and
+ * 0 when h holds nothing out or trains on nothing.
+ */
+int sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i);
 
 /* The predictions f_i of formula f at theta for every row of d. */
 int sf_predict_rows(const sf_formula *f, const sf_dataset *d,

@@ -1,0 +1,389 @@
+/*
+ * compare.c - fit candidate formulas on the same rows, score and rank them.
+ */
+#include "fit/compare.h"
+#include "fit/stats.h"
+#include "fit/tune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *
+copy_text(const char *s)
+{
+	char *t;
+
+	if (s == NULL)
+		return NULL;
+	if ((t = malloc(strlen(s) + 1)) != NULL)
+		strcpy(t, s);
+	return t;
+}
+
+sf_compare *
+sf_compare_alloc(const sf_compare_settings *s)
+{
+	sf_compare *cmp = calloc(1, sizeof *cmp);
+
+	if (cmp == NULL)
+		return NULL;
+	cmp->s = *s;
+	cmp->s.options.progress = NULL;
+	cmp->s.data_path = copy_text(s->data_path);
+	cmp->s.train = copy_text(s->train);
+	if ((s->data_path != NULL && cmp->s.data_path == NULL) ||
+	    (s->train != NULL && cmp->s.train == NULL)) {
+		sf_compare_free(cmp);
+		return NULL;
+	}
+	return cmp;
+}
+
+void
+sf_compare_free(sf_compare *cmp)
+{
+	if (cmp == NULL)
+		return;
+	for (size_t i = 0; i < cmp->n; i++) {
+		sf_problem_close(&cmp->c[i]->problem);
+		free(cmp->c[i]->train_fold);
+		free(cmp->c[i]->by_level);
+		free(cmp->c[i]);
+	}
+	free(cmp->c);
+	free(cmp->order);
+	free((char *)cmp->s.data_path);
+	free((char *)cmp->s.train);
+	free(cmp);
+}
+
+int
+sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
+{
+	sf_compare_candidate *c;
+	int rc;
+
+	if (cmp->n == cmp->cap) {
+		size_t cap = cmp->cap > 0 ? 2 * cmp->cap : 8;
+		sf_compare_candidate **more =
+		    realloc(cmp->c, cap * sizeof *more);
+		size_t *order;
+
+		if (more == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		cmp->c = more;
+		if ((order = realloc(cmp->order, cap * sizeof *order)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		cmp->order = order;
+		cmp->cap = cap;
+	}
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	c->model = m;
+	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
+	c->cv_mape = c->extra_mape = NAN;
+	c->max_corr = NAN; /* none: no two parameters with a correlation */
+	if ((rc = sf_problem_open(m, cmp->s.data_path, c->loss, cmp->s.warn,
+	                          cmp->s.warn_ctx, &c->problem, err)) !=
+	    SF_OK) {
+		free(c);
+		return rc;
+	}
+	c->n = c->problem.data->rows;
+	c->k = c->problem.formula->nparams;
+	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
+	cmp->order[cmp->n] = cmp->n;
+	cmp->c[cmp->n++] = c;
+	return SF_OK;
+}
+
+/* Candidate c's train split, when there is a condition and none yet. */
+static int
+split(const sf_compare *cmp, sf_compare_candidate *c, sf_error *err)
+{
+	int rc;
+	size_t nfolds;
+
+	if (cmp->s.train == NULL || c->train_fold != NULL)
+		return SF_OK;
+	if ((c->train_fold = malloc((c->n + 1) * sizeof *c->train_fold)) ==
+	    NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = sf_folds_make(c->model, c->problem.formula, c->problem.data,
+	                        &cmp->s.options, cmp->s.train, 0, c->train_fold,
+	                        &nfolds, err)) != SF_OK) {
+		free(c->train_fold);
+		c->train_fold = NULL;
+	}
+	return rc;
+}
+
+int
+sf_compare_split(sf_compare *cmp, sf_error *err)
+{
+	for (size_t i = 0; i < cmp->n; i++) {
+		int rc = split(cmp, cmp->c[i], err);
+
+		if (rc != SF_OK)
+			return rc;
+	}
+	return SF_OK;
+}
+
+/* The extrapolation scores of c by value of each extrapolated input of
+ * holdout h. */
+static int
+score_levels(sf_compare_candidate *c, const sf_holdout *h, sf_error *err)
+{
+	const sf_dataset *d = c->problem.data;
+	double values[SF_HOLDOUT_LEVELS_MAX];
+	size_t most = 0;
+	int rc;
+
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (sf_holdout_extrapolated(h, d, i))
+			most += SF_HOLDOUT_LEVELS_MAX;
+	if (most == 0)
+		return SF_OK;
+	if ((c->by_level = malloc(most * sizeof *c->by_level)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->ninputs; i++) {
+		size_t n;
+
+		if (!sf_holdout_extrapolated(h, d, i))
+			continue;
+		n = sf_holdout_levels(h, d, i, values);
+		for (size_t g = 0; g < n; g++) {
+			sf_compare_level *l = &c->by_level[c->nby_level++];
+			sf_holdout_scores s;
+
+			if ((rc = sf_holdout_score_level(h, d, i, values[g], &s,
+			                                 err)) != SF_OK)
+				return rc;
+			l->input = d->inputs[i].name;
+			l->value = values[g];
+			l->rows = s.count;
+			l->mape = s.mape;
+			l->bias = s.bias;
+		}
+	}
+	return SF_OK;
+}
+
+/* The statistics of fit r of candidate c. */
+static void
+score_fit(sf_compare_candidate *c, const sf_fit_result *r, const sf_stats *s)
+{
+	const sf_formula *f = c->problem.formula;
+
+	c->sse = s->sse;
+	c->mape = s->mape;
+	c->aicc = s->aicc;
+	c->bic = s->bic;
+	c->over = s->rank_deficient;
+	for (size_t j = 0; j < c->k; j++) {
+		if (sf_stats_poorly_determined(s, f, r, j)) {
+			size_t used = strlen(c->poor);
+
+			snprintf(c->poor + used, sizeof c->poor - used, "%s%s",
+			         used > 0 ? ", " : "",
+			         c->model->params[f->fitted[j]].name);
+		}
+		c->at_bound += r->at_bound[j] != 0;
+		if (!r->at_bound[j] && s->se[j] > fabs(r->theta[j]))
+			c->over = 1;
+		for (size_t l = 0; l < j; l++) {
+			double q = fabs(s->corr[j * c->k + l]);
+			if (isfinite(q) && !(q <= c->max_corr))
+				c->max_corr = q;
+		}
+	}
+	c->over |= c->max_corr > 0.95;
+}
+
+int
+sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err)
+{
+	sf_compare_candidate *c = cmp->c[i];
+	const sf_model *m = c->model;
+	const sf_dataset *d = c->problem.data;
+	const sf_formula *f = c->problem.formula;
+	const sf_fit_options *o = &cmp->s.options;
+	sf_fit_result *r = NULL;
+	sf_stats *s = NULL;
+	sf_holdout *h = NULL;
+	int *fold = NULL, rc;
+	size_t nfolds;
+
+	c->fitted = 1;
+	if ((rc = split(cmp, c, err)) != SF_OK)
+		return rc;
+	rc = sf_tune_fit(m, d, f, o, &r, err);
+	if (rc == SF_EFAIL) {
+		c->failed = 1;
+		rc = SF_OK;
+		goto done;
+	}
+	if (rc != SF_OK)
+		goto done;
+	if ((rc = sf_stats_compute(f, d, r, &s, err)) != SF_OK) {
+		if (rc == SF_ENOMEM)
+			goto done;
+		c->failed = 1;
+		rc = SF_OK;
+		goto done;
+	}
+	score_fit(c, r, s);
+	if ((fold = malloc((c->n + 1) * sizeof *fold)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	nfolds = sf_folds_kfold(d, cmp->s.kfold,
+	                        sf_fit_settings_effective(m, o).seed, fold);
+	if (nfolds > 0) {
+		if ((rc = sf_holdout_run(m, d, f, o, sf_tune_fit, fold, nfolds,
+		                         0, &h, err)) != SF_OK)
+			goto done;
+		c->cv_mape = h->mape;
+		sf_holdout_free(h);
+		h = NULL;
+	}
+	if (c->train_fold != NULL) {
+		if ((rc = sf_holdout_run(m, d, f, o, sf_tune_fit, c->train_fold,
+		                         1, 0, &h, err)) != SF_OK)
+			goto done;
+		c->extra_mape = h->mape;
+		if ((rc = score_levels(c, h, err)) != SF_OK)
+			goto done;
+	}
+done:
+	free(fold);
+	sf_holdout_free(h);
+	sf_stats_free(s);
+	sf_fit_result_free(r);
+	return rc;
+}
+
+/* A candidate's AICc for the order: failed fits and NaN last. */
+static double
+rank_key(const sf_compare_candidate *c)
+{
+	return c->failed || isnan(c->aicc) ? INFINITY : c->aicc;
+}
+
+void
+sf_compare_rank(sf_compare *cmp)
+{
+	sf_compare_candidate **c = cmp->c;
+	size_t n = cmp->n, *order = cmp->order;
+	double best = INFINITY, total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		order[i] = i;
+		if (!c[i]->failed && c[i]->aicc < best)
+			best = c[i]->aicc;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c[i]->weight = !c[i]->failed && isfinite(c[i]->aicc)
+		                   ? exp(-(c[i]->aicc - best) / 2)
+		                   : 0;
+		total += c[i]->weight;
+	}
+	for (size_t i = 0; i < n; i++)
+		c[i]->weight = total > 0 ? c[i]->weight / total : NAN;
+	/* insertion sort: stable, so ties keep the order added */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			if (rank_key(c[order[j - 1]]) <= rank_key(c[order[j]]))
+				break;
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+}
+
+size_t
+sf_compare_other_output(const sf_compare *cmp)
+{
+	for (size_t i = 1; i < cmp->n; i++)
+		if (strcmp(sf_model_output(cmp->c[i]->model),
+		           sf_model_output(cmp->c[0]->model)) != 0)
+			return i;
+	return 0;
+}
+
+size_t
+sf_compare_other_rows(const sf_compare *cmp)
+{
+	const sf_compare_candidate *a = cmp->n > 0 ? cmp->c[0] : NULL;
+
+	for (size_t i = 1; i < cmp->n; i++)
+		if (cmp->c[i]->n != a->n ||
+		    strcmp(cmp->c[i]->data_sha, a->data_sha) != 0 ||
+		    cmp->c[i]->loss != a->loss)
+			return i;
+	return 0;
+}
+
+size_t
+sf_compare_level_inputs(const sf_compare *cmp, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *c = cmp->c[cmp->order[i]];
+
+		for (size_t l = 0; l < c->nby_level; l++) {
+			size_t k = 0;
+
+			while (k < n && strcmp(names[k], c->by_level[l].input))
+				k++;
+			if (k == n && n < max)
+				names[n++] = c->by_level[l].input;
+		}
+	}
+	return n;
+}
+
+size_t
+sf_compare_level_values(const sf_compare *cmp, const char *name, double *values,
+                        size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *c = cmp->c[i];
+
+		for (size_t l = 0; l < c->nby_level; l++) {
+			double v = c->by_level[l].value;
+			size_t k = 0;
+
+			if (strcmp(c->by_level[l].input, name) != 0)
+				continue;
+			while (k < n && values[k] < v)
+				k++;
+			if (k < n && values[k] == v)
+				continue;
+			if (n == max)
+				return 0;
+			memmove(values + k + 1, values + k,
+			        (n - k) * sizeof *values);
+			values[k] = v;
+			n++;
+		}
+	}
+	return n;
+}
+
+const sf_compare_level *
+sf_compare_level_find(const sf_compare_candidate *c, const char *name,
+                      double value)
+{
+	for (size_t l = 0; l < c->nby_level; l++)
+		if (c->by_level[l].value == value &&
+		    strcmp(c->by_level[l].input, name) == 0)
+			return &c->by_level[l];
+	return NULL;
+}

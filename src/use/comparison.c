@@ -1,0 +1,84 @@
+/*
+ * comparison.c - a comparison's JSON document.
+ */
+#include "use/comparison.h"
+
+#include "use/json.h"
+#include "use/report.h"
+
+#include <string.h>
+
+/* A candidate's extrapolation scores by value: {"p": [{"value": 32,
+ * "rows": 3, "mape": 4.1, "bias": -2.0}, ...], ...}. */
+static json_t *
+by_level_json(const sf_compare_candidate *c)
+{
+	json_t *o = json_object(), *list = NULL;
+	int ok = o != NULL;
+
+	for (size_t l = 0; l < c->nby_level && ok; l++) {
+		const sf_compare_level *x = &c->by_level[l];
+
+		if (l == 0 || strcmp(x->input, c->by_level[l - 1].input) != 0) {
+			list = json_array();
+			sf_json_put(o, x->input, list, &ok);
+			if (!ok)
+				break;
+		}
+		if (json_array_append_new(
+		        list, json_pack("{s:o, s:I, s:o, s:o}", "value",
+		                        sf_json_number(x->value), "rows",
+		                        (json_int_t)x->rows, "mape",
+		                        sf_json_number(x->mape), "bias",
+		                        sf_json_number(x->bias))) != 0)
+			ok = 0;
+	}
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *
+sf_comparison_json(const sf_compare *cmp)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < cmp->n && list != NULL; i++) {
+		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+		json_t *o = json_pack(
+		    "{s:I, s:s, s:s, s:I, s:I, s:b, s:o, s:o, "
+		    "s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b, s:s}",
+		    "rank", (json_int_t)(i + 1), "model", x->model->name,
+		    "file", x->model->path, "parameters", (json_int_t)x->k,
+		    "rows", (json_int_t)x->n, "failed", x->failed, "sse",
+		    sf_json_number(x->sse), "mape", sf_json_number(x->mape),
+		    "aicc", sf_json_number(x->aicc), "bic",
+		    sf_json_number(x->bic), "akaike_weight",
+		    sf_json_number(x->weight), "cv_mape",
+		    sf_json_number(x->cv_mape), "extrapolation_mape",
+		    sf_json_number(x->extra_mape), "max_abs_correlation",
+		    sf_json_number(x->max_corr), "at_bound",
+		    (json_int_t)x->at_bound, "over_parameterised", x->over,
+		    "poorly_determined", x->poor);
+		int ok = o != NULL;
+
+		if (o != NULL)
+			sf_json_put(o, "extrapolation_by_level",
+			            cmp->s.train != NULL ? by_level_json(x)
+			                                 : json_null(),
+			            &ok);
+		if (!ok)
+			json_decref(o);
+		if (!ok || json_array_append_new(list, o) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return json_pack(
+	    "{s:s, s:{s:I, s:o, s:o}}", "scalefit_version", PACKAGE_VERSION,
+	    "comparison", "kfold", (json_int_t)cmp->s.kfold, "train",
+	    cmp->s.train != NULL ? json_string(cmp->s.train) : json_null(),
+	    "candidates", list);
+}
