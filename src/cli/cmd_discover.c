@@ -20,7 +20,7 @@
 
 typedef struct discover_args {
 	const char *model_path, *data_path, *output;
-	int json, quiet;
+	int json, quiet, shapes;
 	sf_discover_options options;
 } discover_args;
 
@@ -36,6 +36,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    {"top", required_argument, NULL, 'n'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"shapes", no_argument, NULL, 'S' + 256},
 	    CLI_FIT_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -79,6 +80,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'S' + 256:
+			a->shapes = 1;
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -174,10 +178,11 @@ print_text(const sf_model *m, const char *data, const sf_discover_result *r,
 	       "MAPE", "AICc", "formula");
 	for (size_t i = 0; i < r->nboard; i++)
 		print_candidate(r, i);
-	printf("\n  extrap: the mean MAPE of the folds' predictions; '=': "
-	       "tied with the best\n  (up to %.3g%%: one standard error, or "
-	       "%.3g%% of it), where the simplest wins:\n  fewest constants, "
-	       "then simplest shapes, then lowest AICc\n",
+	printf("\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
+	       "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
+	       "of it); the simplest tied wins:\n  fewest constants, then "
+	       "(among those within 10 of the lowest AICc)\n  simplest "
+	       "shapes, then AICc\n",
 	       r->best_score + r->band, 100 * r->tie);
 	if (r->winner > 0)
 		printf(
@@ -366,6 +371,23 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 			goto done;
 		}
 		ngiven++;
+	}
+	if (a.shapes) {
+		char **shapes = NULL;
+		size_t n = 0;
+
+		if (sf_discover_shapes(m, &set->discover, data, &a.options,
+		                       &shapes, &n, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		for (size_t i = 0; i < n; i++) {
+			puts(shapes[i]);
+			free(shapes[i]);
+		}
+		free(shapes);
+		status = SF_EXIT_OK;
+		goto done;
 	}
 	if (sf_discover_run(m, &set->discover, data, given, ngiven, &a.options,
 	                    &r, &err) != SF_OK) {

@@ -657,7 +657,7 @@ shape_column(const grammar *g, const shape *s, int count, double *out)
 static uint64_t
 column_signature(const double *v, size_t rows, double *center, double *scale)
 {
-	double mean = 0, norm = 0, sign = 0;
+	double mean = 0, norm = 0;
 	uint64_t h = 1469598103934665603u;
 
 	for (size_t r = 0; r < rows; r++)
@@ -666,11 +666,8 @@ column_signature(const double *v, size_t rows, double *center, double *scale)
 	for (size_t r = 0; r < rows; r++)
 		norm += (v[r] - mean) * (v[r] - mean);
 	norm = sqrt(norm);
-	for (size_t r = 0; r < rows && sign == 0; r++)
-		if (fabs(v[r] - mean) > 1e-6 * norm)
-			sign = v[r] > mean ? 1 : -1;
 	*center = mean;
-	*scale = sign / norm;
+	*scale = 1 / norm;
 	for (size_t r = 0; r < rows; r++) {
 		double q = nearbyint((v[r] - mean) * *scale * 1e7);
 		h = (h ^ (uint64_t)(int64_t)q) * 1099511628211u;
@@ -727,6 +724,7 @@ make_shapes(grammar *g, const setup *st, sf_error *err)
 	}
 	/* Count, then enumerate: subsets of the inputs (at most factors of
 	 * them), the product of their lists, with and without the count. */
+	size_t kept = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = 0;
 
@@ -761,7 +759,7 @@ make_shapes(grammar *g, const setup *st, sf_error *err)
 
 					if (pass == 0)
 						continue;
-					s = &all[n];
+					s = &all[kept];
 					memset(s, 0, sizeof *s);
 					s->count = count;
 					s->nfactors = (int)np;
@@ -775,6 +773,7 @@ make_shapes(grammar *g, const setup *st, sf_error *err)
 						s->cost +=
 						    factor_cost(&s->f[q]);
 					}
+					kept++;
 				}
 			}
 		}
@@ -794,6 +793,7 @@ make_shapes(grammar *g, const setup *st, sf_error *err)
 				goto oom;
 		}
 	}
+	total = kept;
 	qsort(all, total, sizeof *all, shape_compare);
 
 	/* Columns, kept once each (open addressing on the signature). */
@@ -987,6 +987,19 @@ nnls(size_t k, const double *G, const double *h, double *c)
 			A[a * MAXC + q] = G[a * MAXC + q] * s[a] * s[q] +
 			                  (a == q ? ridge : 0);
 	tol = 1e-13 * (bmax > 0 ? bmax : 1);
+	/* Most fits need no bound: when the unconstrained solution is
+	 * positive it is the answer, and the active-set method would end on
+	 * this very system. */
+	if (solve_passive(k, A, b, usable, z) == 0) {
+		int positive = 1;
+		for (size_t a = 0; a < k; a++)
+			positive &= !usable[a] || z[a] > 0;
+		if (positive) {
+			for (size_t a = 0; a < k; a++)
+				c[a] = z[a] * s[a];
+			return;
+		}
+	}
 	for (size_t iter = 0; iter < 3 * k + 3; iter++) {
 		double best_w = tol;
 		size_t best = SIZE_MAX;
@@ -1169,27 +1182,33 @@ typedef struct score {
 } score;
 
 /*
- * The score of a formula whose folds' MAPE sum to sum (percent; var the
- * sum of their variances of the mean) and whose fit x on every row has
- * columns cols[0..k) and kp constants.
+ * The score of a formula whose folds' MAPE sum to sum (percent) and
+ * whose fit x on every row has loss chisqr, columns cols[0..k) and kp
+ * constants.  se sums the folds' standard errors of the mean: their
+ * standard error is their mean, not the root mean square over F, because
+ * the folds predict overlapping rows (the top level's in every fold).
+ * With detail, the loss is recomputed row by row (the sum from the Gram
+ * matrices is enough to rank) and the MAPE on every row found too.
  */
 static score
 finish(const grammar *g, const double *const *cols, size_t k, size_t kp,
-       const double *x, double sum, double var)
+       const double *x, double sum, double se, double chisqr, int detail)
 {
-	double chisqr = 0, ape = 0, F = (double)g->ch.nfolds;
+	double ape = 0, F = (double)g->ch.nfolds;
 	score sc = {INFINITY, NAN, NAN, INFINITY, NAN, 0};
 
-	for (size_t r = 0; r < g->rows; r++) {
+	for (size_t r = 0; detail && r < g->rows; r++) {
 		double v = 0;
+		if (r == 0)
+			chisqr = 0;
 		for (size_t a = 0; a < k; a++)
 			v += x[a] * cols[a][r];
 		chisqr += g->w[r] * (v - g->y[r]) * (v - g->y[r]);
 		ape += fabs(v - g->y[r]) / fabs(g->y[r]);
 	}
 	sc.score = sum / F;
-	sc.se = 100 * sqrt(var) / F;
-	sc.mape = 100 * ape / (double)g->rows;
+	sc.se = 100 * se / F;
+	sc.mape = detail ? 100 * ape / (double)g->rows : NAN;
 	sc.chisqr = chisqr;
 	sc.aicc = aicc_of(chisqr, g->rows, kp);
 	sc.valid = isfinite(sc.score) && isfinite(chisqr);
@@ -1204,15 +1223,15 @@ finish(const grammar *g, const double *const *cols, size_t k, size_t kp,
  * row.  fold (may be NULL) gets each fold's MAPE, c (may be NULL) the
  * constants of the fit on every row.
  */
+/* score_linear's work once the level Gram matrices are in ws. */
 static score
-score_linear(const grammar *g, workspace *ws, const double *const *cols,
-             size_t k, double *fold, double *c)
+score_grams(const grammar *g, workspace *ws, const double *const *cols,
+            size_t k, double *fold, double *c)
 {
 	double S[MAXC * MAXC] = {0}, t[MAXC] = {0}, x[MAXC];
-	double sum = 0, var = 0;
+	double sum = 0, se = 0, yy = 0;
 	size_t f = 0, L = g->ch.nlevels;
 
-	level_grams(g, ws, cols, k, L - 1);
 	for (size_t l = 0; l < L; l++) {
 		accumulate(ws, l, k, S, t);
 		if (f < g->ch.nfolds && g->ch.last[f] == l) {
@@ -1223,14 +1242,31 @@ score_linear(const grammar *g, workspace *ws, const double *const *cols,
 			if (fold != NULL)
 				fold[f] = e;
 			sum += e;
-			var += v;
+			se += sqrt(v);
 			f++;
 		}
 	}
 	nnls(k, S, t, x);
 	if (c != NULL)
 		memcpy(c, x, k * sizeof *c);
-	return finish(g, cols, k, k, x, sum, var);
+	for (size_t l = 0; l < L; l++)
+		yy += g->yy[l];
+	return finish(g, cols, k, k, x, sum, se, gram_loss(k, S, t, yy, x),
+	              c != NULL);
+}
+
+/*
+ * Score the linear formula with columns cols[0..k): each fold's fit
+ * (levels up to last[f]) predicts the rows above; then the fit on every
+ * row.  fold (may be NULL) gets each fold's MAPE, c (may be NULL) the
+ * constants of the fit on every row.
+ */
+static score
+score_linear(const grammar *g, workspace *ws, const double *const *cols,
+             size_t k, double *fold, double *c)
+{
+	level_grams(g, ws, cols, k, g->ch.nlevels - 1);
+	return score_grams(g, ws, cols, k, fold, c);
 }
 
 /* ---- formulas: linear ones and their variants -------------------------- */
@@ -1250,6 +1286,9 @@ typedef struct entry {
 	double lo, hi;
 	size_t k;    /* fitted constants */
 	size_t cost; /* how complicated its shapes read (factor_cost) */
+	/* the formula it extends by shape added, SIZE_MAX for none */
+	size_t parent;
+	uint32_t added;
 	score sc;
 } entry;
 
@@ -1367,7 +1406,7 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 {
 	const double *cols[MAXC];
 	size_t k = entry_columns(g, e, cols), L = g->ch.nlevels;
-	double x[MAXC], sum = 0, var = 0, th;
+	double x[MAXC], sum = 0, se = 0, th, loss;
 
 	for (size_t f = 0; f < g->ch.nfolds; f++) {
 		size_t l = g->ch.last[f];
@@ -1380,15 +1419,15 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 		if (fold != NULL)
 			fold[f] = err;
 		sum += err;
-		var += v;
+		se += sqrt(v);
 	}
 	th = variant_best(g, ws, e, cols, k, L - 1);
-	variant_fit(g, ws, e, cols, k, th, L - 1, x);
+	loss = variant_fit(g, ws, e, cols, k, th, L - 1, x);
 	if (c != NULL)
 		memcpy(c, x, k * sizeof *c);
 	if (theta != NULL)
 		*theta = th;
-	return finish(g, cols, k, e->k, x, sum, var);
+	return finish(g, cols, k, e->k, x, sum, se, loss, c != NULL);
 }
 
 /* Score e; fold, c and theta as above (each may be NULL). */
@@ -1419,6 +1458,11 @@ typedef struct search {
 	size_t *slot, hcap;
 	int threads;
 	workspace *ws;
+	/* the level Gram matrices of the parents of the formulas being
+	 * scored (nparents slots), shared by the threads */
+	workspace *parents;
+	size_t *parent_of, nparents;
+	size_t *parent_slot; /* per formula being scored */
 	int budget_reached;
 } search;
 
@@ -1464,30 +1508,31 @@ grow_hash(search *s)
 	return 0;
 }
 
-/* Add the linear formula of atoms (ascending) unless it was seen:
- * returns 1 when added, 0 when seen, -1 when out of memory. */
-static int
-add_formula(search *s, const uint32_t *atom, size_t n)
+/* The linear formula of atoms (ascending): its index, added (*added =
+ * 1) unless it was seen; SIZE_MAX when out of memory. */
+static size_t
+add_formula(search *s, const uint32_t *atom, size_t n, int *added)
 {
 	uint64_t h = atoms_hash(atom, n);
 	size_t t;
 	entry *e;
 
+	*added = 0;
 	if (2 * (s->n + 1) > s->hcap && grow_hash(s) != 0)
-		return -1;
+		return SIZE_MAX;
 	for (t = h & (s->hcap - 1); s->slot[t] != SIZE_MAX;
 	     t = (t + 1) & (s->hcap - 1)) {
 		const entry *o = &s->e[s->slot[t]];
 		if (s->key[t] == h && o->variant == VARIANT_NONE &&
 		    o->nterms == n &&
 		    memcmp(o->atom, atom, n * sizeof *atom) == 0)
-			return 0;
+			return s->slot[t];
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 1024;
 		entry *grown = realloc(s->e, cap * sizeof *grown);
 		if (grown == NULL)
-			return -1;
+			return SIZE_MAX;
 		s->e = grown;
 		s->cap = cap;
 	}
@@ -1496,31 +1541,107 @@ add_formula(search *s, const uint32_t *atom, size_t n)
 	memcpy(e->atom, atom, n * sizeof *atom);
 	e->nterms = (unsigned char)n;
 	e->k = n + 1;
+	e->parent = SIZE_MAX;
 	for (size_t q = 0; q < n; q++)
 		e->cost += (size_t)(s->g->shapes[atom[q]].cost +
 		                    s->g->shapes[atom[q]].count);
 	s->key[t] = h;
-	s->slot[t] = s->n++;
-	return 1;
+	s->slot[t] = s->n;
+	*added = 1;
+	return s->n++;
 }
 
-/* Score entries [from, to) in parallel: each by one thread, so the
- * scores do not depend on how many there are. */
+/*
+ * Score child e, whose parent's level Gram matrices (kp columns pcols)
+ * are in P: each level's matrix gains the products of the child's new
+ * column, the last.
+ */
+static void
+evaluate_child(const grammar *g, workspace *ws, const workspace *P,
+               const double *const *pcols, size_t kp, entry *e)
+{
+	const double *cols[MAXC], *x;
+	size_t L = g->ch.nlevels;
+
+	memcpy(cols, pcols, kp * sizeof *cols);
+	x = cols[kp] = g->col + (size_t)e->added * g->rows;
+	for (size_t l = 0; l < L; l++) {
+		const double *PG = P->G + l * MAXC * MAXC,
+		             *ph = P->h + l * MAXC;
+		double *G = ws->G + l * MAXC * MAXC, *h = ws->h + l * MAXC;
+		double row[MAXC] = {0}, hx = 0;
+
+		for (size_t a = 0; a < kp; a++) {
+			memcpy(G + a * MAXC, PG + a * MAXC, kp * sizeof *G);
+			h[a] = ph[a];
+		}
+		for (size_t r = g->ch.start[l]; r < g->ch.start[l + 1]; r++) {
+			double wx = g->w[r] * x[r];
+			for (size_t a = 0; a < kp; a++)
+				row[a] += wx * pcols[a][r];
+			row[kp] += wx * x[r];
+			hx += wx * g->y[r];
+		}
+		for (size_t a = 0; a < kp; a++)
+			G[kp * MAXC + a] = G[a * MAXC + kp] = row[a];
+		G[kp * MAXC + kp] = row[kp];
+		h[kp] = hx;
+	}
+	e->sc = score_grams(g, ws, cols, kp + 1, NULL, NULL);
+}
+
+/*
+ * Score entries [from, to) in parallel, each by one thread, so the
+ * scores do not depend on how many there are.  A formula that extends a
+ * parent by one shape starts from the parent's level Gram matrices,
+ * computed once per parent (in s->parents, at most s->nparents) first.
+ */
 static void
 evaluate_range(search *s, size_t from, size_t to)
 {
+	const grammar *g = s->g;
+	size_t np = 0, *slot = s->parent_slot;
 	long n = (long)(to - from);
 
+	for (size_t i = from; i < to; i++) {
+		size_t p = s->e[i].parent, q;
+
+		slot[i - from] = SIZE_MAX;
+		if (p == SIZE_MAX)
+			continue;
+		for (q = 0; q < np && s->parent_of[q] != p; q++)
+			;
+		if (q == np && np < s->nparents) {
+			const double *pcols[MAXC];
+			size_t kp = entry_columns(g, &s->e[p], pcols);
+
+			level_grams(g, &s->parents[np], pcols, kp,
+			            g->ch.nlevels - 1);
+			s->parent_of[np++] = p;
+		}
+		if (q < np)
+			slot[i - from] = q;
+	}
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(s->threads) schedule(dynamic, 16)
 #endif
 	for (long q = 0; q < n; q++) {
+		entry *e = &s->e[from + (size_t)q];
+		size_t k = slot[q];
 		int t = 0;
+
 #ifdef _OPENMP
 		t = omp_get_thread_num();
 #endif
-		evaluate(s->g, &s->ws[t], &s->e[from + (size_t)q], NULL, NULL,
-		         NULL);
+		if (k != SIZE_MAX) {
+			const double *pcols[MAXC];
+			size_t kp =
+			    entry_columns(g, &s->e[s->parent_of[k]], pcols);
+			evaluate_child(g, &s->ws[t], &s->parents[k], pcols, kp,
+			               e);
+		} else {
+			evaluate(g, &s->ws[t], e, NULL, NULL, NULL);
+		}
 	}
 }
 
@@ -1529,6 +1650,7 @@ typedef struct ranked {
 	double score, se, aicc;
 	size_t k, cost, index;
 	int tied;
+	int supported; /* tied, its AICc within 10 of its k's lowest */
 } ranked;
 
 /* By score, then AICc, then place in the search. */
@@ -1544,9 +1666,13 @@ by_score(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The selection rule: the tied first, the simpler first - fewer
- * constants, then simpler shapes - then by AICc and score; then the rest
- * by score. */
+/*
+ * The selection rule: the tied first, the simplest first - fewer
+ * constants; then, among as many constants, those whose AICc is within
+ * 10 of the lowest (Burnham and Anderson: beyond 10 a formula has
+ * essentially no support; closer than that, the rows do not tell them
+ * apart), by simpler shapes, then AICc - then the rest by score.
+ */
 static int
 by_rule(const void *a, const void *b)
 {
@@ -1558,6 +1684,8 @@ by_rule(const void *a, const void *b)
 		return by_score(a, b);
 	if (x->k != y->k)
 		return x->k < y->k ? -1 : 1;
+	if (x->supported != y->supported)
+		return x->supported ? -1 : 1;
 	if (x->cost != y->cost)
 		return x->cost < y->cost ? -1 : 1;
 	if (x->aicc != y->aicc)
@@ -1568,62 +1696,109 @@ by_rule(const void *a, const void *b)
 static ranked
 rank_of(const entry *e, size_t index)
 {
-	ranked r = {e->sc.score, e->sc.se, e->sc.aicc, e->k, e->cost, index, 0};
+	ranked r = {e->sc.score, e->sc.se, e->sc.aicc, e->k,
+	            e->cost,     index,    0,          0};
 
 	if (!(r.aicc == r.aicc))
 		r.aicc = INFINITY;
 	return r;
 }
 
-/* The beam: the width best of entries [from, to) by score. */
-static size_t
-choose_beam(const search *s, size_t from, size_t to, size_t *beam,
-            ranked *scratch)
+/* By AICc on the training rows, then place in the search. */
+static int
+by_aicc(const void *a, const void *b)
 {
-	size_t n = 0;
+	const ranked *x = a, *y = b;
 
-	for (size_t i = from; i < to; i++)
-		if (s->e[i].sc.valid)
-			scratch[n++] = rank_of(&s->e[i], i);
-	qsort(scratch, n, sizeof *scratch, by_score);
-	if (n > s->st->beam)
-		n = s->st->beam;
-	for (size_t i = 0; i < n; i++)
-		beam[i] = scratch[i].index;
-	return n;
+	if (x->aicc != y->aicc)
+		return x->aicc < y->aicc ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The beam search over the number of terms. */
+/*
+ * The beam: the width best of entries [from, to) by score, and the width
+ * best by AICc not among them (up to 2 width in all).  The score chooses
+ * the formula; the AICc, which sees every row rather than the folds'
+ * predictions, is the surer guide to which terms are missing: a formula
+ * lacking one of two large terms can extrapolate worse than a wrong one
+ * that mimics both, and then only the AICc keeps it to be completed.
+ */
+static size_t
+choose_beam(const search *s, const size_t *list, size_t n, size_t *beam,
+            ranked *scratch)
+{
+	size_t m = 0, kept = 0, width = s->st->beam;
+
+	for (size_t i = 0; i < n; i++)
+		if (s->e[list[i]].sc.valid)
+			scratch[m++] = rank_of(&s->e[list[i]], list[i]);
+	qsort(scratch, m, sizeof *scratch, by_score);
+	for (size_t i = 0; i < m && i < width; i++)
+		beam[kept++] = scratch[i].index;
+	qsort(scratch, m, sizeof *scratch, by_aicc);
+	for (size_t i = 0, added = 0; i < m && added < width; i++) {
+		int seen = 0;
+		for (size_t q = 0; q < kept && !seen; q++)
+			seen = beam[q] == scratch[i].index;
+		if (!seen)
+			beam[kept++] = scratch[i].index, added++;
+	}
+	return kept;
+}
+
 static int
-beam_search(search *s, sf_error *err)
+index_compare(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One stage of the search: a beam search over the number of terms from
+ * the start-up alone, with the shapes of at most max_factors factors.
+ * Formulas scored by an earlier stage are not scored again, but compete
+ * for the beam; and the earlier stage's beam of each level (carry, with
+ * ncarry[level] members) stays in this stage's, so that sums of simple
+ * shapes are completed even where products of factors that mimic a sum
+ * of them fit better with fewer terms.  This stage's beams go to carry.
+ */
+static int
+beam_stage(search *s, int max_factors, size_t **carry, size_t *ncarry,
+           sf_error *err)
 {
 	const grammar *g = s->g;
-	size_t *beam = NULL, nbeam = 1, *next = NULL;
+	size_t width = 2 * s->st->beam, nbeam = 1, *list = NULL, nlist;
+	size_t cap = 2 * width + 1;
+	size_t *beam = malloc(cap * sizeof *beam);
 	ranked *scratch = NULL;
 	uint32_t atoms[SF_DISCOVER_MAX_TERMS];
-	int rc = SF_OK;
+	int rc = SF_OK, added;
 
-	beam = malloc((s->st->beam + 1) * sizeof *beam);
-	next = malloc((s->st->beam + 1) * sizeof *next);
-	if (beam == NULL || next == NULL || add_formula(s, atoms, 0) < 0) {
+	list = malloc((cap * g->nshapes + 1) * sizeof *list);
+	scratch = malloc((cap * g->nshapes + 1) * sizeof *scratch);
+	if (beam == NULL || list == NULL || scratch == NULL ||
+	    (beam[0] = add_formula(s, atoms, 0, &added)) == SIZE_MAX) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	evaluate_range(s, 0, 1);
-	beam[0] = 0;
+	if (added)
+		evaluate_range(s, beam[0], s->n);
 	for (size_t level = 1; level <= s->st->max_terms; level++) {
 		size_t from = s->n;
 
 		/* more constants than the first fold has configurations */
 		if (level + 1 > g->min_configs)
 			break;
+		nlist = 0;
 		for (size_t p = 0; p < nbeam && !s->budget_reached; p++) {
 			const entry parent = s->e[beam[p]];
 
 			for (uint32_t a = 0; a < g->nshapes; a++) {
-				size_t q = 0, n = 0;
-				int added;
+				size_t q = 0, n = 0, i;
 
+				if (g->shapes[a].nfactors > max_factors)
+					continue;
 				if (s->n >= s->st->budget) {
 					s->budget_reached = 1;
 					break;
@@ -1635,31 +1810,74 @@ beam_search(search *s, sf_error *err)
 				atoms[n++] = a;
 				while (q < parent.nterms)
 					atoms[n++] = parent.atom[q++];
-				if ((added = add_formula(s, atoms, n)) < 0) {
+				if ((i = add_formula(s, atoms, n, &added)) ==
+				    SIZE_MAX) {
 					rc = sf_error_set(err, SF_ENOMEM,
 					                  "out of memory");
 					goto done;
 				}
+				if (added) {
+					s->e[i].parent = beam[p];
+					s->e[i].added = a;
+				}
+				list[nlist++] = i;
 			}
 		}
-		if (s->n == from)
+		if (nlist == 0)
 			break;
 		evaluate_range(s, from, s->n);
-		free(scratch);
-		if ((scratch = malloc((s->n - from) * sizeof *scratch)) ==
-		    NULL) {
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-			goto done;
+		/* a formula two parents make is one candidate */
+		qsort(list, nlist, sizeof *list, index_compare);
+		{
+			size_t u = 0;
+			for (size_t i = 0; i < nlist; i++)
+				if (u == 0 || list[u - 1] != list[i])
+					list[u++] = list[i];
+			nlist = u;
 		}
-		nbeam = choose_beam(s, from, s->n, next, scratch);
-		memcpy(beam, next, nbeam * sizeof *beam);
+		nbeam = choose_beam(s, list, nlist, beam, scratch);
+		for (size_t c = 0; c < ncarry[level] && nbeam < cap; c++) {
+			int seen = 0;
+			for (size_t q = 0; q < nbeam && !seen; q++)
+				seen = beam[q] == carry[level][c];
+			if (!seen)
+				beam[nbeam++] = carry[level][c];
+		}
+		memcpy(carry[level], beam, nbeam * sizeof *beam);
+		ncarry[level] = nbeam;
 		if (nbeam == 0 || s->budget_reached)
 			break;
 	}
 done:
 	free(beam);
-	free(next);
+	free(list);
 	free(scratch);
+	return rc;
+}
+
+/* The search: a stage with one-factor shapes, then one with up to two,
+ * and so on to `factors`, so that sums of simple shapes get their own
+ * chance before products of factors, which can mimic a sum well enough
+ * to crowd its parts out of a beam. */
+static int
+beam_search(search *s, sf_error *err)
+{
+	size_t cap = 4 * s->st->beam + 1, levels = s->st->max_terms + 1;
+	size_t **carry = calloc(levels, sizeof *carry);
+	size_t *ncarry = calloc(levels, sizeof *ncarry);
+	int rc = SF_OK;
+
+	for (size_t l = 0; carry != NULL && l < levels; l++)
+		if ((carry[l] = malloc(cap * sizeof **carry)) == NULL)
+			rc = SF_ENOMEM;
+	if (carry == NULL || ncarry == NULL || rc != SF_OK)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t f = 1; f <= s->st->factors && rc == SF_OK; f++)
+		rc = beam_stage(s, (int)f, carry, ncarry, err);
+	for (size_t l = 0; carry != NULL && l < levels; l++)
+		free(carry[l]);
+	free(carry);
+	free(ncarry);
 	return rc;
 }
 
@@ -1681,6 +1899,7 @@ add_variant(search *s, size_t base, int variant, size_t a, size_t b, double lo,
 	e = &s->e[s->n++];
 	*e = s->e[base];
 	e->variant = (unsigned char)variant;
+	e->parent = SIZE_MAX;
 	e->a = (unsigned char)a;
 	e->b = (unsigned char)b;
 	e->lo = lo;
@@ -1701,13 +1920,24 @@ variants(search *s, sf_error *err)
 	size_t linear = s->n, *best, nbest;
 	ranked *scratch = malloc((linear + 1) * sizeof *scratch);
 
-	best = malloc((s->st->beam + 1) * sizeof *best);
+	best = malloc((2 * s->st->beam + 1) * sizeof *best);
 	if (scratch == NULL || best == NULL) {
 		free(scratch);
 		free(best);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	nbest = choose_beam(s, 0, linear, best, scratch);
+	{
+		size_t *all = malloc((linear + 1) * sizeof *all);
+		if (all == NULL) {
+			free(scratch);
+			free(best);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; i < linear; i++)
+			all[i] = i;
+		nbest = choose_beam(s, all, linear, best, scratch);
+		free(all);
+	}
 	free(scratch);
 	for (size_t i = 0; i < nbest; i++) {
 		const entry e = s->e[best[i]];
@@ -2080,13 +2310,19 @@ candidate_from_entry(const grammar *g, const setup *st, workspace *ws, entry *e,
                      sf_discover_candidate *c)
 {
 	double fold[256], x[MAXC], theta = NAN;
+	score searched;
 	double *foldp = g->ch.nfolds <= 256 ? fold : NULL;
 	const double *cols[MAXC];
 	size_t k = entry_columns(g, e, cols), t = 1, col = 1;
 	int rc = -1;
 
 	memset(c, 0, sizeof *c);
+	/* the constants, the folds' MAPE and the MAPE on every row, from a
+	 * fit that takes the columns in order; the score and AICc ranked */
+	searched = e->sc;
 	evaluate(g, ws, e, foldp, x, &theta);
+	e->sc.score = searched.score;
+	e->sc.aicc = searched.aicc;
 	if (e->variant != VARIANT_NONE)
 		variant_column(g, e, theta, ws->z2);
 	c->k = e->k;
@@ -2387,9 +2623,14 @@ make_board(sf_discover_result *r, search *s, const setup *st,
 			all[i].score = INFINITY;
 	}
 	for (size_t i = 0; i < ngiven; i++) {
-		ranked x = {
-		    given[i].score, 0, given[i].aicc, given[i].k, SIZE_MAX,
-		    s->n + i,       0};
+		ranked x = {given[i].score,
+		            0,
+		            given[i].aicc,
+		            given[i].k,
+		            SIZE_MAX,
+		            s->n + i,
+		            0,
+		            0};
 		if (!(x.score == x.score))
 			x.score = INFINITY;
 		if (!(x.aicc == x.aicc))
@@ -2406,13 +2647,31 @@ make_board(sf_discover_result *r, search *s, const setup *st,
 		    "no formula could be fitted to the training "
 		    "rows");
 	}
-	/* the tie: within one standard error of the best score (the
-	 * one-standard-error rule), or within tie of it if that is wider */
+	/* The tie: within two standard errors of the best score, or within
+	 * tie of it if that is wider.  Breiman's rule takes one; the best
+	 * of thousands of noisy scores is lower than its formula's real
+	 * error by about one more. */
 	for (size_t i = 0; i < n; i++)
-		if (all[i].score == best && all[i].se > band)
-			band = all[i].se;
+		if (all[i].score == best && 2 * all[i].se > band)
+			band = 2 * all[i].se;
 	for (size_t i = 0; i < n; i++)
 		all[i].tied = all[i].score <= best + band + 1e-12;
+	/* the lowest AICc among the tied of each number of constants */
+	{
+		double lowest[MAXC + 2];
+
+		for (size_t k = 0; k < MAXC + 2; k++)
+			lowest[k] = INFINITY;
+		for (size_t i = 0; i < n; i++)
+			if (all[i].tied && all[i].k < MAXC + 2 &&
+			    all[i].aicc < lowest[all[i].k])
+				lowest[all[i].k] = all[i].aicc;
+		for (size_t i = 0; i < n; i++)
+			all[i].supported =
+			    all[i].tied && all[i].k < MAXC + 2 &&
+			    (all[i].aicc <= lowest[all[i].k] + 10 ||
+			     !isfinite(lowest[all[i].k]));
+	}
 	qsort(all, n, sizeof *all, by_rule);
 	r->best_score = best;
 	r->band = band;
@@ -2487,6 +2746,22 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
+	se.nparents = 4 * st.beam + 1;
+	se.parents = calloc(se.nparents, sizeof *se.parents);
+	se.parent_of = malloc(se.nparents * sizeof *se.parent_of);
+	se.parent_slot = malloc((se.nparents * g.nshapes +
+	                         st.beam * 64 * SF_DISCOVER_MAX_TERMS + 1) *
+	                        sizeof *se.parent_slot);
+	if (se.parents == NULL || se.parent_of == NULL ||
+	    se.parent_slot == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < se.nparents; i++)
+		if (!workspace_alloc(&se.parents[i], &g)) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
 	for (int t = 0; t < se.threads; t++)
 		if (!workspace_alloc(&se.ws[t], &g)) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -2514,6 +2789,11 @@ done:
 	for (int t = 0; se.ws != NULL && t < se.threads; t++)
 		workspace_free(&se.ws[t]);
 	free(se.ws);
+	for (size_t i = 0; se.parents != NULL && i < se.nparents; i++)
+		workspace_free(&se.parents[i]);
+	free(se.parents);
+	free(se.parent_of);
+	free(se.parent_slot);
 	free(se.e);
 	free(se.key);
 	free(se.slot);
@@ -2917,5 +3197,51 @@ done:
 	sf_dataset_free(train);
 	sf_problem_close(&p);
 	sf_model_set_free(set);
+	return rc;
+}
+
+int
+sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
+                   const sf_dataset *d, const sf_discover_options *o,
+                   char ***shapes, size_t *n, sf_error *err)
+{
+	sf_dataset *train = NULL;
+	size_t held;
+	grammar g = {0};
+	setup st = {0};
+	int rc;
+
+	*shapes = NULL;
+	*n = 0;
+	if ((rc = make_setup(m, s, d, o, &st, err)) != SF_OK ||
+	    (rc = sf_discover_split(d, o->train, &train, &held, err)) !=
+	        SF_OK ||
+	    (rc = grammar_make(m, train, &st, &g, err)) != SF_OK)
+		goto done;
+	if ((*shapes = calloc(g.nshapes + 1, sizeof **shapes)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < g.nshapes; i++) {
+		buffer b = {0};
+
+		shape_text(&b, train, &st, &g.shapes[i], -1, NULL, NULL);
+		if (((*shapes)[i] = take(&b)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		(*n)++;
+	}
+done:
+	if (rc != SF_OK && *shapes != NULL) {
+		for (size_t i = 0; i < *n; i++)
+			free((*shapes)[i]);
+		free(*shapes);
+		*shapes = NULL;
+		*n = 0;
+	}
+	grammar_free(&g);
+	sf_dataset_free(train);
+	free(st.use);
 	return rc;
 }

@@ -31,19 +31,30 @@
  * the rows at levels up to l_f and predicts every row above, for f from
  * ceil(L/2) - 1 (at least 1) to L - 2, so the first fold fits about half
  * the levels; a formula's score is the mean of its folds' MAPE.  Formulas
- * whose score is within one standard error of the best (the best's
- * absolute errors over the predicted rows; the one-standard-error rule),
- * or within a relative `tie` of it if that is wider, are tied, and the
- * simplest of them wins: the fewest constants, then the simplest shapes,
- * then the lowest AICc on all training rows.  A formula with more
- * constants than the first fold has configurations is not considered.
- * The search is a beam search over the number of terms: the `beam` best
- * formulas of k terms (by score) are each extended by every shape, until
- * `max_terms` or the budget of scored formulas.  Then the overlap and
- * exponent variants of the best formulas are scored the same way.  Shapes
- * are kept once: one whose column is an increasing affine map of a
- * simpler one's on the training rows (b^2 and b when b takes two values)
- * gives the same formulas, the start-up being in every one.
+ * whose score is within two standard errors of the best one's (of its
+ * absolute percentage errors; the folds share rows, so their standard
+ * errors add), or within a relative `tie` if that is wider, are tied:
+ * Breiman's one-standard-error rule, widened because the best of
+ * thousands of noisy scores is biased low.  The simplest tied formula
+ * wins: the fewest constants; among as many, those whose AICc on all
+ * training rows is within 10 of the lowest (beyond 10 a formula has
+ * essentially no support, Burnham and Anderson) count as fitting equally
+ * well, and the simplest shapes win, then the lowest AICc.  A formula with
+ * more constants than the first fold has configurations is not
+ * considered.
+ *
+ * The search: beam searches over the number of terms, first with
+ * one-factor shapes, then with up to `factors`; at each number of terms
+ * the `beam` best formulas by score and the `beam` best by AICc (which
+ * sees every row, and so which terms are missing) are each extended by
+ * every shape, and a simpler stage's beam stays in the next, so sums of
+ * simple shapes are completed even where a product of factors mimics the
+ * sum with fewer terms.  Then the overlap and exponent variants of the
+ * best formulas are scored the same way.  Shapes are kept once: one whose
+ * column is an increasing affine map of a simpler one's on the training
+ * rows (b^2 and b where b takes two values) gives the same formulas, the
+ * start-up being in every one.  With a count, a term without it is a
+ * per-run cost and may use the workers only.
  *
  * Determinism: formulas are fitted in parallel (OpenMP), each by one
  * thread with its own workspace, and chosen serially in a fixed order with
@@ -178,6 +189,17 @@ int sf_discover_run(const sf_model *m, const sf_model_discover *s,
 
 /* Release r.  Accepts NULL. */
 void sf_discover_result_free(sf_discover_result *r);
+
+/*
+ * The grammar itself: the term shapes sf_discover_run would search for m's
+ * data d under s and o (over the training rows, each kept once, simplest
+ * first), as expressions over the inputs ("n / (p * b)").  *shapes gets
+ * *n malloc'd strings in a malloc'd array; free each and the array.
+ * Errors: as sf_discover_run's before the search.
+ */
+int sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
+                       const sf_dataset *d, const sf_discover_options *o,
+                       char ***shapes, size_t *n, sf_error *err);
 
 /*
  * A complete, commented model file for the discovered formula board[index]
