@@ -40,6 +40,10 @@ static const double comm_exponents[] = {0, -1, -2};
 /* More shapes than this is a grammar to narrow, not to search. */
 enum { MAX_SHAPES = 200000 };
 
+/* The formulas of each number of terms whose terms are swapped, and how
+ * many times (swap_search). */
+enum { SWAP_WIDTH = 4, SWAP_ROUNDS = 1 };
+
 /* Points of the grid over a non-linear constant, and golden-section steps
  * between the best point's neighbours. */
 enum { PROFILE_GRID = 17, PROFILE_STEPS = 28 };
@@ -532,6 +536,7 @@ typedef struct grammar {
 	double *col;  /* nshapes x rows */
 	double *ones; /* the start-up's column */
 	double *x;    /* d->ninputs x rows: the inputs, sorted */
+	size_t *cfg;  /* each sorted row's configuration */
 } grammar;
 
 static void
@@ -545,6 +550,7 @@ grammar_free(grammar *g)
 	free(g->col);
 	free(g->ones);
 	free(g->x);
+	free(g->cfg);
 	memset(g, 0, sizeof *g);
 }
 
@@ -877,8 +883,9 @@ grammar_make(const sf_model *m, const sf_dataset *d, const setup *st,
 	g->yy = calloc(g->ch.nlevels + 1, sizeof *g->yy);
 	g->ones = malloc((g->rows + 1) * sizeof *g->ones);
 	g->x = malloc((d->ninputs * g->rows + 1) * sizeof *g->x);
+	g->cfg = malloc((g->rows + 1) * sizeof *g->cfg);
 	if (g->y == NULL || g->w == NULL || g->yy == NULL || g->ones == NULL ||
-	    g->x == NULL) {
+	    g->x == NULL || g->cfg == NULL) {
 		free(base);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
@@ -890,6 +897,7 @@ grammar_make(const sf_model *m, const sf_dataset *d, const setup *st,
 		g->w[r] = (base != NULL ? base[row] : 1) *
 		          (st->loss == SF_LOSS_RELATIVE ? 1 / (y * y) : 1);
 		g->ones[r] = 1;
+		g->cfg[r] = d->config[row];
 		for (size_t i = 0; i < d->ninputs; i++)
 			g->x[i * g->rows + r] = d->inputs[i].values[row];
 	}
@@ -1059,6 +1067,11 @@ typedef struct workspace {
 	double *h; /* per level: k */
 	double *z; /* a variant's column (rows) */
 	double *z2;
+	double *ape;     /* absolute percentage errors (rows) */
+	double *cluster; /* per configuration: a sum (zero between uses) */
+	size_t *touched; /* configurations a sum touched */
+	unsigned char
+	    *seen; /* per configuration: touched (zero between uses) */
 } workspace;
 
 static void
@@ -1068,6 +1081,10 @@ workspace_free(workspace *w)
 	free(w->h);
 	free(w->z);
 	free(w->z2);
+	free(w->ape);
+	free(w->cluster);
+	free(w->touched);
+	free(w->seen);
 }
 
 static int
@@ -1079,7 +1096,13 @@ workspace_alloc(workspace *w, const grammar *g)
 	w->h = malloc(L * MAXC * sizeof *w->h);
 	w->z = malloc((g->rows + 1) * sizeof *w->z);
 	w->z2 = malloc((g->rows + 1) * sizeof *w->z2);
-	return w->G != NULL && w->h != NULL && w->z != NULL && w->z2 != NULL;
+	w->ape = malloc((g->rows + 1) * sizeof *w->ape);
+	w->cluster = calloc(g->d->nconfigs + 1, sizeof *w->cluster);
+	w->touched = malloc((g->d->nconfigs + 1) * sizeof *w->touched);
+	w->seen = calloc(g->d->nconfigs + 1, sizeof *w->seen);
+	return w->G != NULL && w->h != NULL && w->z != NULL && w->z2 != NULL &&
+	       w->ape != NULL && w->cluster != NULL && w->touched != NULL &&
+	       w->seen != NULL;
 }
 
 /* Gram matrices G_l = sum w x x^T and h_l = sum w x y of columns
@@ -1140,24 +1163,42 @@ gram_loss(size_t k, const double *S, const double *t, double yy,
 	return loss;
 }
 
-/* Mean |f - y| / |y| of c over sorted rows [from, to). */
+/*
+ * Mean |f - y| / |y| of c over sorted rows [from, to), and in *var the
+ * variance of that mean, clustered by configuration: repetitions of one
+ * configuration are not independent evidence (their errors share the
+ * configuration's), so the sums of deviations per configuration are the
+ * units (the cluster-robust estimator, C / (C - 1) sum_c S_c^2 / n^2).
+ */
 static double
-mean_ape(const grammar *g, const double *const *cols, size_t k, const double *c,
-         size_t from, size_t to, double *var)
+mean_ape(const grammar *g, workspace *ws, const double *const *cols, size_t k,
+         const double *c, size_t from, size_t to, double *var)
 {
-	double sum = 0, sum2 = 0, n = (double)(to - from);
+	double sum = 0, mean, n = (double)(to - from), ss = 0;
+	size_t nc = 0;
 
 	for (size_t r = from; r < to; r++) {
-		double f = 0, e;
+		double f = 0;
 		for (size_t a = 0; a < k; a++)
 			f += c[a] * cols[a][r];
-		e = fabs(f - g->y[r]) / fabs(g->y[r]);
-		sum += e;
-		sum2 += e * e;
+		ws->ape[r] = fabs(f - g->y[r]) / fabs(g->y[r]);
+		sum += ws->ape[r];
 	}
-	/* the variance of the mean */
-	*var = n > 1 ? (sum2 - sum * sum / n) / (n - 1) / n : 0;
-	return to > from ? sum / n : NAN;
+	mean = to > from ? sum / n : NAN;
+	for (size_t r = from; r < to; r++) {
+		size_t q = g->cfg[r];
+		if (!ws->seen[q])
+			ws->seen[q] = 1, ws->touched[nc++] = q;
+		ws->cluster[q] += ws->ape[r] - mean;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		size_t q = ws->touched[i];
+		ss += ws->cluster[q] * ws->cluster[q];
+		ws->cluster[q] = 0;
+		ws->seen[q] = 0;
+	}
+	*var = nc > 1 ? (double)nc / (double)(nc - 1) * ss / (n * n) : 0;
+	return mean;
 }
 
 /* AICc of a fit with loss chisqr and k constants on n rows (stats.h);
@@ -1179,6 +1220,9 @@ aicc_of(double chisqr, size_t n, size_t k)
 typedef struct score {
 	double score, se, mape, aicc, chisqr;
 	int valid;
+	/* a term's constant is 0 on every row: the formula without it
+	 * gives the same predictions with fewer constants */
+	int redundant;
 } score;
 
 /*
@@ -1195,7 +1239,7 @@ finish(const grammar *g, const double *const *cols, size_t k, size_t kp,
        const double *x, double sum, double se, double chisqr, int detail)
 {
 	double ape = 0, F = (double)g->ch.nfolds;
-	score sc = {INFINITY, NAN, NAN, INFINITY, NAN, 0};
+	score sc = {INFINITY, NAN, NAN, INFINITY, NAN, 0, 0};
 
 	for (size_t r = 0; detail && r < g->rows; r++) {
 		double v = 0;
@@ -1214,6 +1258,8 @@ finish(const grammar *g, const double *const *cols, size_t k, size_t kp,
 	sc.valid = isfinite(sc.score) && isfinite(chisqr);
 	if (!sc.valid)
 		sc.score = INFINITY;
+	for (size_t a = 1; a < k; a++)
+		sc.redundant |= x[a] == 0;
 	return sc;
 }
 
@@ -1237,8 +1283,8 @@ score_grams(const grammar *g, workspace *ws, const double *const *cols,
 		if (f < g->ch.nfolds && g->ch.last[f] == l) {
 			double e, v;
 			nnls(k, S, t, x);
-			e = 100 * mean_ape(g, cols, k, x, g->ch.start[l + 1],
-			                   g->rows, &v);
+			e = 100 * mean_ape(g, ws, cols, k, x,
+			                   g->ch.start[l + 1], g->rows, &v);
 			if (fold != NULL)
 				fold[f] = e;
 			sum += e;
@@ -1407,6 +1453,7 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 	const double *cols[MAXC];
 	size_t k = entry_columns(g, e, cols), L = g->ch.nlevels;
 	double x[MAXC], sum = 0, se = 0, th, loss;
+	score sc;
 
 	for (size_t f = 0; f < g->ch.nfolds; f++) {
 		size_t l = g->ch.last[f];
@@ -1414,8 +1461,8 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 
 		th = variant_best(g, ws, e, cols, k, l);
 		variant_fit(g, ws, e, cols, k, th, l, x);
-		err = 100 *
-		      mean_ape(g, cols, k, x, g->ch.start[l + 1], g->rows, &v);
+		err = 100 * mean_ape(g, ws, cols, k, x, g->ch.start[l + 1],
+		                     g->rows, &v);
 		if (fold != NULL)
 			fold[f] = err;
 		sum += err;
@@ -1427,7 +1474,20 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 		memcpy(c, x, k * sizeof *c);
 	if (theta != NULL)
 		*theta = th;
-	return finish(g, cols, k, e->k, x, sum, se, loss, c != NULL);
+	sc = finish(g, cols, k, e->k, x, sum, se, loss, c != NULL);
+	if (e->variant == VARIANT_OVERLAP) {
+		/* one side never wins: the max is the other term alone */
+		const double *u = g->col + (size_t)e->atom[e->a] * g->rows;
+		const double *v = g->col + (size_t)e->atom[e->b] * g->rows;
+		size_t first = 0, second = 0;
+
+		for (size_t r = 0; r < g->rows; r++) {
+			first += u[r] > th * v[r];
+			second += th * v[r] > u[r];
+		}
+		sc.redundant |= first == 0 || second == 0;
+	}
+	return sc;
 }
 
 /* Score e; fold, c and theta as above (each may be NULL). */
@@ -1727,21 +1787,46 @@ static size_t
 choose_beam(const search *s, const size_t *list, size_t n, size_t *beam,
             ranked *scratch)
 {
-	size_t m = 0, kept = 0, width = s->st->beam;
+	size_t width = s->st->beam, nscore = 0, naicc = 0, kept = 0;
+	ranked *by_s = scratch, *by_a = scratch + width + 1;
+	const size_t awidth = 2 * width; /* width more than the score's */
 
-	for (size_t i = 0; i < n; i++)
-		if (s->e[list[i]].sc.valid)
-			scratch[m++] = rank_of(&s->e[list[i]], list[i]);
-	qsort(scratch, m, sizeof *scratch, by_score);
-	for (size_t i = 0; i < m && i < width; i++)
-		beam[kept++] = scratch[i].index;
-	qsort(scratch, m, sizeof *scratch, by_aicc);
-	for (size_t i = 0, added = 0; i < m && added < width; i++) {
+	/* the width best of each order, by insertion: the lists are long */
+	for (size_t i = 0; i < n; i++) {
+		ranked x;
+		size_t at;
+
+		if (!s->e[list[i]].sc.valid)
+			continue;
+		x = rank_of(&s->e[list[i]], list[i]);
+		for (at = nscore; at > 0 && by_score(&x, &by_s[at - 1]) < 0;
+		     at--)
+			;
+		if (at < width) {
+			nscore -= nscore == width;
+			memmove(by_s + at + 1, by_s + at,
+			        (nscore - at) * sizeof *by_s);
+			by_s[at] = x;
+			nscore++;
+		}
+		for (at = naicc; at > 0 && by_aicc(&x, &by_a[at - 1]) < 0; at--)
+			;
+		if (at < awidth) {
+			naicc -= naicc == awidth;
+			memmove(by_a + at + 1, by_a + at,
+			        (naicc - at) * sizeof *by_a);
+			by_a[at] = x;
+			naicc++;
+		}
+	}
+	for (size_t i = 0; i < nscore; i++)
+		beam[kept++] = by_s[i].index;
+	for (size_t i = 0; i < naicc && kept < nscore + width; i++) {
 		int seen = 0;
-		for (size_t q = 0; q < kept && !seen; q++)
-			seen = beam[q] == scratch[i].index;
+		for (size_t q = 0; q < nscore && !seen; q++)
+			seen = beam[q] == by_a[i].index;
 		if (!seen)
-			beam[kept++] = scratch[i].index, added++;
+			beam[kept++] = by_a[i].index;
 	}
 	return kept;
 }
@@ -1776,7 +1861,7 @@ beam_stage(search *s, int max_factors, size_t **carry, size_t *ncarry,
 	int rc = SF_OK, added;
 
 	list = malloc((cap * g->nshapes + 1) * sizeof *list);
-	scratch = malloc((cap * g->nshapes + 1) * sizeof *scratch);
+	scratch = malloc((3 * width + 2) * sizeof *scratch);
 	if (beam == NULL || list == NULL || scratch == NULL ||
 	    (beam[0] = add_formula(s, atoms, 0, &added)) == SIZE_MAX) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -1881,6 +1966,112 @@ beam_search(search *s, sf_error *err)
 	return rc;
 }
 
+/*
+ * The formulas that replace term q of base by each other shape.  The
+ * formula without term q is their parent: it is scored first if it was
+ * not, and they start from its Gram matrices.
+ */
+static int
+swap_term(search *s, const entry *base, size_t q, sf_error *err)
+{
+	const grammar *g = s->g;
+	uint32_t rest[SF_DISCOVER_MAX_TERMS], atoms[SF_DISCOVER_MAX_TERMS];
+	size_t m = 0, sub, i;
+	int added;
+
+	for (size_t z = 0; z < base->nterms; z++)
+		if (z != q)
+			rest[m++] = base->atom[z];
+	if ((sub = add_formula(s, rest, m, &added)) == SIZE_MAX)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (added)
+		evaluate_range(s, sub, s->n);
+	for (uint32_t a = 0; a < g->nshapes; a++) {
+		size_t n = 0, r = 0;
+
+		if (a == base->atom[q])
+			continue;
+		if (s->n >= s->st->budget) {
+			s->budget_reached = 1;
+			break;
+		}
+		while (r < m && rest[r] < a)
+			atoms[n++] = rest[r++];
+		if (r < m && rest[r] == a)
+			continue;
+		atoms[n++] = a;
+		while (r < m)
+			atoms[n++] = rest[r++];
+		if ((i = add_formula(s, atoms, n, &added)) == SIZE_MAX)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		if (added) {
+			s->e[i].parent = sub;
+			s->e[i].added = a;
+		}
+	}
+	return SF_OK;
+}
+
+/* The SWAP_WIDTH formulas of nterms terms with the lowest AICc (ties to
+ * the earlier) into top; returns how many. */
+static size_t
+lowest_aicc(const search *s, size_t nterms, ranked *top)
+{
+	size_t ntop = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const entry *e = &s->e[i];
+		ranked x = rank_of(e, i);
+		size_t at = ntop;
+
+		if (e->variant != VARIANT_NONE || e->nterms != nterms ||
+		    !e->sc.valid)
+			continue;
+		while (at > 0 && by_aicc(&x, &top[at - 1]) < 0)
+			at--;
+		if (at == SWAP_WIDTH)
+			continue;
+		if (ntop == SWAP_WIDTH)
+			ntop--;
+		memmove(top + at + 1, top + at, (ntop - at) * sizeof *top);
+		top[at] = x;
+		ntop++;
+	}
+	return ntop;
+}
+
+/*
+ * Swaps: the SWAP_WIDTH formulas of each number of terms with the lowest
+ * AICc, each with one term replaced by every other shape, SWAP_ROUNDS
+ * times over.  A beam adds a term at a time and keeps what fits best so
+ * far, so a term that stood in for two others until one of them arrived
+ * is never taken back; a swap takes it back.
+ */
+static int
+swap_search(search *s, sf_error *err)
+{
+	ranked top[SWAP_WIDTH];
+	int rc = SF_OK;
+
+	for (size_t terms = 2; terms <= s->st->max_terms; terms++)
+		for (int round = 0; round < SWAP_ROUNDS; round++) {
+			size_t ntop = lowest_aicc(s, terms, top), from = s->n;
+
+			for (size_t t = 0; t < ntop && rc == SF_OK; t++) {
+				const entry base = s->e[top[t].index];
+				for (size_t q = 0; q < terms && rc == SF_OK;
+				     q++)
+					rc = swap_term(s, &base, q, err);
+			}
+			if (rc != SF_OK)
+				return rc;
+			if (s->n == from)
+				break;
+			evaluate_range(s, from, s->n);
+		}
+	return SF_OK;
+}
+
 /* Append a variant of entry base. */
 static int
 add_variant(search *s, size_t base, int variant, size_t a, size_t b, double lo,
@@ -1918,7 +2109,8 @@ variants(search *s, sf_error *err)
 {
 	const grammar *g = s->g;
 	size_t linear = s->n, *best, nbest;
-	ranked *scratch = malloc((linear + 1) * sizeof *scratch);
+	ranked *scratch =
+	    malloc((linear + 3 * s->st->beam + 2) * sizeof *scratch);
 
 	best = malloc((2 * s->st->beam + 1) * sizeof *best);
 	if (scratch == NULL || best == NULL) {
@@ -2223,11 +2415,21 @@ formula_text(const sf_discover_candidate *c)
 			put(&b, " + ");
 		if (strncmp(sh, "max(", 4) == 0) {
 			/* sh is "max(U, V)": the constants go in front */
-			const char *comma = strstr(sh, ", ");
+			const char *u = sh + 4, *comma = strstr(sh, ", ");
+			const char *second = comma + 2;
+			int nu = (int)(comma - u), nv = (int)strlen(second) - 1;
+
 			snprintf(w, sizeof w, "%.4g", x->value[1]);
-			put(&b, "max(%s * %.*s, %s * %.*s)", v,
-			    (int)(comma - sh - 4), sh + 4, w,
-			    (int)(strlen(comma + 2) - 1), comma + 2);
+			put(&b, "max(%s", v);
+			if (u[0] == '1' && u[1] == ' ')
+				put(&b, "%.*s, ", nu - 1, u + 1);
+			else
+				put(&b, " * %.*s, ", nu, u);
+			put(&b, "%s", w);
+			if (second[0] == '1' && second[1] == ' ')
+				put(&b, "%.*s)", nv - 1, second + 1);
+			else
+				put(&b, " * %.*s)", nv, second);
 		} else if (strcmp(sh, "1") == 0) {
 			put(&b, "%s", v);
 		} else if (x->nparams == 2) {
@@ -2619,7 +2821,8 @@ make_board(sf_discover_result *r, search *s, const setup *st,
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		all[i] = rank_of(&s->e[i], i);
-		if (!s->e[i].sc.valid)
+		/* not the answer, whatever its score */
+		if (!s->e[i].sc.valid || s->e[i].sc.redundant)
 			all[i].score = INFINITY;
 	}
 	for (size_t i = 0; i < ngiven; i++) {
@@ -2768,6 +2971,7 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 			goto done;
 		}
 	if ((rc = beam_search(&se, err)) != SF_OK ||
+	    (rc = swap_search(&se, err)) != SF_OK ||
 	    (rc = variants(&se, err)) != SF_OK)
 		goto done;
 	r->evaluated = se.n;

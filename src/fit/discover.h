@@ -32,8 +32,9 @@
  * ceil(L/2) - 1 (at least 1) to L - 2, so the first fold fits about half
  * the levels; a formula's score is the mean of its folds' MAPE.  Formulas
  * whose score is within two standard errors of the best one's (of its
- * absolute percentage errors; the folds share rows, so their standard
- * errors add), or within a relative `tie` if that is wider, are tied:
+ * absolute percentage errors, with the repetitions of a configuration
+ * as one unit; the folds share rows, so their standard errors add), or
+ * within a relative `tie` if that is wider, are tied:
  * Breiman's one-standard-error rule, widened because the best of
  * thousands of noisy scores is biased low.  The simplest tied formula
  * wins: the fewest constants; among as many, those whose AICc on all
@@ -49,12 +50,16 @@
  * sees every row, and so which terms are missing) are each extended by
  * every shape, and a simpler stage's beam stays in the next, so sums of
  * simple shapes are completed even where a product of factors mimics the
- * sum with fewer terms.  Then the overlap and exponent variants of the
- * best formulas are scored the same way.  Shapes are kept once: one whose
- * column is an increasing affine map of a simpler one's on the training
- * rows (b^2 and b where b takes two values) gives the same formulas, the
- * start-up being in every one.  With a count, a term without it is a
- * per-run cost and may use the workers only.
+ * sum with fewer terms.  Then the four formulas of each number of terms
+ * with the lowest AICc have each term swapped for every other shape (a
+ * beam never takes back a term that stood in for two), and the overlap
+ * and exponent variants of the best formulas are scored the same way.
+ * A formula with a term whose constant is 0 on all rows, or an overlap
+ * whose one side never wins, is its simpler self and is not chosen.  Shapes are
+ * kept once: one whose column is an increasing affine map of a simpler one's on
+ * the training rows (b^2 and b where b takes two values) gives the same
+ * formulas, the start-up being in every one.  With a count, a term without it
+ * is a per-run cost and may use the workers only.
  *
  * Determinism: formulas are fitted in parallel (OpenMP), each by one
  * thread with its own workspace, and chosen serially in a fixed order with
