@@ -158,10 +158,10 @@ print_text(const sf_model *m, const char *data, const sf_discover_result *r,
 	printf("  folds:");
 	for (size_t f = 0; f < r->nfolds; f++)
 		printf(
-		    "%s fit %s <= %s, predict %zu rows", f > 0 ? ";" : "",
+		    "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
 		    r->extrapolate,
 		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
-		    r->fold_rows[f]);
+		    r->fold_rows[f], r->fold_rows[f] == 1 ? "" : "s");
 	printf("\n  grammar: %zu term shapes over", r->shapes);
 	for (size_t i = 0; i < r->ninputs; i++)
 		printf("%s %s", i > 0 ? "," : "", r->inputs[i]);
