@@ -20,8 +20,8 @@ Campaigns (the splits of those two scripts, and Ernest's example):
      GPUs, predict 8; discover's inputs p = gpus, b = global_batch / gpus,
      n = global_batch * iterations (the count), t = cpu_threads.
   2. Pollux / AdaptDL T4 step times, per job, fit <= 16 GPUs, predict
-     20-64; inputs k = gpus (extrapolated), nn = nodes, m = batch_per_gpu,
-     no count (one row is one step).
+     20-64; inputs p = gpus, nn = nodes, b = batch_per_gpu, no count (one
+     row is one step).
   3. tf_cnn_benchmarks, per series, fit 1-4 GPUs (1-16 for the
      distributed K80 runs), predict the rest; inputs p = gpus,
      b = batch_per_gpu.
@@ -138,7 +138,7 @@ def agpubench(directory):
 
 def pollux(directory):
     header("2. Pollux / AdaptDL (T4): fit gpus <= 16, predict 20-64")
-    inputs = [("k", "gpus"), ("nn", "nodes"), ("m", "batch_per_gpu")]
+    inputs = [("p", "gpus"), ("nn", "nodes"), ("b", "batch_per_gpu")]
     with open(pt.POLLUX, newline="") as f:
         jobs = sorted({r["job"] for r in csv.DictReader(f)})
     shipped, found = [], []
@@ -150,7 +150,7 @@ def pollux(directory):
             pt.KFOLD["pollux"])
         w, vd, seconds = discovered(directory, f"pollux-{job}-d",
                                     pt.POLLUX, where, "step_time_s",
-                                    inputs, "k <= 16")
+                                    inputs, "p <= 16")
         shipped.append(vs["mape"])
         found.append(vd["mape"])
         row(job, formula, vs, w, vd, seconds)

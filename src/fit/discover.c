@@ -1263,12 +1263,6 @@ finish(const grammar *g, const double *const *cols, size_t k, size_t kp,
 	return sc;
 }
 
-/*
- * Score the linear formula with columns cols[0..k): each fold's fit
- * (levels up to last[f]) predicts the rows above; then the fit on every
- * row.  fold (may be NULL) gets each fold's MAPE, c (may be NULL) the
- * constants of the fit on every row.
- */
 /* score_linear's work once the level Gram matrices are in ws. */
 static score
 score_grams(const grammar *g, workspace *ws, const double *const *cols,
