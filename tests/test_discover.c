@@ -4,7 +4,8 @@
  * that fits the training rows best but extrapolates worse is not chosen),
  * the same board whatever the thread count, the model file of the winner
  * (it loads, and the pipeline's fit of it gives the search's constants),
- * and recovery: data simulated from 20 formulas of the grammar with 2-5%
+ * the non-linear variants (a fitted exponent, an overlap max()), and
+ * recovery: data simulated from 20 formulas of the grammar with 2-5%
  * multiplicative noise (fixed seeds), the true shape or one equal to it on
  * the data found for at least 18 of them.
  */
@@ -760,6 +761,103 @@ test_model_file(void)
 		free(cols[c]);
 }
 
+/* The rows of p in {1, 2, 3, 4, 6, 8, 12, 16}, x in xs, n = 64 p it for
+ * it in {50, 200}, and the time y(p, x, n) with 1% noise, as CSV with the
+ * columns p, x (named xname), n and y. */
+static void
+simulate_with(const char *xname, const double *xs, size_t nx,
+              double (*y)(double p, double x, double n), uint64_t seed,
+              csv_text *csv)
+{
+	sf_rng rng;
+
+	sf_rng_seed(&rng, seed, 7);
+	add(csv, "p,%s,n,y\n", xname);
+	for (size_t a = 0; a < 8; a++)
+		for (size_t i = 0; i < nx; i++)
+			for (size_t k = 0; k < 2; k++) {
+				double p = design_p[a], x = xs[i];
+				double n = 64 * p * design_it[k];
+				add(csv, "%.17g,%.17g,%.17g,%.17g\n", p, x, n,
+				    y(p, x, n) *
+				        (1 + sf_rng_normal(&rng, 0, 0.01)));
+			}
+}
+
+static double
+power_time(double p, double b, double n)
+{
+	(void)b;
+	return 100 + 0.05 * n * pow(p, -0.8);
+}
+
+static double
+overlap_time(double p, double t, double n)
+{
+	double gpu = 0.05 * n / p, cpu = 0.4 * n / (p * t);
+	return 100 + (gpu > cpu ? gpu : cpu);
+}
+
+/*
+ * The non-linear variants.  A time n p^-0.8 (an exponent the grid lacks)
+ * is found with continuous: true as one term whose exponent is fitted to
+ * -0.8; a time max(0.05 n / p, 0.4 n / (p t)) (the GPU or the input
+ * pipeline on t threads, whichever is slower) as the overlap of those two
+ * terms, with both constants.
+ */
+static void
+test_variants(void)
+{
+	static const double b[] = {8, 16, 32, 64, 128};
+	static const double t[] = {2, 4, 8, 16, 32};
+	csv_text csv = {0};
+	sf_discover_options o;
+	sf_discover_result *r;
+	const sf_discover_candidate *w;
+	fixture fx;
+
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	simulate_with("b", b, 5, power_time, 11, &csv);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, b: b, n: n}\n"
+	                                   "discover: {continuous: true}\n",
+	                                   csv.s),
+	                      0);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	w = &r->board[r->winner];
+	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
+	CU_ASSERT_EQUAL(w->terms[1].nparams, 2);
+	CU_ASSERT_STRING_EQUAL(w->terms[1].expr, "c_compute * n * p^e_compute");
+	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], -0.8, 0.02);
+	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], 0.05, 0.002);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+	free(csv.s);
+
+	memset(&csv, 0, sizeof csv);
+	simulate_with("t", t, 5, overlap_time, 12, &csv);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, t: t, n: n}\n",
+	                                   csv.s),
+	                      0);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	w = &r->board[r->winner];
+	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
+	CU_ASSERT_STRING_EQUAL(
+	    w->terms[1].expr,
+	    "max(c_compute * n / p, h_compute * n / (p * t))");
+	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], 0.05, 0.002);
+	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], 0.4, 0.02);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+	free(csv.s);
+}
+
 int
 main(void)
 {
@@ -770,6 +868,7 @@ main(void)
 	     test_selection},
 	    {"the same board on 1 and 3 threads", test_threads},
 	    {"the winner's model file and its refit", test_model_file},
+	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 18 of 20 simulated formulas", test_recovery},
 	    CU_TEST_INFO_NULL,
 	};

@@ -1164,9 +1164,9 @@ gram_loss(size_t k, const double *S, const double *t, double yy,
 }
 
 /*
- * Mean |f - y| / |y| of c over sorted rows [from, to), and in *var the
- * variance of that mean, clustered by configuration: repetitions of one
- * configuration are not independent evidence (their errors share the
+ * Mean |f - y| / |y| of c over sorted rows [from, to), and in *var (when
+ * not NULL) the variance of that mean, clustered by configuration: repetitions
+ * of one configuration are not independent evidence (their errors share the
  * configuration's), so the sums of deviations per configuration are the
  * units (the cluster-robust estimator, C / (C - 1) sum_c S_c^2 / n^2).
  */
@@ -1185,6 +1185,8 @@ mean_ape(const grammar *g, workspace *ws, const double *const *cols, size_t k,
 		sum += ws->ape[r];
 	}
 	mean = to > from ? sum / n : NAN;
+	if (var == NULL)
+		return mean;
 	for (size_t r = from; r < to; r++) {
 		size_t q = g->cfg[r];
 		if (!ws->seen[q])
@@ -1228,9 +1230,10 @@ typedef struct score {
 /*
  * The score of a formula whose folds' MAPE sum to sum (percent) and
  * whose fit x on every row has loss chisqr, columns cols[0..k) and kp
- * constants.  se sums the folds' standard errors of the mean: their
- * standard error is their mean, not the root mean square over F, because
- * the folds predict overlapping rows (the top level's in every fold).
+ * constants.  se (0 unless the folds' MAPE are asked for) sums the
+ * folds' standard errors of the mean: their standard error is their
+ * mean, not the root mean square over F, because the folds predict
+ * overlapping rows (the top level's in every fold).
  * With detail, the loss is recomputed row by row (the sum from the Gram
  * matrices is enough to rank) and the MAPE on every row found too.
  */
@@ -1275,10 +1278,11 @@ score_grams(const grammar *g, workspace *ws, const double *const *cols,
 	for (size_t l = 0; l < L; l++) {
 		accumulate(ws, l, k, S, t);
 		if (f < g->ch.nfolds && g->ch.last[f] == l) {
-			double e, v;
+			double e, v = 0;
 			nnls(k, S, t, x);
 			e = 100 * mean_ape(g, ws, cols, k, x,
-			                   g->ch.start[l + 1], g->rows, &v);
+			                   g->ch.start[l + 1], g->rows,
+			                   fold != NULL ? &v : NULL);
 			if (fold != NULL)
 				fold[f] = e;
 			sum += e;
@@ -1352,39 +1356,59 @@ entry_columns(const grammar *g, const entry *e, const double **cols)
 	return k;
 }
 
-/* The variant's column at theta. */
+/* The variant's column at theta, rows [0, rows). */
 static void
-variant_column(const grammar *g, const entry *e, double theta, double *out)
+variant_column(const grammar *g, const entry *e, double theta, double *out,
+               size_t rows)
 {
 	const double *u = g->col + (size_t)e->atom[e->a] * g->rows;
 
 	if (e->variant == VARIANT_OVERLAP) {
 		const double *v = g->col + (size_t)e->atom[e->b] * g->rows;
-		for (size_t r = 0; r < g->rows; r++)
+		for (size_t r = 0; r < rows; r++)
 			out[r] = u[r] > theta * v[r] ? u[r] : theta * v[r];
 	} else {
 		const factor *f = &g->shapes[e->atom[e->a]].f[e->b];
 		const double *x = g->x + (size_t)f->input * g->rows;
-		for (size_t r = 0; r < g->rows; r++)
+		for (size_t r = 0; r < rows; r++)
 			out[r] = u[r] * pow(x[r], theta - f->i);
 	}
 }
 
-/* Fit the variant at theta on levels 0..L: constants into c, the loss
- * returned, cols[k - 1] pointing at its column. */
+/*
+ * Fit the variant at theta on levels 0..L: constants into c, the loss
+ * returned, cols[k - 1] pointing at its column, computed for rows
+ * [0, rows) (at least those levels).  ws->G holds the level Gram
+ * matrices of the other columns (score_variant computes them once), so
+ * only the variant's column's products are summed here.
+ */
 static double
 variant_fit(const grammar *g, workspace *ws, const entry *e,
-            const double **cols, size_t k, double theta, size_t L, double *c)
+            const double **cols, size_t k, double theta, size_t L, size_t rows,
+            double *c)
 {
-	double S[MAXC * MAXC] = {0}, t[MAXC] = {0}, yy = 0, loss;
+	double S[MAXC * MAXC] = {0}, t[MAXC] = {0}, row[MAXC] = {0};
+	double yy = 0, hz = 0, loss;
+	size_t kp = k - 1, end = g->ch.start[L + 1];
+	const double *z = ws->z;
 
-	variant_column(g, e, theta, ws->z);
-	cols[k - 1] = ws->z;
-	level_grams(g, ws, cols, k, L);
+	variant_column(g, e, theta, ws->z, rows);
+	cols[kp] = ws->z;
 	for (size_t l = 0; l <= L; l++) {
-		accumulate(ws, l, k, S, t);
+		accumulate(ws, l, kp, S, t);
 		yy += g->yy[l];
 	}
+	for (size_t r = 0; r < end; r++) {
+		double wz = g->w[r] * z[r];
+		for (size_t a = 0; a < kp; a++)
+			row[a] += wz * cols[a][r];
+		row[kp] += wz * z[r];
+		hz += wz * g->y[r];
+	}
+	for (size_t a = 0; a < kp; a++)
+		S[kp * MAXC + a] = S[a * MAXC + kp] = row[a];
+	S[kp * MAXC + kp] = row[kp];
+	t[kp] = hz;
 	nnls(k, S, t, c);
 	loss = gram_loss(k, S, t, yy, c);
 	return isfinite(loss) ? loss : INFINITY;
@@ -1402,12 +1426,14 @@ variant_best(const grammar *g, workspace *ws, const entry *e,
 	const double hi = geometric ? log(e->hi) : e->hi;
 	const double phi = (sqrt(5.0) - 1) / 2;
 	double c[MAXC], best = INFINITY, at = lo, a, b, x1, x2, f1, f2;
+	const size_t end = g->ch.start[L + 1];
 	size_t bi = 0;
 
 #define THETA(u) (geometric ? exp(u) : (u))
 	for (size_t q = 0; q < PROFILE_GRID; q++) {
 		double u = lo + (hi - lo) * (double)q / (PROFILE_GRID - 1);
-		double loss = variant_fit(g, ws, e, cols, k, THETA(u), L, c);
+		double loss =
+		    variant_fit(g, ws, e, cols, k, THETA(u), L, end, c);
 		if (loss < best)
 			best = loss, at = u, bi = q;
 	}
@@ -1416,17 +1442,19 @@ variant_best(const grammar *g, workspace *ws, const entry *e,
 	             (PROFILE_GRID - 1);
 	x1 = b - phi * (b - a);
 	x2 = a + phi * (b - a);
-	f1 = variant_fit(g, ws, e, cols, k, THETA(x1), L, c);
-	f2 = variant_fit(g, ws, e, cols, k, THETA(x2), L, c);
+	f1 = variant_fit(g, ws, e, cols, k, THETA(x1), L, end, c);
+	f2 = variant_fit(g, ws, e, cols, k, THETA(x2), L, end, c);
 	for (size_t q = 0; q < PROFILE_STEPS; q++) {
 		if (f1 < f2) {
 			b = x2, x2 = x1, f2 = f1;
 			x1 = b - phi * (b - a);
-			f1 = variant_fit(g, ws, e, cols, k, THETA(x1), L, c);
+			f1 = variant_fit(g, ws, e, cols, k, THETA(x1), L, end,
+			                 c);
 		} else {
 			a = x1, x1 = x2, f1 = f2;
 			x2 = a + phi * (b - a);
-			f2 = variant_fit(g, ws, e, cols, k, THETA(x2), L, c);
+			f2 = variant_fit(g, ws, e, cols, k, THETA(x2), L, end,
+			                 c);
 		}
 	}
 	if (f1 < best)
@@ -1449,21 +1477,22 @@ score_variant(const grammar *g, workspace *ws, const entry *e, double *fold,
 	double x[MAXC], sum = 0, se = 0, th, loss;
 	score sc;
 
+	level_grams(g, ws, cols, k - 1, L - 1);
 	for (size_t f = 0; f < g->ch.nfolds; f++) {
 		size_t l = g->ch.last[f];
-		double err, v;
+		double err, v = 0;
 
 		th = variant_best(g, ws, e, cols, k, l);
-		variant_fit(g, ws, e, cols, k, th, l, x);
+		variant_fit(g, ws, e, cols, k, th, l, g->rows, x);
 		err = 100 * mean_ape(g, ws, cols, k, x, g->ch.start[l + 1],
-		                     g->rows, &v);
+		                     g->rows, fold != NULL ? &v : NULL);
 		if (fold != NULL)
 			fold[f] = err;
 		sum += err;
 		se += sqrt(v);
 	}
 	th = variant_best(g, ws, e, cols, k, L - 1);
-	loss = variant_fit(g, ws, e, cols, k, th, L - 1, x);
+	loss = variant_fit(g, ws, e, cols, k, th, L - 1, g->rows, x);
 	if (c != NULL)
 		memcpy(c, x, k * sizeof *c);
 	if (theta != NULL)
@@ -2097,85 +2126,128 @@ add_variant(search *s, size_t base, int variant, size_t a, size_t b, double lo,
 	return 0;
 }
 
-/* The overlap and exponent variants of the beam best linear formulas. */
+/* The overlaps of every pair of base's terms. */
+static int
+add_overlaps(search *s, size_t base)
+{
+	const grammar *g = s->g;
+	const entry e = s->e[base];
+
+	for (size_t a = 0; a < e.nterms; a++)
+		for (size_t b = a + 1; b < e.nterms; b++) {
+			const double *u = g->col + (size_t)e.atom[a] * g->rows;
+			const double *v = g->col + (size_t)e.atom[b] * g->rows;
+			double lo = INFINITY, hi = 0;
+
+			for (size_t r = 0; r < g->rows; r++)
+				if (u[r] > 0 && v[r] > 0) {
+					double q = u[r] / v[r];
+					lo = q < lo ? q : lo;
+					hi = q > hi ? q : hi;
+				}
+			/* proportional: the max is one of them */
+			if (!(lo < hi * (1 - 1e-9)) || s->n >= s->st->budget)
+				continue;
+			if (add_variant(s, base, VARIANT_OVERLAP, a, b, lo,
+			                hi) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* Each grid exponent of base's terms fitted instead. */
+static int
+add_exponents(search *s, size_t base)
+{
+	const grammar *g = s->g;
+	const entry e = s->e[base];
+
+	for (size_t a = 0; a < e.nterms; a++) {
+		const shape *sh = &g->shapes[e.atom[a]];
+
+		for (int q = 0; q < sh->nfactors; q++) {
+			const double *x =
+			    g->x + (size_t)sh->f[q].input * g->rows;
+			int positive = 1;
+
+			for (size_t r = 0; r < g->rows; r++)
+				positive &= x[r] > 0;
+			if (sh->f[q].kind != FACTOR_POWER || !positive ||
+			    e.k + 1 > g->min_configs || s->n >= s->st->budget)
+				continue;
+			if (add_variant(s, base, VARIANT_EXPONENT, a, (size_t)q,
+			                sh->f[q].i - 0.5,
+			                sh->f[q].i + 0.5) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The non-linear variants: of the best formulas of each number of terms
+ * (as the beam chooses them) the overlaps of their pairs of terms and,
+ * when asked for, their fitted exponents; and the overlap of every pair
+ * of the best single shapes, whose sum may have fitted too badly for a
+ * beam to keep it (the max of two parts is not near their sum).
+ */
 static int
 variants(search *s, sf_error *err)
 {
-	const grammar *g = s->g;
-	size_t linear = s->n, *best, nbest;
-	ranked *scratch =
-	    malloc((linear + 3 * s->st->beam + 2) * sizeof *scratch);
+	size_t linear = s->n, *best, nbest = 0, nsingle = 0, *list;
+	size_t width = 2 * s->st->beam;
+	ranked *scratch = malloc((3 * s->st->beam + 2) * sizeof *scratch);
+	int added;
 
-	best = malloc((2 * s->st->beam + 1) * sizeof *best);
-	if (scratch == NULL || best == NULL) {
-		free(scratch);
-		free(best);
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	}
-	{
-		size_t *all = malloc((linear + 1) * sizeof *all);
-		if (all == NULL) {
-			free(scratch);
-			free(best);
-			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		}
+	best = malloc((width * (s->st->max_terms + 1) + 1) * sizeof *best);
+	list = malloc((linear + width * width + 1) * sizeof *list);
+	if (scratch == NULL || best == NULL || list == NULL)
+		goto oom;
+	for (size_t terms = 1; terms <= s->st->max_terms; terms++) {
+		size_t n = 0;
 		for (size_t i = 0; i < linear; i++)
-			all[i] = i;
-		nbest = choose_beam(s, all, linear, best, scratch);
-		free(all);
+			if (s->e[i].variant == VARIANT_NONE &&
+			    s->e[i].nterms == terms)
+				list[n++] = i;
+		n = choose_beam(s, list, n, best + nbest, scratch);
+		if (terms == 1)
+			nsingle = n;
+		nbest += n;
 	}
-	free(scratch);
-	for (size_t i = 0; i < nbest; i++) {
-		const entry e = s->e[best[i]];
+	/* the sums of pairs of the best singles, to overlap */
+	if (s->st->overlap && s->st->max_terms >= 2 && s->g->min_configs >= 3) {
+		size_t from = s->n, npairs = 0;
 
-		for (size_t a = 0; s->st->overlap && a < e.nterms; a++)
-			for (size_t b = a + 1; b < e.nterms; b++) {
-				const double *u =
-				    g->col + (size_t)e.atom[a] * g->rows;
-				const double *v =
-				    g->col + (size_t)e.atom[b] * g->rows;
-				double lo = INFINITY, hi = 0;
+		for (size_t i = 0; i < nsingle; i++)
+			for (size_t j = i + 1; j < nsingle; j++) {
+				uint32_t a = s->e[best[i]].atom[0];
+				uint32_t b = s->e[best[j]].atom[0];
+				uint32_t pair[2] = {a < b ? a : b,
+				                    a < b ? b : a};
+				size_t k = add_formula(s, pair, 2, &added);
 
-				for (size_t r = 0; r < g->rows; r++)
-					if (u[r] > 0 && v[r] > 0) {
-						double q = u[r] / v[r];
-						lo = q < lo ? q : lo;
-						hi = q > hi ? q : hi;
-					}
-				/* proportional: the max is one of them */
-				if (!(lo < hi * (1 - 1e-9)) ||
-				    s->n >= s->st->budget)
-					continue;
-				if (add_variant(s, best[i], VARIANT_OVERLAP, a,
-				                b, lo, hi) != 0)
+				if (k == SIZE_MAX)
 					goto oom;
+				list[npairs++] = k;
 			}
-		for (size_t a = 0; s->st->continuous && a < e.nterms; a++) {
-			const shape *sh = &g->shapes[e.atom[a]];
-
-			for (int q = 0; q < sh->nfactors; q++) {
-				const double *x =
-				    g->x + (size_t)sh->f[q].input * g->rows;
-				int positive = 1;
-
-				for (size_t r = 0; r < g->rows; r++)
-					positive &= x[r] > 0;
-				if (sh->f[q].kind != FACTOR_POWER ||
-				    !positive || e.k + 1 > g->min_configs ||
-				    s->n >= s->st->budget)
-					continue;
-				if (add_variant(s, best[i], VARIANT_EXPONENT, a,
-				                (size_t)q, sh->f[q].i - 0.5,
-				                sh->f[q].i + 0.5) != 0)
-					goto oom;
-			}
-		}
+		evaluate_range(s, from, s->n);
+		for (size_t i = 0; i < npairs; i++)
+			if (add_overlaps(s, list[i]) != 0)
+				goto oom;
 	}
+	for (size_t i = 0; i < nbest; i++)
+		if ((s->st->overlap && add_overlaps(s, best[i]) != 0) ||
+		    (s->st->continuous && add_exponents(s, best[i]) != 0))
+			goto oom;
 	free(best);
+	free(list);
+	free(scratch);
 	evaluate_range(s, linear, s->n);
 	return SF_OK;
 oom:
 	free(best);
+	free(list);
+	free(scratch);
 	return sf_error_set(err, SF_ENOMEM, "out of memory");
 }
 
@@ -2520,7 +2592,7 @@ candidate_from_entry(const grammar *g, const setup *st, workspace *ws, entry *e,
 	e->sc.score = searched.score;
 	e->sc.aicc = searched.aicc;
 	if (e->variant != VARIANT_NONE)
-		variant_column(g, e, theta, ws->z2);
+		variant_column(g, e, theta, ws->z2, g->rows);
 	c->k = e->k;
 	c->score = e->sc.score;
 	c->mape = e->sc.mape;
@@ -2848,9 +2920,20 @@ make_board(sf_discover_result *r, search *s, const setup *st,
 	 * tie of it if that is wider.  Breiman's rule takes one; the best
 	 * of thousands of noisy scores is lower than its formula's real
 	 * error by about one more. */
-	for (size_t i = 0; i < n; i++)
-		if (all[i].score == best && 2 * all[i].se > band)
-			band = 2 * all[i].se;
+	for (size_t i = 0; i < n; i++) {
+		double fold[256];
+		entry copy;
+
+		/* the search leaves standard errors out: only the best's
+		 * is needed */
+		if (all[i].score != best || all[i].index >= s->n ||
+		    s->g->ch.nfolds > 256)
+			continue;
+		copy = s->e[all[i].index];
+		evaluate(s->g, &s->ws[0], &copy, fold, NULL, NULL);
+		if (2 * copy.sc.se > band)
+			band = 2 * copy.sc.se;
+	}
 	for (size_t i = 0; i < n; i++)
 		all[i].tied = all[i].score <= best + band + 1e-12;
 	/* the lowest AICc among the tied of each number of constants */
@@ -2886,6 +2969,20 @@ make_board(sf_discover_result *r, search *s, const setup *st,
 				free(all);
 				return sf_error_set(err, SF_ENOMEM,
 				                    "out of memory");
+			}
+			/* two ways to one formula (an exponent fitted from
+			 * two grid values): show it once */
+			{
+				int twice = 0;
+				for (size_t q = 0; q < r->nboard && !twice; q++)
+					twice = r->board[q].model == NULL &&
+					        !strcmp(r->board[q].formula,
+					                c->formula);
+				if (twice) {
+					candidate_free(c);
+					memset(c, 0, sizeof *c);
+					continue;
+				}
 			}
 			if (r->winner == SIZE_MAX)
 				r->winner = r->nboard;
