@@ -52,8 +52,10 @@
  * simple shapes are completed even where a product of factors mimics the
  * sum with fewer terms.  Then the four formulas of each number of terms
  * with the lowest AICc have each term swapped for every other shape (a
- * beam never takes back a term that stood in for two), and the overlap
- * and exponent variants of the best formulas are scored the same way.
+ * beam never takes back a term that stood in for two); and the overlaps
+ * of the pairs of terms of the best formulas of each number of terms and
+ * of every pair of the best single shapes, and (when asked for) their
+ * exponent variants, are scored the same way.
  * A formula with a term whose constant is 0 on all rows, or an overlap
  * whose one side never wins, is its simpler self and is not chosen.  Shapes are
  * kept once: one whose column is an increasing affine map of a simpler one's on
