@@ -3345,11 +3345,13 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 		            strncmp(c->terms[t].shape, "max(", 4) == 0
 		        ? "the slower of two overlapped parts"
 		        : kind_words(c->terms[t].kind));
-	put(&b, "# Bounds: every constant of a term is >= 0; each upper bound "
-	        "is ten times\n# what the shortest run allows (no term can "
-	        "exceed a measured time),\n# rounded up to a power of 10, so "
-	        "none is active; a fitted exponent\n# stays within half a "
-	        "unit of the grid's.\n");
+	put(&b,
+	    "# Bounds: every constant of a term is >= 0 (a start-up at 0 is "
+	    "one the rows\n# do without); each upper bound is ten times "
+	    "what the shortest run\n# allows (no term can exceed a "
+	    "measured time), rounded up to a power of\n# 10, so none is "
+	    "reached; a fitted exponent stays within half a unit\n# of "
+	    "the grid's.\n");
 	put(&b, "name: %s-discovered\ndescription: ", m->name);
 	{
 		buffer d = {0};
