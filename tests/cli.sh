@@ -218,6 +218,50 @@ sed -e 's/^terms:/terms:\n  e: 2/' \
 line=$(grep -n '^  e: 2' "$work/shadow.yaml" | cut -d: -f1)
 expect 0 "shadow.yaml:$line:3: term 'e' shadows the constant e" "a warning about a term points at the term" -- check "$work/shadow.yaml"
 
+# discover: a model with data and inputs only; bad settings are usage
+# errors; the winner's file is a model every command takes.
+data_dir=$(cd "$srcdir" && pwd)/datasets
+cat >"$work/spark.yaml" <<EOF
+name: spark
+data: {file: $data_dir/ernest_spark_rcv1/spark_lr_rcv1.csv, output: time_s}
+inputs: {p: cores, n: input_fraction}
+fit: {loss: sse}
+EOF
+expect 0 '^Find the formula from the data' "discover --help" -- discover --help
+expect 0 "searched [0-9]* formulas" "discover a model without a formula" -- discover "$work/spark.yaml" -q
+expect 0 '"formulas_per_second"' "discover --json" -- discover "$work/spark.yaml" --json -q
+expect 0 "^n / p$" "discover --shapes lists the grammar" -- discover "$work/spark.yaml" --shapes
+expect 2 "max-terms needs a whole number from 1 to 8, not '9'" "discover --max-terms too large" -- discover "$work/spark.yaml" --max-terms 9
+expect 2 "beam needs a whole number from 1" "discover --beam 0" -- discover "$work/spark.yaml" --beam 0
+expect 2 "budget needs a whole number >= 1" "discover --budget text" -- discover "$work/spark.yaml" --budget many
+expect 2 "extrapolate: 'q' is not an input; did you mean 'p'" "discover --extrapolate unknown" -- discover "$work/spark.yaml" --extrapolate q
+expect 2 "train:1:1: unknown name 'q'" "discover --train with an unknown name" -- discover "$work/spark.yaml" --train 'q <= 16'
+expect 2 "hold 2 values of p: forward chaining needs at least 3" "discover with too few levels" -- discover "$work/spark.yaml" --train 'p <= 12'
+expect 2 "discover_tie_range.yaml:2:17: discover.tie must be between 0 and 1" "discover: a bad discover: block" -- \
+	discover "$srcdir/tests/data/model/bad/discover_tie_range.yaml"
+printf 'discover: {extrapolate: cores}\n' >>"$work/spark.yaml"
+expect 2 "spark.yaml:5:25: discover.extrapolate: 'cores' is not an input" "discover: a block naming a column, not an input" -- \
+	discover "$work/spark.yaml"
+sed -i '$d' "$work/spark.yaml"
+expect 2 "has no 'time'.*discover" "fit on a model without a formula says discover can find one" -- fit "$work/spark.yaml"
+expect 0 "model generic" "discover ranks a models: file's formulas on the board" -- \
+	discover "$srcdir/expressions/ddp-candidates.yaml" --max-terms 2 -q
+cp "$work/spark.yaml" "$work/spark.keep"
+expect 2 "would overwrite an input" "discover -o onto its model file" -- discover "$work/spark.yaml" -o "$work/spark.yaml"
+if cmp -s "$work/spark.yaml" "$work/spark.keep"; then
+	echo "ok: discover never writes over its model file"
+	passed=$((passed + 1))
+else
+	echo "FAIL: discover -o changed its model file"
+	failed=$((failed + 1))
+fi
+expect 0 "wrote $work/found.yaml" "discover -o writes the winner" -- discover "$work/spark.yaml" --train 'p <= 16' -o "$work/found.yaml" -q
+expect 0 "1 model ready to fit" "check takes the written model" -- check "$work/found.yaml" -q
+expect 0 "fit of spark-discovered" "fit takes the written model" -- fit "$work/found.yaml" -q -o "$work/found.json"
+expect 0 "predicted 1 rows" "validate --train takes the written model" -- validate "$work/found.yaml" --train 'p <= 16' -q
+expect 0 "^   1 spark-discovered" "compare takes the written model" -- compare "$work/found.yaml" -q
+expect 0 "fastest" "scale takes its fit" -- scale "$work/found.json" --over p=4:64 --set n=1 -q
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

@@ -343,6 +343,84 @@ test_locate(void)
 	sf_model_set_free(set);
 }
 
+/* The discover: block, every key; without the flag a file with no
+ * formula is still an error, with it the formula is optional - but not
+ * in a models: list. */
+static void
+test_discover_block(void)
+{
+	static const char list[] = "inputs: {p: workers}\n"
+	                           "models:\n"
+	                           "  - parameters: {a: {min: 0, max: 1}}\n";
+	const sf_model_discover *d;
+	const sf_model *m;
+	sf_model_set *set = NULL;
+	sf_error err;
+
+	sf_error_clear(&err);
+	CU_ASSERT_EQUAL(sf_model_load(sf_test_data("model/good/discover.yaml"),
+	                              &set, NULL, NULL, &err),
+	                SF_ESYNTAX);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "has no 'time'"));
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_model_load_flags(sf_test_data("model/good/discover.yaml"),
+	                        SF_MODEL_FORMULA_OPTIONAL, &set, NULL, NULL,
+	                        &err),
+	    SF_OK);
+	m = set->models[0];
+	CU_ASSERT_PTR_NULL(m->time.text);
+	CU_ASSERT_EQUAL(m->nparams, 0);
+	CU_ASSERT_EQUAL(m->ninputs, 3);
+	d = &set->discover;
+	CU_ASSERT_TRUE(d->given);
+	CU_ASSERT_EQUAL(d->line, 11);
+	CU_ASSERT_EQUAL(d->column, 3);
+	CU_ASSERT_STRING_EQUAL(d->extrapolate.text, "p");
+	CU_ASSERT_EQUAL(d->extrapolate.line, 11);
+	CU_ASSERT_EQUAL(d->extrapolate.column, 16);
+	CU_ASSERT_STRING_EQUAL(d->count.text, "n");
+	CU_ASSERT_STRING_EQUAL(d->workers.text, "none");
+	CU_ASSERT_EQUAL_FATAL(d->ninputs, 2);
+	CU_ASSERT_STRING_EQUAL(d->inputs[1].text, "b");
+	CU_ASSERT_EQUAL(d->inputs[1].line, 14);
+	CU_ASSERT_EQUAL(d->inputs[1].column, 15);
+	CU_ASSERT_EQUAL_FATAL(d->nexponents, 4);
+	CU_ASSERT_EQUAL(d->exponents[0], -1);
+	CU_ASSERT_EQUAL(d->exponents[1], 0.5);
+	CU_ASSERT_EQUAL(d->exponents[3], 2);
+	CU_ASSERT_EQUAL_FATAL(d->nlogs, 2);
+	CU_ASSERT_EQUAL(d->logs[1], 1);
+	CU_ASSERT_EQUAL(d->factors, 1);
+	CU_ASSERT_EQUAL(d->max_terms, 3);
+	CU_ASSERT_EQUAL(d->beam, 4);
+	CU_ASSERT_EQUAL(d->budget, 5000);
+	CU_ASSERT_EQUAL(d->overlap, 0);
+	CU_ASSERT_EQUAL(d->continuous, 1);
+	CU_ASSERT_EQUAL(d->tie, 0.1);
+	sf_model_set_free(set);
+
+	/* Without the block: every setting at its "default" value. */
+	load_ok("model/good/ddp.yaml", &set);
+	d = &set->discover;
+	CU_ASSERT_FALSE(d->given);
+	CU_ASSERT_PTR_NULL(d->extrapolate.text);
+	CU_ASSERT_EQUAL(d->ninputs + d->nexponents + d->nlogs, 0);
+	CU_ASSERT_EQUAL(d->factors + d->max_terms + d->beam + d->budget, 0);
+	CU_ASSERT_EQUAL(d->overlap, -1);
+	CU_ASSERT_EQUAL(d->continuous, -1);
+	CU_ASSERT_TRUE(d->tie < 0);
+	sf_model_set_free(set);
+
+	set = NULL;
+	CU_ASSERT_EQUAL(sf_model_parse_flags("list.yaml", list, sizeof list - 1,
+	                                     SF_MODEL_FORMULA_OPTIONAL, &set,
+	                                     NULL, NULL, &err),
+	                SF_ESYNTAX);
+	CU_ASSERT_PTR_NULL(set);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "has no 'time'"));
+}
+
 int
 main(void)
 {
@@ -358,6 +436,7 @@ main(void)
 	    {"warning: mutation, recombination ignored",
 	     test_warning_de_settings_ignored},
 	    {"formula columns map into the file", test_locate},
+	    {"discover: block; the formula optional", test_discover_block},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

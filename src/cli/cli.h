@@ -129,5 +129,6 @@ int sf_command_validate(const sf_command *cmd, int argc, char **argv);
 int sf_command_predict(const sf_command *cmd, int argc, char **argv);
 int sf_command_next(const sf_command *cmd, int argc, char **argv);
 int sf_command_scale(const sf_command *cmd, int argc, char **argv);
+int sf_command_discover(const sf_command *cmd, int argc, char **argv);
 
 #endif /* SF_CLI_H */

@@ -71,6 +71,33 @@ static const command commands[] = {
      "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
      "  -q, --quiet         no warnings\n",
      sf_command_compare},
+    {"discover",
+     "discover MODEL.yaml [DATA.csv] [--train EXPR] [--max-terms K] [-o "
+     "OUT.yaml] [--json] [OPTION]...",
+     "find the formula from the data, chosen by how well it extrapolates",
+     "  MODEL.yaml          data: and inputs: (a time: formula, a discover: "
+     "block\n"
+     "                      and a models: list are optional)\n"
+     "  DATA.csv            use this data instead of the model's "
+     "data.file\n"
+     "      --train EXPR    search on the rows where EXPR holds; the "
+     "others are\n"
+     "                      never used\n"
+     "      --extrapolate X the input the folds extrapolate along "
+     "(default p)\n"
+     "      --max-terms K   terms besides the start-up (default 4, at most "
+     "8)\n"
+     "      --beam W        formulas kept per number of terms (default "
+     "8)\n"
+     "      --budget N      formulas scored at most (default 200000)\n"
+     "      --top N         discovered formulas on the board (default "
+     "10)\n"
+     "      --shapes        only list the grammar's term shapes, simplest "
+     "first\n"
+     "  -o, --output FILE   write the best as a model file (atomically)\n"
+     "      --json          print the search and the board as "
+     "JSON\n" CLI_FIT_OPTIONS_HELP "  -q, --quiet         no warnings\n",
+     sf_command_discover},
     {"predict",
      "predict FIT.json... --at NAME=VALUE,... | --grid FILE.csv [--json]",
      "predict the time at new points, with a new run's 95% interval and each "

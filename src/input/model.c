@@ -35,6 +35,7 @@ typedef struct loader {
 	sf_warn_fn warn;
 	void *warn_ctx;
 	sf_error *err;
+	unsigned flags; /* enum sf_model_flag */
 } loader;
 
 /* A position in the model file. */
@@ -1003,6 +1004,228 @@ load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
+/* ---- discover --------------------------------------------------------- */
+
+static void free_text(sf_model_text *t);
+
+static void
+discover_default(sf_model_discover *d)
+{
+	memset(d, 0, sizeof *d);
+	d->overlap = -1;
+	d->continuous = -1;
+	d->tie = -1;
+}
+
+static void
+discover_free(sf_model_discover *d)
+{
+	free_text(&d->extrapolate);
+	free_text(&d->count);
+	free_text(&d->workers);
+	for (size_t i = 0; i < d->ninputs; i++)
+		free_text(&d->inputs[i]);
+	d->ninputs = 0;
+}
+
+/* An input's name, or "none" where none_ok. */
+static int
+get_input_name(loader *ld, const yaml_node_t *node, const char *what,
+               int none_ok, sf_model_text *t)
+{
+	int rc = get_formula(ld, node, what, t);
+
+	if (rc != SF_OK)
+		return rc;
+	if (sf_expr_is_name(t->text) && (none_ok || strcmp(t->text, "none")))
+		return SF_OK;
+	return loader_fail(ld, node, SF_EVALUE,
+	                   "%s must be the name of an input%s, not '%s'", what,
+	                   none_ok ? " or none" : "", t->text);
+}
+
+/* The items of a non-empty list of at most SF_DISCOVER_MAX_LIST. */
+static int
+get_list(loader *ld, const yaml_node_t *node, const char *what,
+         yaml_node_item_t **items, size_t *n)
+{
+	int rc = expect_type(ld, node, YAML_SEQUENCE_NODE, what);
+
+	if (rc != SF_OK)
+		return rc;
+	*items = node->data.sequence.items.start;
+	*n = (size_t)(node->data.sequence.items.top - *items);
+	if (*n == 0)
+		return loader_fail(ld, node, SF_EVALUE, "%s is empty", what);
+	if (*n > SF_DISCOVER_MAX_LIST)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "%s has %zu items; at most %d", what, *n,
+		                   SF_DISCOVER_MAX_LIST);
+	return SF_OK;
+}
+
+static int
+load_discover_lists(loader *ld, const yaml_node_t *node, sf_model_discover *d)
+{
+	yaml_node_item_t *items;
+	yaml_node_t *v;
+	size_t n;
+	int rc;
+
+	if ((v = map_get(ld, node, "inputs")) != NULL) {
+		if ((rc = get_list(ld, v, "discover.inputs", &items, &n)) !=
+		    SF_OK)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			yaml_node_t *item = node_get(ld, items[i]);
+
+			rc = get_input_name(ld, item, "each of discover.inputs",
+			                    0, &d->inputs[d->ninputs++]);
+			if (rc != SF_OK)
+				return rc;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(d->inputs[j].text,
+				            d->inputs[i].text))
+					return loader_fail(
+					    ld, item, SF_ENAME,
+					    "discover.inputs names '%s' twice",
+					    d->inputs[i].text);
+		}
+	}
+	if ((v = map_get(ld, node, "exponents")) != NULL) {
+		if ((rc = get_list(ld, v, "discover.exponents", &items, &n)) !=
+		    SF_OK)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			yaml_node_t *item = node_get(ld, items[i]);
+			double *e = &d->exponents[i];
+
+			if ((rc = get_number_in(ld, item, "an exponent",
+			                        -SF_DISCOVER_MAX_EXPONENT,
+			                        SF_DISCOVER_MAX_EXPONENT, e)) !=
+			    SF_OK)
+				return rc;
+			for (size_t j = 0; j < i; j++)
+				if (d->exponents[j] == *e)
+					return loader_fail(
+					    ld, item, SF_EVALUE,
+					    "discover.exponents has %s "
+					    "twice",
+					    scalar_text(item));
+		}
+		d->nexponents = n;
+	}
+	if ((v = map_get(ld, node, "logs")) != NULL) {
+		if ((rc = get_list(ld, v, "discover.logs", &items, &n)) !=
+		    SF_OK)
+			return rc;
+		if (n > SF_DISCOVER_MAX_LOG + 1)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "discover.logs has %zu items; the "
+			                   "powers of log2 are 0 to %d",
+			                   n, SF_DISCOVER_MAX_LOG);
+		for (size_t i = 0; i < n; i++) {
+			yaml_node_t *item = node_get(ld, items[i]);
+			size_t j;
+
+			if ((rc = get_count(ld, item, "a power of log2", 0,
+			                    &j)) != SF_OK)
+				return rc;
+			if (j > SF_DISCOVER_MAX_LOG)
+				return loader_fail(ld, item, SF_EVALUE,
+				                   "a power of log2 must be 0 "
+				                   "to %d, not %s",
+				                   SF_DISCOVER_MAX_LOG,
+				                   scalar_text(item));
+			for (size_t k = 0; k < i; k++)
+				if (d->logs[k] == (int)j)
+					return loader_fail(
+					    ld, item, SF_EVALUE,
+					    "discover.logs has %zu twice", j);
+			d->logs[i] = (int)j;
+		}
+		d->nlogs = n;
+	}
+	return SF_OK;
+}
+
+/* A count from lo to hi. */
+static int
+get_count_in(loader *ld, const yaml_node_t *node, const char *what, size_t lo,
+             size_t hi, size_t *value)
+{
+	int rc = get_count(ld, node, what, lo, value);
+
+	if (rc == SF_OK && *value > hi)
+		return loader_fail(ld, node, SF_EVALUE,
+		                   "%s must be a whole number from %zu to %zu, "
+		                   "not %s",
+		                   what, lo, hi, scalar_text(node));
+	return rc;
+}
+
+/* discover: how scalefit discover searches (scalefit-model(5)). */
+static int
+load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
+{
+	static const char *const keys[] = {
+	    "extrapolate", "count",      "workers",   "inputs", "exponents",
+	    "logs",        "factors",    "max_terms", "beam",   "budget",
+	    "overlap",     "continuous", "tie"};
+	const size_t nkeys = sizeof keys / sizeof keys[0];
+	position at = node_position(ld, node);
+	yaml_node_t *v;
+	int rc;
+
+	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "discover")) !=
+	        SF_OK ||
+	    (rc = check_keys(ld, node, "discover", keys, nkeys)) != SF_OK)
+		return rc;
+	d->given = 1;
+	d->line = at.line;
+	d->column = at.column;
+	if ((v = map_get(ld, node, "extrapolate")) != NULL &&
+	    (rc = get_input_name(ld, v, "discover.extrapolate", 0,
+	                         &d->extrapolate)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "count")) != NULL &&
+	    (rc = get_input_name(ld, v, "discover.count", 1, &d->count)) !=
+	        SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "workers")) != NULL &&
+	    (rc = get_input_name(ld, v, "discover.workers", 1, &d->workers)) !=
+	        SF_OK)
+		return rc;
+	if ((rc = load_discover_lists(ld, node, d)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "factors")) != NULL &&
+	    (rc = get_count_in(ld, v, "discover.factors", 1,
+	                       SF_DISCOVER_MAX_FACTORS, &d->factors)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "max_terms")) != NULL &&
+	    (rc = get_count_in(ld, v, "discover.max_terms", 1,
+	                       SF_DISCOVER_MAX_TERMS, &d->max_terms)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "beam")) != NULL &&
+	    (rc = get_count_in(ld, v, "discover.beam", 1, 10000, &d->beam)) !=
+	        SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "budget")) != NULL &&
+	    (rc = get_count(ld, v, "discover.budget", 1, &d->budget)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "overlap")) != NULL &&
+	    (rc = get_bool(ld, v, "discover.overlap", &d->overlap)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "continuous")) != NULL &&
+	    (rc = get_bool(ld, v, "discover.continuous", &d->continuous)) !=
+	        SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "tie")) != NULL &&
+	    (rc = get_number_in(ld, v, "discover.tie", 0, 1, &d->tie)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
 /* ---- models ----------------------------------------------------------- */
 
 void
@@ -1073,6 +1296,7 @@ sf_model_set_free(sf_model_set *set)
 	for (size_t i = 0; i < set->count; i++)
 		model_free(set->models[i]);
 	free(set->models);
+	discover_free(&set->discover);
 	free(set);
 }
 
@@ -1247,10 +1471,18 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 	if ((v = map_get(ld, node, "fit")) != NULL &&
 	    (rc = load_fit(ld, v, &m->fit)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "time")) == NULL)
+	if ((v = map_get(ld, node, "time")) == NULL &&
+	    (ld->flags & SF_MODEL_FORMULA_OPTIONAL)) {
+		/* scalefit discover: the formula is what it looks for */
+		if (m->description == NULL &&
+		    (m->description = dup_string("")) == NULL)
+			return out_of_memory(ld);
+		return check_name_clashes(ld, m);
+	}
+	if (v == NULL)
 		return loader_fail(ld, node, SF_ESYNTAX,
 		                   "the model has no 'time': the formula to "
-		                   "fit");
+		                   "fit ('scalefit discover' can find one)");
 	if ((rc = get_formula(ld, v, "time", &m->time)) != SF_OK)
 		return rc;
 	if (m->nparams == 0 || sf_model_fitted_count(m) == 0)
@@ -1303,7 +1535,7 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 {
 	static const char *const single_keys[] = {
 	    "name",  "description", "data", "inputs", "parameters",
-	    "terms", "time",        "fit",  "models"};
+	    "terms", "time",        "fit",  "models", "discover"};
 	static const char *const item_keys[] = {
 	    "name",  "description", "inputs", "parameters",
 	    "terms", "time",        "fit"};
@@ -1317,7 +1549,10 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		                   "(name, data, parameters, time, ...), not "
 		                   "%s",
 		                   node_kind_name(root));
-	if ((rc = check_keys(ld, root, "the model", single_keys, 9)) != SF_OK)
+	if ((rc = check_keys(ld, root, "the model", single_keys, 10)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, root, "discover")) != NULL &&
+	    (rc = load_discover(ld, v, &set->discover)) != SF_OK)
 		return rc;
 	if ((shared = model_new(ld, NULL)) == NULL)
 		return out_of_memory(ld);
@@ -1339,7 +1574,9 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		shared = NULL;
 		goto done;
 	}
-	/* A list of models sharing data:, fit: and inputs:. */
+	/* A list of models sharing data:, fit: and inputs:; each has a
+	 * formula. */
+	ld->flags &= ~(unsigned)SF_MODEL_FORMULA_OPTIONAL;
 	{
 		static const char *const per_model[] = {"parameters", "terms",
 		                                        "time"};
@@ -1448,11 +1685,20 @@ sf_model_parse(const char *path, const char *text, size_t length,
                sf_model_set **out, sf_warn_fn warn, void *warn_ctx,
                sf_error *err)
 {
+	return sf_model_parse_flags(path, text, length, 0, out, warn, warn_ctx,
+	                            err);
+}
+
+int
+sf_model_parse_flags(const char *path, const char *text, size_t length,
+                     unsigned flags, sf_model_set **out, sf_warn_fn warn,
+                     void *warn_ctx, sf_error *err)
+{
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	yaml_node_t *root;
 	sf_model_set *set = NULL;
-	loader ld = {path, text, length, &doc, warn, warn_ctx, err};
+	loader ld = {path, text, length, &doc, warn, warn_ctx, err, flags};
 	int rc, have_doc = 0;
 
 	*out = NULL;
@@ -1504,6 +1750,7 @@ sf_model_parse(const char *path, const char *text, size_t length,
 		rc = out_of_memory(&ld);
 		goto done;
 	}
+	discover_default(&set->discover);
 	rc = load_root(&ld, root, set);
 done:
 	if (have_doc)
@@ -1520,6 +1767,13 @@ done:
 int
 sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
               void *warn_ctx, sf_error *err)
+{
+	return sf_model_load_flags(path, 0, out, warn, warn_ctx, err);
+}
+
+int
+sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
+                    sf_warn_fn warn, void *warn_ctx, sf_error *err)
 {
 	FILE *f;
 	char *text = NULL;
@@ -1560,7 +1814,8 @@ sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 		return rc;
 	}
 	fclose(f);
-	rc = sf_model_parse(path, text, length, out, warn, warn_ctx, err);
+	rc = sf_model_parse_flags(path, text, length, flags, out, warn,
+	                          warn_ctx, err);
 	free(text);
 	return rc;
 }

@@ -162,11 +162,58 @@ typedef struct sf_model {
 	size_t source_length;
 } sf_model;
 
-/* Every model of a file: one, or the `models:` list. */
+/* Limits of the `discover:` block (scalefit-model(5)). */
+enum {
+	SF_DISCOVER_MAX_LIST = 16,   /* inputs: and exponents: items */
+	SF_DISCOVER_MAX_LOG = 3,     /* the largest power of log2 */
+	SF_DISCOVER_MAX_TERMS = 8,   /* max_terms */
+	SF_DISCOVER_MAX_FACTORS = 3, /* factors */
+	SF_DISCOVER_MAX_EXPONENT = 4 /* |exponent| */
+};
+
+/*
+ * The `discover:` block: the grammar and the search of `scalefit
+ * discover`.  The loader checks types, ranges and repetitions; whether a
+ * name is one of the model's inputs is checked by the discover module
+ * (fit/discover.h), which reports it at the name's position.  Counts left
+ * at 0, tie < 0 and overlap or continuous < 0 mean "the default".
+ */
+typedef struct sf_model_discover {
+	int given;                 /* 1 when the file has the block */
+	int line, column;          /* where the block is */
+	sf_model_text extrapolate; /* an input's name; text NULL: absent */
+	sf_model_text count;       /* an input's name or "none" */
+	sf_model_text workers;     /* an input's name or "none" */
+	sf_model_text inputs[SF_DISCOVER_MAX_LIST];
+	size_t ninputs; /* 0: every numeric input */
+	double exponents[SF_DISCOVER_MAX_LIST];
+	size_t nexponents; /* 0: the default grid */
+	int logs[SF_DISCOVER_MAX_LOG + 1];
+	size_t nlogs;     /* 0: the default (0, 1, 2) */
+	size_t factors;   /* factors per term besides the count */
+	size_t max_terms; /* terms besides the start-up constant */
+	size_t beam;      /* width of the beam search */
+	size_t budget;    /* formulas fitted at most */
+	int overlap;      /* max(term, term) candidates: 1, 0, -1 default */
+	int continuous;   /* fitted exponents: 1, 0, -1 default */
+	double tie;       /* relative tolerance of the selection's tie */
+} sf_model_discover;
+
+/* Every model of a file: one, or the `models:` list, and the file's
+ * `discover:` block. */
 typedef struct sf_model_set {
 	sf_model **models;
 	size_t count;
+	sf_model_discover discover;
 } sf_model_set;
+
+/* Flags of sf_model_load_flags() and sf_model_parse_flags(). */
+enum sf_model_flag {
+	/* A single model may leave out `time:` (and with it `parameters:`),
+	 * for `scalefit discover`, which finds the formula; its time.text is
+	 * then NULL.  A `models:` list still needs a formula in each item. */
+	SF_MODEL_FORMULA_OPTIONAL = 1u << 0
+};
 
 /* Fill s with the defaults of a model file without a `fit:` block. */
 void sf_fit_settings_default(sf_fit_settings *s);
@@ -189,6 +236,14 @@ int sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 int sf_model_parse(const char *path, const char *text, size_t length,
                    sf_model_set **out, sf_warn_fn warn, void *warn_ctx,
                    sf_error *err);
+
+/* sf_model_load and sf_model_parse with flags (enum sf_model_flag); the
+ * two are these with flags 0. */
+int sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
+                        sf_warn_fn warn, void *warn_ctx, sf_error *err);
+int sf_model_parse_flags(const char *path, const char *text, size_t length,
+                         unsigned flags, sf_model_set **out, sf_warn_fn warn,
+                         void *warn_ctx, sf_error *err);
 
 /* Release a set and every model in it.  Accepts NULL. */
 void sf_model_set_free(sf_model_set *set);

@@ -1,0 +1,452 @@
+/*
+ * cmd_discover.c - `scalefit discover MODEL.yaml [DATA.csv] [--train EXPR]
+ * [--max-terms K] [-o OUT.yaml] [--json]`: search the grammar of
+ * formulas for the one that extrapolates best (fit/discover.h), print the
+ * board, and write the winner as a model file.
+ */
+#define _GNU_SOURCE /* getopt_long, realpath */
+
+#include "base/atomic.h"
+#include "base/number.h"
+#include "cli/cli.h"
+#include "fit/discover.h"
+#include "input/csv.h"
+#include "use/report.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct discover_args {
+	const char *model_path, *data_path, *output;
+	int json, quiet, shapes;
+	sf_discover_options options;
+} discover_args;
+
+static int
+parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
+{
+	static const struct option options[] = {
+	    {"train", required_argument, NULL, 'r'},
+	    {"max-terms", required_argument, NULL, 'K'},
+	    {"beam", required_argument, NULL, 'W'},
+	    {"budget", required_argument, NULL, 'B'},
+	    {"extrapolate", required_argument, NULL, 'X'},
+	    {"top", required_argument, NULL, 'n'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"shapes", no_argument, NULL, 'S' + 256},
+	    CLI_FIT_OPTIONS,
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c, rc;
+
+	memset(a, 0, sizeof *a);
+	sf_discover_options_init(&a->options);
+	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			a->options.train = optarg;
+			break;
+		case 'K':
+			if (cli_count(cmd->name, "max-terms", optarg, 1,
+			              SF_DISCOVER_MAX_TERMS,
+			              &a->options.max_terms) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'W':
+			if (cli_count(cmd->name, "beam", optarg, 1, 10000,
+			              &a->options.beam) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'B':
+			if (cli_count(cmd->name, "budget", optarg, 1, SIZE_MAX,
+			              &a->options.budget) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'n':
+			if (cli_count(cmd->name, "top", optarg, 1, 1000,
+			              &a->options.top) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'X':
+			a->options.extrapolate = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'j':
+			a->json = 1;
+			break;
+		case 'S' + 256:
+			a->shapes = 1;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		default:
+			rc = cli_other_option(cmd, c, argc, argv, options,
+			                      &a->options.fit);
+			if (rc != SF_EXIT_OK)
+				return rc;
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL,
+		                 "discover needs a model file");
+	if (argc - optind > 2)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind + 2]);
+	a->model_path = argv[optind];
+	a->data_path = argc - optind == 2 ? argv[optind + 1] : NULL;
+	a->options.threads = a->options.fit.threads;
+	return SF_EXIT_OK;
+}
+
+/* 1 when a and b name the same existing file. */
+static int
+same_file(const char *a, const char *b)
+{
+	char *x = realpath(a, NULL), *y = b != NULL ? realpath(b, NULL) : NULL;
+	int same = x != NULL && y != NULL && strcmp(x, y) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* The candidate's board line. */
+static void
+print_candidate(const sf_discover_result *r, size_t i)
+{
+	const sf_discover_candidate *c = &r->board[i];
+	char rank[16];
+
+	snprintf(rank, sizeof rank, c->model != NULL ? "(%zu)" : "%zu", i + 1);
+	printf("%5s %c %2zu ", rank, c->tied ? '=' : ' ', c->k);
+	if (isnan(c->score))
+		printf("%8s ", "-");
+	else
+		printf("%7.3g%% ", c->score);
+	if (isnan(c->mape))
+		printf("%7s ", "-");
+	else
+		printf("%6.3g%% ", c->mape);
+	printf("%10.6g  %s%s\n", c->aicc, c->model != NULL ? "model " : "",
+	       c->formula);
+}
+
+static void
+print_text(const sf_model *m, const char *data, const sf_discover_result *r,
+           const discover_args *a, const sf_fit_result *fit)
+{
+	const sf_discover_candidate *w = &r->board[r->winner];
+	char lv[32];
+
+	printf("discover for %s on %s\n", m->name, data);
+	printf("  %zu training rows", r->rows);
+	if (r->held_out > 0)
+		printf(" (--train '%s'; %zu held out, never used)",
+		       a->options.train, r->held_out);
+	printf(", extrapolating along %s (%zu levels, %s to ", r->extrapolate,
+	       r->nlevels, sf_format_double(lv, sizeof lv, r->levels[0]));
+	printf("%s)\n",
+	       sf_format_double(lv, sizeof lv, r->levels[r->nlevels - 1]));
+	printf("  folds:");
+	for (size_t f = 0; f < r->nfolds; f++)
+		printf(
+		    "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
+		    r->extrapolate,
+		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
+		    r->fold_rows[f], r->fold_rows[f] == 1 ? "" : "s");
+	printf("\n  grammar: %zu term shapes over", r->shapes);
+	for (size_t i = 0; i < r->ninputs; i++)
+		printf("%s %s", i > 0 ? "," : "", r->inputs[i]);
+	if (r->count != NULL)
+		printf(", times the count %s or not", r->count);
+	printf("; up to %zu terms, %zu factors each\n", r->max_terms,
+	       r->factors);
+	printf(
+	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
+	    r->evaluated, r->seconds,
+	    r->seconds > 0 ? (double)r->evaluated / r->seconds : 0.0, r->beam,
+	    r->budget_reached ? "; stopped at the budget" : "");
+	printf("\n%5s %c %2s %8s %7s %10s  %s\n", "rank", ' ', "k", "extrap",
+	       "MAPE", "AICc", "formula");
+	for (size_t i = 0; i < r->nboard; i++)
+		print_candidate(r, i);
+	printf("\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
+	       "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
+	       "of it); the simplest tied wins:\n  fewest constants, then "
+	       "(among those within 10 of the lowest AICc)\n  simplest "
+	       "shapes, then AICc\n",
+	       r->best_score + r->band, 100 * r->tie);
+	if (r->winner > 0)
+		printf(
+		    "  the model file's formula ranks above the best found\n");
+	printf("\nbest found, fitted on the %zu training rows as 'scalefit "
+	       "fit' fits the file:\n",
+	       r->rows);
+	for (size_t t = 0; t < w->nterms; t++)
+		for (size_t q = 0; q < w->terms[t].nparams; q++)
+			printf("  %-16s %14.8g%s\n", w->terms[t].param[q],
+			       w->terms[t].value[q],
+			       fit != NULL && w->refitted ? "" : " (search)");
+	printf("  MAPE %.3g%% on the training rows\n", w->mape);
+	if (a->output != NULL)
+		printf("\nwrote %s\n", a->output);
+}
+
+static json_t *
+candidate_json(const sf_discover_result *r, size_t i)
+{
+	const sf_discover_candidate *c = &r->board[i];
+	json_t *folds = json_array(), *terms = json_array();
+	json_t *o;
+
+	for (size_t f = 0; f < r->nfolds; f++)
+		json_array_append_new(folds, sf_json_number(c->fold_mape[f]));
+	for (size_t t = 0; t < c->nterms; t++) {
+		const sf_discover_term *x = &c->terms[t];
+		json_t *constants = json_object();
+
+		for (size_t q = 0; q < x->nparams; q++)
+			json_object_set_new(constants, x->param[q],
+			                    sf_json_number(x->value[q]));
+		json_array_append_new(
+		    terms,
+		    json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", x->name,
+		              "kind", sf_term_kind_name(x->kind), "shape",
+		              x->shape, "expr", x->expr, "constants",
+		              constants));
+	}
+	o = json_pack("{s:I, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:b, s:b, "
+	              "s:o}",
+	              "rank", (json_int_t)(i + 1), "model",
+	              c->model != NULL ? json_string(c->model) : json_null(),
+	              "formula", c->formula, "constants", (json_int_t)c->k,
+	              "extrapolation_mape", sf_json_number(c->score),
+	              "fold_mape", folds, "mape", sf_json_number(c->mape),
+	              "aicc", sf_json_number(c->aicc), "tied", c->tied,
+	              "refitted", c->refitted, "terms", terms);
+	return o;
+}
+
+static json_t *
+result_json(const sf_model *m, const char *data, const sf_discover_result *r,
+            const discover_args *a)
+{
+	json_t *levels = json_array(), *folds = json_array(),
+	       *inputs = json_array(), *board = json_array(), *root;
+
+	for (size_t l = 0; l < r->nlevels; l++)
+		json_array_append_new(levels, sf_json_number(r->levels[l]));
+	for (size_t f = 0; f < r->nfolds; f++)
+		json_array_append_new(
+		    folds,
+		    json_pack("{s:o, s:I}", "fit_upto",
+		              sf_json_number(r->levels[r->fold_last[f]]),
+		              "predicted_rows", (json_int_t)r->fold_rows[f]));
+	for (size_t i = 0; i < r->ninputs; i++)
+		json_array_append_new(inputs, json_string(r->inputs[i]));
+	for (size_t i = 0; i < r->nboard; i++)
+		json_array_append_new(board, candidate_json(r, i));
+	root = json_pack(
+	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
+	    "s:I, s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, "
+	    "s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
+	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
+	    "file", m->path, "data", data, "discover", "extrapolate",
+	    r->extrapolate, "count",
+	    r->count != NULL ? json_string(r->count) : json_null(), "workers",
+	    r->workers != NULL ? json_string(r->workers) : json_null(),
+	    "inputs", inputs, "loss", sf_loss_name(r->loss), "train",
+	    a->options.train != NULL ? json_string(a->options.train)
+	                             : json_null(),
+	    "rows", (json_int_t)r->rows, "held_out", (json_int_t)r->held_out,
+	    "levels", levels, "folds", folds, "shapes", (json_int_t)r->shapes,
+	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
+	    r->budget_reached, "seconds", sf_json_number(r->seconds),
+	    "formulas_per_second",
+	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
+	                                  : NAN),
+	    "settings", "factors", (json_int_t)r->factors, "max_terms",
+	    (json_int_t)r->max_terms, "beam", (json_int_t)r->beam, "budget",
+	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
+	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
+	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
+	    "winner", (json_int_t)(r->winner + 1), "board", board, "output",
+	    a->output != NULL ? json_string(a->output) : json_null());
+	return root;
+}
+
+/* The path the winner's file is written to, or (without -o) would be
+ * beside the model file: data.file is made relative to it. */
+static char *
+output_path(const discover_args *a, const sf_model *m)
+{
+	const char *slash = strrchr(a->model_path, '/');
+	size_t dir = slash != NULL ? (size_t)(slash - a->model_path) + 1 : 0;
+	size_t n = dir + strlen(m->name) + 32;
+	char *path;
+
+	if (a->output != NULL)
+		return strdup(a->output);
+	if ((path = malloc(n)) != NULL)
+		snprintf(path, n, "%.*s%s-discovered.yaml", (int)dir,
+		         a->model_path, m->name);
+	return path;
+}
+
+int
+sf_command_discover(const sf_command *cmd, int argc, char **argv)
+{
+	sf_model_set *set = NULL;
+	sf_table *table = NULL;
+	sf_dataset *data = NULL;
+	sf_problem *given = NULL;
+	sf_discover_result *r = NULL;
+	sf_fit_result *fit = NULL;
+	size_t ngiven = 0;
+	char *text = NULL, *path = NULL;
+	const char *data_path;
+	const sf_model *m;
+	discover_args a;
+	sf_error err;
+	sf_loss loss;
+	int status;
+
+	sf_error_clear(&err);
+	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
+		return status;
+	if (sf_model_load_flags(a.model_path, SF_MODEL_FORMULA_OPTIONAL, &set,
+	                        a.quiet ? NULL : cli_warning, NULL,
+	                        &err) != SF_OK)
+		return cli_error(&err);
+	m = set->models[0];
+	data_path = a.data_path != NULL ? a.data_path : m->data_file;
+	if (data_path == NULL) {
+		sf_error_at(&err, SF_EUSAGE, m->path, 0, 0,
+		            "no data: give DATA.csv on the command line or "
+		            "data.file in the model");
+		status = cli_error(&err);
+		goto done;
+	}
+	/* Never clobber an input. */
+	if (a.output != NULL && (same_file(a.output, a.model_path) ||
+	                         same_file(a.output, data_path))) {
+		status = cli_usage(cmd->name, NULL,
+		                   "-o %s would overwrite an input; choose "
+		                   "another file",
+		                   a.output);
+		goto done;
+	}
+	loss = a.options.fit.has_loss ? a.options.fit.loss : m->fit.loss;
+	if (sf_table_load(data_path, NULL, &table, &err) != SF_OK ||
+	    sf_dataset_bind(m, table, sf_loss_needs_positive(loss), &data,
+	                    a.quiet ? NULL : cli_warning, NULL,
+	                    &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	/* The file's own formulas go on the board beside the found ones. */
+	if ((given = calloc(set->count + 1, sizeof *given)) == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
+	}
+	for (size_t i = 0; i < set->count; i++) {
+		const sf_model *g = set->models[i];
+		if (g->time.text == NULL)
+			continue;
+		if (sf_problem_open(g, a.data_path,
+		                    a.options.fit.has_loss ? a.options.fit.loss
+		                                           : g->fit.loss,
+		                    NULL, NULL, &given[ngiven],
+		                    &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		ngiven++;
+	}
+	if (a.shapes) {
+		char **shapes = NULL;
+		size_t n = 0;
+
+		if (sf_discover_shapes(m, &set->discover, data, &a.options,
+		                       &shapes, &n, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		for (size_t i = 0; i < n; i++) {
+			puts(shapes[i]);
+			free(shapes[i]);
+		}
+		free(shapes);
+		status = SF_EXIT_OK;
+		goto done;
+	}
+	if (sf_discover_run(m, &set->discover, data, given, ngiven, &a.options,
+	                    &r, &err) != SF_OK) {
+		if (err.file[0] == '\0' && err.column > 0 &&
+		    a.options.train != NULL)
+			snprintf(err.file, sizeof err.file, "--train");
+		status = cli_error(&err);
+		goto done;
+	}
+	/* The winner's file: fitted through the pipeline, then written with
+	 * those constants in its comments. */
+	if ((path = output_path(&a, m)) == NULL ||
+	    sf_discover_model_text(r, r->winner, m, path, data_path, &text,
+	                           &err) != SF_OK ||
+	    sf_discover_refit(r, r->winner, path, text, &a.options, &fit,
+	                      &err) != SF_OK) {
+		if (path == NULL)
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
+	}
+	free(text);
+	text = NULL;
+	if (sf_discover_model_text(r, r->winner, m, path, data_path, &text,
+	                           &err) != SF_OK ||
+	    (a.output != NULL &&
+	     sf_write_atomic(a.output, text, strlen(text), "the model file",
+	                     &err) != SF_OK)) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (a.json) {
+		json_t *json = result_json(m, data_path, r, &a);
+
+		if (json == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
+			json_decref(json);
+			status = cli_error(&err);
+			goto done;
+		}
+		json_decref(json);
+	} else {
+		print_text(m, data_path, r, &a, fit);
+	}
+	status = SF_EXIT_OK;
+done:
+	free(text);
+	free(path);
+	sf_fit_result_free(fit);
+	sf_discover_result_free(r);
+	for (size_t i = 0; i < ngiven; i++)
+		sf_problem_close(&given[i]);
+	free(given);
+	sf_dataset_free(data);
+	sf_table_free(table);
+	sf_model_set_free(set);
+	return status;
+}

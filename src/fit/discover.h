@@ -1,0 +1,239 @@
+/*
+ * discover.h - finding an execution-time formula from the data, chosen by
+ * how well it extrapolates.
+ *
+ * The search space (the grammar; scalefit-model(5), DISCOVER) is
+ *
+ *     time = t0 + c_1 s_1 + ... + c_K s_K,      t0, c_k >= 0,
+ *
+ * each shape s_k being the count input (n, the samples a run processes)
+ * or 1, times at most `factors` factors over distinct other inputs: x^i
+ * log2(x)^j with i from an exponent grid and j from 0, 1, 2 (Extra-P's
+ * performance model normal form), and for the workers input p also the
+ * communication shapes (p - 1) p^i, i = -2, -1, 0 (so (p - 1) / p and
+ * p - 1, per run or per step n / (p b)).  Two variants have a constant the
+ * time is not linear in: the overlap max(c_u s_u, c_v s_v) of two terms
+ * (an input pipeline hidden behind the computation) and, when asked for,
+ * a fitted exponent in place of a grid one.
+ *
+ * How it is fast: every shape's column is computed once over the training
+ * rows, sorted by the level of the extrapolated input.  A formula is fitted
+ * by non-negative least squares on its columns with the relative loss
+ * (weights 1/y^2; 1 with loss: sse; times the data's weights), from Gram
+ * matrices summed per level, so that every fold's fit costs a few small
+ * solves: tens of thousands of formulas a second.  The non-linear variants
+ * are one-dimensional in their constant (the ratio c_v / c_u of an
+ * overlap, an exponent): for each value the rest is linear, so they are
+ * fitted by a grid and golden-section search over it, each fold anew.
+ *
+ * How it chooses, on the training rows only: forward chaining along the
+ * extrapolated input.  With its levels l_0 < ... < l_{L-1}, fold f fits
+ * the rows at levels up to l_f and predicts every row above, for f from
+ * ceil(L/2) - 1 (at least 1) to L - 2, so the first fold fits about half
+ * the levels; a formula's score is the mean of its folds' MAPE.  Formulas
+ * whose score is within two standard errors of the best one's (of its
+ * absolute percentage errors, with the repetitions of a configuration
+ * as one unit; the folds share rows, so their standard errors add), or
+ * within a relative `tie` if that is wider, are tied:
+ * Breiman's one-standard-error rule, widened because the best of
+ * thousands of noisy scores is biased low.  The simplest tied formula
+ * wins: the fewest constants; among as many, those whose AICc on all
+ * training rows is within 10 of the lowest (beyond 10 a formula has
+ * essentially no support, Burnham and Anderson) count as fitting equally
+ * well, and the simplest shapes win, then the lowest AICc.  A formula with
+ * more constants than the first fold has configurations is not
+ * considered.
+ *
+ * The search: beam searches over the number of terms, first with
+ * one-factor shapes, then with up to `factors`; at each number of terms
+ * the `beam` best formulas by score and the `beam` best by AICc (which
+ * sees every row, and so which terms are missing) are each extended by
+ * every shape, and a simpler stage's beam stays in the next, so sums of
+ * simple shapes are completed even where a product of factors mimics the
+ * sum with fewer terms.  Then the four formulas of each number of terms
+ * with the lowest AICc have each term swapped for every other shape (a
+ * beam never takes back a term that stood in for two); and the overlaps
+ * of the pairs of terms of the best formulas of each number of terms and
+ * of every pair of the best single shapes, and (when asked for) their
+ * exponent variants, are scored the same way.
+ * A formula with a term whose constant is 0 on all rows, or an overlap
+ * whose one side never wins, is its simpler self and is not chosen.  Shapes are
+ * kept once: one whose column is an increasing affine map of a simpler one's on
+ * the training rows (b^2 and b where b takes two values) gives the same
+ * formulas, the start-up being in every one.  With a count, a term without it
+ * is a per-run cost and may use the workers only.
+ *
+ * Determinism: formulas are fitted in parallel (OpenMP), each by one
+ * thread with its own workspace, and chosen serially in a fixed order with
+ * the candidate's place in the search as the last tie-break, so the result
+ * does not depend on the number of threads.
+ *
+ * Ownership: results are the caller's (sf_discover_result_free); nothing
+ * is kept from the arguments.
+ */
+#ifndef SF_DISCOVER_H
+#define SF_DISCOVER_H
+
+#include "base/error.h"
+#include "fit/fit.h"
+#include "input/dataset.h"
+#include "input/model.h"
+#include "input/problem.h"
+
+#include <stddef.h>
+
+/* Defaults of the discover: block's settings. */
+#define SF_DISCOVER_DEFAULT_FACTORS 2
+#define SF_DISCOVER_DEFAULT_MAX_TERMS 4
+#define SF_DISCOVER_DEFAULT_BEAM 8
+#define SF_DISCOVER_DEFAULT_BUDGET 200000
+#define SF_DISCOVER_DEFAULT_TIE 0.05
+#define SF_DISCOVER_DEFAULT_TOP 10
+
+/* The command line's overrides, and what the command wants back. */
+typedef struct sf_discover_options {
+	const char *train;       /* --train EXPR: the training rows; NULL all */
+	const char *extrapolate; /* overrides discover.extrapolate; NULL */
+	size_t max_terms, beam, budget; /* 0: the block's, else the default */
+	size_t top;  /* discovered formulas on the board; 0: default */
+	int threads; /* OpenMP threads of the search; <= 0: all */
+	/* How the model file's own formulas and the winner are fitted. */
+	sf_fit_options fit;
+} sf_discover_options;
+
+/* Fill o with "no override". */
+void sf_discover_options_init(sf_discover_options *o);
+
+enum { SF_DISCOVER_TERM_PARAMS = 2 };
+
+/* A term of a formula, as it is written to a model file. */
+typedef struct sf_discover_term {
+	char *name;        /* "overhead", "compute", "comm2", ... */
+	char *shape;       /* over the inputs: "1", "n / (p * b)", ... */
+	char *expr;        /* with its constants: "c_compute * n / p" */
+	sf_term_kind kind; /* what the shape says it is */
+	size_t nparams;    /* 1; 2 for an overlap or a fitted exponent */
+	char *param[SF_DISCOVER_TERM_PARAMS];  /* the constants' names */
+	double value[SF_DISCOVER_TERM_PARAMS]; /* fitted on the training rows */
+	double lower[SF_DISCOVER_TERM_PARAMS]; /* bounds for the model file */
+	double upper[SF_DISCOVER_TERM_PARAMS];
+} sf_discover_term;
+
+/* A formula on the board. */
+typedef struct sf_discover_candidate {
+	char *model;   /* a formula of the model file: its name; else NULL */
+	char *formula; /* for people: constants written in */
+	size_t nterms; /* discovered formulas: terms[0] is the start-up */
+	sf_discover_term *terms;
+	size_t k;     /* fitted constants */
+	double score; /* the mean of the folds' MAPE, percent */
+	double
+	    *fold_mape; /* per fold (NaN where a given formula's fit failed) */
+	double mape;    /* on all training rows, percent */
+	double aicc;    /* on all training rows, in the search's loss */
+	int tied;       /* within the tie of the best score */
+	int refitted;   /* the values are sf_discover_refit()'s */
+} sf_discover_candidate;
+
+/* What a search did and found. */
+typedef struct sf_discover_result {
+	char *extrapolate; /* the input extrapolated along */
+	char *count;       /* the count input, or NULL */
+	char *workers;     /* the input with communication shapes, or NULL */
+	char **inputs;     /* the inputs the factors use */
+	size_t ninputs;
+	char *train;        /* --train's expression, or NULL */
+	sf_loss loss;       /* relative, or sse */
+	size_t rows;        /* training rows */
+	size_t held_out;    /* rows --train left out */
+	size_t nlevels;     /* levels of the extrapolated input */
+	double *levels;     /* in training, ascending */
+	size_t nfolds;      /* forward-chaining folds */
+	size_t *fold_last;  /* fold f fits levels[0..fold_last[f]] */
+	size_t *fold_rows;  /* and predicts this many rows */
+	size_t shapes;      /* distinct term shapes over the training rows */
+	size_t evaluated;   /* formulas scored */
+	int budget_reached; /* the search stopped at the budget */
+	double seconds;     /* of the search */
+	size_t factors, max_terms, beam, budget; /* the settings used */
+	double tie;
+	int overlap, continuous;
+	double exponents[SF_DISCOVER_MAX_LIST];
+	size_t nexponents;
+	int logs[SF_DISCOVER_MAX_LOG + 1];
+	size_t nlogs;
+	double best_score;            /* the lowest score */
+	double band;                  /* scores up to best + band tie */
+	sf_discover_candidate *board; /* best first */
+	size_t nboard;
+	size_t winner; /* board index of the best found */
+} sf_discover_result;
+
+/*
+ * The training rows of d: those where train (an expression over the
+ * inputs) holds, or all when train is NULL.  *held_out gets the count left
+ * out.  Errors: a bad expression (the column within train), SF_EVALUE when
+ * no row is left.
+ */
+int sf_discover_split(const sf_dataset *d, const char *train, sf_dataset **out,
+                      size_t *held_out, sf_error *err);
+
+/*
+ * Search for the formula of model m's data d (all rows; the split is
+ * done here with o->train) under the block s, and score the formulas of
+ * given[0..ngiven) (problems of the model file's own formulas, may be 0)
+ * the same way through the fit pipeline (sf_tune_fit) for the board.
+ * Returns SF_OK and a new result in *out.  Errors: a name in s or o that
+ * is not a numeric input (SF_ENAME, at its position in m's file when it
+ * comes from there), too few levels of the extrapolated input in the
+ * training rows (SF_EVALUE: at least 3), no formula that could be fitted
+ * (SF_EFAIL), the split's errors, SF_ENOMEM.
+ */
+int sf_discover_run(const sf_model *m, const sf_model_discover *s,
+                    const sf_dataset *d, const sf_problem *given, size_t ngiven,
+                    const sf_discover_options *o, sf_discover_result **out,
+                    sf_error *err);
+
+/* Release r.  Accepts NULL. */
+void sf_discover_result_free(sf_discover_result *r);
+
+/*
+ * The grammar itself: the term shapes sf_discover_run would search for m's
+ * data d under s and o (over the training rows, each kept once, simplest
+ * first), as expressions over the inputs ("n / (p * b)").  *shapes gets
+ * *n malloc'd strings in a malloc'd array; free each and the array.
+ * Errors: as sf_discover_run's before the search.
+ */
+int sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
+                       const sf_dataset *d, const sf_discover_options *o,
+                       char ***shapes, size_t *n, sf_error *err);
+
+/*
+ * A complete, commented model file for the discovered formula board[index]
+ * of r: m's data block (data.file written relative to the directory of
+ * out_path, data_path being the CSV that was read), the inputs it uses,
+ * its constants with bounds that are not active (>= 0, at most ten times
+ * what the shortest run allows, rounded up to a power of 10), its terms
+ * with their kinds, fit: with the search's loss, and the discover: block
+ * that was used.  The inputs are those the terms use, the extrapolated
+ * one and those --train names, so `validate --train` takes the file.  *text is
+ * malloc'd; the caller frees it.  Returns SF_OK, SF_EVALUE for a formula of the
+ * model file, SF_ENOMEM.
+ */
+int sf_discover_model_text(const sf_discover_result *r, size_t index,
+                           const sf_model *m, const char *out_path,
+                           const char *data_path, char **text, sf_error *err);
+
+/*
+ * Fit the model file text (written by sf_discover_model_text, read as if
+ * it were at path) on the training rows (o->train) with the fit pipeline,
+ * exactly as `scalefit fit` (or `validate --train`) fits it, and put the
+ * constants into board[index] (refitted = 1, mape from this fit).
+ * *fit, when not NULL, gets the fit's result (the caller frees it).
+ * Errors: those of loading the text, its data and the fit.
+ */
+int sf_discover_refit(sf_discover_result *r, size_t index, const char *path,
+                      const char *text, const sf_discover_options *o,
+                      sf_fit_result **fit, sf_error *err);
+
+#endif /* SF_DISCOVER_H */
