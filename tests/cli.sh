@@ -104,6 +104,39 @@ else
 	echo "FAIL: -o's report is not whole"
 	failed=$((failed + 1))
 fi
+# -o and --plot never overwrite an input, and name the file they refuse.
+cp "$ernest" "$work/m.yaml"
+sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/m.yaml"
+cp "$work/m.yaml" "$work/m.orig"
+expect 2 "-o '.*m.yaml' is the model file" "fit -o MODEL.yaml is refused" -- fit "$work/m.yaml" -q -o "$work/m.yaml"
+cp "$srcdir/datasets/ernest_spark_rcv1/spark_lr_rcv1.csv" "$work/data.csv"
+cp "$work/data.csv" "$work/data.orig"
+expect 2 "is the data file" "fit -o DATA.csv is refused" -- fit "$work/m.yaml" "$work/data.csv" -q -o "$work/data.csv"
+cp "$work/fit.json" "$work/fit.orig"
+expect 2 "--plot '.*fit.json' is the fit file" "scale --plot FIT.json is refused" -- scale "$work/fit.json" --over p=1:64 --plot "$work/fit.json"
+if cmp -s "$work/m.yaml" "$work/m.orig" && cmp -s "$work/data.csv" "$work/data.orig" && cmp -s "$work/fit.json" "$work/fit.orig"; then
+	echo "ok: the refused outputs left their inputs as they were"
+	passed=$((passed + 1))
+else
+	echo "FAIL: an input was overwritten"
+	failed=$((failed + 1))
+fi
+expect 2 "cannot write the report to an empty file name" "fit -o ''" -- fit "$ernest" -q -o ''
+if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
+	cat "$work/fifo" >"$work/fifo.out" &
+	reader=$!
+	expect 0 "" "fit -o FIFO writes into the FIFO" -- fit "$ernest" -q -o "$work/fifo"
+	# A replaced FIFO would leave its reader waiting forever.
+	[ -p "$work/fifo" ] || kill "$reader"
+	wait "$reader"
+	if [ -p "$work/fifo" ] && grep -q '"scalefit_version"' "$work/fifo.out"; then
+		echo "ok: the FIFO stays a FIFO and its reader got the report"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: the FIFO was replaced or its reader got nothing"
+		failed=$((failed + 1))
+	fi
+fi
 # A mistyped one-letter grid column is suggested like a mistyped --at name.
 printf 'q,n\n8,1\n' >"$work/grid.csv"
 expect 2 "no column 'p' for input p; did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "input/csv.h"
+#include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
 
@@ -63,6 +64,17 @@ cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
 	else
 		fputs("Try 'scalefit --help'.\n", stderr);
 	return SF_EXIT_USAGE;
+}
+
+int
+cli_output_not_input(const char *cmd, const char *option, const char *output,
+                     const char *input, const char *what)
+{
+	if (output == NULL || input == NULL || !sf_file_same(output, input))
+		return SF_EXIT_OK;
+	return cli_usage(cmd, NULL,
+	                 "%s '%s' is %s '%s': it would be overwritten", option,
+	                 output, what, input);
 }
 
 int

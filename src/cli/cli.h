@@ -121,6 +121,15 @@ int cli_load_models(const char *path, sf_model_set **set, int quiet,
 const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
                                  const char *name, const char *path);
 
+/*
+ * Refuse an output (option's argument, e.g. "-o") that names the same file
+ * as input (what says which: "the model file"), before any work.  Returns
+ * SF_EXIT_OK, or SF_EXIT_USAGE after the message.  Either may be NULL.
+ */
+int cli_output_not_input(const char *cmd, const char *option,
+                         const char *output, const char *input,
+                         const char *what);
+
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);
 int sf_command_fit(const sf_command *cmd, int argc, char **argv);

@@ -134,6 +134,15 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
+	/* Never write the report over one of the fit's own inputs. */
+	if ((status = cli_output_not_input(cmd->name, "-o", a.output,
+	                                   a.model_path, "the model file")) !=
+	        SF_EXIT_OK ||
+	    (status = cli_output_not_input(cmd->name, "-o", a.output,
+	                                   a.data_path != NULL ? a.data_path
+	                                                       : m->data_file,
+	                                   "the data file")) != SF_EXIT_OK)
+		goto done;
 	if (sf_problem_open(m, a.data_path,
 	                    a.options.has_loss ? a.options.loss : m->fit.loss,
 	                    a.quiet ? NULL : cli_warning, NULL, &p,

@@ -313,6 +313,10 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	}
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		goto done;
+	if ((status = cli_output_not_input(cmd->name, "--plot", a.plot,
+	                                   a.fit_path, "the fit file")) !=
+	    SF_EXIT_OK)
+		goto done;
 	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
