@@ -236,6 +236,15 @@ sed -e 's/^terms:/terms:\n  e: 2/' \
 line=$(grep -n '^  e: 2' "$work/shadow.yaml" | cut -d: -f1)
 expect 0 "shadow.yaml:$line:3: term 'e' shadows the constant e" "a warning about a term points at the term" -- check "$work/shadow.yaml"
 
+# where: leaves out the rows where it is NaN (an empty cell, a domain
+# error), with a warning, as it leaves out those where it is 0.
+printf 'x,keep,time\n1,1,2\n2,,3\n3,0,4\n4,1,5\n' >"$work/d.csv"
+printf 'name: w\ninputs:\n  p: x\nparameters:\n  a: {min: 0, max: 10}\n  b: {min: 0, max: 10}\ntime: a + b * p\ndata:\n  file: d.csv\n  output: time\n  where: keep\n' >"$work/w.yaml"
+expect 0 "2 left out by where: keep; 2 rows to fit" "where: keep leaves out an empty keep" -- check "$work/w.yaml"
+expect 0 "1 rows left out because the where filter is NaN" "and says so" -- check "$work/w.yaml"
+sed 's/where: keep/where: "log(x - 3)"/' "$work/w.yaml" >"$work/w2.yaml"
+expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) leaves out x = 1, 2" -- check "$work/w2.yaml"
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
