@@ -245,6 +245,11 @@ expect 0 "1 rows left out because the where filter is NaN" "and says so" -- chec
 sed 's/where: keep/where: "log(x - 3)"/' "$work/w.yaml" >"$work/w2.yaml"
 expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) leaves out x = 1, 2" -- check "$work/w2.yaml"
 
+# The YAML escape \0 is refused where it is, not read as the end of the
+# string.
+sed 's/^time: .*/time: "a + b * p\\0 + 1000*zz"/' "$work/w.yaml" >"$work/nul.yaml"
+expect 2 "nul.yaml:7:7: a NUL character" "a \\0 escape in a string is refused at its place" -- check "$work/nul.yaml"
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

@@ -150,6 +150,22 @@ scalar_text(const yaml_node_t *node)
 	return (const char *)node->data.scalar.value;
 }
 
+/* A "\0" escape would end the C string early and silently cut what
+ * follows ("s + q/p\0 + 1000*zz" read as "s + q/p"): refuse any scalar
+ * holding a NUL, at its position. */
+static int
+refuse_nul(loader *ld)
+{
+	for (yaml_node_t *n = ld->doc->nodes.start; n < ld->doc->nodes.top; n++)
+		if (n->type == YAML_SCALAR_NODE &&
+		    memchr(n->data.scalar.value, '\0', n->data.scalar.length) !=
+		        NULL)
+			return loader_fail(ld, n, SF_ESYNTAX,
+			                   "a NUL character (\\0) is not "
+			                   "allowed in a string");
+	return SF_OK;
+}
+
 static int
 expect_type(loader *ld, const yaml_node_t *node, yaml_node_type_t type,
             const char *what)
@@ -1500,6 +1516,8 @@ sf_model_parse(const char *path, const char *text, size_t length,
 		goto done;
 	}
 	yaml_document_delete(&extra);
+	if ((rc = refuse_nul(&ld)) != SF_OK)
+		goto done;
 	if ((set = calloc(1, sizeof *set)) == NULL) {
 		rc = out_of_memory(&ld);
 		goto done;
