@@ -250,6 +250,15 @@ expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) lea
 sed 's/^time: .*/time: "a + b * p\\0 + 1000*zz"/' "$work/w.yaml" >"$work/nul.yaml"
 expect 2 "nul.yaml:7:7: a NUL character" "a \\0 escape in a string is refused at its place" -- check "$work/nul.yaml"
 
+# Inputs are bounded (scalefit(1) LIMITS): /dev/zero fails at once.
+expect 2 "larger than the 16 MiB a model file may have" "check /dev/zero" -- check /dev/zero
+expect 2 "/dev/zero:1:1: a NUL byte" "predict --grid /dev/zero" -- predict "$work/fit.json" --grid /dev/zero
+if truncate -s 1025M "$work/big.csv" "$work/big.json" 2>/dev/null; then
+	expect 2 "big.csv: larger than the 1024 MiB a CSV file may have" "a CSV file over 1 GiB" -- check "$work/w.yaml" "$work/big.csv"
+	expect 2 "big.json: larger than the 1024 MiB a fit file may have" "a FIT.json over 1 GiB" -- predict "$work/big.json" --at p=1
+	rm -f "$work/big.csv" "$work/big.json"
+fi
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

@@ -1535,6 +1535,8 @@ done:
 	return SF_OK;
 }
 
+enum { MODEL_MAX_BYTES = 16 << 20 };
+
 int
 sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
               void *warn_ctx, sf_error *err)
@@ -1552,6 +1554,17 @@ sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 	for (;;) {
 		size_t got;
 
+		/* A bound on memory: /dev/zero fails instead of growing
+		 * until the process is killed (scalefit(1) LIMITS). */
+		if (length > MODEL_MAX_BYTES) {
+			free(text);
+			fclose(f);
+			return sf_error_at(
+			    err, SF_EVALUE, path, 0, 0,
+			    "larger than the %d MiB a model file "
+			    "may have",
+			    MODEL_MAX_BYTES >> 20);
+		}
 		if (capacity - length < 4096) {
 			char *grown = realloc(text, capacity * 2 + 4096);
 			if (grown == NULL) {

@@ -17,7 +17,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { PATH_MAX_BYTES = 384 };
 
@@ -1056,12 +1058,15 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 	return SF_OK;
 }
 
+enum { FITFILE_MAX_BYTES = 1 << 30 };
+
 int
 sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 {
 	FILE *in = fopen(path, "rb");
 	char *text = NULL;
 	size_t length = 0, size = 0;
+	struct stat st;
 	int rc;
 
 	*out = NULL;
@@ -1069,6 +1074,19 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
 		                   strerror(errno));
 	for (;;) {
+		/* A bound on memory: /dev/zero fails instead of growing
+		 * until the process is killed (scalefit(1) LIMITS). */
+		if (length > FITFILE_MAX_BYTES ||
+		    (length == 0 && fstat(fileno(in), &st) == 0 &&
+		     S_ISREG(st.st_mode) &&
+		     (uintmax_t)st.st_size > FITFILE_MAX_BYTES)) {
+			free(text);
+			fclose(in);
+			return sf_error_at(err, SF_EVALUE, path, 0, 0,
+			                   "larger than the %d MiB a fit file "
+			                   "may have",
+			                   FITFILE_MAX_BYTES >> 20);
+		}
 		if (length == size) {
 			char *grown = realloc(text, size = size * 2 + 65536);
 			if (grown == NULL) {
@@ -1081,7 +1099,8 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 		}
 		size_t got = fread(text + length, 1, size - length, in);
 		length += got;
-		if (got == 0)
+		/* JSON holds no NUL byte: the parser reports this one. */
+		if (got == 0 || memchr(text + length - got, '\0', got) != NULL)
 			break;
 	}
 	if (ferror(in)) {
