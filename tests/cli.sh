@@ -259,6 +259,10 @@ if truncate -s 1025M "$work/big.csv" "$work/big.json" 2>/dev/null; then
 	rm -f "$work/big.csv" "$work/big.json"
 fi
 
+# Threads from the environment are capped, with a warning.
+OMP_NUM_THREADS=100000 expect 0 "OMP_NUM_THREADS=100000 is more than the 1024 threads" "OMP_NUM_THREADS=100000 is capped" -- fit "$ernest" -q
+expect 2 "threads needs a whole number from 1 to 1024" "--threads above the cap" -- fit "$ernest" --threads 1025
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

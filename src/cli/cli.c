@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "fit/cost.h"
 #include "input/csv.h"
 #include "base/atomic.h"
 #include "base/number.h"
@@ -147,7 +148,7 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 		o->has_seed = 1;
 		break;
 	case 't':
-		if (cli_count(cmd, "threads", arg, 1, 4096, &count) !=
+		if (cli_count(cmd, "threads", arg, 1, SF_THREADS_MAX, &count) !=
 		    SF_EXIT_OK)
 			return SF_EXIT_USAGE;
 		o->threads = (int)count;
