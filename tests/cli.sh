@@ -248,7 +248,7 @@ expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) lea
 # The YAML escape \0 is refused where it is, not read as the end of the
 # string.
 sed 's/^time: .*/time: "a + b * p\\0 + 1000*zz"/' "$work/w.yaml" >"$work/nul.yaml"
-expect 2 "nul.yaml:7:7: a NUL character" "a \\0 escape in a string is refused at its place" -- check "$work/nul.yaml"
+expect 2 "nul.yaml:7:7: a NUL character" "a backslash-0 escape in a string is refused at its place" -- check "$work/nul.yaml"
 
 # Inputs are bounded (scalefit(1) LIMITS): /dev/zero fails at once.
 expect 2 "larger than the 16 MiB a model file may have" "check /dev/zero" -- check /dev/zero
@@ -262,6 +262,18 @@ fi
 # Threads from the environment are capped, with a warning.
 OMP_NUM_THREADS=100000 expect 0 "OMP_NUM_THREADS=100000 is more than the 1024 threads" "OMP_NUM_THREADS=100000 is capped" -- fit "$ernest" -q
 expect 2 "threads needs a whole number from 1 to 1024" "--threads above the cap" -- fit "$ernest" --threads 1025
+
+# Control characters from a model file reach the terminal escaped, even
+# inside libyaml's own "control characters are not allowed".
+printf 'name: "\033]0;owned\007"\n' >"$work/esc.yaml"
+expect 2 'x1b]0;owned' "a raw escape in a model file is shown as \\x1b" -- check "$work/esc.yaml"
+if grep -q "$(printf '\033')" "$work/out" "$work/err"; then
+	echo "FAIL: an escape character reached the terminal"
+	failed=$((failed + 1))
+else
+	echo "ok: no escape character reached the terminal"
+	passed=$((passed + 1))
+fi
 
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
