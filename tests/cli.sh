@@ -284,6 +284,27 @@ if [ -w /dev/full ]; then
 		echo "ok: write error on stdout is an error"
 		passed=$((passed + 1))
 	fi
+	for c in fit predict scale validate compare next; do
+		"$SCALEFIT" $c --help >/dev/full 2>"$work/err"
+		got=$?
+		if [ "$got" -eq 2 ] && grep -q "could not write standard output" "$work/err"; then
+			echo "ok: $c --help >/dev/full exits 2"
+			passed=$((passed + 1))
+		else
+			echo "FAIL: $c --help >/dev/full exits $got"
+			failed=$((failed + 1))
+		fi
+	done
+	rm -f "$work/full.json"
+	"$SCALEFIT" fit "$ernest" -q -o "$work/full.json" >/dev/full 2>"$work/err"
+	got=$?
+	if [ "$got" -eq 2 ] && [ ! -e "$work/full.json" ]; then
+		echo "ok: fit -o F >/dev/full exits 2 and writes no F"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: fit -o F >/dev/full exits $got, F $(ls "$work/full.json" 2>/dev/null || echo absent)"
+		failed=$((failed + 1))
+	fi
 fi
 
 echo "cli: $passed passed, $failed failed"

@@ -262,16 +262,27 @@ cli_print_help(FILE *out, const sf_command *cmd)
 		fprintf(out, "\n%s", cmd->help);
 }
 
+void
+cli_help_exit(const sf_command *cmd)
+{
+	cli_print_help(stdout, cmd);
+	/* exit() would flush stdout too late to see that it failed. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		exit(SF_EXIT_USAGE);
+	}
+	exit(SF_EXIT_OK);
+}
+
 int
 cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
                  const void *long_options, sf_fit_options *o)
 {
 	int rc;
 
-	if (c == 'h') {
-		cli_print_help(stdout, cmd);
-		exit(SF_EXIT_OK);
-	}
+	if (c == 'h')
+		cli_help_exit(cmd);
 	rc = cli_fit_option(cmd->name, c, optarg, o);
 	if (rc < 0)
 		return cli_bad_option(cmd->name, argc, argv, optopt,

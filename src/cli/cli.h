@@ -42,6 +42,10 @@ int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
  * text for `scalefit help NAME` and `scalefit NAME --help`. */
 void cli_print_help(FILE *out, const sf_command *cmd);
 
+/* Print the command's help on stdout and exit: 0, or 2 when stdout could
+ * not be written (a full disk must not look like success). */
+void cli_help_exit(const sf_command *cmd) __attribute__((noreturn));
+
 /* Print err as "scalefit: error: FILE:LINE:COL: ..." with the quoted line
  * and caret; return the exit status its code calls for. */
 int cli_error(const sf_error *err);

@@ -205,11 +205,6 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 				goto done;
 			}
 		}
-		if (a.output != NULL &&
-		    sf_report_save(json, a.output, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
 		if (a.json) {
 			if (sf_report_print_json(json, stdout, &err) != SF_OK) {
 				status = cli_error(&err);
@@ -217,6 +212,20 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 			}
 		} else {
 			sf_report_print_text(&report, stdout);
+		}
+		/* Status 2 writes no file: -o only once stdout took the
+		 * report. */
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fputs("scalefit: error: could not write standard "
+			      "output\n",
+			      stderr);
+			status = SF_EXIT_USAGE;
+			goto done;
+		}
+		if (a.output != NULL &&
+		    sf_report_save(json, a.output, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
 		}
 	}
 	status = SF_EXIT_OK;

@@ -56,8 +56,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 			a->quiet = 1;
 			break;
 		case 'h':
-			cli_print_help(stdout, cmd);
-			exit(SF_EXIT_OK);
+			cli_help_exit(cmd);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
