@@ -275,6 +275,35 @@ else
 	passed=$((passed + 1))
 fi
 
+# predict refuses a corrupted FIT.json and skips failed replicates.
+"$SCALEFIT" fit "$ernest" -q --bootstrap 11 -o "$work/boot.json" >/dev/null
+sed '/"covariance": \[/{n;n;s/\( *\)\([0-9]\)/\1-\2/;}' "$work/boot.json" >"$work/negvar.json"
+expect 2 "negvar.json:[0-9]*:[0-9]*: covariance\[0\]\[0\] is a variance and should be >= 0" \
+	"a negative variance in FIT.json is refused with its place" -- predict "$work/negvar.json" --at p=64,n=1
+# null_samples FIRST LAST: replicates FIRST to LAST (from 1) written as
+# fit --bootstrap writes a failed one, all nulls.
+null_samples() {
+	awk -v first="$1" -v last="$2" '
+		/"samples": \[/ { in_samples = 1; print; next }
+		in_samples && /^ *\[$/ { k++ }
+		in_samples && k >= first && k <= last && /[0-9]/ { sub(/-?[0-9][0-9.eE+-]*/, "null") }
+		in_samples && /^ *\]$/ && !/^      / { in_samples = 0 }
+		{ print }' "$work/boot.json"
+}
+null_samples 2 2 >"$work/failed1.json"
+expect 0 "bootstrap band" "a failed (all-null) replicate is skipped" -- predict "$work/failed1.json" --at p=64,n=1
+null_samples 2 11 >"$work/one.json"
+sed 's/"scalefit_version": "[0-9]*\./"scalefit_version": "99./' "$work/boot.json" >"$work/v99.json"
+expect 0 "v99.json: written by scalefit 99\." "a FIT.json of a later major version is read with a warning" -- predict "$work/v99.json" --at p=64,n=1
+expect 0 "95% band (mean)" "one usable replicate: predict still answers" -- predict "$work/one.json" --at p=64,n=1
+if grep -q "bootstrap band" "$work/out"; then
+	echo "FAIL: one replicate gave a bootstrap band"
+	failed=$((failed + 1))
+else
+	echo "ok: fewer than 5 usable replicates give no bootstrap band"
+	passed=$((passed + 1))
+fi
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "fit/cost.h"
 #include "input/csv.h"
+#include "use/fitfile.h"
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
@@ -260,6 +261,20 @@ cli_print_help(FILE *out, const sf_command *cmd)
 	        toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
 	if (cmd->help[0] != '\0')
 		fprintf(out, "\n%s", cmd->help);
+}
+
+void
+cli_fitfile_version(const char *path, const sf_fitfile *f)
+{
+	sf_error w;
+
+	if (!f->version_newer)
+		return;
+	sf_error_at(&w, SF_OK, path, 0, 0,
+	            "written by scalefit %s, a later major version than this "
+	            "one (%s): it may mean what this version reads otherwise",
+	            f->version, PACKAGE_VERSION);
+	cli_warning(NULL, &w);
 }
 
 void

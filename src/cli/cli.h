@@ -10,6 +10,7 @@
 #include "fit/fit.h"
 #include "input/model.h"
 #include "input/problem.h"
+#include "use/fitfile.h"
 
 #include <stdio.h>
 
@@ -41,6 +42,10 @@ int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
 /* Print a command's help (usage line, summary, options) to out: the same
  * text for `scalefit help NAME` and `scalefit NAME --help`. */
 void cli_print_help(FILE *out, const sf_command *cmd);
+
+/* Warn when the FIT.json at path was written by a later major version
+ * (predict, scale and next read it). */
+void cli_fitfile_version(const char *path, const sf_fitfile *f);
 
 /* Print the command's help on stdout and exit: 0, or 2 when stdout could
  * not be written (a full disk must not look like success). */

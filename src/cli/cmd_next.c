@@ -376,6 +376,7 @@ sf_command_next(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	target = calloc(f->ninputs + 1, sizeof *target);
 	given = calloc(f->ninputs + 1, 1);
 	if (target == NULL || given == NULL) {

@@ -242,6 +242,7 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	if ((status = gather_points(cmd, f, &a, &columns, &n)) != SF_EXIT_OK)
 		goto done;
 	if (sf_predict(f, (const double *const *)columns, n, &p, &err) !=

@@ -320,6 +320,7 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	/* A study the fit cannot answer is a usage error. */
 	if ((rc = sf_scale_new(f, &a.q, &sc, &err)) != SF_OK) {
 		status = rc == SF_ENOMEM

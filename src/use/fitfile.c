@@ -556,6 +556,16 @@ load_covariance(loader *ld, const json_t *root)
 			                     &f->cov[i * p + j])) != SF_OK)
 				return rc;
 		}
+		/* A negative variance would give a band of zero (or NaN)
+		 * width: the file was corrupted. */
+		if (f->cov[i * p + i] < 0) {
+			element_path(path, "covariance", i);
+			element_path(path, path, i);
+			return fail(
+			    ld, path, SF_EVALUE,
+			    "%s is a variance and should be >= 0, not %g", path,
+			    f->cov[i * p + i]);
+		}
 	}
 	return SF_OK;
 }
@@ -741,7 +751,7 @@ static int
 load_bootstrap(loader *ld, const json_t *root)
 {
 	sf_fitfile *f = ld->f;
-	size_t p = f->nparams, n;
+	size_t p = f->nparams, n, kept = 0;
 	json_t *boot, *samples;
 	int rc;
 
@@ -757,6 +767,7 @@ load_bootstrap(loader *ld, const json_t *root)
 	for (size_t s = 0; s < n; s++) {
 		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
 		json_t *theta = json_array_get(samples, s);
+		size_t nulls = 0;
 
 		element_path(path, "bootstrap.samples", s);
 		if (!check_type(ld, theta, path, "array"))
@@ -766,8 +777,14 @@ load_bootstrap(loader *ld, const json_t *root)
 			            "%s has %zu values, but the fit has %zu "
 			            "parameters",
 			            path, json_array_size(theta), p);
+		/* fit --bootstrap writes a failed replicate as all nulls:
+		 * skip it. */
+		for (size_t j = 0; j < p; j++)
+			nulls += json_is_null(json_array_get(theta, j));
+		if (p > 0 && nulls == p)
+			continue;
 		for (size_t j = 0; j < p; j++) {
-			double *x = &f->samples[s * p + j];
+			double *x = &f->samples[kept * p + j];
 
 			element_path(at, path, j);
 			if ((rc = get_number(ld, json_array_get(theta, j), at,
@@ -777,8 +794,12 @@ load_bootstrap(loader *ld, const json_t *root)
 				return fail(ld, at, SF_EVALUE,
 				            "%s is not finite", at);
 		}
+		kept++;
 	}
-	f->nsamples = n;
+	/* A band from a handful of replicates is mostly noise (one gives
+	 * zero width): below the minimum they are not used, and the band
+	 * comes from the covariance. */
+	f->nsamples = kept >= SF_FITFILE_MIN_SAMPLES ? kept : 0;
 	return SF_OK;
 }
 
@@ -962,6 +983,18 @@ load_all(loader *ld, json_t *root)
 
 	if (!check_type(ld, root, "", "object"))
 		return SF_ETYPE;
+	text = member(ld, root, "", "scalefit_version", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	/* A later major version may mean what this one reads differently:
+	 * the commands warn. */
+	if (text != NULL) {
+		const char *v = json_string_value(text);
+
+		snprintf(f->version, sizeof f->version, "%s", v);
+		f->version_newer =
+		    strtol(v, NULL, 10) > strtol(PACKAGE_VERSION, NULL, 10);
+	}
 	if ((model = member(ld, root, "", "model", "object", 1, &rc)) == NULL)
 		return rc;
 	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
