@@ -304,6 +304,13 @@ else
 	passed=$((passed + 1))
 fi
 
+# check refuses what fit would: bounds too far apart, a population above
+# the maximum, each at its place.
+sed 's/  a: {min: 0, max: 10}/  a: {min: -1e308, max: 1e308}/' "$work/w.yaml" >"$work/wide.yaml"
+expect 2 "wide.yaml:5:25: parameter 'a' has bounds \[-1e308, 1e308\] too far apart" "check refuses bounds of +-1e308" -- check "$work/wide.yaml"
+printf 'fit: {optimizer: {population: 1e9}}\n' | cat "$work/w.yaml" - >"$work/pop.yaml"
+expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check refuses population: 1e9" -- check "$work/pop.yaml"
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

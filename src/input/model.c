@@ -586,6 +586,13 @@ load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
 		                   "parameter '%s' has min = max = %s: write "
 		                   "value: %s for a fixed constant",
 		                   p->name, scalar_text(lo), scalar_text(lo));
+	/* The search draws from max - min: it must be a finite double, or
+	 * fit fails where check passed. */
+	if (!isfinite(p->max - p->min))
+		return loader_fail(ld, hi, SF_EVALUE,
+		                   "parameter '%s' has bounds [%s, %s] too far "
+		                   "apart: max - min must be below 1.7e308",
+		                   p->name, scalar_text(lo), scalar_text(hi));
 	if (init != NULL) {
 		snprintf(what, sizeof what, "the init of parameter '%s'",
 		         p->name);
@@ -895,6 +902,12 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		if ((rc = get_count(ld, v, "population", 4, &s->population)) !=
 		    SF_OK)
 			return rc;
+		if (s->population > SF_DE_POPULATION_MAX)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "population must be at most %u, not "
+			                   "%s",
+			                   SF_DE_POPULATION_MAX,
+			                   scalar_text(v));
 		s->popsize = 0;
 	}
 	if ((v = map_get(ld, node, "popsize")) != NULL) {
