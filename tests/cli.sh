@@ -311,6 +311,10 @@ expect 2 "wide.yaml:5:25: parameter 'a' has bounds \[-1e308, 1e308\] too far apa
 printf 'fit: {optimizer: {population: 1e9}}\n' | cat "$work/w.yaml" - >"$work/pop.yaml"
 expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check refuses population: 1e9" -- check "$work/pop.yaml"
 
+# scale never answers inf or NaN with status 0.
+expect 2 "the fastest n over -1e+308 to 1e+308 is not a finite number" "scale --over n=-1e308:1e308" -- scale "$work/boot.json" --over n=-1e308:1e308 --set p=8
+expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e308" -- scale "$work/boot.json" --over p=1:64 --set n=1 --cost 1e308
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
