@@ -315,6 +315,10 @@ expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check re
 expect 2 "the fastest n over -1e+308 to 1e+308 is not a finite number" "scale --over n=-1e308:1e308" -- scale "$work/boot.json" --over n=-1e308:1e308 --set p=8
 expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e308" -- scale "$work/boot.json" --over p=1:64 --set n=1 --cost 1e308
 
+# Messages name what they are about.
+echo '[]' >"$work/array.json"
+expect 2 "array.json:1:1: the file's top level should be an object, not an array" "predict on [] names the top level" -- predict "$work/array.json" --at p=1
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

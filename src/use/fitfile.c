@@ -288,8 +288,9 @@ check_type(loader *ld, const json_t *v, const char *path, const char *wanted)
 	const char *article = strchr("aeiou", wanted[0]) != NULL ? "an" : "a";
 
 	if (!ok)
-		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s", path,
-		     article, wanted, type_name(v));
+		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s",
+		     path[0] != '\0' ? path : "the file's top level", article,
+		     wanted, type_name(v));
 	return ok;
 }
 
