@@ -319,6 +319,9 @@ expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e30
 echo '[]' >"$work/array.json"
 expect 2 "array.json:1:1: the file's top level should be an object, not an array" "predict on [] names the top level" -- predict "$work/array.json" --at p=1
 
+printf 'x,keep,time\r1,1,2\r2,1,3\r3,0,4\r16,1,16\r' >"$work/cr.csv"
+expect 2 "cr.csv:1:12: a carriage return inside a line" "a CR-only CSV is named as such" -- check "$work/w.yaml" "$work/cr.csv"
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then

@@ -554,6 +554,15 @@ csv_next_record(csv_parser *ps, const char **start, const char **end,
 		*start = p;
 		*end = stop > p && stop[-1] == '\r' ? stop - 1 : stop;
 		*quoted = memchr(p, '"', (size_t)(stop - p)) != NULL;
+		/* A bare CR outside quotes: lines that end with CR alone
+		 * would otherwise read as one long record. */
+		if (!*quoted &&
+		    (q = memchr(p, '\r', (size_t)(*end - p))) != NULL)
+			return -csv_error(
+			    ps, SF_ESYNTAX, ps->line, p, q,
+			    "a carriage return inside a line: "
+			    "lines must end with LF or CR LF, not "
+			    "CR alone");
 		*nlines = lines;
 		ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
 		if (lines > INT_MAX - ps->line)
