@@ -104,6 +104,39 @@ else
 	echo "FAIL: -o's report is not whole"
 	failed=$((failed + 1))
 fi
+# -o and --plot never overwrite an input, and name the file they refuse.
+cp "$ernest" "$work/m.yaml"
+sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/m.yaml"
+cp "$work/m.yaml" "$work/m.orig"
+expect 2 "-o '.*m.yaml' is the model file" "fit -o MODEL.yaml is refused" -- fit "$work/m.yaml" -q -o "$work/m.yaml"
+cp "$srcdir/datasets/ernest_spark_rcv1/spark_lr_rcv1.csv" "$work/data.csv"
+cp "$work/data.csv" "$work/data.orig"
+expect 2 "is the data file" "fit -o DATA.csv is refused" -- fit "$work/m.yaml" "$work/data.csv" -q -o "$work/data.csv"
+cp "$work/fit.json" "$work/fit.orig"
+expect 2 "--plot '.*fit.json' is the fit file" "scale --plot FIT.json is refused" -- scale "$work/fit.json" --over p=1:64 --plot "$work/fit.json"
+if cmp -s "$work/m.yaml" "$work/m.orig" && cmp -s "$work/data.csv" "$work/data.orig" && cmp -s "$work/fit.json" "$work/fit.orig"; then
+	echo "ok: the refused outputs left their inputs as they were"
+	passed=$((passed + 1))
+else
+	echo "FAIL: an input was overwritten"
+	failed=$((failed + 1))
+fi
+expect 2 "cannot write the report to an empty file name" "fit -o ''" -- fit "$ernest" -q -o ''
+if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
+	cat "$work/fifo" >"$work/fifo.out" &
+	reader=$!
+	expect 0 "" "fit -o FIFO writes into the FIFO" -- fit "$ernest" -q -o "$work/fifo"
+	# A replaced FIFO would leave its reader waiting forever.
+	[ -p "$work/fifo" ] || kill "$reader"
+	wait "$reader"
+	if [ -p "$work/fifo" ] && grep -q '"scalefit_version"' "$work/fifo.out"; then
+		echo "ok: the FIFO stays a FIFO and its reader got the report"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: the FIFO was replaced or its reader got nothing"
+		failed=$((failed + 1))
+	fi
+fi
 # A mistyped one-letter grid column is suggested like a mistyped --at name.
 printf 'q,n\n8,1\n' >"$work/grid.csv"
 expect 2 "no column 'p' for input p; did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
@@ -262,6 +295,92 @@ expect 0 "predicted 1 rows" "validate --train takes the written model" -- valida
 expect 0 "^   1 spark-discovered" "compare takes the written model" -- compare "$work/found.yaml" -q
 expect 0 "fastest" "scale takes its fit" -- scale "$work/found.json" --over p=4:64 --set n=1 -q
 
+# where: leaves out the rows where it is NaN (an empty cell, a domain
+# error), with a warning, as it leaves out those where it is 0.
+printf 'x,keep,time\n1,1,2\n2,,3\n3,0,4\n4,1,5\n' >"$work/d.csv"
+printf 'name: w\ninputs:\n  p: x\nparameters:\n  a: {min: 0, max: 10}\n  b: {min: 0, max: 10}\ntime: a + b * p\ndata:\n  file: d.csv\n  output: time\n  where: keep\n' >"$work/w.yaml"
+expect 0 "2 left out by where: keep; 2 rows to fit" "where: keep leaves out an empty keep" -- check "$work/w.yaml"
+expect 0 "1 rows left out because the where filter is NaN" "and says so" -- check "$work/w.yaml"
+sed 's/where: keep/where: "log(x - 3)"/' "$work/w.yaml" >"$work/w2.yaml"
+expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) leaves out x = 1, 2" -- check "$work/w2.yaml"
+
+# The YAML escape \0 is refused where it is, not read as the end of the
+# string.
+sed 's/^time: .*/time: "a + b * p\\0 + 1000*zz"/' "$work/w.yaml" >"$work/nul.yaml"
+expect 2 "nul.yaml:7:7: a NUL character" "a backslash-0 escape in a string is refused at its place" -- check "$work/nul.yaml"
+
+# Inputs are bounded (scalefit(1) LIMITS): /dev/zero fails at once.
+expect 2 "larger than the 16 MiB a model file may have" "check /dev/zero" -- check /dev/zero
+expect 2 "/dev/zero:1:1: a NUL byte" "predict --grid /dev/zero" -- predict "$work/fit.json" --grid /dev/zero
+if truncate -s 1025M "$work/big.csv" "$work/big.json" 2>/dev/null; then
+	expect 2 "big.csv: larger than the 1024 MiB a CSV file may have" "a CSV file over 1 GiB" -- check "$work/w.yaml" "$work/big.csv"
+	expect 2 "big.json: larger than the 1024 MiB a fit file may have" "a FIT.json over 1 GiB" -- predict "$work/big.json" --at p=1
+	rm -f "$work/big.csv" "$work/big.json"
+fi
+
+# Threads from the environment are capped, with a warning.
+OMP_NUM_THREADS=100000 expect 0 "OMP_NUM_THREADS=100000 is more than the 1024 threads" "OMP_NUM_THREADS=100000 is capped" -- fit "$ernest" -q
+expect 2 "threads needs a whole number from 1 to 1024" "--threads above the cap" -- fit "$ernest" --threads 1025
+
+# Control characters from a model file reach the terminal escaped, even
+# inside libyaml's own "control characters are not allowed".
+printf 'name: "\033]0;owned\007"\n' >"$work/esc.yaml"
+expect 2 'x1b]0;owned' "a raw escape in a model file is shown as \\x1b" -- check "$work/esc.yaml"
+if grep -q "$(printf '\033')" "$work/out" "$work/err"; then
+	echo "FAIL: an escape character reached the terminal"
+	failed=$((failed + 1))
+else
+	echo "ok: no escape character reached the terminal"
+	passed=$((passed + 1))
+fi
+
+# predict refuses a corrupted FIT.json and skips failed replicates.
+"$SCALEFIT" fit "$ernest" -q --bootstrap 11 -o "$work/boot.json" >/dev/null
+sed '/"covariance": \[/{n;n;s/\( *\)\([0-9]\)/\1-\2/;}' "$work/boot.json" >"$work/negvar.json"
+expect 2 "negvar.json:[0-9]*:[0-9]*: covariance\[0\]\[0\] is a variance and should be >= 0" \
+	"a negative variance in FIT.json is refused with its place" -- predict "$work/negvar.json" --at p=64,n=1
+# null_samples FIRST LAST: replicates FIRST to LAST (from 1) written as
+# fit --bootstrap writes a failed one, all nulls.
+null_samples() {
+	awk -v first="$1" -v last="$2" '
+		/"samples": \[/ { in_samples = 1; print; next }
+		in_samples && /^ *\[$/ { k++ }
+		in_samples && k >= first && k <= last && /[0-9]/ { sub(/-?[0-9][0-9.eE+-]*/, "null") }
+		in_samples && /^ *\]$/ && !/^      / { in_samples = 0 }
+		{ print }' "$work/boot.json"
+}
+null_samples 2 2 >"$work/failed1.json"
+expect 0 "bootstrap band" "a failed (all-null) replicate is skipped" -- predict "$work/failed1.json" --at p=64,n=1
+null_samples 2 11 >"$work/one.json"
+sed 's/"scalefit_version": "[0-9]*\./"scalefit_version": "99./' "$work/boot.json" >"$work/v99.json"
+expect 0 "v99.json: written by scalefit 99\." "a FIT.json of a later major version is read with a warning" -- predict "$work/v99.json" --at p=64,n=1
+expect 0 "95% band (mean)" "one usable replicate: predict still answers" -- predict "$work/one.json" --at p=64,n=1
+if grep -q "bootstrap band" "$work/out"; then
+	echo "FAIL: one replicate gave a bootstrap band"
+	failed=$((failed + 1))
+else
+	echo "ok: fewer than 5 usable replicates give no bootstrap band"
+	passed=$((passed + 1))
+fi
+
+# check refuses what fit would: bounds too far apart, a population above
+# the maximum, each at its place.
+sed 's/  a: {min: 0, max: 10}/  a: {min: -1e308, max: 1e308}/' "$work/w.yaml" >"$work/wide.yaml"
+expect 2 "wide.yaml:5:25: parameter 'a' has bounds \[-1e308, 1e308\] too far apart" "check refuses bounds of +-1e308" -- check "$work/wide.yaml"
+printf 'fit: {optimizer: {population: 1e9}}\n' | cat "$work/w.yaml" - >"$work/pop.yaml"
+expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check refuses population: 1e9" -- check "$work/pop.yaml"
+
+# scale never answers inf or NaN with status 0.
+expect 2 "the fastest n over -1e+308 to 1e+308 is not a finite number" "scale --over n=-1e308:1e308" -- scale "$work/boot.json" --over n=-1e308:1e308 --set p=8
+expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e308" -- scale "$work/boot.json" --over p=1:64 --set n=1 --cost 1e308
+
+# Messages name what they are about.
+echo '[]' >"$work/array.json"
+expect 2 "array.json:1:1: the file's top level should be an object, not an array" "predict on [] names the top level" -- predict "$work/array.json" --at p=1
+
+printf 'x,keep,time\r1,1,2\r2,1,3\r3,0,4\r16,1,16\r' >"$work/cr.csv"
+expect 2 "cr.csv:1:12: a carriage return inside a line" "a CR-only CSV is named as such" -- check "$work/w.yaml" "$work/cr.csv"
+
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
@@ -270,6 +389,27 @@ if [ -w /dev/full ]; then
 	else
 		echo "ok: write error on stdout is an error"
 		passed=$((passed + 1))
+	fi
+	for c in fit predict scale validate compare next; do
+		"$SCALEFIT" $c --help >/dev/full 2>"$work/err"
+		got=$?
+		if [ "$got" -eq 2 ] && grep -q "could not write standard output" "$work/err"; then
+			echo "ok: $c --help >/dev/full exits 2"
+			passed=$((passed + 1))
+		else
+			echo "FAIL: $c --help >/dev/full exits $got"
+			failed=$((failed + 1))
+		fi
+	done
+	rm -f "$work/full.json"
+	"$SCALEFIT" fit "$ernest" -q -o "$work/full.json" >/dev/full 2>"$work/err"
+	got=$?
+	if [ "$got" -eq 2 ] && [ ! -e "$work/full.json" ]; then
+		echo "ok: fit -o F >/dev/full exits 2 and writes no F"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: fit -o F >/dev/full exits $got, F $(ls "$work/full.json" 2>/dev/null || echo absent)"
+		failed=$((failed + 1))
 	fi
 fi
 

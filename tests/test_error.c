@@ -63,6 +63,28 @@ test_format_keeps_tabs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n    \t  \t^\n"));
 }
 
+/* A model file's "\e]0;x\a" reaches the terminal as text, not as a
+ * command, in the file name, the message and the quoted line, and the
+ * caret still points at the column. */
+static void
+test_format_escapes_controls(void)
+{
+	const char text[] = "time: \"\033]0;x\a + q\"";
+	char buf[512];
+	sf_error e;
+
+	sf_error_clear(&e);
+	sf_error_at(&e, SF_ENAME, "m\033.yaml", 1, 15, "unknown name '%s'",
+	            "\033]0;x\a");
+	sf_error_quote(&e, text, sizeof text - 1);
+	sf_error_format(&e, "error", buf, sizeof buf);
+	CU_ASSERT_STRING_EQUAL(
+	    buf, "scalefit: error: m\\x1b.yaml:1:15: unknown name "
+	         "'\\x1b]0;x\\x07'\n"
+	         "    time: \"\\x1b]0;x\\x07 + q\"\n"
+	         "                        ^\n");
+}
+
 static void
 test_format_without_position(void)
 {
@@ -246,6 +268,7 @@ main(void)
 	    {"format with caret", test_format_with_caret},
 	    {"position of a byte offset", test_position},
 	    {"format keeps tabs", test_format_keeps_tabs},
+	    {"format escapes control characters", test_format_escapes_controls},
 	    {"format without position", test_format_without_position},
 	    {"format truncates like snprintf", test_format_truncates},
 	    {"quote a missing line", test_quote_missing_line},

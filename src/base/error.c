@@ -139,10 +139,37 @@ sf_error_quote(sf_error *e, const char *text, size_t length)
 	e->source_column = col > skip ? (int)(col - skip) : 0;
 }
 
+/* A control character (but tab, and newline where keep_newline) would
+ * drive the terminal the message is printed on: a file's "\e]0;...\a"
+ * could retitle it or worse.  Copy text to out with those bytes shown as
+ * \xHH.  out has room for 4 bytes per byte of text. */
+static void
+escape_controls(const char *text, char *out, int keep_newline)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; *text != '\0'; text++) {
+		unsigned char c = (unsigned char)*text;
+
+		if ((c < 0x20 && c != '\t' && !(c == '\n' && keep_newline)) ||
+		    c == 0x7f) {
+			*out++ = '\\';
+			*out++ = 'x';
+			*out++ = hex[c >> 4];
+			*out++ = hex[c & 15];
+		} else {
+			*out++ = (char)c;
+		}
+	}
+	*out = '\0';
+}
+
 size_t
 sf_error_format(const sf_error *e, const char *severity, char *buf, size_t size)
 {
-	char where[SF_ERROR_FILE_MAX + 48];
+	char where[4 * SF_ERROR_FILE_MAX + 48];
+	char file[4 * SF_ERROR_FILE_MAX], message[4 * SF_ERROR_MESSAGE_MAX];
+	char source[4 * SF_ERROR_SOURCE_MAX];
 	size_t n = 0, need;
 	int w;
 
@@ -150,33 +177,46 @@ sf_error_format(const sf_error *e, const char *severity, char *buf, size_t size)
 		buf[0] = '\0';
 	if (e == NULL)
 		return 0;
+	escape_controls(e->file, file, 0);
+	escape_controls(e->message, message, 1);
+	escape_controls(e->source, source, 0);
 	where[0] = '\0';
 	if (e->file[0] != '\0') {
 		if (e->line > 0 && e->column > 0)
-			snprintf(where, sizeof where, "%s:%d:%d: ", e->file,
+			snprintf(where, sizeof where, "%s:%d:%d: ", file,
 			         e->line, e->column);
 		else if (e->line > 0)
-			snprintf(where, sizeof where, "%s:%d: ", e->file,
-			         e->line);
+			snprintf(where, sizeof where, "%s:%d: ", file, e->line);
 		else
-			snprintf(where, sizeof where, "%s: ", e->file);
+			snprintf(where, sizeof where, "%s: ", file);
 	}
 	w = snprintf(buf, size, "scalefit: %s: %s%s\n", severity, where,
-	             e->message);
+	             message);
 	need = w > 0 ? (size_t)w : 0;
 	if (e->source[0] != '\0' && e->source_column > 0) {
-		char caret[SF_ERROR_SOURCE_MAX + 2];
+		char caret[4 * SF_ERROR_SOURCE_MAX + 2];
 		int c = 0;
 
-		/* Keep tabs so the caret lines up with the quoted text. */
-		for (; c < e->source_column - 1 && e->source[c] != '\0'; c++)
-			caret[c] = e->source[c] == '\t' ? '\t' : ' ';
+		/* Keep tabs so the caret lines up with the quoted text, and
+		 * four columns for each escaped control character. */
+		for (int i = 0;
+		     i < e->source_column - 1 && e->source[i] != '\0'; i++) {
+			unsigned char b = (unsigned char)e->source[i];
+
+			if (b == '\t')
+				caret[c++] = '\t';
+			else if (b < 0x20 || b == 0x7f)
+				for (int k = 0; k < 4; k++)
+					caret[c++] = ' ';
+			else
+				caret[c++] = ' ';
+		}
 		caret[c++] = '^';
 		caret[c] = '\0';
 		n = need < size ? need : (size > 0 ? size - 1 : 0);
 		w = snprintf(buf != NULL ? buf + n : NULL,
 		             size > n ? size - n : 0, "    %s\n    %s\n",
-		             e->source, caret);
+		             source, caret);
 		need += w > 0 ? (size_t)w : 0;
 	}
 	return need;

@@ -4,7 +4,10 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "fit/cost.h"
 #include "input/csv.h"
+#include "use/fitfile.h"
+#include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
 
@@ -63,6 +66,17 @@ cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
 	else
 		fputs("Try 'scalefit --help'.\n", stderr);
 	return SF_EXIT_USAGE;
+}
+
+int
+cli_output_not_input(const char *cmd, const char *option, const char *output,
+                     const char *input, const char *what)
+{
+	if (output == NULL || input == NULL || !sf_file_same(output, input))
+		return SF_EXIT_OK;
+	return cli_usage(cmd, NULL,
+	                 "%s '%s' is %s '%s': it would be overwritten", option,
+	                 output, what, input);
 }
 
 int
@@ -135,7 +149,7 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 		o->has_seed = 1;
 		break;
 	case 't':
-		if (cli_count(cmd, "threads", arg, 1, 4096, &count) !=
+		if (cli_count(cmd, "threads", arg, 1, SF_THREADS_MAX, &count) !=
 		    SF_EXIT_OK)
 			return SF_EXIT_USAGE;
 		o->threads = (int)count;
@@ -249,16 +263,41 @@ cli_print_help(FILE *out, const sf_command *cmd)
 		fprintf(out, "\n%s", cmd->help);
 }
 
+void
+cli_fitfile_version(const char *path, const sf_fitfile *f)
+{
+	sf_error w;
+
+	if (!f->version_newer)
+		return;
+	sf_error_at(&w, SF_OK, path, 0, 0,
+	            "written by scalefit %s, a later major version than this "
+	            "one (%s): it may mean what this version reads otherwise",
+	            f->version, PACKAGE_VERSION);
+	cli_warning(NULL, &w);
+}
+
+void
+cli_help_exit(const sf_command *cmd)
+{
+	cli_print_help(stdout, cmd);
+	/* exit() would flush stdout too late to see that it failed. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		exit(SF_EXIT_USAGE);
+	}
+	exit(SF_EXIT_OK);
+}
+
 int
 cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
                  const void *long_options, sf_fit_options *o)
 {
 	int rc;
 
-	if (c == 'h') {
-		cli_print_help(stdout, cmd);
-		exit(SF_EXIT_OK);
-	}
+	if (c == 'h')
+		cli_help_exit(cmd);
 	rc = cli_fit_option(cmd->name, c, optarg, o);
 	if (rc < 0)
 		return cli_bad_option(cmd->name, argc, argv, optopt,

@@ -10,6 +10,7 @@
 #include "fit/fit.h"
 #include "input/model.h"
 #include "input/problem.h"
+#include "use/fitfile.h"
 
 #include <stdio.h>
 
@@ -41,6 +42,14 @@ int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
 /* Print a command's help (usage line, summary, options) to out: the same
  * text for `scalefit help NAME` and `scalefit NAME --help`. */
 void cli_print_help(FILE *out, const sf_command *cmd);
+
+/* Warn when the FIT.json at path was written by a later major version
+ * (predict, scale and next read it). */
+void cli_fitfile_version(const char *path, const sf_fitfile *f);
+
+/* Print the command's help on stdout and exit: 0, or 2 when stdout could
+ * not be written (a full disk must not look like success). */
+void cli_help_exit(const sf_command *cmd) __attribute__((noreturn));
 
 /* Print err as "scalefit: error: FILE:LINE:COL: ..." with the quoted line
  * and caret; return the exit status its code calls for. */
@@ -120,6 +129,15 @@ int cli_load_models(const char *path, sf_model_set **set, int quiet,
  * (NULL after a usage message when there is none such). */
 const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
                                  const char *name, const char *path);
+
+/*
+ * Refuse an output (option's argument, e.g. "-o") that names the same file
+ * as input (what says which: "the model file"), before any work.  Returns
+ * SF_EXIT_OK, or SF_EXIT_USAGE after the message.  Either may be NULL.
+ */
+int cli_output_not_input(const char *cmd, const char *option,
+                         const char *output, const char *input,
+                         const char *what);
 
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);

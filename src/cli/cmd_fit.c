@@ -134,6 +134,15 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
+	/* Never write the report over one of the fit's own inputs. */
+	if ((status = cli_output_not_input(cmd->name, "-o", a.output,
+	                                   a.model_path, "the model file")) !=
+	        SF_EXIT_OK ||
+	    (status = cli_output_not_input(cmd->name, "-o", a.output,
+	                                   a.data_path != NULL ? a.data_path
+	                                                       : m->data_file,
+	                                   "the data file")) != SF_EXIT_OK)
+		goto done;
 	if (sf_problem_open(m, a.data_path,
 	                    a.options.has_loss ? a.options.loss : m->fit.loss,
 	                    a.quiet ? NULL : cli_warning, NULL, &p,
@@ -196,11 +205,6 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 				goto done;
 			}
 		}
-		if (a.output != NULL &&
-		    sf_report_save(json, a.output, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
 		if (a.json) {
 			if (sf_report_print_json(json, stdout, &err) != SF_OK) {
 				status = cli_error(&err);
@@ -208,6 +212,20 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 			}
 		} else {
 			sf_report_print_text(&report, stdout);
+		}
+		/* Status 2 writes no file: -o only once stdout took the
+		 * report. */
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fputs("scalefit: error: could not write standard "
+			      "output\n",
+			      stderr);
+			status = SF_EXIT_USAGE;
+			goto done;
+		}
+		if (a.output != NULL &&
+		    sf_report_save(json, a.output, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
 		}
 	}
 	status = SF_EXIT_OK;

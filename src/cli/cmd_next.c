@@ -103,8 +103,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 			a->quiet = 1;
 			break;
 		case 'h':
-			cli_print_help(stdout, cmd);
-			exit(SF_EXIT_OK);
+			cli_help_exit(cmd);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
@@ -377,6 +376,7 @@ sf_command_next(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	target = calloc(f->ninputs + 1, sizeof *target);
 	given = calloc(f->ninputs + 1, 1);
 	if (target == NULL || given == NULL) {

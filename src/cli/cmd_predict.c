@@ -74,8 +74,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 			a->quiet = 1;
 			break;
 		case 'h':
-			cli_print_help(stdout, cmd);
-			exit(SF_EXIT_OK);
+			cli_help_exit(cmd);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
@@ -380,6 +379,7 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	if ((status = gather_points(cmd, f, &a, &columns, &n)) != SF_EXIT_OK)
 		goto done;
 	if (sf_predict(f, (const double *const *)columns, n, &p, &err) !=

@@ -131,8 +131,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			a->quiet = 1;
 			break;
 		case 'h':
-			cli_print_help(stdout, cmd);
-			exit(SF_EXIT_OK);
+			cli_help_exit(cmd);
 		default:
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
@@ -320,10 +319,15 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	}
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		goto done;
+	if ((status = cli_output_not_input(cmd->name, "--plot", a.plot,
+	                                   a.fit_path, "the fit file")) !=
+	    SF_EXIT_OK)
+		goto done;
 	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
+	cli_fitfile_version(a.fit_path, f);
 	/* A study the fit cannot answer is a usage error. */
 	if ((rc = sf_scale_new(f, &a.q, &sc, &err)) != SF_OK) {
 		status = rc == SF_ENOMEM

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "base/suggest.h"
+#include "fit/cost.h"
 
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
@@ -286,10 +287,34 @@ run(int argc, char **argv)
 	return cmd->run(cmd, argc, argv);
 }
 
+/* More threads than a cost uses: say so (the first number of the
+ * variable is the thread count of the outer level). */
+static void
+warn_thread_cap(void)
+{
+	const char *env = getenv("OMP_NUM_THREADS");
+	unsigned long long n;
+	char *end;
+
+	if (env == NULL)
+		return;
+	while (*env == ' ' || *env == '\t')
+		env++;
+	if (*env < '0' || *env > '9')
+		return;
+	n = strtoull(env, &end, 10);
+	if (n > SF_THREADS_MAX)
+		fprintf(stderr,
+		        "scalefit: warning: OMP_NUM_THREADS=%s is more than "
+		        "the %d threads scalefit uses; using %d\n",
+		        env, SF_THREADS_MAX, SF_THREADS_MAX);
+}
+
 int
 main(int argc, char **argv)
 {
 	/* GSL aborts on errors by default; our modules check every status. */
 	gsl_set_error_handler_off();
+	warn_thread_cap();
 	return close_stdout(run(argc, argv));
 }

@@ -81,7 +81,9 @@ static int
 thread_count(int requested)
 {
 #ifdef _OPENMP
-	return requested > 0 ? requested : omp_get_max_threads();
+	int n = requested > 0 ? requested : omp_get_max_threads();
+
+	return n < SF_THREADS_MAX ? n : SF_THREADS_MAX;
 #else
 	(void)requested;
 	return 1;

@@ -63,6 +63,11 @@ void sf_cost_free(sf_cost *c);
 size_t sf_cost_rows(const sf_cost *c);
 size_t sf_cost_params(const sf_cost *c);
 
+/* The most threads a cost uses, whatever OMP_NUM_THREADS says: tens of
+ * thousands crash the OpenMP runtime or fail to start (scalefit(1)
+ * LIMITS). */
+enum { SF_THREADS_MAX = 1024 };
+
 /* The thread slots sf_cost_population uses (scratch was made for them). */
 int sf_cost_threads(const sf_cost *c);
 

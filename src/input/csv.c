@@ -40,6 +40,10 @@
 #include "base/suggest.h"
 
 enum {
+	/* The largest CSV file read (1 GiB, scalefit(1) LIMITS): a bound on
+	 * memory, and /dev/zero or an endless pipe fails instead of
+	 * growing until the process is killed. */
+	CSV_MAX_BYTES = 1 << 30,
 	CSV_CHUNK =
 	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
 	CSV_FIRST_ROWS = 1024, /* initial row capacity, doubled as needed */
@@ -550,6 +554,15 @@ csv_next_record(csv_parser *ps, const char **start, const char **end,
 		*start = p;
 		*end = stop > p && stop[-1] == '\r' ? stop - 1 : stop;
 		*quoted = memchr(p, '"', (size_t)(stop - p)) != NULL;
+		/* A bare CR outside quotes: lines that end with CR alone
+		 * would otherwise read as one long record. */
+		if (!*quoted &&
+		    (q = memchr(p, '\r', (size_t)(*end - p))) != NULL)
+			return -csv_error(
+			    ps, SF_ESYNTAX, ps->line, p, q,
+			    "a carriage return inside a line: "
+			    "lines must end with LF or CR LF, not "
+			    "CR alone");
 		*nlines = lines;
 		ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
 		if (lines > INT_MAX - ps->line)
@@ -1326,6 +1339,14 @@ sf_table_parse(const char *text, size_t length, const char *name,
 	return csv_done(&ps, csv_run(&ps), out);
 }
 
+static int
+too_large(const char *path, sf_error *err)
+{
+	return sf_error_at(err, SF_EVALUE, path, 0, 0,
+	                   "larger than the %zu MiB a CSV file may have",
+	                   (size_t)CSV_MAX_BYTES >> 20);
+}
+
 /* Read all of a non-seekable input (a pipe) into memory, then parse it. */
 static int
 csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
@@ -1338,6 +1359,10 @@ csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
 	while (text != NULL) {
 		ssize_t n;
 
+		if (len == cap && cap >= CSV_MAX_BYTES) {
+			free(text);
+			return too_large(path, err);
+		}
 		if (len == cap) {
 			grown =
 			    cap <= SIZE_MAX / 2 ? realloc(text, 2 * cap) : NULL;
@@ -1357,6 +1382,12 @@ csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
 			free(text);
 			return sf_error_at(err, SF_EIO, path, 0, 0,
 			                   "cannot read: %s", why);
+		}
+		/* A NUL byte is an error wherever it is: parse what came so
+		 * far, which reports it, rather than read on. */
+		if (n > 0 && memchr(text + len, '\0', (size_t)n) != NULL) {
+			len += (size_t)n;
+			n = 0;
 		}
 		if (n == 0) {
 			status = sf_table_parse(text, len, path, opt, out, err);
@@ -1395,6 +1426,10 @@ sf_table_load(const char *path, const sf_csv_options *opt, sf_table **out,
 		close(ps.fd);
 		return sf_error_at(err, SF_EIO, path, 0, 0,
 		                   "cannot read: a directory, not a file");
+	}
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > CSV_MAX_BYTES) {
+		close(ps.fd);
+		return too_large(path, err);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		status = csv_slurp(ps.fd, path, opt, out, err);

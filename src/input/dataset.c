@@ -458,8 +458,10 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		size_t bad_input = SIZE_MAX;
 		char why[SF_ERROR_MESSAGE_MAX - 32];
 
-		if (v.where != NULL && !(v.where[row] != 0)) {
-			/* NaN: a filter column was empty in this row. */
+		if (v.where != NULL &&
+		    (isnan(v.where[row]) || v.where[row] == 0)) {
+			/* NaN: a filter column was empty in this row, or a
+			 * domain error (log of a negative). */
 			unset += isnan(v.where[row]);
 			d->filtered_out++;
 			continue;
@@ -513,7 +515,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		sf_error w;
 		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
 		            "%zu rows left out because the where filter is "
-		            "undefined for them (an empty cell)",
+		            "NaN for them (an empty cell or a domain error)",
 		            unset);
 		warn(warn_ctx, &w);
 	}

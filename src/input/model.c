@@ -151,6 +151,22 @@ scalar_text(const yaml_node_t *node)
 	return (const char *)node->data.scalar.value;
 }
 
+/* A "\0" escape would end the C string early and silently cut what
+ * follows ("s + q/p\0 + 1000*zz" read as "s + q/p"): refuse any scalar
+ * holding a NUL, at its position. */
+static int
+refuse_nul(loader *ld)
+{
+	for (yaml_node_t *n = ld->doc->nodes.start; n < ld->doc->nodes.top; n++)
+		if (n->type == YAML_SCALAR_NODE &&
+		    memchr(n->data.scalar.value, '\0', n->data.scalar.length) !=
+		        NULL)
+			return loader_fail(ld, n, SF_ESYNTAX,
+			                   "a NUL character (\\0) is not "
+			                   "allowed in a string");
+	return SF_OK;
+}
+
 static int
 expect_type(loader *ld, const yaml_node_t *node, yaml_node_type_t type,
             const char *what)
@@ -571,6 +587,13 @@ load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
 		                   "parameter '%s' has min = max = %s: write "
 		                   "value: %s for a fixed constant",
 		                   p->name, scalar_text(lo), scalar_text(lo));
+	/* The search draws from max - min: it must be a finite double, or
+	 * fit fails where check passed. */
+	if (!isfinite(p->max - p->min))
+		return loader_fail(ld, hi, SF_EVALUE,
+		                   "parameter '%s' has bounds [%s, %s] too far "
+		                   "apart: max - min must be below 1.7e308",
+		                   p->name, scalar_text(lo), scalar_text(hi));
 	if (init != NULL) {
 		snprintf(what, sizeof what, "the init of parameter '%s'",
 		         p->name);
@@ -880,6 +903,12 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 		if ((rc = get_count(ld, v, "population", 4, &s->population)) !=
 		    SF_OK)
 			return rc;
+		if (s->population > SF_DE_POPULATION_MAX)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "population must be at most %u, not "
+			                   "%s",
+			                   SF_DE_POPULATION_MAX,
+			                   scalar_text(v));
 		s->popsize = 0;
 	}
 	if ((v = map_get(ld, node, "popsize")) != NULL) {
@@ -1746,6 +1775,8 @@ sf_model_parse_flags(const char *path, const char *text, size_t length,
 		goto done;
 	}
 	yaml_document_delete(&extra);
+	if ((rc = refuse_nul(&ld)) != SF_OK)
+		goto done;
 	if ((set = calloc(1, sizeof *set)) == NULL) {
 		rc = out_of_memory(&ld);
 		goto done;
@@ -1763,6 +1794,8 @@ done:
 	*out = set;
 	return SF_OK;
 }
+
+enum { MODEL_MAX_BYTES = 16 << 20 };
 
 int
 sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
@@ -1788,6 +1821,17 @@ sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
 	for (;;) {
 		size_t got;
 
+		/* A bound on memory: /dev/zero fails instead of growing
+		 * until the process is killed (scalefit(1) LIMITS). */
+		if (length > MODEL_MAX_BYTES) {
+			free(text);
+			fclose(f);
+			return sf_error_at(
+			    err, SF_EVALUE, path, 0, 0,
+			    "larger than the %d MiB a model file "
+			    "may have",
+			    MODEL_MAX_BYTES >> 20);
+		}
 		if (capacity - length < 4096) {
 			char *grown = realloc(text, capacity * 2 + 4096);
 			if (grown == NULL) {

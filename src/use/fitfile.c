@@ -17,7 +17,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { PATH_MAX_BYTES = 384 };
 
@@ -286,8 +288,9 @@ check_type(loader *ld, const json_t *v, const char *path, const char *wanted)
 	const char *article = strchr("aeiou", wanted[0]) != NULL ? "an" : "a";
 
 	if (!ok)
-		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s", path,
-		     article, wanted, type_name(v));
+		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s",
+		     path[0] != '\0' ? path : "the file's top level", article,
+		     wanted, type_name(v));
 	return ok;
 }
 
@@ -554,6 +557,16 @@ load_covariance(loader *ld, const json_t *root)
 			                     &f->cov[i * p + j])) != SF_OK)
 				return rc;
 		}
+		/* A negative variance would give a band of zero (or NaN)
+		 * width: the file was corrupted. */
+		if (f->cov[i * p + i] < 0) {
+			element_path(path, "covariance", i);
+			element_path(path, path, i);
+			return fail(
+			    ld, path, SF_EVALUE,
+			    "%s is a variance and should be >= 0, not %g", path,
+			    f->cov[i * p + i]);
+		}
 	}
 	return SF_OK;
 }
@@ -774,7 +787,7 @@ static int
 load_bootstrap(loader *ld, const json_t *root)
 {
 	sf_fitfile *f = ld->f;
-	size_t p = f->nparams, n;
+	size_t p = f->nparams, n, kept = 0;
 	json_t *boot, *samples;
 	int rc;
 
@@ -790,6 +803,7 @@ load_bootstrap(loader *ld, const json_t *root)
 	for (size_t s = 0; s < n; s++) {
 		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
 		json_t *theta = json_array_get(samples, s);
+		size_t nulls = 0;
 
 		element_path(path, "bootstrap.samples", s);
 		if (!check_type(ld, theta, path, "array"))
@@ -799,8 +813,14 @@ load_bootstrap(loader *ld, const json_t *root)
 			            "%s has %zu values, but the fit has %zu "
 			            "parameters",
 			            path, json_array_size(theta), p);
+		/* fit --bootstrap writes a failed replicate as all nulls:
+		 * skip it. */
+		for (size_t j = 0; j < p; j++)
+			nulls += json_is_null(json_array_get(theta, j));
+		if (p > 0 && nulls == p)
+			continue;
 		for (size_t j = 0; j < p; j++) {
-			double *x = &f->samples[s * p + j];
+			double *x = &f->samples[kept * p + j];
 
 			element_path(at, path, j);
 			if ((rc = get_number(ld, json_array_get(theta, j), at,
@@ -810,8 +830,12 @@ load_bootstrap(loader *ld, const json_t *root)
 				return fail(ld, at, SF_EVALUE,
 				            "%s is not finite", at);
 		}
+		kept++;
 	}
-	f->nsamples = n;
+	/* A band from a handful of replicates is mostly noise (one gives
+	 * zero width): below the minimum they are not used, and the band
+	 * comes from the covariance. */
+	f->nsamples = kept >= SF_FITFILE_MIN_SAMPLES ? kept : 0;
 	return SF_OK;
 }
 
@@ -995,6 +1019,18 @@ load_all(loader *ld, json_t *root)
 
 	if (!check_type(ld, root, "", "object"))
 		return SF_ETYPE;
+	text = member(ld, root, "", "scalefit_version", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	/* A later major version may mean what this one reads differently:
+	 * the commands warn. */
+	if (text != NULL) {
+		const char *v = json_string_value(text);
+
+		snprintf(f->version, sizeof f->version, "%s", v);
+		f->version_newer =
+		    strtol(v, NULL, 10) > strtol(PACKAGE_VERSION, NULL, 10);
+	}
 	if ((model = member(ld, root, "", "model", "object", 1, &rc)) == NULL)
 		return rc;
 	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
@@ -1092,12 +1128,15 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 	return SF_OK;
 }
 
+enum { FITFILE_MAX_BYTES = 1 << 30 };
+
 int
 sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 {
 	FILE *in = fopen(path, "rb");
 	char *text = NULL;
 	size_t length = 0, size = 0;
+	struct stat st;
 	int rc;
 
 	*out = NULL;
@@ -1105,6 +1144,19 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
 		                   strerror(errno));
 	for (;;) {
+		/* A bound on memory: /dev/zero fails instead of growing
+		 * until the process is killed (scalefit(1) LIMITS). */
+		if (length > FITFILE_MAX_BYTES ||
+		    (length == 0 && fstat(fileno(in), &st) == 0 &&
+		     S_ISREG(st.st_mode) &&
+		     (uintmax_t)st.st_size > FITFILE_MAX_BYTES)) {
+			free(text);
+			fclose(in);
+			return sf_error_at(err, SF_EVALUE, path, 0, 0,
+			                   "larger than the %d MiB a fit file "
+			                   "may have",
+			                   FITFILE_MAX_BYTES >> 20);
+		}
 		if (length == size) {
 			char *grown = realloc(text, size = size * 2 + 65536);
 			if (grown == NULL) {
@@ -1117,7 +1169,8 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 		}
 		size_t got = fread(text + length, 1, size - length, in);
 		length += got;
-		if (got == 0)
+		/* JSON holds no NUL byte: the parser reports this one. */
+		if (got == 0 || memchr(text + length - got, '\0', got) != NULL)
 			break;
 	}
 	if (ferror(in)) {

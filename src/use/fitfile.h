@@ -58,6 +58,12 @@
 #define SF_FITFILE_NONE ((size_t)-1)
 
 /* A formula variable. */
+/* The fewest usable bootstrap replicates a band is drawn from: with
+ * fewer the 95% band is the range of a handful of points (one gives zero
+ * width), so the covariance gives the band.  Half of fit --bootstrap's
+ * least, so a run where some replicates failed keeps its band. */
+enum { SF_FITFILE_MIN_SAMPLES = 5 };
+
 typedef struct sf_fitfile_input {
 	char *name;
 	char *column;  /* the data column or expression it was read from */
@@ -104,11 +110,15 @@ typedef struct sf_fitfile {
 	int has_interval;       /* 1 when the file has prediction_interval */
 	sf_interval_model interval; /* the error model of a new run: the
 	                               members read above, the rest zero */
-	size_t nsamples;            /* bootstrap replicates, 0 when none */
-	double *samples;            /* nsamples x P, row-major */
-	size_t nmeasured;           /* measured rows with every input known */
-	double *measured_inputs;    /* nmeasured x ninputs, row-major */
-	double *measured;           /* nmeasured observed times */
+	char version[32];           /* scalefit_version, "" when absent */
+	int version_newer;       /* its major version is above this program's */
+	size_t nsamples;         /* bootstrap replicates, 0 when none or
+	                            fewer than SF_FITFILE_MIN_SAMPLES;
+	                            failed (all-null) ones skipped */
+	double *samples;         /* nsamples x P, row-major */
+	size_t nmeasured;        /* measured rows with every input known */
+	double *measured_inputs; /* nmeasured x ninputs, row-major */
+	double *measured;        /* nmeasured observed times */
 	/* The compiled formula: value (1 output), gradient (1 + P outputs)
 	 * and terms (1 + nterms outputs), inputs in the order above. */
 	sf_formula *formula;

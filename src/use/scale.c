@@ -358,8 +358,30 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 	if ((rc = sf_sweep_run(sc->f, &sc->s, sc->x, sc->n, &sc->table, err)) !=
 	    SF_OK)
 		return rc;
-	return sf_sweep_answer(sc->f, &sc->s, sc->lo, sc->hi, &sc->answers,
-	                       err);
+	if ((rc = sf_sweep_answer(sc->f, &sc->s, sc->lo, sc->hi, &sc->answers,
+	                          err)) != SF_OK)
+		return rc;
+	/* On absurd ranges or prices the answers overflow a double: an
+	 * error, never an answer of inf or NaN. */
+	{
+		const sf_sweep_answers *a = &sc->answers;
+
+		if (!isfinite(a->fastest) || !isfinite(a->fastest_time))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the fastest %s over %g to %g is not "
+			    "a finite number: narrow --over",
+			    sc->f->inputs[sc->s.var].name, sc->lo, sc->hi);
+		if (!isnan(a->cheapest) &&
+		    (!isfinite(a->cheapest) || !isfinite(a->cheapest_cost)))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the least cost over %g to %g is not "
+			    "a finite number: lower --cost or "
+			    "narrow --over",
+			    sc->lo, sc->hi);
+	}
+	return SF_OK;
 }
 
 /* ---- warnings and text ----------------------------------------------------
