@@ -359,8 +359,10 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	for (size_t j = 0; j < J; j++)
 		numeric[j] = d->inputs[j].levels == NULL;
 	/* The chain's refits: polish from the fit's constants, at its
-	 * lambda and seed, quietly. */
+	 * lambda and seed, quietly - with the polish on even when the fit
+	 * had it off, or every refit would be a whole new search. */
 	co.warm_start = r->theta;
+	co.polish = 1;
 	co.has_lambda = 1;
 	co.lambda = r->settings.lambda;
 	co.has_seed = 1;
