@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 
+#include "base/number.h"
 #include "cli/cli.h"
 #include "input/csv.h"
 #include "use/assign.h"
@@ -72,12 +73,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 				                 "--candidates is given twice");
 			a->candidates = optarg;
 			break;
-		case 'b': {
-			char *end;
-
-			a->budget = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' ||
-			    !isfinite(a->budget) || !(a->budget > 0))
+		case 'b':
+			if (sf_parse_double(optarg, &a->budget) != SF_OK ||
+			    !(a->budget > 0))
 				return cli_usage(
 				    cmd->name, NULL,
 				    "--budget needs a cost > 0 (the "
@@ -85,7 +83,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 				    "not '%s'",
 				    optarg);
 			break;
-		}
 		case 'r':
 			if (cli_count(cmd->name, "runs", optarg, 1, 1000,
 			              &a->runs) != SF_EXIT_OK)
@@ -202,13 +199,19 @@ over_candidates(const sf_command *cmd, const sf_fitfile *f, const next_args *a,
 			goto done;
 		}
 	if (strchr(spec, ':') != NULL) {
-		char *end;
-		double lo = strtod(spec, &end), hi;
+		/* the ends read as every input's value is (assign.h) */
+		char ends[128], *colon;
+		double lo = NAN, hi = NAN;
 		int whole = var == sf_scale_worker_input(f);
 
-		if (end == spec || *end != ':' ||
-		    (hi = strtod(end + 1, &end), *end != '\0') ||
-		    !isfinite(lo) || !isfinite(hi) || lo > hi ||
+		snprintf(ends, sizeof ends, "%s", spec);
+		colon = strchr(ends, ':');
+		if (colon != NULL)
+			*colon = '\0';
+		if (strlen(spec) >= sizeof ends || colon == NULL ||
+		    sf_assign_value(f, var, ends, &lo, &err) != SF_OK ||
+		    sf_assign_value(f, var, colon + 1, &hi, &err) != SF_OK ||
+		    lo > hi ||
 		    (whole && (lo < 1 || lo != floor(lo) || hi != floor(hi)))) {
 			status = cli_usage(
 			    cmd->name, NULL,

@@ -285,6 +285,7 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	const size_t J = f->ninputs, P = f->nparams;
 	const double **tcol = NULL;
 	double *tgrad = NULL, *cgrad = NULL, *lo = NULL, *hi = NULL;
+	double *rows = NULL; /* each candidate's inputs as one row */
 	unsigned char *numeric = NULL;
 	sf_prediction *pt = NULL, *pc = NULL;
 	sf_design_point tp, *cp = NULL;
@@ -311,8 +312,10 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	hi = malloc((J + 1) * sizeof *hi);
 	numeric = malloc(J + 1);
 	cp = calloc(n, sizeof *cp);
+	rows = malloc((J * n + 1) * sizeof *rows);
 	if (x == NULL || tcol == NULL || tgrad == NULL || cgrad == NULL ||
-	    lo == NULL || hi == NULL || numeric == NULL || cp == NULL)
+	    lo == NULL || hi == NULL || numeric == NULL || cp == NULL ||
+	    rows == NULL)
 		goto oom;
 	x->n = n;
 	x->ninputs = J;
@@ -355,45 +358,26 @@ sf_next_run(const sf_fitfile *f, const double *target,
 		x->cost[k] = x->time[k] * (x->workers != SF_FITFILE_NONE
 		                               ? columns[x->workers][k]
 		                               : 1);
-		cp[k].x = NULL; /* set below: one row of every column */
+		for (size_t i = 0; i < J; i++)
+			rows[k * J + i] = columns[i][k];
+		cp[k].x = &rows[k * J];
 		cp[k].time = x->time[k];
 		cp[k].grad = g;
 		cp[k].cost = x->cost[k];
 	}
-	/* A candidate's inputs as one row. */
-	{
-		double *rows = malloc((J * n + 1) * sizeof *rows);
-
-		if (rows == NULL)
-			goto oom;
-		for (size_t k = 0; k < n; k++) {
-			for (size_t i = 0; i < J; i++)
-				rows[k * J + i] = columns[i][k];
-			cp[k].x = &rows[k * J];
-		}
-		df.nparams = P;
-		df.cov = f->cov;
-		df.ninputs = J;
-		df.lo = lo;
-		df.hi = hi;
-		df.numeric = numeric;
-		df.error = &f->interval;
-		rc = sf_design_rank(&df, &tp, cp, n, &x->now, x->gains, err);
-		if (rc == SF_OK) {
-			size_t runs =
-			    sf_design_plan(&df, &tp, cp, n, budget, max_runs,
-			                   x->plan, x->after);
-
-			if (runs == (size_t)-1)
-				rc = sf_error_set(err, SF_ENOMEM,
-				                  "out of memory");
-			else
-				x->nplan = runs;
-		}
-		free(rows);
-		if (rc != SF_OK)
-			goto done;
-	}
+	df.nparams = P;
+	df.cov = f->cov;
+	df.ninputs = J;
+	df.lo = lo;
+	df.hi = hi;
+	df.numeric = numeric;
+	df.error = &f->interval;
+	if ((rc = sf_design_rank(&df, &tp, cp, n, &x->now, x->gains, err)) !=
+	    SF_OK)
+		goto done;
+	if ((x->nplan = sf_design_plan(&df, &tp, cp, n, budget, max_runs,
+	                               x->plan, x->after)) == (size_t)-1)
+		goto oom;
 	rank_candidates(x);
 	*out = x;
 	x = NULL;
@@ -412,6 +396,7 @@ done:
 	free(hi);
 	free(numeric);
 	free(cp);
+	free(rows);
 	return rc;
 }
 
