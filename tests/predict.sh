@@ -227,9 +227,8 @@ elif ! command -v python3 >/dev/null 2>&1; then
 else
 	fail "a fit averaged with itself changed its interval: $one vs $two"
 fi
-"$SCALEFIT" fit "$srcdir/expressions/ddp-generic.yaml" -q --where 'p <= 3' \
-	-o "$work/ddp-p3.json" >/dev/null 2>&1 ||
-	sed 's/"rows": 224/"rows": 223/' "$work/ddp-now.json" >"$work/ddp-p3.json"
+# The same fit as if of one row fewer: other rows.
+sed 's/"rows": 224/"rows": 223/' "$work/ddp-now.json" >"$work/ddp-p3.json"
 expect 2 'were not fitted to the same rows' "fits of other rows are not averaged" \
 	-- predict "$work/cand-generic.json" "$work/ddp-p3.json" --at p=8,b=16,n=256000
 expect 2 'weights goes with two or more fit files' "--weights with one fit" \
