@@ -413,5 +413,65 @@ if [ -w /dev/full ]; then
 	fi
 fi
 
+# Issue 13's messages and limits (the hostile-input campaign).
+hostile="$srcdir/tests/hostile"
+expect 2 "max-evals needs a whole number >= 1, not '9007199254740993'" \
+	"fit --max-evals 2^53+1 is refused, not rounded" -- fit "$ernest" -q --max-evals 9007199254740993
+expect 2 "count-2p53.yaml:10:30: max_evals must be at most 9007199254740992" \
+	"max_evals: 2^53+1 in a model file is refused at its place" -- check "$hostile/count-2p53.yaml"
+expect 1 "it is not finite on 1 of 4 rows: line 2 of .*runs.csv" \
+	"a formula not finite on some rows names them" -- fit "$hostile/log-rows.yaml" -q
+expect 2 "text-output.csv:4:3: 'oops' is not a number" \
+	"a text output column names the cell that made it text" -- check "$hostile/text-output.yaml"
+expect 2 "paren.yaml:6:13: missing ')' to close the '(' at line 6, column 7" \
+	"a column inside a formula is given as the file's line and column" -- check "$hostile/paren.yaml"
+
+# --residuals: the residuals of more than 100000 rows are left out by
+# default (4.1 million rows wrote 778 MB), all or none on request.
+awk 'BEGIN { print "p,time"; for (i = 0; i < 100001; i++) { p = 1 + i % 64; printf "%d,%.6g\n", p, 10 + 100 / p } }' \
+	>"$work/many.csv"
+cat >"$work/many.yaml" <<'MODEL'
+inputs: {p: p}
+parameters: {a: {min: 0, max: 100}, b: {min: 0, max: 1000}}
+time: a + b/p
+data: {file: many.csv, output: time}
+MODEL
+expect 0 "leaves out the residuals of its 100001 rows" "fit -o: residuals of 100001 rows left out, with a warning" -- \
+	fit "$work/many.yaml" -o "$work/many.json"
+if ! grep -q '"residuals":' "$work/many.json" && grep -q '"residuals_omitted": 100001' "$work/many.json"; then
+	echo "ok: the report says how many rows' residuals it left out"
+	passed=$((passed + 1))
+else
+	echo "FAIL: many.json has residuals or lacks residuals_omitted"
+	failed=$((failed + 1))
+fi
+expect 0 " 3 .*4[0-9]\.[0-9]" "predict on a fit without residuals" -- predict "$work/many.json" --at p=3
+expect 0 "" "fit --residuals all" -- fit "$work/many.yaml" -q --residuals all -o "$work/many-all.json"
+if [ "$(grep -c '"observed"' "$work/many-all.json")" -eq 100001 ]; then
+	echo "ok: --residuals all writes every row"
+	passed=$((passed + 1))
+else
+	echo "FAIL: --residuals all wrote $(grep -c '"observed"' "$work/many-all.json") rows"
+	failed=$((failed + 1))
+fi
+expect 0 "" "predict on a fit with 100001 residuals skips them" -- predict "$work/many-all.json" --at p=3
+if "$SCALEFIT" predict "$work/many-all.json" --at p=3 2>&1 | tail -n 1 >"$work/p1" &&
+	"$SCALEFIT" predict "$work/many.json" --at p=3 2>&1 | tail -n 1 >"$work/p2" && cmp -s "$work/p1" "$work/p2"; then
+	echo "ok: predict answers the same with and without residuals"
+	passed=$((passed + 1))
+else
+	echo "FAIL: predict differs with and without residuals"
+	failed=$((failed + 1))
+fi
+expect 0 "" "fit --residuals none" -- fit "$ernest" -q --residuals none -o "$work/none.json"
+if ! grep -q '"residuals":' "$work/none.json" && grep -q '"residuals_omitted": 7' "$work/none.json"; then
+	echo "ok: --residuals none leaves them out of a small fit"
+	passed=$((passed + 1))
+else
+	echo "FAIL: --residuals none"
+	failed=$((failed + 1))
+fi
+expect 2 "--residuals takes auto, all or none, not 'some'" "fit --residuals some" -- fit "$ernest" --residuals some
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -343,6 +343,47 @@ test_locate(void)
 	sf_model_set_free(set);
 }
 
+/* Columns past a folded formula's end stay on its last line; a "column N"
+ * in the message becomes the file's line and column; a column at a
+ * character an escape made, which is nowhere in the file, points at the
+ * formula's start and says so. */
+static void
+test_locate_ends(void)
+{
+	static const char text[] = "parameters: {a: {min: 0, max: 1}}\n"
+	                           "time: >\n"
+	                           "  a +\n"
+	                           "  (a / p\n"
+	                           "terms:\n"
+	                           "  e: \"a + \\x24\"\n";
+	sf_model_set *set;
+	sf_error err;
+	const sf_model *m;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("end.yaml", text, sizeof text - 1,
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
+	m = set->models[0];
+	sf_error_clear(&err);
+	sf_error_at(&err, SF_ESYNTAX, NULL, 1, 12,
+	            "missing ')' to close the '(' at column 5");
+	sf_model_locate(m, &m->time, &err);
+	CU_ASSERT_EQUAL(err.line, 4);
+	CU_ASSERT_EQUAL(err.column, 9);
+	CU_ASSERT_STRING_EQUAL(err.message, "missing ')' to close the '(' at "
+	                                    "line 4, column 3");
+
+	sf_error_clear(&err);
+	sf_error_at(&err, SF_ESYNTAX, NULL, 1, 5, "unexpected character '$'");
+	sf_model_locate(m, &m->terms[0].expr, &err);
+	CU_ASSERT_EQUAL(err.line, 6);
+	CU_ASSERT_EQUAL(err.column, 6);
+	CU_ASSERT_STRING_EQUAL(err.message,
+	                       "unexpected character '$' (at column 5 of the "
+	                       "formula that starts here)");
+	sf_model_set_free(set);
+}
+
 /* The discover: block, every key; without the flag a file with no
  * formula is still an error, with it the formula is optional - but not
  * in a models: list. */
@@ -436,6 +477,7 @@ main(void)
 	    {"warning: mutation, recombination ignored",
 	     test_warning_de_settings_ignored},
 	    {"formula columns map into the file", test_locate},
+	    {"formula columns: ends, messages, escapes", test_locate_ends},
 	    {"discover: block; the formula optional", test_discover_block},
 	    CU_TEST_INFO_NULL,
 	};

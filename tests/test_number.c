@@ -344,6 +344,20 @@ test_counts(void)
 	CU_ASSERT_EQUAL(sf_parse_count("-1", &v), SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_parse_count("1e300", &v), SF_EVALUE);
 	CU_ASSERT_EQUAL(sf_parse_count("ten", &v), SF_ESYNTAX);
+	/* 2^53 is the largest; 2^53 + 1 is not rounded to it */
+	CU_ASSERT_EQUAL(sf_parse_count("9007199254740992", &v), SF_OK);
+	CU_ASSERT_EQUAL(v, 9007199254740992u);
+	CU_ASSERT_EQUAL(sf_parse_count("9007199254740993", &v), SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_parse_count("9007199254740991", &v), SF_OK);
+	CU_ASSERT_EQUAL(v, 9007199254740991u);
+	/* written otherwise, a number read exactly only with 15 digits */
+	CU_ASSERT_EQUAL(sf_parse_count("9.007199254740993e15", &v), SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_parse_count("4503599627370495.9", &v), SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_parse_count("3.0000000000000001", &v), SF_EVALUE);
+	CU_ASSERT_EQUAL(sf_parse_count("1.23456789012345e14", &v), SF_OK);
+	CU_ASSERT_EQUAL(v, 123456789012345u);
+	CU_ASSERT_EQUAL(sf_parse_count("100000000000000.000", &v), SF_OK);
+	CU_ASSERT_EQUAL(v, 100000000000000u);
 }
 
 static void

@@ -232,15 +232,60 @@ sf_parse_double(const char *text, double *value)
 	}
 }
 
+/* The significant digits of a decimal literal's mantissa: its digits
+ * without the leading zeros and, after a point, the trailing ones. */
+static int
+significant_digits(const char *s)
+{
+	int n = 0, zeros = 0, started = 0, point = 0;
+
+	for (; *s != '\0' && *s != 'e' && *s != 'E'; s++) {
+		if (*s == '.') {
+			point = 1;
+			n += zeros;
+			zeros = 0;
+			continue;
+		}
+		if (!number_is_digit((unsigned char)*s))
+			continue;
+		if (*s == '0' && !started)
+			continue;
+		started = 1;
+		if (*s == '0') {
+			zeros++;
+			continue;
+		}
+		n += zeros + 1;
+		zeros = 0;
+	}
+	/* Zeros before a point count ("1000" has 4 digits, "10.00" 2),
+	 * zeros after the last other digit behind it do not. */
+	return point ? n : n + zeros;
+}
+
 int
 sf_parse_count(const char *text, uint64_t *value)
 {
 	double v;
+	uint64_t exact;
 	int rc = sf_parse_double(text, &v);
 
 	if (rc != SF_OK)
 		return rc;
 	if (v < 0 || v != floor(v) || v > 9007199254740992.0)
+		return SF_EVALUE;
+	/* Digits alone are read exactly: 9007199254740993 (2^53 + 1) would
+	 * be rounded to 2^53.  Otherwise the double is the number only with
+	 * at most 15 significant digits: "4503599627370495.9" rounds to a
+	 * whole number. */
+	rc = sf_parse_u64(text, &exact);
+	if (rc == SF_OK) {
+		if (exact > 9007199254740992u)
+			return SF_EVALUE;
+		*value = exact;
+		return SF_OK;
+	}
+	if (rc == SF_EVALUE || significant_digits(text) > DBL_DIG)
 		return SF_EVALUE;
 	*value = (uint64_t)v;
 	return SF_OK;

@@ -49,7 +49,9 @@ int sf_parse_double(const char *text, double *value);
 /*
  * Parse all of text as a non-negative whole number of at most 2^53, also
  * written like "2e5" or "200000.0".  Returns SF_OK, SF_ESYNTAX or
- * SF_EVALUE (negative, fractional, too large).
+ * SF_EVALUE (negative, fractional, too large, or not read exactly: a
+ * number of digits alone above 2^53, such as 2^53 + 1, or one written
+ * otherwise with more than 15 significant digits).
  */
 int sf_parse_count(const char *text, uint64_t *value);
 

@@ -46,6 +46,7 @@ typedef struct fit_args {
 	const char *model_path, *data_path, *output, *model_name;
 	int json, quiet;
 	size_t bootstrap, restarts; /* 0: none */
+	sf_residuals residuals;
 	sf_fit_options options;
 } fit_args;
 
@@ -59,6 +60,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"bootstrap", required_argument, NULL, 'B'},
 	    {"restarts", required_argument, NULL, 'R'},
 	    {"model", required_argument, NULL, 'm'},
+	    {"residuals", required_argument, NULL, 'E'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -86,6 +88,20 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		case 'm':
 			a->model_name = optarg;
+			break;
+		case 'E':
+			if (strcmp(optarg, "auto") == 0)
+				a->residuals = SF_RESIDUALS_AUTO;
+			else if (strcmp(optarg, "all") == 0)
+				a->residuals = SF_RESIDUALS_ALL;
+			else if (strcmp(optarg, "none") == 0)
+				a->residuals = SF_RESIDUALS_NONE;
+			else
+				return cli_usage(
+				    cmd->name, NULL,
+				    "--residuals takes auto, all or "
+				    "none, not '%s'",
+				    optarg);
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -199,7 +215,16 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		    restarts,  have_interval ? &interval : NULL};
 
 		if (a.json || a.output != NULL) {
-			if ((json = sf_report_json(&report)) == NULL) {
+			if (!a.quiet && a.residuals == SF_RESIDUALS_AUTO &&
+			    !sf_report_has_residuals(&report, a.residuals))
+				fprintf(stderr,
+				        "scalefit: warning: the JSON report "
+				        "leaves out the residuals of its %zu "
+				        "rows (more than %d; --residuals all "
+				        "writes them)\n",
+				        p.data->rows, SF_RESIDUALS_AUTO_MAX);
+			if ((json = sf_report_json_residuals(
+			         &report, a.residuals)) == NULL) {
 				sf_error_set(&err, SF_ENOMEM, "out of memory");
 				status = cli_error(&err);
 				goto done;

@@ -302,7 +302,9 @@ predict_average(const sf_command *cmd, predict_args *a)
 		return cli_error(&err);
 	}
 	for (size_t i = 0; i < a->nfits; i++)
-		if (sf_fitfile_load(a->fit_paths[i], &fits[i], &err) != SF_OK) {
+		if (sf_fitfile_load_flags(a->fit_paths[i],
+		                          SF_FITFILE_NO_MEASURED, &fits[i],
+		                          &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
@@ -375,7 +377,8 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 		status = predict_average(cmd, &a);
 		goto done;
 	}
-	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
+	if (sf_fitfile_load_flags(a.fit_path, SF_FITFILE_NO_MEASURED, &f,
+	                          &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

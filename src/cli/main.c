@@ -47,6 +47,9 @@ static const command commands[] = {
      "      --restarts K    K fits from consecutive seeds; report the "
      "spread\n"
      "      --model NAME    which model of a models: file\n"
+     "      --residuals W   rows listed in the JSON report: auto (all up "
+     "to\n"
+     "                      100000 rows, none beyond), all or none\n"
      "  -q, --quiet         no warnings, no progress\n",
      sf_command_fit},
     {"validate",

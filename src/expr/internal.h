@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "base/names.h"
 #include "expr/expr.h"
 
 /* Rows per register block of the row and data stages.  A multiple of every
@@ -316,6 +317,7 @@ typedef struct sf_expr_entry {
 struct sf_expr_scope {
 	sf_expr_entry *entries;
 	size_t n, cap;
+	sf_names index; /* entry names -> their place in entries */
 	size_t count[SF_EXPR_CONSTANT + 1]; /* per kind */
 	size_t defined_terms;
 	void (*warn)(void *ctx, const sf_error *w);

@@ -2,8 +2,9 @@
  * expr_scope.c - the names a model defines, and name resolution with type
  * checking of syntax trees against them.
  *
- * A scope is a flat list of entries, searched linearly: models define tens
- * of names, not thousands.  Terms are parsed and resolved when added, so
+ * A scope is a flat list of entries with a hashed index of their names: a
+ * dataset's scope has a name per CSV column, and a 100,000-column header
+ * searched linearly took 24 s.  Terms are parsed and resolved when added, so
  * every error in a term's text is reported by sf_expr_scope_add_term() with
  * the column in that text.  Because resolution happens then, inputs,
  * parameters and fixed constants must all be added before the first term;
@@ -86,6 +87,7 @@ sf_expr_scope_free(sf_expr_scope *s)
 	for (size_t i = 0; i < s->n; i++)
 		entry_release(&s->entries[i]);
 	free(s->entries);
+	sf_names_free(&s->index);
 	free(s);
 }
 
@@ -102,11 +104,9 @@ sf_expr_scope_set_warning_handler(sf_expr_scope *s,
 static sf_expr_entry *
 scope_find(const sf_expr_scope *s, const char *name, size_t len)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strncmp(s->entries[i].name, name, len) == 0 &&
-		    s->entries[i].name[len] == '\0')
-			return &s->entries[i];
-	return NULL;
+	size_t i = sf_names_find_n(&s->index, name, len);
+
+	return i == SF_NAMES_NONE ? NULL : &s->entries[i];
 }
 
 /* The builtin constant called name, or -1. */
@@ -190,6 +190,11 @@ scope_append(sf_expr_scope *s, int kind, const char *name, sf_error *err)
 		return NULL;
 	}
 	strcpy(e->name, name);
+	if (sf_names_add(&s->index, e->name, s->n, NULL) != SF_OK) {
+		free(e->name);
+		sf_error_at(err, SF_ENOMEM, NULL, 0, 0, "out of memory");
+		return NULL;
+	}
 	e->kind = kind;
 	e->index = s->count[kind]++;
 	s->n++;

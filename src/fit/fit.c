@@ -7,6 +7,7 @@
 #include "solve/polish.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -528,6 +529,48 @@ result_alloc(size_t P, const sf_fit_settings *settings, const int *linear)
 	return r;
 }
 
+/* Rows named in a message before the rest are only counted. */
+enum { FIT_NAMED_ROWS = 5 };
+
+/*
+ * After a search that found no finite cost: name the rows where the
+ * formula is not finite (or, with positive, not above 0) at the search's
+ * last answer theta - the first FIT_NAMED_ROWS by their line in the data
+ * file, and how many - appended to err's message.
+ */
+static void
+name_bad_rows(const sf_cost *cost, const sf_dataset *d, const double *theta,
+              int positive, sf_error *err)
+{
+	double *pred;
+	size_t bad = 0, used;
+	char lines[128] = "";
+
+	if (err == NULL || d->rows == 0 ||
+	    (pred = malloc(d->rows * sizeof *pred)) == NULL)
+		return;
+	sf_cost_predict(cost, theta, pred);
+	for (size_t i = 0; i < d->rows; i++) {
+		size_t n = strlen(lines);
+
+		if (isfinite(pred[i]) && !(positive && pred[i] <= 0))
+			continue;
+		if (bad++ < FIT_NAMED_ROWS)
+			snprintf(lines + n, sizeof lines - n, "%s%d",
+			         n > 0 ? ", " : "", d->lines[i]);
+	}
+	free(pred);
+	if (bad == 0)
+		return;
+	used = strlen(err->message);
+	snprintf(err->message + used, sizeof err->message - used,
+	         "; at the last point searched it is %s on %zu of %zu rows: "
+	         "%s %s%s of %s",
+	         positive ? "not a finite positive number" : "not finite", bad,
+	         d->rows, bad > 1 ? "lines" : "line", lines,
+	         bad > FIT_NAMED_ROWS ? ", ..." : "", d->file);
+}
+
 int
 sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
            const sf_fit_options *o, sf_fit_result **out, sf_error *err)
@@ -641,6 +684,8 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		                  "formula gives NaN, infinity or (for loss "
 		                  "log) a non-positive time everywhere the "
 		                  "search looked");
+		name_bad_rows(cost, d, (*out)->theta,
+		              sf_loss_needs_positive(settings.loss), err);
 		goto done;
 	}
 	best->loss = sf_cost_loss(cost, best->theta, 0);

@@ -46,8 +46,11 @@ enum {
 	CSV_MAX_BYTES = 1 << 30,
 	CSV_CHUNK =
 	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
-	CSV_FIRST_ROWS = 1024, /* initial row capacity, doubled as needed */
-	CSV_SNIPPET = 40       /* bytes of a cell quoted in a message */
+	CSV_FIRST_ROWS = 1024,   /* initial row capacity, doubled as needed, */
+	CSV_FIRST_CELLS = 65536, /* but at most this many cells over all
+	                            columns (100,000 columns of 8 rows took
+	                            445 MB at 1024 rows each) */
+	CSV_SNIPPET = 40         /* bytes of a cell quoted in a message */
 };
 
 /* One distinct string of a text column: text + offset, length bytes. */
@@ -869,6 +872,10 @@ csv_grow(csv_parser *ps)
 	size_t cap = t->cap ? 2 * t->cap : CSV_FIRST_ROWS;
 	int *lines;
 
+	if (t->cap == 0 && t->ncols > CSV_FIRST_CELLS / CSV_FIRST_ROWS)
+		cap = CSV_FIRST_CELLS / t->ncols > 8
+		          ? CSV_FIRST_CELLS / t->ncols
+		          : 8;
 	if (cap > SIZE_MAX / sizeof(double))
 		return csv_nomem(ps);
 	/* A failure part way leaves some arrays larger than t->cap: fine. */

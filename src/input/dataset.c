@@ -23,6 +23,7 @@ typedef struct column_scope {
 	sf_expr_scope *scope;
 	const double **columns; /* per input slot */
 	size_t nrows;
+	const sf_table *table;
 } column_scope;
 
 static void
@@ -40,6 +41,7 @@ column_scope_init(column_scope *cs, const sf_table *t, sf_error *err)
 	int rc = SF_OK;
 
 	cs->nrows = sf_table_rows(t);
+	cs->table = t;
 	cs->scope = sf_expr_scope_new();
 	cs->columns = calloc(ncols + 1, sizeof *cs->columns);
 	if (cs->scope == NULL || cs->columns == NULL)
@@ -64,6 +66,30 @@ column_scope_init(column_scope *cs, const sf_table *t, sf_error *err)
 }
 
 /*
+ * A type error in text that names a text column: say which cell made the
+ * column text (its FILE:LINE:COL in the data file and its text), as the
+ * error's position is in the model file.
+ */
+static void
+explain_text_column(const sf_table *t, const char *text, sf_error *err)
+{
+	for (size_t c = 0; c < sf_table_columns(t); c++) {
+		const sf_error *cell = sf_table_column_first_text(t, c);
+		const char *name = sf_table_column_name(t, c);
+		size_t used = strlen(err->message);
+
+		if (cell == NULL || !sf_expr_mentions(text, name))
+			continue;
+		snprintf(err->message + used, sizeof err->message - used,
+		         "; column '%s' is text because of its cell at "
+		         "%s:%d:%d: %s",
+		         name, cell->file, cell->line, cell->column,
+		         cell->message);
+		return;
+	}
+}
+
+/*
  * Evaluate the model text at over every table row into out; an error is
  * placed in the model file.  what names the text in messages.
  */
@@ -74,6 +100,8 @@ evaluate(const sf_model *m, const column_scope *cs, const sf_model_text *at,
 	int rc = sf_expr_eval_columns(cs->scope, at->text, cs->columns,
 	                              cs->nrows, out, err);
 
+	if (rc == SF_ETYPE && err != NULL)
+		explain_text_column(cs->table, at->text, err);
 	if (rc != SF_OK && rc != SF_ENOMEM)
 		sf_model_locate(m, at, err);
 	return rc;

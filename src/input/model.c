@@ -12,13 +12,16 @@
  */
 #include "input/model.h"
 #include "expr/expr.h"
+#include "base/names.h"
 #include "base/number.h"
 #include "base/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,11 @@ typedef struct loader {
 	void *warn_ctx;
 	sf_error *err;
 	unsigned flags; /* enum sf_model_flag */
+	/* Where every MARK_STRIDE-th character is (mark_index()); NULL when
+	 * it could not be allocated, then positions are counted from the
+	 * start of the text. */
+	struct mark_stop *stops;
+	size_t nstops;
 } loader;
 
 /* A position in the model file. */
@@ -43,6 +51,16 @@ typedef struct position {
 	int line, column;
 	size_t offset;
 } position;
+
+/* Characters between two stops of the mark index. */
+enum { MARK_STRIDE = 256 };
+
+/* The place of a character: its byte offset, line, and where the line
+ * starts. */
+typedef struct mark_stop {
+	size_t offset, line_start;
+	int line;
+} mark_stop;
 
 /* ---- positions and messages ------------------------------------------ */
 
@@ -53,23 +71,74 @@ typedef struct position {
  * where libyaml's line and column (YAML's breaks, characters, no mark)
  * would not give it.  Lines and columns are then counted from the offset
  * as sf_error_quote() counts them: lines end at '\n', columns are bytes. */
+/* Move *at forward by up to n characters (not past the end). */
+static void
+mark_walk(const loader *ld, mark_stop *at, size_t n)
+{
+	for (size_t i = 0; i < n && at->offset < ld->length; i++) {
+		if (ld->text[at->offset] == '\n') {
+			at->line++;
+			at->line_start = at->offset + 1;
+		}
+		at->offset++;
+		/* Skip UTF-8 continuation bytes: one character. */
+		while (at->offset < ld->length &&
+		       ((unsigned char)ld->text[at->offset] & 0xC0) == 0x80)
+			at->offset++;
+	}
+}
+
+/* Where character 0 is: after a byte order mark. */
+static mark_stop
+mark_start(const loader *ld)
+{
+	mark_stop at = {0, 0, 1};
+
+	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
+		at.offset = 3;
+	return at;
+}
+
+/* Index the text's characters, one stop every MARK_STRIDE, so each mark
+ * costs at most MARK_STRIDE steps: counted from the start of the text,
+ * a file of 20,000 parameters took 19 s.  Without memory for the index,
+ * marks are counted from the start. */
+static void
+mark_index(loader *ld)
+{
+	mark_stop at = mark_start(ld);
+	size_t cap = ld->length / MARK_STRIDE + 1;
+
+	ld->stops = malloc(cap * sizeof *ld->stops);
+	if (ld->stops == NULL)
+		return;
+	ld->nstops = 0;
+	while (ld->nstops < cap) {
+		ld->stops[ld->nstops++] = at;
+		if (at.offset >= ld->length)
+			break;
+		mark_walk(ld, &at, MARK_STRIDE);
+	}
+}
+
 static position
 mark_position(const loader *ld, yaml_mark_t mark)
 {
 	position p;
-	size_t off = 0;
+	mark_stop at = mark_start(ld);
+	size_t k = mark.index / MARK_STRIDE;
 
-	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
-		off = 3;
-	for (size_t i = 0; i < mark.index && off < ld->length; i++) {
-		off++;
-		/* Skip UTF-8 continuation bytes: one character. */
-		while (off < ld->length &&
-		       ((unsigned char)ld->text[off] & 0xC0) == 0x80)
-			off++;
+	if (ld->stops != NULL && ld->nstops > 0) {
+		if (k >= ld->nstops)
+			k = ld->nstops - 1;
+		at = ld->stops[k];
+		mark_walk(ld, &at, mark.index - k * MARK_STRIDE);
+	} else {
+		mark_walk(ld, &at, mark.index);
 	}
-	sf_error_position(ld->text, ld->length, off, &p.line, &p.column);
-	p.offset = off;
+	p.line = at.line;
+	p.column = (int)(at.offset - at.line_start) + 1;
+	p.offset = at.offset;
 	return p;
 }
 
@@ -221,6 +290,7 @@ get_count(loader *ld, const yaml_node_t *node, const char *what, size_t minimum,
 {
 	const char *text;
 	uint64_t v;
+	double x;
 	int rc = get_text(ld, node, what, &text);
 
 	if (rc != SF_OK)
@@ -230,6 +300,16 @@ get_count(loader *ld, const yaml_node_t *node, const char *what, size_t minimum,
 		return loader_fail(ld, node, SF_ETYPE,
 		                   "%s must be a whole number, not '%s'", what,
 		                   text);
+	/* A whole number a double does not hold, or not exactly as written:
+	 * refused, not rounded. */
+	if (rc == SF_EVALUE && sf_parse_double(text, &x) == SF_OK && x >= 0 &&
+	    x == floor(x))
+		return loader_fail(
+		    ld, node, SF_EVALUE,
+		    "%s must be at most 9007199254740992 (2^53) "
+		    "and written exactly (its digits, or at most "
+		    "15 significant ones), not '%s'",
+		    what, text);
 	if (rc != SF_OK || v < minimum || v > SIZE_MAX)
 		return loader_fail(ld, node, SF_EVALUE,
 		                   "%s must be a whole number >= %zu, not '%s'",
@@ -310,6 +390,29 @@ get_choice(loader *ld, const yaml_node_t *node, const char *what,
 	                   what, text, list);
 }
 
+/* A key of a section whose keys are fixed (allowed, n of them; NULL: any
+ * name) must be one of them. */
+static int
+check_key_known(loader *ld, const yaml_node_t *key, const char *name,
+                const char *section, const char *const *allowed, size_t n)
+{
+	const char *near;
+
+	if (allowed == NULL)
+		return SF_OK;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(allowed[i], name) == 0)
+			return SF_OK;
+	near = sf_suggest_nearest(name, allowed, n);
+	if (near != NULL)
+		return loader_fail(ld, key, SF_ENAME,
+		                   "unknown key '%s' in %s; did you "
+		                   "mean '%s'?",
+		                   name, section, near);
+	return loader_fail(ld, key, SF_ENAME, "unknown key '%s' in %s", name,
+	                   section);
+}
+
 /*
  * Check every key of a mapping: a scalar, known (with a suggestion when
  * not), and not given twice (libyaml accepts duplicates silently).
@@ -318,42 +421,40 @@ static int
 check_keys(loader *ld, const yaml_node_t *map, const char *section,
            const char *const *allowed, size_t n)
 {
-	yaml_node_pair_t *pair, *other;
+	yaml_node_pair_t *pair;
+	sf_names seen; /* the keys before pair, by their pair's index */
+	int rc = SF_OK;
 
+	sf_names_init(&seen);
 	for (pair = map->data.mapping.pairs.start;
-	     pair < map->data.mapping.pairs.top; pair++) {
+	     rc == SF_OK && pair < map->data.mapping.pairs.top; pair++) {
 		yaml_node_t *key = node_get(ld, pair->key);
-		const char *name, *near;
-		int rc = get_text(ld, key, "a key", &name), known = 0;
+		const char *name;
+		size_t first;
 
-		if (rc != SF_OK)
-			return rc;
-		for (other = map->data.mapping.pairs.start; other < pair;
-		     other++) {
-			yaml_node_t *k = node_get(ld, other->key);
-			if (strcmp(scalar_text(k), name) == 0)
-				return loader_fail(
-				    ld, key, SF_ENAME,
-				    "duplicate key '%s' (first given on "
-				    "line %d)",
-				    name, node_position(ld, k).line);
+		if ((rc = get_text(ld, key, "a key", &name)) != SF_OK)
+			break;
+		if (sf_names_add(&seen, name,
+		                 (size_t)(pair - map->data.mapping.pairs.start),
+		                 &first) != SF_OK) {
+			rc = sf_error_at(ld->err, SF_ENOMEM, ld->path, 0, 0,
+			                 "out of memory while loading the "
+			                 "model");
+			break;
 		}
-		if (allowed == NULL)
-			continue;
-		for (size_t i = 0; i < n && !known; i++)
-			known = strcmp(allowed[i], name) == 0;
-		if (known)
-			continue;
-		near = sf_suggest_nearest(name, allowed, n);
-		if (near != NULL)
-			return loader_fail(ld, key, SF_ENAME,
-			                   "unknown key '%s' in %s; did you "
-			                   "mean '%s'?",
-			                   name, section, near);
-		return loader_fail(ld, key, SF_ENAME, "unknown key '%s' in %s",
-		                   name, section);
+		if (first != SF_NAMES_NONE) {
+			yaml_node_t *k = node_get(
+			    ld, map->data.mapping.pairs.start[first].key);
+			rc = loader_fail(ld, key, SF_ENAME,
+			                 "duplicate key '%s' (first given on "
+			                 "line %d)",
+			                 name, node_position(ld, k).line);
+			break;
+		}
+		rc = check_key_known(ld, key, name, section, allowed, n);
 	}
-	return SF_OK;
+	sf_names_free(&seen);
+	return rc;
 }
 
 /* The value of key in map, or NULL. */
@@ -413,6 +514,7 @@ get_formula(loader *ld, const yaml_node_t *node, const char *what,
 	t->line = p.line;
 	t->column = p.column;
 	t->offset = p.offset;
+	t->end = mark_position(ld, node->end_mark).offset;
 	return SF_OK;
 }
 
@@ -1286,6 +1388,47 @@ free_text(sf_model_text *t)
 	t->text = NULL;
 }
 
+/* The file's text, shared by the models of one file: the number of its
+ * holders, then the bytes (1,000 models of a 250 KB file held a copy
+ * each, 250 MB). */
+typedef struct shared_source {
+	size_t holders;
+	char text[];
+} shared_source;
+
+static shared_source *
+source_block(char *text)
+{
+	return (shared_source *)(void *)(text - offsetof(shared_source, text));
+}
+
+/* A new holder of the text of ld (a new copy), or of the text held by
+ * other (when not NULL); NULL when out of memory. */
+static char *
+source_hold(const loader *ld, char *other)
+{
+	shared_source *b;
+
+	if (other != NULL) {
+		source_block(other)->holders++;
+		return other;
+	}
+	b = malloc(sizeof *b + ld->length + 1);
+	if (b == NULL)
+		return NULL;
+	b->holders = 1;
+	memcpy(b->text, ld->text, ld->length);
+	b->text[ld->length] = '\0';
+	return b->text;
+}
+
+static void
+source_release(char *text)
+{
+	if (text != NULL && --source_block(text)->holders == 0)
+		free(source_block(text));
+}
+
 static void
 model_free(sf_model *m)
 {
@@ -1313,7 +1456,7 @@ model_free(sf_model *m)
 	}
 	free(m->terms);
 	free_text(&m->time);
-	free(m->source);
+	source_release(m->source);
 	free(m);
 }
 
@@ -1349,11 +1492,9 @@ model_new(loader *ld, const sf_model *shared)
 		return NULL;
 	sf_fit_settings_default(&m->fit);
 	m->path = dup_string(ld->path);
-	m->source = malloc(ld->length + 1);
+	m->source = source_hold(ld, shared != NULL ? shared->source : NULL);
 	if (m->path == NULL || m->source == NULL)
 		goto fail;
-	memcpy(m->source, ld->text, ld->length);
-	m->source[ld->length] = '\0';
 	m->source_length = ld->length;
 	if (shared == NULL)
 		return m;
@@ -1727,7 +1868,8 @@ sf_model_parse_flags(const char *path, const char *text, size_t length,
 	yaml_document_t doc, extra;
 	yaml_node_t *root;
 	sf_model_set *set = NULL;
-	loader ld = {path, text, length, &doc, warn, warn_ctx, err, flags};
+	loader ld = {path,     text, length, &doc, warn,
+	             warn_ctx, err,  flags,  NULL, 0};
 	int rc, have_doc = 0;
 
 	*out = NULL;
@@ -1743,8 +1885,11 @@ sf_model_parse_flags(const char *path, const char *text, size_t length,
 		sf_error_quote(err, text, length);
 		return SF_ESYNTAX;
 	}
-	if (!yaml_parser_initialize(&parser))
+	mark_index(&ld);
+	if (!yaml_parser_initialize(&parser)) {
+		free(ld.stops);
 		return out_of_memory(&ld);
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
 	                             length);
 	if (!yaml_parser_load(&parser, &doc)) {
@@ -1787,6 +1932,7 @@ done:
 	if (have_doc)
 		yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
+	free(ld.stops);
 	if (rc != SF_OK) {
 		sf_model_set_free(set);
 		return rc;
@@ -1864,6 +2010,75 @@ sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
 	return rc;
 }
 
+/*
+ * The file offset of column (1-based) of the value of at, or just past
+ * its last character when column is past it, or of the scalar (its quote
+ * or block indicator) for column 0.  The value's characters appear in the
+ * scalar in order (a quoted or folded scalar adds quotes, escapes and
+ * line breaks between them): follow them to the one column points at.  A
+ * character an escape made is not in the file: it is passed over.
+ * Returns 1 when the character column points at was found; else 0 with
+ * the offset of the scalar's start, as the column has no one place in
+ * the file.
+ */
+static int
+locate_column(const sf_model *m, const sf_model_text *at, int column,
+              size_t *off)
+{
+	size_t j = at->offset, len = strlen(at->text), target, k;
+	size_t end = at->end > at->offset && at->end <= m->source_length
+	                 ? at->end
+	                 : m->source_length;
+
+	*off = at->offset;
+	if (column < 1)
+		return 1;
+	/* A block scalar's value ends with its line break (clip, keep). */
+	while (len > 0 && at->text[len - 1] == '\n')
+		len--;
+	target = (size_t)column - 1;
+	for (size_t i = 0; i < target && i < len; i++) {
+		for (k = j; k < end && m->source[k] != at->text[i]; k++)
+			;
+		if (k < end)
+			j = k + 1;
+	}
+	if (target >= len) {
+		*off = j;
+		return 1;
+	}
+	for (k = j; k < end && m->source[k] != at->text[target]; k++)
+		;
+	if (k == end)
+		return 0;
+	*off = k;
+	return 1;
+}
+
+/* A message's "at column N" (a place inside the formula, as the
+ * expression engine words it) becomes the place in the file. */
+static void
+locate_message_column(const sf_model *m, const sf_model_text *at, sf_error *err)
+{
+	static const char phrase[] = " at column ";
+	char *p = strstr(err->message, phrase), *end,
+	     tail[SF_ERROR_MESSAGE_MAX];
+	long column;
+	size_t off;
+	int line, col;
+
+	if (p == NULL)
+		return;
+	column = strtol(p + sizeof phrase - 1, &end, 10);
+	if (end == p + sizeof phrase - 1 || column < 1 || column > INT_MAX ||
+	    !locate_column(m, at, (int)column, &off))
+		return;
+	sf_error_position(m->source, m->source_length, off, &line, &col);
+	snprintf(tail, sizeof tail, "%s", end);
+	snprintf(p, sizeof err->message - (size_t)(p - err->message),
+	         " at line %d, column %d%s", line, col, tail);
+}
+
 void
 sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 {
@@ -1871,30 +2086,13 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
-	/* The value's characters appear in the source in order (a quoted or
-	 * folded scalar adds quotes, escapes and line breaks between them):
-	 * follow them to the byte the column points at. */
-	j = at->offset;
-	if (err->column > 1) {
-		size_t target = (size_t)err->column - 1, len = strlen(at->text);
+	locate_message_column(m, at, err);
+	if (!locate_column(m, at, err->column, &j)) {
+		size_t used = strlen(err->message);
 
-		for (size_t i = 0; i < target && i < len; i++) {
-			size_t k = j;
-			while (k < m->source_length &&
-			       m->source[k] != at->text[i])
-				k++;
-			if (k == m->source_length)
-				break;
-			j = k + 1;
-		}
-		if (target < len) {
-			size_t k = j;
-			while (k < m->source_length &&
-			       m->source[k] != at->text[target])
-				k++;
-			if (k < m->source_length)
-				j = k;
-		}
+		snprintf(err->message + used, sizeof err->message - used,
+		         " (at column %d of the formula that starts here)",
+		         err->column);
 	}
 	snprintf(err->file, sizeof err->file, "%s", m->path);
 	sf_error_position(m->source, m->source_length, j, &err->line,

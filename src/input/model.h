@@ -30,6 +30,7 @@ typedef struct sf_model_text {
 	int line;      /* 1-based line of the scalar in the model file */
 	int column;    /* 1-based byte column of the scalar */
 	size_t offset; /* byte offset of the scalar in the model file */
+	size_t end;    /* and just past its end (0: unknown) */
 } sf_model_text;
 
 /* A formula variable: a name and the column or expression it comes from. */

@@ -121,6 +121,9 @@ struct sf_polish {
 	double *coef;          /* damped coefficients (n) */
 	size_t *freeidx;       /* indices of the free parameters */
 	size_t nfree;
+	/* 1 when m < nfree: A holds the transpose's U, which is J_F's V
+	 * (nfree x m), and V the transpose's V, which is J_F's U (m x m). */
+	int wide;
 	int *active;        /* -1 held at lower, +1 at upper, 0 free */
 	gsl_matrix *A;      /* max(m, n) x n: scaled J_F, then U */
 	gsl_matrix *V;      /* n x n */
@@ -322,20 +325,29 @@ polish_prepare(sf_polish *w, sf_error *err)
 	if (nf == 0)
 		return SF_OK;
 
-	/* Jacobi needs rows >= columns; zero rows do not change the problem. */
+	/* Jacobi needs rows >= columns: with fewer rows than free
+	 * parameters, decompose the transpose (J_F^T = V S U^T), not J_F
+	 * padded with zero rows to nf x nf, a cubic SVD of mostly zeros
+	 * (1,000 parameters on 8 rows took 28 s). */
+	w->wide = m < nf;
 	{
-		size_t rows = m > nf ? m : nf;
-		gsl_matrix_view Av = gsl_matrix_submatrix(w->A, 0, 0, rows, nf);
-		gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, nf, nf);
-		gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, nf);
+		size_t ns = w->wide ? m : nf; /* singular values computed */
+		gsl_matrix_view Av = gsl_matrix_submatrix(
+		    w->A, 0, 0, w->wide ? nf : m, w->wide ? m : nf);
+		gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, ns, ns);
+		gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, ns);
+		const gsl_matrix *U = w->wide ? &Vv.matrix : &Av.matrix;
 		int status;
 
-		for (size_t i = 0; i < rows; i++)
+		for (size_t i = 0; i < m; i++)
 			for (size_t k = 0; k < nf; k++) {
 				size_t j = w->freeidx[k];
-				double a =
-				    i < m ? w->J[i * n + j] / w->D[j] : 0.0;
-				gsl_matrix_set(&Av.matrix, i, k, a);
+				double a = w->J[i * n + j] / w->D[j];
+
+				if (w->wide)
+					gsl_matrix_set(&Av.matrix, k, i, a);
+				else
+					gsl_matrix_set(&Av.matrix, i, k, a);
 			}
 		status = gsl_linalg_SV_decomp_jacobi(&Av.matrix, &Vv.matrix,
 		                                     &sv.vector);
@@ -347,8 +359,12 @@ polish_prepare(sf_polish *w, sf_error *err)
 		w->pred_gn = 0.0;
 		for (size_t k = 0; k < nf; k++) {
 			double s = 0.0;
-			for (size_t i = 0; i < m; i++)
-				s += gsl_matrix_get(&Av.matrix, i, k) * w->r[i];
+
+			/* The singular values the transpose lacks are 0. */
+			if (k >= ns)
+				gsl_vector_set(w->sv, k, 0.0);
+			for (size_t i = 0; i < m && k < ns; i++)
+				s += gsl_matrix_get(U, i, k) * w->r[i];
 			w->utr[k] = s;
 			if (gsl_vector_get(w->sv, k) > 0.0)
 				w->pred_gn += s * s;
@@ -374,8 +390,14 @@ polish_step(sf_polish *w, double mu)
 	for (size_t k = 0; k < nf; k++) {
 		size_t j = w->freeidx[k];
 		double q = 0.0;
-		for (size_t l = 0; l < nf; l++)
-			q += gsl_matrix_get(w->V, k, l) * w->coef[l];
+
+		/* coef is 0 past the m singular values of a wide J_F */
+		if (w->wide)
+			for (size_t l = 0; l < w->m; l++)
+				q += gsl_matrix_get(w->A, k, l) * w->coef[l];
+		else
+			for (size_t l = 0; l < nf; l++)
+				q += gsl_matrix_get(w->V, k, l) * w->coef[l];
 		w->step[j] = -q / w->D[j];
 	}
 }

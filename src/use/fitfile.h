@@ -134,6 +134,17 @@ typedef struct sf_fitfile {
  */
 int sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err);
 
+/* Flags of sf_fitfile_load_flags(). */
+enum sf_fitfile_flag {
+	/* Skip the residuals (no measured rows): what predict needs, in
+	 * far less memory for a fit of many rows. */
+	SF_FITFILE_NO_MEASURED = 1u << 0
+};
+
+/* sf_fitfile_load() with flags (enum sf_fitfile_flag). */
+int sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
+                          sf_error *err);
+
 /*
  * The same for length bytes of JSON text (need not be NUL-terminated); name
  * is used as the file name in errors and kept as path.

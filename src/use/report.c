@@ -483,8 +483,27 @@ interval_json(const sf_interval_model *im, int *ok)
 	return o;
 }
 
+int
+sf_report_has_residuals(const sf_report *r, sf_residuals w)
+{
+	switch (w) {
+	case SF_RESIDUALS_ALL:
+		return 1;
+	case SF_RESIDUALS_NONE:
+		return 0;
+	default:
+		return r->data->rows <= SF_RESIDUALS_AUTO_MAX;
+	}
+}
+
 json_t *
 sf_report_json(const sf_report *r)
+{
+	return sf_report_json_residuals(r, SF_RESIDUALS_AUTO);
+}
+
+json_t *
+sf_report_json_residuals(const sf_report *r, sf_residuals w)
 {
 	json_t *root = json_object();
 	int ok = root != NULL;
@@ -509,7 +528,11 @@ sf_report_json(const sf_report *r)
 	if (r->interval != NULL)
 		put(root, "prediction_interval",
 		    interval_json(r->interval, &ok), &ok);
-	put(root, "residuals", residuals_json(r, &ok), &ok);
+	if (sf_report_has_residuals(r, w))
+		put(root, "residuals", residuals_json(r, &ok), &ok);
+	else
+		put(root, "residuals_omitted",
+		    json_integer((json_int_t)r->data->rows), &ok);
 	if (r->fit->lambda_auto)
 		put(root, "lambda_selection", lambda_json(r->fit, &ok), &ok);
 	if (r->bootstrap != NULL)

@@ -5,7 +5,7 @@
 #
 #   tests/fuzz/libfuzzer.sh TARGET [SECONDS [LIBFUZZER-OPTION...]]
 #
-# TARGET is expr, csv or model; SECONDS defaults to 600.  Run it from the
+# TARGET is expr, csv, model or fitfile; SECONDS defaults to 600.  Run it from the
 # top of the source tree.  It needs clang with libFuzzer: on Debian 12 the
 # packages clang and libclang-rt-14-dev (libFuzzer and the sanitizer
 # runtimes; apt-get installs it with clang unless recommends are off), and
@@ -31,10 +31,10 @@
 # -rss_limit_mb=2048 -print_final_stats=1, the target's dictionary;
 # more options (-jobs=1 -workers=1, -max_len=N, ...) follow SECONDS.
 # Example, the ten-minute campaign for each target, one at a time:
-#   for t in expr csv model; do tests/fuzz/libfuzzer.sh $t 600 || break; done
+#   for t in expr csv model fitfile; do tests/fuzz/libfuzzer.sh $t 600 || break; done
 set -eu
 
-target=${1:?usage: tests/fuzz/libfuzzer.sh expr|csv|model [SECONDS [OPTION...]]}
+target=${1:?usage: tests/fuzz/libfuzzer.sh expr|csv|model|fitfile [SECONDS [OPTION...]]}
 seconds=${2:-600}
 [ $# -ge 2 ] && shift 2 || shift $#
 CC=${CC_FUZZ:-clang}
@@ -42,23 +42,31 @@ build=${FUZZ_BUILD:-build-fuzz}
 
 case $target in
 expr)
-	sources="src/base/error.c src/base/suggest.c src/base/number.c src/expr/compile.c
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
 		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
 		 src/expr/scope.c"
 	dict=tests/fuzz/expr.dict
 	libs= ;;
 csv)
-	sources="src/base/error.c src/base/sha256.c src/input/csv.c"
+	sources="src/base/error.c src/base/sha256.c src/base/number.c
+		 src/base/suggest.c src/input/csv.c"
 	dict=
 	libs= ;;
 model)
-	sources="src/base/error.c src/base/suggest.c src/base/number.c src/expr/compile.c
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
 		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
-		 src/expr/scope.c src/input/model.c"
+		 src/expr/scope.c src/base/rng.c src/solve/de.c src/input/model.c"
 	dict=tests/fuzz/yaml.dict
 	libs=$(pkg-config --libs yaml-0.1) ;;
+fitfile)
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
+		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/scope.c src/input/formula.c src/base/rng.c src/solve/de.c
+		 src/input/model.c src/use/fitfile.c"
+	dict=tests/fuzz/json.dict
+	libs="$(pkg-config --libs yaml-0.1 jansson)" ;;
 *)
-	echo "libfuzzer.sh: unknown target '$target' (expr, csv or model)" >&2
+	echo "libfuzzer.sh: unknown target '$target' (expr, csv, model or fitfile)" >&2
 	exit 2 ;;
 esac
 
@@ -67,11 +75,13 @@ esac
 	exit 2
 }
 mkdir -p "$build/corpus_$target"
+# The version configure would define (fitfile.c compares a file's with it).
+version=$(sed -n 's/^AC_INIT(\[scalefit\], \[\([^]]*\)\].*/\1/p' configure.ac)
 # shellcheck disable=SC2086 # the lists are meant to split
 $CC -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-	-D_POSIX_C_SOURCE=200809L -Isrc \
-	$(pkg-config --cflags yaml-0.1) $sources "tests/fuzz/fuzz_$target.c" \
+	-D_POSIX_C_SOURCE=200809L -DPACKAGE_VERSION="\"$version\"" -Isrc \
+	$(pkg-config --cflags yaml-0.1 jansson) $sources "tests/fuzz/fuzz_$target.c" \
 	$libs -lm -o "$build/fuzz_$target"
 
 set -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

@@ -38,6 +38,7 @@ run expr 30 "$fuzz/corpus_expr"
 run csv 40 "$fuzz/corpus_csv"
 run model 80 "$fuzz/corpus_model" "$srcdir/expressions" \
 	"$srcdir/tests/data/model/good" "$srcdir/tests/data/model/bad"
+run fitfile 10 "$fuzz/corpus_fitfile" "$srcdir/tests/data/fit"
 
 echo "fuzz smoke: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
