@@ -32,20 +32,23 @@ measure() {
 	done | sort -n | sed -n "$(((runs + 1) / 2))p"
 }
 
-row() { # NAME DIR ARGS...
+# row NAME DIR ARGS...: one line, NAME's median time and peak RSS with
+# this build and, when given, the reference, and their ratios.
+row() {
 	name=$1 where=$2
 	shift 2
-	set -- "$name" "$(measure "$new" "$where" "$@")" "$where" "$@"
-	if [ -n "$ref" ]; then
-		name=$1 after=$2 where=$3
-		shift 3
-		before=$(measure "$ref" "$where" "$@")
-		echo "$name $before $after" | awk '{ r = ($2 ~ />/) ? "-" : sprintf("%.1f", $2 / ($4 > 0 ? $4 : 0.01));
-			printf "%-34s before %7s s %8.0f MB   after %6s s %7.0f MB   ratio %s\n",
-			$1, $2, $3 / 1024, $4, $5 / 1024, r }'
-	else
-		echo "$1 $2" | awk '{ printf "%-34s %6s s %7.0f MB\n", $1, $2, $3 / 1024 }'
+	after=$(measure "$new" "$where" "$@")
+	if [ -z "$ref" ]; then
+		printf '%-32s %s\n' "$name" "$(echo "$after" |
+			awk '{ printf "%8s s %7.0f MB", $1, $2 / 1024 }')"
+		return
 	fi
+	before=$(measure "$ref" "$where" "$@")
+	printf '%-32s %s\n' "$name" "$(echo "$before $after" | awk '{
+		t = ($1 ~ />/) ? "-" : sprintf("%.0fx", $1 / ($3 > 0.005 ? $3 : 0.005));
+		m = sprintf("%.1fx", $2 / ($4 > 0 ? $4 : 1));
+		printf "before %7s s %6.0f MB  after %6s s %6.0f MB  time %s, memory %s",
+			$1, $2 / 1024, $3, $4 / 1024, t, m }')"
 }
 
 gen params 20000
@@ -53,9 +56,11 @@ gen aliases 1000
 gen columns 100000
 gen constants 1000
 gen rows 1000000
-row "check: 20,000 parameters" "$dir/params-20000" check model.yaml
-row "check: 1,000 aliased models" "$dir/aliases-1000" check model.yaml
-row "check: 100,000 columns" "$dir/columns-100000" check model.yaml
-row "fit: 1,000 constants on 8 rows" "$dir/constants-1000" fit model.yaml
-row "fit -o: 1,000,000 rows" "$dir/rows-1000000" fit model.yaml -q -o fit.json
-row "predict: fit of 1,000,000 rows" "$dir/rows-1000000" predict fit.json --at p=3
+row "check, 20000 parameters" "$dir/params-20000" check model.yaml
+row "check, 1000 aliased models" "$dir/aliases-1000" check model.yaml
+row "check, 100000 columns" "$dir/columns-100000" check model.yaml
+row "fit, 1000 constants, 8 rows" "$dir/constants-1000" fit model.yaml
+row "fit -o, 1000000 rows" "$dir/rows-1000000" fit model.yaml -q -o fit.json
+# The reference ran last above: fit.json is its report, with every row's
+# residuals, which both read here.
+row "predict, 1000000-row FIT.json" "$dir/rows-1000000" predict fit.json --at p=3

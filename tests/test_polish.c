@@ -1135,6 +1135,46 @@ test_errors(void)
 /* ------------------------------------------------------------------ */
 /* Covariance against closed forms. */
 
+/* Fewer rows than parameters: the SVD of the transpose gives the rank, an
+ * infinite error to every parameter with a share in the null space, and
+ * none to one without (its error is NaN: no degrees of freedom). */
+static void
+test_covariance_wide(void)
+{
+	/* theta_2 and theta_3 do nothing; theta_0 and theta_1 one row each */
+	static const double J1[8] = {2, 0, 0, 0, 0, 3, 0, 0};
+	/* two rows, each a sum of two parameters */
+	static const double J2[8] = {1, 1, 0, 0, 0, 0, 1, 1};
+	static const double r[2] = {0.5, -0.25};
+	double cov[16], se[4];
+	sf_covariance_info info;
+	sf_covariance *w = sf_covariance_alloc(2, 4);
+
+	CU_ASSERT_FATAL(w != NULL);
+	CU_ASSERT(sf_covariance_compute(w, J1, r, NULL, 0, cov, se, &info,
+	                                NULL) == SF_OK);
+	CU_ASSERT(info.n_free == 4 && info.rank == 2 && info.dof == 0);
+	CU_ASSERT(info.rank_deficient && isinf(info.condition));
+	CU_ASSERT(isnan(se[0]) && isnan(se[1]));
+	CU_ASSERT(isinf(se[2]) && isinf(se[3]));
+	CU_ASSERT(sf_covariance_compute(w, J2, r, NULL, 0, cov, se, &info,
+	                                NULL) == SF_OK);
+	CU_ASSERT(info.rank == 2 && info.rank_deficient);
+	for (size_t j = 0; j < 4; j++)
+		CU_ASSERT(isinf(se[j]));
+	/* one parameter held at a bound: three free, still wide */
+	{
+		int active[4] = {0, 0, -1, 0};
+
+		CU_ASSERT(sf_covariance_compute(w, J1, r, active, 0, cov, se,
+		                                &info, NULL) == SF_OK);
+		CU_ASSERT(info.n_free == 3 && info.rank == 2);
+		CU_ASSERT(isnan(se[0]) && isnan(se[1]) && isnan(se[2]));
+		CU_ASSERT(isinf(se[3]));
+	}
+	sf_covariance_free(w);
+}
+
 static void
 test_covariance_line(void)
 {
@@ -1337,6 +1377,7 @@ main(int argc, char **argv)
 	    {"straight line, closed form", test_covariance_line},
 	    {"t quantiles", test_t_quantile},
 	    {"rank-deficient Jacobian", test_rank_deficient},
+	    {"fewer rows than parameters", test_covariance_wide},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

@@ -491,6 +491,28 @@ out_of_memory(loader *ld)
 	                   "out of memory while loading the model");
 }
 
+/*
+ * Text the commands print as it is (a name, a description, a file name)
+ * may not hold a control character (line breaks may be allowed): a YAML
+ * escape such as "\e]0;...\a" would reach the terminal.
+ */
+static int
+refuse_control(loader *ld, const yaml_node_t *node, const char *what,
+               const char *text, int line_breaks)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c != '\0';
+	     c++)
+		if ((*c < 0x20 && *c != '\t' && !(line_breaks && *c == '\n')) ||
+		    *c == 0x7f)
+			return loader_fail(
+			    ld, node, SF_EVALUE,
+			    "%s holds the control character "
+			    "\\x%02X, which is printed as it is: "
+			    "leave it out",
+			    what, *c);
+	return SF_OK;
+}
+
 /* Copy a non-empty scalar with its position into *t. */
 static int
 get_formula(loader *ld, const yaml_node_t *node, const char *what,
@@ -531,7 +553,10 @@ load_data(loader *ld, const yaml_node_t *node, sf_model *m)
 	    (rc = check_keys(ld, node, "data", keys, 4)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "file")) != NULL &&
-	    (rc = get_formula(ld, v, "data.file", &m->data_file_at)) != SF_OK)
+	    ((rc = get_formula(ld, v, "data.file", &m->data_file_at)) !=
+	         SF_OK ||
+	     (rc = refuse_control(ld, v, "data.file", m->data_file_at.text,
+	                          0)) != SF_OK))
 		return rc;
 	if ((v = map_get(ld, node, "where")) != NULL &&
 	    (rc = get_formula(ld, v, "data.where", &m->where)) != SF_OK)
@@ -1610,7 +1635,9 @@ load_text_key(loader *ld, const yaml_node_t *node, const char *key, char **out)
 
 	if (v == NULL)
 		return SF_OK;
-	if ((rc = get_text(ld, v, key, &text)) != SF_OK)
+	if ((rc = get_text(ld, v, key, &text)) != SF_OK ||
+	    (rc = refuse_control(ld, v, key, text,
+	                         strcmp(key, "description") == 0)) != SF_OK)
 		return rc;
 	free(*out);
 	if ((*out = dup_string(text)) == NULL)
