@@ -441,13 +441,66 @@ test_answers_real(void)
 	q.set = set;
 	q.nset = 1;
 	sc = run(f, &q);
-	CU_ASSERT_EQUAL(sc->answers.searched, SF_SWEEP_DENSE_POINTS);
+	/* The grid and the table's points not on it. */
+	CU_ASSERT(sc->answers.searched >= SF_SWEEP_DENSE_POINTS &&
+	          sc->answers.searched <= SF_SWEEP_DENSE_POINTS + sc->n);
 	CU_ASSERT_FALSE(sc->answers.every_whole);
 	CU_ASSERT_EQUAL(sc->answers.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_TRUE(sc->answers.comm_first);
 	CLOSE(sc->answers.crossover_x, 1, 1e-12);
 	CU_ASSERT(isnan(sc->answers.efficient));
 	CU_ASSERT_PTR_NULL(sc->table->speedup);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
+/* A fit of T = a / p + c made in memory, with c chosen so that the
+ * efficiency 1 / (1 + 15 c) at p = 16 is 50.1% (49.8% at 17). */
+static sf_fitfile *
+fit_half_at_16(void)
+{
+	char text[512];
+	sf_fitfile *f = NULL;
+	double c = (1 / 0.501 - 1) / 15;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"a / p + c\", \"terms\": {}, "
+	         "\"inputs\": {\"p\": \"workers\"}},\n \"parameters\": "
+	         "{\"a\": {\"value\": %.17g}, \"c\": {\"value\": %.17g}}}",
+	         1 - c, c);
+	rc = sf_fitfile_parse(text, strlen(text), "half.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+/* Issue 13's absurd ranges: the answers agree with the rows shown. */
+static void
+test_answers_consistent(void)
+{
+	sf_fitfile *f = fit_half_at_16();
+	sf_scale_request q = request("p=1:1e200");
+	sf_scale *sc = run(f, &q);
+	size_t row16 = sc->n;
+
+	/* The table shows p = 16 at >= 50%; the search's grid alone has 15
+	 * and 17 around it. */
+	for (size_t k = 0; k < sc->n; k++)
+		if (sc->x[k] == 16)
+			row16 = k;
+	CU_ASSERT_FATAL(row16 < sc->n);
+	CU_ASSERT(sc->table->efficiency[row16] >= 0.5);
+	CU_ASSERT_FALSE(sc->answers.listed);
+	CU_ASSERT_EQUAL(sc->answers.efficient, 16);
+	sf_scale_free(sc);
+
+	/* A list: the answers are among its values. */
+	q = request("p=1,1e300");
+	sc = run(f, &q);
+	CU_ASSERT_TRUE(sc->answers.listed);
+	CU_ASSERT_EQUAL(sc->answers.searched, 2);
+	CU_ASSERT_EQUAL(sc->answers.fastest, 1e300);
+	CU_ASSERT_EQUAL(sc->answers.efficient, 1);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
 }
@@ -816,6 +869,7 @@ main(void)
 	static CU_TestInfo answer_tests[] = {
 	    {"fastest, efficient, crossover, cheapest", test_answers},
 	    {"a crossover between grid points", test_answers_real},
+	    {"answers that agree with the table", test_answers_consistent},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo output_tests[] = {

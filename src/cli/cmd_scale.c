@@ -207,7 +207,9 @@ print_answers(const sf_scale *sc)
 		       x, a->cheapest, a->cheapest_cost, sc->s.price, f->output,
 		       sf_scale_unit_name(sc->unit),
 		       sc->unit_guessed ? ", from its name" : "");
-	if (a->every_whole)
+	if (a->listed)
+		printf("  (searched the %zu values listed)\n", a->searched);
+	else if (a->every_whole)
 		printf("  (searched every whole %s from %g to %g)\n", x, sc->lo,
 		       sc->hi);
 	else

@@ -136,6 +136,7 @@ parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
 			                    over, e.message);
 	}
 	qsort(sc->x, sc->n, sizeof *sc->x, compare_doubles);
+	sc->listed = 1;
 	sc->lo = sc->x[0];
 	sc->hi = sc->x[sc->n - 1];
 	return SF_OK;
@@ -358,8 +359,9 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 	if ((rc = sf_sweep_run(sc->f, &sc->s, sc->x, sc->n, &sc->table, err)) !=
 	    SF_OK)
 		return rc;
-	if ((rc = sf_sweep_answer(sc->f, &sc->s, sc->lo, sc->hi, &sc->answers,
-	                          err)) != SF_OK)
+	if ((rc = sf_sweep_answer_points(sc->f, &sc->s, sc->lo, sc->hi, sc->x,
+	                                 sc->n, sc->listed, &sc->answers,
+	                                 err)) != SF_OK)
 		return rc;
 	/* On absurd ranges or prices the answers overflow a double: an
 	 * error, never an answer of inf or NaN. */

@@ -83,6 +83,8 @@ typedef struct sf_scale {
 	double lo, hi;            /* the swept range */
 	double *x;                /* the table's n points, increasing */
 	size_t n;                 /*   (a list's values, or the range's) */
+	int listed;               /* 1: a list was given; the answers are
+	                             searched among its values only */
 	const char *unit;         /* the time's unit, in sf_scale_units */
 	int unit_guessed;         /* 1: read from the output's name */
 	int efficiency_panel;     /* 1: the chart's lower panel shows the

@@ -296,7 +296,7 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 	}
 	a->crossover = SF_SWEEP_CROSS_AT;
 	a->crossover_x = w->x[k];
-	if (!s->integer) {
+	if (!s->integer && !a->listed) {
 		/* The first leader leads at lo, not at hi: bisect. */
 		double lo = w->x[k - 1], hi = w->x[k];
 
@@ -320,28 +320,60 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 	return SF_OK;
 }
 
-int
-sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
-                double hi, sf_sweep_answers *a, sf_error *err)
+/* The union of the sorted lists a (na) and b (nb), near repeats dropped,
+ * into l. */
+static void
+merge(values *l, const double *a, size_t na, const double *b, size_t nb)
 {
-	double *x = NULL;
+	size_t i = 0, j = 0;
+
+	while (i < na || j < nb)
+		if (j == nb || (i < na && a[i] <= b[j]))
+			push(l, a[i++]);
+		else
+			push(l, b[j++]);
+}
+
+int
+sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
+                       double lo, double hi, const double *table,
+                       size_t ntable, int listed, sf_sweep_answers *a,
+                       sf_error *err)
+{
+	double *grid = NULL;
+	values x = {NULL, 0, 0, 0};
 	sf_sweep *w = NULL;
 	size_t n = 0, best = 0, cheap = 0;
 	int rc;
 
 	memset(a, 0, sizeof *a);
 	a->fastest = a->efficient = a->cheapest = NAN;
-	a->every_whole = s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
-	if (a->every_whole)
-		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &x,
+	a->listed = listed && ntable > 0;
+	a->every_whole =
+	    !a->listed && s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
+	if (a->listed)
+		rc = SF_OK;
+	else if (a->every_whole)
+		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &grid,
 		                     &n, err);
 	else
 		rc = sf_sweep_values(lo, hi, s->integer, s->log,
-		                     SF_SWEEP_DENSE_POINTS, &x, &n, err);
+		                     SF_SWEEP_DENSE_POINTS, &grid, &n, err);
 	if (rc != SF_OK)
 		return rc;
-	if ((rc = sf_sweep_run(f, s, x, n, &w, err)) != SF_OK) {
-		free(x);
+	/* The table's points are searched too, so an answer never
+	 * contradicts a row shown (a grid between them can miss a row's
+	 * efficiency of 50.1%); a list is searched alone. */
+	merge(&x, grid, n, a->every_whole ? NULL : table,
+	      a->every_whole ? 0 : ntable);
+	free(grid);
+	if (x.failed) {
+		free(x.v);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	n = x.n;
+	if ((rc = sf_sweep_run(f, s, x.v, n, &w, err)) != SF_OK) {
+		free(x.v);
 		return rc;
 	}
 	a->searched = n;
@@ -352,22 +384,29 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 			best = k;
 		if (w->efficiency != NULL &&
 		    w->efficiency[k] >= SF_SWEEP_EFFICIENCY)
-			a->efficient = x[k];
+			a->efficient = x.v[k];
 		if (w->cost != NULL &&
 		    (w->cost[k] < w->cost[cheap] || isnan(w->cost[cheap])))
 			cheap = k;
 	}
-	a->fastest = x[best];
+	a->fastest = x.v[best];
 	a->fastest_time = w->pred->points[best].time;
 	a->fastest_band = sf_prediction_band(w->pred, best);
 	a->fastest_interval = w->pred->points[best].pi;
 	if (w->cost != NULL) {
-		a->cheapest = x[cheap];
+		a->cheapest = x.v[cheap];
 		a->cheapest_cost = w->cost[cheap];
 		a->cheapest_time = w->pred->points[cheap].time;
 	}
 	rc = crossover(f, s, w, a, err);
 	sf_sweep_free(w);
-	free(x);
+	free(x.v);
 	return rc;
+}
+
+int
+sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
+                double hi, sf_sweep_answers *a, sf_error *err)
+{
+	return sf_sweep_answer_points(f, s, lo, hi, NULL, 0, 0, a, err);
 }

@@ -19,7 +19,8 @@
  * The headline answers are not read off the table's few points: they are
  * searched over every whole value of an integer input (up to
  * SF_SWEEP_DENSE_MAX of them), otherwise over SF_SWEEP_DENSE_POINTS points
- * spaced as the sweep is, with the crossover then refined by bisection.
+ * spaced as the sweep is (and the table's points), with the crossover then
+ * refined by bisection; over a list of values, over those values alone.
  *
  * Ownership: results are new objects the caller frees with their _free;
  * settings are read during the call only.  Thread safety: as predict.h.
@@ -94,6 +95,7 @@ typedef struct sf_sweep_answers {
 	size_t searched;          /* points searched */
 	int every_whole;          /* 1: they were every whole value from lo to
 	                             hi */
+	int listed;               /* 1: they were the listed values only */
 	double fastest;           /* x of the least time */
 	double fastest_time;      /* its time */
 	sf_band fastest_band;     /* and 95% band (sf_prediction_band()) */
@@ -149,5 +151,17 @@ int sf_sweep_rest_matters(const sf_sweep *w);
  */
 int sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
                     double hi, sf_sweep_answers *a, sf_error *err);
+
+/*
+ * The same, with the ntable points of a table (sorted) searched too, so
+ * that no answer contradicts a row of it: with a grid between the table's
+ * rows, a row with 50.1% efficiency could be passed over.  listed: search
+ * the table's points only (a list of values was given; a crossover is then
+ * the first listed value where the other kind leads, not refined).
+ */
+int sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
+                           double lo, double hi, const double *table,
+                           size_t ntable, int listed, sf_sweep_answers *a,
+                           sf_error *err);
 
 #endif /* SF_SWEEP_H */
