@@ -373,6 +373,9 @@ expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check re
 # scale never answers inf or NaN with status 0.
 expect 2 "the fastest n over -1e+308 to 1e+308 is not a finite number" "scale --over n=-1e308:1e308" -- scale "$work/boot.json" --over n=-1e308:1e308 --set p=8
 expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e308" -- scale "$work/boot.json" --over p=1:64 --set n=1 --cost 1e308
+# ... and its answers come from the values swept: a list's from its values.
+expect 0 "overtakes .* at p = 1e+300$" "scale --over p=1,1e300: the crossover is a listed p" -- scale "$work/boot.json" --over p=1,1e300 --set n=1 -q
+expect 0 "(searched the 2 values listed)" "scale --over p=1,1e300 searched the list" -- scale "$work/boot.json" --over p=1,1e300 --set n=1 -q
 
 # Messages name what they are about.
 echo '[]' >"$work/array.json"

@@ -681,8 +681,9 @@ test_json(void)
 	keys_of(root, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "fit model output variable column workers "
 	                             "spacing range fixed band level_percent "
-	                             "dof t bootstrap_samples time_unit price "
-	                             "points answers");
+	                             "dof t bootstrap_samples time_unit "
+	                             "time_is_sum_of_terms price points "
+	                             "answers");
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(root, "variable")), "p");
 	CU_ASSERT_STRING_EQUAL(
@@ -789,6 +790,87 @@ test_json_other(void)
 	sf_fitfile_free(f);
 }
 
+/* T = t0 + steps * step_time, the product of issue 16: steps = 100 / p
+ * and step_time = 2 p^0.5, so T = 1 + 200 / sqrt(p).  Also the sum
+ * compute + comm, whose shares are shown. */
+static sf_fitfile *
+fit_formula(const char *time, const char *terms)
+{
+	char text[768];
+	sf_fitfile *f = NULL;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"%s\", \"terms\": %s, "
+	         "\"inputs\": {\"p\": \"workers\"}},\n \"parameters\": "
+	         "{\"t0\": {\"value\": 1}, \"a\": {\"value\": 100}, "
+	         "\"c\": {\"value\": 2}}}",
+	         time, terms);
+	rc = sf_fitfile_parse(text, strlen(text), "formula.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+static void
+test_not_a_sum(void)
+{
+	sf_fitfile *f =
+	    fit_formula("t0 + steps * step_time",
+	                "{\"steps\": \"a / p\", \"step_time\": \"c * p^0.5\"}");
+	sf_scale_request q = request("p=1:16");
+	sf_scale *sc;
+	sf_svg *svg = NULL;
+	json_t *root, *pt;
+	const char *text;
+
+	CU_ASSERT_FALSE(f->terms_sum);
+	q.panel = SF_SCALE_PANEL_SHARES;
+	sc = run(f, &q);
+	/* No shares: no 6085% for the step count. */
+	for (size_t k = 0; k < sc->n; k++) {
+		CU_ASSERT(isnan(sc->table->share[k]));
+		CU_ASSERT(isnan(sc->table->share[sc->n + k]));
+	}
+	CU_ASSERT_FALSE(sf_sweep_rest_matters(sc->table));
+	root = sf_scale_json(sc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_TRUE(
+	    json_is_false(json_object_get(root, "time_is_sum_of_terms")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "note")),
+	                       SF_SCALE_NOT_SUM);
+	pt = json_array_get(json_object_get(root, "points"), 0);
+	CU_ASSERT_TRUE(json_is_null(json_object_get(pt, "shares")));
+	CLOSE(number_at(json_object_get(pt, "terms"), "steps"), 100, 1e-12);
+	CLOSE(number_at(json_object_get(pt, "terms"), "step_time"), 2, 1e-12);
+	json_decref(root);
+	/* The chart draws the values as lines, with the note. */
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">" SF_SCALE_NOT_SUM "<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">value of each term<"));
+	CU_ASSERT_PTR_NULL(strstr(text, "share of time"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">step_time<"));
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+
+	/* A sum with a constant remainder: shares, and the rest. */
+	f = fit_formula("t0 + (compute + comm)",
+	                "{\"compute\": \"a / p\", \"comm\": \"c * p\"}");
+	CU_ASSERT_TRUE(f->terms_sum);
+	sc = run(f, &q);
+	/* at p = 1: T = 103, compute 100 */
+	CLOSE(sc->table->share[0], 100.0 / 103, 1e-12);
+	CLOSE(sc->table->rest[0], 1.0 / 103, 1e-12);
+	root = sf_scale_json(sc);
+	CU_ASSERT_TRUE(
+	    json_is_true(json_object_get(root, "time_is_sum_of_terms")));
+	CU_ASSERT_PTR_NULL(json_object_get(root, "note"));
+	json_decref(root);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
 /* ---- the chart --------------------------------------------------------------
  */
 
@@ -815,6 +897,11 @@ test_chart(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(strstr(text, "class=\"beyond\"") + 1, "class=\"beyond\""));
+	/* and both ends of [2, 16] are marked, the span between labelled */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"fit-edge\" x1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(text, "class=\"fit-edge\"") + 1,
+	                              "class=\"fit-edge\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fitted range<"));
 	/* simple.json has no error model: no new-run interval */
 	CU_ASSERT_PTR_NULL(strstr(text, "class=\"interval\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fastest: p = 8<"));
@@ -879,6 +966,7 @@ main(void)
 	    {"the scale document", test_json},
 	    {"bootstrap, no workers, no price", test_json_other},
 	    {"the chart of a study", test_chart},
+	    {"terms whose sum is not the time", test_not_a_sum},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

@@ -198,8 +198,9 @@ print_answers(const sf_scale *sc)
 		       a->comm_first ? comp : comm, x, sc->lo, sc->hi);
 		break;
 	default:
-		printf("  crossover          unknown: no term has kind: "
-		       "compute and another kind: communication\n");
+		/* No term of kind compute or none of communication: the
+		 * question does not apply, and no line says otherwise. */
+		break;
 	}
 	if (isfinite(a->cheapest))
 		printf("  cheapest           %s = %.6g: cost %.5g per run "
@@ -259,8 +260,9 @@ print_text(const sf_scale *sc)
 		printf("  %8s  %10s", "speedup", "efficiency");
 	if (w->cost != NULL)
 		printf("  %10s", "cost");
+	/* Shares when the time is the sum of its terms, else their values. */
 	for (size_t j = 0; j < f->nterms; j++)
-		if (f->terms[j].component)
+		if (f->terms[j].component || !f->terms_sum)
 			printf("  %*s", sf_text_width(f->terms[j].name, 7),
 			       f->terms[j].name);
 	if (rest)
@@ -284,7 +286,11 @@ print_text(const sf_scale *sc)
 		if (w->cost != NULL)
 			printf("  %10.4g", w->cost[k]);
 		for (size_t j = 0; j < f->nterms; j++)
-			if (f->terms[j].component)
+			if (!f->terms_sum)
+				printf("  %*.5g",
+				       sf_text_width(f->terms[j].name, 7),
+				       p->terms[j * w->n + k]);
+			else if (f->terms[j].component)
 				printf("  %*.1f%%",
 				       sf_text_width(f->terms[j].name, 7) - 1,
 				       100 * w->share[j * w->n + k]);
@@ -295,6 +301,10 @@ print_text(const sf_scale *sc)
 	if (any_outside)
 		printf("\n* outside the inputs' fitted ranges: an "
 		       "extrapolation\n");
+	if (!f->terms_sum && f->nterms > 0)
+		printf("\n%s: the columns after the time are the terms' "
+		       "values\n",
+		       SF_SCALE_NOT_SUM);
 	print_answers(sc);
 }
 

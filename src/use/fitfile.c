@@ -988,10 +988,14 @@ done:
 	return rc;
 }
 
-/* Which terms are parts of the time, and which count for their kind. */
+/* Which terms are parts of the time, which count for their kind, and
+ * whether the time is the sum of its parts. */
 static void
 classify_terms(sf_fitfile *f)
 {
+	const char **parts = calloc(f->nterms + 1, sizeof *parts);
+	size_t nparts = 0;
+
 	for (size_t j = 0; j < f->nterms; j++) {
 		sf_fitfile_term *t = &f->terms[j];
 
@@ -1004,7 +1008,11 @@ classify_terms(sf_fitfile *f)
 			if (f->terms[k].kind != SF_TERM_OTHER)
 				t->counts_for_kind = 0;
 		}
+		if (t->component && parts != NULL)
+			parts[nparts++] = t->name;
 	}
+	f->terms_sum = parts != NULL && sf_expr_sum_of(f->time, parts, nparts);
+	free(parts);
 }
 
 /* ---- entry points ----------------------------------------------------------

@@ -107,6 +107,9 @@ typedef struct sf_fitfile {
 	double data_rows; /* NaN when absent */
 	size_t nterms;
 	sf_fitfile_term *terms; /* in definition order */
+	int terms_sum;          /* 1 when the time is the sum of its component
+	                           terms and a remainder (sf_expr_sum_of()), so
+	                           their shares of it mean something */
 	int has_interval;       /* 1 when the file has prediction_interval */
 	sf_interval_model interval; /* the error model of a new run: the
 	                               members read above, the rest zero */

@@ -43,6 +43,10 @@ static const char *const palette[] = {
 /* The kinds of legend swatch. */
 enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA, WIDE, RING, GREY };
 #define BEYOND_COLOUR "#999999"
+/* A white outline under text drawn over data, so lines do not cross it. */
+#define HALO                                                                   \
+	"stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\" "       \
+	"paint-order=\"stroke\""
 
 typedef struct legend {
 	sf_svg *svg; /* NULL: only measure */
@@ -152,8 +156,8 @@ draw_share_legend(const sf_plot_scale *p, legend *l)
 	if (p->efficiency != NULL)
 		return;
 	for (size_t k = 0; k < p->nshares; k++)
-		legend_entry(l, AREA, palette[k % PALETTE_SIZE],
-		             p->share_names[k]);
+		legend_entry(l, p->term_values ? LINE : AREA,
+		             palette[k % PALETTE_SIZE], p->share_names[k]);
 }
 
 /* The smallest and largest finite (and, for a log axis, positive) values. */
@@ -357,6 +361,48 @@ draw_beyond(sf_svg *s, const sf_plot_scale *p, const panel *pn)
 		              BEYOND_COLOUR);
 }
 
+/* Mark the ends of the fitted range that lie inside the axis, and label
+ * the span between them "fitted range" (top panel only). */
+static void
+draw_fit_edges(sf_svg *s, const sf_plot_scale *p, const panel *pn)
+{
+	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
+	double top = fmin(pn->y0, pn->y1), bottom = fmax(pn->y0, pn->y1);
+	double a = x0, b = x1;
+	int inside = 0;
+
+	if (!p->has_fit_range || !isfinite(p->fit_lo) || !isfinite(p->fit_hi))
+		return;
+	if (p->fit_lo > pn->x.lo) {
+		a = fmin(sf_axis_map(&pn->x, p->fit_lo), x1);
+		inside = 1;
+	}
+	if (p->fit_hi < pn->x.hi) {
+		b = fmax(sf_axis_map(&pn->x, p->fit_hi), x0);
+		inside = 1;
+	}
+	/* Nothing to mark when the whole axis was fitted. */
+	if (!inside)
+		return;
+	if (a > x0)
+		sf_svg_printf(s,
+		              "<line class=\"fit-edge\" x1=\"%.2f\" "
+		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+		              a, top, a, bottom, BEYOND_COLOUR);
+	if (b < x1)
+		sf_svg_printf(s,
+		              "<line class=\"fit-edge\" x1=\"%.2f\" "
+		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+		              b, top, b, bottom, BEYOND_COLOUR);
+	if (b > a)
+		sf_svg_text(s, (a + b) / 2, top + 15,
+		            "class=\"fit-label\" text-anchor=\"middle\" "
+		            "fill=\"#555555\" " HALO,
+		            "fitted range");
+}
+
 static void
 draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
          double *py, double *bx, double *by)
@@ -380,6 +426,7 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 	sf_svg_polyline(s, px, py, n,
 	                "stroke=\"#0072B2\" stroke-width=\"2\" "
 	                "stroke-linejoin=\"round\"");
+	draw_fit_edges(s, p, pn);
 	if (isfinite(p->crossover_x))
 		sf_svg_printf(s,
 		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
@@ -437,6 +484,18 @@ draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		sf_svg_polyline(s, px, py, n,
 		                "stroke=\"#0072B2\" stroke-width=\"2\" "
 		                "stroke-linejoin=\"round\"");
+	} else if (p->term_values) {
+		/* Each term's value, a line each. */
+		for (size_t j = 0; j < p->nshares; j++) {
+			char attrs[96];
+
+			map_all(&pn->y, &p->shares[j * n], n, py);
+			snprintf(attrs, sizeof attrs,
+			         "stroke=\"%s\" stroke-width=\"2\" "
+			         "stroke-linejoin=\"round\"",
+			         palette[j % PALETTE_SIZE]);
+			sf_svg_polyline(s, px, py, n, attrs);
+		}
 	} else {
 		/* Stacked shares: each series between the running sums. */
 		double *below = calloc(n + 1, sizeof *below);
@@ -484,6 +543,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	legend measure = {NULL, LEFT, 78, 1}, below = {NULL, LEFT, 0, 0}, draw;
 	panel top, bottom;
 	int ylog = p->ylog;
+	int blog = 0; /* the bottom panel's y axis is logarithmic */
 	double height;
 	sf_svg *s;
 
@@ -514,6 +574,18 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 		extend(&elo, &ehi, p->efficiency, p->n, 0);
 		elo = 0;
 		ehi = fmax(1, ehi) * 1.05;
+	} else if (p->term_values) {
+		/* The terms' own scale: log when they are positive and
+		 * span two decades or more (a step count and a step time). */
+		double vlo = INFINITY, vhi = -INFINITY;
+
+		extend(&vlo, &vhi, p->shares, p->nshares * p->n, 0);
+		if (!(vlo <= vhi))
+			vlo = 0, vhi = 1;
+		blog = vlo > 0 && vhi >= 100 * vlo;
+		elo = blog ? vlo : fmin(0, vlo);
+		ehi = vhi;
+		pad(&elo, &ehi, blog, 0.04);
 	}
 	draw_legend(p, &measure);
 	top.x0 = bottom.x0 = LEFT;
@@ -534,8 +606,9 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	                  top.x1 - INSET};
 	bottom.x = top.x;
 	top.y = (sf_axis){ylo, yhi, ylog, top.y1, top.y0};
-	bottom.y = (sf_axis){elo, p->efficiency != NULL ? ehi : 1, 0, bottom.y1,
-	                     bottom.y0};
+	bottom.y =
+	    (sf_axis){elo, p->efficiency != NULL || p->term_values ? ehi : 1,
+	              blog, bottom.y1, bottom.y0};
 	px = malloc((p->n + 1) * sizeof *px);
 	py = malloc((p->n + 1) * sizeof *py);
 	bx = malloc((2 * p->n + 1) * sizeof *bx);
@@ -556,7 +629,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	clip_path(s, &bottom);
 	sf_svg_printf(s, "</defs>\n");
 	grid_and_ticks(s, &top, p->powers_of_two, 0, 0);
-	grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+	grid_and_ticks(s, &bottom, p->powers_of_two, 1, !p->term_values);
 	draw_top(s, p, &top, px, py, bx, by);
 	draw_bottom(s, p, &bottom, px, py, bx, by);
 	frame(s, &top);
@@ -564,7 +637,13 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	y_title(s, &top, p->ylabel);
 	y_title(s, &bottom,
 	        p->efficiency != NULL ? "parallel efficiency"
+	        : p->term_values      ? "value of each term"
 	                              : "share of time");
+	if (p->note != NULL)
+		sf_svg_text(s, bottom.x1 - 8, bottom.y0 + 16,
+		            "class=\"note\" text-anchor=\"end\" "
+		            "fill=\"#555555\" " HALO,
+		            p->note);
 	sf_svg_text(s, (top.x0 + top.x1) / 2, bottom.y1 + 42,
 	            "text-anchor=\"middle\"", p->xlabel);
 	if (sf_svg_text_of(s, NULL) == NULL)
@@ -647,12 +726,16 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 		pi_hi[k] = w->pred->points[k].pi.hi;
 	}
 	for (size_t j = 0; j < f->nterms; j++) {
-		if (!f->terms[j].component || all_zero(&w->share[j * n], n))
+		/* The shares, or the values when the time is not their sum. */
+		const double *v =
+		    f->terms_sum ? &w->share[j * n] : &w->pred->terms[j * n];
+
+		if ((f->terms_sum && !f->terms[j].component) || all_zero(v, n))
 			continue;
 		names[ns] = f->terms[j].name;
-		memcpy(&shares[ns++ * n], &w->share[j * n], n * sizeof *shares);
+		memcpy(&shares[ns++ * n], v, n * sizeof *shares);
 	}
-	if (sf_sweep_rest_matters(w)) {
+	if (f->terms_sum && sf_sweep_rest_matters(w)) {
 		names[ns] = "rest";
 		memcpy(&shares[ns++ * n], w->rest, n * sizeof *shares);
 	}
@@ -717,6 +800,10 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.nshares = ns;
 	p.share_names = names;
 	p.shares = shares;
+	if (!f->terms_sum && p.efficiency == NULL) {
+		p.term_values = 1;
+		p.note = SF_SCALE_NOT_SUM;
+	}
 	rc = sf_plot_scale_draw(&p, out, err);
 done:
 	sf_sweep_free(w);

@@ -9,7 +9,9 @@
  *            fastest point and the crossover of communication over
  *            compute marked;
  *   bottom   the parallel efficiency with its 50% line (worker sweeps), or
- *            else each term's share of the time, stacked.
+ *            else each term's share of the time, stacked (or, when the
+ *            time is not the sum of its terms, each term's value as a
+ *            line, with a note saying why).
  *
  * A legend sits between the title and the panels, where it cannot hide
  * data.  Colours are Okabe and Ito's, which stay apart for colour-blind
@@ -59,6 +61,10 @@ typedef struct sf_plot_scale {
 	size_t nshares; /* stacked series */
 	const char *const *share_names;
 	const double *shares; /* nshares x n, series-major, fractions */
+	/* 1: the series are the terms' values, not shares (the time is not
+	 * their sum): drawn as lines, with note said in the panel */
+	int term_values;
+	const char *note;
 } sf_plot_scale;
 
 /* Draw the chart into a new document *out (free with sf_svg_free()).
@@ -81,7 +87,9 @@ int sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err);
  *     time is merely an end of the range) and the crossover from sc's
  *     answers;
  *   - below, the efficiency when sc->efficiency_panel, else the shares of
- *     the terms that take time somewhere, and the rest when it matters.
+ *     the terms that take time somewhere, and the rest when it matters;
+ *     when the time is not the sum of its terms, their values instead,
+ *     with SF_SCALE_NOT_SUM as a note.
  * Returns SF_OK, or an error of sf_sweep_run(), SF_ENOMEM or SF_EVALUE (no
  * finite time to draw).
  */

@@ -533,6 +533,10 @@ point_json(const sf_scale *sc, size_t k, int *ok)
 			            sf_json_number(w->share[j * w->n + k]), ok);
 	}
 	sf_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
+	if (!f->terms_sum) {
+		json_decref(shares);
+		shares = json_null();
+	}
 	for (int c = SF_TERM_COMPUTE; c <= SF_TERM_OVERHEAD; c++)
 		sf_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
 		            sf_json_number(w->kind[c * w->n + k]), ok);
@@ -638,6 +642,10 @@ sf_scale_json(const sf_scale *sc)
 	sf_json_put(root, "bootstrap_samples",
 	            json_integer((json_int_t)p->boot_used), &ok);
 	sf_json_put(root, "time_unit", json_string(sc->unit), &ok);
+	sf_json_put(root, "time_is_sum_of_terms", json_boolean(f->terms_sum),
+	            &ok);
+	if (!f->terms_sum)
+		sf_json_put(root, "note", json_string(SF_SCALE_NOT_SUM), &ok);
 	sf_json_put(root, "price", sf_json_number(sc->s.price), &ok);
 	for (size_t k = 0; k < sc->table->n; k++)
 		if (json_array_append_new(points, point_json(sc, k, &ok)) != 0)

@@ -50,6 +50,10 @@
 #define SF_SCALE_UNITS 4
 extern const char *const sf_scale_units[SF_SCALE_UNITS];
 
+/* What scale says (text, JSON, chart) instead of the terms' shares when
+ * the time is not their sum (sf_fitfile's terms_sum). */
+#define SF_SCALE_NOT_SUM "time is not the sum of its terms; shares not shown"
+
 /* The lower panel of the chart. */
 typedef enum sf_scale_panel {
 	SF_SCALE_PANEL_AUTO = 0,   /* efficiency for a worker sweep, else

@@ -186,12 +186,14 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 			                     : s->base[s->worker_input];
 			w->cost[k] = s->price * workers * t * s->hours_per_unit;
 		}
-		w->rest[k] = 1;
+		/* Shares of a time that is not the sum of its terms would
+		 * be numbers without a meaning (6085% for a step count). */
+		w->rest[k] = f->terms_sum ? 1 : NAN;
 		for (size_t j = 0; j < f->nterms; j++) {
 			double term = p->terms[j * n + k];
 
 			w->share[j * n + k] = NAN;
-			if (f->terms[j].component) {
+			if (f->terms[j].component && f->terms_sum) {
 				w->share[j * n + k] = term / t;
 				w->rest[k] -= term / t;
 			}
@@ -336,9 +338,8 @@ merge(values *l, const double *a, size_t na, const double *b, size_t nb)
 
 int
 sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
-                       double lo, double hi, const double *table,
-                       size_t ntable, int listed, sf_sweep_answers *a,
-                       sf_error *err)
+                       double lo, double hi, const double *table, size_t ntable,
+                       int listed, sf_sweep_answers *a, sf_error *err)
 {
 	double *grid = NULL;
 	values x = {NULL, 0, 0, 0};

@@ -12,7 +12,9 @@
  *                (x itself in a worker sweep, else the base value of the
  *                worker input)
  *   share        term / T for each term that is a part of the time (no
- *                other term uses it, see fitfile.h); rest = 1 - their sum
+ *                other term uses it, see fitfile.h); rest = 1 - their sum;
+ *                NaN, all of them, when the time is not the sum of those
+ *                terms and a remainder (fitfile.h's terms_sum)
  *   kind time    the sum of the terms of a kind (compute, communication,
  *                io, overhead) that count for it
  *
@@ -85,8 +87,9 @@ typedef struct sf_sweep {
 	double *efficiency;  /* n; NULL unless a worker sweep */
 	double *cost;        /* n; NULL without a price */
 	double *share;       /* nterms x n, term-major; NaN for a term that
-	                        is not a part of the time */
-	double *rest;        /* n: 1 - the sum of the shares */
+	                        is not a part of the time, and for all when
+	                        the time is not their sum */
+	double *rest;        /* n: 1 - the sum of the shares (NaN then) */
 	double *kind;        /* SF_SWEEP_KINDS x n: time by kind */
 } sf_sweep;
 
