@@ -257,7 +257,8 @@ test_grid(void)
 	q.panel = SF_SCALE_PANEL_SHARES;
 	sc = set_up(f, &q);
 	CU_ASSERT_EQUAL(sc->s.worker_input, 1);
-	CU_ASSERT_FALSE(sc->s.workers || sc->s.integer);
+	CU_ASSERT_FALSE(sc->s.workers);
+	CU_ASSERT_TRUE(sc->s.integer); /* every fitted p was whole */
 	CU_ASSERT_FALSE(sc->efficiency_panel);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
@@ -724,7 +725,9 @@ test_json(void)
 	a = json_object_get(root, "answers");
 	keys_of(a, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "searched fastest efficient_up_to "
-	                             "crossover cheapest");
+	                             "crossover cheapest highest_throughput "
+	                             "knee");
+	CU_ASSERT_TRUE(json_is_null(json_object_get(a, "knee")));
 	CU_ASSERT_EQUAL(number_at(a, "searched"), 64);
 	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "x"), 8);
 	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "time"), 17);
@@ -871,6 +874,129 @@ test_not_a_sum(void)
 	sf_fitfile_free(f);
 }
 
+/* An epoch of n samples at p workers and b per worker: T = n / (p b) (s +
+ * c b), s = 1, c = 0.01; measured at b = `b1`, 16, 32, 64.  At p = 4, n =
+ * 1000 the throughput n / T = 4 / (1 / b + 0.01) is highest at the top
+ * of the range and within 5% of that from b = 1277 on (4096: 97.62). */
+static sf_fitfile *
+fit_batch(int b1)
+{
+	char text[1024];
+	sf_fitfile *f = NULL;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"n / (p * b) * (s + c * b)\", "
+	         "\"terms\": {}, \"inputs\": {\"p\": \"workers\", \"b\": "
+	         "\"batch_per_worker\", \"n\": \"samples\"}},\n"
+	         " \"parameters\": {\"s\": {\"value\": 1}, \"c\": {\"value\": "
+	         "0.01}},\n \"residuals\": ["
+	         "{\"inputs\": {\"p\": 4, \"b\": %d, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 16, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 32, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 64, \"n\": 1000}, "
+	         "\"observed\": 1}]}",
+	         b1);
+	rc = sf_fitfile_parse(text, strlen(text), "batch.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+static void
+test_batch(void)
+{
+	static const char *const set[] = {"p=4,n=1000"};
+	sf_fitfile *f = fit_batch(8);
+	sf_scale_request q = request("b=1:4096");
+	sf_scale *sc;
+	sf_svg *svg = NULL;
+	json_t *root, *a;
+	int pow2;
+
+	CU_ASSERT_EQUAL(sf_scale_batch_input(f), 1);
+	CU_ASSERT_EQUAL(sf_scale_samples_input(f), 2);
+	CU_ASSERT_TRUE(sf_scale_whole_input(f, 1, &pow2));
+	CU_ASSERT_TRUE(pow2);
+	q.set = set;
+	q.nset = 1;
+	sc = run(f, &q);
+	/* The table on powers of two, 1 to 4096, and the answers too. */
+	CU_ASSERT_EQUAL(sc->n, 13);
+	for (size_t k = 0; k < sc->n; k++)
+		CU_ASSERT_EQUAL(sc->x[k], ldexp(1, (int)k));
+	CU_ASSERT_TRUE(sc->answers.on_pow2);
+	CU_ASSERT_EQUAL(sc->answers.searched, 13);
+	CU_ASSERT_EQUAL(sc->answers.best_x, 4096);
+	CLOSE(sc->answers.best_throughput, 4 / (1 / 4096.0 + 0.01), 1e-9);
+	CU_ASSERT_EQUAL(sc->answers.knee, 2048);
+	CLOSE(sc->answers.knee_throughput, 4 / (1 / 2048.0 + 0.01), 1e-9);
+	root = sf_scale_json(sc);
+	a = json_object_get(json_object_get(root, "answers"), "knee");
+	CU_ASSERT_EQUAL(number_at(a, "x"), 2048);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "samples")),
+	                       "n / time");
+	json_decref(root);
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(sf_svg_text_of(svg, NULL),
+	           ">knee: b = 2048 (within 5% of the highest throughput)<"));
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+
+	/* Whole but not powers of two (24): 1-2-5 and every whole value;
+	 * the knee is then 1277. */
+	f = fit_batch(24);
+	CU_ASSERT_TRUE(sf_scale_whole_input(f, 1, &pow2));
+	CU_ASSERT_FALSE(pow2);
+	sc = run(f, &q);
+	CU_ASSERT_EQUAL(sc->x[2], 5);
+	CU_ASSERT_TRUE(sc->answers.every_whole);
+	CU_ASSERT_EQUAL(sc->answers.knee, 1277);
+	sf_scale_free(sc);
+
+	/* A fractional end: the batch is swept as a real number. */
+	q = request("b=0.5:4096");
+	q.set = set;
+	q.nset = 1;
+	sc = run(f, &q);
+	CU_ASSERT_FALSE(sc->s.integer);
+	CU_ASSERT_FALSE(sc->answers.every_whole);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
+/* A worker sweep's chart goes through whole p only. */
+static void
+test_chart_whole(void)
+{
+	sf_fitfile *f = load("fit/simple.json");
+	sf_scale_request q = request("p=1:64");
+	sf_scale *sc = run(f, &q);
+	sf_svg *svg = NULL;
+	const char *text, *line, *end;
+	size_t vertices = 0;
+
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	/* The prediction's path (the first blue line): one vertex per
+	 * whole p from 1 to 64. */
+	end = strstr(text, "fill=\"none\" stroke=\"#0072B2\" "
+	                   "stroke-width=\"2\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	for (line = end; line > text && strncmp(line, "<path", 5) != 0; line--)
+		;
+	for (const char *c = line; c < end; c++)
+		vertices += *c == 'M' || *c == 'L';
+	CU_ASSERT_EQUAL(vertices, 64);
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
 /* ---- the chart --------------------------------------------------------------
  */
 
@@ -967,6 +1093,8 @@ main(void)
 	    {"bootstrap, no workers, no price", test_json_other},
 	    {"the chart of a study", test_chart},
 	    {"terms whose sum is not the time", test_not_a_sum},
+	    {"batch sweeps: throughput and knee", test_batch},
+	    {"a worker sweep's curve at whole p", test_chart_whole},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

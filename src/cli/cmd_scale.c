@@ -157,16 +157,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
  */
 
 static void
-print_answers(const sf_scale *sc)
+print_fastest(const sf_scale *sc)
 {
-	const sf_fitfile *f = sc->f;
 	const sf_sweep_answers *a = &sc->answers;
-	const char *x = f->inputs[sc->s.var].name;
-	char comm[256], comp[256];
 
-	printf("\n");
-	printf("  fastest            %s = %.6g: %.5g %s", x, a->fastest,
-	       a->fastest_time, f->output);
+	printf("  fastest            %s = %.6g: %.5g %s",
+	       sc->f->inputs[sc->s.var].name, a->fastest, a->fastest_time,
+	       sc->f->output);
 	if (isfinite(a->fastest_interval.lo) &&
 	    isfinite(a->fastest_interval.hi))
 		printf(" (a new run: 95%% in %.5g to %.5g)",
@@ -175,9 +172,35 @@ print_answers(const sf_scale *sc)
 		printf(" (95%% band %.5g to %.5g)", a->fastest_band.lo,
 		       a->fastest_band.hi);
 	printf("\n");
+}
+
+static void
+print_answers(const sf_scale *sc)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_sweep_answers *a = &sc->answers;
+	const char *x = f->inputs[sc->s.var].name;
+	char comm[256], comp[256];
+
+	printf("\n");
+	/* Along the batch the least time is an end of the range, not an
+	 * answer: the throughput and its knee are. */
+	if (isfinite(a->best_x)) {
+		char basis[128];
+
+		sf_scale_samples_text(sc, basis, sizeof basis);
+		printf("  highest throughput %s = %.6g: %.5g samples/s (%s)\n",
+		       x, a->best_x, a->best_throughput, basis);
+		printf("  knee               %s = %.6g: %.5g samples/s, within "
+		       "%g%% of the highest\n",
+		       x, a->knee, a->knee_throughput, 100 * SF_SWEEP_KNEE);
+	} else {
+		print_fastest(sc);
+	}
 	if (sc->s.workers)
-		printf("  efficiency >= 50%%  up to %s = %.6g\n", x,
-		       a->efficient);
+		if (sc->s.workers)
+			printf("  efficiency >= 50%%  up to %s = %.6g\n", x,
+			       a->efficient);
 	sf_scale_kind_terms(f, SF_TERM_COMMUNICATION, comm, sizeof comm);
 	sf_scale_kind_terms(f, SF_TERM_COMPUTE, comp, sizeof comp);
 	switch (a->crossover) {
@@ -210,6 +233,9 @@ print_answers(const sf_scale *sc)
 		       sc->unit_guessed ? ", from its name" : "");
 	if (a->listed)
 		printf("  (searched the %zu values listed)\n", a->searched);
+	else if (a->on_pow2)
+		printf("  (searched the powers of two from %g to %g)\n", sc->lo,
+		       sc->hi);
 	else if (a->every_whole)
 		printf("  (searched every whole %s from %g to %g)\n", x, sc->lo,
 		       sc->hi);

@@ -688,16 +688,18 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	sf_sweep *w = NULL;
 	sf_plot_scale p;
 	char title[256], subtitle[512], fixed[256], xlabel[256];
-	char fastest[128], cross[160], band[96];
+	char fastest[160], cross[160], band[96];
 	size_t n, ns = 0;
 	int rc;
 
 	*out = NULL;
 	memset(&p, 0, sizeof p);
-	/* The curves are drawn smooth, through whole and fractional values
-	 * alike; the answers marked on them are still whole ones. */
-	if ((rc = sf_sweep_values(sc->lo, sc->hi, 0, sc->s.log, SF_PLOT_POINTS,
-	                          &x, &n, err)) != SF_OK ||
+	/* The curves go through whole values only when the input takes
+	 * nothing else (a formula with floor(n / p) is a sawtooth between
+	 * them, which no run can show), else through fractional ones. */
+	if ((rc = sf_sweep_values(
+	         sc->lo, sc->hi, sc->s.integer ? SF_SWEEP_WHOLE : SF_SWEEP_REAL,
+	         sc->s.log, SF_PLOT_POINTS, &x, &n, err)) != SF_OK ||
 	    (rc = sf_sweep_run(f, &sc->s, x, n, &w, err)) != SF_OK)
 		goto done;
 	rc = SF_ENOMEM;
@@ -793,6 +795,15 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.fastest_x = sc->s.workers ? a->fastest : NAN;
 	p.fastest_time = a->fastest_time;
 	p.fastest_label = fastest;
+	if (isfinite(a->knee)) {
+		/* Along the batch the knee is the answer to mark. */
+		snprintf(fastest, sizeof fastest,
+		         "knee: %.64s = %.6g (within %g%% of the highest "
+		         "throughput)",
+		         in->name, a->knee, 100 * SF_SWEEP_KNEE);
+		p.fastest_x = a->knee;
+		p.fastest_time = a->knee_time;
+	}
 	p.crossover_x =
 	    a->crossover == SF_SWEEP_CROSS_AT ? a->crossover_x : NAN;
 	p.crossover_label = cross;

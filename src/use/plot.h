@@ -78,14 +78,15 @@ int sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err);
  * Draw the chart of study sc, which has run, into a new document *out
  * (free with sf_svg_free()):
  *   - the curves through SF_PLOT_POINTS points spaced as the study is,
- *     whole and fractional values alike so they are smooth, with the band
- *     of sf_prediction_band();
+ *     whole values only when the study's input takes only those (a
+ *     worker count, sf_scale_whole_input()), with the band of
+ *     sf_prediction_band();
  *   - the model and output as title, the inputs held fixed and the range
  *     as subtitle, the swept input (and its column) as x label;
  *   - the measured points of sf_scale_measured();
  *   - the fastest point (worker sweeps only: along another input the least
- *     time is merely an end of the range) and the crossover from sc's
- *     answers;
+ *     time is merely an end of the range), or the knee of a batch sweep,
+ *     and the crossover from sc's answers;
  *   - below, the efficiency when sc->efficiency_panel, else the shares of
  *     the terms that take time somewhere, and the rest when it matters;
  *     when the time is not the sum of its terms, their values instead,

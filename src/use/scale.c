@@ -93,6 +93,62 @@ sf_scale_worker_input(const sf_fitfile *f)
 	return SF_FITFILE_NONE;
 }
 
+/* The first input named `name`, else whose name or data column starts (in
+ * any case) with one of the words. */
+static size_t
+input_like(const sf_fitfile *f, const char *name, const char *const *words,
+           size_t nwords)
+{
+	size_t i = sf_fitfile_input_find(f, name);
+
+	if (i != SF_FITFILE_NONE)
+		return i;
+	for (i = 0; i < f->ninputs; i++)
+		for (size_t w = 0; w < nwords; w++)
+			if (strncasecmp(f->inputs[i].name, words[w],
+			                strlen(words[w])) == 0 ||
+			    strncasecmp(f->inputs[i].column, words[w],
+			                strlen(words[w])) == 0)
+				return i;
+	return SF_FITFILE_NONE;
+}
+
+size_t
+sf_scale_batch_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"batch"};
+
+	return input_like(f, "b", words, 1);
+}
+
+size_t
+sf_scale_samples_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"sample", "image", "token",
+	                                    "sequence", "example"};
+
+	return input_like(f, "n", words, sizeof words / sizeof words[0]);
+}
+
+int
+sf_scale_whole_input(const sf_fitfile *f, size_t i, int *pow2)
+{
+	int frexp_e;
+
+	*pow2 = f->nmeasured > 0;
+	for (size_t m = 0; m < f->nmeasured; m++) {
+		double v = f->measured_inputs[m * f->ninputs + i];
+
+		if (!isfinite(v) || v != floor(v)) {
+			*pow2 = 0;
+			return 0;
+		}
+		if (!(v >= 1) || frexp(v, &frexp_e) != 0.5)
+			*pow2 = 0;
+	}
+	return f->nmeasured > 0;
+}
+
 void
 sf_scale_free(sf_scale *sc)
 {
@@ -271,17 +327,30 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		return sf_error_set(err, e.code, "--workers: %s", e.message);
 	s->workers = s->worker_input == s->var;
 	s->integer = s->workers;
+	/* Another input is whole when every fitted value of it was and the
+	 * range asks for whole values (its ends, every listed value): no
+	 * fractional batch, no floor() sawtooth between whole values. */
+	if (!s->workers && f->inputs[s->var].levels == NULL &&
+	    sf_scale_whole_input(f, s->var, &s->pow2)) {
+		s->integer = sc->lo == floor(sc->lo) && sc->hi == floor(sc->hi);
+		for (size_t k = 0; s->integer && k < sc->n; k++)
+			s->integer = sc->x[k] == floor(sc->x[k]);
+		s->pow2 = s->pow2 && s->integer && sc->lo >= 1;
+	}
+	s->samples_input = sf_scale_samples_input(f);
+	s->throughput = !s->workers && s->var == sf_scale_batch_input(f) &&
+	                s->var != s->samples_input;
 	/* A list is swept as given, so every value of it is checked, not
 	 * only its ends.  (For a range sc->n is still 0: its points are
 	 * made below, whole when its ends are.) */
-	for (size_t k = 0; s->integer && k < sc->n; k++)
+	for (size_t k = 0; s->workers && k < sc->n; k++)
 		if (sc->x[k] != floor(sc->x[k]) || sc->x[k] < 1)
 			return sf_error_set(
 			    err, SF_EVALUE,
 			    "--over '%s': %s counts workers, so its values "
 			    "need to be whole numbers >= 1, not %g",
 			    q->over, f->inputs[s->var].name, sc->x[k]);
-	if (s->integer &&
+	if (s->workers &&
 	    (sc->lo != floor(sc->lo) || sc->hi != floor(sc->hi) || sc->lo < 1))
 		return sf_error_set(err, SF_EVALUE,
 		                    "--over '%s': %s counts workers, so its "
@@ -309,8 +378,12 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		                    "--panel efficiency needs a sweep over the "
 		                    "worker count");
 	if (sc->x == NULL &&
-	    (rc = sf_sweep_values(sc->lo, sc->hi, s->integer, s->log, q->points,
-	                          &sc->x, &sc->n, &e)) != SF_OK)
+	    (rc = sf_sweep_values(sc->lo, sc->hi,
+	                          !s->integer             ? SF_SWEEP_REAL
+	                          : s->workers || s->pow2 ? SF_SWEEP_POW2
+	                                                  : SF_SWEEP_WHOLE,
+	                          s->log, q->points, &sc->x, &sc->n, &e)) !=
+	        SF_OK)
 		return sf_error_set(err, rc, "--over '%s': %s", q->over,
 		                    e.message);
 	return SF_OK;
@@ -456,6 +529,23 @@ sf_scale_kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out,
 	}
 }
 
+void
+sf_scale_samples_text(const sf_scale *sc, char *out, size_t size)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_sweep_settings *s = &sc->s;
+
+	if (s->samples_input != SF_FITFILE_NONE)
+		snprintf(out, size, "%s / %s", f->inputs[s->samples_input].name,
+		         f->output);
+	else if (s->worker_input != SF_FITFILE_NONE)
+		snprintf(out, size, "%s x %s / %s", f->inputs[s->var].name,
+		         f->inputs[s->worker_input].name, f->output);
+	else
+		snprintf(out, size, "%s / %s", f->inputs[s->var].name,
+		         f->output);
+}
+
 /* a and b equal but for rounding. */
 static int
 same(double a, double b)
@@ -548,6 +638,22 @@ point_json(const sf_scale *sc, size_t k, int *ok)
 	return o;
 }
 
+/* {"x": x, "samples_per_second": v, "samples": "n / time"}. */
+static json_t *
+throughput_json(const sf_scale *sc, double x, double v, int *ok)
+{
+	json_t *o = object_or_fail(ok);
+	char basis[256];
+
+	if (o == NULL)
+		return NULL;
+	sf_scale_samples_text(sc, basis, sizeof basis);
+	sf_json_put(o, "x", sf_json_number(x), ok);
+	sf_json_put(o, "samples_per_second", sf_json_number(v), ok);
+	sf_json_put(o, "samples", json_string(basis), ok);
+	return o;
+}
+
 static json_t *
 answers_json(const sf_scale *sc, int *ok)
 {
@@ -592,6 +698,16 @@ answers_json(const sf_scale *sc, int *ok)
 		            ok);
 	}
 	sf_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
+	sf_json_put(o, "highest_throughput",
+	            isfinite(a->best_x)
+	                ? throughput_json(sc, a->best_x, a->best_throughput, ok)
+	                : json_null(),
+	            ok);
+	sf_json_put(o, "knee",
+	            isfinite(a->knee)
+	                ? throughput_json(sc, a->knee, a->knee_throughput, ok)
+	                : json_null(),
+	            ok);
 	return o;
 }
 

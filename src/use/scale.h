@@ -15,6 +15,13 @@
  *                     it is the swept input, the sweep is a worker sweep
  *                     (speedup, efficiency) and takes whole values >= 1:
  *                     both ends of a range, every value of a list
+ *   whole values      the worker count, and an input whose fitted values
+ *                     were all whole when the range asks for whole values
+ *                     (sf_scale_whole_input()); powers of two by default
+ *                     for the worker count and an input whose fitted
+ *                     values all were powers of two (a batch)
+ *   throughput        a sweep of the batch (sf_scale_batch_input())
+ *                     answers the highest throughput and the knee (sweep.h)
  *   the time's unit   --time-unit, else sf_scale_guess_unit(); it turns
  *                     the time into hours for --cost
  *   the table         the listed values, or sf_sweep_values() of the
@@ -132,6 +139,27 @@ void sf_scale_free(sf_scale *sc);
 size_t sf_scale_worker_input(const sf_fitfile *f);
 
 /*
+ * The batch input, whose sweep answers the highest throughput and the
+ * knee: b, else the first input whose name or data column starts (in any
+ * case) with batch.  SF_FITFILE_NONE when there is none.
+ */
+size_t sf_scale_batch_input(const sf_fitfile *f);
+
+/*
+ * The input counting the samples of a run: n, else the first input whose
+ * name or column starts with sample, image, token, sequence or example.
+ * SF_FITFILE_NONE when there is none.
+ */
+size_t sf_scale_samples_input(const sf_fitfile *f);
+
+/*
+ * 1 when input i took whole values only in the fit's measured rows (and
+ * it has some), else 0; *pow2 becomes 1 when they were all powers of two
+ * (1, 2, 4, ...).
+ */
+int sf_scale_whole_input(const sf_fitfile *f, size_t i, int *pow2);
+
+/*
  * The time's unit read from the end of the output's name, in any case:
  * _ms -> ms; _s, _sec, seconds -> s; _min, minutes -> min; _h, hours -> h.
  * *guessed becomes 1 when a suffix matched; else the unit is s and
@@ -151,6 +179,12 @@ const char *sf_scale_unit_name(const char *unit);
  * input is the only one), into out (size bytes, NUL-terminated).
  */
 void sf_scale_fixed_text(const sf_scale *sc, char *out, size_t size);
+
+/*
+ * What a throughput counts, as "n / epoch_s" (the samples of a run) or
+ * "b x p / epoch_s" (a step's), into out (size bytes, NUL-terminated).
+ */
+void sf_scale_samples_text(const sf_scale *sc, char *out, size_t size);
 
 /*
  * The names of the terms that count for kind, as "comm, sync" ("" when

@@ -106,7 +106,7 @@ sf_sweep_values(double lo, double hi, int integer, int log, size_t points,
 		push(&l, lo);
 	} else if (points > 0) {
 		spaced(&l, lo, hi, integer, log, points);
-	} else if (integer && log) {
+	} else if (integer == SF_SWEEP_POW2 && log) {
 		push(&l, lo);
 		for (double x = 1; x < hi; x *= 2)
 			if (x > lo)
@@ -145,6 +145,7 @@ sf_sweep_free(sf_sweep *w)
 	free(w->speedup);
 	free(w->efficiency);
 	free(w->cost);
+	free(w->throughput);
 	free(w->share);
 	free(w->rest);
 	free(w->kind);
@@ -166,6 +167,24 @@ has_price(const sf_sweep_settings *s)
 	return s->price > 0 && s->worker_input != SF_FITFILE_NONE;
 }
 
+/* The value of input i at swept value x. */
+static double
+value_of(const sf_sweep_settings *s, size_t i, double x)
+{
+	return i == s->var ? x : s->base[i];
+}
+
+/* The samples the time is for (see throughput at the top of sweep.h). */
+static double
+samples(const sf_sweep_settings *s, double x)
+{
+	if (s->samples_input != SF_FITFILE_NONE)
+		return value_of(s, s->samples_input, x);
+	return x * (s->worker_input != SF_FITFILE_NONE
+	                ? value_of(s, s->worker_input, x)
+	                : 1);
+}
+
 /* The derived columns, once the predictions exist. */
 static void
 derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
@@ -180,6 +199,9 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 			w->speedup[k] = p->points[0].time / t;
 			w->efficiency[k] = w->speedup[k] * w->x[0] / w->x[k];
 		}
+		if (w->throughput != NULL)
+			w->throughput[k] = samples(s, w->x[k]) /
+			                   (t * s->hours_per_unit * 3600);
 		if (w->cost != NULL) {
 			double workers = s->worker_input == s->var
 			                     ? w->x[k]
@@ -230,6 +252,9 @@ sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s, const double *x,
 		goto fail;
 	if (has_price(s) &&
 	    (w->cost = malloc((n + 1) * sizeof *w->cost)) == NULL)
+		goto fail;
+	if (s->throughput &&
+	    (w->throughput = malloc((n + 1) * sizeof *w->throughput)) == NULL)
 		goto fail;
 	memcpy(w->x, x, n * sizeof *x);
 	for (size_t i = 0; i < ni; i++) {
@@ -350,10 +375,15 @@ sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
 	memset(a, 0, sizeof *a);
 	a->fastest = a->efficient = a->cheapest = NAN;
 	a->listed = listed && ntable > 0;
-	a->every_whole =
-	    !a->listed && s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
+	a->best_x = a->knee = NAN;
+	a->on_pow2 = !a->listed && s->pow2 && lo >= 1;
+	a->every_whole = !a->listed && !a->on_pow2 && s->integer &&
+	                 hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
 	if (a->listed)
 		rc = SF_OK;
+	else if (a->on_pow2)
+		rc = sf_sweep_values(lo, hi, SF_SWEEP_POW2, 1, 0, &grid, &n,
+		                     err);
 	else if (a->every_whole)
 		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &grid,
 		                     &n, err);
@@ -394,6 +424,23 @@ sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
 	a->fastest_time = w->pred->points[best].time;
 	a->fastest_band = sf_prediction_band(w->pred, best);
 	a->fastest_interval = w->pred->points[best].pi;
+	if (w->throughput != NULL) {
+		size_t top = 0, knee;
+
+		for (size_t k = 1; k < n; k++)
+			if (w->throughput[k] > w->throughput[top] ||
+			    isnan(w->throughput[top]))
+				top = k;
+		for (knee = 0; knee < top; knee++)
+			if (w->throughput[knee] >=
+			    (1 - SF_SWEEP_KNEE) * w->throughput[top])
+				break;
+		a->best_x = x.v[top];
+		a->best_throughput = w->throughput[top];
+		a->knee = x.v[knee];
+		a->knee_throughput = w->throughput[knee];
+		a->knee_time = w->pred->points[knee].time;
+	}
 	if (w->cost != NULL) {
 		a->cheapest = x.v[cheap];
 		a->cheapest_cost = w->cost[cheap];

@@ -17,6 +17,10 @@
  *                terms and a remainder (fitfile.h's terms_sum)
  *   kind time    the sum of the terms of a kind (compute, communication,
  *                io, overhead) that count for it
+ *   throughput   samples / (T in seconds), the samples those of a run, n,
+ *                when the fit has an input counting them (held fixed),
+ *                else a step's, b x p (the batch per worker times the
+ *                worker count, or b alone without one): batch sweeps only
  *
  * The headline answers are not read off the table's few points: they are
  * searched over every whole value of an integer input (up to
@@ -42,6 +46,10 @@
 
 /* The efficiency the answer "efficient up to" asks for. */
 #define SF_SWEEP_EFFICIENCY 0.5
+
+/* The knee of a batch sweep: the least batch whose throughput is within
+ * this fraction of the highest. */
+#define SF_SWEEP_KNEE 0.05
 
 /* A rest of the time this small everywhere is rounding, not a part. */
 #define SF_SWEEP_REST_NEGLIGIBLE 1e-9
@@ -73,6 +81,13 @@ typedef struct sf_sweep_settings {
 	size_t worker_input;   /* the worker count's input, or
 	                          SF_FITFILE_NONE */
 	int integer;           /* var takes whole values only */
+	int pow2;              /* and the answers are searched on powers of
+	                          two (a batch whose fitted values all were) */
+	int throughput;        /* 1: answer the highest throughput and the
+	                          knee (a batch sweep) */
+	size_t samples_input;  /* the input counting the samples of a run
+	                          (n), or SF_FITFILE_NONE: then a step's
+	                          samples, var x the worker count */
 	int log;               /* 1: points are log-spaced (for the search) */
 	double price;          /* per worker-hour; NaN or <= 0: no cost */
 	double hours_per_unit; /* hours in one unit of the time */
@@ -86,6 +101,8 @@ typedef struct sf_sweep {
 	double *speedup;     /* n; NULL unless a worker sweep */
 	double *efficiency;  /* n; NULL unless a worker sweep */
 	double *cost;        /* n; NULL without a price */
+	double *throughput;  /* n: samples per second; NULL unless
+	                        s->throughput */
 	double *share;       /* nterms x n, term-major; NaN for a term that
 	                        is not a part of the time, and for all when
 	                        the time is not their sum */
@@ -112,16 +129,36 @@ typedef struct sf_sweep_answers {
 	                             where the other kind leads */
 	double cheapest;          /* x of the least cost; NaN: no price */
 	double cheapest_cost, cheapest_time;
+	int on_pow2;            /* 1: searched on the powers of two (and the
+	                           ends and the table's points) */
+	double best_x;          /* x of the highest throughput; NaN unless
+	                           s->throughput */
+	double best_throughput; /* its samples per second */
+	double knee;            /* the least x whose throughput is within
+	                           SF_SWEEP_KNEE of the highest */
+	double knee_throughput;
+	double knee_time; /* the time there */
 } sf_sweep_answers;
 
 /* 1 when a sweep over [lo, hi] spaced s is log-spaced. */
 int sf_sweep_is_log(double lo, double hi, sf_sweep_spacing s);
 
+/* The values of `integer` for sf_sweep_values(). */
+enum sf_sweep_whole {
+	SF_SWEEP_REAL = 0, /* any value */
+	SF_SWEEP_POW2 = 1, /* whole values; by default powers of two on a
+	                      log sweep */
+	SF_SWEEP_WHOLE = 2 /* whole values; by default 1, 2, 5 x 10^k on a
+	                      log sweep */
+};
+
 /*
  * The points of a sweep from lo to hi (lo <= hi; lo > 0 when log), both
  * included, in increasing order, into a new array *out of *n values the
- * caller frees.  points == 0 picks them:
- *   integer, log     lo, the powers of 2 between, hi
+ * caller frees.  integer is an sf_sweep_whole (any nonzero value asks for
+ * whole values).  points == 0 picks them:
+ *   SF_SWEEP_POW2, log  lo, the powers of 2 between, hi
+ *   SF_SWEEP_WHOLE, log as real, log (whole, since lo >= 1)
  *   integer, linear  every whole value when there are at most 17, else 11
  *                    points rounded
  *   real, log        lo, the values 1, 2, 5 x 10^k between, hi (decades
