@@ -322,7 +322,7 @@ test_refusals(void)
 	    {"simple", "n=0:8", "p=2", NULL, NULL, SF_SWEEP_LOG, NAN, 0,
 	     SF_EVALUE, "--log needs a range above 0, not from 0"},
 	    {"simple", "p=1:8", NULL, NULL, "fortnight", 0, NAN, 0, SF_EVALUE,
-	     "unknown --time-unit 'fortnight'"},
+	     "unknown --unit 'fortnight'"},
 	    {"simple", "n=1:8", "p=2", NULL, NULL, 0, NAN,
 	     SF_SCALE_PANEL_EFFICIENCY, SF_EUSAGE,
 	     "--panel efficiency needs a sweep over the worker count"},

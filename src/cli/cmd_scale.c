@@ -38,6 +38,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    {"set", required_argument, NULL, 's'},
 	    {"cost", required_argument, NULL, 'c'},
 	    {"time-unit", required_argument, NULL, 'u'},
+	    {"unit", required_argument, NULL, 'u'},
 	    {"points", required_argument, NULL, 'n'},
 	    {"log", no_argument, NULL, 'L'},
 	    {"linear", no_argument, NULL, 'l'},
@@ -85,8 +86,8 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 				    cmd->name,
 				    sf_suggest_nearest(optarg, sf_scale_units,
 				                       SF_SCALE_UNITS),
-				    "unknown --time-unit '%s' (s, ms, min "
-				    "or h)",
+				    "unknown --unit '%s' (s, ms, min or "
+				    "h)",
 				    optarg);
 			break;
 		case 'n':
@@ -252,7 +253,7 @@ print_text(const sf_scale *sc)
 	const sf_prediction *p = w->pred;
 	const sf_fitfile_input *in = &f->inputs[sc->s.var];
 	int rest = sf_sweep_rest_matters(w), any_outside = 0;
-	char fixed[256], cell[96];
+	char fixed[256], cell[96], head[160];
 
 	sf_scale_fixed_text(sc, fixed, sizeof fixed);
 	printf("%s: %s over %s", f->name[0] ? f->name : "fit", f->output,
@@ -277,8 +278,12 @@ print_text(const sf_scale *sc)
 		                           "range not estimated"
 		                         : "");
 	}
+	/* The unit in the header when declared (a guessed one is in the
+	 * output's name already). */
+	sf_text_time_header(f, sc->unit_declared ? sc->unit : NULL, head,
+	                    sizeof head);
 	printf("\n%*s  %*s  ", sf_text_width(in->name, 8), in->name,
-	       sf_text_width(f->output, 10), f->output);
+	       sf_text_width(head, 10), head);
 	if (p->interval)
 		printf("%-22s", "95% new run");
 	printf("%-22s", "95% band");
@@ -299,7 +304,7 @@ print_text(const sf_scale *sc)
 
 		any_outside |= outside;
 		printf("%*.6g  %*.5g  ", sf_text_width(in->name, 8), w->x[k],
-		       sf_text_width(f->output, 10), p->points[k].time);
+		       sf_text_width(head, 10), p->points[k].time);
 		if (p->interval) {
 			sf_text_band(p->points[k].pi, 5, cell, sizeof cell);
 			printf("%-22s", cell);

@@ -1056,6 +1056,13 @@ load_all(loader *ld, json_t *root)
 	f->output = dup_text(text != NULL ? json_string_value(text) : "time");
 	if (f->name == NULL || f->output == NULL)
 		return out_of_memory(ld);
+	text = member(ld, model, "model", "unit", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	/* A unit this version does not know is no unit (seconds). */
+	for (size_t k = 0; text != NULL && k < SF_MODEL_UNITS; k++)
+		if (strcmp(json_string_value(text), sf_model_units[k]) == 0)
+			f->unit = sf_model_units[k];
 	fixed = member(ld, model, "model", "fixed", "object", 0, &rc);
 	if (rc != SF_OK)
 		return rc;

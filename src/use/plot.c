@@ -688,7 +688,7 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	sf_sweep *w = NULL;
 	sf_plot_scale p;
 	char title[256], subtitle[512], fixed[256], xlabel[256];
-	char fastest[160], cross[160], band[96];
+	char fastest[160], cross[160], band[96], ylabel[160];
 	size_t n, ns = 0;
 	int rc;
 
@@ -766,7 +766,13 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.title = title;
 	p.subtitle = subtitle;
 	p.xlabel = xlabel;
-	p.ylabel = f->output;
+	/* The unit's word when known: declared, or read from the name. */
+	if (sc->unit_declared || sc->unit_guessed)
+		snprintf(ylabel, sizeof ylabel, "%.100s (%s)", f->output,
+		         sf_scale_unit_name(sc->unit));
+	else
+		snprintf(ylabel, sizeof ylabel, "%.100s", f->output);
+	p.ylabel = ylabel;
 	p.xlog = sc->s.log;
 	p.ylog = sc->s.log;
 	p.powers_of_two = sc->s.integer && sc->s.log;

@@ -293,21 +293,25 @@ parse_set(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 	return SF_OK;
 }
 
-/* The time's unit: the request's, else guessed from the output's name. */
+/* The time's unit: the request's, else the fit's (the model's data.unit),
+ * else guessed from the output's name. */
 static int
 choose_unit(const sf_fitfile *f, const char *unit, sf_scale *sc, sf_error *err)
 {
+	if (unit == NULL && f->unit != NULL)
+		unit = f->unit; /* the model's data.unit */
 	if (unit == NULL) {
 		sc->unit = sf_scale_guess_unit(f->output, &sc->unit_guessed);
 		return SF_OK;
 	}
+	sc->unit_declared = 1;
 	for (size_t k = 0; k < SF_SCALE_UNITS; k++)
 		if (strcmp(unit, sf_scale_units[k]) == 0) {
 			sc->unit = sf_scale_units[k];
 			return SF_OK;
 		}
 	return sf_error_set(err, SF_EVALUE,
-	                    "unknown --time-unit '%s' (s, ms, min or h)", unit);
+	                    "unknown --unit '%s' (s, ms, min or h)", unit);
 }
 
 /* Everything after --over and --set: workers, spacing, unit, cost, panel,

@@ -22,8 +22,10 @@
  *                     values all were powers of two (a batch)
  *   throughput        a sweep of the batch (sf_scale_batch_input())
  *                     answers the highest throughput and the knee (sweep.h)
- *   the time's unit   --time-unit, else sf_scale_guess_unit(); it turns
- *                     the time into hours for --cost
+ *   the time's unit   --unit (--time-unit), else the fit's data.unit, else
+ *                     sf_scale_guess_unit(); a label (no conversion) that
+ *                     turns the time into hours for --cost, into seconds
+ *                     for a throughput, and names the unit on the chart
  *   the table         the listed values, or sf_sweep_values() of the
  *                     range (--points, --log or --linear)
  *
@@ -98,6 +100,8 @@ typedef struct sf_scale {
 	                             searched among its values only */
 	const char *unit;         /* the time's unit, in sf_scale_units */
 	int unit_guessed;         /* 1: read from the output's name */
+	int unit_declared;        /* 1: given by --unit or the model's
+	                             data.unit (f->unit) */
 	int efficiency_panel;     /* 1: the chart's lower panel shows the
 	                             efficiency, 0: the shares */
 	sf_sweep *table;          /* the sweep at x; NULL until run */
