@@ -315,6 +315,21 @@ grep -q '>time is not the sum of its terms; shares not shown<' "$work/product.sv
 	pass "the product's chart says why it shows no shares" ||
 	fail "the product's chart lacks the note"
 
+# ---- several fits: a column and a line each --------------------------------
+expect 0 '^ *p *simple  *simple-bootstrap' "scale with two fits: a column each" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --plot "$work/two.svg"
+expect 0 '^simple-bootstrap:' "scale with two fits: each one's answers" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q
+[ "$(grep -c 'class="series"' "$work/two.svg")" -eq 2 ] &&
+	pass "the chart of two fits draws two series" ||
+	fail "the chart of two fits does not draw two series"
+expect 0 '"label": "simple-bootstrap"' "scale --json with two fits: studies with labels" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --json
+expect 0 '^ *p *simple (.*simple.json) ' "two fits of the same name are told apart" \
+	-- scale "$simple" "$simple" --over p=1:64 -q
+expect 2 "--data goes with one fit file, not 2" "--data with two fits is refused" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 --plot "$work/x.svg" --data "$work/x.csv"
+
 # ---- Ernest, end to end ----------------------------------------------------
 if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then
 	expect 0 'fastest  *p = 6' "Ernest: fastest p" \

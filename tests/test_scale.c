@@ -1069,6 +1069,56 @@ test_chart(void)
 	sf_fitfile_free(f);
 }
 
+/* Several fits on one chart: a line each, named in the legend; labels
+ * tell twins apart; the tables share the first fit's points. */
+static void
+test_several(void)
+{
+	sf_fitfile *a = load("fit/simple.json");
+	sf_fitfile *b = load("fit/bootstrap.json");
+	sf_fitfile *c = load("fit/simple.json");
+	sf_scale_request q = request("p=1:64");
+	sf_scale *sc[3];
+	const char *labels[] = {"cnn", "mlp"};
+	sf_svg *svg = NULL;
+	const char *text, *at;
+	char label[256];
+	size_t series = 0;
+
+	sc[0] = set_up(a, &q);
+	sc[1] = set_up(b, &q);
+	sc[2] = set_up(c, &q);
+	CU_ASSERT_EQUAL_FATAL(sf_scale_share_points(sc, 3, NULL), SF_OK);
+	for (size_t j = 0; j < 3; j++) {
+		CU_ASSERT_EQUAL(sc[j]->n, sc[0]->n);
+		CU_ASSERT_EQUAL_FATAL(sf_scale_run(sc[j], NULL), SF_OK);
+	}
+	/* simple twice: told apart by the file */
+	sf_scale_label((const sf_scale *const *)sc, 3, 0, label, sizeof label);
+	CU_ASSERT_PTR_NOT_NULL(strstr(label, "simple ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(label, "simple.json)"));
+	sf_scale_label((const sf_scale *const *)sc, 2, 0, label, sizeof label);
+	CU_ASSERT_STRING_EQUAL(label, "simple");
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_plot_studies((const sf_scale *const *)sc, labels, 2, &svg, NULL),
+	    SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (at = text; (at = strstr(at, "class=\"series\"")) != NULL; at++)
+		series++;
+	CU_ASSERT_EQUAL(series, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">cnn<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">mlp<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "parallel efficiency"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">predicted epoch_s of 2 fits<"));
+	sf_svg_free(svg);
+	for (size_t j = 0; j < 3; j++)
+		sf_scale_free(sc[j]);
+	sf_fitfile_free(a);
+	sf_fitfile_free(b);
+	sf_fitfile_free(c);
+}
+
 int
 main(void)
 {
@@ -1095,6 +1145,7 @@ main(void)
 	    {"terms whose sum is not the time", test_not_a_sum},
 	    {"batch sweeps: throughput and knee", test_batch},
 	    {"a worker sweep's curve at whole p", test_chart_whole},
+	    {"several fits on one chart", test_several},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

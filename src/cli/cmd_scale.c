@@ -25,6 +25,8 @@ enum { MAX_POINTS = 100000 };
 
 typedef struct scale_args {
 	const char *fit_path, *plot, *data;
+	char **fit_paths; /* nfits fit files; fit_path is the first */
+	size_t nfits;
 	const char **set; /* the --set texts (q.set) */
 	sf_scale_request q;
 	int json, quiet;
@@ -142,14 +144,18 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "scale needs a fit file (FIT.json, from "
 		                 "'scalefit fit -o FIT.json')");
-	if (argc - optind > 1)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 1]);
+
 	if (q->over == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say what to sweep: --over NAME=LO:HI (for "
 		                 "example --over p=1:1024)");
 	a->fit_path = argv[optind];
+	a->fit_paths = argv + optind;
+	a->nfits = (size_t)(argc - optind);
+	if (a->nfits > 1 && a->data != NULL)
+		return cli_usage(cmd->name, NULL,
+		                 "--data goes with one fit file, not %zu",
+		                 a->nfits);
 	q->set = a->set;
 	return SF_EXIT_OK;
 }
@@ -342,17 +348,87 @@ print_text(const sf_scale *sc)
 /* ---- the command ----------------------------------------------------------
  */
 
+/* Several fits, one series each: a table with a time column per fit, the
+ * answers of each, a chart with a line per fit, or {"studies": [...]}. */
+static void
+print_several(sf_scale *const *sc, size_t n)
+{
+	const sf_scale *first = sc[0];
+	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
+	char fixed[256], label[512], head[160];
+
+	sf_scale_fixed_text(first, fixed, sizeof fixed);
+	sf_text_time_header(first->f, first->unit_declared ? first->unit : NULL,
+	                    head, sizeof head);
+	printf("%s of %zu fits over %s from %g to %g%s%s\n", head, n, in->name,
+	       first->lo, first->hi, fixed[0] ? ", " : "", fixed);
+	printf("\n%*s", sf_text_width(in->name, 8), in->name);
+	for (size_t j = 0; j < n; j++) {
+		sf_scale_label((const sf_scale *const *)sc, n, j, label,
+		               sizeof label);
+		printf("  %*s", sf_text_width(label, 10), label);
+	}
+	printf("\n");
+	for (size_t k = 0; k < first->table->n; k++) {
+		int outside = 0;
+
+		printf("%*.6g", sf_text_width(in->name, 8), first->table->x[k]);
+		for (size_t j = 0; j < n; j++) {
+			sf_scale_label((const sf_scale *const *)sc, n, j, label,
+			               sizeof label);
+			printf("  %*.5g", sf_text_width(label, 10),
+			       sc[j]->table->pred->points[k].time);
+			outside |= sf_prediction_outside(sc[j]->table->pred, k);
+		}
+		printf("%s\n", outside ? "  *" : "");
+	}
+	for (size_t j = 0; j < n; j++) {
+		sf_scale_label((const sf_scale *const *)sc, n, j, label,
+		               sizeof label);
+		printf("\n%s:", label);
+		print_answers(sc[j]);
+	}
+}
+
+/* {"studies": [each study's document with its "label"]}. */
+static json_t *
+several_json(sf_scale *const *sc, size_t n)
+{
+	json_t *root = json_object(), *list = json_array();
+	char label[512];
+	int ok = root != NULL && list != NULL;
+
+	for (size_t j = 0; ok && j < n; j++) {
+		json_t *one = sf_scale_json(sc[j]);
+
+		sf_scale_label((const sf_scale *const *)sc, n, j, label,
+		               sizeof label);
+		ok = one != NULL &&
+		     json_object_set_new(one, "label", json_string(label)) ==
+		         0 &&
+		     json_array_append_new(list, one) == 0;
+	}
+	if (!ok || json_object_set_new(root, "studies", list) != 0) {
+		json_decref(root);
+		json_decref(list);
+		return NULL;
+	}
+	return root;
+}
+
 int
 sf_command_scale(const sf_command *cmd, int argc, char **argv)
 {
 	scale_args a = {0};
-	sf_fitfile *f = NULL;
-	sf_scale *sc = NULL;
+	sf_fitfile **fits = NULL;
+	sf_scale **sc = NULL;
+	char **labels = NULL;
 	sf_svg *svg = NULL;
 	sf_table *table = NULL;
 	double *hx = NULL, *hy = NULL;
 	json_t *json = NULL;
 	sf_error err;
+	size_t n = 0;
 	int status, rc;
 
 	sf_error_clear(&err);
@@ -362,26 +438,49 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	}
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		goto done;
-	if ((status = cli_output_not_input(cmd->name, "--plot", a.plot,
-	                                   a.fit_path, "the fit file")) !=
-	    SF_EXIT_OK)
-		goto done;
-	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
+	for (size_t j = 0; j < a.nfits; j++)
+		if ((status = cli_output_not_input(
+		         cmd->name, "--plot", a.plot, a.fit_paths[j],
+		         "the fit file")) != SF_EXIT_OK)
+			goto done;
+	fits = calloc(a.nfits + 1, sizeof *fits);
+	sc = calloc(a.nfits + 1, sizeof *sc);
+	labels = calloc(a.nfits + 1, sizeof *labels);
+	if (fits == NULL || sc == NULL || labels == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
 		status = cli_error(&err);
 		goto done;
 	}
-	cli_fitfile_version(a.fit_path, f);
-	/* A study the fit cannot answer is a usage error. */
-	if ((rc = sf_scale_new(f, &a.q, &sc, &err)) != SF_OK) {
-		status = rc == SF_ENOMEM
-		             ? cli_error(&err)
-		             : cli_usage(cmd->name, NULL, "%s", err.message);
-		goto done;
+	for (n = 0; n < a.nfits; n++) {
+		if (sf_fitfile_load(a.fit_paths[n], &fits[n], &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+		cli_fitfile_version(a.fit_paths[n], fits[n]);
+		/* A study the fit cannot answer is a usage error. */
+		if ((rc = sf_scale_new(fits[n], &a.q, &sc[n], &err)) != SF_OK) {
+			if (a.nfits > 1 && rc != SF_ENOMEM) {
+				status = cli_usage(cmd->name, NULL, "%s: %s",
+				                   a.fit_paths[n], err.message);
+			} else {
+				status = rc == SF_ENOMEM
+				             ? cli_error(&err)
+				             : cli_usage(cmd->name, NULL, "%s",
+				                         err.message);
+			}
+			n++;
+			goto done;
+		}
 	}
-	if (sf_scale_run(sc, &err) != SF_OK) {
+	if (sf_scale_share_points(sc, n, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
+	for (size_t j = 0; j < n; j++)
+		if (sf_scale_run(sc[j], &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
 	if (a.data != NULL) {
 		if (a.plot == NULL) {
 			status = cli_usage(cmd->name, NULL,
@@ -390,24 +489,41 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 			goto done;
 		}
 		if (sf_table_load(a.data, NULL, &table, &err) != SF_OK ||
-		    sf_scale_held_out(sc, table, &hx, &hy, &sc->nheld, &err) !=
-		        SF_OK) {
+		    sf_scale_held_out(sc[0], table, &hx, &hy, &sc[0]->nheld,
+		                      &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
-		sc->held_x = hx;
-		sc->held_y = hy;
+		sc[0]->held_x = hx;
+		sc[0]->held_y = hy;
+	}
+	for (size_t j = 0; j < n; j++) {
+		char label[512];
+
+		sf_scale_label((const sf_scale *const *)sc, n, j, label,
+		               sizeof label);
+		if ((labels[j] = strdup(label)) == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
 	}
 	/* The chart first: if it cannot be written, nothing is printed. */
-	if (a.plot != NULL && (sf_plot_study(sc, &svg, &err) != SF_OK ||
-	                       sf_svg_save(svg, a.plot, &err) != SF_OK)) {
+	if (a.plot != NULL &&
+	    ((n == 1 ? sf_plot_study(sc[0], &svg, &err)
+	             : sf_plot_studies((const sf_scale *const *)sc,
+	                               (const char *const *)labels, n, &svg,
+	                               &err)) != SF_OK ||
+	     sf_svg_save(svg, a.plot, &err) != SF_OK)) {
 		status = cli_error(&err);
 		goto done;
 	}
 	if (!a.quiet)
-		sf_scale_warn(sc, cli_warning, NULL);
+		for (size_t j = 0; j < n; j++)
+			sf_scale_warn(sc[j], cli_warning, NULL);
 	if (a.json) {
-		if ((json = sf_scale_json(sc)) == NULL) {
+		if ((json = n == 1 ? sf_scale_json(sc[0])
+		                   : several_json(sc, n)) == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
 			goto done;
@@ -416,8 +532,10 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 			status = cli_error(&err);
 			goto done;
 		}
+	} else if (n == 1) {
+		print_text(sc[0]);
 	} else {
-		print_text(sc);
+		print_several(sc, n);
 	}
 	status = SF_EXIT_OK;
 done:
@@ -426,8 +544,14 @@ done:
 	sf_table_free(table);
 	free(hx);
 	free(hy);
-	sf_scale_free(sc);
-	sf_fitfile_free(f);
+	for (size_t j = 0; j < n; j++) {
+		sf_scale_free(sc[j]);
+		sf_fitfile_free(fits[j]);
+		free(labels[j]);
+	}
+	free(sc);
+	free(fits);
+	free(labels);
 	free(a.set);
 	return status;
 }

@@ -136,7 +136,7 @@ static const command commands[] = {
      "  -q, --quiet               no warnings\n",
      sf_command_next},
     {"scale",
-     "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
+     "scale FIT.json... --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
      "PRICE] [--plot FILE.svg] [OPTION]...",
      "show how the time scales along one input, and the best worker count",
      "      --over NAME=LO:HI    the input to sweep and its range (or "

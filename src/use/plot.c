@@ -311,21 +311,22 @@ map_all(const sf_axis *a, const double *v, size_t n, double *out)
 
 /* A band: along the upper edge, back along the lower. */
 static void
-draw_band(sf_svg *s, const sf_plot_scale *p, const panel *pn, const double *lo,
-          const double *hi, const char *attrs, double *bx, double *by)
+draw_band(sf_svg *s, const double *x, size_t n, const panel *pn,
+          const double *lo, const double *hi, const char *attrs, double *bx,
+          double *by)
 {
-	size_t m = 0, n = p->n;
+	size_t m = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		if (!isfinite(lo[k]) || !isfinite(hi[k]))
 			continue;
-		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		bx[m] = sf_axis_map(&pn->x, x[k]);
 		by[m++] = sf_axis_map(&pn->y, fmin(hi[k], pn->y.hi));
 	}
 	for (size_t k = n; k-- > 0;) {
 		if (!isfinite(lo[k]) || !isfinite(hi[k]))
 			continue;
-		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		bx[m] = sf_axis_map(&pn->x, x[k]);
 		by[m++] = sf_axis_map(&pn->y, pn->y.log ? fmax(lo[k], pn->y.lo)
 		                                        : lo[k]);
 	}
@@ -412,12 +413,12 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
 	draw_beyond(s, p, pn);
 	if (p->pi_lo != NULL && p->pi_hi != NULL)
-		draw_band(s, p, pn, p->pi_lo, p->pi_hi,
+		draw_band(s, p->x, n, pn, p->pi_lo, p->pi_hi,
 		          "class=\"interval\" fill=\"#0072B2\" "
 		          "fill-opacity=\"0.12\" stroke=\"none\"",
 		          bx, by);
 	if (p->lo != NULL && p->hi != NULL)
-		draw_band(s, p, pn, p->lo, p->hi,
+		draw_band(s, p->x, n, pn, p->lo, p->hi,
 		          "class=\"band\" fill=\"#0072B2\" "
 		          "fill-opacity=\"0.3\" stroke=\"none\"",
 		          bx, by);
@@ -834,5 +835,269 @@ done:
 	free(hi);
 	free(pi_lo);
 	free(pi_hi);
+	return rc;
+}
+
+/* ---- several fits on one chart ------------------------------------------ */
+
+int
+sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
+{
+	double ylo = INFINITY, yhi = -INFINITY, elo = 0, ehi = 1;
+	double *px = NULL, *py = NULL, *bx = NULL, *by = NULL;
+	double xlo = INFINITY, xhi = -INFINITY;
+	legend measure = {NULL, LEFT, 78, 1}, draw;
+	size_t most = 0;
+	panel top, bottom;
+	double height;
+	sf_svg *s = NULL;
+
+	*out = NULL;
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		extend(&ylo, &yhi, l->time, l->n, p->ylog);
+		extend(&xlo, &xhi, l->x, l->n, p->xlog);
+		most = l->n > most ? l->n : most;
+	}
+	if (!(ylo <= yhi) || !(xlo <= xhi))
+		return sf_error_set(err, SF_EVALUE,
+		                    "no finite predicted time to plot");
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		extend(&ylo, &yhi, l->my, l->nmeasured, p->ylog);
+		if (p->efficiency && l->efficiency != NULL)
+			extend(&elo, &ehi, l->efficiency, l->n, 0);
+	}
+	pad(&ylo, &yhi, p->ylog, 0.04);
+	elo = 0;
+	ehi = fmax(1, ehi) * 1.05;
+	for (size_t j = 0; j < p->nlines; j++)
+		legend_entry(&measure, LINE, palette[j % PALETTE_SIZE],
+		             p->lines[j].label);
+	legend_entry(&measure, BAND, "#888888", "95% band of the mean");
+	top.x0 = bottom.x0 = LEFT;
+	top.x1 = bottom.x1 = WIDTH - RIGHT;
+	top.y0 = measure.y + 16;
+	top.y1 = top.y0 + TOP_HEIGHT;
+	bottom.y0 = top.y1 + GAP;
+	bottom.y1 = bottom.y0 + (p->efficiency ? BOTTOM_HEIGHT : 0);
+	height = bottom.y1 + 52;
+	top.clip = "top-panel";
+	bottom.clip = "bottom-panel";
+	top.x = (sf_axis){xlo, xhi, p->xlog, top.x0 + INSET, top.x1 - INSET};
+	bottom.x = top.x;
+	top.y = (sf_axis){ylo, yhi, p->ylog, top.y1, top.y0};
+	bottom.y = (sf_axis){elo, ehi, 0, bottom.y1, bottom.y0};
+	px = malloc((most + 1) * sizeof *px);
+	py = malloc((most + 1) * sizeof *py);
+	bx = malloc((2 * most + 1) * sizeof *bx);
+	by = malloc((2 * most + 1) * sizeof *by);
+	s = sf_svg_new(WIDTH, p->efficiency ? height : top.y1 + 52);
+	if (px == NULL || py == NULL || bx == NULL || by == NULL || s == NULL)
+		goto nomem;
+	sf_svg_text(s, LEFT, 28, "font-size=\"16\" font-weight=\"bold\"",
+	            p->title);
+	if (p->subtitle != NULL && p->subtitle[0] != '\0')
+		sf_svg_text(s, LEFT, 48, "fill=\"#555555\"", p->subtitle);
+	draw = (legend){s, LEFT, 78, 1};
+	for (size_t j = 0; j < p->nlines; j++)
+		legend_entry(&draw, LINE, palette[j % PALETTE_SIZE],
+		             p->lines[j].label);
+	legend_entry(&draw, BAND, "#888888", "95% band of the mean");
+	sf_svg_printf(s, "<defs>\n");
+	clip_path(s, &top);
+	if (p->efficiency)
+		clip_path(s, &bottom);
+	sf_svg_printf(s, "</defs>\n");
+	grid_and_ticks(s, &top, p->powers_of_two, !p->efficiency, 0);
+	if (p->efficiency)
+		grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", top.clip);
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+		const char *colour = palette[j % PALETTE_SIZE];
+		char attrs[160];
+
+		if (l->lo != NULL && l->hi != NULL) {
+			snprintf(attrs, sizeof attrs,
+			         "class=\"band\" fill=\"%s\" "
+			         "fill-opacity=\"0.2\" stroke=\"none\"",
+			         colour);
+			draw_band(s, l->x, l->n, &top, l->lo, l->hi, attrs, bx,
+			          by);
+		}
+	}
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+		const char *colour = palette[j % PALETTE_SIZE];
+		char attrs[160];
+
+		map_all(&top.x, l->x, l->n, px);
+		map_all(&top.y, l->time, l->n, py);
+		snprintf(attrs, sizeof attrs,
+		         "class=\"series\" stroke=\"%s\" stroke-width=\"2\" "
+		         "stroke-linejoin=\"round\"",
+		         colour);
+		sf_svg_polyline(s, px, py, l->n, attrs);
+		for (size_t k = 0; k < l->nmeasured; k++) {
+			if (!isfinite(l->mx[k]) || !isfinite(l->my[k]) ||
+			    (top.y.log && !(l->my[k] > 0)))
+				continue;
+			sf_svg_printf(s,
+			              "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			              "fill=\"%s\" stroke=\"white\"/>\n",
+			              sf_axis_map(&top.x, l->mx[k]),
+			              sf_axis_map(&top.y, l->my[k]), colour);
+		}
+	}
+	sf_svg_printf(s, "</g>\n");
+	if (p->efficiency) {
+		double y = sf_axis_map(&bottom.y, 0.5);
+
+		sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", bottom.clip);
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"#888888\" "
+		              "stroke-dasharray=\"2 3\"/>\n",
+		              bottom.x0, y, bottom.x1, y);
+		for (size_t j = 0; j < p->nlines; j++) {
+			const sf_plot_line *l = &p->lines[j];
+			char attrs[128];
+
+			if (l->efficiency == NULL)
+				continue;
+			map_all(&bottom.x, l->x, l->n, px);
+			map_all(&bottom.y, l->efficiency, l->n, py);
+			snprintf(attrs, sizeof attrs,
+			         "stroke=\"%s\" stroke-width=\"2\" "
+			         "stroke-linejoin=\"round\"",
+			         palette[j % PALETTE_SIZE]);
+			sf_svg_polyline(s, px, py, l->n, attrs);
+		}
+		sf_svg_printf(s, "</g>\n");
+		frame(s, &bottom);
+		y_title(s, &bottom, "parallel efficiency");
+	}
+	frame(s, &top);
+	y_title(s, &top, p->ylabel);
+	sf_svg_text(s, (top.x0 + top.x1) / 2,
+	            (p->efficiency ? bottom.y1 : top.y1) + 42,
+	            "text-anchor=\"middle\"", p->xlabel);
+	if (sf_svg_text_of(s, NULL) == NULL)
+		goto nomem;
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	*out = s;
+	return SF_OK;
+nomem:
+	sf_svg_free(s);
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
+}
+
+int
+sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
+                sf_svg **out, sf_error *err)
+{
+	sf_plot_line *lines = calloc(n + 1, sizeof *lines);
+	sf_sweep **w = calloc(n + 1, sizeof *w);
+	double **mem = calloc(5 * n + 1, sizeof *mem);
+	const sf_scale *first = sc[0];
+	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
+	char title[256], subtitle[512], fixed[256], xlabel[256], ylabel[160];
+	sf_plot_lines p;
+	int rc = SF_ENOMEM, efficiency = 1;
+
+	*out = NULL;
+	if (lines == NULL || w == NULL || mem == NULL) {
+		sf_error_set(err, rc, "out of memory");
+		goto done;
+	}
+	for (size_t j = 0; j < n; j++) {
+		const sf_scale *c = sc[j];
+		const sf_fitfile *f = c->f;
+		double *x = NULL, *lo, *hi, *mx, *my;
+		size_t m;
+
+		if ((rc = sf_sweep_values(
+		         c->lo, c->hi,
+		         c->s.integer ? SF_SWEEP_WHOLE : SF_SWEEP_REAL,
+		         c->s.log, SF_PLOT_POINTS, &x, &m, err)) != SF_OK)
+			goto done;
+		rc = sf_sweep_run(f, &c->s, x, m, &w[j], err);
+		free(x);
+		if (rc != SF_OK)
+			goto done;
+		rc = SF_ENOMEM;
+		mem[5 * j] = lo = malloc((m + 1) * sizeof *lo);
+		mem[5 * j + 1] = hi = malloc((m + 1) * sizeof *hi);
+		mem[5 * j + 2] = mx = malloc((f->nmeasured + 1) * sizeof *mx);
+		mem[5 * j + 3] = my = malloc((f->nmeasured + 1) * sizeof *my);
+		mem[5 * j + 4] = malloc((m + 1) * sizeof *mem[0]);
+		if (lo == NULL || hi == NULL || mx == NULL || my == NULL ||
+		    mem[5 * j + 4] == NULL) {
+			sf_error_set(err, rc, "out of memory");
+			goto done;
+		}
+		for (size_t k = 0; k < m; k++) {
+			sf_band b = sf_prediction_band(w[j]->pred, k);
+
+			lo[k] = b.lo;
+			hi[k] = b.hi;
+			mem[5 * j + 4][k] = w[j]->pred->points[k].time;
+		}
+		lines[j].label = labels[j];
+		lines[j].n = m;
+		lines[j].x = w[j]->x;
+		lines[j].time = mem[5 * j + 4];
+		lines[j].lo = lo;
+		lines[j].hi = hi;
+		lines[j].efficiency = w[j]->efficiency;
+		lines[j].nmeasured = sf_scale_measured(c, mx, my);
+		lines[j].mx = mx;
+		lines[j].my = my;
+		efficiency &= c->efficiency_panel && w[j]->efficiency != NULL;
+	}
+	sf_scale_fixed_text(first, fixed, sizeof fixed);
+	snprintf(title, sizeof title, "predicted %.100s of %zu fits",
+	         first->f->output, n);
+	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g", fixed,
+	         fixed[0] ? "; " : "", in->name, first->lo, first->hi);
+	if (strcmp(in->column, in->name) != 0)
+		snprintf(xlabel, sizeof xlabel, "%.100s (%.100s)", in->name,
+		         in->column);
+	else
+		snprintf(xlabel, sizeof xlabel, "%.200s", in->name);
+	if (first->unit_declared || first->unit_guessed)
+		snprintf(ylabel, sizeof ylabel, "%.100s (%s)", first->f->output,
+		         sf_scale_unit_name(first->unit));
+	else
+		snprintf(ylabel, sizeof ylabel, "%.100s", first->f->output);
+	memset(&p, 0, sizeof p);
+	p.title = title;
+	p.subtitle = subtitle;
+	p.xlabel = xlabel;
+	p.ylabel = ylabel;
+	p.xlog = p.ylog = first->s.log;
+	p.powers_of_two = first->s.integer && first->s.log;
+	p.nlines = n;
+	p.lines = lines;
+	p.efficiency = efficiency;
+	rc = sf_plot_lines_draw(&p, out, err);
+done:
+	for (size_t j = 0; w != NULL && j < n; j++)
+		sf_sweep_free(w[j]);
+	for (size_t j = 0; mem != NULL && j < 5 * n; j++)
+		free(mem[j]);
+	free(mem);
+	free(w);
+	free(lines);
 	return rc;
 }

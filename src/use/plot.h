@@ -96,4 +96,46 @@ int sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err);
  */
 int sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err);
 
+/* ---- several fits on one chart ---------------------------------------- */
+
+/* One fit's series: its curve, its band, its efficiency, its measured
+ * points. */
+typedef struct sf_plot_line {
+	const char *label; /* in the legend */
+	size_t n;
+	const double *x, *time;
+	const double *lo, *hi;    /* the band of the mean; may be NULL */
+	const double *efficiency; /* n values; may be NULL */
+	size_t nmeasured;
+	const double *mx, *my;
+} sf_plot_line;
+
+/* A chart of several series: the time of each on top, in its colour with
+ * its band and measured points, named in the legend; below, when
+ * efficiency, each one's parallel efficiency with the 50% line. */
+typedef struct sf_plot_lines {
+	const char *title, *subtitle, *xlabel, *ylabel;
+	int xlog, ylog, powers_of_two;
+	size_t nlines;
+	const sf_plot_line *lines;
+	int efficiency;
+} sf_plot_lines;
+
+/* Draw it into a new document *out (free with sf_svg_free()).  Returns
+ * SF_OK, SF_ENOMEM or SF_EVALUE (no finite point to draw). */
+int sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err);
+
+/*
+ * The chart of n studies (n >= 1, each run, the same swept input and
+ * range: `scalefit scale A.json B.json ...`, or the groups of one fit file
+ * later), one series each named labels[k] (the fit's name, say), into a
+ * new document *out: each curve through SF_PLOT_POINTS points spaced as
+ * its study is, with its band and measured points; the efficiency panel
+ * when every study is a worker sweep that shows it; the first study's
+ * fixed inputs, range and unit in the titles.  Returns SF_OK, or an error
+ * of sf_sweep_run(), SF_ENOMEM or SF_EVALUE.
+ */
+int sf_plot_studies(const sf_scale *const *sc, const char *const *labels,
+                    size_t n, sf_svg **out, sf_error *err);
+
 #endif /* SF_PLOT_H */

@@ -827,3 +827,37 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 	*n = m;
 	return SF_OK;
 }
+
+int
+sf_scale_share_points(sf_scale *const *sc, size_t n, sf_error *err)
+{
+	for (size_t j = 1; j < n; j++) {
+		double *x = malloc((sc[0]->n + 1) * sizeof *x);
+
+		if (x == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		memcpy(x, sc[0]->x, sc[0]->n * sizeof *x);
+		free(sc[j]->x);
+		sc[j]->x = x;
+		sc[j]->n = sc[0]->n;
+		sc[j]->listed = sc[0]->listed;
+	}
+	return SF_OK;
+}
+
+void
+sf_scale_label(const sf_scale *const *sc, size_t n, size_t k, char *out,
+               size_t size)
+{
+	const sf_fitfile *f = sc[k]->f;
+	int twin = f->name[0] == '\0';
+
+	for (size_t j = 0; j < n && !twin; j++)
+		twin = j != k && strcmp(sc[j]->f->name, f->name) == 0;
+	if (!twin)
+		snprintf(out, size, "%s", f->name);
+	else if (f->name[0] != '\0')
+		snprintf(out, size, "%s (%s)", f->name, f->path);
+	else
+		snprintf(out, size, "%s", f->path);
+}

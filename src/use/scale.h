@@ -237,4 +237,20 @@ void sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx);
  */
 json_t *sf_scale_json(const sf_scale *sc);
 
+/*
+ * Several studies of one request (`scale A.json B.json ...`), set up and
+ * not yet run: give each the points of the first, so their tables share
+ * one column of x (a list, or the first fit's range points).  Returns
+ * SF_OK or SF_ENOMEM.
+ */
+int sf_scale_share_points(sf_scale *const *sc, size_t n, sf_error *err);
+
+/*
+ * The name of study k of n in a table or legend: its model's name, or
+ * "name (FIT.json)" when another study has the same name, or the fit
+ * file's path when it has none; into out (size bytes, NUL-terminated).
+ */
+void sf_scale_label(const sf_scale *const *sc, size_t n, size_t k, char *out,
+                    size_t size);
+
 #endif /* SF_SCALE_H */
