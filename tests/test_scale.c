@@ -958,6 +958,23 @@ test_batch(void)
 	CU_ASSERT_EQUAL(sc->answers.knee, 1277);
 	sf_scale_free(sc);
 
+	/* A throughput that overflows is refused, not answered as inf. */
+	{
+		static const char *const huge[] = {"p=4,n=1e308"};
+		sf_scale *bad;
+		sf_error err;
+
+		q = request("b=1:64");
+		q.set = huge;
+		q.nset = 1;
+		q.time_unit = "ms";
+		bad = set_up(f, &q);
+		CU_ASSERT_EQUAL(sf_scale_run(bad, &err), SF_EVALUE);
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(err.message, "the highest throughput over 1 to 64 "
+		                        "is not a finite number"));
+		sf_scale_free(bad);
+	}
 	/* A fractional end: the batch is swept as a real number. */
 	q = request("b=0.5:4096");
 	q.set = set;

@@ -451,6 +451,14 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 			    "the fastest %s over %g to %g is not "
 			    "a finite number: narrow --over",
 			    sc->f->inputs[sc->s.var].name, sc->lo, sc->hi);
+		if (sc->s.throughput &&
+		    (!isfinite(a->best_x) || !isfinite(a->best_throughput) ||
+		     !isfinite(a->knee)))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the highest throughput over %g to %g is not "
+			    "a finite number: narrow --over",
+			    sc->lo, sc->hi);
 		if (!isnan(a->cheapest) &&
 		    (!isfinite(a->cheapest) || !isfinite(a->cheapest_cost)))
 			return sf_error_set(
