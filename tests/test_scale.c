@@ -958,22 +958,35 @@ test_batch(void)
 	CU_ASSERT_EQUAL(sc->answers.knee, 1277);
 	sf_scale_free(sc);
 
-	/* A throughput that overflows is refused, not answered as inf. */
+	/* A throughput that overflows (1e308 samples in 1 ms) is refused,
+	 * not answered as inf. */
 	{
+		static const char text[] =
+		    "{\"model\": {\"time\": \"t0 + c * n / (p * b)\", "
+		    "\"terms\": {}, \"inputs\": {\"p\": \"workers\", "
+		    "\"b\": \"batch\", \"n\": \"samples\"}},\n"
+		    " \"parameters\": {\"t0\": {\"value\": 1}, \"c\": "
+		    "{\"value\": 0}}}";
 		static const char *const huge[] = {"p=4,n=1e308"};
+		sf_fitfile *flat = NULL;
 		sf_scale *bad;
 		sf_error err;
 
+		CU_ASSERT_EQUAL_FATAL(sf_fitfile_parse(text, strlen(text),
+		                                       "flat.json", &flat,
+		                                       NULL),
+		                      SF_OK);
 		q = request("b=1:64");
 		q.set = huge;
 		q.nset = 1;
 		q.time_unit = "ms";
-		bad = set_up(f, &q);
+		bad = set_up(flat, &q);
 		CU_ASSERT_EQUAL(sf_scale_run(bad, &err), SF_EVALUE);
 		CU_ASSERT_PTR_NOT_NULL(
 		    strstr(err.message, "the highest throughput over 1 to 64 "
 		                        "is not a finite number"));
 		sf_scale_free(bad);
+		sf_fitfile_free(flat);
 	}
 	/* A fractional end: the batch is swept as a real number. */
 	q = request("b=0.5:4096");
