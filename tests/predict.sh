@@ -315,6 +315,10 @@ grep -q '>time is not the sum of its terms; shares not shown<' "$work/product.sv
 	pass "the product's chart says why it shows no shares" ||
 	fail "the product's chart lacks the note"
 
+# Issue 13's absurd batch range: refused, not "fastest b = inf".
+expect 2 "the fastest b over -1e+308 to 1e+308 is not a finite number" "scale --over b=-1e308:1e308" \
+	-- scale "$data/ddp.json" --over b=-1e308:1e308 --set p=4,n=1.28e6,model=cnn
+
 # ---- several fits: a column and a line each --------------------------------
 expect 0 '^ *p *simple  *simple-bootstrap' "scale with two fits: a column each" \
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --plot "$work/two.svg"
