@@ -1141,6 +1141,9 @@ test_several(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">mlp<"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "parallel efficiency"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">predicted epoch_s of 2 fits<"));
+	/* both were fitted over p in [2, 16]: marked as for one fit */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fitted range<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
 	sf_svg_free(svg);
 	for (size_t j = 0; j < 3; j++)
 		sf_scale_free(sc[j]);

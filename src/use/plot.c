@@ -847,12 +847,14 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 	double *px = NULL, *py = NULL, *bx = NULL, *by = NULL;
 	double xlo = INFINITY, xhi = -INFINITY;
 	legend measure = {NULL, LEFT, 78, 1}, draw;
+	sf_plot_scale fit; /* the fitted range, for draw_beyond() */
 	size_t most = 0;
 	panel top, bottom;
 	double height;
 	sf_svg *s = NULL;
 
 	*out = NULL;
+	memset(&fit, 0, sizeof fit);
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
 
@@ -873,10 +875,16 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 	pad(&ylo, &yhi, p->ylog, 0.04);
 	elo = 0;
 	ehi = fmax(1, ehi) * 1.05;
+	fit.has_fit_range = p->has_fit_range;
+	fit.fit_lo = p->fit_lo;
+	fit.fit_hi = p->fit_hi;
 	for (size_t j = 0; j < p->nlines; j++)
 		legend_entry(&measure, LINE, palette[j % PALETTE_SIZE],
 		             p->lines[j].label);
 	legend_entry(&measure, BAND, "#888888", "95% band of the mean");
+	if (p->has_fit_range)
+		legend_entry(&measure, GREY, BEYOND_COLOUR,
+		             "beyond the fitted range");
 	top.x0 = bottom.x0 = LEFT;
 	top.x1 = bottom.x1 = WIDTH - RIGHT;
 	top.y0 = measure.y + 16;
@@ -906,6 +914,9 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 		legend_entry(&draw, LINE, palette[j % PALETTE_SIZE],
 		             p->lines[j].label);
 	legend_entry(&draw, BAND, "#888888", "95% band of the mean");
+	if (p->has_fit_range)
+		legend_entry(&draw, GREY, BEYOND_COLOUR,
+		             "beyond the fitted range");
 	sf_svg_printf(s, "<defs>\n");
 	clip_path(s, &top);
 	if (p->efficiency)
@@ -915,6 +926,7 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 	if (p->efficiency)
 		grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", top.clip);
+	draw_beyond(s, &fit, &top);
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
 		const char *colour = palette[j % PALETTE_SIZE];
@@ -952,6 +964,7 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 			              sf_axis_map(&top.y, l->my[k]), colour);
 		}
 	}
+	draw_fit_edges(s, &fit, &top);
 	sf_svg_printf(s, "</g>\n");
 	if (p->efficiency) {
 		double y = sf_axis_map(&bottom.y, 0.5);
@@ -1090,6 +1103,15 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 	p.nlines = n;
 	p.lines = lines;
 	p.efficiency = efficiency;
+	/* The fitted range when every fit had the same one. */
+	p.has_fit_range = in->levels == NULL && isfinite(in->lo);
+	p.fit_lo = in->lo;
+	p.fit_hi = in->hi;
+	for (size_t j = 1; j < n; j++) {
+		const sf_fitfile_input *other = &sc[j]->f->inputs[sc[j]->s.var];
+
+		p.has_fit_range &= other->lo == in->lo && other->hi == in->hi;
+	}
 	rc = sf_plot_lines_draw(&p, out, err);
 done:
 	for (size_t j = 0; w != NULL && j < n; j++)

@@ -119,6 +119,8 @@ typedef struct sf_plot_lines {
 	size_t nlines;
 	const sf_plot_line *lines;
 	int efficiency;
+	int has_fit_range;     /* 1: every fit had [fit_lo, fit_hi]: mark */
+	double fit_lo, fit_hi; /*   it and grey beyond, as one study's chart */
 } sf_plot_lines;
 
 /* Draw it into a new document *out (free with sf_svg_free()).  Returns
