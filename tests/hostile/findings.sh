@@ -27,7 +27,8 @@ cd "$w" || exit 99
 run() {
 	"$SCALEFIT" "$@" >out 2>&1
 	st=$?
-	msg=$(grep -m 1 '^scalefit: ' out || head -n 1 out)
+	msg=$(grep -m 1 '^scalefit: error' out || grep -m 1 '^scalefit: ' out ||
+		head -n 1 out)
 	msg=$(printf '%s' "$msg" | cut -c 1-320 | cat -v | sed 's/|/\\|/g')
 	echo "exit $st: $msg"
 }
@@ -91,9 +92,8 @@ row 6 "OMP_NUM_THREADS=100000 fit" "segfault in libgomp (139)" "$(OMP_NUM_THREAD
 row 6 "OMP_NUM_THREADS=50000 fit" "exit 1, fit failed" "$(OMP_NUM_THREADS=50000 run fit m.yaml)"
 # 7. escapes
 printf 'name: "\\e]0;owned\\a"\ninputs:\n  p: p\nparameters:\n  a: {min: 0, max: 10}\ntime: a / p\ndata:\n  file: runs.csv\n  output: t\n' >esc.yaml
-"$SCALEFIT" check esc.yaml >out 2>&1
 row 7 'name: "\e]0;owned\a" (check prints the name)' "sent to the terminal" \
-	"exit $?: $(grep -m 1 '^model:' out | sed 's/|/\\|/g'); $(grep -c "$(printf '\033')" out) ESC bytes"
+	"$(run check esc.yaml); $(grep -c "$(printf '\033')" out) lines with ESC"
 # 8. check vs fit
 printf 'inputs:\n  p: p\nparameters:\n  a: {min: -1e308, max: 1e308}\ntime: a * p\ndata:\n  file: runs.csv\n  output: t\n' >wide.yaml
 row 8 "bounds [-1e308, 1e308]" "check passed; fit failed, 'parameter 0', no position" "$(run check wide.yaml)"
@@ -114,9 +114,12 @@ rm -f full.json
 "$SCALEFIT" fit m.yaml -q -o full.json >/dev/full 2>/dev/null
 row 10 "fit -o F >/dev/full" "exit 2 but F written" "exit $?; F $([ -e full.json ] && echo written || echo absent)"
 # 11. compare
+mkdir -p compare fit
+cp "$top/tests/data/compare/candidates.yaml" "$top/tests/data/compare/bad-column.yaml" compare/
+cp "$top/tests/data/fit/reps.csv" fit/
 start=$(date +%s)
 row 11 "compare candidates.yaml bad-column.yaml (tests/data/compare)" "fitted the first for 21 s, then missing columns" \
-	"$(run compare "$top/tests/data/compare/candidates.yaml" "$top/tests/data/compare/bad-column.yaml"); $(($(date +%s) - start)) s"
+	"$(run compare compare/candidates.yaml compare/bad-column.yaml); $(($(date +%s) - start)) s"
 # 12. corrupted FIT.json
 python3 - fit.json <<'PY'
 import json, sys
