@@ -189,6 +189,47 @@ test_load_missing_file(void)
 	CU_ASSERT_STRING_EQUAL(err.file, "no/such/fit.json");
 }
 
+/* SF_FITFILE_NO_MEASURED: the same fit without its measured rows, and a
+ * file whose residuals are not an array is still read (and refused) by the
+ * parser. */
+static void
+test_load_no_measured(void)
+{
+	sf_fitfile *all = load("fit/simple.json"), *f = NULL;
+	sf_error err;
+	FILE *out;
+	char path[] = "/tmp/scalefit-test-predict-XXXXXX";
+	int fd;
+
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_fitfile_load_flags(sf_test_data("fit/simple.json"),
+	                          SF_FITFILE_NO_MEASURED, &f, &err),
+	    SF_OK);
+	CU_ASSERT(all->nmeasured > 0);
+	CU_ASSERT_EQUAL(f->nmeasured, 0);
+	CU_ASSERT_EQUAL(f->nparams, all->nparams);
+	for (size_t j = 0; j < f->nparams; j++)
+		CU_ASSERT_EQUAL(f->theta[j], all->theta[j]);
+	sf_fitfile_free(f);
+	sf_fitfile_free(all);
+
+	/* residuals that are not an array: left for the loader's message,
+	 * at its place on line 2 (the blanking kept every line) */
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	out = fdopen(fd, "w");
+	CU_ASSERT_FATAL(out != NULL);
+	fputs("{\"model\": {},\n \"residuals\": 7,\n \"x\": [}\n", out);
+	fclose(out);
+	f = (sf_fitfile *)&err;
+	CU_ASSERT_NOT_EQUAL(
+	    sf_fitfile_load_flags(path, SF_FITFILE_NO_MEASURED, &f, &err),
+	    SF_OK);
+	CU_ASSERT_PTR_NULL(f);
+	CU_ASSERT_EQUAL(err.line, 3);
+	remove(path);
+}
+
 /* ---- predictions ------------------------------------------------------------
  */
 
@@ -973,6 +1014,7 @@ main(void)
 	    {"a FIT.json fixture", test_load},
 	    {"building blocks and text inputs", test_building_blocks},
 	    {"errors at FILE:LINE:COL", test_load_errors},
+	    {"without the measured rows", test_load_no_measured},
 	    {"a missing file", test_load_missing_file},
 	    CU_TEST_INFO_NULL,
 	};
