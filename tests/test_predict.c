@@ -135,6 +135,12 @@ test_load_errors(void)
 	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
 	     " \"parameters\": {\"a\": {\"value\": \"x\"}}}",
 	     SF_ETYPE, 2, 32, "parameters.a.value should be a number"},
+	    /* a fitted parameter's name was leaked when its bound had the
+	     * wrong type (the FIT.json fuzz target; leak-checked in the
+	     * sanitizer build) */
+	    {"{\"model\": {\"time\": \"a\", \"terms\": {}, \"inputs\": {}},\n"
+	     " \"parameters\": {\"a\": {\"value\": 1, \"max\": true}}}",
+	     SF_ETYPE, 2, 42, "parameters.a.max should be a number"},
 	    {"{\"model\": {\"time\": \"a + nn\", \"terms\": {}, "
 	     "\"inputs\": {\"n\": \"c\"}},\n"
 	     " \"parameters\": {\"a\": {\"value\": 1}}}",
