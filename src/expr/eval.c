@@ -7,14 +7,14 @@
  * results as more columns.  sf_program_eval() runs the parameter stage
  * into the caller's scratch, then the row stage block by block.
  *
- * Every block loop has a fixed trip count and restrict-qualified pointers
- * (the compiler never makes an instruction write a register it reads), so
- * GCC and Clang vectorise the arithmetic ones even at -O2.  Every element
- * is computed by the same scalar expression whatever the block or thread,
- * and library functions (log, pow, ...) are called per element, so a row's
- * result never depends on how rows are split.  Rows past the end of a
- * range are computed on padding and discarded; only output copies honour
- * the range's exact length.
+ * Every block loop runs over the block's rows that count (at most
+ * SF_EXPR_BLOCK) with restrict-qualified pointers (the compiler never makes
+ * an instruction write a register it reads), so GCC and Clang vectorise the
+ * arithmetic ones even at -O2.  Every element is computed by the same
+ * scalar expression whatever the block or thread, and library functions
+ * (log, pow, ...) are called per element, so a row's result never depends
+ * on how rows are split.  Rows past the end of a range are never computed:
+ * a 72-row dataset costs 72 calls of pow, not a whole block's 256.
  */
 #include "expr/internal.h"
 
@@ -26,9 +26,10 @@
 /* ---- Block kernels ------------------------------------------------------ */
 
 #define UNARY_KERNEL(NAME, EXPR)                                               \
-	static void NAME(double *restrict d, const double *restrict a)         \
+	static void NAME(double *restrict d, const double *restrict a,         \
+	                 size_t n)                                             \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -36,25 +37,25 @@
 
 #define BINARY_KERNELS(NAME, EXPR)                                             \
 	static void NAME##_vv(double *restrict d, const double *restrict a,    \
-	                      const double *restrict b)                        \
+	                      const double *restrict b, size_t n)              \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double x = a[i], y = b[i];                             \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}                                                                      \
 	static void NAME##_vs(double *restrict d, const double *restrict a,    \
-	                      double y)                                        \
+	                      double y, size_t n)                              \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}                                                                      \
 	static void NAME##_sv(double *restrict d, double x,                    \
-	                      const double *restrict b)                        \
+	                      const double *restrict b, size_t n)              \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double y = b[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -92,11 +93,11 @@ BINARY_KERNELS(k_ne, x != y ? 1.0 : 0.0)
 BINARY_KERNELS(k_and, sf_f_and(x, y))
 BINARY_KERNELS(k_or, sf_f_or(x, y))
 
-typedef void (*unary_fn)(double *restrict, const double *restrict);
+typedef void (*unary_fn)(double *restrict, const double *restrict, size_t);
 typedef void (*vv_fn)(double *restrict, const double *restrict,
-                      const double *restrict);
-typedef void (*vs_fn)(double *restrict, const double *restrict, double);
-typedef void (*sv_fn)(double *restrict, double, const double *restrict);
+                      const double *restrict, size_t);
+typedef void (*vs_fn)(double *restrict, const double *restrict, double, size_t);
+typedef void (*sv_fn)(double *restrict, double, const double *restrict, size_t);
 
 static const unary_fn unary_kernels[SF_OP_COUNT] = {
     [SF_OP_NEG] = k_neg,   [SF_OP_NOT] = k_not,     [SF_OP_ABS] = k_abs,
@@ -131,39 +132,39 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 #define FUSED_KERNELS(NAME, EXPR)                                              \
 	static void NAME##_vvv(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
-	                       const double *restrict c)                       \
+	                       const double *restrict c, size_t n)             \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double p = a[i] * b[i], z = c[i];                      \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}                                                                      \
 	static void NAME##_vvs(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
-	                       const double *restrict c)                       \
+	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double z = *c;                                           \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double p = a[i] * b[i];                                \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}                                                                      \
 	static void NAME##_vsv(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
-	                       const double *restrict c)                       \
+	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double y = *b;                                           \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double p = a[i] * y, z = c[i];                         \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}                                                                      \
 	static void NAME##_vss(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
-	                       const double *restrict c)                       \
+	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double y = *b, z = *c;                                   \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double p = a[i] * y;                                   \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -174,7 +175,8 @@ FUSED_KERNELS(k_mulsub, p - z)
 FUSED_KERNELS(k_submul, z - p)
 
 typedef void (*fused_fn)(double *restrict, const double *restrict,
-                         const double *restrict, const double *restrict);
+                         const double *restrict, const double *restrict,
+                         size_t);
 
 /* By variant (x * y + z, x * y - z, z - x * y), then by which of y and z
  * are scalars (2 for y, 1 for z). */
@@ -190,9 +192,9 @@ static const fused_fn fused_kernels[3][4] = {
 #define MULMUL_KERNEL(NAME, Y, V)                                              \
 	static void NAME(double *restrict d, const double *restrict x,         \
 	                 const double *restrict y, const double *restrict u,   \
-	                 const double *restrict v)                             \
+	                 const double *restrict v, size_t n)                   \
 	{                                                                      \
-		for (size_t i = 0; i < B; i++) {                               \
+		for (size_t i = 0; i < n; i++) {                               \
 			double p = x[i] * (Y), r = u[i] * (V);                 \
 			d[i] = OP(p, r);                                       \
 		}                                                              \
@@ -212,7 +214,7 @@ MULMUL_KERNELS(k_mulmulsub)
 
 typedef void (*mulmul_fn)(double *restrict, const double *restrict,
                           const double *restrict, const double *restrict,
-                          const double *restrict);
+                          const double *restrict, size_t);
 
 /* By op (add, sub), then by which of y and v are scalars (2 for y, 1 for
  * v). */
@@ -224,10 +226,26 @@ static const mulmul_fn mulmul_kernels[2][4] = {
  * operands. */
 static void
 k_if(double *restrict d, const double *c, size_t sc, const double *a, size_t sa,
-     const double *b, size_t sb)
+     const double *b, size_t sb, size_t n)
 {
-	for (size_t i = 0; i < B; i++)
+	for (size_t i = 0; i < n; i++)
 		d[i] = sf_f_if(c[i * sc], a[i * sa], b[i * sb]);
+}
+
+/* x^y through log(x) (sf_f_powlog): x and lx vectors, y a vector or a
+ * scalar (stride 0). */
+static void
+k_powlog(double *restrict d, const double *restrict x,
+         const double *restrict lx, const double *y, size_t sy, size_t n)
+{
+	if (sy == 0) {
+		const double e = *y;
+		for (size_t i = 0; i < n; i++)
+			d[i] = sf_f_powlog(x[i], lx[i], e);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		d[i] = sf_f_powlog(x[i], lx[i], y[i]);
 }
 
 /* ---- The block executor ------------------------------------------------- */
@@ -270,16 +288,17 @@ run_fused(const frame *f, const sf_instr *in, double *d)
 	}
 	switch (in->shape) {
 	case SF_SHAPE_MULOP:
-		fused_kernels[sub][2 * sc[1] + sc[2]](d, o[0], o[1], o[2]);
+		fused_kernels[sub][2 * sc[1] + sc[2]](d, o[0], o[1], o[2],
+		                                      f->n);
 		break;
 	case SF_SHAPE_OPMUL:
 		/* z + x * y is x * y + z, bit for bit */
 		fused_kernels[sub ? 2 : 0][2 * sc[2] + sc[0]](d, o[1], o[2],
-		                                              o[0]);
+		                                              o[0], f->n);
 		break;
 	default:
 		mulmul_kernels[sub][2 * sc[1] + sc[3]](d, o[0], o[1], o[2],
-		                                       o[3]);
+		                                       o[3], f->n);
 		break;
 	}
 }
@@ -310,19 +329,19 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		        : f->cols[in->idx[0]] + f->row0;
 		switch (in->shape) {
 		case SF_SHAPE_V:
-			unary_kernels[in->op](d, a);
+			unary_kernels[in->op](d, a, f->n);
 			break;
 		case SF_SHAPE_VV:
-			vv_kernels[in->op](d, a,
-			                   source(f, in->kind[2], in->idx[2]));
+			vv_kernels[in->op](
+			    d, a, source(f, in->kind[2], in->idx[2]), f->n);
 			break;
 		case SF_SHAPE_VS:
-			vs_kernels[in->op](d, a,
-			                   *source(f, in->kind[2], in->idx[2]));
+			vs_kernels[in->op](
+			    d, a, *source(f, in->kind[2], in->idx[2]), f->n);
 			break;
 		case SF_SHAPE_SV:
-			sv_kernels[in->op](d, *a,
-			                   source(f, in->kind[2], in->idx[2]));
+			sv_kernels[in->op](
+			    d, *a, source(f, in->kind[2], in->idx[2]), f->n);
 			break;
 		case SF_SHAPE_MULOP:
 		case SF_SHAPE_OPMUL:
@@ -330,11 +349,18 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 			run_fused(f, in, d);
 			break;
 		default:
+			if (in->op == SF_OP_POWLOG) {
+				k_powlog(d, a,
+				         source(f, in->kind[2], in->idx[2]),
+				         source(f, in->kind[3], in->idx[3]),
+				         in->kind[3] != SF_OPND_SCAL, f->n);
+				break;
+			}
 			k_if(d, a, in->kind[1] != SF_OPND_SCAL,
 			     source(f, in->kind[2], in->idx[2]),
 			     in->kind[2] != SF_OPND_SCAL,
 			     source(f, in->kind[3], in->idx[3]),
-			     in->kind[3] != SF_OPND_SCAL);
+			     in->kind[3] != SF_OPND_SCAL, f->n);
 			break;
 		}
 	}

@@ -70,6 +70,7 @@ typedef enum sf_op {
 	SF_OP_OR,
 	/* ternary */
 	SF_OP_IF,
+	SF_OP_POWLOG, /* internal: pow(x, y) given x and log(x), see below */
 	SF_OP_COUNT
 } sf_op;
 
@@ -131,6 +132,22 @@ static inline double
 sf_f_if(double c, double a, double b)
 {
 	return c != c ? c : (c != 0.0 ? a : b);
+}
+
+/*
+ * x^y for a data base x and a row-constant exponent y (compile.c rewrites
+ * such powers): lx is log(x), hoisted into the data stage, so a row costs
+ * one exp instead of one pow.  For 0 < x < inf, x != 1 this is
+ * exp(y * lx), within 2 + 2 |y ln x| units in the last place of pow's
+ * result (the rounding of lx and of the product, scaled by exp;
+ * tests/test_expr.c bounds it); anywhere else (x <= 0, x = 1, infinite or
+ * NaN x) pow(x, y) itself, so signs, zeros and pow's special cases stay
+ * exact.
+ */
+static inline double
+sf_f_powlog(double x, double lx, double y)
+{
+	return x > 0.0 && x < INFINITY && x != 1.0 ? exp(y * lx) : pow(x, y);
 }
 
 /* Apply op to scalar operands (unused ones are ignored). */
@@ -200,6 +217,8 @@ sf_op_apply(int op, double x, double y, double z)
 		return sf_f_or(x, y);
 	case SF_OP_IF:
 		return sf_f_if(x, y, z);
+	case SF_OP_POWLOG:
+		return sf_f_powlog(x, y, z);
 	default:
 		return NAN;
 	}
