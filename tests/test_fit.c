@@ -125,7 +125,15 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 		          0);
 		CU_ASSERT_EQUAL(r[0]->evaluations, r[t]->evaluations);
 		CU_ASSERT_EQUAL(r[0]->generations, r[t]->generations);
+		CU_ASSERT_EQUAL(r[0]->restarts, r[t]->restarts);
 		CU_ASSERT_STRING_EQUAL(r[0]->stop_reason, r[t]->stop_reason);
+	}
+	/* these converge long before their budget: the adaptive searches
+	 * restart (fit.c), classic DE never does */
+	if (algorithm == SF_ALGORITHM_DE) {
+		CU_ASSERT_EQUAL(r[0]->restarts, 0);
+	} else {
+		CU_ASSERT(r[0]->restarts >= 1);
 	}
 	for (size_t t = 0; t < 3; t++)
 		sf_fit_result_free(r[t]);

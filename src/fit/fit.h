@@ -103,6 +103,7 @@ typedef struct sf_fit_result {
 	double lambda_grid[SF_LAMBDA_GRID];
 	double lambda_cv_mape[SF_LAMBDA_GRID];
 	int threads;
+	size_t restarts; /* runs of the search after the first (fit.c) */
 } sf_fit_result;
 
 /* Fill o with "no override". */
