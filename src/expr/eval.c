@@ -25,11 +25,28 @@
 
 /* ---- Block kernels ------------------------------------------------------ */
 
+/*
+ * Each kernel runs over the n <= SF_EXPR_BLOCK rows of its block that
+ * count: the first VEC_ROWS(n) in chunks of 8 rows, a fixed trip count
+ * that GCC's cheap vectoriser at -O2 takes, then the last n mod 8 one by
+ * one.  Both compute the same scalar expression, so a row's bits do not
+ * depend on where it falls.
+ */
+#define VEC_ROWS(n) ((n) & ~(size_t)7)
+#define FOR_VEC(i, n)                                                          \
+	for (size_t c_ = 0; c_ < VEC_ROWS(n); c_ += 8)                         \
+		for (size_t j_ = 0, i = c_; j_ < 8; i = c_ + ++j_)
+
 #define UNARY_KERNEL(NAME, EXPR)                                               \
 	static void NAME(double *restrict d, const double *restrict a,         \
 	                 size_t n)                                             \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double x = a[i];                                       \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -39,7 +56,12 @@
 	static void NAME##_vv(double *restrict d, const double *restrict a,    \
 	                      const double *restrict b, size_t n)              \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double x = a[i], y = b[i];                             \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double x = a[i], y = b[i];                             \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -47,7 +69,12 @@
 	static void NAME##_vs(double *restrict d, const double *restrict a,    \
 	                      double y, size_t n)                              \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double x = a[i];                                       \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -55,7 +82,12 @@
 	static void NAME##_sv(double *restrict d, double x,                    \
 	                      const double *restrict b, size_t n)              \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double y = b[i];                                       \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double y = b[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -76,6 +108,19 @@ UNARY_KERNEL(k_sin, sin(x))
 UNARY_KERNEL(k_cos, cos(x))
 UNARY_KERNEL(k_tan, tan(x))
 UNARY_KERNEL(k_atan, atan(x))
+
+/* exp in blocks (sf_f_vexp): the vectorised core over every row, then
+ * libm's exp for the rare rows outside the core's range. */
+static void
+k_vexp(double *restrict d, const double *restrict a, size_t n)
+{
+	FOR_VEC(i, n) d[i] = sf_f_vexp_core(a[i]);
+	for (size_t i = VEC_ROWS(n); i < n; i++)
+		d[i] = sf_f_vexp_core(a[i]);
+	for (size_t i = 0; i < n; i++)
+		if (!(a[i] >= SF_VEXP_LO && a[i] <= SF_VEXP_HI))
+			d[i] = exp(a[i]);
+}
 
 BINARY_KERNELS(k_add, x + y)
 BINARY_KERNELS(k_sub, x - y)
@@ -105,6 +150,7 @@ static const unary_fn unary_kernels[SF_OP_COUNT] = {
     [SF_OP_SQRT] = k_sqrt, [SF_OP_EXP] = k_exp,     [SF_OP_LOG] = k_log,
     [SF_OP_LOG2] = k_log2, [SF_OP_LOG10] = k_log10, [SF_OP_SIN] = k_sin,
     [SF_OP_COS] = k_cos,   [SF_OP_TAN] = k_tan,     [SF_OP_ATAN] = k_atan,
+    [SF_OP_VEXP] = k_vexp,
 };
 
 #define BINARY_TABLE(SUFFIX)                                                   \
@@ -134,7 +180,12 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 	                       const double *restrict b,                       \
 	                       const double *restrict c, size_t n)             \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double p = a[i] * b[i], z = c[i];                      \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * b[i], z = c[i];                      \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -144,7 +195,12 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double z = *c;                                           \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double p = a[i] * b[i];                                \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * b[i];                                \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -154,7 +210,12 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double y = *b;                                           \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double p = a[i] * y, z = c[i];                         \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * y, z = c[i];                         \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -164,7 +225,12 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 	                       const double *restrict c, size_t n)             \
 	{                                                                      \
 		const double y = *b, z = *c;                                   \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double p = a[i] * y;                                   \
+			d[i] = (EXPR);                                         \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * y;                                   \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -194,7 +260,12 @@ static const fused_fn fused_kernels[3][4] = {
 	                 const double *restrict y, const double *restrict u,   \
 	                 const double *restrict v, size_t n)                   \
 	{                                                                      \
-		for (size_t i = 0; i < n; i++) {                               \
+		FOR_VEC(i, n)                                                  \
+		{                                                              \
+			double p = x[i] * (Y), r = u[i] * (V);                 \
+			d[i] = OP(p, r);                                       \
+		}                                                              \
+		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = x[i] * (Y), r = u[i] * (V);                 \
 			d[i] = OP(p, r);                                       \
 		}                                                              \
@@ -228,20 +299,31 @@ static void
 k_if(double *restrict d, const double *c, size_t sc, const double *a, size_t sa,
      const double *b, size_t sb, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	FOR_VEC(i, n)
+	d[i] = sf_f_if(c[i * sc], a[i * sa], b[i * sb]);
+	for (size_t i = VEC_ROWS(n); i < n; i++)
 		d[i] = sf_f_if(c[i * sc], a[i * sa], b[i * sb]);
 }
 
 /* x^y through log(x) (sf_f_powlog): x and lx vectors, y a vector or a
- * scalar (stride 0). */
+ * scalar (stride 0).  With a scalar y, exp's vectorised core over every
+ * row, then sf_f_powlog itself for the rows it does not cover. */
 static void
 k_powlog(double *restrict d, const double *restrict x,
          const double *restrict lx, const double *y, size_t sy, size_t n)
 {
 	if (sy == 0) {
 		const double e = *y;
-		for (size_t i = 0; i < n; i++)
-			d[i] = sf_f_powlog(x[i], lx[i], e);
+
+		FOR_VEC(i, n) d[i] = sf_f_vexp_core(e * lx[i]);
+		for (size_t i = VEC_ROWS(n); i < n; i++)
+			d[i] = sf_f_vexp_core(e * lx[i]);
+		for (size_t i = 0; i < n; i++) {
+			double u = e * lx[i];
+			if (!(x[i] > 0.0 && x[i] < INFINITY && x[i] != 1.0 &&
+			      u >= SF_VEXP_LO && u <= SF_VEXP_HI))
+				d[i] = sf_f_powlog(x[i], lx[i], e);
+		}
 		return;
 	}
 	for (size_t i = 0; i < n; i++)

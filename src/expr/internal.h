@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "expr/expr.h"
@@ -52,6 +53,7 @@ typedef enum sf_op {
 	SF_OP_COS,
 	SF_OP_TAN,
 	SF_OP_ATAN,
+	SF_OP_VEXP, /* internal: exp in blocks (sf_f_vexp), see below */
 	/* binary */
 	SF_OP_ADD,
 	SF_OP_SUB,
@@ -135,6 +137,66 @@ sf_f_if(double c, double a, double b)
 }
 
 /*
+ * exp(x) with nothing but IEEE arithmetic on doubles and their bits, so
+ * that a block loop of it vectorises (libm's exp is a call per element)
+ * and every element gets the same bits whether it lands in a vector lane
+ * or in the loop's scalar remainder: 2^k exp(r), k = round(x / ln 2),
+ * r = x - k ln 2 in two parts (Cody and Waite), exp(r) by its Taylor
+ * polynomial of degree 13 (|r| <= 0.35: truncation below 1e-17), 2^k
+ * applied as two exact powers of two.  sf_f_vexp_core is it for
+ * -708 <= x <= 709 (any other x gives garbage, never a trap);
+ * sf_f_vexp is libm's exp outside that range (NaN, overflow, subnormal
+ * results).  Within 2 units in the last place of libm's exp (measured by
+ * tests/test_expr.c).  The compiler uses it for the exp of values that
+ * change from row to row when it simplifies (SF_EXPR_NO_SIMPLIFY keeps
+ * libm's); it relies on products and sums not being fused into FMAs (C11
+ * mode: GCC does not contract; baseline x86-64 has no FMA).
+ */
+#define SF_VEXP_LO (-708.0)
+#define SF_VEXP_HI 709.0
+
+static inline double
+sf_f_vexp_core(double x)
+{
+	const double shift = 0x1.8p52, log2e = 0x1.71547652b82fep0;
+	const double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
+	double t = x * log2e + shift, k = t - shift, r, p, s1, s2;
+	uint64_t bits, n, n1, b1, b2;
+
+	r = (x - k * ln2_hi) - k * ln2_lo;
+	p = 1.0 / 6227020800.0;
+	p = p * r + 1.0 / 479001600.0;
+	p = p * r + 1.0 / 39916800.0;
+	p = p * r + 1.0 / 3628800.0;
+	p = p * r + 1.0 / 362880.0;
+	p = p * r + 1.0 / 40320.0;
+	p = p * r + 1.0 / 5040.0;
+	p = p * r + 1.0 / 720.0;
+	p = p * r + 1.0 / 120.0;
+	p = p * r + 1.0 / 24.0;
+	p = p * r + 1.0 / 6.0;
+	p = p * r + 0.5;
+	p = p * r + 1.0;
+	p = p * r + 1.0;
+	/* n = k + 2048 >= 0 from t's low bits; 2^k = 2^(n1 - 1024) *
+	 * 2^(n - n1 - 1024), each factor a normal double */
+	memcpy(&bits, &t, sizeof bits);
+	n = bits - 0x4338000000000000u + 2048u;
+	n1 = n >> 1;
+	b1 = (n1 - 1u) << 52;
+	b2 = (n - n1 - 1u) << 52;
+	memcpy(&s1, &b1, sizeof s1);
+	memcpy(&s2, &b2, sizeof s2);
+	return p * s1 * s2;
+}
+
+static inline double
+sf_f_vexp(double x)
+{
+	return x >= SF_VEXP_LO && x <= SF_VEXP_HI ? sf_f_vexp_core(x) : exp(x);
+}
+
+/*
  * x^y for a data base x and a row-constant exponent y (compile.c rewrites
  * such powers): lx is log(x), hoisted into the data stage, so a row costs
  * one exp instead of one pow.  For 0 < x < inf, x != 1 this is
@@ -147,7 +209,8 @@ sf_f_if(double c, double a, double b)
 static inline double
 sf_f_powlog(double x, double lx, double y)
 {
-	return x > 0.0 && x < INFINITY && x != 1.0 ? exp(y * lx) : pow(x, y);
+	return x > 0.0 && x < INFINITY && x != 1.0 ? sf_f_vexp(y * lx)
+	                                           : pow(x, y);
 }
 
 /* Apply op to scalar operands (unused ones are ignored). */
@@ -185,6 +248,8 @@ sf_op_apply(int op, double x, double y, double z)
 		return tan(x);
 	case SF_OP_ATAN:
 		return atan(x);
+	case SF_OP_VEXP:
+		return sf_f_vexp(x);
 	case SF_OP_ADD:
 		return x + y;
 	case SF_OP_SUB:
