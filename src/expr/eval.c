@@ -8,13 +8,17 @@
  * into the caller's scratch, then the row stage block by block.
  *
  * Every block loop runs over the block's rows that count (at most
- * SF_EXPR_BLOCK) with restrict-qualified pointers (the compiler never makes
- * an instruction write a register it reads), so GCC and Clang vectorise the
- * arithmetic ones even at -O2.  Every element is computed by the same
- * scalar expression whatever the block or thread, and library functions
- * (log, pow, ...) are called per element, so a row's result never depends
- * on how rows are split.  Rows past the end of a range are never computed:
- * a 72-row dataset costs 72 calls of pow, not a whole block's 256.
+ * SF_EXPR_BLOCK), rounded up to a multiple of 8, in chunks of 8 with
+ * restrict-qualified pointers (the compiler never makes an instruction
+ * write a register it reads), so GCC and Clang vectorise the arithmetic
+ * ones, and exp (sf_f_vexp), even at -O2.  Every element is computed by
+ * the same code whatever the block or thread, and library functions (log,
+ * pow, ...) are called per element, so a row's result never depends on
+ * how rows are split.  At most 7 rows past the end of a range are
+ * computed, on padding, and discarded: a 72-row dataset costs 72 rows of
+ * work, not a whole block's 256.  With GCC on x86-64 Linux the exp
+ * kernels are also built for AVX2 and chosen at load time (the same
+ * operations, four lanes instead of two: the same bits).
  */
 #include "expr/internal.h"
 
@@ -26,13 +30,28 @@
 /* ---- Block kernels ------------------------------------------------------ */
 
 /*
- * Each kernel runs over the n <= SF_EXPR_BLOCK rows of its block that
- * count: the first VEC_ROWS(n) in chunks of 8 rows, a fixed trip count
- * that GCC's cheap vectoriser at -O2 takes, then the last n mod 8 one by
- * one.  Both compute the same scalar expression, so a row's bits do not
- * depend on where it falls.
+ * Each kernel runs over the rows of its block that count, n <= SF_EXPR_BLOCK,
+ * rounded up to a multiple of 8 (VEC_ROWS), in chunks of 8 rows: a fixed
+ * trip count that GCC's cheap vectoriser at -O2 takes.  So every row of
+ * every range is computed by the same vector code, whatever its place
+ * (a scalar remainder loop could propagate a NaN's bits differently), and
+ * at most 7 rows past a range's end are computed, on padding, and never
+ * stored in an output.
  */
-#define VEC_ROWS(n) ((n) & ~(size_t)7)
+#define VEC_ROWS(n) (((n) + 7) & ~(size_t)7)
+
+/* The exp kernels in two builds, AVX2 and baseline, one chosen when the
+ * program loads (GCC's ifunc); the same IEEE operations in both, no FMA
+ * (AVX2 alone does not enable it), so the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) &&         \
+    defined(__linux__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef VEC_CLONES
+#define VEC_CLONES
+#endif
 #define FOR_VEC(i, n)                                                          \
 	for (size_t c_ = 0; c_ < VEC_ROWS(n); c_ += 8)                         \
 		for (size_t j_ = 0, i = c_; j_ < 8; i = c_ + ++j_)
@@ -43,10 +62,6 @@
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double x = a[i];                                       \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -61,10 +76,6 @@
 			double x = a[i], y = b[i];                             \
 			d[i] = (EXPR);                                         \
 		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
-			double x = a[i], y = b[i];                             \
-			d[i] = (EXPR);                                         \
-		}                                                              \
 	}                                                                      \
 	static void NAME##_vs(double *restrict d, const double *restrict a,    \
 	                      double y, size_t n)                              \
@@ -74,20 +85,12 @@
 			double x = a[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
-			double x = a[i];                                       \
-			d[i] = (EXPR);                                         \
-		}                                                              \
 	}                                                                      \
 	static void NAME##_sv(double *restrict d, double x,                    \
 	                      const double *restrict b, size_t n)              \
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double y = b[i];                                       \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double y = b[i];                                       \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -111,12 +114,10 @@ UNARY_KERNEL(k_atan, atan(x))
 
 /* exp in blocks (sf_f_vexp): the vectorised core over every row, then
  * libm's exp for the rare rows outside the core's range. */
-static void
+VEC_CLONES static void
 k_vexp(double *restrict d, const double *restrict a, size_t n)
 {
 	FOR_VEC(i, n) d[i] = sf_f_vexp_core(a[i]);
-	for (size_t i = VEC_ROWS(n); i < n; i++)
-		d[i] = sf_f_vexp_core(a[i]);
 	for (size_t i = 0; i < n; i++)
 		if (!(a[i] >= SF_VEXP_LO && a[i] <= SF_VEXP_HI))
 			d[i] = exp(a[i]);
@@ -185,10 +186,6 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 			double p = a[i] * b[i], z = c[i];                      \
 			d[i] = (EXPR);                                         \
 		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
-			double p = a[i] * b[i], z = c[i];                      \
-			d[i] = (EXPR);                                         \
-		}                                                              \
 	}                                                                      \
 	static void NAME##_vvs(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
@@ -197,10 +194,6 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 		const double z = *c;                                           \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double p = a[i] * b[i];                                \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * b[i];                                \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -215,10 +208,6 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 			double p = a[i] * y, z = c[i];                         \
 			d[i] = (EXPR);                                         \
 		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
-			double p = a[i] * y, z = c[i];                         \
-			d[i] = (EXPR);                                         \
-		}                                                              \
 	}                                                                      \
 	static void NAME##_vss(double *restrict d, const double *restrict a,   \
 	                       const double *restrict b,                       \
@@ -227,10 +216,6 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
 		const double y = *b, z = *c;                                   \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double p = a[i] * y;                                   \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = a[i] * y;                                   \
 			d[i] = (EXPR);                                         \
 		}                                                              \
@@ -262,10 +247,6 @@ static const fused_fn fused_kernels[3][4] = {
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double p = x[i] * (Y), r = u[i] * (V);                 \
-			d[i] = OP(p, r);                                       \
-		}                                                              \
-		for (size_t i = VEC_ROWS(n); i < n; i++) {                     \
 			double p = x[i] * (Y), r = u[i] * (V);                 \
 			d[i] = OP(p, r);                                       \
 		}                                                              \
@@ -301,14 +282,12 @@ k_if(double *restrict d, const double *c, size_t sc, const double *a, size_t sa,
 {
 	FOR_VEC(i, n)
 	d[i] = sf_f_if(c[i * sc], a[i * sa], b[i * sb]);
-	for (size_t i = VEC_ROWS(n); i < n; i++)
-		d[i] = sf_f_if(c[i * sc], a[i * sa], b[i * sb]);
 }
 
 /* x^y through log(x) (sf_f_powlog): x and lx vectors, y a vector or a
  * scalar (stride 0).  With a scalar y, exp's vectorised core over every
  * row, then sf_f_powlog itself for the rows it does not cover. */
-static void
+VEC_CLONES static void
 k_powlog(double *restrict d, const double *restrict x,
          const double *restrict lx, const double *y, size_t sy, size_t n)
 {
@@ -316,8 +295,6 @@ k_powlog(double *restrict d, const double *restrict x,
 		const double e = *y;
 
 		FOR_VEC(i, n) d[i] = sf_f_vexp_core(e * lx[i]);
-		for (size_t i = VEC_ROWS(n); i < n; i++)
-			d[i] = sf_f_vexp_core(e * lx[i]);
 		for (size_t i = 0; i < n; i++) {
 			double u = e * lx[i];
 			if (!(x[i] > 0.0 && x[i] < INFINITY && x[i] != 1.0 &&
@@ -502,13 +479,13 @@ sf_expr_data_new(const sf_program *p, const double *const *columns,
 		d->cols[i] = malloc(len * sizeof(double));
 		if (d->cols[i] == NULL)
 			goto oom;
-		if (i < p->ninputs) {
-			if (nrows > 0)
-				memcpy(d->cols[i], columns[i],
-				       nrows * sizeof(double));
-			for (size_t r = nrows; r < len; r++)
-				d->cols[i][r] = 1.0;
-		}
+		if (i < p->ninputs && nrows > 0)
+			memcpy(d->cols[i], columns[i], nrows * sizeof(double));
+		/* padding, read by the few rows past a range's end that the
+		 * kernels compute (hoisted columns: until the data stage
+		 * writes them) */
+		for (size_t r = nrows; r < len; r++)
+			d->cols[i][r] = 1.0;
 	}
 	if (p->ndata_code > 0) {
 		frame f;
