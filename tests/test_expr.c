@@ -2027,6 +2027,70 @@ test_vexp(void)
 	sf_expr_scope_free(s);
 }
 
+/*
+ * log of per-row values, when the compiler simplifies, is sf_f_vlog
+ * (internal.h): within 1 ulp of libm's log over the positive normal
+ * doubles (the largest error is printed), exactly libm's elsewhere, the
+ * same bits in every row of a block.
+ */
+static void
+test_vlog(void)
+{
+	enum { NROW = 13 };
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *text[] = {"log(a * x)"};
+	double worst = 0, worst_x = 0, x[NROW], out[NROW], scratch[4096];
+	const double theta[2] = {1.0, 0.0};
+	const double *cols[4] = {x, x, x, x};
+	static const double outside[] = {0.0,       -0.0,      -1.0,
+	                                 0x1p-1074, 0x1p-1030, INFINITY,
+	                                 -INFINITY, NAN,       1.0};
+	sf_program *p;
+	sf_expr_data *d;
+	sf_error err;
+	sf_rng r;
+	size_t bad = 0;
+
+	sf_rng_seed(&r, 19, 3);
+	for (size_t i = 0; i <= 300000; i++) {
+		/* log-uniform over the normal range, then near 1 */
+		double v = i < 200000
+		               ? exp2(-1022.0 + 2046.0 * sf_rng_uniform(&r))
+		               : 0.5 + 1.5 * sf_rng_uniform(&r);
+		double u = (double)ulps(sf_f_vlog(v), log(v));
+
+		bad += u > 1;
+		if (u > worst) {
+			worst = u;
+			worst_x = v;
+		}
+	}
+	for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
+		bad += !same(sf_f_vlog(outside[i]), log(outside[i]));
+	CU_ASSERT_EQUAL(bad, 0);
+	printf("\n    log in blocks: at most %.0f ulps from libm (x %g) ",
+	       worst, worst_x);
+
+	p = sf_program_compile(s, text, 1, 0, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (size_t trial = 0; trial < 50; trial++) {
+		double v = exp(-30 + 60 * sf_rng_uniform(&r));
+
+		for (size_t i = 0; i < NROW; i++)
+			x[i] = i % 4 == 1 ? outside[(trial + i) % 9] : v;
+		d = sf_expr_data_new(p, cols, NROW, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		sf_program_eval(p, d, theta, 0, NROW, out, scratch);
+		for (size_t i = 0; i < NROW; i++)
+			bad += !same(out[i], sf_f_vlog(x[i]));
+		CU_ASSERT(same(out[0], out[NROW - 1]));
+		sf_expr_data_free(d);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
 /* Rows past a range's end are not computed beyond the vector width:
  * evaluating 3 rows leaves all but 8 rows of every register's block as
  * they were (the whole block was computed before issue 17). */
@@ -2095,6 +2159,7 @@ main(void)
 	    {"powers through a hoisted log", test_powlog},
 	    {"rows past the end: at most 7 computed", test_rows_past_end},
 	    {"exp in blocks", test_vexp},
+	    {"log in blocks", test_vlog},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

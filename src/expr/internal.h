@@ -54,6 +54,7 @@ typedef enum sf_op {
 	SF_OP_TAN,
 	SF_OP_ATAN,
 	SF_OP_VEXP, /* internal: exp in blocks (sf_f_vexp), see below */
+	SF_OP_VLOG, /* internal: log in blocks (sf_f_vlog), see below */
 	/* binary */
 	SF_OP_ADD,
 	SF_OP_SUB,
@@ -197,6 +198,60 @@ sf_f_vexp(double x)
 }
 
 /*
+ * log(x) the same way (fdlibm's e_log.c algorithm with its coefficients,
+ * on the bits of x instead of its branches): x = 2^k z with z in
+ * [sqrt(1/2), sqrt(2)), f = z - 1, s = f / (2 + f), log(1 + f) = f -
+ * f^2/2 + s (f^2/2 + R(s^2)) with R fdlibm's degree-14 minimax
+ * polynomial, plus k ln 2 in two parts.  sf_f_vlog_core is it for
+ * positive, normal, finite x (any other x gives garbage, never a trap);
+ * sf_f_vlog is libm's log for the others (0, negatives, subnormals,
+ * infinities, NaN).  Within 1 ulp of libm's log (measured by
+ * tests/test_expr.c).
+ */
+#define SF_VLOG_LO 0x1p-1022
+#define SF_VLOG_HI 0x1.fffffffffffffp1023
+
+static inline double
+sf_f_vlog_core(double x)
+{
+	const double ln2_hi = 6.93147180369123816490e-01,
+	             ln2_lo = 1.90821492927058770002e-10;
+	const double lg1 = 6.666666666666735130e-01,
+	             lg2 = 3.999999999940941908e-01,
+	             lg3 = 2.857142874366239149e-01,
+	             lg4 = 2.222219843214978396e-01,
+	             lg5 = 1.818357216161805012e-01,
+	             lg6 = 1.531383769920937332e-01,
+	             lg7 = 1.479819860511658591e-01;
+	uint64_t ix, t, iz, kb;
+	double z, k, f, s, z2, w, r, hfsq;
+
+	memcpy(&ix, &x, sizeof ix);
+	/* t's top 12 bits: k, the exponent of x / sqrt(1/2), two's
+	 * complement; kb = k + 2048 as a double's low mantissa bits */
+	t = ix - 0x3fe6a09e667f3bcdu;
+	kb = ((t + 0x8000000000000000u) >> 52) | 0x4330000000000000u;
+	iz = ix - (t & 0xfff0000000000000u);
+	memcpy(&k, &kb, sizeof k);
+	memcpy(&z, &iz, sizeof z);
+	k = k - 0x1p52 - 2048.0;
+	f = z - 1.0;
+	s = f / (2.0 + f);
+	z2 = s * s;
+	w = z2 * z2;
+	r = z2 * (lg1 + w * (lg3 + w * (lg5 + w * lg7))) +
+	    w * (lg2 + w * (lg4 + w * lg6));
+	hfsq = 0.5 * f * f;
+	return k * ln2_hi - ((hfsq - (s * (hfsq + r) + k * ln2_lo)) - f);
+}
+
+static inline double
+sf_f_vlog(double x)
+{
+	return x >= SF_VLOG_LO && x <= SF_VLOG_HI ? sf_f_vlog_core(x) : log(x);
+}
+
+/*
  * x^y for a data base x and a row-constant exponent y (compile.c rewrites
  * such powers): lx is log(x), hoisted into the data stage, so a row costs
  * one exp instead of one pow.  For 0 < x < inf, x != 1 this is
@@ -250,6 +305,8 @@ sf_op_apply(int op, double x, double y, double z)
 		return atan(x);
 	case SF_OP_VEXP:
 		return sf_f_vexp(x);
+	case SF_OP_VLOG:
+		return sf_f_vlog(x);
 	case SF_OP_ADD:
 		return x + y;
 	case SF_OP_SUB:
