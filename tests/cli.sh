@@ -221,6 +221,13 @@ sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per
 	"$ernest" >"$work/per-core.yaml"
 sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
 expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
+# The same file and as many rows, but the cnn runs against the mlp runs.
+cmpdir="$srcdir/tests/data/compare"
+expect 0 "'cnn' and 'amdahl' are fitted to different rows of .*two-models.csv (12 rows where model == 'cnn', 12 rows where model == 'mlp')" \
+	"compare warns about other rows of the same count" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml"
+expect 0 '"same_rows": false' "and its JSON says so" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" --json -q
+expect 0 '^   2 cnn (2) ' "compare names a repeated model distinctly" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" -q
+expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" --json -q
 # The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
 # and compare when --seed is not given, as it seeds everything else.
 sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \

@@ -106,13 +106,13 @@ print_table(const sf_compare *cmp)
 		if (x->failed) {
 			printf("%4zu %-22.22s %3zu %5zu  no finite cost: the "
 			       "fit failed\n",
-			       i + 1, x->model->name, x->k, x->n);
+			       i + 1, x->label, x->k, x->n);
 			continue;
 		}
 		printf("%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
 		       "%7.3g%% %7.3g%% ",
-		       i + 1, x->model->name, x->k, x->n, x->sse, x->aicc,
-		       x->bic, x->weight, x->mape, x->cv_mape);
+		       i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		       x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
 			printf("%7.3g%% ", x->extra_mape);
 		else
@@ -158,7 +158,7 @@ print_levels(const sf_compare *cmp)
 
 			if (x->failed)
 				continue;
-			printf("%4zu %-22.22s", i + 1, x->model->name);
+			printf("%4zu %-22.22s", i + 1, x->label);
 			for (size_t g = 0; g < n; g++) {
 				const sf_compare_level *l =
 				    sf_compare_level_find(x, names[k],
@@ -172,6 +172,29 @@ print_levels(const sf_compare *cmp)
 			putchar('\n');
 		}
 	}
+}
+
+/* Candidates x and y were fitted to different rows: say how. */
+static void
+warn_other_rows(const sf_compare_candidate *x, const sf_compare_candidate *y)
+{
+	const sf_dataset *dx = x->problem.data, *dy = y->problem.data;
+	const char *wx = x->model->where.text, *wy = y->model->where.text;
+
+	if (strcmp(dx->sha256, dy->sha256) != 0)
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different data (%zu rows of %s, %zu rows of %s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, x->n, dx->file, y->n, dy->file);
+	else
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different rows of %s (%zu rows %s%s, %zu rows %s%s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, dx->file, x->n,
+		        wx ? "where " : "without a filter", wx ? wx : "", y->n,
+		        wy ? "where " : "without a filter", wy ? wy : "");
 }
 
 int
@@ -235,15 +258,17 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		        "scalefit: warning: '%s' and '%s' fit different "
 		        "outputs ('%s' and '%s'): their SSE are in "
 		        "different units\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name,
+		        cmp->c[0]->label, cmp->c[other]->label,
 		        sf_model_output(cmp->c[0]->model),
 		        sf_model_output(cmp->c[other]->model));
-	if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
+	if (!a.quiet && (other = sf_compare_other_row_set(cmp)) > 0)
+		warn_other_rows(cmp->c[0], cmp->c[other]);
+	else if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' are not "
 		        "fitted to the same rows with the same loss; "
 		        "their AICc and weights do not compare\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name);
+		        cmp->c[0]->label, cmp->c[other]->label);
 	sf_compare_rank(cmp);
 	if (a.json) {
 		json_t *json = sf_comparison_json(cmp);
