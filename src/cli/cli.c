@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "fit/cost.h"
 #include "input/csv.h"
+#include "input/library.h"
+#include "input/override.h"
 #include "use/fitfile.h"
 #include "base/atomic.h"
 #include "base/number.h"
@@ -115,7 +117,75 @@ cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 int
 cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
 {
-	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+	char *file = NULL;
+	int rc;
+
+	if (path[0] == SF_LIBRARY_PREFIX) {
+		*set = NULL;
+		if ((rc = sf_library_path(cli_library_dir(), path + 1, &file,
+		                          err)) != SF_OK)
+			return rc;
+		path = file;
+	}
+	rc = sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+	free(file);
+	return rc;
+}
+
+const char *
+cli_library_dir(void)
+{
+	const char *dir = getenv("SCALEFIT_LIBRARY");
+
+	return dir != NULL && dir[0] != '\0' ? dir : SF_PKGDATADIR;
+}
+
+int
+cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
+{
+	switch (c) {
+	case CLI_OPT_WHERE:
+		d->where = arg;
+		return SF_EXIT_OK;
+	case CLI_OPT_OUTPUT_COLUMN:
+		d->output = arg;
+		return SF_EXIT_OK;
+	case CLI_OPT_INPUT:
+		if (d->ninputs == CLI_DATA_INPUTS_MAX)
+			return cli_usage(cmd, NULL,
+			                 "at most %d --input options",
+			                 CLI_DATA_INPUTS_MAX);
+		d->inputs[d->ninputs++] = arg;
+		return SF_EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+int
+cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err)
+{
+	sf_data_override o = {d->where, d->output, d->inputs, d->ninputs};
+	int rc = SF_OK;
+
+	for (size_t i = 0; rc == SF_OK && i < set->count; i++)
+		rc = sf_model_override(set->models[i], &o, err);
+	return rc;
+}
+
+int
+cli_load_data_models(const char *path, const cli_data *d, sf_model_set **set,
+                     int quiet, sf_error *err)
+{
+	int rc = cli_load_models(path, set, quiet, err);
+
+	if (rc == SF_OK)
+		rc = cli_apply_data(*set, d, err);
+	if (rc != SF_OK) {
+		sf_model_set_free(*set);
+		*set = NULL;
+	}
+	return rc;
 }
 
 static int

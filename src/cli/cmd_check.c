@@ -143,9 +143,11 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	static const struct option options[] = {
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_DATA_OPTIONS,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *model_path, *data_path = NULL;
+	cli_data data = {0};
 	sf_model_set *set = NULL;
 	sf_error err;
 	int quiet = 0, c, status = SF_EXIT_OK;
@@ -160,6 +162,11 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 			cli_print_help(stdout, cmd);
 			return SF_EXIT_OK;
 		default:
+			status = cli_data_option(cmd->name, c, optarg, &data);
+			if (status == SF_EXIT_OK)
+				break;
+			if (status > 0)
+				return status;
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
 		}
@@ -172,7 +179,7 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	model_path = argv[optind];
 	if (argc - optind == 2)
 		data_path = argv[optind + 1];
-	if (cli_load_models(model_path, &set, quiet, &err) != SF_OK)
+	if (cli_load_data_models(model_path, &data, &set, quiet, &err) != SF_OK)
 		return cli_error(&err);
 	for (size_t i = 0; i < set->count && status == SF_EXIT_OK; i++) {
 		sf_problem p;

@@ -25,6 +25,7 @@ typedef struct compare_args {
 	size_t npaths, kfold;
 	int json, quiet;
 	sf_fit_options options;
+	cli_data data;
 } compare_args;
 
 static int
@@ -43,6 +44,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    {"kfold", required_argument, NULL, 'k'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -68,6 +70,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
 			                      &a->options);
@@ -76,7 +85,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		if (has_suffix(argv[i], ".csv") && i == argc - 1) {
+		if ((has_suffix(argv[i], ".csv") ||
+		     strcmp(argv[i], "-") == 0) &&
+		    i == argc - 1) {
 			a->data_path = argv[i];
 		} else if (a->npaths == COMPARE_MAX) {
 			return cli_usage(cmd->name, NULL,
@@ -225,8 +236,8 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	/* every model, data file and the --train condition checked before
 	 * the first fit, so a bad last candidate fails at once */
 	for (size_t f = 0; f < a.npaths; f++)
-		if (cli_load_models(a.paths[f], &sets[f], a.quiet, &err) !=
-		    SF_OK) {
+		if (cli_load_data_models(a.paths[f], &a.data, &sets[f], a.quiet,
+		                         &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}

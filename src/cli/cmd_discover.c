@@ -22,6 +22,7 @@ typedef struct discover_args {
 	const char *model_path, *data_path, *output;
 	int json, quiet, shapes;
 	sf_discover_options options;
+	cli_data data;
 } discover_args;
 
 static int
@@ -38,6 +39,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    {"json", no_argument, NULL, 'j'},
 	    {"shapes", no_argument, NULL, 'S' + 256},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -86,6 +88,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -326,6 +335,10 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 	                        a.quiet ? NULL : cli_warning, NULL,
 	                        &err) != SF_OK)
 		return cli_error(&err);
+	if (cli_apply_data(set, &a.data, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
 	m = set->models[0];
 	data_path = a.data_path != NULL ? a.data_path : m->data_file;
 	if (data_path == NULL) {

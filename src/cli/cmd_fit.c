@@ -47,6 +47,7 @@ typedef struct fit_args {
 	int json, quiet;
 	size_t bootstrap, restarts; /* 0: none */
 	sf_fit_options options;
+	cli_data data;
 } fit_args;
 
 static int
@@ -56,6 +57,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"output", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"bootstrap", required_argument, NULL, 'B'},
 	    {"restarts", required_argument, NULL, 'R'},
 	    {"model", required_argument, NULL, 'm'},
@@ -89,6 +91,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -127,7 +136,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	if ((m = cli_choose_model(cmd->name, set, a.model_name,
 	                          a.model_path)) == NULL) {

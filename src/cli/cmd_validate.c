@@ -24,6 +24,7 @@ typedef struct validate_args {
 	size_t kfold; /* 0 with loo */
 	int loo, json, quiet;
 	sf_fit_options options;
+	cli_data data;
 } validate_args;
 
 static int
@@ -35,6 +36,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 	    {"loo", no_argument, NULL, 'O'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"model", required_argument, NULL, 'm'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -68,6 +70,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -205,7 +214,8 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	m = cli_choose_model(cmd->name, set, a.model_name, a.model_path);
 	if (m == NULL) {

@@ -161,6 +161,18 @@ static const command commands[] = {
      "      --json               print the sweep and answers as JSON\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
+    {"init", "init DATA.csv [-o MODEL.yaml] [--force]",
+     "write a model to start from, its inputs guessed from the columns",
+     "  DATA.csv            the measurements, one run a row\n"
+     "  -o, --output FILE   write the model to FILE (default: standard "
+     "output)\n"
+     "      --force         replace FILE when it exists\n",
+     sf_command_init},
+    {"formulas", "formulas",
+     "list the formula library: use one as @NAME in place of MODEL.yaml",
+     "The library is $SCALEFIT_LIBRARY/expressions when that is set, "
+     "else the\ninstalled one.\n",
+     sf_command_formulas},
     {"help", "help [COMMAND]", "show help for scalefit or one command", "",
      command_help},
 };

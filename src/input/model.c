@@ -1283,7 +1283,8 @@ static void
 free_text(sf_model_text *t)
 {
 	free(t->text);
-	t->text = NULL;
+	free(t->origin);
+	t->text = t->origin = NULL;
 }
 
 static void
@@ -1871,6 +1872,10 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
+	if (at->origin != NULL) {
+		sf_error_in_argument(err, at->origin, at->text);
+		return;
+	}
 	/* The value's characters appear in the source in order (a quoted or
 	 * folded scalar adds quotes, escapes and line breaks between them):
 	 * follow them to the byte the column points at. */
