@@ -478,6 +478,34 @@ expect 0 '^  output: "time (s)"' "init quotes a column that is not a name" -- in
 expect 0 "ok: 1 model ready to fit" "and checks" -- check "$work/dp.yaml"
 printf 'x,images_per_sec\n1,2\n' >"$work/rate.csv"
 expect 2 "no numeric column looks like the measured time" "init without a time column" -- init "$work/rate.csv"
+# "-": the data from standard input, read once for every model.
+stdin_expect() {
+	want=$1 pattern=$2 what=$3
+	shift 4
+	"$SCALEFIT" "$@" <"$own" >"$work/out" 2>"$work/err"
+	got=$?
+	if [ "$got" -eq "$want" ] && cat "$work/out" "$work/err" | grep -q -e "$pattern"; then
+		echo "ok: $what"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $what: exit $got"
+		sed 's/^/  | /' "$work/out" "$work/err"
+		failed=$((failed + 1))
+	fi
+}
+stdin_expect 0 "fit of cnn to <stdin>: 12 rows" "fit MODEL -" -- fit "$cmpdir/cnn.yaml" - -q
+stdin_expect 0 "ok: 2 models ready to fit" "check MODEL - reads the rows once for every model" -- check "$cmpdir/mlp-cands.yaml" -
+stdin_expect 0 "^   3 linear " "compare MODEL... -" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" - -q
+stdin_expect 0 "validation of cnn on <stdin> (12 rows)" "validate MODEL -" -- validate "$cmpdir/cnn.yaml" - --kfold 3 -q
+stdin_expect 2 "discover writes a model that names its data file" "discover refuses -" -- discover "$cmpdir/cnn.yaml" -
+printf 'a,b\n1,2\n' | "$SCALEFIT" fit "$cmpdir/cnn.yaml" - >"$work/out" 2>&1
+if [ $? -eq 2 ] && grep -q "<stdin> has no column 'model'" "$work/out"; then
+	echo "ok: errors in standard input's rows name <stdin>"
+	passed=$((passed + 1))
+else
+	echo "FAIL: errors in standard input's rows name <stdin>"
+	failed=$((failed + 1))
+fi
 unset SCALEFIT_LIBRARY
 
 echo "cli: $passed passed, $failed failed"

@@ -132,6 +132,48 @@ cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
 	return rc;
 }
 
+int
+cli_stdin_table(const char *path, sf_table **t, sf_error *err)
+{
+	size_t n = 0, cap = 1 << 16;
+	char *text = NULL, *more;
+	int rc;
+
+	*t = NULL;
+	if (path == NULL || strcmp(path, "-") != 0)
+		return SF_OK;
+	for (;;) {
+		if ((more = realloc(text, cap)) == NULL) {
+			free(text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		text = more;
+		n += fread(text + n, 1, cap - n, stdin);
+		if (n < cap)
+			break;
+		cap *= 2;
+	}
+	if (ferror(stdin)) {
+		free(text);
+		return sf_error_at(err, SF_EIO, "<stdin>", 0, 0,
+		                   "could not read standard input");
+	}
+	rc = sf_table_parse(text, n, "<stdin>", NULL, t, err);
+	free(text);
+	return rc;
+}
+
+int
+cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
+                 sf_loss loss, int quiet, sf_problem *p, sf_error *err)
+{
+	if (t != NULL)
+		return sf_problem_open_table(
+		    m, t, loss, quiet ? NULL : cli_warning, NULL, p, err);
+	return sf_problem_open(m, path, loss, quiet ? NULL : cli_warning, NULL,
+	                       p, err);
+}
+
 const char *
 cli_library_dir(void)
 {

@@ -173,6 +173,18 @@ int cli_load_data_models(const char *path, const cli_data *d,
 /* d applied to every model of set. */
 int cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err);
 
+/*
+ * Standard input as data: when path is "-", read it whole into *t (named
+ * "<stdin>" in messages), else set *t to NULL.  Returns SF_OK or the
+ * error of reading or parsing it.
+ */
+int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
+
+/* sf_problem_open, or sf_problem_open_table on t when t is not NULL (the
+ * table cli_stdin_table read). */
+int cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
+                     sf_loss loss, int quiet, sf_problem *p, sf_error *err);
+
 /* The formula library's directory: $SCALEFIT_LIBRARY when set and not
  * empty, else the installed package data directory. */
 const char *cli_library_dir(void);

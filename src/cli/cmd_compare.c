@@ -214,6 +214,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *sets[COMPARE_MAX] = {0};
 	sf_compare_settings settings;
 	sf_compare *cmp = NULL;
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	compare_args a;
 	sf_error err;
 	size_t other;
@@ -222,8 +223,11 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK)
+		return cli_error(&err);
 	settings = (sf_compare_settings){
 	    .data_path = a.data_path,
+	    .table = in,
 	    .train = a.train,
 	    .kfold = a.kfold,
 	    .options = a.options,
@@ -231,6 +235,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	};
 	if ((cmp = sf_compare_alloc(&settings)) == NULL) {
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		sf_table_free(in);
 		return cli_error(&err);
 	}
 	/* every model, data file and the --train condition checked before
@@ -297,6 +302,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	}
 done:
 	sf_compare_free(cmp);
+	sf_table_free(in);
 	for (size_t f = 0; f < a.npaths; f++)
 		sf_model_set_free(sets[f]);
 	return status;

@@ -358,6 +358,14 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	loss = a.options.fit.has_loss ? a.options.fit.loss : m->fit.loss;
+	/* The winner's model file names its data, and its refit reads it. */
+	if (strcmp(data_path, "-") == 0) {
+		status =
+		    cli_usage(cmd->name, NULL,
+		              "discover writes a model that names its data "
+		              "file: give DATA.csv, not standard input");
+		goto done;
+	}
 	if (sf_table_load(data_path, NULL, &table, &err) != SF_OK ||
 	    sf_dataset_bind(m, table, sf_loss_needs_positive(loss), &data,
 	                    a.quiet ? NULL : cli_warning, NULL,
@@ -375,11 +383,11 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		const sf_model *g = set->models[i];
 		if (g->time.text == NULL)
 			continue;
-		if (sf_problem_open(g, a.data_path,
-		                    a.options.fit.has_loss ? a.options.fit.loss
-		                                           : g->fit.loss,
-		                    NULL, NULL, &given[ngiven],
-		                    &err) != SF_OK) {
+		if (sf_problem_open_table(
+		        g, table,
+		        a.options.fit.has_loss ? a.options.fit.loss
+		                               : g->fit.loss,
+		        NULL, NULL, &given[ngiven], &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}

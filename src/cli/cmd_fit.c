@@ -128,6 +128,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	int have_interval = 0;
 	json_t *json = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	sf_error err;
 	fit_args a;
@@ -153,10 +154,10 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	                                                       : m->data_file,
 	                                   "the data file")) != SF_EXIT_OK)
 		goto done;
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -246,6 +247,7 @@ done:
 	sf_stats_free(stats);
 	sf_fit_result_free(result);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

@@ -204,6 +204,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *set = NULL;
 	sf_holdout *h = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	const char *method;
 	int *fold = NULL, status;
@@ -222,10 +223,10 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -272,6 +273,7 @@ done:
 	free(fold);
 	sf_holdout_free(h);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

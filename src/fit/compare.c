@@ -130,9 +130,14 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 		free(c);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	if ((rc = sf_problem_open(m, cmp->s.data_path, c->loss, cmp->s.warn,
-	                          cmp->s.warn_ctx, &c->problem, err)) !=
-	    SF_OK) {
+	if (cmp->s.table != NULL)
+		rc =
+		    sf_problem_open_table(m, cmp->s.table, c->loss, cmp->s.warn,
+		                          cmp->s.warn_ctx, &c->problem, err);
+	else
+		rc = sf_problem_open(m, cmp->s.data_path, c->loss, cmp->s.warn,
+		                     cmp->s.warn_ctx, &c->problem, err);
+	if (rc != SF_OK) {
 		free(c->label);
 		free(c);
 		return rc;

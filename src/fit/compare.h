@@ -57,6 +57,9 @@
 typedef struct sf_compare_settings {
 	const char *data_path;  /* the rows of every candidate; NULL: each
 	                           model's data.file */
+	const sf_table *table;  /* borrowed: when not NULL, the rows of
+	                           every candidate instead of data_path (a
+	                           table read from standard input) */
 	const char *train;      /* the extrapolation holdout's condition
 	                           (sf_folds_split); NULL: none */
 	size_t kfold;           /* K of the cross-validation, >= 2 */
