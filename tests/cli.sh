@@ -506,6 +506,28 @@ else
 	echo "FAIL: errors in standard input's rows name <stdin>"
 	failed=$((failed + 1))
 fi
+# The small messages.
+printf 'name: m\ndata: {file: own.csv}\ninputs:\n\tp: workers\ntime: p\n' >"$work/tab.yaml"
+expect 2 "tab.yaml:4:1: YAML syntax: a tab in the indentation: YAML indents with spaces only" \
+	"a tab in YAML's indentation is named" -- check "$work/tab.yaml"
+printf 'name: m\ndata: {file: own.csv, output: epoch_time_s}\ninputs: {p: workers}\nparameters: {a: {min: 0, max: 1}}\nterms:\n  t: {expr: max(a, p), kind: compute}\ntime: t\n' >"$work/comma.yaml"
+expect 2 "comma.yaml:6:20: unknown key 'p)' in term 't'; a comma inside {...} ends the value: quote a formula with a comma" \
+	"an unquoted comma in {expr: ...}: quote it" -- check "$work/comma.yaml"
+sed 's/^mlp,4,\(.*\),[0-9.]*$/mlp,4,\1,/' "$own" | sed '/^mlp,4,/s/,[0-9.]*$/,/' >"$work/gap.csv"
+expect 0 "gap.csv:[0-9]*: model 'amdahl': row skipped" "a models: file's warnings name the model (check)" \
+	-- check "$cmpdir/mlp-cands.yaml" "$work/gap.csv"
+expect 0 "gap.csv:[0-9]*: model 'linear': row skipped" "and compare's" \
+	-- compare "$cmpdir/mlp-cands.yaml" "$work/gap.csv"
+expect 0 "^    the linear search won (cost [0-9.e-]*, the log one [0-9.e-]*)" "the report says scale auto searched both ways" -- fit @amdahl
+"$SCALEFIT" fit @amdahl --scale linear >"$work/out" 2>&1
+if grep -q "scale auto" "$work/out"; then
+	echo "FAIL: one search is not reported as two"
+	failed=$((failed + 1))
+else
+	echo "ok: one search is not reported as two"
+	passed=$((passed + 1))
+fi
+expect 0 "after 1 iteration)" "1 iteration, singular" -- fit "$cmpdir/cnn.yaml" -q
 unset SCALEFIT_LIBRARY
 
 echo "cli: $passed passed, $failed failed"

@@ -163,15 +163,27 @@ cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 	return rc;
 }
 
+/* cli_warning, prefixed with the name of the model (ctx) it is about. */
+static void
+model_warning(void *ctx, const sf_error *warning)
+{
+	sf_error w = *warning;
+
+	sf_error_prefix(&w, "model '%s': ", (const char *)ctx);
+	cli_warning(NULL, &w);
+}
+
 int
 cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
-                 sf_loss loss, int quiet, sf_problem *p, sf_error *err)
+                 sf_loss loss, int quiet, int named, sf_problem *p,
+                 sf_error *err)
 {
+	sf_warn_fn warn = quiet ? NULL : named ? model_warning : cli_warning;
+	void *ctx = named ? m->name : NULL;
+
 	if (t != NULL)
-		return sf_problem_open_table(
-		    m, t, loss, quiet ? NULL : cli_warning, NULL, p, err);
-	return sf_problem_open(m, path, loss, quiet ? NULL : cli_warning, NULL,
-	                       p, err);
+		return sf_problem_open_table(m, t, loss, warn, ctx, p, err);
+	return sf_problem_open(m, path, loss, warn, ctx, p, err);
 }
 
 const char *

@@ -181,9 +181,11 @@ int cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err);
 int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
 
 /* sf_problem_open, or sf_problem_open_table on t when t is not NULL (the
- * table cli_stdin_table read). */
+ * table cli_stdin_table read); warnings on stderr unless quiet, prefixed
+ * "model 'NAME': " when named (a model of a models: file). */
 int cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
-                     sf_loss loss, int quiet, sf_problem *p, sf_error *err);
+                     sf_loss loss, int quiet, int named, sf_problem *p,
+                     sf_error *err);
 
 /* The formula library's directory: $SCALEFIT_LIBRARY when set and not
  * empty, else the installed package data directory. */

@@ -190,8 +190,8 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 		sf_problem p;
 
 		if (cli_problem_open(set->models[i], data_path, in,
-		                     set->models[i]->fit.loss, quiet, &p,
-		                     &err) != SF_OK) {
+		                     set->models[i]->fit.loss, quiet,
+		                     set->count > 1, &p, &err) != SF_OK) {
 			status = cli_error(&err);
 			break;
 		}

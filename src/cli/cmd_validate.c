@@ -226,7 +226,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
 	    cli_problem_open(m, a.data_path, in,
 	                     a.options.has_loss ? a.options.loss : m->fit.loss,
-	                     a.quiet, &p, &err) != SF_OK) {
+	                     a.quiet, set->count > 1, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

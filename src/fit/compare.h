@@ -64,8 +64,8 @@ typedef struct sf_compare_settings {
 	                           (sf_folds_split); NULL: none */
 	size_t kfold;           /* K of the cross-validation, >= 2 */
 	sf_fit_options options; /* fit options (its progress is not used) */
-	sf_warn_fn warn;        /* warnings while opening the data; may be
-	                           NULL */
+	sf_warn_fn warn;        /* warnings while opening the data, each
+	                           prefixed "model 'NAME': "; may be NULL */
 	void *warn_ctx;
 } sf_compare_settings;
 
