@@ -506,6 +506,12 @@ else
 	echo "FAIL: errors in standard input's rows name <stdin>"
 	failed=$((failed + 1))
 fi
+expect 0 "fitted on the 8 rows where workers <= 8, predicting the other 4" "validate --train over a column, not an input" \
+	-- validate "$cmpdir/cnn.yaml" --train 'workers <= 8' -q
+expect 0 "fitted on the 12 rows where model == 'cnn', predicting the other 12" "validate --train over a text column" \
+	-- validate "$cmpdir/mlp-cands.yaml" --model amdahl --where '' --train "model == 'cnn'" -q
+expect 0 "^   1 amdahl .* 2%  0.603" "compare --train over a column" \
+	-- compare "$cmpdir/mlp-cands.yaml" --train 'workers <= 8' -q
 # The small messages.
 printf 'name: m\ndata: {file: own.csv}\ninputs:\n\tp: workers\ntime: p\n' >"$work/tab.yaml"
 expect 2 "tab.yaml:4:1: YAML syntax: a tab in the indentation: YAML indents with spaces only" \

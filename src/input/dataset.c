@@ -294,6 +294,14 @@ sf_dataset_free(sf_dataset *d)
 		free(d->inputs[i].levels);
 	}
 	free(d->inputs);
+	for (size_t i = 0; i < d->ncolumns; i++) {
+		free(d->columns[i].name);
+		free(d->columns[i].values);
+		for (size_t k = 0; k < d->columns[i].nlevels; k++)
+			free(d->columns[i].levels[k]);
+		free(d->columns[i].levels);
+	}
+	free(d->columns);
 	free(d->config);
 	free(d->configs);
 	free(d);
@@ -559,6 +567,91 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 	return SF_OK;
 }
 
+/* Keep the table's columns (those with names, not an input's) over the
+ * kept rows, for sf_dataset_eval. */
+static int
+keep_columns(sf_dataset *d, const sf_table *t)
+{
+	size_t ncols = sf_table_columns(t);
+
+	d->columns = calloc(ncols + 1, sizeof *d->columns);
+	if (d->columns == NULL)
+		return SF_ENOMEM;
+	for (size_t c = 0; c < ncols; c++) {
+		const char *name = sf_table_column_name(t, c);
+		const double *from = sf_table_column_values(t, c);
+		sf_dataset_column *to;
+
+		if (!sf_expr_is_name(name) ||
+		    sf_dataset_input_find(d, name) != NULL)
+			continue;
+		to = &d->columns[d->ncolumns++];
+		to->name = strdup(name);
+		to->values = malloc((d->rows + 1) * sizeof *to->values);
+		if (to->name == NULL || to->values == NULL)
+			return SF_ENOMEM;
+		for (size_t r = 0; r < d->rows; r++)
+			to->values[r] = from[d->table_row[r]];
+		if (sf_table_column_kind(t, c) == SF_CSV_TEXT) {
+			size_t count;
+			const char *const *levels =
+			    sf_table_column_levels(t, c, &count);
+
+			to->levels = calloc(count + 1, sizeof *to->levels);
+			if (to->levels == NULL)
+				return SF_ENOMEM;
+			for (size_t k = 0; k < count; k++, to->nlevels++)
+				if ((to->levels[k] = strdup(levels[k])) == NULL)
+					return SF_ENOMEM;
+		}
+	}
+	return SF_OK;
+}
+
+int
+sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
+                sf_error *err)
+{
+	sf_expr_scope *s = sf_expr_scope_new();
+	size_t n = d->ninputs + d->ncolumns;
+	const double **columns = calloc(n + 1, sizeof *columns);
+	int rc = SF_OK;
+
+	if (s == NULL || columns == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n && rc == SF_OK; i++) {
+		const char *name;
+		char *const *levels;
+		size_t nlevels;
+
+		if (i < d->ninputs) {
+			name = d->inputs[i].name;
+			levels = d->inputs[i].levels;
+			nlevels = d->inputs[i].nlevels;
+			columns[i] = d->inputs[i].values;
+		} else {
+			const sf_dataset_column *c =
+			    &d->columns[i - d->ninputs];
+			name = c->name;
+			levels = c->levels;
+			nlevels = c->nlevels;
+			columns[i] = c->values;
+		}
+		rc = levels != NULL ? sf_expr_scope_add_text_input(
+		                          s, name, (const char *const *)levels,
+		                          nlevels, err)
+		                    : sf_expr_scope_add_input(s, name, err);
+	}
+	if (rc == SF_OK)
+		rc = sf_expr_eval_columns(s, text, columns, d->rows, out, err);
+done:
+	free(columns);
+	sf_expr_scope_free(s);
+	return rc;
+}
+
 int
 sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
                 sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
@@ -687,7 +780,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		                 literal[0] != '\0' ? "; " : "", literal);
 		goto done;
 	}
-	if (group_configurations(d) != SF_OK) {
+	if (group_configurations(d) != SF_OK || keep_columns(d, t) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
