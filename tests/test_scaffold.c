@@ -41,6 +41,10 @@ test_roles(void)
 	    {"samples/s", SF_ROLE_NONE},
 	    {"model", SF_ROLE_NONE},
 	    {"lr", SF_ROLE_NONE},
+	    {"iterations", SF_ROLE_STEPS},
+	    {"num_steps", SF_ROLE_STEPS},
+	    {"steps_per_s", SF_ROLE_NONE},
+	    {"step_time_s", SF_ROLE_TIME},
 	};
 
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -162,6 +166,45 @@ test_cut(void)
 	sf_table_free(t);
 }
 
+/* A run's steps and a global batch make n; a per-step time has neither
+ * n nor a start-up; workers are preferred to nodes. */
+static void
+test_steps(void)
+{
+	sf_table *t = table("nodes,gpus,global_batch,iterations,time_s\n"
+	                    "1,1,64,100,50\n1,2,64,100,30\n2,4,128,50,10\n");
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 1);
+	CU_ASSERT_EQUAL(g.steps, 3);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  n: iterations * global_batch   #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: n / (p * b)\n"));
+	/* r n <= time: r <= 50 / 6400 ... 10 / 6400 -> 0.01 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r:  {min: 0, max: 0.01}"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
+	free(text);
+	sf_table_free(t);
+	t = table("gpus,batch_per_gpu,iterations,step_time_s\n1,32,10,0.5\n"
+	          "4,32,10,0.6\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT(g.per_step);
+	CU_ASSERT_EQUAL(g.steps, SF_CSV_NONE);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: 1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: compute + comm\n"));
+	CU_ASSERT_PTR_NULL(strstr(text, "t0:"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
+	free(text);
+	sf_table_free(t);
+}
+
 static void
 test_refusals(void)
 {
@@ -206,6 +249,7 @@ main(void)
 	    {"roles from names", test_roles},
 	    {"p, b, n and the output: the whole formula", test_full},
 	    {"fewer inputs: the formula cut to them", test_cut},
+	    {"steps and a global batch; a per-step time", test_steps},
 	    {"no time, no workers, no usable row", test_refusals},
 	    CU_TEST_INFO_NULL,
 	};

@@ -9,6 +9,7 @@
 #include "base/atomic.h"
 #include "base/number.h"
 #include "cli/cli.h"
+#include "input/library.h"
 #include "fit/discover.h"
 #include "input/csv.h"
 #include "use/report.h"
@@ -320,7 +321,7 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 	sf_discover_result *r = NULL;
 	sf_fit_result *fit = NULL;
 	size_t ngiven = 0;
-	char *text = NULL, *path = NULL;
+	char *text = NULL, *path = NULL, *library_path = NULL;
 	const char *data_path;
 	const sf_model *m;
 	discover_args a;
@@ -331,10 +332,18 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
+	if (a.model_path[0] == SF_LIBRARY_PREFIX) {
+		if (sf_library_path(cli_library_dir(), a.model_path + 1,
+		                    &library_path, &err) != SF_OK)
+			return cli_error(&err);
+		a.model_path = library_path;
+	}
 	if (sf_model_load_flags(a.model_path, SF_MODEL_FORMULA_OPTIONAL, &set,
 	                        a.quiet ? NULL : cli_warning, NULL,
-	                        &err) != SF_OK)
-		return cli_error(&err);
+	                        &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
 	if (cli_apply_data(set, &a.data, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
@@ -468,6 +477,7 @@ done:
 	free(given);
 	sf_dataset_free(data);
 	sf_table_free(table);
+	free(library_path);
 	sf_model_set_free(set);
 	return status;
 }

@@ -56,6 +56,8 @@ sf_scaffold_role_of(const char *name)
 	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
 		if (has(lower, counts[i]))
 			return SF_ROLE_COUNT;
+	if (has(lower, "iteration") || has(lower, "steps"))
+		return SF_ROLE_STEPS;
 	return SF_ROLE_NONE;
 }
 
@@ -73,13 +75,29 @@ columns_list(const sf_table *t, char *buf, size_t size)
 	}
 }
 
+/* 1 for a column of nodes (several workers each), else 0. */
+static int
+worker_rank(const char *name)
+{
+	char lower[128];
+	size_t n = strlen(name);
+
+	if (n >= sizeof lower)
+		n = sizeof lower - 1;
+	for (size_t i = 0; i < n; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[n] = '\0';
+	return has(lower, "node") && !has(lower, "worker") &&
+	       !has(lower, "gpu");
+}
+
 int
 sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 {
 	char columns[256];
 
-	g->p = g->b = g->n = g->output = SF_CSV_NONE;
-	g->b_global = 0;
+	g->p = g->b = g->n = g->output = g->steps = SF_CSV_NONE;
+	g->b_global = g->per_step = 0;
 	for (size_t c = 0; c < sf_table_columns(t); c++) {
 		sf_scaffold_role role =
 		    sf_scaffold_role_of(sf_table_column_name(t, c));
@@ -89,7 +107,11 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 			continue;
 		switch (role) {
 		case SF_ROLE_WORKERS:
-			slot = &g->p;
+			/* workers over nodes: a node holds several */
+			if (g->p == SF_CSV_NONE ||
+			    (worker_rank(sf_table_column_name(t, c)) <
+			     worker_rank(sf_table_column_name(t, g->p))))
+				g->p = c;
 			break;
 		case SF_ROLE_BATCH:
 		case SF_ROLE_GLOBAL_BATCH:
@@ -103,6 +125,10 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		case SF_ROLE_COUNT:
 			slot = &g->n;
 			break;
+		case SF_ROLE_STEPS:
+			if (sf_expr_is_name(sf_table_column_name(t, c)))
+				slot = &g->steps;
+			break;
 		case SF_ROLE_TIME:
 			slot = &g->output;
 			break;
@@ -113,6 +139,20 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 			*slot = c;
 	}
 	columns_list(t, columns, sizeof columns);
+	if (g->output != SF_CSV_NONE) {
+		char lower[128];
+		const char *name = sf_table_column_name(t, g->output);
+		size_t n = strlen(name) < 127 ? strlen(name) : 127;
+
+		for (size_t i = 0; i < n; i++)
+			lower[i] = (char)tolower((unsigned char)name[i]);
+		lower[n] = '\0';
+		/* the time of one step: no count of the data processed */
+		if (has(lower, "step") || has(lower, "iter")) {
+			g->per_step = 1;
+			g->n = g->steps = SF_CSV_NONE;
+		}
+	}
 	if (g->output == SF_CSV_NONE)
 		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
 		                   "no numeric column looks like the measured "
@@ -222,6 +262,11 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	    g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
 	const double *nc =
 	    g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
+	double *from_steps = NULL; /* n = steps x the global batch */
+	int n_from_steps = nc == NULL && bc != NULL &&
+	                   g->steps != SF_CSV_NONE &&
+	                   sf_expr_is_name(sf_table_column_name(t, g->b)) &&
+	                   sf_expr_is_name(sf_table_column_name(t, g->p));
 	double bound[K_COUNT] = {0};
 	int used[K_COUNT] = {1, 0, 1, 0, 0, 0};
 	size_t rows = 0, shown = 0;
@@ -229,7 +274,22 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	const char *steps;
 
 	*text = NULL;
+	if (n_from_steps) {
+		const double *sc = sf_table_column_values(t, g->steps);
+
+		from_steps =
+		    malloc((sf_table_rows(t) + 1) * sizeof *from_steps);
+		if (from_steps == NULL) {
+			free(b.text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		for (size_t r = 0; r < sf_table_rows(t); r++)
+			from_steps[r] =
+			    sc[r] * bc[r] * (g->b_global ? 1 : p[r]);
+		nc = from_steps;
+	}
 	used[K_A] = bc != NULL;
+	used[K_T0] = !g->per_step; /* a step has no start-up of its own */
 	used[K_R] = nc != NULL;
 	for (size_t r = 0; r < sf_table_rows(t); r++) {
 		double pr = p[r], br = bc != NULL ? bc[r] : 1, mult[K_COUNT];
@@ -242,7 +302,7 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		      (nc == NULL || (isfinite(nc[r]) && nc[r] > 0))))
 			continue;
 		rows++;
-		st = (nc != NULL ? nc[r] : 1) / (pr * br);
+		st = g->per_step ? 1 : (nc != NULL ? nc[r] : 1) / (pr * br);
 		mult[K_T0] = 1;
 		mult[K_A] = st;
 		mult[K_C] = st * br;
@@ -253,6 +313,7 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 			if (mult[k] > 0 && y[r] / mult[k] > bound[k])
 				bound[k] = y[r] / mult[k];
 	}
+	free(from_steps); /* nc is only tested against NULL from here on */
 	if (b.text == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rows == 0) {
@@ -265,8 +326,9 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	}
 	/* the communication terms need more than one worker in some row */
 	used[K_L] = used[K_W] = bound[K_L] > 0;
-	steps = nc != NULL ? (bc != NULL ? "n / (p * b)" : "n / p")
-	                   : (bc != NULL ? "1 / (p * b)" : "1 / p");
+	steps = g->per_step  ? "1"
+	        : nc != NULL ? (bc != NULL ? "n / (p * b)" : "n / p")
+	                     : (bc != NULL ? "1 / (p * b)" : "1 / p");
 
 	put(&b,
 	    "# A model to start from, written by `scalefit init` from the "
@@ -337,7 +399,12 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		put_column(&b, sf_table_column_name(t, g->b));
 		put(&b, "   # samples per worker per step\n");
 	}
-	if (nc != NULL) {
+	if (n_from_steps)
+		put(&b, "  n: %s * %s%s%s   # samples processed by the run\n",
+		    sf_table_column_name(t, g->steps),
+		    sf_table_column_name(t, g->b), g->b_global ? "" : " * ",
+		    g->b_global ? "" : sf_table_column_name(t, g->p));
+	else if (nc != NULL) {
 		put(&b, "  n: ");
 		put_column(&b, sf_table_column_name(t, g->n));
 		put(&b, "   # samples processed by the run\n");
@@ -364,7 +431,8 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 				    nice_above(bound[k]), notes[k]);
 	}
 	put(&b, "terms:\n  steps: %s\n", steps);
-	put(&b, "  overhead: {expr: t0, kind: overhead}\n");
+	if (used[K_T0])
+		put(&b, "  overhead: {expr: t0, kind: overhead}\n");
 	put(&b, "  compute: {expr: steps * %s, kind: compute}\n",
 	    bc != NULL ? "(a + c * b)" : "c");
 	if (used[K_L])
@@ -372,8 +440,8 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		        "p), kind: communication}\n");
 	if (nc != NULL)
 		put(&b, "  io: {expr: r * n, kind: io}\n");
-	put(&b, "time: overhead + compute%s%s\n", used[K_L] ? " + comm" : "",
-	    nc != NULL ? " + io" : "");
+	put(&b, "time: %scompute%s%s\n", used[K_T0] ? "overhead + " : "",
+	    used[K_L] ? " + comm" : "", nc != NULL ? " + io" : "");
 	if (b.failed || b.text == NULL) {
 		free(b.text);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
