@@ -478,6 +478,11 @@ expect 0 '^  output: "time (s)"' "init quotes a column that is not a name" -- in
 expect 0 "ok: 1 model ready to fit" "and checks" -- check "$work/dp.yaml"
 printf 'x,images_per_sec\n1,2\n' >"$work/rate.csv"
 expect 2 "no numeric column looks like the measured time" "init without a time column" -- init "$work/rate.csv"
+for c in check fit validate compare discover; do
+	expect 0 "--input NAME=EXPR" "$c --help lists the data options" -- $c --help
+done
+expect 0 "^  init " "help lists init" -- help
+expect 0 "^  formulas " "help lists formulas" -- help
 # "-": the data from standard input, read once for every model.
 stdin_expect() {
 	want=$1 pattern=$2 what=$3
