@@ -114,6 +114,8 @@ static const command commands[] = {
      "      --weights aicc|equal with several fit files (candidate formulas "
      "fitted to\n"
      "                           the same rows): how to average them\n"
+     "      --unit U             the time's unit in the header: s, ms, min "
+     "or h\n"
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
     {"next",
@@ -137,7 +139,7 @@ static const command commands[] = {
      "  -q, --quiet               no warnings\n",
      sf_command_next},
     {"scale",
-     "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
+     "scale FIT.json... --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
      "PRICE] [--plot FILE.svg] [OPTION]...",
      "show how the time scales along one input, and the best worker count",
      "      --over NAME=LO:HI    the input to sweep and its range (or "
@@ -149,8 +151,10 @@ static const command commands[] = {
      "wide ranges)\n"
      "      --cost PRICE         price of one worker-hour: adds cost and "
      "the cheapest point\n"
-     "      --time-unit U        the time's unit for --cost: s, ms, min "
-     "or h\n"
+     "      --unit U             the time's unit, a label: s, ms, min or h "
+     "(default:\n"
+     "                           the model's data.unit, else from the "
+     "output's name)\n"
      "      --workers NAME       the input that counts workers (default: "
      "p, or by column)\n"
      "      --plot FILE.svg      draw the chart (time with band, and "
