@@ -132,6 +132,10 @@ cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
 	return rc;
 }
 
+/* Standard input is read whole, up to the size of a CSV file (1 GiB,
+ * scalefit(1) LIMITS). */
+enum { CLI_STDIN_MAX = 1 << 30 };
+
 int
 cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 {
@@ -151,6 +155,13 @@ cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 		n += fread(text + n, 1, cap - n, stdin);
 		if (n < cap)
 			break;
+		if (cap >= CLI_STDIN_MAX) {
+			free(text);
+			return sf_error_at(err, SF_EVALUE, "<stdin>", 0, 0,
+			                   "standard input holds more than the "
+			                   "%d MiB a CSV file may have",
+			                   CLI_STDIN_MAX >> 20);
+		}
 		cap *= 2;
 	}
 	if (ferror(stdin)) {
