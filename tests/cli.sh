@@ -546,6 +546,9 @@ expect 2 "tab.yaml:4:1: YAML syntax: a tab in the indentation: YAML indents with
 printf 'name: m\ndata: {file: own.csv, output: epoch_time_s}\ninputs: {p: workers}\nparameters: {a: {min: 0, max: 1}}\nterms:\n  t: {expr: max(a, p), kind: compute}\ntime: t\n' >"$work/comma.yaml"
 expect 2 "comma.yaml:6:20: unknown key 'p)' in term 't'; a comma inside {...} ends the value: quote a formula with a comma" \
 	"an unquoted comma in {expr: ...}: quote it" -- check "$work/comma.yaml"
+printf 'name: m\ndata: {file: own.csv, output: epoch_time_s}\ninputs: {p: workers}\nparameters: {a: {min: 0, max: 1}}\nterms:\n  t: {expr: a * p, knd: compute}\ntime: t\n' >"$work/typo.yaml"
+expect 2 "typo.yaml:6:20: unknown key 'knd' in term 't'; did you mean 'kind'?" \
+	"a misspelt key in {expr: ...} is still a misspelling" -- check "$work/typo.yaml"
 sed 's/^mlp,4,\(.*\),[0-9.]*$/mlp,4,\1,/' "$own" | sed '/^mlp,4,/s/,[0-9.]*$/,/' >"$work/gap.csv"
 expect 0 "gap.csv:[0-9]*: model 'amdahl': row skipped" "a models: file's warnings name the model (check)" \
 	-- check "$cmpdir/mlp-cands.yaml" "$work/gap.csv"

@@ -361,7 +361,9 @@ check_keys(loader *ld, const yaml_node_t *map, const char *section,
 		if (known)
 			continue;
 		near = sf_suggest_nearest(name, allowed, n);
-		if (map->data.mapping.style == YAML_FLOW_MAPPING_STYLE &&
+		/* "{expr: max(a, b)}" makes "b)" a key: not a misspelling */
+		if ((near == NULL || !sf_expr_is_name(name)) &&
+		    map->data.mapping.style == YAML_FLOW_MAPPING_STYLE &&
 		    flow_has_expr(ld, map))
 			return loader_fail(
 			    ld, key, SF_ENAME,
