@@ -565,6 +565,9 @@ else
 fi
 expect 0 "after 1 iteration)" "1 iteration, singular" -- fit "$cmpdir/cnn.yaml" -q
 unset SCALEFIT_LIBRARY
+# Run from its build tree before make install, the program finds the
+# library of the source tree it was built from.
+expect 0 '^@ddp-generic ' "formulas without SCALEFIT_LIBRARY: the built tree's library" -- formulas
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
