@@ -363,10 +363,22 @@ test_stopping_rules(void)
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_STRING_EQUAL(r->stop_reason, "max_evals");
+	CU_ASSERT_EQUAL(r->searches, 1); /* scale: linear, one search */
+	CU_ASSERT(isnan(r->cost_other));
 	CU_ASSERT(r->evaluations <= 300);
 	CU_ASSERT(!r->polish_ran);
 	CU_ASSERT_EQUAL(memcmp(r->theta, r->theta_search, 2 * sizeof(double)),
 	                0);
+	sf_fit_result_free(r);
+
+	/* scale: auto searches both ways and keeps the lower cost */
+	sf_fit_options_init(&o);
+	o.separable = 0;
+	o.max_evals = 300;
+	r = fit(&fx, &o);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(r->searches, 2);
+	CU_ASSERT(r->cost <= r->cost_other);
 	sf_fit_result_free(r);
 
 	sf_fit_options_init(&o);

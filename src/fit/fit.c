@@ -853,6 +853,8 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 			other = t;
 		}
 	}
+	best->searches = other != NULL ? 2 : 1;
+	best->cost_other = other != NULL ? other->cost : NAN;
 	best->threads = sf_cost_threads(cost);
 	if (!(best->cost < INFINITY)) {
 		best->loss = best->cost = INFINITY;

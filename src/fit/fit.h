@@ -84,6 +84,9 @@ typedef struct sf_fit_result {
 	size_t generations;      /* generations of the global search(es) */
 	size_t population;       /* the initial population size */
 	sf_search_scale scale;   /* the search space of the kept answer */
+	int searches;            /* 2 when scale: auto searched both ways
+	                            (else 1, or 0 when not recorded) */
+	double cost_other;       /* then the other search's final cost */
 	const char *stop_reason; /* "tol", "max_evals", "time_limit", ... */
 	double seconds;          /* wall time, search and polish */
 	int polish_ran;          /* 1 when the polish was run */
