@@ -25,6 +25,7 @@ typedef struct compare_args {
 	size_t npaths, kfold;
 	int json, quiet;
 	sf_fit_options options;
+	cli_data data;
 } compare_args;
 
 static int
@@ -43,6 +44,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    {"kfold", required_argument, NULL, 'k'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -68,6 +70,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
 			                      &a->options);
@@ -76,7 +85,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		if (has_suffix(argv[i], ".csv") && i == argc - 1) {
+		if ((has_suffix(argv[i], ".csv") ||
+		     strcmp(argv[i], "-") == 0) &&
+		    i == argc - 1) {
 			a->data_path = argv[i];
 		} else if (a->npaths == COMPARE_MAX) {
 			return cli_usage(cmd->name, NULL,
@@ -106,13 +117,13 @@ print_table(const sf_compare *cmp)
 		if (x->failed) {
 			printf("%4zu %-22.22s %3zu %5zu  no finite cost: the "
 			       "fit failed\n",
-			       i + 1, x->model->name, x->k, x->n);
+			       i + 1, x->label, x->k, x->n);
 			continue;
 		}
 		printf("%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
 		       "%7.3g%% %7.3g%% ",
-		       i + 1, x->model->name, x->k, x->n, x->sse, x->aicc,
-		       x->bic, x->weight, x->mape, x->cv_mape);
+		       i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		       x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
 			printf("%7.3g%% ", x->extra_mape);
 		else
@@ -158,7 +169,7 @@ print_levels(const sf_compare *cmp)
 
 			if (x->failed)
 				continue;
-			printf("%4zu %-22.22s", i + 1, x->model->name);
+			printf("%4zu %-22.22s", i + 1, x->label);
 			for (size_t g = 0; g < n; g++) {
 				const sf_compare_level *l =
 				    sf_compare_level_find(x, names[k],
@@ -174,12 +185,36 @@ print_levels(const sf_compare *cmp)
 	}
 }
 
+/* Candidates x and y were fitted to different rows: say how. */
+static void
+warn_other_rows(const sf_compare_candidate *x, const sf_compare_candidate *y)
+{
+	const sf_dataset *dx = x->problem.data, *dy = y->problem.data;
+	const char *wx = x->model->where.text, *wy = y->model->where.text;
+
+	if (strcmp(dx->sha256, dy->sha256) != 0)
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different data (%zu rows of %s, %zu rows of %s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, x->n, dx->file, y->n, dy->file);
+	else
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different rows of %s (%zu rows %s%s, %zu rows %s%s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, dx->file, x->n,
+		        wx ? "where " : "without a filter", wx ? wx : "", y->n,
+		        wy ? "where " : "without a filter", wy ? wy : "");
+}
+
 int
 sf_command_compare(const sf_command *cmd, int argc, char **argv)
 {
 	sf_model_set *sets[COMPARE_MAX] = {0};
 	sf_compare_settings settings;
 	sf_compare *cmp = NULL;
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	compare_args a;
 	sf_error err;
 	size_t other;
@@ -188,8 +223,11 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK)
+		return cli_error(&err);
 	settings = (sf_compare_settings){
 	    .data_path = a.data_path,
+	    .table = in,
 	    .train = a.train,
 	    .kfold = a.kfold,
 	    .options = a.options,
@@ -197,13 +235,14 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	};
 	if ((cmp = sf_compare_alloc(&settings)) == NULL) {
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		sf_table_free(in);
 		return cli_error(&err);
 	}
 	/* every model, data file and the --train condition checked before
 	 * the first fit, so a bad last candidate fails at once */
 	for (size_t f = 0; f < a.npaths; f++)
-		if (cli_load_models(a.paths[f], &sets[f], a.quiet, &err) !=
-		    SF_OK) {
+		if (cli_load_data_models(a.paths[f], &a.data, &sets[f], a.quiet,
+		                         &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
@@ -235,15 +274,17 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		        "scalefit: warning: '%s' and '%s' fit different "
 		        "outputs ('%s' and '%s'): their SSE are in "
 		        "different units\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name,
+		        cmp->c[0]->label, cmp->c[other]->label,
 		        sf_model_output(cmp->c[0]->model),
 		        sf_model_output(cmp->c[other]->model));
-	if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
+	if (!a.quiet && (other = sf_compare_other_row_set(cmp)) > 0)
+		warn_other_rows(cmp->c[0], cmp->c[other]);
+	else if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' are not "
 		        "fitted to the same rows with the same loss; "
 		        "their AICc and weights do not compare\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name);
+		        cmp->c[0]->label, cmp->c[other]->label);
 	sf_compare_rank(cmp);
 	if (a.json) {
 		json_t *json = sf_comparison_json(cmp);
@@ -261,6 +302,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	}
 done:
 	sf_compare_free(cmp);
+	sf_table_free(in);
 	for (size_t f = 0; f < a.npaths; f++)
 		sf_model_set_free(sets[f]);
 	return status;

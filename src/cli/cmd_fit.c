@@ -48,6 +48,7 @@ typedef struct fit_args {
 	size_t bootstrap, restarts; /* 0: none */
 	sf_residuals residuals;
 	sf_fit_options options;
+	cli_data data;
 } fit_args;
 
 static int
@@ -57,6 +58,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"output", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"bootstrap", required_argument, NULL, 'B'},
 	    {"restarts", required_argument, NULL, 'R'},
 	    {"model", required_argument, NULL, 'm'},
@@ -106,6 +108,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
 			                      &a->options);
@@ -135,6 +144,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	int have_interval = 0;
 	json_t *json = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	sf_error err;
 	fit_args a;
@@ -143,7 +153,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	if ((m = cli_choose_model(cmd->name, set, a.model_name,
 	                          a.model_path)) == NULL) {
@@ -159,10 +170,10 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	                                                       : m->data_file,
 	                                   "the data file")) != SF_EXIT_OK)
 		goto done;
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, set->count > 1, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -261,6 +272,7 @@ done:
 	sf_stats_free(stats);
 	sf_fit_result_free(result);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

@@ -24,6 +24,7 @@ typedef struct validate_args {
 	size_t kfold; /* 0 with loo */
 	int loo, json, quiet;
 	sf_fit_options options;
+	cli_data data;
 } validate_args;
 
 static int
@@ -35,6 +36,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 	    {"loo", no_argument, NULL, 'O'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"model", required_argument, NULL, 'm'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -68,6 +70,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -195,6 +204,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *set = NULL;
 	sf_holdout *h = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	const char *method;
 	int *fold = NULL, status;
@@ -205,17 +215,18 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	m = cli_choose_model(cmd->name, set, a.model_name, a.model_path);
 	if (m == NULL) {
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, set->count > 1, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -262,6 +273,7 @@ done:
 	free(fold);
 	sf_holdout_free(h);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

@@ -390,11 +390,28 @@ get_choice(loader *ld, const yaml_node_t *node, const char *what,
 	                   what, text, list);
 }
 
+/* 1 when the flow mapping map has the key expr: a term or input whose
+ * formula a comma may have cut. */
+static int
+flow_has_expr(loader *ld, const yaml_node_t *map)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = node_get(ld, pair->key);
+
+		if (k != NULL && k->type == YAML_SCALAR_NODE &&
+		    strcmp(scalar_text(k), "expr") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A key of a section whose keys are fixed (allowed, n of them; NULL: any
  * name) must be one of them. */
 static int
-check_key_known(loader *ld, const yaml_node_t *key, const char *name,
-                const char *section, const char *const *allowed, size_t n)
+check_key_known(loader *ld, const yaml_node_t *map, const yaml_node_t *key,
+                const char *name, const char *section,
+                const char *const *allowed, size_t n)
 {
 	const char *near;
 
@@ -404,6 +421,16 @@ check_key_known(loader *ld, const yaml_node_t *key, const char *name,
 		if (strcmp(allowed[i], name) == 0)
 			return SF_OK;
 	near = sf_suggest_nearest(name, allowed, n);
+	/* "{expr: max(a, b)}" makes "b)" a key: not a misspelling */
+	if ((near == NULL || !sf_expr_is_name(name)) &&
+	    map->data.mapping.style == YAML_FLOW_MAPPING_STYLE &&
+	    flow_has_expr(ld, map))
+		return loader_fail(
+		    ld, key, SF_ENAME,
+		    "unknown key '%s' in %s; a comma inside {...} "
+		    "ends the value: quote a formula with a comma, "
+		    "{expr: \"max(a, b)\"}",
+		    name, section);
 	if (near != NULL)
 		return loader_fail(ld, key, SF_ENAME,
 		                   "unknown key '%s' in %s; did you "
@@ -451,7 +478,7 @@ check_keys(loader *ld, const yaml_node_t *map, const char *section,
 			                 name, node_position(ld, k).line);
 			break;
 		}
-		rc = check_key_known(ld, key, name, section, allowed, n);
+		rc = check_key_known(ld, map, key, name, section, allowed, n);
 	}
 	sf_names_free(&seen);
 	return rc;
@@ -1417,7 +1444,8 @@ static void
 free_text(sf_model_text *t)
 {
 	free(t->text);
-	t->text = NULL;
+	free(t->origin);
+	t->text = t->origin = NULL;
 }
 
 /* The file's text, shared by the models of one file: the number of its
@@ -1858,6 +1886,26 @@ done:
 	return rc;
 }
 
+/* 1 when line (1-based) of the file starts with spaces and tabs of which
+ * one is a tab; *column is then the first tab's (1-based). */
+static int
+tab_in_indent(const loader *ld, int line, int *column)
+{
+	size_t i = 0;
+
+	for (int l = 1; l < line && i < ld->length; i++)
+		l += ld->text[i] == '\n';
+	for (size_t k = i; k < ld->length; k++) {
+		if (ld->text[k] == '\t') {
+			*column = (int)(k - i) + 1;
+			return 1;
+		}
+		if (ld->text[k] != ' ')
+			return 0;
+	}
+	return 0;
+}
+
 /* Report a libyaml parser error at its position. */
 static int
 yaml_failure(loader *ld, const yaml_parser_t *parser)
@@ -1877,6 +1925,14 @@ yaml_failure(loader *ld, const yaml_parser_t *parser)
 		return SF_ESYNTAX;
 	}
 	p = mark_position(ld, mark);
+	if (tab_in_indent(ld, p.line, &p.column)) {
+		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
+		            "YAML syntax: a tab in the indentation: YAML "
+		            "indents with spaces only (libyaml: %s)",
+		            parser->problem);
+		sf_error_quote(ld->err, ld->text, ld->length);
+		return SF_ESYNTAX;
+	}
 	sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
 	            "YAML syntax: %s%s%s", parser->problem,
 	            parser->context != NULL ? " " : "",
@@ -2047,11 +2103,11 @@ sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
 
 /*
  * The file offset of column (1-based) of the value of at, or just past
- * its last character when column is past it, or of the scalar (its quote
- * or block indicator) for column 0.  The value's characters appear in the
- * scalar in order (a quoted or folded scalar adds quotes, escapes and
- * line breaks between them): follow them to the one column points at.  A
- * character an escape made is not in the file: it is passed over.
+ * its last character when column is past it, or of the scalar itself
+ * (its quote or block indicator, if any) for columns 0 and 1.  The value's
+ * characters appear in the scalar in order (a quoted or folded scalar adds
+ * quotes, escapes and line breaks between them): follow them to the one column
+ * points at.  A character an escape made is not in the file: it is passed over.
  * Returns 1 when the character column points at was found; else 0 with
  * the offset of the scalar's start, as the column has no one place in
  * the file.
@@ -2066,7 +2122,7 @@ locate_column(const sf_model *m, const sf_model_text *at, int column,
 	                 : m->source_length;
 
 	*off = at->offset;
-	if (column < 1)
+	if (column <= 1)
 		return 1;
 	/* A block scalar's value ends with its line break (clip, keep). */
 	while (len > 0 && at->text[len - 1] == '\n')
@@ -2121,6 +2177,10 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
+	if (at->origin != NULL) {
+		sf_error_in_argument(err, at->origin, at->text);
+		return;
+	}
 	locate_message_column(m, at, err);
 	if (!locate_column(m, at, err->column, &j)) {
 		size_t used = strlen(err->message);

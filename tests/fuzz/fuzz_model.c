@@ -25,8 +25,7 @@
  *   formulas whose recorded offset, line and column agree and point at the
  *   scalar in the text;
  * - sf_model_locate() maps a column inside a formula to a position inside
- *   the file: the formula's own position for column 0, and for column 1
- *   unless it starts with a quote, block indicator, anchor or tag;
+ *   the file, the formula's own position for column 1;
  * - warnings carry SF_OK, a message and a position inside the text.
  * A broken invariant aborts, which the fuzzer reports.
  */
@@ -141,7 +140,7 @@ check_text_at(const fuzz_text *t, const sf_model *m, const sf_model_text *at)
 	c = t->text[at->offset];
 	FUZZ_CHECK((len > 0 && c == at->text[0]) || strchr(openers, c) != NULL);
 
-	/* sf_model_locate: column 0 is the scalar's own position; any
+	/* sf_model_locate: column 1 is the scalar's own position; any
 	 * column lands inside the file. */
 	{
 		const int columns[] = {0,           1,
@@ -160,11 +159,7 @@ check_text_at(const fuzz_text *t, const sf_model *m, const sf_model_text *at)
 			e.column = columns[i];
 			sf_model_locate(m, at, &e);
 			FUZZ_CHECK(strcmp(e.file, FUZZ_PATH) == 0);
-			/* Column 1 is the value's first byte: past the
-			 * quote, indicator, anchor or tag of a scalar that
-			 * starts with one. */
-			if (columns[i] <= 0 ||
-			    (columns[i] == 1 && strchr(openers, c) == NULL))
+			if (columns[i] <= 1)
 				FUZZ_CHECK(e.line == at->line &&
 				           e.column == at->column);
 			FUZZ_CHECK(e.line >= 1 && e.column >= 1);
