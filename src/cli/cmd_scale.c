@@ -25,7 +25,8 @@ enum { MAX_POINTS = 100000 };
 
 typedef struct scale_args {
 	const char *fit_path, *plot, *data;
-	const char **set; /* the --set texts (q.set) */
+	const char *group; /* --group: the group of a --by fit file */
+	const char **set;  /* the --set texts (q.set) */
 	sf_scale_request q;
 	int json, quiet;
 } scale_args;
@@ -46,6 +47,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    {"panel", required_argument, NULL, 'P'},
 	    {"workers", required_argument, NULL, 'w'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"group", required_argument, NULL, 'G'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -126,6 +128,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'G':
+			a->group = optarg;
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -299,6 +304,44 @@ print_text(const sf_scale *sc)
 /* ---- the command ----------------------------------------------------------
  */
 
+/* The fit to study: the file's, or with --group one group of a --by
+ * fit file (a study draws one fit). */
+static int
+load_fit(const sf_command *cmd, const scale_args *a, sf_fitfile **f)
+{
+	sf_fitfile_set *set = NULL;
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	*f = NULL;
+	if (sf_fitfile_load_groups(a->fit_path, a->group, &set, &err) != SF_OK)
+		return cli_error(&err);
+	if (set->count > 1 && a->group == NULL) {
+		status = cli_usage(cmd->name, NULL,
+		                   "%s holds the fits of %zu groups (a --by "
+		                   "fit): scale studies one; choose it with "
+		                   "--group KEY, e.g. --group %s",
+		                   a->fit_path, set->count, set->labels[0]);
+		sf_fitfile_set_free(set);
+		return status;
+	}
+	if (set->count > 1) {
+		status =
+		    cli_usage(cmd->name, NULL,
+		              "%s: --group %s matches %zu groups (%s, %s%s): "
+		              "scale studies one; give more of its key",
+		              a->fit_path, a->group, set->count, set->labels[0],
+		              set->labels[1], set->count > 2 ? ", ..." : "");
+		sf_fitfile_set_free(set);
+		return status;
+	}
+	*f = set->fits[0];
+	set->fits[0] = NULL;
+	sf_fitfile_set_free(set);
+	return SF_EXIT_OK;
+}
+
 int
 sf_command_scale(const sf_command *cmd, int argc, char **argv)
 {
@@ -323,10 +366,8 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	                                   a.fit_path, "the fit file")) !=
 	    SF_EXIT_OK)
 		goto done;
-	if (sf_fitfile_load(a.fit_path, &f, &err) != SF_OK) {
-		status = cli_error(&err);
+	if ((status = load_fit(cmd, &a, &f)) != SF_EXIT_OK)
 		goto done;
-	}
 	cli_fitfile_version(a.fit_path, f);
 	/* A study the fit cannot answer is a usage error. */
 	if ((rc = sf_scale_new(f, &a.q, &sc, &err)) != SF_OK) {

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "base/suggest.h"
+#include "base/units.h"
 #include "fit/cost.h"
 
 #include <getopt.h>
@@ -46,7 +47,8 @@ static const command commands[] = {
      "predictions)\n"
      "      --restarts K    K fits from consecutive seeds; report the "
      "spread\n"
-     "      --model NAME    which model of a models: file\n"
+     "      --model NAME    which model of a models: "
+     "file\n" CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings, no progress\n",
      sf_command_fit},
     {"validate",
@@ -111,6 +113,10 @@ static const command commands[] = {
      "      --weights aicc|equal with several fit files (candidate formulas "
      "fitted to\n"
      "                           the same rows): how to average them\n"
+     "      --group KEY          of a --by fit file, the groups whose key "
+     "has\n"
+     "                           these values (e.g. model=cnn); default: "
+     "all\n"
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
     {"next",
@@ -159,6 +165,8 @@ static const command commands[] = {
      "      --panel P            the chart's lower panel: efficiency or "
      "shares\n"
      "      --json               print the sweep and answers as JSON\n"
+     "      --group KEY          of a --by fit file, the group to study "
+     "(e.g.\n                           model=cnn)\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
     {"help", "help [COMMAND]", "show help for scalefit or one command", "",
@@ -314,7 +322,18 @@ int
 main(int argc, char **argv)
 {
 	/* GSL aborts on errors by default; our modules check every status. */
+	sf_error err;
+
 	gsl_set_error_handler_off();
+	sf_error_clear(&err);
+	/* Under mpirun: every rank runs the command (base/units.h); rank 0
+	 * alone prints and writes, the others' failures reach it through
+	 * the job's end (sf_units_finish). */
+	if (sf_units_init(&argc, &argv, &err) != SF_OK)
+		return cli_error(&err);
+	if (!sf_units_root() && (freopen("/dev/null", "w", stdout) == NULL ||
+	                         freopen("/dev/null", "w", stderr) == NULL))
+		sf_units_abort(SF_EXIT_INTERNAL);
 	warn_thread_cap();
-	return close_stdout(run(argc, argv));
+	return sf_units_finish(close_stdout(run(argc, argv)));
 }
