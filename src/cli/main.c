@@ -61,7 +61,7 @@ static const command commands[] = {
      "      --kfold K       K-fold cross-validation over configurations\n"
      "      --loo           leave one configuration out at a time\n"
      "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
-     "      --model NAME    which model of a models: file\n"
+     "      --model NAME    which model of a models: file\n" CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n",
      sf_command_validate},
     {"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",

@@ -38,7 +38,7 @@ name_error(sf_error *err, int code, const char *file, const sf_model_text *at,
            size_t off, const char *message)
 {
 	if (at == NULL)
-		return sf_error_set(err, code, "--by: %s", message);
+		return sf_error_at(err, code, NULL, 0, 0, "--by: %s", message);
 	return sf_error_at(err, code, file, at->line, at->column + (int)off,
 	                   "data.by: %s", message);
 }

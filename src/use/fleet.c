@@ -26,6 +26,7 @@ sf_fleet_seed(uint64_t seed, size_t index)
 typedef struct fleet_ctx {
 	const sf_groups *g;
 	const sf_dataset *d;
+	size_t min_rows;
 	sf_fleet_fn fn;
 	void *ctx;
 } fleet_ctx;
@@ -71,6 +72,10 @@ fleet_unit(void *vctx, size_t index, char **out, size_t *size, sf_error *err)
 		snprintf(error, sizeof error,
 		         "no usable row: its %zu rows were all skipped",
 		         gr->skipped);
+	} else if (gr->nrows < c->min_rows) {
+		snprintf(error, sizeof error,
+		         "too few rows: %zu usable for %zu fitted constants",
+		         gr->nrows, c->min_rows);
 	} else if ((rc = sf_dataset_select(c->d, gr->rows, gr->nrows, &sub,
 	                                   &e)) != SF_OK) {
 		*err = e;
@@ -210,10 +215,10 @@ add_group(sf_fleet *f, json_t *array, const sf_groups *g, size_t i,
 }
 
 int
-sf_fleet_run(const sf_groups *g, const sf_dataset *d, sf_fleet_fn fn, void *ctx,
-             sf_fleet **out, sf_error *err)
+sf_fleet_run(const sf_groups *g, const sf_dataset *d, size_t min_rows,
+             sf_fleet_fn fn, void *ctx, sf_fleet **out, sf_error *err)
 {
-	fleet_ctx c = {g, d, fn, ctx};
+	fleet_ctx c = {g, d, min_rows, fn, ctx};
 	char **results = calloc(g->count + 1, sizeof *results);
 	size_t *sizes = calloc(g->count + 1, sizeof *sizes);
 	sf_fleet *f = calloc(1, sizeof *f);
@@ -312,6 +317,9 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 		const json_t *r = json_array_get(groups, i);
 		json_t *mape =
 		    json_object_get(json_object_get(r, "metrics"), "mape");
+		if (mape == NULL) /* validate: the held-out rows' */
+			mape = json_object_get(json_object_get(r, "validation"),
+			                       "mape");
 		const char *stop = json_string_value(json_object_get(
 		    json_object_get(r, "optimizer"), "stop_reason"));
 		char constants[256], m[32];

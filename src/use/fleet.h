@@ -59,11 +59,13 @@ uint64_t sf_fleet_seed(uint64_t seed, size_t index);
 /*
  * Run fn (ctx passed through) on each group of g, a split of dataset d,
  * over the ranks of the job (base/units.h), and gather the reports in
- * group order.  Returns SF_OK with a new fleet in *out, or SF_ENOMEM /
- * SF_EINTERNAL (or a rank's failure under MPI) with err.
+ * group order.  A group with fewer than min_rows usable rows (the fitted
+ * constants: fewer rows leave them undetermined) fails without a call.  Returns
+ * SF_OK with a new fleet in *out, or SF_ENOMEM / SF_EINTERNAL (or a rank's
+ * failure under MPI) with err.
  */
-int sf_fleet_run(const sf_groups *g, const sf_dataset *d, sf_fleet_fn fn,
-                 void *ctx, sf_fleet **out, sf_error *err);
+int sf_fleet_run(const sf_groups *g, const sf_dataset *d, size_t min_rows,
+                 sf_fleet_fn fn, void *ctx, sf_fleet **out, sf_error *err);
 
 /* Release f.  Accepts NULL. */
 void sf_fleet_free(sf_fleet *f);
@@ -71,10 +73,11 @@ void sf_fleet_free(sf_fleet *f);
 /*
  * The summary table for a person: one line per group with its label, rows,
  * its fitted constants (at most a few, "a=1.2 b=3.4"), MAPE (and the
- * extrapolation MAPE when the reports have one), and how the search
- * stopped, or the error of a failed group; then the count of failed
- * groups.  Reads the fit reports' keys (parameters, metrics.mape,
- * optimizer.stop); a command whose reports lack them shows "-".
+ * held-out rows' MAPE of a validation report: with --train, the
+ * extrapolation MAPE), and how the search stopped, or the error of a
+ * failed group; then the count of failed groups.  Reads the reports' keys
+ * (parameters, metrics.mape or validation.mape, optimizer.stop_reason); a
+ * report without them shows "-".
  */
 void sf_fleet_print_summary(const sf_fleet *f, FILE *out);
 
