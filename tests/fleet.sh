@@ -106,6 +106,23 @@ expect 0 '^framework=pt *151 *[0-9.]*%' "validate --by: held-out MAPE per group"
 expect 1 'job=few *1 *failed: too few rows' "validate --by: failures reported" -- \
 	validate "$model" --kfold 3 --quiet
 
+# --- compare and discover --by --------------------------------------------------
+rival="$srcdir/tests/data/fleet/amdahl.yaml"
+found="$srcdir/tests/data/fleet/discover.yaml"
+expect 0 '^framework=tf *150 *[0-9.]*% *- *best: ' "compare --by: the best candidate per group" -- \
+	compare "$model" "$rival" --by framework --kfold 3 --quiet
+expect 0 '"candidates": \[' "compare --by --json: each group's ranking" -- \
+	compare "$model" "$rival" --by framework --kfold 3 --quiet --json
+expect 1 'job=few *1 *failed: too few rows' "compare: the first model's data.by" -- \
+	compare "$model" "$rival" --kfold 3 --quiet
+expect 0 '^framework=pt *151 .*best: .*extrapolation MAPE' "discover --by: a formula per group" -- \
+	discover "$found" --by framework --quiet
+expect 2 "--by reports each group's board: it takes neither -o nor --shapes" \
+	"discover --by -o: refused" -- discover "$found" --by framework -o "$work/d.yaml"
+expect 2 "discover.count: 'n' is the extrapolated input" \
+	"a bad setting fails the run, not each group" -- \
+	discover "$model" --by framework --quiet
+
 # --- predict and scale --group ---------------------------------------------------
 expect 0 '== group framework=tf ==' "predict: a groups file answers for every group" -- \
 	predict "$work/fw.json" --at n=4
@@ -145,8 +162,9 @@ fi
 
 # --- MPI: the same bytes at any rank count ----------------------------------------
 # strip FILE: the JSON without timing (seconds) and rank count (ranks).
+# (discover's formulas_per_second is a rate of the clock too.)
 strip() {
-	grep -v -e '"seconds":' -e '"ranks":' "$1"
+	grep -v -e '"seconds":' -e '"ranks":' -e '"formulas_per_second":' "$1"
 }
 
 if [ -n "$MPIRUN" ]; then
@@ -158,7 +176,10 @@ if [ -n "$MPIRUN" ]; then
 		"restarts|fit $ernest --restarts 4 --json --threads 1" \
 		"compare|compare $ernest $amdahl --json --threads 1 --quiet" \
 		"kfold|validate $ernest --kfold 5 --json --threads 1" \
-		"fleet|fit $model --json --threads 1 --quiet"; do
+		"fleet|fit $model --json --threads 1 --quiet" \
+		"validate-by|validate $model --by framework --kfold 3 --json --threads 1 --quiet" \
+		"compare-by|compare $model $rival --by framework --kfold 3 --json --threads 1 --quiet" \
+		"discover-by|discover $found --by framework --json --threads 1 --quiet"; do
 		name=${run%%|*}
 		args=${run#*|}
 		# shellcheck disable=SC2086
@@ -186,9 +207,27 @@ if [ -n "$MPIRUN" ]; then
 	strip "$work/plain-fw.json" >"$work/p1"
 	cmp -s "$work/m1" "$work/p1" && pass "mpirun -np 2: -o writes the same file" ||
 		fail "mpirun -np 2: -o writes the same file"
-	expect 2 "--by: the data has no column named 'jobs'" \
-		"mpirun: bad use ends every rank with the message" -- \
-		fit "$model" --by jobs
+	$MPIRUN -np 2 "$SCALEFIT" fit "$model" --by jobs >"$work/out" 2>"$work/err"
+	if [ $? -eq 2 ] && grep -q "no column named 'jobs'" "$work/err"; then
+		pass "mpirun: bad use ends every rank with the message"
+	else
+		fail "mpirun: bad use ends every rank with the message"
+	fi
+	# A rank that stops early (here rank 1 cannot read its model file)
+	# ends the job with its status, no hang, no output file.
+	rm -f "$work/early.json"
+	# shellcheck disable=SC2016
+	$MPIRUN -np 2 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then
+		exec "$0" fit "$1.missing"; else
+		exec "$0" fit "$1" --bootstrap 40 -o "$2"; fi' \
+		"$SCALEFIT" "$srcdir/expressions/ernest.yaml" "$work/early.json" \
+		>"$work/out" 2>"$work/err"
+	if [ $? -eq 2 ] && [ ! -e "$work/early.json" ] &&
+		grep -q "another rank of the job stopped with exit status 2" "$work/err"; then
+		pass "mpirun: a rank that stops early ends the job, no output"
+	else
+		fail "mpirun: a rank that stops early ends the job, no output"
+	fi
 fi
 
 echo "fleet: $passed passed, $failed failed"

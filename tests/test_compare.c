@@ -139,6 +139,60 @@ test_scores(void)
 	sf_model_set_free(set);
 }
 
+/* A candidate of some rows (a group of --by) borrows the opened
+ * problem's formula and scores exactly as a fit of those rows. */
+static void
+test_rows(void)
+{
+	sf_model_set *set = load("compare/candidates.yaml");
+	sf_compare_settings s;
+	sf_compare *all, *sub;
+	sf_dataset *d = NULL;
+	sf_fit_result *r = NULL;
+	sf_stats *st = NULL;
+	size_t rows[12];
+	sf_error err;
+
+	CU_ASSERT_FATAL(set != NULL);
+	settings_init(&s, NULL);
+	all = sf_compare_alloc(&s);
+	sub = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(all != NULL && sub != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(all, set->models[1], &err) == SF_OK);
+	for (size_t i = 0; i < 12; i++)
+		rows[i] = 2 * i;
+	CU_ASSERT_EQUAL(sf_compare_add_rows(sub, set->models[1],
+	                                    &all->c[0]->problem, rows, 0, &err),
+	                SF_EVALUE);
+	CU_ASSERT_EQUAL(sub->n, 0);
+	CU_ASSERT_FATAL(sf_compare_add_rows(sub, set->models[1],
+	                                    &all->c[0]->problem, rows, 12,
+	                                    &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_compare_fit(sub, 0, &err) == SF_OK);
+	CU_ASSERT_EQUAL(sub->c[0]->n, 12);
+	CU_ASSERT_EQUAL(sub->c[0]->k, 2);
+	CU_ASSERT_PTR_EQUAL(sub->c[0]->problem.formula,
+	                    all->c[0]->problem.formula);
+	CU_ASSERT_FATAL(sf_dataset_select(all->c[0]->problem.data, rows, 12, &d,
+	                                  &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_tune_fit(set->models[1], d,
+	                            all->c[0]->problem.formula, &s.options, &r,
+	                            &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_stats_compute(all->c[0]->problem.formula, d, r, &st,
+	                                 &err) == SF_OK);
+	CU_ASSERT_EQUAL(sub->c[0]->sse, st->sse);
+	CU_ASSERT_EQUAL(sub->c[0]->aicc, st->aicc);
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sf_dataset_free(d);
+	/* Freeing the group's comparison leaves the opened one whole. */
+	sf_compare_free(sub);
+	CU_ASSERT_FATAL(sf_compare_fit(all, 0, &err) == SF_OK);
+	CU_ASSERT_EQUAL(all->c[0]->n, 24);
+	sf_compare_free(all);
+	sf_model_set_free(set);
+}
+
 /* Ranked by AICc, weights exp(-delta / 2) normalised; a failed fit last
  * with weight 0. */
 static void
@@ -423,6 +477,7 @@ main(void)
 	CU_TestInfo compare[] = {
 	    {"scores equal the fit, K-fold and --train run directly",
 	     test_scores},
+	    {"a candidate of some rows (a --by group)", test_rows},
 	    {"ranked by AICc, Akaike weights, failed and NaN last", test_rank},
 	    {"other outputs, other rows, poorly determined constants",
 	     test_warnings_and_notes},

@@ -102,6 +102,9 @@ test_two_columns(void)
 		CU_ASSERT_STRING_EQUAL(lines, want[i].lines);
 		CU_ASSERT_EQUAL(g->groups[i].skipped, want[i].skipped);
 	}
+	for (size_t i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(sf_groups_find(g, want[i].label), i);
+	CU_ASSERT_EQUAL(sf_groups_find(g, "model=cnn,nodes=3"), SIZE_MAX);
 	CU_ASSERT(!g->groups[1].key[1].is_text);
 	CU_ASSERT_EQUAL(g->groups[1].key[1].number, 2);
 	CU_ASSERT(isnan(g->groups[3].key[1].number));

@@ -365,8 +365,9 @@ cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
 		             g->groups[0].label);
 		cli_warning(NULL, &err);
 	}
-	if (sf_fleet_run(g, p->data, p->formula->nparams, fn, ctx, &f, &err) !=
-	    SF_OK) {
+	if (sf_fleet_run(g, p->data,
+	                 p->formula != NULL ? p->formula->nparams : 1, fn, ctx,
+	                 &f, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}

@@ -61,8 +61,8 @@ static const command commands[] = {
      "      --kfold K       K-fold cross-validation over configurations\n"
      "      --loo           leave one configuration out at a time\n"
      "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
-     "      --model NAME    which model of a models: file\n" CLI_FLEET_OPTIONS_HELP
-     "  -q, --quiet         no warnings\n",
+     "      --model NAME    which model of a models: "
+     "file\n" CLI_FLEET_OPTIONS_HELP "  -q, --quiet         no warnings\n",
      sf_command_validate},
     {"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",
      "fit candidate formulas on the same rows and rank them",
@@ -72,7 +72,7 @@ static const command commands[] = {
      "      --train EXPR    also score extrapolation: fit where EXPR "
      "holds\n"
      "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
-     "  -q, --quiet         no warnings\n",
+         CLI_FLEET_OPTIONS_HELP "  -q, --quiet         no warnings\n",
      sf_command_compare},
     {"discover",
      "discover MODEL.yaml [DATA.csv] [--train EXPR] [--max-terms K] [-o "
@@ -99,7 +99,8 @@ static const command commands[] = {
      "first\n"
      "  -o, --output FILE   write the best as a model file (atomically)\n"
      "      --json          print the search and the board as "
-     "JSON\n" CLI_FIT_OPTIONS_HELP "  -q, --quiet         no warnings\n",
+     "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
+     "  -q, --quiet         no warnings\n",
      sf_command_discover},
     {"predict",
      "predict FIT.json... --at NAME=VALUE,... | --grid FILE.csv [--json]",

@@ -47,6 +47,12 @@ sf_compare_free(sf_compare *cmp)
 	if (cmp == NULL)
 		return;
 	for (size_t i = 0; i < cmp->n; i++) {
+		if (cmp->c[i]->borrowed) {
+			/* sf_compare_add_rows: its rows only are its own */
+			sf_dataset_free(cmp->c[i]->problem.data);
+			cmp->c[i]->problem.data = NULL;
+			cmp->c[i]->problem.formula = NULL;
+		}
 		sf_problem_close(&cmp->c[i]->problem);
 		free(cmp->c[i]->train_fold);
 		free(cmp->c[i]->by_level);
@@ -59,12 +65,10 @@ sf_compare_free(sf_compare *cmp)
 	free(cmp);
 }
 
-int
-sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
+/* Room for one more candidate. */
+static int
+grow(sf_compare *cmp, sf_error *err)
 {
-	sf_compare_candidate *c;
-	int rc;
-
 	if (cmp->n == cmp->cap) {
 		size_t cap = cmp->cap > 0 ? 2 * cmp->cap : 8;
 		sf_compare_candidate **more =
@@ -79,6 +83,48 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 		cmp->order = order;
 		cmp->cap = cap;
 	}
+	return SF_OK;
+}
+
+int
+sf_compare_add_rows(sf_compare *cmp, const sf_model *m, const sf_problem *from,
+                    const size_t *rows, size_t n, sf_error *err)
+{
+	sf_compare_candidate *c;
+	int rc;
+
+	if ((rc = grow(cmp, err)) != SF_OK)
+		return rc;
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	c->model = m;
+	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
+	c->cv_mape = c->extra_mape = NAN;
+	c->max_corr = NAN;
+	c->borrowed = 1;
+	c->problem.model = m;
+	c->problem.formula = from->formula;
+	if ((rc = sf_dataset_select(from->data, rows, n, &c->problem.data,
+	                            err)) != SF_OK) {
+		free(c);
+		return rc;
+	}
+	c->n = c->problem.data->rows;
+	c->k = c->problem.formula->nparams;
+	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
+	cmp->order[cmp->n] = cmp->n;
+	cmp->c[cmp->n++] = c;
+	return SF_OK;
+}
+
+int
+sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
+{
+	sf_compare_candidate *c;
+	int rc;
+
+	if ((rc = grow(cmp, err)) != SF_OK)
+		return rc;
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	c->model = m;

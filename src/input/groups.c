@@ -25,6 +25,7 @@ sf_groups_free(sf_groups *g)
 		free(gr->rows);
 	}
 	free(g->groups);
+	free(g->by_label);
 	for (size_t c = 0; c < g->ncolumns; c++)
 		free(g->columns[c]);
 	free(g->columns);
@@ -215,6 +216,57 @@ make_group(const sf_table *t, const size_t *cols, const sf_groups *g,
 	return (gr->label = strdup(label)) == NULL ? SF_ENOMEM : SF_OK;
 }
 
+/* A label and its group, for sorting by label. */
+typedef struct label_index {
+	const char *label;
+	size_t index;
+} label_index;
+
+static int
+compare_labels(const void *a, const void *b)
+{
+	return strcmp(((const label_index *)a)->label,
+	              ((const label_index *)b)->label);
+}
+
+/* g->by_label: the groups in strcmp order of their labels. */
+static int
+index_labels(sf_groups *g)
+{
+	label_index *v = malloc((g->count + 1) * sizeof *v);
+
+	if (v == NULL || (g->by_label = malloc((g->count + 1) *
+	                                       sizeof *g->by_label)) == NULL) {
+		free(v);
+		return SF_ENOMEM;
+	}
+	for (size_t i = 0; i < g->count; i++)
+		v[i] = (label_index){g->groups[i].label, i};
+	qsort(v, g->count, sizeof *v, compare_labels);
+	for (size_t i = 0; i < g->count; i++)
+		g->by_label[i] = v[i].index;
+	free(v);
+	return SF_OK;
+}
+
+size_t
+sf_groups_find(const sf_groups *g, const char *label)
+{
+	size_t lo = 0, hi = g->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->groups[g->by_label[mid]].label, label);
+		if (c == 0)
+			return g->by_label[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
 int
 sf_groups_split(const sf_table *t, const sf_dataset *d, const char *by,
                 const char *file, const sf_model_text *at, sf_groups **out,
@@ -257,6 +309,8 @@ sf_groups_split(const sf_table *t, const sf_dataset *d, const char *by,
 			goto oom;
 		start = i + 1;
 	}
+	if (index_labels(g) != SF_OK)
+		goto oom;
 	free(rows);
 	free(tmp);
 	*out = g;

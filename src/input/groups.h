@@ -50,6 +50,7 @@ typedef struct sf_groups {
 	size_t ncolumns;
 	sf_group *groups; /* ordered by key */
 	size_t count;
+	size_t *by_label; /* group indices in strcmp order of their labels */
 } sf_groups;
 
 /*
@@ -69,5 +70,10 @@ int sf_groups_split(const sf_table *t, const sf_dataset *d, const char *by,
 
 /* Release g.  Accepts NULL. */
 void sf_groups_free(sf_groups *g);
+
+/* The index of the group labelled label (another split's group by the
+ * same columns has the same label for the same values), or SIZE_MAX.
+ * O(log count). */
+size_t sf_groups_find(const sf_groups *g, const char *label);
 
 #endif /* SF_GROUPS_H */

@@ -83,7 +83,9 @@ fleet_unit(void *vctx, size_t index, char **out, size_t *size, sf_error *err)
 	} else {
 		rc = c->fn(c->ctx, sub, index, collect_warning, &sink, &report,
 		           &text, &e);
-		if (rc == SF_ENOMEM || rc == SF_EINTERNAL) {
+		/* What the group's rows decide fails the group; a bad
+		 * setting or input would fail every group: the run. */
+		if (rc != SF_OK && rc != SF_EFAIL && rc != SF_EVALUE) {
 			*err = e;
 			goto done;
 		}
@@ -317,6 +319,16 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 		const json_t *r = json_array_get(groups, i);
 		json_t *mape =
 		    json_object_get(json_object_get(r, "metrics"), "mape");
+		const json_t *best = json_array_get(
+		    json_object_get(json_object_get(r, "comparison"),
+		                    "candidates"),
+		    0);
+		const json_t *search = json_object_get(r, "discover");
+		const json_t *found =
+		    json_array_get(json_object_get(search, "board"),
+		                   (size_t)json_integer_value(
+		                       json_object_get(search, "winner")) -
+		                       1);
 		if (mape == NULL) /* validate: the held-out rows' */
 			mape = json_object_get(json_object_get(r, "validation"),
 			                       "mape");
@@ -333,6 +345,26 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 			continue;
 		}
 		constants_text(r, constants, sizeof constants);
+		if (best != NULL) { /* compare: the best-ranked candidate */
+			const char *name =
+			    json_string_value(json_object_get(best, "model"));
+			mape = json_object_get(best, "mape");
+			snprintf(constants, sizeof constants,
+			         "best: %s (Akaike weight %.3g)",
+			         name != NULL ? name : "-",
+			         json_number_value(
+			             json_object_get(best, "akaike_weight")));
+		}
+		if (found != NULL) { /* discover: the winner */
+			const char *formula = json_string_value(
+			    json_object_get(found, "formula"));
+			mape = json_object_get(found, "mape");
+			snprintf(constants, sizeof constants,
+			         "best: %s (extrapolation MAPE %.3g%%)",
+			         formula != NULL ? formula : "-",
+			         json_number_value(json_object_get(
+			             found, "extrapolation_mape")));
+		}
 		if (json_is_number(mape))
 			snprintf(m, sizeof m, "%.2f%%",
 			         json_number_value(mape));

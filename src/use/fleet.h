@@ -8,7 +8,7 @@
  * numbers with 17 digits, so it reads back to the same doubles and prints
  * the same bytes).  A group that fails in an expected way (no usable row,
  * too few rows, no finite cost) is recorded with its error and the others
- * go on; only out-of-memory or a bug fails the whole fleet.
+ * go on; a bad setting, out-of-memory or a bug fails the whole fleet.
  *
  * The fleet's JSON: {"by": [COLUMN...], "groups": [...], "failed": N}, each
  * group an object that starts with "key" ({"model": "cnn"}, a number for
@@ -34,9 +34,11 @@
  * rows); index is the group's index in the fleet, from which the seed of
  * its fits derives (sf_fleet_seed), never from a rank or thread.  Fills *report
  * with the command's JSON report (a new object) and *text with its text report
- * (malloc'd; may stay NULL), and sends warnings to warn(warn_ctx, ...). Returns
- * SF_OK, or an error code with err: SF_ENOMEM and SF_EINTERNAL stop the fleet,
- * any other marks this group failed.
+ * (malloc'd; may stay NULL), and sends warnings to warn(warn_ctx, ...).
+ * Returns SF_OK, or an error code with err: SF_EFAIL (no finite cost) and
+ * SF_EVALUE (what the group's rows cannot give) mark this group failed;
+ * any other code (a bad setting or input, which would fail every group;
+ * out of memory) stops the fleet with that error.
  */
 typedef int (*sf_fleet_fn)(void *ctx, const sf_dataset *group, size_t index,
                            sf_warn_fn warn, void *warn_ctx, json_t **report,
@@ -76,8 +78,10 @@ void sf_fleet_free(sf_fleet *f);
  * held-out rows' MAPE of a validation report: with --train, the
  * extrapolation MAPE), and how the search stopped, or the error of a
  * failed group; then the count of failed groups.  Reads the reports' keys
- * (parameters, metrics.mape or validation.mape, optimizer.stop_reason); a
- * report without them shows "-".
+ * (parameters, metrics.mape or validation.mape, optimizer.stop_reason; of
+ * a comparison, the best-ranked candidate's name, Akaike weight and
+ * MAPE; of a discover search, the winner's formula, extrapolation MAPE and
+ * MAPE); a report without them shows "-".
  */
 void sf_fleet_print_summary(const sf_fleet *f, FILE *out);
 
