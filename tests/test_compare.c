@@ -139,6 +139,61 @@ test_scores(void)
 	sf_model_set_free(set);
 }
 
+/* Every candidate fitted as a unit of work: the scores of one by one. */
+static void
+test_fit_all(void)
+{
+	sf_model_set *set = load("compare/candidates.yaml");
+	sf_compare_settings s;
+	sf_compare *one, *all;
+	sf_error err;
+
+	CU_ASSERT_FATAL(set != NULL);
+	settings_init(&s, "x <= 5");
+	one = compare_all(&s, &set, 1);
+	all = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(all != NULL);
+	for (size_t i = 0; i < set->count; i++)
+		CU_ASSERT_FATAL(sf_compare_add(all, set->models[i], &err) ==
+		                SF_OK);
+	CU_ASSERT_FATAL(sf_compare_split(all, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_compare_fit_all(all, &err) == SF_OK);
+	CU_ASSERT_EQUAL_FATAL(all->n, one->n);
+	for (size_t i = 0; i < all->n; i++) {
+		const sf_compare_candidate *a = all->c[i], *b = one->c[i];
+
+		CU_ASSERT(a->fitted);
+		CU_ASSERT_EQUAL(a->failed, b->failed);
+		CU_ASSERT_EQUAL(a->at_bound, b->at_bound);
+		CU_ASSERT_EQUAL(a->sse, b->sse);
+		CU_ASSERT_EQUAL(a->aicc, b->aicc);
+		CU_ASSERT_EQUAL(a->bic, b->bic);
+		CU_ASSERT_EQUAL(a->cv_mape, b->cv_mape);
+		CU_ASSERT_EQUAL(a->extra_mape, b->extra_mape);
+		CU_ASSERT(a->max_corr == b->max_corr ||
+		          (isnan(a->max_corr) && isnan(b->max_corr)));
+		CU_ASSERT_EQUAL(a->over, b->over);
+		CU_ASSERT_STRING_EQUAL(a->poor, b->poor);
+		CU_ASSERT_EQUAL_FATAL(a->nby_level, b->nby_level);
+		for (size_t l = 0; l < a->nby_level; l++) {
+			CU_ASSERT_STRING_EQUAL(a->by_level[l].input,
+			                       b->by_level[l].input);
+			CU_ASSERT_EQUAL(a->by_level[l].value,
+			                b->by_level[l].value);
+			CU_ASSERT_EQUAL(a->by_level[l].rows,
+			                b->by_level[l].rows);
+			CU_ASSERT_EQUAL(a->by_level[l].mape,
+			                b->by_level[l].mape);
+			CU_ASSERT_EQUAL(a->by_level[l].bias,
+			                b->by_level[l].bias);
+		}
+	}
+	CU_ASSERT(all->c[0]->nby_level == 3);
+	sf_compare_free(one);
+	sf_compare_free(all);
+	sf_model_set_free(set);
+}
+
 /* A candidate of some rows (a group of --by) borrows the opened
  * problem's formula and scores exactly as a fit of those rows. */
 static void
@@ -478,6 +533,7 @@ main(void)
 	    {"scores equal the fit, K-fold and --train run directly",
 	     test_scores},
 	    {"a candidate of some rows (a --by group)", test_rows},
+	    {"every candidate as a unit of work", test_fit_all},
 	    {"ranked by AICc, Akaike weights, failed and NaN last", test_rank},
 	    {"other outputs, other rows, poorly determined constants",
 	     test_warnings_and_notes},

@@ -36,6 +36,27 @@ sf_units_seed(uint64_t seed, uint64_t stream, size_t index)
 	return hi << 32 | lo;
 }
 
+/*
+ * Process state: how deep this process is in units of work.  Units nest
+ * (a group's fit runs its bootstrap replicates, a fold's fit its lambda
+ * search); only the outermost level is spread over the ranks, since an
+ * inner level runs on one rank while the others are busy elsewhere.
+ */
+static int units_depth;
+
+/* Run unit index of fn, counting the depth. */
+static int
+run_unit(sf_unit_fn fn, void *ctx, size_t index, char **out, size_t *size,
+         sf_error *err)
+{
+	int rc;
+
+	units_depth++;
+	rc = fn(ctx, index, out, size, err);
+	units_depth--;
+	return rc;
+}
+
 /* The units of this process, one after the other. */
 static int
 run_serial(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
@@ -44,7 +65,7 @@ run_serial(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	for (size_t i = 0; i < n; i++)
 		results[i] = NULL;
 	for (size_t i = 0; i < n; i++) {
-		int rc = fn(ctx, i, &results[i], &sizes[i], err);
+		int rc = run_unit(fn, ctx, i, &results[i], &sizes[i], err);
 		if (rc != SF_OK) {
 			for (size_t k = 0; k <= i; k++) {
 				free(results[k]);
@@ -268,7 +289,7 @@ work(size_t n, sf_unit_fn fn, void *ctx, packer *p, status_record *st)
 		MPI_Win_unlock(0, win);
 		if (got < 0 || (uint64_t)got >= n)
 			break;
-		rc = fn(ctx, (size_t)got, &out, &size, &st->err);
+		rc = run_unit(fn, ctx, (size_t)got, &out, &size, &st->err);
 		head[0] = (uint64_t)got;
 		head[1] = size;
 		if (rc == SF_OK && (pack(p, head, sizeof head) != SF_OK ||
@@ -296,7 +317,7 @@ sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	long long *lengths = NULL, total = 0;
 	char *all = NULL;
 
-	if (ranks == 1)
+	if (ranks == 1 || units_depth > 0)
 		return run_serial(n, fn, ctx, results, sizes, err);
 	for (size_t i = 0; i < n; i++)
 		results[i] = NULL;

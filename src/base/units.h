@@ -20,7 +20,10 @@
  * cost balance), and at the end every rank holds every result in index
  * order, so all ranks go on identically; only rank 0 writes outputs
  * (sf_units_root()).  A unit that fails on any rank fails the call on
- * every rank with that unit's error: no rank is left waiting.
+ * every rank with that unit's error: no rank is left waiting.  Units
+ * nest (a group's fit has bootstrap replicates): a call made inside a
+ * unit runs its units in that unit's process, serially; only the
+ * outermost call is spread.
  *
  * Ownership: results[i] are malloc'd byte strings the caller frees.
  * Process state: MPI's own (sf_units_init/sf_units_finish); this module

@@ -231,8 +231,8 @@ compare_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
 	}
 	if (rc == SF_OK)
 		rc = sf_compare_split(cmp, err);
-	for (size_t i = 0; i < cmp->n && rc == SF_OK; i++)
-		rc = sf_compare_fit(cmp, i, err);
+	if (rc == SF_OK)
+		rc = sf_compare_fit_all(cmp, err);
 	if (rc != SF_OK)
 		goto done;
 	sf_compare_rank(cmp);
@@ -346,11 +346,10 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		status = compare_fleet(&a, cmp);
 		goto done;
 	}
-	for (size_t i = 0; i < cmp->n; i++)
-		if (sf_compare_fit(cmp, i, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
+	if (sf_compare_fit_all(cmp, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
 	if (!a.quiet && (other = sf_compare_other_output(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' fit different "

@@ -144,6 +144,14 @@ int sf_compare_split(sf_compare *cmp, sf_error *err);
  */
 int sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err);
 
+/*
+ * sf_compare_fit() for every candidate, the candidates being the units of
+ * work of base/units.h (over an MPI job's ranks; their scores travel as
+ * bytes and arrive exact).  Returns SF_OK or the error of the first
+ * candidate (by index) that failed.
+ */
+int sf_compare_fit_all(sf_compare *cmp, sf_error *err);
+
 /* Order the candidates (cmp->order) and set their Akaike weights; see the
  * opening comment.  Every candidate must have been fitted. */
 void sf_compare_rank(sf_compare *cmp);
