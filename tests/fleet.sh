@@ -177,6 +177,7 @@ if [ -n "$MPIRUN" ]; then
 		"compare|compare $ernest $amdahl --json --threads 1 --quiet" \
 		"kfold|validate $ernest --kfold 5 --json --threads 1" \
 		"fleet|fit $model --json --threads 1 --quiet" \
+		"fleet-bootstrap|fit $model --by framework --bootstrap 20 --json --threads 1 --quiet" \
 		"validate-by|validate $model --by framework --kfold 3 --json --threads 1 --quiet" \
 		"compare-by|compare $model $rival --by framework --kfold 3 --json --threads 1 --quiet" \
 		"discover-by|discover $found --by framework --json --threads 1 --quiet"; do
