@@ -87,6 +87,13 @@ sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 }
 
 int
+sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
+                     size_t *sizes, sf_error *err)
+{
+	return run_serial(n, fn, ctx, results, sizes, err);
+}
+
+int
 sf_units_init(int *argc, char ***argv, sf_error *err)
 {
 	/* Open MPI's, MPICH's (PMI) and Slurm's names for the job size. */
@@ -261,12 +268,18 @@ typedef struct status_record {
 	sf_error err;
 } status_record;
 
-/* Take unit indices from the counter at rank 0 until none are left or a
- * unit fails; pack each result. */
+/*
+ * Take unit indices from the counter at rank 0 until none are left or a
+ * unit fails; pack each result.  Guided chunks: a rank takes an eighth of
+ * the units it last saw left, shared by the ranks (at least one), so the
+ * counter is touched a few dozen times per rank rather than once per
+ * unit, and the last units still go one by one to whichever rank is free.
+ */
 static int
 work(size_t n, sf_unit_fn fn, void *ctx, packer *p, status_record *st)
 {
-	int64_t *counter = NULL, one = 1, got;
+	int64_t *counter = NULL, got, seen = 0, chunk;
+	const int64_t ranks = sf_units_ranks();
 	MPI_Win win;
 	int rc = SF_OK;
 
@@ -280,45 +293,56 @@ work(size_t n, sf_unit_fn fn, void *ctx, packer *p, status_record *st)
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	for (;;) {
-		char *out = NULL;
-		size_t size = 0;
-		uint64_t head[2];
-
+		chunk = ((int64_t)n - seen) / (8 * ranks);
+		if (chunk < 1)
+			chunk = 1;
 		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-		MPI_Fetch_and_op(&one, &got, MPI_INT64_T, 0, 0, MPI_SUM, win);
+		MPI_Fetch_and_op(&chunk, &got, MPI_INT64_T, 0, 0, MPI_SUM, win);
 		MPI_Win_unlock(0, win);
 		if (got < 0 || (uint64_t)got >= n)
 			break;
-		rc = run_unit(fn, ctx, (size_t)got, &out, &size, &st->err);
-		head[0] = (uint64_t)got;
-		head[1] = size;
-		if (rc == SF_OK && (pack(p, head, sizeof head) != SF_OK ||
-		                    pack(p, out, size) != SF_OK))
-			rc = sf_error_set(&st->err, SF_ENOMEM, "out of memory");
-		free(out);
-		if (rc != SF_OK) {
-			st->code = rc;
-			st->unit = (uint64_t)got;
-			break;
+		seen = got + chunk;
+		for (int64_t u = got; u < got + chunk && (uint64_t)u < n; u++) {
+			char *out = NULL;
+			size_t size = 0;
+			uint64_t head[2];
+
+			rc =
+			    run_unit(fn, ctx, (size_t)u, &out, &size, &st->err);
+			head[0] = (uint64_t)u;
+			head[1] = size;
+			if (rc == SF_OK &&
+			    (pack(p, head, sizeof head) != SF_OK ||
+			     pack(p, out, size) != SF_OK))
+				rc = sf_error_set(&st->err, SF_ENOMEM,
+				                  "out of memory");
+			free(out);
+			if (rc != SF_OK) {
+				st->code = rc;
+				st->unit = (uint64_t)u;
+				break;
+			}
 		}
+		if (rc != SF_OK)
+			break;
 	}
 	MPI_Win_free(&win);
 	return rc;
 }
 
-int
-sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
-             sf_error *err)
+/* Units over the ranks; results to every rank, or to rank 0 only. */
+static int
+run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
+        int to_root, sf_error *err)
 {
-	int ranks = sf_units_ranks(), largest, rc = SF_OK;
-	status_record st = {0, 0, {0}};
+	const int ranks = sf_units_ranks(), me = sf_units_rank();
+	const int receives = !to_root || me == 0;
+	status_record st = {0, 0, {0}}, *all_st = NULL;
 	packer p = {NULL, 0, 0};
-	int *counts = NULL, *displs = NULL;
-	long long *lengths = NULL, total = 0;
+	int *counts = NULL, *displs = NULL, largest, rc = SF_OK;
+	long long *lengths = NULL, total = 0, mine;
 	char *all = NULL;
 
-	if (ranks == 1 || units_depth > 0)
-		return run_serial(n, fn, ctx, results, sizes, err);
 	for (size_t i = 0; i < n; i++)
 		results[i] = NULL;
 	if (!agree(TOKEN_UNITS, &largest)) {
@@ -329,19 +353,33 @@ sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 		    "exit status %d before this step",
 		    largest - 1);
 	}
-	if (pack(&p, &st, sizeof st) != SF_OK)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	work(n, fn, ctx, &p, &st);
-	memcpy(p.buf, &st, sizeof st);
-	/* Every rank's bytes to every rank, so all go on alike. */
+	/* Every rank learns of a failed unit: the lowest one's error. */
+	all_st = malloc((size_t)ranks * sizeof *all_st);
 	lengths = malloc((size_t)ranks * sizeof *lengths);
 	counts = malloc((size_t)ranks * sizeof *counts);
 	displs = malloc((size_t)ranks * sizeof *displs);
+	if (all_st == NULL || lengths == NULL || counts == NULL ||
+	    displs == NULL)
+		MPI_Abort(MPI_COMM_WORLD, 3); /* the others would wait */
+	MPI_Allgather(&st, (int)sizeof st, MPI_BYTE, all_st, (int)sizeof st,
+	              MPI_BYTE, MPI_COMM_WORLD);
 	{
-		long long mine = (long long)p.len;
-		MPI_Allgather(&mine, 1, MPI_LONG_LONG, lengths, 1,
-		              MPI_LONG_LONG, MPI_COMM_WORLD);
+		const status_record *worst = NULL;
+		for (int r = 0; r < ranks; r++)
+			if (all_st[r].code != SF_OK &&
+			    (worst == NULL || all_st[r].unit < worst->unit))
+				worst = &all_st[r];
+		if (worst != NULL) {
+			if (err != NULL)
+				*err = worst->err;
+			rc = (int)worst->code;
+			goto done;
+		}
 	}
+	mine = (long long)p.len;
+	MPI_Allgather(&mine, 1, MPI_LONG_LONG, lengths, 1, MPI_LONG_LONG,
+	              MPI_COMM_WORLD);
 	for (int r = 0; r < ranks; r++)
 		total += lengths[r];
 	if (total > 0x7fffffffLL) {
@@ -356,30 +394,17 @@ sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 		displs[r] = at;
 		at += counts[r];
 	}
-	if ((all = malloc((size_t)total)) == NULL)
-		abort(); /* the others would wait forever: stop the job */
-	MPI_Allgatherv(p.buf, (int)p.len, MPI_BYTE, all, counts, displs,
-	               MPI_BYTE, MPI_COMM_WORLD);
-	/* A failed unit fails the run everywhere: the lowest one's error. */
-	{
-		const status_record *worst = NULL;
-		for (int r = 0; r < ranks; r++) {
-			const status_record *s =
-			    (const status_record *)(all + displs[r]);
-			if (s->code != SF_OK &&
-			    (worst == NULL || s->unit < worst->unit))
-				worst = s;
-		}
-		if (worst != NULL) {
-			if (err != NULL)
-				*err = worst->err;
-			rc = (int)worst->code;
-			goto done;
-		}
-	}
-	for (int r = 0; r < ranks && rc == SF_OK; r++) {
-		const char *q = all + displs[r] + sizeof st;
-		const char *end = all + displs[r] + counts[r];
+	if (receives && (all = malloc((size_t)total + 1)) == NULL)
+		MPI_Abort(MPI_COMM_WORLD, 3);
+	if (to_root)
+		MPI_Gatherv(p.buf, (int)p.len, MPI_BYTE, all, counts, displs,
+		            MPI_BYTE, 0, MPI_COMM_WORLD);
+	else
+		MPI_Allgatherv(p.buf, (int)p.len, MPI_BYTE, all, counts, displs,
+		               MPI_BYTE, MPI_COMM_WORLD);
+	for (int r = 0; receives && r < ranks && rc == SF_OK; r++) {
+		const char *q = all + displs[r];
+		const char *end = q + counts[r];
 		while (q < end) {
 			uint64_t head[2];
 			memcpy(head, q, sizeof head);
@@ -402,10 +427,29 @@ done:
 		}
 	free(all);
 	free(p.buf);
+	free(all_st);
 	free(lengths);
 	free(counts);
 	free(displs);
 	return rc;
+}
+
+int
+sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
+             sf_error *err)
+{
+	if (sf_units_ranks() == 1 || units_depth > 0)
+		return run_serial(n, fn, ctx, results, sizes, err);
+	return run_mpi(n, fn, ctx, results, sizes, 0, err);
+}
+
+int
+sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
+                     size_t *sizes, sf_error *err)
+{
+	if (sf_units_ranks() == 1 || units_depth > 0)
+		return run_serial(n, fn, ctx, results, sizes, err);
+	return run_mpi(n, fn, ctx, results, sizes, 1, err);
 }
 
 #endif /* SF_WITH_MPI */

@@ -16,10 +16,11 @@
  * runs the same command on the same inputs (SPMD); sf_units_run() is
  * then collective: every rank calls it with the same n, the ranks take
  * unit indices from a shared counter held by rank 0 (a dynamic work queue:
- * a rank that finishes early takes the next index, so units of unequal
- * cost balance), and at the end every rank holds every result in index
- * order, so all ranks go on identically; only rank 0 writes outputs
- * (sf_units_root()).  A unit that fails on any rank fails the call on
+ * a rank that finishes early takes the next indices, so units of unequal
+ * cost balance; guided chunks, an eighth of what is left per rank, down
+ * to one unit at a time at the end), and at the end every rank holds every
+ * result in index order, so all ranks go on identically; only rank 0 writes
+ * outputs (sf_units_root()).  A unit that fails on any rank fails the call on
  * every rank with that unit's error: no rank is left waiting.  Units
  * nest (a group's fit has bootstrap replicates): a call made inside a
  * unit runs its units in that unit's process, serially; only the
@@ -54,6 +55,16 @@ typedef int (*sf_unit_fn)(void *ctx, size_t index, char **out, size_t *size,
  */
 int sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results,
                  size_t *sizes, sf_error *err);
+
+/*
+ * The same, but only rank 0 receives the results: on the other ranks of
+ * an MPI job every results[i] is NULL after SF_OK.  For work whose
+ * results only rank 0 uses (a fleet's reports, which rank 0 alone prints
+ * and writes): the others neither receive nor hold them.  A failed unit
+ * still fails the call on every rank.
+ */
+int sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
+                         size_t *sizes, sf_error *err);
 
 /*
  * Start the process's part in a job: MPI_Init in the MPI build.  The plain

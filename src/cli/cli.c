@@ -371,6 +371,10 @@ cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
 		status = cli_error(&err);
 		goto done;
 	}
+	if (!sf_units_root()) { /* rank 0 reports for the job */
+		status = SF_EXIT_OK;
+		goto done;
+	}
 	for (size_t i = 0; i < f->count && !quiet; i++)
 		if (f->warnings[i] != NULL)
 			fputs(f->warnings[i], stderr);

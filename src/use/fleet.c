@@ -244,9 +244,16 @@ sf_fleet_run(const sf_groups *g, const sf_dataset *d, size_t min_rows,
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 			goto done;
 		}
-	if ((rc = sf_units_run(g->count, fleet_unit, &c, results, sizes,
-	                       err)) != SF_OK)
+	/* Only rank 0 prints and writes: only it gathers the reports. */
+	if ((rc = sf_units_run_to_root(g->count, fleet_unit, &c, results, sizes,
+	                               err)) != SF_OK)
 		goto done;
+	if (!sf_units_root()) {
+		f->count = 0;
+		*out = f;
+		f = NULL;
+		goto done;
+	}
 	for (size_t i = 0; i < g->count; i++)
 		if ((rc = add_group(f, array, g, i, results[i], sizes[i])) !=
 		    SF_OK) {
