@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef SF_WITH_MPI
 #include <mpi.h>
@@ -158,14 +159,38 @@ static int units_met_at_end;
 
 enum { TOKEN_UNITS = 0 };
 
+/*
+ * Wait for request q without spinning: a rank that waits long (for rank 0
+ * to write a report, for the slowest rank's last unit) would otherwise
+ * keep a core busy that the others, or other work, could use.  Polls
+ * every 0.1 ms at first, then every 2 ms.
+ */
+static void
+wait_gently(MPI_Request *q)
+{
+	struct timespec pause = {0, 100000};
+	int done = 0;
+
+	for (int polls = 0;; polls++) {
+		MPI_Test(q, &done, MPI_STATUS_IGNORE);
+		if (done)
+			return;
+		if (polls == 50)
+			pause.tv_nsec = 2000000;
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* Every rank's token: 0 when all agree on TOKEN_UNITS, else the largest
  * (1 + the worst exit status of the ranks that stopped). */
 static int
 agree(int token, int *largest)
 {
 	int v[2] = {token, -token}, r[2];
+	MPI_Request q;
 
-	MPI_Allreduce(v, r, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Iallreduce(v, r, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &q);
+	wait_gently(&q);
 	*largest = r[0];
 	return r[0] == token && -r[1] == token;
 }
@@ -362,8 +387,12 @@ run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	if (all_st == NULL || lengths == NULL || counts == NULL ||
 	    displs == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 3); /* the others would wait */
-	MPI_Allgather(&st, (int)sizeof st, MPI_BYTE, all_st, (int)sizeof st,
-	              MPI_BYTE, MPI_COMM_WORLD);
+	{
+		MPI_Request q;
+		MPI_Iallgather(&st, (int)sizeof st, MPI_BYTE, all_st,
+		               (int)sizeof st, MPI_BYTE, MPI_COMM_WORLD, &q);
+		wait_gently(&q);
+	}
 	{
 		const status_record *worst = NULL;
 		for (int r = 0; r < ranks; r++)
