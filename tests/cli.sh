@@ -304,6 +304,25 @@ expect 0 "1 rows left out because the where filter is NaN" "and says so" -- chec
 sed 's/where: keep/where: "log(x - 3)"/' "$work/w.yaml" >"$work/w2.yaml"
 expect 0 "3 left out by where: log(x - 3); 1 rows to fit" "where: log(x - 3) leaves out x = 1, 2" -- check "$work/w2.yaml"
 
+# data.unit: checked, carried in FIT.json, shown in headers and the chart.
+printf 'x,time\n1,3\n2,5\n3,7\n4,9.1\n' >"$work/u.csv"
+printf 'name: u\ninputs:\n  p: x\nparameters:\n  a: {min: 0, max: 10}\n  b: {min: 0, max: 10}\ntime: a + b * p\ndata:\n  file: u.csv\n  output: time\n  unit: min\n' >"$work/u.yaml"
+sed 's/unit: min/unit: mins/' "$work/u.yaml" >"$work/u-bad.yaml"
+expect 2 "u-bad.yaml:11:9: unknown data.unit 'mins'; did you mean 'min'?" "check refuses an unknown data.unit at its place" -- check "$work/u-bad.yaml"
+expect 0 '"unit": "min"' "data.unit goes into FIT.json" -- fit "$work/u.yaml" -q -o "$work/u.json" --json
+expect 0 '^ *p *time (min) ' "predict's header says the model's unit" -- predict "$work/u.json" --at p=2 -q
+expect 0 '^ *p *time (h) ' "predict --unit h" -- predict "$work/u.json" --at p=2 -q --unit h
+expect 2 "unknown --unit 'hr' (s, ms, min or h); did you mean 'h'" "predict --unit hr is refused" -- predict "$work/u.json" --at p=2 --unit hr
+expect 0 '^ *p *time (min) ' "scale's header says the model's unit" -- scale "$work/u.json" --over p=1:8 -q --plot "$work/u.svg"
+if grep -q '>time (minutes)<' "$work/u.svg"; then
+	echo "ok: the chart's time axis names the unit"
+	passed=$((passed + 1))
+else
+	echo "FAIL: the chart's time axis lacks the unit"
+	failed=$((failed + 1))
+fi
+expect 0 '^ *p *time (s) ' "scale --unit s overrides data.unit" -- scale "$work/u.json" --over p=1:8 -q --unit s
+
 # The YAML escape \0 is refused where it is, not read as the end of the
 # string.
 sed 's/^time: .*/time: "a + b * p\\0 + 1000*zz"/' "$work/w.yaml" >"$work/nul.yaml"
@@ -373,6 +392,9 @@ expect 2 "pop.yaml:12:31: population must be at most 1000000, not 1e9" "check re
 # scale never answers inf or NaN with status 0.
 expect 2 "the fastest n over -1e+308 to 1e+308 is not a finite number" "scale --over n=-1e308:1e308" -- scale "$work/boot.json" --over n=-1e308:1e308 --set p=8
 expect 2 "the least cost over 1 to 64 is not a finite number" "scale --cost 1e308" -- scale "$work/boot.json" --over p=1:64 --set n=1 --cost 1e308
+# ... and its answers come from the values swept: a list's from its values.
+expect 0 "overtakes .* at p = 1e+300$" "scale --over p=1,1e300: the crossover is a listed p" -- scale "$work/boot.json" --over p=1,1e300 --set n=1 -q
+expect 0 "(searched the 2 values listed)" "scale --over p=1,1e300 searched the list" -- scale "$work/boot.json" --over p=1,1e300 --set n=1 -q
 
 # Messages name what they are about.
 echo '[]' >"$work/array.json"

@@ -145,8 +145,17 @@ expect 1 "group job=few did not fit: too few rows" "predict --group: a failed gr
 expect 2 "is the fit of one selection of rows, not of groups" \
 	"predict --group on a plain fit file" -- \
 	predict "$srcdir/tests/data/fit/simple.json" --at p=4 --group a=b
-expect 2 "holds the fits of 2 groups (a --by fit): scale studies one; choose it with --group KEY, e.g. --group framework=pt" \
-	"scale on a groups file needs --group" -- scale "$work/fw.json" --over n=1:64
+expect 0 "^ *n  framework=pt  framework=tf$" \
+	"scale: a groups file draws every group, a column each" -- \
+	scale "$work/fw.json" --over n=1:64 --quiet
+"$SCALEFIT" scale "$work/fw.json" --over n=1:64 --quiet --plot "$work/fw.svg" >/dev/null 2>&1
+if grep -q 'framework=pt' "$work/fw.svg" && grep -q 'framework=tf' "$work/fw.svg"; then
+	pass "scale --plot: one chart, a series per group, named by its label"
+else
+	fail "scale --plot: one chart, a series per group, named by its label"
+fi
+expect 0 '"label": "framework=tf"' "scale --json: each group's study with its label" -- \
+	scale "$work/fw.json" --over n=1:64 --quiet --json
 expect 0 'fastest' "scale --group: one group's study" -- \
 	scale "$work/fw.json" --over n=1:64 --group framework=pt --quiet
 

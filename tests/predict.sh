@@ -285,6 +285,55 @@ else
 	pass "a usage error creates no chart"
 fi
 
+# ---- term shares only when the time is the sum of its terms ------------------
+# Issue 16's product: shares printed 6084.9% for a step count.
+cat >"$work/product.json" <<'EOF_JSON'
+{"model": {"name": "product", "time": "t0 + steps * step_time",
+  "terms": {"steps": "a / p", "step_time": "c * p^0.5"},
+  "inputs": {"p": "workers"}, "output": "epoch_time_s"},
+ "parameters": {"t0": {"value": 1}, "a": {"value": 100}, "c": {"value": 2}}}
+EOF_JSON
+expect 0 '^time is not the sum of its terms; shares not shown' "a product's terms: a note" \
+	-- scale "$work/product.json" --over p=1:16 -q
+expect 0 '^ *1 *201 .* 100 *2$' "a product's terms: their values, not shares" \
+	-- scale "$work/product.json" --over p=1:16 -q
+if grep -q '%  *[0-9.]*%$' "$work/out" || grep -q 'rest' "$work/out"; then
+	fail "a product's terms still show shares"
+else
+	pass "a product's terms show no share and no rest"
+fi
+if grep -q 'crossover' "$work/out"; then
+	fail "scale printed a crossover line without the kinds it needs"
+else
+	pass "no crossover line without compute and communication terms"
+fi
+expect 0 '"note": "time is not the sum of its terms; shares not shown"' "a product's terms: JSON note" \
+	-- scale "$work/product.json" --over p=1:16 -q --json
+expect 0 'fastest' "a product's chart" \
+	-- scale "$work/product.json" --over p=1:16 -q --panel shares --plot "$work/product.svg"
+grep -q '>time is not the sum of its terms; shares not shown<' "$work/product.svg" &&
+	pass "the product's chart says why it shows no shares" ||
+	fail "the product's chart lacks the note"
+
+# Issue 13's absurd batch range: refused, not "fastest b = inf".
+expect 2 "the fastest b over -1e+308 to 1e+308 is not a finite number" "scale --over b=-1e308:1e308" \
+	-- scale "$data/ddp.json" --over b=-1e308:1e308 --set p=4,n=1.28e6,model=cnn
+
+# ---- several fits: a column and a line each --------------------------------
+expect 0 '^ *p *simple  *simple-bootstrap' "scale with two fits: a column each" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --plot "$work/two.svg"
+expect 0 '^simple-bootstrap:' "scale with two fits: each one's answers" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q
+[ "$(grep -c 'class="series"' "$work/two.svg")" -eq 2 ] &&
+	pass "the chart of two fits draws two series" ||
+	fail "the chart of two fits does not draw two series"
+expect 0 '"label": "simple-bootstrap"' "scale --json with two fits: studies with labels" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --json
+expect 0 '^ *p *simple (.*simple.json) ' "two fits of the same name are told apart" \
+	-- scale "$simple" "$simple" --over p=1:64 -q
+expect 2 "--data goes with one fit file, not 2" "--data with two fits is refused" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 --plot "$work/x.svg" --data "$work/x.csv"
+
 # ---- Ernest, end to end ----------------------------------------------------
 if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then
 	expect 0 'fastest  *p = 6' "Ernest: fastest p" \

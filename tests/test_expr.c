@@ -967,6 +967,50 @@ test_mentions(void)
 		                cases[i].mentioned);
 }
 
+/* sf_expr_sum_of: a sum of the names and a remainder, by the syntax. */
+static void
+test_sum_of(void)
+{
+	static const char *const two[] = {"compute", "comm"};
+	static const char *const product[] = {"steps", "step_time"};
+	static const struct {
+		const char *text;
+		const char *const *names;
+		size_t n;
+		int sum;
+	} cases[] = {
+	    {"compute + comm", two, 2, 1},
+	    {"comm + 1 + compute", two, 2, 1},
+	    {"t0 + (compute + comm)", two, 2, 1},
+	    {"((compute) + comm) - 2 * a", two, 2, 1},
+	    {"compute + comm + steps * x", two, 2, 1},
+	    {"t0 + steps * step_time", product, 2, 0},
+	    {"t0 + steps + step_time * 0", product, 2, 0},
+	    {"compute - comm", two, 2, 0},
+	    {"compute - (1 - comm)", two, 2, 1},
+	    {"compute - (1 + comm)", two, 2, 0},
+	    {"compute + comm + compute", two, 2, 0},
+	    {"compute + comm + log(comm)", two, 2, 0},
+	    {"max(compute, comm)", two, 2, 0},
+	    {"2 * (compute + comm)", two, 2, 0},
+	    {"-compute + comm", two, 2, 0},
+	    {"compute", two, 1, 1},
+	    {"compute + comm_x", two, 2, 0},
+	    {"a * b", two, 0, 1},
+	    {"compute + ", two, 2, 0},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got =
+		    sf_expr_sum_of(cases[i].text, cases[i].names, cases[i].n);
+
+		if (got != cases[i].sum)
+			fprintf(stderr, "sum_of '%s': %d\n", cases[i].text,
+			        got);
+		CU_ASSERT_EQUAL(got, cases[i].sum);
+	}
+}
+
 static void
 test_shadowing(void)
 {
@@ -1859,6 +1903,7 @@ main(void)
 	    {"scope errors", test_scope_errors},
 	    {"shadowing", test_shadowing},
 	    {"names a text mentions", test_mentions},
+	    {"sums of named terms", test_sum_of},
 	    {"canonical form", test_canonical},
 	    {"canonical form computes the same", test_canonical_same_values},
 	    {"derivatives", test_derivatives},

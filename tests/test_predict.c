@@ -798,6 +798,26 @@ test_axis_ticks(void)
 	CU_ASSERT_EQUAL(n, 4);
 	CU_ASSERT_EQUAL(major[2], 100);
 	CU_ASSERT_EQUAL(nminor, 24);
+	/* Labelled ends: a log y axis from 230 to 4500 (300 px tall) has
+	 * majors 500, 1000 and 2000 and gets 300 and 4000 too; on 3
+	 * decades over 300 px the minor 5 below the major 10 is 30 px
+	 * away, labelled on a vertical axis, not on a horizontal one (a
+	 * label's width). */
+	a = (sf_axis){230, 4500, 1, 300, 0};
+	n = sf_axis_ticks(&a, 0, major, 64, minor, 64, &nminor);
+	CU_ASSERT(n >= 2);
+	CU_ASSERT_EQUAL(major[0], 300);
+	CU_ASSERT_EQUAL(major[n - 1], 4000);
+	for (size_t k = 0; k < nminor; k++)
+		CU_ASSERT(minor[k] > 300 && minor[k] < 4000);
+	a = (sf_axis){5, 5000, 1, 300, 0};
+	n = sf_axis_ticks(&a, 0, major, 64, minor, 64, &nminor);
+	CU_ASSERT_EQUAL(major[0], 5);
+	CU_ASSERT_EQUAL(major[n - 1], 5000);
+	a = (sf_axis){5, 5000, 1, 0, 300};
+	n = sf_axis_ticks(&a, 0, major, 64, minor, 64, &nminor);
+	CU_ASSERT_EQUAL(major[0], 10);
+	CU_ASSERT_EQUAL(major[n - 1], 5000);
 	/* Under a decade: linear steps on the log scale. */
 	a = (sf_axis){6, 13, 1, 0, 100};
 	n = sf_axis_ticks(&a, 0, major, 64, minor, 64, &nminor);

@@ -257,7 +257,8 @@ test_grid(void)
 	q.panel = SF_SCALE_PANEL_SHARES;
 	sc = set_up(f, &q);
 	CU_ASSERT_EQUAL(sc->s.worker_input, 1);
-	CU_ASSERT_FALSE(sc->s.workers || sc->s.integer);
+	CU_ASSERT_FALSE(sc->s.workers);
+	CU_ASSERT_TRUE(sc->s.integer); /* every fitted p was whole */
 	CU_ASSERT_FALSE(sc->efficiency_panel);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
@@ -321,7 +322,7 @@ test_refusals(void)
 	    {"simple", "n=0:8", "p=2", NULL, NULL, SF_SWEEP_LOG, NAN, 0,
 	     SF_EVALUE, "--log needs a range above 0, not from 0"},
 	    {"simple", "p=1:8", NULL, NULL, "fortnight", 0, NAN, 0, SF_EVALUE,
-	     "unknown --time-unit 'fortnight'"},
+	     "unknown --unit 'fortnight'"},
 	    {"simple", "n=1:8", "p=2", NULL, NULL, 0, NAN,
 	     SF_SCALE_PANEL_EFFICIENCY, SF_EUSAGE,
 	     "--panel efficiency needs a sweep over the worker count"},
@@ -441,13 +442,66 @@ test_answers_real(void)
 	q.set = set;
 	q.nset = 1;
 	sc = run(f, &q);
-	CU_ASSERT_EQUAL(sc->answers.searched, SF_SWEEP_DENSE_POINTS);
+	/* The grid and the table's points not on it. */
+	CU_ASSERT(sc->answers.searched >= SF_SWEEP_DENSE_POINTS &&
+	          sc->answers.searched <= SF_SWEEP_DENSE_POINTS + sc->n);
 	CU_ASSERT_FALSE(sc->answers.every_whole);
 	CU_ASSERT_EQUAL(sc->answers.crossover, SF_SWEEP_CROSS_AT);
 	CU_ASSERT_TRUE(sc->answers.comm_first);
 	CLOSE(sc->answers.crossover_x, 1, 1e-12);
 	CU_ASSERT(isnan(sc->answers.efficient));
 	CU_ASSERT_PTR_NULL(sc->table->speedup);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
+/* A fit of T = a / p + c made in memory, with c chosen so that the
+ * efficiency 1 / (1 + 15 c) at p = 16 is 50.1% (49.8% at 17). */
+static sf_fitfile *
+fit_half_at_16(void)
+{
+	char text[512];
+	sf_fitfile *f = NULL;
+	double c = (1 / 0.501 - 1) / 15;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"a / p + c\", \"terms\": {}, "
+	         "\"inputs\": {\"p\": \"workers\"}},\n \"parameters\": "
+	         "{\"a\": {\"value\": %.17g}, \"c\": {\"value\": %.17g}}}",
+	         1 - c, c);
+	rc = sf_fitfile_parse(text, strlen(text), "half.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+/* Issue 13's absurd ranges: the answers agree with the rows shown. */
+static void
+test_answers_consistent(void)
+{
+	sf_fitfile *f = fit_half_at_16();
+	sf_scale_request q = request("p=1:1e200");
+	sf_scale *sc = run(f, &q);
+	size_t row16 = sc->n;
+
+	/* The table shows p = 16 at >= 50%; the search's grid alone has 15
+	 * and 17 around it. */
+	for (size_t k = 0; k < sc->n; k++)
+		if (sc->x[k] == 16)
+			row16 = k;
+	CU_ASSERT_FATAL(row16 < sc->n);
+	CU_ASSERT(sc->table->efficiency[row16] >= 0.5);
+	CU_ASSERT_FALSE(sc->answers.listed);
+	CU_ASSERT_EQUAL(sc->answers.efficient, 16);
+	sf_scale_free(sc);
+
+	/* A list: the answers are among its values. */
+	q = request("p=1,1e300");
+	sc = run(f, &q);
+	CU_ASSERT_TRUE(sc->answers.listed);
+	CU_ASSERT_EQUAL(sc->answers.searched, 2);
+	CU_ASSERT_EQUAL(sc->answers.fastest, 1e300);
+	CU_ASSERT_EQUAL(sc->answers.efficient, 1);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
 }
@@ -628,8 +682,9 @@ test_json(void)
 	keys_of(root, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "fit model output variable column workers "
 	                             "spacing range fixed band level_percent "
-	                             "dof t bootstrap_samples time_unit price "
-	                             "points answers");
+	                             "dof t bootstrap_samples time_unit "
+	                             "time_is_sum_of_terms price points "
+	                             "answers");
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(root, "variable")), "p");
 	CU_ASSERT_STRING_EQUAL(
@@ -670,7 +725,9 @@ test_json(void)
 	a = json_object_get(root, "answers");
 	keys_of(a, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "searched fastest efficient_up_to "
-	                             "crossover cheapest");
+	                             "crossover cheapest highest_throughput "
+	                             "knee");
+	CU_ASSERT_TRUE(json_is_null(json_object_get(a, "knee")));
 	CU_ASSERT_EQUAL(number_at(a, "searched"), 64);
 	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "x"), 8);
 	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "time"), 17);
@@ -736,6 +793,240 @@ test_json_other(void)
 	sf_fitfile_free(f);
 }
 
+/* T = t0 + steps * step_time, the product of issue 16: steps = 100 / p
+ * and step_time = 2 p^0.5, so T = 1 + 200 / sqrt(p).  Also the sum
+ * compute + comm, whose shares are shown. */
+static sf_fitfile *
+fit_formula(const char *time, const char *terms)
+{
+	char text[768];
+	sf_fitfile *f = NULL;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"%s\", \"terms\": %s, "
+	         "\"inputs\": {\"p\": \"workers\"}},\n \"parameters\": "
+	         "{\"t0\": {\"value\": 1}, \"a\": {\"value\": 100}, "
+	         "\"c\": {\"value\": 2}}}",
+	         time, terms);
+	rc = sf_fitfile_parse(text, strlen(text), "formula.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+static void
+test_not_a_sum(void)
+{
+	sf_fitfile *f =
+	    fit_formula("t0 + steps * step_time",
+	                "{\"steps\": \"a / p\", \"step_time\": \"c * p^0.5\"}");
+	sf_scale_request q = request("p=1:16");
+	sf_scale *sc;
+	sf_svg *svg = NULL;
+	json_t *root, *pt;
+	const char *text;
+
+	CU_ASSERT_FALSE(f->terms_sum);
+	q.panel = SF_SCALE_PANEL_SHARES;
+	sc = run(f, &q);
+	/* No shares: no 6085% for the step count. */
+	for (size_t k = 0; k < sc->n; k++) {
+		CU_ASSERT(isnan(sc->table->share[k]));
+		CU_ASSERT(isnan(sc->table->share[sc->n + k]));
+	}
+	CU_ASSERT_FALSE(sf_sweep_rest_matters(sc->table));
+	root = sf_scale_json(sc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_TRUE(
+	    json_is_false(json_object_get(root, "time_is_sum_of_terms")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "note")),
+	                       SF_SCALE_NOT_SUM);
+	pt = json_array_get(json_object_get(root, "points"), 0);
+	CU_ASSERT_TRUE(json_is_null(json_object_get(pt, "shares")));
+	CLOSE(number_at(json_object_get(pt, "terms"), "steps"), 100, 1e-12);
+	CLOSE(number_at(json_object_get(pt, "terms"), "step_time"), 2, 1e-12);
+	json_decref(root);
+	/* The chart draws the values as lines, with the note. */
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">" SF_SCALE_NOT_SUM "<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">value of each term<"));
+	CU_ASSERT_PTR_NULL(strstr(text, "share of time"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">step_time<"));
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+
+	/* A sum with a constant remainder: shares, and the rest. */
+	f = fit_formula("t0 + (compute + comm)",
+	                "{\"compute\": \"a / p\", \"comm\": \"c * p\"}");
+	CU_ASSERT_TRUE(f->terms_sum);
+	sc = run(f, &q);
+	/* at p = 1: T = 103, compute 100 */
+	CLOSE(sc->table->share[0], 100.0 / 103, 1e-12);
+	CLOSE(sc->table->rest[0], 1.0 / 103, 1e-12);
+	root = sf_scale_json(sc);
+	CU_ASSERT_TRUE(
+	    json_is_true(json_object_get(root, "time_is_sum_of_terms")));
+	CU_ASSERT_PTR_NULL(json_object_get(root, "note"));
+	json_decref(root);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
+/* An epoch of n samples at p workers and b per worker: T = n / (p b) (s +
+ * c b), s = 1, c = 0.01; measured at b = `b1`, 16, 32, 64.  At p = 4, n =
+ * 1000 the throughput n / T = 4 / (1 / b + 0.01) is highest at the top
+ * of the range and within 5% of that from b = 1277 on (4096: 97.62). */
+static sf_fitfile *
+fit_batch(int b1)
+{
+	char text[1024];
+	sf_fitfile *f = NULL;
+	int rc;
+
+	snprintf(text, sizeof text,
+	         "{\"model\": {\"time\": \"n / (p * b) * (s + c * b)\", "
+	         "\"terms\": {}, \"inputs\": {\"p\": \"workers\", \"b\": "
+	         "\"batch_per_worker\", \"n\": \"samples\"}},\n"
+	         " \"parameters\": {\"s\": {\"value\": 1}, \"c\": {\"value\": "
+	         "0.01}},\n \"residuals\": ["
+	         "{\"inputs\": {\"p\": 4, \"b\": %d, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 16, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 32, \"n\": 1000}, "
+	         "\"observed\": 1},"
+	         "{\"inputs\": {\"p\": 4, \"b\": 64, \"n\": 1000}, "
+	         "\"observed\": 1}]}",
+	         b1);
+	rc = sf_fitfile_parse(text, strlen(text), "batch.json", &f, NULL);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+static void
+test_batch(void)
+{
+	static const char *const set[] = {"p=4,n=1000"};
+	sf_fitfile *f = fit_batch(8);
+	sf_scale_request q = request("b=1:4096");
+	sf_scale *sc;
+	sf_svg *svg = NULL;
+	json_t *root, *a;
+	int pow2;
+
+	CU_ASSERT_EQUAL(sf_scale_batch_input(f), 1);
+	CU_ASSERT_EQUAL(sf_scale_samples_input(f), 2);
+	CU_ASSERT_TRUE(sf_scale_whole_input(f, 1, &pow2));
+	CU_ASSERT_TRUE(pow2);
+	q.set = set;
+	q.nset = 1;
+	sc = run(f, &q);
+	/* The table on powers of two, 1 to 4096, and the answers too. */
+	CU_ASSERT_EQUAL(sc->n, 13);
+	for (size_t k = 0; k < sc->n; k++)
+		CU_ASSERT_EQUAL(sc->x[k], ldexp(1, (int)k));
+	CU_ASSERT_TRUE(sc->answers.on_pow2);
+	CU_ASSERT_EQUAL(sc->answers.searched, 13);
+	CU_ASSERT_EQUAL(sc->answers.best_x, 4096);
+	CLOSE(sc->answers.best_throughput, 4 / (1 / 4096.0 + 0.01), 1e-9);
+	CU_ASSERT_EQUAL(sc->answers.knee, 2048);
+	CLOSE(sc->answers.knee_throughput, 4 / (1 / 2048.0 + 0.01), 1e-9);
+	root = sf_scale_json(sc);
+	a = json_object_get(json_object_get(root, "answers"), "knee");
+	CU_ASSERT_EQUAL(number_at(a, "x"), 2048);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "samples")),
+	                       "n / time");
+	json_decref(root);
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(sf_svg_text_of(svg, NULL),
+	           ">knee: b = 2048 (within 5% of the highest throughput)<"));
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+
+	/* Whole but not powers of two (24): 1-2-5 and every whole value;
+	 * the knee is then 1277. */
+	f = fit_batch(24);
+	CU_ASSERT_TRUE(sf_scale_whole_input(f, 1, &pow2));
+	CU_ASSERT_FALSE(pow2);
+	sc = run(f, &q);
+	CU_ASSERT_EQUAL(sc->x[2], 5);
+	CU_ASSERT_TRUE(sc->answers.every_whole);
+	CU_ASSERT_EQUAL(sc->answers.knee, 1277);
+	sf_scale_free(sc);
+
+	/* A throughput that overflows (1e308 samples in 1 ms) is refused,
+	 * not answered as inf. */
+	{
+		static const char text[] =
+		    "{\"model\": {\"time\": \"t0 + c * n / (p * b)\", "
+		    "\"terms\": {}, \"inputs\": {\"p\": \"workers\", "
+		    "\"b\": \"batch\", \"n\": \"samples\"}},\n"
+		    " \"parameters\": {\"t0\": {\"value\": 1}, \"c\": "
+		    "{\"value\": 0}}}";
+		static const char *const huge[] = {"p=4,n=1e308"};
+		sf_fitfile *flat = NULL;
+		sf_scale *bad;
+		sf_error err;
+
+		CU_ASSERT_EQUAL_FATAL(sf_fitfile_parse(text, strlen(text),
+		                                       "flat.json", &flat,
+		                                       NULL),
+		                      SF_OK);
+		q = request("b=1:64");
+		q.set = huge;
+		q.nset = 1;
+		q.time_unit = "ms";
+		bad = set_up(flat, &q);
+		CU_ASSERT_EQUAL(sf_scale_run(bad, &err), SF_EVALUE);
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(err.message, "the highest throughput over 1 to 64 "
+		                        "is not a finite number"));
+		sf_scale_free(bad);
+		sf_fitfile_free(flat);
+	}
+	/* A fractional end: the batch is swept as a real number. */
+	q = request("b=0.5:4096");
+	q.set = set;
+	q.nset = 1;
+	sc = run(f, &q);
+	CU_ASSERT_FALSE(sc->s.integer);
+	CU_ASSERT_FALSE(sc->answers.every_whole);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
+/* A worker sweep's chart goes through whole p only. */
+static void
+test_chart_whole(void)
+{
+	sf_fitfile *f = load("fit/simple.json");
+	sf_scale_request q = request("p=1:64");
+	sf_scale *sc = run(f, &q);
+	sf_svg *svg = NULL;
+	const char *text, *line, *end;
+	size_t vertices = 0;
+
+	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	/* The prediction's path (the first blue line): one vertex per
+	 * whole p from 1 to 64. */
+	end = strstr(text, "fill=\"none\" stroke=\"#0072B2\" "
+	                   "stroke-width=\"2\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	for (line = end; line > text && strncmp(line, "<path", 5) != 0; line--)
+		;
+	for (const char *c = line; c < end; c++)
+		vertices += *c == 'M' || *c == 'L';
+	CU_ASSERT_EQUAL(vertices, 64);
+	sf_svg_free(svg);
+	sf_scale_free(sc);
+	sf_fitfile_free(f);
+}
+
 /* ---- the chart --------------------------------------------------------------
  */
 
@@ -762,6 +1053,11 @@ test_chart(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(strstr(text, "class=\"beyond\"") + 1, "class=\"beyond\""));
+	/* and both ends of [2, 16] are marked, the span between labelled */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"fit-edge\" x1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(text, "class=\"fit-edge\"") + 1,
+	                              "class=\"fit-edge\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fitted range<"));
 	/* simple.json has no error model: no new-run interval */
 	CU_ASSERT_PTR_NULL(strstr(text, "class=\"interval\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fastest: p = 8<"));
@@ -803,6 +1099,59 @@ test_chart(void)
 	sf_fitfile_free(f);
 }
 
+/* Several fits on one chart: a line each, named in the legend; labels
+ * tell twins apart; the tables share the first fit's points. */
+static void
+test_several(void)
+{
+	sf_fitfile *a = load("fit/simple.json");
+	sf_fitfile *b = load("fit/bootstrap.json");
+	sf_fitfile *c = load("fit/simple.json");
+	sf_scale_request q = request("p=1:64");
+	sf_scale *sc[3];
+	const char *labels[] = {"cnn", "mlp"};
+	sf_svg *svg = NULL;
+	const char *text, *at;
+	char label[256];
+	size_t series = 0;
+
+	sc[0] = set_up(a, &q);
+	sc[1] = set_up(b, &q);
+	sc[2] = set_up(c, &q);
+	CU_ASSERT_EQUAL_FATAL(sf_scale_share_points(sc, 3, NULL), SF_OK);
+	for (size_t j = 0; j < 3; j++) {
+		CU_ASSERT_EQUAL(sc[j]->n, sc[0]->n);
+		CU_ASSERT_EQUAL_FATAL(sf_scale_run(sc[j], NULL), SF_OK);
+	}
+	/* simple twice: told apart by the file */
+	sf_scale_label((const sf_scale *const *)sc, 3, 0, label, sizeof label);
+	CU_ASSERT_PTR_NOT_NULL(strstr(label, "simple ("));
+	CU_ASSERT_PTR_NOT_NULL(strstr(label, "simple.json)"));
+	sf_scale_label((const sf_scale *const *)sc, 2, 0, label, sizeof label);
+	CU_ASSERT_STRING_EQUAL(label, "simple");
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_plot_studies((const sf_scale *const *)sc, labels, 2, &svg, NULL),
+	    SF_OK);
+	text = sf_svg_text_of(svg, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	for (at = text; (at = strstr(at, "class=\"series\"")) != NULL; at++)
+		series++;
+	CU_ASSERT_EQUAL(series, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">cnn<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">mlp<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "parallel efficiency"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">predicted epoch_s of 2 fits<"));
+	/* both were fitted over p in [2, 16]: marked as for one fit */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ">fitted range<"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "class=\"beyond\""));
+	sf_svg_free(svg);
+	for (size_t j = 0; j < 3; j++)
+		sf_scale_free(sc[j]);
+	sf_fitfile_free(a);
+	sf_fitfile_free(b);
+	sf_fitfile_free(c);
+}
+
 int
 main(void)
 {
@@ -816,6 +1165,7 @@ main(void)
 	static CU_TestInfo answer_tests[] = {
 	    {"fastest, efficient, crossover, cheapest", test_answers},
 	    {"a crossover between grid points", test_answers_real},
+	    {"answers that agree with the table", test_answers_consistent},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo output_tests[] = {
@@ -825,6 +1175,10 @@ main(void)
 	    {"the scale document", test_json},
 	    {"bootstrap, no workers, no price", test_json_other},
 	    {"the chart of a study", test_chart},
+	    {"terms whose sum is not the time", test_not_a_sum},
+	    {"batch sweeps: throughput and knee", test_batch},
+	    {"a worker sweep's curve at whole p", test_chart_whole},
+	    {"several fits on one chart", test_several},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

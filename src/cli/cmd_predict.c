@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 
+#include "base/suggest.h"
 #include "use/assign.h"
 #include "use/average.h"
 #include "cli/cli.h"
@@ -26,6 +27,7 @@ typedef struct predict_args {
 	sf_average_weights weights;
 	const char **at; /* the --at texts */
 	size_t nat;
+	const char *unit; /* --unit: one of sf_model_units, or NULL */
 	int json, quiet;
 	const char *group; /* --group: which groups of a --by fit file */
 } predict_args;
@@ -39,6 +41,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    {"json", no_argument, NULL, 'j'},
 	    {"weights", required_argument, NULL, 'w'},
 	    {"group", required_argument, NULL, 'G'},
+	    {"unit", required_argument, NULL, 'u'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -74,6 +77,19 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 			break;
 		case 'G':
 			a->group = optarg;
+			break;
+		case 'u':
+			a->unit = NULL;
+			for (size_t k = 0; k < SF_MODEL_UNITS; k++)
+				if (strcmp(optarg, sf_model_units[k]) == 0)
+					a->unit = sf_model_units[k];
+			if (a->unit == NULL)
+				return cli_usage(
+				    cmd->name,
+				    sf_suggest_nearest(optarg, sf_model_units,
+				                       SF_MODEL_UNITS),
+				    "unknown --unit '%s' (s, ms, min or h)",
+				    optarg);
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -176,10 +192,10 @@ done:
 }
 
 static void
-print_text(const sf_fitfile *f, const sf_prediction *p)
+print_text(const sf_fitfile *f, const sf_prediction *p, const char *unit)
 {
 	int boot = p->bootstrap;
-	char cell[96];
+	char cell[96], head[160];
 
 	printf("%s: predicted %s at %zu point%s", f->name[0] ? f->name : "fit",
 	       f->output, p->n, p->n == 1 ? "" : "s");
@@ -206,7 +222,10 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 	for (size_t i = 0; i < f->ninputs; i++)
 		printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 		       f->inputs[i].name);
-	printf("%*s  ", sf_text_width(f->output, 12), f->output);
+	/* --unit, else the model's data.unit, in the header. */
+	sf_text_time_header(f, unit != NULL ? unit : f->unit, head,
+	                    sizeof head);
+	printf("%*s  ", sf_text_width(head, 12), head);
 	if (p->interval)
 		printf("%-28s", "95% new run");
 	printf("%-28s", "95% band (mean)");
@@ -223,8 +242,7 @@ print_text(const sf_fitfile *f, const sf_prediction *p)
 			printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 			       cell);
 		}
-		printf("%*.6g  ", sf_text_width(f->output, 12),
-		       p->points[k].time);
+		printf("%*.6g  ", sf_text_width(head, 12), p->points[k].time);
 		if (p->interval) {
 			sf_text_band(p->points[k].pi, 6, cell, sizeof cell);
 			printf("%-28s", cell);
@@ -253,7 +271,7 @@ print_average(const sf_fitfile *const *fits, const predict_args *a,
               const sf_average *avg)
 {
 	const sf_fitfile *f = fits[0];
-	char cell[96];
+	char cell[96], head[160];
 
 	printf("%s averaged over %zu fits (%s weights):", f->output, a->nfits,
 	       a->weights == SF_AVERAGE_AICC ? "Akaike" : "equal");
@@ -265,8 +283,9 @@ print_average(const sf_fitfile *const *fits, const predict_args *a,
 	for (size_t i = 0; i < f->ninputs; i++)
 		printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 		       f->inputs[i].name);
-	printf("%*s  %-28s", sf_text_width(f->output, 12), f->output,
-	       "95% new run");
+	sf_text_time_header(f, a->unit != NULL ? a->unit : f->unit, head,
+	                    sizeof head);
+	printf("%*s  %-28s", sf_text_width(head, 12), head, "95% new run");
 	for (size_t i = 0; i < a->nfits; i++)
 		printf("  %*s", sf_text_width(fits[i]->name, 12),
 		       fits[i]->name);
@@ -281,7 +300,7 @@ print_average(const sf_fitfile *const *fits, const predict_args *a,
 			printf("%*s  ", sf_text_width(f->inputs[i].name, 8),
 			       cell);
 		}
-		printf("%*.6g  ", sf_text_width(f->output, 12), avg->time[k]);
+		printf("%*.6g  ", sf_text_width(head, 12), avg->time[k]);
 		sf_text_band(avg->interval[k], 6, cell, sizeof cell);
 		printf("%-28s", cell);
 		for (size_t i = 0; i < a->nfits; i++) {
@@ -392,7 +411,7 @@ predict_one(const sf_command *cmd, const predict_args *a, const sf_fitfile *f,
 			goto done;
 		}
 	} else {
-		print_text(f, p);
+		print_text(f, p, a->unit);
 	}
 	status = SF_EXIT_OK;
 done:

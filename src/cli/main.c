@@ -114,6 +114,8 @@ static const command commands[] = {
      "      --weights aicc|equal with several fit files (candidate formulas "
      "fitted to\n"
      "                           the same rows): how to average them\n"
+     "      --unit U             the time's unit in the header: s, ms, min "
+     "or h\n"
      "      --group KEY          of a --by fit file, the groups whose key "
      "has\n"
      "                           these values (e.g. model=cnn); default: "
@@ -141,7 +143,7 @@ static const command commands[] = {
      "  -q, --quiet               no warnings\n",
      sf_command_next},
     {"scale",
-     "scale FIT.json --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
+     "scale FIT.json... --over NAME=LO:HI [--set NAME=VALUE,...] [--cost "
      "PRICE] [--plot FILE.svg] [OPTION]...",
      "show how the time scales along one input, and the best worker count",
      "      --over NAME=LO:HI    the input to sweep and its range (or "
@@ -153,8 +155,10 @@ static const command commands[] = {
      "wide ranges)\n"
      "      --cost PRICE         price of one worker-hour: adds cost and "
      "the cheapest point\n"
-     "      --time-unit U        the time's unit for --cost: s, ms, min "
-     "or h\n"
+     "      --unit U             the time's unit, a label: s, ms, min or h "
+     "(default:\n"
+     "                           the model's data.unit, else from the "
+     "output's name)\n"
      "      --workers NAME       the input that counts workers (default: "
      "p, or by column)\n"
      "      --plot FILE.svg      draw the chart (time with band, and "
@@ -166,8 +170,9 @@ static const command commands[] = {
      "      --panel P            the chart's lower panel: efficiency or "
      "shares\n"
      "      --json               print the sweep and answers as JSON\n"
-     "      --group KEY          of a --by fit file, the group to study "
-     "(e.g.\n                           model=cnn)\n"
+     "      --group KEY          of a --by fit file, the groups to draw "
+     "(e.g.\n                           model=cnn); default: every "
+     "group\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
     {"help", "help [COMMAND]", "show help for scalefit or one command", "",

@@ -192,6 +192,16 @@ int sf_expr_is_name(const char *text);
  * language's lexer, up to the first error if it has one. */
 int sf_expr_mentions(const char *text, const char *name);
 
+/* 1 when text is a sum with each of the n names as a summand of its own,
+ * added, and written nowhere else in text: names[0] + ... + names[n-1] +
+ * a remainder that mentions none of them, in any order, sums in
+ * parentheses read through ("t0 + (compute + comm)", "compute + comm - 2"
+ * are; "t0 + steps * step_time", "compute - comm", "compute + compute",
+ * "max(compute, comm)" are not).  Decided on the syntax alone: a name is
+ * not looked up.  0 when text does not parse or memory runs out; 1 for n ==
+ * 0.  Reentrant. */
+int sf_expr_sum_of(const char *text, const char *const *names, size_t n);
+
 /* ---- Programs ---------------------------------------------------------- */
 
 typedef struct sf_program sf_program;

@@ -797,3 +797,64 @@ sf_ast_print(const sf_ast *t)
 	}
 	return b.s;
 }
+
+/* ---- sums of names ------------------------------------------------------ */
+
+/* Count in added[j] the summands of the sum at node k (added when sign >
+ * 0, subtracted otherwise) that are exactly names[j].  A sum is read
+ * through + and - at any depth of parentheses; anything else is one
+ * summand. */
+static void
+count_summands(const sf_ast *t, int k, int sign, const char *const *names,
+               size_t n, size_t *added)
+{
+	const sf_ast_node *node = &t->nodes[k];
+
+	if (node->kind == SF_AST_BINARY &&
+	    (node->op == SF_OP_ADD || node->op == SF_OP_SUB)) {
+		count_summands(t, node->a, sign, names, n, added);
+		count_summands(t, node->b, node->op == SF_OP_ADD ? sign : -sign,
+		               names, n, added);
+		return;
+	}
+	if (node->kind != SF_AST_NAME || sign < 0)
+		return;
+	for (size_t j = 0; j < n; j++)
+		if (strlen(names[j]) == node->len &&
+		    memcmp(t->text + node->pos, names[j], node->len) == 0)
+			added[j]++;
+}
+
+/* How many times name is written in text (as sf_expr_mentions() reads). */
+static size_t
+count_mentions(const char *text, const char *name)
+{
+	size_t len = strlen(name), count = 0;
+	sf_lexer lx = {text, 0, {SF_TOK_END, 0, 0, 0.0}};
+
+	while (sf_lex_next(&lx, NULL) == SF_OK && lx.tok.type != SF_TOK_END)
+		count += lx.tok.type == SF_TOK_NAME && lx.tok.len == len &&
+		         memcmp(text + lx.tok.pos, name, len) == 0;
+	return count;
+}
+
+int
+sf_expr_sum_of(const char *text, const char *const *names, size_t n)
+{
+	sf_ast *t = NULL;
+	size_t *added;
+	int sum = 1;
+
+	if (sf_ast_parse(text, &t, NULL) != SF_OK)
+		return 0;
+	if ((added = calloc(n + 1, sizeof *added)) == NULL) {
+		sf_ast_free(t);
+		return 0;
+	}
+	count_summands(t, t->root, 1, names, n, added);
+	for (size_t j = 0; j < n && sum; j++)
+		sum = added[j] == 1 && count_mentions(text, names[j]) == 1;
+	free(added);
+	sf_ast_free(t);
+	return sum;
+}

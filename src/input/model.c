@@ -421,17 +421,23 @@ get_formula(loader *ld, const yaml_node_t *node, const char *what,
 static int
 load_data(loader *ld, const yaml_node_t *node, sf_model *m)
 {
-	static const char *const keys[] = {"file", "where", "output", "weight",
-	                                   "by"};
+	static const char *const keys[] = {"file",   "where", "output",
+	                                   "weight", "unit",  "by"};
 	yaml_node_t *v;
-	int rc;
+	int rc, unit;
 
 	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "data")) != SF_OK ||
-	    (rc = check_keys(ld, node, "data", keys, 5)) != SF_OK)
+	    (rc = check_keys(ld, node, "data", keys, 6)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "by")) != NULL &&
 	    (rc = get_formula(ld, v, "data.by", &m->by)) != SF_OK)
 		return rc;
+	if ((v = map_get(ld, node, "unit")) != NULL) {
+		if ((rc = get_choice(ld, v, "data.unit", sf_model_units,
+		                     SF_MODEL_UNITS, &unit)) != SF_OK)
+			return rc;
+		m->unit = sf_model_units[unit];
+	}
 	if ((v = map_get(ld, node, "file")) != NULL &&
 	    (rc = get_formula(ld, v, "data.file", &m->data_file_at)) != SF_OK)
 		return rc;
@@ -1363,6 +1369,7 @@ model_new(loader *ld, const sf_model *shared)
 	if (shared == NULL)
 		return m;
 	m->fit = shared->fit;
+	m->unit = shared->unit;
 	if ((shared->description != NULL &&
 	     (m->description = dup_string(shared->description)) == NULL) ||
 	    copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
@@ -1917,6 +1924,8 @@ sf_model_fitted_count(const sf_model *m)
 		n += !m->params[i].fixed;
 	return n;
 }
+
+const char *const sf_model_units[SF_MODEL_UNITS] = {"s", "ms", "min", "h"};
 
 const char *
 sf_model_output(const sf_model *m)

@@ -152,6 +152,8 @@ typedef struct sf_model {
 	                             * rows into groups, comma-separated;
 	                             * text NULL when absent */
 	sf_model_text output;       /* the measured time */
+	const char *unit;           /* data.unit, one of sf_model_units;
+	                             * NULL when absent */
 	sf_model_text weight;       /* data.weight; text NULL when absent */
 	sf_model_input *inputs;
 	size_t ninputs;
@@ -264,6 +266,10 @@ size_t sf_model_fitted_count(const sf_model *m);
 /* 1 when the loss divides by or takes the log of the measurement, so
  * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
 int sf_loss_needs_positive(sf_loss loss);
+
+/* The units data.unit takes: seconds, milliseconds, minutes, hours. */
+#define SF_MODEL_UNITS 4
+extern const char *const sf_model_units[SF_MODEL_UNITS];
 
 /* Without data.output, the measured time is the column of this name. */
 #define SF_MODEL_DEFAULT_OUTPUT "time"

@@ -990,10 +990,14 @@ done:
 	return rc;
 }
 
-/* Which terms are parts of the time, and which count for their kind. */
+/* Which terms are parts of the time, which count for their kind, and
+ * whether the time is the sum of its parts. */
 static void
 classify_terms(sf_fitfile *f)
 {
+	const char **parts = calloc(f->nterms + 1, sizeof *parts);
+	size_t nparts = 0;
+
 	for (size_t j = 0; j < f->nterms; j++) {
 		sf_fitfile_term *t = &f->terms[j];
 
@@ -1006,7 +1010,11 @@ classify_terms(sf_fitfile *f)
 			if (f->terms[k].kind != SF_TERM_OTHER)
 				t->counts_for_kind = 0;
 		}
+		if (t->component && parts != NULL)
+			parts[nparts++] = t->name;
 	}
+	f->terms_sum = parts != NULL && sf_expr_sum_of(f->time, parts, nparts);
+	free(parts);
 }
 
 /* ---- entry points ----------------------------------------------------------
@@ -1062,6 +1070,13 @@ load_all(loader *ld, json_t *root)
 	f->output = dup_text(text != NULL ? json_string_value(text) : "time");
 	if (f->name == NULL || f->output == NULL)
 		return out_of_memory(ld);
+	text = member(ld, model, "model", "unit", "string", 0, &rc);
+	if (rc != SF_OK)
+		return rc;
+	/* A unit this version does not know is no unit (seconds). */
+	for (size_t k = 0; text != NULL && k < SF_MODEL_UNITS; k++)
+		if (strcmp(json_string_value(text), sf_model_units[k]) == 0)
+			f->unit = sf_model_units[k];
 	fixed = member(ld, model, "model", "fixed", "object", 0, &rc);
 	if (rc != SF_OK)
 		return rc;

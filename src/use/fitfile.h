@@ -15,6 +15,7 @@
  *                           {name: {"column": c, "levels": [..]}} required
  *   model.fixed             {name: number}                       optional
  *   model.name, model.output  strings                            optional
+ *   model.unit              the output's unit: s, ms, min or h   optional
  *   parameters              {name: {"value": x, "min": .., "max": ..}},
  *                           the fitted ones in theta order; an entry with
  *                           "fixed": true is a fixed constant     required
@@ -88,10 +89,12 @@ typedef struct sf_fitfile_term {
 
 /* A loaded fit. */
 typedef struct sf_fitfile {
-	char *path;   /* as given to sf_fitfile_load() */
-	char *name;   /* the model's name ("" when absent) */
-	char *time;   /* the formula */
-	char *output; /* what was measured ("time" when absent) */
+	char *path;       /* as given to sf_fitfile_load() */
+	char *name;       /* the model's name ("" when absent) */
+	char *time;       /* the formula */
+	char *output;     /* what was measured ("time" when absent) */
+	const char *unit; /* model.unit, one of sf_model_units; NULL when
+	                     absent or unknown */
 	size_t ninputs;
 	sf_fitfile_input *inputs; /* in slot order of the programs */
 	size_t nparams;           /* P, the fitted parameters */
@@ -108,6 +111,9 @@ typedef struct sf_fitfile {
 	double data_rows; /* NaN when absent */
 	size_t nterms;
 	sf_fitfile_term *terms; /* in definition order */
+	int terms_sum;          /* 1 when the time is the sum of its component
+	                           terms and a remainder (sf_expr_sum_of()), so
+	                           their shares of it mean something */
 	int has_interval;       /* 1 when the file has prediction_interval */
 	sf_interval_model interval; /* the error model of a new run: the
 	                               members read above, the rest zero */

@@ -62,10 +62,10 @@ uint64_t sf_fleet_seed(uint64_t seed, size_t index);
  * Run fn (ctx passed through) on each group of g, a split of dataset d,
  * over the ranks of the job (base/units.h), and gather the reports in
  * group order on rank 0 (the other ranks of an MPI job get a fleet of no
- * groups and no JSON: they print and write nothing).  A group with fewer than min_rows usable rows (the fitted
- * constants: fewer rows leave them undetermined) fails without a call.  Returns
- * SF_OK with a new fleet in *out, or SF_ENOMEM / SF_EINTERNAL (or a rank's
- * failure under MPI) with err.
+ * groups and no JSON: they print and write nothing).  A group with fewer than
+ * min_rows usable rows (the fitted constants: fewer rows leave them
+ * undetermined) fails without a call.  Returns SF_OK with a new fleet in *out,
+ * or SF_ENOMEM / SF_EINTERNAL (or a rank's failure under MPI) with err.
  */
 int sf_fleet_run(const sf_groups *g, const sf_dataset *d, size_t min_rows,
                  sf_fleet_fn fn, void *ctx, sf_fleet **out, sf_error *err);

@@ -43,6 +43,10 @@ static const char *const palette[] = {
 /* The kinds of legend swatch. */
 enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA, WIDE, RING, GREY };
 #define BEYOND_COLOUR "#999999"
+/* A white outline under text drawn over data, so lines do not cross it. */
+#define HALO                                                                   \
+	"stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\" "       \
+	"paint-order=\"stroke\""
 
 typedef struct legend {
 	sf_svg *svg; /* NULL: only measure */
@@ -152,8 +156,8 @@ draw_share_legend(const sf_plot_scale *p, legend *l)
 	if (p->efficiency != NULL)
 		return;
 	for (size_t k = 0; k < p->nshares; k++)
-		legend_entry(l, AREA, palette[k % PALETTE_SIZE],
-		             p->share_names[k]);
+		legend_entry(l, p->term_values ? LINE : AREA,
+		             palette[k % PALETTE_SIZE], p->share_names[k]);
 }
 
 /* The smallest and largest finite (and, for a log axis, positive) values. */
@@ -307,21 +311,22 @@ map_all(const sf_axis *a, const double *v, size_t n, double *out)
 
 /* A band: along the upper edge, back along the lower. */
 static void
-draw_band(sf_svg *s, const sf_plot_scale *p, const panel *pn, const double *lo,
-          const double *hi, const char *attrs, double *bx, double *by)
+draw_band(sf_svg *s, const double *x, size_t n, const panel *pn,
+          const double *lo, const double *hi, const char *attrs, double *bx,
+          double *by)
 {
-	size_t m = 0, n = p->n;
+	size_t m = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		if (!isfinite(lo[k]) || !isfinite(hi[k]))
 			continue;
-		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		bx[m] = sf_axis_map(&pn->x, x[k]);
 		by[m++] = sf_axis_map(&pn->y, fmin(hi[k], pn->y.hi));
 	}
 	for (size_t k = n; k-- > 0;) {
 		if (!isfinite(lo[k]) || !isfinite(hi[k]))
 			continue;
-		bx[m] = sf_axis_map(&pn->x, p->x[k]);
+		bx[m] = sf_axis_map(&pn->x, x[k]);
 		by[m++] = sf_axis_map(&pn->y, pn->y.log ? fmax(lo[k], pn->y.lo)
 		                                        : lo[k]);
 	}
@@ -357,6 +362,48 @@ draw_beyond(sf_svg *s, const sf_plot_scale *p, const panel *pn)
 		              BEYOND_COLOUR);
 }
 
+/* Mark the ends of the fitted range that lie inside the axis, and label
+ * the span between them "fitted range" (top panel only). */
+static void
+draw_fit_edges(sf_svg *s, const sf_plot_scale *p, const panel *pn)
+{
+	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
+	double top = fmin(pn->y0, pn->y1), bottom = fmax(pn->y0, pn->y1);
+	double a = x0, b = x1;
+	int inside = 0;
+
+	if (!p->has_fit_range || !isfinite(p->fit_lo) || !isfinite(p->fit_hi))
+		return;
+	if (p->fit_lo > pn->x.lo) {
+		a = fmin(sf_axis_map(&pn->x, p->fit_lo), x1);
+		inside = 1;
+	}
+	if (p->fit_hi < pn->x.hi) {
+		b = fmax(sf_axis_map(&pn->x, p->fit_hi), x0);
+		inside = 1;
+	}
+	/* Nothing to mark when the whole axis was fitted. */
+	if (!inside)
+		return;
+	if (a > x0)
+		sf_svg_printf(s,
+		              "<line class=\"fit-edge\" x1=\"%.2f\" "
+		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+		              a, top, a, bottom, BEYOND_COLOUR);
+	if (b < x1)
+		sf_svg_printf(s,
+		              "<line class=\"fit-edge\" x1=\"%.2f\" "
+		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+		              b, top, b, bottom, BEYOND_COLOUR);
+	if (b > a)
+		sf_svg_text(s, (a + b) / 2, top + 15,
+		            "class=\"fit-label\" text-anchor=\"middle\" "
+		            "fill=\"#555555\" " HALO,
+		            "fitted range");
+}
+
 static void
 draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
          double *py, double *bx, double *by)
@@ -366,12 +413,12 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
 	draw_beyond(s, p, pn);
 	if (p->pi_lo != NULL && p->pi_hi != NULL)
-		draw_band(s, p, pn, p->pi_lo, p->pi_hi,
+		draw_band(s, p->x, n, pn, p->pi_lo, p->pi_hi,
 		          "class=\"interval\" fill=\"#0072B2\" "
 		          "fill-opacity=\"0.12\" stroke=\"none\"",
 		          bx, by);
 	if (p->lo != NULL && p->hi != NULL)
-		draw_band(s, p, pn, p->lo, p->hi,
+		draw_band(s, p->x, n, pn, p->lo, p->hi,
 		          "class=\"band\" fill=\"#0072B2\" "
 		          "fill-opacity=\"0.3\" stroke=\"none\"",
 		          bx, by);
@@ -380,6 +427,7 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 	sf_svg_polyline(s, px, py, n,
 	                "stroke=\"#0072B2\" stroke-width=\"2\" "
 	                "stroke-linejoin=\"round\"");
+	draw_fit_edges(s, p, pn);
 	if (isfinite(p->crossover_x))
 		sf_svg_printf(s,
 		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
@@ -437,6 +485,18 @@ draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, double *px,
 		sf_svg_polyline(s, px, py, n,
 		                "stroke=\"#0072B2\" stroke-width=\"2\" "
 		                "stroke-linejoin=\"round\"");
+	} else if (p->term_values) {
+		/* Each term's value, a line each. */
+		for (size_t j = 0; j < p->nshares; j++) {
+			char attrs[96];
+
+			map_all(&pn->y, &p->shares[j * n], n, py);
+			snprintf(attrs, sizeof attrs,
+			         "stroke=\"%s\" stroke-width=\"2\" "
+			         "stroke-linejoin=\"round\"",
+			         palette[j % PALETTE_SIZE]);
+			sf_svg_polyline(s, px, py, n, attrs);
+		}
 	} else {
 		/* Stacked shares: each series between the running sums. */
 		double *below = calloc(n + 1, sizeof *below);
@@ -484,6 +544,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	legend measure = {NULL, LEFT, 78, 1}, below = {NULL, LEFT, 0, 0}, draw;
 	panel top, bottom;
 	int ylog = p->ylog;
+	int blog = 0; /* the bottom panel's y axis is logarithmic */
 	double height;
 	sf_svg *s;
 
@@ -514,6 +575,18 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 		extend(&elo, &ehi, p->efficiency, p->n, 0);
 		elo = 0;
 		ehi = fmax(1, ehi) * 1.05;
+	} else if (p->term_values) {
+		/* The terms' own scale: log when they are positive and
+		 * span two decades or more (a step count and a step time). */
+		double vlo = INFINITY, vhi = -INFINITY;
+
+		extend(&vlo, &vhi, p->shares, p->nshares * p->n, 0);
+		if (!(vlo <= vhi))
+			vlo = 0, vhi = 1;
+		blog = vlo > 0 && vhi >= 100 * vlo;
+		elo = blog ? vlo : fmin(0, vlo);
+		ehi = vhi;
+		pad(&elo, &ehi, blog, 0.04);
 	}
 	draw_legend(p, &measure);
 	top.x0 = bottom.x0 = LEFT;
@@ -534,8 +607,9 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	                  top.x1 - INSET};
 	bottom.x = top.x;
 	top.y = (sf_axis){ylo, yhi, ylog, top.y1, top.y0};
-	bottom.y = (sf_axis){elo, p->efficiency != NULL ? ehi : 1, 0, bottom.y1,
-	                     bottom.y0};
+	bottom.y =
+	    (sf_axis){elo, p->efficiency != NULL || p->term_values ? ehi : 1,
+	              blog, bottom.y1, bottom.y0};
 	px = malloc((p->n + 1) * sizeof *px);
 	py = malloc((p->n + 1) * sizeof *py);
 	bx = malloc((2 * p->n + 1) * sizeof *bx);
@@ -556,7 +630,7 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	clip_path(s, &bottom);
 	sf_svg_printf(s, "</defs>\n");
 	grid_and_ticks(s, &top, p->powers_of_two, 0, 0);
-	grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+	grid_and_ticks(s, &bottom, p->powers_of_two, 1, !p->term_values);
 	draw_top(s, p, &top, px, py, bx, by);
 	draw_bottom(s, p, &bottom, px, py, bx, by);
 	frame(s, &top);
@@ -564,7 +638,13 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	y_title(s, &top, p->ylabel);
 	y_title(s, &bottom,
 	        p->efficiency != NULL ? "parallel efficiency"
+	        : p->term_values      ? "value of each term"
 	                              : "share of time");
+	if (p->note != NULL)
+		sf_svg_text(s, bottom.x1 - 8, bottom.y0 + 16,
+		            "class=\"note\" text-anchor=\"end\" "
+		            "fill=\"#555555\" " HALO,
+		            p->note);
 	sf_svg_text(s, (top.x0 + top.x1) / 2, bottom.y1 + 42,
 	            "text-anchor=\"middle\"", p->xlabel);
 	if (sf_svg_text_of(s, NULL) == NULL)
@@ -609,16 +689,18 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	sf_sweep *w = NULL;
 	sf_plot_scale p;
 	char title[256], subtitle[512], fixed[256], xlabel[256];
-	char fastest[128], cross[160], band[96];
+	char fastest[160], cross[160], band[96], ylabel[160];
 	size_t n, ns = 0;
 	int rc;
 
 	*out = NULL;
 	memset(&p, 0, sizeof p);
-	/* The curves are drawn smooth, through whole and fractional values
-	 * alike; the answers marked on them are still whole ones. */
-	if ((rc = sf_sweep_values(sc->lo, sc->hi, 0, sc->s.log, SF_PLOT_POINTS,
-	                          &x, &n, err)) != SF_OK ||
+	/* The curves go through whole values only when the input takes
+	 * nothing else (a formula with floor(n / p) is a sawtooth between
+	 * them, which no run can show), else through fractional ones. */
+	if ((rc = sf_sweep_values(
+	         sc->lo, sc->hi, sc->s.integer ? SF_SWEEP_WHOLE : SF_SWEEP_REAL,
+	         sc->s.log, SF_PLOT_POINTS, &x, &n, err)) != SF_OK ||
 	    (rc = sf_sweep_run(f, &sc->s, x, n, &w, err)) != SF_OK)
 		goto done;
 	rc = SF_ENOMEM;
@@ -647,12 +729,16 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 		pi_hi[k] = w->pred->points[k].pi.hi;
 	}
 	for (size_t j = 0; j < f->nterms; j++) {
-		if (!f->terms[j].component || all_zero(&w->share[j * n], n))
+		/* The shares, or the values when the time is not their sum. */
+		const double *v =
+		    f->terms_sum ? &w->share[j * n] : &w->pred->terms[j * n];
+
+		if ((f->terms_sum && !f->terms[j].component) || all_zero(v, n))
 			continue;
 		names[ns] = f->terms[j].name;
-		memcpy(&shares[ns++ * n], &w->share[j * n], n * sizeof *shares);
+		memcpy(&shares[ns++ * n], v, n * sizeof *shares);
 	}
-	if (sf_sweep_rest_matters(w)) {
+	if (f->terms_sum && sf_sweep_rest_matters(w)) {
 		names[ns] = "rest";
 		memcpy(&shares[ns++ * n], w->rest, n * sizeof *shares);
 	}
@@ -681,7 +767,13 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.title = title;
 	p.subtitle = subtitle;
 	p.xlabel = xlabel;
-	p.ylabel = f->output;
+	/* The unit's word when known: declared, or read from the name. */
+	if (sc->unit_declared || sc->unit_guessed)
+		snprintf(ylabel, sizeof ylabel, "%.100s (%s)", f->output,
+		         sf_scale_unit_name(sc->unit));
+	else
+		snprintf(ylabel, sizeof ylabel, "%.100s", f->output);
+	p.ylabel = ylabel;
 	p.xlog = sc->s.log;
 	p.ylog = sc->s.log;
 	p.powers_of_two = sc->s.integer && sc->s.log;
@@ -710,6 +802,15 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.fastest_x = sc->s.workers ? a->fastest : NAN;
 	p.fastest_time = a->fastest_time;
 	p.fastest_label = fastest;
+	if (isfinite(a->knee)) {
+		/* Along the batch the knee is the answer to mark. */
+		snprintf(fastest, sizeof fastest,
+		         "knee: %.64s = %.6g (within %g%% of the highest "
+		         "throughput)",
+		         in->name, a->knee, 100 * SF_SWEEP_KNEE);
+		p.fastest_x = a->knee;
+		p.fastest_time = a->knee_time;
+	}
 	p.crossover_x =
 	    a->crossover == SF_SWEEP_CROSS_AT ? a->crossover_x : NAN;
 	p.crossover_label = cross;
@@ -717,6 +818,10 @@ sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err)
 	p.nshares = ns;
 	p.share_names = names;
 	p.shares = shares;
+	if (!f->terms_sum && p.efficiency == NULL) {
+		p.term_values = 1;
+		p.note = SF_SCALE_NOT_SUM;
+	}
 	rc = sf_plot_scale_draw(&p, out, err);
 done:
 	sf_sweep_free(w);
@@ -730,5 +835,291 @@ done:
 	free(hi);
 	free(pi_lo);
 	free(pi_hi);
+	return rc;
+}
+
+/* ---- several fits on one chart ------------------------------------------ */
+
+int
+sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
+{
+	double ylo = INFINITY, yhi = -INFINITY, elo = 0, ehi = 1;
+	double *px = NULL, *py = NULL, *bx = NULL, *by = NULL;
+	double xlo = INFINITY, xhi = -INFINITY;
+	legend measure = {NULL, LEFT, 78, 1}, draw;
+	sf_plot_scale fit; /* the fitted range, for draw_beyond() */
+	size_t most = 0;
+	panel top, bottom;
+	double height;
+	sf_svg *s = NULL;
+
+	*out = NULL;
+	memset(&fit, 0, sizeof fit);
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		extend(&ylo, &yhi, l->time, l->n, p->ylog);
+		extend(&xlo, &xhi, l->x, l->n, p->xlog);
+		most = l->n > most ? l->n : most;
+	}
+	if (!(ylo <= yhi) || !(xlo <= xhi))
+		return sf_error_set(err, SF_EVALUE,
+		                    "no finite predicted time to plot");
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		extend(&ylo, &yhi, l->my, l->nmeasured, p->ylog);
+		if (p->efficiency && l->efficiency != NULL)
+			extend(&elo, &ehi, l->efficiency, l->n, 0);
+	}
+	pad(&ylo, &yhi, p->ylog, 0.04);
+	elo = 0;
+	ehi = fmax(1, ehi) * 1.05;
+	fit.has_fit_range = p->has_fit_range;
+	fit.fit_lo = p->fit_lo;
+	fit.fit_hi = p->fit_hi;
+	for (size_t j = 0; j < p->nlines; j++)
+		legend_entry(&measure, LINE, palette[j % PALETTE_SIZE],
+		             p->lines[j].label);
+	legend_entry(&measure, BAND, "#888888", "95% band of the mean");
+	if (p->has_fit_range)
+		legend_entry(&measure, GREY, BEYOND_COLOUR,
+		             "beyond the fitted range");
+	top.x0 = bottom.x0 = LEFT;
+	top.x1 = bottom.x1 = WIDTH - RIGHT;
+	top.y0 = measure.y + 16;
+	top.y1 = top.y0 + TOP_HEIGHT;
+	bottom.y0 = top.y1 + GAP;
+	bottom.y1 = bottom.y0 + (p->efficiency ? BOTTOM_HEIGHT : 0);
+	height = bottom.y1 + 52;
+	top.clip = "top-panel";
+	bottom.clip = "bottom-panel";
+	top.x = (sf_axis){xlo, xhi, p->xlog, top.x0 + INSET, top.x1 - INSET};
+	bottom.x = top.x;
+	top.y = (sf_axis){ylo, yhi, p->ylog, top.y1, top.y0};
+	bottom.y = (sf_axis){elo, ehi, 0, bottom.y1, bottom.y0};
+	px = malloc((most + 1) * sizeof *px);
+	py = malloc((most + 1) * sizeof *py);
+	bx = malloc((2 * most + 1) * sizeof *bx);
+	by = malloc((2 * most + 1) * sizeof *by);
+	s = sf_svg_new(WIDTH, p->efficiency ? height : top.y1 + 52);
+	if (px == NULL || py == NULL || bx == NULL || by == NULL || s == NULL)
+		goto nomem;
+	sf_svg_text(s, LEFT, 28, "font-size=\"16\" font-weight=\"bold\"",
+	            p->title);
+	if (p->subtitle != NULL && p->subtitle[0] != '\0')
+		sf_svg_text(s, LEFT, 48, "fill=\"#555555\"", p->subtitle);
+	draw = (legend){s, LEFT, 78, 1};
+	for (size_t j = 0; j < p->nlines; j++)
+		legend_entry(&draw, LINE, palette[j % PALETTE_SIZE],
+		             p->lines[j].label);
+	legend_entry(&draw, BAND, "#888888", "95% band of the mean");
+	if (p->has_fit_range)
+		legend_entry(&draw, GREY, BEYOND_COLOUR,
+		             "beyond the fitted range");
+	sf_svg_printf(s, "<defs>\n");
+	clip_path(s, &top);
+	if (p->efficiency)
+		clip_path(s, &bottom);
+	sf_svg_printf(s, "</defs>\n");
+	grid_and_ticks(s, &top, p->powers_of_two, !p->efficiency, 0);
+	if (p->efficiency)
+		grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", top.clip);
+	draw_beyond(s, &fit, &top);
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+		const char *colour = palette[j % PALETTE_SIZE];
+		char attrs[160];
+
+		if (l->lo != NULL && l->hi != NULL) {
+			snprintf(attrs, sizeof attrs,
+			         "class=\"band\" fill=\"%s\" "
+			         "fill-opacity=\"0.2\" stroke=\"none\"",
+			         colour);
+			draw_band(s, l->x, l->n, &top, l->lo, l->hi, attrs, bx,
+			          by);
+		}
+	}
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+		const char *colour = palette[j % PALETTE_SIZE];
+		char attrs[160];
+
+		map_all(&top.x, l->x, l->n, px);
+		map_all(&top.y, l->time, l->n, py);
+		snprintf(attrs, sizeof attrs,
+		         "class=\"series\" stroke=\"%s\" stroke-width=\"2\" "
+		         "stroke-linejoin=\"round\"",
+		         colour);
+		sf_svg_polyline(s, px, py, l->n, attrs);
+		for (size_t k = 0; k < l->nmeasured; k++) {
+			if (!isfinite(l->mx[k]) || !isfinite(l->my[k]) ||
+			    (top.y.log && !(l->my[k] > 0)))
+				continue;
+			sf_svg_printf(s,
+			              "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+			              "fill=\"%s\" stroke=\"white\"/>\n",
+			              sf_axis_map(&top.x, l->mx[k]),
+			              sf_axis_map(&top.y, l->my[k]), colour);
+		}
+	}
+	draw_fit_edges(s, &fit, &top);
+	sf_svg_printf(s, "</g>\n");
+	if (p->efficiency) {
+		double y = sf_axis_map(&bottom.y, 0.5);
+
+		sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", bottom.clip);
+		sf_svg_printf(s,
+		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
+		              "y2=\"%.2f\" stroke=\"#888888\" "
+		              "stroke-dasharray=\"2 3\"/>\n",
+		              bottom.x0, y, bottom.x1, y);
+		for (size_t j = 0; j < p->nlines; j++) {
+			const sf_plot_line *l = &p->lines[j];
+			char attrs[128];
+
+			if (l->efficiency == NULL)
+				continue;
+			map_all(&bottom.x, l->x, l->n, px);
+			map_all(&bottom.y, l->efficiency, l->n, py);
+			snprintf(attrs, sizeof attrs,
+			         "stroke=\"%s\" stroke-width=\"2\" "
+			         "stroke-linejoin=\"round\"",
+			         palette[j % PALETTE_SIZE]);
+			sf_svg_polyline(s, px, py, l->n, attrs);
+		}
+		sf_svg_printf(s, "</g>\n");
+		frame(s, &bottom);
+		y_title(s, &bottom, "parallel efficiency");
+	}
+	frame(s, &top);
+	y_title(s, &top, p->ylabel);
+	sf_svg_text(s, (top.x0 + top.x1) / 2,
+	            (p->efficiency ? bottom.y1 : top.y1) + 42,
+	            "text-anchor=\"middle\"", p->xlabel);
+	if (sf_svg_text_of(s, NULL) == NULL)
+		goto nomem;
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	*out = s;
+	return SF_OK;
+nomem:
+	sf_svg_free(s);
+	free(px);
+	free(py);
+	free(bx);
+	free(by);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
+}
+
+int
+sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
+                sf_svg **out, sf_error *err)
+{
+	sf_plot_line *lines = calloc(n + 1, sizeof *lines);
+	sf_sweep **w = calloc(n + 1, sizeof *w);
+	double **mem = calloc(5 * n + 1, sizeof *mem);
+	const sf_scale *first = sc[0];
+	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
+	char title[256], subtitle[512], fixed[256], xlabel[256], ylabel[160];
+	sf_plot_lines p;
+	int rc = SF_ENOMEM, efficiency = 1;
+
+	*out = NULL;
+	if (lines == NULL || w == NULL || mem == NULL) {
+		sf_error_set(err, rc, "out of memory");
+		goto done;
+	}
+	for (size_t j = 0; j < n; j++) {
+		const sf_scale *c = sc[j];
+		const sf_fitfile *f = c->f;
+		double *x = NULL, *lo, *hi, *mx, *my;
+		size_t m;
+
+		if ((rc = sf_sweep_values(
+		         c->lo, c->hi,
+		         c->s.integer ? SF_SWEEP_WHOLE : SF_SWEEP_REAL,
+		         c->s.log, SF_PLOT_POINTS, &x, &m, err)) != SF_OK)
+			goto done;
+		rc = sf_sweep_run(f, &c->s, x, m, &w[j], err);
+		free(x);
+		if (rc != SF_OK)
+			goto done;
+		rc = SF_ENOMEM;
+		mem[5 * j] = lo = malloc((m + 1) * sizeof *lo);
+		mem[5 * j + 1] = hi = malloc((m + 1) * sizeof *hi);
+		mem[5 * j + 2] = mx = malloc((f->nmeasured + 1) * sizeof *mx);
+		mem[5 * j + 3] = my = malloc((f->nmeasured + 1) * sizeof *my);
+		mem[5 * j + 4] = malloc((m + 1) * sizeof *mem[0]);
+		if (lo == NULL || hi == NULL || mx == NULL || my == NULL ||
+		    mem[5 * j + 4] == NULL) {
+			sf_error_set(err, rc, "out of memory");
+			goto done;
+		}
+		for (size_t k = 0; k < m; k++) {
+			sf_band b = sf_prediction_band(w[j]->pred, k);
+
+			lo[k] = b.lo;
+			hi[k] = b.hi;
+			mem[5 * j + 4][k] = w[j]->pred->points[k].time;
+		}
+		lines[j].label = labels[j];
+		lines[j].n = m;
+		lines[j].x = w[j]->x;
+		lines[j].time = mem[5 * j + 4];
+		lines[j].lo = lo;
+		lines[j].hi = hi;
+		lines[j].efficiency = w[j]->efficiency;
+		lines[j].nmeasured = sf_scale_measured(c, mx, my);
+		lines[j].mx = mx;
+		lines[j].my = my;
+		efficiency &= c->efficiency_panel && w[j]->efficiency != NULL;
+	}
+	sf_scale_fixed_text(first, fixed, sizeof fixed);
+	snprintf(title, sizeof title, "predicted %.100s of %zu fits",
+	         first->f->output, n);
+	snprintf(subtitle, sizeof subtitle, "%s%s%s over %g to %g", fixed,
+	         fixed[0] ? "; " : "", in->name, first->lo, first->hi);
+	if (strcmp(in->column, in->name) != 0)
+		snprintf(xlabel, sizeof xlabel, "%.100s (%.100s)", in->name,
+		         in->column);
+	else
+		snprintf(xlabel, sizeof xlabel, "%.200s", in->name);
+	if (first->unit_declared || first->unit_guessed)
+		snprintf(ylabel, sizeof ylabel, "%.100s (%s)", first->f->output,
+		         sf_scale_unit_name(first->unit));
+	else
+		snprintf(ylabel, sizeof ylabel, "%.100s", first->f->output);
+	memset(&p, 0, sizeof p);
+	p.title = title;
+	p.subtitle = subtitle;
+	p.xlabel = xlabel;
+	p.ylabel = ylabel;
+	p.xlog = p.ylog = first->s.log;
+	p.powers_of_two = first->s.integer && first->s.log;
+	p.nlines = n;
+	p.lines = lines;
+	p.efficiency = efficiency;
+	/* The fitted range when every fit had the same one. */
+	p.has_fit_range = in->levels == NULL && isfinite(in->lo);
+	p.fit_lo = in->lo;
+	p.fit_hi = in->hi;
+	for (size_t j = 1; j < n; j++) {
+		const sf_fitfile_input *other = &sc[j]->f->inputs[sc[j]->s.var];
+
+		p.has_fit_range &= other->lo == in->lo && other->hi == in->hi;
+	}
+	rc = sf_plot_lines_draw(&p, out, err);
+done:
+	for (size_t j = 0; w != NULL && j < n; j++)
+		sf_sweep_free(w[j]);
+	for (size_t j = 0; mem != NULL && j < 5 * n; j++)
+		free(mem[j]);
+	free(mem);
+	free(w);
+	free(lines);
 	return rc;
 }

@@ -105,6 +105,8 @@ model_json(const sf_report *r, int *ok)
 	put(model, "fixed", fixed, ok);
 	put(model, "output",
 	    json_text(m->output.text != NULL ? m->output.text : "time"), ok);
+	if (m->unit != NULL)
+		put(model, "unit", json_text(m->unit), ok);
 	put(fit, "loss", json_text(sf_loss_name(r->fit->settings.loss)), ok);
 	put(fit, "regularization",
 	    json_text(sf_penalty_name(r->fit->settings.penalty)), ok);

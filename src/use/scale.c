@@ -93,6 +93,62 @@ sf_scale_worker_input(const sf_fitfile *f)
 	return SF_FITFILE_NONE;
 }
 
+/* The first input named `name`, else whose name or data column starts (in
+ * any case) with one of the words. */
+static size_t
+input_like(const sf_fitfile *f, const char *name, const char *const *words,
+           size_t nwords)
+{
+	size_t i = sf_fitfile_input_find(f, name);
+
+	if (i != SF_FITFILE_NONE)
+		return i;
+	for (i = 0; i < f->ninputs; i++)
+		for (size_t w = 0; w < nwords; w++)
+			if (strncasecmp(f->inputs[i].name, words[w],
+			                strlen(words[w])) == 0 ||
+			    strncasecmp(f->inputs[i].column, words[w],
+			                strlen(words[w])) == 0)
+				return i;
+	return SF_FITFILE_NONE;
+}
+
+size_t
+sf_scale_batch_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"batch"};
+
+	return input_like(f, "b", words, 1);
+}
+
+size_t
+sf_scale_samples_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"sample", "image", "token",
+	                                    "sequence", "example"};
+
+	return input_like(f, "n", words, sizeof words / sizeof words[0]);
+}
+
+int
+sf_scale_whole_input(const sf_fitfile *f, size_t i, int *pow2)
+{
+	int frexp_e;
+
+	*pow2 = f->nmeasured > 0;
+	for (size_t m = 0; m < f->nmeasured; m++) {
+		double v = f->measured_inputs[m * f->ninputs + i];
+
+		if (!isfinite(v) || v != floor(v)) {
+			*pow2 = 0;
+			return 0;
+		}
+		if (!(v >= 1) || frexp(v, &frexp_e) != 0.5)
+			*pow2 = 0;
+	}
+	return f->nmeasured > 0;
+}
+
 void
 sf_scale_free(sf_scale *sc)
 {
@@ -136,6 +192,7 @@ parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
 			                    over, e.message);
 	}
 	qsort(sc->x, sc->n, sizeof *sc->x, compare_doubles);
+	sc->listed = 1;
 	sc->lo = sc->x[0];
 	sc->hi = sc->x[sc->n - 1];
 	return SF_OK;
@@ -236,21 +293,25 @@ parse_set(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 	return SF_OK;
 }
 
-/* The time's unit: the request's, else guessed from the output's name. */
+/* The time's unit: the request's, else the fit's (the model's data.unit),
+ * else guessed from the output's name. */
 static int
 choose_unit(const sf_fitfile *f, const char *unit, sf_scale *sc, sf_error *err)
 {
+	if (unit == NULL && f->unit != NULL)
+		unit = f->unit; /* the model's data.unit */
 	if (unit == NULL) {
 		sc->unit = sf_scale_guess_unit(f->output, &sc->unit_guessed);
 		return SF_OK;
 	}
+	sc->unit_declared = 1;
 	for (size_t k = 0; k < SF_SCALE_UNITS; k++)
 		if (strcmp(unit, sf_scale_units[k]) == 0) {
 			sc->unit = sf_scale_units[k];
 			return SF_OK;
 		}
 	return sf_error_set(err, SF_EVALUE,
-	                    "unknown --time-unit '%s' (s, ms, min or h)", unit);
+	                    "unknown --unit '%s' (s, ms, min or h)", unit);
 }
 
 /* Everything after --over and --set: workers, spacing, unit, cost, panel,
@@ -270,17 +331,30 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		return sf_error_set(err, e.code, "--workers: %s", e.message);
 	s->workers = s->worker_input == s->var;
 	s->integer = s->workers;
+	/* Another input is whole when every fitted value of it was and the
+	 * range asks for whole values (its ends, every listed value): no
+	 * fractional batch, no floor() sawtooth between whole values. */
+	if (!s->workers && f->inputs[s->var].levels == NULL &&
+	    sf_scale_whole_input(f, s->var, &s->pow2)) {
+		s->integer = sc->lo == floor(sc->lo) && sc->hi == floor(sc->hi);
+		for (size_t k = 0; s->integer && k < sc->n; k++)
+			s->integer = sc->x[k] == floor(sc->x[k]);
+		s->pow2 = s->pow2 && s->integer && sc->lo >= 1;
+	}
+	s->samples_input = sf_scale_samples_input(f);
+	s->throughput = !s->workers && s->var == sf_scale_batch_input(f) &&
+	                s->var != s->samples_input;
 	/* A list is swept as given, so every value of it is checked, not
 	 * only its ends.  (For a range sc->n is still 0: its points are
 	 * made below, whole when its ends are.) */
-	for (size_t k = 0; s->integer && k < sc->n; k++)
+	for (size_t k = 0; s->workers && k < sc->n; k++)
 		if (sc->x[k] != floor(sc->x[k]) || sc->x[k] < 1)
 			return sf_error_set(
 			    err, SF_EVALUE,
 			    "--over '%s': %s counts workers, so its values "
 			    "need to be whole numbers >= 1, not %g",
 			    q->over, f->inputs[s->var].name, sc->x[k]);
-	if (s->integer &&
+	if (s->workers &&
 	    (sc->lo != floor(sc->lo) || sc->hi != floor(sc->hi) || sc->lo < 1))
 		return sf_error_set(err, SF_EVALUE,
 		                    "--over '%s': %s counts workers, so its "
@@ -308,8 +382,12 @@ settle(const sf_fitfile *f, const sf_scale_request *q, sf_scale *sc,
 		                    "--panel efficiency needs a sweep over the "
 		                    "worker count");
 	if (sc->x == NULL &&
-	    (rc = sf_sweep_values(sc->lo, sc->hi, s->integer, s->log, q->points,
-	                          &sc->x, &sc->n, &e)) != SF_OK)
+	    (rc = sf_sweep_values(sc->lo, sc->hi,
+	                          !s->integer             ? SF_SWEEP_REAL
+	                          : s->workers || s->pow2 ? SF_SWEEP_POW2
+	                                                  : SF_SWEEP_WHOLE,
+	                          s->log, q->points, &sc->x, &sc->n, &e)) !=
+	        SF_OK)
 		return sf_error_set(err, rc, "--over '%s': %s", q->over,
 		                    e.message);
 	return SF_OK;
@@ -358,8 +436,9 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 	if ((rc = sf_sweep_run(sc->f, &sc->s, sc->x, sc->n, &sc->table, err)) !=
 	    SF_OK)
 		return rc;
-	if ((rc = sf_sweep_answer(sc->f, &sc->s, sc->lo, sc->hi, &sc->answers,
-	                          err)) != SF_OK)
+	if ((rc = sf_sweep_answer_points(sc->f, &sc->s, sc->lo, sc->hi, sc->x,
+	                                 sc->n, sc->listed, &sc->answers,
+	                                 err)) != SF_OK)
 		return rc;
 	/* On absurd ranges or prices the answers overflow a double: an
 	 * error, never an answer of inf or NaN. */
@@ -372,6 +451,14 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 			    "the fastest %s over %g to %g is not "
 			    "a finite number: narrow --over",
 			    sc->f->inputs[sc->s.var].name, sc->lo, sc->hi);
+		if (sc->s.throughput &&
+		    (!isfinite(a->best_x) || !isfinite(a->best_throughput) ||
+		     !isfinite(a->knee)))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the highest throughput over %g to %g is not "
+			    "a finite number: narrow --over",
+			    sc->lo, sc->hi);
 		if (!isnan(a->cheapest) &&
 		    (!isfinite(a->cheapest) || !isfinite(a->cheapest_cost)))
 			return sf_error_set(
@@ -454,6 +541,23 @@ sf_scale_kind_terms(const sf_fitfile *f, sf_term_kind kind, char *out,
 	}
 }
 
+void
+sf_scale_samples_text(const sf_scale *sc, char *out, size_t size)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_sweep_settings *s = &sc->s;
+
+	if (s->samples_input != SF_FITFILE_NONE)
+		snprintf(out, size, "%s / %s", f->inputs[s->samples_input].name,
+		         f->output);
+	else if (s->worker_input != SF_FITFILE_NONE)
+		snprintf(out, size, "%s x %s / %s", f->inputs[s->var].name,
+		         f->inputs[s->worker_input].name, f->output);
+	else
+		snprintf(out, size, "%s / %s", f->inputs[s->var].name,
+		         f->output);
+}
+
 /* a and b equal but for rounding. */
 static int
 same(double a, double b)
@@ -531,6 +635,10 @@ point_json(const sf_scale *sc, size_t k, int *ok)
 			            sf_json_number(w->share[j * w->n + k]), ok);
 	}
 	sf_json_put(shares, "rest", sf_json_number(w->rest[k]), ok);
+	if (!f->terms_sum) {
+		json_decref(shares);
+		shares = json_null();
+	}
 	for (int c = SF_TERM_COMPUTE; c <= SF_TERM_OVERHEAD; c++)
 		sf_json_put(kinds, sf_term_kind_name((sf_term_kind)c),
 		            sf_json_number(w->kind[c * w->n + k]), ok);
@@ -539,6 +647,22 @@ point_json(const sf_scale *sc, size_t k, int *ok)
 	sf_json_put(o, "kinds", kinds, ok);
 	sf_json_put(o, "extrapolated",
 	            json_boolean(sf_prediction_outside(p, k)), ok);
+	return o;
+}
+
+/* {"x": x, "samples_per_second": v, "samples": "n / time"}. */
+static json_t *
+throughput_json(const sf_scale *sc, double x, double v, int *ok)
+{
+	json_t *o = object_or_fail(ok);
+	char basis[256];
+
+	if (o == NULL)
+		return NULL;
+	sf_scale_samples_text(sc, basis, sizeof basis);
+	sf_json_put(o, "x", sf_json_number(x), ok);
+	sf_json_put(o, "samples_per_second", sf_json_number(v), ok);
+	sf_json_put(o, "samples", json_string(basis), ok);
 	return o;
 }
 
@@ -586,6 +710,16 @@ answers_json(const sf_scale *sc, int *ok)
 		            ok);
 	}
 	sf_json_put(o, "cheapest", cheap != NULL ? cheap : json_null(), ok);
+	sf_json_put(o, "highest_throughput",
+	            isfinite(a->best_x)
+	                ? throughput_json(sc, a->best_x, a->best_throughput, ok)
+	                : json_null(),
+	            ok);
+	sf_json_put(o, "knee",
+	            isfinite(a->knee)
+	                ? throughput_json(sc, a->knee, a->knee_throughput, ok)
+	                : json_null(),
+	            ok);
 	return o;
 }
 
@@ -636,6 +770,10 @@ sf_scale_json(const sf_scale *sc)
 	sf_json_put(root, "bootstrap_samples",
 	            json_integer((json_int_t)p->boot_used), &ok);
 	sf_json_put(root, "time_unit", json_string(sc->unit), &ok);
+	sf_json_put(root, "time_is_sum_of_terms", json_boolean(f->terms_sum),
+	            &ok);
+	if (!f->terms_sum)
+		sf_json_put(root, "note", json_string(SF_SCALE_NOT_SUM), &ok);
 	sf_json_put(root, "price", sf_json_number(sc->s.price), &ok);
 	for (size_t k = 0; k < sc->table->n; k++)
 		if (json_array_append_new(points, point_json(sc, k, &ok)) != 0)
@@ -696,4 +834,38 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 	sf_assign_columns_free(cols, ni);
 	*n = m;
 	return SF_OK;
+}
+
+int
+sf_scale_share_points(sf_scale *const *sc, size_t n, sf_error *err)
+{
+	for (size_t j = 1; j < n; j++) {
+		double *x = malloc((sc[0]->n + 1) * sizeof *x);
+
+		if (x == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		memcpy(x, sc[0]->x, sc[0]->n * sizeof *x);
+		free(sc[j]->x);
+		sc[j]->x = x;
+		sc[j]->n = sc[0]->n;
+		sc[j]->listed = sc[0]->listed;
+	}
+	return SF_OK;
+}
+
+void
+sf_scale_label(const sf_scale *const *sc, size_t n, size_t k, char *out,
+               size_t size)
+{
+	const sf_fitfile *f = sc[k]->f;
+	int twin = f->name[0] == '\0';
+
+	for (size_t j = 0; j < n && !twin; j++)
+		twin = j != k && strcmp(sc[j]->f->name, f->name) == 0;
+	if (!twin)
+		snprintf(out, size, "%s", f->name);
+	else if (f->name[0] != '\0')
+		snprintf(out, size, "%s (%s)", f->name, f->path);
+	else
+		snprintf(out, size, "%s", f->path);
 }

@@ -15,8 +15,17 @@
  *                     it is the swept input, the sweep is a worker sweep
  *                     (speedup, efficiency) and takes whole values >= 1:
  *                     both ends of a range, every value of a list
- *   the time's unit   --time-unit, else sf_scale_guess_unit(); it turns
- *                     the time into hours for --cost
+ *   whole values      the worker count, and an input whose fitted values
+ *                     were all whole when the range asks for whole values
+ *                     (sf_scale_whole_input()); powers of two by default
+ *                     for the worker count and an input whose fitted
+ *                     values all were powers of two (a batch)
+ *   throughput        a sweep of the batch (sf_scale_batch_input())
+ *                     answers the highest throughput and the knee (sweep.h)
+ *   the time's unit   --unit (--time-unit), else the fit's data.unit, else
+ *                     sf_scale_guess_unit(); a label (no conversion) that
+ *                     turns the time into hours for --cost, into seconds
+ *                     for a throughput, and names the unit on the chart
  *   the table         the listed values, or sf_sweep_values() of the
  *                     range (--points, --log or --linear)
  *
@@ -49,6 +58,10 @@
 /* The time units --time-unit takes, in hours: s, ms, min and h. */
 #define SF_SCALE_UNITS 4
 extern const char *const sf_scale_units[SF_SCALE_UNITS];
+
+/* What scale says (text, JSON, chart) instead of the terms' shares when
+ * the time is not their sum (sf_fitfile's terms_sum). */
+#define SF_SCALE_NOT_SUM "time is not the sum of its terms; shares not shown"
 
 /* The lower panel of the chart. */
 typedef enum sf_scale_panel {
@@ -83,8 +96,12 @@ typedef struct sf_scale {
 	double lo, hi;            /* the swept range */
 	double *x;                /* the table's n points, increasing */
 	size_t n;                 /*   (a list's values, or the range's) */
+	int listed;               /* 1: a list was given; the answers are
+	                             searched among its values only */
 	const char *unit;         /* the time's unit, in sf_scale_units */
 	int unit_guessed;         /* 1: read from the output's name */
+	int unit_declared;        /* 1: given by --unit or the model's
+	                             data.unit (f->unit) */
 	int efficiency_panel;     /* 1: the chart's lower panel shows the
 	                             efficiency, 0: the shares */
 	sf_sweep *table;          /* the sweep at x; NULL until run */
@@ -126,6 +143,27 @@ void sf_scale_free(sf_scale *sc);
 size_t sf_scale_worker_input(const sf_fitfile *f);
 
 /*
+ * The batch input, whose sweep answers the highest throughput and the
+ * knee: b, else the first input whose name or data column starts (in any
+ * case) with batch.  SF_FITFILE_NONE when there is none.
+ */
+size_t sf_scale_batch_input(const sf_fitfile *f);
+
+/*
+ * The input counting the samples of a run: n, else the first input whose
+ * name or column starts with sample, image, token, sequence or example.
+ * SF_FITFILE_NONE when there is none.
+ */
+size_t sf_scale_samples_input(const sf_fitfile *f);
+
+/*
+ * 1 when input i took whole values only in the fit's measured rows (and
+ * it has some), else 0; *pow2 becomes 1 when they were all powers of two
+ * (1, 2, 4, ...).
+ */
+int sf_scale_whole_input(const sf_fitfile *f, size_t i, int *pow2);
+
+/*
  * The time's unit read from the end of the output's name, in any case:
  * _ms -> ms; _s, _sec, seconds -> s; _min, minutes -> min; _h, hours -> h.
  * *guessed becomes 1 when a suffix matched; else the unit is s and
@@ -145,6 +183,12 @@ const char *sf_scale_unit_name(const char *unit);
  * input is the only one), into out (size bytes, NUL-terminated).
  */
 void sf_scale_fixed_text(const sf_scale *sc, char *out, size_t size);
+
+/*
+ * What a throughput counts, as "n / epoch_s" (the samples of a run) or
+ * "b x p / epoch_s" (a step's), into out (size bytes, NUL-terminated).
+ */
+void sf_scale_samples_text(const sf_scale *sc, char *out, size_t size);
 
 /*
  * The names of the terms that count for kind, as "comm, sync" ("" when
@@ -192,5 +236,21 @@ void sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx);
  * NULL when out of memory.
  */
 json_t *sf_scale_json(const sf_scale *sc);
+
+/*
+ * Several studies of one request (`scale A.json B.json ...`), set up and
+ * not yet run: give each the points of the first, so their tables share
+ * one column of x (a list, or the first fit's range points).  Returns
+ * SF_OK or SF_ENOMEM.
+ */
+int sf_scale_share_points(sf_scale *const *sc, size_t n, sf_error *err);
+
+/*
+ * The name of study k of n in a table or legend: its model's name, or
+ * "name (FIT.json)" when another study has the same name, or the fit
+ * file's path when it has none; into out (size bytes, NUL-terminated).
+ */
+void sf_scale_label(const sf_scale *const *sc, size_t n, size_t k, char *out,
+                    size_t size);
 
 #endif /* SF_SCALE_H */

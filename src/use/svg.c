@@ -301,6 +301,37 @@ linear_ticks(const sf_axis *a, ticks *major, ticks *minor)
 	}
 }
 
+/* The least distance in pixels between a tick promoted at an end of a log
+ * axis and the nearest labelled one: a label's height on a vertical axis,
+ * about its width on a horizontal one. */
+#define END_GAP_VERTICAL 22
+#define END_GAP_HORIZONTAL 40
+
+/* Label the ends of a log axis: the outermost minor tick beyond the first
+ * (or last) major one becomes major, unless its label would touch the
+ * major's.  The reader then sees the values the axis spans, not a major
+ * tick somewhere inside it. */
+static void
+label_ends(const sf_axis *a, ticks *mj, ticks *mn)
+{
+	double gap = a->to < a->from ? END_GAP_VERTICAL : END_GAP_HORIZONTAL;
+
+	if (mj->n == 0 || mn->n == 0 || mj->n >= mj->max)
+		return;
+	if (mn->v[0] < mj->v[0] &&
+	    fabs(sf_axis_map(a, mn->v[0]) - sf_axis_map(a, mj->v[0])) >= gap) {
+		memmove(&mj->v[1], &mj->v[0], mj->n * sizeof *mj->v);
+		mj->v[0] = mn->v[0];
+		mj->n++;
+		memmove(&mn->v[0], &mn->v[1], --mn->n * sizeof *mn->v);
+	}
+	if (mn->n > 0 && mj->n < mj->max &&
+	    mn->v[mn->n - 1] > mj->v[mj->n - 1] &&
+	    fabs(sf_axis_map(a, mn->v[mn->n - 1]) -
+	         sf_axis_map(a, mj->v[mj->n - 1])) >= gap)
+		mj->v[mj->n++] = mn->v[--mn->n];
+}
+
 size_t
 sf_axis_ticks(const sf_axis *a, int powers_of_two, double *major,
               size_t max_major, double *minor, size_t max_minor, size_t *nminor)
@@ -345,6 +376,8 @@ sf_axis_ticks(const sf_axis *a, int powers_of_two, double *major,
 			}
 		}
 	}
+	if (decades >= 1 || powers_of_two)
+		label_ends(a, &mj, &mn);
 	*nminor = mn.n;
 	return mj.n;
 }

@@ -12,6 +12,9 @@
  * decades (with 2..9 as minor ticks) when it spans 3 decades or more,
  * 1, 2, 5 x 10^k when it spans one to three, linear steps placed on the
  * log scale when it spans less than one, and powers of two when asked.
+ * A log axis's outermost minor ticks beyond its first and last major ones
+ * are labelled too (when their labels do not touch), so both ends show a
+ * value.
  *
  * Ownership: sf_svg_new() returns a document the caller frees with
  * sf_svg_free().  An allocation failure is remembered and reported by

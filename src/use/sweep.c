@@ -106,7 +106,7 @@ sf_sweep_values(double lo, double hi, int integer, int log, size_t points,
 		push(&l, lo);
 	} else if (points > 0) {
 		spaced(&l, lo, hi, integer, log, points);
-	} else if (integer && log) {
+	} else if (integer == SF_SWEEP_POW2 && log) {
 		push(&l, lo);
 		for (double x = 1; x < hi; x *= 2)
 			if (x > lo)
@@ -145,6 +145,7 @@ sf_sweep_free(sf_sweep *w)
 	free(w->speedup);
 	free(w->efficiency);
 	free(w->cost);
+	free(w->throughput);
 	free(w->share);
 	free(w->rest);
 	free(w->kind);
@@ -166,6 +167,24 @@ has_price(const sf_sweep_settings *s)
 	return s->price > 0 && s->worker_input != SF_FITFILE_NONE;
 }
 
+/* The value of input i at swept value x. */
+static double
+value_of(const sf_sweep_settings *s, size_t i, double x)
+{
+	return i == s->var ? x : s->base[i];
+}
+
+/* The samples the time is for (see throughput at the top of sweep.h). */
+static double
+samples(const sf_sweep_settings *s, double x)
+{
+	if (s->samples_input != SF_FITFILE_NONE)
+		return value_of(s, s->samples_input, x);
+	return x * (s->worker_input != SF_FITFILE_NONE
+	                ? value_of(s, s->worker_input, x)
+	                : 1);
+}
+
 /* The derived columns, once the predictions exist. */
 static void
 derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
@@ -180,18 +199,23 @@ derive(const sf_fitfile *f, const sf_sweep_settings *s, sf_sweep *w)
 			w->speedup[k] = p->points[0].time / t;
 			w->efficiency[k] = w->speedup[k] * w->x[0] / w->x[k];
 		}
+		if (w->throughput != NULL)
+			w->throughput[k] = samples(s, w->x[k]) /
+			                   (t * s->hours_per_unit * 3600);
 		if (w->cost != NULL) {
 			double workers = s->worker_input == s->var
 			                     ? w->x[k]
 			                     : s->base[s->worker_input];
 			w->cost[k] = s->price * workers * t * s->hours_per_unit;
 		}
-		w->rest[k] = 1;
+		/* Shares of a time that is not the sum of its terms would
+		 * be numbers without a meaning (6085% for a step count). */
+		w->rest[k] = f->terms_sum ? 1 : NAN;
 		for (size_t j = 0; j < f->nterms; j++) {
 			double term = p->terms[j * n + k];
 
 			w->share[j * n + k] = NAN;
-			if (f->terms[j].component) {
+			if (f->terms[j].component && f->terms_sum) {
 				w->share[j * n + k] = term / t;
 				w->rest[k] -= term / t;
 			}
@@ -228,6 +252,9 @@ sf_sweep_run(const sf_fitfile *f, const sf_sweep_settings *s, const double *x,
 		goto fail;
 	if (has_price(s) &&
 	    (w->cost = malloc((n + 1) * sizeof *w->cost)) == NULL)
+		goto fail;
+	if (s->throughput &&
+	    (w->throughput = malloc((n + 1) * sizeof *w->throughput)) == NULL)
 		goto fail;
 	memcpy(w->x, x, n * sizeof *x);
 	for (size_t i = 0; i < ni; i++) {
@@ -296,7 +323,7 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 	}
 	a->crossover = SF_SWEEP_CROSS_AT;
 	a->crossover_x = w->x[k];
-	if (!s->integer) {
+	if (!s->integer && !a->listed) {
 		/* The first leader leads at lo, not at hi: bisect. */
 		double lo = w->x[k - 1], hi = w->x[k];
 
@@ -320,28 +347,64 @@ crossover(const sf_fitfile *f, const sf_sweep_settings *s, const sf_sweep *w,
 	return SF_OK;
 }
 
-int
-sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
-                double hi, sf_sweep_answers *a, sf_error *err)
+/* The union of the sorted lists a (na) and b (nb), near repeats dropped,
+ * into l. */
+static void
+merge(values *l, const double *a, size_t na, const double *b, size_t nb)
 {
-	double *x = NULL;
+	size_t i = 0, j = 0;
+
+	while (i < na || j < nb)
+		if (j == nb || (i < na && a[i] <= b[j]))
+			push(l, a[i++]);
+		else
+			push(l, b[j++]);
+}
+
+int
+sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
+                       double lo, double hi, const double *table, size_t ntable,
+                       int listed, sf_sweep_answers *a, sf_error *err)
+{
+	double *grid = NULL;
+	values x = {NULL, 0, 0, 0};
 	sf_sweep *w = NULL;
 	size_t n = 0, best = 0, cheap = 0;
 	int rc;
 
 	memset(a, 0, sizeof *a);
 	a->fastest = a->efficient = a->cheapest = NAN;
-	a->every_whole = s->integer && hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
-	if (a->every_whole)
-		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &x,
+	a->listed = listed && ntable > 0;
+	a->best_x = a->knee = NAN;
+	a->on_pow2 = !a->listed && s->pow2 && lo >= 1;
+	a->every_whole = !a->listed && !a->on_pow2 && s->integer &&
+	                 hi - lo + 1 <= SF_SWEEP_DENSE_MAX;
+	if (a->listed)
+		rc = SF_OK;
+	else if (a->on_pow2)
+		rc = sf_sweep_values(lo, hi, SF_SWEEP_POW2, 1, 0, &grid, &n,
+		                     err);
+	else if (a->every_whole)
+		rc = sf_sweep_values(lo, hi, 1, 0, (size_t)(hi - lo + 1), &grid,
 		                     &n, err);
 	else
 		rc = sf_sweep_values(lo, hi, s->integer, s->log,
-		                     SF_SWEEP_DENSE_POINTS, &x, &n, err);
+		                     SF_SWEEP_DENSE_POINTS, &grid, &n, err);
 	if (rc != SF_OK)
 		return rc;
-	if ((rc = sf_sweep_run(f, s, x, n, &w, err)) != SF_OK) {
-		free(x);
+	/* The table's points are searched too, so an answer never
+	 * contradicts a row shown (a grid between them can miss a row's
+	 * efficiency of 50.1%); a list is searched alone. */
+	merge(&x, grid, n, a->every_whole ? NULL : table,
+	      a->every_whole ? 0 : ntable);
+	free(grid);
+	if (x.failed) {
+		free(x.v);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	n = x.n;
+	if ((rc = sf_sweep_run(f, s, x.v, n, &w, err)) != SF_OK) {
+		free(x.v);
 		return rc;
 	}
 	a->searched = n;
@@ -352,22 +415,46 @@ sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
 			best = k;
 		if (w->efficiency != NULL &&
 		    w->efficiency[k] >= SF_SWEEP_EFFICIENCY)
-			a->efficient = x[k];
+			a->efficient = x.v[k];
 		if (w->cost != NULL &&
 		    (w->cost[k] < w->cost[cheap] || isnan(w->cost[cheap])))
 			cheap = k;
 	}
-	a->fastest = x[best];
+	a->fastest = x.v[best];
 	a->fastest_time = w->pred->points[best].time;
 	a->fastest_band = sf_prediction_band(w->pred, best);
 	a->fastest_interval = w->pred->points[best].pi;
+	if (w->throughput != NULL) {
+		size_t top = 0, knee;
+
+		for (size_t k = 1; k < n; k++)
+			if (w->throughput[k] > w->throughput[top] ||
+			    isnan(w->throughput[top]))
+				top = k;
+		for (knee = 0; knee < top; knee++)
+			if (w->throughput[knee] >=
+			    (1 - SF_SWEEP_KNEE) * w->throughput[top])
+				break;
+		a->best_x = x.v[top];
+		a->best_throughput = w->throughput[top];
+		a->knee = x.v[knee];
+		a->knee_throughput = w->throughput[knee];
+		a->knee_time = w->pred->points[knee].time;
+	}
 	if (w->cost != NULL) {
-		a->cheapest = x[cheap];
+		a->cheapest = x.v[cheap];
 		a->cheapest_cost = w->cost[cheap];
 		a->cheapest_time = w->pred->points[cheap].time;
 	}
 	rc = crossover(f, s, w, a, err);
 	sf_sweep_free(w);
-	free(x);
+	free(x.v);
 	return rc;
+}
+
+int
+sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
+                double hi, sf_sweep_answers *a, sf_error *err)
+{
+	return sf_sweep_answer_points(f, s, lo, hi, NULL, 0, 0, a, err);
 }

@@ -12,14 +12,21 @@
  *                (x itself in a worker sweep, else the base value of the
  *                worker input)
  *   share        term / T for each term that is a part of the time (no
- *                other term uses it, see fitfile.h); rest = 1 - their sum
+ *                other term uses it, see fitfile.h); rest = 1 - their sum;
+ *                NaN, all of them, when the time is not the sum of those
+ *                terms and a remainder (fitfile.h's terms_sum)
  *   kind time    the sum of the terms of a kind (compute, communication,
  *                io, overhead) that count for it
+ *   throughput   samples / (T in seconds), the samples those of a run, n,
+ *                when the fit has an input counting them (held fixed),
+ *                else a step's, b x p (the batch per worker times the
+ *                worker count, or b alone without one): batch sweeps only
  *
  * The headline answers are not read off the table's few points: they are
  * searched over every whole value of an integer input (up to
  * SF_SWEEP_DENSE_MAX of them), otherwise over SF_SWEEP_DENSE_POINTS points
- * spaced as the sweep is, with the crossover then refined by bisection.
+ * spaced as the sweep is (and the table's points), with the crossover then
+ * refined by bisection; over a list of values, over those values alone.
  *
  * Ownership: results are new objects the caller frees with their _free;
  * settings are read during the call only.  Thread safety: as predict.h.
@@ -39,6 +46,10 @@
 
 /* The efficiency the answer "efficient up to" asks for. */
 #define SF_SWEEP_EFFICIENCY 0.5
+
+/* The knee of a batch sweep: the least batch whose throughput is within
+ * this fraction of the highest. */
+#define SF_SWEEP_KNEE 0.05
 
 /* A rest of the time this small everywhere is rounding, not a part. */
 #define SF_SWEEP_REST_NEGLIGIBLE 1e-9
@@ -70,6 +81,13 @@ typedef struct sf_sweep_settings {
 	size_t worker_input;   /* the worker count's input, or
 	                          SF_FITFILE_NONE */
 	int integer;           /* var takes whole values only */
+	int pow2;              /* and the answers are searched on powers of
+	                          two (a batch whose fitted values all were) */
+	int throughput;        /* 1: answer the highest throughput and the
+	                          knee (a batch sweep) */
+	size_t samples_input;  /* the input counting the samples of a run
+	                          (n), or SF_FITFILE_NONE: then a step's
+	                          samples, var x the worker count */
 	int log;               /* 1: points are log-spaced (for the search) */
 	double price;          /* per worker-hour; NaN or <= 0: no cost */
 	double hours_per_unit; /* hours in one unit of the time */
@@ -83,9 +101,12 @@ typedef struct sf_sweep {
 	double *speedup;     /* n; NULL unless a worker sweep */
 	double *efficiency;  /* n; NULL unless a worker sweep */
 	double *cost;        /* n; NULL without a price */
+	double *throughput;  /* n: samples per second; NULL unless
+	                        s->throughput */
 	double *share;       /* nterms x n, term-major; NaN for a term that
-	                        is not a part of the time */
-	double *rest;        /* n: 1 - the sum of the shares */
+	                        is not a part of the time, and for all when
+	                        the time is not their sum */
+	double *rest;        /* n: 1 - the sum of the shares (NaN then) */
 	double *kind;        /* SF_SWEEP_KINDS x n: time by kind */
 } sf_sweep;
 
@@ -94,6 +115,7 @@ typedef struct sf_sweep_answers {
 	size_t searched;          /* points searched */
 	int every_whole;          /* 1: they were every whole value from lo to
 	                             hi */
+	int listed;               /* 1: they were the listed values only */
 	double fastest;           /* x of the least time */
 	double fastest_time;      /* its time */
 	sf_band fastest_band;     /* and 95% band (sf_prediction_band()) */
@@ -107,16 +129,36 @@ typedef struct sf_sweep_answers {
 	                             where the other kind leads */
 	double cheapest;          /* x of the least cost; NaN: no price */
 	double cheapest_cost, cheapest_time;
+	int on_pow2;            /* 1: searched on the powers of two (and the
+	                           ends and the table's points) */
+	double best_x;          /* x of the highest throughput; NaN unless
+	                           s->throughput */
+	double best_throughput; /* its samples per second */
+	double knee;            /* the least x whose throughput is within
+	                           SF_SWEEP_KNEE of the highest */
+	double knee_throughput;
+	double knee_time; /* the time there */
 } sf_sweep_answers;
 
 /* 1 when a sweep over [lo, hi] spaced s is log-spaced. */
 int sf_sweep_is_log(double lo, double hi, sf_sweep_spacing s);
 
+/* The values of `integer` for sf_sweep_values(). */
+enum sf_sweep_whole {
+	SF_SWEEP_REAL = 0, /* any value */
+	SF_SWEEP_POW2 = 1, /* whole values; by default powers of two on a
+	                      log sweep */
+	SF_SWEEP_WHOLE = 2 /* whole values; by default 1, 2, 5 x 10^k on a
+	                      log sweep */
+};
+
 /*
  * The points of a sweep from lo to hi (lo <= hi; lo > 0 when log), both
  * included, in increasing order, into a new array *out of *n values the
- * caller frees.  points == 0 picks them:
- *   integer, log     lo, the powers of 2 between, hi
+ * caller frees.  integer is an sf_sweep_whole (any nonzero value asks for
+ * whole values).  points == 0 picks them:
+ *   SF_SWEEP_POW2, log  lo, the powers of 2 between, hi
+ *   SF_SWEEP_WHOLE, log as real, log (whole, since lo >= 1)
  *   integer, linear  every whole value when there are at most 17, else 11
  *                    points rounded
  *   real, log        lo, the values 1, 2, 5 x 10^k between, hi (decades
@@ -149,5 +191,17 @@ int sf_sweep_rest_matters(const sf_sweep *w);
  */
 int sf_sweep_answer(const sf_fitfile *f, const sf_sweep_settings *s, double lo,
                     double hi, sf_sweep_answers *a, sf_error *err);
+
+/*
+ * The same, with the ntable points of a table (sorted) searched too, so
+ * that no answer contradicts a row of it: with a grid between the table's
+ * rows, a row with 50.1% efficiency could be passed over.  listed: search
+ * the table's points only (a list of values was given; a crossover is then
+ * the first listed value where the other kind leads, not refined).
+ */
+int sf_sweep_answer_points(const sf_fitfile *f, const sf_sweep_settings *s,
+                           double lo, double hi, const double *table,
+                           size_t ntable, int listed, sf_sweep_answers *a,
+                           sf_error *err);
 
 #endif /* SF_SWEEP_H */

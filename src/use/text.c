@@ -51,3 +51,13 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 		         ", +%.3g%% per doubling beyond the fitted range",
 		         100 * im->growth);
 }
+
+void
+sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
+                    size_t size)
+{
+	if (unit != NULL)
+		snprintf(out, size, "%s (%s)", f->output, unit);
+	else
+		snprintf(out, size, "%s", f->output);
+}

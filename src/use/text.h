@@ -32,4 +32,9 @@ void sf_text_input(const sf_fitfile *f, size_t i, double x, char *out,
  * when f has no error model. */
 void sf_text_noise(const sf_fitfile *f, char *out, size_t size);
 
+/* The header of the time's column: f's output, and " (UNIT)" when unit
+ * (one of s, ms, min, h) is not NULL: "epoch_time (min)". */
+void sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
+                         size_t size);
+
 #endif /* SF_TEXT_H */
