@@ -108,25 +108,28 @@ print_text(FILE *out, const sf_model *m, const sf_dataset *d,
 		trained += h->fold[r] == SF_FOLD_TRAIN;
 
 	fprintf(out, "validation of %s on %s (%zu rows)\n", m->name, d->file,
-	       d->rows);
+	        d->rows);
 	if (a->train != NULL)
-		fprintf(out, "  fitted on the %zu rows where %s, predicting the "
-		       "other %zu\n",
-		       trained, a->train, d->rows - trained);
+		fprintf(out,
+		        "  fitted on the %zu rows where %s, predicting the "
+		        "other %zu\n",
+		        trained, a->train, d->rows - trained);
 	else
-		fprintf(out, "  %s: %zu folds over %zu configurations (repetitions "
-		       "kept together)\n",
-		       method, h->nfolds, d->nconfigs);
+		fprintf(out,
+		        "  %s: %zu folds over %zu configurations (repetitions "
+		        "kept together)\n",
+		        method, h->nfolds, d->nconfigs);
 	if (h->failed_folds > 0)
-		fprintf(out, "  %zu folds could not be fitted; their rows are not "
-		       "scored\n",
-		       h->failed_folds);
+		fprintf(out,
+		        "  %zu folds could not be fitted; their rows are not "
+		        "scored\n",
+		        h->failed_folds);
 	if (a->train != NULL) {
 		fprintf(out, "\n  %6s", "line");
 		for (size_t i = 0; i < d->ninputs; i++)
 			fprintf(out, " %12s", d->inputs[i].name);
 		fprintf(out, " %12s %12s %8s  %-25s\n", "observed", "predicted",
-		       "error", "95% prediction interval");
+		        "error", "95% prediction interval");
 		for (size_t r = 0; r < d->rows && shown < ROWS_SHOWN; r++) {
 			char buf[64];
 
@@ -142,40 +145,43 @@ print_text(FILE *out, const sf_model *m, const sf_dataset *d,
 			snprintf(buf, sizeof buf, "[%.6g, %.6g]", h->lo95[r],
 			         h->hi95[r]);
 			fprintf(out, " %12.6g %12.6g %+7.2f%%  %-25s%s\n",
-			       d->output[r], h->predicted[r],
-			       100 * (h->predicted[r] - d->output[r]) /
-			           d->output[r],
-			       buf,
-			       d->output[r] < h->lo95[r] ||
-			               d->output[r] > h->hi95[r]
-			           ? "  outside"
-			           : "");
+			        d->output[r], h->predicted[r],
+			        100 * (h->predicted[r] - d->output[r]) /
+			            d->output[r],
+			        buf,
+			        d->output[r] < h->lo95[r] ||
+			                d->output[r] > h->hi95[r]
+			            ? "  outside"
+			            : "");
 			shown++;
 		}
 		if (shown < h->predicted_rows)
 			fprintf(out, "  ... %zu more rows (--json lists all)\n",
-			       h->predicted_rows - shown);
+			        h->predicted_rows - shown);
 	}
-	fprintf(out, "\n  predicted %zu rows: MAPE %.3g%%, max error %.3g%%, bias "
-	       "%+.3g%%\n",
-	       h->predicted_rows, h->mape, h->max_ape, h->bias);
+	fprintf(out,
+	        "\n  predicted %zu rows: MAPE %.3g%%, max error %.3g%%, bias "
+	        "%+.3g%%\n",
+	        h->predicted_rows, h->mape, h->max_ape, h->bias);
 	if (h->interval_rows > 0)
-		fprintf(out, 
+		fprintf(
+		    out,
 		    "  95%% prediction intervals: %.3g%% of %zu rows inside, "
 		    "mean half-width %.3g%%, interval score %.3g%%\n",
 		    h->coverage95, h->interval_rows, h->mean_halfwidth_pct,
 		    h->interval_score);
 	else
-		fprintf(out, "  95%% prediction intervals: none (no fold's fit had "
-		       "residual degrees of freedom)\n");
+		fprintf(out,
+		        "  95%% prediction intervals: none (no fold's fit had "
+		        "residual degrees of freedom)\n");
 	for (size_t i = 0; i < d->ninputs; i++) {
 		size_t n = sf_holdout_levels(h, d, i, values);
 
 		if (n < 2)
 			continue;
 		fprintf(out, "\n  by %s:\n  %12s %6s %9s %9s %9s %9s %9s\n",
-		       d->inputs[i].name, d->inputs[i].name, "rows", "MAPE",
-		       "max", "bias", "covered", "+-width");
+		        d->inputs[i].name, d->inputs[i].name, "rows", "MAPE",
+		        "max", "bias", "covered", "+-width");
 		for (size_t g = 0; g < n; g++) {
 			sf_holdout_scores s;
 			char label[64];
@@ -185,7 +191,8 @@ print_text(FILE *out, const sf_model *m, const sf_dataset *d,
 				return SF_ENOMEM;
 			sf_validation_value(&d->inputs[i], values[g], label,
 			                    sizeof label);
-			fprintf(out, 
+			fprintf(
+			    out,
 			    "  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%% %8.3g%% "
 			    "%8.3g%%\n",
 			    label, s.count, s.mape, s.max_ape, s.bias,
@@ -222,8 +229,8 @@ validate_one(const validate_args *a, const sf_model *m, const sf_dataset *data,
 	    (rc = sf_holdout_run(m, data, f, o, sf_tune_fit, fold, nfolds, 1,
 	                         &h, err)) != SF_OK)
 		goto done;
-	if (want_json &&
-	    (*json = sf_validation_json(m, data, h, method, a->train)) == NULL) {
+	if (want_json && (*json = sf_validation_json(m, data, h, method,
+	                                             a->train)) == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
