@@ -217,6 +217,14 @@ if [ -n "$MPIRUN" ]; then
 	strip "$work/plain-fw.json" >"$work/p1"
 	cmp -s "$work/m1" "$work/p1" && pass "mpirun -np 2: -o writes the same file" ||
 		fail "mpirun -np 2: -o writes the same file"
+	# Every output by rank 0 alone: a chart of a command without units.
+	$MPIRUN -np 2 "$SCALEFIT" scale "$work/plain-fw.json" --over n=1:64 -q \
+		--plot "$work/mpi.svg" >/dev/null 2>&1
+	"$SCALEFIT" scale "$work/plain-fw.json" --over n=1:64 -q \
+		--plot "$work/plain.svg" >/dev/null 2>&1
+	cmp -s "$work/mpi.svg" "$work/plain.svg" &&
+		pass "mpirun -np 2: scale --plot writes the same chart" ||
+		fail "mpirun -np 2: scale --plot writes the same chart"
 	$MPIRUN -np 2 "$SCALEFIT" fit "$model" --by jobs >"$work/out" 2>"$work/err"
 	if [ $? -eq 2 ] && grep -q "no column named 'jobs'" "$work/err"; then
 		pass "mpirun: bad use ends every rank with the message"
