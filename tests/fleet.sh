@@ -217,7 +217,18 @@ if [ -n "$MPIRUN" ]; then
 	strip "$work/plain-fw.json" >"$work/p1"
 	cmp -s "$work/m1" "$work/p1" && pass "mpirun -np 2: -o writes the same file" ||
 		fail "mpirun -np 2: -o writes the same file"
-	# Every output by rank 0 alone: a chart of a command without units.
+	# Every output by rank 0 alone: each rank told a file of its own,
+	# only rank 0's is written.
+	# shellcheck disable=SC2016
+	$MPIRUN -np 2 sh -c 'exec "$0" fit "$1" --by framework -q \
+		-o "$2.$OMPI_COMM_WORLD_RANK.json"' "$SCALEFIT" "$model" \
+		"$work/each" >/dev/null 2>&1
+	if [ -s "$work/each.0.json" ] && [ ! -e "$work/each.1.json" ]; then
+		pass "mpirun -np 2: rank 0 alone writes -o"
+	else
+		fail "mpirun -np 2: rank 0 alone writes -o"
+	fi
+	# A chart of a command without units: the same bytes.
 	$MPIRUN -np 2 "$SCALEFIT" scale "$work/plain-fw.json" --over n=1:64 -q \
 		--plot "$work/mpi.svg" >/dev/null 2>&1
 	"$SCALEFIT" scale "$work/plain-fw.json" --over n=1:64 -q \
