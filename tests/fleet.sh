@@ -223,10 +223,14 @@ if [ -n "$MPIRUN" ]; then
 	$MPIRUN -np 2 sh -c 'exec "$0" fit "$1" --by framework -q \
 		-o "$2.$OMPI_COMM_WORLD_RANK.json"' "$SCALEFIT" "$model" \
 		"$work/each" >/dev/null 2>&1
-	if [ -s "$work/each.0.json" ] && [ ! -e "$work/each.1.json" ]; then
-		pass "mpirun -np 2: rank 0 alone writes -o"
+	$MPIRUN -np 2 sh -c 'exec "$0" scale "$1" --over n=1:64 -q \
+		--plot "$2.$OMPI_COMM_WORLD_RANK.svg"' "$SCALEFIT" \
+		"$work/plain-fw.json" "$work/each" >/dev/null 2>&1
+	if [ -s "$work/each.0.json" ] && [ ! -e "$work/each.1.json" ] &&
+		[ -s "$work/each.0.svg" ] && [ ! -e "$work/each.1.svg" ]; then
+		pass "mpirun -np 2: rank 0 alone writes -o and --plot"
 	else
-		fail "mpirun -np 2: rank 0 alone writes -o"
+		fail "mpirun -np 2: rank 0 alone writes -o and --plot"
 	fi
 	# A chart of a command without units: the same bytes.
 	$MPIRUN -np 2 "$SCALEFIT" scale "$work/plain-fw.json" --over n=1:64 -q \
