@@ -70,6 +70,9 @@ sed 's/by: job/by: jb/' "$model" >"$work/bad.yaml"
 cp "$data" "$work/fleet.csv"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'; did you mean 'job'?" \
 	"data.by: an unknown column at its place" -- fit "$work/bad.yaml"
+expect 0 "^by:    job: 52 groups" "check: data.by's groups counted" -- check "$model"
+expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'" \
+	"check refuses an unknown data.by column, as fit does" -- check "$work/bad.yaml"
 expect 0 "warning: --by framework makes one group only (framework=pt)" \
 	"--by with one group only: a warning" -- \
 	fit "$model" --by framework --seed 3 "$srcdir/tests/data/fleet/one.csv"
