@@ -19,6 +19,18 @@
  * Then the program with the 5 derivatives (6 outputs per row).  With
  * OpenMP, also the value program on all threads.
  *
+ * Then the cost of a fit on small data, as the search evaluates it: 224
+ * rows (the size of fit_scipy.py's dataset), EVALS evaluations of the sum
+ * of squared residuals at slightly different constants, by the engine
+ * (sf_program_eval_sumsq) and by plain C calling libm per row, for the two
+ * formula families fit_scipy.py adds:
+ *   power   t0 + s (a + c b^g) + s (l log2(p) + w (p - 1) / p) + r n,
+ *           s = floor(n / (p b)): a power with a data base;
+ *   explog  t0 + s (a + c b) (1 + d exp(-b / h)) + s l log(1 + u p),
+ *           s = n / (p b): exp and log of fitted multiples of the data.
+ * The ratio engine / plain C is the number issue 17 asks to keep under
+ * 1.5.
+ *
  * Build (the project's flags):
  *   gcc -std=c11 -O2 -fopenmp -Isrc src/error.c src/suggest.c src/rng.c \
  *       src/expr_*.c bench/bench_expr.c -lm -o bench_expr
@@ -150,6 +162,150 @@ ddp_scope(void)
 		return NULL;
 	}
 	return s;
+}
+
+/* ---- Small data: the cost of one evaluation, engine against plain C ---- */
+
+enum { SMALL_ROWS = 224, EVALS = 20000 };
+
+static NOINLINE double
+plain_power(const double *p, const double *b, const double *n, const double *y,
+            size_t rows, const double *th)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < rows; i++) {
+		double steps = floor(n[i] / (p[i] * b[i]));
+		double f =
+		    th[0] + steps * (th[1] + th[2] * pow(b[i], th[3])) +
+		    steps * (th[4] * log2(p[i]) + th[5] * (p[i] - 1) / p[i]) +
+		    th[6] * n[i];
+		s += (f - y[i]) * (f - y[i]);
+	}
+	return s;
+}
+
+static NOINLINE double
+plain_explog(const double *p, const double *b, const double *n, const double *y,
+             size_t rows, const double *th)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < rows; i++) {
+		double steps = n[i] / (p[i] * b[i]);
+		double f = th[0] +
+		           steps * (th[1] + th[2] * b[i]) *
+		               (1 + th[3] * exp(-b[i] / th[4])) +
+		           steps * th[5] * log(1 + th[6] * p[i]);
+		s += (f - y[i]) * (f - y[i]);
+	}
+	return s;
+}
+
+typedef double plain_fn(const double *, const double *, const double *,
+                        const double *, size_t, const double *);
+
+/* One family: EVALS evaluations by each, REPS times; prints the medians
+ * and the ratio.  Returns 0, or 3 when the formula does not compile. */
+static int
+small_family(const char *name, const char *const *params, const char *steps,
+             const char *time_text, const double *theta0, plain_fn *plain,
+             const double *p, const double *b, const double *n)
+{
+	double y[SMALL_ROWS], q[SMALL_ROWS], th[7], t_e[REPS], t_p[REPS], t0;
+	double s_e = 0, s_p = 0, *scratch;
+	const double *cols[3] = {p, b, n};
+	sf_expr_scope *s = sf_expr_scope_new();
+	sf_program *prog;
+	sf_expr_data *d;
+	sf_error err;
+	int rc = 0;
+
+	if (s == NULL)
+		return 3;
+	rc |= sf_expr_scope_add_input(s, "p", &err);
+	rc |= sf_expr_scope_add_input(s, "b", &err);
+	rc |= sf_expr_scope_add_input(s, "n", &err);
+	for (int j = 0; j < 7; j++)
+		rc |= sf_expr_scope_add_param(s, params[j], &err);
+	rc |= sf_expr_scope_add_term(s, "steps", steps, &err);
+	prog = rc == SF_OK ? sf_program_compile(s, &time_text, 1, 0, NULL, &err)
+	                   : NULL;
+	if (prog == NULL) {
+		fprintf(stderr, "bench_expr: %s\n", err.message);
+		sf_expr_scope_free(s);
+		return 3;
+	}
+	d = sf_expr_data_new(prog, cols, SMALL_ROWS, &err);
+	scratch = malloc(sf_program_scratch_size(prog) * sizeof *scratch);
+	if (d == NULL || scratch == NULL)
+		return 3;
+	/* the measured times: the formula at theta0 with 3% noise */
+	sf_program_eval(prog, d, theta0, 0, SMALL_ROWS, y, scratch);
+	for (size_t i = 0; i < SMALL_ROWS; i++) {
+		y[i] *= 1 + 0.03 * sin((double)i);
+		q[i] = 1;
+	}
+	for (int rep = 0; rep < REPS; rep++) {
+		t0 = now();
+		for (int e = 0; e < EVALS; e++) {
+			for (int j = 0; j < 7; j++)
+				th[j] = theta0[j] *
+				        (1 + 1e-3 * (double)((e + j) % 7));
+			s_e += sf_program_eval_sumsq(prog, d, th, 0, SMALL_ROWS,
+			                             y, q, scratch);
+		}
+		t_e[rep] = now() - t0;
+		t0 = now();
+		for (int e = 0; e < EVALS; e++) {
+			for (int j = 0; j < 7; j++)
+				th[j] = theta0[j] *
+				        (1 + 1e-3 * (double)((e + j) % 7));
+			s_p += plain(p, b, n, y, SMALL_ROWS, th);
+		}
+		t_p[rep] = now() - t0;
+	}
+	{
+		double me = median(t_e, REPS), mp = median(t_p, REPS);
+
+		printf(
+		    "%-7s %d rows x %d evaluations: engine %7.3f ms, plain C "
+		    "%7.3f ms per row with libm: engine / plain C %.2f "
+		    "(target <= 1.5); sums %.6e %.6e\n",
+		    name, SMALL_ROWS, EVALS, 1e3 * me, 1e3 * mp, me / mp,
+		    s_e / (REPS * EVALS), s_p / (REPS * EVALS));
+	}
+	free(scratch);
+	sf_expr_data_free(d);
+	sf_program_free(prog);
+	sf_expr_scope_free(s);
+	return 0;
+}
+
+static int
+small_data(const double *p, const double *b, const double *n)
+{
+	static const char *const power_params[] = {"t0", "a", "c", "g",
+	                                           "l",  "w", "r"};
+	static const char *const explog_params[] = {"t0", "a", "c", "d",
+	                                            "h",  "l", "u"};
+	static const double power_theta[] = {30,   0.05, 0.002, 0.9,
+	                                     0.01, 0.05, 1e-6};
+	static const double explog_theta[] = {30, 0.05, 0.002, 2,
+	                                      16, 0.01, 0.3};
+	int rc;
+
+	rc = small_family("power", power_params, "floor(n / (p * b))",
+	                  "t0 + steps * (a + c * b^g) + steps * (l * log2(p) + "
+	                  "w * (p - 1) / p) + r * n",
+	                  power_theta, plain_power, p, b, n);
+	if (rc == 0)
+		rc = small_family(
+		    "explog", explog_params, "n / (p * b)",
+		    "t0 + steps * (a + c * b) * (1 + d * exp(-b / h)) + "
+		    "steps * l * log(1 + u * p)",
+		    explog_theta, plain_explog, p, b, n);
+	return rc;
 }
 
 int
@@ -303,6 +459,8 @@ main(void)
 #endif
 	/* keep the work observable */
 	printf("checksums %.6e %.6e\n", s_engine, s_hand);
+	if (small_data(p, b, n) != 0)
+		return 3;
 
 	sf_expr_data_free(dv);
 	sf_expr_data_free(dg);

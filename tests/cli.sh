@@ -70,7 +70,7 @@ expect 2 "algorithm_unknown.yaml:5:16: unknown algorithm 'shade'; did you mean '
 expect 2 "^ *\^" "a caret under the column" -- check "$srcdir/tests/data/model/bad/algorithm_unknown.yaml"
 expect 2 "decimal_comma.csv:11:3: '3,5' is not a number" "check a bad CSV: FILE:LINE:COL" -- \
 	check "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv"
-expect 2 "ernest.yaml:15:11: unknown name 'time_s'" "check data without the model's columns" -- check "$ernest" "$line"
+expect 2 "ernest.yaml:15:11: .*line.csv has no column 'time_s'; its columns are: x, y" "check data without the model's columns" -- check "$ernest" "$line"
 expect 0 "theta1  *162.198" "fit Ernest" -- fit "$ernest"
 expect 0 "theta1  *162.198" "fit: options may follow the model file" -- fit "$ernest" --seed 3 -q
 expect 0 '"stop_reason"' "fit --json" -- fit "$ernest" --json -q
@@ -211,7 +211,7 @@ expect 2 "compare needs at least one model file" "compare without models" -- com
 # second candidate fails at once with its FILE:LINE:COL, before the first
 # candidate is fitted or even its --train split made (which here keeps
 # every row of that candidate's data, itself an error).
-expect 2 "bad-column.yaml:5:13: unknown name 'xx'" "compare checks every candidate's data before fitting" \
+expect 2 "bad-column.yaml:5:13: .*reps.csv has no column 'xx'; its columns are: x, y; did you mean 'x'?" "compare checks every candidate's data before fitting" \
 	-- compare "$srcdir/tests/data/fit/poor.yaml" "$srcdir/tests/data/compare/bad-column.yaml" --train 'x <= 10'
 stdout_empty "and prints no table"
 expect 2 "empty_time.yaml:1:7: time is empty" "compare checks every candidate's model before fitting" \
@@ -221,6 +221,13 @@ sed -e 's/output: time_s/output: time_s \/ cores/' -e 's/^name: ernest/name: per
 	"$ernest" >"$work/per-core.yaml"
 sed -i "s|file: \.\./datasets|file: $(cd "$srcdir" && pwd)/datasets|" "$work/per-core.yaml"
 expect 0 "fit different outputs ('time_s' and 'time_s / cores')" "compare warns about different outputs" -- compare "$ernest" "$work/per-core.yaml"
+# The same file and as many rows, but the cnn runs against the mlp runs.
+cmpdir="$srcdir/tests/data/compare"
+expect 0 "'cnn' and 'amdahl' are fitted to different rows of .*two-models.csv (12 rows where model == 'cnn', 12 rows where model == 'mlp')" \
+	"compare warns about other rows of the same count" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml"
+expect 0 '"same_rows": false' "and its JSON says so" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" --json -q
+expect 0 '^   2 cnn (2) ' "compare names a repeated model distinctly" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" -q
+expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" --json -q
 # The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
 # and compare when --seed is not given, as it seeds everything else.
 sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \
@@ -434,6 +441,133 @@ if [ -w /dev/full ]; then
 		failed=$((failed + 1))
 	fi
 fi
+
+# The first hour with one's own data: the formula library, the data
+# overrides, init, standard input.
+SCALEFIT_LIBRARY="$work/nowhere"; export SCALEFIT_LIBRARY
+expect 2 "nowhere/expressions: no formula library here (set SCALEFIT_LIBRARY" "formulas without a library" -- formulas
+SCALEFIT_LIBRARY=$(cd "$srcdir" && pwd); export SCALEFIT_LIBRARY
+expect 0 '^@ddp-generic  *Generic data-parallel training time' "formulas: a line a formula, its description" -- formulas
+expect 0 '^@ddp-candidates  *Four candidate formulas' "formulas: a models: file's opening comment" -- formulas
+for f in "$srcdir"/expressions/*.yaml; do
+	f=$(basename "$f" .yaml)
+	if ! "$SCALEFIT" formulas | grep -q "^@$f "; then
+		echo "FAIL: formulas lists $f"
+		failed=$((failed + 1))
+	elif ! grep -q "expressions/$f.yaml" "$srcdir/Makefile.am"; then
+		echo "FAIL: make install installs expressions/$f.yaml"
+		failed=$((failed + 1))
+	else
+		passed=$((passed + 1))
+	fi
+done
+expect 0 "^fit of ernest to" "fit @NAME: a library formula" -- fit @ernest -q
+expect 2 "no formula 'ernst'; did you mean '@ernest'?" "an unknown library formula" -- fit @ernst
+own="$work/own.csv"
+cp "$srcdir/tests/data/compare/two-models.csv" "$own"
+expect 2 "--input: .*ernest.yaml has no input 'q'; its inputs are: p, n; did you mean 'p'?" \
+	"--input names an input the model lacks" -- check @ernest "$own" --input q=workers
+expect 2 "^scalefit: error: --input p: column 1: .*own.csv has no column 'wrkers'; its columns are: model, workers, epoch_time_s; did you mean 'workers'?" \
+	"an error in --input points at the option" -- check @ernest "$own" --input p=wrkers --output-column epoch_time_s
+expect 2 "^scalefit: error: --where: column 16: .*has no column 'modle'" "and in --where" \
+	-- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'"
+expect 2 "ernest.yaml:15:11: .*own.csv has no column 'time_s'; its columns are: model, workers, epoch_time_s" \
+	"a column the data lacks: the data's columns" -- check @ernest "$own"
+printf 'name: m\ndata: {file: own.csv, where: "network == %s"}\ninputs: {p: workers}\nparameters: {s: {min: 0, max: 100}}\ntime: s / p\n' "'cnn'" >"$work/filtered.yaml"
+expect 2 "filtered.yaml:2:30: .*own.csv has no column 'network'; .*; --where '' drops the model's filter" \
+	"a filter over a column the data lacks" -- check "$work/filtered.yaml" --output-column epoch_time_s
+expect 0 "ok: 1 model ready" "--where '' drops it" -- check "$work/filtered.yaml" --output-column epoch_time_s --where ''
+expect 2 "'CNN' is not a value of column 'model' (its 2 values: cnn, mlp)" "an unknown string in --where lists the values" \
+	-- check "$work/filtered.yaml" --output-column epoch_time_s --where "model == 'CNN'"
+for c in validate compare discover; do
+	expect 2 "^scalefit: error: --where: column 1: .*has no column 'nodes'" "$c takes --where" \
+		-- $c "$work/filtered.yaml" --output-column epoch_time_s --where 'nodes > 1' $([ $c = validate ] && echo --kfold 3)
+done
+expect 0 "fit of ernest to .*own.csv: 12 rows" "fit a library formula to one's own columns" \
+	-- fit @ernest "$own" --input p=workers --input n=1 --output-column epoch_time_s --where "model == 'cnn'" -q
+expect 0 "^  p: workers " "init guesses p from workers" -- init "$own"
+expect 0 "^  output: epoch_time_s" "init guesses the output" -- init "$own"
+expect 0 "# where: \"model == 'cnn'\"   # 2 values: cnn, mlp" "init shows the where: choices" -- init "$own"
+"$SCALEFIT" init "$own" -o "$work/own.yaml"
+expect 2 "-o .*own.yaml exists; choose another name, or add --force" "init never replaces a model unasked" -- init "$own" -o "$work/own.yaml"
+expect 0 "ok: 1 model ready to fit" "init's model checks against its data" -- check "$work/own.yaml"
+expect 0 "fit of own to .*own.csv: 24 rows" "and fits" -- fit "$work/own.yaml" -q
+expect 2 "-o '.*own.csv' is the data file" "init -o never replaces the data" -- init "$own" -o "$own"
+printf 'nodes,global_batch,images,time (s)\n1,64,6400,10\n2,64,6400,6\n4,128,12800,7\n' >"$work/dp.csv"
+expect 0 "^  b: global_batch / nodes " "init: a global batch is divided by p" -- init "$work/dp.csv"
+expect 0 '^  output: "time (s)"' "init quotes a column that is not a name" -- init "$work/dp.csv"
+"$SCALEFIT" init "$work/dp.csv" -o "$work/dp.yaml"
+expect 0 "ok: 1 model ready to fit" "and checks" -- check "$work/dp.yaml"
+printf 'x,images_per_sec\n1,2\n' >"$work/rate.csv"
+expect 2 "no numeric column looks like the measured time" "init without a time column" -- init "$work/rate.csv"
+for c in check fit validate compare discover; do
+	expect 0 "--input NAME=EXPR" "$c --help lists the data options" -- $c --help
+done
+expect 0 "^  init " "help lists init" -- help
+expect 0 "^  formulas " "help lists formulas" -- help
+# "-": the data from standard input, read once for every model.
+stdin_expect() {
+	want=$1 pattern=$2 what=$3
+	shift 4
+	"$SCALEFIT" "$@" <"$own" >"$work/out" 2>"$work/err"
+	got=$?
+	if [ "$got" -eq "$want" ] && cat "$work/out" "$work/err" | grep -q -e "$pattern"; then
+		echo "ok: $what"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $what: exit $got"
+		sed 's/^/  | /' "$work/out" "$work/err"
+		failed=$((failed + 1))
+	fi
+}
+stdin_expect 0 "fit of cnn to <stdin>: 12 rows" "fit MODEL -" -- fit "$cmpdir/cnn.yaml" - -q
+stdin_expect 0 "ok: 2 models ready to fit" "check MODEL - reads the rows once for every model" -- check "$cmpdir/mlp-cands.yaml" -
+stdin_expect 0 "^   3 linear " "compare MODEL... -" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" - -q
+stdin_expect 0 "validation of cnn on <stdin> (12 rows)" "validate MODEL -" -- validate "$cmpdir/cnn.yaml" - --kfold 3 -q
+stdin_expect 2 "discover writes a model that names its data file" "discover refuses -" -- discover "$cmpdir/cnn.yaml" -
+printf 'a,b\n1,2\n' | "$SCALEFIT" fit "$cmpdir/cnn.yaml" - >"$work/out" 2>&1
+if [ $? -eq 2 ] && grep -q "<stdin> has no column 'model'" "$work/out"; then
+	echo "ok: errors in standard input's rows name <stdin>"
+	passed=$((passed + 1))
+else
+	echo "FAIL: errors in standard input's rows name <stdin>"
+	failed=$((failed + 1))
+fi
+expect 0 "fitted on the 8 rows where workers <= 8, predicting the other 4" "validate --train over a column, not an input" \
+	-- validate "$cmpdir/cnn.yaml" --train 'workers <= 8' -q
+expect 0 "fitted on the 12 rows where model == 'cnn', predicting the other 12" "validate --train over a text column" \
+	-- validate "$cmpdir/mlp-cands.yaml" --model amdahl --where '' --train "model == 'cnn'" -q
+expect 0 "^   1 amdahl .* 2%  0.603" "compare --train over a column" \
+	-- compare "$cmpdir/mlp-cands.yaml" --train 'workers <= 8' -q
+# The small messages.
+printf 'name: m\ndata: {file: own.csv}\ninputs:\n\tp: workers\ntime: p\n' >"$work/tab.yaml"
+expect 2 "tab.yaml:4:1: YAML syntax: a tab in the indentation: YAML indents with spaces only" \
+	"a tab in YAML's indentation is named" -- check "$work/tab.yaml"
+printf 'name: m\ndata: {file: own.csv, output: epoch_time_s}\ninputs: {p: workers}\nparameters: {a: {min: 0, max: 1}}\nterms:\n  t: {expr: max(a, p), kind: compute}\ntime: t\n' >"$work/comma.yaml"
+expect 2 "comma.yaml:6:20: unknown key 'p)' in term 't'; a comma inside {...} ends the value: quote a formula with a comma" \
+	"an unquoted comma in {expr: ...}: quote it" -- check "$work/comma.yaml"
+printf 'name: m\ndata: {file: own.csv, output: epoch_time_s}\ninputs: {p: workers}\nparameters: {a: {min: 0, max: 1}}\nterms:\n  t: {expr: a * p, knd: compute}\ntime: t\n' >"$work/typo.yaml"
+expect 2 "typo.yaml:6:20: unknown key 'knd' in term 't'; did you mean 'kind'?" \
+	"a misspelt key in {expr: ...} is still a misspelling" -- check "$work/typo.yaml"
+sed 's/^mlp,4,\(.*\),[0-9.]*$/mlp,4,\1,/' "$own" | sed '/^mlp,4,/s/,[0-9.]*$/,/' >"$work/gap.csv"
+expect 0 "gap.csv:[0-9]*: model 'amdahl': row skipped" "a models: file's warnings name the model (check)" \
+	-- check "$cmpdir/mlp-cands.yaml" "$work/gap.csv"
+expect 0 "gap.csv:[0-9]*: model 'linear': row skipped" "and compare's" \
+	-- compare "$cmpdir/mlp-cands.yaml" "$work/gap.csv"
+expect 0 "^    the linear search won (cost [0-9.e-]*, the log one [0-9.e-]*)" "the report says scale auto searched both ways" -- fit @amdahl
+"$SCALEFIT" fit @amdahl --scale linear >"$work/out" 2>&1
+if grep -q "scale auto" "$work/out"; then
+	echo "FAIL: one search is not reported as two"
+	failed=$((failed + 1))
+else
+	echo "ok: one search is not reported as two"
+	passed=$((passed + 1))
+fi
+expect 0 "after 1 iteration)" "1 iteration, singular" -- fit "$cmpdir/cnn.yaml" -q
+unset SCALEFIT_LIBRARY
+# Run from its build tree before make install, the program finds the
+# library of the source tree it was built from.
+expect 0 '^@ddp-generic ' "formulas without SCALEFIT_LIBRARY: the built tree's library" -- formulas
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

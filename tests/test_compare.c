@@ -330,6 +330,42 @@ test_warnings_and_notes(void)
 		sf_model_set_free(sets[f]);
 }
 
+/* The same count of rows of the same file, but other rows (the where
+ * filters pick another model's runs): other rows all the same; the same
+ * model twice: the same rows, and distinct labels. */
+static void
+test_other_row_set(void)
+{
+	sf_model_set *sets[2] = {load("compare/cnn.yaml"),
+	                         load("compare/mlp-cands.yaml")};
+	sf_compare_settings s;
+	sf_compare *cmp = NULL;
+	sf_error err;
+
+	CU_ASSERT_FATAL(sets[0] != NULL && sets[1] != NULL);
+	settings_init(&s, NULL);
+	cmp = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(cmp != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(cmp, sets[0]->models[0], &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_compare_add(cmp, sets[0]->models[0], &err) == SF_OK);
+	CU_ASSERT_EQUAL(sf_compare_other_row_set(cmp), 0);
+	CU_ASSERT_EQUAL(sf_compare_other_rows(cmp), 0);
+	CU_ASSERT_STRING_EQUAL(cmp->c[0]->label, "cnn");
+	CU_ASSERT_STRING_EQUAL(cmp->c[1]->label, "cnn (2)");
+	for (size_t i = 0; i < sets[1]->count; i++)
+		CU_ASSERT_FATAL(sf_compare_add(cmp, sets[1]->models[i], &err) ==
+		                SF_OK);
+	CU_ASSERT_EQUAL(cmp->c[2]->n, cmp->c[0]->n);
+	CU_ASSERT_STRING_EQUAL(cmp->c[2]->data_sha, cmp->c[0]->data_sha);
+	CU_ASSERT_EQUAL(sf_compare_other_row_set(cmp), 2);
+	CU_ASSERT_EQUAL(sf_compare_other_rows(cmp), 2);
+	CU_ASSERT_STRING_EQUAL(cmp->c[3]->rows_sha, cmp->c[2]->rows_sha);
+	CU_ASSERT_STRING_EQUAL(cmp->c[3]->label, "linear");
+	sf_compare_free(cmp);
+	sf_model_set_free(sets[0]);
+	sf_model_set_free(sets[1]);
+}
+
 /* The table by value across candidates of other data: the union of
  * their values; no levels without --train or for an interpolation. */
 static void
@@ -540,6 +576,8 @@ main(void)
 	    {"unreadable data, a bad column, bad --train, before any fit",
 	     test_errors},
 	    {"extrapolation by held-out value, across candidates", test_levels},
+	    {"other rows of the same file and count; duplicate names",
+	     test_other_row_set},
 	    {"the JSON document", test_json},
 	    CU_TEST_INFO_NULL,
 	};

@@ -550,6 +550,74 @@ test_nothing_left(void)
 	CU_ASSERT_EQUAL(ws.count, 0);
 }
 
+/* An unknown name is a column the data lacks: the message lists the
+ * columns and the nearest, the position stays in the model file. */
+static void
+test_missing_column(void)
+{
+	sf_dataset *d;
+	sf_test_warnings ws;
+	sf_error err;
+
+	CU_ASSERT_EQUAL(
+	    bind("runs.csv", "nodez", "t_ms", NULL, NULL, 1, &d, &ws, &err),
+	    SF_ENAME);
+	CU_ASSERT_STRING_EQUAL(err.file, model_path);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "runs.csv has no column "
+	                                           "'nodez'; its columns are: "
+	                                           "model, nodes, gpus"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "did you mean 'nodes'?"));
+	CU_ASSERT_PTR_NULL(strstr(err.message, "--where ''"));
+	/* in where: the filter can be dropped from the command line */
+	CU_ASSERT_EQUAL(bind("runs.csv", "nodes", "t_ms", "kep == 1", NULL, 1,
+	                     &d, &ws, &err),
+	                SF_ENAME);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "--where '' drops"));
+}
+
+/* The warnings of ws that say a string is not a value. */
+static size_t
+not_a_value(const sf_test_warnings *ws)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ws->count && i < SF_TEST_WARNINGS_MAX; i++)
+		n += strstr(ws->w[i].message, "is not a value of") != NULL;
+	return n;
+}
+
+/* 'CNN' against the values cnn and rnn: a warning at the literal that
+ * lists them, and the reason in the error when no row is left. */
+static void
+test_unknown_value(void)
+{
+	sf_dataset *d;
+	sf_test_warnings ws;
+	sf_error err;
+
+	CU_ASSERT_EQUAL(bind("runs.csv", "nodes", "t_ms", "model == 'CNN'",
+	                     NULL, 1, &d, &ws, &err),
+	                SF_EVALUE);
+	CU_ASSERT_EQUAL_FATAL(not_a_value(&ws), 1);
+	CU_ASSERT_STRING_EQUAL(ws.w[0].message,
+	                       "'CNN' is not a value of column 'model' (its 2 "
+	                       "values: cnn, rnn)");
+	CU_ASSERT_EQUAL(ws.w[0].line, 12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'CNN' is not a value"));
+	/* the literal first, and a known value: no warning */
+	CU_ASSERT_EQUAL(bind("runs.csv", "nodes", "t_ms", "\"'rnn' != model\"",
+	                     NULL, 1, &d, &ws, &err),
+	                SF_OK);
+	CU_ASSERT_EQUAL(not_a_value(&ws), 0);
+	sf_dataset_free(d);
+	CU_ASSERT_EQUAL(bind("runs.csv", "nodes", "t_ms", "\"'xnn' != model\"",
+	                     NULL, 1, &d, &ws, &err),
+	                SF_OK);
+	CU_ASSERT_EQUAL(not_a_value(&ws), 1);
+	sf_dataset_free(d);
+}
+
 int
 main(void)
 {
@@ -569,6 +637,9 @@ main(void)
 	CU_TestInfo errors[] = {
 	    {"errors placed in the model file", test_errors},
 	    {"no row left: SF_EVALUE", test_nothing_left},
+	    {"a missing column: the data's columns, the nearest",
+	     test_missing_column},
+	    {"a string that is not a value of its column", test_unknown_value},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

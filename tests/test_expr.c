@@ -9,6 +9,7 @@
  * path the front end has is provoked with its message and column.
  */
 #include "expr/expr.h"
+#include "expr/internal.h" /* SF_EXPR_BLOCK, sf_f_powlog */
 #include "base/rng.h"
 #include "testing.h"
 
@@ -1891,6 +1892,246 @@ test_sumsq(void)
 	sf_expr_scope_free(s);
 }
 
+/*
+ * x^a with data x and a parameter a goes through log(x), hoisted with the
+ * data: one row instruction (and the copy), one hoisted column.  Its error
+ * against pow is bounded by 2 + 2 |a ln x| ulps (internal.h), measured
+ * here over x from 1e-12 to 1e12 and exponents from -3 to 3; the largest
+ * is printed.  Where the rewrite does not apply (x <= 0, x = 1, infinite
+ * or NaN x) the result is pow's, bit for bit.
+ */
+static void
+test_powlog(void)
+{
+	enum { NX = 193, NY = 25 };
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *text[] = {"x ^ a"};
+	static const double special[] = {0.0, -0.0,     -2.0,      -0.5,
+	                                 1.0, INFINITY, -INFINITY, NAN};
+	double x[NX + 8], out[NX + 8], scratch[4096], theta[2] = {0, 0};
+	double worst = 0, worst_x = 0, worst_y = 0;
+	const double *cols[4];
+	sf_program *p;
+	sf_expr_data *d;
+	sf_program_stats st;
+	sf_error err;
+	size_t bad = 0;
+
+	p = sf_program_compile(s, text, 1, 0, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	sf_program_get_stats(p, &st);
+	CU_ASSERT_EQUAL(st.hoisted_columns, 1);
+	CU_ASSERT_EQUAL(st.row_instructions, 2);
+	CU_ASSERT_FATAL(sf_program_scratch_size(p) <= 4096);
+	for (size_t i = 0; i < NX; i++)
+		x[i] = pow(10.0, -12.0 + 24.0 * (double)i / (NX - 1)) *
+		       (1 + 0.37 * (double)(i % 3));
+	for (size_t i = 0; i < 8; i++)
+		x[NX + i] = special[i];
+	cols[0] = x, cols[1] = x, cols[2] = x, cols[3] = x;
+	d = sf_expr_data_new(p, cols, NX + 8, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	for (size_t k = 0; k < NY + 4; k++) {
+		/* -3 to 3 by 0.25, then 0, 1, 2, -1 exactly */
+		static const double extra[] = {0, 1, 2, -1};
+		double y = k < NY ? -3.0 + 0.25 * (double)k : extra[k - NY];
+
+		theta[0] = y;
+		sf_program_eval(p, d, theta, 0, NX + 8, out, scratch);
+		for (size_t i = 0; i < NX + 8; i++) {
+			double want = c_pow(x[i], y), u;
+
+			if (i >= NX || x[i] == 1.0) {
+				bad += !same(out[i], want);
+				continue;
+			}
+			u = (double)ulps(out[i], want);
+			bad += u > 2 + 2 * fabs(y * log(x[i]));
+			if (u > worst) {
+				worst = u;
+				worst_x = x[i];
+				worst_y = y;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	printf("\n    x^a through log(x): at most %.0f ulps (x %g, a %g) ",
+	       worst, worst_x, worst_y);
+	sf_expr_data_free(d);
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
+/*
+ * exp of per-row values, when the compiler simplifies, is sf_f_vexp
+ * (internal.h): within 2 ulps of libm's exp over its whole range (the
+ * largest error is printed), exactly libm's outside the polynomial's range
+ * (NaN, infinities, overflow, subnormal results), and the same bits in a
+ * vector lane as in the scalar remainder of a block.
+ */
+static void
+test_vexp(void)
+{
+	enum { NROW = 13 };
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *text[] = {"exp(a * x)"};
+	double worst = 0, worst_x = 0, x[NROW], out[NROW], scratch[4096];
+	const double theta[2] = {1.0, 0.0};
+	const double *cols[4] = {x, x, x, x};
+	static const double outside[] = {NAN,    INFINITY, -INFINITY,
+	                                 709.5,  710.0,    800.0,
+	                                 -708.5, -745.0,   -746.0};
+	sf_program *p;
+	sf_expr_data *d;
+	sf_error err;
+	sf_rng r;
+	size_t bad = 0;
+
+	sf_rng_seed(&r, 17, 3);
+	for (size_t i = 0; i <= 200000; i++) {
+		double v = i < 100000 ? -708.0 + 1417.0 * (double)i / 100000
+		                      : -20 + 40 * sf_rng_uniform(&r);
+		double u = (double)ulps(sf_f_vexp(v), exp(v));
+
+		bad += u > 2;
+		if (u > worst) {
+			worst = u;
+			worst_x = v;
+		}
+	}
+	for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
+		bad += !same(sf_f_vexp(outside[i]), exp(outside[i]));
+	CU_ASSERT_EQUAL(bad, 0);
+	printf("\n    exp in blocks: at most %.0f ulps from libm (x %g) ",
+	       worst, worst_x);
+
+	/* the program: the same bits at row 0 (a vector lane) and row 12
+	 * (the remainder), and exp's own bits where libm is used */
+	p = sf_program_compile(s, text, 1, 0, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (size_t trial = 0; trial < 50; trial++) {
+		double v = -30 + 60 * sf_rng_uniform(&r);
+
+		for (size_t i = 0; i < NROW; i++)
+			x[i] = i % 4 == 1 ? outside[(trial + i) % 9] : v;
+		d = sf_expr_data_new(p, cols, NROW, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		sf_program_eval(p, d, theta, 0, NROW, out, scratch);
+		for (size_t i = 0; i < NROW; i++)
+			bad += !same(out[i], sf_f_vexp(x[i]));
+		CU_ASSERT(same(out[0], out[NROW - 1]));
+		sf_expr_data_free(d);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
+/*
+ * log of per-row values, when the compiler simplifies, is sf_f_vlog
+ * (internal.h): within 1 ulp of libm's log over the positive normal
+ * doubles (the largest error is printed), exactly libm's elsewhere, the
+ * same bits in every row of a block.
+ */
+static void
+test_vlog(void)
+{
+	enum { NROW = 13 };
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *text[] = {"log(a * x)"};
+	double worst = 0, worst_x = 0, x[NROW], out[NROW], scratch[4096];
+	const double theta[2] = {1.0, 0.0};
+	const double *cols[4] = {x, x, x, x};
+	static const double outside[] = {0.0,       -0.0,      -1.0,
+	                                 0x1p-1074, 0x1p-1030, INFINITY,
+	                                 -INFINITY, NAN,       1.0};
+	sf_program *p;
+	sf_expr_data *d;
+	sf_error err;
+	sf_rng r;
+	size_t bad = 0;
+
+	sf_rng_seed(&r, 19, 3);
+	for (size_t i = 0; i <= 300000; i++) {
+		/* log-uniform over the normal range, then near 1 */
+		double v = i < 200000
+		               ? exp2(-1022.0 + 2046.0 * sf_rng_uniform(&r))
+		               : 0.5 + 1.5 * sf_rng_uniform(&r);
+		double u = (double)ulps(sf_f_vlog(v), log(v));
+
+		bad += u > 1;
+		if (u > worst) {
+			worst = u;
+			worst_x = v;
+		}
+	}
+	for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
+		bad += !same(sf_f_vlog(outside[i]), log(outside[i]));
+	CU_ASSERT_EQUAL(bad, 0);
+	printf("\n    log in blocks: at most %.0f ulps from libm (x %g) ",
+	       worst, worst_x);
+
+	p = sf_program_compile(s, text, 1, 0, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	for (size_t trial = 0; trial < 50; trial++) {
+		double v = exp(-30 + 60 * sf_rng_uniform(&r));
+
+		for (size_t i = 0; i < NROW; i++)
+			x[i] = i % 4 == 1 ? outside[(trial + i) % 9] : v;
+		d = sf_expr_data_new(p, cols, NROW, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+		sf_program_eval(p, d, theta, 0, NROW, out, scratch);
+		for (size_t i = 0; i < NROW; i++)
+			bad += !same(out[i], sf_f_vlog(x[i]));
+		CU_ASSERT(same(out[0], out[NROW - 1]));
+		sf_expr_data_free(d);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
+/* Rows past a range's end are not computed beyond the vector width:
+ * evaluating 3 rows leaves all but 8 rows of every register's block as
+ * they were (the whole block was computed before issue 17). */
+static void
+test_rows_past_end(void)
+{
+	sf_expr_scope *s = make_scope(0, NULL);
+	const char *text[] = {"exp(a * x) + log(y * b)"};
+	const double theta[2] = {0.5, 2.0};
+	double x[3] = {1, 2, 3}, out[3], *scratch;
+	const double *cols[4] = {x, x, x, x};
+	const double sentinel = -12345.25;
+	sf_program *p;
+	sf_expr_data *d;
+	sf_program_stats st;
+	sf_error err;
+	size_t n, untouched = 0;
+
+	p = sf_program_compile(s, text, 1, 0, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	d = sf_expr_data_new(p, cols, 3, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	sf_program_get_stats(p, &st);
+	CU_ASSERT(st.registers >= 1);
+	n = sf_program_scratch_size(p);
+	scratch = malloc(n * sizeof *scratch);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(scratch);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = sentinel;
+	sf_program_eval(p, d, theta, 0, 3, out, scratch);
+	for (size_t i = 0; i < n; i++)
+		untouched += scratch[i] == sentinel;
+	/* every register block: 8 rows written, the other rows untouched */
+	CU_ASSERT(untouched >= st.registers * (SF_EXPR_BLOCK - 8));
+	CU_ASSERT(ulps(out[1], exp(0.5 * 2) + log(2 * 2.0)) <= 4);
+	free(scratch);
+	sf_expr_data_free(d);
+	sf_program_free(p);
+	sf_expr_scope_free(s);
+}
+
 int
 main(void)
 {
@@ -1915,6 +2156,10 @@ main(void)
 	    {"text inputs", test_text_inputs},
 	    {"threads and ranges", test_threads},
 	    {"least-squares loss", test_sumsq},
+	    {"powers through a hoisted log", test_powlog},
+	    {"rows past the end: at most 7 computed", test_rows_past_end},
+	    {"exp in blocks", test_vexp},
+	    {"log in blocks", test_vlog},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

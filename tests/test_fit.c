@@ -125,7 +125,15 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 		          0);
 		CU_ASSERT_EQUAL(r[0]->evaluations, r[t]->evaluations);
 		CU_ASSERT_EQUAL(r[0]->generations, r[t]->generations);
+		CU_ASSERT_EQUAL(r[0]->restarts, r[t]->restarts);
 		CU_ASSERT_STRING_EQUAL(r[0]->stop_reason, r[t]->stop_reason);
+	}
+	/* these converge long before their budget: the adaptive searches
+	 * restart (fit.c), classic DE never does */
+	if (algorithm == SF_ALGORITHM_DE) {
+		CU_ASSERT_EQUAL(r[0]->restarts, 0);
+	} else {
+		CU_ASSERT(r[0]->restarts >= 1);
 	}
 	for (size_t t = 0; t < 3; t++)
 		sf_fit_result_free(r[t]);
@@ -355,10 +363,22 @@ test_stopping_rules(void)
 	r = fit(&fx, &o);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_STRING_EQUAL(r->stop_reason, "max_evals");
+	CU_ASSERT_EQUAL(r->searches, 1); /* scale: linear, one search */
+	CU_ASSERT(isnan(r->cost_other));
 	CU_ASSERT(r->evaluations <= 300);
 	CU_ASSERT(!r->polish_ran);
 	CU_ASSERT_EQUAL(memcmp(r->theta, r->theta_search, 2 * sizeof(double)),
 	                0);
+	sf_fit_result_free(r);
+
+	/* scale: auto searches both ways and keeps the lower cost */
+	sf_fit_options_init(&o);
+	o.separable = 0;
+	o.max_evals = 300;
+	r = fit(&fx, &o);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(r->searches, 2);
+	CU_ASSERT(r->cost <= r->cost_other);
 	sf_fit_result_free(r);
 
 	sf_fit_options_init(&o);

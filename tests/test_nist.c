@@ -19,16 +19,25 @@
  * standard errors of Lanczos1 derive from s^2 = RSS/(n-k), so they are
  * noise too and are not scored.
  *
- * Not met, and reported as such rather than asserted: Gauss3.  Its two
- * Gaussian peaks overlap more than Gauss2's, and in boxes that allow
- * negative amplitudes there is a wide local minimum (SSE 1357.76, one peak
- * fitted as the difference of two Gaussians at nearly the same centre)
- * next to the certified one (1244.48).  The default search finds the
- * certified minimum for 3 of seeds 1-8; neither a larger budget (150000
- * evaluations a search: 4 of 8), jSO (1 of 8), nor a population of 400
- * (4 of 8) fixes it.  Seed 1 is among the misses since the quadratic
- * losses were summed in four partial sums (a different rounding, so a
- * different search path).
+ * Gauss3: its two Gaussian peaks overlap more than Gauss2's, and in boxes
+ * that allow negative amplitudes there is a wide local minimum (SSE
+ * 1357.76, one peak fitted as the difference of two Gaussians at nearly
+ * the same centre) next to the certified one (1244.48).  Reported, not
+ * asserted: the search finds the certified minimum for 4 of seeds 1-8
+ * with its restarts (fit.c), 2 of 8 without them; which seeds succeed
+ * changes with the last digits of the costs (7 of 8 before exp was
+ * computed in blocks), so no seed is a stable test.
+ *
+ * ENSO: x is a whole number of months, so a period P and 1 / (1/P - k)
+ * for any whole k give the same values at every row and the same RSS;
+ * the `alias` line of ENSO.certified folds a fitted period into the one
+ * certified (a symmetry of the data like the sign and permute lines).
+ * Seed 7 finds such an alias whose period, folded, keeps only 4.9 correct
+ * digits (the alias is determined to 1e-9 absolute): reported, not
+ * asserted, for seeds other than 1.
+ *
+ * make check runs seed 1 (NIST_SEEDS unset); make nist runs seeds 1-8
+ * and lists the problems that missed and for how many seeds.
  *
  * Gauss2 (two overlapping Gaussian peaks in boxes ten times wider than
  * NIST's starts) needs the separable search (cost.h): with its three
@@ -36,7 +45,7 @@
  * minimum for about 1 seed in 8; with them solved by linear least squares
  * it finds it for every seed tried (8 of 8).
  *
- * The table printed (problem, evaluations, seconds, LREs) is the
+ * The table printed (problem, seed, evaluations, seconds, LREs) is the
  * campaign's report; `make nist` prints it alone.
  */
 #include "fit/fit.h"
@@ -47,12 +56,15 @@
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_PARAMS = 10, MAX_RULES = 4 };
 
 typedef struct rule {
 	int permute;             /* 0: a sign rule, 1: a permute rule */
+	int alias;               /* 1: an alias rule (members: periods) */
 	int members[MAX_PARAMS]; /* sign: parameter indices */
 	size_t nmembers;
 	int groups[MAX_PARAMS][MAX_PARAMS]; /* permute: groups of indices */
@@ -143,6 +155,11 @@ load_certified(const char *path, certified *c)
 		           c->nrules < MAX_RULES) {
 			rule *r = &c->rules[c->nrules++];
 			r->nmembers = param_list(w[1], r->members);
+		} else if (strcmp(w[0], "alias") == 0 && n == 2 &&
+		           c->nrules < MAX_RULES) {
+			rule *r = &c->rules[c->nrules++];
+			r->alias = 1;
+			r->nmembers = param_list(w[1], r->members);
 		} else if (strcmp(w[0], "permute") == 0 && n >= 5 &&
 		           c->nrules < MAX_RULES) {
 			rule *r = &c->rules[c->nrules++];
@@ -165,6 +182,21 @@ canonicalise(const certified *c, double *x, double *se)
 	for (size_t i = 0; i < c->nrules; i++) {
 		const rule *r = &c->rules[i];
 
+		/* alias: on whole-number x, the periods P and 1 / (1/P - k)
+		 * give the same values; fold the frequency 1/P into
+		 * [-1/2, 1/2] (its standard error moves by (P'/P)^2). */
+		if (r->alias) {
+			for (size_t m = 0; m < r->nmembers; m++) {
+				double *p = &x[r->members[m]];
+				double q = 1 / *p - round(1 / *p);
+				if (q != 0 && 1 / q != *p) {
+					se[r->members[m]] *=
+					    (1 / q) * (1 / q) / (*p * *p);
+					*p = 1 / q;
+				}
+			}
+			continue;
+		}
 		if (!r->permute) {
 			if (x[r->members[0]] < 0)
 				for (size_t m = 0; m < r->nmembers; m++)
@@ -232,7 +264,8 @@ nist_path(const char *name, const char *ext)
 }
 
 static void
-run_problem(const char *name, double *total_seconds, size_t *passed)
+run_problem(const char *name, uint64_t seed, double *total_seconds,
+            size_t *passed)
 {
 	sf_model_set *set = NULL;
 	sf_problem p;
@@ -244,7 +277,8 @@ run_problem(const char *name, double *total_seconds, size_t *passed)
 	double x[MAX_PARAMS], se[MAX_PARAMS];
 	double lre_rss, lre_x = 99, lre_se = 99;
 	int lanczos1 = strcmp(name, "Lanczos1") == 0, ok;
-	int known_failure = strcmp(name, "Gauss3") == 0;
+	int known_failure = strcmp(name, "Gauss3") == 0 ||
+	                    (seed != 1 && strcmp(name, "ENSO") == 0);
 
 	CU_ASSERT_FATAL(load_certified(nist_path(name, "certified"), &c) == 0);
 	CU_ASSERT_FATAL(sf_model_load(nist_path(name, "yaml"), &set, NULL, NULL,
@@ -253,6 +287,8 @@ run_problem(const char *name, double *total_seconds, size_t *passed)
 	                                set->models[0]->fit.loss, NULL, NULL,
 	                                &p, &err) == SF_OK);
 	sf_fit_options_init(&o);
+	o.has_seed = 1;
+	o.seed = seed;
 	CU_ASSERT_FATAL(sf_fit_run(p.model, p.data, p.formula, &o, &r, &err) ==
 	                SF_OK);
 	CU_ASSERT_FATAL(sf_stats_compute(p.formula, p.data, r, &s, &err) ==
@@ -275,9 +311,9 @@ run_problem(const char *name, double *total_seconds, size_t *passed)
 		ok = s->sse <= 1e-22 && lre_x >= 6;
 	else
 		ok = lre_rss >= 6 && lre_x >= 6 && lre_se >= 4;
-	printf("\n  %-9s %8zu %7.3f   %5.1f   %5.1f   %5.1f%s %s", name,
-	       r->evaluations, r->seconds, lre_rss, lre_x, lre_se,
-	       lanczos1 ? "*" : " ",
+	printf("\n  %-9s %4llu %8zu %7.3f   %5.1f   %5.1f   %5.1f%s %s", name,
+	       (unsigned long long)seed, r->evaluations, r->seconds, lre_rss,
+	       lre_x, lre_se, lanczos1 ? "*" : " ",
 	       ok              ? "ok"
 	       : known_failure ? "not met (known, see source)"
 	                       : "FAIL");
@@ -298,23 +334,58 @@ run_problem(const char *name, double *total_seconds, size_t *passed)
 	sf_model_set_free(set);
 }
 
+/* The seeds to run: $NIST_SEEDS as FIRST-LAST or one number (make nist
+ * passes 1-8), else seed 1 alone (make check). */
+static void
+seed_range(uint64_t *first, uint64_t *last)
+{
+	const char *s = getenv("NIST_SEEDS");
+	char *end;
+
+	*first = *last = 1;
+	if (s == NULL || *s == '\0')
+		return;
+	*first = *last = strtoull(s, &end, 10);
+	if (*end == '-')
+		*last = strtoull(end + 1, NULL, 10);
+	if (*first < 1)
+		*first = 1;
+	if (*last < *first)
+		*last = *first;
+}
+
 static void
 test_campaign(void)
 {
+	enum { NPROBLEMS = sizeof problems / sizeof problems[0] };
 	double seconds = 0;
-	size_t passed = 0, n = sizeof problems / sizeof problems[0];
+	size_t passed = 0, runs = 0, misses[NPROBLEMS] = {0};
+	uint64_t first, last;
 
-	printf("\n  %-9s %8s %7s   %5s   %5s   %5s", "problem", "evals",
-	       "seconds", "rss", "min b", "min se");
-	for (size_t i = 0; i < n; i++) {
-		fflush(stdout);
-		run_problem(problems[i], &seconds, &passed);
-	}
-	printf("\n  %zu of %zu meet the targets; %.2f s of fitting"
+	seed_range(&first, &last);
+	printf("\n  %-9s %4s %8s %7s   %5s   %5s   %5s", "problem", "seed",
+	       "evals", "seconds", "rss", "min b", "min se");
+	for (uint64_t seed = first; seed <= last; seed++)
+		for (size_t i = 0; i < NPROBLEMS; i++) {
+			size_t before = passed;
+			fflush(stdout);
+			run_problem(problems[i], seed, &seconds, &passed);
+			misses[i] += passed == before;
+			runs++;
+		}
+	printf("\n  %zu of %zu meet the targets (seeds %llu-%llu); %.2f s of "
+	       "fitting"
 	       "\n  (LRE: correct significant digits; * Lanczos1's RSS is"
 	       " checked against the double-precision floor, see the "
-	       "source)\n",
-	       passed, n, seconds);
+	       "source)",
+	       passed, runs, (unsigned long long)first,
+	       (unsigned long long)last, seconds);
+	for (size_t i = 0; i < NPROBLEMS; i++)
+		if (misses[i] > 0)
+			printf("\n  %-9s missed for %zu of %llu seeds",
+			       problems[i], misses[i],
+			       (unsigned long long)(last - first + 1));
+	printf("\n");
 }
 
 int

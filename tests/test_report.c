@@ -882,6 +882,34 @@ test_text(void)
 	hand_close(&h);
 }
 
+/* scale: auto's two searches and which won; one polish iteration is
+ * singular. */
+static void
+test_text_searches(void)
+{
+	hand h;
+	char *text;
+
+	hand_open(&h);
+	h.fit.searches = 2;
+	h.fit.scale = SF_SCALE_LOG;
+	h.fit.cost = 0.75;
+	h.fit.cost_other = 1.5;
+	h.fit.polish_iterations = 1;
+	text = text_of(&h.report);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  scale auto: searched the parameters as they are "
+	                 "and by log magnitude;\n    the log search won "
+	                 "(cost 0.75, the linear one 1.5)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "after 1 iteration)\n"));
+	free(text);
+	h.fit.searches = 1;
+	text = text_of(&h.report);
+	CU_ASSERT_PTR_NULL(strstr(text, "scale auto"));
+	free(text);
+	hand_close(&h);
+}
+
 /* Everything else the text can say: an undetermined parameter and the
  * two warnings, a penalty, no search at all, a skipped polish, lambda:
  * auto, restarts and bootstrap; and no statistics. */
@@ -1069,6 +1097,7 @@ main(void)
 	CU_TestInfo text[] = {
 	    {"a small fit, line by line", test_text},
 	    {"warnings, penalty, resamples, no statistics", test_text_more},
+	    {"scale auto's two searches; one iteration", test_text_searches},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

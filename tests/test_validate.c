@@ -93,8 +93,15 @@ test_split(void)
 	    sf_folds_split(fx.p.formula, fx.p.data, "x <= a", fold, &err),
 	    SF_ENAME); /* a parameter where only inputs may be */
 	CU_ASSERT_EQUAL(err.column, 6);
+	/* a column of the data that is not an input: the output y */
 	CU_ASSERT_EQUAL(
-	    sf_folds_split(fx.p.formula, fx.p.data, "y <= 3", fold, &err),
+	    sf_folds_split(fx.p.formula, fx.p.data, "y <= 4", fold, &err),
+	    SF_OK);
+	for (size_t r = 0; r < fx.p.data->rows; r++)
+		CU_ASSERT_EQUAL(fold[r],
+		                fx.p.data->output[r] <= 4 ? SF_FOLD_TRAIN : 0);
+	CU_ASSERT_EQUAL(
+	    sf_folds_split(fx.p.formula, fx.p.data, "z <= 3", fold, &err),
 	    SF_ENAME);
 	CU_ASSERT_EQUAL(err.column, 1);
 	sf_test_problem_close(&fx);

@@ -85,6 +85,23 @@ sf_error_prefix(sf_error *e, const char *fmt, ...)
 }
 
 void
+sf_error_in_argument(sf_error *e, const char *option, const char *text)
+{
+	int column;
+
+	if (e == NULL)
+		return;
+	column = e->column;
+	snprintf(e->file, sizeof e->file, "%s", option);
+	if (column > 0)
+		sf_error_prefix(e, "column %d: ", column);
+	e->line = 1;
+	e->column = column > 0 ? column : 1;
+	sf_error_quote(e, text, strlen(text));
+	e->line = e->column = 0;
+}
+
+void
 sf_error_position(const char *text, size_t length, size_t off, int *line,
                   int *column)
 {

@@ -96,6 +96,14 @@ void sf_error_position(const char *text, size_t length, size_t off, int *line,
 void sf_error_quote(sf_error *e, const char *text, size_t length);
 
 /*
+ * Place e, whose column points into text (1-based), in a command-line
+ * argument instead of a file: e->file becomes option ("--where"), the
+ * line 0, the column moves into the message ("column 5: ...") and text is
+ * quoted with the caret under that column.  Accepts e == NULL.
+ */
+void sf_error_in_argument(sf_error *e, const char *option, const char *text);
+
+/*
  * Add a prefix to the message ("in term 'comm': ..."), keeping the rest.
  * Accepts NULL.
  */

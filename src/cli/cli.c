@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "fit/cost.h"
 #include "input/csv.h"
+#include "input/library.h"
+#include "input/override.h"
 #include "use/fitfile.h"
 #include "base/atomic.h"
 #include "base/number.h"
@@ -19,6 +21,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void
 print_diagnostic(const sf_error *e, const char *severity)
@@ -118,7 +121,159 @@ cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 int
 cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
 {
-	return sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+	char *file = NULL;
+	int rc;
+
+	if (path[0] == SF_LIBRARY_PREFIX) {
+		*set = NULL;
+		if ((rc = sf_library_path(cli_library_dir(), path + 1, &file,
+		                          err)) != SF_OK)
+			return rc;
+		path = file;
+	}
+	rc = sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
+	free(file);
+	return rc;
+}
+
+/* Standard input is read whole, up to the size of a CSV file (1 GiB,
+ * scalefit(1) LIMITS). */
+enum { CLI_STDIN_MAX = 1 << 30 };
+
+int
+cli_stdin_table(const char *path, sf_table **t, sf_error *err)
+{
+	size_t n = 0, cap = 1 << 16;
+	char *text = NULL, *more;
+	int rc;
+
+	*t = NULL;
+	if (path == NULL || strcmp(path, "-") != 0)
+		return SF_OK;
+	for (;;) {
+		if ((more = realloc(text, cap)) == NULL) {
+			free(text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		text = more;
+		n += fread(text + n, 1, cap - n, stdin);
+		if (n < cap)
+			break;
+		if (cap >= CLI_STDIN_MAX) {
+			free(text);
+			return sf_error_at(err, SF_EVALUE, "<stdin>", 0, 0,
+			                   "standard input holds more than the "
+			                   "%d MiB a CSV file may have",
+			                   CLI_STDIN_MAX >> 20);
+		}
+		cap *= 2;
+	}
+	if (ferror(stdin)) {
+		free(text);
+		return sf_error_at(err, SF_EIO, "<stdin>", 0, 0,
+		                   "could not read standard input");
+	}
+	rc = sf_table_parse(text, n, "<stdin>", NULL, t, err);
+	free(text);
+	return rc;
+}
+
+/* cli_warning, prefixed with the name of the model (ctx) it is about. */
+static void
+model_warning(void *ctx, const sf_error *warning)
+{
+	sf_error w = *warning;
+
+	sf_error_prefix(&w, "model '%s': ", (const char *)ctx);
+	cli_warning(NULL, &w);
+}
+
+int
+cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
+                 sf_loss loss, int quiet, int named, sf_problem *p,
+                 sf_error *err)
+{
+	sf_warn_fn warn = quiet ? NULL : named ? model_warning : cli_warning;
+	void *ctx = named ? m->name : NULL;
+
+	if (t != NULL)
+		return sf_problem_open_table(m, t, loss, warn, ctx, p, err);
+	return sf_problem_open(m, path, loss, warn, ctx, p, err);
+}
+
+/* Whether DIR holds a formula library (an expressions/ folder). */
+static int
+has_library(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof path, "%s/expressions", dir) >=
+	    sizeof path)
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *
+cli_library_dir(void)
+{
+	const char *dir = getenv("SCALEFIT_LIBRARY");
+
+	if (dir != NULL && dir[0] != '\0')
+		return dir;
+	/* A program run from the tree it was built in, before make install,
+	 * finds the library of that source tree. */
+	if (!has_library(SF_PKGDATADIR) && has_library(SF_SRCDIR))
+		return SF_SRCDIR;
+	return SF_PKGDATADIR;
+}
+
+int
+cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
+{
+	switch (c) {
+	case CLI_OPT_WHERE:
+		d->where = arg;
+		return SF_EXIT_OK;
+	case CLI_OPT_OUTPUT_COLUMN:
+		d->output = arg;
+		return SF_EXIT_OK;
+	case CLI_OPT_INPUT:
+		if (d->ninputs == CLI_DATA_INPUTS_MAX)
+			return cli_usage(cmd, NULL,
+			                 "at most %d --input options",
+			                 CLI_DATA_INPUTS_MAX);
+		d->inputs[d->ninputs++] = arg;
+		return SF_EXIT_OK;
+	default:
+		return -1;
+	}
+}
+
+int
+cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err)
+{
+	sf_data_override o = {d->where, d->output, d->inputs, d->ninputs};
+	int rc = SF_OK;
+
+	for (size_t i = 0; rc == SF_OK && i < set->count; i++)
+		rc = sf_model_override(set->models[i], &o, err);
+	return rc;
+}
+
+int
+cli_load_data_models(const char *path, const cli_data *d, sf_model_set **set,
+                     int quiet, sf_error *err)
+{
+	int rc = cli_load_models(path, set, quiet, err);
+
+	if (rc == SF_OK)
+		rc = cli_apply_data(*set, d, err);
+	if (rc != SF_OK) {
+		sf_model_set_free(*set);
+		*set = NULL;
+	}
+	return rc;
 }
 
 static int

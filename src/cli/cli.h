@@ -122,9 +122,75 @@ int cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o);
 int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
                      const void *long_options, sf_fit_options *o);
 
-/* Load the model file, warnings to stderr unless quiet. */
+/* Load the model file, warnings to stderr unless quiet.  A path of
+ * "@NAME" is the library formula NAME (cli_library_dir). */
 int cli_load_models(const char *path, sf_model_set **set, int quiet,
                     sf_error *err);
+
+/* ---- the data overrides: --where, --output-column, --input ------------ */
+
+/* Their option values, past every short option's character. */
+enum { CLI_OPT_WHERE = 0x200, CLI_OPT_OUTPUT_COLUMN, CLI_OPT_INPUT };
+
+enum { CLI_DATA_INPUTS_MAX = 64 };
+
+/* What the command line says about the data (input/override.h). */
+typedef struct cli_data {
+	const char *where, *output;
+	const char *inputs[CLI_DATA_INPUTS_MAX]; /* "NAME=EXPR" */
+	size_t ninputs;
+} cli_data;
+
+/* clang-format off: one option a line */
+#define CLI_DATA_OPTIONS                                                       \
+	{"where", required_argument, NULL, CLI_OPT_WHERE},                     \
+	    {"output-column", required_argument, NULL, CLI_OPT_OUTPUT_COLUMN}, \
+	{                                                                      \
+		"input", required_argument, NULL, CLI_OPT_INPUT                \
+	}
+/* clang-format on */
+
+#define CLI_DATA_OPTIONS_HELP                                                  \
+	"      --where EXPR    keep the rows where EXPR holds, instead of "    \
+	"data.where\n"                                                         \
+	"                      ('' keeps every row)\n"                         \
+	"      --output-column EXPR  the measured time, instead of "           \
+	"data.output\n"                                                        \
+	"      --input NAME=EXPR     input NAME's column or expression "       \
+	"(repeatable)\n"
+
+/*
+ * Apply data option c (a CLI_DATA_OPTIONS value) with argument arg to d.
+ * Returns SF_EXIT_OK, SF_EXIT_USAGE after the message, or -1 when c is
+ * not a data option.
+ */
+int cli_data_option(const char *cmd, int c, const char *arg, cli_data *d);
+
+/* cli_load_models, then d applied to every model of the set (errors name
+ * the option). */
+int cli_load_data_models(const char *path, const cli_data *d,
+                         sf_model_set **set, int quiet, sf_error *err);
+
+/* d applied to every model of set. */
+int cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err);
+
+/*
+ * Standard input as data: when path is "-", read it whole into *t (named
+ * "<stdin>" in messages), else set *t to NULL.  Returns SF_OK or the
+ * error of reading or parsing it.
+ */
+int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
+
+/* sf_problem_open, or sf_problem_open_table on t when t is not NULL (the
+ * table cli_stdin_table read); warnings on stderr unless quiet, prefixed
+ * "model 'NAME': " when named (a model of a models: file). */
+int cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
+                     sf_loss loss, int quiet, int named, sf_problem *p,
+                     sf_error *err);
+
+/* The formula library's directory: $SCALEFIT_LIBRARY when set and not
+ * empty, else the installed package data directory. */
+const char *cli_library_dir(void);
 
 /* The model to work on: the file's only one, or the one --model names
  * (NULL after a usage message when there is none such). */
@@ -189,5 +255,7 @@ int sf_command_predict(const sf_command *cmd, int argc, char **argv);
 int sf_command_next(const sf_command *cmd, int argc, char **argv);
 int sf_command_scale(const sf_command *cmd, int argc, char **argv);
 int sf_command_discover(const sf_command *cmd, int argc, char **argv);
+int sf_command_formulas(const sf_command *cmd, int argc, char **argv);
+int sf_command_init(const sf_command *cmd, int argc, char **argv);
 
 #endif /* SF_CLI_H */

@@ -144,9 +144,12 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	static const struct option options[] = {
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
+	    CLI_DATA_OPTIONS,
 	    {NULL, 0, NULL, 0},
 	};
 	const char *model_path, *data_path = NULL;
+	cli_data data = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	sf_model_set *set = NULL;
 	sf_error err;
 	int quiet = 0, c, status = SF_EXIT_OK;
@@ -161,6 +164,11 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 			cli_print_help(stdout, cmd);
 			return SF_EXIT_OK;
 		default:
+			status = cli_data_option(cmd->name, c, optarg, &data);
+			if (status == SF_EXIT_OK)
+				break;
+			if (status > 0)
+				return status;
 			return cli_bad_option(cmd->name, argc, argv, optopt,
 			                      options);
 		}
@@ -173,14 +181,18 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	model_path = argv[optind];
 	if (argc - optind == 2)
 		data_path = argv[optind + 1];
-	if (cli_load_models(model_path, &set, quiet, &err) != SF_OK)
+	if (cli_load_data_models(model_path, &data, &set, quiet, &err) != SF_OK)
 		return cli_error(&err);
+	if (cli_stdin_table(data_path, &in, &err) != SF_OK) {
+		sf_model_set_free(set);
+		return cli_error(&err);
+	}
 	for (size_t i = 0; i < set->count && status == SF_EXIT_OK; i++) {
 		sf_problem p;
 
-		if (sf_problem_open(
-		        set->models[i], data_path, set->models[i]->fit.loss,
-		        quiet ? NULL : cli_warning, NULL, &p, &err) != SF_OK) {
+		if (cli_problem_open(set->models[i], data_path, in,
+		                     set->models[i]->fit.loss, quiet,
+		                     set->count > 1, &p, &err) != SF_OK) {
 			status = cli_error(&err);
 			break;
 		}
@@ -209,6 +221,7 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 	if (status == SF_EXIT_OK)
 		printf("\nok: %zu model%s ready to fit\n", set->count,
 		       set->count == 1 ? "" : "s");
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

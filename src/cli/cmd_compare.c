@@ -25,6 +25,7 @@ typedef struct compare_args {
 	size_t npaths, kfold;
 	int json, quiet;
 	sf_fit_options options;
+	cli_data data;
 	cli_fleet_args fleet; /* --by, --details */
 } compare_args;
 
@@ -44,6 +45,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    {"kfold", required_argument, NULL, 'k'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    CLI_FLEET_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
@@ -74,6 +76,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		case CLI_OPT_DETAILS:
 			cli_fleet_option(c, optarg, &a->fleet);
 			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
 			                      &a->options);
@@ -82,7 +91,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 		}
 	}
 	for (int i = optind; i < argc; i++) {
-		if (has_suffix(argv[i], ".csv") && i == argc - 1) {
+		if ((has_suffix(argv[i], ".csv") ||
+		     strcmp(argv[i], "-") == 0) &&
+		    i == argc - 1) {
 			a->data_path = argv[i];
 		} else if (a->npaths == COMPARE_MAX) {
 			return cli_usage(cmd->name, NULL,
@@ -114,14 +125,14 @@ print_table(FILE *out, const sf_compare *cmp)
 			fprintf(out,
 			        "%4zu %-22.22s %3zu %5zu  no finite cost: the "
 			        "fit failed\n",
-			        i + 1, x->model->name, x->k, x->n);
+			        i + 1, x->label, x->k, x->n);
 			continue;
 		}
 		fprintf(out,
 		        "%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
 		        "%7.3g%% %7.3g%% ",
-		        i + 1, x->model->name, x->k, x->n, x->sse, x->aicc,
-		        x->bic, x->weight, x->mape, x->cv_mape);
+		        i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		        x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
 			fprintf(out, "%7.3g%% ", x->extra_mape);
 		else
@@ -169,7 +180,7 @@ print_levels(FILE *out, const sf_compare *cmp)
 
 			if (x->failed)
 				continue;
-			fprintf(out, "%4zu %-22.22s", i + 1, x->model->name);
+			fprintf(out, "%4zu %-22.22s", i + 1, x->label);
 			for (size_t g = 0; g < n; g++) {
 				const sf_compare_level *l =
 				    sf_compare_level_find(x, names[k],
@@ -183,6 +194,29 @@ print_levels(FILE *out, const sf_compare *cmp)
 			fputc('\n', out);
 		}
 	}
+}
+
+/* Candidates x and y were fitted to different rows: say how. */
+static void
+warn_other_rows(const sf_compare_candidate *x, const sf_compare_candidate *y)
+{
+	const sf_dataset *dx = x->problem.data, *dy = y->problem.data;
+	const char *wx = x->model->where.text, *wy = y->model->where.text;
+
+	if (strcmp(dx->sha256, dy->sha256) != 0)
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different data (%zu rows of %s, %zu rows of %s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, x->n, dx->file, y->n, dy->file);
+	else
+		fprintf(stderr,
+		        "scalefit: warning: '%s' and '%s' are fitted to "
+		        "different rows of %s (%zu rows %s%s, %zu rows %s%s): "
+		        "their AICc and weights do not compare\n",
+		        x->label, y->label, dx->file, x->n,
+		        wx ? "where " : "without a filter", wx ? wx : "", y->n,
+		        wy ? "where " : "without a filter", wy ? wy : "");
 }
 
 /* A --by run: the candidates' rows split alike, each group compared on
@@ -252,7 +286,7 @@ done:
 
 /* Compare every group of cmp's rows (split as a.fleet says) alone. */
 static int
-compare_fleet(const compare_args *a, const sf_compare *cmp)
+compare_fleet(const compare_args *a, const sf_compare *cmp, const sf_table *in)
 {
 	const sf_model *m = cmp->c[0]->model;
 	const char *by = a->fleet.by != NULL ? a->fleet.by : m->by.text;
@@ -273,18 +307,25 @@ compare_fleet(const compare_args *a, const sf_compare *cmp)
 		const sf_model *cm = c->model;
 		int from_file = a->fleet.by == NULL;
 
-		if (sf_groups_split(c->problem.table, c->problem.data, by,
-		                    cm->path, from_file ? &m->by : NULL,
-		                    &g.groups[i], &err) != SF_OK) {
+		if (sf_groups_split(c->problem.table != NULL ? c->problem.table
+		                                             : in,
+		                    c->problem.data, by, cm->path,
+		                    from_file ? &m->by : NULL, &g.groups[i],
+		                    &err) != SF_OK) {
 			if (from_file && i == 0)
 				sf_error_quote(&err, m->source,
 				               m->source_length);
 			status = cli_error(&err);
 		}
 	}
-	if (status == SF_EXIT_OK)
-		status = cli_fleet(&a->fleet, m, &cmp->c[0]->problem,
-		                   compare_group, &g, a->json, NULL, a->quiet);
+	if (status == SF_EXIT_OK) {
+		sf_problem rows = cmp->c[0]->problem;
+
+		if (rows.table == NULL) /* read from stdin */
+			rows.table = (sf_table *)in;
+		status = cli_fleet(&a->fleet, m, &rows, compare_group, &g,
+		                   a->json, NULL, a->quiet);
+	}
 	for (size_t i = 0; i < cmp->n; i++)
 		sf_groups_free(g.groups[i]);
 	free(g.groups);
@@ -297,6 +338,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *sets[COMPARE_MAX] = {0};
 	sf_compare_settings settings;
 	sf_compare *cmp = NULL;
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	compare_args a;
 	sf_error err;
 	size_t other;
@@ -305,8 +347,11 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK)
+		return cli_error(&err);
 	settings = (sf_compare_settings){
 	    .data_path = a.data_path,
+	    .table = in,
 	    .train = a.train,
 	    .kfold = a.kfold,
 	    .options = a.options,
@@ -314,13 +359,14 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	};
 	if ((cmp = sf_compare_alloc(&settings)) == NULL) {
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		sf_table_free(in);
 		return cli_error(&err);
 	}
 	/* every model, data file and the --train condition checked before
 	 * the first fit, so a bad last candidate fails at once */
 	for (size_t f = 0; f < a.npaths; f++)
-		if (cli_load_models(a.paths[f], &sets[f], a.quiet, &err) !=
-		    SF_OK) {
+		if (cli_load_data_models(a.paths[f], &a.data, &sets[f], a.quiet,
+		                         &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
@@ -343,7 +389,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	if (a.fleet.by != NULL || cmp->c[0]->model->by.text != NULL) {
-		status = compare_fleet(&a, cmp);
+		status = compare_fleet(&a, cmp, in);
 		goto done;
 	}
 	if (sf_compare_fit_all(cmp, &err) != SF_OK) {
@@ -355,15 +401,17 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		        "scalefit: warning: '%s' and '%s' fit different "
 		        "outputs ('%s' and '%s'): their SSE are in "
 		        "different units\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name,
+		        cmp->c[0]->label, cmp->c[other]->label,
 		        sf_model_output(cmp->c[0]->model),
 		        sf_model_output(cmp->c[other]->model));
-	if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
+	if (!a.quiet && (other = sf_compare_other_row_set(cmp)) > 0)
+		warn_other_rows(cmp->c[0], cmp->c[other]);
+	else if (!a.quiet && (other = sf_compare_other_rows(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' are not "
 		        "fitted to the same rows with the same loss; "
 		        "their AICc and weights do not compare\n",
-		        cmp->c[0]->model->name, cmp->c[other]->model->name);
+		        cmp->c[0]->label, cmp->c[other]->label);
 	sf_compare_rank(cmp);
 	if (a.json) {
 		json_t *json = sf_comparison_json(cmp);
@@ -381,6 +429,7 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	}
 done:
 	sf_compare_free(cmp);
+	sf_table_free(in);
 	for (size_t f = 0; f < a.npaths; f++)
 		sf_model_set_free(sets[f]);
 	return status;

@@ -9,6 +9,7 @@
 #include "base/atomic.h"
 #include "base/number.h"
 #include "cli/cli.h"
+#include "input/library.h"
 #include "fit/discover.h"
 #include "input/csv.h"
 #include "use/report.h"
@@ -22,6 +23,7 @@ typedef struct discover_args {
 	const char *model_path, *data_path, *output;
 	int json, quiet, shapes;
 	sf_discover_options options;
+	cli_data data;
 	cli_fleet_args fleet; /* --by, --details */
 } discover_args;
 
@@ -39,6 +41,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    {"json", no_argument, NULL, 'j'},
 	    {"shapes", no_argument, NULL, 'S' + 256},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    CLI_FLEET_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
@@ -93,6 +96,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 		case CLI_OPT_DETAILS:
 			cli_fleet_option(c, optarg, &a->fleet);
 			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
 			                      &a->options.fit);
@@ -103,7 +113,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	if (argc - optind < 1)
 		return cli_usage(cmd->name, NULL,
 		                 "discover needs a model file");
-
 	if (argc - optind > 2)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
 		                 argv[optind + 2]);
@@ -419,8 +428,10 @@ discover_fleet(const discover_args *a, const sf_model_set *set,
 	}
 	g.groups = groups;
 	for (size_t i = 0; i < ngiven && status == SF_EXIT_OK; i++)
-		if (sf_groups_split(given[i].table, given[i].data, by, m->path,
-		                    at, &g.given_groups[i], &err) != SF_OK)
+		if (sf_groups_split(given[i].table != NULL ? given[i].table
+		                                           : table,
+		                    given[i].data, by, m->path, at,
+		                    &g.given_groups[i], &err) != SF_OK)
 			status = cli_error(&err);
 	if (status == SF_EXIT_OK)
 		status = cli_fleet(&a->fleet, m, &p, discover_group, &g,
@@ -443,7 +454,7 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 	sf_discover_result *r = NULL;
 	sf_fit_result *fit = NULL;
 	size_t ngiven = 0;
-	char *text = NULL, *path = NULL;
+	char *text = NULL, *path = NULL, *library_path = NULL;
 	const char *data_path;
 	const sf_model *m;
 	discover_args a;
@@ -454,10 +465,22 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
+	if (a.model_path[0] == SF_LIBRARY_PREFIX) {
+		if (sf_library_path(cli_library_dir(), a.model_path + 1,
+		                    &library_path, &err) != SF_OK)
+			return cli_error(&err);
+		a.model_path = library_path;
+	}
 	if (sf_model_load_flags(a.model_path, SF_MODEL_FORMULA_OPTIONAL, &set,
 	                        a.quiet ? NULL : cli_warning, NULL,
-	                        &err) != SF_OK)
-		return cli_error(&err);
+	                        &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (cli_apply_data(set, &a.data, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
 	m = set->models[0];
 	data_path = a.data_path != NULL ? a.data_path : m->data_file;
 	if (data_path == NULL) {
@@ -477,6 +500,14 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	loss = a.options.fit.has_loss ? a.options.fit.loss : m->fit.loss;
+	/* The winner's model file names its data, and its refit reads it. */
+	if (strcmp(data_path, "-") == 0) {
+		status =
+		    cli_usage(cmd->name, NULL,
+		              "discover writes a model that names its data "
+		              "file: give DATA.csv, not standard input");
+		goto done;
+	}
 	if (sf_table_load(data_path, NULL, &table, &err) != SF_OK ||
 	    sf_dataset_bind(m, table, sf_loss_needs_positive(loss), &data,
 	                    a.quiet ? NULL : cli_warning, NULL,
@@ -494,11 +525,11 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		const sf_model *g = set->models[i];
 		if (g->time.text == NULL)
 			continue;
-		if (sf_problem_open(g, a.data_path,
-		                    a.options.fit.has_loss ? a.options.fit.loss
-		                                           : g->fit.loss,
-		                    NULL, NULL, &given[ngiven],
-		                    &err) != SF_OK) {
+		if (sf_problem_open_table(
+		        g, table,
+		        a.options.fit.has_loss ? a.options.fit.loss
+		                               : g->fit.loss,
+		        NULL, NULL, &given[ngiven], &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
@@ -592,6 +623,7 @@ done:
 	free(given);
 	sf_dataset_free(data);
 	sf_table_free(table);
+	free(library_path);
 	sf_model_set_free(set);
 	return status;
 }

@@ -50,6 +50,7 @@ typedef struct fit_args {
 	size_t bootstrap, restarts; /* 0: none */
 	sf_fit_options options;
 	cli_fleet_args fleet; /* --by, --details */
+	cli_data data;
 } fit_args;
 
 static int
@@ -59,6 +60,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"output", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"bootstrap", required_argument, NULL, 'B'},
 	    {"restarts", required_argument, NULL, 'R'},
 	    {"model", required_argument, NULL, 'm'},
@@ -97,6 +99,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		case CLI_OPT_BY:
 		case CLI_OPT_DETAILS:
 			cli_fleet_option(c, optarg, &a->fleet);
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -231,6 +240,7 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	json_t *json = NULL;
 	char *text = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	sf_error err;
 	fit_args a;
@@ -239,7 +249,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	if ((m = cli_choose_model(cmd->name, set, a.model_name,
 	                          a.model_path)) == NULL) {
@@ -255,17 +266,21 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	                                                       : m->data_file,
 	                                   "the data file")) != SF_EXIT_OK)
 		goto done;
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, set->count > 1, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
 	if (a.fleet.by != NULL || m->by.text != NULL) {
 		group_ctx g = {&a, m, p.formula,
 		               sf_fit_settings_effective(m, &a.options).seed};
-		status = cli_fleet(&a.fleet, m, &p, fit_group, &g, a.json,
+		sf_problem rows = p; /* with the table read from stdin */
+
+		if (rows.table == NULL)
+			rows.table = in;
+		status = cli_fleet(&a.fleet, m, &rows, fit_group, &g, a.json,
 		                   a.output, a.quiet);
 		goto done;
 	}
@@ -307,6 +322,7 @@ done:
 	json_decref(json);
 	free(text);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

@@ -25,6 +25,7 @@ typedef struct validate_args {
 	int loo, json, quiet;
 	sf_fit_options options;
 	cli_fleet_args fleet; /* --by, --details */
+	cli_data data;
 } validate_args;
 
 static int
@@ -36,6 +37,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 	    {"loo", no_argument, NULL, 'O'},
 	    {"json", no_argument, NULL, 'j'},
 	    CLI_FIT_OPTIONS,
+	    CLI_DATA_OPTIONS,
 	    {"model", required_argument, NULL, 'm'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    CLI_FLEET_OPTIONS,
@@ -74,6 +76,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 		case CLI_OPT_BY:
 		case CLI_OPT_DETAILS:
 			cli_fleet_option(c, optarg, &a->fleet);
+			break;
+		case CLI_OPT_WHERE:
+		case CLI_OPT_OUTPUT_COLUMN:
+		case CLI_OPT_INPUT:
+			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
+			    SF_EXIT_OK)
+				return SF_EXIT_USAGE;
 			break;
 		default:
 			rc = cli_other_option(cmd, c, argc, argv, options,
@@ -278,6 +287,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 {
 	sf_model_set *set = NULL;
 	sf_problem p = {0};
+	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
 	json_t *json = NULL;
 	char *text = NULL;
@@ -288,25 +298,30 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, &set, a.quiet, &err) != SF_OK)
+	if (cli_load_data_models(a.model_path, &a.data, &set, a.quiet, &err) !=
+	    SF_OK)
 		return cli_error(&err);
 	m = cli_choose_model(cmd->name, set, a.model_name, a.model_path);
 	if (m == NULL) {
 		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	if (sf_problem_open(m, a.data_path,
-	                    a.options.has_loss ? a.options.loss : m->fit.loss,
-	                    a.quiet ? NULL : cli_warning, NULL, &p,
-	                    &err) != SF_OK) {
+	if (cli_stdin_table(a.data_path, &in, &err) != SF_OK ||
+	    cli_problem_open(m, a.data_path, in,
+	                     a.options.has_loss ? a.options.loss : m->fit.loss,
+	                     a.quiet, set->count > 1, &p, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
 	if (a.fleet.by != NULL || m->by.text != NULL) {
 		group_ctx g = {&a, m, p.formula,
 		               sf_fit_settings_effective(m, &a.options).seed};
-		status = cli_fleet(&a.fleet, m, &p, validate_group, &g, a.json,
-		                   NULL, a.quiet);
+		sf_problem rows = p; /* with the table read from stdin */
+
+		if (rows.table == NULL)
+			rows.table = in;
+		status = cli_fleet(&a.fleet, m, &rows, validate_group, &g,
+		                   a.json, NULL, a.quiet);
 		goto done;
 	}
 	rc = validate_one(&a, m, p.data, p.formula, &a.options, a.json, &json,
@@ -328,6 +343,7 @@ done:
 	json_decref(json);
 	free(text);
 	sf_problem_close(&p);
+	sf_table_free(in);
 	sf_model_set_free(set);
 	return status;
 }

@@ -30,8 +30,10 @@ static const command commands[] = {
     {"check", "check MODEL.yaml [DATA.csv] [--quiet]",
      "validate a model and its data; show the formula, parameters and "
      "rows",
-     "  DATA.csv      use this data instead of the model's data.file\n"
-     "  -q, --quiet   no warnings\n",
+     "  MODEL.yaml    a model file, or @NAME: a formula of the library\n"
+     "  DATA.csv      use this data instead of the model's data.file (-: "
+     "stdin)\n"
+     "  -q, --quiet   no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_check},
     {"fit",
      "fit MODEL.yaml [DATA.csv] [-o FIT.json] [--json] [--seed N] "
@@ -49,7 +51,7 @@ static const command commands[] = {
      "spread\n"
      "      --model NAME    which model of a models: "
      "file\n" CLI_FLEET_OPTIONS_HELP
-     "  -q, --quiet         no warnings, no progress\n",
+     "  -q, --quiet         no warnings, no progress\n" CLI_DATA_OPTIONS_HELP,
      sf_command_fit},
     {"validate",
      "validate MODEL.yaml [DATA.csv] --train EXPR | --kfold K | --loo "
@@ -62,7 +64,8 @@ static const command commands[] = {
      "      --loo           leave one configuration out at a time\n"
      "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
      "      --model NAME    which model of a models: "
-     "file\n" CLI_FLEET_OPTIONS_HELP "  -q, --quiet         no warnings\n",
+     "file\n" CLI_FLEET_OPTIONS_HELP
+     "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_validate},
     {"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",
      "fit candidate formulas on the same rows and rank them",
@@ -72,7 +75,8 @@ static const command commands[] = {
      "      --train EXPR    also score extrapolation: fit where EXPR "
      "holds\n"
      "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
-         CLI_FLEET_OPTIONS_HELP "  -q, --quiet         no warnings\n",
+         CLI_FLEET_OPTIONS_HELP
+     "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_compare},
     {"discover",
      "discover MODEL.yaml [DATA.csv] [--train EXPR] [--max-terms K] [-o "
@@ -100,7 +104,7 @@ static const command commands[] = {
      "  -o, --output FILE   write the best as a model file (atomically)\n"
      "      --json          print the search and the board as "
      "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
-     "  -q, --quiet         no warnings\n",
+     "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_discover},
     {"predict",
      "predict FIT.json... --at NAME=VALUE,... | --grid FILE.csv [--json]",
@@ -175,6 +179,18 @@ static const command commands[] = {
      "group\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
+    {"init", "init DATA.csv [-o MODEL.yaml] [--force]",
+     "write a model to start from, its inputs guessed from the columns",
+     "  DATA.csv            the measurements, one run a row\n"
+     "  -o, --output FILE   write the model to FILE (default: standard "
+     "output)\n"
+     "      --force         replace FILE when it exists\n",
+     sf_command_init},
+    {"formulas", "formulas",
+     "list the formula library: use one as @NAME in place of MODEL.yaml",
+     "The library is $SCALEFIT_LIBRARY/expressions when that is set, "
+     "else the\ninstalled one.\n",
+     sf_command_formulas},
     {"help", "help [COMMAND]", "show help for scalefit or one command", "",
      command_help},
 };

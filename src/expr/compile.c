@@ -60,23 +60,25 @@ typedef struct dag {
 } dag;
 
 const sf_op_desc sf_expr_op_info[SF_OP_COUNT] = {
-    [SF_OP_CONST] = {"const", 0, 0}, [SF_OP_INPUT] = {"input", 0, 0},
-    [SF_OP_PARAM] = {"param", 0, 0}, [SF_OP_NEG] = {"-", 1, 0},
-    [SF_OP_NOT] = {"!", 1, 0},       [SF_OP_ABS] = {"abs", 1, 0},
-    [SF_OP_SIGN] = {"sign", 1, 0},   [SF_OP_FLOOR] = {"floor", 1, 0},
-    [SF_OP_CEIL] = {"ceil", 1, 0},   [SF_OP_SQRT] = {"sqrt", 1, 0},
-    [SF_OP_EXP] = {"exp", 1, 0},     [SF_OP_LOG] = {"log", 1, 0},
-    [SF_OP_LOG2] = {"log2", 1, 0},   [SF_OP_LOG10] = {"log10", 1, 0},
-    [SF_OP_SIN] = {"sin", 1, 0},     [SF_OP_COS] = {"cos", 1, 0},
-    [SF_OP_TAN] = {"tan", 1, 0},     [SF_OP_ATAN] = {"atan", 1, 0},
-    [SF_OP_ADD] = {"+", 2, 1},       [SF_OP_SUB] = {"-", 2, 0},
-    [SF_OP_MUL] = {"*", 2, 1},       [SF_OP_DIV] = {"/", 2, 0},
-    [SF_OP_POW] = {"^", 2, 0},       [SF_OP_MIN] = {"min", 2, 1},
-    [SF_OP_MAX] = {"max", 2, 1},     [SF_OP_LT] = {"<", 2, 0},
-    [SF_OP_LE] = {"<=", 2, 0},       [SF_OP_GT] = {">", 2, 0},
-    [SF_OP_GE] = {">=", 2, 0},       [SF_OP_EQ] = {"==", 2, 1},
-    [SF_OP_NE] = {"!=", 2, 1},       [SF_OP_AND] = {"&&", 2, 1},
-    [SF_OP_OR] = {"||", 2, 1},       [SF_OP_IF] = {"if", 3, 0},
+    [SF_OP_CONST] = {"const", 0, 0},   [SF_OP_INPUT] = {"input", 0, 0},
+    [SF_OP_PARAM] = {"param", 0, 0},   [SF_OP_NEG] = {"-", 1, 0},
+    [SF_OP_NOT] = {"!", 1, 0},         [SF_OP_ABS] = {"abs", 1, 0},
+    [SF_OP_SIGN] = {"sign", 1, 0},     [SF_OP_FLOOR] = {"floor", 1, 0},
+    [SF_OP_CEIL] = {"ceil", 1, 0},     [SF_OP_SQRT] = {"sqrt", 1, 0},
+    [SF_OP_EXP] = {"exp", 1, 0},       [SF_OP_VEXP] = {"vexp", 1, 0},
+    [SF_OP_VLOG] = {"vlog", 1, 0},     [SF_OP_LOG] = {"log", 1, 0},
+    [SF_OP_LOG2] = {"log2", 1, 0},     [SF_OP_LOG10] = {"log10", 1, 0},
+    [SF_OP_SIN] = {"sin", 1, 0},       [SF_OP_COS] = {"cos", 1, 0},
+    [SF_OP_TAN] = {"tan", 1, 0},       [SF_OP_ATAN] = {"atan", 1, 0},
+    [SF_OP_ADD] = {"+", 2, 1},         [SF_OP_SUB] = {"-", 2, 0},
+    [SF_OP_MUL] = {"*", 2, 1},         [SF_OP_DIV] = {"/", 2, 0},
+    [SF_OP_POW] = {"^", 2, 0},         [SF_OP_MIN] = {"min", 2, 1},
+    [SF_OP_MAX] = {"max", 2, 1},       [SF_OP_LT] = {"<", 2, 0},
+    [SF_OP_LE] = {"<=", 2, 0},         [SF_OP_GT] = {">", 2, 0},
+    [SF_OP_GE] = {">=", 2, 0},         [SF_OP_EQ] = {"==", 2, 1},
+    [SF_OP_NE] = {"!=", 2, 1},         [SF_OP_AND] = {"&&", 2, 1},
+    [SF_OP_OR] = {"||", 2, 1},         [SF_OP_IF] = {"if", 3, 0},
+    [SF_OP_POWLOG] = {"powlog", 3, 0},
 };
 
 /* ---- The DAG ------------------------------------------------------------ */
@@ -264,6 +266,16 @@ dag_simplify(dag *g, int op, int32_t a, int32_t b, int32_t c)
 		if (is_const(g, b, 1.0))
 			return a;
 		break;
+	case SF_OP_EXP:
+		/* per row: the exp a block loop vectorises (internal.h) */
+		if (na->cls == CLS_ROW)
+			return op1(g, SF_OP_VEXP, a);
+		break;
+	case SF_OP_LOG:
+		/* per row: the log a block loop vectorises (internal.h) */
+		if (na->cls == CLS_ROW)
+			return op1(g, SF_OP_VLOG, a);
+		break;
 	case SF_OP_POW:
 		if (is_const(g, b, 1.0))
 			return a;
@@ -271,6 +283,11 @@ dag_simplify(dag *g, int op, int32_t a, int32_t b, int32_t c)
 			return dag_const(g, 1.0); /* pow(x, 0) is 1, even NaN */
 		if (is_const(g, b, 2.0))
 			return op2(g, SF_OP_MUL, a, a);
+		/* a data base, an exponent the same in every row: through
+		 * the base's logarithm, computed once with the data */
+		if (na->cls == CLS_DATA && nb->cls == CLS_PARAM)
+			return dag_op(g, SF_OP_POWLOG, a, op1(g, SF_OP_LOG, a),
+			              b);
 		break;
 	case SF_OP_MIN:
 	case SF_OP_MAX:
@@ -622,6 +639,13 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 		    g, SF_OP_IF,
 		    op2(g, n.op == SF_OP_MIN ? SF_OP_LE : SF_OP_GE, a, b),
 		    d_node(g, da), d_node(g, db));
+	case SF_OP_POWLOG:
+		/* v log(a) dc (a and log(a) are data); 0 where v is 0 */
+		return d_mul(g,
+		             dag_op(g, SF_OP_IF,
+		                    op2(g, SF_OP_EQ, v, dag_const(g, 0.0)),
+		                    dag_const(g, 0.0), op2(g, SF_OP_MUL, v, b)),
+		             dc);
 	case SF_OP_IF:
 		if (db == Z && dc == Z)
 			return Z;
@@ -631,8 +655,10 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 	case SF_OP_SQRT:
 		return d_div(g, da, op2(g, SF_OP_MUL, dag_const(g, 2.0), v));
 	case SF_OP_EXP:
+	case SF_OP_VEXP:
 		return d_mul(g, v, da);
 	case SF_OP_LOG:
+	case SF_OP_VLOG:
 		return d_div(g, da, a);
 	case SF_OP_LOG2:
 		return d_div(g, da,

@@ -44,6 +44,13 @@
  * x + -y becomes x - y.  x * 0 is NOT simplified in user text (NaN * 0 is
  * NaN); only derivatives use structural zeros.  Constant sub-expressions
  * are computed at compile time with exactly the code the evaluator runs.
+ * Simplification also evaluates exp and log of per-row values in blocks
+ * with vector arithmetic (within 1 ulp of libm's, libm's where they do
+ * not apply) and a power with a data-only base b and a parameter-only
+ * exponent g as exp(g log b), log b hoisted (within 2 + 2 |g ln b| ulps
+ * of pow, pow itself for b <= 0, b = 1, infinite or NaN b); see
+ * expr/internal.h.  SF_EXPR_NO_SIMPLIFY computes what C computes, bit for
+ * bit.
  *
  * Ownership: every object here is created by a _new or _compile function
  * and released by the matching _free, which accepts NULL.  Names, texts and

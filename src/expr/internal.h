@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/error.h"
 #include "expr/expr.h"
@@ -52,6 +53,8 @@ typedef enum sf_op {
 	SF_OP_COS,
 	SF_OP_TAN,
 	SF_OP_ATAN,
+	SF_OP_VEXP, /* internal: exp in blocks (sf_f_vexp), see below */
+	SF_OP_VLOG, /* internal: log in blocks (sf_f_vlog), see below */
 	/* binary */
 	SF_OP_ADD,
 	SF_OP_SUB,
@@ -70,6 +73,7 @@ typedef enum sf_op {
 	SF_OP_OR,
 	/* ternary */
 	SF_OP_IF,
+	SF_OP_POWLOG, /* internal: pow(x, y) given x and log(x), see below */
 	SF_OP_COUNT
 } sf_op;
 
@@ -133,6 +137,137 @@ sf_f_if(double c, double a, double b)
 	return c != c ? c : (c != 0.0 ? a : b);
 }
 
+/*
+ * exp(x) with nothing but IEEE arithmetic on doubles and their bits, so
+ * that a block loop of it vectorises (libm's exp is a call per element)
+ * and every element gets the same bits whether it lands in a vector lane
+ * or in the loop's scalar remainder: 2^k exp(r), k = round(x / ln 2),
+ * r = x - k ln 2 in two parts (Cody and Waite), exp(r) by its Taylor
+ * polynomial of degree 13 (|r| <= 0.35: truncation below 1e-17), 2^k
+ * applied as two exact powers of two.  sf_f_vexp_core is it for
+ * -708 <= x <= 709 (any other x gives garbage, never a trap);
+ * sf_f_vexp is libm's exp outside that range (NaN, overflow, subnormal
+ * results).  Within 2 units in the last place of libm's exp (measured by
+ * tests/test_expr.c).  The compiler uses it for the exp of values that
+ * change from row to row when it simplifies (SF_EXPR_NO_SIMPLIFY keeps
+ * libm's); it relies on products and sums not being fused into FMAs (C11
+ * mode: GCC does not contract; baseline x86-64 has no FMA).
+ */
+#define SF_VEXP_LO (-708.0)
+#define SF_VEXP_HI 709.0
+
+static inline double
+sf_f_vexp_core(double x)
+{
+	const double shift = 0x1.8p52, log2e = 0x1.71547652b82fep0;
+	const double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
+	double t = x * log2e + shift, k = t - shift, r, p, s1, s2;
+	uint64_t bits, n, n1, b1, b2;
+
+	r = (x - k * ln2_hi) - k * ln2_lo;
+	p = 1.0 / 6227020800.0;
+	p = p * r + 1.0 / 479001600.0;
+	p = p * r + 1.0 / 39916800.0;
+	p = p * r + 1.0 / 3628800.0;
+	p = p * r + 1.0 / 362880.0;
+	p = p * r + 1.0 / 40320.0;
+	p = p * r + 1.0 / 5040.0;
+	p = p * r + 1.0 / 720.0;
+	p = p * r + 1.0 / 120.0;
+	p = p * r + 1.0 / 24.0;
+	p = p * r + 1.0 / 6.0;
+	p = p * r + 0.5;
+	p = p * r + 1.0;
+	p = p * r + 1.0;
+	/* n = k + 2048 >= 0 from t's low bits; 2^k = 2^(n1 - 1024) *
+	 * 2^(n - n1 - 1024), each factor a normal double */
+	memcpy(&bits, &t, sizeof bits);
+	n = bits - 0x4338000000000000u + 2048u;
+	n1 = n >> 1;
+	b1 = (n1 - 1u) << 52;
+	b2 = (n - n1 - 1u) << 52;
+	memcpy(&s1, &b1, sizeof s1);
+	memcpy(&s2, &b2, sizeof s2);
+	return p * s1 * s2;
+}
+
+static inline double
+sf_f_vexp(double x)
+{
+	return x >= SF_VEXP_LO && x <= SF_VEXP_HI ? sf_f_vexp_core(x) : exp(x);
+}
+
+/*
+ * log(x) the same way (fdlibm's e_log.c algorithm with its coefficients,
+ * on the bits of x instead of its branches): x = 2^k z with z in
+ * [sqrt(1/2), sqrt(2)), f = z - 1, s = f / (2 + f), log(1 + f) = f -
+ * f^2/2 + s (f^2/2 + R(s^2)) with R fdlibm's degree-14 minimax
+ * polynomial, plus k ln 2 in two parts.  sf_f_vlog_core is it for
+ * positive, normal, finite x (any other x gives garbage, never a trap);
+ * sf_f_vlog is libm's log for the others (0, negatives, subnormals,
+ * infinities, NaN).  Within 1 ulp of libm's log (measured by
+ * tests/test_expr.c).
+ */
+#define SF_VLOG_LO 0x1p-1022
+#define SF_VLOG_HI 0x1.fffffffffffffp1023
+
+static inline double
+sf_f_vlog_core(double x)
+{
+	const double ln2_hi = 6.93147180369123816490e-01,
+	             ln2_lo = 1.90821492927058770002e-10;
+	const double lg1 = 6.666666666666735130e-01,
+	             lg2 = 3.999999999940941908e-01,
+	             lg3 = 2.857142874366239149e-01,
+	             lg4 = 2.222219843214978396e-01,
+	             lg5 = 1.818357216161805012e-01,
+	             lg6 = 1.531383769920937332e-01,
+	             lg7 = 1.479819860511658591e-01;
+	uint64_t ix, t, iz, kb;
+	double z, k, f, s, z2, w, r, hfsq;
+
+	memcpy(&ix, &x, sizeof ix);
+	/* t's top 12 bits: k, the exponent of x / sqrt(1/2), two's
+	 * complement; kb = k + 2048 as a double's low mantissa bits */
+	t = ix - 0x3fe6a09e667f3bcdu;
+	kb = ((t + 0x8000000000000000u) >> 52) | 0x4330000000000000u;
+	iz = ix - (t & 0xfff0000000000000u);
+	memcpy(&k, &kb, sizeof k);
+	memcpy(&z, &iz, sizeof z);
+	k = k - 0x1p52 - 2048.0;
+	f = z - 1.0;
+	s = f / (2.0 + f);
+	z2 = s * s;
+	w = z2 * z2;
+	r = z2 * (lg1 + w * (lg3 + w * (lg5 + w * lg7))) +
+	    w * (lg2 + w * (lg4 + w * lg6));
+	hfsq = 0.5 * f * f;
+	return k * ln2_hi - ((hfsq - (s * (hfsq + r) + k * ln2_lo)) - f);
+}
+
+static inline double
+sf_f_vlog(double x)
+{
+	return x >= SF_VLOG_LO && x <= SF_VLOG_HI ? sf_f_vlog_core(x) : log(x);
+}
+
+/*
+ * x^y for a data base x and a row-constant exponent y (compile.c rewrites
+ * such powers): lx is log(x), hoisted into the data stage, so a row costs
+ * one exp instead of one pow.  For 0 < x < inf, x != 1 this is
+ * exp(y * lx), within 2 + 2 |y ln x| units in the last place of pow's
+ * result (the rounding of lx and of the product, scaled by exp;
+ * tests/test_expr.c bounds it); anywhere else (x <= 0, x = 1, infinite or
+ * NaN x) pow(x, y) itself, so signs, zeros and pow's special cases stay
+ * exact.
+ */
+static inline double
+sf_f_powlog(double x, double lx, double y)
+{
+	return x > 0.0 && x < INFINITY && x != 1.0 ? sf_f_vexp(y * lx)
+	                                           : pow(x, y);
+}
+
 /* Apply op to scalar operands (unused ones are ignored). */
 static inline double
 sf_op_apply(int op, double x, double y, double z)
@@ -168,6 +303,10 @@ sf_op_apply(int op, double x, double y, double z)
 		return tan(x);
 	case SF_OP_ATAN:
 		return atan(x);
+	case SF_OP_VEXP:
+		return sf_f_vexp(x);
+	case SF_OP_VLOG:
+		return sf_f_vlog(x);
 	case SF_OP_ADD:
 		return x + y;
 	case SF_OP_SUB:
@@ -200,6 +339,8 @@ sf_op_apply(int op, double x, double y, double z)
 		return sf_f_or(x, y);
 	case SF_OP_IF:
 		return sf_f_if(x, y, z);
+	case SF_OP_POWLOG:
+		return sf_f_powlog(x, y, z);
 	default:
 		return NAN;
 	}

@@ -5,6 +5,7 @@
 #include "base/units.h"
 #include "fit/stats.h"
 #include "fit/tune.h"
+#include "base/sha256.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -57,6 +58,7 @@ sf_compare_free(sf_compare *cmp)
 		sf_problem_close(&cmp->c[i]->problem);
 		free(cmp->c[i]->train_fold);
 		free(cmp->c[i]->by_level);
+		free(cmp->c[i]->label);
 		free(cmp->c[i]);
 	}
 	free(cmp->c);
@@ -64,6 +66,64 @@ sf_compare_free(sf_compare *cmp)
 	free((char *)cmp->s.data_path);
 	free((char *)cmp->s.train);
 	free(cmp);
+}
+
+/* The SHA-256 of the rows d holds: the file's hash, then each kept
+ * row's index in the table, as 8 little-endian bytes. */
+static void
+rows_hash(const sf_dataset *d, char hex[SF_SHA256_HEX_SIZE])
+{
+	unsigned char digest[SF_SHA256_SIZE], bytes[8];
+	sf_sha256 ctx;
+
+	sf_sha256_init(&ctx);
+	sf_sha256_update(&ctx, d->sha256, strlen(d->sha256));
+	for (size_t r = 0; r < d->rows; r++) {
+		uint64_t row = d->table_row[r];
+
+		for (int b = 0; b < 8; b++)
+			bytes[b] = (unsigned char)(row >> (8 * b));
+		sf_sha256_update(&ctx, bytes, sizeof bytes);
+	}
+	sf_sha256_final(&ctx, digest);
+	sf_sha256_hex(digest, hex);
+}
+
+/* Warnings while a candidate is opened, naming its model (several come
+ * from one models: file, and a row skipped is reported at the data's
+ * line, which says nothing of the model). */
+typedef struct named_warn {
+	sf_warn_fn warn;
+	void *ctx;
+	const char *name;
+} named_warn;
+
+static void
+warn_named(void *ctx, const sf_error *warning)
+{
+	const named_warn *nw = ctx;
+	sf_error w = *warning;
+
+	sf_error_prefix(&w, "model '%s': ", nw->name);
+	nw->warn(nw->ctx, &w);
+}
+
+/* The model's name, with " (K)" when K - 1 earlier candidates have it. */
+static char *
+distinct_label(const sf_compare *cmp, const char *name)
+{
+	size_t same = 0, size = strlen(name) + 24;
+	char *label;
+
+	for (size_t i = 0; i < cmp->n; i++)
+		same += strcmp(cmp->c[i]->model->name, name) == 0;
+	if ((label = malloc(size)) == NULL)
+		return NULL;
+	if (same == 0)
+		snprintf(label, size, "%s", name);
+	else
+		snprintf(label, size, "%s (%zu)", name, same + 1);
+	return label;
 }
 
 /* Room for one more candidate. */
@@ -105,14 +165,20 @@ sf_compare_add_rows(sf_compare *cmp, const sf_model *m, const sf_problem *from,
 	c->borrowed = 1;
 	c->problem.model = m;
 	c->problem.formula = from->formula;
+	if ((c->label = distinct_label(cmp, m->name)) == NULL) {
+		free(c);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
 	if ((rc = sf_dataset_select(from->data, rows, n, &c->problem.data,
 	                            err)) != SF_OK) {
+		free(c->label);
 		free(c);
 		return rc;
 	}
 	c->n = c->problem.data->rows;
 	c->k = c->problem.formula->nparams;
 	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
+	rows_hash(c->problem.data, c->rows_sha);
 	cmp->order[cmp->n] = cmp->n;
 	cmp->c[cmp->n++] = c;
 	return SF_OK;
@@ -122,6 +188,7 @@ int
 sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 {
 	sf_compare_candidate *c;
+	named_warn nw;
 	int rc;
 
 	if ((rc = grow(cmp, err)) != SF_OK)
@@ -132,15 +199,28 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
 	c->cv_mape = c->extra_mape = NAN;
 	c->max_corr = NAN; /* none: no two parameters with a correlation */
-	if ((rc = sf_problem_open(m, cmp->s.data_path, c->loss, cmp->s.warn,
-	                          cmp->s.warn_ctx, &c->problem, err)) !=
-	    SF_OK) {
+	if ((c->label = distinct_label(cmp, m->name)) == NULL) {
+		free(c);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	nw = (named_warn){cmp->s.warn, cmp->s.warn_ctx, m->name};
+	if (cmp->s.table != NULL)
+		rc = sf_problem_open_table(m, cmp->s.table, c->loss,
+		                           nw.warn != NULL ? warn_named : NULL,
+		                           &nw, &c->problem, err);
+	else
+		rc = sf_problem_open(m, cmp->s.data_path, c->loss,
+		                     nw.warn != NULL ? warn_named : NULL, &nw,
+		                     &c->problem, err);
+	if (rc != SF_OK) {
+		free(c->label);
 		free(c);
 		return rc;
 	}
 	c->n = c->problem.data->rows;
 	c->k = c->problem.formula->nparams;
 	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
+	rows_hash(c->problem.data, c->rows_sha);
 	cmp->order[cmp->n] = cmp->n;
 	cmp->c[cmp->n++] = c;
 	return SF_OK;
@@ -486,8 +566,17 @@ sf_compare_other_rows(const sf_compare *cmp)
 
 	for (size_t i = 1; i < cmp->n; i++)
 		if (cmp->c[i]->n != a->n ||
-		    strcmp(cmp->c[i]->data_sha, a->data_sha) != 0 ||
+		    strcmp(cmp->c[i]->rows_sha, a->rows_sha) != 0 ||
 		    cmp->c[i]->loss != a->loss)
+			return i;
+	return 0;
+}
+
+size_t
+sf_compare_other_row_set(const sf_compare *cmp)
+{
+	for (size_t i = 1; i < cmp->n; i++)
+		if (strcmp(cmp->c[i]->rows_sha, cmp->c[0]->rows_sha) != 0)
 			return i;
 	return 0;
 }

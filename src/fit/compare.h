@@ -57,12 +57,15 @@
 typedef struct sf_compare_settings {
 	const char *data_path;  /* the rows of every candidate; NULL: each
 	                           model's data.file */
+	const sf_table *table;  /* borrowed: when not NULL, the rows of
+	                           every candidate instead of data_path (a
+	                           table read from standard input) */
 	const char *train;      /* the extrapolation holdout's condition
 	                           (sf_folds_split); NULL: none */
 	size_t kfold;           /* K of the cross-validation, >= 2 */
 	sf_fit_options options; /* fit options (its progress is not used) */
-	sf_warn_fn warn;        /* warnings while opening the data; may be
-	                           NULL */
+	sf_warn_fn warn;        /* warnings while opening the data, each
+	                           prefixed "model 'NAME': "; may be NULL */
 	void *warn_ctx;
 } sf_compare_settings;
 
@@ -83,7 +86,14 @@ typedef struct sf_compare_candidate {
 	double sse, mape, aicc, bic, weight, cv_mape, extra_mape, max_corr;
 	int over, failed; /* failed: the fit found no finite cost */
 	char poor[128];
-	char data_sha[65];          /* of the rows, hex */
+	char data_sha[65];          /* of the data file's bytes, hex */
+	char rows_sha[65];          /* of the file's SHA-256 and the table
+	                               indices of the kept rows, hex: equal
+	                               for two candidates fitted to the same
+	                               rows of the same file */
+	char *label;                /* the model's name, made distinct:
+	                               "cnn", then "cnn (2)" for another
+	                               candidate of the same name */
 	int fitted;                 /* sf_compare_fit() has run */
 	sf_compare_level *by_level; /* nby_level, grouped by input in the */
 	size_t nby_level;           /* dataset's order, values ascending */
@@ -178,8 +188,14 @@ const sf_compare_level *sf_compare_level_find(const sf_compare_candidate *c,
 size_t sf_compare_other_output(const sf_compare *cmp);
 
 /* The first candidate after the first that is fitted to other rows
- * (count or SHA-256) or with another loss, or 0 when there is none: their
- * AICc and weights then do not compare. */
+ * (another file, another count or other rows of the file: rows_sha) or
+ * with another loss, or 0 when there is none: their AICc and weights
+ * then do not compare. */
 size_t sf_compare_other_rows(const sf_compare *cmp);
+
+/* The first candidate after the first fitted to other rows than it
+ * (rows_sha differs), whatever the loss, or 0 when all have the same
+ * rows. */
+size_t sf_compare_other_row_set(const sf_compare *cmp);
 
 #endif /* SF_COMPARE_H */

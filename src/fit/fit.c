@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 
 /* The seed of a model that gives none: fits are reproducible by default. */
 static const uint64_t fit_default_seed = 1;
@@ -367,15 +368,99 @@ search_from_theta(const search_space *sp, const double *theta, double *u)
 }
 
 /*
- * The global search: ask, evaluate in parallel, tell, until it stops.
- * Separably solved parameters (r->linear) are not searched; each
+ * Restarts (IPOP, as in CMA-ES practice).  A run of the optimiser whose
+ * population collapsed (the spread test, or stagnation) has converged to
+ * one minimum, maybe a local one.  The search then starts a new run from a
+ * fresh population twice as large as the last one's, with a seed of its
+ * own, and keeps the lowest cost of all runs, each run's best polished
+ * (when the polish applies) before they are compared.  See
+ * restart_again for when it stops.  The first run is the search as it
+ * was without restarts, so a restart can only lower the cost.
+ */
+static uint64_t
+restart_seed(uint64_t seed, size_t run)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15u * (uint64_t)run;
+
+	if (run == 0)
+		return seed;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* How one run of the optimiser is set up and how it ended. */
+typedef struct search_run {
+	size_t index;      /* 0: the first run */
+	size_t population; /* 0: the settings'; else this size */
+	size_t max_evals;  /* 0: the settings'; else this budget */
+	int stop;          /* out: sf_de_test's reason at the end */
+	int timed_out;     /* out: the time limit ended the run */
+	size_t budget;     /* out: the run's resolved budget */
+	double *extra;     /* out: nextra more thetas to polish */
+	size_t nextra;
+} search_run;
+
+/*
+ * Besides a run's best member, the next best members of its final
+ * population (up to polish_starts in all, distinct members) are polished
+ * too, when the run ended with its population not collapsed (the budget
+ * or the time limit): such a population can straddle basins, and the
+ * polish from its best member need not find the lower one.  A collapsed
+ * population is one point to the spread tolerance, and is not.
+ */
+enum { polish_starts = 4 };
+
+/* Fill run->extra with the thetas of the members to polish besides the
+ * best (separably solved entries filled in), best first. */
+static int
+extra_members(const sf_cost *cost, const sf_formula *f, const search_space *sp,
+              const sf_de *de, search_run *run)
+{
+	const size_t P = f->nparams, D = sp->D, np = sf_de_population_size(de);
+	const double *pc, *pop = sf_de_population(de, &pc);
+	size_t taken[polish_starts];
+
+	run->nextra = 0;
+	if (run->stop == SF_DE_STOP_TOL || np < 2)
+		return SF_OK;
+	if (run->extra == NULL &&
+	    (run->extra = malloc(polish_starts * P * sizeof *run->extra)) ==
+	        NULL)
+		return SF_ENOMEM;
+	/* Selection of the polish_starts lowest costs, ties to the lower
+	 * index: the first is the best member, polished anyway. */
+	for (size_t k = 0; k < polish_starts && k < np; k++) {
+		size_t bi = np;
+		for (size_t i = 0; i < np; i++) {
+			int seen = 0;
+			for (size_t t = 0; t < k; t++)
+				seen |= taken[t] == i;
+			if (!seen && (bi == np || pc[i] < pc[bi]))
+				bi = i;
+		}
+		taken[k] = bi;
+		if (k == 0 || !(pc[bi] < INFINITY))
+			continue;
+		double *theta = run->extra + run->nextra * P;
+		search_to_theta(sp, f, pop + bi * D, theta);
+		if (sp->D < P)
+			sf_cost_profile(cost, theta, 0);
+		run->nextra++;
+	}
+	return SF_OK;
+}
+
+/*
+ * One run of the global search: ask, evaluate in parallel, tell, until it
+ * stops.  Separably solved parameters (r->linear) are not searched; each
  * candidate's are filled in by the cost.  When no parameter is left to
  * search, one solve is the whole answer.
  */
 static int
 run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
            const sf_fit_options *o, const struct timespec *start, int linear,
-           sf_fit_result *r, sf_error *err)
+           search_run *run, sf_fit_result *r, sf_error *err)
 {
 	const size_t P = f->nparams;
 	const int separable = r->nlinear > 0;
@@ -387,8 +472,16 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	sf_de *de = NULL;
 	size_t D;
 
+	run->stop = SF_DE_RUNNING;
+	run->timed_out = 0;
+	run->budget = 0;
 	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
 		return rc;
+	settings.seed = restart_seed(settings.seed, run->index);
+	if (run->population > 0)
+		settings.population = run->population;
+	if (run->max_evals > 0)
+		settings.max_evals = run->max_evals;
 	if (search_space_init(&sp, f, linear, separable ? r->linear : NULL) !=
 	    SF_OK)
 		goto oom;
@@ -408,16 +501,18 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		rc = err != NULL ? err->code : SF_EVALUE;
 		goto done;
 	}
+	run->budget = sf_de_max_evals(de);
 	sp.theta =
 	    malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
-	/* Parameters with init: seed one member (the others mid-box). */
+	/* Parameters with init: seed one member of the first run (the
+	 * others mid-box). */
 	if (sp.theta == NULL ||
 	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL ||
 	    (seed_u = malloc((D + 1) * sizeof *seed_u)) == NULL)
 		goto oom;
 	for (size_t k = 0; k < D; k++) {
 		const sf_model_param *p = &m->params[f->fitted[sp.index[k]]];
-		has_init |= p->has_init;
+		has_init |= p->has_init && run->index == 0;
 	}
 	for (size_t j = 0; j < P; j++) {
 		const sf_model_param *p = &m->params[f->fitted[j]];
@@ -454,11 +549,15 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		if (r->settings.time_limit > 0 &&
 		    seconds_since(start) >= r->settings.time_limit) {
 			r->stop_reason = "time_limit";
+			run->timed_out = 1;
 			break;
 		}
 	}
+	run->stop = sf_de_test(de);
+	if (extra_members(cost, f, &sp, de, run) != SF_OK)
+		goto oom;
 	if (r->stop_reason == NULL)
-		r->stop_reason = sf_de_stop_name(sf_de_test(de));
+		r->stop_reason = sf_de_stop_name(run->stop);
 	best = sf_de_best(de, &best_cost);
 	search_to_theta(&sp, f, best, r->theta);
 	if (separable)
@@ -480,13 +579,39 @@ done:
 	return rc;
 }
 
-/* One attempt: the search in one space, then the polish. */
+/* Polish theta (clobbered) too; when it ends lower than r's cost, it
+ * becomes r's answer (the search's best stays r's theta_search). */
 static int
-search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
-                  const sf_fit_options *o, const struct timespec *start,
-                  int linear, sf_fit_result *r, sf_error *err)
+polish_other(const sf_cost *cost, const sf_formula *f, double *theta,
+             sf_fit_result *r, sf_error *err)
 {
-	int rc = run_search(cost, f, m, o, start, linear, r, err);
+	sf_fit_result t = *r;
+	int rc;
+
+	t.theta = theta;
+	t.cost = sf_cost_total(cost, theta, 0);
+	t.polish_kept = 0;
+	if ((rc = run_polish(cost, f, &t, err)) != SF_OK)
+		return rc;
+	if (t.polish_kept && t.cost < r->cost) {
+		memcpy(r->theta, theta, r->nparams * sizeof *theta);
+		r->cost = t.cost;
+		r->polish_ran = 1;
+		r->polish_kept = 1;
+		r->polish_note = NULL;
+		r->polish_stop = t.polish_stop;
+		r->polish_iterations = t.polish_iterations;
+	}
+	return SF_OK;
+}
+
+/* One run: the search, then the polish of its best. */
+static int
+run_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+               const sf_fit_options *o, const struct timespec *start,
+               int linear, search_run *run, sf_fit_result *r, sf_error *err)
+{
+	int rc = run_search(cost, f, m, o, start, linear, run, r, err);
 
 	if (rc != SF_OK || !(r->cost < INFINITY))
 		return rc;
@@ -496,8 +621,12 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		r->polish_note = "the cost is not a sum of squares (absolute "
 		                 "loss or l1 penalty), so the least-squares "
 		                 "polish does not apply";
-	else
+	else {
 		rc = run_polish(cost, f, r, err);
+		for (size_t e = 0; rc == SF_OK && e < run->nextra; e++)
+			rc = polish_other(cost, f, run->extra + e * r->nparams,
+			                  r, err);
+	}
 	return rc;
 }
 
@@ -526,6 +655,99 @@ result_alloc(size_t P, const sf_fit_settings *settings, const int *linear)
 		r->nlinear += linear[j] != 0;
 	}
 	return r;
+}
+
+/* Copy what a run found (not the settings nor the counters) into dst. */
+static void
+result_copy_answer(sf_fit_result *dst, const sf_fit_result *src)
+{
+	const size_t P = src->nparams;
+
+	memcpy(dst->theta, src->theta, P * sizeof *dst->theta);
+	memcpy(dst->theta_search, src->theta_search, P * sizeof *dst->theta);
+	dst->cost = src->cost;
+	dst->cost_search = src->cost_search;
+	dst->stop_reason = src->stop_reason;
+	dst->polish_ran = src->polish_ran;
+	dst->polish_kept = src->polish_kept;
+	dst->polish_note = src->polish_note;
+	dst->polish_stop = src->polish_stop;
+	dst->polish_iterations = src->polish_iterations;
+}
+
+/*
+ * Whether to restart after a run that ended as run says, the search
+ * having used `used` evaluations with `best` the lowest cost so far:
+ * only the adaptive algorithms (classic DE stays scipy's), only after a
+ * collapsed population (not the budget nor the time limit), not at a
+ * cost of 0, and while the budget left holds the next population: the
+ * runs share the budget of the first.
+ */
+static int
+restart_again(const sf_fit_result *r, const search_run *run, size_t used,
+              size_t budget, double best, size_t next_population)
+{
+	if (r->settings.algorithm == SF_ALGORITHM_DE || run->timed_out ||
+	    (run->stop != SF_DE_STOP_TOL &&
+	     run->stop != SF_DE_STOP_STAGNATION) ||
+	    !(best > 0) || next_population > SF_DE_POPULATION_MAX)
+		return 0;
+	return budget > used && budget - used >= next_population;
+}
+
+/* A restart whose cost is the lowest so far to this relative difference
+ * found the same minimum again: the search stops there. */
+static const double restart_confirm = 1e-6;
+
+/* One attempt: the search in one space with its restarts, each run
+ * polished, the lowest cost kept in r. */
+static int
+search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+                  const sf_fit_options *o, const struct timespec *start,
+                  int linear, sf_fit_result *r, sf_error *err)
+{
+	search_run run = {0};
+	sf_fit_result *c = NULL;
+	size_t used, budget, np;
+	int confirmed;
+	int rc = run_and_polish(cost, f, m, o, start, linear, &run, r, err);
+
+	if (rc != SF_OK)
+		goto done;
+	used = r->evaluations;
+	budget = run.budget;
+	np = r->population;
+	r->restarts = 0;
+	while (restart_again(r, &run, used, budget, r->cost, 2 * np)) {
+		if (c == NULL && (c = result_alloc(r->nparams, &r->settings,
+		                                   r->linear)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			break;
+		}
+		run.index++;
+		run.population = np = 2 * np;
+		run.max_evals = budget - used;
+		c->polish_ran = c->polish_kept = 0;
+		c->polish_note = c->polish_stop = NULL;
+		c->polish_iterations = 0;
+		if ((rc = run_and_polish(cost, f, m, o, start, linear, &run, c,
+		                         err)) != SF_OK)
+			break;
+		used += c->evaluations;
+		r->generations += c->generations;
+		r->restarts++;
+		confirmed =
+		    fabs(c->cost - r->cost) <= restart_confirm * fabs(r->cost);
+		if (c->cost < r->cost)
+			result_copy_answer(r, c);
+		if (confirmed)
+			break;
+	}
+	r->evaluations = used;
+done:
+	sf_fit_result_free(c);
+	free(run.extra);
+	return rc;
 }
 
 int
@@ -621,14 +843,18 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		other->scale = SF_SCALE_LOG;
 		other->evaluations += best->evaluations;
 		other->generations += best->generations;
+		other->restarts += best->restarts;
 		best->evaluations = other->evaluations;
 		best->generations = other->generations;
+		best->restarts = other->restarts;
 		if (other->cost < best->cost) {
 			sf_fit_result *t = best;
 			best = other;
 			other = t;
 		}
 	}
+	best->searches = other != NULL ? 2 : 1;
+	best->cost_other = other != NULL ? other->cost : NAN;
 	best->threads = sf_cost_threads(cost);
 	if (!(best->cost < INFINITY)) {
 		best->loss = best->cost = INFINITY;

@@ -84,6 +84,9 @@ typedef struct sf_fit_result {
 	size_t generations;      /* generations of the global search(es) */
 	size_t population;       /* the initial population size */
 	sf_search_scale scale;   /* the search space of the kept answer */
+	int searches;            /* 2 when scale: auto searched both ways
+	                            (else 1, or 0 when not recorded) */
+	double cost_other;       /* then the other search's final cost */
 	const char *stop_reason; /* "tol", "max_evals", "time_limit", ... */
 	double seconds;          /* wall time, search and polish */
 	int polish_ran;          /* 1 when the polish was run */
@@ -103,6 +106,7 @@ typedef struct sf_fit_result {
 	double lambda_grid[SF_LAMBDA_GRID];
 	double lambda_cv_mape[SF_LAMBDA_GRID];
 	int threads;
+	size_t restarts; /* runs of the search after the first (fit.c) */
 } sf_fit_result;
 
 /* Fill o with "no override". */

@@ -49,6 +49,7 @@ sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
 	const double **columns = malloc((d->ninputs + 1) * sizeof *columns);
 	double *keep = malloc(d->rows * sizeof *keep);
 	size_t train = 0;
+	sf_error first;
 	int rc;
 
 	if (columns == NULL || keep == NULL) {
@@ -57,7 +58,15 @@ sf_folds_split(const sf_formula *f, const sf_dataset *d, const char *expr,
 	}
 	for (size_t i = 0; i < d->ninputs; i++)
 		columns[i] = d->inputs[i].values;
-	rc = sf_expr_eval_columns(f->scope, expr, columns, d->rows, keep, err);
+	sf_error_clear(&first);
+	rc = sf_expr_eval_columns(f->scope, expr, columns, d->rows, keep,
+	                          &first);
+	/* not an input: a column of the data file ('workers <= 8') */
+	if (rc == SF_ENAME && d->ncolumns > 0 &&
+	    strncmp(first.message, "unknown name", 12) == 0)
+		rc = sf_dataset_eval(d, expr, keep, err);
+	else if (rc != SF_OK && err != NULL)
+		*err = first;
 	if (rc != SF_OK)
 		goto done;
 	for (size_t r = 0; r < d->rows; r++) {

@@ -64,7 +64,8 @@ typedef struct sf_holdout {
 
 /*
  * Folds from a condition: fold 0 where EXPR is false (predicted), training
- * where it holds.  EXPR is over the formula's inputs.  Errors: a bad
+ * where it holds.  EXPR is over the formula's inputs and, when it names
+ * something else, the data file's columns too (sf_dataset_eval).  Errors: a bad
  * expression (SF_ESYNTAX, SF_ENAME with the column in EXPR), SF_EVALUE when
  * either side is empty.
  */

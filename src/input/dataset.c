@@ -8,6 +8,7 @@
  */
 #include "input/dataset.h"
 #include "expr/expr.h"
+#include "base/suggest.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -63,20 +64,166 @@ column_scope_init(column_scope *cs, const sf_table *t, sf_error *err)
 	return rc;
 }
 
+/* Append the table's column names to buf (size bytes) from used on,
+ * cut with "..." when they do not fit. */
+static void
+list_columns(const sf_table *t, char *buf, size_t size)
+{
+	size_t used = 0, ncols = sf_table_columns(t);
+
+	buf[0] = '\0';
+	for (size_t c = 0; c < ncols; c++) {
+		const char *name = sf_table_column_name(t, c);
+		int w;
+
+		if (used + strlen(name) + 8 >= size) {
+			snprintf(buf + used, size - used, ", ...");
+			return;
+		}
+		w = snprintf(buf + used, size - used, "%s%s", c > 0 ? ", " : "",
+		             name);
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/*
+ * err is the engine's "unknown name 'X'" for the model text at: the data
+ * has no such column.  Say so from the data's side, with the table's
+ * columns and the nearest of them; the position stays where the name is
+ * used (the model file, or the command-line option the text came from).
+ */
+static void
+no_such_column(const sf_model *m, const sf_table *t, const sf_model_text *at,
+               sf_error *err)
+{
+	char name[100], columns[256], input_note[256] = "";
+	const char *names[256], *near, *q = strchr(err->message, '\''), *e;
+	size_t ncols = sf_table_columns(t), n = 0;
+
+	if (q == NULL || (e = strchr(q + 1, '\'')) == NULL) {
+		sf_model_locate(m, at, err);
+		return;
+	}
+	snprintf(name, sizeof name, "%.*s", (int)(e - q - 1), q + 1);
+	for (size_t c = 0; c < ncols && n < 256; c++)
+		names[n++] = sf_table_column_name(t, c);
+	near = sf_suggest_nearest(name, names, n);
+	for (size_t i = 0; i < m->ninputs; i++)
+		if (strcmp(m->inputs[i].name, name) == 0)
+			snprintf(input_note, sizeof input_note,
+			         "; '%s' is an input of the model, but where:, "
+			         "output: and the inputs are written over "
+			         "columns",
+			         name);
+	list_columns(t, columns, sizeof columns);
+	(void)!snprintf(
+	    err->message, sizeof err->message,
+	    "%.200s has no column '%s'; its columns are: %s%s%s%s%s%s",
+	    sf_table_file(t), name, columns,
+	    near != NULL ? "; did you mean '" : "", near != NULL ? near : "",
+	    near != NULL ? "'?" : "", input_note,
+	    at == &m->where && at->origin == NULL && input_note[0] == '\0'
+	        ? "; --where '' drops the model's filter"
+	        : "");
+	sf_model_locate(m, at, err);
+}
+
 /*
  * Evaluate the model text at over every table row into out; an error is
- * placed in the model file.  what names the text in messages.
+ * placed in the model file (or at the command-line option the text came
+ * from), an unknown name said to be a column the data lacks.
  */
 static int
-evaluate(const sf_model *m, const column_scope *cs, const sf_model_text *at,
-         double *out, sf_error *err)
+evaluate(const sf_model *m, const sf_table *t, const column_scope *cs,
+         const sf_model_text *at, double *out, sf_error *err)
 {
 	int rc = sf_expr_eval_columns(cs->scope, at->text, cs->columns,
 	                              cs->nrows, out, err);
 
-	if (rc != SF_OK && rc != SF_ENOMEM)
+	if (rc == SF_ENAME && err != NULL &&
+	    strncmp(err->message, "unknown name '", 14) == 0)
+		no_such_column(m, t, at, err);
+	else if (rc != SF_OK && rc != SF_ENOMEM)
 		sf_model_locate(m, at, err);
 	return rc;
+}
+
+/*
+ * The first string literal of the filter text that is compared with a
+ * text column (the name next to it) and is not one of the column's
+ * values: "'CNN' is not a value of column 'model' (its 2 values: cnn,
+ * mlp)" into hint (size bytes), and the literal's 1-based column in the
+ * text into *column.  Returns 1 when there is one, else 0 with hint "".
+ */
+static int
+unknown_literal(const sf_table *t, const char *text, char *hint, size_t size,
+                int *column)
+{
+	size_t len = strlen(text);
+
+	hint[0] = '\0';
+	for (size_t i = 0; i < len; i++) {
+		char value[128], col_name[128];
+		size_t start = i, k = 0, a, b, col, count;
+		const char *const *levels;
+		int found = 0, used;
+
+		if (text[i] != '\'')
+			continue;
+		/* the literal, '' standing for a quote */
+		for (i++; i < len; i++) {
+			if (text[i] == '\'' && text[i + 1] == '\'')
+				i++;
+			else if (text[i] == '\'')
+				break;
+			if (k + 1 < sizeof value)
+				value[k++] = text[i];
+		}
+		value[k] = '\0';
+		/* the name before it (name == 'x'), else after ('x' == name) */
+		a = start;
+		while (a > 0 && strchr(" \t=!<>", text[a - 1]) != NULL)
+			a--;
+		b = a;
+		while (b > 0 && (isalnum((unsigned char)text[b - 1]) ||
+		                 text[b - 1] == '_'))
+			b--;
+		if (b == a) {
+			b = i + 1 < len ? i + 1 : len;
+			while (b < len && strchr(" \t=!<>", text[b]) != NULL)
+				b++;
+			a = b;
+			while (a < len && (isalnum((unsigned char)text[a]) ||
+			                   text[a] == '_'))
+				a++;
+		}
+		/* text[b, a) is the name */
+		snprintf(col_name, sizeof col_name, "%.*s", (int)(a - b),
+		         text + b);
+		col = sf_table_column_find(t, col_name);
+		if (col == SF_CSV_NONE ||
+		    sf_table_column_kind(t, col) != SF_CSV_TEXT)
+			continue;
+		levels = sf_table_column_levels(t, col, &count);
+		for (size_t l = 0; l < count && !found; l++)
+			found = strcmp(levels[l], value) == 0;
+		if (found)
+			continue;
+		used = snprintf(hint, size,
+		                "'%s' is not a value of column '%s' (its %zu "
+		                "value%s: ",
+		                value, col_name, count, count == 1 ? "" : "s");
+		for (size_t l = 0;
+		     l < count && l < 8 && used > 0 && (size_t)used < size; l++)
+			used += snprintf(hint + used, size - (size_t)used,
+			                 "%s%s", l > 0 ? ", " : "", levels[l]);
+		if (used > 0 && (size_t)used < size)
+			snprintf(hint + used, size - (size_t)used, "%s)",
+			         count > 8 ? ", ..." : "");
+		*column = (int)start + 1;
+		return 1;
+	}
+	return 0;
 }
 
 /* The column whose name is exactly the trimmed text, or SF_CSV_NONE. */
@@ -126,7 +273,7 @@ evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
 		       sf_table_rows(t) * sizeof *out);
 		return SF_OK;
 	}
-	return evaluate(m, cs, at, out, err);
+	return evaluate(m, t, cs, at, out, err);
 }
 
 void
@@ -148,6 +295,14 @@ sf_dataset_free(sf_dataset *d)
 		free(d->inputs[i].levels);
 	}
 	free(d->inputs);
+	for (size_t i = 0; i < d->ncolumns; i++) {
+		free(d->columns[i].name);
+		free(d->columns[i].values);
+		for (size_t k = 0; k < d->columns[i].nlevels; k++)
+			free(d->columns[i].levels[k]);
+		free(d->columns[i].levels);
+	}
+	free(d->columns);
 	free(d->config);
 	free(d->configs);
 	free(d);
@@ -344,7 +499,8 @@ evaluate_all(const sf_model *m, const sf_table *t, const column_scope *cs,
 	if (m->where.text != NULL) {
 		if ((v->where = malloc(n * sizeof *v->where)) == NULL)
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		if ((rc = evaluate(m, cs, &m->where, v->where, err)) != SF_OK)
+		if ((rc = evaluate(m, t, cs, &m->where, v->where, err)) !=
+		    SF_OK)
 			return rc;
 	}
 	if ((rc = evaluate_or_copy(m, t, cs, output, v->output, err)) != SF_OK)
@@ -414,6 +570,91 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 	return SF_OK;
 }
 
+/* Keep the table's columns (those with names, not an input's) over the
+ * kept rows, for sf_dataset_eval. */
+static int
+keep_columns(sf_dataset *d, const sf_table *t)
+{
+	size_t ncols = sf_table_columns(t);
+
+	d->columns = calloc(ncols + 1, sizeof *d->columns);
+	if (d->columns == NULL)
+		return SF_ENOMEM;
+	for (size_t c = 0; c < ncols; c++) {
+		const char *name = sf_table_column_name(t, c);
+		const double *from = sf_table_column_values(t, c);
+		sf_dataset_column *to;
+
+		if (!sf_expr_is_name(name) ||
+		    sf_dataset_input_find(d, name) != NULL)
+			continue;
+		to = &d->columns[d->ncolumns++];
+		to->name = strdup(name);
+		to->values = malloc((d->rows + 1) * sizeof *to->values);
+		if (to->name == NULL || to->values == NULL)
+			return SF_ENOMEM;
+		for (size_t r = 0; r < d->rows; r++)
+			to->values[r] = from[d->table_row[r]];
+		if (sf_table_column_kind(t, c) == SF_CSV_TEXT) {
+			size_t count;
+			const char *const *levels =
+			    sf_table_column_levels(t, c, &count);
+
+			to->levels = calloc(count + 1, sizeof *to->levels);
+			if (to->levels == NULL)
+				return SF_ENOMEM;
+			for (size_t k = 0; k < count; k++, to->nlevels++)
+				if ((to->levels[k] = strdup(levels[k])) == NULL)
+					return SF_ENOMEM;
+		}
+	}
+	return SF_OK;
+}
+
+int
+sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
+                sf_error *err)
+{
+	sf_expr_scope *s = sf_expr_scope_new();
+	size_t n = d->ninputs + d->ncolumns;
+	const double **columns = calloc(n + 1, sizeof *columns);
+	int rc = SF_OK;
+
+	if (s == NULL || columns == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n && rc == SF_OK; i++) {
+		const char *name;
+		char *const *levels;
+		size_t nlevels;
+
+		if (i < d->ninputs) {
+			name = d->inputs[i].name;
+			levels = d->inputs[i].levels;
+			nlevels = d->inputs[i].nlevels;
+			columns[i] = d->inputs[i].values;
+		} else {
+			const sf_dataset_column *c =
+			    &d->columns[i - d->ninputs];
+			name = c->name;
+			levels = c->levels;
+			nlevels = c->nlevels;
+			columns[i] = c->values;
+		}
+		rc = levels != NULL ? sf_expr_scope_add_text_input(
+		                          s, name, (const char *const *)levels,
+		                          nlevels, err)
+		                    : sf_expr_scope_add_input(s, name, err);
+	}
+	if (rc == SF_OK)
+		rc = sf_expr_eval_columns(s, text, columns, d->rows, out, err);
+done:
+	free(columns);
+	sf_expr_scope_free(s);
+	return rc;
+}
+
 int
 sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
                 sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
@@ -423,6 +664,8 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	table_values v = {0};
 	sf_model_text output = m->output;
 	size_t n = sf_table_rows(t), reported = 0, unset = 0;
+	char literal[SF_ERROR_MESSAGE_MAX / 2] = "";
+	int literal_column = 0;
 	sf_dataset *d;
 	int rc;
 
@@ -452,6 +695,16 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	if ((rc = column_scope_init(&cs, t, err)) != SF_OK ||
 	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
 		goto done;
+	if (m->where.text != NULL &&
+	    unknown_literal(t, m->where.text, literal, sizeof literal,
+	                    &literal_column) &&
+	    warn != NULL) {
+		sf_error w;
+
+		sf_error_at(&w, SF_OK, NULL, 0, literal_column, "%s", literal);
+		sf_model_locate(m, &m->where, &w);
+		warn(warn_ctx, &w);
+	}
 	if (dataset_alloc_rows(d, m, t, n, v.weight != NULL) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
@@ -525,11 +778,12 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	if (d->rows == 0) {
 		rc = sf_error_at(err, SF_EVALUE, sf_table_file(t), 0, 0,
 		                 "no rows left to fit: of %zu rows, the where "
-		                 "filter dropped %zu and %zu were unusable",
-		                 n, d->filtered_out, d->skipped);
+		                 "filter dropped %zu and %zu were unusable%s%s",
+		                 n, d->filtered_out, d->skipped,
+		                 literal[0] != '\0' ? "; " : "", literal);
 		goto done;
 	}
-	if (group_configurations(d) != SF_OK) {
+	if (group_configurations(d) != SF_OK || keep_columns(d, t) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}

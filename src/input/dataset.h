@@ -40,6 +40,14 @@ typedef struct sf_dataset_config {
 	double sd;        /* sample standard deviation; 0 when count == 1 */
 } sf_dataset_config;
 
+/* A column of the data file over the kept rows (see sf_dataset_eval). */
+typedef struct sf_dataset_column {
+	char *name;
+	double *values; /* one per kept row; a text column's codes */
+	char **levels;  /* a text column: its sorted strings, else NULL */
+	size_t nlevels;
+} sf_dataset_column;
+
 typedef struct sf_dataset {
 	char *file;          /* the data file, as loaded */
 	char sha256[65];     /* of the file's bytes */
@@ -54,6 +62,11 @@ typedef struct sf_dataset {
 	double *weight;      /* each kept row's weight, or NULL for 1 */
 	sf_dataset_input *inputs;
 	size_t ninputs;
+	sf_dataset_column *columns; /* the file's columns whose names are
+	                               names, except the inputs' names; only
+	                               in a bound dataset (NULL in a
+	                               selection) */
+	size_t ncolumns;
 	size_t *config; /* each kept row's configuration index */
 	sf_dataset_config *configs;
 	size_t nconfigs;
@@ -84,6 +97,16 @@ int sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
  */
 int sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
                       sf_dataset **out, sf_error *err);
+
+/*
+ * Evaluate text, a data-only expression, over d's kept rows into out (one
+ * value per row): over the formula's inputs and, in a bound dataset, the
+ * data file's other columns (so a condition may name `workers` as well
+ * as the input p made of it).  Returns SF_OK or the expression's error,
+ * its column within text.
+ */
+int sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
+                    sf_error *err);
 
 /* Release d.  Accepts NULL. */
 void sf_dataset_free(sf_dataset *d);

@@ -310,6 +310,22 @@ get_choice(loader *ld, const yaml_node_t *node, const char *what,
 	                   what, text, list);
 }
 
+/* 1 when the flow mapping map has the key expr: a term or input whose
+ * formula a comma may have cut. */
+static int
+flow_has_expr(loader *ld, const yaml_node_t *map)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
+	     pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = node_get(ld, pair->key);
+
+		if (k != NULL && k->type == YAML_SCALAR_NODE &&
+		    strcmp(scalar_text(k), "expr") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Check every key of a mapping: a scalar, known (with a suggestion when
  * not), and not given twice (libyaml accepts duplicates silently).
@@ -345,6 +361,16 @@ check_keys(loader *ld, const yaml_node_t *map, const char *section,
 		if (known)
 			continue;
 		near = sf_suggest_nearest(name, allowed, n);
+		/* "{expr: max(a, b)}" makes "b)" a key: not a misspelling */
+		if ((near == NULL || !sf_expr_is_name(name)) &&
+		    map->data.mapping.style == YAML_FLOW_MAPPING_STYLE &&
+		    flow_has_expr(ld, map))
+			return loader_fail(
+			    ld, key, SF_ENAME,
+			    "unknown key '%s' in %s; a comma inside {...} "
+			    "ends the value: quote a formula with a comma, "
+			    "{expr: \"max(a, b)\"}",
+			    name, section);
 		if (near != NULL)
 			return loader_fail(ld, key, SF_ENAME,
 			                   "unknown key '%s' in %s; did you "
@@ -1293,7 +1319,8 @@ static void
 free_text(sf_model_text *t)
 {
 	free(t->text);
-	t->text = NULL;
+	free(t->origin);
+	t->text = t->origin = NULL;
 }
 
 static void
@@ -1695,6 +1722,26 @@ done:
 	return rc;
 }
 
+/* 1 when line (1-based) of the file starts with spaces and tabs of which
+ * one is a tab; *column is then the first tab's (1-based). */
+static int
+tab_in_indent(const loader *ld, int line, int *column)
+{
+	size_t i = 0;
+
+	for (int l = 1; l < line && i < ld->length; i++)
+		l += ld->text[i] == '\n';
+	for (size_t k = i; k < ld->length; k++) {
+		if (ld->text[k] == '\t') {
+			*column = (int)(k - i) + 1;
+			return 1;
+		}
+		if (ld->text[k] != ' ')
+			return 0;
+	}
+	return 0;
+}
+
 /* Report a libyaml parser error at its position. */
 static int
 yaml_failure(loader *ld, const yaml_parser_t *parser)
@@ -1714,6 +1761,14 @@ yaml_failure(loader *ld, const yaml_parser_t *parser)
 		return SF_ESYNTAX;
 	}
 	p = mark_position(ld, mark);
+	if (tab_in_indent(ld, p.line, &p.column)) {
+		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
+		            "YAML syntax: a tab in the indentation: YAML "
+		            "indents with spaces only (libyaml: %s)",
+		            parser->problem);
+		sf_error_quote(ld->err, ld->text, ld->length);
+		return SF_ESYNTAX;
+	}
 	sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
 	            "YAML syntax: %s%s%s", parser->problem,
 	            parser->context != NULL ? " " : "",
@@ -1884,6 +1939,10 @@ sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err)
 
 	if (err == NULL || at == NULL || at->text == NULL)
 		return;
+	if (at->origin != NULL) {
+		sf_error_in_argument(err, at->origin, at->text);
+		return;
+	}
 	/* The value's characters appear in the source in order (a quoted or
 	 * folded scalar adds quotes, escapes and line breaks between them):
 	 * follow them to the byte the column points at. */

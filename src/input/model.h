@@ -30,6 +30,10 @@ typedef struct sf_model_text {
 	int line;      /* 1-based line of the scalar in the model file */
 	int column;    /* 1-based byte column of the scalar */
 	size_t offset; /* byte offset of the scalar in the model file */
+	char *origin;  /* NULL: from the model file; else the command-line
+	                  option that replaced it ("--where"), owned, and
+	                  errors in text point at the option (see
+	                  input/override.h) */
 } sf_model_text;
 
 /* A formula variable: a name and the column or expression it comes from. */
@@ -256,7 +260,9 @@ void sf_model_set_free(sf_model_set *set);
 /*
  * Turn an error whose column points into the text of at (1-based, as the
  * expression engine reports it) into a position in the model file, and
- * quote that line.  err->file becomes the model's path.
+ * quote that line.  err->file becomes the model's path; for a text from
+ * the command line (at->origin), the option's name, with the column in
+ * the message ("--where: column 5: ...") and the text quoted.
  */
 void sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err);
 

@@ -15,6 +15,25 @@ sf_problem_close(sf_problem *p)
 }
 
 int
+sf_problem_open_table(const sf_model *m, const sf_table *t, sf_loss loss,
+                      sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                      sf_error *err)
+{
+	int rc;
+
+	memset(p, 0, sizeof *p);
+	p->model = m;
+	if ((rc = sf_dataset_bind(m, t, sf_loss_needs_positive(loss), &p->data,
+	                          warn, warn_ctx, err)) != SF_OK ||
+	    (rc = sf_formula_compile(m, p->data, &p->formula, warn, warn_ctx,
+	                             err)) != SF_OK) {
+		sf_problem_close(p);
+		return rc;
+	}
+	return SF_OK;
+}
+
+int
 sf_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
                 sf_warn_fn warn, void *warn_ctx, sf_problem *p, sf_error *err)
 {

@@ -5,7 +5,8 @@
  * the tests.
  *
  * Ownership: a problem borrows its model (which must outlive it) and owns
- * the table, dataset and formula; sf_problem_close() releases them.
+ * the table (when it read it), dataset and formula; sf_problem_close()
+ * releases them.
  */
 #ifndef SF_PROBLEM_H
 #define SF_PROBLEM_H
@@ -33,6 +34,15 @@ typedef struct sf_problem {
 int sf_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
                     sf_warn_fn warn, void *warn_ctx, sf_problem *p,
                     sf_error *err);
+
+/*
+ * sf_problem_open on rows already read: table t (borrowed; it must
+ * outlive the problem, whose table stays NULL), so one table read from
+ * standard input serves several models.
+ */
+int sf_problem_open_table(const sf_model *m, const sf_table *t, sf_loss loss,
+                          sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                          sf_error *err);
 
 /* Release what p owns and zero it.  Accepts a zeroed problem. */
 void sf_problem_close(sf_problem *p);

@@ -793,41 +793,27 @@ de_before(const double *cost, size_t a, size_t b)
 	return cost[a] < cost[b] || (cost[a] == cost[b] && a < b);
 }
 
+/*
+ * de->order[0 .. k) = the k best members, best first (the order a full
+ * sort by de_before gives, which is total, so the same bits): an
+ * insertion into a list of k, O(np k) at worst and about np when few
+ * members beat the k-th.  pbest draws only from these; sorting the whole
+ * population each generation was a tenth of a small fit's time.
+ */
 static void
-de_sift_down(size_t *h, size_t root, size_t end, const double *cost)
+de_best_order(sf_de *de, size_t k)
 {
-	for (;;) {
-		size_t child = 2 * root + 1, top = root;
+	size_t *h = de->order, m = 0;
 
-		if (child < end && de_before(cost, h[top], h[child]))
-			top = child;
-		if (child + 1 < end && de_before(cost, h[top], h[child + 1]))
-			top = child + 1;
-		if (top == root)
-			return;
-		size_t t = h[root];
-		h[root] = h[top];
-		h[top] = t;
-		root = top;
-	}
-}
+	for (size_t i = 0; i < de->np; i++) {
+		size_t j;
 
-/* de->order = members by increasing cost; heapsort, since it needs no
- * memory (the C library's qsort may allocate). */
-static void
-de_sort_order(sf_de *de)
-{
-	size_t n = de->np, *h = de->order;
-
-	for (size_t i = 0; i < n; i++)
-		h[i] = i;
-	for (size_t i = n / 2; i-- > 0;)
-		de_sift_down(h, i, n, de->cost);
-	for (size_t end = n; end-- > 1;) {
-		size_t t = h[0];
-		h[0] = h[end];
-		h[end] = t;
-		de_sift_down(h, 0, end, de->cost);
+		if (m == k && !de_before(de->cost, i, h[k - 1]))
+			continue;
+		j = m < k ? m++ : k - 1;
+		for (; j > 0 && de_before(de->cost, i, h[j - 1]); j--)
+			h[j] = h[j - 1];
+		h[j] = i;
 	}
 }
 
@@ -872,7 +858,7 @@ de_ask_adaptive(sf_de *de, size_t n)
 		pnum = 2;
 	if (pnum > np)
 		pnum = np;
-	de_sort_order(de);
+	de_best_order(de, pnum);
 	for (size_t i = 0; i < n; i++) {
 		const double *x = de->pop + i * dim, *xp, *x1, *x2;
 		double *t = de->trial + i * dim;

@@ -64,6 +64,11 @@ sf_comparison_json(const sf_compare *cmp)
 		    "poorly_determined", x->poor);
 		int ok = o != NULL;
 
+		if (o != NULL) {
+			sf_json_put(o, "label", json_string(x->label), &ok);
+			sf_json_put(o, "rows_sha256", json_string(x->rows_sha),
+			            &ok);
+		}
 		if (o != NULL)
 			sf_json_put(o, "extrapolation_by_level",
 			            cmp->s.train != NULL ? by_level_json(x)
@@ -76,9 +81,13 @@ sf_comparison_json(const sf_compare *cmp)
 			return NULL;
 		}
 	}
+	if (list == NULL)
+		return NULL;
 	return json_pack(
-	    "{s:s, s:{s:I, s:o, s:o}}", "scalefit_version", PACKAGE_VERSION,
-	    "comparison", "kfold", (json_int_t)cmp->s.kfold, "train",
+	    "{s:s, s:{s:I, s:o, s:b, s:b, s:o}}", "scalefit_version",
+	    PACKAGE_VERSION, "comparison", "kfold", (json_int_t)cmp->s.kfold,
+	    "train",
 	    cmp->s.train != NULL ? json_string(cmp->s.train) : json_null(),
-	    "candidates", list);
+	    "same_rows", sf_compare_other_row_set(cmp) == 0, "comparable",
+	    sf_compare_other_rows(cmp) == 0, "candidates", list);
 }

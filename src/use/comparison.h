@@ -3,9 +3,13 @@
  * `scalefit compare --json` prints:
  *
  *   {"scalefit_version": ..., "comparison": {"kfold": K, "train": EXPR or
- *    null, "candidates": [...]}}
+ *    null, "same_rows": B, "comparable": B, "candidates": [...]}}
  *
- * with the candidates best first, each with its rank, model, file,
+ * same_rows is false when some candidate was fitted to other rows than
+ * the first (sf_compare_other_row_set), comparable false also when one
+ * was fitted with another loss (sf_compare_other_rows): their AICc and
+ * weights do not compare then.  The candidates come best first, each
+ * with its rank, model, label (the name made distinct), rows_sha256, file,
  * parameters, rows, failed, sse, mape, aicc, bic, akaike_weight, cv_mape,
  * extrapolation_mape, extrapolation_by_level, max_abs_correlation,
  * at_bound, over_parameterised and poorly_determined.

@@ -695,6 +695,15 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		        (unsigned long long)fit->settings.seed, fit->threads,
 		        fit->threads == 1 ? "" : "s", fit->evaluations,
 		        fit->generations, fit->stop_reason, fit->seconds);
+	if (fit->searches == 2)
+		fprintf(out,
+		        "  scale auto: searched the parameters as they are and "
+		        "by log magnitude;\n    the %s search won (cost %.6g, "
+		        "the %s one %.6g)\n",
+		        fit->scale == SF_SCALE_LOG ? "log" : "linear",
+		        fit->cost,
+		        fit->scale == SF_SCALE_LOG ? "linear" : "log",
+		        fit->cost_other);
 	if (fit->nlinear > 0) {
 		fprintf(out,
 		        "  separable: %zu of %zu constants solved by "
@@ -710,10 +719,11 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		            : "");
 	}
 	if (fit->polish_ran)
-		fprintf(out, "  polish: %s (%s after %zu iterations)\n",
+		fprintf(out, "  polish: %s (%s after %zu iteration%s)\n",
 		        fit->polish_kept ? "improved the search's answer"
 		                         : "kept the search's answer",
-		        fit->polish_stop, fit->polish_iterations);
+		        fit->polish_stop, fit->polish_iterations,
+		        fit->polish_iterations == 1 ? "" : "s");
 	else if (fit->polish_note != NULL)
 		fprintf(out, "  polish: skipped: %s\n", fit->polish_note);
 	if (fit->lambda_auto) {

@@ -81,7 +81,7 @@ OUTPUT = {"Nelson": "log(y)"}
 #                      groups of parameters (same length) that may be exchanged
 #                      as wholes; order them by their K-th member (1-based).
 CANON = {
-    "ENSO":     ["sign b4,b6", "sign b7,b9", "permute b4,b5,b6 b7,b8,b9 by 1 desc"],
+    "ENSO":     ["alias b4,b7", "sign b4,b6", "sign b7,b9", "permute b4,b5,b6 b7,b8,b9 by 1 desc"],
     "Eckerle4": ["sign b2,b1"],
     "Gauss1":   ["sign b5", "sign b8", "permute b3,b4,b5 b6,b7,b8 by 2 asc"],
     "Gauss2":   ["sign b5", "sign b8", "permute b3,b4,b5 b6,b7,b8 by 2 asc"],

@@ -1,0 +1,48 @@
+/*
+ * cmd_formulas.c - `scalefit formulas`: the formula library, one line a
+ * formula (its name, to use as @NAME, and its description).
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "input/library.h"
+
+#include <getopt.h>
+#include <string.h>
+
+int
+sf_command_formulas(const sf_command *cmd, int argc, char **argv)
+{
+	static const struct option options[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	sf_library_entry *e = NULL;
+	size_t n = 0, width = 0;
+	sf_error err;
+	int c;
+
+	sf_error_clear(&err);
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h')
+			cli_help_exit(cmd);
+		return cli_bad_option(cmd->name, argc, argv, optopt, options);
+	}
+	if (optind < argc)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind]);
+	if (sf_library_list(cli_library_dir(), &e, &n, &err) != SF_OK)
+		return cli_error(&err);
+	for (size_t i = 0; i < n; i++)
+		if (strlen(e[i].name) > width)
+			width = strlen(e[i].name);
+	for (size_t i = 0; i < n; i++)
+		printf("@%-*s  %s\n", (int)width, e[i].name, e[i].description);
+	sf_library_entries_free(e, n);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		return SF_EXIT_USAGE;
+	}
+	return SF_EXIT_OK;
+}

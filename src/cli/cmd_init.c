@@ -1,0 +1,130 @@
+/*
+ * cmd_init.c - `scalefit init DATA.csv [-o MODEL.yaml]`: write a model to
+ * start from, its inputs guessed from the data's column names
+ * (input/scaffold.h).
+ */
+#define _GNU_SOURCE /* getopt_long */
+
+#include "cli/cli.h"
+#include "base/atomic.h"
+#include "input/csv.h"
+#include "input/scaffold.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The model's name: the data file's name without directory and
+ * extension, "model" when that leaves nothing usable. */
+static void
+model_name(const char *data, char *buf, size_t size)
+{
+	const char *base = strrchr(data, '/');
+	size_t n;
+
+	base = base != NULL ? base + 1 : data;
+	n = strcspn(base, ".");
+	if (n == 0 || strcmp(data, "-") == 0)
+		snprintf(buf, size, "model");
+	else
+		snprintf(buf, size, "%.*s", (int)n, base);
+}
+
+/* data.file as the model will resolve it: relative to the model's
+ * directory.  As given when the model goes to stdout or beside the
+ * current directory's view of it; otherwise the data's absolute path. */
+static char *
+data_file_for(const char *data, const char *output)
+{
+	char resolved[PATH_MAX];
+
+	if (output == NULL || strchr(output, '/') == NULL || data[0] == '/')
+		return strdup(data);
+	if (realpath(data, resolved) == NULL)
+		return strdup(data);
+	return strdup(resolved);
+}
+
+int
+sf_command_init(const sf_command *cmd, int argc, char **argv)
+{
+	static const struct option options[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *data, *output = NULL;
+	char name[128], *file = NULL, *text = NULL;
+	sf_table *t = NULL;
+	sf_scaffold g;
+	sf_error err;
+	struct stat st;
+	int c, force = 0, status = SF_EXIT_OK;
+
+	sf_error_clear(&err);
+	while ((c = getopt_long(argc, argv, "o:fh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'h':
+			cli_help_exit(cmd);
+		default:
+			return cli_bad_option(cmd->name, argc, argv, optopt,
+			                      options);
+		}
+	}
+	if (argc - optind < 1)
+		return cli_usage(cmd->name, NULL, "init needs a data file");
+	if (argc - optind > 1)
+		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
+		                 argv[optind + 1]);
+	data = argv[optind];
+	if ((status = cli_output_not_input(cmd->name, "-o", output, data,
+	                                   "the data file")) != SF_EXIT_OK)
+		return status;
+	/* A model is edited by hand: never replace one unasked. */
+	if (output != NULL && !force && stat(output, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		return cli_usage(cmd->name, NULL,
+		                 "-o %s exists; choose another name, or add "
+		                 "--force to replace it",
+		                 output);
+	model_name(data, name, sizeof name);
+	if (sf_table_load(data, NULL, &t, &err) != SF_OK ||
+	    sf_scaffold_guess(t, &g, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if ((file = data_file_for(data, output)) == NULL ||
+	    sf_scaffold_write(t, &g, name, file, &text, &err) != SF_OK) {
+		if (file == NULL)
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
+	}
+	if (output != NULL) {
+		if (sf_write_atomic(output, text, strlen(text), "the model",
+		                    &err) != SF_OK)
+			status = cli_error(&err);
+	} else {
+		fputs(text, stdout);
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			fputs("scalefit: error: could not write standard "
+			      "output\n",
+			      stderr);
+			status = SF_EXIT_USAGE;
+		}
+	}
+done:
+	free(text);
+	free(file);
+	sf_table_free(t);
+	return status;
+}

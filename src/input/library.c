@@ -1,0 +1,205 @@
+/*
+ * library.c - the shipped model files, listed and found by name.
+ */
+#include "input/library.h"
+#include "base/suggest.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A model file is read whole only up to this size for its description. */
+enum { LIBRARY_HEAD_MAX = 1 << 16 };
+
+static char *
+copy(const char *s)
+{
+	char *t = malloc(strlen(s) + 1);
+
+	if (t != NULL)
+		strcpy(t, s);
+	return t;
+}
+
+/* Copy the n bytes at s, trimmed of spaces and one pair of quotes. */
+static void
+trimmed(const char *s, size_t n, char *buf, size_t size)
+{
+	while (n > 0 && isspace((unsigned char)*s))
+		s++, n--;
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0])
+		s++, n -= 2;
+	snprintf(buf, size, "%.*s", (int)n, s);
+}
+
+void
+sf_library_description(const char *text, char *buf, size_t size)
+{
+	const char *line = text, *first_comment = NULL;
+
+	buf[0] = '\0';
+	while (*line != '\0') {
+		size_t n = strcspn(line, "\n");
+
+		if (strncmp(line, "description:", 12) == 0) {
+			trimmed(line + 12, n - 12, buf, size);
+			return;
+		}
+		if (first_comment == NULL && line[0] == '#') {
+			const char *c = line + 1;
+			size_t k = n - 1;
+
+			while (k > 0 && *c == ' ')
+				c++, k--;
+			if (k > 0)
+				first_comment = line;
+		}
+		line += n + (line[n] == '\n');
+	}
+	if (first_comment != NULL) {
+		size_t n = strcspn(first_comment, "\n");
+
+		trimmed(first_comment + 1, n - 1, buf, size);
+	}
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(((const sf_library_entry *)a)->name,
+	              ((const sf_library_entry *)b)->name);
+}
+
+void
+sf_library_entries_free(sf_library_entry *e, size_t n)
+{
+	if (e == NULL)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].name);
+		free(e[i].path);
+		free(e[i].description);
+	}
+	free(e);
+}
+
+/* Fill e from the file dir/expressions/file (name: file without .yaml). */
+static int
+entry_load(sf_library_entry *e, const char *dir, const char *file)
+{
+	size_t len = strlen(dir) + strlen(file) + 16, got;
+	char description[256];
+	char *text = malloc(LIBRARY_HEAD_MAX + 1);
+	FILE *f;
+
+	e->path = malloc(len);
+	e->name = copy(file);
+	if (text == NULL || e->path == NULL || e->name == NULL) {
+		free(text);
+		return SF_ENOMEM;
+	}
+	e->name[strlen(file) - 5] = '\0';
+	snprintf(e->path, len, "%s/expressions/%s", dir, file);
+	got = 0;
+	if ((f = fopen(e->path, "rb")) != NULL) {
+		got = fread(text, 1, LIBRARY_HEAD_MAX, f);
+		fclose(f);
+	}
+	text[got] = '\0';
+	sf_library_description(text, description, sizeof description);
+	free(text);
+	e->description = copy(description);
+	return e->description != NULL ? SF_OK : SF_ENOMEM;
+}
+
+int
+sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
+                sf_error *err)
+{
+	size_t len = strlen(dir) + 16, cap = 0, count = 0;
+	sf_library_entry *e = NULL;
+	char *where = malloc(len);
+	struct dirent *ent;
+	DIR *d;
+	int rc = SF_OK;
+
+	*out = NULL;
+	*n = 0;
+	if (where == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	snprintf(where, len, "%s/expressions", dir);
+	if ((d = opendir(where)) == NULL) {
+		sf_error_at(err, SF_EIO, where, 0, 0,
+		            "no formula library here (set SCALEFIT_LIBRARY to "
+		            "the directory that holds expressions/ and "
+		            "datasets/)");
+		free(where);
+		return SF_EIO;
+	}
+	free(where);
+	while (rc == SF_OK && (ent = readdir(d)) != NULL) {
+		size_t k = strlen(ent->d_name);
+
+		if (k <= 5 || strcmp(ent->d_name + k - 5, ".yaml") != 0 ||
+		    ent->d_name[0] == '.')
+			continue;
+		if (count == cap) {
+			sf_library_entry *more;
+
+			cap = cap > 0 ? 2 * cap : 16;
+			if ((more = realloc(e, cap * sizeof *e)) == NULL) {
+				rc = SF_ENOMEM;
+				break;
+			}
+			e = more;
+		}
+		memset(&e[count], 0, sizeof e[count]);
+		rc = entry_load(&e[count++], dir, ent->d_name);
+	}
+	closedir(d);
+	if (rc != SF_OK) {
+		sf_library_entries_free(e, count);
+		return sf_error_set(err, rc, "out of memory");
+	}
+	if (count > 0)
+		qsort(e, count, sizeof *e, by_name);
+	*out = e;
+	*n = count;
+	return SF_OK;
+}
+
+int
+sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
+{
+	const char *names[128], *near;
+	sf_library_entry *e;
+	size_t n, k = 0;
+	int rc;
+
+	*path = NULL;
+	if ((rc = sf_library_list(dir, &e, &n, err)) != SF_OK)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(e[i].name, name) == 0) {
+			*path = copy(e[i].path);
+			sf_library_entries_free(e, n);
+			return *path != NULL ? SF_OK
+			                     : sf_error_set(err, SF_ENOMEM,
+			                                    "out of memory");
+		}
+		if (k < 128)
+			names[k++] = e[i].name;
+	}
+	near = sf_suggest_nearest(name, names, k);
+	sf_error_at(err, SF_ENAME, NULL, 0, 0,
+	            "the formula library (%s/expressions) has no formula "
+	            "'%s'%s%s%s; 'scalefit formulas' lists them",
+	            dir, name, near != NULL ? "; did you mean '@" : "",
+	            near != NULL ? near : "", near != NULL ? "'?" : "");
+	sf_library_entries_free(e, n);
+	return SF_ENAME;
+}

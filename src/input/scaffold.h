@@ -1,0 +1,78 @@
+/*
+ * scaffold.h - a model to start from, guessed from a CSV table's columns
+ * (what `scalefit init DATA.csv` writes).
+ *
+ * Each column's role is guessed from its name (case-insensitive, by the
+ * words in it): a worker count (workers, gpus, nodes, ranks, procs,
+ * devices, world_size) is the input p; a batch size (batch) is b, per
+ * worker unless the name says global or total (then b = that column /
+ * p); a count of data processed (samples, images, tokens, examples) is n,
+ * else, with a batch, the steps of the run (iterations, steps) times the
+ * global batch is;
+ * the measured time (time, seconds, duration, a name ending in _s) is the
+ * output.  Rates ("images_per_sec", "throughput") are none of these.  The
+ * formula is the library's generic data-parallel one (@ddp-generic,
+ * Kavarakuntla et al. 2024) cut to the inputs found:
+ *   time = t0 + steps (a + c b) + steps (l log2 p + w (p - 1) / p) + r n
+ * with steps = n / (p b) (n / p without b; 1 / (p b) without n, the data
+ * size then folded into the constants; 1 when the output is the time of
+ * one step, its name saying step or iter, and then no n).  A worker
+ * column is preferred to a column of nodes.  Every constant is >= 0, and its
+ * upper bound comes from the data: no term can exceed a run's measured
+ * time, so a constant whose term is K x (its multiplier) is at most the
+ * largest time / multiplier over the rows, rounded up to 1, 2 or 5 times
+ * a power of ten.
+ *
+ * Ownership: a guess borrows the table's column names (the table must
+ * outlive it); sf_scaffold_write() returns a malloc'd text.  Thread-safe.
+ */
+#ifndef SF_SCAFFOLD_H
+#define SF_SCAFFOLD_H
+
+#include "base/error.h"
+#include "input/csv.h"
+
+#include <stddef.h>
+
+/* What a column is for, guessed from its name. */
+typedef enum sf_scaffold_role {
+	SF_ROLE_NONE = 0,
+	SF_ROLE_WORKERS,      /* p */
+	SF_ROLE_BATCH,        /* b, per worker */
+	SF_ROLE_GLOBAL_BATCH, /* b = column / p */
+	SF_ROLE_COUNT,        /* n */
+	SF_ROLE_TIME,         /* the output */
+	SF_ROLE_STEPS         /* optimizer steps of the run: with a batch,
+	                         n = steps x the global batch */
+} sf_scaffold_role;
+
+/* The role of a column named name.  Thread-safe. */
+sf_scaffold_role sf_scaffold_role_of(const char *name);
+
+/* The columns chosen, SF_CSV_NONE for none (the first numeric column of
+ * each role, in the table's order). */
+typedef struct sf_scaffold {
+	size_t p, b, n, output, steps;
+	int b_global; /* b is the column / p */
+	int per_step; /* the output is the time of one step (its name says
+	                 step or iter): steps = 1, no n */
+} sf_scaffold;
+
+/*
+ * Guess the columns of t.  Returns SF_OK; SF_ENAME when no numeric column
+ * looks like the measured time or like a worker count (the message lists
+ * the names it looks for and the table's columns).
+ */
+int sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err);
+
+/*
+ * The commented model for t and guess g: name, data.file written as
+ * data_file, the inputs, the formula and bounds from the data (see the
+ * opening comment), and as comments the text columns a where: could
+ * pick from.  *text is malloc'd.  Returns SF_OK, SF_EVALUE when no row
+ * has a finite positive time and positive inputs, SF_ENOMEM.
+ */
+int sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
+                      const char *data_file, char **text, sf_error *err);
+
+#endif /* SF_SCAFFOLD_H */

@@ -1,0 +1,262 @@
+/*
+ * test_scaffold.c - a starting model from column names: each role
+ * guessed from names as people write them (rates are none), the columns
+ * chosen, the refusals, and the written model: it loads, binds its data
+ * and its bounds follow from the data (largest time over multiplier,
+ * rounded up to 1, 2 or 5 times a power of ten).
+ */
+#include "input/dataset.h"
+#include "input/model.h"
+#include "input/scaffold.h"
+#include "testing.h"
+
+#include <string.h>
+
+static void
+test_roles(void)
+{
+	static const struct {
+		const char *name;
+		sf_scaffold_role role;
+	} cases[] = {
+	    {"workers", SF_ROLE_WORKERS},
+	    {"num_workers", SF_ROLE_WORKERS},
+	    {"GPUs", SF_ROLE_WORKERS},
+	    {"nodes", SF_ROLE_WORKERS},
+	    {"mpi_ranks", SF_ROLE_WORKERS},
+	    {"world_size", SF_ROLE_WORKERS},
+	    {"batch", SF_ROLE_BATCH},
+	    {"batch_per_worker", SF_ROLE_BATCH},
+	    {"global_batch", SF_ROLE_GLOBAL_BATCH},
+	    {"total_batch_size", SF_ROLE_GLOBAL_BATCH},
+	    {"samples", SF_ROLE_COUNT},
+	    {"images", SF_ROLE_COUNT},
+	    {"num_tokens", SF_ROLE_COUNT},
+	    {"epoch_time_s", SF_ROLE_TIME},
+	    {"seconds", SF_ROLE_TIME},
+	    {"Duration", SF_ROLE_TIME},
+	    {"train_s", SF_ROLE_TIME},
+	    {"images_per_sec", SF_ROLE_NONE},
+	    {"throughput", SF_ROLE_NONE},
+	    {"samples/s", SF_ROLE_NONE},
+	    {"model", SF_ROLE_NONE},
+	    {"lr", SF_ROLE_NONE},
+	    {"iterations", SF_ROLE_STEPS},
+	    {"num_steps", SF_ROLE_STEPS},
+	    {"steps_per_s", SF_ROLE_NONE},
+	    {"step_time_s", SF_ROLE_TIME},
+	};
+
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		if (sf_scaffold_role_of(cases[k].name) != cases[k].role)
+			fprintf(stderr, "\n%s: %d\n", cases[k].name,
+			        (int)sf_scaffold_role_of(cases[k].name));
+		CU_ASSERT_EQUAL(sf_scaffold_role_of(cases[k].name),
+		                cases[k].role);
+	}
+}
+
+static sf_table *
+table(const char *csv)
+{
+	sf_table *t = NULL;
+	sf_error err;
+
+	CU_ASSERT_FATAL(sf_table_parse(csv, strlen(csv), "runs.csv", NULL, &t,
+	                               &err) == SF_OK);
+	return t;
+}
+
+/* The written model parsed and bound to t; returns the dataset's rows. */
+static size_t
+rows_bound(const sf_table *t, const char *text)
+{
+	sf_model_set *set = NULL;
+	sf_dataset *d = NULL;
+	sf_error err;
+	size_t rows;
+
+	if (sf_model_parse("model.yaml", text, strlen(text), &set, NULL, NULL,
+	                   &err) != SF_OK)
+		fprintf(stderr, "\n%d:%d: %s\n%s", err.line, err.column,
+		        err.message, text);
+	CU_ASSERT_FATAL(set != NULL);
+	if (sf_dataset_bind(set->models[0], t, 1, &d, NULL, NULL, &err) !=
+	    SF_OK)
+		fprintf(stderr, "\n%s\n", err.message);
+	CU_ASSERT_FATAL(d != NULL);
+	rows = d->rows;
+	CU_ASSERT_EQUAL(d->ninputs, set->models[0]->ninputs);
+	sf_dataset_free(d);
+	sf_model_set_free(set);
+	return rows;
+}
+
+static void
+test_full(void)
+{
+	sf_table *t = table("model,workers,batch,samples,rate,epoch_time_s\n"
+	                    "cnn,1,32,3200,5,100\n"
+	                    "cnn,2,32,3200,9,60\n"
+	                    "mlp,4,64,6400,20,30\n");
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 1);
+	CU_ASSERT_EQUAL(g.b, 2);
+	CU_ASSERT_EQUAL(g.n, 3);
+	CU_ASSERT_EQUAL(g.output, 5);
+	CU_ASSERT_EQUAL(g.b_global, 0);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "runs", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "name: runs\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  p: workers "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  b: batch "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  n: samples "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  output: epoch_time_s\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: n / (p * b)\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "time: overhead + compute + comm + io\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "# where: \"model == 'cnn'\"   # 2 values: cnn, mlp"));
+	/* t0 <= the largest time, 100; c b steps = n / p: c <= 100 / 3200
+	 * = 0.03125 -> 0.05; r n: r <= 30 / 6400 ... 100 / 3200 -> 0.05;
+	 * a steps, steps = n / (p b) = 100, 50, 25: a <= 30 / 25 = 1.2 -> 2 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t0: {min: 0, max: 100}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "c:  {min: 0, max: 0.05}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a:  {min: 0, max: 2}"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
+	free(text);
+	sf_table_free(t);
+}
+
+/* Only workers and a time: no b, no n, no io; then one node in every row: no
+ * communication.  A global batch is divided by p. */
+static void
+test_cut(void)
+{
+	sf_table *t = table("gpus,time\n1,10\n2,6\n4,4\n");
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: 1 / p\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "time: overhead + compute + comm\n"));
+	CU_ASSERT_PTR_NULL(strstr(text, "  b:"));
+	CU_ASSERT_PTR_NULL(strstr(text, "  n:"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
+	free(text);
+	sf_table_free(t);
+	t = table("nodes,global_batch,time (s)\n1,64,10\n1,128,16\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.b_global, 1);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  b: global_batch / nodes "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  output: \"time (s)\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: overhead + compute\n"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
+	free(text);
+	sf_table_free(t);
+}
+
+/* A run's steps and a global batch make n; a per-step time has neither
+ * n nor a start-up; workers are preferred to nodes. */
+static void
+test_steps(void)
+{
+	sf_table *t = table("nodes,gpus,global_batch,iterations,time_s\n"
+	                    "1,1,64,100,50\n1,2,64,100,30\n2,4,128,50,10\n");
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 1);
+	CU_ASSERT_EQUAL(g.steps, 3);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  n: iterations * global_batch   #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: n / (p * b)\n"));
+	/* r n <= time: r <= 50 / 6400 ... 10 / 6400 -> 0.01 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r:  {min: 0, max: 0.01}"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
+	free(text);
+	sf_table_free(t);
+	t = table("gpus,batch_per_gpu,iterations,step_time_s\n1,32,10,0.5\n"
+	          "4,32,10,0.6\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT(g.per_step);
+	CU_ASSERT_EQUAL(g.steps, SF_CSV_NONE);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: 1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: compute + comm\n"));
+	CU_ASSERT_PTR_NULL(strstr(text, "t0:"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
+	free(text);
+	sf_table_free(t);
+}
+
+static void
+test_refusals(void)
+{
+	static const struct {
+		const char *csv, *message;
+		int code;
+	} cases[] = {
+	    {"workers,images_per_sec\n1,2\n", "looks like the measured time",
+	     SF_ENAME},
+	    {"lr,time\n1,2\n", "looks like the number of workers", SF_ENAME},
+	    /* a text column is never an input */
+	    {"workers,time\na,2\nb,3\n", "looks like the number of workers",
+	     SF_ENAME},
+	};
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		sf_table *t = table(cases[k].csv);
+
+		CU_ASSERT_EQUAL(sf_scaffold_guess(t, &g, &err), cases[k].code);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, cases[k].message));
+		sf_table_free(t);
+	}
+	{
+		sf_table *t = table("workers,time\n0,2\n1,-1\n");
+
+		CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+		CU_ASSERT_EQUAL(
+		    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err),
+		    SF_EVALUE);
+		CU_ASSERT_PTR_NULL(text);
+		sf_table_free(t);
+	}
+}
+
+int
+main(void)
+{
+	CU_TestInfo tests[] = {
+	    {"roles from names", test_roles},
+	    {"p, b, n and the output: the whole formula", test_full},
+	    {"fewer inputs: the formula cut to them", test_cut},
+	    {"steps and a global batch; a per-step time", test_steps},
+	    {"no time, no workers, no usable row", test_refusals},
+	    CU_TEST_INFO_NULL,
+	};
+	CU_SuiteInfo suites[] = {
+	    {"scaffold", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
+
+	return sf_test_main(suites);
+}
