@@ -70,6 +70,12 @@ sed 's/by: job/by: jb/' "$model" >"$work/bad.yaml"
 cp "$data" "$work/fleet.csv"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'; did you mean 'job'?" \
 	"data.by: an unknown column at its place" -- fit "$work/bad.yaml"
+"$SCALEFIT" fit "$model" - --by framework -q <"$data" >"$work/out" 2>"$work/err"
+if [ $? -eq 0 ] && grep -q '^framework=tf *150 ' "$work/out"; then
+	pass "--by on data read from standard input"
+else
+	fail "--by on data read from standard input"
+fi
 expect 0 "^by:    job: 52 groups" "check: data.by's groups counted" -- check "$model"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'" \
 	"check refuses an unknown data.by column, as fit does" -- check "$work/bad.yaml"
