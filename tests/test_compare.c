@@ -139,6 +139,115 @@ test_scores(void)
 	sf_model_set_free(set);
 }
 
+/* Every candidate fitted as a unit of work: the scores of one by one. */
+static void
+test_fit_all(void)
+{
+	sf_model_set *set = load("compare/candidates.yaml");
+	sf_compare_settings s;
+	sf_compare *one, *all;
+	sf_error err;
+
+	CU_ASSERT_FATAL(set != NULL);
+	settings_init(&s, "x <= 5");
+	one = compare_all(&s, &set, 1);
+	all = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(all != NULL);
+	for (size_t i = 0; i < set->count; i++)
+		CU_ASSERT_FATAL(sf_compare_add(all, set->models[i], &err) ==
+		                SF_OK);
+	CU_ASSERT_FATAL(sf_compare_split(all, &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_compare_fit_all(all, &err) == SF_OK);
+	CU_ASSERT_EQUAL_FATAL(all->n, one->n);
+	for (size_t i = 0; i < all->n; i++) {
+		const sf_compare_candidate *a = all->c[i], *b = one->c[i];
+
+		CU_ASSERT(a->fitted);
+		CU_ASSERT_EQUAL(a->failed, b->failed);
+		CU_ASSERT_EQUAL(a->at_bound, b->at_bound);
+		CU_ASSERT_EQUAL(a->sse, b->sse);
+		CU_ASSERT_EQUAL(a->aicc, b->aicc);
+		CU_ASSERT_EQUAL(a->bic, b->bic);
+		CU_ASSERT_EQUAL(a->cv_mape, b->cv_mape);
+		CU_ASSERT_EQUAL(a->extra_mape, b->extra_mape);
+		CU_ASSERT(a->max_corr == b->max_corr ||
+		          (isnan(a->max_corr) && isnan(b->max_corr)));
+		CU_ASSERT_EQUAL(a->over, b->over);
+		CU_ASSERT_STRING_EQUAL(a->poor, b->poor);
+		CU_ASSERT_EQUAL_FATAL(a->nby_level, b->nby_level);
+		for (size_t l = 0; l < a->nby_level; l++) {
+			CU_ASSERT_STRING_EQUAL(a->by_level[l].input,
+			                       b->by_level[l].input);
+			CU_ASSERT_EQUAL(a->by_level[l].value,
+			                b->by_level[l].value);
+			CU_ASSERT_EQUAL(a->by_level[l].rows,
+			                b->by_level[l].rows);
+			CU_ASSERT_EQUAL(a->by_level[l].mape,
+			                b->by_level[l].mape);
+			CU_ASSERT_EQUAL(a->by_level[l].bias,
+			                b->by_level[l].bias);
+		}
+	}
+	CU_ASSERT(all->c[0]->nby_level == 3);
+	sf_compare_free(one);
+	sf_compare_free(all);
+	sf_model_set_free(set);
+}
+
+/* A candidate of some rows (a group of --by) borrows the opened
+ * problem's formula and scores exactly as a fit of those rows. */
+static void
+test_rows(void)
+{
+	sf_model_set *set = load("compare/candidates.yaml");
+	sf_compare_settings s;
+	sf_compare *all, *sub;
+	sf_dataset *d = NULL;
+	sf_fit_result *r = NULL;
+	sf_stats *st = NULL;
+	size_t rows[12];
+	sf_error err;
+
+	CU_ASSERT_FATAL(set != NULL);
+	settings_init(&s, NULL);
+	all = sf_compare_alloc(&s);
+	sub = sf_compare_alloc(&s);
+	CU_ASSERT_FATAL(all != NULL && sub != NULL);
+	CU_ASSERT_FATAL(sf_compare_add(all, set->models[1], &err) == SF_OK);
+	for (size_t i = 0; i < 12; i++)
+		rows[i] = 2 * i;
+	CU_ASSERT_EQUAL(sf_compare_add_rows(sub, set->models[1],
+	                                    &all->c[0]->problem, rows, 0, &err),
+	                SF_EVALUE);
+	CU_ASSERT_EQUAL(sub->n, 0);
+	CU_ASSERT_FATAL(sf_compare_add_rows(sub, set->models[1],
+	                                    &all->c[0]->problem, rows, 12,
+	                                    &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_compare_fit(sub, 0, &err) == SF_OK);
+	CU_ASSERT_EQUAL(sub->c[0]->n, 12);
+	CU_ASSERT_EQUAL(sub->c[0]->k, 2);
+	CU_ASSERT_PTR_EQUAL(sub->c[0]->problem.formula,
+	                    all->c[0]->problem.formula);
+	CU_ASSERT_FATAL(sf_dataset_select(all->c[0]->problem.data, rows, 12, &d,
+	                                  &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_tune_fit(set->models[1], d,
+	                            all->c[0]->problem.formula, &s.options, &r,
+	                            &err) == SF_OK);
+	CU_ASSERT_FATAL(sf_stats_compute(all->c[0]->problem.formula, d, r, &st,
+	                                 &err) == SF_OK);
+	CU_ASSERT_EQUAL(sub->c[0]->sse, st->sse);
+	CU_ASSERT_EQUAL(sub->c[0]->aicc, st->aicc);
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sf_dataset_free(d);
+	/* Freeing the group's comparison leaves the opened one whole. */
+	sf_compare_free(sub);
+	CU_ASSERT_FATAL(sf_compare_fit(all, 0, &err) == SF_OK);
+	CU_ASSERT_EQUAL(all->c[0]->n, 24);
+	sf_compare_free(all);
+	sf_model_set_free(set);
+}
+
 /* Ranked by AICc, weights exp(-delta / 2) normalised; a failed fit last
  * with weight 0. */
 static void
@@ -459,6 +568,8 @@ main(void)
 	CU_TestInfo compare[] = {
 	    {"scores equal the fit, K-fold and --train run directly",
 	     test_scores},
+	    {"a candidate of some rows (a --by group)", test_rows},
+	    {"every candidate as a unit of work", test_fit_all},
 	    {"ranked by AICc, Akaike weights, failed and NaN last", test_rank},
 	    {"other outputs, other rows, poorly determined constants",
 	     test_warnings_and_notes},

@@ -32,7 +32,9 @@
 
 /* Write length bytes of text to path as above; what names the file in an
  * error ("the report", "the plot").  Returns SF_OK, SF_EIO (an error
- * naming path) or SF_ENOMEM. */
+ * naming path) or SF_ENOMEM.  On a rank other than 0 of an MPI job
+ * (base/units.h) it writes nothing and returns SF_OK: rank 0 writes every
+ * output of the job, once. */
 int sf_write_atomic(const char *path, const char *text, size_t length,
                     const char *what, sf_error *err);
 

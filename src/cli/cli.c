@@ -12,6 +12,9 @@
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "base/units.h"
+#include "input/groups.h"
+#include "use/report.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -458,4 +461,104 @@ cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
 		return cli_bad_option(cmd->name, argc, argv, optopt,
 		                      long_options);
 	return rc;
+}
+
+void
+cli_fleet_option(int c, const char *arg, cli_fleet_args *fa)
+{
+	if (c == CLI_OPT_BY)
+		fa->by = arg;
+	else
+		fa->details = 1;
+}
+
+/* The failed groups, named on stderr: status 1. */
+static int
+fleet_failed(const sf_fleet *f)
+{
+	size_t named = 0;
+
+	fprintf(stderr, "scalefit: error: %zu of %zu groups failed:", f->failed,
+	        f->count);
+	for (size_t i = 0; i < f->count; i++) {
+		if (f->errors[i] == NULL)
+			continue;
+		if (named++ == 10) {
+			fprintf(stderr, " ... (%zu more)", f->failed - 10);
+			break;
+		}
+		fprintf(stderr, "%s %s", named > 1 ? "," : "", f->labels[i]);
+	}
+	fputc('\n', stderr);
+	return SF_EXIT_GOAL;
+}
+
+int
+cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
+          sf_fleet_fn fn, void *ctx, int json, const char *output, int quiet)
+{
+	const char *by = fa->by != NULL ? fa->by : m->by.text;
+	sf_groups *g = NULL;
+	sf_fleet *f = NULL;
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	if (sf_groups_split(p->table, p->data, by, m->path,
+	                    fa->by != NULL ? NULL : &m->by, &g,
+	                    &err) != SF_OK) {
+		if (fa->by == NULL)
+			sf_error_quote(&err, m->source, m->source_length);
+		status = cli_error(&err);
+		goto done;
+	}
+	if (g->count == 1 && !quiet) {
+		sf_error_set(&err, SF_OK,
+		             "%s %s makes one group only (%s): its report is "
+		             "the groups file of one group",
+		             fa->by != NULL ? "--by" : "data.by", by,
+		             g->groups[0].label);
+		cli_warning(NULL, &err);
+	}
+	if (sf_fleet_run(g, p->data,
+	                 p->formula != NULL ? p->formula->nparams : 1, fn, ctx,
+	                 &f, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (!sf_units_root()) { /* rank 0 reports for the job */
+		status = SF_EXIT_OK;
+		goto done;
+	}
+	for (size_t i = 0; i < f->count && !quiet; i++)
+		if (f->warnings[i] != NULL)
+			fputs(f->warnings[i], stderr);
+	if (json) {
+		if (sf_report_print_json(f->json, stdout, &err) != SF_OK) {
+			status = cli_error(&err);
+			goto done;
+		}
+	} else {
+		sf_fleet_print_summary(f, stdout);
+		for (size_t i = 0; i < f->count && fa->details; i++)
+			if (f->texts[i] != NULL)
+				printf("\n== group %s ==\n%s", f->labels[i],
+				       f->texts[i]);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		status = SF_EXIT_USAGE;
+		goto done;
+	}
+	if (output != NULL && sf_units_root() &&
+	    sf_report_save(f->json, output, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	status = f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
+done:
+	sf_fleet_free(f);
+	sf_groups_free(g);
+	return status;
 }

@@ -11,6 +11,7 @@
 #include "input/model.h"
 #include "input/problem.h"
 #include "use/fitfile.h"
+#include "use/fleet.h"
 
 #include <stdio.h>
 
@@ -204,6 +205,46 @@ const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
 int cli_output_not_input(const char *cmd, const char *option,
                          const char *output, const char *input,
                          const char *what);
+
+/* The options of the commands that fit fleets (--by): values above any
+ * character getopt returns. */
+enum { CLI_OPT_BY = 0x1000, CLI_OPT_DETAILS };
+
+/* clang-format off: one option a line */
+#define CLI_FLEET_OPTIONS                                                      \
+	{"by", required_argument, NULL, CLI_OPT_BY},                           \
+	{                                                                      \
+		"details", no_argument, NULL, CLI_OPT_DETAILS                  \
+	}
+/* clang-format on */
+
+#define CLI_FLEET_OPTIONS_HELP                                                 \
+	"      --by COLUMNS    one fit per group of rows with equal values "   \
+	"of these\n                      columns (comma-separated; "           \
+	"overrides data.by)\n"                                                 \
+	"      --details       with --by: each group's whole report after "    \
+	"the summary\n"
+
+/* --by and --details as parsed. */
+typedef struct cli_fleet_args {
+	const char *by; /* NULL: the model's data.by, if any */
+	int details;
+} cli_fleet_args;
+
+/* Record fleet option c (CLI_OPT_BY or CLI_OPT_DETAILS) with its arg. */
+void cli_fleet_option(int c, const char *arg, cli_fleet_args *fa);
+
+/*
+ * The --by run of a command: split problem p's rows by fa->by (else model
+ * m's data.by), run fn on every group (use/fleet.h; ctx passed through),
+ * print the groups' warnings in order, then the fleet's JSON (json) or
+ * the summary table (and with --details each group's text report), and
+ * write output (may be NULL) on the job's rank 0.  Returns the exit
+ * status: 1 when a group failed (naming them), 2 for bad use.
+ */
+int cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
+              sf_fleet_fn fn, void *ctx, int json, const char *output,
+              int quiet);
 
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);

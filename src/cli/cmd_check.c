@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "input/groups.h"
 #include "base/number.h"
 
 #include <getopt.h>
@@ -198,6 +199,23 @@ sf_command_check(const sf_command *cmd, int argc, char **argv)
 		if (i > 0)
 			printf("\n");
 		print_model(&p);
+		/* data.by: its columns exist, as fit would require. */
+		if (set->models[i]->by.text != NULL) {
+			const sf_model *m = set->models[i];
+			sf_groups *g = NULL;
+
+			if (sf_groups_split(p.table, p.data, m->by.text,
+			                    m->path, &m->by, &g,
+			                    &err) != SF_OK) {
+				sf_error_quote(&err, m->source,
+				               m->source_length);
+				status = cli_error(&err);
+			} else {
+				printf("by:    %s: %zu groups\n", m->by.text,
+				       g->count);
+			}
+			sf_groups_free(g);
+		}
 		sf_problem_close(&p);
 	}
 	if (status == SF_EXIT_OK)

@@ -26,6 +26,7 @@ typedef struct compare_args {
 	int json, quiet;
 	sf_fit_options options;
 	cli_data data;
+	cli_fleet_args fleet; /* --by, --details */
 } compare_args;
 
 static int
@@ -46,6 +47,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    CLI_FIT_OPTIONS,
 	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
+	    CLI_FLEET_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -69,6 +71,10 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case CLI_OPT_BY:
+		case CLI_OPT_DETAILS:
+			cli_fleet_option(c, optarg, &a->fleet);
 			break;
 		case CLI_OPT_WHERE:
 		case CLI_OPT_OUTPUT_COLUMN:
@@ -103,50 +109,54 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 }
 
 static void
-print_table(const sf_compare *cmp)
+print_table(FILE *out, const sf_compare *cmp)
 {
 	const char *train = cmp->s.train;
 
-	printf("%4s %-22s %3s %5s %12s %10s %10s %7s %8s %8s %8s %6s  %s\n",
-	       "rank", "model", "k", "rows", "SSE", "AICc", "BIC", "weight",
-	       "MAPE", "CV MAPE", train != NULL ? "extrap" : "", "|corr|",
-	       "notes");
+	fprintf(out,
+	        "%4s %-22s %3s %5s %12s %10s %10s %7s %8s %8s %8s %6s  %s\n",
+	        "rank", "model", "k", "rows", "SSE", "AICc", "BIC", "weight",
+	        "MAPE", "CV MAPE", train != NULL ? "extrap" : "", "|corr|",
+	        "notes");
 	for (size_t i = 0; i < cmp->n; i++) {
 		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
 
 		if (x->failed) {
-			printf("%4zu %-22.22s %3zu %5zu  no finite cost: the "
-			       "fit failed\n",
-			       i + 1, x->label, x->k, x->n);
+			fprintf(out,
+			        "%4zu %-22.22s %3zu %5zu  no finite cost: the "
+			        "fit failed\n",
+			        i + 1, x->label, x->k, x->n);
 			continue;
 		}
-		printf("%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
-		       "%7.3g%% %7.3g%% ",
-		       i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
-		       x->weight, x->mape, x->cv_mape);
+		fprintf(out,
+		        "%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
+		        "%7.3g%% %7.3g%% ",
+		        i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		        x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
-			printf("%7.3g%% ", x->extra_mape);
+			fprintf(out, "%7.3g%% ", x->extra_mape);
 		else
-			printf("%8s ", "");
+			fprintf(out, "%8s ", "");
 		if (isnan(x->max_corr))
-			printf("%6s  ", "-");
+			fprintf(out, "%6s  ", "-");
 		else
-			printf("%6.3f  ", x->max_corr);
+			fprintf(out, "%6.3f  ", x->max_corr);
 		if (x->at_bound > 0)
-			printf("%zu at bound%s", x->at_bound,
-			       x->over || x->poor[0] ? "; " : "");
+			fprintf(out, "%zu at bound%s", x->at_bound,
+			        x->over || x->poor[0] ? "; " : "");
 		if (x->over)
-			printf("over-parameterised%s", x->poor[0] ? "; " : "");
+			fprintf(out, "over-parameterised%s",
+			        x->poor[0] ? "; " : "");
 		if (x->poor[0])
-			printf("poorly determined: %s", x->poor);
-		putchar('\n');
+			fprintf(out, "poorly determined: %s", x->poor);
+		fputc('\n', out);
 	}
 }
 
 /* Under the ranking, with --train: the extrapolation MAPE of every
  * candidate per held-out value of each extrapolated input. */
 static void
-print_levels(const sf_compare *cmp)
+print_levels(FILE *out, const sf_compare *cmp)
 {
 	const char *names[64]; /* the extrapolated inputs shown */
 	double values[SF_HOLDOUT_LEVELS_MAX];
@@ -158,29 +168,30 @@ print_levels(const sf_compare *cmp)
 
 		if (n == 0)
 			continue;
-		printf("\nextrapolation MAPE by %s (the rows --train holds "
-		       "out):\n%4s %-22s",
-		       names[k], "rank", "model");
+		fprintf(out,
+		        "\nextrapolation MAPE by %s (the rows --train holds "
+		        "out):\n%4s %-22s",
+		        names[k], "rank", "model");
 		for (size_t g = 0; g < n; g++)
-			printf(" %8.6g", values[g]);
-		putchar('\n');
+			fprintf(out, " %8.6g", values[g]);
+		fputc('\n', out);
 		for (size_t i = 0; i < cmp->n; i++) {
 			const sf_compare_candidate *x = cmp->c[cmp->order[i]];
 
 			if (x->failed)
 				continue;
-			printf("%4zu %-22.22s", i + 1, x->label);
+			fprintf(out, "%4zu %-22.22s", i + 1, x->label);
 			for (size_t g = 0; g < n; g++) {
 				const sf_compare_level *l =
 				    sf_compare_level_find(x, names[k],
 				                          values[g]);
 
 				if (l != NULL)
-					printf(" %7.3g%%", l->mape);
+					fprintf(out, " %7.3g%%", l->mape);
 				else
-					printf(" %8s", "-");
+					fprintf(out, " %8s", "-");
 			}
-			putchar('\n');
+			fputc('\n', out);
 		}
 	}
 }
@@ -206,6 +217,119 @@ warn_other_rows(const sf_compare_candidate *x, const sf_compare_candidate *y)
 		        x->label, y->label, dx->file, x->n,
 		        wx ? "where " : "without a filter", wx ? wx : "", y->n,
 		        wy ? "where " : "without a filter", wy ? wy : "");
+}
+
+/* A --by run: the candidates' rows split alike, each group compared on
+ * its own. */
+typedef struct group_ctx {
+	const sf_compare *all; /* every candidate, opened on all its rows */
+	sf_groups **groups;    /* each candidate's rows split by the columns */
+	uint64_t seed;         /* the run's */
+} group_ctx;
+
+static int
+compare_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
+              void *warn_ctx, json_t **report, char **text, sf_error *err)
+{
+	const group_ctx *g = ctx;
+	const char *label = g->groups[0]->groups[index].label;
+	sf_compare_settings s = g->all->s;
+	sf_compare *cmp = NULL;
+	size_t length = 0;
+	FILE *out = NULL;
+	int rc = SF_OK;
+
+	(void)group;
+	s.options.has_seed = 1;
+	s.options.seed = sf_fleet_seed(g->seed, index);
+	s.warn = warn;
+	s.warn_ctx = warn_ctx;
+	if ((cmp = sf_compare_alloc(&s)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < g->all->n && rc == SF_OK; i++) {
+		const sf_compare_candidate *c = g->all->c[i];
+		size_t k = i == 0 ? index : sf_groups_find(g->groups[i], label);
+		const sf_group *gr =
+		    k == SIZE_MAX ? NULL : &g->groups[i]->groups[k];
+
+		if (gr == NULL || gr->nrows < c->k)
+			rc = sf_error_set(err, SF_EVALUE,
+			                  "candidate '%s' has %zu usable rows "
+			                  "here, fewer than its %zu fitted "
+			                  "constants",
+			                  c->model->name,
+			                  gr != NULL ? gr->nrows : 0, c->k);
+		else
+			rc = sf_compare_add_rows(cmp, c->model, &c->problem,
+			                         gr->rows, gr->nrows, err);
+	}
+	if (rc == SF_OK)
+		rc = sf_compare_split(cmp, err);
+	if (rc == SF_OK)
+		rc = sf_compare_fit_all(cmp, err);
+	if (rc != SF_OK)
+		goto done;
+	sf_compare_rank(cmp);
+	if ((*report = sf_comparison_json(cmp)) == NULL ||
+	    (out = open_memstream(text, &length)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	print_table(out, cmp);
+	print_levels(out, cmp);
+	if (fclose(out) != 0)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+done:
+	sf_compare_free(cmp);
+	return rc;
+}
+
+/* Compare every group of cmp's rows (split as a.fleet says) alone. */
+static int
+compare_fleet(const compare_args *a, const sf_compare *cmp, const sf_table *in)
+{
+	const sf_model *m = cmp->c[0]->model;
+	const char *by = a->fleet.by != NULL ? a->fleet.by : m->by.text;
+	group_ctx g = {cmp, calloc(cmp->n, sizeof *g.groups),
+	               sf_fit_settings_effective(m, &a->options).seed};
+	sf_error err;
+	int status = SF_EXIT_OK;
+
+	sf_error_clear(&err);
+	if (g.groups == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		return cli_error(&err);
+	}
+	/* The other candidates' rows, split by the same columns (the
+	 * first's split is cli_fleet's, checked there). */
+	for (size_t i = 0; i < cmp->n && status == SF_EXIT_OK; i++) {
+		const sf_compare_candidate *c = cmp->c[i];
+		const sf_model *cm = c->model;
+		int from_file = a->fleet.by == NULL;
+
+		if (sf_groups_split(c->problem.table != NULL ? c->problem.table
+		                                             : in,
+		                    c->problem.data, by, cm->path,
+		                    from_file ? &m->by : NULL, &g.groups[i],
+		                    &err) != SF_OK) {
+			if (from_file && i == 0)
+				sf_error_quote(&err, m->source,
+				               m->source_length);
+			status = cli_error(&err);
+		}
+	}
+	if (status == SF_EXIT_OK) {
+		sf_problem rows = cmp->c[0]->problem;
+
+		if (rows.table == NULL) /* read from stdin */
+			rows.table = (sf_table *)in;
+		status = cli_fleet(&a->fleet, m, &rows, compare_group, &g,
+		                   a->json, NULL, a->quiet);
+	}
+	for (size_t i = 0; i < cmp->n; i++)
+		sf_groups_free(g.groups[i]);
+	free(g.groups);
+	return status;
 }
 
 int
@@ -264,11 +388,14 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
-	for (size_t i = 0; i < cmp->n; i++)
-		if (sf_compare_fit(cmp, i, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
+	if (a.fleet.by != NULL || cmp->c[0]->model->by.text != NULL) {
+		status = compare_fleet(&a, cmp, in);
+		goto done;
+	}
+	if (sf_compare_fit_all(cmp, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
 	if (!a.quiet && (other = sf_compare_other_output(cmp)) > 0)
 		fprintf(stderr,
 		        "scalefit: warning: '%s' and '%s' fit different "
@@ -297,8 +424,8 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 		}
 		json_decref(json);
 	} else {
-		print_table(cmp);
-		print_levels(cmp);
+		print_table(stdout, cmp);
+		print_levels(stdout, cmp);
 	}
 done:
 	sf_compare_free(cmp);

@@ -24,6 +24,7 @@ typedef struct discover_args {
 	int json, quiet, shapes;
 	sf_discover_options options;
 	cli_data data;
+	cli_fleet_args fleet; /* --by, --details */
 } discover_args;
 
 static int
@@ -42,6 +43,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    CLI_FIT_OPTIONS,
 	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
+	    CLI_FLEET_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -90,6 +92,10 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case CLI_OPT_BY:
+		case CLI_OPT_DETAILS:
+			cli_fleet_option(c, optarg, &a->fleet);
+			break;
 		case CLI_OPT_WHERE:
 		case CLI_OPT_OUTPUT_COLUMN:
 		case CLI_OPT_INPUT:
@@ -130,84 +136,91 @@ same_file(const char *a, const char *b)
 
 /* The candidate's board line. */
 static void
-print_candidate(const sf_discover_result *r, size_t i)
+print_candidate(FILE *out, const sf_discover_result *r, size_t i)
 {
 	const sf_discover_candidate *c = &r->board[i];
 	char rank[16];
 
 	snprintf(rank, sizeof rank, c->model != NULL ? "(%zu)" : "%zu", i + 1);
-	printf("%5s %c %2zu ", rank, c->tied ? '=' : ' ', c->k);
+	fprintf(out, "%5s %c %2zu ", rank, c->tied ? '=' : ' ', c->k);
 	if (isnan(c->score))
-		printf("%8s ", "-");
+		fprintf(out, "%8s ", "-");
 	else
-		printf("%7.3g%% ", c->score);
+		fprintf(out, "%7.3g%% ", c->score);
 	if (isnan(c->mape))
-		printf("%7s ", "-");
+		fprintf(out, "%7s ", "-");
 	else
-		printf("%6.3g%% ", c->mape);
-	printf("%10.6g  %s%s\n", c->aicc, c->model != NULL ? "model " : "",
-	       c->formula);
+		fprintf(out, "%6.3g%% ", c->mape);
+	fprintf(out, "%10.6g  %s%s\n", c->aicc,
+	        c->model != NULL ? "model " : "", c->formula);
 }
 
 static void
-print_text(const sf_model *m, const char *data, const sf_discover_result *r,
-           const discover_args *a, const sf_fit_result *fit)
+print_text(FILE *out, const sf_model *m, const char *data,
+           const sf_discover_result *r, const discover_args *a,
+           const sf_fit_result *fit)
 {
 	const sf_discover_candidate *w = &r->board[r->winner];
 	char lv[32];
 
-	printf("discover for %s on %s\n", m->name, data);
-	printf("  %zu training rows", r->rows);
+	fprintf(out, "discover for %s on %s\n", m->name, data);
+	fprintf(out, "  %zu training rows", r->rows);
 	if (r->held_out > 0)
-		printf(" (--train '%s'; %zu held out, never used)",
-		       a->options.train, r->held_out);
-	printf(", extrapolating along %s (%zu levels, %s to ", r->extrapolate,
-	       r->nlevels, sf_format_double(lv, sizeof lv, r->levels[0]));
-	printf("%s)\n",
-	       sf_format_double(lv, sizeof lv, r->levels[r->nlevels - 1]));
-	printf("  folds:");
+		fprintf(out, " (--train '%s'; %zu held out, never used)",
+		        a->options.train, r->held_out);
+	fprintf(out, ", extrapolating along %s (%zu levels, %s to ",
+	        r->extrapolate, r->nlevels,
+	        sf_format_double(lv, sizeof lv, r->levels[0]));
+	fprintf(out, "%s)\n",
+	        sf_format_double(lv, sizeof lv, r->levels[r->nlevels - 1]));
+	fprintf(out, "  folds:");
 	for (size_t f = 0; f < r->nfolds; f++)
-		printf(
-		    "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
+		fprintf(
+		    out, "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
 		    r->extrapolate,
 		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
 		    r->fold_rows[f], r->fold_rows[f] == 1 ? "" : "s");
-	printf("\n  grammar: %zu term shapes over", r->shapes);
+	fprintf(out, "\n  grammar: %zu term shapes over", r->shapes);
 	for (size_t i = 0; i < r->ninputs; i++)
-		printf("%s %s", i > 0 ? "," : "", r->inputs[i]);
+		fprintf(out, "%s %s", i > 0 ? "," : "", r->inputs[i]);
 	if (r->count != NULL)
-		printf(", times the count %s or not", r->count);
-	printf("; up to %zu terms, %zu factors each\n", r->max_terms,
-	       r->factors);
-	printf(
+		fprintf(out, ", times the count %s or not", r->count);
+	fprintf(out, "; up to %zu terms, %zu factors each\n", r->max_terms,
+	        r->factors);
+	fprintf(
+	    out,
 	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
 	    r->evaluated, r->seconds,
 	    r->seconds > 0 ? (double)r->evaluated / r->seconds : 0.0, r->beam,
 	    r->budget_reached ? "; stopped at the budget" : "");
-	printf("\n%5s %c %2s %8s %7s %10s  %s\n", "rank", ' ', "k", "extrap",
-	       "MAPE", "AICc", "formula");
+	fprintf(out, "\n%5s %c %2s %8s %7s %10s  %s\n", "rank", ' ', "k",
+	        "extrap", "MAPE", "AICc", "formula");
 	for (size_t i = 0; i < r->nboard; i++)
-		print_candidate(r, i);
-	printf("\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
-	       "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
-	       "of it); the simplest tied wins:\n  fewest constants, then "
-	       "(among those within 10 of the lowest AICc)\n  simplest "
-	       "shapes, then AICc\n",
-	       r->best_score + r->band, 100 * r->tie);
+		print_candidate(out, r, i);
+	fprintf(
+	    out,
+	    "\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
+	    "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
+	    "of it); the simplest tied wins:\n  fewest constants, then "
+	    "(among those within 10 of the lowest AICc)\n  simplest "
+	    "shapes, then AICc\n",
+	    r->best_score + r->band, 100 * r->tie);
 	if (r->winner > 0)
-		printf(
+		fprintf(
+		    out,
 		    "  the model file's formula ranks above the best found\n");
-	printf("\nbest found, fitted on the %zu training rows as 'scalefit "
-	       "fit' fits the file:\n",
-	       r->rows);
+	fprintf(out,
+	        "\nbest found, fitted on the %zu training rows as 'scalefit "
+	        "fit' fits the file:\n",
+	        r->rows);
 	for (size_t t = 0; t < w->nterms; t++)
 		for (size_t q = 0; q < w->terms[t].nparams; q++)
-			printf("  %-16s %14.8g%s\n", w->terms[t].param[q],
-			       w->terms[t].value[q],
-			       fit != NULL && w->refitted ? "" : " (search)");
-	printf("  MAPE %.3g%% on the training rows\n", w->mape);
+			fprintf(out, "  %-16s %14.8g%s\n", w->terms[t].param[q],
+			        w->terms[t].value[q],
+			        fit != NULL && w->refitted ? "" : " (search)");
+	fprintf(out, "  MAPE %.3g%% on the training rows\n", w->mape);
 	if (a->output != NULL)
-		printf("\nwrote %s\n", a->output);
+		fprintf(out, "\nwrote %s\n", a->output);
 }
 
 static json_t *
@@ -311,6 +324,126 @@ output_path(const discover_args *a, const sf_model *m)
 	return path;
 }
 
+/* A --by run: each group's rows searched alone. */
+typedef struct group_ctx {
+	const discover_args *a;
+	const sf_model *m;
+	const sf_model_discover *grammar;
+	const char *data_path;
+	const sf_groups *groups;  /* the rows split (as cli_fleet splits) */
+	const sf_problem *given;  /* the file's own formulas, all rows */
+	sf_groups **given_groups; /* their rows split alike */
+	size_t ngiven;
+	uint64_t seed; /* the run's */
+} group_ctx;
+
+static int
+discover_group(void *ctx, const sf_dataset *group, size_t index,
+               sf_warn_fn warn, void *warn_ctx, json_t **report, char **text,
+               sf_error *err)
+{
+	const group_ctx *g = ctx;
+	const char *label = g->groups->groups[index].label;
+	discover_args a = *g->a;
+	sf_problem *given = calloc(g->ngiven + 1, sizeof *given);
+	sf_discover_result *r = NULL;
+	size_t ngiven = 0, length = 0;
+	FILE *out = NULL;
+	int rc = SF_OK;
+
+	(void)warn;
+	(void)warn_ctx;
+	if (given == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	a.options.fit.has_seed = 1;
+	a.options.fit.seed = sf_fleet_seed(g->seed, index);
+	/* The file's formulas on this group's rows, where they have some:
+	 * their own tables and formulas, the group's rows. */
+	for (size_t i = 0; i < g->ngiven && rc == SF_OK; i++) {
+		size_t k = sf_groups_find(g->given_groups[i], label);
+		const sf_group *gr =
+		    k == SIZE_MAX ? NULL : &g->given_groups[i]->groups[k];
+
+		if (gr == NULL || gr->nrows == 0)
+			continue;
+		given[ngiven] = g->given[i];
+		rc = sf_dataset_select(g->given[i].data, gr->rows, gr->nrows,
+		                       &given[ngiven].data, err);
+		ngiven += rc == SF_OK;
+	}
+	if (rc != SF_OK ||
+	    (rc = sf_discover_run(g->m, g->grammar, group, given, ngiven,
+	                          &a.options, &r, err)) != SF_OK)
+		goto done;
+	if ((*report = result_json(g->m, g->data_path, r, &a)) == NULL ||
+	    (out = open_memstream(text, &length)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	print_text(out, g->m, g->data_path, r, &a, NULL);
+	if (fclose(out) != 0)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+done:
+	for (size_t i = 0; i < ngiven; i++)
+		sf_dataset_free(given[i].data);
+	free(given);
+	sf_discover_result_free(r);
+	return rc;
+}
+
+/* Search every group of data's rows (split as a->fleet says) alone. */
+static int
+discover_fleet(const discover_args *a, const sf_model_set *set,
+               const sf_table *table, const sf_dataset *data,
+               const char *data_path, const sf_problem *given, size_t ngiven)
+{
+	const sf_model *m = set->models[0];
+	const char *by = a->fleet.by != NULL ? a->fleet.by : m->by.text;
+	const sf_model_text *at = a->fleet.by != NULL ? NULL : &m->by;
+	sf_problem p = {m, (sf_table *)table, (sf_dataset *)data, NULL};
+	sf_groups *groups = NULL;
+	group_ctx g = {a,
+	               m,
+	               &set->discover,
+	               data_path,
+	               NULL,
+	               given,
+	               calloc(ngiven + 1, sizeof *g.given_groups),
+	               ngiven,
+	               sf_fit_settings_effective(m, &a->options.fit).seed};
+	sf_error err;
+	int status = SF_EXIT_OK;
+
+	sf_error_clear(&err);
+	if (g.given_groups == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		return cli_error(&err);
+	}
+	if (sf_groups_split(table, data, by, m->path, at, &groups, &err) !=
+	    SF_OK) {
+		if (at != NULL)
+			sf_error_quote(&err, m->source, m->source_length);
+		status = cli_error(&err);
+		goto done;
+	}
+	g.groups = groups;
+	for (size_t i = 0; i < ngiven && status == SF_EXIT_OK; i++)
+		if (sf_groups_split(given[i].table != NULL ? given[i].table
+		                                           : table,
+		                    given[i].data, by, m->path, at,
+		                    &g.given_groups[i], &err) != SF_OK)
+			status = cli_error(&err);
+	if (status == SF_EXIT_OK)
+		status = cli_fleet(&a->fleet, m, &p, discover_group, &g,
+		                   a->json, NULL, a->quiet);
+done:
+	for (size_t i = 0; i < ngiven; i++)
+		sf_groups_free(g.given_groups[i]);
+	free(g.given_groups);
+	sf_groups_free(groups);
+	return status;
+}
+
 int
 sf_command_discover(const sf_command *cmd, int argc, char **argv)
 {
@@ -402,6 +535,19 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		}
 		ngiven++;
 	}
+	if (a.fleet.by != NULL || m->by.text != NULL) {
+		if (a.output != NULL || a.shapes) {
+			status =
+			    cli_usage(cmd->name, NULL,
+			              "%s reports each group's board: it "
+			              "takes neither -o nor --shapes",
+			              a.fleet.by != NULL ? "--by" : "data.by");
+			goto done;
+		}
+		status = discover_fleet(&a, set, table, data, data_path, given,
+		                        ngiven);
+		goto done;
+	}
 	if (a.shapes) {
 		char **shapes = NULL;
 		size_t n = 0;
@@ -464,7 +610,7 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		}
 		json_decref(json);
 	} else {
-		print_text(m, data_path, r, &a, fit);
+		print_text(stdout, m, data_path, r, &a, fit);
 	}
 	status = SF_EXIT_OK;
 done:

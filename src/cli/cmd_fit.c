@@ -8,7 +8,9 @@
 #include "fit/fit.h"
 #include "fit/interval.h"
 #include "fit/tune.h"
+#include "use/fleet.h"
 #include "use/report.h"
+#include "base/units.h"
 #include "fit/stats.h"
 #include "base/suggest.h"
 
@@ -48,6 +50,7 @@ typedef struct fit_args {
 	size_t bootstrap, restarts; /* 0: none */
 	sf_residuals residuals;
 	sf_fit_options options;
+	cli_fleet_args fleet; /* --by, --details */
 	cli_data data;
 } fit_args;
 
@@ -64,6 +67,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	    {"model", required_argument, NULL, 'm'},
 	    {"residuals", required_argument, NULL, 'E'},
 	    {"quiet", no_argument, NULL, 'q'},
+	    CLI_FLEET_OPTIONS,
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -108,6 +112,10 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
+		case CLI_OPT_BY:
+		case CLI_OPT_DETAILS:
+			cli_fleet_option(c, optarg, &a->fleet);
+			break;
 		case CLI_OPT_WHERE:
 		case CLI_OPT_OUTPUT_COLUMN:
 		case CLI_OPT_INPUT:
@@ -132,17 +140,136 @@ parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 	return SF_EXIT_OK;
 }
 
-int
-sf_command_fit(const sf_command *cmd, int argc, char **argv)
+/* Fit data with formula f of model m (o's settings, bootstrap and
+ * restarts as asked) and build the report: JSON in *json when want_json,
+ * the text in *text.  Warnings go to warn.  The pipeline of one fit, shared
+ * by a plain run and by every group of a --by run. */
+static int
+fit_pipeline(const fit_args *a, const sf_model *m, const sf_dataset *data,
+             const sf_formula *f, const sf_fit_options *o, sf_warn_fn warn,
+             void *warn_ctx, int want_json, json_t **json, char **text,
+             sf_error *err)
 {
-	progress_state progress = {1.0, 0};
-	sf_model_set *set = NULL;
 	sf_fit_result *result = NULL;
 	sf_stats *stats = NULL;
 	sf_resample *bootstrap = NULL, *restarts = NULL;
 	sf_interval_model interval;
 	int have_interval = 0;
+	size_t length = 0;
+	FILE *out;
+	int rc;
+
+	*json = NULL;
+	*text = NULL;
+	if (a->restarts > 0)
+		rc = sf_restarts_run(m, data, f, o, a->restarts, &result,
+		                     &restarts, err);
+	else
+		rc = sf_tune_fit(m, data, f, o, &result, err);
+	if (rc == SF_OK && a->bootstrap > 0)
+		rc = sf_bootstrap_run(m, data, f, o, result, a->bootstrap,
+		                      &bootstrap, err);
+	if (rc != SF_OK)
+		goto done;
+	/* Without uncertainties the fit is still worth reporting. */
+	if (sf_stats_compute(f, data, result, &stats, err) != SF_OK) {
+		if (err->code == SF_ENOMEM) {
+			rc = SF_ENOMEM;
+			goto done;
+		}
+		if (warn != NULL)
+			warn(warn_ctx, err);
+	} else if (stats->note != NULL && warn != NULL) {
+		sf_error_set(err, SF_OK, "%s", stats->note);
+		warn(warn_ctx, err);
+	}
+	/* What a new run may measure: predict and scale read it. */
+	if (stats != NULL && sf_interval_calibrate(m, data, f, o, result, stats,
+	                                           &interval, err) == SF_OK)
+		have_interval = 1;
+	else if (stats != NULL && err->code == SF_ENOMEM) {
+		rc = SF_ENOMEM;
+		goto done;
+	}
+	{
+		sf_report report = {m,        data,
+		                    f,        result,
+		                    stats,    bootstrap,
+		                    restarts, have_interval ? &interval : NULL};
+
+		if (want_json && warn != NULL &&
+		    a->residuals == SF_RESIDUALS_AUTO &&
+		    !sf_report_has_residuals(&report, a->residuals)) {
+			sf_error w;
+
+			sf_error_clear(&w);
+			sf_error_set(
+			    &w, SF_OK,
+			    "the JSON report leaves out the residuals "
+			    "of its %zu rows (more than %d; --residuals "
+			    "all writes them)",
+			    data->rows, SF_RESIDUALS_AUTO_MAX);
+			warn(warn_ctx, &w);
+		}
+		if (want_json && (*json = sf_report_json_residuals(
+		                      &report, a->residuals)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		if ((out = open_memstream(text, &length)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		sf_report_print_text(&report, out);
+		if (fclose(out) != 0) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	rc = SF_OK;
+done:
+	if (rc != SF_OK) {
+		json_decref(*json);
+		*json = NULL;
+		free(*text);
+		*text = NULL;
+	}
+	sf_resample_free(bootstrap);
+	sf_resample_free(restarts);
+	sf_stats_free(stats);
+	sf_fit_result_free(result);
+	return rc;
+}
+
+/* One group of a --by run. */
+typedef struct group_ctx {
+	const fit_args *a;
+	const sf_model *m;
+	const sf_formula *f;
+	uint64_t seed; /* the run's */
+} group_ctx;
+
+static int
+fit_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
+          void *warn_ctx, json_t **report, char **text, sf_error *err)
+{
+	const group_ctx *g = ctx;
+	sf_fit_options o = g->a->options;
+
+	o.has_seed = 1;
+	o.seed = sf_fleet_seed(g->seed, index);
+	o.progress = NULL;
+	return fit_pipeline(g->a, g->m, group, g->f, &o, warn, warn_ctx, 1,
+	                    report, text, err);
+}
+
+int
+sf_command_fit(const sf_command *cmd, int argc, char **argv)
+{
+	progress_state progress = {1.0, 0};
+	sf_model_set *set = NULL;
 	json_t *json = NULL;
+	char *text = NULL;
 	sf_problem p = {0};
 	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	const sf_model *m;
@@ -177,100 +304,54 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
+	if (a.fleet.by != NULL || m->by.text != NULL) {
+		group_ctx g = {&a, m, p.formula,
+		               sf_fit_settings_effective(m, &a.options).seed};
+		sf_problem rows = p; /* with the table read from stdin */
+
+		if (rows.table == NULL)
+			rows.table = in;
+		status = cli_fleet(&a.fleet, m, &rows, fit_group, &g, a.json,
+		                   a.output, a.quiet);
+		goto done;
+	}
 	if (!a.quiet && isatty(STDERR_FILENO)) {
 		a.options.progress = show_progress;
 		a.options.progress_ctx = &progress;
 	}
-	if (a.restarts > 0)
-		rc = sf_restarts_run(m, p.data, p.formula, &a.options,
-		                     a.restarts, &result, &restarts, &err);
-	else
-		rc = sf_tune_fit(m, p.data, p.formula, &a.options, &result,
-		                 &err);
-	if (rc == SF_OK && a.bootstrap > 0)
-		rc = sf_bootstrap_run(m, p.data, p.formula, &a.options, result,
-		                      a.bootstrap, &bootstrap, &err);
+	rc = fit_pipeline(&a, m, p.data, p.formula, &a.options,
+	                  a.quiet ? NULL : cli_warning, NULL,
+	                  a.json || a.output != NULL, &json, &text, &err);
 	if (progress.shown)
 		fputs("\r\033[K", stderr);
 	if (rc != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
-	/* Without uncertainties the fit is still worth reporting. */
-	if (sf_stats_compute(p.formula, p.data, result, &stats, &err) !=
-	    SF_OK) {
-		if (err.code == SF_ENOMEM) {
+	if (a.json) {
+		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
-		if (!a.quiet)
-			cli_warning(NULL, &err);
-	} else if (stats->note != NULL && !a.quiet) {
-		sf_error_set(&err, SF_OK, "%s", stats->note);
-		cli_warning(NULL, &err);
+	} else {
+		fputs(text, stdout);
 	}
-	/* What a new run may measure: predict and scale read it. */
-	if (stats != NULL &&
-	    sf_interval_calibrate(m, p.data, p.formula, &a.options, result,
-	                          stats, &interval, &err) == SF_OK)
-		have_interval = 1;
-	else if (stats != NULL && err.code == SF_ENOMEM) {
-		status = cli_error(&err);
+	/* Status 2 writes no file: -o only once stdout took the report. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		status = SF_EXIT_USAGE;
 		goto done;
 	}
-	{
-		sf_report report = {
-		    m,         p.data,
-		    p.formula, result,
-		    stats,     bootstrap,
-		    restarts,  have_interval ? &interval : NULL};
-
-		if (a.json || a.output != NULL) {
-			if (!a.quiet && a.residuals == SF_RESIDUALS_AUTO &&
-			    !sf_report_has_residuals(&report, a.residuals))
-				fprintf(stderr,
-				        "scalefit: warning: the JSON report "
-				        "leaves out the residuals of its %zu "
-				        "rows (more than %d; --residuals all "
-				        "writes them)\n",
-				        p.data->rows, SF_RESIDUALS_AUTO_MAX);
-			if ((json = sf_report_json_residuals(
-			         &report, a.residuals)) == NULL) {
-				sf_error_set(&err, SF_ENOMEM, "out of memory");
-				status = cli_error(&err);
-				goto done;
-			}
-		}
-		if (a.json) {
-			if (sf_report_print_json(json, stdout, &err) != SF_OK) {
-				status = cli_error(&err);
-				goto done;
-			}
-		} else {
-			sf_report_print_text(&report, stdout);
-		}
-		/* Status 2 writes no file: -o only once stdout took the
-		 * report. */
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fputs("scalefit: error: could not write standard "
-			      "output\n",
-			      stderr);
-			status = SF_EXIT_USAGE;
-			goto done;
-		}
-		if (a.output != NULL &&
-		    sf_report_save(json, a.output, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
+	if (a.output != NULL && sf_units_root() &&
+	    sf_report_save(json, a.output, &err) != SF_OK) {
+		status = cli_error(&err);
+		goto done;
 	}
 	status = SF_EXIT_OK;
 done:
 	json_decref(json);
-	sf_resample_free(bootstrap);
-	sf_resample_free(restarts);
-	sf_stats_free(stats);
-	sf_fit_result_free(result);
+	free(text);
 	sf_problem_close(&p);
 	sf_table_free(in);
 	sf_model_set_free(set);

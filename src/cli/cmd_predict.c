@@ -29,6 +29,7 @@ typedef struct predict_args {
 	size_t nat;
 	const char *unit; /* --unit: one of sf_model_units, or NULL */
 	int json, quiet;
+	const char *group; /* --group: which groups of a --by fit file */
 } predict_args;
 
 static int
@@ -39,6 +40,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    {"grid", required_argument, NULL, 'g'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"weights", required_argument, NULL, 'w'},
+	    {"group", required_argument, NULL, 'G'},
 	    {"unit", required_argument, NULL, 'u'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
@@ -73,6 +75,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 				    optarg);
 			weights_given = 1;
 			break;
+		case 'G':
+			a->group = optarg;
+			break;
 		case 'u':
 			a->unit = NULL;
 			for (size_t k = 0; k < SF_MODEL_UNITS; k++)
@@ -100,6 +105,10 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "predict needs a fit file (FIT.json, from "
 		                 "'scalefit fit -o FIT.json')");
+	if (a->group != NULL && argc - optind > 1)
+		return cli_usage(cmd->name, NULL,
+		                 "--group goes with one fit file, not an "
+		                 "average of several");
 	if (weights_given && argc - optind < 2)
 		return cli_usage(cmd->name, NULL,
 		                 "--weights goes with two or more fit files");
@@ -373,15 +382,52 @@ done:
 	return status;
 }
 
+/* Predict with fit f: its JSON in *json when a->json, else its text on
+ * stdout. */
+static int
+predict_one(const sf_command *cmd, const predict_args *a, const sf_fitfile *f,
+            json_t **json)
+{
+	sf_prediction *p = NULL;
+	double **columns = NULL;
+	size_t n = 0;
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	*json = NULL;
+	cli_fitfile_version(f->path, f);
+	if ((status = gather_points(cmd, f, a, &columns, &n)) != SF_EXIT_OK)
+		goto done;
+	if (sf_predict(f, (const double *const *)columns, n, &p, &err) !=
+	    SF_OK) {
+		status = cli_error(&err);
+		goto done;
+	}
+	if (!a->quiet)
+		sf_prediction_warn(f, p, cli_warning, NULL);
+	if (a->json) {
+		if ((*json = sf_prediction_json(f, p)) == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+	} else {
+		print_text(f, p, a->unit);
+	}
+	status = SF_EXIT_OK;
+done:
+	sf_prediction_free(p);
+	sf_assign_columns_free(columns, f->ninputs);
+	return status;
+}
+
 int
 sf_command_predict(const sf_command *cmd, int argc, char **argv)
 {
 	predict_args a = {0};
-	sf_fitfile *f = NULL;
-	sf_prediction *p = NULL;
-	double **columns = NULL;
-	json_t *json = NULL;
-	size_t n = 0;
+	sf_fitfile_set *set = NULL;
+	json_t *json = NULL, *groups = NULL;
 	sf_error err;
 	int status;
 
@@ -396,23 +442,52 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 		status = predict_average(cmd, &a);
 		goto done;
 	}
-	if (sf_fitfile_load_flags(a.fit_path, SF_FITFILE_NO_MEASURED, &f,
-	                          &err) != SF_OK) {
+	if (sf_fitfile_load_groups_flags(a.fit_path, a.group,
+	                                 SF_FITFILE_NO_MEASURED, &set,
+	                                 &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
-	cli_fitfile_version(a.fit_path, f);
-	if ((status = gather_points(cmd, f, &a, &columns, &n)) != SF_EXIT_OK)
+	/* A groups file answers for each group it selects; one group
+	 * chosen with --group answers as a plain fit file does. */
+	if (!set->grouped || (a.group != NULL && set->count == 1)) {
+		status = predict_one(cmd, &a, set->fits[0], &json);
+		if (status == SF_EXIT_OK && a.json &&
+		    sf_report_print_json(json, stdout, &err) != SF_OK)
+			status = cli_error(&err);
 		goto done;
-	if (sf_predict(f, (const double *const *)columns, n, &p, &err) !=
-	    SF_OK) {
+	}
+	if (a.json && (groups = json_array()) == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
 		status = cli_error(&err);
 		goto done;
 	}
-	if (!a.quiet)
-		sf_prediction_warn(f, p, cli_warning, NULL);
+	for (size_t i = 0; i < set->count; i++) {
+		json_t *one = NULL;
+
+		if (!a.json)
+			printf("%s== group %s ==\n", i > 0 ? "\n" : "",
+			       set->labels[i]);
+		if ((status = predict_one(cmd, &a, set->fits[i], &one)) !=
+		    SF_EXIT_OK)
+			goto done;
+		if (a.json) {
+			json_t *g = json_pack("{s:O, s:s}", "key",
+			                      json_array_get(set->keys, i),
+			                      "label", set->labels[i]);
+			if (g == NULL || json_object_update(g, one) != 0 ||
+			    json_array_append_new(groups, g) != 0) {
+				json_decref(one);
+				sf_error_set(&err, SF_ENOMEM, "out of memory");
+				status = cli_error(&err);
+				goto done;
+			}
+			json_decref(one);
+		}
+	}
 	if (a.json) {
-		if ((json = sf_prediction_json(f, p)) == NULL) {
+		json = json_pack("{s:O}", "groups", groups);
+		if (json == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
 			goto done;
@@ -421,16 +496,12 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 			status = cli_error(&err);
 			goto done;
 		}
-	} else {
-		print_text(f, p, a.unit);
 	}
 	status = SF_EXIT_OK;
 done:
 	json_decref(json);
-	sf_prediction_free(p);
-	if (f != NULL)
-		sf_assign_columns_free(columns, f->ninputs);
-	sf_fitfile_free(f);
+	json_decref(groups);
+	sf_fitfile_set_free(set);
 	free(a.at);
 	return status;
 }

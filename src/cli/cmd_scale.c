@@ -27,7 +27,8 @@ typedef struct scale_args {
 	const char *fit_path, *plot, *data;
 	char **fit_paths; /* nfits fit files; fit_path is the first */
 	size_t nfits;
-	const char **set; /* the --set texts (q.set) */
+	const char *group; /* --group: groups of a --by fit file */
+	const char **set;  /* the --set texts (q.set) */
 	sf_scale_request q;
 	int json, quiet;
 } scale_args;
@@ -49,6 +50,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    {"panel", required_argument, NULL, 'P'},
 	    {"workers", required_argument, NULL, 'w'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"group", required_argument, NULL, 'G'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -129,6 +131,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'G':
+			a->group = optarg;
 			break;
 		case 'q':
 			a->quiet = 1;
@@ -351,11 +356,11 @@ print_text(const sf_scale *sc)
 /* Several fits, one series each: a table with a time column per fit, the
  * answers of each, a chart with a line per fit, or {"studies": [...]}. */
 static void
-print_several(sf_scale *const *sc, size_t n)
+print_several(sf_scale *const *sc, char *const *labels, size_t n)
 {
 	const sf_scale *first = sc[0];
 	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
-	char fixed[256], label[512], head[160];
+	char fixed[256], head[160];
 
 	sf_scale_fixed_text(first, fixed, sizeof fixed);
 	sf_text_time_header(first->f, first->unit_declared ? first->unit : NULL,
@@ -364,9 +369,7 @@ print_several(sf_scale *const *sc, size_t n)
 	       first->lo, first->hi, fixed[0] ? ", " : "", fixed);
 	printf("\n%*s", sf_text_width(in->name, 8), in->name);
 	for (size_t j = 0; j < n; j++) {
-		sf_scale_label((const sf_scale *const *)sc, n, j, label,
-		               sizeof label);
-		printf("  %*s", sf_text_width(label, 10), label);
+		printf("  %*s", sf_text_width(labels[j], 10), labels[j]);
 	}
 	printf("\n");
 	for (size_t k = 0; k < first->table->n; k++) {
@@ -374,38 +377,31 @@ print_several(sf_scale *const *sc, size_t n)
 
 		printf("%*.6g", sf_text_width(in->name, 8), first->table->x[k]);
 		for (size_t j = 0; j < n; j++) {
-			sf_scale_label((const sf_scale *const *)sc, n, j, label,
-			               sizeof label);
-			printf("  %*.5g", sf_text_width(label, 10),
+			printf("  %*.5g", sf_text_width(labels[j], 10),
 			       sc[j]->table->pred->points[k].time);
 			outside |= sf_prediction_outside(sc[j]->table->pred, k);
 		}
 		printf("%s\n", outside ? "  *" : "");
 	}
 	for (size_t j = 0; j < n; j++) {
-		sf_scale_label((const sf_scale *const *)sc, n, j, label,
-		               sizeof label);
-		printf("\n%s:", label);
+		printf("\n%s:", labels[j]);
 		print_answers(sc[j]);
 	}
 }
 
 /* {"studies": [each study's document with its "label"]}. */
 static json_t *
-several_json(sf_scale *const *sc, size_t n)
+several_json(sf_scale *const *sc, char *const *labels, size_t n)
 {
 	json_t *root = json_object(), *list = json_array();
-	char label[512];
 	int ok = root != NULL && list != NULL;
 
 	for (size_t j = 0; ok && j < n; j++) {
 		json_t *one = sf_scale_json(sc[j]);
 
-		sf_scale_label((const sf_scale *const *)sc, n, j, label,
-		               sizeof label);
 		ok = one != NULL &&
-		     json_object_set_new(one, "label", json_string(label)) ==
-		         0 &&
+		     json_object_set_new(one, "label",
+		                         json_string(labels[j])) == 0 &&
 		     json_array_append_new(list, one) == 0;
 	}
 	if (!ok || json_object_set_new(root, "studies", list) != 0) {
@@ -421,8 +417,11 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 {
 	scale_args a = {0};
 	sf_fitfile **fits = NULL;
+	sf_fitfile_set **sets = NULL;
 	sf_scale **sc = NULL;
 	char **labels = NULL;
+	const char **group = NULL, **path = NULL; /* each fit's group, file */
+	size_t total = 0;
 	sf_svg *svg = NULL;
 	sf_table *table = NULL;
 	double *hx = NULL, *hy = NULL;
@@ -443,25 +442,47 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 		         cmd->name, "--plot", a.plot, a.fit_paths[j],
 		         "the fit file")) != SF_EXIT_OK)
 			goto done;
-	fits = calloc(a.nfits + 1, sizeof *fits);
-	sc = calloc(a.nfits + 1, sizeof *sc);
-	labels = calloc(a.nfits + 1, sizeof *labels);
-	if (fits == NULL || sc == NULL || labels == NULL) {
+	/* Every fit of every file: a groups file (from fit --by) gives
+	 * each group --group selects (every group without it), one series
+	 * each, labelled by its group. */
+	if ((sets = calloc(a.nfits + 1, sizeof *sets)) == NULL) {
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
 		status = cli_error(&err);
 		goto done;
 	}
-	for (n = 0; n < a.nfits; n++) {
-		if (sf_fitfile_load(a.fit_paths[n], &fits[n], &err) != SF_OK) {
+	for (size_t p = 0; p < a.nfits; p++) {
+		if (sf_fitfile_load_groups(a.fit_paths[p], a.group, &sets[p],
+		                           &err) != SF_OK) {
 			status = cli_error(&err);
 			goto done;
 		}
-		cli_fitfile_version(a.fit_paths[n], fits[n]);
+		total += sets[p]->count;
+	}
+	fits = calloc(total + 1, sizeof *fits);
+	sc = calloc(total + 1, sizeof *sc);
+	labels = calloc(total + 1, sizeof *labels);
+	group = calloc(total + 1, sizeof *group);
+	path = calloc(total + 1, sizeof *path);
+	if (fits == NULL || sc == NULL || labels == NULL || group == NULL ||
+	    path == NULL) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
+		goto done;
+	}
+	for (size_t p = 0, m = 0; p < a.nfits; p++)
+		for (size_t k = 0; k < sets[p]->count; k++, m++) {
+			fits[m] = sets[p]->fits[k];
+			sets[p]->fits[k] = NULL;
+			group[m] = sets[p]->labels[k];
+			path[m] = a.fit_paths[p];
+		}
+	for (n = 0; n < total; n++) {
+		cli_fitfile_version(path[n], fits[n]);
 		/* A study the fit cannot answer is a usage error. */
 		if ((rc = sf_scale_new(fits[n], &a.q, &sc[n], &err)) != SF_OK) {
-			if (a.nfits > 1 && rc != SF_ENOMEM) {
+			if (total > 1 && rc != SF_ENOMEM) {
 				status = cli_usage(cmd->name, NULL, "%s: %s",
-				                   a.fit_paths[n], err.message);
+				                   fits[n]->path, err.message);
 			} else {
 				status = rc == SF_ENOMEM
 				             ? cli_error(&err)
@@ -500,8 +521,14 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	for (size_t j = 0; j < n; j++) {
 		char label[512];
 
-		sf_scale_label((const sf_scale *const *)sc, n, j, label,
-		               sizeof label);
+		if (group[j] != NULL && a.nfits == 1)
+			snprintf(label, sizeof label, "%s", group[j]);
+		else if (group[j] != NULL)
+			snprintf(label, sizeof label, "%s %s", fits[j]->name,
+			         group[j]);
+		else
+			sf_scale_label((const sf_scale *const *)sc, n, j, label,
+			               sizeof label);
 		if ((labels[j] = strdup(label)) == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
@@ -523,7 +550,7 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 			sf_scale_warn(sc[j], cli_warning, NULL);
 	if (a.json) {
 		if ((json = n == 1 ? sf_scale_json(sc[0])
-		                   : several_json(sc, n)) == NULL) {
+		                   : several_json(sc, labels, n)) == NULL) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
 			goto done;
@@ -535,7 +562,7 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 	} else if (n == 1) {
 		print_text(sc[0]);
 	} else {
-		print_several(sc, n);
+		print_several(sc, labels, n);
 	}
 	status = SF_EXIT_OK;
 done:
@@ -544,11 +571,19 @@ done:
 	sf_table_free(table);
 	free(hx);
 	free(hy);
-	for (size_t j = 0; j < n; j++) {
-		sf_scale_free(sc[j]);
-		sf_fitfile_free(fits[j]);
-		free(labels[j]);
+	for (size_t j = 0; j < total; j++) {
+		if (j < n)
+			sf_scale_free(sc[j]);
+		if (fits != NULL)
+			sf_fitfile_free(fits[j]);
+		if (labels != NULL)
+			free(labels[j]);
 	}
+	for (size_t p = 0; sets != NULL && p < a.nfits; p++)
+		sf_fitfile_set_free(sets[p]);
+	free(sets);
+	free(group);
+	free(path);
 	free(sc);
 	free(fits);
 	free(labels);

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "base/suggest.h"
+#include "base/units.h"
 #include "fit/cost.h"
 
 #include <getopt.h>
@@ -52,6 +53,7 @@ static const command commands[] = {
      "      --residuals W   rows listed in the JSON report: auto (all up "
      "to\n"
      "                      100000 rows, none beyond), all or none\n"
+     "" CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings, no progress\n" CLI_DATA_OPTIONS_HELP,
      sf_command_fit},
     {"validate",
@@ -64,7 +66,8 @@ static const command commands[] = {
      "      --kfold K       K-fold cross-validation over configurations\n"
      "      --loo           leave one configuration out at a time\n"
      "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
-     "      --model NAME    which model of a models: file\n"
+     "      --model NAME    which model of a models: "
+     "file\n" CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_validate},
     {"compare", "compare MODEL.yaml... [DATA.csv] [--train EXPR] [OPTION]...",
@@ -75,6 +78,7 @@ static const command commands[] = {
      "      --train EXPR    also score extrapolation: fit where EXPR "
      "holds\n"
      "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
+         CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_compare},
     {"discover",
@@ -102,7 +106,7 @@ static const command commands[] = {
      "first\n"
      "  -o, --output FILE   write the best as a model file (atomically)\n"
      "      --json          print the search and the board as "
-     "JSON\n" CLI_FIT_OPTIONS_HELP
+     "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_discover},
     {"predict",
@@ -119,6 +123,10 @@ static const command commands[] = {
      "                           the same rows): how to average them\n"
      "      --unit U             the time's unit in the header: s, ms, min "
      "or h\n"
+     "      --group KEY          of a --by fit file, the groups whose key "
+     "has\n"
+     "                           these values (e.g. model=cnn); default: "
+     "all\n"
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
     {"next",
@@ -169,6 +177,9 @@ static const command commands[] = {
      "      --panel P            the chart's lower panel: efficiency or "
      "shares\n"
      "      --json               print the sweep and answers as JSON\n"
+     "      --group KEY          of a --by fit file, the groups to draw "
+     "(e.g.\n                           model=cnn); default: every "
+     "group\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
     {"init", "init DATA.csv [-o MODEL.yaml] [--force]",
@@ -336,7 +347,22 @@ int
 main(int argc, char **argv)
 {
 	/* GSL aborts on errors by default; our modules check every status. */
+	sf_error err;
+
 	gsl_set_error_handler_off();
+	sf_error_clear(&err);
+	/* Under mpirun: every rank runs the command (base/units.h); rank 0
+	 * alone prints and writes, the others' failures reach it through
+	 * the job's end (sf_units_finish). */
+	if (sf_units_init(&argc, &argv, &err) != SF_OK)
+		return cli_error(&err);
+	if (!sf_units_root() && (freopen("/dev/null", "w", stdout) == NULL ||
+	                         freopen("/dev/null", "w", stderr) == NULL))
+		sf_units_abort(SF_EXIT_INTERNAL);
+	/* mpirun hands rank 0 a standard output that is not buffered: a
+	 * 50 MB report would take a million writes. */
+	if (sf_units_mpi())
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	warn_thread_cap();
-	return close_stdout(run(argc, argv));
+	return sf_units_finish(close_stdout(run(argc, argv)));
 }

@@ -2,6 +2,7 @@
  * compare.c - fit candidate formulas on the same rows, score and rank them.
  */
 #include "fit/compare.h"
+#include "base/units.h"
 #include "fit/stats.h"
 #include "fit/tune.h"
 #include "base/sha256.h"
@@ -48,6 +49,12 @@ sf_compare_free(sf_compare *cmp)
 	if (cmp == NULL)
 		return;
 	for (size_t i = 0; i < cmp->n; i++) {
+		if (cmp->c[i]->borrowed) {
+			/* sf_compare_add_rows: its rows only are its own */
+			sf_dataset_free(cmp->c[i]->problem.data);
+			cmp->c[i]->problem.data = NULL;
+			cmp->c[i]->problem.formula = NULL;
+		}
 		sf_problem_close(&cmp->c[i]->problem);
 		free(cmp->c[i]->train_fold);
 		free(cmp->c[i]->by_level);
@@ -119,13 +126,10 @@ distinct_label(const sf_compare *cmp, const char *name)
 	return label;
 }
 
-int
-sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
+/* Room for one more candidate. */
+static int
+grow(sf_compare *cmp, sf_error *err)
 {
-	sf_compare_candidate *c;
-	named_warn nw;
-	int rc;
-
 	if (cmp->n == cmp->cap) {
 		size_t cap = cmp->cap > 0 ? 2 * cmp->cap : 8;
 		sf_compare_candidate **more =
@@ -140,6 +144,55 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 		cmp->order = order;
 		cmp->cap = cap;
 	}
+	return SF_OK;
+}
+
+int
+sf_compare_add_rows(sf_compare *cmp, const sf_model *m, const sf_problem *from,
+                    const size_t *rows, size_t n, sf_error *err)
+{
+	sf_compare_candidate *c;
+	int rc;
+
+	if ((rc = grow(cmp, err)) != SF_OK)
+		return rc;
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	c->model = m;
+	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
+	c->cv_mape = c->extra_mape = NAN;
+	c->max_corr = NAN;
+	c->borrowed = 1;
+	c->problem.model = m;
+	c->problem.formula = from->formula;
+	if ((c->label = distinct_label(cmp, m->name)) == NULL) {
+		free(c);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	if ((rc = sf_dataset_select(from->data, rows, n, &c->problem.data,
+	                            err)) != SF_OK) {
+		free(c->label);
+		free(c);
+		return rc;
+	}
+	c->n = c->problem.data->rows;
+	c->k = c->problem.formula->nparams;
+	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
+	rows_hash(c->problem.data, c->rows_sha);
+	cmp->order[cmp->n] = cmp->n;
+	cmp->c[cmp->n++] = c;
+	return SF_OK;
+}
+
+int
+sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
+{
+	sf_compare_candidate *c;
+	named_warn nw;
+	int rc;
+
+	if ((rc = grow(cmp, err)) != SF_OK)
+		return rc;
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	c->model = m;
@@ -337,6 +390,124 @@ done:
 	sf_holdout_free(h);
 	sf_stats_free(s);
 	sf_fit_result_free(r);
+	return rc;
+}
+
+/*
+ * Candidate i's scores as they travel between ranks (base/units.h), as
+ * doubles copied byte for byte: failed, at_bound, sse, mape, aicc, bic,
+ * cv_mape, extra_mape, max_corr, over, nby_level, then per level its
+ * input's index in the dataset, value, rows, mape and bias; then the
+ * poor list's bytes.
+ */
+enum { SCORES_HEAD = 11, SCORES_LEVEL = 5 };
+
+static int
+fit_unit(void *ctx, size_t i, char **out, size_t *size, sf_error *err)
+{
+	sf_compare *cmp = ctx;
+	const sf_compare_candidate *c;
+	size_t nv, used = 0;
+	double *v;
+	int rc;
+
+	if ((rc = sf_compare_fit(cmp, i, err)) != SF_OK)
+		return rc;
+	c = cmp->c[i];
+	nv = SCORES_HEAD + SCORES_LEVEL * c->nby_level;
+	if ((v = malloc(nv * sizeof *v + sizeof c->poor)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	v[used++] = c->failed;
+	v[used++] = (double)c->at_bound;
+	v[used++] = c->sse;
+	v[used++] = c->mape;
+	v[used++] = c->aicc;
+	v[used++] = c->bic;
+	v[used++] = c->cv_mape;
+	v[used++] = c->extra_mape;
+	v[used++] = c->max_corr;
+	v[used++] = c->over;
+	v[used++] = (double)c->nby_level;
+	for (size_t l = 0; l < c->nby_level; l++) {
+		const sf_dataset *d = c->problem.data;
+		size_t in = 0;
+
+		while (in < d->ninputs &&
+		       d->inputs[in].name != c->by_level[l].input)
+			in++;
+		v[used++] = (double)in;
+		v[used++] = c->by_level[l].value;
+		v[used++] = (double)c->by_level[l].rows;
+		v[used++] = c->by_level[l].mape;
+		v[used++] = c->by_level[l].bias;
+	}
+	memcpy(v + used, c->poor, sizeof c->poor);
+	*out = (char *)v;
+	*size = nv * sizeof *v + sizeof c->poor;
+	return SF_OK;
+}
+
+/* Candidate c's scores from bytes (fit_unit's). */
+static int
+unpack_scores(sf_compare_candidate *c, const char *bytes, sf_error *err)
+{
+	double v[SCORES_HEAD], w[SCORES_LEVEL];
+	const sf_dataset *d = c->problem.data;
+	size_t n;
+
+	memcpy(v, bytes, sizeof v);
+	c->fitted = 1;
+	c->failed = v[0] != 0;
+	c->at_bound = (size_t)v[1];
+	c->sse = v[2];
+	c->mape = v[3];
+	c->aicc = v[4];
+	c->bic = v[5];
+	c->cv_mape = v[6];
+	c->extra_mape = v[7];
+	c->max_corr = v[8];
+	c->over = v[9] != 0;
+	n = (size_t)v[10];
+	free(c->by_level);
+	c->by_level = NULL;
+	c->nby_level = 0;
+	if (n > 0 && (c->by_level = malloc(n * sizeof *c->by_level)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t l = 0; l < n; l++) {
+		memcpy(w,
+		       bytes +
+		           (SCORES_HEAD + SCORES_LEVEL * l) * sizeof(double),
+		       sizeof w);
+		c->by_level[l].input = d->inputs[(size_t)w[0]].name;
+		c->by_level[l].value = w[1];
+		c->by_level[l].rows = (size_t)w[2];
+		c->by_level[l].mape = w[3];
+		c->by_level[l].bias = w[4];
+	}
+	c->nby_level = n;
+	memcpy(c->poor,
+	       bytes + (SCORES_HEAD + SCORES_LEVEL * n) * sizeof(double),
+	       sizeof c->poor);
+	return SF_OK;
+}
+
+int
+sf_compare_fit_all(sf_compare *cmp, sf_error *err)
+{
+	char **results = calloc(cmp->n + 1, sizeof *results);
+	size_t *sizes = calloc(cmp->n + 1, sizeof *sizes);
+	int rc;
+
+	if (results == NULL || sizes == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else
+		rc = sf_units_run(cmp->n, fit_unit, cmp, results, sizes, err);
+	for (size_t i = 0; rc == SF_OK && i < cmp->n; i++)
+		rc = unpack_scores(cmp->c[i], results[i], err);
+	for (size_t i = 0; results != NULL && i < cmp->n; i++)
+		free(results[i]);
+	free(results);
+	free(sizes);
 	return rc;
 }
 

@@ -99,6 +99,7 @@ typedef struct sf_compare_candidate {
 	size_t nby_level;           /* dataset's order, values ascending */
 	int *train_fold; /* the train split's folds (sf_folds_split), or
 	                    NULL before sf_compare_split() or without one */
+	int borrowed;    /* sf_compare_add_rows(): the formula is borrowed */
 } sf_compare_candidate;
 
 /* A comparison. */
@@ -126,6 +127,17 @@ void sf_compare_free(sf_compare *cmp);
 int sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err);
 
 /*
+ * Add model m as a candidate fitted to the n rows of from's dataset listed
+ * in rows (indices into from->data; a group of a --by run), with from's
+ * compiled formula.  from must outlive cmp; the selected rows are the
+ * candidate's own.  Nothing is fitted.  Returns SF_OK, SF_EVALUE (n == 0)
+ * or SF_ENOMEM.
+ */
+int sf_compare_add_rows(sf_compare *cmp, const sf_model *m,
+                        const sf_problem *from, const size_t *rows, size_t n,
+                        sf_error *err);
+
+/*
  * Make every candidate's train split (nothing without a train condition).
  * Returns SF_OK, or the first error (sf_compare_fit() lists them).
  */
@@ -141,6 +153,14 @@ int sf_compare_split(sf_compare *cmp, sf_error *err);
  * rows, SF_ENOMEM.
  */
 int sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err);
+
+/*
+ * sf_compare_fit() for every candidate, the candidates being the units of
+ * work of base/units.h (over an MPI job's ranks; their scores travel as
+ * bytes and arrive exact).  Returns SF_OK or the error of the first
+ * candidate (by index) that failed.
+ */
+int sf_compare_fit_all(sf_compare *cmp, sf_error *err);
 
 /* Order the candidates (cmp->order) and set their Akaike weights; see the
  * opening comment.  Every candidate must have been fitted. */

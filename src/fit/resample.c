@@ -3,6 +3,7 @@
  */
 #include "fit/resample.h"
 #include "base/rng.h"
+#include "base/units.h"
 #include "fit/tune.h"
 
 #include <math.h>
@@ -105,14 +106,104 @@ summarise(sf_resample *r)
 	return SF_OK;
 }
 
-/* Keep fit result x as sample b of r. */
-static void
-record(sf_resample *r, size_t b, const sf_fit_result *x)
+/*
+ * A replicate's or restart's outcome as it travels between ranks
+ * (base/units.h): 3 + P doubles - 1 when it fitted (else 0), its cost,
+ * its evaluations, then its constants.  Doubles are copied as bytes, so
+ * they arrive exact.
+ */
+static int
+pack_outcome(const sf_fit_result *x, int fitted, size_t P, char **out,
+             size_t *size, sf_error *err)
 {
+	double *v = malloc((3 + P) * sizeof *v);
+
+	if (v == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	v[0] = fitted;
+	v[1] = fitted ? x->cost : NAN;
+	v[2] = x != NULL ? (double)x->evaluations : 0;
+	for (size_t j = 0; j < P; j++)
+		v[3 + j] = fitted ? x->theta[j] : NAN;
+	*out = (char *)v;
+	*size = (3 + P) * sizeof *v;
+	return SF_OK;
+}
+
+/* Unpack outcome k (bytes of pack_outcome) into r. */
+static void
+unpack_outcome(sf_resample *r, size_t k, const char *bytes)
+{
+	double v[3];
+
+	memcpy(v, bytes, sizeof v);
 	for (size_t j = 0; j < r->nparams; j++)
-		r->samples[b * r->nparams + j] = x != NULL ? x->theta[j] : NAN;
-	r->costs[b] = x != NULL ? x->cost : NAN;
-	r->failed += x == NULL;
+		memcpy(&r->samples[k * r->nparams + j],
+		       bytes + (3 + j) * sizeof(double), sizeof(double));
+	r->costs[k] = v[1];
+	r->failed += v[0] == 0;
+	r->evaluations += (size_t)v[2];
+}
+
+/* What every bootstrap replicate shares. */
+typedef struct bootstrap_ctx {
+	const sf_model *m;
+	const sf_dataset *d;
+	const sf_formula *f;
+	const sf_fit_options *o; /* warm-started at the full fit */
+	uint64_t seed;
+	size_t **members; /* the rows of each configuration */
+} bootstrap_ctx;
+
+/* Replicate b: draw configurations with replacement and refit. */
+static int
+bootstrap_unit(void *ctx, size_t b, char **out, size_t *size, sf_error *err)
+{
+	const bootstrap_ctx *c = ctx;
+	const sf_dataset *d = c->d;
+	const size_t C = d->nconfigs;
+	size_t nrows = 0, cap = d->rows * 2 + 1;
+	size_t *rows = malloc(cap * sizeof *rows);
+	sf_dataset *sub = NULL;
+	sf_fit_result *x = NULL;
+	sf_error rep_err;
+	sf_rng rng;
+	int rc;
+
+	if (rows == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	sf_rng_seed(&rng, c->seed, bootstrap_stream + b);
+	for (size_t k = 0; k < C; k++) {
+		size_t cfg = sf_rng_bounded(&rng, (uint32_t)C);
+		for (size_t i = 0; i < d->configs[cfg].count; i++) {
+			if (nrows == cap) {
+				size_t *more =
+				    realloc(rows, 2 * cap * sizeof *rows);
+				if (more == NULL) {
+					free(rows);
+					return sf_error_set(err, SF_ENOMEM,
+					                    "out of memory");
+				}
+				rows = more;
+				cap *= 2;
+			}
+			rows[nrows++] = c->members[cfg][i];
+		}
+	}
+	rc = sf_dataset_select(d, rows, nrows, &sub, err);
+	free(rows);
+	if (rc != SF_OK)
+		return rc;
+	rc = sf_tune_fit(c->m, sub, c->f, c->o, &x, &rep_err);
+	sf_dataset_free(sub);
+	if (rc == SF_ENOMEM) {
+		sf_fit_result_free(x);
+		*err = rep_err;
+		return rc;
+	}
+	rc = pack_outcome(x, rc == SF_OK, c->f->nparams, out, size, err);
+	sf_fit_result_free(x);
+	return rc;
 }
 
 int
@@ -122,22 +213,24 @@ sf_bootstrap_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 {
 	const size_t P = f->nparams, C = d->nconfigs;
 	sf_resample *r = resample_alloc(n, P);
-	size_t *rows = malloc((d->rows * 2 + 1) * sizeof *rows);
+	char **results = calloc(n + 1, sizeof *results);
+	size_t *sizes = calloc(n + 1, sizeof *sizes);
 	size_t **members = NULL;
 	sf_fit_options ro = *o;
+	bootstrap_ctx c;
 	int rc = SF_OK;
 
 	*out = NULL;
 	ro.warm_start = full->theta;
 	ro.progress = NULL;
-	if (r == NULL || rows == NULL)
+	if (r == NULL || results == NULL || sizes == NULL)
 		goto oom;
 	/* The rows of each configuration, for drawing whole ones. */
 	if ((members = calloc(C + 1, sizeof *members)) == NULL)
 		goto oom;
-	for (size_t c = 0; c < C; c++) {
-		members[c] = malloc(d->configs[c].count * sizeof **members);
-		if (members[c] == NULL)
+	for (size_t k = 0; k < C; k++) {
+		members[k] = malloc(d->configs[k].count * sizeof **members);
+		if (members[k] == NULL)
 			goto oom;
 	}
 	{
@@ -148,44 +241,13 @@ sf_bootstrap_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 			members[d->config[i]][fill[d->config[i]]++] = i;
 		free(fill);
 	}
-	for (size_t b = 0; b < n; b++) {
-		sf_rng rng;
-		size_t nrows = 0, cap = d->rows * 2;
-		sf_dataset *sub = NULL;
-		sf_fit_result *x = NULL;
-		sf_error rep_err;
-
-		sf_rng_seed(&rng, full->settings.seed, bootstrap_stream + b);
-		for (size_t k = 0; k < C; k++) {
-			size_t c = sf_rng_bounded(&rng, (uint32_t)C);
-			for (size_t i = 0; i < d->configs[c].count; i++) {
-				if (nrows == cap) {
-					size_t *more = realloc(
-					    rows, 2 * cap * sizeof *rows);
-					if (more == NULL)
-						goto oom;
-					rows = more;
-					cap *= 2;
-				}
-				rows[nrows++] = members[c][i];
-			}
-		}
-		if ((rc = sf_dataset_select(d, rows, nrows, &sub, err)) !=
-		    SF_OK)
-			goto done;
-		rc = sf_tune_fit(m, sub, f, &ro, &x, &rep_err);
-		sf_dataset_free(sub);
-		if (x != NULL)
-			r->evaluations += x->evaluations;
-		if (rc == SF_ENOMEM) {
-			sf_fit_result_free(x);
-			*err = rep_err;
-			goto done;
-		}
-		record(r, b, rc == SF_OK ? x : NULL);
-		sf_fit_result_free(x);
-		rc = SF_OK;
-	}
+	/* The replicates are the units of work (over an MPI job's ranks). */
+	c = (bootstrap_ctx){m, d, f, &ro, full->settings.seed, members};
+	if ((rc = sf_units_run(n, bootstrap_unit, &c, results, sizes, err)) !=
+	    SF_OK)
+		goto done;
+	for (size_t b = 0; b < n; b++)
+		unpack_outcome(r, b, results[b]);
 	if (summarise(r) != SF_OK)
 		goto oom;
 	*out = r;
@@ -195,12 +257,55 @@ oom:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
 	if (members != NULL)
-		for (size_t c = 0; c < C; c++)
-			free(members[c]);
+		for (size_t k = 0; k < C; k++)
+			free(members[k]);
 	free(members);
-	free(rows);
+	for (size_t b = 0; results != NULL && b < n; b++)
+		free(results[b]);
+	free(results);
+	free(sizes);
 	sf_resample_free(r);
 	return rc;
+}
+
+/* What every restart shares; fits keeps the ones this process ran. */
+typedef struct restarts_ctx {
+	const sf_model *m;
+	const sf_dataset *d;
+	const sf_formula *f;
+	const sf_fit_options *o;
+	uint64_t seed;
+	sf_fit_result **fits;
+} restarts_ctx;
+
+/* Restart i: a whole fit from seed + i. */
+static int
+restart_unit(void *ctx, size_t i, char **out, size_t *size, sf_error *err)
+{
+	const restarts_ctx *c = ctx;
+	sf_fit_options ro = *c->o;
+	sf_fit_result *x = NULL;
+	sf_error fit_err;
+	int rc;
+
+	ro.has_seed = 1;
+	ro.seed = c->seed + i;
+	rc = sf_tune_fit(c->m, c->d, c->f, &ro, &x, &fit_err);
+	if (rc == SF_ENOMEM) {
+		sf_fit_result_free(x);
+		*err = fit_err;
+		return rc;
+	}
+	if (pack_outcome(x, rc == SF_OK, c->f->nparams, out, size, err) !=
+	    SF_OK) {
+		sf_fit_result_free(x);
+		return SF_ENOMEM;
+	}
+	if (rc == SF_OK)
+		c->fits[i] = x;
+	else
+		sf_fit_result_free(x);
+	return SF_OK;
 }
 
 int
@@ -209,41 +314,48 @@ sf_restarts_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                 sf_resample **out, sf_error *err)
 {
 	sf_resample *r = resample_alloc(k, f->nparams);
-	sf_fit_options ro = *o;
+	sf_fit_result **fits = calloc(k + 1, sizeof *fits);
+	char **results = calloc(k + 1, sizeof *results);
+	size_t *sizes = calloc(k + 1, sizeof *sizes);
 	uint64_t seed = sf_fit_settings_effective(m, o).seed;
+	restarts_ctx c = {m, d, f, o, seed, fits};
+	size_t chosen = SIZE_MAX;
 	int rc = SF_OK;
 
 	*best = NULL;
 	*out = NULL;
-	if (r == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	ro.has_seed = 1;
-	for (size_t i = 0; i < k; i++) {
-		sf_fit_result *x = NULL;
-
-		ro.seed = seed + i;
-		rc = sf_tune_fit(m, d, f, &ro, &x, err);
-		if (x != NULL)
-			r->evaluations += x->evaluations;
-		if (rc == SF_ENOMEM) {
-			sf_fit_result_free(x);
-			goto done;
-		}
-		record(r, i, rc == SF_OK ? x : NULL);
-		if (rc == SF_OK && (*best == NULL || x->cost < (*best)->cost)) {
-			sf_fit_result_free(*best);
-			*best = x;
-		} else {
-			sf_fit_result_free(x);
-		}
-		rc = SF_OK;
+	if (r == NULL || fits == NULL || results == NULL || sizes == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
 	}
-	if (*best == NULL) {
+	r->evaluations = 0;
+	if ((rc = sf_units_run(k, restart_unit, &c, results, sizes, err)) !=
+	    SF_OK)
+		goto done;
+	/* The lowest cost wins; the first of equal ones. */
+	for (size_t i = 0; i < k; i++) {
+		unpack_outcome(r, i, results[i]);
+		if (!isnan(r->costs[i]) &&
+		    (chosen == SIZE_MAX || r->costs[i] < r->costs[chosen]))
+			chosen = i;
+	}
+	if (chosen == SIZE_MAX) {
 		rc = sf_error_set(err, SF_EFAIL,
 		                  "none of the %zu restarts found a finite "
 		                  "cost",
 		                  k);
 		goto done;
+	}
+	if (fits[chosen] != NULL) {
+		*best = fits[chosen];
+		fits[chosen] = NULL;
+	} else {
+		/* Another rank ran it: the same seed fits the same bytes. */
+		sf_fit_options ro = *o;
+		ro.has_seed = 1;
+		ro.seed = seed + chosen;
+		if ((rc = sf_tune_fit(m, d, f, &ro, best, err)) != SF_OK)
+			goto done;
 	}
 	if (summarise(r) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -256,6 +368,15 @@ done:
 		sf_fit_result_free(*best);
 		*best = NULL;
 	}
+	for (size_t i = 0; i < k; i++) {
+		if (fits != NULL)
+			sf_fit_result_free(fits[i]);
+		if (results != NULL)
+			free(results[i]);
+	}
+	free(fits);
+	free(results);
+	free(sizes);
 	sf_resample_free(r);
 	return rc;
 }

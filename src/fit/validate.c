@@ -2,6 +2,7 @@
  * validate.c - folds, the fits without each fold, and their scores.
  */
 #include "fit/validate.h"
+#include "base/units.h"
 #include "fit/cost.h"
 #include "fit/interval.h"
 #include "fit/stats.h"
@@ -250,6 +251,98 @@ done:
 	return rc;
 }
 
+/* What every fold shares. */
+typedef struct fold_ctx {
+	const sf_model *m;
+	const sf_dataset *d;
+	const sf_formula *f;
+	const sf_fit_options *o;
+	sf_fit_fn *fit;
+	const sf_holdout *h; /* its folds, whether it has intervals */
+} fold_ctx;
+
+/*
+ * Fold k as a unit of work (base/units.h): run it into a holdout of its
+ * own and pack what it found as doubles - failed folds, evaluations, then
+ * for each row of the fold in order its prediction (and interval).
+ */
+static int
+fold_unit(void *ctx, size_t k, char **out, size_t *size, sf_error *err)
+{
+	const fold_ctx *c = ctx;
+	const size_t n = c->d->rows, per = c->h->lo95 != NULL ? 3 : 1;
+	sf_holdout t = *c->h;
+	double *v = NULL;
+	size_t used = 2;
+	int rc;
+
+	t.predicted = malloc((n + 1) * sizeof *t.predicted);
+	t.lo95 = t.hi95 = NULL;
+	if (per == 3) {
+		t.lo95 = malloc((n + 1) * sizeof *t.lo95);
+		t.hi95 = malloc((n + 1) * sizeof *t.hi95);
+	}
+	v = malloc((2 + per * n) * sizeof *v);
+	if (t.predicted == NULL || v == NULL ||
+	    (per == 3 && (t.lo95 == NULL || t.hi95 == NULL))) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	t.evaluations = t.failed_folds = 0;
+	for (size_t i = 0; i < n; i++) {
+		t.predicted[i] = NAN;
+		if (per == 3)
+			t.lo95[i] = t.hi95[i] = NAN;
+	}
+	if ((rc = run_fold(c->m, c->d, c->f, c->o, c->fit, (int)k, &t, err)) !=
+	    SF_OK)
+		goto done;
+	v[0] = (double)t.failed_folds;
+	v[1] = (double)t.evaluations;
+	for (size_t i = 0; i < n; i++) {
+		if (t.fold[i] != (int)k)
+			continue;
+		v[used++] = t.predicted[i];
+		if (per == 3) {
+			v[used++] = t.lo95[i];
+			v[used++] = t.hi95[i];
+		}
+	}
+	*out = (char *)v;
+	*size = used * sizeof *v;
+	v = NULL;
+done:
+	free(v);
+	free(t.predicted);
+	free(t.lo95);
+	free(t.hi95);
+	return rc;
+}
+
+/* Fold k's packed outcome (fold_unit) into h. */
+static void
+unpack_fold(sf_holdout *h, int k, const char *bytes)
+{
+	size_t used = 2;
+	double v[2];
+
+	memcpy(v, bytes, sizeof v);
+	h->failed_folds += (size_t)v[0];
+	h->evaluations += (size_t)v[1];
+	for (size_t i = 0; i < h->rows; i++) {
+		if (h->fold[i] != k)
+			continue;
+		memcpy(&h->predicted[i], bytes + used++ * sizeof(double),
+		       sizeof(double));
+		if (h->lo95 != NULL) {
+			memcpy(&h->lo95[i], bytes + used++ * sizeof(double),
+			       sizeof(double));
+			memcpy(&h->hi95[i], bytes + used++ * sizeof(double),
+			       sizeof(double));
+		}
+	}
+}
+
 int
 sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
@@ -277,8 +370,24 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		if (intervals)
 			h->lo95[i] = h->hi95[i] = NAN;
 	}
-	for (size_t k = 0; k < nfolds && rc == SF_OK; k++)
-		rc = run_fold(m, d, f, o, fit, (int)k, h, err);
+	/* The folds are the units of work (over an MPI job's ranks). */
+	{
+		fold_ctx c = {m, d, f, o, fit, h};
+		char **results = calloc(nfolds + 1, sizeof *results);
+		size_t *sizes = calloc(nfolds + 1, sizeof *sizes);
+
+		if (results == NULL || sizes == NULL)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		else
+			rc = sf_units_run(nfolds, fold_unit, &c, results, sizes,
+			                  err);
+		for (size_t k = 0; rc == SF_OK && k < nfolds; k++)
+			unpack_fold(h, (int)k, results[k]);
+		for (size_t k = 0; results != NULL && k < nfolds; k++)
+			free(results[k]);
+		free(results);
+		free(sizes);
+	}
 	if (rc != SF_OK) {
 		sf_holdout_free(h);
 		return rc;

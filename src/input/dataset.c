@@ -312,6 +312,7 @@ sf_dataset_free(sf_dataset *d)
 	free(d->file);
 	free(d->lines);
 	free(d->table_row);
+	free(d->skipped_row);
 	free(d->output);
 	free(d->weight);
 	for (size_t i = 0; i < d->ninputs; i++) {
@@ -565,11 +566,13 @@ dataset_alloc_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
 	d->lines = malloc(n * sizeof *d->lines);
 	d->table_row = malloc(n * sizeof *d->table_row);
 	d->output = malloc(n * sizeof *d->output);
+	d->skipped_row = malloc(n * sizeof *d->skipped_row);
 	d->inputs = calloc(m->ninputs + 1, sizeof *d->inputs);
 	if (weighted)
 		d->weight = malloc(n * sizeof *d->weight);
 	if (d->lines == NULL || d->table_row == NULL || d->output == NULL ||
-	    d->inputs == NULL || (weighted && d->weight == NULL))
+	    d->skipped_row == NULL || d->inputs == NULL ||
+	    (weighted && d->weight == NULL))
 		return SF_ENOMEM;
 	for (size_t i = 0; i < m->ninputs; i++) {
 		sf_dataset_input *in = &d->inputs[d->ninputs++];
@@ -773,7 +776,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 			         m->weight.text, v.weight[row]);
 		if (why[0] != '\0') {
 			report_skip(t, row, &reported, warn, warn_ctx, why);
-			d->skipped++;
+			d->skipped_row[d->skipped++] = row;
 			continue;
 		}
 		d->lines[d->rows] = sf_table_row_lines(t)[row];

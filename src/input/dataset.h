@@ -54,6 +54,7 @@ typedef struct sf_dataset {
 	size_t table_rows;   /* data rows in the file */
 	size_t filtered_out; /* rows the where: filter dropped */
 	size_t skipped;      /* rows dropped as unusable (reported) */
+	size_t *skipped_row; /* their table indices (NULL in a selection) */
 	size_t rows;         /* rows kept: the fit's rows */
 	int *lines;          /* the file line of each kept row */
 	size_t *table_row;   /* each kept row's index in the table */

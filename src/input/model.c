@@ -572,13 +572,16 @@ get_formula(loader *ld, const yaml_node_t *node, const char *what,
 static int
 load_data(loader *ld, const yaml_node_t *node, sf_model *m)
 {
-	static const char *const keys[] = {"file", "where", "output", "weight",
-	                                   "unit"};
+	static const char *const keys[] = {"file",   "where", "output",
+	                                   "weight", "unit",  "by"};
 	yaml_node_t *v;
 	int rc, unit;
 
 	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "data")) != SF_OK ||
-	    (rc = check_keys(ld, node, "data", keys, 5)) != SF_OK)
+	    (rc = check_keys(ld, node, "data", keys, 6)) != SF_OK)
+		return rc;
+	if ((v = map_get(ld, node, "by")) != NULL &&
+	    (rc = get_formula(ld, v, "data.by", &m->by)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "unit")) != NULL) {
 		if ((rc = get_choice(ld, v, "data.unit", sf_model_units,
@@ -1500,6 +1503,7 @@ model_free(sf_model *m)
 	free(m->data_file);
 	free_text(&m->data_file_at);
 	free_text(&m->where);
+	free_text(&m->by);
 	free_text(&m->output);
 	free_text(&m->weight);
 	for (size_t i = 0; i < m->ninputs; i++) {
@@ -1564,6 +1568,7 @@ model_new(loader *ld, const sf_model *shared)
 	     (m->description = dup_string(shared->description)) == NULL) ||
 	    copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
 	    copy_text(&shared->where, &m->where) != SF_OK ||
+	    copy_text(&shared->by, &m->by) != SF_OK ||
 	    copy_text(&shared->output, &m->output) != SF_OK ||
 	    copy_text(&shared->weight, &m->weight) != SF_OK)
 		goto fail;

@@ -153,6 +153,9 @@ typedef struct sf_model {
 	                             * directory; NULL when absent */
 	sf_model_text data_file_at; /* where data.file was written */
 	sf_model_text where;        /* row filter; text NULL when absent */
+	sf_model_text by;           /* data.by: the columns that split the
+	                             * rows into groups, comma-separated;
+	                             * text NULL when absent */
 	sf_model_text output;       /* the measured time */
 	const char *unit;           /* data.unit, one of sf_model_units;
 	                             * NULL when absent */

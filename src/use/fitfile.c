@@ -10,6 +10,8 @@
  * tells it where each name and formula is in the file.
  */
 #include "use/fitfile.h"
+#include "base/number.h"
+#include "base/suggest.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -1028,6 +1030,18 @@ load_all(loader *ld, json_t *root)
 
 	if (!check_type(ld, root, "", "object"))
 		return SF_ETYPE;
+	if (json_is_array(json_object_get(root, "groups"))) {
+		json_t *g0 = json_array_get(json_object_get(root, "groups"), 0);
+		const char *label =
+		    json_string_value(json_object_get(g0, "label"));
+		return sf_error_at(
+		    ld->err, SF_EUSAGE, ld->name, 0, 0,
+		    "holds the fits of %zu groups (a --by fit): choose one "
+		    "with --group KEY%s%s",
+		    json_array_size(json_object_get(root, "groups")),
+		    label != NULL ? ", e.g. --group " : "",
+		    label != NULL ? label : "");
+	}
 	text = member(ld, root, "", "scalefit_version", "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
@@ -1332,4 +1346,215 @@ sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text)
 		if (strcmp(f->inputs[i].levels[k], text) == 0)
 			return k;
 	return SF_FITFILE_NONE;
+}
+
+/* ---- groups of a --by fit ------------------------------------------------ */
+
+void
+sf_fitfile_set_free(sf_fitfile_set *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->count; i++) {
+		sf_fitfile_free(s->fits[i]);
+		free(s->labels[i]);
+	}
+	free(s->fits);
+	free(s->labels);
+	json_decref(s->keys);
+	free(s);
+}
+
+/* Whether value text (length n) is key value v. */
+static int
+key_value_matches(const json_t *v, const char *text, size_t n)
+{
+	char buf[128];
+	double x;
+
+	if (json_is_string(v))
+		return strlen(json_string_value(v)) == n &&
+		       memcmp(json_string_value(v), text, n) == 0;
+	if (json_is_null(v))
+		return n == 0;
+	if (!json_is_number(v) || n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return sf_parse_double(buf, &x) == SF_OK && x == json_number_value(v);
+}
+
+int
+sf_fitfile_group_matches(const json_t *group, const char *selector)
+{
+	const json_t *key = json_object_get(group, "key");
+	const char *label = json_string_value(json_object_get(group, "label"));
+	const char *p = selector;
+
+	if (label != NULL && strcmp(label, selector) == 0)
+		return 1;
+	if (!json_is_object(key))
+		return 0;
+	for (;;) {
+		const char *end = p + strcspn(p, ",");
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+		char column[256];
+		const json_t *v;
+
+		if (eq == NULL || (size_t)(eq - p) >= sizeof column)
+			return 0;
+		memcpy(column, p, (size_t)(eq - p));
+		column[eq - p] = '\0';
+		if ((v = json_object_get(key, column)) == NULL ||
+		    !key_value_matches(v, eq + 1, (size_t)(end - eq - 1)))
+			return 0;
+		if (*end == '\0')
+			return 1;
+		p = end + 1;
+	}
+}
+
+/* Read the group report g of the file at path into *out. */
+static int
+load_group(const char *path, const json_t *g, const char *label,
+           sf_fitfile **out, sf_error *err)
+{
+	static const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
+	char name[SF_ERROR_FILE_MAX];
+	char *text = json_dumps(g, flags);
+	int rc;
+
+	if (text == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	/* Positions count within the group's report. */
+	snprintf(name, sizeof name, "%s[%s]", path, label);
+	rc = sf_fitfile_parse(text, strlen(text), name, out, err);
+	free(text);
+	return rc;
+}
+
+int
+sf_fitfile_load_groups(const char *path, const char *selector,
+                       sf_fitfile_set **out, sf_error *err)
+{
+	return sf_fitfile_load_groups_flags(path, selector, 0, out, err);
+}
+
+int
+sf_fitfile_load_groups_flags(const char *path, const char *selector,
+                             unsigned flags, sf_fitfile_set **out,
+                             sf_error *err)
+{
+	sf_fitfile_set *s = calloc(1, sizeof *s);
+	json_t *root = NULL, *groups, *g;
+	json_error_t jerr;
+	const char *names[64];
+	size_t i, nnames = 0;
+	int rc;
+
+	*out = NULL;
+	if (s == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	groups = json_object_get(root, "groups");
+	if (root == NULL || !json_is_array(groups)) {
+		/* A plain fit file (or a broken one: its loader says why). */
+		json_decref(root);
+		if (selector != NULL) {
+			free(s);
+			return sf_error_at(err, SF_EUSAGE, path, 0, 0,
+			                   "--group %s: this is the fit of one "
+			                   "selection of rows, not of groups "
+			                   "(a --by fit)",
+			                   selector);
+		}
+		s->fits = calloc(1, sizeof *s->fits);
+		s->labels = calloc(1, sizeof *s->labels);
+		if (s->fits == NULL || s->labels == NULL) {
+			sf_fitfile_set_free(s);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		if ((rc = sf_fitfile_load_flags(path, flags, &s->fits[0],
+		                                err)) != SF_OK) {
+			sf_fitfile_set_free(s);
+			return rc;
+		}
+		s->count = 1;
+		*out = s;
+		return SF_OK;
+	}
+	s->grouped = 1;
+	s->fits = calloc(json_array_size(groups) + 1, sizeof *s->fits);
+	s->labels = calloc(json_array_size(groups) + 1, sizeof *s->labels);
+	s->keys = json_array();
+	if (s->fits == NULL || s->labels == NULL || s->keys == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto fail;
+	}
+	json_array_foreach(groups, i, g)
+	{
+		const char *label =
+		    json_string_value(json_object_get(g, "label"));
+		const char *error =
+		    json_string_value(json_object_get(g, "error"));
+
+		if (label == NULL) {
+			rc = sf_error_at(err, SF_ETYPE, path, 0, 0,
+			                 "group %zu has no label", i + 1);
+			goto fail;
+		}
+		if (nnames < 64)
+			names[nnames++] = label;
+		if (selector != NULL && !sf_fitfile_group_matches(g, selector))
+			continue;
+		if (error != NULL) {
+			/* A failed group: skipped among all, refused alone. */
+			if (selector == NULL)
+				continue;
+			rc = sf_error_at(err, SF_EFAIL, path, 0, 0,
+			                 "group %s did not fit: %s", label,
+			                 error);
+			goto fail;
+		}
+		if ((s->labels[s->count] = strdup(label)) == NULL ||
+		    json_array_append(s->keys, json_object_get(g, "key")) !=
+		        0) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto fail;
+		}
+		if ((rc = load_group(path, g, label, &s->fits[s->count],
+		                     err)) != SF_OK) {
+			free(s->labels[s->count]);
+			s->labels[s->count] = NULL;
+			goto fail;
+		}
+		s->count++;
+	}
+	if (s->count == 0) {
+		const char *near =
+		    selector != NULL
+		        ? sf_suggest_nearest(selector, names, nnames)
+		        : NULL;
+		if (selector == NULL)
+			rc = sf_error_at(err, SF_EFAIL, path, 0, 0,
+			                 "every group of this --by fit failed");
+		else if (near != NULL)
+			rc = sf_error_at(err, SF_ENAME, path, 0, 0,
+			                 "no group matches --group %s; did you "
+			                 "mean '%s'?",
+			                 selector, near);
+		else
+			rc = sf_error_at(err, SF_ENAME, path, 0, 0,
+			                 "no group matches --group %s (give "
+			                 "COLUMN=VALUE, e.g. %s)",
+			                 selector, nnames > 0 ? names[0] : "");
+		goto fail;
+	}
+	json_decref(root);
+	*out = s;
+	return SF_OK;
+fail:
+	json_decref(root);
+	sf_fitfile_set_free(s);
+	return rc;
 }
