@@ -1171,19 +1171,18 @@ string_end(const char *t, size_t n, size_t i)
 	return i < n ? i : n;
 }
 
-/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes an
- * empty one (its bytes spaces, its line breaks kept, so every position
- * after it stays), so jansson never builds the tree of rows a prediction
- * does not use: 4.1 million of them took 5.7 GB.  Text that is not a
- * well-formed array there is left to the parser. */
-static void
-blank_residuals(char *t, size_t n)
+/* Where the value of the top-level object's member KEY starts in the JSON
+ * text t: the index of its first character, or n when the object has no
+ * such member (or the text is not an object there).  A scan of the text
+ * only: no tree is built. */
+static size_t
+top_level_member(const char *t, size_t n, const char *key)
 {
+	size_t len = strlen(key);
 	int depth = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		size_t end, j, k;
-		int d = 0;
+		size_t end, j;
 
 		if (t[i] == '{' || t[i] == '[')
 			depth++;
@@ -1193,9 +1192,9 @@ blank_residuals(char *t, size_t n)
 			continue;
 		end = string_end(t, n, i);
 		if (end == n)
-			return;
-		if (depth != 1 || end - i != 10 ||
-		    memcmp(t + i + 1, "residuals", 9) != 0) {
+			return n;
+		if (depth != 1 || end - i != len + 1 ||
+		    memcmp(t + i + 1, key, len) != 0) {
 			i = end;
 			continue;
 		}
@@ -1207,23 +1206,37 @@ blank_residuals(char *t, size_t n)
 		}
 		for (j++; j < n && strchr(" \t\r\n", t[j]) != NULL; j++)
 			;
-		if (j >= n || t[j] != '[')
-			return;
-		for (k = j; k < n; k++) {
-			if (t[k] == '"' && (k = string_end(t, n, k)) == n)
-				return;
-			if (t[k] == '[' || t[k] == '{')
-				d++;
-			else if ((t[k] == ']' || t[k] == '}') && --d == 0)
-				break;
-		}
-		if (k >= n || t[k] != ']')
-			return;
-		for (size_t x = j + 1; x < k; x++)
-			if (t[x] != '\n')
-				t[x] = ' ';
-		i = k;
+		return j;
 	}
+	return n;
+}
+
+/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes an
+ * empty one (its bytes spaces, its line breaks kept, so every position
+ * after it stays), so jansson never builds the tree of rows a prediction
+ * does not use: 4.1 million of them took 5.7 GB.  Text that is not a
+ * well-formed array there is left to the parser. */
+static void
+blank_residuals(char *t, size_t n)
+{
+	size_t j = top_level_member(t, n, "residuals"), k;
+	int d = 0;
+
+	if (j >= n || t[j] != '[')
+		return;
+	for (k = j; k < n; k++) {
+		if (t[k] == '"' && (k = string_end(t, n, k)) == n)
+			return;
+		if (t[k] == '[' || t[k] == '{')
+			d++;
+		else if ((t[k] == ']' || t[k] == '}') && --d == 0)
+			break;
+	}
+	if (k >= n || t[k] != ']')
+		return;
+	for (size_t x = j + 1; x < k; x++)
+		if (t[x] != '\n')
+			t[x] = ' ';
 }
 
 int
@@ -1232,17 +1245,18 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 	return sf_fitfile_load_flags(path, 0, out, err);
 }
 
-int
-sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
-                      sf_error *err)
+/* Read the whole of the fit file at path into *text (malloc'd, *length
+ * bytes), refusing one larger than FITFILE_MAX_BYTES. */
+static int
+read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 {
 	FILE *in = fopen(path, "rb");
 	char *text = NULL;
 	size_t length = 0, size = 0;
 	struct stat st;
-	int rc;
 
 	*out = NULL;
+	*out_length = 0;
 	if (in == NULL)
 		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
 		                   strerror(errno));
@@ -1284,6 +1298,22 @@ sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 		return SF_EIO;
 	}
 	fclose(in);
+	*out = text;
+	*out_length = length;
+	return SF_OK;
+}
+
+int
+sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
+                      sf_error *err)
+{
+	char *text;
+	size_t length;
+	int rc;
+
+	*out = NULL;
+	if ((rc = read_fitfile(path, &text, &length, err)) != SF_OK)
+		return rc;
 	if (flags & SF_FITFILE_NO_MEASURED)
 		blank_residuals(text, length);
 	rc = sf_fitfile_parse(text, length, path, out, err);
@@ -1449,18 +1479,27 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 	json_t *root = NULL, *groups, *g;
 	json_error_t jerr;
 	const char *names[64];
-	size_t i, nnames = 0;
+	char *text = NULL;
+	size_t i, length, nnames = 0;
 	int rc;
 
 	*out = NULL;
 	if (s == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if ((rc = read_fitfile(path, &text, &length, err)) != SF_OK) {
+		free(s);
+		return rc;
+	}
+	/* The text is read once; a plain fit file never becomes a whole
+	 * jansson tree here (its rows may be millions). */
+	if (top_level_member(text, length, "groups") < length)
+		root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
 	groups = json_object_get(root, "groups");
 	if (root == NULL || !json_is_array(groups)) {
-		/* A plain fit file (or a broken one: its loader says why). */
+		/* A plain fit file (or a broken one: its parser says why). */
 		json_decref(root);
 		if (selector != NULL) {
+			free(text);
 			free(s);
 			return sf_error_at(err, SF_EUSAGE, path, 0, 0,
 			                   "--group %s: this is the fit of one "
@@ -1471,11 +1510,15 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 		s->fits = calloc(1, sizeof *s->fits);
 		s->labels = calloc(1, sizeof *s->labels);
 		if (s->fits == NULL || s->labels == NULL) {
+			free(text);
 			sf_fitfile_set_free(s);
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
 		}
-		if ((rc = sf_fitfile_load_flags(path, flags, &s->fits[0],
-		                                err)) != SF_OK) {
+		if (flags & SF_FITFILE_NO_MEASURED)
+			blank_residuals(text, length);
+		rc = sf_fitfile_parse(text, length, path, &s->fits[0], err);
+		free(text);
+		if (rc != SF_OK) {
 			sf_fitfile_set_free(s);
 			return rc;
 		}
@@ -1483,6 +1526,8 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 		*out = s;
 		return SF_OK;
 	}
+	free(text);
+	text = NULL;
 	s->grouped = 1;
 	s->fits = calloc(json_array_size(groups) + 1, sizeof *s->fits);
 	s->labels = calloc(json_array_size(groups) + 1, sizeof *s->labels);

@@ -51,5 +51,33 @@ case_ aliases aliases 3000 "$SCALEFIT" check model.yaml
 # 800 constants on 8 rows: a cubic SVD of the Jacobian padded to 800 x 800
 # in the polish and the covariance (about 15 s).
 case_ constants constants 800 "$SCALEFIT" fit model.yaml
+# predict on a fit file that holds the residuals of 300,000 rows (fit
+# --residuals all): a prediction must not build the tree of those rows
+# (a groups check that loaded the whole file with jansson took 6.4 times
+# the file's size; the text itself is about 50 MB).  Peak memory, not time:
+# at most 2.5 times the file's size and 64 MB.
+python3 "$srcdir/tests/hostile/generate.py" rows 300000 "$dir/rows" || exit 99
+if (cd "$dir/rows" && timeout 60 "$SCALEFIT" fit model.yaml -q \
+	--residuals all -o fit.json >out 2>&1); then
+	if python3 - "$SCALEFIT" "$dir/rows/fit.json" <<'EOF'; then
+import os, resource, subprocess, sys
+size = os.path.getsize(sys.argv[2])
+subprocess.run([sys.argv[1], "predict", sys.argv[2], "--at", "p=3"],
+               check=True, stdout=subprocess.DEVNULL, timeout=60)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print("predict: peak %.0f MB for a %.0f MB fit file" % (peak / 2**20, size / 2**20))
+sys.exit(0 if peak <= 2.5 * size + 64 * 2**20 else 1)
+EOF
+		echo "ok: predict on a fit file with every residual"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: predict on a fit file with every residual"
+		failed=$((failed + 1))
+	fi
+else
+	echo "FAIL: fit --residuals all of 300,000 rows"
+	tail -n 5 "$dir/rows/out" | sed 's/^/  | /'
+	failed=$((failed + 1))
+fi
 echo "sizes: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
