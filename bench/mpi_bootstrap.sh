@@ -6,7 +6,7 @@
 # Usage: bench/mpi_bootstrap.sh [RUNS [REPLICATES]]
 #   SCALEFIT      the plain build (default ./src/scalefit): the reference
 #   SCALEFIT_MPI  a build configured --with-mpi (required)
-#   MPIRUN        default "mpirun --oversubscribe"
+#   MPIRUN        default "mpirun --oversubscribe --mca pml ob1 --mca btl self,vader"
 # Runs alternate (plain, 2 ranks, plain, ...) so that load from other work
 # on the machine hits both alike.  Two ratios per pair:
 #   wall  the plain run's wall-clock time over the 2-rank run's (MPI start-up
@@ -21,7 +21,9 @@
 runs=${1:-7}
 reps=${2:-2000}
 SCALEFIT=${SCALEFIT:-./src/scalefit}
-MPIRUN=${MPIRUN:-mpirun --oversubscribe}
+# One machine: the shared-memory transports only (Open MPI's probe of the
+# network ones costs 0.2 s of start-up here; scalefit(1), Running under MPI).
+MPIRUN=${MPIRUN:-mpirun --oversubscribe --mca pml ob1 --mca btl self,vader}
 srcdir=${srcdir:-$(dirname "$0")/..}
 model="$srcdir/expressions/ddp-generic.yaml"
 work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-bench.XXXXXX") || exit 1
