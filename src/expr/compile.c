@@ -1232,20 +1232,49 @@ differentiate(dag *g, int32_t *roots, size_t n, size_t P)
 {
 	size_t n0 = g->n;
 	int32_t *D = malloc((n0 ? n0 : 1) * sizeof *D);
+	/* leaf[j]: the node of parameter j (the DAG interns it once), or n0 */
+	size_t *leaf = malloc((P ? P : 1) * sizeof *leaf);
 
-	if (D == NULL)
+	if (D == NULL || leaf == NULL) {
+		free(D);
+		free(leaf);
 		return SF_ENOMEM;
+	}
+	for (size_t j = 0; j < P; j++)
+		leaf[j] = n0;
+	for (size_t x = 0; x < n0; x++) {
+		D[x] = Z;
+		if (N(g, (int32_t)x)->op == SF_OP_PARAM &&
+		    N(g, (int32_t)x)->index < P &&
+		    leaf[N(g, (int32_t)x)->index] == n0)
+			leaf[N(g, (int32_t)x)->index] = x;
+	}
 	/* spread the values to their places first */
 	for (size_t k = n; k-- > 0;)
 		roots[k * (1 + P)] = roots[k];
 	for (size_t j = 0; j < P; j++) {
-		for (size_t x = 0; x < n0; x++)
-			D[x] = derive(g, (int32_t)x, j, D);
+		/* Operands come before their nodes, so only the nodes from
+		 * theta_j's own onwards can depend on it, and a node depends
+		 * on it when an operand does: the others keep the structural
+		 * zero without being derived.  One scan per parameter from its
+		 * node, where deriving every node for every parameter took
+		 * seconds for thousands of constants. */
+		for (size_t x = leaf[j]; x < n0; x++) {
+			const dnode *v = N(g, (int32_t)x);
+
+			if (x == leaf[j] || (v->a >= 0 && D[v->a] != Z) ||
+			    (v->b >= 0 && D[v->b] != Z) ||
+			    (v->c >= 0 && D[v->c] != Z))
+				D[x] = derive(g, (int32_t)x, j, D);
+		}
 		for (size_t k = 0; k < n; k++)
 			roots[k * (1 + P) + 1 + j] =
 			    d_node(g, D[roots[k * (1 + P)]]);
+		for (size_t x = leaf[j]; x < n0; x++)
+			D[x] = Z;
 	}
 	free(D);
+	free(leaf);
 	return g->failed ? SF_ENOMEM : SF_OK;
 }
 

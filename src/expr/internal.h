@@ -460,6 +460,8 @@ struct sf_expr_scope {
 	size_t n, cap;
 	sf_names index; /* entry names -> their place in entries */
 	size_t count[SF_EXPR_CONSTANT + 1]; /* per kind */
+	/* at[kind][index]: that entry's place in entries (cap each) */
+	size_t *at[SF_EXPR_CONSTANT + 1];
 	size_t defined_terms;
 	void (*warn)(void *ctx, const sf_error *w);
 	void *warn_ctx;

@@ -87,6 +87,8 @@ sf_expr_scope_free(sf_expr_scope *s)
 	for (size_t i = 0; i < s->n; i++)
 		entry_release(&s->entries[i]);
 	free(s->entries);
+	for (int k = 0; k <= SF_EXPR_CONSTANT; k++)
+		free(s->at[k]);
 	sf_names_free(&s->index);
 	free(s);
 }
@@ -133,10 +135,9 @@ function_find(const char *name, size_t len)
 const sf_expr_entry *
 sf_scope_entry(const sf_expr_scope *s, int kind, size_t index)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->entries[i].kind == kind && s->entries[i].index == index)
-			return &s->entries[i];
-	return NULL;
+	if (kind < 0 || kind > SF_EXPR_CONSTANT || index >= s->count[kind])
+		return NULL;
+	return &s->entries[s->at[kind][index]];
 }
 
 /*
@@ -180,6 +181,16 @@ scope_append(sf_expr_scope *s, int kind, const char *name, sf_error *err)
 			return NULL;
 		}
 		s->entries = m;
+		for (int k = 0; k <= SF_EXPR_CONSTANT; k++) {
+			size_t *at = realloc(s->at[k], cap * sizeof *at);
+
+			if (at == NULL) {
+				sf_error_at(err, SF_ENOMEM, NULL, 0, 0,
+				            "out of memory");
+				return NULL;
+			}
+			s->at[k] = at;
+		}
 		s->cap = cap;
 	}
 	e = &s->entries[s->n];
@@ -197,6 +208,7 @@ scope_append(sf_expr_scope *s, int kind, const char *name, sf_error *err)
 	}
 	e->kind = kind;
 	e->index = s->count[kind]++;
+	s->at[kind][e->index] = s->n;
 	s->n++;
 	if (constant_find(name, strlen(name)) >= 0 && s->warn != NULL) {
 		sf_error w;
