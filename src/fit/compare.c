@@ -147,62 +147,71 @@ grow(sf_compare *cmp, sf_error *err)
 	return SF_OK;
 }
 
-int
-sf_compare_add_rows(sf_compare *cmp, const sf_model *m, const sf_problem *from,
-                    const size_t *rows, size_t n, sf_error *err)
+/* A new candidate of model m, not yet in cmp: its settings and label, no
+ * data.  NULL when out of memory (err filled). */
+static sf_compare_candidate *
+candidate_new(sf_compare *cmp, const sf_model *m, sf_error *err)
 {
 	sf_compare_candidate *c;
-	int rc;
 
-	if ((rc = grow(cmp, err)) != SF_OK)
-		return rc;
-	if ((c = calloc(1, sizeof *c)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (grow(cmp, err) != SF_OK)
+		return NULL;
+	if ((c = calloc(1, sizeof *c)) == NULL ||
+	    (c->label = distinct_label(cmp, m->name)) == NULL) {
+		free(c);
+		sf_error_set(err, SF_ENOMEM, "out of memory");
+		return NULL;
+	}
 	c->model = m;
 	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
 	c->cv_mape = c->extra_mape = NAN;
-	c->max_corr = NAN;
-	c->borrowed = 1;
-	c->problem.model = m;
-	c->problem.formula = from->formula;
-	if ((c->label = distinct_label(cmp, m->name)) == NULL) {
-		free(c);
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	}
-	if ((rc = sf_dataset_select(from->data, rows, n, &c->problem.data,
-	                            err)) != SF_OK) {
-		free(c->label);
-		free(c);
-		return rc;
-	}
+	c->max_corr = NAN; /* none: no two parameters with a correlation */
+	return c;
+}
+
+/* Candidate c, whose problem is open, joins cmp (grow() made room). */
+static void
+candidate_enlist(sf_compare *cmp, sf_compare_candidate *c)
+{
 	c->n = c->problem.data->rows;
 	c->k = c->problem.formula->nparams;
 	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
 	rows_hash(c->problem.data, c->rows_sha);
 	cmp->order[cmp->n] = cmp->n;
 	cmp->c[cmp->n++] = c;
+}
+
+int
+sf_compare_add_rows(sf_compare *cmp, const sf_model *m, const sf_problem *from,
+                    const size_t *rows, size_t n, sf_error *err)
+{
+	sf_compare_candidate *c = candidate_new(cmp, m, err);
+	int rc;
+
+	if (c == NULL)
+		return SF_ENOMEM;
+	c->borrowed = 1;
+	c->problem.model = m;
+	c->problem.formula = from->formula;
+	if ((rc = sf_dataset_select(from->data, rows, n, &c->problem.data,
+	                            err)) != SF_OK) {
+		free(c->label);
+		free(c);
+		return rc;
+	}
+	candidate_enlist(cmp, c);
 	return SF_OK;
 }
 
 int
 sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 {
-	sf_compare_candidate *c;
+	sf_compare_candidate *c = candidate_new(cmp, m, err);
 	named_warn nw;
 	int rc;
 
-	if ((rc = grow(cmp, err)) != SF_OK)
-		return rc;
-	if ((c = calloc(1, sizeof *c)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	c->model = m;
-	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
-	c->cv_mape = c->extra_mape = NAN;
-	c->max_corr = NAN; /* none: no two parameters with a correlation */
-	if ((c->label = distinct_label(cmp, m->name)) == NULL) {
-		free(c);
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	}
+	if (c == NULL)
+		return SF_ENOMEM;
 	nw = (named_warn){cmp->s.warn, cmp->s.warn_ctx, m->name};
 	if (cmp->s.table != NULL)
 		rc = sf_problem_open_table(m, cmp->s.table, c->loss,
@@ -217,12 +226,7 @@ sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 		free(c);
 		return rc;
 	}
-	c->n = c->problem.data->rows;
-	c->k = c->problem.formula->nparams;
-	memcpy(c->data_sha, c->problem.data->sha256, sizeof c->data_sha);
-	rows_hash(c->problem.data, c->rows_sha);
-	cmp->order[cmp->n] = cmp->n;
-	cmp->c[cmp->n++] = c;
+	candidate_enlist(cmp, c);
 	return SF_OK;
 }
 

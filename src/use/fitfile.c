@@ -1303,6 +1303,20 @@ read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 	return SF_OK;
 }
 
+/* Parse the text of the fit file at path, as flags ask, and free it. */
+static int
+parse_owned(char *text, size_t length, const char *path, unsigned flags,
+            sf_fitfile **out, sf_error *err)
+{
+	int rc;
+
+	if (flags & SF_FITFILE_NO_MEASURED)
+		blank_residuals(text, length);
+	rc = sf_fitfile_parse(text, length, path, out, err);
+	free(text);
+	return rc;
+}
+
 int
 sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
                       sf_error *err)
@@ -1314,11 +1328,7 @@ sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 	*out = NULL;
 	if ((rc = read_fitfile(path, &text, &length, err)) != SF_OK)
 		return rc;
-	if (flags & SF_FITFILE_NO_MEASURED)
-		blank_residuals(text, length);
-	rc = sf_fitfile_parse(text, length, path, out, err);
-	free(text);
-	return rc;
+	return parse_owned(text, length, path, flags, out, err);
 }
 
 void
@@ -1514,10 +1524,7 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 			sf_fitfile_set_free(s);
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
 		}
-		if (flags & SF_FITFILE_NO_MEASURED)
-			blank_residuals(text, length);
-		rc = sf_fitfile_parse(text, length, path, &s->fits[0], err);
-		free(text);
+		rc = parse_owned(text, length, path, flags, &s->fits[0], err);
 		if (rc != SF_OK) {
 			sf_fitfile_set_free(s);
 			return rc;
@@ -1527,7 +1534,6 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 		return SF_OK;
 	}
 	free(text);
-	text = NULL;
 	s->grouped = 1;
 	s->fits = calloc(json_array_size(groups) + 1, sizeof *s->fits);
 	s->labels = calloc(json_array_size(groups) + 1, sizeof *s->labels);
