@@ -255,12 +255,12 @@ if [ -n "$MPIRUN" ]; then
 	else
 		fail "mpirun: bad use ends every rank with the message"
 	fi
-	# A rank that stops early (here rank 1 cannot read its model file)
+	# A rank that stops early (here rank 1 is given an unknown option)
 	# ends the job with its status, no hang, no output file.
 	rm -f "$work/early.json"
 	# shellcheck disable=SC2016
 	$MPIRUN -np 2 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then
-		exec "$0" fit "$1.missing"; else
+		exec "$0" fit "$1" --no-such-option; else
 		exec "$0" fit "$1" --bootstrap 40 -o "$2"; fi' \
 		"$SCALEFIT" "$srcdir/expressions/ernest.yaml" "$work/early.json" \
 		>"$work/out" 2>"$work/err"
@@ -269,6 +269,77 @@ if [ -n "$MPIRUN" ]; then
 		pass "mpirun: a rank that stops early ends the job, no output"
 	else
 		fail "mpirun: a rank that stops early ends the job, no output"
+	fi
+fi
+
+# --- MPI: rank 0 reads every input ------------------------------------------------
+# The inputs exist only where rank 0 runs: the other ranks start in an
+# empty folder (relative paths) or with no formula library, and get rank
+# 0's bytes of the model file, the CSV file, standard input, a fit file
+# and a library formula.
+# mpi_elsewhere ARGS...: the command under mpirun -np 3 from $work/only0,
+# ranks other than 0 in $work/elsewhere with SCALEFIT_LIBRARY unusable.
+mpi_elsewhere() {
+	# shellcheck disable=SC2016
+	(cd "$work/only0" && $MPIRUN -np 3 sh -c 'if [ "$OMPI_COMM_WORLD_RANK" != 0 ]; then
+		cd ../elsewhere && SCALEFIT_LIBRARY=$PWD/none && export SCALEFIT_LIBRARY; fi
+		exec "$@"' sh "$SCALEFIT" "$@")
+}
+
+if [ -n "$MPIRUN" ]; then
+	case $SCALEFIT in /*) ;; *) SCALEFIT=$PWD/$SCALEFIT ;; esac
+	mkdir -p "$work/only0" "$work/elsewhere"
+	cp "$model" "$data" "$work/only0/"
+	abs_library=$(cd "${SCALEFIT_LIBRARY:-$srcdir}" && pwd)
+	# name|args: run in $work/only0 (paths relative to it).
+	for run in \
+		"model and CSV|fit fleet.yaml --by framework --bootstrap 20 --json --threads 1 --quiet" \
+		"CSV on the command line|validate fleet.yaml fleet.csv --by framework --kfold 3 --json --threads 1 --quiet" \
+		"fit file|scale fw.json --over n=1:64 --json --quiet" \
+		"library formula|fit @ernest --bootstrap 20 --json --threads 1 --quiet"; do
+		name=${run%%|*}
+		args=${run#*|}
+		# shellcheck disable=SC2086
+		(cd "$work/only0" && SCALEFIT_LIBRARY=$abs_library "$SCALEFIT" $args) >"$work/plain.json" 2>/dev/null
+		want=$?
+		# shellcheck disable=SC2086
+		SCALEFIT_LIBRARY=$abs_library mpi_elsewhere $args >"$work/mpi.json" 2>"$work/err"
+		got=$?
+		if [ "$want" -eq 0 ] && [ "$got" -eq 0 ] &&
+			strip "$work/plain.json" >"$work/p1" &&
+			strip "$work/mpi.json" >"$work/m1" &&
+			cmp -s "$work/p1" "$work/m1"; then
+			pass "mpirun -np 3, inputs on rank 0 only: $name, the same bytes"
+		else
+			diff "$work/p1" "$work/m1" | head -5 >"$work/out"
+			fail "mpirun -np 3, inputs on rank 0 only: $name: exit $got (plain $want), or other bytes"
+		fi
+		# the fit file the next run reads
+		[ "$name" = "model and CSV" ] &&
+			(cd "$work/only0" && "$SCALEFIT" fit fleet.yaml --by framework -q -o fw.json >/dev/null 2>&1)
+	done
+	# Standard input reaches rank 0 alone.
+	(cd "$work/only0" && "$SCALEFIT" fit fleet.yaml - --by framework --json --threads 1 -q <fleet.csv) >"$work/plain.json" 2>/dev/null
+	mpi_elsewhere fit fleet.yaml - --by framework --json --threads 1 -q <"$work/only0/fleet.csv" >"$work/mpi.json" 2>"$work/err"
+	got=$?
+	if [ "$got" -eq 0 ] && strip "$work/plain.json" >"$work/p1" &&
+		strip "$work/mpi.json" >"$work/m1" && cmp -s "$work/p1" "$work/m1"; then
+		pass "mpirun -np 3: standard input read by rank 0, the same bytes"
+	else
+		fail "mpirun -np 3: standard input read by rank 0: exit $got, or other bytes"
+	fi
+	# A file rank 0 cannot read (only the others have it): every rank
+	# ends with rank 0's message, exit 2, no output.
+	cp "$model" "$data" "$work/elsewhere/"
+	rm -f "$work/only0/fleet.yaml" "$work/elsewhere.json"
+	mpi_elsewhere fit fleet.yaml --by framework -o "$work/elsewhere.json" >"$work/out" 2>"$work/err"
+	got=$?
+	if [ "$got" -eq 2 ] && [ ! -e "$work/elsewhere.json" ] &&
+		grep -q "fleet.yaml: cannot open the model file" "$work/err" &&
+		! grep -q "another rank" "$work/err"; then
+		pass "mpirun: an input rank 0 cannot read ends every rank with its message"
+	else
+		fail "mpirun: an input rank 0 cannot read ends every rank with its message: exit $got"
 	fi
 fi
 

@@ -95,6 +95,19 @@ sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
 }
 
 int
+sf_units_read(sf_read_fn read, void *ctx, char **out, size_t *size,
+              sf_error *err)
+{
+	return read(ctx, out, size, err);
+}
+
+int
+sf_units_sharing(void)
+{
+	return 0;
+}
+
+int
 sf_units_init(int *argc, char ***argv, sf_error *err)
 {
 	/* Open MPI's, MPICH's (PMI) and Slurm's names for the job size. */
@@ -149,6 +162,12 @@ sf_units_mpi(void)
 }
 
 #else /* SF_WITH_MPI */
+
+/* The most bytes one MPI call carries, since counts are ints (2 GiB - 1
+ * at most); a test build shrinks it to send a few kilobytes in pieces. */
+#ifndef SF_UNITS_CHUNK
+#define SF_UNITS_CHUNK ((size_t)1 << 30)
+#endif
 
 /*
  * Process state, as MPI's own is: set once the ranks have met at the end
@@ -479,6 +498,89 @@ sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
 	if (sf_units_ranks() == 1 || units_depth > 0)
 		return run_serial(n, fn, ctx, results, sizes, err);
 	return run_mpi(n, fn, ctx, results, sizes, 1, err);
+}
+
+int
+sf_units_sharing(void)
+{
+	return sf_units_ranks() > 1 && units_depth == 0;
+}
+
+/* The token of sf_units_read's agreement: a rank that reads while
+ * another runs units (their commands differ) is out of step. */
+enum { TOKEN_READ = -1 };
+
+/* Rank 0's read as it travels: its code, size and error. */
+typedef struct read_record {
+	int64_t code;
+	uint64_t size;
+	sf_error err;
+} read_record;
+
+/* Rank 0's size bytes at bytes to every rank, in pieces of at most
+ * SF_UNITS_CHUNK. */
+static void
+bcast_bytes(char *bytes, size_t size)
+{
+	for (size_t at = 0; at < size; at += SF_UNITS_CHUNK) {
+		size_t n =
+		    size - at < SF_UNITS_CHUNK ? size - at : SF_UNITS_CHUNK;
+		MPI_Request q;
+
+		MPI_Ibcast(bytes + at, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+		wait_gently(&q);
+	}
+}
+
+int
+sf_units_read(sf_read_fn read, void *ctx, char **out, size_t *size,
+              sf_error *err)
+{
+	read_record rec = {0, 0, {0}};
+	char *bytes = NULL;
+	size_t n = 0;
+	int largest;
+	MPI_Request q;
+
+	if (!sf_units_sharing())
+		return read(ctx, out, size, err);
+	*out = NULL;
+	*size = 0;
+	if (!agree(TOKEN_READ, &largest)) {
+		units_met_at_end = 1;
+		if (largest <= TOKEN_UNITS)
+			return sf_error_set(err, SF_EUSAGE,
+			                    "the ranks of the job are out of "
+			                    "step: one reads an input while "
+			                    "another computes (were they given "
+			                    "different commands?)");
+		return sf_error_set(
+		    err, largest - 1 == SF_EFAIL ? SF_EFAIL : SF_EUSAGE,
+		    "another rank of the job stopped with "
+		    "exit status %d before this step",
+		    largest - 1);
+	}
+	if (sf_units_rank() == 0) {
+		rec.code = read(ctx, &bytes, &n, &rec.err);
+		rec.size = rec.code == SF_OK ? n : 0;
+	}
+	/* The others wait here while rank 0 reads: gently. */
+	MPI_Ibcast(&rec, (int)sizeof rec, MPI_BYTE, 0, MPI_COMM_WORLD, &q);
+	wait_gently(&q);
+	if (rec.code != SF_OK) {
+		if (err != NULL)
+			*err = rec.err;
+		return (int)rec.code;
+	}
+	if (sf_units_rank() != 0 &&
+	    (rec.size >= SIZE_MAX || (bytes = malloc(rec.size + 1)) == NULL))
+		MPI_Abort(MPI_COMM_WORLD, 3); /* rank 0 would wait */
+	bcast_bytes(bytes, (size_t)rec.size);
+	if (sf_units_rank() != 0)
+		bytes[rec.size] = '\0';
+	*out = bytes;
+	*size = (size_t)rec.size;
+	return SF_OK;
 }
 
 #endif /* SF_WITH_MPI */

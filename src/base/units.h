@@ -13,7 +13,8 @@
  * The plain build runs the units one after the other in this process
  * (each unit may use OpenMP threads inside).  Built with MPI
  * (`./configure --with-mpi`) and run under `mpirun -np N`, every rank
- * runs the same command on the same inputs (SPMD); sf_units_run() is
+ * runs the same command on the same inputs (SPMD; rank 0 reads the input
+ * files, sf_units_read() gives their bytes to the others); sf_units_run() is
  * then collective: every rank calls it with the same n, the ranks take
  * unit indices from a shared counter held by rank 0 (a dynamic work queue:
  * a rank that finishes early takes the next indices, so units of unequal
@@ -65,6 +66,37 @@ int sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results,
  */
 int sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
                          size_t *sizes, sf_error *err);
+
+/*
+ * Read an input (a file, standard input) into a new malloc'd string of
+ * *size bytes in *out.  Returns SF_OK or an
+ * error code with err filled (the reader's own message: FILE, what went
+ * wrong).
+ */
+typedef int (*sf_read_fn)(void *ctx, char **out, size_t *size, sf_error *err);
+
+/*
+ * Read an input once for the whole job: rank 0 calls read (ctx passed
+ * through) and every rank receives its outcome, the same code, error and
+ * bytes, so the other ranks need neither the file nor standard input and
+ * parse what rank 0 read.  When sf_units_sharing() is 0 (the plain build,
+ * one rank, or inside a unit of work) it is read(ctx, out, size, err).
+ * Under MPI it is collective: every rank calls it at the same point of
+ * the command (the readers of model files, CSV files, fit files and
+ * standard input do, since every rank runs the same command); a rank that
+ * stopped earlier ends the call on the others with an error, as in
+ * sf_units_run.  Inputs larger than 2 GiB travel in pieces.  Returns
+ * read's code, with *out NULL unless SF_OK.
+ */
+int sf_units_read(sf_read_fn read, void *ctx, char **out, size_t *size,
+                  sf_error *err);
+
+/*
+ * 1 when sf_units_read gives rank 0's read to every rank: built with MPI,
+ * run on several ranks, outside any unit of work.  A reader that streams
+ * a file in the plain build reads it whole when this is 1.
+ */
+int sf_units_sharing(void);
 
 /*
  * Start the process's part in a job: MPI_Init in the MPI build.  The plain

@@ -140,16 +140,16 @@ cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
  * scalefit(1) LIMITS). */
 enum { CLI_STDIN_MAX = 1 << 30 };
 
-int
-cli_stdin_table(const char *path, sf_table **t, sf_error *err)
+/* Read standard input whole: an sf_read_fn (ctx unused). */
+static int
+read_stdin(void *ctx, char **out, size_t *size, sf_error *err)
 {
 	size_t n = 0, cap = 1 << 16;
 	char *text = NULL, *more;
-	int rc;
 
-	*t = NULL;
-	if (path == NULL || strcmp(path, "-") != 0)
-		return SF_OK;
+	(void)ctx;
+	*out = NULL;
+	*size = 0;
 	for (;;) {
 		if ((more = realloc(text, cap)) == NULL) {
 			free(text);
@@ -173,6 +173,25 @@ cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 		return sf_error_at(err, SF_EIO, "<stdin>", 0, 0,
 		                   "could not read standard input");
 	}
+	*out = text;
+	*size = n;
+	return SF_OK;
+}
+
+int
+cli_stdin_table(const char *path, sf_table **t, sf_error *err)
+{
+	size_t n;
+	char *text;
+	int rc;
+
+	*t = NULL;
+	if (path == NULL || strcmp(path, "-") != 0)
+		return SF_OK;
+	/* Under mpirun standard input reaches rank 0 alone: it reads, every
+	 * rank parses the same bytes. */
+	if ((rc = sf_units_read(read_stdin, NULL, &text, &n, err)) != SF_OK)
+		return rc;
 	rc = sf_table_parse(text, n, "<stdin>", NULL, t, err);
 	free(text);
 	return rc;

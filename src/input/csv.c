@@ -38,6 +38,7 @@
 #include "base/number.h"
 #include "base/sha256.h"
 #include "base/suggest.h"
+#include "base/units.h"
 
 enum {
 	/* The largest CSV file read (1 GiB, scalefit(1) LIMITS): a bound on
@@ -1354,15 +1355,16 @@ too_large(const char *path, sf_error *err)
 	                   (size_t)CSV_MAX_BYTES >> 20);
 }
 
-/* Read all of a non-seekable input (a pipe) into memory, then parse it. */
+/* Read all of fd (a pipe, or a file read whole) into *out, *size bytes,
+ * up to a NUL byte's chunk: the parser reports a NUL wherever it is. */
 static int
-csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
-          sf_error *err)
+csv_read_fd(int fd, const char *path, char **out, size_t *size, sf_error *err)
 {
 	size_t len = 0, cap = CSV_CHUNK;
 	char *text = malloc(cap), *grown;
-	int status;
 
+	*out = NULL;
+	*size = 0;
 	while (text != NULL) {
 		ssize_t n;
 
@@ -1390,21 +1392,84 @@ csv_slurp(int fd, const char *path, const sf_csv_options *opt, sf_table **out,
 			return sf_error_at(err, SF_EIO, path, 0, 0,
 			                   "cannot read: %s", why);
 		}
-		/* A NUL byte is an error wherever it is: parse what came so
-		 * far, which reports it, rather than read on. */
 		if (n > 0 && memchr(text + len, '\0', (size_t)n) != NULL) {
 			len += (size_t)n;
 			n = 0;
 		}
 		if (n == 0) {
-			status = sf_table_parse(text, len, path, opt, out, err);
-			free(text);
-			return status;
+			*out = text;
+			*size = len;
+			return SF_OK;
 		}
 		len += (size_t)n;
 	}
 	free(text);
 	return sf_error_at(err, SF_ENOMEM, path, 0, 0, "out of memory");
+}
+
+/* Open the file at path and check it is one a table may be read from:
+ * its descriptor in *fd, its status in *st. */
+static int
+csv_open(const char *path, int *fd, struct stat *st, sf_error *err)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0 || fstat(*fd, st) != 0) {
+		char why[128];
+
+		if (strerror_r(errno, why, sizeof why) != 0)
+			snprintf(why, sizeof why, "error %d", errno);
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
+		                   why);
+	}
+	if (S_ISDIR(st->st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return sf_error_at(err, SF_EIO, path, 0, 0,
+		                   "cannot read: a directory, not a file");
+	}
+	if (S_ISREG(st->st_mode) && (uintmax_t)st->st_size > CSV_MAX_BYTES) {
+		close(*fd);
+		*fd = -1;
+		return too_large(path, err);
+	}
+	return SF_OK;
+}
+
+/* Read the CSV file at ctx (its path) whole: an sf_read_fn. */
+static int
+csv_read_file(void *ctx, char **out, size_t *size, sf_error *err)
+{
+	const char *path = ctx;
+	struct stat st;
+	int fd, status;
+
+	*out = NULL;
+	*size = 0;
+	if ((status = csv_open(path, &fd, &st, err)) != SF_OK)
+		return status;
+	status = csv_read_fd(fd, path, out, size, err);
+	close(fd);
+	return status;
+}
+
+/* The file read whole by rank 0 of an MPI job, parsed by every rank. */
+static int
+csv_load_shared(const char *path, const sf_csv_options *opt, sf_table **out,
+                sf_error *err)
+{
+	char *text;
+	size_t len;
+	int status;
+
+	if ((status = sf_units_read(csv_read_file, (void *)path, &text, &len,
+	                            err)) != SF_OK)
+		return status;
+	status = sf_table_parse(text, len, path, opt, out, err);
+	free(text);
+	return status;
 }
 
 int
@@ -1418,29 +1483,22 @@ sf_table_load(const char *path, const sf_csv_options *opt, sf_table **out,
 	*out = NULL;
 	if ((status = csv_check_options(&ps, opt)) != SF_OK)
 		return status;
-	ps.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ps.fd < 0 || fstat(ps.fd, &st) != 0) {
-		char why[128];
-
-		if (strerror_r(errno, why, sizeof why) != 0)
-			snprintf(why, sizeof why, "error %d", errno);
-		if (ps.fd >= 0)
-			close(ps.fd);
-		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-		                   why);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(ps.fd);
-		return sf_error_at(err, SF_EIO, path, 0, 0,
-		                   "cannot read: a directory, not a file");
-	}
-	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > CSV_MAX_BYTES) {
-		close(ps.fd);
-		return too_large(path, err);
-	}
+	/* Under MPI rank 0 reads, every rank parses the same bytes. */
+	if (sf_units_sharing())
+		return csv_load_shared(path, opt, out, err);
+	if ((status = csv_open(path, &ps.fd, &st, err)) != SF_OK)
+		return status;
 	if (!S_ISREG(st.st_mode)) {
-		status = csv_slurp(ps.fd, path, opt, out, err);
+		char *text;
+		size_t len;
+
+		/* A pipe: read whole, then parsed. */
+		status = csv_read_fd(ps.fd, path, &text, &len, err);
 		close(ps.fd);
+		if (status != SF_OK)
+			return status;
+		status = sf_table_parse(text, len, path, opt, out, err);
+		free(text);
 		return status;
 	}
 	ps.cap = CSV_CHUNK;

@@ -3,6 +3,7 @@
  */
 #include "input/library.h"
 #include "base/suggest.h"
+#include "base/units.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -172,24 +173,34 @@ sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
 	return SF_OK;
 }
 
-int
-sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
+/* Where to look for a formula, and its name: the context of find. */
+typedef struct library_query {
+	const char *dir, *name;
+} library_query;
+
+/* The path of the formula q names, as text of *size bytes in *out: an
+ * sf_read_fn, since it reads the library's folder. */
+static int
+find(void *ctx, char **out, size_t *size, sf_error *err)
 {
-	const char *names[128], *near;
+	const library_query *q = ctx;
+	const char *names[128], *near, *dir = q->dir, *name = q->name;
 	sf_library_entry *e;
 	size_t n, k = 0;
 	int rc;
 
-	*path = NULL;
+	*out = NULL;
+	*size = 0;
 	if ((rc = sf_library_list(dir, &e, &n, err)) != SF_OK)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(e[i].name, name) == 0) {
-			*path = copy(e[i].path);
+			*out = copy(e[i].path);
+			*size = *out != NULL ? strlen(*out) : 0;
 			sf_library_entries_free(e, n);
-			return *path != NULL ? SF_OK
-			                     : sf_error_set(err, SF_ENOMEM,
-			                                    "out of memory");
+			return *out != NULL ? SF_OK
+			                    : sf_error_set(err, SF_ENOMEM,
+			                                   "out of memory");
 		}
 		if (k < 128)
 			names[k++] = e[i].name;
@@ -202,4 +213,14 @@ sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
 	            near != NULL ? near : "", near != NULL ? "'?" : "");
 	sf_library_entries_free(e, n);
 	return SF_ENAME;
+}
+
+int
+sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
+{
+	library_query q = {dir, name};
+	size_t size;
+
+	/* Under MPI rank 0 looks, every rank gets the path it found. */
+	return sf_units_read(find, &q, path, &size, err);
 }

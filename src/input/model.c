@@ -15,6 +15,7 @@
 #include "base/names.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "base/units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -2046,16 +2047,18 @@ sf_model_load(const char *path, sf_model_set **out, sf_warn_fn warn,
 	return sf_model_load_flags(path, 0, out, warn, warn_ctx, err);
 }
 
-int
-sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
-                    sf_warn_fn warn, void *warn_ctx, sf_error *err)
+/* Read the model file at ctx (its path) whole into *out: an sf_read_fn. */
+static int
+read_model_file(void *ctx, char **out, size_t *out_length, sf_error *err)
 {
+	const char *path = ctx;
 	FILE *f;
 	char *text = NULL;
 	size_t length = 0, capacity = 0;
 	int rc;
 
 	*out = NULL;
+	*out_length = 0;
 	if ((f = fopen(path, "rb")) == NULL)
 		return sf_error_at(err, SF_EIO, path, 0, 0,
 		                   "cannot open the model file: %s",
@@ -2100,6 +2103,24 @@ sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
 		return rc;
 	}
 	fclose(f);
+	*out = text;
+	*out_length = length;
+	return SF_OK;
+}
+
+int
+sf_model_load_flags(const char *path, unsigned flags, sf_model_set **out,
+                    sf_warn_fn warn, void *warn_ctx, sf_error *err)
+{
+	char *text;
+	size_t length;
+	int rc;
+
+	*out = NULL;
+	/* Under MPI rank 0 reads, every rank parses the same bytes. */
+	if ((rc = sf_units_read(read_model_file, (void *)path, &text, &length,
+	                        err)) != SF_OK)
+		return rc;
 	rc = sf_model_parse_flags(path, text, length, flags, out, warn,
 	                          warn_ctx, err);
 	free(text);

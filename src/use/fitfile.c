@@ -12,6 +12,7 @@
 #include "use/fitfile.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -1303,6 +1304,21 @@ read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 	return SF_OK;
 }
 
+/* read_fitfile as an sf_read_fn: ctx is the path. */
+static int
+fitfile_reader(void *ctx, char **out, size_t *length, sf_error *err)
+{
+	return read_fitfile(ctx, out, length, err);
+}
+
+/* The fit file at path read whole: under MPI by rank 0, its bytes given
+ * to every rank. */
+static int
+read_shared(const char *path, char **out, size_t *length, sf_error *err)
+{
+	return sf_units_read(fitfile_reader, (void *)path, out, length, err);
+}
+
 /* Parse the text of the fit file at path, as flags ask, and free it. */
 static int
 parse_owned(char *text, size_t length, const char *path, unsigned flags,
@@ -1326,7 +1342,7 @@ sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 	int rc;
 
 	*out = NULL;
-	if ((rc = read_fitfile(path, &text, &length, err)) != SF_OK)
+	if ((rc = read_shared(path, &text, &length, err)) != SF_OK)
 		return rc;
 	return parse_owned(text, length, path, flags, out, err);
 }
@@ -1496,7 +1512,7 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 	*out = NULL;
 	if (s == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if ((rc = read_fitfile(path, &text, &length, err)) != SF_OK) {
+	if ((rc = read_shared(path, &text, &length, err)) != SF_OK) {
 		free(s);
 		return rc;
 	}
