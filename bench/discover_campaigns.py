@@ -258,7 +258,8 @@ def speed():
     times.sort()
     print(f"quick start data ({d['rows']} rows, {d['shapes']} term "
           f"shapes): {d['evaluated']} formulas scored in "
-          f"{d['seconds']:.3f} s, {d['formulas_per_second']:.0f} a "
+          f"{d['seconds']['elapsed']:.3f} s, "
+          f"{d['seconds']['formulas_per_second']:.0f} a "
           f"second; wall time of `scalefit discover "
           f"expressions/ddp-generic.yaml --threads 1` (search, the "
           f"file's own formula, the final fit): median of 3 "

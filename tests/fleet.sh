@@ -179,10 +179,14 @@ if [ -z "$MPIRUN" ]; then
 fi
 
 # --- MPI: the same bytes at any rank count ----------------------------------------
-# strip FILE: the JSON without timing (seconds) and rank count (ranks).
-# (discover's formulas_per_second is a rate of the clock too.)
+# strip FILE: the JSON without timing (seconds: a number, or an object
+# such as discover's) and rank count (ranks).
 strip() {
-	grep -v -e '"seconds":' -e '"ranks":' -e '"formulas_per_second":' "$1"
+	# shellcheck disable=SC2016
+	awk 'skip { if ($0 ~ "^" pad "}") skip = 0; next }
+		/"seconds": \{$/ { match($0, /^ */); pad = substr($0, 1, RLENGTH); skip = 1; next }
+		/"seconds":|"ranks":/ { next }
+		{ print }' "$1"
 }
 
 if [ -n "$MPIRUN" ]; then

@@ -279,8 +279,8 @@ result_json(const sf_model *m, const char *data, const sf_discover_result *r,
 		json_array_append_new(board, candidate_json(r, i));
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
-	    "s:I, s:o, s:o, s:I, s:I, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, "
-	    "s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
+	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
+	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
 	    "file", m->path, "data", data, "discover", "extrapolate",
 	    r->extrapolate, "count",
@@ -292,7 +292,7 @@ result_json(const sf_model *m, const char *data, const sf_discover_result *r,
 	    "rows", (json_int_t)r->rows, "held_out", (json_int_t)r->held_out,
 	    "levels", levels, "folds", folds, "shapes", (json_int_t)r->shapes,
 	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
-	    r->budget_reached, "seconds", sf_json_number(r->seconds),
+	    r->budget_reached, "seconds", "elapsed", sf_json_number(r->seconds),
 	    "formulas_per_second",
 	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
 	                                  : NAN),
