@@ -276,6 +276,23 @@ if [ -n "$MPIRUN" ]; then
 	fi
 fi
 
+# --- MPI: transfers in pieces ------------------------------------------------------
+# tests/test_units is built with pieces of 1000 bytes (instead of 1 GiB):
+# its results and reads, tens of kilobytes, travel in many, as more than
+# the 2 GiB one MPI call carries would.
+if [ -n "$MPIRUN" ]; then
+	units_test=$(dirname "$SCALEFIT")/../tests/test_units
+	for np in 2 3; do
+		if $MPIRUN -np $np "$units_test" >"$work/out" 2>"$work/err" &&
+			[ "$(grep -c '^Run Summary' "$work/out")" -eq $np ] &&
+			! grep -q FAILED "$work/out"; then
+			pass "mpirun -np $np: results and reads in pieces (tests/test_units)"
+		else
+			fail "mpirun -np $np: results and reads in pieces (tests/test_units)"
+		fi
+	done
+fi
+
 # --- MPI: rank 0 reads every input ------------------------------------------------
 # The inputs exist only where rank 0 runs: the other ranks start in an
 # empty folder (relative paths) or with no formula library, and get rank

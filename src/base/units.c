@@ -374,6 +374,73 @@ work(size_t n, sf_unit_fn fn, void *ctx, packer *p, status_record *st)
 	return rc;
 }
 
+/*
+ * Every rank's packed results (rank r's lengths[r] bytes, total in all)
+ * into all, rank after rank: on every rank, or on rank 0 only (all is
+ * NULL on the others).  MPI's counts and displacements are ints, so one
+ * MPI_Allgatherv (MPI_Gatherv) carries them when total fits in
+ * SF_UNITS_CHUNK bytes; more travel rank by rank in pieces of at most
+ * that: a broadcast from each rank, or its messages to rank 0.
+ */
+static void
+exchange(const char *mine, const long long *lengths, long long total,
+         int to_root, char *all)
+{
+	const int ranks = sf_units_ranks(), me = sf_units_rank();
+	size_t at = 0;
+
+	if ((unsigned long long)total <= SF_UNITS_CHUNK) {
+		int *counts = malloc((size_t)ranks * sizeof *counts);
+		int *displs = malloc((size_t)ranks * sizeof *displs);
+
+		/* Out of memory: the others would wait. */
+		if (counts == NULL || displs == NULL)
+			MPI_Abort(MPI_COMM_WORLD, 3);
+		for (int r = 0, off = 0; r < ranks; r++) {
+			counts[r] = (int)lengths[r];
+			displs[r] = off;
+			off += counts[r];
+		}
+		if (to_root)
+			MPI_Gatherv(mine, counts[me], MPI_BYTE, all, counts,
+			            displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+		else
+			MPI_Allgatherv(mine, counts[me], MPI_BYTE, all, counts,
+			               displs, MPI_BYTE, MPI_COMM_WORLD);
+		free(counts);
+		free(displs);
+		return;
+	}
+	for (int r = 0; r < ranks; r++) {
+		const size_t length = (size_t)lengths[r];
+
+		for (size_t done = 0; done < length; done += SF_UNITS_CHUNK) {
+			const size_t left = length - done;
+			const int piece =
+			    (int)(left < SF_UNITS_CHUNK ? left
+			                                : SF_UNITS_CHUNK);
+
+			if (!to_root) {
+				if (r == me)
+					memcpy(all + at + done, mine + done,
+					       (size_t)piece);
+				MPI_Bcast(all + at + done, piece, MPI_BYTE, r,
+				          MPI_COMM_WORLD);
+			} else if (r == 0 && me == 0) {
+				memcpy(all + at + done, mine + done,
+				       (size_t)piece);
+			} else if (r != 0 && me == r) {
+				MPI_Send(mine + done, piece, MPI_BYTE, 0, 0,
+				         MPI_COMM_WORLD);
+			} else if (r != 0 && me == 0) {
+				MPI_Recv(all + at + done, piece, MPI_BYTE, r, 0,
+				         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			}
+		}
+		at += length;
+	}
+}
+
 /* Units over the ranks; results to every rank, or to rank 0 only. */
 static int
 run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
@@ -383,7 +450,7 @@ run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	const int receives = !to_root || me == 0;
 	status_record st = {0, 0, {0}}, *all_st = NULL;
 	packer p = {NULL, 0, 0};
-	int *counts = NULL, *displs = NULL, largest, rc = SF_OK;
+	int largest, rc = SF_OK;
 	long long *lengths = NULL, total = 0, mine;
 	char *all = NULL;
 
@@ -401,10 +468,7 @@ run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	/* Every rank learns of a failed unit: the lowest one's error. */
 	all_st = malloc((size_t)ranks * sizeof *all_st);
 	lengths = malloc((size_t)ranks * sizeof *lengths);
-	counts = malloc((size_t)ranks * sizeof *counts);
-	displs = malloc((size_t)ranks * sizeof *displs);
-	if (all_st == NULL || lengths == NULL || counts == NULL ||
-	    displs == NULL)
+	if (all_st == NULL || lengths == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 3); /* the others would wait */
 	{
 		MPI_Request q;
@@ -430,42 +494,22 @@ run_mpi(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 	              MPI_COMM_WORLD);
 	for (int r = 0; r < ranks; r++)
 		total += lengths[r];
-	if (total > 0x7fffffffLL) {
-		rc = sf_error_set(err, SF_EVALUE,
-		                  "the results (%lld bytes) exceed the 2 GiB "
-		                  "one MPI exchange carries",
-		                  total);
-		goto done;
-	}
-	for (int r = 0, at = 0; r < ranks; r++) {
-		counts[r] = (int)lengths[r];
-		displs[r] = at;
-		at += counts[r];
-	}
 	if (receives && (all = malloc((size_t)total + 1)) == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 3);
-	if (to_root)
-		MPI_Gatherv(p.buf, (int)p.len, MPI_BYTE, all, counts, displs,
-		            MPI_BYTE, 0, MPI_COMM_WORLD);
-	else
-		MPI_Allgatherv(p.buf, (int)p.len, MPI_BYTE, all, counts, displs,
-		               MPI_BYTE, MPI_COMM_WORLD);
-	for (int r = 0; receives && r < ranks && rc == SF_OK; r++) {
-		const char *q = all + displs[r];
-		const char *end = q + counts[r];
-		while (q < end) {
-			uint64_t head[2];
-			memcpy(head, q, sizeof head);
-			q += sizeof head;
-			if ((results[head[0]] = malloc(head[1] + 1)) == NULL) {
-				rc = sf_error_set(err, SF_ENOMEM,
-				                  "out of memory");
-				break;
-			}
-			memcpy(results[head[0]], q, head[1]);
-			sizes[head[0]] = head[1];
-			q += head[1];
+	exchange(p.buf, lengths, total, to_root, all);
+	/* Rank after rank, each rank's units: the records in a row. */
+	for (const char *q = all, *end = receives ? all + total : all;
+	     q < end && rc == SF_OK;) {
+		uint64_t head[2];
+		memcpy(head, q, sizeof head);
+		q += sizeof head;
+		if ((results[head[0]] = malloc(head[1] + 1)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			break;
 		}
+		memcpy(results[head[0]], q, head[1]);
+		sizes[head[0]] = head[1];
+		q += head[1];
 	}
 done:
 	if (rc != SF_OK)
@@ -477,8 +521,6 @@ done:
 	free(p.buf);
 	free(all_st);
 	free(lengths);
-	free(counts);
-	free(displs);
 	return rc;
 }
 

@@ -20,7 +20,8 @@
  * a rank that finishes early takes the next indices, so units of unequal
  * cost balance; guided chunks, an eighth of what is left per rank, down
  * to one unit at a time at the end), and at the end every rank holds every
- * result in index order, so all ranks go on identically; only rank 0 writes
+ * result in index order (results of any size: more than MPI's 2 GiB travel
+ * in pieces), so all ranks go on identically; only rank 0 writes
  * outputs (sf_units_root()).  A unit that fails on any rank fails the call on
  * every rank with that unit's error: no rank is left waiting.  Units
  * nest (a group's fit has bootstrap replicates): a call made inside a
