@@ -1,0 +1,77 @@
+#!/bin/sh
+# mpi_read.sh - what rank 0's read of the inputs costs under MPI: `check`
+# of a model on a large CSV file (ROWS rows, two columns) by 1 process
+# (the reference: it streams the file) and by mpirun -np 2 (rank 0 reads
+# the file whole and broadcasts its bytes, both ranks parse them).
+# `check` spreads no units, so the difference is MPI's start and end and
+# the read, broadcast and second parse.
+#
+# Usage: bench/mpi_read.sh [RUNS [ROWS]]
+#   SCALEFIT_MPI  a build configured --with-mpi (required)
+#   MPIRUN        default "mpirun --oversubscribe --mca pml ob1 --mca btl self,vader"
+# Runs alternate (1 rank, 2 ranks, ...) so that load from other work on
+# the machine hits both alike; prints each pair, the medians of the wall
+# times and of their ratio, and of the 2-rank run's extra time less the
+# extra time of --help: what sharing the read costs.
+
+runs=${1:-7}
+rows=${2:-3000000}
+MPIRUN=${MPIRUN:-mpirun --oversubscribe --mca pml ob1 --mca btl self,vader}
+work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-bench.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+[ -n "$SCALEFIT_MPI" ] || {
+	echo "set SCALEFIT_MPI to a scalefit built with ./configure --with-mpi" >&2
+	exit 2
+}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+now() { date +%s.%N; }
+
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR % 2) print v[(NR + 1) / 2];
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+awk -v n="$rows" 'BEGIN { print "p,time"; for (i = 0; i < n; i++) {
+	p = 1 + i % 64; printf "%d,%.6g\n", p, 10 + 100 / p + (i % 7) / 10 } }' \
+	>"$work/big.csv"
+cat >"$work/big.yaml" <<EOF
+name: big
+data: {file: big.csv, output: time}
+inputs: {p: p}
+parameters:
+  a: {min: 0, max: 1000}
+  b: {min: 0, max: 1000}
+time: a + b / p
+EOF
+mb=$(wc -c <"$work/big.csv" | awk '{ printf "%.1f", $1 / 1e6 }')
+
+for f in p m r ep em er; do : >"$work/$f"; done
+i=0
+while [ "$i" -lt "$runs" ]; do
+	t0=$(now)
+	$MPIRUN -np 1 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null || exit 1
+	t1=$(now)
+	$MPIRUN -np 2 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null || exit 1
+	t2=$(now)
+	$MPIRUN -np 1 "$SCALEFIT_MPI" --help >/dev/null
+	t3=$(now)
+	$MPIRUN -np 2 "$SCALEFIT_MPI" --help >/dev/null
+	t4=$(now)
+	echo "$t1 - $t0" | bc -l >>"$work/p"
+	echo "$t2 - $t1" | bc -l >>"$work/m"
+	echo "($t2 - $t1) / ($t1 - $t0)" | bc -l >>"$work/r"
+	echo "$t3 - $t2" | bc -l >>"$work/ep"
+	echo "$t4 - $t3" | bc -l >>"$work/em"
+	echo "($t2 - $t1) - ($t1 - $t0) - (($t4 - $t3) - ($t3 - $t2))" | bc -l >>"$work/er"
+	printf 'run %d: check 1 rank %.2f s, 2 ranks %.2f s (%.2fx); --help 1 rank %.3f s, 2 ranks %.3f s\n' \
+		$((i + 1)) "$(echo "$t1 - $t0" | bc -l)" "$(echo "$t2 - $t1" | bc -l)" \
+		"$(echo "($t2 - $t1) / ($t1 - $t0)" | bc -l)" \
+		"$(echo "$t3 - $t2" | bc -l)" "$(echo "$t4 - $t3" | bc -l)"
+	i=$((i + 1))
+done
+printf 'medians of %d runs, %s MB of CSV (%d rows): check 1 rank %.2f s, 2 ranks %.2f s, ratio %.2fx; the shared read costs %.3f s (2 ranks over 1, less the same on --help)\n' \
+	"$runs" "$mb" "$rows" "$(median <"$work/p")" "$(median <"$work/m")" \
+	"$(median <"$work/r")" "$(median <"$work/er")"
