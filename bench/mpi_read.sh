@@ -8,6 +8,9 @@
 #
 # Usage: bench/mpi_read.sh [RUNS [ROWS]]
 #   SCALEFIT_MPI  a build configured --with-mpi (required)
+#   SCALEFIT_REF  optional: another MPI build (one from before this change,
+#                 whose ranks each read the file themselves); its -np 2 run
+#                 is timed in every round too, and the ratio printed
 #   MPIRUN        default "mpirun --oversubscribe --mca pml ob1 --mca btl self,vader"
 # Runs alternate (1 rank, 2 ranks, ...) so that load from other work on
 # the machine hits both alike; prints each pair, the medians of the wall
@@ -48,7 +51,7 @@ time: a + b / p
 EOF
 mb=$(wc -c <"$work/big.csv" | awk '{ printf "%.1f", $1 / 1e6 }')
 
-for f in p m r ep em er; do : >"$work/$f"; done
+for f in p m r ep em er x xr; do : >"$work/$f"; done
 i=0
 while [ "$i" -lt "$runs" ]; do
 	t0=$(now)
@@ -60,6 +63,12 @@ while [ "$i" -lt "$runs" ]; do
 	t3=$(now)
 	$MPIRUN -np 2 "$SCALEFIT_MPI" --help >/dev/null
 	t4=$(now)
+	if [ -n "$SCALEFIT_REF" ]; then
+		$MPIRUN -np 2 "$SCALEFIT_REF" check "$work/big.yaml" >/dev/null || exit 1
+		t5=$(now)
+		echo "$t5 - $t4" | bc -l >>"$work/x"
+		echo "($t2 - $t1) / ($t5 - $t4)" | bc -l >>"$work/xr"
+	fi
 	echo "$t1 - $t0" | bc -l >>"$work/p"
 	echo "$t2 - $t1" | bc -l >>"$work/m"
 	echo "($t2 - $t1) / ($t1 - $t0)" | bc -l >>"$work/r"
@@ -75,3 +84,7 @@ done
 printf 'medians of %d runs, %s MB of CSV (%d rows): check 1 rank %.2f s, 2 ranks %.2f s, ratio %.2fx; the shared read costs %.3f s (2 ranks over 1, less the same on --help)\n' \
 	"$runs" "$mb" "$rows" "$(median <"$work/p")" "$(median <"$work/m")" \
 	"$(median <"$work/r")" "$(median <"$work/er")"
+[ -n "$SCALEFIT_REF" ] &&
+	printf 'SCALEFIT_REF, 2 ranks: median %.2f s; this build over it: %.2fx (median of the paired ratios)\n' \
+		"$(median <"$work/x")" "$(median <"$work/xr")"
+exit 0
