@@ -5,7 +5,8 @@
  * Makes a CSV of G groups (default 2,000) of 8 rows each, t = a/n +
  * b log2(n) with 3% noise (fixed seed), and times, in this process, every
  * phase of `scalefit fit --by job` as the library runs it:
- *   read     sf_table_parse of the CSV text (each rank reads the file)
+ *   read     sf_table_parse of the CSV text (rank 0 reads the file and
+ *            broadcasts its bytes, every rank parses them)
  *   bind     sf_dataset_bind and sf_formula_compile
  *   split    sf_groups_split
  *   fits     each group's fit as `fit` does it (search, polish, statistics,
@@ -19,13 +20,15 @@
  *   write    the fleet's JSON written out (rank 0)
  * and prints the per-unit costs (seconds and bytes per group).  Then the
  * model: with R ranks and G groups,
- *   T(R) = start + read + bind + split + G (fit + serialise)/R
+ *   T(R) = start + broadcast + read + bind + split + G (fit + serialise)/R
  *          + (fetches x latency) + G bytes/bandwidth + G assemble + write
- * (every rank reads and splits; the fits spread; rank 0 alone receives,
- * parses and writes), evaluated for this machine (R = 1, 2: compare with
- * `mpirun -np 2 scalefit fit --by`) and for 10,000 groups on 64 nodes of 32
- * cores (R = 2048) with a 10 Gb/s network; the start-up, latency and
- * bandwidth are assumptions the output states, the rest is measured.
+ * (rank 0 broadcasts the CSV's bytes, ceil(log2 R) hops of a binomial
+ * tree at the network's bandwidth; every rank parses and splits; the fits
+ * spread; rank 0 alone receives, parses and writes), evaluated for this machine
+ * (R = 1, 2: compare with `mpirun -np 2 scalefit fit --by`) and for 10,000
+ * groups on 64 nodes of 32 cores (R = 2048) with a 10 Gb/s network; the
+ * start-up, latency and bandwidth are assumptions the output states, the rest
+ * is measured.
  *
  * Usage: bench_fleet [GROUPS]
  */
@@ -129,10 +132,12 @@ done:
 
 /* The model's time for R ranks, printed as its parts. */
 static void
-model(const char *what, double G, double R, double start, double read,
-      double bind, double split, double fit, double bytes, double assemble,
-      double write, double latency, double bandwidth)
+model(const char *what, double G, double R, double start, double csv,
+      double read, double bind, double split, double fit, double bytes,
+      double assemble, double write, double latency, double bandwidth)
 {
+	/* Rank 0's read of the CSV to every rank: a binomial tree. */
+	double broadcast = ceil(log2(R)) * csv / bandwidth;
 	/* Guided chunks: about 8 R (1 + ln(G / 8R)) fetches in all. */
 	double fetches = 8 * R * (1 + (G > 8 * R ? log(G / (8 * R)) : 0)) + R;
 	/* Each fetch waits its latency; rank 0's counter serves them one
@@ -140,14 +145,14 @@ model(const char *what, double G, double R, double start, double read,
 	double fits = G * fit / R,
 	       queue = fetches / R * latency + fetches * 1e-6;
 	double gather = G * bytes / bandwidth, root = G * assemble;
-	double total =
-	    start + read + bind + split + fits + queue + gather + root + write;
+	double total = start + broadcast + read + bind + split + fits + queue +
+	               gather + root + write;
 
-	printf("%s: %.0f groups on %.0f ranks: %.2f s = start %.2f + read "
-	       "%.3f + bind %.3f + split %.3f + fits %.3f + queue %.4f + "
-	       "gather %.3f + assemble %.3f + write %.3f\n",
-	       what, G, R, total, start, read, bind, split, fits, queue, gather,
-	       root, write);
+	printf("%s: %.0f groups on %.0f ranks: %.2f s = start %.2f + "
+	       "broadcast %.4f + read %.3f + bind %.3f + split %.3f + fits "
+	       "%.3f + queue %.4f + gather %.3f + assemble %.3f + write %.3f\n",
+	       what, G, R, total, start, broadcast, read, bind, split, fits,
+	       queue, gather, root, write);
 }
 
 int
@@ -254,19 +259,23 @@ main(int argc, char **argv)
 		       "1 us "
 		       "of rank 0's time per fetch; "
 		       "10 Gb/s = 1.25 GB/s):\n");
-		model("  this machine", (double)G, 1, 0, t_read, t_bind,
-		      t_split, fit + ser, bytes, assemble, t_write, 5e-6, 1e9);
-		model("  this machine", (double)G, 2, 0.3, t_read, t_bind,
-		      t_split, fit + ser, bytes, assemble, t_write, 5e-6, 1e9);
+		model("  this machine", (double)G, 1, 0, (double)used, t_read,
+		      t_bind, t_split, fit + ser, bytes, assemble, t_write,
+		      5e-6, 1e9);
+		model("  this machine", (double)G, 2, 0.3, (double)used, t_read,
+		      t_bind, t_split, fit + ser, bytes, assemble, t_write,
+		      5e-6, 1e9);
 		/* 10,000 groups: reading and binding grow with the rows. */
 		model("  64 nodes x 32 cores", 1e4, 2048, 3,
-		      t_read * 1e4 / (double)G, t_bind * 1e4 / (double)G,
-		      t_split * 1e4 / (double)G, fit + ser, bytes, assemble,
-		      t_write * 1e4 / (double)G, 20e-6, 1.25e9);
+		      (double)used * 1e4 / (double)G, t_read * 1e4 / (double)G,
+		      t_bind * 1e4 / (double)G, t_split * 1e4 / (double)G,
+		      fit + ser, bytes, assemble, t_write * 1e4 / (double)G,
+		      20e-6, 1.25e9);
 		model("  64 nodes x 1 rank", 1e4, 64, 3,
-		      t_read * 1e4 / (double)G, t_bind * 1e4 / (double)G,
-		      t_split * 1e4 / (double)G, fit + ser, bytes, assemble,
-		      t_write * 1e4 / (double)G, 20e-6, 1.25e9);
+		      (double)used * 1e4 / (double)G, t_read * 1e4 / (double)G,
+		      t_bind * 1e4 / (double)G, t_split * 1e4 / (double)G,
+		      fit + ser, bytes, assemble, t_write * 1e4 / (double)G,
+		      20e-6, 1.25e9);
 	}
 	free(dump);
 	sf_fleet_free(fleet);
