@@ -317,7 +317,8 @@ if [ -n "$MPIRUN" ]; then
 		"model and CSV|fit fleet.yaml --by framework --bootstrap 20 --json --threads 1 --quiet" \
 		"CSV on the command line|validate fleet.yaml fleet.csv --by framework --kfold 3 --json --threads 1 --quiet" \
 		"fit file|scale fw.json --over n=1:64 --json --quiet" \
-		"library formula|fit @ernest --bootstrap 20 --json --threads 1 --quiet"; do
+		"library formula|fit @ernest --bootstrap 20 --json --threads 1 --quiet" \
+		"library list|formulas"; do
 		name=${run%%|*}
 		args=${run#*|}
 		# shellcheck disable=SC2086

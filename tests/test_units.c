@@ -221,6 +221,40 @@ test_read_inside_unit(void)
 	}
 }
 
+/* A reader that reads: its read is rank 0's own (the others are not in
+ * it, so a shared read would wait for them forever). */
+static int
+read_inside_read(void *ctx, char **out, size_t *size, sf_error *err)
+{
+	reader inner = {0, 0};
+	int rc;
+
+	(void)ctx;
+	if (sf_units_sharing())
+		return sf_error_set(err, SF_EINTERNAL, "a reader shares reads");
+	if ((rc = sf_units_read(read_bytes, &inner, out, size, err)) != SF_OK)
+		return rc;
+	if (inner.calls != 1)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the reader was not run");
+	return SF_OK;
+}
+
+static void
+test_read_inside_read(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	sf_error err;
+
+	sf_error_clear(&err);
+	CU_ASSERT_EQUAL(
+	    sf_units_read(read_inside_read, NULL, &text, &size, &err), SF_OK);
+	CU_ASSERT_STRING_EQUAL(err.message, "");
+	CU_ASSERT_EQUAL(size, READ_SIZE);
+	free(text);
+}
+
 static void
 test_seed(void)
 {
@@ -239,6 +273,7 @@ static CU_TestInfo units_tests[] = {
     {"an input read once", test_read_once},
     {"rank 0's read error on every rank", test_read_error},
     {"a read inside a unit is its own", test_read_inside_unit},
+    {"a read inside a reader is rank 0's own", test_read_inside_read},
     {"seeds", test_seed},
     CU_TEST_INFO_NULL,
 };

@@ -542,10 +542,14 @@ sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
 	return run_mpi(n, fn, ctx, results, sizes, 1, err);
 }
 
+/* Process state: 1 while rank 0 runs a reader for sf_units_read, so that
+ * a read the reader makes is its own (the others are not in it). */
+static int units_reading;
+
 int
 sf_units_sharing(void)
 {
-	return sf_units_ranks() > 1 && units_depth == 0;
+	return sf_units_ranks() > 1 && units_depth == 0 && !units_reading;
 }
 
 /* The token of sf_units_read's agreement: a rank that reads while
@@ -603,7 +607,9 @@ sf_units_read(sf_read_fn read, void *ctx, char **out, size_t *size,
 		    largest - 1);
 	}
 	if (sf_units_rank() == 0) {
+		units_reading = 1;
 		rec.code = read(ctx, &bytes, &n, &rec.err);
+		units_reading = 0;
 		rec.size = rec.code == SF_OK ? n : 0;
 	}
 	/* The others wait here while rank 0 reads: gently. */

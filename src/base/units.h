@@ -94,7 +94,8 @@ int sf_units_read(sf_read_fn read, void *ctx, char **out, size_t *size,
 
 /*
  * 1 when sf_units_read gives rank 0's read to every rank: built with MPI,
- * run on several ranks, outside any unit of work.  A reader that streams
+ * run on several ranks, outside any unit of work and any reader (a read
+ * inside a reader is rank 0's own).  A reader that streams
  * a file in the plain build reads it whole when this is 1.
  */
 int sf_units_sharing(void);

@@ -117,9 +117,9 @@ entry_load(sf_library_entry *e, const char *dir, const char *file)
 	return e->description != NULL ? SF_OK : SF_ENOMEM;
 }
 
-int
-sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
-                sf_error *err)
+/* The formulas of the library at dir, as this process finds them. */
+static int
+list_here(const char *dir, sf_library_entry **out, size_t *n, sf_error *err)
 {
 	size_t len = strlen(dir) + 16, cap = 0, count = 0;
 	sf_library_entry *e = NULL;
@@ -173,34 +173,105 @@ sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
 	return SF_OK;
 }
 
-/* Where to look for a formula, and its name: the context of find. */
-typedef struct library_query {
-	const char *dir, *name;
-} library_query;
-
-/* The path of the formula q names, as text of *size bytes in *out: an
- * sf_read_fn, since it reads the library's folder. */
+/* The library at ctx (its directory) listed as text of *size bytes in
+ * *out: each entry's name, path and description, each ended by a NUL.
+ * An sf_read_fn, since it reads the library's folder. */
 static int
-find(void *ctx, char **out, size_t *size, sf_error *err)
+list_text(void *ctx, char **out, size_t *size, sf_error *err)
 {
-	const library_query *q = ctx;
-	const char *names[128], *near, *dir = q->dir, *name = q->name;
 	sf_library_entry *e;
-	size_t n, k = 0;
+	size_t n, length = 0;
+	char *text;
 	int rc;
 
 	*out = NULL;
 	*size = 0;
+	if ((rc = list_here(ctx, &e, &n, err)) != SF_OK)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		length += strlen(e[i].name) + strlen(e[i].path) +
+		          strlen(e[i].description) + 3;
+	if ((text = malloc(length + 1)) == NULL) {
+		sf_library_entries_free(e, n);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	length = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *field[3] = {e[i].name, e[i].path, e[i].description};
+
+		for (int f = 0; f < 3; f++) {
+			size_t k = strlen(field[f]) + 1;
+
+			memcpy(text + length, field[f], k);
+			length += k;
+		}
+	}
+	sf_library_entries_free(e, n);
+	*out = text;
+	*size = length;
+	return SF_OK;
+}
+
+int
+sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
+                sf_error *err)
+{
+	sf_library_entry *e = NULL;
+	size_t size, count = 0, at;
+	char *text;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	/* Under MPI rank 0 reads the folder, every rank gets its list. */
+	if ((rc = sf_units_read(list_text, (void *)dir, &text, &size, err)) !=
+	    SF_OK)
+		return rc;
+	for (at = 0; at < size; at++)
+		count += text[at] == '\0';
+	count /= 3;
+	if (count > 0 && (e = calloc(count, sizeof *e)) == NULL) {
+		free(text);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	at = 0;
+	for (size_t i = 0; i < count; i++) {
+		char **field[3] = {&e[i].name, &e[i].path, &e[i].description};
+
+		for (int f = 0; f < 3; f++) {
+			if ((*field[f] = copy(text + at)) == NULL) {
+				sf_library_entries_free(e, count);
+				free(text);
+				return sf_error_set(err, SF_ENOMEM,
+				                    "out of memory");
+			}
+			at += strlen(text + at) + 1;
+		}
+	}
+	free(text);
+	*out = e;
+	*n = count;
+	return SF_OK;
+}
+
+int
+sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
+{
+	const char *names[128], *near;
+	sf_library_entry *e;
+	size_t n, k = 0;
+	int rc;
+
+	*path = NULL;
 	if ((rc = sf_library_list(dir, &e, &n, err)) != SF_OK)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(e[i].name, name) == 0) {
-			*out = copy(e[i].path);
-			*size = *out != NULL ? strlen(*out) : 0;
+			*path = copy(e[i].path);
 			sf_library_entries_free(e, n);
-			return *out != NULL ? SF_OK
-			                    : sf_error_set(err, SF_ENOMEM,
-			                                   "out of memory");
+			return *path != NULL ? SF_OK
+			                     : sf_error_set(err, SF_ENOMEM,
+			                                    "out of memory");
 		}
 		if (k < 128)
 			names[k++] = e[i].name;
@@ -213,14 +284,4 @@ find(void *ctx, char **out, size_t *size, sf_error *err)
 	            near != NULL ? near : "", near != NULL ? "'?" : "");
 	sf_library_entries_free(e, n);
 	return SF_ENAME;
-}
-
-int
-sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
-{
-	library_query q = {dir, name};
-	size_t size;
-
-	/* Under MPI rank 0 looks, every rank gets the path it found. */
-	return sf_units_read(find, &q, path, &size, err);
 }

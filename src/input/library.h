@@ -35,7 +35,9 @@ typedef struct sf_library_entry {
  * The formulas of the library at dir, sorted by name, into a new array
  * *out of *n entries (free with sf_library_entries_free).  Returns SF_OK,
  * SF_EIO when dir/expressions cannot be read (the message says which
- * directory and that $SCALEFIT_LIBRARY overrides it), SF_ENOMEM.
+ * directory and that $SCALEFIT_LIBRARY overrides it), SF_ENOMEM.  Under
+ * MPI rank 0 reads the folder and every rank gets its list
+ * (sf_units_read), so the library needs to exist only where rank 0 runs.
  */
 int sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
                     sf_error *err);
