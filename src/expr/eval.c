@@ -330,15 +330,15 @@ k_gather(double *restrict d, const double *restrict t,
 
 /* Where a block's operand lives. */
 typedef struct frame {
-	double *regs;           /* the stage's register blocks */
-	double *const *cols;    /* padded columns */
-	const double *scal;     /* scalar slots */
-	size_t row0;            /* first row of the block */
-	size_t n;               /* rows of the block that count */
-	double *out;            /* outputs, or NULL: no copies */
-	size_t out_stride;      /* rows per output */
-	size_t out_off;         /* the block's offset in an output */
-	const sf_level *levels; /* the data's inputs with tables */
+	double *regs;                /* the stage's register blocks */
+	double *const *cols;         /* padded columns */
+	const double *scal;          /* scalar slots */
+	size_t row0;                 /* first row of the block */
+	size_t n;                    /* rows of the block that count */
+	double *out;                 /* outputs, or NULL: no copies */
+	size_t out_stride;           /* rows per output */
+	size_t out_off;              /* the block's offset in an output */
+	const uint8_t *const *index; /* each row's level, per input set */
 } frame;
 
 static const double *
@@ -428,8 +428,7 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 			run_fused(f, in, d);
 			break;
 		case SF_SHAPE_GATHER:
-			k_gather(d, a, f->levels[in->idx[2]].index + f->row0,
-			         f->n);
+			k_gather(d, a, f->index[in->idx[2]] + f->row0, f->n);
 			break;
 		default:
 			if (in->op == SF_OP_POWLOG) {
@@ -525,7 +524,7 @@ sf_expr_data_new(const sf_program *p, const double *const *columns,
 		f.scal = scal;
 		f.out = NULL;
 		f.out_stride = f.out_off = 0;
-		f.levels = NULL;
+		f.index = NULL;
 		for (size_t row0 = 0; row0 < nrows; row0 += B) {
 			f.row0 = row0;
 			f.n = nrows - row0 < B ? nrows - row0 : B;
@@ -604,19 +603,21 @@ eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
 	f->scal = scal;
 	f->out = NULL;
 	f->out_stride = f->out_off = 0;
-	f->levels = d->levels;
+	f->index = d->index;
 	if (d->gather_code == NULL || end - begin < 2 * d->level_rows) {
 		*ncode = p->nrow_code;
 		*out0 = p->out0_copy;
 		return p->row_code;
 	}
-	for (size_t s = 0; s < d->nlevels; s++) {
+	for (size_t o = 0; o < d->nlevels; o++) {
+		const sf_level *l = &d->levels[d->order[o]];
 		frame lf = *f;
 
-		lf.cols = d->levels[s].cols;
+		lf.cols = l->cols;
+		lf.index = (const uint8_t *const *)l->maps;
 		lf.row0 = 0;
-		lf.n = d->levels[s].nlevels;
-		run_block(d->levels[s].code, d->levels[s].ncode, &lf);
+		lf.n = l->nlevels;
+		run_block(l->code, l->ncode, &lf);
 	}
 	*ncode = d->ngather_code;
 	*out0 = d->gather_out0;

@@ -512,8 +512,8 @@ enum {
 	SF_SHAPE_OPMUL,  /* z op (x * y), operands z, x, y */
 	SF_SHAPE_MULMUL, /* (x * y) op (u * v), operands x, y, u, v */
 	/* a table of values per level of an input (level.c): the row's
-	 * entry of the table in register idx[1], by its level in the data's
-	 * levels[idx[2]] (op unused) */
+	 * entry of the table in register idx[1], by its level in the
+	 * frame's index[idx[2]] (op unused) */
 	SF_SHAPE_GATHER
 };
 
@@ -560,6 +560,9 @@ struct sf_program {
 	size_t ntables;
 };
 
+/* The most input sets a binding levels (each costs a byte per row). */
+#define SF_LEVEL_SETS 8
+
 /* A set of inputs with few distinct values in the bound data, and the
  * code that fills its tables (level.c). */
 typedef struct sf_level {
@@ -570,6 +573,10 @@ typedef struct sf_level {
 	                   code reads (a block each), else NULL */
 	sf_instr *code; /* row-stage instructions writing the tables */
 	size_t ncode;
+	/* per levelled subset of the set: each of its levels' level in the
+	 * subset (a block each), read by the code's lookups of the
+	 * subset's tables; else NULL */
+	uint8_t *maps[SF_LEVEL_SETS];
 } sf_level;
 
 struct sf_expr_data {
@@ -577,10 +584,14 @@ struct sf_expr_data {
 	size_t nrows;
 	size_t ncols;  /* ninputs + nhoisted */
 	double **cols; /* each nrows + SF_EXPR_BLOCK doubles, or NULL */
-	/* the input sets with tables (level.c), the row stage reading them */
+	/* the input sets with tables (level.c), in the order their codes
+	 * run (a subset before its supersets), and the row stage reading
+	 * them */
 	sf_level *levels;
 	size_t nlevels;
-	size_t level_rows; /* their levels, all together */
+	size_t order[SF_LEVEL_SETS];
+	const uint8_t *index[SF_LEVEL_SETS]; /* each level's index */
+	size_t level_rows;                   /* their levels, all together */
 	sf_instr *gather_code;
 	size_t ngather_code;
 	const sf_instr *gather_out0; /* the copy of output 0 in it */

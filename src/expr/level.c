@@ -26,7 +26,10 @@
  * lookups of the row's level, and what only fed them dropped.  The level
  * code of a set computes the tables the gather code still reads, from the
  * levels' values of the columns (inputs, and data-stage results of them)
- * the set determines.
+ * the set determines; where it needs a table of a levelled subset (b^g
+ * inside the whole formula over p, b and n), it looks it up by the map
+ * from its levels to the subset's, so the costly part runs once per level
+ * of the subset (10 batch sizes) rather than of the set (28 runs).
  */
 #include "expr/internal.h"
 
@@ -42,8 +45,8 @@ enum { LEVEL_SLOTS = 2 * B };
 _Static_assert(B <= 256, "a level is a byte");
 
 /* The most tables a program has (each is a register block of scratch) and
- * the most input sets a binding levels (each a byte per row). */
-enum { TABLES_MAX = 64, SETS_MAX = 8 };
+ * the most input sets a binding levels. */
+enum { TABLES_MAX = 64, SETS_MAX = SF_LEVEL_SETS };
 
 /* What a table is worth, in arithmetic instructions: an instruction that
  * calls libm or runs the exp or log kernel, and the least a table must be
@@ -265,6 +268,23 @@ find_levels(const sf_expr_data *d, const sf_input_set *set, size_t max,
 	return count;
 }
 
+/* A lookup into register dest of table t's entry for each row's level in
+ * index slot (SF_SHAPE_GATHER). */
+static sf_instr
+lookup(const sf_program *p, uint32_t dest, int32_t t, int32_t slot)
+{
+	sf_instr in;
+
+	memset(&in, 0, sizeof in);
+	in.shape = SF_SHAPE_GATHER;
+	in.kind[0] = SF_OPND_REG;
+	in.idx[0] = dest;
+	in.kind[1] = SF_OPND_REG;
+	in.idx[1] = (uint32_t)(p->row_regs + (size_t)t);
+	in.idx[2] = (uint32_t)slot;
+	return in;
+}
+
 /*
  * The gather code: the row stage with the tables of the levelled sets
  * (slot[t] >= 0: table t's set's place in d->levels) read by level, and
@@ -288,16 +308,9 @@ gather_code(sf_expr_data *d, const int32_t *slot, unsigned char *read)
 	for (size_t k = 0; k < n; k++) {
 		int32_t t = p->row_table[k];
 
-		code[k] = p->row_code[k];
-		if (t < 0 || slot[t] < 0)
-			continue;
-		memset(&code[k], 0, sizeof code[k]);
-		code[k].shape = SF_SHAPE_GATHER;
-		code[k].kind[0] = SF_OPND_REG;
-		code[k].idx[0] = p->row_code[k].idx[0];
-		code[k].kind[1] = SF_OPND_REG;
-		code[k].idx[1] = (uint32_t)(p->row_regs + (size_t)t);
-		code[k].idx[2] = (uint32_t)slot[t];
+		code[k] = t >= 0 && slot[t] >= 0
+		              ? lookup(p, p->row_code[k].idx[0], t, slot[t])
+		              : p->row_code[k];
 	}
 	for (size_t k = n; k-- > 0;) {
 		const sf_instr *in = &code[k];
@@ -327,16 +340,37 @@ gather_code(sf_expr_data *d, const int32_t *slot, unsigned char *read)
 	return SF_OK;
 }
 
+/* Whether set a is a proper subset of set b. */
+static int
+set_within(const sf_input_set *a, const sf_input_set *b)
+{
+	int j = 0;
+
+	if (a->n >= b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++) {
+		while (j < b->n && b->in[j] < a->in[i])
+			j++;
+		if (j == b->n || b->in[j] != a->in[i])
+			return 0;
+	}
+	return 1;
+}
+
 /*
- * The level code of l->set: the row-stage instructions its read tables
- * need (live backwards from them), in order, each table's writing its
- * table's register and later readers reading it there; and the levels'
- * values of the columns they read.  first: each level's first row.
+ * The level code of level s (l): the row-stage instructions its read
+ * tables need (live backwards from them), in order, each table's writing
+ * its table's register and later readers reading it there; a table of a
+ * levelled subset of the set is looked up in that table instead (marked
+ * read, so its code, built later, computes it), by the map of each level
+ * to the subset's level.  Also the levels' values of the columns the code
+ * reads.  first: each level's first row.
  */
 static int
-level_code(const sf_expr_data *d, const int32_t *slot, int32_t s,
-           const unsigned char *read, sf_level *l, const size_t *first)
+level_code(sf_expr_data *d, const int32_t *slot, int32_t s, unsigned char *read,
+           const size_t *first)
 {
+	sf_level *l = &d->levels[s];
 	const sf_program *p = d->prog;
 	size_t n = p->nrow_code, nregs = p->row_regs + p->ntables;
 	unsigned char *need = calloc(n ? n : 1, 1), *live = calloc(nregs, 1);
@@ -359,6 +393,12 @@ level_code(const sf_expr_data *d, const int32_t *slot, int32_t s,
 			continue;
 		need[k] = 1;
 		live[in->idx[0]] = 0;
+		if (t >= 0 && slot[t] >= 0 && slot[t] != s &&
+		    set_within(&d->levels[slot[t]].set, &l->set)) {
+			need[k] = 2; /* looked up */
+			read[t] = 1;
+			continue;
+		}
 		for (int j = 1; j < 5; j++)
 			if (in->kind[j] == SF_OPND_REG)
 				live[in->idx[j]] = 1;
@@ -372,6 +412,21 @@ level_code(const sf_expr_data *d, const int32_t *slot, int32_t s,
 
 		if (!need[k])
 			continue;
+		if (need[k] == 2) {
+			uint8_t **map = &l->maps[slot[t]];
+
+			if (*map == NULL) {
+				const uint8_t *sub = d->levels[slot[t]].index;
+
+				if ((*map = calloc(B, 1)) == NULL)
+					goto out;
+				for (size_t v = 0; v < l->nlevels; v++)
+					(*map)[v] = sub[first[v]];
+			}
+			holds[in.idx[0]] = -1;
+			l->code[l->ncode++] = lookup(p, in.idx[0], t, slot[t]);
+			continue;
+		}
 		for (int j = 1; j < 5; j++) {
 			double *c;
 
@@ -456,9 +511,23 @@ sf_level_bind(sf_expr_data *d)
 	}
 	if (gather_code(d, slot, read) != SF_OK)
 		goto out;
+	/* the codes run a subset before its supersets (fewer inputs
+	 * first); they are built the other way round, so that a superset's
+	 * lookups mark the subset's tables read before its code is built */
 	for (size_t s = 0; s < d->nlevels; s++) {
-		if (level_code(d, slot, (int32_t)s, read, &d->levels[s],
-		               first[s]) != SF_OK)
+		size_t o = s;
+
+		for (; o > 0 &&
+		       d->levels[d->order[o - 1]].set.n > d->levels[s].set.n;
+		     o--)
+			d->order[o] = d->order[o - 1];
+		d->order[o] = s;
+		d->index[s] = d->levels[s].index;
+	}
+	for (size_t o = d->nlevels; o-- > 0;) {
+		size_t s = d->order[o];
+
+		if (level_code(d, slot, (int32_t)s, read, first[s]) != SF_OK)
 			goto out;
 		if (d->levels[s].ncode > 0)
 			d->level_rows += d->levels[s].nlevels;
@@ -484,6 +553,8 @@ sf_level_unbind(sf_expr_data *d)
 			free(l->cols);
 			free(l->index);
 			free(l->code);
+			for (size_t m = 0; m < SETS_MAX; m++)
+				free(l->maps[m]);
 		}
 	free(d->levels);
 	free(d->gather_code);
