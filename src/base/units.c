@@ -91,6 +91,12 @@ sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 }
 
 int
+sf_units_spread(void)
+{
+	return 0;
+}
+
+int
 sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
                      size_t *sizes, sf_error *err)
 {
@@ -530,10 +536,16 @@ done:
 }
 
 int
+sf_units_spread(void)
+{
+	return sf_units_ranks() > 1 && units_depth == 0;
+}
+
+int
 sf_units_run(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
              sf_error *err)
 {
-	if (sf_units_ranks() == 1 || units_depth > 0)
+	if (!sf_units_spread())
 		return run_serial(n, fn, ctx, results, sizes, err);
 	return run_mpi(n, fn, ctx, results, sizes, 0, err);
 }
@@ -542,7 +554,7 @@ int
 sf_units_run_to_root(size_t n, sf_unit_fn fn, void *ctx, char **results,
                      size_t *sizes, sf_error *err)
 {
-	if (sf_units_ranks() == 1 || units_depth > 0)
+	if (!sf_units_spread())
 		return run_serial(n, fn, ctx, results, sizes, err);
 	return run_mpi(n, fn, ctx, results, sizes, 1, err);
 }

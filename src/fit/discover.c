@@ -1687,7 +1687,7 @@ score_entries(search *s, size_t from, size_t a, size_t b)
 	long n = (long)(b - a);
 
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(dynamic, 4)
+#pragma omp parallel for num_threads(s->threads) schedule(dynamic, 16)
 #endif
 	for (long q = 0; q < n; q++) {
 		entry *e = &s->e[a + (size_t)q];
@@ -1719,12 +1719,13 @@ typedef struct range_units {
 	size_t from, to, per;
 } range_units;
 
-/* A range is cut into at most this many units, of at least UNIT_MIN
- * formulas: enough for a queue to balance ranks, few enough that each
- * unit's threads share a sizeable loop.  A range of fewer than
- * SPREAD_MIN formulas (the start-up alone, one parent's children) is
- * scored where it is, by every rank: a collective step would cost more. */
-enum { RANGE_UNITS = 64, UNIT_MIN = 8, SPREAD_MIN = 128 };
+/* A range is cut into UNITS_PER_RANK units per rank of an MPI job, of at
+ * least UNIT_MIN formulas: enough for the queue to balance the ranks, few
+ * enough that each unit's threads share a sizeable loop.  A range of
+ * fewer than SPREAD_MIN formulas (the start-up alone, one parent's
+ * children) is scored where it is, by every rank: a collective step
+ * would cost more.  Without ranks to spread over, a range is one loop. */
+enum { UNITS_PER_RANK = 16, UNIT_MIN = 8, SPREAD_MIN = 128 };
 
 static int
 range_unit(void *ctx, size_t u, char **out, size_t *size, sf_error *err)
@@ -1781,11 +1782,12 @@ evaluate_range(search *s, size_t from, size_t to, sf_error *err)
 		if (q < np)
 			slot[i - from] = q;
 	}
-	if (to - from < SPREAD_MIN) {
+	if (to - from < SPREAD_MIN || !sf_units_spread()) {
 		score_entries(s, from, from, to);
 		return SF_OK;
 	}
-	c.per = (to - from + RANGE_UNITS - 1) / RANGE_UNITS;
+	nunits = UNITS_PER_RANK * (size_t)sf_units_ranks();
+	c.per = (to - from + nunits - 1) / nunits;
 	if (c.per < UNIT_MIN)
 		c.per = UNIT_MIN;
 	nunits = (to - from + c.per - 1) / c.per;
