@@ -2132,6 +2132,109 @@ test_rows_past_end(void)
 	sf_expr_scope_free(s);
 }
 
+/*
+ * Parts of a formula that read inputs of few distinct values are computed
+ * once per level (level.c): the same bits as row by row, for every output
+ * (derivatives too) and the sum of squares, with -0 and 0 as different
+ * levels and NaN and infinite inputs among them; ranges too short to repay
+ * the tables, and inputs with more levels than half the rows, run the
+ * program's own row stage.
+ */
+static void
+test_levels(void)
+{
+	enum { ROWS = 600 };
+	sf_expr_scope *s = ddp_scope();
+	/* the whole formula over (p, b, n); tables of b and of p; n with
+	 * many levels */
+	const char *texts[] = {
+	    "t0 + compute * b^(a / 4) + comm",
+	    "c * b^a + exp(-b / (1 + w * w)) * n + l * log(1 + t0 * p)",
+	    "1 / b * exp(a * p) + sin(w * n)"};
+	const double theta[5] = {0.5, 0.75, 1e-5, 2e-3, 3e-3};
+	const size_t ranges[][2] = {{0, 1}, {3, 259}, {256, 512}, {599, 600}};
+	double *p = malloc(5 * ROWS * sizeof *p), *b = p + ROWS, *n = b + ROWS;
+	double *y = n + ROWS, *q = y + ROWS, *got, *want;
+	const double *cols[3] = {p, b, n};
+	sf_error err;
+
+	CU_ASSERT_FATAL(p != NULL);
+	ddp_data(ROWS, p, b, n);
+	for (size_t i = 0; i < ROWS; i++) {
+		n[i] = 1e4 * (double)(1 + i % 3);
+		y[i] = 1 + (double)(i % 17);
+		q[i] = 1 / (y[i] * y[i]);
+	}
+	b[5] = -0.0, b[6] = 0.0, b[7] = NAN, b[8] = INFINITY, b[9] = -0.0;
+	for (size_t t = 0; t < 2 * (sizeof texts / sizeof *texts); t++) {
+		sf_program *prog = sf_program_compile(
+		    s, &texts[t / 2], 1, t % 2 ? SF_EXPR_DERIVATIVES : 0, NULL,
+		    &err);
+		size_t nout, cells, bad = 0, rows_levelled;
+		sf_expr_data *d;
+		double *scratch, sa, sb;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(prog);
+		if (t / 2 == 2) /* n: every row its own level */
+			for (size_t i = 0; i < ROWS; i++)
+				n[i] = 1e4 + (double)i;
+		d = sf_expr_data_new(prog, cols, ROWS, &err);
+		nout = sf_program_outputs(prog);
+		cells = nout * ROWS;
+		scratch =
+		    malloc(sf_program_scratch_size(prog) * sizeof *scratch + 8);
+		got = malloc(2 * cells * sizeof *got);
+		CU_ASSERT_FATAL(d != NULL && scratch != NULL && got != NULL);
+		want = got + cells;
+		/* what is levelled: (p, b, n) for the whole formula; b and
+		 * p for the second; p only (b's table is 1 / b * ..., of p
+		 * and b) for the third */
+		CU_ASSERT(d->nlevels > 0 && d->gather_code != NULL);
+		CU_ASSERT(d->ngather_code < prog->nrow_code);
+		for (size_t l = 0; l < d->nlevels; l++)
+			CU_ASSERT(d->levels[l].nlevels <= ROWS / 2);
+		sf_program_eval(prog, d, theta, 0, ROWS, got, scratch);
+		sa = sf_program_eval_sumsq(prog, d, theta, 0, ROWS, y, q,
+		                           scratch);
+		/* the program's own row stage: a range shorter than twice
+		 * the levels */
+		rows_levelled = d->level_rows;
+		d->level_rows = ROWS;
+		sf_program_eval(prog, d, theta, 0, ROWS, want, scratch);
+		sb = sf_program_eval_sumsq(prog, d, theta, 0, ROWS, y, q,
+		                           scratch);
+		d->level_rows = rows_levelled;
+		for (size_t i = 0; i < cells; i++)
+			bad += !same(got[i], want[i]);
+		CU_ASSERT_EQUAL(bad, 0);
+		if (nout == 1) /* the loss reads output 0 only */
+			CU_ASSERT(same(sa, sb));
+		/* 1 / b: -0 and 0 are different levels */
+		if (t / 2 == 2) {
+			CU_ASSERT(got[5] == -INFINITY && got[6] == INFINITY);
+			CU_ASSERT(got[9] == -INFINITY && isnan(got[7]));
+		}
+		for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
+			size_t begin = ranges[r][0], len = ranges[r][1] - begin;
+
+			sf_program_eval(prog, d, theta, begin, begin + len, got,
+			                scratch);
+			for (size_t k = 0; k < nout; k++)
+				for (size_t i = 0; i < len; i++)
+					bad +=
+					    !same(got[k * len + i],
+					          want[k * ROWS + begin + i]);
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+		sf_expr_data_free(d);
+		free(scratch);
+		free(got);
+		sf_program_free(prog);
+	}
+	free(p);
+	sf_expr_scope_free(s);
+}
+
 int
 main(void)
 {
@@ -2160,6 +2263,7 @@ main(void)
 	    {"rows past the end: at most 7 computed", test_rows_past_end},
 	    {"exp in blocks", test_vexp},
 	    {"log in blocks", test_vlog},
+	    {"parts of few-valued inputs once per level", test_levels},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

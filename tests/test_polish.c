@@ -953,6 +953,43 @@ toy_cost(double t)
 	return s;
 }
 
+/*
+ * The three ways the polish factors J_F: more rows than free parameters
+ * (QR, then Jacobi on R), as many (Jacobi on J_F), fewer (Jacobi on the
+ * transpose).  Rows of a 5 x 3 system with the exact solution
+ * (1, -2, 0.5): the first 5, 3 and 2 rows; each fit reaches zero
+ * residuals, and the tall and square ones the solution itself.
+ */
+static void
+test_factorisations(void)
+{
+	static const double A[15] = {1, 2, 0, 0, 1, 3,  2, 0,
+	                             1, 1, 1, 1, 3, -1, 2};
+	static const double sol[3] = {1, -2, 0.5};
+	double y[5], lower[3] = {-10, -10, -10}, upper[3] = {10, 10, 10};
+	const size_t rows[] = {5, 3, 2};
+
+	for (size_t i = 0; i < 5; i++)
+		y[i] = A[3 * i] * sol[0] + A[3 * i + 1] * sol[1] +
+		       A[3 * i + 2] * sol[2];
+	for (size_t k = 0; k < 3; k++) {
+		linear_ctx c = {rows[k], 3, A, y, {3, lower, upper, 0, 0}};
+		sf_polish_problem prob = {linear_fn, &c, lower, upper};
+		sf_polish *w = sf_polish_alloc(rows[k], 3);
+		double theta[3] = {0, 0, 0};
+		int active[3];
+		sf_polish_result res;
+
+		CU_ASSERT_FATAL(w != NULL);
+		CU_ASSERT(sf_polish_run(w, &prob, NULL, theta, active, &res,
+		                        NULL) == SF_OK);
+		CU_ASSERT(res.improved && res.cost <= 1e-24);
+		for (size_t j = 0; j < 3 && rows[k] >= 3; j++)
+			CU_ASSERT(fabs(theta[j] - sol[j]) <= 1e-12);
+		sf_polish_free(w);
+	}
+}
+
 static void
 test_contract(void)
 {
@@ -1369,6 +1406,7 @@ main(int argc, char **argv)
 	CU_TestInfo polish[] = {
 	    {"argument errors", test_errors},
 	    {"never worse, in the box, non-finite", test_contract},
+	    {"tall, square and wide Jacobians", test_factorisations},
 	    {"Ernest: active bound vs NNLS", test_ernest_active_bound},
 	    {"NIST StRD, 27 problems", test_nist},
 	    CU_TEST_INFO_NULL,

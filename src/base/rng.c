@@ -9,23 +9,8 @@
 
 #include <math.h>
 
-/* The 64-bit LCG multiplier of the PCG paper. */
-static const uint64_t pcg_multiplier = 6364136223846793005ULL;
-
 /* Strict C11 has no rng_pi. */
 static const double rng_pi = 3.14159265358979323846;
-
-uint32_t
-sf_rng_next(sf_rng *r)
-{
-	uint64_t old = r->state;
-	uint32_t xorshifted, rot;
-
-	r->state = old * pcg_multiplier + r->inc;
-	xorshifted = (uint32_t)(((old >> 18u) ^ old) >> 27u);
-	rot = (uint32_t)(old >> 59u);
-	return (xorshifted >> rot) | (xorshifted << ((-rot) & 31u));
-}
 
 void
 sf_rng_seed(sf_rng *r, uint64_t initstate, uint64_t stream)
@@ -35,30 +20,6 @@ sf_rng_seed(sf_rng *r, uint64_t initstate, uint64_t stream)
 	sf_rng_next(r);
 	r->state += initstate;
 	sf_rng_next(r);
-}
-
-uint32_t
-sf_rng_bounded(sf_rng *r, uint32_t bound)
-{
-	/* Reject the 2^32 mod bound lowest values so every residue is
-	 * equally likely; fewer than half the draws are ever rejected. */
-	uint32_t threshold = (-bound) % bound;
-
-	for (;;) {
-		uint32_t x = sf_rng_next(r);
-		if (x >= threshold)
-			return x % bound;
-	}
-}
-
-double
-sf_rng_uniform(sf_rng *r)
-{
-	/* 27 high bits of one output and 26 of the next make 53 bits. */
-	uint64_t hi = sf_rng_next(r) >> 5;
-	uint64_t lo = sf_rng_next(r) >> 6;
-
-	return (double)(hi * 67108864u + lo) * (1.0 / 9007199254740992.0);
 }
 
 double
@@ -84,7 +45,7 @@ sf_rng_cauchy(sf_rng *r, double loc, double scale)
 void
 sf_rng_advance(sf_rng *r, uint64_t delta)
 {
-	uint64_t cur_mult = pcg_multiplier, cur_plus = r->inc;
+	uint64_t cur_mult = SF_RNG_MULTIPLIER, cur_plus = r->inc;
 	uint64_t acc_mult = 1u, acc_plus = 0u;
 
 	while (delta > 0) {

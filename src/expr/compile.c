@@ -1148,7 +1148,7 @@ generate(codegen *cg, size_t nvalues)
 			p->out0_copy = &p->row_code[k];
 	for (size_t x = 0; x < n; x++)
 		p->nnodes += cg->reach[x];
-	return SF_OK;
+	return sf_level_plan(p);
 }
 
 /* ---- The compiler's entry point ----------------------------------------- */
@@ -1407,6 +1407,8 @@ sf_program_free(sf_program *p)
 	free(p->data_code);
 	free(p->param_code);
 	free(p->row_code);
+	free(p->row_table);
+	free(p->table_inputs);
 	free(p);
 }
 

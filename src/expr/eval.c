@@ -318,18 +318,27 @@ k_powlog(double *restrict d, const double *restrict x,
 		d[i] = sf_f_powlog(x[i], lx[i], y[i]);
 }
 
+/* A table's entry per row (SF_SHAPE_GATHER): t[ix[i]]. */
+static void
+k_gather(double *restrict d, const double *restrict t,
+         const uint8_t *restrict ix, size_t n)
+{
+	FOR_VEC(i, n) d[i] = t[ix[i]];
+}
+
 /* ---- The block executor ------------------------------------------------- */
 
 /* Where a block's operand lives. */
 typedef struct frame {
-	double *regs;        /* the stage's register blocks */
-	double *const *cols; /* padded columns */
-	const double *scal;  /* scalar slots */
-	size_t row0;         /* first row of the block */
-	size_t n;            /* rows of the block that count */
-	double *out;         /* outputs, or NULL: no copies */
-	size_t out_stride;   /* rows per output */
-	size_t out_off;      /* the block's offset in an output */
+	double *regs;                /* the stage's register blocks */
+	double *const *cols;         /* padded columns */
+	const double *scal;          /* scalar slots */
+	size_t row0;                 /* first row of the block */
+	size_t n;                    /* rows of the block that count */
+	double *out;                 /* outputs, or NULL: no copies */
+	size_t out_stride;           /* rows per output */
+	size_t out_off;              /* the block's offset in an output */
+	const uint8_t *const *index; /* each row's level, per input set */
 } frame;
 
 static const double *
@@ -417,6 +426,9 @@ run_block(const sf_instr *code, size_t ncode, const frame *f)
 		case SF_SHAPE_OPMUL:
 		case SF_SHAPE_MULMUL:
 			run_fused(f, in, d);
+			break;
+		case SF_SHAPE_GATHER:
+			k_gather(d, a, f->index[in->idx[2]] + f->row0, f->n);
 			break;
 		default:
 			if (in->op == SF_OP_POWLOG) {
@@ -512,6 +524,7 @@ sf_expr_data_new(const sf_program *p, const double *const *columns,
 		f.scal = scal;
 		f.out = NULL;
 		f.out_stride = f.out_off = 0;
+		f.index = NULL;
 		for (size_t row0 = 0; row0 < nrows; row0 += B) {
 			f.row0 = row0;
 			f.n = nrows - row0 < B ? nrows - row0 : B;
@@ -520,6 +533,9 @@ sf_expr_data_new(const sf_program *p, const double *const *columns,
 	}
 	free(regs);
 	free(scal);
+	regs = scal = NULL;
+	if (sf_level_bind(d) != SF_OK)
+		goto oom;
 	return d;
 oom:
 	free(regs);
@@ -534,6 +550,7 @@ sf_expr_data_free(sf_expr_data *d)
 {
 	if (d == NULL)
 		return;
+	sf_level_unbind(d);
 	if (d->cols != NULL)
 		for (size_t i = 0; i < d->ncols; i++)
 			free(d->cols[i]);
@@ -559,14 +576,20 @@ scalar_space(const sf_program *p)
 size_t
 sf_program_scratch_size(const sf_program *p)
 {
-	return scalar_space(p) + p->row_regs * B;
+	return scalar_space(p) + (p->row_regs + p->ntables) * B;
 }
 
 /* Fill the scalars (constants, theta, the parameter stage) and the frame
- * fields every block shares. */
-static void
+ * fields every block shares; return the row stage for rows [begin, end)
+ * (its length in *ncode, its copy of output 0 in *out0).  That is the
+ * gather code, after computing the tables, when the range has at least
+ * two rows for each level of the data's levelled inputs (below that the
+ * tables would cost more than they save); else the program's own row
+ * stage.  Either gives the same bits. */
+static const sf_instr *
 eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
-           double *scratch, frame *f)
+           size_t begin, size_t end, double *scratch, frame *f, size_t *ncode,
+           const sf_instr **out0)
 {
 	double *scal = scratch;
 
@@ -580,6 +603,25 @@ eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
 	f->scal = scal;
 	f->out = NULL;
 	f->out_stride = f->out_off = 0;
+	f->index = d->index;
+	if (d->gather_code == NULL || end - begin < 2 * d->level_rows) {
+		*ncode = p->nrow_code;
+		*out0 = p->out0_copy;
+		return p->row_code;
+	}
+	for (size_t o = 0; o < d->nlevels; o++) {
+		const sf_level *l = &d->levels[d->order[o]];
+		frame lf = *f;
+
+		lf.cols = l->cols;
+		lf.index = (const uint8_t *const *)l->maps;
+		lf.row0 = 0;
+		lf.n = l->nlevels;
+		run_block(l->code, l->ncode, &lf);
+	}
+	*ncode = d->ngather_code;
+	*out0 = d->gather_out0;
+	return d->gather_code;
 }
 
 void
@@ -587,6 +629,8 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
                 size_t begin, size_t end, double *out, double *scratch)
 {
 	frame f;
+	const sf_instr *code, *out0;
+	size_t ncode;
 
 	if (d->prog != p) {
 		/* a caller's bug; say so in the results rather than read
@@ -595,14 +639,14 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
 			out[i] = NAN;
 		return;
 	}
-	eval_setup(p, d, theta, scratch, &f);
+	code = eval_setup(p, d, theta, begin, end, scratch, &f, &ncode, &out0);
 	f.out = out;
 	f.out_stride = end - begin;
 	for (size_t row0 = begin; row0 < end; row0 += B) {
 		f.row0 = row0;
 		f.n = end - row0 < B ? end - row0 : B;
 		f.out_off = row0 - begin;
-		run_block(p->row_code, p->nrow_code, &f);
+		run_block(code, ncode, &f);
 	}
 }
 
@@ -641,13 +685,14 @@ sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
                       const double *theta, size_t begin, size_t end,
                       const double *y, const double *q, double *scratch)
 {
-	const sf_instr *copy = p->out0_copy;
+	const sf_instr *code, *copy;
 	double s[4] = {0, 0, 0, 0}, spread[B];
+	size_t ncode;
 	frame f;
 
-	if (d->prog != p || copy == NULL)
+	if (d->prog != p || p->out0_copy == NULL)
 		return NAN;
-	eval_setup(p, d, theta, scratch, &f);
+	code = eval_setup(p, d, theta, begin, end, scratch, &f, &ncode, &copy);
 	for (size_t row0 = begin; row0 < end; row0 += B) {
 		const double *out0;
 
@@ -655,7 +700,7 @@ sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
 		f.n = end - row0 < B ? end - row0 : B;
 		/* every instruction but the copies, then the loss straight
 		 * from output 0's register (or column) while it is in L1 */
-		run_block(p->row_code, p->nrow_code, &f);
+		run_block(code, ncode, &f);
 		out0 = source(&f, copy->kind[1], copy->idx[1]);
 		if (copy->kind[1] == SF_OPND_SCAL) {
 			/* an output that is the same in every row */

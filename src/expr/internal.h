@@ -481,6 +481,14 @@ int sf_scope_resolve(const sf_expr_scope *s, sf_ast *t, sf_expr_entry *self,
 
 /* ---- Program (expr_compile.c, expr_eval.c) ----------------------------- */
 
+/* A set of at most SF_SET_MAX inputs, in increasing order (n = -1: more
+ * than that). */
+#define SF_SET_MAX 4
+typedef struct sf_input_set {
+	int n;
+	uint32_t in[SF_SET_MAX];
+} sf_input_set;
+
 /* Operand kinds of an instruction. */
 enum {
 	SF_OPND_NONE,
@@ -500,9 +508,13 @@ enum {
 	SF_SHAPE_COPY, /* output copy (op unused) */
 	/* products fused into the add or subtract (op) reading them; the
 	 * first factor of each is a vector, any other operand either */
-	SF_SHAPE_MULOP, /* (x * y) op z, operands x, y, z */
-	SF_SHAPE_OPMUL, /* z op (x * y), operands z, x, y */
-	SF_SHAPE_MULMUL /* (x * y) op (u * v), operands x, y, u, v */
+	SF_SHAPE_MULOP,  /* (x * y) op z, operands x, y, z */
+	SF_SHAPE_OPMUL,  /* z op (x * y), operands z, x, y */
+	SF_SHAPE_MULMUL, /* (x * y) op (u * v), operands x, y, u, v */
+	/* a table of values per level of an input (level.c): the row's
+	 * entry of the table in register idx[1], by its level in the
+	 * frame's index[idx[2]] (op unused) */
+	SF_SHAPE_GATHER
 };
 
 typedef struct sf_instr {
@@ -540,13 +552,61 @@ struct sf_program {
 	size_t row_regs;
 	const sf_instr *out0_copy; /* the copy of output 0, in row_code */
 	size_t nnodes;
+	/* tables per level of a few inputs (level.c): each row
+	 * instruction's table (or -1), each table's inputs; table t is
+	 * register row_regs + t */
+	int32_t *row_table;
+	sf_input_set *table_inputs;
+	size_t ntables;
 };
+
+/* The most input sets a binding levels (each costs a byte per row). */
+#define SF_LEVEL_SETS 8
+
+/* A set of inputs with few distinct values in the bound data, and the
+ * code that fills its tables (level.c). */
+typedef struct sf_level {
+	sf_input_set set;
+	size_t nlevels; /* its distinct values (bit patterns), <= a block */
+	uint8_t *index; /* nrows + SF_EXPR_BLOCK: each row's level */
+	double **cols;  /* ncols: the levels' values of each column the
+	                   code reads (a block each), else NULL */
+	sf_instr *code; /* row-stage instructions writing the tables */
+	size_t ncode;
+	/* per levelled subset of the set: each of its levels' level in the
+	 * subset (a block each), read by the code's lookups of the
+	 * subset's tables; else NULL */
+	uint8_t *maps[SF_LEVEL_SETS];
+} sf_level;
 
 struct sf_expr_data {
 	const sf_program *prog;
 	size_t nrows;
 	size_t ncols;  /* ninputs + nhoisted */
 	double **cols; /* each nrows + SF_EXPR_BLOCK doubles, or NULL */
+	/* the input sets with tables (level.c), in the order their codes
+	 * run (a subset before its supersets), and the row stage reading
+	 * them */
+	sf_level *levels;
+	size_t nlevels;
+	size_t order[SF_LEVEL_SETS];
+	const uint8_t *index[SF_LEVEL_SETS]; /* each level's index */
+	size_t level_rows;                   /* their levels, all together */
+	sf_instr *gather_code;
+	size_t ngather_code;
+	const sf_instr *gather_out0; /* the copy of output 0 in it */
 };
+
+/* Find the program's tables (after code generation).  Returns SF_OK or
+ * SF_ENOMEM. */
+int sf_level_plan(sf_program *p);
+
+/* Count the levels of the input sets with tables in d's data and build
+ * the code for those with few enough (after the data stage).  Returns
+ * SF_OK or SF_ENOMEM. */
+int sf_level_bind(sf_expr_data *d);
+
+/* Free what sf_level_bind() built. */
+void sf_level_unbind(sf_expr_data *d);
 
 #endif /* SF_EXPR_INTERNAL_H */

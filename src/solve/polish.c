@@ -16,8 +16,10 @@
  *     column j of J has had so far, so the method does not depend on the
  *     parameters' units) and takes the singular value decomposition
  *     J_F D_F^-1 = U Sigma V^T by GSL's one-sided Jacobi method, which is
- *     accurate in the small singular values of a column-scaled matrix.  The
- *     factorisation is made once per accepted point.
+ *     accurate in the small singular values of a column-scaled matrix (on
+ *     the R of a QR decomposition first when J_F is tall: see
+ *     polish_svd_tall).  The factorisation is made once per accepted
+ *     point.
  *  3. solves the damped least-squares subproblem
  *         minimise || J_F dx_F + r ||^2 + mu || D_F dx_F ||^2
  *     from that factorisation: D_F dx_F = -V diag(s/(s^2+mu)) U^T r.  This
@@ -128,6 +130,9 @@ struct sf_polish {
 	gsl_matrix *A;      /* max(m, n) x n: scaled J_F, then U */
 	gsl_matrix *V;      /* n x n */
 	gsl_vector *sv;     /* singular values (n) */
+	gsl_matrix *R;      /* n x n: a tall J_F's R, then its U */
+	gsl_vector *tau;    /* n: the Householder factors of Q */
+	gsl_vector *qtr;    /* m: Q^T r */
 	double cost, cost0; /* S at theta and at theta0 */
 	double gradient;    /* the largest cosine of the gtol test */
 	double mu, nu;      /* damping and its growth factor */
@@ -187,7 +192,11 @@ sf_polish_alloc(size_t m, size_t n)
 	w->A = gsl_matrix_alloc(rows, n);
 	w->V = gsl_matrix_alloc(n, n);
 	w->sv = gsl_vector_alloc(n);
-	if (w->lower == NULL || w->upper == NULL || w->theta0 == NULL ||
+	w->R = gsl_matrix_alloc(n, n);
+	w->tau = gsl_vector_alloc(n);
+	w->qtr = gsl_vector_alloc(m);
+	if (w->R == NULL || w->tau == NULL || w->qtr == NULL ||
+	    w->lower == NULL || w->upper == NULL || w->theta0 == NULL ||
 	    w->theta == NULL || w->trial == NULL || w->step == NULL ||
 	    w->pa == NULL || w->pb == NULL || w->r == NULL || w->J == NULL ||
 	    w->rtrial == NULL || w->Jtrial == NULL || w->rscratch == NULL ||
@@ -233,6 +242,9 @@ sf_polish_free(sf_polish *w)
 	gsl_matrix_free(w->A);
 	gsl_matrix_free(w->V);
 	gsl_vector_free(w->sv);
+	gsl_matrix_free(w->R);
+	gsl_vector_free(w->tau);
+	gsl_vector_free(w->qtr);
 	free(w);
 }
 
@@ -273,6 +285,65 @@ polish_eval(sf_polish *w, const double *theta, double *r, double *J)
 	if (rc != 0 || !all_finite(r, w->m))
 		return 0;
 	return J == NULL || all_finite(J, w->m * w->n);
+}
+
+/*
+ * The SVD of a tall J_F D_F^-1 (more rows than free columns) through its
+ * QR factorisation: J_F D_F^-1 = Q R, R = U_R S V^T by one-sided Jacobi,
+ * so U^T r = U_R^T (Q^T r)'s first nf entries.  Householder QR is
+ * backward stable column by column, so Jacobi keeps its accuracy in the
+ * small singular values of a column-scaled matrix (Drmac and Veselic's
+ * preconditioning), and its sweeps work on columns of nf entries instead
+ * of m.  Fills sv, V, utr and pred_gn; returns SF_OK or SF_EINTERNAL.
+ */
+static int
+polish_svd_tall(sf_polish *w, size_t nf, sf_error *err)
+{
+	const size_t m = w->m, n = w->n;
+	gsl_matrix_view Av = gsl_matrix_submatrix(w->A, 0, 0, m, nf);
+	gsl_matrix_view Rv = gsl_matrix_submatrix(w->R, 0, 0, nf, nf);
+	gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, nf, nf);
+	gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, nf);
+	gsl_vector_view tv = gsl_vector_subvector(w->tau, 0, nf);
+	gsl_vector_const_view rv = gsl_vector_const_view_array(w->r, m);
+	int status;
+
+	for (size_t i = 0; i < m; i++)
+		for (size_t k = 0; k < nf; k++) {
+			size_t j = w->freeidx[k];
+
+			gsl_matrix_set(&Av.matrix, i, k,
+			               w->J[i * n + j] / w->D[j]);
+		}
+	status = gsl_linalg_QR_decomp(&Av.matrix, &tv.vector);
+	if (status == GSL_SUCCESS) {
+		for (size_t i = 0; i < nf; i++)
+			for (size_t k = 0; k < nf; k++)
+				gsl_matrix_set(
+				    &Rv.matrix, i, k,
+				    k >= i ? gsl_matrix_get(&Av.matrix, i, k)
+				           : 0.0);
+		status = gsl_linalg_SV_decomp_jacobi(&Rv.matrix, &Vv.matrix,
+		                                     &sv.vector);
+	}
+	/* GSL_ETOL: sweeps ran out; the factors are still usable. */
+	if (status != GSL_SUCCESS && status != GSL_ETOL)
+		return sf_error_set(err, SF_EINTERNAL, "polish: SVD failed: %s",
+		                    gsl_strerror(status));
+	gsl_vector_memcpy(w->qtr, &rv.vector);
+	gsl_linalg_QR_QTvec(&Av.matrix, &tv.vector, w->qtr);
+	w->pred_gn = 0.0;
+	for (size_t k = 0; k < nf; k++) {
+		double s = 0.0;
+
+		for (size_t i = 0; i < nf; i++)
+			s += gsl_matrix_get(&Rv.matrix, i, k) *
+			     gsl_vector_get(w->qtr, i);
+		w->utr[k] = s;
+		if (gsl_vector_get(w->sv, k) > 0.0)
+			w->pred_gn += s * s;
+	}
+	return SF_OK;
 }
 
 /*
@@ -330,7 +401,12 @@ polish_prepare(sf_polish *w, sf_error *err)
 	 * padded with zero rows to nf x nf, a cubic SVD of mostly zeros
 	 * (1,000 parameters on 8 rows took 28 s). */
 	w->wide = m < nf;
-	{
+	if (m > nf) {
+		int rc = polish_svd_tall(w, nf, err);
+
+		if (rc != SF_OK)
+			return rc;
+	} else {
 		size_t ns = w->wide ? m : nf; /* singular values computed */
 		gsl_matrix_view Av = gsl_matrix_submatrix(
 		    w->A, 0, 0, w->wide ? nf : m, w->wide ? m : nf);

@@ -38,14 +38,19 @@
 #include "expr/expr.h"
 
 #define MAX_TEXTS 4
-#define ROWS 9
+/* The awkward values of each column, then ROWS rows that repeat them:
+ * row i has the values of BASE row (5 i) mod BASE, so that parts of a
+ * formula over few inputs are computed once per level (expr/level.c) when
+ * all rows are evaluated together and row by row when one is. */
+#define BASE 9
+#define ROWS (4 * BASE)
 
-/* The rows: ordinary values and the awkward ones. */
-static const double col_p[ROWS] = {1, 2, 8, 0, -1, NAN, INFINITY, 1e300, 3};
-static const double col_b[ROWS] = {32, 16,        0.5, 0,  1e-300,
-                                   2,  -INFINITY, 64,  NAN};
-static const double col_n[ROWS] = {1e6, 5e4, 1, -0.0, 7, 1e308, 3, 0, 2};
-static const double col_m[ROWS] = {0, 1, 2, 0, 1, 2, -1, NAN, 0};
+static const double base_p[BASE] = {1, 2, 8, 0, -1, NAN, INFINITY, 1e300, 3};
+static const double base_b[BASE] = {32, 16,        0.5, 0,  1e-300,
+                                    2,  -INFINITY, 64,  NAN};
+static const double base_n[BASE] = {1e6, 5e4, 1, -0.0, 7, 1e308, 3, 0, 2};
+static const double base_m[BASE] = {0, 1, 2, 0, 1, 2, -1, NAN, 0};
+static double col_p[ROWS], col_b[ROWS], col_n[ROWS], col_m[ROWS];
 static const double theta[4] = {1e-3, 2.5, -0.5, 7};
 
 static sf_expr_scope *
@@ -57,6 +62,12 @@ fuzz_scope(void)
 
 	if (s == NULL)
 		return NULL;
+	for (size_t i = 0; i < ROWS; i++) {
+		col_p[i] = base_p[5 * i % BASE];
+		col_b[i] = base_b[5 * i % BASE];
+		col_n[i] = base_n[5 * i % BASE];
+		col_m[i] = base_m[5 * i % BASE];
+	}
 	rc |= sf_expr_scope_add_input(s, "p", NULL);
 	rc |= sf_expr_scope_add_input(s, "b", NULL);
 	rc |= sf_expr_scope_add_input(s, "n", NULL);

@@ -43,7 +43,7 @@ build=${FUZZ_BUILD:-build-fuzz}
 case $target in
 expr)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
-		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
 		 src/expr/scope.c"
 	dict=tests/fuzz/expr.dict
 	libs= ;;
@@ -54,13 +54,13 @@ csv)
 	libs= ;;
 model)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
-		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
 		 src/expr/scope.c src/base/rng.c src/solve/de.c src/input/model.c"
 	dict=tests/fuzz/yaml.dict
 	libs=$(pkg-config --libs yaml-0.1) ;;
 fitfile)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
-		 src/expr/eval.c src/expr/lex.c src/expr/parse.c
+		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
 		 src/expr/scope.c src/input/formula.c src/base/rng.c src/solve/de.c
 		 src/input/model.c src/use/fitfile.c"
 	dict=tests/fuzz/json.dict
