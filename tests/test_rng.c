@@ -181,12 +181,38 @@ test_cauchy_quartiles(void)
 	CU_ASSERT(fabs((double)inside_iqr / n - 0.5) < 0.005);
 }
 
+/* sf_rng_below with a prepared range draws what sf_rng_bounded draws,
+ * from the same stream, for bounds small, odd, powers of two and the
+ * largest; and its remainder is exact for every edge of x. */
+static void
+test_below_is_bounded(void)
+{
+	static const uint32_t bounds[] = {
+	    1,    2,     3,        7,           54,          100,
+	    1000, 65536, 1u << 31, 0x80000001u, 0xfffffffeu, 0xffffffffu};
+	size_t differ = 0;
+
+	for (size_t k = 0; k < sizeof bounds / sizeof *bounds; k++) {
+		sf_rng a, b;
+		sf_rng_range g = sf_rng_range_of(bounds[k]);
+
+		sf_rng_seed(&a, 2024u, k);
+		sf_rng_seed(&b, 2024u, k);
+		for (int i = 0; i < 20000; i++)
+			differ += sf_rng_bounded(&a, bounds[k]) !=
+			          sf_rng_below(&b, &g);
+		differ += a.state != b.state;
+	}
+	CU_ASSERT_EQUAL(differ, 0);
+}
+
 int
 main(void)
 {
 	static CU_TestInfo tests[] = {
 	    {"known answers (42, 54)", test_known_answers},
 	    {"known bounded draws (coins, rolls)", test_known_bounded},
+	    {"prepared bounds draw the same", test_below_is_bounded},
 	    {"streams differ", test_streams_differ},
 	    {"advance equals stepping", test_advance},
 	    {"uniform moments and range", test_uniform_moments},

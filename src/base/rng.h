@@ -64,6 +64,46 @@ sf_rng_bounded(sf_rng *r, uint32_t bound)
 	}
 }
 
+/*
+ * A bound prepared for many draws: sf_rng_below(r, &g) is
+ * sf_rng_bounded(r, g.bound), the same values from the same stream,
+ * without its two integer divisions (a tenth of a search on small data):
+ * the rejection threshold is computed once, and x mod bound by two
+ * multiplications (Lemire, Kaser and Kurz, "Faster remainder by direct
+ * computation", 2019: exact for every 32-bit x and bound) where the
+ * compiler has 128-bit products.
+ */
+typedef struct sf_rng_range {
+	uint32_t bound;     /* >= 1 */
+	uint32_t threshold; /* 2^32 mod bound */
+	uint64_t magic;     /* 2^64 / bound rounded up (0 for bound 1) */
+} sf_rng_range;
+
+static inline sf_rng_range
+sf_rng_range_of(uint32_t bound)
+{
+	sf_rng_range g = {bound, (-bound) % bound,
+	                  UINT64_C(0xffffffffffffffff) / bound + 1};
+	return g;
+}
+
+static inline uint32_t
+sf_rng_below(sf_rng *r, const sf_rng_range *g)
+{
+	for (;;) {
+		uint32_t x = sf_rng_next(r);
+		if (x >= g->threshold) {
+#ifdef __SIZEOF_INT128__
+			__extension__ typedef unsigned __int128 u128;
+			return (uint32_t)(((u128)(g->magic * x) * g->bound) >>
+			                  64);
+#else
+			return x % g->bound;
+#endif
+		}
+	}
+}
+
 /* A double uniform in [0, 1) with 53 random bits (two outputs). */
 static inline double
 sf_rng_uniform(sf_rng *r)

@@ -268,6 +268,23 @@ find_levels(const sf_expr_data *d, const sf_input_set *set, size_t max,
 	return count;
 }
 
+/* A lookup into register dest of table t's entry for each row's level in
+ * index slot (SF_SHAPE_GATHER). */
+static sf_instr
+lookup(const sf_program *p, uint32_t dest, int32_t t, int32_t slot)
+{
+	sf_instr in;
+
+	memset(&in, 0, sizeof in);
+	in.shape = SF_SHAPE_GATHER;
+	in.kind[0] = SF_OPND_REG;
+	in.idx[0] = dest;
+	in.kind[1] = SF_OPND_REG;
+	in.idx[1] = (uint32_t)(p->row_regs + (size_t)t);
+	in.idx[2] = (uint32_t)slot;
+	return in;
+}
+
 /*
  * The gather code: the row stage with the tables of the levelled sets
  * (slot[t] >= 0: table t's set's place in d->levels) read by level, and
@@ -291,16 +308,9 @@ gather_code(sf_expr_data *d, const int32_t *slot, unsigned char *read)
 	for (size_t k = 0; k < n; k++) {
 		int32_t t = p->row_table[k];
 
-		code[k] = p->row_code[k];
-		if (t < 0 || slot[t] < 0)
-			continue;
-		memset(&code[k], 0, sizeof code[k]);
-		code[k].shape = SF_SHAPE_GATHER;
-		code[k].kind[0] = SF_OPND_REG;
-		code[k].idx[0] = p->row_code[k].idx[0];
-		code[k].kind[1] = SF_OPND_REG;
-		code[k].idx[1] = (uint32_t)(p->row_regs + (size_t)t);
-		code[k].idx[2] = (uint32_t)slot[t];
+		code[k] = t >= 0 && slot[t] >= 0
+		              ? lookup(p, p->row_code[k].idx[0], t, slot[t])
+		              : p->row_code[k];
 	}
 	for (size_t k = n; k-- > 0;) {
 		const sf_instr *in = &code[k];
@@ -413,15 +423,8 @@ level_code(sf_expr_data *d, const int32_t *slot, int32_t s, unsigned char *read,
 				for (size_t v = 0; v < l->nlevels; v++)
 					(*map)[v] = sub[first[v]];
 			}
-			memset(&in, 0, sizeof in);
-			in.shape = SF_SHAPE_GATHER;
-			in.kind[0] = SF_OPND_REG;
-			in.idx[0] = p->row_code[k].idx[0];
-			in.kind[1] = SF_OPND_REG;
-			in.idx[1] = (uint32_t)(p->row_regs + (size_t)t);
-			in.idx[2] = (uint32_t)slot[t];
 			holds[in.idx[0]] = -1;
-			l->code[l->ncode++] = in;
+			l->code[l->ncode++] = lookup(p, in.idx[0], t, slot[t]);
 			continue;
 		}
 		for (int j = 1; j < 5; j++) {

@@ -682,16 +682,18 @@ sf_de_init(sf_de *de, const double *seed_member, sf_error *err)
 /* ------------------------------------------------------------------ */
 /* Ask */
 
-/* Draw count distinct members, none equal to target, into r. */
+/* Draw count distinct members (of the population's range), none equal
+ * to target, into r. */
 static void
-de_draw_distinct(sf_de *de, size_t target, size_t count, size_t *r)
+de_draw_distinct(sf_de *de, size_t target, size_t count, size_t *r,
+                 const sf_rng_range *members)
 {
 	for (size_t k = 0; k < count; k++) {
 		size_t c;
 		int clash;
 
 		do {
-			c = sf_rng_bounded(&de->rng, (uint32_t)de->np);
+			c = sf_rng_below(&de->rng, members);
 			clash = c == target;
 			for (size_t m = 0; m < k && !clash; m++)
 				clash = r[m] == c;
@@ -755,21 +757,35 @@ de_ask_classic(sf_de *de, size_t n)
 	size_t dim = de->dim, r[DE_MAX_SAMPLES];
 	size_t nsamples = de_mutation_samples[de->s.mutation];
 	double f = de->s.f_min, cr = de->s.cr;
+	sf_rng_range members = sf_rng_range_of((uint32_t)de->np);
+	sf_rng_range coords = sf_rng_range_of((uint32_t)dim);
 
 	if (de->s.f_min < de->s.f_max)
 		f = de->s.f_min +
 		    sf_rng_uniform(&de->rng) * (de->s.f_max - de->s.f_min);
 	for (size_t i = 0; i < n; i++) {
 		double *t = de->trial + i * dim;
-		size_t fill = sf_rng_bounded(&de->rng, (uint32_t)dim);
+		size_t fill = sf_rng_below(&de->rng, &coords);
 
-		de_draw_distinct(de, i, nsamples, r);
+		de_draw_distinct(de, i, nsamples, r, &members);
 		de_classic_mutant(de, i, r, f);
 		memcpy(t, de->pop + i * dim, dim * sizeof(double));
 		if (de->s.crossover == SF_DE_BIN) {
-			for (size_t j = 0; j < dim; j++)
-				if (sf_rng_uniform(&de->rng) < cr || j == fill)
-					t[j] = de->mutant[j];
+			/* a select on the bits, not a branch: which
+			 * coordinates cross over is a coin toss the
+			 * processor cannot predict */
+			for (size_t j = 0; j < dim; j++) {
+				uint64_t take =
+				    (uint64_t)0 -
+				    (uint64_t)((sf_rng_uniform(&de->rng) < cr) |
+				               (j == fill));
+				uint64_t keep, cross;
+
+				memcpy(&keep, &t[j], sizeof keep);
+				memcpy(&cross, &de->mutant[j], sizeof cross);
+				keep = (cross & take) | (keep & ~take);
+				memcpy(&t[j], &keep, sizeof keep);
+			}
 		} else {
 			size_t len = 0;
 			do {
@@ -850,6 +866,8 @@ de_ask_adaptive(sf_de *de, size_t n)
 	int jso = s->algorithm == SF_DE_JSO;
 	size_t dim = de->dim, np = de->np, pnum;
 	double frac = de_budget_fraction(de), p = s->pbest_rate;
+	/* what each member draws from (the archive grows only in tell) */
+	sf_rng_range slots, best, members, donors, coords;
 
 	if (jso)
 		p = s->pbest_rate * (1.0 - 0.5 * frac);
@@ -859,10 +877,15 @@ de_ask_adaptive(sf_de *de, size_t n)
 	if (pnum > np)
 		pnum = np;
 	de_best_order(de, pnum);
+	slots = sf_rng_range_of((uint32_t)s->memory_size);
+	best = sf_rng_range_of((uint32_t)pnum);
+	members = sf_rng_range_of((uint32_t)np);
+	donors = sf_rng_range_of((uint32_t)(np + de->archive_n));
+	coords = sf_rng_range_of((uint32_t)dim);
 	for (size_t i = 0; i < n; i++) {
 		const double *x = de->pop + i * dim, *xp, *x1, *x2;
 		double *t = de->trial + i * dim;
-		size_t r = sf_rng_bounded(&de->rng, (uint32_t)s->memory_size);
+		size_t r = sf_rng_below(&de->rng, &slots);
 		size_t pbest, r1, r2, jrand;
 		double mf = de->mem_f[r], mcr = de->mem_cr[r], f, cr, fw;
 
@@ -884,17 +907,15 @@ de_ask_adaptive(sf_de *de, size_t n)
 		if (jso && frac < jso_f_early && f > jso_f_early_max)
 			f = jso_f_early_max;
 		do
-			pbest =
-			    de->order[sf_rng_bounded(&de->rng, (uint32_t)pnum)];
+			pbest = de->order[sf_rng_below(&de->rng, &best)];
 		while (jso && frac < jso_pbest_distinct && pbest == i);
 		do
-			r1 = sf_rng_bounded(&de->rng, (uint32_t)np);
+			r1 = sf_rng_below(&de->rng, &members);
 		while (r1 == i);
 		do
-			r2 = sf_rng_bounded(&de->rng,
-			                    (uint32_t)(np + de->archive_n));
+			r2 = sf_rng_below(&de->rng, &donors);
 		while (r2 == i || r2 == r1);
-		jrand = sf_rng_bounded(&de->rng, (uint32_t)dim);
+		jrand = sf_rng_below(&de->rng, &coords);
 
 		fw = f;
 		if (jso)
@@ -907,17 +928,25 @@ de_ask_adaptive(sf_de *de, size_t n)
 		             : de->archive + (r2 - np) * dim;
 		for (size_t j = 0; j < dim; j++) {
 			double lo = de->lower[j], hi = de->upper[j], v;
+			/* every coordinate's mutant is computed and the
+			 * crossover selects on the bits: a coin toss the
+			 * processor cannot predict is not a branch */
+			uint64_t take =
+			    (uint64_t)0 -
+			    (uint64_t)((sf_rng_uniform(&de->rng) < cr) |
+			               (j == jrand));
+			uint64_t keep, cross;
 
-			if (!(sf_rng_uniform(&de->rng) < cr) && j != jrand) {
-				t[j] = x[j];
-				continue;
-			}
 			v = x[j] + fw * (xp[j] - x[j]) + f * (x1[j] - x2[j]);
 			if (v > hi)
 				v = hi - (hi - x[j]) / 2.0;
 			else if (!(v >= lo)) /* also catches NaN */
 				v = lo + (x[j] - lo) / 2.0;
-			t[j] = v < lo ? lo : (v > hi ? hi : v);
+			v = v < lo ? lo : (v > hi ? hi : v);
+			memcpy(&keep, &x[j], sizeof keep);
+			memcpy(&cross, &v, sizeof cross);
+			keep = (cross & take) | (keep & ~take);
+			memcpy(&t[j], &keep, sizeof keep);
 		}
 		de->trial_f[i] = f;
 		de->trial_cr[i] = cr;
