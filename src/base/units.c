@@ -251,7 +251,7 @@ sf_units_mpi(void)
  * waits (Nagle) for the acknowledgement of the first, and the daemon
  * delays that by 40 ms (Linux's delayed ACK) - measured with strace, the
  * messages sat 40 ms in the rank's socket, and MPI_Finalize took 45 ms of
- * a two-rank run's 0.13 s of start and end (3 ms with this).  Setting
+ * a two-rank run's 0.13 s of start and end (3-10 ms with this).  Setting
  * TCP_NODELAY on this process's TCP connections to the loopback address
  * changes only how their bytes are cut into segments, never what they
  * carry; connections to other machines (a network transport's, which sets
