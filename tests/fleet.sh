@@ -260,24 +260,27 @@ if [ -n "$MPIRUN" ]; then
 	fi
 	# discover's candidate formulas are units of work: on 2 ranks each
 	# rank scores part of them, so the busier rank's CPU time stays well
-	# below a whole run's (about 0.7 of it; CPU time, since other work on
-	# the machine changes it less than the wall clock; the least of three
-	# runs each, interleaved).  A rank that scored them all would spend as
-	# much as the plain run, and more with MPI's start.
+	# below a whole run's (about 0.65 of it on 1,125 rows, where scoring
+	# outweighs the bookkeeping every rank repeats; CPU time, since other
+	# work on the machine changes it less than the wall clock; the least of
+	# three runs each, interleaved).  A rank that scored them all would
+	# spend as much as the plain run, and more with MPI's start.
 	# (times: the shell's children's user and system time, line 2.)
 	# shellcheck disable=SC2016
-	cpu_script='"$0" discover "$1" --beam 16 --threads 1 -q --json >/dev/null
+	cpu_script='"$0" discover "$1" --where "$3" --beam 16 --budget 100000 \
+		--threads 1 -q --json >/dev/null
 		out="$2.${OMPI_COMM_WORLD_RANK:-plain}"
 		times >"$out.times"
 		awk '"'"'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
 			split($i, a, /[ms]/); t += a[1] * 60 + a[2] } print t }'"'"' \
 			"$out.times" >"$out"'
+	resnet="network == 'resnet50'"
 	plain_cpu=
 	rank_cpu=
 	for i in 1 2 3; do
-		sh -c "$cpu_script" "$SCALEFIT" "$ddp" "$work/cpu"
+		sh -c "$cpu_script" "$SCALEFIT" "$ddp" "$work/cpu" "$resnet"
 		$MPIRUN -np 2 sh -c "$cpu_script" "$SCALEFIT" "$ddp" "$work/cpu" \
-			>/dev/null 2>&1
+			"$resnet" >/dev/null 2>&1
 		p=$(cat "$work/cpu.plain")
 		r=$(cat "$work/cpu.0" "$work/cpu.1" 2>/dev/null |
 			awk '{ if ($1 > m) m = $1 } END { print m + 0 }')

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef SF_WITH_MPI
-#include <mpi.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#ifdef SF_WITH_MPI
+#include <mpi.h>
 #endif
 
 /* The stream of the PCG32 generator that derives units' seeds. */
@@ -79,6 +79,47 @@ run_serial(size_t n, sf_unit_fn fn, void *ctx, char **results, size_t *sizes,
 		}
 	}
 	return SF_OK;
+}
+
+/*
+ * Open MPI 4.1 talks to its daemon on this machine (PMIx) over a TCP
+ * connection to the loopback address, without TCP_NODELAY: in
+ * MPI_Finalize a rank sends a few small messages in a row, the second
+ * waits (Nagle) for the acknowledgement of the first, and the daemon
+ * delays that by 40 ms (Linux's delayed ACK) - measured with strace, the
+ * messages sat 40 ms in the rank's socket, and MPI_Finalize took 45 ms of
+ * a two-rank run's 0.13 s of start and end (3-10 ms with this).  Setting
+ * TCP_NODELAY on this process's TCP connections to the loopback address
+ * changes only how their bytes are cut into segments, never what they
+ * carry; connections to other machines (a network transport's, which sets
+ * it itself) are left alone.  The descriptors are this process's own, so
+ * a low bound finds them: MPI opens them right after the standard ones.
+ */
+void
+sf_units_loopback_nodelay(void)
+{
+	for (int fd = 3; fd < 256; fd++) {
+		struct sockaddr_storage peer;
+		socklen_t length = sizeof peer, tl = sizeof(int);
+		int type = 0, one = 1, loopback = 0;
+
+		if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 ||
+		    type != SOCK_STREAM ||
+		    getpeername(fd, (struct sockaddr *)&peer, &length) != 0)
+			continue;
+		if (peer.ss_family == AF_INET) {
+			const struct sockaddr_in *a =
+			    (const struct sockaddr_in *)&peer;
+			loopback = (ntohl(a->sin_addr.s_addr) >> 24) == 127;
+		} else if (peer.ss_family == AF_INET6) {
+			const struct sockaddr_in6 *a =
+			    (const struct sockaddr_in6 *)&peer;
+			loopback = IN6_IS_ADDR_LOOPBACK(&a->sin6_addr);
+		}
+		if (loopback)
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			           sizeof one);
+	}
 }
 
 #ifndef SF_WITH_MPI
@@ -244,47 +285,6 @@ sf_units_mpi(void)
 	return 1;
 }
 
-/*
- * Open MPI 4.1 talks to its daemon on this machine (PMIx) over a TCP
- * connection to the loopback address, without TCP_NODELAY: in
- * MPI_Finalize a rank sends a few small messages in a row, the second
- * waits (Nagle) for the acknowledgement of the first, and the daemon
- * delays that by 40 ms (Linux's delayed ACK) - measured with strace, the
- * messages sat 40 ms in the rank's socket, and MPI_Finalize took 45 ms of
- * a two-rank run's 0.13 s of start and end (3-10 ms with this).  Setting
- * TCP_NODELAY on this process's TCP connections to the loopback address
- * changes only how their bytes are cut into segments, never what they
- * carry; connections to other machines (a network transport's, which sets
- * it itself) are left alone.  The descriptors are this process's own, so
- * a low bound finds them: MPI opens them right after the standard ones.
- */
-static void
-loopback_nodelay(void)
-{
-	for (int fd = 3; fd < 256; fd++) {
-		struct sockaddr_storage peer;
-		socklen_t length = sizeof peer, tl = sizeof(int);
-		int type = 0, one = 1, loopback = 0;
-
-		if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 ||
-		    type != SOCK_STREAM ||
-		    getpeername(fd, (struct sockaddr *)&peer, &length) != 0)
-			continue;
-		if (peer.ss_family == AF_INET) {
-			const struct sockaddr_in *a =
-			    (const struct sockaddr_in *)&peer;
-			loopback = (ntohl(a->sin_addr.s_addr) >> 24) == 127;
-		} else if (peer.ss_family == AF_INET6) {
-			const struct sockaddr_in6 *a =
-			    (const struct sockaddr_in6 *)&peer;
-			loopback = IN6_IS_ADDR_LOOPBACK(&a->sin6_addr);
-		}
-		if (loopback)
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
-			           sizeof one);
-	}
-}
-
 int
 sf_units_init(int *argc, char ***argv, sf_error *err)
 {
@@ -295,7 +295,7 @@ sf_units_init(int *argc, char ***argv, sf_error *err)
 	    MPI_SUCCESS)
 		return sf_error_set(err, SF_EINTERNAL, "MPI_Init failed");
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-	loopback_nodelay();
+	sf_units_loopback_nodelay();
 	return SF_OK;
 }
 

@@ -96,6 +96,11 @@ int sf_units_ranks(void);
  * formulas): cut finely then, and not at all otherwise. */
 int sf_units_spread(void);
 
+/* Set TCP_NODELAY on this process's TCP connections to the loopback
+ * address: sf_units_init does, once MPI has started (Open MPI's link to
+ * its daemon; units.c says why).  Other descriptors are left alone. */
+void sf_units_loopback_nodelay(void);
+
 /* 1 when this process writes outputs: rank 0. */
 int sf_units_root(void);
 
