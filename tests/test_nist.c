@@ -22,19 +22,25 @@
  * Gauss3: its two Gaussian peaks overlap more than Gauss2's, and in boxes
  * that allow negative amplitudes there is a wide local minimum (SSE
  * 1357.76, one peak fitted as the difference of two Gaussians at nearly
- * the same centre) next to the certified one (1244.48).  Reported, not
- * asserted: the search finds the certified minimum for 4 of seeds 1-8
- * with its restarts (fit.c), 2 of 8 without them; which seeds succeed
- * changes with the last digits of the costs (7 of 8 before exp was
- * computed in blocks), so no seed is a stable test.
+ * the same centre, b4 ~ b7) next to the certified one (1244.48).  The
+ * population gathers in the wide one while its members near the
+ * certified one are still worse; the search found the certified minimum
+ * for 4 of seeds 1-8 with its restarts alone.  The probes (fit.c: the
+ * best distinct members at a quarter and half of a run's budget,
+ * polished after it) find it for every seed.
  *
  * ENSO: x is a whole number of months, so a period P and 1 / (1/P - k)
  * for any whole k give the same values at every row and the same RSS;
  * the `alias` line of ENSO.certified folds a fitted period into the one
  * certified (a symmetry of the data like the sign and permute lines).
- * Seed 7 finds such an alias whose period, folded, keeps only 4.9 correct
- * digits (the alias is determined to 1e-9 absolute): reported, not
- * asserted, for seeds other than 1.
+ * An alias is an equal answer, not a miss, but folding one of high
+ * frequency costs digits: seed 7 found the period 0.0014728 (a frequency
+ * of 679 per month, 1/P + 679 for P = 26.89), where the arguments
+ * 2 pi x / P reach 7e5 radians and are rounded to ~1e-10, and folded it
+ * kept 4.9 correct digits.  So a fit whose periods were folded is polished
+ * once more from the folded point (a warm start, fit.h) and that point is
+ * scored: the RSS must not change, and the parameters then carry the
+ * digits of the certified alias.  Marked "a" in the table.
  *
  * make check runs seed 1 (NIST_SEEDS unset); make nist runs seeds 1-8
  * and lists the problems that missed and for how many seeds.
@@ -175,10 +181,13 @@ load_certified(const char *path, certified *c)
 	return c->k > 0 && c->rss > 0 ? 0 : -1;
 }
 
-/* Put x (and its standard errors, which move with it) in canonical form. */
-static void
+/* Put x (and its standard errors, which move with it) in canonical form.
+ * Returns 1 when an alias rule moved a period, else 0. */
+static int
 canonicalise(const certified *c, double *x, double *se)
 {
+	int folded = 0;
+
 	for (size_t i = 0; i < c->nrules; i++) {
 		const rule *r = &c->rules[i];
 
@@ -188,11 +197,14 @@ canonicalise(const certified *c, double *x, double *se)
 		if (r->alias) {
 			for (size_t m = 0; m < r->nmembers; m++) {
 				double *p = &x[r->members[m]];
-				double q = 1 / *p - round(1 / *p);
+				double k = round(1 / *p), q = 1 / *p - k;
 				if (q != 0 && 1 / q != *p) {
 					se[r->members[m]] *=
 					    (1 / q) * (1 / q) / (*p * *p);
 					*p = 1 / q;
+					/* another alias (not only 1/(1/P)
+					 * rounded) */
+					folded |= k != 0;
 				}
 			}
 			continue;
@@ -230,6 +242,7 @@ canonicalise(const certified *c, double *x, double *se)
 				se[r->groups[g][m]] = gs[order[g]][m];
 			}
 	}
+	return folded;
 }
 
 /* Correct significant digits of x against c, clipped to [0, digits]. */
@@ -265,7 +278,7 @@ nist_path(const char *name, const char *ext)
 
 static void
 run_problem(const char *name, uint64_t seed, double *total_seconds,
-            size_t *passed)
+            size_t *total_evaluations, size_t *passed)
 {
 	sf_model_set *set = NULL;
 	sf_problem p;
@@ -274,11 +287,9 @@ run_problem(const char *name, uint64_t seed, double *total_seconds,
 	sf_stats *s = NULL;
 	certified c;
 	sf_error err;
-	double x[MAX_PARAMS], se[MAX_PARAMS];
+	double x[MAX_PARAMS], se[MAX_PARAMS], sse;
 	double lre_rss, lre_x = 99, lre_se = 99;
-	int lanczos1 = strcmp(name, "Lanczos1") == 0, ok;
-	int known_failure = strcmp(name, "Gauss3") == 0 ||
-	                    (seed != 1 && strcmp(name, "ENSO") == 0);
+	int lanczos1 = strcmp(name, "Lanczos1") == 0, ok, folded;
 
 	CU_ASSERT_FATAL(load_certified(nist_path(name, "certified"), &c) == 0);
 	CU_ASSERT_FATAL(sf_model_load(nist_path(name, "yaml"), &set, NULL, NULL,
@@ -299,8 +310,29 @@ run_problem(const char *name, uint64_t seed, double *total_seconds,
 		x[j] = r->theta[j];
 		se[j] = s->se[j];
 	}
-	canonicalise(&c, x, se);
-	lre_rss = lre(s->sse, c.rss, c.rss_digits);
+	sse = s->sse;
+	folded = canonicalise(&c, x, se);
+	if (folded) {
+		/* The certified alias of the answer, polished from the
+		 * folded point; its RSS must be the answer's. */
+		sf_fit_result *a = NULL;
+		sf_stats *as = NULL;
+
+		o.warm_start = x;
+		CU_ASSERT_FATAL(sf_fit_run(p.model, p.data, p.formula, &o, &a,
+		                           &err) == SF_OK);
+		CU_ASSERT_FATAL(
+		    sf_stats_compute(p.formula, p.data, a, &as, &err) == SF_OK);
+		CU_ASSERT(lre(as->sse, sse, c.rss_digits) >= 6);
+		for (size_t j = 0; j < c.k; j++) {
+			x[j] = a->theta[j];
+			se[j] = as->se[j];
+		}
+		canonicalise(&c, x, se);
+		sf_stats_free(as);
+		sf_fit_result_free(a);
+	}
+	lre_rss = lre(sse, c.rss, c.rss_digits);
 	for (size_t j = 0; j < c.k; j++) {
 		double a = lre(x[j], c.value[j], c.digits[j]);
 		double b = lre(se[j], c.sd[j], c.sd_digits[j]);
@@ -308,21 +340,23 @@ run_problem(const char *name, uint64_t seed, double *total_seconds,
 		lre_se = b < lre_se ? b : lre_se;
 	}
 	if (lanczos1)
-		ok = s->sse <= 1e-22 && lre_x >= 6;
+		ok = sse <= 1e-22 && lre_x >= 6;
 	else
 		ok = lre_rss >= 6 && lre_x >= 6 && lre_se >= 4;
 	printf("\n  %-9s %4llu %8zu %7.3f   %5.1f   %5.1f   %5.1f%s %s", name,
 	       (unsigned long long)seed, r->evaluations, r->seconds, lre_rss,
-	       lre_x, lre_se, lanczos1 ? "*" : " ",
-	       ok              ? "ok"
-	       : known_failure ? "not met (known, see source)"
-	                       : "FAIL");
+	       lre_x, lre_se,
+	       lanczos1 ? "*"
+	       : folded ? "a"
+	                : " ",
+	       ok ? "ok" : "FAIL");
 	*total_seconds += r->seconds;
+	*total_evaluations += r->evaluations;
 	*passed += ok;
 	if (lanczos1) {
 		CU_ASSERT(s->sse <= 1e-22);
 		CU_ASSERT(lre_x >= 6);
-	} else if (!known_failure) {
+	} else {
 		CU_ASSERT(lre_rss >= 6);
 		CU_ASSERT(lre_x >= 6);
 		CU_ASSERT(lre_se >= 4);
@@ -359,7 +393,7 @@ test_campaign(void)
 {
 	enum { NPROBLEMS = sizeof problems / sizeof problems[0] };
 	double seconds = 0;
-	size_t passed = 0, runs = 0, misses[NPROBLEMS] = {0};
+	size_t passed = 0, runs = 0, evaluations = 0, misses[NPROBLEMS] = {0};
 	uint64_t first, last;
 
 	seed_range(&first, &last);
@@ -369,17 +403,20 @@ test_campaign(void)
 		for (size_t i = 0; i < NPROBLEMS; i++) {
 			size_t before = passed;
 			fflush(stdout);
-			run_problem(problems[i], seed, &seconds, &passed);
+			run_problem(problems[i], seed, &seconds, &evaluations,
+			            &passed);
 			misses[i] += passed == before;
 			runs++;
 		}
 	printf("\n  %zu of %zu meet the targets (seeds %llu-%llu); %.2f s of "
 	       "fitting"
+	       ", %zu evaluations"
 	       "\n  (LRE: correct significant digits; * Lanczos1's RSS is"
-	       " checked against the double-precision floor, see the "
-	       "source)",
+	       " checked against the double-precision floor; a: a period"
+	       " folded from an alias, scored after a polish there; see the"
+	       " source)",
 	       passed, runs, (unsigned long long)first,
-	       (unsigned long long)last, seconds);
+	       (unsigned long long)last, seconds, evaluations);
 	for (size_t i = 0; i < NPROBLEMS; i++)
 		if (misses[i] > 0)
 			printf("\n  %-9s missed for %zu of %llu seeds",

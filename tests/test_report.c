@@ -385,6 +385,8 @@ test_json_values(void)
 	    {"optimizer.population", INT, 30, NULL},
 	    {"optimizer.evaluations", INT, 1200, NULL},
 	    {"optimizer.generations", INT, 40, NULL},
+	    {"optimizer.restarts", INT, 0, NULL},
+	    {"optimizer.runs[0]", ABSENT, 0, NULL},
 	    {"optimizer.stop_reason", STR, 0, "tol"},
 	    {"optimizer.search_cost", REAL, 1.5, NULL},
 	    {"optimizer.seconds", REAL, 0.25, NULL},
@@ -882,6 +884,57 @@ test_text(void)
 	hand_close(&h);
 }
 
+/* The runs of the search: their number of restarts on the optimizer's
+ * line (none when 0, "1 restart" singular), every run in the JSON. */
+static void
+test_restarts(void)
+{
+	static const want w[] = {
+	    {"optimizer.restarts", INT, 2, NULL},
+	    {"optimizer.runs[0].scale", STR, 0, "linear"},
+	    {"optimizer.runs[0].population", INT, 30, NULL},
+	    {"optimizer.runs[0].evaluations", INT, 600, NULL},
+	    {"optimizer.runs[0].cost", REAL, 1.5, NULL},
+	    {"optimizer.runs[0].stop_reason", STR, 0, "tol"},
+	    {"optimizer.runs[1].population", INT, 60, NULL},
+	    {"optimizer.runs[1].cost", REAL, 0.75, NULL},
+	    {"optimizer.runs[2].scale", STR, 0, "log"},
+	    {"optimizer.runs[2].evaluations", INT, 200, NULL},
+	    {"optimizer.runs[2].cost", NUL, 0, NULL},
+	    {"optimizer.runs[2].stop_reason", STR, 0, "max_evals"},
+	    {"optimizer.runs[3]", ABSENT, 0, NULL},
+	};
+	sf_fit_search_run runs[3] = {
+	    {SF_SCALE_LINEAR, 30, 600, 1.5, "tol"},
+	    {SF_SCALE_LINEAR, 60, 400, 0.75, "stagnation"},
+	    {SF_SCALE_LOG, 120, 200, INFINITY, "max_evals"},
+	};
+	hand h;
+	char *text;
+	json_t *j;
+
+	hand_open(&h);
+	h.fit.runs = runs;
+	h.fit.nruns = 3;
+	h.fit.restarts = 2;
+	text = text_of(&h.report);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  lshade, seed 7, 2 threads: 1200 evaluations, 40 "
+	                 "generations, 2 restarts, stopped by tol; 0.25 s\n"));
+	free(text);
+	j = sf_report_json(&h.report);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	check_json(j, w, COUNT(w));
+	json_decref(j);
+	h.fit.restarts = 1;
+	h.fit.nruns = 2;
+	text = text_of(&h.report);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "generations, 1 restart, stopped by tol"));
+	free(text);
+	hand_close(&h);
+}
+
 /* scale: auto's two searches and which won; one polish iteration is
  * singular. */
 static void
@@ -1098,6 +1151,7 @@ main(void)
 	    {"a small fit, line by line", test_text},
 	    {"warnings, penalty, resamples, no statistics", test_text_more},
 	    {"scale auto's two searches; one iteration", test_text_searches},
+	    {"restarts: their count; every run in the JSON", test_restarts},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

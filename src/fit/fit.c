@@ -33,6 +33,7 @@ sf_fit_result_free(sf_fit_result *r)
 	free(r->theta_search);
 	free(r->at_bound);
 	free(r->linear);
+	free(r->runs);
 	free(r);
 }
 
@@ -181,7 +182,9 @@ sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d, double **weights,
 	return SF_OK;
 }
 
-/* The most least-squares steps of one polish. */
+/* The most least-squares steps of one polish.  Curved valleys (NIST's
+ * Bennett5) need over a thousand cheap steps; the polish stops on
+ * convergence long before this cap otherwise. */
 static const size_t polish_max_iter = 10000;
 
 /* The polish's view of the cost. */
@@ -194,7 +197,7 @@ polish_residuals(const double *theta, double *r, double *J, void *ctx)
 /* Refine r->theta by least squares; keep the result if it is better. */
 static int
 run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
-           sf_error *err)
+           size_t max_iter, sf_error *err)
 {
 	sf_polish_problem problem = {polish_residuals, (void *)cost, f->lower,
 	                             f->upper};
@@ -212,9 +215,7 @@ run_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *r,
 	}
 	memcpy(theta, r->theta, P * sizeof *theta);
 	sf_polish_settings_default(&settings);
-	/* Curved valleys (NIST's Bennett5) need over a thousand cheap steps;
-	 * the polish stops on convergence long before this cap otherwise. */
-	settings.max_iter = polish_max_iter;
+	settings.max_iter = max_iter;
 	rc = sf_polish_run(w, &problem, &settings, theta, active, &pr, err);
 	if (rc == SF_ENOMEM)
 		goto done;
@@ -398,8 +399,11 @@ typedef struct search_run {
 	int stop;          /* out: sf_de_test's reason at the end */
 	int timed_out;     /* out: the time limit ended the run */
 	size_t budget;     /* out: the run's resolved budget */
+	int probe;         /* take the probes below (the polish applies) */
 	double *extra;     /* out: nextra more thetas to polish */
 	size_t nextra;
+	double *probes; /* out: nprobes thetas taken during the run */
+	size_t nprobes;
 } search_run;
 
 /*
@@ -411,6 +415,82 @@ typedef struct search_run {
  * population is one point to the spread tolerance, and is not.
  */
 enum { polish_starts = 4 };
+
+/*
+ * Probes: while a run is still spread over the box, at a quarter and at
+ * half of its budget, its best members that lie apart from each other
+ * (no two within probe_apart of the box's width in every searched
+ * coordinate) are polished too, up to probe_members of them per share,
+ * after the run: a multistart of the local search from the population's
+ * distinct regions (as in MLSL and memetic DE).  The population's best
+ * region is not always the best basin's: a wide local minimum gathers the
+ * population while the members near a narrow, deeper one are still worse
+ * than it and are lost later (NIST's Gauss3: the runs that lose the
+ * certified minimum still held members in its basin at a quarter or half
+ * of their budget).  A probe's polish stops after probe_polish_iter steps
+ * unless by then it is lower than the run's answer by more than a relative
+ * probe_lower, when it goes on as a full polish; a probe that ends that
+ * much lower becomes the run's answer.  Only a deeper minimum counts: the
+ * run's own, reached again with other last digits, does not replace it.
+ * The probes draw no random numbers and do not change the run: they can
+ * only lower its cost.  A run that converged before a share was reached
+ * takes no probe at it, and a population gathered in one region gives one
+ * probe.  As with restarts, classic DE takes none (it stays scipy's).
+ */
+enum { probe_members = 8, probe_shares = 2 };
+static const double probe_share[probe_shares] = {0.25, 0.5};
+static const double probe_apart = 0.01;
+static const size_t probe_polish_iter = 30;
+static const double probe_lower = 1e-6;
+
+/* Append to run->probes the best members of de's population, lowest cost
+ * first (ties to the lower index), each apart from those taken before it
+ * at this share, up to probe_members; with their separably solved
+ * entries filled in.  order: scratch of the population's size. */
+static int
+take_probes(const sf_cost *cost, const sf_formula *f, const search_space *sp,
+            const sf_de *de, size_t *order, search_run *run)
+{
+	const size_t P = f->nparams, D = sp->D, np = sf_de_population_size(de);
+	const double *pc, *pop = sf_de_population(de, &pc);
+	size_t taken[probe_members], nt = 0;
+
+	if (run->probes == NULL &&
+	    (run->probes = malloc(probe_shares * probe_members * P *
+	                          sizeof *run->probes)) == NULL)
+		return SF_ENOMEM;
+	/* Insertion sort by cost, stable: populations are small. */
+	for (size_t i = 0; i < np; i++) {
+		size_t b = i;
+		for (; b > 0 && pc[i] < pc[order[b - 1]]; b--)
+			order[b] = order[b - 1];
+		order[b] = i;
+	}
+	for (size_t q = 0; q < np && nt < probe_members; q++) {
+		const double *u = pop + order[q] * D;
+		int near = 0;
+
+		if (!(pc[order[q]] < INFINITY))
+			break;
+		for (size_t t = 0; t < nt && !near; t++) {
+			const double *v = pop + taken[t] * D;
+			near = 1;
+			for (size_t k = 0; k < D && near; k++)
+				near =
+				    fabs(u[k] - v[k]) <
+				    probe_apart * (sp->upper[k] - sp->lower[k]);
+		}
+		if (near)
+			continue;
+		taken[nt++] = order[q];
+		double *theta = run->probes + run->nprobes * P;
+		search_to_theta(sp, f, u, theta);
+		if (D < P)
+			sf_cost_profile(cost, theta, 0);
+		run->nprobes++;
+	}
+	return SF_OK;
+}
 
 /* Fill run->extra with the thetas of the members to polish besides the
  * best (separably solved entries filled in), best first. */
@@ -469,6 +549,7 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	search_space sp = {0};
 	double *seed_member = NULL, *seed_u = NULL, *costs = NULL, best_cost;
 	const double *trials, *best;
+	size_t *order = NULL, shares = 0;
 	int rc, has_init = 0;
 	sf_de *de = NULL;
 	size_t D;
@@ -476,6 +557,7 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	run->stop = SF_DE_RUNNING;
 	run->timed_out = 0;
 	run->budget = 0;
+	run->nextra = run->nprobes = 0;
 	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
 		return rc;
 	settings.seed = restart_seed(settings.seed, run->index);
@@ -524,11 +606,19 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	if ((rc = sf_de_init(de, has_init ? seed_u : NULL, err)) != SF_OK)
 		goto done;
 	costs = malloc((sf_de_population_size(de) + 1) * sizeof *costs);
-	if (costs == NULL)
+	order = malloc((sf_de_population_size(de) + 1) * sizeof *order);
+	if (costs == NULL || order == NULL)
 		goto oom;
 	r->population = sf_de_population_size(de);
 	r->stop_reason = NULL;
 	while (sf_de_test(de) == SF_DE_RUNNING) {
+		if (run->probe && run->budget > 0 && shares < probe_shares &&
+		    (double)sf_de_evaluations(de) >=
+		        probe_share[shares] * (double)run->budget) {
+			shares++;
+			if (take_probes(cost, f, &sp, de, order, run) != SF_OK)
+				goto oom;
+		}
 		size_t n = sf_de_ask(de, &trials);
 
 		for (size_t k = 0; k < n; k++)
@@ -577,24 +667,38 @@ done:
 	free(seed_member);
 	free(seed_u);
 	free(costs);
+	free(order);
 	return rc;
 }
 
-/* Polish theta (clobbered) too; when it ends lower than r's cost, it
- * becomes r's answer (the search's best stays r's theta_search). */
+/* Polish theta (clobbered) too; when it ends lower than r's cost by more
+ * than margin times it, it becomes r's answer (the search's best stays
+ * r's theta_search).  A polish that takes max_iter steps without getting
+ * that low stops there; one that does goes on up to polish_max_iter. */
 static int
 polish_other(const sf_cost *cost, const sf_formula *f, double *theta,
-             sf_fit_result *r, sf_error *err)
+             size_t max_iter, double margin, sf_fit_result *r, sf_error *err)
 {
 	sf_fit_result t = *r;
+	size_t steps;
 	int rc;
+	double below = r->cost - margin * fabs(r->cost);
 
 	t.theta = theta;
 	t.cost = sf_cost_total(cost, theta, 0);
 	t.polish_kept = 0;
-	if ((rc = run_polish(cost, f, &t, err)) != SF_OK)
+	if ((rc = run_polish(cost, f, &t, max_iter, err)) != SF_OK)
 		return rc;
-	if (t.polish_kept && t.cost < r->cost) {
+	if (max_iter < polish_max_iter && t.polish_kept && t.cost < below &&
+	    t.polish_iterations >= max_iter) {
+		steps = t.polish_iterations;
+		if ((rc = run_polish(cost, f, &t, polish_max_iter - steps,
+		                     err)) != SF_OK)
+			return rc;
+		t.polish_iterations += steps;
+		t.polish_kept = 1;
+	}
+	if (t.polish_kept && t.cost < below) {
 		memcpy(r->theta, theta, r->nparams * sizeof *theta);
 		r->cost = t.cost;
 		r->polish_ran = 1;
@@ -612,8 +716,13 @@ run_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
                const sf_fit_options *o, const struct timespec *start,
                int linear, search_run *run, sf_fit_result *r, sf_error *err)
 {
-	int rc = run_search(cost, f, m, o, start, linear, run, r, err);
+	int rc;
 
+	/* Probes as restarts: the adaptive algorithms only (classic DE
+	 * stays scipy's), which always have a budget to take shares of. */
+	run->probe = r->settings.polish && sf_cost_is_least_squares(cost) &&
+	             r->settings.algorithm != SF_ALGORITHM_DE;
+	rc = run_search(cost, f, m, o, start, linear, run, r, err);
 	if (rc != SF_OK || !(r->cost < INFINITY))
 		return rc;
 	if (!r->settings.polish)
@@ -623,10 +732,14 @@ run_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		                 "loss or l1 penalty), so the least-squares "
 		                 "polish does not apply";
 	else {
-		rc = run_polish(cost, f, r, err);
+		rc = run_polish(cost, f, r, polish_max_iter, err);
 		for (size_t e = 0; rc == SF_OK && e < run->nextra; e++)
 			rc = polish_other(cost, f, run->extra + e * r->nparams,
-			                  r, err);
+			                  polish_max_iter, 0, r, err);
+		for (size_t e = 0; rc == SF_OK && e < run->nprobes; e++)
+			rc = polish_other(cost, f, run->probes + e * r->nparams,
+			                  probe_polish_iter, probe_lower, r,
+			                  err);
 	}
 	return rc;
 }
@@ -738,6 +851,43 @@ restart_again(const sf_fit_result *r, const search_run *run, size_t used,
 	return budget > used && budget - used >= next_population;
 }
 
+/* Append to r's list of runs the run that ended with result c. */
+static int
+record_run(sf_fit_result *r, int linear, const sf_fit_result *c)
+{
+	sf_fit_search_run *runs =
+	    realloc(r->runs, (r->nruns + 1) * sizeof *runs);
+
+	if (runs == NULL)
+		return SF_ENOMEM;
+	r->runs = runs;
+	runs[r->nruns].scale = linear ? SF_SCALE_LINEAR : SF_SCALE_LOG;
+	runs[r->nruns].population = c->population;
+	runs[r->nruns].evaluations = c->evaluations;
+	runs[r->nruns].cost = c->cost;
+	runs[r->nruns].stop_reason = c->stop_reason;
+	r->nruns++;
+	return SF_OK;
+}
+
+/* Put first's runs before second's, in second: the runs of both
+ * searches of scale auto, in the order they ran. */
+static int
+join_runs(const sf_fit_result *first, sf_fit_result *second)
+{
+	sf_fit_search_run *runs =
+	    malloc((first->nruns + second->nruns + 1) * sizeof *runs);
+
+	if (runs == NULL)
+		return SF_ENOMEM;
+	memcpy(runs, first->runs, first->nruns * sizeof *runs);
+	memcpy(runs + first->nruns, second->runs, second->nruns * sizeof *runs);
+	free(second->runs);
+	second->runs = runs;
+	second->nruns += first->nruns;
+	return SF_OK;
+}
+
 /* A restart whose cost is the lowest so far to this relative difference
  * found the same minimum again: the search stops there. */
 static const double restart_confirm = 1e-6;
@@ -757,6 +907,10 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 
 	if (rc != SF_OK)
 		goto done;
+	if (r->population > 0 && record_run(r, linear, r) != SF_OK) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
 	used = r->evaluations;
 	budget = run.budget;
 	np = r->population;
@@ -776,6 +930,10 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 		if ((rc = run_and_polish(cost, f, m, o, start, linear, &run, c,
 		                         err)) != SF_OK)
 			break;
+		if (record_run(r, linear, c) != SF_OK) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			break;
+		}
 		used += c->evaluations;
 		r->generations += c->generations;
 		r->restarts++;
@@ -790,6 +948,7 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 done:
 	sf_fit_result_free(c);
 	free(run.extra);
+	free(run.probes);
 	return rc;
 }
 
@@ -855,8 +1014,9 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		    sf_cost_total(cost, best->theta, 0);
 		best->stop_reason = "warm_start";
 		best->scale = SF_SCALE_LINEAR;
-		rc = best->cost < INFINITY ? run_polish(cost, f, best, err)
-		                           : SF_OK;
+		rc = best->cost < INFINITY
+		         ? run_polish(cost, f, best, polish_max_iter, err)
+		         : SF_OK;
 		settings.scale = SF_SCALE_LINEAR; /* no second search */
 	} else {
 		rc = search_and_polish(cost, f, m, o, &start,
@@ -884,13 +1044,24 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		if (rc != SF_OK)
 			goto done;
 		other->scale = SF_SCALE_LOG;
+		if (join_runs(best, other) != SF_OK) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
 		other->evaluations += best->evaluations;
 		other->generations += best->generations;
 		other->restarts += best->restarts;
 		best->evaluations = other->evaluations;
 		best->generations = other->generations;
 		best->restarts = other->restarts;
-		if (other->cost < best->cost) {
+		if (!(other->cost < best->cost)) {
+			/* the list of runs stays with the answer */
+			free(best->runs);
+			best->runs = other->runs;
+			best->nruns = other->nruns;
+			other->runs = NULL;
+			other->nruns = 0;
+		} else {
 			sf_fit_result *t = best;
 			best = other;
 			other = t;

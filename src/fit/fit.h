@@ -6,14 +6,17 @@
  * evaluates their costs in parallel, and tells them back, until a stopping
  * rule fires; then, when the cost is a sum of squares, it refines the best
  * vector by bounded least squares (polish.h) and keeps the refinement only
- * if it lowers the cost.  With `scale: auto` (the default) this is done
- * twice, searching the parameters as they are and by log magnitude, and
- * the lower cost wins (see search_space in fit.c).  Constants the
- * residuals are linear in are not searched but solved for each candidate
- * by bounded linear least squares (separable, cost.h); when every
- * constant is, there is no search at all.  Random numbers are drawn only by the
- * optimiser, serially, so a seed gives the same result whatever the thread
- * count.
+ * if it lowers the cost; the best distinct members of the population at a
+ * quarter and half of a run's budget are polished too (probes, fit.c),
+ * and a deeper minimum found from them becomes the answer.  With
+ * `scale: auto` (the default) this is done twice, searching the parameters
+ * as they are and by log magnitude, and the lower cost wins (see
+ * search_space in fit.c).  Constants the residuals are linear in are not
+ * searched but solved for each candidate by bounded linear least squares
+ * (separable, cost.h); when every constant is, there is no search at all.
+ * Random numbers are drawn only by the optimiser, serially, so a seed
+ * gives the same result whatever the thread count.  Every run of the
+ * search (restarts included) is recorded in the result for the report.
  *
  * Settings come from the model's `fit:` block, overridden by the caller's
  * sf_fit_options (the command-line flags).
@@ -69,6 +72,17 @@ typedef struct sf_fit_options {
 	void *progress_ctx;
 } sf_fit_options;
 
+/* One run of the global search: the first run in a search space, or one
+ * of its restarts (fit.c), in the order they ran. */
+typedef struct sf_fit_search_run {
+	sf_search_scale scale;   /* the space: SF_SCALE_LINEAR or _LOG */
+	size_t population;       /* its initial population */
+	size_t evaluations;      /* its cost evaluations */
+	double cost;             /* its lowest cost, polished when the
+	                            polish applies */
+	const char *stop_reason; /* how it ended (a static string) */
+} sf_fit_search_run;
+
 /* The lambdas `lambda: auto` tries: 0, then 1e-6 to 1 by decades. */
 enum { SF_LAMBDA_GRID = 8 };
 
@@ -107,6 +121,10 @@ typedef struct sf_fit_result {
 	double lambda_cv_mape[SF_LAMBDA_GRID];
 	int threads;
 	size_t restarts; /* runs of the search after the first (fit.c) */
+	/* Every run of the global search(es), nruns of them: restarts +
+	 * searches (0 for a warm start or when nothing was searched). */
+	sf_fit_search_run *runs;
+	size_t nruns;
 } sf_fit_result;
 
 /* Fill o with "no override". */

@@ -234,6 +234,33 @@ metrics_json(const sf_report *r, int *ok)
 	return o;
 }
 
+/* Every run of the global search (the first of each search space and its
+ * restarts), in the order they ran. */
+static json_t *
+runs_json(const sf_fit_result *fit, int *ok)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < fit->nruns; i++) {
+		const sf_fit_search_run *u = &fit->runs[i];
+		json_t *o = json_object();
+
+		if (o == NULL) {
+			*ok = 0;
+			break;
+		}
+		put(o, "scale", json_text(sf_search_scale_name(u->scale)), ok);
+		put(o, "population", json_integer((json_int_t)u->population),
+		    ok);
+		put(o, "evaluations", json_integer((json_int_t)u->evaluations),
+		    ok);
+		put(o, "cost", sf_json_number(u->cost), ok);
+		put(o, "stop_reason", json_text(u->stop_reason), ok);
+		append(a, o, ok);
+	}
+	return a;
+}
+
 static json_t *
 optimizer_json(const sf_report *r, int *ok)
 {
@@ -278,6 +305,8 @@ optimizer_json(const sf_report *r, int *ok)
 	put(o, "population", json_integer((json_int_t)fit->population), ok);
 	put(o, "evaluations", json_integer((json_int_t)fit->evaluations), ok);
 	put(o, "generations", json_integer((json_int_t)fit->generations), ok);
+	put(o, "restarts", json_integer((json_int_t)fit->restarts), ok);
+	put(o, "runs", runs_json(fit, ok), ok);
 	put(o, "stop_reason", json_text(fit->stop_reason), ok);
 	put(o, "search_cost", sf_json_number(fit->cost_search), ok);
 	put(o, "seconds", sf_json_number(fit->seconds), ok);
@@ -664,7 +693,11 @@ sf_report_print_text(const sf_report *r, FILE *out)
 	const sf_stats *s = r->stats;
 	int w = param_width(m);
 	size_t j = 0;
+	char restarts[48] = "";
 
+	if (fit->restarts > 0)
+		snprintf(restarts, sizeof restarts, " %zu restart%s,",
+		         fit->restarts, fit->restarts == 1 ? "" : "s");
 	fprintf(out, "fit of %s to %s: %zu rows\n\n", m->name, r->data->file,
 	        r->data->rows);
 	fprintf(out, "  %-*s %15s %12s   %-29s %s\n", w, "parameter", "value",
@@ -713,11 +746,12 @@ sf_report_print_text(const sf_report *r, FILE *out)
 	else
 		fprintf(out,
 		        "\n  %s, seed %llu, %d thread%s: %zu evaluations, %zu "
-		        "generations, stopped by %s; %.3g s\n",
+		        "generations,%s stopped by %s; %.3g s\n",
 		        sf_algorithm_name(fit->settings.algorithm),
 		        (unsigned long long)fit->settings.seed, fit->threads,
 		        fit->threads == 1 ? "" : "s", fit->evaluations,
-		        fit->generations, fit->stop_reason, fit->seconds);
+		        fit->generations, restarts, fit->stop_reason,
+		        fit->seconds);
 	if (fit->searches == 2)
 		fprintf(out,
 		        "  scale auto: searched the parameters as they are and "
