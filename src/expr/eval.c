@@ -566,11 +566,13 @@ sf_expr_data_rows(const sf_expr_data *d)
 
 /* ---- Evaluation --------------------------------------------------------- */
 
-/* Scalars come first in scratch, rounded up to a cache line. */
+/* Scratch: the scalars, then one slot saying whether the tables are
+ * filled, rounded up to a cache line; the row stage's registers; the
+ * tables. */
 static size_t
 scalar_space(const sf_program *p)
 {
-	return (p->nscalars + 7) & ~(size_t)7;
+	return (p->nscalars + 1 + 7) & ~(size_t)7;
 }
 
 size_t
@@ -579,45 +581,58 @@ sf_program_scratch_size(const sf_program *p)
 	return scalar_space(p) + (p->row_regs + p->ntables) * B;
 }
 
-/* Fill the scalars (constants, theta, the parameter stage) and the frame
- * fields every block shares; return the row stage for rows [begin, end)
- * (its length in *ncode, its copy of output 0 in *out0).  That is the
- * gather code, after computing the tables, when the range has at least
- * two rows for each level of the data's levelled inputs (below that the
- * tables would cost more than they save); else the program's own row
- * stage.  Either gives the same bits. */
-static const sf_instr *
-eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
-           size_t begin, size_t end, double *scratch, frame *f, size_t *ncode,
-           const sf_instr **out0)
+void
+sf_program_load(const sf_program *p, const sf_expr_data *d, const double *theta,
+                size_t rows, double *scratch)
 {
 	double *scal = scratch;
+	frame f;
 
 	if (p->nconst > 0)
 		memcpy(scal, p->consts, p->nconst * sizeof *scal);
 	for (size_t j = 0; j < p->nparams; j++)
 		scal[p->nconst + j] = theta != NULL ? theta[j] : NAN;
 	run_params(p, scal);
+	/* the tables, when the rows to come have at least two rows for
+	 * each level of the data's levelled inputs (below that they would
+	 * cost more than they save) */
+	scal[p->nscalars] = 0.0;
+	if (d->prog != p || d->gather_code == NULL || rows < 2 * d->level_rows)
+		return;
+	f.regs = scratch + scalar_space(p);
+	f.scal = scal;
+	f.out = NULL;
+	f.out_stride = f.out_off = 0;
+	f.row0 = 0;
+	for (size_t o = 0; o < d->nlevels; o++) {
+		const sf_level *l = &d->levels[d->order[o]];
+
+		f.cols = l->cols;
+		f.index = (const uint8_t *const *)l->maps;
+		f.n = l->nlevels;
+		run_block(l->code, l->ncode, &f);
+	}
+	scal[p->nscalars] = 1.0;
+}
+
+/* The frame fields every block shares, from the scratch sf_program_load()
+ * filled; return the row stage (its length in *ncode, its copy of output
+ * 0 in *out0): the gather code when the tables are filled, else the
+ * program's own.  Either gives the same bits. */
+static const sf_instr *
+run_setup(const sf_program *p, const sf_expr_data *d, double *scratch, frame *f,
+          size_t *ncode, const sf_instr **out0)
+{
 	f->regs = scratch + scalar_space(p);
 	f->cols = d->cols;
-	f->scal = scal;
+	f->scal = scratch;
 	f->out = NULL;
 	f->out_stride = f->out_off = 0;
 	f->index = d->index;
-	if (d->gather_code == NULL || end - begin < 2 * d->level_rows) {
+	if (scratch[p->nscalars] == 0.0) {
 		*ncode = p->nrow_code;
 		*out0 = p->out0_copy;
 		return p->row_code;
-	}
-	for (size_t o = 0; o < d->nlevels; o++) {
-		const sf_level *l = &d->levels[d->order[o]];
-		frame lf = *f;
-
-		lf.cols = l->cols;
-		lf.index = (const uint8_t *const *)l->maps;
-		lf.row0 = 0;
-		lf.n = l->nlevels;
-		run_block(l->code, l->ncode, &lf);
 	}
 	*ncode = d->ngather_code;
 	*out0 = d->gather_out0;
@@ -625,8 +640,8 @@ eval_setup(const sf_program *p, const sf_expr_data *d, const double *theta,
 }
 
 void
-sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
-                size_t begin, size_t end, double *out, double *scratch)
+sf_program_run(const sf_program *p, const sf_expr_data *d, size_t begin,
+               size_t end, double *out, double *scratch)
 {
 	frame f;
 	const sf_instr *code, *out0;
@@ -639,7 +654,7 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
 			out[i] = NAN;
 		return;
 	}
-	code = eval_setup(p, d, theta, begin, end, scratch, &f, &ncode, &out0);
+	code = run_setup(p, d, scratch, &f, &ncode, &out0);
 	f.out = out;
 	f.out_stride = end - begin;
 	for (size_t row0 = begin; row0 < end; row0 += B) {
@@ -648,6 +663,14 @@ sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
 		f.out_off = row0 - begin;
 		run_block(code, ncode, &f);
 	}
+}
+
+void
+sf_program_eval(const sf_program *p, const sf_expr_data *d, const double *theta,
+                size_t begin, size_t end, double *out, double *scratch)
+{
+	sf_program_load(p, d, theta, end - begin, scratch);
+	sf_program_run(p, d, begin, end, out, scratch);
 }
 
 /* Add n rows to the four partial sums s of sf_program_eval_sumsq(), row k
@@ -681,9 +704,9 @@ sumsq_block(double *s, const double *restrict f, const double *restrict y,
 }
 
 double
-sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
-                      const double *theta, size_t begin, size_t end,
-                      const double *y, const double *q, double *scratch)
+sf_program_run_sumsq(const sf_program *p, const sf_expr_data *d, size_t begin,
+                     size_t end, const double *y, const double *q,
+                     double *scratch)
 {
 	const sf_instr *code, *copy;
 	double s[4] = {0, 0, 0, 0}, spread[B];
@@ -692,7 +715,7 @@ sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
 
 	if (d->prog != p || p->out0_copy == NULL)
 		return NAN;
-	code = eval_setup(p, d, theta, begin, end, scratch, &f, &ncode, &copy);
+	code = run_setup(p, d, scratch, &f, &ncode, &copy);
 	for (size_t row0 = begin; row0 < end; row0 += B) {
 		const double *out0;
 
@@ -711,6 +734,15 @@ sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
 		sumsq_block(s, out0, y + row0, q + row0, f.n);
 	}
 	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+double
+sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
+                      const double *theta, size_t begin, size_t end,
+                      const double *y, const double *q, double *scratch)
+{
+	sf_program_load(p, d, theta, end - begin, scratch);
+	return sf_program_run_sumsq(p, d, begin, end, y, q, scratch);
 }
 
 int

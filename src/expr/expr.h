@@ -13,7 +13,7 @@
  *
  *   data stage   nodes over inputs only (log2(p), floor(n / (p * b)), ...)
  *                run once, in sf_expr_data_new(), and kept as columns;
- *   param stage  nodes over parameters only, run once per sf_program_eval();
+ *   param stage  nodes over parameters only, run once per sf_program_load();
  *   row stage    the rest, run per row over blocks of rows by a register
  *                bytecode whose loops the C compiler vectorises.
  *
@@ -264,7 +264,7 @@ typedef struct sf_program_stats {
 	size_t constants;          /* distinct constants */
 	size_t data_instructions;  /* run once per row in sf_expr_data_new */
 	size_t hoisted_columns;    /* data-stage results kept as columns */
-	size_t param_instructions; /* run once per sf_program_eval call */
+	size_t param_instructions; /* run once per sf_program_load call */
 	size_t row_instructions;   /* run per row, outputs copies included */
 	size_t registers;          /* row-stage register blocks */
 	size_t block_rows;         /* rows per register block */
@@ -328,6 +328,24 @@ void sf_program_eval(const sf_program *p, const sf_expr_data *d,
 double sf_program_eval_sumsq(const sf_program *p, const sf_expr_data *d,
                              const double *theta, size_t begin, size_t end,
                              const double *y, const double *q, double *scratch);
+
+/*
+ * The two halves of the calls above, for a caller that evaluates one theta
+ * over many ranges (chunks of rows): sf_program_load() computes the
+ * parameter stage into scratch, and the tables of the parts of the formula
+ * over few-valued inputs when `rows` (the rows the ranges to come cover in
+ * all) repays them; sf_program_run() and sf_program_run_sumsq() then
+ * evaluate ranges of d as sf_program_eval() and sf_program_eval_sumsq()
+ * do, from that scratch, with the same bits.  sf_program_eval() is
+ * sf_program_load() over end - begin rows, then sf_program_run().
+ */
+void sf_program_load(const sf_program *p, const sf_expr_data *d,
+                     const double *theta, size_t rows, double *scratch);
+void sf_program_run(const sf_program *p, const sf_expr_data *d, size_t begin,
+                    size_t end, double *out, double *scratch);
+double sf_program_run_sumsq(const sf_program *p, const sf_expr_data *d,
+                            size_t begin, size_t end, const double *y,
+                            const double *q, double *scratch);
 
 /*
  * Evaluate one data-only expression over columns, a convenience for row

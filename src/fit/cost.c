@@ -22,7 +22,7 @@ enum { COST_CHUNK = 1024 };
 
 /* One thread's workspace. */
 typedef struct cost_slot {
-	double *scratch; /* for sf_program_eval */
+	double *scratch; /* for sf_program_load and _run */
 	double *out;     /* COST_CHUNK x outputs */
 	/* separable evaluation: residuals, their Jacobian, the solver */
 	double *r, *J, *x;
@@ -222,6 +222,9 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 	const cost_slot *ws = &c->slots[slot];
 	double sum = 0;
 
+	/* theta's parameter stage (and tables) once, then the chunks */
+	sf_program_load(c->formula->value, c->value_data, theta, c->n,
+	                ws->scratch);
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
 		size_t end =
 		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
@@ -230,12 +233,12 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 		 * fixed order: every thread computes a candidate's cost to
 		 * the same bits */
 		if (c->q != NULL)
-			sum += sf_program_eval_sumsq(
-			    c->formula->value, c->value_data, theta, begin, end,
-			    c->y, c->q, ws->scratch);
+			sum += sf_program_run_sumsq(c->formula->value,
+			                            c->value_data, begin, end,
+			                            c->y, c->q, ws->scratch);
 		else {
-			sf_program_eval(c->formula->value, c->value_data, theta,
-			                begin, end, ws->out, ws->scratch);
+			sf_program_run(c->formula->value, c->value_data, begin,
+			               end, ws->out, ws->scratch);
 			if (c->w == NULL)
 				for (size_t i = begin; i < end; i++)
 					sum += row_loss(
@@ -390,13 +393,13 @@ residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
 	    J != NULL ? c->formula->gradient : c->formula->value;
 	const sf_expr_data *data = J != NULL ? c->gradient_data : c->value_data;
 
+	sf_program_load(prog, data, theta, c->n, ws->scratch);
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
 		size_t end =
 		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 		size_t len = end - begin;
 
-		sf_program_eval(prog, data, theta, begin, end, ws->out,
-		                ws->scratch);
+		sf_program_run(prog, data, begin, end, ws->out, ws->scratch);
 		for (size_t i = begin; i < end; i++) {
 			double sw = c->w != NULL ? sqrt(c->w[i]) : 1, g;
 
@@ -638,12 +641,14 @@ sf_cost_predict(const sf_cost *c, const double *theta, double *f)
 {
 	const cost_slot *ws = &c->slots[0];
 
+	sf_program_load(c->formula->value, c->value_data, theta, c->n,
+	                ws->scratch);
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
 		size_t end =
 		    begin + COST_CHUNK < c->n ? begin + COST_CHUNK : c->n;
 
-		sf_program_eval(c->formula->value, c->value_data, theta, begin,
-		                end, ws->out, ws->scratch);
+		sf_program_run(c->formula->value, c->value_data, begin, end,
+		               ws->out, ws->scratch);
 		memcpy(f + begin, ws->out, (end - begin) * sizeof *f);
 	}
 }
