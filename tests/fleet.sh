@@ -192,6 +192,7 @@ strip() {
 if [ -n "$MPIRUN" ]; then
 	ernest="$srcdir/expressions/ernest.yaml"
 	amdahl="$srcdir/expressions/amdahl.yaml"
+	ddp="$srcdir/expressions/ddp-generic.yaml"
 	# name|args: the runs compared.
 	for run in \
 		"bootstrap|fit $ernest --bootstrap 60 --json --threads 1" \
@@ -202,7 +203,9 @@ if [ -n "$MPIRUN" ]; then
 		"fleet-bootstrap|fit $model --by framework --bootstrap 20 --json --threads 1 --quiet" \
 		"validate-by|validate $model --by framework --kfold 3 --json --threads 1 --quiet" \
 		"compare-by|compare $model $rival --by framework --kfold 3 --json --threads 1 --quiet" \
-		"discover-by|discover $found --by framework --json --threads 1 --quiet"; do
+		"discover-by|discover $found --by framework --json --threads 1 --quiet" \
+		"discover|discover $ddp --json --threads 1 --quiet" \
+		"discover-threads|discover $ernest --beam 16 --json --threads 2 --quiet"; do
 		name=${run%%|*}
 		args=${run#*|}
 		# shellcheck disable=SC2086
@@ -258,6 +261,42 @@ if [ -n "$MPIRUN" ]; then
 		pass "mpirun: bad use ends every rank with the message"
 	else
 		fail "mpirun: bad use ends every rank with the message"
+	fi
+	# discover's candidate formulas are units of work: on 2 ranks each
+	# rank scores part of them, so the busier rank's CPU time stays well
+	# below a whole run's (about 0.65 of it on 1,125 rows, where scoring
+	# outweighs the bookkeeping every rank repeats; CPU time, since other
+	# work on the machine changes it less than the wall clock; the least of
+	# three runs each, interleaved).  A rank that scored them all would
+	# spend as much as the plain run, and more with MPI's start.
+	# (times: the shell's children's user and system time, line 2.)
+	# shellcheck disable=SC2016
+	cpu_script='"$0" discover "$1" --where "$3" --beam 16 --budget 100000 \
+		--threads 1 -q --json >/dev/null
+		out="$2.${OMPI_COMM_WORLD_RANK:-plain}"
+		times >"$out.times"
+		awk '"'"'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/); t += a[1] * 60 + a[2] } print t }'"'"' \
+			"$out.times" >"$out"'
+	resnet="network == 'resnet50'"
+	plain_cpu=
+	rank_cpu=
+	for i in 1 2 3; do
+		sh -c "$cpu_script" "$SCALEFIT" "$ddp" "$work/cpu" "$resnet"
+		$MPIRUN -np 2 sh -c "$cpu_script" "$SCALEFIT" "$ddp" "$work/cpu" \
+			"$resnet" >/dev/null 2>&1
+		p=$(cat "$work/cpu.plain")
+		r=$(cat "$work/cpu.0" "$work/cpu.1" 2>/dev/null |
+			awk '{ if ($1 > m) m = $1 } END { print m + 0 }')
+		plain_cpu=$(echo "${plain_cpu:-$p} $p" | awk '{ print ($1 < $2 ? $1 : $2) }')
+		rank_cpu=$(echo "${rank_cpu:-$r} $r" | awk '{ print ($1 < $2 ? $1 : $2) }')
+		rm -f "$work/cpu.0" "$work/cpu.1"
+	done
+	if awk -v p="$plain_cpu" -v r="$rank_cpu" \
+		'BEGIN { exit !(r > 0 && r < 0.85 * p) }'; then
+		pass "mpirun -np 2: discover's formulas are shared by the ranks (busier rank ${rank_cpu} s of CPU, one process ${plain_cpu} s)"
+	else
+		fail "mpirun -np 2: discover's formulas are not shared: busier rank ${rank_cpu} s of CPU, one process ${plain_cpu} s"
 	fi
 	# A rank that stops early (here rank 1 is given an unknown option)
 	# ends the job with its status, no hang, no output file.

@@ -10,7 +10,12 @@
 #include "use/fleet.h"
 #include "testing.h"
 
+#include <arpa/inet.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 /* ---- units ----------------------------------------------------------------
  */
@@ -32,6 +37,56 @@ square(void *ctx, size_t index, char **out, size_t *size, sf_error *err)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	*size = (size_t)snprintf(*out, 32, "%zu", index * index);
 	return SF_OK;
+}
+
+/* TCP_NODELAY of socket fd (-1 when it cannot be read). */
+static int
+nodelay_of(int fd)
+{
+	int v = -1;
+	socklen_t n = sizeof v;
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &v, &n) != 0)
+		return -1;
+	return v != 0;
+}
+
+/* A connection to the loopback address, as Open MPI's to its daemon, gets
+ * TCP_NODELAY at both ends; a listening socket and a socket pair are left
+ * as they were. */
+static void
+test_units_loopback_nodelay(void)
+{
+	struct sockaddr_in a;
+	socklen_t n = sizeof a;
+	int listener = socket(AF_INET, SOCK_STREAM, 0), client, server;
+	int pair[2];
+
+	CU_ASSERT_FATAL(listener >= 0);
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	CU_ASSERT_FATAL(bind(listener, (struct sockaddr *)&a, sizeof a) == 0);
+	CU_ASSERT_FATAL(listen(listener, 1) == 0);
+	CU_ASSERT_FATAL(getsockname(listener, (struct sockaddr *)&a, &n) == 0);
+	client = socket(AF_INET, SOCK_STREAM, 0);
+	CU_ASSERT_FATAL(client >= 0);
+	CU_ASSERT_FATAL(connect(client, (struct sockaddr *)&a, sizeof a) == 0);
+	server = accept(listener, NULL, NULL);
+	CU_ASSERT_FATAL(server >= 0);
+	CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0);
+	CU_ASSERT_EQUAL(nodelay_of(client), 0);
+	CU_ASSERT_EQUAL(nodelay_of(server), 0);
+	sf_units_loopback_nodelay();
+	CU_ASSERT_EQUAL(nodelay_of(client), 1);
+	CU_ASSERT_EQUAL(nodelay_of(server), 1);
+	CU_ASSERT_EQUAL(nodelay_of(listener), 0);
+	CU_ASSERT_EQUAL(nodelay_of(pair[0]), -1); /* not TCP: untouched */
+	close(pair[0]);
+	close(pair[1]);
+	close(server);
+	close(client);
+	close(listener);
 }
 
 static void
@@ -203,6 +258,8 @@ main(void)
 	CU_TestInfo units[] = {
 	    {"results in index order, failures", test_units_in_order},
 	    {"seeds from the run's seed and the index", test_units_seed},
+	    {"TCP_NODELAY on loopback connections only",
+	     test_units_loopback_nodelay},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_TestInfo fleet[] = {

@@ -124,6 +124,17 @@ void sf_units_abort(int status);
 int sf_units_rank(void);
 int sf_units_ranks(void);
 
+/* 1 when a call of sf_units_run() made here would spread its units over
+ * the ranks of an MPI job: more than one rank, and not inside a unit.
+ * For work that can be cut into as many units as suits (discover's
+ * formulas): cut finely then, and not at all otherwise. */
+int sf_units_spread(void);
+
+/* Set TCP_NODELAY on this process's TCP connections to the loopback
+ * address: sf_units_init does, once MPI has started (Open MPI's link to
+ * its daemon; units.c says why).  Other descriptors are left alone. */
+void sf_units_loopback_nodelay(void);
+
 /* 1 when this process writes outputs: rank 0. */
 int sf_units_root(void);
 

@@ -9,6 +9,7 @@
 #include "fit/discover.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "base/units.h"
 #include "expr/expr.h"
 #include "fit/tune.h"
 #include "fit/validate.h"
@@ -1674,17 +1675,93 @@ evaluate_child(const grammar *g, workspace *ws, const workspace *P,
 }
 
 /*
- * Score entries [from, to) in parallel, each by one thread, so the
- * scores do not depend on how many there are.  A formula that extends a
- * parent by one shape starts from the parent's level Gram matrices,
- * computed once per parent (in s->parents, at most s->nparents) first.
+ * Score entries [a, b) of the range that starts at from in parallel, each
+ * by one thread, so that the scores do not depend on how many there are;
+ * s->parent_slot holds the range's parents (evaluate_range).
  */
 static void
-evaluate_range(search *s, size_t from, size_t to)
+score_entries(search *s, size_t from, size_t a, size_t b)
 {
 	const grammar *g = s->g;
-	size_t np = 0, *slot = s->parent_slot;
-	long n = (long)(to - from);
+	const size_t *slot = s->parent_slot;
+	long n = (long)(b - a);
+
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(s->threads) schedule(dynamic, 16)
+#endif
+	for (long q = 0; q < n; q++) {
+		entry *e = &s->e[a + (size_t)q];
+		size_t k = slot[a + (size_t)q - from];
+		int t = 0;
+
+#ifdef _OPENMP
+		t = omp_get_thread_num();
+#endif
+		if (k != SIZE_MAX) {
+			const double *pcols[MAXC];
+			size_t kp =
+			    entry_columns(g, &s->e[s->parent_of[k]], pcols);
+			evaluate_child(g, &s->ws[t], &s->parents[k], pcols, kp,
+			               e);
+		} else {
+			evaluate(g, &s->ws[t], e, NULL, NULL, NULL);
+		}
+	}
+}
+
+/*
+ * A range of formulas to score as units of work (base/units.h): unit u is
+ * entries [from + u per, from + (u + 1) per) (the last one shorter), its
+ * result their scores, copied as bytes.
+ */
+typedef struct range_units {
+	search *s;
+	size_t from, to, per;
+} range_units;
+
+/* A range is cut into UNITS_PER_RANK units per rank of an MPI job, of at
+ * least UNIT_MIN formulas: enough for the queue to balance the ranks, few
+ * enough that each unit's threads share a sizeable loop.  A range of
+ * fewer than SPREAD_MIN formulas (the start-up alone, one parent's
+ * children) is scored where it is, by every rank: a collective step
+ * would cost more.  Without ranks to spread over, a range is one loop. */
+enum { UNITS_PER_RANK = 16, UNIT_MIN = 8, SPREAD_MIN = 128 };
+
+static int
+range_unit(void *ctx, size_t u, char **out, size_t *size, sf_error *err)
+{
+	const range_units *c = ctx;
+	size_t a = c->from + u * c->per;
+	size_t b = c->to - a < c->per ? c->to : a + c->per;
+	score *v = malloc((b - a) * sizeof *v + 1);
+
+	if (v == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	score_entries(c->s, c->from, a, b);
+	for (size_t i = a; i < b; i++)
+		v[i - a] = c->s->e[i].sc;
+	*out = (char *)v;
+	*size = (b - a) * sizeof *v;
+	return SF_OK;
+}
+
+/*
+ * Score entries [from, to).  A formula that extends a parent by one shape
+ * starts from the parent's level Gram matrices, computed once per parent
+ * (in s->parents, at most s->nparents) first, by every rank.  A large
+ * range is scored as units of work, spread over an MPI job's ranks; each
+ * formula's score is the same bytes whichever rank and thread computed
+ * it.  Returns SF_OK or an error (out of memory; another rank stopped).
+ */
+static int
+evaluate_range(search *s, size_t from, size_t to, sf_error *err)
+{
+	const grammar *g = s->g;
+	size_t np = 0, *slot = s->parent_slot, nunits;
+	range_units c = {s, from, to, 0};
+	char **results = NULL;
+	size_t *sizes = NULL;
+	int rc;
 
 	for (size_t i = from; i < to; i++) {
 		size_t p = s->e[i].parent, q;
@@ -1705,27 +1782,34 @@ evaluate_range(search *s, size_t from, size_t to)
 		if (q < np)
 			slot[i - from] = q;
 	}
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(s->threads) schedule(dynamic, 16)
-#endif
-	for (long q = 0; q < n; q++) {
-		entry *e = &s->e[from + (size_t)q];
-		size_t k = slot[q];
-		int t = 0;
-
-#ifdef _OPENMP
-		t = omp_get_thread_num();
-#endif
-		if (k != SIZE_MAX) {
-			const double *pcols[MAXC];
-			size_t kp =
-			    entry_columns(g, &s->e[s->parent_of[k]], pcols);
-			evaluate_child(g, &s->ws[t], &s->parents[k], pcols, kp,
-			               e);
-		} else {
-			evaluate(g, &s->ws[t], e, NULL, NULL, NULL);
-		}
+	if (to - from < SPREAD_MIN || !sf_units_spread()) {
+		score_entries(s, from, from, to);
+		return SF_OK;
 	}
+	nunits = UNITS_PER_RANK * (size_t)sf_units_ranks();
+	c.per = (to - from + nunits - 1) / nunits;
+	if (c.per < UNIT_MIN)
+		c.per = UNIT_MIN;
+	nunits = (to - from + c.per - 1) / c.per;
+	results = calloc(nunits, sizeof *results);
+	sizes = calloc(nunits, sizeof *sizes);
+	if (results == NULL || sizes == NULL) {
+		free(results);
+		free(sizes);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	if ((rc = sf_units_run(nunits, range_unit, &c, results, sizes, err)) ==
+	    SF_OK)
+		for (size_t u = 0; u < nunits; u++)
+			for (size_t i = 0; i < sizes[u] / sizeof(score); i++)
+				memcpy(&s->e[from + u * c.per + i].sc,
+				       results[u] + i * sizeof(score),
+				       sizeof(score));
+	for (size_t u = 0; u < nunits; u++)
+		free(results[u]);
+	free(results);
+	free(sizes);
+	return rc;
 }
 
 /* An index with the keys it is ranked by. */
@@ -1890,8 +1974,8 @@ beam_stage(search *s, int max_factors, size_t **carry, size_t *ncarry,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	if (added)
-		evaluate_range(s, beam[0], s->n);
+	if (added && (rc = evaluate_range(s, beam[0], s->n, err)) != SF_OK)
+		goto done;
 	for (size_t level = 1; level <= s->st->max_terms; level++) {
 		size_t from = s->n;
 
@@ -1933,7 +2017,8 @@ beam_stage(search *s, int max_factors, size_t **carry, size_t *ncarry,
 		}
 		if (nlist == 0)
 			break;
-		evaluate_range(s, from, s->n);
+		if ((rc = evaluate_range(s, from, s->n, err)) != SF_OK)
+			goto done;
 		/* a formula two parents make is one candidate */
 		qsort(list, nlist, sizeof *list, index_compare);
 		{
@@ -2000,15 +2085,15 @@ swap_term(search *s, const entry *base, size_t q, sf_error *err)
 	const grammar *g = s->g;
 	uint32_t rest[SF_DISCOVER_MAX_TERMS], atoms[SF_DISCOVER_MAX_TERMS];
 	size_t m = 0, sub, i;
-	int added;
+	int added, rc;
 
 	for (size_t z = 0; z < base->nterms; z++)
 		if (z != q)
 			rest[m++] = base->atom[z];
 	if ((sub = add_formula(s, rest, m, &added)) == SIZE_MAX)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (added)
-		evaluate_range(s, sub, s->n);
+	if (added && (rc = evaluate_range(s, sub, s->n, err)) != SF_OK)
+		return rc;
 	for (uint32_t a = 0; a < g->nshapes; a++) {
 		size_t n = 0, r = 0;
 
@@ -2090,7 +2175,8 @@ swap_search(search *s, sf_error *err)
 				return rc;
 			if (s->n == from)
 				break;
-			evaluate_range(s, from, s->n);
+			if ((rc = evaluate_range(s, from, s->n, err)) != SF_OK)
+				return rc;
 		}
 	return SF_OK;
 }
@@ -2197,7 +2283,7 @@ variants(search *s, sf_error *err)
 	size_t linear = s->n, *best, nbest = 0, nsingle = 0, *list;
 	size_t width = 2 * s->st->beam;
 	ranked *scratch = malloc((3 * s->st->beam + 2) * sizeof *scratch);
-	int added;
+	int added, rc;
 
 	best = malloc((width * (s->st->max_terms + 1) + 1) * sizeof *best);
 	list = malloc((linear + width * width + 1) * sizeof *list);
@@ -2230,7 +2316,8 @@ variants(search *s, sf_error *err)
 					goto oom;
 				list[npairs++] = k;
 			}
-		evaluate_range(s, from, s->n);
+		if ((rc = evaluate_range(s, from, s->n, err)) != SF_OK)
+			goto fail;
 		for (size_t i = 0; i < npairs; i++)
 			if (add_overlaps(s, list[i]) != 0)
 				goto oom;
@@ -2242,13 +2329,14 @@ variants(search *s, sf_error *err)
 	free(best);
 	free(list);
 	free(scratch);
-	evaluate_range(s, linear, s->n);
-	return SF_OK;
+	return evaluate_range(s, linear, s->n, err);
 oom:
+	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+fail:
 	free(best);
 	free(list);
 	free(scratch);
-	return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return rc;
 }
 
 /* ---- shapes as text --------------------------------------------------- */
