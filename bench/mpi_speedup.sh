@@ -20,7 +20,8 @@
 #         the speed-up on two free cores (a rank waiting inside an MPI call
 #         may spin, so that wait counts too).
 # Prints each pair, the medians, and whether both printed the same JSON once
-# the seconds, ranks and formulas_per_second keys are dropped.
+# the seconds keys (a number, or discover's object of the clock's fields) and
+# ranks are dropped.
 
 [ $# -ge 2 ] || {
 	echo "usage: $0 RUNS COMMAND [ARG...]" >&2
@@ -76,7 +77,11 @@ while [ "$i" -lt "$runs" ]; do
 	i=$((i + 1))
 done
 strip() {
-	grep -v -e '"seconds":' -e '"ranks":' -e '"formulas_per_second":' "$1"
+	# shellcheck disable=SC2016
+	awk 'skip { if ($0 ~ "^" pad "}") skip = 0; next }
+		/"seconds": \{$/ { match($0, /^ */); pad = substr($0, 1, RLENGTH); skip = 1; next }
+		/"seconds":|"ranks":/ { next }
+		{ print }' "$1"
 }
 strip "$work/plain.json" >"$work/p1"
 strip "$work/mpi.json" >"$work/m1"
