@@ -627,7 +627,7 @@ static int units_reading;
 int
 sf_units_sharing(void)
 {
-	return sf_units_ranks() > 1 && units_depth == 0 && !units_reading;
+	return sf_units_spread() && !units_reading;
 }
 
 /* The token of sf_units_read's agreement: a rank that reads while
