@@ -19,23 +19,7 @@
 
 runs=${1:-7}
 rows=${2:-3000000}
-MPIRUN=${MPIRUN:-mpirun --oversubscribe --mca pml ob1 --mca btl self,vader}
-work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-bench.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-[ -n "$SCALEFIT_MPI" ] || {
-	echo "set SCALEFIT_MPI to a scalefit built with ./configure --with-mpi" >&2
-	exit 2
-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-now() { date +%s.%N; }
-
-# median of the numbers on stdin
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) print v[(NR + 1) / 2];
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. "$(dirname "$0")/mpi_common.sh"
 
 awk -v n="$rows" 'BEGIN { print "p,time"; for (i = 0; i < n; i++) {
 	p = 1 + i % 64; printf "%d,%.6g\n", p, 10 + 100 / p + (i % 7) / 10 } }' \

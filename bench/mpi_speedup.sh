@@ -30,25 +30,7 @@
 runs=$1
 shift
 SCALEFIT=${SCALEFIT:-./src/scalefit}
-# One machine: the shared-memory transports only (Open MPI's probe of the
-# network ones costs 0.2 s of start-up here; scalefit(1), Running under MPI).
-MPIRUN=${MPIRUN:-mpirun --oversubscribe --mca pml ob1 --mca btl self,vader}
-work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-bench.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-[ -n "$SCALEFIT_MPI" ] || {
-	echo "set SCALEFIT_MPI to a scalefit built with ./configure --with-mpi" >&2
-	exit 2
-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-now() { date +%s.%N; }
-
-# median of the numbers on stdin
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) print v[(NR + 1) / 2];
-		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+. "$(dirname "$0")/mpi_common.sh"
 
 for f in wall cpu pwall mwall; do : >"$work/$f"; done
 i=0

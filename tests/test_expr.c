@@ -2214,33 +2214,33 @@ test_levels(void)
 			CU_ASSERT(got[5] == -INFINITY && got[6] == INFINITY);
 			CU_ASSERT(got[9] == -INFINITY && isnan(got[7]));
 		}
-		/* theta loaded once with the tables for all the rows, then
-		 * ranges short and long run from them: the same bits */
-		sf_program_load(prog, d, theta, ROWS, scratch);
-		for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
-			size_t begin = ranges[r][0], len = ranges[r][1] - begin;
+		/* ranges short and long, each evaluated alone (mode 0), then
+		 * run from theta loaded once with the tables for all the rows
+		 * (mode 1): the same bits */
+		for (int mode = 0; mode < 2; mode++) {
+			if (mode == 1)
+				sf_program_load(prog, d, theta, ROWS, scratch);
+			for (size_t r = 0; r < sizeof ranges / sizeof *ranges;
+			     r++) {
+				size_t begin = ranges[r][0],
+				       len = ranges[r][1] - begin;
 
-			sf_program_run(prog, d, begin, begin + len, got,
-			               scratch);
-			for (size_t k = 0; k < nout; k++)
-				for (size_t i = 0; i < len; i++)
-					bad +=
-					    !same(got[k * len + i],
-					          want[k * ROWS + begin + i]);
+				if (mode == 0)
+					sf_program_eval(prog, d, theta, begin,
+					                begin + len, got,
+					                scratch);
+				else
+					sf_program_run(prog, d, begin,
+					               begin + len, got,
+					               scratch);
+				for (size_t k = 0; k < nout; k++)
+					for (size_t i = 0; i < len; i++)
+						bad += !same(
+						    got[k * len + i],
+						    want[k * ROWS + begin + i]);
+			}
+			CU_ASSERT_EQUAL(bad, 0);
 		}
-		CU_ASSERT_EQUAL(bad, 0);
-		for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
-			size_t begin = ranges[r][0], len = ranges[r][1] - begin;
-
-			sf_program_eval(prog, d, theta, begin, begin + len, got,
-			                scratch);
-			for (size_t k = 0; k < nout; k++)
-				for (size_t i = 0; i < len; i++)
-					bad +=
-					    !same(got[k * len + i],
-					          want[k * ROWS + begin + i]);
-		}
-		CU_ASSERT_EQUAL(bad, 0);
 		sf_expr_data_free(d);
 		free(scratch);
 		free(got);
