@@ -47,28 +47,11 @@ sf_rng_next(sf_rng *r)
 }
 
 /*
- * A uniform integer in [0, bound), without modulo bias (rejection of the
- * low 2^32 mod bound values).  bound must be >= 1.
- */
-static inline uint32_t
-sf_rng_bounded(sf_rng *r, uint32_t bound)
-{
-	/* Reject the 2^32 mod bound lowest values so every residue is
-	 * equally likely; fewer than half the draws are ever rejected. */
-	uint32_t threshold = (-bound) % bound;
-
-	for (;;) {
-		uint32_t x = sf_rng_next(r);
-		if (x >= threshold)
-			return x % bound;
-	}
-}
-
-/*
- * A bound prepared for many draws: sf_rng_below(r, &g) is
- * sf_rng_bounded(r, g.bound), the same values from the same stream,
- * without its two integer divisions (a tenth of a search on small data):
- * the rejection threshold is computed once, and x mod bound by two
+ * A bound prepared for many draws: sf_rng_below(r, &g) draws a uniform
+ * integer in [0, g.bound) by rejecting the low 2^32 mod bound outputs and
+ * taking the next one mod bound, as sf_rng_bounded(r, g.bound) does,
+ * without two integer divisions per draw (a tenth of a search on small
+ * data): the rejection threshold is computed once, and x mod bound by two
  * multiplications (Lemire, Kaser and Kurz, "Faster remainder by direct
  * computation", 2019: exact for every 32-bit x and bound) where the
  * compiler has 128-bit products.
@@ -102,6 +85,18 @@ sf_rng_below(sf_rng *r, const sf_rng_range *g)
 #endif
 		}
 	}
+}
+
+/*
+ * A uniform integer in [0, bound), without modulo bias (rejection of the
+ * low 2^32 mod bound values).  bound must be >= 1.
+ */
+static inline uint32_t
+sf_rng_bounded(sf_rng *r, uint32_t bound)
+{
+	sf_rng_range g = sf_rng_range_of(bound);
+
+	return sf_rng_below(r, &g);
 }
 
 /* A double uniform in [0, 1) with 53 random bits (two outputs). */
