@@ -307,18 +307,6 @@ test_predict_bootstrap(void)
 	sf_fitfile_free(f);
 }
 
-static void
-test_quantile(void)
-{
-	const double x[] = {1, 2, 3, 4};
-
-	CU_ASSERT(isnan(sf_predict_quantile(x, 0, 0.5)));
-	CLOSE(sf_predict_quantile(x, 4, 0), 1, 0);
-	CLOSE(sf_predict_quantile(x, 4, 1), 4, 0);
-	CLOSE(sf_predict_quantile(x, 4, 0.5), 2.5, 1e-15);
-	CLOSE(sf_predict_quantile(x, 1, 0.3), 1, 0);
-}
-
 /* The warnings a call gave, kept for the test to read. */
 typedef struct warnings {
 	size_t n;
@@ -1028,7 +1016,6 @@ main(void)
 	    {"delta-method band", test_predict_delta},
 	    {"extrapolation", test_predict_extrapolation},
 	    {"bootstrap band", test_predict_bootstrap},
-	    {"type 7 quantiles", test_quantile},
 	    {"extrapolation warnings", test_predict_warn},
 	    {"the predict document", test_predict_json},
 	    {"a text input in JSON", test_predict_json_text_input},

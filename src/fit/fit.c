@@ -2,6 +2,7 @@
  * fit.c - the fit driver: settings, the search loop, the polish.
  */
 #include "fit/fit.h"
+#include "base/clock.h"
 #include "fit/cost.h"
 #include "solve/de.h"
 #include "solve/polish.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <stdio.h>
 
 /* The seed of a model that gives none: fits are reproducible by default. */
@@ -35,16 +35,6 @@ sf_fit_result_free(sf_fit_result *r)
 	free(r->linear);
 	free(r->runs);
 	free(r);
-}
-
-static double
-seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) +
-	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
 sf_fit_settings
@@ -634,11 +624,11 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 			p.evaluations = sf_de_evaluations(de);
 			p.max_evals = sf_de_max_evals(de);
 			p.spread = sf_de_spread(de);
-			p.seconds = seconds_since(start);
+			p.seconds = sf_clock_seconds_since(start);
 			o->progress(o->progress_ctx, &p);
 		}
 		if (r->settings.time_limit > 0 &&
-		    seconds_since(start) >= r->settings.time_limit) {
+		    sf_clock_seconds_since(start) >= r->settings.time_limit) {
 			r->stop_reason = "time_limit";
 			run->timed_out = 1;
 			break;
@@ -966,7 +956,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	double *weights = NULL;
 	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	sf_clock_now(&start);
 	*out = NULL;
 	if (settings.lambda_auto)
 		return sf_error_set(
@@ -1035,7 +1025,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	if (settings.scale == SF_SCALE_AUTO &&
 	    log_search_differs(f, best->linear) &&
 	    !(settings.time_limit > 0 &&
-	      seconds_since(&start) >= settings.time_limit)) {
+	      sf_clock_seconds_since(&start) >= settings.time_limit)) {
 		if ((other = result_alloc(P, &settings, linear)) == NULL) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 			goto done;
@@ -1073,7 +1063,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	if (!(best->cost < INFINITY)) {
 		best->loss = best->cost = INFINITY;
 		best->penalty = sf_cost_penalty(cost, best->theta);
-		best->seconds = seconds_since(&start);
+		best->seconds = sf_clock_seconds_since(&start);
 		*out = best;
 		best = NULL;
 		rc = sf_error_set(err, SF_EFAIL,
@@ -1091,7 +1081,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		best->at_bound[j] = best->theta[j] <= f->lower[j]   ? 1
 		                    : best->theta[j] >= f->upper[j] ? 2
 		                                                    : 0;
-	best->seconds = seconds_since(&start);
+	best->seconds = sf_clock_seconds_since(&start);
 	*out = best;
 	best = NULL;
 	rc = SF_OK;

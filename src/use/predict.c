@@ -2,6 +2,7 @@
  * predict.c - predictions with delta-method and bootstrap bands.
  */
 #include "use/predict.h"
+#include "base/sort.h"
 
 #include "solve/covariance.h"
 #include "use/json.h"
@@ -38,30 +39,6 @@ sf_band
 sf_prediction_band(const sf_prediction *p, size_t k)
 {
 	return p->bootstrap ? p->points[k].boot : p->points[k].ci;
-}
-
-double
-sf_predict_quantile(const double *sorted, size_t n, double q)
-{
-	double h, lower;
-	size_t k;
-
-	if (n == 0)
-		return NAN;
-	h = (double)(n - 1) * q;
-	lower = floor(h);
-	k = (size_t)lower;
-	if (k + 1 >= n)
-		return sorted[n - 1];
-	return sorted[k] + (h - lower) * (sorted[k + 1] - sorted[k]);
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Evaluate every output of program p over data d at theta into out. */
@@ -130,11 +107,11 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 	for (size_t k = 0; k < n; k++) {
 		for (size_t s = 0; s < used; s++)
 			column[s] = times[s * n + k];
-		qsort(column, used, sizeof *column, compare_doubles);
-		p->points[k].boot.lo = sf_predict_quantile(
-		    column, used, (1 - SF_PREDICT_LEVEL) / 2);
-		p->points[k].boot.hi = sf_predict_quantile(
-		    column, used, (1 + SF_PREDICT_LEVEL) / 2);
+		qsort(column, used, sizeof *column, sf_sort_compare_doubles);
+		p->points[k].boot.lo =
+		    sf_sort_quantile(column, used, (1 - SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.hi =
+		    sf_sort_quantile(column, used, (1 + SF_PREDICT_LEVEL) / 2);
 	}
 	p->bootstrap = 1;
 	p->boot_used = used;

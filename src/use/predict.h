@@ -137,11 +137,4 @@ void sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k,
  */
 json_t *sf_prediction_json(const sf_fitfile *f, const sf_prediction *p);
 
-/*
- * The q-quantile (0 <= q <= 1) of the n sorted values x by linear
- * interpolation between order statistics (type 7): x[(n - 1) q].  NaN when
- * n == 0.
- */
-double sf_predict_quantile(const double *sorted, size_t n, double q);
-
 #endif /* SF_PREDICT_H */

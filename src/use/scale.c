@@ -3,6 +3,7 @@
  * warnings, text pieces and JSON document.
  */
 #include "use/scale.h"
+#include "base/sort.h"
 
 #include "use/assign.h"
 #include "use/json.h"
@@ -162,14 +163,6 @@ sf_scale_free(sf_scale *sc)
 
 /* ---- the set-up ---------------------------------------------------------- */
 
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The values of a list "V1,V2,..." of input i, sorted, into sc->x. */
 static int
 parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
@@ -191,7 +184,7 @@ parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
 			                    "or NAME=V1,V2,...)",
 			                    over, e.message);
 	}
-	qsort(sc->x, sc->n, sizeof *sc->x, compare_doubles);
+	qsort(sc->x, sc->n, sizeof *sc->x, sf_sort_compare_doubles);
 	sc->listed = 1;
 	sc->lo = sc->x[0];
 	sc->hi = sc->x[sc->n - 1];
