@@ -317,17 +317,10 @@ sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 static json_t *
 point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 {
-	json_t *o = json_object(), *in = json_object(), *terms = json_object();
-	json_t *outside = json_array();
+	json_t *o, *in, *terms, *outside;
 
-	if (o == NULL || in == NULL || terms == NULL || outside == NULL) {
-		*ok = 0;
-		json_decref(o);
-		json_decref(in);
-		json_decref(terms);
-		json_decref(outside);
+	if (!sf_json_new(ok, "oooa", &o, &in, &terms, &outside))
 		return NULL;
-	}
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *fi = &f->inputs[i];
 		double x = p->inputs[i * p->n + k];
@@ -358,14 +351,11 @@ point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 json_t *
 sf_prediction_json(const sf_fitfile *f, const sf_prediction *p)
 {
-	json_t *root = json_object(), *points = json_array();
-	int ok = root != NULL && points != NULL;
+	json_t *root, *points;
+	int ok = 1;
 
-	if (!ok) {
-		json_decref(root);
-		json_decref(points);
+	if (!sf_json_new(&ok, "oa", &root, &points))
 		return NULL;
-	}
 	sf_json_put(root, "fit", json_string(f->path), &ok);
 	sf_json_put(root, "model", json_string(f->name), &ok);
 	sf_json_put(root, "output", json_string(f->output), &ok);
