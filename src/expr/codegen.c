@@ -478,14 +478,21 @@ assign_columns(codegen *cg)
 	}
 }
 
+/* Start a stage: nothing scheduled in it, nothing emitted. */
+static void
+begin_stage(codegen *cg)
+{
+	cg->nitems = 0;
+	memset(cg->done, 0, cg->n);
+}
+
 /* The data stage's code: every hoisted column computed once per row. */
 static int
 emit_data_stage(codegen *cg)
 {
 	sf_program *p = cg->p;
 
-	cg->nitems = 0;
-	memset(cg->done, 0, cg->n);
+	begin_stage(cg);
 	for (size_t x = 0; x < cg->n; x++)
 		if (cg->hoist[x])
 			schedule(cg, (int32_t)x, STAGE_DATA);
@@ -500,8 +507,7 @@ emit_row_stage(codegen *cg)
 {
 	sf_program *p = cg->p;
 
-	cg->nitems = 0;
-	memset(cg->done, 0, cg->n);
+	begin_stage(cg);
 	for (size_t x = 0; x < cg->n; x++)
 		cg->reg[x] = -1;
 	for (size_t k = 0; k < cg->nroots; k++) {
