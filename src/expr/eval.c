@@ -67,34 +67,22 @@
 		}                                                              \
 	}
 
-#define BINARY_KERNELS(NAME, EXPR)                                             \
-	static void NAME##_vv(double *restrict d, const double *restrict a,    \
-	                      const double *restrict b, size_t n)              \
+/* x op y with a (x) and b (y) each a vector or a scalar passed by value:
+ * the three shapes of every binary operator. */
+#define BINARY_KERNEL(NAME, A, B, X, Y, EXPR)                                  \
+	static void NAME(double *restrict d, A a, B b, size_t n)               \
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double x = a[i], y = b[i];                             \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_vs(double *restrict d, const double *restrict a,    \
-	                      double y, size_t n)                              \
-	{                                                                      \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double x = a[i];                                       \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_sv(double *restrict d, double x,                    \
-	                      const double *restrict b, size_t n)              \
-	{                                                                      \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double y = b[i];                                       \
+			double x = (X), y = (Y);                               \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}
+#define VEC_ARG const double *restrict
+#define BINARY_KERNELS(NAME, EXPR)                                             \
+	BINARY_KERNEL(NAME##_vv, VEC_ARG, VEC_ARG, a[i], b[i], EXPR)           \
+	BINARY_KERNEL(NAME##_vs, VEC_ARG, double, a[i], b, EXPR)               \
+	BINARY_KERNEL(NAME##_sv, double, VEC_ARG, a, b[i], EXPR)
 
 UNARY_KERNEL(k_neg, -x)
 UNARY_KERNEL(k_not, sf_f_not(x))
