@@ -300,6 +300,18 @@ sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p, sf_warn_fn warn,
 }
 
 void
+sf_prediction_level_json(json_t *o, const sf_fitfile *f, const sf_prediction *p,
+                         int *ok)
+{
+	sf_json_put(o, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL),
+	            ok);
+	sf_json_put(o, "dof", sf_json_number(f->dof), ok);
+	sf_json_put(o, "t", sf_json_number(p->t), ok);
+	sf_json_put(o, "bootstrap_samples",
+	            json_integer((json_int_t)p->boot_used), ok);
+}
+
+void
 sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 {
 	const sf_predict_point *pt = &p->points[k];
@@ -359,12 +371,7 @@ sf_prediction_json(const sf_fitfile *f, const sf_prediction *p)
 	sf_json_put(root, "fit", json_string(f->path), &ok);
 	sf_json_put(root, "model", json_string(f->name), &ok);
 	sf_json_put(root, "output", json_string(f->output), &ok);
-	sf_json_put(root, "level_percent",
-	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	sf_json_put(root, "t", sf_json_number(p->t), &ok);
-	sf_json_put(root, "bootstrap_samples",
-	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_prediction_level_json(root, f, p, &ok);
 	for (size_t k = 0; k < p->n; k++)
 		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
 		    0)

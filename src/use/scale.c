@@ -730,12 +730,7 @@ sf_scale_json(const sf_scale *sc)
 	sf_json_put(root, "fixed", fixed, &ok);
 	sf_json_put(root, "band",
 	            json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
-	sf_json_put(root, "level_percent",
-	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	sf_json_put(root, "t", sf_json_number(p->t), &ok);
-	sf_json_put(root, "bootstrap_samples",
-	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_prediction_level_json(root, f, p, &ok);
 	sf_json_put(root, "time_unit", json_string(sc->unit), &ok);
 	sf_json_put(root, "time_is_sum_of_terms", json_boolean(f->terms_sum),
 	            &ok);
