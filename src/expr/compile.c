@@ -659,16 +659,6 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 
 /* ---- The compiler's entry point ----------------------------------------- */
 
-static char *
-copy_string(const char *s)
-{
-	char *c = malloc(strlen(s) + 1);
-
-	if (c != NULL)
-		strcpy(c, s);
-	return c;
-}
-
 /* Allocate the program's per-input and per-parameter tables. */
 static int
 program_tables(sf_program *p, const sf_expr_scope *s)
@@ -687,13 +677,13 @@ program_tables(sf_program *p, const sf_expr_scope *s)
 		return SF_ENOMEM;
 	for (size_t i = 0; i < p->ninputs; i++) {
 		p->input_names[i] =
-		    copy_string(sf_expr_scope_name(s, SF_EXPR_INPUT, i));
+		    strdup(sf_expr_scope_name(s, SF_EXPR_INPUT, i));
 		if (p->input_names[i] == NULL)
 			return SF_ENOMEM;
 	}
 	for (size_t j = 0; j < p->nparams; j++) {
 		p->param_names[j] =
-		    copy_string(sf_expr_scope_name(s, SF_EXPR_PARAM, j));
+		    strdup(sf_expr_scope_name(s, SF_EXPR_PARAM, j));
 		if (p->param_names[j] == NULL)
 			return SF_ENOMEM;
 	}
