@@ -222,9 +222,31 @@ sf_de_stop_name(int reason)
 /* ------------------------------------------------------------------ */
 /* Settings */
 
+/* What differs between the algorithms' defaults (de.h's sf_de_settings
+ * says where each value comes from); classic DE has no success memory. */
+static const struct de_defaults {
+	double popsize;
+	size_t max_generations;
+	double tol;
+	size_t memory_size;
+	double memory_f, memory_cr, pbest_rate, archive_rate;
+} de_defaults[] = {
+    [SF_DE_LSHADE] = {18.0, 0, 1e-8, 6, 0.5, 0.5, 0.11, 2.6},
+    [SF_DE_JSO] = {0.0, 0, 1e-8, 5, 0.3, 0.8, 0.25, 1.0},
+    /* scipy's defaults */
+    [SF_DE_CLASSIC] = {15.0, 1000, 0.01, 0, 0.0, 0.0, 0.0, 0.0},
+};
+_Static_assert(sizeof de_defaults / sizeof de_defaults[0] == DE_N_ALGORITHMS,
+               "a row of defaults per algorithm");
+
 void
 sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 {
+	/* an unknown algorithm gets L-SHADE's, and fails validation */
+	const struct de_defaults *d =
+	    &de_defaults[(size_t)algorithm < DE_N_ALGORITHMS ? algorithm
+	                                                     : SF_DE_LSHADE];
+
 	memset(s, 0, sizeof *s);
 	s->algorithm = algorithm;
 	s->mutation = SF_DE_BEST1;
@@ -240,30 +262,14 @@ sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 	s->cr = 0.7;
 	s->atol = 0.0;
 	s->population_min = 4;
-	if (algorithm == SF_DE_CLASSIC) {
-		/* scipy's defaults */
-		s->popsize = 15.0;
-		s->max_generations = 1000;
-		s->tol = 0.01;
-	} else if (algorithm == SF_DE_JSO) {
-		s->popsize = 0.0;
-		s->max_generations = 0;
-		s->tol = 1e-8;
-		s->memory_size = 5;
-		s->memory_f = 0.3;
-		s->memory_cr = 0.8;
-		s->pbest_rate = 0.25;
-		s->archive_rate = 1.0;
-	} else {
-		s->popsize = 18.0;
-		s->max_generations = 0;
-		s->tol = 1e-8;
-		s->memory_size = 6;
-		s->memory_f = 0.5;
-		s->memory_cr = 0.5;
-		s->pbest_rate = 0.11;
-		s->archive_rate = 2.6;
-	}
+	s->popsize = d->popsize;
+	s->max_generations = d->max_generations;
+	s->tol = d->tol;
+	s->memory_size = d->memory_size;
+	s->memory_f = d->memory_f;
+	s->memory_cr = d->memory_cr;
+	s->pbest_rate = d->pbest_rate;
+	s->archive_rate = d->archive_rate;
 }
 
 static int
@@ -313,14 +319,11 @@ de_in_unit(double x)
 	return x >= 0.0 && x <= 1.0;
 }
 
+/* The bounds: finite, lower below upper, and their span finite. */
 static int
-de_validate(size_t dim, const double *lower, const double *upper,
-            const sf_de_settings *s, size_t *np_out, sf_error *err)
+de_check_bounds(size_t dim, const double *lower, const double *upper,
+                sf_error *err)
 {
-	size_t np, min_np;
-
-	if (dim == 0)
-		return sf_error_set(err, SF_EVALUE, "no parameters to fit");
 	if (lower == NULL || upper == NULL)
 		return sf_error_set(err, SF_EVALUE, "missing bounds");
 	if (dim > SIZE_MAX / sizeof(double) / 4)
@@ -343,82 +346,87 @@ de_validate(size_t dim, const double *lower, const double *upper,
 			                    "are too far apart",
 			                    i, lower[i], upper[i]);
 	}
-	if ((size_t)s->algorithm >= DE_N_ALGORITHMS)
-		return sf_error_set(err, SF_EVALUE,
-		                    "unknown optimizer algorithm %d",
-		                    (int)s->algorithm);
-	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
-		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
-		                    (int)s->init);
-	if (s->algorithm == SF_DE_CLASSIC) {
-		if ((size_t)s->mutation >= DE_N_MUTATIONS ||
-		    (size_t)s->crossover > SF_DE_EXP)
-			return sf_error_set(err, SF_EVALUE,
-			                    "unknown DE strategy (mutation "
-			                    "%d, crossover %d)",
-			                    (int)s->mutation,
-			                    (int)s->crossover);
-		/* Dithered F is drawn from [min, max), so max may be 2. */
-		if (!(s->f_min >= 0.0 && s->f_min <= s->f_max &&
-		      (s->f_max < 2.0 ||
-		       (s->f_max == 2.0 && s->f_min < s->f_max))))
-			return sf_error_set(err, SF_EVALUE,
-			                    "mutation factor F range [%g, %g] "
-			                    "must satisfy 0 <= min <= max <= 2 "
-			                    "with max < 2 unless min < max",
-			                    s->f_min, s->f_max);
-		if (!de_in_unit(s->cr))
-			return sf_error_set(err, SF_EVALUE,
-			                    "recombination CR %g is outside "
-			                    "[0, 1]",
-			                    s->cr);
-		if (s->population == 0 &&
-		    !(s->popsize > 0.0 && isfinite(s->popsize)))
-			return sf_error_set(err, SF_EVALUE,
-			                    "popsize %g must be positive",
-			                    s->popsize);
-		min_np = sf_de_mutation_min_population(s->mutation);
-	} else {
-		size_t min_memory = s->algorithm == SF_DE_JSO ? 2 : 1;
+	return SF_OK;
+}
 
-		if (s->population == 0 &&
-		    !(s->popsize >= 0.0 && isfinite(s->popsize)))
-			return sf_error_set(err, SF_EVALUE,
-			                    "popsize %g must not be negative",
-			                    s->popsize);
-		if (s->memory_size < min_memory ||
-		    s->memory_size > SF_DE_POPULATION_MAX)
-			return sf_error_set(err, SF_EVALUE,
-			                    "memory size %zu is outside "
-			                    "[%zu, %u]",
-			                    s->memory_size, min_memory,
-			                    SF_DE_POPULATION_MAX);
-		if (!(s->memory_f > 0.0 && s->memory_f <= 1.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "initial memory F %g is outside "
-			                    "(0, 1]",
-			                    s->memory_f);
-		if (!de_in_unit(s->memory_cr))
-			return sf_error_set(err, SF_EVALUE,
-			                    "initial memory CR %g is outside "
-			                    "[0, 1]",
-			                    s->memory_cr);
-		if (!(s->pbest_rate > 0.0 && s->pbest_rate <= 1.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "pbest rate %g is outside (0, 1]",
-			                    s->pbest_rate);
-		if (!(s->archive_rate >= 0.0 && s->archive_rate <= 100.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "archive rate %g is outside "
-			                    "[0, 100]",
-			                    s->archive_rate);
-		if (s->population_min < 4)
-			return sf_error_set(err, SF_EVALUE,
-			                    "minimum population %zu is below "
-			                    "4",
-			                    s->population_min);
-		min_np = s->population_min;
-	}
+/* Classic DE's own settings: the strategy, F, CR and popsize. */
+static int
+de_check_classic(const sf_de_settings *s, sf_error *err)
+{
+	if ((size_t)s->mutation >= DE_N_MUTATIONS ||
+	    (size_t)s->crossover > SF_DE_EXP)
+		return sf_error_set(err, SF_EVALUE,
+		                    "unknown DE strategy (mutation "
+		                    "%d, crossover %d)",
+		                    (int)s->mutation, (int)s->crossover);
+	/* Dithered F is drawn from [min, max), so max may be 2. */
+	if (!(s->f_min >= 0.0 && s->f_min <= s->f_max &&
+	      (s->f_max < 2.0 || (s->f_max == 2.0 && s->f_min < s->f_max))))
+		return sf_error_set(err, SF_EVALUE,
+		                    "mutation factor F range [%g, %g] "
+		                    "must satisfy 0 <= min <= max <= 2 "
+		                    "with max < 2 unless min < max",
+		                    s->f_min, s->f_max);
+	if (!de_in_unit(s->cr))
+		return sf_error_set(err, SF_EVALUE,
+		                    "recombination CR %g is outside "
+		                    "[0, 1]",
+		                    s->cr);
+	if (s->population == 0 && !(s->popsize > 0.0 && isfinite(s->popsize)))
+		return sf_error_set(err, SF_EVALUE,
+		                    "popsize %g must be positive", s->popsize);
+	return SF_OK;
+}
+
+/* L-SHADE's and jSO's own settings: popsize, the success memory, the
+ * pbest and archive rates, the final population. */
+static int
+de_check_adaptive(const sf_de_settings *s, sf_error *err)
+{
+	size_t min_memory = s->algorithm == SF_DE_JSO ? 2 : 1;
+
+	if (s->population == 0 && !(s->popsize >= 0.0 && isfinite(s->popsize)))
+		return sf_error_set(err, SF_EVALUE,
+		                    "popsize %g must not be negative",
+		                    s->popsize);
+	if (s->memory_size < min_memory ||
+	    s->memory_size > SF_DE_POPULATION_MAX)
+		return sf_error_set(err, SF_EVALUE,
+		                    "memory size %zu is outside "
+		                    "[%zu, %u]",
+		                    s->memory_size, min_memory,
+		                    SF_DE_POPULATION_MAX);
+	if (!(s->memory_f > 0.0 && s->memory_f <= 1.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "initial memory F %g is outside "
+		                    "(0, 1]",
+		                    s->memory_f);
+	if (!de_in_unit(s->memory_cr))
+		return sf_error_set(err, SF_EVALUE,
+		                    "initial memory CR %g is outside "
+		                    "[0, 1]",
+		                    s->memory_cr);
+	if (!(s->pbest_rate > 0.0 && s->pbest_rate <= 1.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "pbest rate %g is outside (0, 1]",
+		                    s->pbest_rate);
+	if (!(s->archive_rate >= 0.0 && s->archive_rate <= 100.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "archive rate %g is outside "
+		                    "[0, 100]",
+		                    s->archive_rate);
+	if (s->population_min < 4)
+		return sf_error_set(err, SF_EVALUE,
+		                    "minimum population %zu is below "
+		                    "4",
+		                    s->population_min);
+	return SF_OK;
+}
+
+/* The stopping tolerances: finite and not negative. */
+static int
+de_check_tolerances(const sf_de_settings *s, sf_error *err)
+{
 	if (!(s->tol >= 0.0 && isfinite(s->tol)))
 		return sf_error_set(err, SF_EVALUE,
 		                    "tol %g must be finite and >= 0", s->tol);
@@ -430,8 +438,18 @@ de_validate(size_t dim, const double *lower, const double *upper,
 		                    "stagnation tolerance %g must be finite "
 		                    "and >= 0",
 		                    s->stagnation_rtol);
+	return SF_OK;
+}
 
-	np = de_initial_population(s, dim);
+/* The initial population into *np_out: at least min_np (the strategy's
+ * or the final population), at most the maximum, representable with dim
+ * parameters, and within the budget of an adaptive algorithm. */
+static int
+de_check_population(size_t dim, const sf_de_settings *s, size_t min_np,
+                    size_t *np_out, sf_error *err)
+{
+	size_t np = de_initial_population(s, dim);
+
 	if (np > SF_DE_POPULATION_MAX)
 		return sf_error_set(err, SF_EVALUE,
 		                    "population %zu is above the maximum %u",
@@ -461,6 +479,36 @@ de_validate(size_t dim, const double *lower, const double *upper,
 		                    s->max_evals, np);
 	*np_out = np;
 	return SF_OK;
+}
+
+static int
+de_validate(size_t dim, const double *lower, const double *upper,
+            const sf_de_settings *s, size_t *np_out, sf_error *err)
+{
+	size_t min_np;
+	int rc;
+
+	if (dim == 0)
+		return sf_error_set(err, SF_EVALUE, "no parameters to fit");
+	if ((rc = de_check_bounds(dim, lower, upper, err)) != SF_OK)
+		return rc;
+	if ((size_t)s->algorithm >= DE_N_ALGORITHMS)
+		return sf_error_set(err, SF_EVALUE,
+		                    "unknown optimizer algorithm %d",
+		                    (int)s->algorithm);
+	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
+		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
+		                    (int)s->init);
+	if (s->algorithm == SF_DE_CLASSIC) {
+		rc = de_check_classic(s, err);
+		min_np = sf_de_mutation_min_population(s->mutation);
+	} else {
+		rc = de_check_adaptive(s, err);
+		min_np = s->population_min;
+	}
+	if (rc != SF_OK || (rc = de_check_tolerances(s, err)) != SF_OK)
+		return rc;
+	return de_check_population(dim, s, min_np, np_out, err);
 }
 
 /* ------------------------------------------------------------------ */
