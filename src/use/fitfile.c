@@ -1384,6 +1384,22 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f);
 }
 
+void
+sf_fitfile_warn_version(const char *path, const sf_fitfile *f, sf_warn_fn warn,
+                        void *ctx)
+{
+	sf_error w;
+
+	if (!f->version_newer || warn == NULL)
+		return;
+	sf_error_clear(&w);
+	sf_error_at(&w, SF_OK, path, 0, 0,
+	            "written by scalefit %s, a later major version than this "
+	            "one (%s): it may mean what this version reads otherwise",
+	            f->version, PACKAGE_VERSION);
+	warn(ctx, &w);
+}
+
 size_t
 sf_fitfile_input_find(const sf_fitfile *f, const char *name)
 {

@@ -162,6 +162,14 @@ int sf_fitfile_parse(const char *text, size_t length, const char *name,
 /* Release f.  Accepts NULL. */
 void sf_fitfile_free(sf_fitfile *f);
 
+/*
+ * When f was written by a later major version of scalefit (version_newer),
+ * warn through warn (nothing when NULL), at path: what it says may mean
+ * what this version reads otherwise.
+ */
+void sf_fitfile_warn_version(const char *path, const sf_fitfile *f,
+                             sf_warn_fn warn, void *ctx);
+
 /* The slot of the input called name, or SF_FITFILE_NONE. */
 size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);
 
