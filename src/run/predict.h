@@ -28,6 +28,7 @@
 #include "run/output.h"
 #include "use/average.h"
 #include "use/fitfile.h"
+#include "use/fitgroups.h"
 #include "use/predict.h"
 
 /* What `scalefit predict` is asked. */

@@ -26,6 +26,7 @@
 #include "base/error.h"
 #include "run/output.h"
 #include "use/fitfile.h"
+#include "use/fitgroups.h"
 #include "use/scale.h"
 #include "use/svg.h"
 
