@@ -196,11 +196,11 @@ warn_incomparable(const sf_compare *cmp, sf_warn_fn warn, void *ctx)
 }
 
 /* A --by run: the candidates' rows split alike, each group compared on
- * its own. */
+ * its own (job.settings). */
 typedef struct group_ctx {
+	sf_fleet_job job;      /* the run's seed */
 	const sf_compare *all; /* every candidate, opened on all its rows */
 	sf_groups **groups;    /* each candidate's rows split by the columns */
-	uint64_t seed;         /* the run's */
 } group_ctx;
 
 static int
@@ -214,8 +214,7 @@ compare_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
 	int rc = SF_OK;
 
 	(void)group;
-	s.options.has_seed = 1;
-	s.options.seed = sf_fleet_seed(g->seed, index);
+	s.options = sf_fleet_options(&g->job, &s.options, index);
 	s.warn = warn;
 	s.warn_ctx = warn_ctx;
 	if ((cmp = sf_compare_alloc(&s)) == NULL)
@@ -262,8 +261,10 @@ compare_fleet(const sf_run_compare_settings *s, sf_run_compare_result *r,
 	const sf_model *m = cmp->c[0]->model;
 	const char *by = s->data.by != NULL ? s->data.by : m->by.text;
 	int from_file = s->data.by == NULL;
-	group_ctx g = {cmp, calloc(cmp->n, sizeof *g.groups),
-	               sf_fit_settings_effective(m, &s->options).seed};
+	group_ctx g = {
+	    {s, m, NULL, sf_fit_settings_effective(m, &s->options).seed},
+	    cmp,
+	    calloc(cmp->n, sizeof *g.groups)};
 	int rc = SF_OK;
 
 	if (g.groups == NULL)

@@ -134,28 +134,20 @@ fit_one(const sf_run_fit_settings *s, const sf_model *m, const sf_dataset *data,
 	return rc;
 }
 
-/* One group of a --by run. */
-typedef struct group_ctx {
-	const sf_run_fit_settings *s;
-	const sf_model *m;
-	const sf_formula *f;
-	uint64_t seed; /* the run's */
-} group_ctx;
-
+/* One group of a --by run (ctx: an sf_fleet_job). */
 static int
 fit_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
           void *warn_ctx, json_t **report, char **text, sf_error *err)
 {
-	const group_ctx *g = ctx;
-	sf_fit_options o = g->s->options;
+	const sf_fleet_job *job = ctx;
+	const sf_run_fit_settings *s = job->settings;
+	sf_fit_options o = sf_fleet_options(job, &s->options, index);
 	sf_run_fit_result r;
 	int rc;
 
 	memset(&r, 0, sizeof r);
-	o.has_seed = 1;
-	o.seed = sf_fleet_seed(g->seed, index);
-	o.progress = NULL;
-	rc = fit_one(g->s, g->m, group, g->f, &o, warn, warn_ctx, 1, &r, err);
+	rc = fit_one(s, job->model, group, job->formula, &o, warn, warn_ctx, 1,
+	             &r, err);
 	*report = r.out.json;
 	*text = r.out.text;
 	r.out.json = NULL;
@@ -177,13 +169,13 @@ sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
 	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
 	                         s->warn_ctx, &r->model, &r->problem, err);
 	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
-		group_ctx g = {
+		sf_fleet_job job = {
 		    s, r->model, r->problem.formula,
 		    sf_fit_settings_effective(r->model, &s->options).seed};
 
-		rc =
-		    sf_run_fleet(r->model, &r->problem, &s->data, fit_group, &g,
-		                 s->warn, s->warn_ctx, &r->fleet, &r->out, err);
+		rc = sf_run_fleet(r->model, &r->problem, &s->data, fit_group,
+		                  &job, s->warn, s->warn_ctx, &r->fleet,
+		                  &r->out, err);
 	} else if (rc == SF_OK) {
 		rc =
 		    fit_one(s, r->model, r->problem.data, r->problem.formula,

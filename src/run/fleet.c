@@ -23,6 +23,17 @@ sf_fleet_seed(uint64_t seed, size_t index)
 	return sf_units_seed(seed, fleet_seed_stream, index);
 }
 
+sf_fit_options
+sf_fleet_options(const sf_fleet_job *job, const sf_fit_options *o, size_t index)
+{
+	sf_fit_options g = *o;
+
+	g.has_seed = 1;
+	g.seed = sf_fleet_seed(job->seed, index);
+	g.progress = NULL;
+	return g;
+}
+
 typedef struct fleet_ctx {
 	const sf_groups *g;
 	const sf_dataset *d;

@@ -24,6 +24,7 @@
 #define SF_FLEET_H
 
 #include "base/error.h"
+#include "fit/fit.h"
 #include "input/dataset.h"
 #include "input/groups.h"
 #include "input/problem.h"
@@ -64,6 +65,21 @@ typedef struct sf_fleet {
 
 /* The seed of group index of a run whose seed is seed. */
 uint64_t sf_fleet_seed(uint64_t seed, size_t index);
+
+/* What a command's sf_fleet_fn reads besides the group: its settings, the
+ * model, its formula compiled on every row (the groups share it), and the
+ * run's seed (sf_fit_settings_effective). */
+typedef struct sf_fleet_job {
+	const void *settings;
+	const sf_model *model;
+	const sf_formula *formula;
+	uint64_t seed;
+} sf_fleet_job;
+
+/* The fit options of group index of job: o with the seed
+ * sf_fleet_seed(job->seed, index), and no progress display. */
+sf_fit_options sf_fleet_options(const sf_fleet_job *job,
+                                const sf_fit_options *o, size_t index);
 
 /*
  * Run fn (ctx passed through) on each group of g, a split of dataset d,

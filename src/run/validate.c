@@ -230,30 +230,23 @@ done:
 	return SF_OK;
 }
 
-/* One group of a --by run. */
-typedef struct group_ctx {
-	const sf_run_validate_settings *s;
-	const sf_model *m;
-	const sf_formula *f;
-	uint64_t seed; /* the run's */
-} group_ctx;
-
+/* One group of a --by run (ctx: an sf_fleet_job). */
 static int
 validate_group(void *ctx, const sf_dataset *group, size_t index,
                sf_warn_fn warn, void *warn_ctx, json_t **report, char **text,
                sf_error *err)
 {
-	const group_ctx *g = ctx;
-	sf_fit_options o = g->s->options;
+	const sf_fleet_job *job = ctx;
+	const sf_run_validate_settings *s = job->settings;
+	sf_fit_options o = sf_fleet_options(job, &s->options, index);
 	sf_run_output out = {NULL, NULL};
 	sf_holdout *h = NULL;
 	int rc;
 
 	(void)warn;
 	(void)warn_ctx;
-	o.has_seed = 1;
-	o.seed = sf_fleet_seed(g->seed, index);
-	rc = validate_one(g->s, g->m, group, g->f, &o, 1, &h, &out, err);
+	rc = validate_one(s, job->model, group, job->formula, &o, 1, &h, &out,
+	                  err);
 	if (rc == SF_OK && h->predicted_rows == 0)
 		rc = sf_error_set(err, SF_EFAIL, "no row could be predicted");
 	sf_holdout_free(h);
@@ -280,12 +273,12 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
 	                         s->warn_ctx, &r->model, &r->problem, err);
 	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
-		group_ctx g = {
+		sf_fleet_job job = {
 		    s, r->model, r->problem.formula,
 		    sf_fit_settings_effective(r->model, &s->options).seed};
 
 		rc = sf_run_fleet(r->model, &r->problem, &s->data,
-		                  validate_group, &g, s->warn, s->warn_ctx,
+		                  validate_group, &job, s->warn, s->warn_ctx,
 		                  &r->fleet, &r->out, err);
 	} else if (rc == SF_OK) {
 		rc = validate_one(s, r->model, r->problem.data,
