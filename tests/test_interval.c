@@ -195,7 +195,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 		    sf_stats_compute(s.formula, s.data, r, &st, &err) !=
 		        SF_OK ||
 		    sf_interval_calibrate(s.set->models[0], s.data, s.formula,
-		                          &o, r, st, &im, &err) != SF_OK) {
+		                          &o, r, st, NULL, &im, &err) != SF_OK) {
 			CU_FAIL("a simulated fit failed");
 			sf_stats_free(st);
 			sf_fit_result_free(r);

@@ -25,6 +25,7 @@ sf_holdout_free(sf_holdout *h)
 	free(h->predicted);
 	free(h->lo95);
 	free(h->hi95);
+	free(h->distance);
 	free(h);
 }
 
@@ -168,13 +169,13 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 {
 	sf_stats *s = NULL;
 	sf_interval_model im;
-	double *lo = NULL, *hi = NULL;
+	double *lo = NULL, *hi = NULL, *dist = NULL;
 	sf_error quiet;
 	int rc;
 
 	rc = sf_stats_compute(f, sub, r, &s, &quiet);
 	if (rc == SF_OK)
-		rc = sf_interval_calibrate(m, sub, f, o, r, s, &im, &quiet);
+		rc = sf_interval_calibrate(m, sub, f, o, r, s, NULL, &im, &quiet);
 	if (rc != SF_OK) {
 		sf_stats_free(s);
 		if (rc == SF_ENOMEM && err != NULL)
@@ -183,18 +184,21 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 	}
 	lo = malloc((d->rows + 1) * sizeof *lo);
 	hi = malloc((d->rows + 1) * sizeof *hi);
-	if (lo == NULL || hi == NULL)
+	dist = malloc((d->rows + 1) * sizeof *dist);
+	if (lo == NULL || hi == NULL || dist == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	else
 		rc = sf_interval_rows(&im, f, sub, d, r->theta, s->cov, lo, hi,
-		                      err);
+		                      dist, err);
 	for (size_t i = 0; rc == SF_OK && i < d->rows; i++)
 		if (h->fold[i] == k) {
 			h->lo95[i] = lo[i];
 			h->hi95[i] = hi[i];
+			h->distance[i] = dist[i];
 		}
 	free(lo);
 	free(hi);
+	free(dist);
 	sf_stats_free(s);
 	return rc;
 }
@@ -270,29 +274,31 @@ static int
 fold_unit(void *ctx, size_t k, char **out, size_t *size, sf_error *err)
 {
 	const fold_ctx *c = ctx;
-	const size_t n = c->d->rows, per = c->h->lo95 != NULL ? 3 : 1;
+	const size_t n = c->d->rows, per = c->h->lo95 != NULL ? 4 : 1;
 	sf_holdout t = *c->h;
 	double *v = NULL;
 	size_t used = 2;
 	int rc;
 
 	t.predicted = malloc((n + 1) * sizeof *t.predicted);
-	t.lo95 = t.hi95 = NULL;
-	if (per == 3) {
+	t.lo95 = t.hi95 = t.distance = NULL;
+	if (per == 4) {
 		t.lo95 = malloc((n + 1) * sizeof *t.lo95);
 		t.hi95 = malloc((n + 1) * sizeof *t.hi95);
+		t.distance = malloc((n + 1) * sizeof *t.distance);
 	}
 	v = malloc((2 + per * n) * sizeof *v);
 	if (t.predicted == NULL || v == NULL ||
-	    (per == 3 && (t.lo95 == NULL || t.hi95 == NULL))) {
+	    (per == 4 && (t.lo95 == NULL || t.hi95 == NULL ||
+	                  t.distance == NULL))) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
 	t.evaluations = t.failed_folds = 0;
 	for (size_t i = 0; i < n; i++) {
 		t.predicted[i] = NAN;
-		if (per == 3)
-			t.lo95[i] = t.hi95[i] = NAN;
+		if (per == 4)
+			t.lo95[i] = t.hi95[i] = t.distance[i] = NAN;
 	}
 	if ((rc = run_fold(c->m, c->d, c->f, c->o, c->fit, (int)k, &t, err)) !=
 	    SF_OK)
@@ -303,9 +309,10 @@ fold_unit(void *ctx, size_t k, char **out, size_t *size, sf_error *err)
 		if (t.fold[i] != (int)k)
 			continue;
 		v[used++] = t.predicted[i];
-		if (per == 3) {
+		if (per == 4) {
 			v[used++] = t.lo95[i];
 			v[used++] = t.hi95[i];
+			v[used++] = t.distance[i];
 		}
 	}
 	*out = (char *)v;
@@ -316,6 +323,7 @@ done:
 	free(t.predicted);
 	free(t.lo95);
 	free(t.hi95);
+	free(t.distance);
 	return rc;
 }
 
@@ -339,6 +347,8 @@ unpack_fold(sf_holdout *h, int k, const char *bytes)
 			       sizeof(double));
 			memcpy(&h->hi95[i], bytes + used++ * sizeof(double),
 			       sizeof(double));
+			memcpy(&h->distance[i], bytes + used++ * sizeof(double),
+			       sizeof(double));
 		}
 	}
 }
@@ -358,7 +368,9 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL ||
 	    (intervals &&
 	     ((h->lo95 = malloc(d->rows * sizeof *h->lo95)) == NULL ||
-	      (h->hi95 = malloc(d->rows * sizeof *h->hi95)) == NULL))) {
+	      (h->hi95 = malloc(d->rows * sizeof *h->hi95)) == NULL ||
+	      (h->distance = malloc(d->rows * sizeof *h->distance)) ==
+	          NULL))) {
 		sf_holdout_free(h);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
@@ -368,7 +380,7 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	for (size_t i = 0; i < d->rows; i++) {
 		h->predicted[i] = NAN;
 		if (intervals)
-			h->lo95[i] = h->hi95[i] = NAN;
+			h->lo95[i] = h->hi95[i] = h->distance[i] = NAN;
 	}
 	/* The folds are the units of work (over an MPI job's ranks). */
 	{
@@ -515,4 +527,43 @@ sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i)
 		out++;
 	}
 	return out > 0;
+}
+
+size_t
+sf_holdout_band(double distance)
+{
+	if (isnan(distance))
+		return SF_HOLDOUT_BANDS;
+	if (!(distance > 0))
+		return 0;
+	return distance <= 1 ? 1 : distance <= 2 ? 2 : 3;
+}
+
+const char *
+sf_holdout_band_name(size_t band)
+{
+	static const char *const names[SF_HOLDOUT_BANDS] = {"within", "<= 1",
+	                                                    "<= 2", "> 2"};
+
+	return band < SF_HOLDOUT_BANDS ? names[band] : "";
+}
+
+int
+sf_holdout_score_bands(const sf_holdout *h, const sf_dataset *d,
+                       sf_holdout_scores *out, sf_error *err)
+{
+	unsigned char *mask = malloc(h->rows + 1);
+
+	if (mask == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t b = 0; b < SF_HOLDOUT_BANDS; b++) {
+		memset(&out[b], 0, sizeof out[b]);
+		if (h->distance == NULL)
+			continue;
+		for (size_t i = 0; i < h->rows; i++)
+			mask[i] = sf_holdout_band(h->distance[i]) == b;
+		sf_holdout_score(h, d, mask, &out[b]);
+	}
+	free(mask);
+	return SF_OK;
 }

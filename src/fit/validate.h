@@ -56,6 +56,9 @@ typedef struct sf_holdout {
 	double mape, max_ape, bias;
 	double *lo95, *hi95;  /* per row: its prediction interval (NaN where
 	                       * none); NULL without intervals */
+	double *distance;     /* per row: how far beyond its fold's training
+	                       * range (interval.h), NaN for training rows;
+	                       * NULL without intervals */
 	size_t interval_rows; /* predicted rows with an interval */
 	double coverage95, mean_halfwidth_pct, interval_score;
 	size_t failed_folds; /* folds whose fit failed (rows left NaN) */
@@ -119,6 +122,25 @@ typedef struct sf_holdout_scores {
  * NULL for all); NaN where there is none. */
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
                       const unsigned char *mask, sf_holdout_scores *out);
+
+/*
+ * Distance bands beyond the training range, in doublings (interval.h):
+ * within the range, at most 1, at most 2, farther.  Intervals are scored
+ * per band, since a formula's error grows with the distance.
+ */
+enum { SF_HOLDOUT_BANDS = 4 };
+
+/* The band of distance D (NaN: none, returns SF_HOLDOUT_BANDS). */
+size_t sf_holdout_band(double distance);
+
+/* The band's name: "within", "<= 1", "<= 2", "> 2" (doublings). */
+const char *sf_holdout_band_name(size_t band);
+
+/* The scores of the predicted rows in each band, into out[SF_HOLDOUT_BANDS]
+ * (count 0 where a band has none; all 0 without intervals).  Returns
+ * SF_OK or SF_ENOMEM. */
+int sf_holdout_score_bands(const sf_holdout *h, const sf_dataset *d,
+                           sf_holdout_scores *out, sf_error *err);
 
 /* Inputs with more held-out values than this get no scores by value. */
 enum { SF_HOLDOUT_LEVELS_MAX = 16 };

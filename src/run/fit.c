@@ -72,7 +72,7 @@ fit_compute(const sf_run_fit_settings *s, const sf_model *m,
 	}
 	/* What a new run may measure: predict and scale read it. */
 	if (r->stats != NULL &&
-	    sf_interval_calibrate(m, data, f, o, r->fit, r->stats, &r->interval,
+	    sf_interval_calibrate(m, data, f, o, r->fit, r->stats, NULL, &r->interval,
 	                          err) == SF_OK)
 		r->has_interval = 1;
 	else if (r->stats != NULL && err->code == SF_ENOMEM)

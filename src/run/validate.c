@@ -164,6 +164,30 @@ print_levels(FILE *out, const validation *v)
 	return SF_OK;
 }
 
+/* The interval scores by distance beyond each fold's training range. */
+static int
+print_bands(FILE *out, const validation *v)
+{
+	sf_holdout_scores s[SF_HOLDOUT_BANDS];
+
+	if (v->h->distance == NULL || v->h->interval_rows == 0)
+		return SF_OK;
+	if (sf_holdout_score_bands(v->h, v->d, s, NULL) != SF_OK)
+		return SF_ENOMEM;
+	fprintf(out,
+	        "\n  by distance beyond the training range (doublings):\n"
+	        "  %12s %6s %9s %9s %9s %9s\n",
+	        "doublings", "rows", "MAPE", "bias", "covered", "+-width");
+	for (size_t b = 0; b < SF_HOLDOUT_BANDS; b++)
+		if (s[b].count > 0)
+			fprintf(out,
+			        "  %12s %6zu %8.3g%% %+8.3g%% %8.3g%% %8.3g%%\n",
+			        sf_holdout_band_name(b), s[b].count, s[b].mape,
+			        s[b].bias, s[b].coverage95,
+			        s[b].mean_halfwidth_pct);
+	return SF_OK;
+}
+
 static int
 print_text(FILE *out, const void *arg)
 {
@@ -173,6 +197,8 @@ print_text(FILE *out, const void *arg)
 	if (v->train != NULL)
 		print_rows(out, v);
 	print_scores(out, v->h);
+	if (print_bands(out, v) != SF_OK)
+		return SF_ENOMEM;
 	return print_levels(out, v);
 }
 

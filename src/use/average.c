@@ -194,19 +194,21 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 		a->time[p] = 0;
 		for (size_t i = 0; i < k; i++) {
 			const sf_predict_point *pt = &a->each[i]->points[p];
-			const sf_interval_model *im = &fits[i]->interval;
-			double f = pt->time, up = pt->pi.hi;
+			sf_interval_t t;
 
-			a->time[p] += a->weight[i] * f;
+			a->time[p] += a->weight[i] * pt->time;
 			c[i].w = a->weight[i];
-			c[i].dof = im->dof >= 1 ? im->dof : 1;
-			c[i].mu = mult ? log(f) : f;
-			c[i].scale = (mult ? log(up / f) : up - f) / im->t;
-			if (!isfinite(c[i].mu) || !(c[i].scale > 0)) {
+			if (!sf_interval_shape(&fits[i]->interval, pt->time,
+			                       pt->se * pt->se, pt->distance,
+			                       &t) ||
+			    !(t.scale > 0)) {
 				ok = c[i].w == 0;
 				c[i].w = 0;
 				continue;
 			}
+			c[i].mu = t.centre;
+			c[i].scale = t.scale;
+			c[i].dof = t.dof;
 			lo = fmin(lo, c[i].mu - 60 * c[i].scale);
 			hi = fmax(hi, c[i].mu + 60 * c[i].scale);
 		}
