@@ -9,6 +9,7 @@
 #include "fit/discover.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "base/text.h"
 #include "base/units.h"
 #include "expr/expr.h"
 #include "fit/tune.h"
@@ -62,70 +63,6 @@ seconds_since(const struct timespec *start)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - start->tv_sec) +
 	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
-static char *
-dup_string(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = malloc(n);
-
-	if (copy != NULL)
-		memcpy(copy, s, n);
-	return copy;
-}
-
-/* ---- a growing string ------------------------------------------------- */
-
-typedef struct buffer {
-	char *text;
-	size_t length, capacity;
-	int failed; /* out of memory: the text is incomplete */
-} buffer;
-
-static void put(buffer *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-put(buffer *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->failed)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->failed = 1;
-		return;
-	}
-	if (b->length + (size_t)n + 1 > b->capacity) {
-		size_t want = 2 * b->capacity + (size_t)n + 256;
-		char *grown = realloc(b->text, want);
-		if (grown == NULL) {
-			b->failed = 1;
-			return;
-		}
-		b->text = grown;
-		b->capacity = want;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->text + b->length, b->capacity - b->length, fmt, ap);
-	va_end(ap);
-	b->length += (size_t)n;
-}
-
-/* The text, owned by the caller now, or NULL when out of memory. */
-static char *
-take(buffer *b)
-{
-	if (b->failed || b->text == NULL) {
-		free(b->text);
-		return b->failed ? NULL : dup_string("");
-	}
-	return b->text;
 }
 
 /* ---- settings --------------------------------------------------------- */
@@ -2371,16 +2308,16 @@ exponent_text(double e, char *out, size_t size)
 
 /* x^e for e > 0 (x for 1). */
 static void
-put_power(buffer *b, const char *x, double e)
+put_power(sf_text *b, const char *x, double e)
 {
 	char t[48];
 
 	if (e == 1) {
-		put(b, "%s", x);
+		sf_text_printf(b, "%s", x);
 		return;
 	}
 	exponent_text(e, t, sizeof t);
-	put(b, "%s^%s", x, t);
+	sf_text_printf(b, "%s^%s", x, t);
 }
 
 /*
@@ -2390,7 +2327,7 @@ put_power(buffer *b, const char *x, double e)
  * coefficient, the text is the term: coefficient times the shape.
  */
 static void
-shape_text(buffer *b, const sf_dataset *d, const setup *st, const shape *s,
+shape_text(sf_text *b, const sf_dataset *d, const setup *st, const shape *s,
            int named, const char *name, const char *coefficient)
 {
 	const char *num[2 * SF_DISCOVER_MAX_FACTORS + 2];
@@ -2426,29 +2363,29 @@ shape_text(buffer *b, const sf_dataset *d, const setup *st, const shape *s,
 			num[nn] = x, num_e[nn] = f->j, num_log[nn++] = 1;
 	}
 	for (size_t q = 0; q < nn; q++) {
-		put(b, "%s", first ? "" : " * ");
+		sf_text_printf(b, "%s", first ? "" : " * ");
 		first = 0;
 		if (num_log[q] < 0)
-			put(b, "(%s - 1)", num[q]);
+			sf_text_printf(b, "(%s - 1)", num[q]);
 		else if (num_log[q] > 0 && num_e[q] == 1)
-			put(b, "log2(%s)", num[q]);
+			sf_text_printf(b, "log2(%s)", num[q]);
 		else if (num_log[q] > 0)
-			put(b, "log2(%s)^%.0f", num[q], num_e[q]);
+			sf_text_printf(b, "log2(%s)^%.0f", num[q], num_e[q]);
 		else if (isnan(num_e[q]))
-			put(b, "%s^%s", num[q], name);
+			sf_text_printf(b, "%s^%s", num[q], name);
 		else
 			put_power(b, num[q], num_e[q]);
 	}
 	if (nn == 0)
-		put(b, "1");
+		sf_text_printf(b, "1");
 	if (nd == 0)
 		return;
-	put(b, " / %s", nd > 1 ? "(" : "");
+	sf_text_printf(b, " / %s", nd > 1 ? "(" : "");
 	for (size_t q = 0; q < nd; q++) {
-		put(b, "%s", q > 0 ? " * " : "");
+		sf_text_printf(b, "%s", q > 0 ? " * " : "");
 		put_power(b, den[q], den_e[q]);
 	}
-	put(b, "%s", nd > 1 ? ")" : "");
+	sf_text_printf(b, "%s", nd > 1 ? ")" : "");
 }
 
 /* What a shape says its term is: growing with the workers (a power or
@@ -2557,7 +2494,7 @@ upper_bound(const grammar *g, const double *s)
 static char *
 formula_text(const sf_discover_candidate *c)
 {
-	buffer b = {0};
+	sf_text b = SF_TEXT_INIT;
 
 	for (size_t t = 0; t < c->nterms; t++) {
 		const sf_discover_term *x = &c->terms[t];
@@ -2566,7 +2503,7 @@ formula_text(const sf_discover_candidate *c)
 
 		snprintf(v, sizeof v, "%.4g", x->value[0]);
 		if (t > 0)
-			put(&b, " + ");
+			sf_text_printf(&b, " + ");
 		if (strncmp(sh, "max(", 4) == 0) {
 			/* sh is "max(U, V)": the constants go in front */
 			const char *u = sh + 4, *comma = strstr(sh, ", ");
@@ -2574,38 +2511,39 @@ formula_text(const sf_discover_candidate *c)
 			int nu = (int)(comma - u), nv = (int)strlen(second) - 1;
 
 			snprintf(w, sizeof w, "%.4g", x->value[1]);
-			put(&b, "max(%s", v);
+			sf_text_printf(&b, "max(%s", v);
 			if (u[0] == '1' && u[1] == ' ')
-				put(&b, "%.*s, ", nu - 1, u + 1);
+				sf_text_printf(&b, "%.*s, ", nu - 1, u + 1);
 			else
-				put(&b, " * %.*s, ", nu, u);
-			put(&b, "%s", w);
+				sf_text_printf(&b, " * %.*s, ", nu, u);
+			sf_text_printf(&b, "%s", w);
 			if (second[0] == '1' && second[1] == ' ')
-				put(&b, "%.*s)", nv - 1, second + 1);
+				sf_text_printf(&b, "%.*s)", nv - 1, second + 1);
 			else
-				put(&b, " * %.*s)", nv, second);
+				sf_text_printf(&b, " * %.*s)", nv, second);
 		} else if (strcmp(sh, "1") == 0) {
-			put(&b, "%s", v);
+			sf_text_printf(&b, "%s", v);
 		} else if (x->nparams == 2) {
 			/* x^e: the fitted exponent written in */
 			char e[32];
 			const char *at = strstr(sh, "^e_");
 			snprintf(e, sizeof e, "%.3g", x->value[1]);
-			put(&b, "%s * %.*s^%s%s%s", v, (int)(at - sh), sh,
-			    x->value[1] < 0 ? "(" : "", e,
-			    x->value[1] < 0 ? ")" : "");
+			sf_text_printf(&b, "%s * %.*s^%s%s%s", v,
+			               (int)(at - sh), sh,
+			               x->value[1] < 0 ? "(" : "", e,
+			               x->value[1] < 0 ? ")" : "");
 			at += 1;
 			while (*at == '_' || (*at >= 'a' && *at <= 'z') ||
 			       (*at >= '0' && *at <= '9'))
 				at++;
-			put(&b, "%s", at);
+			sf_text_printf(&b, "%s", at);
 		} else if (sh[0] == '1' && sh[1] == ' ') {
-			put(&b, "%s%s", v, sh + 1);
+			sf_text_printf(&b, "%s%s", v, sh + 1);
 		} else {
-			put(&b, "%s * %s", v, sh);
+			sf_text_printf(&b, "%s * %s", v, sh);
 		}
 	}
-	return take(&b);
+	return sf_text_take(&b);
 }
 
 /* Name the terms by kind: compute, compute2, comm, ... */
@@ -2624,7 +2562,7 @@ name_terms(sf_discover_candidate *c)
 			         n);
 		else
 			snprintf(name, sizeof name, "%s", kind_word(x->kind));
-		if ((x->name = dup_string(name)) == NULL)
+		if ((x->name = sf_text_dup(name)) == NULL)
 			return -1;
 	}
 	return 0;
@@ -2635,28 +2573,29 @@ static int
 term_expression(sf_discover_term *x, const char *u, const char *v)
 {
 	char p0[64], p1[64];
-	buffer b = {0};
+	sf_text b = SF_TEXT_INIT;
 
 	if (x->kind == SF_TERM_OVERHEAD) {
 		snprintf(p0, sizeof p0, "t0");
-		put(&b, "t0");
+		sf_text_printf(&b, "t0");
 	} else {
 		snprintf(p0, sizeof p0, "c_%s", x->name);
 		snprintf(p1, sizeof p1, "%s_%s", v != NULL ? "h" : "e",
 		         x->name);
 		if (v != NULL)
-			put(&b, "max(%s * %s, %s * %s)", p0, u, p1, v);
+			sf_text_printf(&b, "max(%s * %s, %s * %s)", p0, u, p1,
+			               v);
 		else if (strcmp(u, "1") == 0)
-			put(&b, "%s", p0);
+			sf_text_printf(&b, "%s", p0);
 		else if (u[0] == '1' && u[1] == ' ')
-			put(&b, "%s%s", p0, u + 1);
+			sf_text_printf(&b, "%s%s", p0, u + 1);
 		else
-			put(&b, "%s * %s", p0, u);
-		if (x->nparams == 2 && (x->param[1] = dup_string(p1)) == NULL)
+			sf_text_printf(&b, "%s * %s", p0, u);
+		if (x->nparams == 2 && (x->param[1] = sf_text_dup(p1)) == NULL)
 			b.failed = 1;
 	}
-	x->param[0] = dup_string(p0);
-	x->expr = take(&b);
+	x->param[0] = sf_text_dup(p0);
+	x->expr = sf_text_take(&b);
 	return x->param[0] != NULL && x->expr != NULL ? 0 : -1;
 }
 
@@ -2697,7 +2636,7 @@ candidate_from_entry(const grammar *g, const setup *st, workspace *ws, entry *e,
 	c->terms[0].nparams = 1;
 	c->terms[0].value[0] = x[0];
 	c->terms[0].upper[0] = upper_bound(g, g->ones);
-	if ((c->terms[0].shape = dup_string("1")) == NULL)
+	if ((c->terms[0].shape = sf_text_dup("1")) == NULL)
 		return -1;
 	for (size_t q = 0; q < e->nterms; q++) {
 		const shape *sh = &g->shapes[e->atom[q]];
@@ -2739,7 +2678,7 @@ candidate_from_entry(const grammar *g, const setup *st, workspace *ws, entry *e,
 	for (size_t q = 0; q < e->nterms; q++) {
 		const shape *sh = &g->shapes[e->atom[q]];
 		sf_discover_term *y;
-		buffer u = {0}, v = {0}, full = {0};
+		sf_text u = SF_TEXT_INIT, v = {0}, full = {0};
 		char ename[64];
 		int named = -1;
 
@@ -2754,21 +2693,21 @@ candidate_from_entry(const grammar *g, const setup *st, workspace *ws, entry *e,
 			shape_text(&v, g->d, st, &g->shapes[e->atom[e->b]], -1,
 			           NULL, NULL);
 			if (u.failed || v.failed) {
-				free(take(&u));
-				free(take(&v));
+				sf_text_free(&u);
+				sf_text_free(&v);
 				goto done;
 			}
-			put(&full, "max(%s, %s)", u.text, v.text);
-			y->shape = take(&full);
-			if (term_expression(y, u.text, v.text) != 0) {
-				free(take(&u));
-				free(take(&v));
+			sf_text_printf(&full, "max(%s, %s)", u.data, v.data);
+			y->shape = sf_text_take(&full);
+			if (term_expression(y, u.data, v.data) != 0) {
+				sf_text_free(&u);
+				sf_text_free(&v);
 				goto done;
 			}
-			free(take(&u));
-			free(take(&v));
+			sf_text_free(&u);
+			sf_text_free(&v);
 		} else {
-			y->shape = take(&u);
+			y->shape = sf_text_take(&u);
 			if (y->shape == NULL ||
 			    term_expression(y, y->shape, NULL) != 0)
 				goto done;
@@ -2804,14 +2743,14 @@ score_given(const sf_problem *p, const sf_discover_options *o, const setup *st,
 	double *pred = NULL, sum = 0, chisqr = 0, ape = 0;
 	size_t held, *rows = NULL, x = SIZE_MAX, failed = 0;
 	char *canonical = NULL;
-	buffer b = {0};
+	sf_text b = SF_TEXT_INIT;
 	chain ch = {0};
 	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->score = c->mape = c->aicc = NAN;
 	fo.progress = NULL;
-	if ((c->model = dup_string(m->name)) == NULL ||
+	if ((c->model = sf_text_dup(m->name)) == NULL ||
 	    (c->fold_mape =
 	         malloc((g->ch.nfolds + 1) * sizeof *c->fold_mape)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -2819,9 +2758,10 @@ score_given(const sf_problem *p, const sf_discover_options *o, const setup *st,
 		c->fold_mape[f] = NAN;
 	c->k = p->formula->nparams;
 	canonical = sf_formula_canonical_time(p->formula, m);
-	put(&b, "%s: %s", m->name, canonical != NULL ? canonical : "?");
+	sf_text_printf(&b, "%s: %s", m->name,
+	               canonical != NULL ? canonical : "?");
 	free(canonical);
-	if ((c->formula = take(&b)) == NULL)
+	if ((c->formula = sf_text_take(&b)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	if ((rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
 	    SF_OK)
@@ -2915,11 +2855,11 @@ describe(sf_discover_result *r, const grammar *g, const setup *st,
 {
 	const sf_dataset *d = g->d;
 
-	r->extrapolate = dup_string(d->inputs[st->extrap].name);
+	r->extrapolate = sf_text_dup(d->inputs[st->extrap].name);
 	r->count =
-	    st->count >= 0 ? dup_string(d->inputs[st->count].name) : NULL;
+	    st->count >= 0 ? sf_text_dup(d->inputs[st->count].name) : NULL;
 	r->workers =
-	    st->workers >= 0 ? dup_string(d->inputs[st->workers].name) : NULL;
+	    st->workers >= 0 ? sf_text_dup(d->inputs[st->workers].name) : NULL;
 	r->inputs = calloc(d->ninputs + 1, sizeof *r->inputs);
 	r->levels = malloc((g->ch.nlevels + 1) * sizeof *r->levels);
 	r->fold_last = malloc((g->ch.nfolds + 1) * sizeof *r->fold_last);
@@ -2930,11 +2870,11 @@ describe(sf_discover_result *r, const grammar *g, const setup *st,
 		return -1;
 	for (size_t i = 0; i < d->ninputs; i++)
 		if (st->use[i] && (r->inputs[r->ninputs++] =
-		                       dup_string(d->inputs[i].name)) == NULL)
+		                       sf_text_dup(d->inputs[i].name)) == NULL)
 			return -1;
 	r->loss = st->loss;
 	r->rows = g->rows;
-	if (train != NULL && (r->train = dup_string(train)) == NULL)
+	if (train != NULL && (r->train = sf_text_dup(train)) == NULL)
 		return -1;
 	r->nlevels = g->ch.nlevels;
 	memcpy(r->levels, g->ch.levels, g->ch.nlevels * sizeof *r->levels);
@@ -3224,18 +3164,18 @@ mentions(const char *text, const char *name)
 
 /* text as a YAML double-quoted scalar. */
 static void
-put_quoted(buffer *b, const char *text)
+put_quoted(sf_text *b, const char *text)
 {
-	put(b, "\"");
+	sf_text_printf(b, "\"");
 	for (const char *p = text; *p != '\0'; p++) {
 		if (*p == '"' || *p == '\\')
-			put(b, "\\%c", *p);
+			sf_text_printf(b, "\\%c", *p);
 		else if ((unsigned char)*p < 0x20)
-			put(b, "\\x%02x", (unsigned char)*p);
+			sf_text_printf(b, "\\x%02x", (unsigned char)*p);
 		else
-			put(b, "%c", *p);
+			sf_text_printf(b, "%c", *p);
 	}
-	put(b, "\"");
+	sf_text_printf(b, "\"");
 }
 
 /* The directory part of path ("." when it has none), malloc'd. */
@@ -3246,9 +3186,9 @@ directory_of(const char *path)
 	char *dir;
 
 	if (slash == NULL)
-		return dup_string(".");
+		return sf_text_dup(".");
 	if (slash == path)
-		return dup_string("/");
+		return sf_text_dup("/");
 	if ((dir = malloc((size_t)(slash - path) + 1)) != NULL) {
 		memcpy(dir, path, (size_t)(slash - path));
 		dir[slash - path] = '\0';
@@ -3284,14 +3224,14 @@ relative_to(const char *out_path, const char *file)
 	char *result = NULL;
 	const char *a, *b, *ca, *cb;
 	size_t na = 0, nb = 0;
-	buffer out = {0};
+	sf_text out = SF_TEXT_INIT;
 
 	if (dir != NULL) {
 		from = realpath(dir, NULL);
 		to = realpath(file, NULL);
 	}
 	if (from == NULL || to == NULL) {
-		result = dup_string(file);
+		result = sf_text_dup(file);
 		goto done;
 	}
 	/* skip the common components, go up from the rest of from's */
@@ -3307,10 +3247,10 @@ relative_to(const char *out_path, const char *file)
 		}
 	}
 	while (component(&a, &na) != NULL)
-		put(&out, "../");
+		sf_text_printf(&out, "../");
 	for (int first = 1; (cb = component(&b, &nb)) != NULL; first = 0)
-		put(&out, "%s%.*s", first ? "" : "/", (int)nb, cb);
-	result = take(&out);
+		sf_text_printf(&out, "%s%.*s", first ? "" : "/", (int)nb, cb);
+	result = sf_text_take(&out);
 done:
 	free(dir);
 	free(from);
@@ -3337,40 +3277,43 @@ kind_words(sf_term_kind kind)
 }
 
 static void
-put_number(buffer *b, double v)
+put_number(sf_text *b, double v)
 {
 	char t[32];
 
-	put(b, "%s", sf_format_double(t, sizeof t, v));
+	sf_text_printf(b, "%s", sf_format_double(t, sizeof t, v));
 }
 
 /* The discover: block that was used. */
 static void
-put_discover(buffer *b, const sf_discover_result *r)
+put_discover(sf_text *b, const sf_discover_result *r)
 {
-	put(b, "discover:\n  extrapolate: %s\n  count: %s\n  workers: %s\n",
+	sf_text_printf(
+	    b, "discover:\n  extrapolate: %s\n  count: %s\n  workers: %s\n",
 	    r->extrapolate, r->count != NULL ? r->count : "none",
 	    r->workers != NULL ? r->workers : "none");
-	put(b, "  inputs: [");
+	sf_text_printf(b, "  inputs: [");
 	for (size_t i = 0; i < r->ninputs; i++)
-		put(b, "%s%s", i > 0 ? ", " : "", r->inputs[i]);
-	put(b, "]\n  exponents: [");
+		sf_text_printf(b, "%s%s", i > 0 ? ", " : "", r->inputs[i]);
+	sf_text_printf(b, "]\n  exponents: [");
 	for (size_t i = 0; i < r->nexponents; i++) {
 		char t[48];
-		put(b, "%s", i > 0 ? ", " : "");
+		sf_text_printf(b, "%s", i > 0 ? ", " : "");
 		/* the same double the grid holds: 1/3 is 0.3333333333333333 */
-		put(b, "%s", sf_format_double(t, sizeof t, r->exponents[i]));
+		sf_text_printf(b, "%s",
+		               sf_format_double(t, sizeof t, r->exponents[i]));
 	}
-	put(b, "]\n  logs: [");
+	sf_text_printf(b, "]\n  logs: [");
 	for (size_t i = 0; i < r->nlogs; i++)
-		put(b, "%s%d", i > 0 ? ", " : "", r->logs[i]);
-	put(b, "]\n  factors: %zu\n  max_terms: %zu\n  beam: %zu\n", r->factors,
-	    r->max_terms, r->beam);
-	put(b, "  budget: %zu\n  overlap: %s\n  continuous: %s\n  tie: ",
+		sf_text_printf(b, "%s%d", i > 0 ? ", " : "", r->logs[i]);
+	sf_text_printf(b, "]\n  factors: %zu\n  max_terms: %zu\n  beam: %zu\n",
+	               r->factors, r->max_terms, r->beam);
+	sf_text_printf(
+	    b, "  budget: %zu\n  overlap: %s\n  continuous: %s\n  tie: ",
 	    r->budget, r->overlap ? "true" : "false",
 	    r->continuous ? "true" : "false");
 	put_number(b, r->tie);
-	put(b, "\n");
+	sf_text_printf(b, "\n");
 }
 
 int
@@ -3381,7 +3324,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	const sf_discover_candidate *c = &r->board[index];
 	const char *base;
 	char *file = NULL;
-	buffer b = {0};
+	sf_text b = SF_TEXT_INIT;
 
 	*text = NULL;
 	if (c->model != NULL)
@@ -3396,83 +3339,92 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
 
-	put(&b,
+	sf_text_printf(
+	    &b,
 	    "# %s-discovered: a formula found by scalefit discover, chosen "
 	    "by how well\n# it extrapolates.\n#\n",
 	    m->name);
-	put(&b, "# From %zu training rows of %s", r->rows, base);
+	sf_text_printf(&b, "# From %zu training rows of %s", r->rows, base);
 	if (r->held_out > 0)
-		put(&b,
+		sf_text_printf(
+		    &b,
 		    " (%zu more rows were held out by --train and not "
 		    "used)",
 		    r->held_out);
-	put(&b,
+	sf_text_printf(
+	    &b,
 	    ",\n# extrapolating along %s: each fold fits the rows up to a "
 	    "value of %s\n# and predicts the rows above it; the MAPE of "
 	    "its predictions:\n",
 	    r->extrapolate, r->extrapolate);
 	for (size_t f = 0; f < r->nfolds; f++) {
 		char lv[32];
-		put(&b, "#   fit %s <= %s: %.3g%%\n", r->extrapolate,
+		sf_text_printf(
+		    &b, "#   fit %s <= %s: %.3g%%\n", r->extrapolate,
 		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
 		    c->fold_mape[f]);
 	}
-	put(&b,
+	sf_text_printf(
+	    &b,
 	    "# Mean %.3g%%; MAPE %.3g%% on the training rows, AICc %.6g, "
 	    "%zu constants.\n# The choice among %zu formulas over %zu "
 	    "term shapes (up to %zu terms,\n# beam %zu).\n#\n",
 	    c->score, c->mape, c->aicc, c->k, r->evaluated, r->shapes,
 	    r->max_terms, r->beam);
-	put(&b, "#   time = %s\n#\n", c->formula);
-	put(&b, "# Terms (the kinds are what the shapes suggest, for `scalefit "
+	sf_text_printf(&b, "#   time = %s\n#\n", c->formula);
+	sf_text_printf(
+	    &b, "# Terms (the kinds are what the shapes suggest, for `scalefit "
 	        "scale`'s\n# shares; check them):\n");
 	for (size_t t = 0; t < c->nterms; t++)
-		put(&b, "#   %-10s %-26s %s\n", c->terms[t].name,
-		    c->terms[t].shape,
-		    c->terms[t].nparams == 2 &&
-		            strncmp(c->terms[t].shape, "max(", 4) == 0
-		        ? "the slower of two overlapped parts"
-		        : kind_words(c->terms[t].kind));
-	put(&b,
+		sf_text_printf(&b, "#   %-10s %-26s %s\n", c->terms[t].name,
+		               c->terms[t].shape,
+		               c->terms[t].nparams == 2 &&
+		                       strncmp(c->terms[t].shape, "max(", 4) ==
+		                           0
+		                   ? "the slower of two overlapped parts"
+		                   : kind_words(c->terms[t].kind));
+	sf_text_printf(
+	    &b,
 	    "# Bounds: every constant of a term is >= 0 (a start-up at 0 is "
 	    "one the rows\n# do without); each upper bound is ten times "
 	    "what the shortest run\n# allows (no term can exceed a "
 	    "measured time), rounded up to a power of\n# 10, so none is "
 	    "reached; a fitted exponent stays within half a unit\n# of "
 	    "the grid's.\n");
-	put(&b, "name: %s-discovered\ndescription: ", m->name);
+	sf_text_printf(&b, "name: %s-discovered\ndescription: ", m->name);
 	{
-		buffer d = {0};
-		put(&d, "Found by scalefit discover: %s", c->formula);
+		sf_text d = SF_TEXT_INIT;
+		sf_text_printf(&d, "Found by scalefit discover: %s",
+		               c->formula);
 		if (d.failed) {
 			b.failed = 1;
 		} else {
-			put_quoted(&b, d.text);
-			free(d.text);
+			put_quoted(&b, d.data);
+			sf_text_free(&d);
 		}
 	}
-	put(&b, "\ndata:\n");
+	sf_text_printf(&b, "\ndata:\n");
 	if (file != NULL) {
-		put(&b, "  file: ");
+		sf_text_printf(&b, "  file: ");
 		put_quoted(&b, file);
-		put(&b, "\n");
+		sf_text_printf(&b, "\n");
 	}
 	if (m->where.text != NULL) {
-		put(&b, "  where: ");
+		sf_text_printf(&b, "  where: ");
 		put_quoted(&b, m->where.text);
-		put(&b, "\n");
+		sf_text_printf(&b, "\n");
 	}
 	if (m->output.text != NULL) {
-		put(&b, "  output: ");
+		sf_text_printf(&b, "  output: ");
 		put_quoted(&b, m->output.text);
-		put(&b, "\n");
+		sf_text_printf(&b, "\n");
 	}
 	if (m->weight.text != NULL) {
-		put(&b, "  weight: ");
+		sf_text_printf(&b, "  weight: ");
 		put_quoted(&b, m->weight.text);
-		put(&b, "\n");
+		sf_text_printf(&b, "\n");
 	}
-	put(&b, "inputs:\n");
+	sf_text_printf(&b, "inputs:\n");
 	for (size_t i = 0; i < m->ninputs; i++) {
 		const char *name = m->inputs[i].name;
 		int used = strcmp(name, r->extrapolate) == 0 ||
@@ -3481,37 +3433,40 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 			used |= mentions(c->terms[t].expr, name);
 		if (!used)
 			continue;
-		put(&b, "  %s: ", m->inputs[i].name);
+		sf_text_printf(&b, "  %s: ", m->inputs[i].name);
 		put_quoted(&b, m->inputs[i].expr.text);
-		put(&b, "\n");
+		sf_text_printf(&b, "\n");
 	}
-	put(&b, "parameters:\n");
+	sf_text_printf(&b, "parameters:\n");
 	for (size_t t = 0; t < c->nterms; t++)
 		for (size_t q = 0; q < c->terms[t].nparams; q++) {
 			const sf_discover_term *x = &c->terms[t];
 			char v[32];
-			put(&b, "  %s: {min: ", x->param[q]);
+			sf_text_printf(&b, "  %s: {min: ", x->param[q]);
 			put_number(&b, x->lower[q]);
-			put(&b, ", max: ");
+			sf_text_printf(&b, ", max: ");
 			put_number(&b, x->upper[q]);
-			put(&b, "}  # fitted %s\n",
+			sf_text_printf(
+			    &b, "}  # fitted %s\n",
 			    sf_format_double(v, sizeof v, x->value[q]));
 		}
-	put(&b, "terms:\n");
+	sf_text_printf(&b, "terms:\n");
 	for (size_t t = 0; t < c->nterms; t++) {
-		put(&b, "  %s: {expr: ", c->terms[t].name);
+		sf_text_printf(&b, "  %s: {expr: ", c->terms[t].name);
 		put_quoted(&b, c->terms[t].expr);
-		put(&b, ", kind: %s}\n", sf_term_kind_name(c->terms[t].kind));
+		sf_text_printf(&b, ", kind: %s}\n",
+		               sf_term_kind_name(c->terms[t].kind));
 	}
-	put(&b, "time: ");
+	sf_text_printf(&b, "time: ");
 	for (size_t t = 0; t < c->nterms; t++)
-		put(&b, "%s%s", t > 0 ? " + " : "", c->terms[t].name);
-	put(&b, "\nfit:\n  loss: %s\n", sf_loss_name(r->loss));
+		sf_text_printf(&b, "%s%s", t > 0 ? " + " : "",
+		               c->terms[t].name);
+	sf_text_printf(&b, "\nfit:\n  loss: %s\n", sf_loss_name(r->loss));
 	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
-		put(&b, "  weights: inverse_variance\n");
+		sf_text_printf(&b, "  weights: inverse_variance\n");
 	put_discover(&b, r);
 	free(file);
-	if ((*text = take(&b)) == NULL)
+	if ((*text = sf_text_take(&b)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	return SF_OK;
 }
@@ -3608,10 +3563,10 @@ sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
 		goto done;
 	}
 	for (size_t i = 0; i < g.nshapes; i++) {
-		buffer b = {0};
+		sf_text b = SF_TEXT_INIT;
 
 		shape_text(&b, train, &st, &g.shapes[i], -1, NULL, NULL);
-		if (((*shapes)[i] = take(&b)) == NULL) {
+		if (((*shapes)[i] = sf_text_take(&b)) == NULL) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 			goto done;
 		}
