@@ -11,7 +11,7 @@ set -eu
 srcdir=${srcdir:-.}
 cd "$srcdir/src"
 
-stages="base expr solve input fit use cli"
+stages="base expr solve input fit use discover cli"
 
 for f in */*.c */*.h; do
 	printf '%s\n' "$f"

@@ -1,5 +1,5 @@
 /*
- * test_discover.c - scalefit discover (fit/discover.h): the grammar's
+ * test_discover.c - scalefit discover (discover/discover.h): the grammar's
  * shapes for known grids, the settings' errors, the selection (a formula
  * that fits the training rows best but extrapolates worse is not chosen),
  * the same board whatever the thread count, the model file of the winner
@@ -11,7 +11,7 @@
  */
 #include "base/rng.h"
 #include "expr/expr.h"
-#include "fit/discover.h"
+#include "discover/discover.h"
 #include "input/csv.h"
 #include "input/formula.h"
 #include "testing.h"

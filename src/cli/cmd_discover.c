@@ -1,7 +1,7 @@
 /*
  * cmd_discover.c - `scalefit discover MODEL.yaml [DATA.csv] [--train EXPR]
  * [--max-terms K] [-o OUT.yaml] [--json]`: search the grammar of
- * formulas for the one that extrapolates best (fit/discover.h), print the
+ * formulas for the one that extrapolates best (discover/discover.h), print the
  * board, and write the winner as a model file.
  */
 #define _GNU_SOURCE /* getopt_long, realpath */
@@ -9,8 +9,8 @@
 #include "base/atomic.h"
 #include "base/number.h"
 #include "cli/cli.h"
+#include "discover/discover.h"
 #include "input/library.h"
-#include "fit/discover.h"
 #include "input/csv.h"
 #include "use/report.h"
 
