@@ -23,144 +23,18 @@ static const double ridge = 1e-10;
 
 /* ---- non-negative least squares ---------------------------------------- */
 
-/* Solve A_PP z_P = b_P (A symmetric, stride MAXC) by Cholesky for the
- * passive set P; z is 0 elsewhere.  Returns -1 when not positive. */
-static int
-solve_passive(size_t k, const double *A, const double *b, const int *passive,
-              double *z)
-{
-	double L[MAXC * MAXC], t[MAXC];
-	size_t idx[MAXC], n = 0;
-
-	for (size_t a = 0; a < k; a++) {
-		z[a] = 0;
-		if (passive[a])
-			idx[n++] = a;
-	}
-	for (size_t r = 0; r < n; r++)
-		for (size_t c = 0; c <= r; c++) {
-			double sum = A[idx[r] * MAXC + idx[c]];
-			for (size_t q = 0; q < c; q++)
-				sum -= L[r * MAXC + q] * L[c * MAXC + q];
-			if (r == c) {
-				if (!(sum > 0))
-					return -1;
-				L[r * MAXC + r] = sqrt(sum);
-			} else {
-				L[r * MAXC + c] = sum / L[c * MAXC + c];
-			}
-		}
-	for (size_t r = 0; r < n; r++) {
-		double sum = b[idx[r]];
-		for (size_t q = 0; q < r; q++)
-			sum -= L[r * MAXC + q] * t[q];
-		t[r] = sum / L[r * MAXC + r];
-	}
-	for (size_t r = n; r-- > 0;) {
-		double sum = t[r];
-		for (size_t q = r + 1; q < n; q++)
-			sum -= L[q * MAXC + r] * t[q];
-		t[r] = sum / L[r * MAXC + r];
-	}
-	for (size_t r = 0; r < n; r++)
-		z[idx[r]] = t[r];
-	return 0;
-}
-
 /*
  * Minimise sum w (X c - y)^2 over c >= 0 given G = X^T W X (k x k,
- * symmetric, stride MAXC) and h = X^T W y: Lawson and Hanson's active-set
- * method on the normal equations (Bro and De Jong's "fast NNLS"), with the
- * columns scaled to unit norm and the ridge on the diagonal.  A column
- * that is zero on these rows gets 0.  This is boxls.h's method; it is
- * written again here on a Gram matrix because a formula's Gram matrix for
- * every fold is a sum of per-level ones, computed once per formula, where
- * boxls takes the rows.
+ * symmetric, stride MAXC) and h = X^T W y: boxls's active-set method on
+ * the normal equations with the ridge on the scaled diagonal.  A column
+ * that is zero on these rows gets 0.  The Gram form because a formula's
+ * Gram matrix for every fold is a sum of per-level ones, computed once
+ * per formula.
  */
 static void
-nnls(size_t k, const double *G, const double *h, double *c)
+nnls(sf_score_ws *ws, size_t k, const double *G, const double *h, double *c)
 {
-	double s[MAXC], A[MAXC * MAXC], b[MAXC], x[MAXC], z[MAXC];
-	double bmax = 0, tol;
-	int passive[MAXC], usable[MAXC];
-
-	for (size_t a = 0; a < k; a++) {
-		double gaa = G[a * MAXC + a];
-
-		usable[a] = gaa > 0 && isfinite(gaa);
-		s[a] = usable[a] ? 1 / sqrt(gaa) : 0;
-		b[a] = usable[a] ? h[a] * s[a] : 0;
-		x[a] = 0;
-		passive[a] = 0;
-		bmax = fabs(b[a]) > bmax ? fabs(b[a]) : bmax;
-	}
-	for (size_t a = 0; a < k; a++)
-		for (size_t q = 0; q < k; q++)
-			A[a * MAXC + q] = G[a * MAXC + q] * s[a] * s[q] +
-			                  (a == q ? ridge : 0);
-	tol = 1e-13 * (bmax > 0 ? bmax : 1);
-	/* Most fits need no bound: when the unconstrained solution is
-	 * positive it is the answer, and the active-set method would end on
-	 * this very system. */
-	if (solve_passive(k, A, b, usable, z) == 0) {
-		int positive = 1;
-		for (size_t a = 0; a < k; a++)
-			positive &= !usable[a] || z[a] > 0;
-		if (positive) {
-			for (size_t a = 0; a < k; a++)
-				c[a] = z[a] * s[a];
-			return;
-		}
-	}
-	for (size_t iter = 0; iter < 3 * k + 3; iter++) {
-		double best_w = tol;
-		size_t best = SIZE_MAX;
-
-		for (size_t a = 0; a < k; a++) {
-			double w = b[a];
-			if (passive[a] || !usable[a])
-				continue;
-			for (size_t q = 0; q < k; q++)
-				w -= A[a * MAXC + q] * x[q];
-			if (w > best_w)
-				best_w = w, best = a;
-		}
-		if (best == SIZE_MAX)
-			break;
-		passive[best] = 1;
-		for (size_t inner = 0; inner <= k; inner++) {
-			double alpha = 2;
-			size_t hit = SIZE_MAX;
-
-			if (solve_passive(k, A, b, passive, z) != 0) {
-				passive[best] = 0;
-				break;
-			}
-			for (size_t a = 0; a < k; a++)
-				if (passive[a] && z[a] <= 0) {
-					double t = x[a] / (x[a] - z[a]);
-					if (t < alpha)
-						alpha = t, hit = a;
-				}
-			if (hit == SIZE_MAX) {
-				memcpy(x, z, k * sizeof *x);
-				break;
-			}
-			for (size_t a = 0; a < k; a++)
-				if (passive[a])
-					x[a] += alpha * (z[a] - x[a]);
-			x[hit] = 0;
-			for (size_t a = 0; a < k; a++)
-				if (passive[a] && (a == hit || x[a] <= 0))
-					passive[a] = 0, x[a] = 0;
-		}
-		/* Let go of a constant that cannot move off zero (rounding
-		 * said it could): picking it again would cycle. */
-		if (!passive[best])
-			usable[best] = 0;
-	}
-	for (size_t a = 0; a < k; a++)
-		c[a] = x[a] * s[a];
+	sf_boxls_solve_gram(ws->ls, k, G, MAXC, h, ridge, NULL, NULL, c);
 }
 
 /* ---- scoring a formula ------------------------------------------------- */
@@ -176,6 +50,7 @@ sf_score_ws_free(sf_score_ws *w)
 	free(w->cluster);
 	free(w->touched);
 	free(w->seen);
+	sf_boxls_free(w->ls);
 }
 
 int
@@ -191,9 +66,10 @@ sf_score_ws_alloc(sf_score_ws *w, const sf_grammar *g)
 	w->cluster = calloc(g->d->nconfigs + 1, sizeof *w->cluster);
 	w->touched = malloc((g->d->nconfigs + 1) * sizeof *w->touched);
 	w->seen = calloc(g->d->nconfigs + 1, sizeof *w->seen);
+	w->ls = sf_boxls_alloc(MAXC);
 	return w->G != NULL && w->h != NULL && w->z != NULL && w->z2 != NULL &&
 	       w->ape != NULL && w->cluster != NULL && w->touched != NULL &&
-	       w->seen != NULL;
+	       w->seen != NULL && w->ls != NULL;
 }
 
 void
@@ -357,7 +233,7 @@ score_grams(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
 		accumulate(ws, l, k, S, t);
 		if (f < g->ch.nfolds && g->ch.last[f] == l) {
 			double e, v = 0;
-			nnls(k, S, t, x);
+			nnls(ws, k, S, t, x);
 			e = 100 * mean_ape(g, ws, cols, k, x,
 			                   g->ch.start[l + 1], g->rows,
 			                   fold != NULL ? &v : NULL);
@@ -368,7 +244,7 @@ score_grams(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
 			f++;
 		}
 	}
-	nnls(k, S, t, x);
+	nnls(ws, k, S, t, x);
 	if (c != NULL)
 		memcpy(c, x, k * sizeof *c);
 	for (size_t l = 0; l < L; l++)
@@ -464,7 +340,7 @@ variant_fit(const sf_grammar *g, sf_score_ws *ws, const sf_entry *e,
 		S[kp * MAXC + a] = S[a * MAXC + kp] = row[a];
 	S[kp * MAXC + kp] = row[kp];
 	t[kp] = hz;
-	nnls(k, S, t, c);
+	nnls(ws, k, S, t, c);
 	loss = gram_loss(k, S, t, yy, c);
 	return isfinite(loss) ? loss : INFINITY;
 }

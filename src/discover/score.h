@@ -23,6 +23,7 @@
 #define SF_DISCOVER_SCORE_H
 
 #include "discover/grammar.h"
+#include "solve/boxls.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,7 +42,8 @@ typedef struct sf_score_ws {
 	double *cluster; /* per configuration: a sum (zero between uses) */
 	size_t *touched; /* configurations a sum touched */
 	unsigned char
-	    *seen; /* per configuration: touched (zero between uses) */
+	    *seen;    /* per configuration: touched (zero between uses) */
+	sf_boxls *ls; /* the non-negative least squares of the fits */
 } sf_score_ws;
 
 /* What scoring a formula gives. */
