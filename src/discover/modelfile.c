@@ -9,6 +9,7 @@
 
 #include "base/number.h"
 #include "base/text.h"
+#include "base/yaml_out.h"
 #include "discover/board.h"
 #include "discover/discover.h"
 #include "fit/tune.h"
@@ -47,22 +48,6 @@ mentions(const char *text, const char *name)
 			return 1;
 	}
 	return 0;
-}
-
-/* text as a YAML double-quoted scalar. */
-static void
-put_quoted(sf_text *b, const char *text)
-{
-	sf_text_printf(b, "\"");
-	for (const char *p = text; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			sf_text_printf(b, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			sf_text_printf(b, "\\x%02x", (unsigned char)*p);
-		else
-			sf_text_printf(b, "%c", *p);
-	}
-	sf_text_printf(b, "\"");
 }
 
 /* The directory part of path ("." when it has none), malloc'd. */
@@ -163,44 +148,208 @@ kind_words(sf_term_kind kind)
 	}
 }
 
+/* The head comment: where the formula comes from, how it was chosen, its
+ * terms, and why its bounds are what they are. */
 static void
-put_number(sf_text *b, double v)
+write_story(sf_yaml_out *y, const sf_discover_result *r,
+            const sf_discover_candidate *c, const char *model, const char *data)
 {
-	char t[32];
+	char held[128] = "", lv[32];
 
-	sf_text_printf(b, "%s", sf_format_double(t, sizeof t, v));
+	sf_yaml_out_comment(y,
+	                    "%s-discovered: a formula found by scalefit "
+	                    "discover, chosen by how well",
+	                    model);
+	sf_yaml_out_comment(y, "it extrapolates.");
+	sf_yaml_out_comment(y, "%s", "");
+	if (r->held_out > 0)
+		snprintf(held, sizeof held,
+		         " (%zu more rows were held out by --train and not "
+		         "used)",
+		         r->held_out);
+	sf_yaml_out_comment(y, "From %zu training rows of %s%s,", r->rows, data,
+	                    held);
+	sf_yaml_out_comment(y,
+	                    "extrapolating along %s: each fold fits the rows "
+	                    "up to a value of %s",
+	                    r->extrapolate, r->extrapolate);
+	sf_yaml_out_comment(y, "and predicts the rows above it; the MAPE of "
+	                       "its predictions:");
+	for (size_t f = 0; f < r->nfolds; f++)
+		sf_yaml_out_comment(
+		    y, "  fit %s <= %s: %.3g%%", r->extrapolate,
+		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
+		    c->fold_mape[f]);
+	sf_yaml_out_comment(y,
+	                    "Mean %.3g%%; MAPE %.3g%% on the training rows, "
+	                    "AICc %.6g, %zu constants.",
+	                    c->score, c->mape, c->aicc, c->k);
+	sf_yaml_out_comment(y,
+	                    "The choice among %zu formulas over %zu term "
+	                    "shapes (up to %zu terms,",
+	                    r->evaluated, r->shapes, r->max_terms);
+	sf_yaml_out_comment(y, "beam %zu).", r->beam);
+	sf_yaml_out_comment(y, "%s", "");
+	sf_yaml_out_comment(y, "  time = %s", c->formula);
+	sf_yaml_out_comment(y, "%s", "");
 }
 
-/* The discover: block that was used. */
+/* The terms' comment and the bounds'. */
 static void
-put_discover(sf_text *b, const sf_discover_result *r)
+write_term_notes(sf_yaml_out *y, const sf_discover_candidate *c)
 {
-	sf_text_printf(
-	    b, "discover:\n  extrapolate: %s\n  count: %s\n  workers: %s\n",
-	    r->extrapolate, r->count != NULL ? r->count : "none",
-	    r->workers != NULL ? r->workers : "none");
-	sf_text_printf(b, "  inputs: [");
-	for (size_t i = 0; i < r->ninputs; i++)
-		sf_text_printf(b, "%s%s", i > 0 ? ", " : "", r->inputs[i]);
-	sf_text_printf(b, "]\n  exponents: [");
-	for (size_t i = 0; i < r->nexponents; i++) {
-		char t[48];
-		sf_text_printf(b, "%s", i > 0 ? ", " : "");
-		/* the same double the grid holds: 1/3 is 0.3333333333333333 */
-		sf_text_printf(b, "%s",
-		               sf_format_double(t, sizeof t, r->exponents[i]));
+	static const char *const bounds[] = {
+	    "Bounds: every constant of a term is >= 0 (a start-up at 0 is "
+	    "one the rows",
+	    "do without); each upper bound is ten times what the shortest run",
+	    "allows (no term can exceed a measured time), rounded up to a "
+	    "power of",
+	    "10, so none is reached; a fitted exponent stays within half a "
+	    "unit",
+	    "of the grid's."};
+
+	sf_yaml_out_comment(y, "Terms (the kinds are what the shapes suggest, "
+	                       "for `scalefit scale`'s");
+	sf_yaml_out_comment(y, "shares; check them):");
+	for (size_t t = 0; t < c->nterms; t++)
+		sf_yaml_out_comment(
+		    y, "  %-10s %-26s %s", c->terms[t].name, c->terms[t].shape,
+		    c->terms[t].nparams == 2 &&
+		            strncmp(c->terms[t].shape, "max(", 4) == 0
+		        ? "the slower of two overlapped parts"
+		        : kind_words(c->terms[t].kind));
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		sf_yaml_out_comment(y, "%s", bounds[i]);
+}
+
+/* name, description and data: m's, data.file relative to the file. */
+static void
+write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
+           const char *file)
+{
+	sf_text name = SF_TEXT_INIT, about = SF_TEXT_INIT;
+
+	sf_text_printf(&name, "%s-discovered", m->name);
+	sf_text_printf(&about, "Found by scalefit discover: %s", c->formula);
+	if (name.failed || about.failed)
+		y->text->failed = 1;
+	else {
+		sf_yaml_out_pair(y, "name", name.data, NULL);
+		sf_yaml_out_pair(y, "description", about.data, NULL);
 	}
-	sf_text_printf(b, "]\n  logs: [");
-	for (size_t i = 0; i < r->nlogs; i++)
-		sf_text_printf(b, "%s%d", i > 0 ? ", " : "", r->logs[i]);
-	sf_text_printf(b, "]\n  factors: %zu\n  max_terms: %zu\n  beam: %zu\n",
-	               r->factors, r->max_terms, r->beam);
-	sf_text_printf(
-	    b, "  budget: %zu\n  overlap: %s\n  continuous: %s\n  tie: ",
-	    r->budget, r->overlap ? "true" : "false",
-	    r->continuous ? "true" : "false");
-	put_number(b, r->tie);
-	sf_text_printf(b, "\n");
+	sf_text_free(&name);
+	sf_text_free(&about);
+	sf_yaml_out_map(y, "data");
+	if (file != NULL)
+		sf_yaml_out_pair(y, "file", file, NULL);
+	if (m->where.text != NULL)
+		sf_yaml_out_pair(y, "where", m->where.text, NULL);
+	if (m->output.text != NULL)
+		sf_yaml_out_pair(y, "output", m->output.text, NULL);
+	if (m->weight.text != NULL)
+		sf_yaml_out_pair(y, "weight", m->weight.text, NULL);
+	sf_yaml_out_end(y, NULL);
+}
+
+/* The inputs the terms use, the extrapolated one and those --train
+ * names, as m defines them. */
+static void
+write_inputs(sf_yaml_out *y, const sf_discover_result *r,
+             const sf_discover_candidate *c, const sf_model *m)
+{
+	sf_yaml_out_map(y, "inputs");
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const char *name = m->inputs[i].name;
+		int used = strcmp(name, r->extrapolate) == 0 ||
+		           (r->train != NULL && mentions(r->train, name));
+		for (size_t t = 0; t < c->nterms; t++)
+			used |= mentions(c->terms[t].expr, name);
+		if (used)
+			sf_yaml_out_pair(y, name, m->inputs[i].expr.text, NULL);
+	}
+	sf_yaml_out_end(y, NULL);
+}
+
+/* parameters:, terms: and time: of c. */
+static void
+write_formula(sf_yaml_out *y, const sf_discover_candidate *c)
+{
+	sf_text time = SF_TEXT_INIT;
+
+	sf_yaml_out_map(y, "parameters");
+	for (size_t t = 0; t < c->nterms; t++)
+		for (size_t q = 0; q < c->terms[t].nparams; q++) {
+			const sf_discover_term *x = &c->terms[t];
+			char v[32], note[48];
+
+			snprintf(note, sizeof note, "fitted %s",
+			         sf_format_double(v, sizeof v, x->value[q]));
+			sf_yaml_out_flow_map(y, x->param[q]);
+			sf_yaml_out_number(y, "min", x->lower[q], NULL);
+			sf_yaml_out_number(y, "max", x->upper[q], NULL);
+			sf_yaml_out_end(y, note);
+		}
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_map(y, "terms");
+	for (size_t t = 0; t < c->nterms; t++) {
+		sf_yaml_out_flow_map(y, c->terms[t].name);
+		sf_yaml_out_pair(y, "expr", c->terms[t].expr, NULL);
+		sf_yaml_out_pair(y, "kind", sf_term_kind_name(c->terms[t].kind),
+		                 NULL);
+		sf_yaml_out_end(y, NULL);
+	}
+	sf_yaml_out_end(y, NULL);
+	for (size_t t = 0; t < c->nterms; t++)
+		sf_text_printf(&time, "%s%s", t > 0 ? " + " : "",
+		               c->terms[t].name);
+	if (time.failed)
+		y->text->failed = 1;
+	else
+		sf_yaml_out_pair(y, "time", time.data, NULL);
+	sf_text_free(&time);
+}
+
+/* fit: with the search's loss (and m's weights), and the discover: block
+ * that was used. */
+static void
+write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
+{
+	char t[16];
+
+	sf_yaml_out_map(y, "fit");
+	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
+	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
+		sf_yaml_out_pair(y, "weights", "inverse_variance", NULL);
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_map(y, "discover");
+	sf_yaml_out_pair(y, "extrapolate", r->extrapolate, NULL);
+	sf_yaml_out_pair(y, "count", r->count != NULL ? r->count : "none",
+	                 NULL);
+	sf_yaml_out_pair(y, "workers", r->workers != NULL ? r->workers : "none",
+	                 NULL);
+	sf_yaml_out_flow_seq(y, "inputs");
+	for (size_t i = 0; i < r->ninputs; i++)
+		sf_yaml_out_item(y, r->inputs[i]);
+	sf_yaml_out_end(y, NULL);
+	/* the same doubles the grid holds: 1/3 is 0.3333333333333333 */
+	sf_yaml_out_flow_seq(y, "exponents");
+	for (size_t i = 0; i < r->nexponents; i++)
+		sf_yaml_out_item_number(y, r->exponents[i]);
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_flow_seq(y, "logs");
+	for (size_t i = 0; i < r->nlogs; i++) {
+		snprintf(t, sizeof t, "%d", r->logs[i]);
+		sf_yaml_out_item(y, t);
+	}
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_count(y, "factors", r->factors, NULL);
+	sf_yaml_out_count(y, "max_terms", r->max_terms, NULL);
+	sf_yaml_out_count(y, "beam", r->beam, NULL);
+	sf_yaml_out_count(y, "budget", r->budget, NULL);
+	sf_yaml_out_bool(y, "overlap", r->overlap, NULL);
+	sf_yaml_out_bool(y, "continuous", r->continuous, NULL);
+	sf_yaml_out_number(y, "tie", r->tie, NULL);
+	sf_yaml_out_end(y, NULL);
 }
 
 int
@@ -212,6 +361,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	const char *base;
 	char *file = NULL;
 	sf_text b = SF_TEXT_INIT;
+	sf_yaml_out y;
 
 	*text = NULL;
 	if (c->model != NULL)
@@ -225,133 +375,13 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
-
-	sf_text_printf(
-	    &b,
-	    "# %s-discovered: a formula found by scalefit discover, chosen "
-	    "by how well\n# it extrapolates.\n#\n",
-	    m->name);
-	sf_text_printf(&b, "# From %zu training rows of %s", r->rows, base);
-	if (r->held_out > 0)
-		sf_text_printf(
-		    &b,
-		    " (%zu more rows were held out by --train and not "
-		    "used)",
-		    r->held_out);
-	sf_text_printf(
-	    &b,
-	    ",\n# extrapolating along %s: each fold fits the rows up to a "
-	    "value of %s\n# and predicts the rows above it; the MAPE of "
-	    "its predictions:\n",
-	    r->extrapolate, r->extrapolate);
-	for (size_t f = 0; f < r->nfolds; f++) {
-		char lv[32];
-		sf_text_printf(
-		    &b, "#   fit %s <= %s: %.3g%%\n", r->extrapolate,
-		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
-		    c->fold_mape[f]);
-	}
-	sf_text_printf(
-	    &b,
-	    "# Mean %.3g%%; MAPE %.3g%% on the training rows, AICc %.6g, "
-	    "%zu constants.\n# The choice among %zu formulas over %zu "
-	    "term shapes (up to %zu terms,\n# beam %zu).\n#\n",
-	    c->score, c->mape, c->aicc, c->k, r->evaluated, r->shapes,
-	    r->max_terms, r->beam);
-	sf_text_printf(&b, "#   time = %s\n#\n", c->formula);
-	sf_text_printf(
-	    &b, "# Terms (the kinds are what the shapes suggest, for `scalefit "
-	        "scale`'s\n# shares; check them):\n");
-	for (size_t t = 0; t < c->nterms; t++)
-		sf_text_printf(&b, "#   %-10s %-26s %s\n", c->terms[t].name,
-		               c->terms[t].shape,
-		               c->terms[t].nparams == 2 &&
-		                       strncmp(c->terms[t].shape, "max(", 4) ==
-		                           0
-		                   ? "the slower of two overlapped parts"
-		                   : kind_words(c->terms[t].kind));
-	sf_text_printf(
-	    &b,
-	    "# Bounds: every constant of a term is >= 0 (a start-up at 0 is "
-	    "one the rows\n# do without); each upper bound is ten times "
-	    "what the shortest run\n# allows (no term can exceed a "
-	    "measured time), rounded up to a power of\n# 10, so none is "
-	    "reached; a fitted exponent stays within half a unit\n# of "
-	    "the grid's.\n");
-	sf_text_printf(&b, "name: %s-discovered\ndescription: ", m->name);
-	{
-		sf_text d = SF_TEXT_INIT;
-		sf_text_printf(&d, "Found by scalefit discover: %s",
-		               c->formula);
-		if (d.failed) {
-			b.failed = 1;
-		} else {
-			put_quoted(&b, d.data);
-			sf_text_free(&d);
-		}
-	}
-	sf_text_printf(&b, "\ndata:\n");
-	if (file != NULL) {
-		sf_text_printf(&b, "  file: ");
-		put_quoted(&b, file);
-		sf_text_printf(&b, "\n");
-	}
-	if (m->where.text != NULL) {
-		sf_text_printf(&b, "  where: ");
-		put_quoted(&b, m->where.text);
-		sf_text_printf(&b, "\n");
-	}
-	if (m->output.text != NULL) {
-		sf_text_printf(&b, "  output: ");
-		put_quoted(&b, m->output.text);
-		sf_text_printf(&b, "\n");
-	}
-	if (m->weight.text != NULL) {
-		sf_text_printf(&b, "  weight: ");
-		put_quoted(&b, m->weight.text);
-		sf_text_printf(&b, "\n");
-	}
-	sf_text_printf(&b, "inputs:\n");
-	for (size_t i = 0; i < m->ninputs; i++) {
-		const char *name = m->inputs[i].name;
-		int used = strcmp(name, r->extrapolate) == 0 ||
-		           (r->train != NULL && mentions(r->train, name));
-		for (size_t t = 0; t < c->nterms; t++)
-			used |= mentions(c->terms[t].expr, name);
-		if (!used)
-			continue;
-		sf_text_printf(&b, "  %s: ", m->inputs[i].name);
-		put_quoted(&b, m->inputs[i].expr.text);
-		sf_text_printf(&b, "\n");
-	}
-	sf_text_printf(&b, "parameters:\n");
-	for (size_t t = 0; t < c->nterms; t++)
-		for (size_t q = 0; q < c->terms[t].nparams; q++) {
-			const sf_discover_term *x = &c->terms[t];
-			char v[32];
-			sf_text_printf(&b, "  %s: {min: ", x->param[q]);
-			put_number(&b, x->lower[q]);
-			sf_text_printf(&b, ", max: ");
-			put_number(&b, x->upper[q]);
-			sf_text_printf(
-			    &b, "}  # fitted %s\n",
-			    sf_format_double(v, sizeof v, x->value[q]));
-		}
-	sf_text_printf(&b, "terms:\n");
-	for (size_t t = 0; t < c->nterms; t++) {
-		sf_text_printf(&b, "  %s: {expr: ", c->terms[t].name);
-		put_quoted(&b, c->terms[t].expr);
-		sf_text_printf(&b, ", kind: %s}\n",
-		               sf_term_kind_name(c->terms[t].kind));
-	}
-	sf_text_printf(&b, "time: ");
-	for (size_t t = 0; t < c->nterms; t++)
-		sf_text_printf(&b, "%s%s", t > 0 ? " + " : "",
-		               c->terms[t].name);
-	sf_text_printf(&b, "\nfit:\n  loss: %s\n", sf_loss_name(r->loss));
-	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
-		sf_text_printf(&b, "  weights: inverse_variance\n");
-	put_discover(&b, r);
+	sf_yaml_out_init(&y, &b);
+	write_story(&y, r, c, m->name, base);
+	write_term_notes(&y, c);
+	write_data(&y, c, m, file);
+	write_inputs(&y, r, c, m);
+	write_formula(&y, c);
+	write_settings(&y, r, m);
 	free(file);
 	if ((*text = sf_text_take(&b)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
