@@ -306,6 +306,28 @@ sf_entry_variant_column(const sf_grammar *g, const sf_entry *e, double theta,
 	}
 }
 
+/* Border the Gram matrix G (stride MAXC) and h of the kp columns cols
+ * with a last column x, over sorted rows [from, to): its products with
+ * the others, with itself and with the output. */
+static void
+border(const sf_grammar *g, const double *const *cols, size_t kp,
+       const double *x, size_t from, size_t to, double *G, double *h)
+{
+	double row[MAXC] = {0}, hx = 0;
+
+	for (size_t r = from; r < to; r++) {
+		double wx = g->w[r] * x[r];
+		for (size_t a = 0; a < kp; a++)
+			row[a] += wx * cols[a][r];
+		row[kp] += wx * x[r];
+		hx += wx * g->y[r];
+	}
+	for (size_t a = 0; a < kp; a++)
+		G[kp * MAXC + a] = G[a * MAXC + kp] = row[a];
+	G[kp * MAXC + kp] = row[kp];
+	h[kp] = hx;
+}
+
 /*
  * Fit the variant at theta on levels 0..L: constants into c, the loss
  * returned, cols[k - 1] pointing at its column, computed for rows
@@ -318,10 +340,8 @@ variant_fit(const sf_grammar *g, sf_score_ws *ws, const sf_entry *e,
             const double **cols, size_t k, double theta, size_t L, size_t rows,
             double *c)
 {
-	double S[MAXC * MAXC] = {0}, t[MAXC] = {0}, row[MAXC] = {0};
-	double yy = 0, hz = 0, loss;
+	double S[MAXC * MAXC] = {0}, t[MAXC] = {0}, yy = 0, loss;
 	size_t kp = k - 1, end = g->ch.start[L + 1];
-	const double *z = ws->z;
 
 	sf_entry_variant_column(g, e, theta, ws->z, rows);
 	cols[kp] = ws->z;
@@ -329,17 +349,7 @@ variant_fit(const sf_grammar *g, sf_score_ws *ws, const sf_entry *e,
 		accumulate(ws, l, kp, S, t);
 		yy += g->yy[l];
 	}
-	for (size_t r = 0; r < end; r++) {
-		double wz = g->w[r] * z[r];
-		for (size_t a = 0; a < kp; a++)
-			row[a] += wz * cols[a][r];
-		row[kp] += wz * z[r];
-		hz += wz * g->y[r];
-	}
-	for (size_t a = 0; a < kp; a++)
-		S[kp * MAXC + a] = S[a * MAXC + kp] = row[a];
-	S[kp * MAXC + kp] = row[kp];
-	t[kp] = hz;
+	border(g, cols, kp, ws->z, 0, end, S, t);
 	nnls(ws, k, S, t, c);
 	loss = gram_loss(k, S, t, yy, c);
 	return isfinite(loss) ? loss : INFINITY;
@@ -473,23 +483,13 @@ sf_score_child(const sf_grammar *g, sf_score_ws *ws, const sf_score_ws *P,
 		const double *PG = P->G + l * MAXC * MAXC,
 		             *ph = P->h + l * MAXC;
 		double *G = ws->G + l * MAXC * MAXC, *h = ws->h + l * MAXC;
-		double row[MAXC] = {0}, hx = 0;
 
 		for (size_t a = 0; a < kp; a++) {
 			memcpy(G + a * MAXC, PG + a * MAXC, kp * sizeof *G);
 			h[a] = ph[a];
 		}
-		for (size_t r = g->ch.start[l]; r < g->ch.start[l + 1]; r++) {
-			double wx = g->w[r] * x[r];
-			for (size_t a = 0; a < kp; a++)
-				row[a] += wx * pcols[a][r];
-			row[kp] += wx * x[r];
-			hx += wx * g->y[r];
-		}
-		for (size_t a = 0; a < kp; a++)
-			G[kp * MAXC + a] = G[a * MAXC + kp] = row[a];
-		G[kp * MAXC + kp] = row[kp];
-		h[kp] = hx;
+		border(g, pcols, kp, x, g->ch.start[l], g->ch.start[l + 1], G,
+		       h);
 	}
 	e->sc = score_grams(g, ws, cols, kp + 1, NULL, NULL);
 }
