@@ -3,7 +3,8 @@
  * shapes for known grids, the settings' errors, the selection (a formula
  * that fits the training rows best but extrapolates worse is not chosen),
  * the same board whatever the thread count, the model file of the winner
- * (it loads, and the pipeline's fit of it gives the search's constants),
+ * (it loads, and the pipeline's fit of it gives the search's constants;
+ * hostile names and texts in it read back as they were),
  * the non-linear variants (a fitted exponent, an overlap max()), and
  * recovery: data simulated from 20 formulas of the grammar with 2-5%
  * multiplicative noise (fixed seeds), the true shape or one equal to it on

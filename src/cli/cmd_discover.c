@@ -267,6 +267,30 @@ done:
 	return status;
 }
 
+/* The search's report on standard output: its JSON or its text. */
+static int
+print_report(const sf_model *m, const char *data_path,
+             const sf_discover_result *r, const discover_args *a)
+{
+	json_t *json = NULL;
+	char *text = NULL;
+	sf_error err;
+	int rc = SF_OK;
+
+	sf_error_clear(&err);
+	if (a->json && (json = sf_discover_report_json(m, data_path, r,
+	                                               a->output)) != NULL)
+		rc = sf_report_print_json(json, stdout, &err);
+	else if (!a->json && (text = sf_discover_report_text(
+	                          m, data_path, r, a->output)) != NULL)
+		fputs(text, stdout);
+	else
+		rc = sf_error_set(&err, SF_ENOMEM, "out of memory");
+	json_decref(json);
+	free(text);
+	return rc == SF_OK ? SF_EXIT_OK : cli_error(&err);
+}
+
 int
 sf_command_discover(const sf_command *cmd, int argc, char **argv)
 {
@@ -418,34 +442,7 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
-	if (a.json) {
-		json_t *json =
-		    sf_discover_report_json(m, data_path, r, a.output);
-
-		if (json == NULL) {
-			sf_error_set(&err, SF_ENOMEM, "out of memory");
-			status = cli_error(&err);
-			goto done;
-		}
-		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
-			json_decref(json);
-			status = cli_error(&err);
-			goto done;
-		}
-		json_decref(json);
-	} else {
-		char *report =
-		    sf_discover_report_text(m, data_path, r, a.output);
-
-		if (report == NULL) {
-			sf_error_set(&err, SF_ENOMEM, "out of memory");
-			status = cli_error(&err);
-			goto done;
-		}
-		fputs(report, stdout);
-		free(report);
-	}
-	status = SF_EXIT_OK;
+	status = print_report(m, data_path, r, &a);
 done:
 	free(text);
 	free(path);
