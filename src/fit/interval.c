@@ -237,11 +237,11 @@ level_tops(double *x, size_t n)
 
 /* What the chain learned: one entry per cut that gave evidence. */
 typedef struct cut {
-	size_t input; /* the input chained along */
-	size_t rank;  /* 0 for the input's top cut, 1 for the next, ... */
-	double below; /* doublings from its top level up to the input's */
-	double slope; /* m_k: its error per doubling */
-	double reach; /* S = sum of its predictions' squared distances */
+	size_t input;  /* the input chained along */
+	size_t rank;   /* 0 for the input's top cut, 1 for the next, ... */
+	double below;  /* doublings from its top level up to the input's */
+	double slope;  /* m_k: its error per doubling */
+	double reach;  /* S = sum of its predictions' squared distances */
 	double spread; /* (sum of D_i sqrt(v_i))^2: its refit's own
 	                  uncertainty (shared by its predictions), which adds
 	                  (sigma^2 S + spread) / S^2 to the slope's variance
@@ -304,8 +304,8 @@ chain_work_alloc(chain_work *w, const sf_dataset *d)
 	w->pred = malloc((n + 1) * sizeof *w->pred);
 	w->var = malloc((n + 1) * sizeof *w->var);
 	if (w->numeric == NULL || w->rows == NULL || w->levels == NULL ||
-	    w->lo == NULL || w->hi == NULL || w->x == NULL ||
-	    w->pred == NULL || w->var == NULL)
+	    w->lo == NULL || w->hi == NULL || w->x == NULL || w->pred == NULL ||
+	    w->var == NULL)
 		return SF_ENOMEM;
 	for (size_t j = 0; j < J; j++)
 		w->numeric[j] = d->inputs[j].levels == NULL;
@@ -355,9 +355,8 @@ cut_slope(const sf_dataset *d, const chain_work *w, int multiplicative,
  */
 static int
 chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-           const sf_fit_options *o, int multiplicative, size_t j,
-           size_t rank, double cut_value, double top, chain_work *w,
-           chain *c, sf_error *err)
+           const sf_fit_options *o, int multiplicative, size_t j, size_t rank,
+           double cut_value, double top, chain_work *w, chain *c, sf_error *err)
 {
 	size_t ntrain = 0;
 	sf_dataset *sub = NULL;
@@ -398,8 +397,8 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	if (rc != SF_OK)
 		return rc;
 	c->fits++;
-	k.slope = cut_slope(d, w, multiplicative, j, cut_value, &k.reach,
-	                    &k.spread);
+	k.slope =
+	    cut_slope(d, w, multiplicative, j, cut_value, &k.reach, &k.spread);
 	k.below = cut_value > 0 ? log2(top / cut_value)
 	          : top > w->levels[0]
 	              ? (top - cut_value) / (top - w->levels[0])
@@ -438,8 +437,8 @@ chain_input(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	           : 1;
 	for (size_t i = 0; i * step < cuts && rc == SF_OK; i++)
 		rc = chain_step(m, d, f, o, multiplicative, j, i,
-		                w->levels[L - 2 - i * step], w->levels[L - 1], w,
-		                c, err);
+		                w->levels[L - 2 - i * step], w->levels[L - 1],
+		                w, c, err);
 	return rc;
 }
 
@@ -499,10 +498,10 @@ posterior(sf_interval_model *im, const chain *c, size_t skip)
 	}
 	im->evidence = E;
 	im->growth_dof = p->dof + E;
-	im->growth = sqrt((p->dof * c2 + ss) / im->growth_dof +
-	                  (isfinite(var_a) ? prior_var * var_a /
-	                                         (prior_var + var_a)
-	                                   : prior_var));
+	im->growth =
+	    sqrt((p->dof * c2 + ss) / im->growth_dof +
+	         (isfinite(var_a) ? prior_var * var_a / (prior_var + var_a)
+	                          : prior_var));
 }
 
 /*
@@ -523,6 +522,15 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j)
 		return k->slope - others.bias > 2 * others.growth;
 	}
 	return 0;
+}
+
+double
+sf_interval_weight(const sf_interval_model *im)
+{
+	double b = isfinite(im->bias) ? im->bias : 0;
+	double e = b * b + im->growth * im->growth;
+
+	return e > 0 && isfinite(e) ? 1 / e : 0;
 }
 
 sf_interval_prior
@@ -616,7 +624,7 @@ int
 sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
                  const sf_dataset *fitted, const sf_dataset *d,
                  const double *theta, const double *cov, double *lo, double *hi,
-                 double *distance, sf_error *err)
+                 double *distance, sf_interval_t *shape, sf_error *err)
 {
 	const size_t n = d->rows, J = d->ninputs;
 	double *pred = malloc((n + 1) * sizeof *pred);
@@ -648,6 +656,9 @@ sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 		D = sf_interval_distance(J, rlo, rhi, numeric, x);
 		if (distance != NULL)
 			distance[i] = D;
+		if (shape != NULL &&
+		    !sf_interval_shape(im, pred[i], var[i], D, &shape[i]))
+			shape[i].centre = shape[i].scale = shape[i].dof = NAN;
 		sf_interval_at(im, pred[i], var[i], D, &lo[i], &hi[i]);
 	}
 done:

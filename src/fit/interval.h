@@ -172,8 +172,8 @@ typedef struct sf_interval_t {
  * fills *out, or 0 when time is not finite (or not positive with
  * multiplicative errors).
  */
-int sf_interval_shape(const sf_interval_model *im, double time,
-                      double mean_var, double distance, sf_interval_t *out);
+int sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
+                      double distance, sf_interval_t *out);
 
 /*
  * The 95% prediction interval [*lo, *hi] of a new measurement at a point
@@ -189,12 +189,22 @@ void sf_interval_at(const sf_interval_model *im, double time, double mean_var,
  * The 95% prediction intervals [lo_i, hi_i] of every row of d from the fit
  * theta (covariance cov, P x P, NULL for none) of formula f to the rows of
  * fitted, whose input ranges define the distances (into distance[i]
- * when distance is not NULL).  d and fitted have the same inputs (one may
- * be a selection of the other).  Returns SF_OK, SF_ENOMEM.
+ * when distance is not NULL; each row's distribution, sf_interval_shape,
+ * into shape[i] when shape is not NULL, NaN where there is none).  d and
+ * fitted have the same inputs (one may be a selection of the other).
+ * Returns SF_OK, SF_ENOMEM.
  */
 int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
                      const sf_dataset *fitted, const sf_dataset *d,
                      const double *theta, const double *cov, double *lo,
-                     double *hi, double *distance, sf_error *err);
+                     double *hi, double *distance, sf_interval_t *shape,
+                     sf_error *err);
+
+/*
+ * The weight of a formula with error model im in an ensemble (ensemble.h):
+ * 1 / (bias^2 + growth^2), its inverse expected squared error per doubling
+ * beyond the range; 0 when the growth is unknown.
+ */
+double sf_interval_weight(const sf_interval_model *im);
 
 #endif /* SF_INTERVAL_H */

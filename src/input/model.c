@@ -1773,8 +1773,8 @@ static int
 load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 {
 	static const char *const single_keys[] = {
-	    "name",  "description", "data", "inputs", "parameters",
-	    "terms", "time",        "fit",  "models", "discover"};
+	    "name", "description", "data",   "inputs",   "parameters", "terms",
+	    "time", "fit",         "models", "discover", "ensemble"};
 	static const char *const item_keys[] = {
 	    "name",  "description", "inputs", "parameters",
 	    "terms", "time",        "fit"};
@@ -1788,8 +1788,16 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		                   "(name, data, parameters, time, ...), not "
 		                   "%s",
 		                   node_kind_name(root));
-	if ((rc = check_keys(ld, root, "the model", single_keys, 10)) != SF_OK)
+	if ((rc = check_keys(ld, root, "the model", single_keys, 11)) != SF_OK)
 		return rc;
+	if ((v = map_get(ld, root, "ensemble")) != NULL) {
+		if ((rc = get_bool(ld, v, "ensemble", &set->ensemble)) != SF_OK)
+			return rc;
+		if (set->ensemble && map_get(ld, root, "models") == NULL)
+			return loader_fail(ld, v, SF_EVALUE,
+			                   "ensemble: true needs a 'models:' "
+			                   "list: the formulas read as one");
+	}
 	if ((v = map_get(ld, root, "discover")) != NULL &&
 	    (rc = load_discover(ld, v, &set->discover)) != SF_OK)
 		return rc;

@@ -1178,6 +1178,10 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f->name);
 	free(f->time);
 	free(f->output);
+	for (size_t m = 0; m < f->nmembers; m++)
+		sf_fitfile_free(f->members[m]);
+	free(f->members);
+	free(f->weights);
 	free(f);
 }
 

@@ -695,13 +695,13 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 	        im->multiplicative ? 100 * im->sigma : im->sigma,
 	        im->multiplicative ? "%" : "",
 	        im->sigma > im->sigma_residual ? "replicate" : "residual");
-	fprintf(out,
-	        "model error beyond the fitted range %.3g%% per doubling",
+	fprintf(out, "model error beyond the fitted range %.3g%% per doubling",
 	        100 * im->growth);
 	if (fabs(im->bias) >= 0.0005)
-		fprintf(out, ", centred %+.3g%% per doubling\n    (the chain's "
-		             "runs came out %s than the formula: the interval "
-		             "is skewed %s)",
+		fprintf(out,
+		        ", centred %+.3g%% per doubling\n    (the chain's "
+		        "runs came out %s than the formula: the interval "
+		        "is skewed %s)",
 		        100 * im->bias, im->bias > 0 ? "slower" : "faster",
 		        im->bias > 0 ? "up" : "down");
 	if (im->chain_cuts > 0)
