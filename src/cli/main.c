@@ -101,9 +101,13 @@ static const command commands[] = {
      "      --budget N      formulas scored at most (default 200000)\n"
      "      --top N         discovered formulas on the board (default "
      "10)\n"
+     "      --members K     formulas of the ensemble -o writes (default 5, "
+     "at most 8;\n"
+     "                      1: the winner alone)\n"
      "      --shapes        only list the grammar's term shapes, simplest "
      "first\n"
-     "  -o, --output FILE   write the best as a model file (atomically)\n"
+     "  -o, --output FILE   write the ensemble (or the best) as a model "
+     "file\n                      (atomically)\n"
      "      --json          print the search and the board as "
      "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,

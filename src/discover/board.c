@@ -454,6 +454,38 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 	return 0;
 }
 
+/*
+ * The ensemble (discover.h): the winner, then up to max - 1 more of the
+ * tied discovered formulas on the board, those that extrapolated best
+ * (lowest score) first.  The winner is the simplest of the tied, which
+ * is not always the one that extrapolates best: the ensemble keeps the
+ * others in the answer, weighted by their evidence when fitted.
+ */
+static void
+choose_members(sf_discover_result *r, size_t max)
+{
+	r->members[0] = r->winner;
+	r->nmembers = 1;
+	while (r->nmembers < max) {
+		size_t best = SIZE_MAX;
+
+		for (size_t i = 0; i < r->nboard; i++) {
+			const sf_discover_candidate *c = &r->board[i];
+			int taken = 0;
+
+			for (size_t q = 0; q < r->nmembers; q++)
+				taken |= r->members[q] == i;
+			if (taken || c->model != NULL || !c->tied)
+				continue;
+			if (best == SIZE_MAX || c->score < r->board[best].score)
+				best = i;
+		}
+		if (best == SIZE_MAX)
+			return;
+		r->members[r->nmembers++] = best;
+	}
+}
+
 int
 sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
               sf_discover_candidate *given, size_t ngiven, sf_error *err)
@@ -491,5 +523,7 @@ sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
 		rc = sf_error_set(err, SF_EFAIL,
 		                  "no formula of the grammar could be fitted "
 		                  "to the training rows");
+	if (rc == SF_OK)
+		choose_members(r, st->members);
 	return rc;
 }

@@ -239,6 +239,7 @@ level_tops(double *x, size_t n)
 typedef struct cut {
 	size_t input;  /* the input chained along */
 	size_t rank;   /* 0 for the input's top cut, 1 for the next, ... */
+	double upto;   /* its refit's rows: the input at most this */
 	double below;  /* doublings from its top level up to the input's */
 	double slope;  /* m_k: its error per doubling */
 	double reach;  /* S = sum of its predictions' squared distances */
@@ -363,7 +364,7 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	sf_fit_result *r = NULL;
 	sf_stats *st = NULL;
 	sf_error fit_err;
-	cut k = {j, rank, 0, NAN, 0, 0};
+	cut k = {j, rank, cut_value, 0, NAN, 0, 0};
 	int rc;
 
 	for (size_t i = 0; i < d->rows; i++)
@@ -610,6 +611,13 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
 	posterior(out, &c, SIZE_MAX);
+	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
+		const cut *k = &c.cuts[i];
+		sf_interval_cut x = {k->input, k->upto,  k->below, k->slope,
+		                     k->reach, noise_var(k, out->sigma)};
+
+		out->cuts[i] = x;
+	}
 	if (top != SIZE_MAX && regime_change(out, &c, top)) {
 		out->regime = 1;
 		out->regime_input = top;

@@ -106,12 +106,27 @@ typedef struct sf_interval_prior {
 	double scale, dof, bias_weight;
 } sf_interval_prior;
 
-#define SF_INTERVAL_PRIOR_SCALE 0.048
-#define SF_INTERVAL_PRIOR_DOF 1.35
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 0.25
+#define SF_INTERVAL_PRIOR_SCALE 0.127
+#define SF_INTERVAL_PRIOR_DOF 3.48
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.96
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
+
+/* A cut of the forward chain (interval.c): what the report shows and what
+ * bench/prior.py fits the prior from. */
+typedef struct sf_interval_cut {
+	size_t input;  /* the input chained along */
+	double upto;   /* the refit's rows: that input at most this */
+	double below;  /* doublings from upto to the input's top level */
+	double slope;  /* m: its error per doubling */
+	double reach;  /* S: the sum of its predictions' squared distances */
+	double noise;  /* the variance of m that noise and the refit's own
+	                  uncertainty explain */
+} sf_interval_cut;
+
+/* Cuts kept for the report, at most (the posterior uses every one). */
+enum { SF_INTERVAL_CUTS_KEPT = 32 };
 
 /* What a fit says about the error of a new measurement. */
 typedef struct sf_interval_model {
@@ -135,6 +150,8 @@ typedef struct sf_interval_model {
 	int regime;              /* the largest levels scale worse than
 	                            the formula (see above) */
 	size_t regime_input;     /* which input, when regime is set */
+	sf_interval_cut cuts[SF_INTERVAL_CUTS_KEPT]; /* the first chain_cuts
+	                            of them (at most the array) */
 } sf_interval_model;
 
 /*

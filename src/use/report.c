@@ -502,6 +502,33 @@ prior_json(const sf_interval_prior *p, int *ok)
 	return o;
 }
 
+/* The forward chain's cuts (interval.h), as bench/prior.py reads them. */
+static json_t *
+chain_json(const sf_report *r, const sf_interval_model *im, int *ok)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < im->chain_cuts &&
+	                   i < SF_INTERVAL_CUTS_KEPT;
+	     i++) {
+		const sf_interval_cut *k = &im->cuts[i];
+		json_t *o = json_object();
+
+		put(o, "input", json_string(r->data->inputs[k->input].name),
+		    ok);
+		put(o, "upto", sf_json_number(k->upto), ok);
+		put(o, "below", sf_json_number(k->below), ok);
+		put(o, "slope", sf_json_number(k->slope), ok);
+		put(o, "reach", sf_json_number(k->reach), ok);
+		put(o, "noise", sf_json_number(k->noise), ok);
+		if (o == NULL || json_array_append_new(a, o) != 0)
+			*ok = 0;
+	}
+	if (a == NULL)
+		*ok = 0;
+	return a;
+}
+
 /* What predict needs for a new measurement's interval (interval.h). */
 static json_t *
 interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
@@ -531,6 +558,7 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
 	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
 	put(o, "chain_cuts", json_integer((json_int_t)im->chain_cuts), ok);
+	put(o, "chain", chain_json(r, im, ok), ok);
 	put(o, "regime",
 	    im->regime ? json_string(r->data->inputs[im->regime_input].name)
 	               : json_null(),
