@@ -259,6 +259,25 @@ test_nearest(void)
 	CU_ASSERT_PTR_NULL(sf_suggest_nearest("x", names, 0));
 }
 
+/* Choices as messages offer them: commas, then "or"; cut to the buffer. */
+static void
+test_list(void)
+{
+	static const char *const names[] = {"lshade", NULL, "jso", "de"};
+	char buf[64], small[8];
+
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 4, buf, sizeof buf),
+	                       "lshade, jso or de");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names + 2, 2, buf, sizeof buf),
+	                       "jso or de");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 2, buf, sizeof buf),
+	                       "lshade");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 0, buf, sizeof buf), "");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 4, small, sizeof small),
+	                       "lshade,");
+	CU_ASSERT_PTR_EQUAL(sf_suggest_list(names, 4, buf, 0), buf);
+}
+
 int
 main(void)
 {
@@ -282,6 +301,7 @@ main(void)
 	static CU_TestInfo suggest_tests[] = {
 	    {"edit distance", test_distance},
 	    {"nearest name", test_nearest},
+	    {"list of choices", test_list},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
