@@ -78,6 +78,8 @@ print_model(const sf_problem *p)
 	const sf_model *m = p->model;
 	const sf_dataset *d = p->data;
 	int w = (int)name_width(m);
+	/* classic DE's strategy; the adaptive algorithms have none */
+	int strategy = !sf_de_method_get(m->fit.algorithm)->adaptive;
 	char *text;
 
 	printf("model: %s (%s)\n", m->name, m->path);
@@ -133,9 +135,8 @@ print_model(const sf_problem *p)
 		else
 			printf(" (lambda %g)", m->fit.lambda);
 	}
-	printf(", optimizer %s%s%s\n", sf_algorithm_name(m->fit.algorithm),
-	       m->fit.algorithm == SF_ALGORITHM_DE ? " " : "",
-	       m->fit.algorithm == SF_ALGORITHM_DE ? m->fit.strategy : "");
+	printf(", optimizer %s%s%s\n", sf_de_algorithm_name(m->fit.algorithm),
+	       strategy ? " " : "", strategy ? m->fit.strategy : "");
 }
 
 int

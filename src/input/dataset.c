@@ -9,6 +9,7 @@
 #include "input/dataset.h"
 #include "expr/expr.h"
 #include "base/suggest.h"
+#include "solve/loss.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -757,12 +758,15 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		if (!isfinite(y))
 			snprintf(why, sizeof why, "the output %s is %g",
 			         output.text, y);
-		else if (positive && !(y > 0))
+		else if (positive && !(y > 0)) {
+			char losses[128];
+
 			snprintf(why, sizeof why,
-			         "the output %s is %g; the loss (relative, "
-			         "log or huber) needs measurements > 0",
-			         output.text, y);
-		else if (bad_input != SIZE_MAX)
+			         "the output %s is %g; the loss (%s) needs "
+			         "measurements > 0",
+			         output.text, y,
+			         sf_loss_list(losses, sizeof losses, 1));
+		} else if (bad_input != SIZE_MAX)
 			snprintf(why, sizeof why,
 			         "input '%s' is %g (an empty cell, or a "
 			         "domain error in its expression)",

@@ -893,11 +893,6 @@ load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
 	return SF_OK;
 }
 
-static const char *const loss_names[] = {
-    [SF_LOSS_RELATIVE] = "relative", [SF_LOSS_SSE] = "sse",
-    [SF_LOSS_LOG] = "log",           [SF_LOSS_ABSOLUTE] = "absolute",
-    [SF_LOSS_HUBER] = "huber",
-};
 static const char *const penalty_names[] = {
     [SF_PENALTY_NONE] = "none",
     [SF_PENALTY_L2] = "l2",
@@ -909,16 +904,9 @@ static const char *const scale_names[] = {
     [SF_SCALE_LOG] = "log",
 };
 
-/* The optimiser's names are solve/de.h's; these put them in the form
- * get_choice() takes.  Strategies are listed as they always were, the
- * default (best1) first. */
-static void
-algorithm_choices(const char **names)
-{
-	for (int k = 0; k < SF_DE_ALGORITHMS; k++)
-		names[k] = sf_de_algorithm_name((sf_de_algorithm)k);
-}
-
+/* The strategies' names are solve/de.h's; this puts them in the form
+ * get_choice() takes, listed as they always were, the default (best1)
+ * first. */
 enum { NSTRATEGIES = 2 * SF_DE_MUTATIONS };
 
 static void
@@ -1011,13 +999,13 @@ load_mutation(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
  * current-to-pbest/1/bin: say so rather than ignore the key silently. */
 static void
 warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
-             sf_algorithm algorithm)
+             sf_de_algorithm algorithm)
 {
-	if (algorithm != SF_ALGORITHM_DE)
+	if (sf_de_method_get(algorithm)->adaptive)
 		loader_warn(ld, node,
 		            "%s applies to algorithm de only; it is ignored "
 		            "by %s, which adapts its own",
-		            key, sf_algorithm_name(algorithm));
+		            key, sf_de_algorithm_name(algorithm));
 }
 
 static int
@@ -1045,12 +1033,12 @@ load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	if ((v = map_get(ld, node, "algorithm")) != NULL) {
 		const char *names[SF_DE_ALGORITHMS];
 
-		algorithm_choices(names);
+		sf_de_algorithm_names(names);
 		rc =
 		    get_choice(ld, v, "algorithm", names, SF_DE_ALGORITHMS, &k);
 		if (rc != SF_OK)
 			return rc;
-		s->algorithm = (sf_algorithm)k;
+		s->algorithm = (sf_de_algorithm)k;
 	}
 	if ((v = map_get(ld, node, "strategy")) != NULL) {
 		const char *names[NSTRATEGIES];
@@ -1166,7 +1154,10 @@ load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    (rc = check_keys(ld, node, "fit", keys, 5)) != SF_OK)
 		return rc;
 	if ((v = map_get(ld, node, "loss")) != NULL) {
-		if ((rc = get_choice(ld, v, "loss", loss_names, 5, &k)) !=
+		const char *names[SF_LOSSES];
+
+		sf_loss_names(names);
+		if ((rc = get_choice(ld, v, "loss", names, SF_LOSSES, &k)) !=
 		    SF_OK)
 			return rc;
 		s->loss = (sf_loss)k;
@@ -1433,7 +1424,7 @@ sf_fit_settings_default(sf_fit_settings *s)
 	s->loss = SF_LOSS_RELATIVE;
 	s->huber_delta = 0.1;
 	s->penalty = SF_PENALTY_NONE;
-	s->algorithm = SF_ALGORITHM_LSHADE;
+	s->algorithm = SF_DE_LSHADE;
 	snprintf(s->strategy, sizeof s->strategy, "%s",
 	         sf_de_strategy_name(classic.mutation, classic.crossover));
 	s->tol = -1;
@@ -2240,29 +2231,10 @@ sf_model_output(const sf_model *m)
 	                              : SF_MODEL_DEFAULT_OUTPUT;
 }
 
-int
-sf_loss_needs_positive(sf_loss loss)
-{
-	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
-	       loss == SF_LOSS_HUBER;
-}
-
-const char *
-sf_loss_name(sf_loss loss)
-{
-	return loss_names[loss];
-}
-
 const char *
 sf_penalty_name(sf_penalty penalty)
 {
 	return penalty_names[penalty];
-}
-
-const char *
-sf_algorithm_name(sf_algorithm algorithm)
-{
-	return sf_de_algorithm_name((sf_de_algorithm)algorithm);
 }
 
 const char *

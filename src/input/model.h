@@ -20,6 +20,7 @@
 
 #include "base/error.h"
 #include "solve/de.h"
+#include "solve/loss.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -72,14 +73,6 @@ typedef struct sf_model_term {
 	sf_term_kind kind; /* from `kind:`, or guessed from the name */
 } sf_model_term;
 
-typedef enum sf_loss {
-	SF_LOSS_RELATIVE = 0, /* sum of squared relative errors (default) */
-	SF_LOSS_SSE,          /* sum of squared errors */
-	SF_LOSS_LOG,          /* sum of squared log ratios */
-	SF_LOSS_ABSOLUTE,     /* sum of absolute errors (L1) */
-	SF_LOSS_HUBER         /* Huber on relative errors, threshold delta */
-} sf_loss;
-
 typedef enum sf_penalty {
 	SF_PENALTY_NONE = 0,
 	SF_PENALTY_L2,
@@ -91,13 +84,6 @@ typedef enum sf_weighting {
 	SF_WEIGHTS_COLUMN,   /* data.weight: an expression over columns */
 	SF_WEIGHTS_INVERSE_VARIANCE /* from the spread of repetitions */
 } sf_weighting;
-
-/* The optimiser: the values (and names) of solve/de.h's. */
-typedef enum sf_algorithm {
-	SF_ALGORITHM_LSHADE = SF_DE_LSHADE,
-	SF_ALGORITHM_JSO = SF_DE_JSO,
-	SF_ALGORITHM_DE = SF_DE_CLASSIC
-} sf_algorithm;
 
 /* How the global search sees the parameters (see fit.c). */
 typedef enum sf_search_scale {
@@ -117,13 +103,13 @@ typedef enum sf_init_method {
  * report can show which values were chosen by the user.
  */
 typedef struct sf_fit_settings {
-	sf_loss loss;
+	sf_loss loss;       /* solve/loss.h */
 	double huber_delta; /* > 0; default 0.1 (10% relative error) */
 	sf_penalty penalty;
 	double lambda;   /* >= 0 */
 	int lambda_auto; /* `lambda: auto`: chosen by cross-validation */
 	sf_weighting weighting;
-	sf_algorithm algorithm;
+	sf_de_algorithm algorithm; /* solve/de.h */
 	char strategy[24];         /* classic DE strategy name ("best1bin") */
 	sf_model_text strategy_at; /* where the strategy was given, if it was */
 	size_t population;         /* absolute population size, or 0 */
@@ -270,10 +256,6 @@ void sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err);
 /* The number of fitted (not fixed) parameters. */
 size_t sf_model_fitted_count(const sf_model *m);
 
-/* 1 when the loss divides by or takes the log of the measurement, so
- * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
-int sf_loss_needs_positive(sf_loss loss);
-
 /* The units data.unit takes: seconds, milliseconds, minutes, hours. */
 #define SF_MODEL_UNITS 4
 extern const char *const sf_model_units[SF_MODEL_UNITS];
@@ -284,10 +266,9 @@ extern const char *const sf_model_units[SF_MODEL_UNITS];
 /* The text of m's output: data.output, or SF_MODEL_DEFAULT_OUTPUT. */
 const char *sf_model_output(const sf_model *m);
 
-/* Names for the report: "relative", "l2", "lshade", ... */
-const char *sf_loss_name(sf_loss loss);
+/* Names for the report: "l2", "auto", ... (a loss's and an algorithm's
+ * are solve/loss.h's and solve/de.h's). */
 const char *sf_penalty_name(sf_penalty penalty);
-const char *sf_algorithm_name(sf_algorithm algorithm);
 const char *sf_term_kind_name(sf_term_kind kind);
 const char *sf_search_scale_name(sf_search_scale scale);
 
