@@ -142,16 +142,45 @@ test_find(void)
 	CU_ASSERT_EQUAL(loss, SF_LOSS_HUBER);
 }
 
-/* The lists messages and help print. */
+/* 1 when list holds name as a whole word. */
+static int
+lists(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(list, name); p != NULL;
+	     p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ' ') &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* The lists messages and help print: every name (or those needing
+ * positive outputs) in table order, commas, "or" before the last. */
 static void
 test_list(void)
 {
-	char buf[128], small[10];
+	char all[256], positive[256], small[10];
+	size_t commas = 0, wanted = 0;
 
-	CU_ASSERT_STRING_EQUAL(sf_loss_list(buf, sizeof buf, 0),
-	                       "relative, sse, log, absolute or huber");
-	CU_ASSERT_STRING_EQUAL(sf_loss_list(buf, sizeof buf, 1),
-	                       "relative, log or huber");
+	sf_loss_list(all, sizeof all, 0);
+	sf_loss_list(positive, sizeof positive, 1);
+	CU_ASSERT_EQUAL(strncmp(all, "relative, sse, log, absolute", 28), 0);
+	CU_ASSERT_EQUAL(strncmp(positive, "relative, log", 13), 0);
+	for (size_t k = 0; k < SF_LOSSES; k++) {
+		const sf_loss_method *m = sf_loss_get((sf_loss)k);
+
+		CU_ASSERT(lists(all, m->name));
+		CU_ASSERT_EQUAL(lists(positive, m->name), m->needs_positive);
+		wanted += m->needs_positive;
+	}
+	for (const char *p = all; (p = strstr(p, ", ")) != NULL; p++)
+		commas++;
+	CU_ASSERT_EQUAL(commas, SF_LOSSES - 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(all, " or "));
+	CU_ASSERT_PTR_NULL(strstr(strstr(all, " or ") + 1, " or "));
+	CU_ASSERT(wanted >= 2 && strstr(positive, " or ") != NULL);
 	CU_ASSERT_STRING_EQUAL(sf_loss_list(small, sizeof small, 0),
 	                       "relative,");
 }
