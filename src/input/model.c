@@ -915,15 +915,110 @@ append_model(loader *ld, sf_model_set *set, sf_model *m)
 	return SF_OK;
 }
 
+/* A file of one model: the root is the model.  Takes m (frees it on
+ * failure). */
+static int
+load_single(loader *ld, const yaml_node_t *root, sf_model *m, sf_model_set *set)
+{
+	int rc;
+
+	if ((rc = load_model_body(ld, root, m)) != SF_OK ||
+	    (rc = resolve_data_file(ld, m)) != SF_OK) {
+		model_free(m);
+		return rc;
+	}
+	if (m->name == NULL &&
+	    (m->name = default_name(ld->path, NULL, SIZE_MAX)) == NULL) {
+		model_free(m);
+		return sf_schema_oom(ld);
+	}
+	return append_model(ld, set, m);
+}
+
+/* What a models: file gives every model: fit: and inputs:, and its name:
+ * and description: as their defaults; each model has its own formula, so
+ * parameters:, terms: and time: belong in the items. */
+static int
+load_shared(loader *ld, const yaml_node_t *root, const yaml_node_t *models,
+            sf_model *shared)
+{
+	static const char *const per_model[] = {"parameters", "terms", "time"};
+	yaml_node_t *v;
+	int rc;
+
+	for (size_t i = 0; i < 3; i++)
+		if ((v = sf_schema_get(ld, root, per_model[i])) != NULL)
+			return sf_schema_fail(ld, v, SF_ENAME,
+			                      "with 'models:', give '%s' "
+			                      "in each model",
+			                      per_model[i]);
+	if ((rc = sf_schema_expect(ld, models, YAML_SEQUENCE_NODE, "models")) !=
+	    SF_OK)
+		return rc;
+	if (models->data.sequence.items.top ==
+	    models->data.sequence.items.start)
+		return sf_schema_fail(ld, models, SF_EVALUE, "models is empty");
+	if ((v = sf_schema_get(ld, root, "fit")) != NULL &&
+	    (rc = sf_settings_load(ld, v, &shared->fit)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, root, "inputs")) != NULL &&
+	    (rc = load_inputs(ld, v, shared)) != SF_OK)
+		return rc;
+	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
+	    (rc = load_text_key(ld, root, "description",
+	                        &shared->description)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
+/* Item index of a models: list: a model made of what the file shares and
+ * the item's keys, named (by default after the list and its place) and
+ * appended to set. */
+static int
+load_item(loader *ld, const yaml_node_t *node, size_t index,
+          const sf_model *shared, sf_model_set *set)
+{
+	static const char *const item_keys[] = {
+	    "name",  "description", "inputs", "parameters",
+	    "terms", "time",        "fit"};
+	sf_model *m;
+	int rc;
+
+	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE,
+	                           "each item of models")) != SF_OK ||
+	    (rc = sf_schema_keys(ld, node, "a model", item_keys, 7)) != SF_OK)
+		return rc;
+	if ((m = model_new(ld, shared)) == NULL)
+		return sf_schema_oom(ld);
+	if ((rc = load_model_body(ld, node, m)) != SF_OK ||
+	    (rc = resolve_data_file(ld, m)) != SF_OK) {
+		model_free(m);
+		return rc;
+	}
+	if (m->name == NULL &&
+	    (m->name = default_name(ld->path, shared->name, index)) == NULL) {
+		model_free(m);
+		return sf_schema_oom(ld);
+	}
+	for (size_t j = 0; j < set->count; j++)
+		if (strcmp(set->models[j]->name, m->name) == 0) {
+			rc = sf_schema_fail(ld, node, SF_ENAME,
+			                    "two models are named '%s'",
+			                    m->name);
+			model_free(m);
+			return rc;
+		}
+	return append_model(ld, set, m);
+}
+
+/* The root: one model, or a models: list sharing data:, fit: and
+ * inputs:, and the file's discover: block. */
 static int
 load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 {
 	static const char *const single_keys[] = {
 	    "name",  "description", "data", "inputs", "parameters",
 	    "terms", "time",        "fit",  "models", "discover"};
-	static const char *const item_keys[] = {
-	    "name",  "description", "inputs", "parameters",
-	    "terms", "time",        "fit"};
 	yaml_node_t *models, *v;
 	sf_model *shared;
 	int rc;
@@ -944,99 +1039,22 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 	if ((shared = model_new(ld, NULL)) == NULL)
 		return sf_schema_oom(ld);
 	if ((v = sf_schema_get(ld, root, "data")) != NULL &&
-	    (rc = load_data(ld, v, shared)) != SF_OK)
-		goto done;
+	    (rc = load_data(ld, v, shared)) != SF_OK) {
+		model_free(shared);
+		return rc;
+	}
 	models = sf_schema_get(ld, root, "models");
-	if (models == NULL) {
-		if ((rc = load_model_body(ld, root, shared)) != SF_OK ||
-		    (rc = resolve_data_file(ld, shared)) != SF_OK)
-			goto done;
-		if (shared->name == NULL &&
-		    (shared->name = default_name(ld->path, NULL, SIZE_MAX)) ==
-		        NULL) {
-			rc = sf_schema_oom(ld);
-			goto done;
-		}
-		rc = append_model(ld, set, shared);
-		shared = NULL;
-		goto done;
-	}
-	/* A list of models sharing data:, fit: and inputs:; each has a
-	 * formula. */
+	if (models == NULL)
+		return load_single(ld, root, shared, set);
+	/* Every model of a list has a formula. */
 	ld->flags &= ~(unsigned)SF_MODEL_FORMULA_OPTIONAL;
-	{
-		static const char *const per_model[] = {"parameters", "terms",
-		                                        "time"};
-		for (size_t i = 0; i < 3; i++)
-			if ((v = sf_schema_get(ld, root, per_model[i])) !=
-			    NULL) {
-				rc = sf_schema_fail(ld, v, SF_ENAME,
-				                    "with 'models:', give '%s' "
-				                    "in each model",
-				                    per_model[i]);
-				goto done;
-			}
-	}
-	if ((rc = sf_schema_expect(ld, models, YAML_SEQUENCE_NODE, "models")) !=
-	    SF_OK)
-		goto done;
-	if (models->data.sequence.items.top ==
-	    models->data.sequence.items.start) {
-		rc = sf_schema_fail(ld, models, SF_EVALUE, "models is empty");
-		goto done;
-	}
-	if ((v = sf_schema_get(ld, root, "fit")) != NULL &&
-	    (rc = sf_settings_load(ld, v, &shared->fit)) != SF_OK)
-		goto done;
-	if ((v = sf_schema_get(ld, root, "inputs")) != NULL &&
-	    (rc = load_inputs(ld, v, shared)) != SF_OK)
-		goto done;
-	/* The file's name and description: the default of each model. */
-	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
-	    (rc = load_text_key(ld, root, "description",
-	                        &shared->description)) != SF_OK)
-		goto done;
+	rc = load_shared(ld, root, models, shared);
 	for (yaml_node_item_t *item = models->data.sequence.items.start;
-	     item < models->data.sequence.items.top; item++) {
-		yaml_node_t *node = sf_schema_node(ld, *item);
-		size_t index =
-		    (size_t)(item - models->data.sequence.items.start);
-		sf_model *m;
-
-		if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE,
-		                           "each item of models")) != SF_OK ||
-		    (rc = sf_schema_keys(ld, node, "a model", item_keys, 7)) !=
-		        SF_OK)
-			goto done;
-		if ((m = model_new(ld, shared)) == NULL) {
-			rc = sf_schema_oom(ld);
-			goto done;
-		}
-		if ((rc = load_model_body(ld, node, m)) != SF_OK ||
-		    (rc = resolve_data_file(ld, m)) != SF_OK) {
-			model_free(m);
-			goto done;
-		}
-		if (m->name == NULL &&
-		    (m->name = default_name(ld->path, shared->name, index)) ==
-		        NULL) {
-			model_free(m);
-			rc = sf_schema_oom(ld);
-			goto done;
-		}
-		for (size_t j = 0; j < set->count; j++)
-			if (strcmp(set->models[j]->name, m->name) == 0) {
-				rc = sf_schema_fail(ld, node, SF_ENAME,
-				                    "two models are named '%s'",
-				                    m->name);
-				model_free(m);
-				goto done;
-			}
-		if ((rc = append_model(ld, set, m)) != SF_OK)
-			goto done;
-	}
-	rc = SF_OK;
-done:
+	     rc == SF_OK && item < models->data.sequence.items.top; item++)
+		rc = load_item(
+		    ld, sf_schema_node(ld, *item),
+		    (size_t)(item - models->data.sequence.items.start), shared,
+		    set);
 	model_free(shared);
 	return rc;
 }
