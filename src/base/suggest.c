@@ -78,6 +78,19 @@ sf_suggest_nearest(const char *name, const char *const *candidates, size_t n)
 	return best;
 }
 
+size_t
+sf_suggest_match(const char *name, const char *const *names, size_t n,
+                 const char **nearest)
+{
+	for (size_t i = 0; name != NULL && i < n; i++)
+		if (names[i] != NULL && strcmp(name, names[i]) == 0)
+			return i;
+	if (nearest != NULL)
+		*nearest =
+		    name != NULL ? sf_suggest_nearest(name, names, n) : NULL;
+	return n;
+}
+
 char *
 sf_suggest_list(const char *const *names, size_t n, char *buf, size_t size)
 {

@@ -31,6 +31,14 @@ const char *sf_suggest_nearest(const char *name, const char *const *candidates,
                                size_t n);
 
 /*
+ * The index of name among the n names (NULL entries skipped), or n when
+ * it is none of them (or NULL); then *nearest, when nearest is not NULL,
+ * is sf_suggest_nearest's candidate, or NULL.  Exact, case-sensitive.
+ */
+size_t sf_suggest_match(const char *name, const char *const *names, size_t n,
+                        const char **nearest);
+
+/*
  * The n names (NULL entries skipped) as a message or help line offers
  * them: "a, b or c" ("a or b", "a").  Written into buf, size bytes,
  * cut short when it does not fit and always terminated; returns buf.

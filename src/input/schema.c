@@ -117,6 +117,20 @@ sf_schema_at(const sf_schema *s, const yaml_node_t *node)
 }
 
 /* Record an error at node (or at the top of the file when NULL). */
+/* The error at line and column, its message made of fmt and ap, the line
+ * quoted. */
+static int
+fail_v(sf_schema *s, int line, int column, int code, const char *fmt,
+       va_list ap)
+{
+	sf_error_at(s->err, code, s->path, line, column, "%s", "");
+	if (s->err != NULL) {
+		vsnprintf(s->err->message, sizeof s->err->message, fmt, ap);
+		sf_error_quote(s->err, s->text, s->length);
+	}
+	return code;
+}
+
 int
 sf_schema_fail(sf_schema *s, const yaml_node_t *node, int code, const char *fmt,
                ...)
@@ -126,13 +140,9 @@ sf_schema_fail(sf_schema *s, const yaml_node_t *node, int code, const char *fmt,
 
 	if (node != NULL)
 		p = sf_schema_at(s, node);
-	sf_error_at(s->err, code, s->path, p.line, p.column, "%s", "");
-	if (s->err != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(s->err->message, sizeof s->err->message, fmt, ap);
-		va_end(ap);
-		sf_error_quote(s->err, s->text, s->length);
-	}
+	va_start(ap, fmt);
+	code = fail_v(s, p.line, p.column, code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -517,13 +527,9 @@ sf_schema_fail_at(sf_schema *s, int line, int column, int code, const char *fmt,
 {
 	va_list ap;
 
-	sf_error_at(s->err, code, s->path, line, column, "%s", "");
-	if (s->err != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(s->err->message, sizeof s->err->message, fmt, ap);
-		va_end(ap);
-		sf_error_quote(s->err, s->text, s->length);
-	}
+	va_start(ap, fmt);
+	code = fail_v(s, line, column, code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

@@ -196,19 +196,14 @@ sf_de_algorithm_find(const char *name, sf_de_algorithm *algorithm,
                      const char **nearest)
 {
 	const char *names[DE_N_ALGORITHMS];
+	size_t i;
 
-	for (size_t i = 0; name != NULL && i < DE_N_ALGORITHMS; i++)
-		if (strcmp(name, de_methods[i].name) == 0) {
-			*algorithm = (sf_de_algorithm)i;
-			return SF_OK;
-		}
-	if (nearest != NULL) {
-		sf_de_algorithm_names(names);
-		*nearest = name != NULL ? sf_suggest_nearest(name, names,
-		                                             DE_N_ALGORITHMS)
-		                        : NULL;
-	}
-	return SF_ENAME;
+	sf_de_algorithm_names(names);
+	if ((i = sf_suggest_match(name, names, DE_N_ALGORITHMS, nearest)) ==
+	    DE_N_ALGORITHMS)
+		return SF_ENAME;
+	*algorithm = (sf_de_algorithm)i;
+	return SF_OK;
 }
 
 const char *

@@ -10,7 +10,6 @@
 #include "base/suggest.h"
 
 #include <math.h>
-#include <string.h>
 
 /* ---- the rows' functions --------------------------------------------- */
 
@@ -167,19 +166,14 @@ int
 sf_loss_find(const char *name, sf_loss *loss, const char **nearest)
 {
 	const char *names[SF_LOSSES];
+	size_t k;
 
-	for (size_t k = 0; name != NULL && k < SF_LOSSES; k++)
-		if (strcmp(name, losses[k].name) == 0) {
-			*loss = (sf_loss)k;
-			return SF_OK;
-		}
-	if (nearest != NULL) {
-		sf_loss_names(names);
-		*nearest = name != NULL
-		               ? sf_suggest_nearest(name, names, SF_LOSSES)
-		               : NULL;
-	}
-	return SF_ENAME;
+	sf_loss_names(names);
+	if ((k = sf_suggest_match(name, names, SF_LOSSES, nearest)) ==
+	    SF_LOSSES)
+		return SF_ENAME;
+	*loss = (sf_loss)k;
+	return SF_OK;
 }
 
 const char *
