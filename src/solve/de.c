@@ -347,12 +347,11 @@ de_in_unit(double x)
 	return x >= 0.0 && x <= 1.0;
 }
 
+/* The box: dim >= 1 parameters with finite bounds lower < upper. */
 static int
-de_validate(size_t dim, const double *lower, const double *upper,
-            const sf_de_settings *s, size_t *np_out, sf_error *err)
+de_validate_box(size_t dim, const double *lower, const double *upper,
+                sf_error *err)
 {
-	size_t np, min_np;
-
 	if (dim == 0)
 		return sf_error_set(err, SF_EVALUE, "no parameters to fit");
 	if (lower == NULL || upper == NULL)
@@ -377,82 +376,87 @@ de_validate(size_t dim, const double *lower, const double *upper,
 			                    "are too far apart",
 			                    i, lower[i], upper[i]);
 	}
-	if ((size_t)s->algorithm >= DE_N_ALGORITHMS)
-		return sf_error_set(err, SF_EVALUE,
-		                    "unknown optimizer algorithm %d",
-		                    (int)s->algorithm);
-	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
-		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
-		                    (int)s->init);
-	if (!de_adaptive(s)) {
-		if ((size_t)s->mutation >= DE_N_MUTATIONS ||
-		    (size_t)s->crossover > SF_DE_EXP)
-			return sf_error_set(err, SF_EVALUE,
-			                    "unknown DE strategy (mutation "
-			                    "%d, crossover %d)",
-			                    (int)s->mutation,
-			                    (int)s->crossover);
-		/* Dithered F is drawn from [min, max), so max may be 2. */
-		if (!(s->f_min >= 0.0 && s->f_min <= s->f_max &&
-		      (s->f_max < 2.0 ||
-		       (s->f_max == 2.0 && s->f_min < s->f_max))))
-			return sf_error_set(err, SF_EVALUE,
-			                    "mutation factor F range [%g, %g] "
-			                    "must satisfy 0 <= min <= max <= 2 "
-			                    "with max < 2 unless min < max",
-			                    s->f_min, s->f_max);
-		if (!de_in_unit(s->cr))
-			return sf_error_set(err, SF_EVALUE,
-			                    "recombination CR %g is outside "
-			                    "[0, 1]",
-			                    s->cr);
-		if (s->population == 0 &&
-		    !(s->popsize > 0.0 && isfinite(s->popsize)))
-			return sf_error_set(err, SF_EVALUE,
-			                    "popsize %g must be positive",
-			                    s->popsize);
-		min_np = sf_de_mutation_min_population(s->mutation);
-	} else {
-		size_t min_memory = s->algorithm == SF_DE_JSO ? 2 : 1;
+	return SF_OK;
+}
 
-		if (s->population == 0 &&
-		    !(s->popsize >= 0.0 && isfinite(s->popsize)))
-			return sf_error_set(err, SF_EVALUE,
-			                    "popsize %g must not be negative",
-			                    s->popsize);
-		if (s->memory_size < min_memory ||
-		    s->memory_size > SF_DE_POPULATION_MAX)
-			return sf_error_set(err, SF_EVALUE,
-			                    "memory size %zu is outside "
-			                    "[%zu, %u]",
-			                    s->memory_size, min_memory,
-			                    SF_DE_POPULATION_MAX);
-		if (!(s->memory_f > 0.0 && s->memory_f <= 1.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "initial memory F %g is outside "
-			                    "(0, 1]",
-			                    s->memory_f);
-		if (!de_in_unit(s->memory_cr))
-			return sf_error_set(err, SF_EVALUE,
-			                    "initial memory CR %g is outside "
-			                    "[0, 1]",
-			                    s->memory_cr);
-		if (!(s->pbest_rate > 0.0 && s->pbest_rate <= 1.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "pbest rate %g is outside (0, 1]",
-			                    s->pbest_rate);
-		if (!(s->archive_rate >= 0.0 && s->archive_rate <= 100.0))
-			return sf_error_set(err, SF_EVALUE,
-			                    "archive rate %g is outside "
-			                    "[0, 100]",
-			                    s->archive_rate);
-		if (s->population_min < 4)
-			return sf_error_set(err, SF_EVALUE,
-			                    "minimum population %zu is below "
-			                    "4",
-			                    s->population_min);
-		min_np = s->population_min;
-	}
+/* Classic DE's strategy, F and CR, and popsize. */
+static int
+de_validate_classic(const sf_de_settings *s, sf_error *err)
+{
+	if ((size_t)s->mutation >= DE_N_MUTATIONS ||
+	    (size_t)s->crossover > SF_DE_EXP)
+		return sf_error_set(err, SF_EVALUE,
+		                    "unknown DE strategy (mutation "
+		                    "%d, crossover %d)",
+		                    (int)s->mutation, (int)s->crossover);
+	/* Dithered F is drawn from [min, max), so max may be 2. */
+	if (!(s->f_min >= 0.0 && s->f_min <= s->f_max &&
+	      (s->f_max < 2.0 || (s->f_max == 2.0 && s->f_min < s->f_max))))
+		return sf_error_set(err, SF_EVALUE,
+		                    "mutation factor F range [%g, %g] "
+		                    "must satisfy 0 <= min <= max <= 2 "
+		                    "with max < 2 unless min < max",
+		                    s->f_min, s->f_max);
+	if (!de_in_unit(s->cr))
+		return sf_error_set(err, SF_EVALUE,
+		                    "recombination CR %g is outside "
+		                    "[0, 1]",
+		                    s->cr);
+	if (s->population == 0 && !(s->popsize > 0.0 && isfinite(s->popsize)))
+		return sf_error_set(err, SF_EVALUE,
+		                    "popsize %g must be positive", s->popsize);
+	return SF_OK;
+}
+
+/* L-SHADE's and jSO's popsize, memory, pbest and archive rates and
+ * smallest population. */
+static int
+de_validate_adaptive(const sf_de_settings *s, sf_error *err)
+{
+	size_t min_memory = s->algorithm == SF_DE_JSO ? 2 : 1;
+
+	if (s->population == 0 && !(s->popsize >= 0.0 && isfinite(s->popsize)))
+		return sf_error_set(err, SF_EVALUE,
+		                    "popsize %g must not be negative",
+		                    s->popsize);
+	if (s->memory_size < min_memory ||
+	    s->memory_size > SF_DE_POPULATION_MAX)
+		return sf_error_set(err, SF_EVALUE,
+		                    "memory size %zu is outside "
+		                    "[%zu, %u]",
+		                    s->memory_size, min_memory,
+		                    SF_DE_POPULATION_MAX);
+	if (!(s->memory_f > 0.0 && s->memory_f <= 1.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "initial memory F %g is outside "
+		                    "(0, 1]",
+		                    s->memory_f);
+	if (!de_in_unit(s->memory_cr))
+		return sf_error_set(err, SF_EVALUE,
+		                    "initial memory CR %g is outside "
+		                    "[0, 1]",
+		                    s->memory_cr);
+	if (!(s->pbest_rate > 0.0 && s->pbest_rate <= 1.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "pbest rate %g is outside (0, 1]",
+		                    s->pbest_rate);
+	if (!(s->archive_rate >= 0.0 && s->archive_rate <= 100.0))
+		return sf_error_set(err, SF_EVALUE,
+		                    "archive rate %g is outside "
+		                    "[0, 100]",
+		                    s->archive_rate);
+	if (s->population_min < 4)
+		return sf_error_set(err, SF_EVALUE,
+		                    "minimum population %zu is below "
+		                    "4",
+		                    s->population_min);
+	return SF_OK;
+}
+
+/* The stopping tolerances. */
+static int
+de_validate_stops(const sf_de_settings *s, sf_error *err)
+{
 	if (!(s->tol >= 0.0 && isfinite(s->tol)))
 		return sf_error_set(err, SF_EVALUE,
 		                    "tol %g must be finite and >= 0", s->tol);
@@ -464,6 +468,17 @@ de_validate(size_t dim, const double *lower, const double *upper,
 		                    "stagnation tolerance %g must be finite "
 		                    "and >= 0",
 		                    s->stagnation_rtol);
+
+	return SF_OK;
+}
+
+/* The initial population, into *np_out: within the maximum, at least
+ * min_np, its memory representable, within the budget. */
+static int
+de_validate_population(const sf_de_settings *s, size_t dim, size_t min_np,
+                       size_t *np_out, sf_error *err)
+{
+	size_t np;
 
 	np = de_initial_population(s, dim);
 	if (np > SF_DE_POPULATION_MAX)
@@ -495,6 +510,32 @@ de_validate(size_t dim, const double *lower, const double *upper,
 		                    s->max_evals, np);
 	*np_out = np;
 	return SF_OK;
+}
+
+static int
+de_validate(size_t dim, const double *lower, const double *upper,
+            const sf_de_settings *s, size_t *np_out, sf_error *err)
+{
+	int rc;
+
+	if ((rc = de_validate_box(dim, lower, upper, err)) != SF_OK)
+		return rc;
+	if ((size_t)s->algorithm >= DE_N_ALGORITHMS)
+		return sf_error_set(err, SF_EVALUE,
+		                    "unknown optimizer algorithm %d",
+		                    (int)s->algorithm);
+	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
+		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
+		                    (int)s->init);
+	rc = de_adaptive(s) ? de_validate_adaptive(s, err)
+	                    : de_validate_classic(s, err);
+	if (rc != SF_OK || (rc = de_validate_stops(s, err)) != SF_OK)
+		return rc;
+	return de_validate_population(
+	    s, dim,
+	    de_adaptive(s) ? s->population_min
+	                   : sf_de_mutation_min_population(s->mutation),
+	    np_out, err);
 }
 
 /* ------------------------------------------------------------------ */
