@@ -933,13 +933,10 @@ csv_read_fd(int fd, const char *path, char **out, size_t *size, sf_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			char why[128];
+			int rc = sf_record_errno(err, path, "cannot read");
 
-			if (strerror_r(errno, why, sizeof why) != 0)
-				snprintf(why, sizeof why, "error %d", errno);
 			free(text);
-			return sf_error_at(err, SF_EIO, path, 0, 0,
-			                   "cannot read: %s", why);
+			return rc;
 		}
 		if (n > 0 && memchr(text + len, '\0', (size_t)n) != NULL) {
 			len += (size_t)n;
@@ -963,15 +960,12 @@ csv_open(const char *path, int *fd, struct stat *st, sf_error *err)
 {
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0 || fstat(*fd, st) != 0) {
-		char why[128];
+		int rc = sf_record_errno(err, path, "cannot open");
 
-		if (strerror_r(errno, why, sizeof why) != 0)
-			snprintf(why, sizeof why, "error %d", errno);
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
-		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-		                   why);
+		return rc;
 	}
 	if (S_ISDIR(st->st_mode)) {
 		close(*fd);

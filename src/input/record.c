@@ -133,14 +133,8 @@ sf_record_refill(sf_record_reader *r)
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			char why[128];
-
-			if (strerror_r(errno, why, sizeof why) != 0)
-				snprintf(why, sizeof why, "error %d", errno);
-			return sf_error_at(r->err, SF_EIO, r->file, 0, 0,
-			                   "cannot read: %s", why);
-		}
+		if (n < 0)
+			return sf_record_errno(r->err, r->file, "cannot read");
 		if (n == 0) {
 			r->eof = 1;
 			break;
@@ -469,6 +463,16 @@ sf_record_count_rest(const sf_record_reader *r, const char *p, const char *end)
 			n++;
 	}
 	return n;
+}
+
+int
+sf_record_errno(sf_error *err, const char *file, const char *what)
+{
+	char why[128];
+
+	if (strerror_r(errno, why, sizeof why) != 0)
+		snprintf(why, sizeof why, "error %d", errno);
+	return sf_error_at(err, SF_EIO, file, 0, 0, "%s: %s", what, why);
 }
 
 void

@@ -131,4 +131,8 @@ int sf_record_error_here(const sf_record_reader *r, int code, const char *at,
 /* "out of memory" into r->err; returns SF_ENOMEM. */
 int sf_record_nomem(const sf_record_reader *r);
 
+/* "WHAT: the reason" for errno (strerror_r) into err, at file; returns
+ * SF_EIO.  Call it before anything that may change errno. */
+int sf_record_errno(sf_error *err, const char *file, const char *what);
+
 #endif /* SF_RECORD_H */
