@@ -35,6 +35,8 @@ def strip(text):
     for path, name in PLACES:
         text = text.replace(path, name)
     text = TIMING_JSON.sub(r'\1"#"', text)
+    # a written model's data file, relative to OUTDIR wherever it is
+    text = re.sub(r'(file: "?)(?:\.\./)+(?:[^"\n]*/)?(datasets/)', r'\1<rel>/\2', text)
     lines = []
     for line in text.splitlines():
         if re.search(r'a second\)|elapsed|evaluations|global search', line):
@@ -75,7 +77,7 @@ def main():
         p = subprocess.run([exe] + args, cwd=outdir, env=env,
                            capture_output=True, text=True)
         with open(os.path.join(outdir, tag), 'w') as f:
-            f.write('$ scalefit ' + ' '.join(args) + '\n')
+            f.write(strip('$ scalefit ' + ' '.join(args)))
             f.write('exit %d\n' % p.returncode)
             f.write(strip(p.stdout))
             f.write('--- stderr\n' + strip(p.stderr))

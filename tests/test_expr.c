@@ -1379,7 +1379,7 @@ test_output_uses_param(void)
 	sf_expr_scope_free(s);
 }
 
-/* ---- The DDP model of SPEC.md -------------------------------------------- */
+/* ---- The DDP model of man/scalefit-model.5's EXAMPLES (its k is e here) -- */
 
 enum { DDP_P, DDP_B, DDP_N };
 static const char *const ddp_params[] = {"t0", "a", "c", "l", "w"};

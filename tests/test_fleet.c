@@ -1,13 +1,13 @@
 /*
  * test_fleet.c - units of work (base/units.[ch]) and fleets of fits over
- * groups (use/fleet.[ch]), with a stand-in for a command's pipeline, on
+ * groups (run/fleet.[ch]), with a stand-in for a command's pipeline, on
  * tests/data/dataset/runs.csv split by model and nodes (test_groups.c
  * lists the six groups; the fourth, model=cnn with no nodes, has no usable
  * row).
  */
 #include "base/units.h"
 #include "input/groups.h"
-#include "use/fleet.h"
+#include "run/fleet.h"
 #include "testing.h"
 
 #include <arpa/inet.h>
@@ -209,8 +209,11 @@ test_fleet_run(void)
 	CU_ASSERT_EQUAL(json_real_value(json_object_get(x, "seed")),
 	                (double)(sf_fleet_seed(1, 0) >> 11));
 	CU_ASSERT_STRING_EQUAL(f->texts[0], "the text\n");
-	CU_ASSERT_PTR_NOT_NULL(strstr(f->warnings[0], "model=cnn,nodes=1"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(f->warnings[0], "rows 3"));
+	/* Its warning, prefixed with its label, whole as it was given. */
+	CU_ASSERT_EQUAL_FATAL(f->nwarnings[0], 1);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(f->warnings[0][0].message, "group model=cnn,nodes=1: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(f->warnings[0][0].message, "rows 3"));
 	/* Group 3 (no nodes): null in its key, no usable row. */
 	x = json_array_get(groups, 3);
 	CU_ASSERT(

@@ -33,19 +33,6 @@
 
 #define CLOSE(x, y, tol) CU_ASSERT_DOUBLE_EQUAL((x), (y), (tol))
 
-static sf_fitfile *
-load(const char *name)
-{
-	sf_fitfile *f = NULL;
-	sf_error err;
-	int rc = sf_fitfile_load(sf_test_data(name), &f, &err);
-
-	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
-	if (rc != SF_OK)
-		fprintf(stderr, "%s: %s\n", name, err.message);
-	return f;
-}
-
 /* Predict at the single point (p, n). */
 static sf_prediction *
 predict_at(const sf_fitfile *f, double p, double n)
@@ -62,7 +49,7 @@ predict_at(const sf_fitfile *f, double p, double n)
 static void
 test_load(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 
 	CU_ASSERT_STRING_EQUAL(f->name, "simple");
 	CU_ASSERT_STRING_EQUAL(f->output, "epoch_s");
@@ -98,7 +85,7 @@ test_load(void)
 static void
 test_building_blocks(void)
 {
-	sf_fitfile *f = load("fit/ddp.json");
+	sf_fitfile *f = sf_test_fitfile("fit/ddp.json");
 
 	CU_ASSERT_STRING_EQUAL(f->terms[0].name, "steps");
 	CU_ASSERT_FALSE(f->terms[0].component);
@@ -201,7 +188,7 @@ test_load_missing_file(void)
 static void
 test_load_no_measured(void)
 {
-	sf_fitfile *all = load("fit/simple.json"), *f = NULL;
+	sf_fitfile *all = sf_test_fitfile("fit/simple.json"), *f = NULL;
 	sf_error err;
 	FILE *out;
 	char path[] = "/tmp/scalefit-test-predict-XXXXXX";
@@ -242,7 +229,7 @@ test_load_no_measured(void)
 static void
 test_predict_delta(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_prediction *p = predict_at(f, 8, 1);
 	double se = sqrt(0.0731);
 
@@ -268,7 +255,7 @@ test_predict_delta(void)
 static void
 test_predict_extrapolation(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	double pv[3] = {1, 16, 32}, nv[3] = {1, 1, 2};
 	const double *columns[2] = {pv, nv};
 	sf_prediction *p;
@@ -291,7 +278,7 @@ test_predict_extrapolation(void)
 static void
 test_predict_bootstrap(void)
 {
-	sf_fitfile *f = load("fit/bootstrap.json");
+	sf_fitfile *f = sf_test_fitfile("fit/bootstrap.json");
 	sf_prediction *p = predict_at(f, 8, 1);
 
 	CU_ASSERT_EQUAL(f->nsamples, 5);
@@ -307,91 +294,37 @@ test_predict_bootstrap(void)
 	sf_fitfile_free(f);
 }
 
-static void
-test_quantile(void)
-{
-	const double x[] = {1, 2, 3, 4};
-
-	CU_ASSERT(isnan(sf_predict_quantile(x, 0, 0.5)));
-	CLOSE(sf_predict_quantile(x, 4, 0), 1, 0);
-	CLOSE(sf_predict_quantile(x, 4, 1), 4, 0);
-	CLOSE(sf_predict_quantile(x, 4, 0.5), 2.5, 1e-15);
-	CLOSE(sf_predict_quantile(x, 1, 0.3), 1, 0);
-}
-
-/* The warnings a call gave, kept for the test to read. */
-typedef struct warnings {
-	size_t n;
-	char file[SF_ERROR_FILE_MAX];
-	char message[4][SF_ERROR_MESSAGE_MAX];
-} warnings;
-
-static void
-keep_warning(void *ctx, const sf_error *w)
-{
-	warnings *k = ctx;
-
-	CU_ASSERT_EQUAL(w->code, SF_OK);
-	snprintf(k->file, sizeof k->file, "%s", w->file);
-	if (k->n < 4)
-		snprintf(k->message[k->n], sizeof k->message[0], "%s",
-		         w->message);
-	k->n++;
-}
-
 /* One warning per point outside, naming every input that is. */
 static void
 test_predict_warn(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	double pv[3] = {8, 32, 1}, nv[3] = {1, 2, 1};
 	const double *columns[2] = {pv, nv};
 	sf_prediction *p;
-	warnings w = {0};
+	sf_test_warnings w = {0};
 
 	CU_ASSERT_EQUAL_FATAL(sf_predict(f, columns, 3, &p, NULL), SF_OK);
-	sf_prediction_warn(f, p, keep_warning, &w);
-	CU_ASSERT_EQUAL(w.n, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(w.file, "fit/simple.json"));
-	CU_ASSERT_STRING_EQUAL(w.message[0],
+	sf_prediction_warn(f, p, sf_test_warn, &w);
+	CU_ASSERT_EQUAL_FATAL(w.count, 2);
+	CU_ASSERT_EQUAL(w.w[0].code, SF_OK);
+	CU_ASSERT_EQUAL(w.w[1].code, SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.w[1].file, "fit/simple.json"));
+	CU_ASSERT_STRING_EQUAL(w.w[0].message,
 	                       "point 2 lies outside the fitted range (p = 32 "
 	                       "> 16, n = 2 > 1): the prediction is an "
 	                       "extrapolation");
-	CU_ASSERT_PTR_NOT_NULL(strstr(w.message[1], "point 3 "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(w.message[1], "(p = 1 < 2)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.w[1].message, "point 3 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.w[1].message, "(p = 1 < 2)"));
 	sf_prediction_warn(f, p, NULL, NULL); /* no one to tell: nothing */
 	sf_prediction_free(p);
 	sf_fitfile_free(f);
 }
 
-/* The keys of object o, in order, joined by spaces. */
-static void
-keys_of(const json_t *o, char *out, size_t size)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (void *it = json_object_iter((json_t *)o); it != NULL;
-	     it = json_object_iter_next((json_t *)o, it)) {
-		int n = snprintf(out + used, size - used, "%s%s",
-		                 used ? " " : "", json_object_iter_key(it));
-
-		used += n > 0 ? (size_t)n : 0;
-		if (used >= size)
-			break;
-	}
-}
-
-static double
-number_at(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
 static void
 test_predict_json(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	double pv[2] = {8, 32}, nv[2] = {1, 1};
 	const double *columns[2] = {pv, nv};
 	sf_prediction *p;
@@ -402,29 +335,30 @@ test_predict_json(void)
 	CU_ASSERT_EQUAL_FATAL(sf_predict(f, columns, 2, &p, NULL), SF_OK);
 	root = sf_prediction_json(f, p);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	keys_of(root, keys, sizeof keys);
+	sf_test_keys(root, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "fit model output level_percent dof t "
 	                             "bootstrap_samples points");
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(root, "model")), "simple");
-	CU_ASSERT_EQUAL(number_at(root, "level_percent"), 95);
-	CU_ASSERT_EQUAL(number_at(root, "dof"), 5);
-	CLOSE(number_at(root, "t"), T975_5, 1e-9);
-	CU_ASSERT_EQUAL(number_at(root, "bootstrap_samples"), 0);
+	CU_ASSERT_EQUAL(sf_test_number(root, "level_percent"), 95);
+	CU_ASSERT_EQUAL(sf_test_number(root, "dof"), 5);
+	CLOSE(sf_test_number(root, "t"), T975_5, 1e-9);
+	CU_ASSERT_EQUAL(sf_test_number(root, "bootstrap_samples"), 0);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "points")), 2);
 	pt = json_array_get(json_object_get(root, "points"), 0);
-	keys_of(pt, keys, sizeof keys);
+	sf_test_keys(pt, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "inputs time stderr ci95 terms "
 	                             "extrapolated outside");
-	CU_ASSERT_EQUAL(number_at(json_object_get(pt, "inputs"), "p"), 8);
-	CU_ASSERT_EQUAL(number_at(pt, "time"), 17);
-	CLOSE(number_at(pt, "stderr"), se, 1e-12);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(pt, "inputs"), "p"), 8);
+	CU_ASSERT_EQUAL(sf_test_number(pt, "time"), 17);
+	CLOSE(sf_test_number(pt, "stderr"), se, 1e-12);
 	band = json_object_get(pt, "ci95");
 	CLOSE(json_number_value(json_array_get(band, 0)), 17 - T975_5 * se,
 	      1e-9);
 	CLOSE(json_number_value(json_array_get(band, 1)), 17 + T975_5 * se,
 	      1e-9);
-	CU_ASSERT_EQUAL(number_at(json_object_get(pt, "terms"), "compute"), 8);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(pt, "terms"), "compute"),
+	                8);
 	CU_ASSERT_TRUE(json_is_false(json_object_get(pt, "extrapolated")));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(pt, "outside")), 0);
 	pt = json_array_get(json_object_get(root, "points"), 1);
@@ -437,13 +371,13 @@ test_predict_json(void)
 	sf_fitfile_free(f);
 
 	/* With replicates, the bootstrap band follows the delta one. */
-	f = load("fit/bootstrap.json");
+	f = sf_test_fitfile("fit/bootstrap.json");
 	p = predict_at(f, 8, 1);
 	root = sf_prediction_json(f, p);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	CU_ASSERT_EQUAL(number_at(root, "bootstrap_samples"), 5);
+	CU_ASSERT_EQUAL(sf_test_number(root, "bootstrap_samples"), 5);
 	pt = json_array_get(json_object_get(root, "points"), 0);
-	keys_of(pt, keys, sizeof keys);
+	sf_test_keys(pt, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "inputs time stderr ci95 ci95_bootstrap "
 	                             "terms extrapolated outside");
 	band = json_object_get(pt, "ci95_bootstrap");
@@ -458,7 +392,7 @@ test_predict_json(void)
 static void
 test_predict_json_text_input(void)
 {
-	sf_fitfile *f = load("fit/ddp.json");
+	sf_fitfile *f = sf_test_fitfile("fit/ddp.json");
 	double p4 = 4, b = 32, n = 1.28e6, model = 0;
 	const double *columns[4] = {&p4, &b, &n, &model};
 	sf_prediction *p;
@@ -497,7 +431,7 @@ test_text(void)
 	    {{1, NAN}, 6, "-"},
 	    {{-INFINITY, 3}, 5, "-"},
 	};
-	sf_fitfile *f = load("fit/ddp.json");
+	sf_fitfile *f = sf_test_fitfile("fit/ddp.json");
 	char cell[64];
 
 	for (size_t k = 0; k < sizeof bands / sizeof bands[0]; k++) {
@@ -614,7 +548,7 @@ test_sweep_run(void)
 {
 	static const double x[] = {1, 2, 4, 8, 16};
 	double base[2] = {0, 1};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_sweep_settings s = worker_settings(base);
 	sf_sweep *w;
 
@@ -654,7 +588,7 @@ static void
 test_sweep_answers(void)
 {
 	double base[2] = {0, 1};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_sweep_settings s = worker_settings(base);
 	sf_sweep_answers a;
 	double se = sqrt(0.0731);
@@ -691,7 +625,7 @@ static void
 test_sweep_crossover_real(void)
 {
 	double base[2] = {8, 0};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_sweep_settings s;
 	sf_sweep_answers a;
 
@@ -718,7 +652,7 @@ test_sweep_crossover_real(void)
 static void
 test_sweep_rest(void)
 {
-	sf_fitfile *f = load("fit/ddp.json");
+	sf_fitfile *f = sf_test_fitfile("fit/ddp.json");
 	double base[4] = {0, 32, 1.28e6, 0}, x = 4;
 	sf_sweep_settings s = worker_settings(base);
 	sf_sweep *w;
@@ -759,7 +693,7 @@ test_assign(void)
 	    {"p=4,p=5", SF_ENAME, "p is given twice"},
 	    {"model=cnm", SF_ENAME, "did you mean 'cnn'?"},
 	};
-	sf_fitfile *f = load("fit/ddp.json");
+	sf_fitfile *f = sf_test_fitfile("fit/ddp.json");
 	double v[4] = {0};
 	unsigned char given[4] = {0};
 	sf_error err;
@@ -789,7 +723,7 @@ test_assign_grid(void)
 	static const char good[] = "p,n,extra\n8,1,x\n32,2,y\n";
 	static const char missing[] = "p,N\n8,1\n";
 	static const char empty[] = "p,n\n8,1\n16,\n";
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_table *t;
 	double **columns;
 	sf_error err;
@@ -1028,7 +962,6 @@ main(void)
 	    {"delta-method band", test_predict_delta},
 	    {"extrapolation", test_predict_extrapolation},
 	    {"bootstrap band", test_predict_bootstrap},
-	    {"type 7 quantiles", test_quantile},
 	    {"extrapolation warnings", test_predict_warn},
 	    {"the predict document", test_predict_json},
 	    {"a text input in JSON", test_predict_json_text_input},

@@ -241,25 +241,6 @@ check_json(json_t *root, const want *w, size_t n)
 	}
 }
 
-/* The keys of object v, in order, joined by spaces. */
-static void
-keys_of(json_t *v, char *out, size_t size)
-{
-	const char *key;
-	json_t *value;
-	size_t n = 0;
-
-	out[0] = '\0';
-	json_object_foreach(v, key, value)
-	{
-		(void)value;
-		n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " " : "",
-		                      key);
-		if (n >= size)
-			break;
-	}
-}
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- the JSON report ---------------------------------------------------- */
@@ -274,31 +255,31 @@ test_json_keys(void)
 	hand_open(&h);
 	j = sf_report_json(&h.report);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	keys_of(j, keys, sizeof keys);
+	sf_test_keys(j, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys,
 	                       "scalefit_version model data parameters metrics "
 	                       "optimizer correlations covariance input_ranges "
 	                       "residuals");
-	keys_of(at(j, "model"), keys, sizeof keys);
+	sf_test_keys(at(j, "model"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(
 	    keys, "name description time terms inputs fixed output fit");
 	/* parameters in the model's order, fixed ones included */
-	keys_of(at(j, "parameters"), keys, sizeof keys);
+	sf_test_keys(at(j, "parameters"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "a s b d");
-	keys_of(at(j, "parameters.a"), keys, sizeof keys);
+	sf_test_keys(at(j, "parameters.a"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "value stderr ci95 min max at_bound "
 	                             "determined poorly_determined "
 	                             "search_value");
-	keys_of(at(j, "parameters.s"), keys, sizeof keys);
+	sf_test_keys(at(j, "parameters.s"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "value fixed");
-	keys_of(at(j, "metrics"), keys, sizeof keys);
+	sf_test_keys(at(j, "metrics"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys,
 	                       "sse rmse mape max_ape r2 r2_adjusted chisqr "
 	                       "aic aicc bic loss penalty cost "
 	                       "condition_number dof rank rank_deficient");
-	keys_of(at(j, "model.terms"), keys, sizeof keys);
+	sf_test_keys(at(j, "model.terms"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "compute comm_all");
-	keys_of(at(j, "residuals[0]"), keys, sizeof keys);
+	sf_test_keys(at(j, "residuals[0]"), keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "row line inputs observed predicted");
 	json_decref(j);
 	hand_close(&h);
@@ -1122,7 +1103,7 @@ test_json_interval(void)
 	h.report.interval = &im;
 	j = sf_report_json(&h.report);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	keys_of(j, keys, sizeof keys);
+	sf_test_keys(j, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys,
 	                       "scalefit_version model data parameters metrics "
 	                       "optimizer correlations covariance input_ranges "

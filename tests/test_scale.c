@@ -23,19 +23,6 @@
 
 #define CLOSE(x, y, tol) CU_ASSERT_DOUBLE_EQUAL((x), (y), (tol))
 
-static sf_fitfile *
-load(const char *name)
-{
-	sf_fitfile *f = NULL;
-	sf_error err;
-	int rc = sf_fitfile_load(sf_test_data(name), &f, &err);
-
-	if (rc != SF_OK)
-		fprintf(stderr, "%s: %s\n", name, err.message);
-	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
-	return f;
-}
-
 /* A fit of T = a with the given inputs ({"name": "column", ...}) and
  * output, made in memory. */
 static sf_fitfile *
@@ -190,7 +177,7 @@ test_grid(void)
 	static const double nice[] = {0.1, 0.2, 0.5, 1, 2, 5, 10};
 	static const double list[] = {1, 3, 9};
 	static const char *const set_p8[] = {"p=8"};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc = set_up(f, &q);
 
@@ -327,8 +314,8 @@ test_refusals(void)
 	     SF_SCALE_PANEL_EFFICIENCY, SF_EUSAGE,
 	     "--panel efficiency needs a sweep over the worker count"},
 	};
-	sf_fitfile *simple = load("fit/simple.json");
-	sf_fitfile *ddp = load("fit/ddp.json");
+	sf_fitfile *simple = sf_test_fitfile("fit/simple.json");
+	sf_fitfile *ddp = sf_test_fitfile("fit/ddp.json");
 	sf_fitfile *none = fit_with("{\"n\": \"samples\"}", "time");
 	sf_scale_request q;
 	sf_scale *sc;
@@ -381,7 +368,7 @@ test_refusals(void)
 static void
 test_answers(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc;
 	const sf_sweep_answers *a;
@@ -435,7 +422,7 @@ static void
 test_answers_real(void)
 {
 	static const char *const set[] = {"p=8"};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("n=0.1:10");
 	sf_scale *sc;
 
@@ -523,7 +510,7 @@ test_measured(void)
 	    {"p=1:64", "n=2", 0, 0, 0},                  /* other n */
 	    {"n=0.5:4", "p=8", 1, 1, 17.2},
 	};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	double mx[8], my[8];
 
 	CU_ASSERT_FATAL(f->nmeasured <= 8);
@@ -547,36 +534,20 @@ test_measured(void)
 	sf_fitfile_free(f);
 }
 
-typedef struct warnings {
-	size_t n;
-	char message[4][SF_ERROR_MESSAGE_MAX];
-} warnings;
-
-static void
-keep_warning(void *ctx, const sf_error *w)
-{
-	warnings *k = ctx;
-
-	CU_ASSERT_EQUAL(w->code, SF_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(w->file, "fit/simple.json"));
-	if (k->n < 4)
-		snprintf(k->message[k->n], sizeof k->message[0], "%s",
-		         w->message);
-	k->n++;
-}
-
 static void
 test_warnings(void)
 {
 	static const char *const n5[] = {"n=5"};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc = set_up(f, &q);
-	warnings w = {0};
+	sf_test_warnings w = {0};
 
-	sf_scale_warn(sc, keep_warning, &w);
-	CU_ASSERT_EQUAL(w.n, 1);
-	CU_ASSERT_STRING_EQUAL(w.message[0],
+	sf_scale_warn(sc, sf_test_warn, &w);
+	CU_ASSERT_EQUAL_FATAL(w.count, 1);
+	CU_ASSERT_EQUAL(w.w[0].code, SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.w[0].file, "fit/simple.json"));
+	CU_ASSERT_STRING_EQUAL(w.w[0].message,
 	                       "p from 1 to 64 reaches outside its fitted "
 	                       "range [2, 16]: the points outside it are "
 	                       "extrapolations");
@@ -586,8 +557,8 @@ test_warnings(void)
 	q = request("p=4:8"); /* inside */
 	sc = set_up(f, &q);
 	memset(&w, 0, sizeof w);
-	sf_scale_warn(sc, keep_warning, &w);
-	CU_ASSERT_EQUAL(w.n, 0);
+	sf_scale_warn(sc, sf_test_warn, &w);
+	CU_ASSERT_EQUAL(w.count, 0);
 	sf_scale_free(sc);
 
 	q = request("p=1:8");
@@ -595,9 +566,10 @@ test_warnings(void)
 	q.nset = 1;
 	sc = set_up(f, &q);
 	memset(&w, 0, sizeof w);
-	sf_scale_warn(sc, keep_warning, &w);
-	CU_ASSERT_EQUAL(w.n, 2);
-	CU_ASSERT_STRING_EQUAL(w.message[1],
+	sf_scale_warn(sc, sf_test_warn, &w);
+	CU_ASSERT_EQUAL_FATAL(w.count, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.w[1].file, "fit/simple.json"));
+	CU_ASSERT_STRING_EQUAL(w.w[1].message,
 	                       "n = 5 lies outside its fitted range [1, 1]: "
 	                       "every point is an extrapolation");
 	sf_scale_free(sc);
@@ -608,8 +580,8 @@ static void
 test_text(void)
 {
 	static const char *const set[] = {"b=32,n=1.28e6,model=rnn"};
-	sf_fitfile *simple = load("fit/simple.json");
-	sf_fitfile *ddp = load("fit/ddp.json");
+	sf_fitfile *simple = sf_test_fitfile("fit/simple.json");
+	sf_fitfile *ddp = sf_test_fitfile("fit/ddp.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc = set_up(simple, &q);
 	char text[256];
@@ -642,34 +614,10 @@ test_text(void)
 /* ---- JSON -------------------------------------------------------------------
  */
 
-/* The keys of object o, in order, joined by spaces. */
-static void
-keys_of(const json_t *o, char *out, size_t size)
-{
-	size_t used = 0;
-
-	out[0] = '\0';
-	for (void *it = json_object_iter((json_t *)o); it != NULL;
-	     it = json_object_iter_next((json_t *)o, it)) {
-		int n = snprintf(out + used, size - used, "%s%s",
-		                 used ? " " : "", json_object_iter_key(it));
-
-		used += n > 0 ? (size_t)n : 0;
-		if (used >= size)
-			break;
-	}
-}
-
-static double
-number_at(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
 static void
 test_json(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc;
 	json_t *root, *pt, *a;
@@ -679,7 +627,7 @@ test_json(void)
 	sc = run(f, &q);
 	root = sf_scale_json(sc);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	keys_of(root, keys, sizeof keys);
+	sf_test_keys(root, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "fit model output variable column workers "
 	                             "spacing range fixed band level_percent "
 	                             "dof t bootstrap_samples time_unit "
@@ -695,56 +643,60 @@ test_json(void)
 	CU_ASSERT_EQUAL(json_number_value(
 	                    json_array_get(json_object_get(root, "range"), 1)),
 	                64);
-	CU_ASSERT_EQUAL(number_at(json_object_get(root, "fixed"), "n"), 1);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(root, "fixed"), "n"), 1);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "band")),
 	                       "delta");
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(root, "time_unit")), "s");
-	CU_ASSERT_EQUAL(number_at(root, "price"), 3.6);
+	CU_ASSERT_EQUAL(sf_test_number(root, "price"), 3.6);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(root, "points")), 7);
 
 	pt = json_array_get(json_object_get(root, "points"), 3); /* p = 8 */
-	keys_of(pt, keys, sizeof keys);
+	sf_test_keys(pt, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "p time ci95 speedup efficiency cost "
 	                             "terms shares kinds extrapolated");
-	CU_ASSERT_EQUAL(number_at(pt, "p"), 8);
-	CU_ASSERT_EQUAL(number_at(pt, "time"), 17);
-	CLOSE(number_at(pt, "efficiency"), 66.0 / (8 * 17), 1e-12);
-	CLOSE(number_at(pt, "cost"), 3.6 * 8 * 17 / 3600, 1e-12);
-	CU_ASSERT_EQUAL(number_at(json_object_get(pt, "terms"), "comm"), 8);
-	CLOSE(number_at(json_object_get(pt, "shares"), "compute"), 8.0 / 17,
-	      1e-12);
+	CU_ASSERT_EQUAL(sf_test_number(pt, "p"), 8);
+	CU_ASSERT_EQUAL(sf_test_number(pt, "time"), 17);
+	CLOSE(sf_test_number(pt, "efficiency"), 66.0 / (8 * 17), 1e-12);
+	CLOSE(sf_test_number(pt, "cost"), 3.6 * 8 * 17 / 3600, 1e-12);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(pt, "terms"), "comm"),
+	                8);
+	CLOSE(sf_test_number(json_object_get(pt, "shares"), "compute"),
+	      8.0 / 17, 1e-12);
 	CU_ASSERT_PTR_NOT_NULL(
 	    json_object_get(json_object_get(pt, "shares"), "rest"));
 	CU_ASSERT_EQUAL(
-	    number_at(json_object_get(pt, "kinds"), "communication"), 8);
+	    sf_test_number(json_object_get(pt, "kinds"), "communication"), 8);
 	CU_ASSERT_TRUE(json_is_false(json_object_get(pt, "extrapolated")));
 	pt = json_array_get(json_object_get(root, "points"), 0); /* p = 1 */
 	CU_ASSERT_TRUE(json_is_true(json_object_get(pt, "extrapolated")));
 
 	a = json_object_get(root, "answers");
-	keys_of(a, keys, sizeof keys);
+	sf_test_keys(a, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "searched fastest efficient_up_to "
 	                             "crossover cheapest highest_throughput "
 	                             "knee");
 	CU_ASSERT_TRUE(json_is_null(json_object_get(a, "knee")));
-	CU_ASSERT_EQUAL(number_at(a, "searched"), 64);
-	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "x"), 8);
-	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "time"), 17);
+	CU_ASSERT_EQUAL(sf_test_number(a, "searched"), 64);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(a, "fastest"), "x"), 8);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(a, "fastest"), "time"),
+	                17);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(
 	                    json_object_get(a, "fastest"), "ci95")),
 	                2);
-	CU_ASSERT_EQUAL(number_at(a, "efficient_up_to"), 7);
+	CU_ASSERT_EQUAL(sf_test_number(a, "efficient_up_to"), 7);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
 	                           json_object_get(a, "crossover"), "state")),
 	                       "at");
-	CU_ASSERT_EQUAL(number_at(json_object_get(a, "crossover"), "x"), 9);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(a, "crossover"), "x"),
+	                9);
 	CU_ASSERT_STRING_EQUAL(
 	    json_string_value(json_object_get(json_object_get(a, "crossover"),
 	                                      "first_leader")),
 	    "compute");
-	CU_ASSERT_EQUAL(number_at(json_object_get(a, "cheapest"), "x"), 1);
-	CLOSE(number_at(json_object_get(a, "cheapest"), "cost"), 0.066, 1e-12);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(a, "cheapest"), "x"), 1);
+	CLOSE(sf_test_number(json_object_get(a, "cheapest"), "cost"), 0.066,
+	      1e-12);
 	json_decref(root);
 	sf_scale_free(sc);
 	sf_fitfile_free(f);
@@ -755,7 +707,7 @@ static void
 test_json_other(void)
 {
 	static const char *const set[] = {"p=8"};
-	sf_fitfile *f = load("fit/bootstrap.json");
+	sf_fitfile *f = sf_test_fitfile("fit/bootstrap.json");
 	sf_scale_request q = request("n=1:4");
 	sf_scale *sc;
 	json_t *root, *pt, *a;
@@ -774,17 +726,17 @@ test_json_other(void)
 	    json_string_value(json_object_get(root, "spacing")), "linear");
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(root, "band")),
 	                       "bootstrap");
-	CU_ASSERT_EQUAL(number_at(root, "bootstrap_samples"), 5);
+	CU_ASSERT_EQUAL(sf_test_number(root, "bootstrap_samples"), 5);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(root, "price")));
 	pt = json_array_get(json_object_get(root, "points"), 0);
-	keys_of(pt, keys, sizeof keys);
+	sf_test_keys(pt, keys, sizeof keys);
 	CU_ASSERT_STRING_EQUAL(keys, "n time ci95 ci95_bootstrap terms shares "
 	                             "kinds extrapolated");
 	a = json_object_get(root, "answers");
 	CU_ASSERT_TRUE(json_is_null(json_object_get(a, "efficient_up_to")));
 	CU_ASSERT_TRUE(json_is_null(json_object_get(a, "cheapest")));
 	/* The answer's band is the bootstrap's, as the point's shown one. */
-	CU_ASSERT_EQUAL(number_at(json_object_get(a, "fastest"), "x"), 1);
+	CU_ASSERT_EQUAL(sf_test_number(json_object_get(a, "fastest"), "x"), 1);
 	CU_ASSERT_TRUE(
 	    json_equal(json_object_get(json_object_get(a, "fastest"), "ci95"),
 	               json_object_get(pt, "ci95_bootstrap")));
@@ -843,8 +795,10 @@ test_not_a_sum(void)
 	                       SF_SCALE_NOT_SUM);
 	pt = json_array_get(json_object_get(root, "points"), 0);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(pt, "shares")));
-	CLOSE(number_at(json_object_get(pt, "terms"), "steps"), 100, 1e-12);
-	CLOSE(number_at(json_object_get(pt, "terms"), "step_time"), 2, 1e-12);
+	CLOSE(sf_test_number(json_object_get(pt, "terms"), "steps"), 100,
+	      1e-12);
+	CLOSE(sf_test_number(json_object_get(pt, "terms"), "step_time"), 2,
+	      1e-12);
 	json_decref(root);
 	/* The chart draws the values as lines, with the note. */
 	CU_ASSERT_EQUAL_FATAL(sf_plot_study(sc, &svg, NULL), SF_OK);
@@ -935,7 +889,7 @@ test_batch(void)
 	CLOSE(sc->answers.knee_throughput, 4 / (1 / 2048.0 + 0.01), 1e-9);
 	root = sf_scale_json(sc);
 	a = json_object_get(json_object_get(root, "answers"), "knee");
-	CU_ASSERT_EQUAL(number_at(a, "x"), 2048);
+	CU_ASSERT_EQUAL(sf_test_number(a, "x"), 2048);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(a, "samples")),
 	                       "n / time");
 	json_decref(root);
@@ -1003,7 +957,7 @@ test_batch(void)
 static void
 test_chart_whole(void)
 {
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc = run(f, &q);
 	sf_svg *svg = NULL;
@@ -1034,7 +988,7 @@ static void
 test_chart(void)
 {
 	static const char *const set[] = {"p=8"};
-	sf_fitfile *f = load("fit/simple.json");
+	sf_fitfile *f = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc = run(f, &q);
 	sf_svg *svg = NULL;
@@ -1104,9 +1058,9 @@ test_chart(void)
 static void
 test_several(void)
 {
-	sf_fitfile *a = load("fit/simple.json");
-	sf_fitfile *b = load("fit/bootstrap.json");
-	sf_fitfile *c = load("fit/simple.json");
+	sf_fitfile *a = sf_test_fitfile("fit/simple.json");
+	sf_fitfile *b = sf_test_fitfile("fit/bootstrap.json");
+	sf_fitfile *c = sf_test_fitfile("fit/simple.json");
 	sf_scale_request q = request("p=1:64");
 	sf_scale *sc[3];
 	const char *labels[] = {"cnn", "mlp"};

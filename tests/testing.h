@@ -11,8 +11,10 @@
  * Fixtures: sf_test_problem is a model made ready to fit (model file ->
  * table -> dataset -> formula), from YAML text placed under tests/data/ or
  * from a model file of the source tree; sf_test_warnings collects the
- * warnings a library call reports through its sf_warn_fn.  Everything here
- * is static inline, so each test program takes what it uses.
+ * warnings a library call reports through its sf_warn_fn; sf_test_fitfile
+ * loads a fit file of tests/data/, and sf_test_keys and sf_test_number
+ * read the JSON documents the library writes.  Everything here is static
+ * inline, so each test program takes what it uses.
  */
 #ifndef SF_TESTING_H
 #define SF_TESTING_H
@@ -20,8 +22,10 @@
 #include "base/error.h"
 #include "input/model.h"
 #include "input/problem.h"
+#include "use/fitfile.h"
 
 #include <CUnit/Basic.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +189,51 @@ sf_test_warn(void *ctx, const sf_error *warning)
 		ws->w[ws->count] = *warning;
 	ws->last = *warning;
 	ws->count++;
+}
+
+/* ---- fit files and JSON ------------------------------------------------- */
+
+/*
+ * Load the fit file tests/data/NAME; a failure prints the error and ends
+ * the test (CUnit's fatal assertion).  Free with sf_fitfile_free().
+ */
+static inline sf_fitfile *
+sf_test_fitfile(const char *name)
+{
+	sf_fitfile *f = NULL;
+	sf_error err;
+	int rc = sf_fitfile_load(sf_test_data(name), &f, &err);
+
+	if (rc != SF_OK)
+		fprintf(stderr, "%s: %s\n", name, err.message);
+	CU_ASSERT_EQUAL_FATAL(rc, SF_OK);
+	return f;
+}
+
+/* The keys of object o, in order, joined by spaces, into out of size
+ * bytes (cut short when they do not fit). */
+static inline void
+sf_test_keys(const json_t *o, char *out, size_t size)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (void *it = json_object_iter((json_t *)o); it != NULL;
+	     it = json_object_iter_next((json_t *)o, it)) {
+		int n = snprintf(out + used, size - used, "%s%s",
+		                 used ? " " : "", json_object_iter_key(it));
+
+		used += n > 0 ? (size_t)n : 0;
+		if (used >= size)
+			break;
+	}
+}
+
+/* The number at key of object o (0 when there is none, or not a number). */
+static inline double
+sf_test_number(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
 }
 
 #endif /* SF_TESTING_H */

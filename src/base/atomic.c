@@ -189,16 +189,113 @@ tmp_template(const char *target)
 	return tmp;
 }
 
+/* How the target is written: replaced through a temporary file with
+ * *mode, or (*direct) written in place, a device or FIFO. */
+static int
+inspect_target(const char *path, const char *target, const char *what,
+               mode_t *mode, int *direct, sf_error *err)
+{
+	struct stat st;
+	int e;
+
+	*direct = 0;
+	if (stat(target, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			*direct = 1;
+			return SF_OK;
+		}
+		if (!S_ISREG(st.st_mode))
+			return sf_error_at(err, SF_EIO, path, 0, 0,
+			                   "cannot write %s: not a regular "
+			                   "file, character device or FIFO",
+			                   what);
+		/* No write bit at all is read-only even for root, who
+		 * access() would let through. */
+		if (access(target, W_OK) != 0 || (st.st_mode & 0222) == 0) {
+			e = (st.st_mode & 0222) == 0 ? EACCES : errno;
+			return sf_error_at(err, SF_EIO, path, 0, 0,
+			                   "cannot write %s: %s", what,
+			                   strerror(e));
+		}
+		*mode = st.st_mode & 07777;
+	} else if (errno == ENOENT) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		*mode = 0666 & ~mask;
+	} else {
+		e = errno;
+		return sf_error_at(err, SF_EIO, path, 0, 0,
+		                   "cannot write %s: %s", what, strerror(e));
+	}
+	return SF_OK;
+}
+
+/* Create the temporary file tmp (a template) and arm its removal by the
+ * caught signals (installed says which handlers are ours).  Returns its
+ * descriptor, or -1 with errno set. */
+static int
+create_tmp(char *tmp, int installed[3])
+{
+	sigset_t old;
+	int fd, e;
+
+	block_signals(SIG_BLOCK, &old);
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0 && strlen(tmp) < sizeof pending_tmp) {
+		memcpy(pending_tmp, tmp, strlen(tmp) + 1);
+		pending_armed = 1;
+		catch_signals(installed);
+	}
+	block_signals(SIG_SETMASK, &old);
+	errno = e;
+	return fd;
+}
+
+/* Rename tmp over target and, when it is done, disarm the signals' removal
+ * of tmp.  Returns rename's result, errno its. */
+static int
+install_tmp(const char *tmp, const char *target, const int installed[3])
+{
+	sigset_t old;
+	int rc, e;
+
+	block_signals(SIG_BLOCK, &old);
+	rc = rename(tmp, target);
+	e = errno;
+	if (rc == 0) {
+		pending_armed = 0;
+		release_signals(installed);
+	}
+	block_signals(SIG_SETMASK, &old);
+	errno = e;
+	return rc;
+}
+
+/* After a failure: close fd (unless -1), remove tmp and disarm. */
+static void
+discard_tmp(int fd, const char *tmp, const int installed[3])
+{
+	sigset_t old;
+
+	if (fd >= 0)
+		close(fd);
+	block_signals(SIG_BLOCK, &old);
+	remove(tmp);
+	pending_armed = 0;
+	release_signals(installed);
+	block_signals(SIG_SETMASK, &old);
+}
+
 int
 sf_write_atomic(const char *path, const char *text, size_t length,
                 const char *what, sf_error *err)
 {
 	char *target = NULL, *tmp = NULL;
 	int installed[3] = {0, 0, 0};
-	struct stat st;
-	sigset_t old;
-	mode_t mode;
-	int fd = -1, rc, e;
+	mode_t mode = 0;
+	int fd = -1, rc, direct;
 
 	if (!sf_units_root())
 		return SF_OK;
@@ -212,57 +309,22 @@ sf_write_atomic(const char *path, const char *text, size_t length,
 		           : sf_error_at(err, SF_EIO, path, 0, 0,
 		                         "cannot follow the symbolic link: %s",
 		                         strerror(errno));
-	if (stat(target, &st) == 0) {
-		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+	rc = inspect_target(path, target, what, &mode, &direct, err);
+	if (rc != SF_OK || direct) {
+		if (rc == SF_OK)
 			rc =
 			    write_direct(path, target, text, length, what, err);
-			free(target);
-			return rc;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			free(target);
-			return sf_error_at(err, SF_EIO, path, 0, 0,
-			                   "cannot write %s: not a regular "
-			                   "file, character device or FIFO",
-			                   what);
-		}
-		/* No write bit at all is read-only even for root, who
-		 * access() would let through. */
-		if (access(target, W_OK) != 0 || (st.st_mode & 0222) == 0) {
-			e = (st.st_mode & 0222) == 0 ? EACCES : errno;
-			free(target);
-			return sf_error_at(err, SF_EIO, path, 0, 0,
-			                   "cannot write %s: %s", what,
-			                   strerror(e));
-		}
-		mode = st.st_mode & 07777;
-	} else if (errno == ENOENT) {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask;
-	} else {
-		e = errno;
 		free(target);
-		return sf_error_at(err, SF_EIO, path, 0, 0,
-		                   "cannot write %s: %s", what, strerror(e));
+		return rc;
 	}
 	if ((tmp = tmp_template(target)) == NULL) {
 		free(target);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	block_signals(SIG_BLOCK, &old);
-	fd = mkstemp(tmp);
-	e = errno;
-	if (fd >= 0 && strlen(tmp) < sizeof pending_tmp) {
-		memcpy(pending_tmp, tmp, strlen(tmp) + 1);
-		pending_armed = 1;
-		catch_signals(installed);
-	}
-	block_signals(SIG_SETMASK, &old);
-	if (fd < 0) {
+	if ((fd = create_tmp(tmp, installed)) < 0) {
 		sf_error_at(err, SF_EIO, path, 0, 0,
-		            "cannot create a file beside it: %s", strerror(e));
+		            "cannot create a file beside it: %s",
+		            strerror(errno));
 		free(tmp);
 		free(target);
 		return SF_EIO;
@@ -272,33 +334,15 @@ sf_write_atomic(const char *path, const char *text, size_t length,
 		goto fail;
 	rc = close(fd);
 	fd = -1;
-	if (rc != 0)
-		goto fail;
-	block_signals(SIG_BLOCK, &old);
-	rc = rename(tmp, target);
-	e = errno;
-	if (rc == 0) {
-		pending_armed = 0;
-		release_signals(installed);
-	}
-	block_signals(SIG_SETMASK, &old);
-	errno = e;
-	if (rc != 0)
+	if (rc != 0 || install_tmp(tmp, target, installed) != 0)
 		goto fail;
 	free(tmp);
 	free(target);
 	return SF_OK;
 fail:
-	e = errno;
 	sf_error_at(err, SF_EIO, path, 0, 0, "cannot write %s: %s", what,
-	            strerror(e));
-	if (fd >= 0)
-		close(fd);
-	block_signals(SIG_BLOCK, &old);
-	remove(tmp);
-	pending_armed = 0;
-	release_signals(installed);
-	block_signals(SIG_SETMASK, &old);
+	            strerror(errno));
+	discard_tmp(fd, tmp, installed);
 	free(tmp);
 	free(target);
 	return SF_EIO;

@@ -253,6 +253,7 @@ sf_status_name(int code)
 	    [SF_EUSAGE] = "usage error",
 	    [SF_EFAIL] = "failed",
 	    [SF_EINTERNAL] = "internal error",
+	    [SF_EREQUEST] = "bad request",
 	};
 
 	if (code < 0 || (size_t)code >= sizeof names / sizeof names[0])

@@ -17,16 +17,20 @@
 
 /* Status codes.  Every fallible function returns one of these. */
 typedef enum sf_status {
-	SF_OK = 0,   /* success */
-	SF_ENOMEM,   /* memory could not be allocated */
-	SF_EIO,      /* a file could not be opened, read or written */
-	SF_ESYNTAX,  /* malformed text: a formula, YAML, CSV, an option */
-	SF_ENAME,    /* an unknown, duplicate or misused name */
-	SF_ETYPE,    /* a value of the wrong kind (text for a number, ...) */
-	SF_EVALUE,   /* a well-formed value outside what is allowed */
-	SF_EUSAGE,   /* bad command-line usage */
-	SF_EFAIL,    /* the work ran but failed its goal (no finite cost) */
-	SF_EINTERNAL /* a bug: an invariant did not hold */
+	SF_OK = 0,    /* success */
+	SF_ENOMEM,    /* memory could not be allocated */
+	SF_EIO,       /* a file could not be opened, read or written */
+	SF_ESYNTAX,   /* malformed text: a formula, YAML, CSV, an option */
+	SF_ENAME,     /* an unknown, duplicate or misused name */
+	SF_ETYPE,     /* a value of the wrong kind (text for a number, ...) */
+	SF_EVALUE,    /* a well-formed value outside what is allowed */
+	SF_EUSAGE,    /* bad command-line usage */
+	SF_EFAIL,     /* the work ran but failed its goal (no finite cost) */
+	SF_EINTERNAL, /* a bug: an invariant did not hold */
+	SF_EREQUEST   /* a request the work cannot answer as asked: an
+	                 option's value, options that do not go together;
+	                 the message names the option and is meant to be
+	                 shown as it is (a usage error) */
 } sf_status;
 
 enum {

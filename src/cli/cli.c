@@ -4,17 +4,10 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
-#include "fit/cost.h"
-#include "input/csv.h"
-#include "input/library.h"
-#include "input/override.h"
-#include "use/fitfile.h"
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
 #include "base/units.h"
-#include "input/groups.h"
-#include "use/report.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -46,6 +39,14 @@ cli_error(const sf_error *err)
 	default:
 		return SF_EXIT_USAGE;
 	}
+}
+
+int
+cli_fail(const char *cmd, const sf_error *err)
+{
+	if (err->code == SF_EREQUEST)
+		return cli_usage(cmd, NULL, "%s", err->message);
+	return cli_error(err);
 }
 
 void
@@ -119,21 +120,11 @@ cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 }
 
 int
-cli_load_models(const char *path, sf_model_set **set, int quiet, sf_error *err)
+cli_load_models(const char *path, unsigned flags, const cli_data *d,
+                sf_model_set **set, int quiet, sf_error *err)
 {
-	char *file = NULL;
-	int rc;
-
-	if (path[0] == SF_LIBRARY_PREFIX) {
-		*set = NULL;
-		if ((rc = sf_library_path(cli_library_dir(), path + 1, &file,
-		                          err)) != SF_OK)
-			return rc;
-		path = file;
-	}
-	rc = sf_model_load(path, set, quiet ? NULL : cli_warning, NULL, err);
-	free(file);
-	return rc;
+	return sf_run_data_load(path, cli_library_dir(), flags, &d->run.change,
+	                        quiet ? NULL : cli_warning, NULL, set, err);
 }
 
 /* Standard input is read whole, up to the size of a CSV file (1 GiB,
@@ -181,43 +172,12 @@ read_stdin(void *ctx, char **out, size_t *size, sf_error *err)
 int
 cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 {
-	size_t n;
-	char *text;
-	int rc;
-
 	*t = NULL;
 	if (path == NULL || strcmp(path, "-") != 0)
 		return SF_OK;
 	/* Under mpirun standard input reaches rank 0 alone: it reads, every
 	 * rank parses the same bytes. */
-	if ((rc = sf_units_read(read_stdin, NULL, &text, &n, err)) != SF_OK)
-		return rc;
-	rc = sf_table_parse(text, n, "<stdin>", NULL, t, err);
-	free(text);
-	return rc;
-}
-
-/* cli_warning, prefixed with the name of the model (ctx) it is about. */
-static void
-model_warning(void *ctx, const sf_error *warning)
-{
-	sf_error w = *warning;
-
-	sf_error_prefix(&w, "model '%s': ", (const char *)ctx);
-	cli_warning(NULL, &w);
-}
-
-int
-cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
-                 sf_loss loss, int quiet, int named, sf_problem *p,
-                 sf_error *err)
-{
-	sf_warn_fn warn = quiet ? NULL : named ? model_warning : cli_warning;
-	void *ctx = named ? m->name : NULL;
-
-	if (t != NULL)
-		return sf_problem_open_table(m, t, loss, warn, ctx, p, err);
-	return sf_problem_open(m, path, loss, warn, ctx, p, err);
+	return sf_run_data_read(read_stdin, NULL, "<stdin>", t, err);
 }
 
 /* Whether DIR holds a formula library (an expressions/ folder). */
@@ -250,49 +210,32 @@ cli_library_dir(void)
 int
 cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
 {
+	sf_run_data *r = &d->run;
+
 	switch (c) {
 	case CLI_OPT_WHERE:
-		d->where = arg;
+		r->change.where = arg;
 		return SF_EXIT_OK;
 	case CLI_OPT_OUTPUT_COLUMN:
-		d->output = arg;
+		r->change.output = arg;
 		return SF_EXIT_OK;
 	case CLI_OPT_INPUT:
-		if (d->ninputs == CLI_DATA_INPUTS_MAX)
+		if (r->change.ninputs == CLI_DATA_INPUTS_MAX)
 			return cli_usage(cmd, NULL,
 			                 "at most %d --input options",
 			                 CLI_DATA_INPUTS_MAX);
-		d->inputs[d->ninputs++] = arg;
+		d->inputs[r->change.ninputs++] = arg;
+		r->change.inputs = d->inputs;
+		return SF_EXIT_OK;
+	case CLI_OPT_BY:
+		r->by = arg;
+		return SF_EXIT_OK;
+	case CLI_OPT_DETAILS:
+		r->details = 1;
 		return SF_EXIT_OK;
 	default:
 		return -1;
 	}
-}
-
-int
-cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err)
-{
-	sf_data_override o = {d->where, d->output, d->inputs, d->ninputs};
-	int rc = SF_OK;
-
-	for (size_t i = 0; rc == SF_OK && i < set->count; i++)
-		rc = sf_model_override(set->models[i], &o, err);
-	return rc;
-}
-
-int
-cli_load_data_models(const char *path, const cli_data *d, sf_model_set **set,
-                     int quiet, sf_error *err)
-{
-	int rc = cli_load_models(path, set, quiet, err);
-
-	if (rc == SF_OK)
-		rc = cli_apply_data(*set, d, err);
-	if (rc != SF_OK) {
-		sf_model_set_free(*set);
-		*set = NULL;
-	}
-	return rc;
 }
 
 static int
@@ -384,26 +327,13 @@ const sf_model *
 cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
                  const char *path)
 {
-	const char *names[64];
-	size_t n = 0;
+	const sf_model *m;
+	sf_error err;
 
-	if (name == NULL && set->count == 1)
-		return set->models[0];
-	for (size_t i = 0; i < set->count; i++) {
-		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
-			return set->models[i];
-		if (n < 64)
-			names[n++] = set->models[i]->name;
-	}
-	if (name == NULL)
-		cli_usage(cmd, NULL,
-		          "%s holds %zu models: choose one with --model NAME, "
-		          "or rank them with 'scalefit compare'",
-		          path, set->count);
-	else
-		cli_usage(cmd, sf_suggest_nearest(name, names, n),
-		          "%s has no model named '%s'", path, name);
-	return NULL;
+	sf_error_clear(&err);
+	if ((m = sf_run_data_choose(set, name, path, &err)) == NULL)
+		cli_fail(cmd, &err);
+	return m;
 }
 
 int
@@ -465,20 +395,6 @@ cli_print_help(FILE *out, const sf_command *cmd)
 }
 
 void
-cli_fitfile_version(const char *path, const sf_fitfile *f)
-{
-	sf_error w;
-
-	if (!f->version_newer)
-		return;
-	sf_error_at(&w, SF_OK, path, 0, 0,
-	            "written by scalefit %s, a later major version than this "
-	            "one (%s): it may mean what this version reads otherwise",
-	            f->version, PACKAGE_VERSION);
-	cli_warning(NULL, &w);
-}
-
-void
 cli_help_exit(const sf_command *cmd)
 {
 	cli_print_help(stdout, cmd);
@@ -506,15 +422,6 @@ cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
 	return rc;
 }
 
-void
-cli_fleet_option(int c, const char *arg, cli_fleet_args *fa)
-{
-	if (c == CLI_OPT_BY)
-		fa->by = arg;
-	else
-		fa->details = 1;
-}
-
 /* The failed groups, named on stderr: status 1. */
 static int
 fleet_failed(const sf_fleet *f)
@@ -537,71 +444,57 @@ fleet_failed(const sf_fleet *f)
 }
 
 int
-cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
+cli_print(const sf_run_output *o, int json)
+{
+	sf_error err;
+
+	sf_error_clear(&err);
+	if (!json) {
+		fputs(o->text, stdout);
+		return SF_EXIT_OK;
+	}
+	if (sf_run_json_print(o->json, stdout, &err) != SF_OK)
+		return cli_error(&err);
+	return SF_EXIT_OK;
+}
+
+int
+cli_fleet_print(const sf_fleet *f, const sf_run_output *o, int json,
+                const char *output)
+{
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	if (!sf_units_root()) /* rank 0 reports for the job */
+		return SF_EXIT_OK;
+	if ((status = cli_print(o, json)) != SF_EXIT_OK)
+		return status;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fputs("scalefit: error: could not write standard output\n",
+		      stderr);
+		return SF_EXIT_USAGE;
+	}
+	if (output != NULL && sf_run_json_save(o->json, output, &err) != SF_OK)
+		return cli_error(&err);
+	return f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
+}
+
+int
+cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
           sf_fleet_fn fn, void *ctx, int json, const char *output, int quiet)
 {
-	const char *by = fa->by != NULL ? fa->by : m->by.text;
-	sf_groups *g = NULL;
+	sf_run_output o = {NULL, NULL};
 	sf_fleet *f = NULL;
 	sf_error err;
 	int status;
 
 	sf_error_clear(&err);
-	if (sf_groups_split(p->table, p->data, by, m->path,
-	                    fa->by != NULL ? NULL : &m->by, &g,
-	                    &err) != SF_OK) {
-		if (fa->by == NULL)
-			sf_error_quote(&err, m->source, m->source_length);
-		status = cli_error(&err);
-		goto done;
-	}
-	if (g->count == 1 && !quiet) {
-		sf_error_set(&err, SF_OK,
-		             "%s %s makes one group only (%s): its report is "
-		             "the groups file of one group",
-		             fa->by != NULL ? "--by" : "data.by", by,
-		             g->groups[0].label);
-		cli_warning(NULL, &err);
-	}
-	if (sf_fleet_run(g, p->data,
-	                 p->formula != NULL ? p->formula->nparams : 1, fn, ctx,
-	                 &f, &err) != SF_OK) {
-		status = cli_error(&err);
-		goto done;
-	}
-	if (!sf_units_root()) { /* rank 0 reports for the job */
-		status = SF_EXIT_OK;
-		goto done;
-	}
-	for (size_t i = 0; i < f->count && !quiet; i++)
-		if (f->warnings[i] != NULL)
-			fputs(f->warnings[i], stderr);
-	if (json) {
-		if (sf_report_print_json(f->json, stdout, &err) != SF_OK) {
-			status = cli_error(&err);
-			goto done;
-		}
-	} else {
-		sf_fleet_print_summary(f, stdout);
-		for (size_t i = 0; i < f->count && fa->details; i++)
-			if (f->texts[i] != NULL)
-				printf("\n== group %s ==\n%s", f->labels[i],
-				       f->texts[i]);
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fputs("scalefit: error: could not write standard output\n",
-		      stderr);
-		status = SF_EXIT_USAGE;
-		goto done;
-	}
-	if (output != NULL && sf_units_root() &&
-	    sf_report_save(f->json, output, &err) != SF_OK) {
-		status = cli_error(&err);
-		goto done;
-	}
-	status = f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
-done:
+	if (sf_run_fleet(m, p, &d->run, fn, ctx, quiet ? NULL : cli_warning,
+	                 NULL, &f, &o, &err) != SF_OK)
+		return cli_error(&err);
+	status = cli_fleet_print(f, &o, json, output);
+	sf_run_output_clear(&o);
 	sf_fleet_free(f);
-	sf_groups_free(g);
 	return status;
 }

@@ -1,17 +1,18 @@
 /*
  * cli.h - what the scalefit commands share: exit statuses, diagnostics on
- * stderr, and the front of the pipeline (model file -> data -> compiled
- * formula).  Internal to the program: the library never includes it.
+ * stderr, the options every fitting or data-reading command parses, and
+ * the printing of a run's output.  A command parses its options into the
+ * settings of its run (run/), calls it, and prints what it gives back.
+ * Internal to the program: the library never includes it.
  */
 #ifndef SF_CLI_H
 #define SF_CLI_H
 
 #include "base/error.h"
-#include "fit/fit.h"
-#include "input/model.h"
-#include "input/problem.h"
-#include "use/fitfile.h"
-#include "use/fleet.h"
+#include "run/data.h"
+#include "run/fit.h"
+#include "run/fleet.h"
+#include "run/output.h"
 
 #include <stdio.h>
 
@@ -45,10 +46,6 @@ int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
  * CLI_HELP_ALGORITHMS and CLI_HELP_LOSSES replaced by their lists. */
 void cli_print_help(FILE *out, const sf_command *cmd);
 
-/* Warn when the FIT.json at path was written by a later major version
- * (predict, scale and next read it). */
-void cli_fitfile_version(const char *path, const sf_fitfile *f);
-
 /* Print the command's help on stdout and exit: 0, or 2 when stdout could
  * not be written (a full disk must not look like success). */
 void cli_help_exit(const sf_command *cmd) __attribute__((noreturn));
@@ -56,6 +53,10 @@ void cli_help_exit(const sf_command *cmd) __attribute__((noreturn));
 /* Print err as "scalefit: error: FILE:LINE:COL: ..." with the quoted line
  * and caret; return the exit status its code calls for. */
 int cli_error(const sf_error *err);
+
+/* A run's error: a fault of the request (SF_EREQUEST) as a usage error
+ * of command cmd (its message, where to find help), else cli_error(). */
+int cli_fail(const char *cmd, const sf_error *err);
 
 /* An sf_warn_fn printing "scalefit: warning: ..." on stderr. */
 void cli_warning(void *ctx, const sf_error *warning);
@@ -129,23 +130,24 @@ int cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o);
 int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
                      const void *long_options, sf_fit_options *o);
 
-/* Load the model file, warnings to stderr unless quiet.  A path of
- * "@NAME" is the library formula NAME (cli_library_dir). */
-int cli_load_models(const char *path, sf_model_set **set, int quiet,
-                    sf_error *err);
-
-/* ---- the data overrides: --where, --output-column, --input ------------ */
+/* ---- the data and fleet options: --where, --output-column, --input, --by,
+ * --details ------------------------------------------------------------- */
 
 /* Their option values, past every short option's character. */
-enum { CLI_OPT_WHERE = 0x200, CLI_OPT_OUTPUT_COLUMN, CLI_OPT_INPUT };
+enum {
+	CLI_OPT_WHERE = 0x200,
+	CLI_OPT_OUTPUT_COLUMN,
+	CLI_OPT_INPUT,
+	CLI_OPT_BY,
+	CLI_OPT_DETAILS
+};
 
 enum { CLI_DATA_INPUTS_MAX = 64 };
 
-/* What the command line says about the data (input/override.h). */
+/* What the command line says about the data (run/data.h). */
 typedef struct cli_data {
-	const char *where, *output;
+	sf_run_data run; /* run.change.inputs points at inputs */
 	const char *inputs[CLI_DATA_INPUTS_MAX]; /* "NAME=EXPR" */
-	size_t ninputs;
 } cli_data;
 
 /* clang-format off: one option a line */
@@ -166,20 +168,34 @@ typedef struct cli_data {
 	"      --input NAME=EXPR     input NAME's column or expression "       \
 	"(repeatable)\n"
 
+/* The options of the commands that run fleets (--by). */
+/* clang-format off: one option a line */
+#define CLI_FLEET_OPTIONS                                                      \
+	{"by", required_argument, NULL, CLI_OPT_BY},                           \
+	{                                                                      \
+		"details", no_argument, NULL, CLI_OPT_DETAILS                  \
+	}
+/* clang-format on */
+
+#define CLI_FLEET_OPTIONS_HELP                                                 \
+	"      --by COLUMNS    one fit per group of rows with equal values "   \
+	"of these\n                      columns (comma-separated; "           \
+	"overrides data.by)\n"                                                 \
+	"      --details       with --by: each group's whole report after "    \
+	"the summary\n"
+
 /*
- * Apply data option c (a CLI_DATA_OPTIONS value) with argument arg to d.
- * Returns SF_EXIT_OK, SF_EXIT_USAGE after the message, or -1 when c is
- * not a data option.
+ * Apply data or fleet option c (a CLI_DATA_OPTIONS or CLI_FLEET_OPTIONS
+ * value) with argument arg to d.  Returns SF_EXIT_OK, SF_EXIT_USAGE after
+ * the message, or -1 when c is none of them.
  */
 int cli_data_option(const char *cmd, int c, const char *arg, cli_data *d);
 
-/* cli_load_models, then d applied to every model of the set (errors name
- * the option). */
-int cli_load_data_models(const char *path, const cli_data *d,
-                         sf_model_set **set, int quiet, sf_error *err);
-
-/* d applied to every model of set. */
-int cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err);
+/* Load the model file ("@NAME": the library formula NAME, cli_library_dir)
+ * with flags (input/model.h) and d's changes applied to every model;
+ * warnings to stderr unless quiet. */
+int cli_load_models(const char *path, unsigned flags, const cli_data *d,
+                    sf_model_set **set, int quiet, sf_error *err);
 
 /*
  * Standard input as data: when path is "-", read it whole into *t (named
@@ -187,13 +203,6 @@ int cli_apply_data(sf_model_set *set, const cli_data *d, sf_error *err);
  * error of reading or parsing it.
  */
 int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
-
-/* sf_problem_open, or sf_problem_open_table on t when t is not NULL (the
- * table cli_stdin_table read); warnings on stderr unless quiet, prefixed
- * "model 'NAME': " when named (a model of a models: file). */
-int cli_problem_open(const sf_model *m, const char *path, const sf_table *t,
-                     sf_loss loss, int quiet, int named, sf_problem *p,
-                     sf_error *err);
 
 /* The formula library's directory: $SCALEFIT_LIBRARY when set and not
  * empty, else the installed package data directory. */
@@ -213,43 +222,26 @@ int cli_output_not_input(const char *cmd, const char *option,
                          const char *output, const char *input,
                          const char *what);
 
-/* The options of the commands that fit fleets (--by): values above any
- * character getopt returns. */
-enum { CLI_OPT_BY = 0x1000, CLI_OPT_DETAILS };
+/* ---- printing a run's output --------------------------------------------- */
 
-/* clang-format off: one option a line */
-#define CLI_FLEET_OPTIONS                                                      \
-	{"by", required_argument, NULL, CLI_OPT_BY},                           \
-	{                                                                      \
-		"details", no_argument, NULL, CLI_OPT_DETAILS                  \
-	}
-/* clang-format on */
-
-#define CLI_FLEET_OPTIONS_HELP                                                 \
-	"      --by COLUMNS    one fit per group of rows with equal values "   \
-	"of these\n                      columns (comma-separated; "           \
-	"overrides data.by)\n"                                                 \
-	"      --details       with --by: each group's whole report after "    \
-	"the summary\n"
-
-/* --by and --details as parsed. */
-typedef struct cli_fleet_args {
-	const char *by; /* NULL: the model's data.by, if any */
-	int details;
-} cli_fleet_args;
-
-/* Record fleet option c (CLI_OPT_BY or CLI_OPT_DETAILS) with its arg. */
-void cli_fleet_option(int c, const char *arg, cli_fleet_args *fa);
+/* Print o: its JSON when json, else its text.  Returns the exit status. */
+int cli_print(const sf_run_output *o, int json);
 
 /*
- * The --by run of a command: split problem p's rows by fa->by (else model
- * m's data.by), run fn on every group (use/fleet.h; ctx passed through),
- * print the groups' warnings in order, then the fleet's JSON (json) or
- * the summary table (and with --details each group's text report), and
- * write output (may be NULL) on the job's rank 0.  Returns the exit
- * status: 1 when a group failed (naming them), 2 for bad use.
+ * The output of a --by run (fleet f): on the job's rank 0, print it
+ * (cli_print), check that stdout took it, write the JSON to output (may be
+ * NULL), then name the groups that failed.  Returns the exit status: 1
+ * when a group failed, 2 when stdout or output could not be written.
  */
-int cli_fleet(const cli_fleet_args *fa, const sf_model *m, const sf_problem *p,
+int cli_fleet_print(const sf_fleet *f, const sf_run_output *o, int json,
+                    const char *output);
+
+/*
+ * A command's --by run on problem p of model m: sf_run_fleet() with warn
+ * on stderr unless quiet, then cli_fleet_print().  For the commands whose
+ * pipeline is not yet a run of its own (discover).
+ */
+int cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
               sf_fleet_fn fn, void *ctx, int json, const char *output,
               int quiet);
 

@@ -23,8 +23,7 @@ typedef struct discover_args {
 	const char *model_path, *data_path, *output;
 	int json, quiet, shapes;
 	sf_discover_options options;
-	cli_data data;
-	cli_fleet_args fleet; /* --by, --details */
+	cli_data data; /* with --by, --details */
 } discover_args;
 
 static int
@@ -92,20 +91,11 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 		case 'q':
 			a->quiet = 1;
 			break;
-		case CLI_OPT_BY:
-		case CLI_OPT_DETAILS:
-			cli_fleet_option(c, optarg, &a->fleet);
-			break;
-		case CLI_OPT_WHERE:
-		case CLI_OPT_OUTPUT_COLUMN:
-		case CLI_OPT_INPUT:
-			if (cli_data_option(cmd->name, c, optarg, &a->data) !=
-			    SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			break;
 		default:
-			rc = cli_other_option(cmd, c, argc, argv, options,
-			                      &a->options.fit);
+			if ((rc = cli_data_option(cmd->name, c, optarg,
+			                          &a->data)) < 0)
+				rc = cli_other_option(cmd, c, argc, argv,
+				                      options, &a->options.fit);
 			if (rc != SF_EXIT_OK)
 				return rc;
 		}
@@ -398,8 +388,8 @@ discover_fleet(const discover_args *a, const sf_model_set *set,
                const char *data_path, const sf_problem *given, size_t ngiven)
 {
 	const sf_model *m = set->models[0];
-	const char *by = a->fleet.by != NULL ? a->fleet.by : m->by.text;
-	const sf_model_text *at = a->fleet.by != NULL ? NULL : &m->by;
+	const char *by = a->data.run.by != NULL ? a->data.run.by : m->by.text;
+	const sf_model_text *at = a->data.run.by != NULL ? NULL : &m->by;
 	sf_problem p = {m, (sf_table *)table, (sf_dataset *)data, NULL};
 	sf_groups *groups = NULL;
 	group_ctx g = {a,
@@ -434,8 +424,8 @@ discover_fleet(const discover_args *a, const sf_model_set *set,
 		                    &g.given_groups[i], &err) != SF_OK)
 			status = cli_error(&err);
 	if (status == SF_EXIT_OK)
-		status = cli_fleet(&a->fleet, m, &p, discover_group, &g,
-		                   a->json, NULL, a->quiet);
+		status = cli_fleet(&a->data, m, &p, discover_group, &g, a->json,
+		                   NULL, a->quiet);
 done:
 	for (size_t i = 0; i < ngiven; i++)
 		sf_groups_free(g.given_groups[i]);
@@ -471,13 +461,8 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 			return cli_error(&err);
 		a.model_path = library_path;
 	}
-	if (sf_model_load_flags(a.model_path, SF_MODEL_FORMULA_OPTIONAL, &set,
-	                        a.quiet ? NULL : cli_warning, NULL,
-	                        &err) != SF_OK) {
-		status = cli_error(&err);
-		goto done;
-	}
-	if (cli_apply_data(set, &a.data, &err) != SF_OK) {
+	if (cli_load_models(a.model_path, SF_MODEL_FORMULA_OPTIONAL, &a.data,
+	                    &set, a.quiet, &err) != SF_OK) {
 		status = cli_error(&err);
 		goto done;
 	}
@@ -535,13 +520,13 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		}
 		ngiven++;
 	}
-	if (a.fleet.by != NULL || m->by.text != NULL) {
+	if (a.data.run.by != NULL || m->by.text != NULL) {
 		if (a.output != NULL || a.shapes) {
-			status =
-			    cli_usage(cmd->name, NULL,
-			              "%s reports each group's board: it "
-			              "takes neither -o nor --shapes",
-			              a.fleet.by != NULL ? "--by" : "data.by");
+			status = cli_usage(cmd->name, NULL,
+			                   "%s reports each group's board: it "
+			                   "takes neither -o nor --shapes",
+			                   a.data.run.by != NULL ? "--by"
+			                                         : "data.by");
 			goto done;
 		}
 		status = discover_fleet(&a, set, table, data, data_path, given,

@@ -14,7 +14,6 @@
 #include "cli/cli.h"
 #include "base/suggest.h"
 #include "base/units.h"
-#include "fit/cost.h"
 
 #include <getopt.h>
 #include <gsl/gsl_errno.h>

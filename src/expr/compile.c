@@ -1,5 +1,5 @@
 /*
- * expr_compile.c - from resolved syntax trees to a staged program.
+ * compile.c - from resolved syntax trees to a staged program.
  *
  * 1. Lowering.  Every term (in definition order) and every text becomes a
  *    node of one DAG.  Nodes are hash-consed: asking twice for the same
@@ -18,16 +18,9 @@
  *    the ids in order computes d(node)/d(theta_j) from the operands'
  *    derivatives, with "no dependence" kept as a structural zero (-1 below)
  *    that products and sums drop.  No recursion: any DAG depth is fine.
- * 4. Staging and code generation.  A node's class is whether it depends on
- *    data and/or parameters.  Data-only nodes run in the data stage;
- *    those a later stage reads are stored as columns (hoisted).  Parameter-
- *    only nodes run once per evaluation as scalars.  The rest run per row
- *    in blocks: instructions are emitted in depth-first order per output,
- *    and register blocks are reused once their value's last reader has
- *    run, never as the destination of an instruction that reads them (so
- *    the kernels may use restrict pointers).  A multiplication read only
- *    by an add or subtract is fused into it: one pass over the rows.
+ * 4. Staging and code generation: codegen.c.
  */
+#include "expr/codegen.h"
 #include "expr/internal.h"
 
 #include <stdlib.h>
@@ -38,26 +31,6 @@
 
 /* Longest product chain the regrouping looks at. */
 #define REGROUP_MAX 32
-
-/* Node classes: what a node depends on. */
-enum { CLS_CONST = 0, CLS_DATA = 1, CLS_PARAM = 2, CLS_ROW = 3 };
-
-typedef struct dnode {
-	uint8_t op;
-	uint8_t cls;
-	int32_t a, b, c;
-	uint32_t index; /* input slot or parameter */
-	double value;   /* constants */
-} dnode;
-
-typedef struct dag {
-	dnode *nodes;
-	size_t n, cap;
-	int32_t *table; /* hash table of node ids, -1 when empty */
-	size_t tcap;
-	int simplify;
-	int failed; /* out of memory: results are garbage, node 0 */
-} dag;
 
 const sf_op_desc sf_expr_op_info[SF_OP_COUNT] = {
     [SF_OP_CONST] = {"const", 0, 0},   [SF_OP_INPUT] = {"input", 0, 0},
@@ -187,12 +160,6 @@ dag_leaf(dag *g, int op, size_t index)
 	k.index = (uint32_t)index;
 	k.cls = op == SF_OP_INPUT ? CLS_DATA : CLS_PARAM;
 	return dag_intern(g, &k);
-}
-
-static const dnode *
-N(const dag *g, int32_t id)
-{
-	return &g->nodes[id];
 }
 
 static int
@@ -580,6 +547,33 @@ d_node(dag *g, int32_t x)
 	return x == Z ? dag_const(g, 0.0) : x;
 }
 
+/* d(v = a^b) from the operands' derivatives da and db. */
+static int32_t
+derive_pow(dag *g, int32_t v, int32_t a, int32_t b, int32_t da, int32_t db)
+{
+	if (db == Z) {
+		/* b * a^(b - 1) * da, constant b folded */
+		int32_t bm1 = op2(g, SF_OP_SUB, b, dag_const(g, 1.0));
+
+		return d_mul(g, op2(g, SF_OP_MUL, b, op2(g, SF_OP_POW, a, bm1)),
+		             da);
+	}
+	/* v log(a) db; where v = 0 (a zero base, a positive exponent) the
+	 * limit 0, not 0 * -inf = NaN */
+	if (da == Z)
+		return d_mul(g,
+		             dag_op(g, SF_OP_IF,
+		                    op2(g, SF_OP_EQ, v, dag_const(g, 0.0)),
+		                    dag_const(g, 0.0),
+		                    op2(g, SF_OP_MUL, v, op1(g, SF_OP_LOG, a))),
+		             db);
+	/* v * (db * log(a) + b * da / a) */
+	return op2(g, SF_OP_MUL, v,
+	           op2(g, SF_OP_ADD,
+	               op2(g, SF_OP_MUL, db, op1(g, SF_OP_LOG, a)),
+	               op2(g, SF_OP_DIV, op2(g, SF_OP_MUL, b, da), a)));
+}
+
 /* d(node v)/d(theta_j), given the derivatives D of the operands. */
 static int32_t
 derive(dag *g, int32_t v, size_t j, const int32_t *D)
@@ -607,29 +601,7 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 		/* (da - v * db) / b */
 		return d_div(g, d_sub(g, da, d_mul(g, v, db)), b);
 	case SF_OP_POW:
-		if (db == Z) {
-			/* b * a^(b - 1) * da, constant b folded */
-			int32_t bm1 = op2(g, SF_OP_SUB, b, dag_const(g, 1.0));
-
-			return d_mul(
-			    g, op2(g, SF_OP_MUL, b, op2(g, SF_OP_POW, a, bm1)),
-			    da);
-		}
-		/* v log(a) db; where v = 0 (a zero base, a positive
-		 * exponent) the limit 0, not 0 * -inf = NaN */
-		if (da == Z)
-			return d_mul(
-			    g,
-			    dag_op(g, SF_OP_IF,
-			           op2(g, SF_OP_EQ, v, dag_const(g, 0.0)),
-			           dag_const(g, 0.0),
-			           op2(g, SF_OP_MUL, v, op1(g, SF_OP_LOG, a))),
-			    db);
-		/* v * (db * log(a) + b * da / a) */
-		return op2(g, SF_OP_MUL, v,
-		           op2(g, SF_OP_ADD,
-		               op2(g, SF_OP_MUL, db, op1(g, SF_OP_LOG, a)),
-		               op2(g, SF_OP_DIV, op2(g, SF_OP_MUL, b, da), a)));
+		return derive_pow(g, v, a, b, da, db);
 	case SF_OP_MIN:
 	case SF_OP_MAX:
 		if (da == Z && db == Z)
@@ -685,483 +657,7 @@ derive(dag *g, int32_t v, size_t j, const int32_t *D)
 	}
 }
 
-/* ---- Code generation ---------------------------------------------------- */
-
-enum { STAGE_DATA, STAGE_ROW };
-
-typedef struct codegen {
-	dag *g;
-	sf_program *p;
-	size_t n;             /* nodes */
-	unsigned char *reach; /* node is needed by some output */
-	unsigned char *hoist; /* data node stored as a column */
-	unsigned char *done;  /* emitted in the current stage */
-	int32_t *slot;        /* scalar slot, or -1 */
-	int32_t *col;         /* column, or -1 */
-	int32_t *reg;         /* register in the current stage, or -1 */
-	int32_t *last;        /* last reader's position in the stage */
-	int32_t *items;       /* the stage's sequence; -(k + 2): output k */
-	size_t nitems;
-	unsigned char *fused; /* add/sub computing its operand a (bit 0), b
-	                         (bit 1), a product, itself */
-	int32_t *stack;
-	const int32_t *roots;
-	size_t nroots;
-} codegen;
-
-/* Whether node x lives in a register of stage st. */
-static int
-in_regs(const codegen *cg, int32_t x, int st)
-{
-	const dnode *n = N(cg->g, x);
-
-	if (st == STAGE_DATA)
-		return n->cls == CLS_DATA && n->op != SF_OP_INPUT &&
-		       !cg->hoist[x];
-	return n->cls == CLS_ROW;
-}
-
-/*
- * The operands instruction x reads: a node's own operands, except that an
- * add or subtract reads the two factors of a fused product in its place.
- * Returns how many (at most 4; unused ones are -1).
- */
-static int
-instr_operands(const codegen *cg, int32_t x, int32_t ops[4])
-{
-	const dnode *n = N(cg->g, x);
-	int32_t side[2] = {n->a, n->b};
-	int k = 0;
-
-	ops[0] = ops[1] = ops[2] = ops[3] = -1;
-	if (!cg->fused[x]) {
-		ops[0] = n->a;
-		ops[1] = n->b;
-		ops[2] = n->c;
-		return sf_expr_op_info[n->op].arity;
-	}
-	for (int i = 0; i < 2; i++) {
-		const dnode *m = N(cg->g, side[i]);
-		int s;
-
-		if (!(cg->fused[x] & (1u << i))) {
-			ops[k++] = side[i];
-			continue;
-		}
-		/* the kernels take a vector first: x * y == y * x */
-		s = cg->slot[m->a] >= 0;
-		ops[k + s] = m->a;
-		ops[k + !s] = m->b;
-		k += 2;
-	}
-	return k;
-}
-
-static void
-operand(const codegen *cg, int32_t x, uint8_t *kind, uint32_t *idx)
-{
-	if (cg->slot[x] >= 0) {
-		*kind = SF_OPND_SCAL;
-		*idx = (uint32_t)cg->slot[x];
-	} else if (cg->col[x] >= 0) {
-		*kind = SF_OPND_COL;
-		*idx = (uint32_t)cg->col[x];
-	} else {
-		*kind = SF_OPND_REG;
-		*idx = (uint32_t)cg->reg[x];
-	}
-}
-
-/* Append to the stage's sequence, in depth-first post-order, node x and
- * whatever of its operands the stage computes and has not yet. */
-static void
-schedule(codegen *cg, int32_t root, int st)
-{
-	size_t top = 0;
-
-	if (cg->done[root] ||
-	    !(in_regs(cg, root, st) || (st == STAGE_DATA && cg->hoist[root])))
-		return;
-	cg->stack[top++] = root;
-	while (top > 0) {
-		int32_t x = cg->stack[top - 1];
-		int32_t ops[4];
-		int pushed = 0;
-
-		instr_operands(cg, x, ops);
-		for (int i = 0; i < 4 && !pushed; i++) {
-			int32_t y = ops[i];
-
-			if (y >= 0 && !cg->done[y] && in_regs(cg, y, st)) {
-				cg->stack[top++] = y;
-				pushed = 1;
-			}
-		}
-		if (pushed)
-			continue;
-		top--;
-		if (!cg->done[x]) {
-			cg->done[x] = 1;
-			cg->items[cg->nitems++] = x;
-		}
-	}
-}
-
-/* Turn the stage's sequence into instructions with register reuse.
- * Returns the code (or NULL when out of memory) and the register count. */
-static sf_instr *
-emit(codegen *cg, int st, size_t *ncode, size_t *nregs)
-{
-	sf_instr *code = calloc(cg->nitems ? cg->nitems : 1, sizeof *code);
-	int32_t *free_regs = malloc((cg->nitems + 1) * sizeof *free_regs);
-	size_t nfree = 0, regs = 0;
-
-	if (code == NULL || free_regs == NULL) {
-		free(code);
-		free(free_regs);
-		return NULL;
-	}
-	/* last readers */
-	for (size_t pos = 0; pos < cg->nitems; pos++) {
-		int32_t it = cg->items[pos];
-
-		if (it <= -2) {
-			int32_t x = cg->roots[-(it + 2)];
-
-			if (in_regs(cg, x, st))
-				cg->last[x] = (int32_t)pos;
-			continue;
-		}
-		int32_t ops[4];
-
-		instr_operands(cg, it, ops);
-		for (int i = 0; i < 4; i++)
-			if (ops[i] >= 0 && in_regs(cg, ops[i], st))
-				cg->last[ops[i]] = (int32_t)pos;
-	}
-	for (size_t pos = 0; pos < cg->nitems; pos++) {
-		int32_t it = cg->items[pos];
-		sf_instr *in = &code[pos];
-		int32_t ops[4] = {-1, -1, -1, -1};
-
-		if (it <= -2) {
-			int32_t x = cg->roots[-(it + 2)];
-
-			in->shape = SF_SHAPE_COPY;
-			in->kind[0] = SF_OPND_OUT;
-			in->idx[0] = (uint32_t)(-(it + 2));
-			operand(cg, x, &in->kind[1], &in->idx[1]);
-			ops[0] = x;
-		} else {
-			const dnode *n = N(cg->g, it);
-			int arity = instr_operands(cg, it, ops);
-
-			in->op = n->op;
-			for (int i = 0; i < arity; i++)
-				operand(cg, ops[i], &in->kind[1 + i],
-				        &in->idx[1 + i]);
-			if (cg->col[it] >= 0) {
-				in->kind[0] = SF_OPND_COL;
-				in->idx[0] = (uint32_t)cg->col[it];
-			} else {
-				/* a fresh register: never one of the
-				 * operands, which are freed below */
-				cg->reg[it] = nfree > 0 ? free_regs[--nfree]
-				                        : (int32_t)regs++;
-				in->kind[0] = SF_OPND_REG;
-				in->idx[0] = (uint32_t)cg->reg[it];
-			}
-			if (cg->fused[it])
-				in->shape = cg->fused[it] == 1 ? SF_SHAPE_MULOP
-				            : cg->fused[it] == 2
-				                ? SF_SHAPE_OPMUL
-				                : SF_SHAPE_MULMUL;
-			else if (arity == 1)
-				in->shape = SF_SHAPE_V;
-			else if (arity == 3)
-				in->shape = SF_SHAPE_GEN;
-			else if (in->kind[1] == SF_OPND_SCAL)
-				in->shape = SF_SHAPE_SV;
-			else if (in->kind[2] == SF_OPND_SCAL)
-				in->shape = SF_SHAPE_VS;
-			else
-				in->shape = SF_SHAPE_VV;
-		}
-		for (int i = 0; i < 4; i++) {
-			int32_t y = ops[i];
-
-			if (y >= 0 && in_regs(cg, y, st) &&
-			    cg->last[y] == (int32_t)pos && cg->reg[y] >= 0) {
-				free_regs[nfree++] = cg->reg[y];
-				cg->reg[y] = -1; /* freed once, even for x*x */
-			}
-		}
-	}
-	free(free_regs);
-	*ncode = cg->nitems;
-	*nregs = regs;
-	return code;
-}
-
-/*
- * Fuse a multiplication into the add or subtract that is its only reader,
- * in the row and data stages, one product or both: one pass over a block
- * instead of two or three, and the products never stored.  The kernels
- * round each product before adding, as separate instructions would: the
- * same bits.  Returns SF_OK or SF_ENOMEM.
- */
-static int
-choose_fusions(codegen *cg)
-{
-	uint32_t *uses = calloc(cg->n ? cg->n : 1, sizeof *uses);
-
-	if (uses == NULL)
-		return SF_ENOMEM;
-	for (size_t x = 0; x < cg->n; x++) {
-		const dnode *n = N(cg->g, (int32_t)x);
-		int32_t ops[3] = {n->a, n->b, n->c};
-
-		for (int i = 0; cg->reach[x] && i < 3; i++)
-			if (ops[i] >= 0)
-				uses[ops[i]]++;
-	}
-	for (size_t k = 0; k < cg->nroots; k++)
-		uses[cg->roots[k]]++; /* an output is read by its copy */
-	for (size_t x = 0; x < cg->n; x++) {
-		const dnode *n = N(cg->g, (int32_t)x);
-		int st = n->cls == CLS_ROW ? STAGE_ROW : STAGE_DATA;
-		int32_t side[2] = {n->a, n->b};
-
-		if (!cg->reach[x] ||
-		    (n->op != SF_OP_ADD && n->op != SF_OP_SUB) ||
-		    (n->cls != CLS_ROW && n->cls != CLS_DATA))
-			continue;
-		for (int i = 0; i < 2; i++) {
-			const dnode *m = N(cg->g, side[i]);
-
-			if (m->op == SF_OP_MUL && uses[side[i]] == 1 &&
-			    in_regs(cg, side[i], st) &&
-			    (cg->slot[m->a] < 0 || cg->slot[m->b] < 0))
-				cg->fused[x] |= (unsigned char)(1u << i);
-		}
-	}
-	free(uses);
-	return SF_OK;
-}
-
-/* Mark what the roots need, from the highest id down: operands always have
- * lower ids than their users. */
-static void
-mark_reachable(codegen *cg, const int32_t *roots, size_t nroots)
-{
-	for (size_t k = 0; k < nroots; k++)
-		cg->reach[roots[k]] = 1;
-	for (size_t x = cg->n; x-- > 0;) {
-		const dnode *n = N(cg->g, (int32_t)x);
-
-		if (!cg->reach[x])
-			continue;
-		if (n->a >= 0)
-			cg->reach[n->a] = 1;
-		if (n->b >= 0)
-			cg->reach[n->b] = 1;
-		if (n->c >= 0)
-			cg->reach[n->c] = 1;
-	}
-}
-
-/*
- * Which parameters each output reads, for sf_program_output_uses_param():
- * one reachability pass per output, in the scratch mark (n bytes).
- */
-static void
-mark_output_params(codegen *cg, unsigned char *mark)
-{
-	sf_program *p = cg->p;
-
-	for (size_t k = 0; k < cg->nroots; k++) {
-		memset(mark, 0, cg->n);
-		mark[cg->roots[k]] = 1;
-		for (size_t x = cg->n; x-- > 0;) {
-			const dnode *d = N(cg->g, (int32_t)x);
-
-			if (!mark[x])
-				continue;
-			if (d->op == SF_OP_PARAM)
-				p->output_uses_param[k * p->nparams +
-				                     d->index] = 1;
-			if (d->a >= 0)
-				mark[d->a] = 1;
-			if (d->b >= 0)
-				mark[d->b] = 1;
-			if (d->c >= 0)
-				mark[d->c] = 1;
-		}
-	}
-}
-
-static int
-generate(codegen *cg, size_t nvalues)
-{
-	sf_program *p = cg->p;
-	dag *g = cg->g;
-	size_t n = cg->n, nslots = 0, ncols = p->ninputs;
-	unsigned char *mark = malloc(n ? n : 1);
-
-	if (mark == NULL)
-		return SF_ENOMEM;
-	mark_output_params(cg, mark);
-	free(mark);
-	/* what the values use, for sf_program_uses_*() */
-	mark_reachable(cg, cg->roots, nvalues);
-	for (size_t x = 0; x < n; x++) {
-		const dnode *d = N(g, (int32_t)x);
-
-		if (!cg->reach[x])
-			continue;
-		if (d->op == SF_OP_INPUT)
-			p->uses_input[d->index] = 1;
-		if (d->op == SF_OP_PARAM)
-			p->uses_param[d->index] = 1;
-	}
-	mark_reachable(cg, cg->roots, cg->nroots);
-	/* derivatives read no input the values do not; make sure */
-	for (size_t x = 0; x < n; x++)
-		if (cg->reach[x] && N(g, (int32_t)x)->op == SF_OP_INPUT)
-			p->uses_input[N(g, (int32_t)x)->index] = 1;
-
-	/* scalars: constants, theta, then the parameter stage */
-	for (size_t x = 0; x < n; x++)
-		if (cg->reach[x] && N(g, (int32_t)x)->op == SF_OP_CONST)
-			cg->slot[x] = (int32_t)p->nconst++;
-	p->consts = malloc((p->nconst ? p->nconst : 1) * sizeof *p->consts);
-	if (p->consts == NULL)
-		return SF_ENOMEM;
-	for (size_t x = 0; x < n; x++)
-		if (cg->slot[x] >= 0)
-			p->consts[cg->slot[x]] = N(g, (int32_t)x)->value;
-	nslots = p->nconst + p->nparams;
-	for (size_t x = 0; x < n; x++) {
-		const dnode *d = N(g, (int32_t)x);
-
-		/* parameter-only nodes (and, defensively, constant ones,
-		 * which folding never leaves) */
-		if (!cg->reach[x] || d->op == SF_OP_CONST ||
-		    (d->cls & CLS_DATA))
-			continue;
-		if (d->op == SF_OP_PARAM)
-			cg->slot[x] = (int32_t)(p->nconst + d->index);
-		else
-			cg->slot[x] = (int32_t)nslots++, p->nparam_code++;
-	}
-	p->nscalars = nslots;
-	p->param_code =
-	    calloc(p->nparam_code ? p->nparam_code : 1, sizeof *p->param_code);
-	if (p->param_code == NULL)
-		return SF_ENOMEM;
-	{
-		size_t i = 0;
-
-		for (size_t x = 0; x < n; x++) {
-			const dnode *d = N(g, (int32_t)x);
-			sf_instr *in;
-
-			if (cg->slot[x] < 0 || d->op == SF_OP_CONST ||
-			    d->op == SF_OP_PARAM)
-				continue;
-			in = &p->param_code[i++];
-			in->op = d->op;
-			in->kind[0] = SF_OPND_SCAL;
-			in->idx[0] = (uint32_t)cg->slot[x];
-			in->kind[1] = SF_OPND_SCAL;
-			in->idx[1] = (uint32_t)cg->slot[d->a];
-			if (d->b >= 0) {
-				in->kind[2] = SF_OPND_SCAL;
-				in->idx[2] = (uint32_t)cg->slot[d->b];
-			}
-			if (d->c >= 0) {
-				in->kind[3] = SF_OPND_SCAL;
-				in->idx[3] = (uint32_t)cg->slot[d->c];
-			}
-		}
-	}
-
-	/* columns: inputs, then hoisted data nodes (read by the row stage
-	 * or an output) */
-	for (size_t x = 0; x < n; x++) {
-		const dnode *d = N(g, (int32_t)x);
-
-		if (!cg->reach[x])
-			continue;
-		if (d->op == SF_OP_INPUT)
-			cg->col[x] = (int32_t)d->index;
-		if (d->cls != CLS_ROW)
-			continue;
-		if (d->a >= 0 && N(g, d->a)->cls == CLS_DATA)
-			cg->hoist[d->a] = 1;
-		if (d->b >= 0 && N(g, d->b)->cls == CLS_DATA)
-			cg->hoist[d->b] = 1;
-		if (d->c >= 0 && N(g, d->c)->cls == CLS_DATA)
-			cg->hoist[d->c] = 1;
-	}
-	for (size_t k = 0; k < cg->nroots; k++)
-		if (N(g, cg->roots[k])->cls == CLS_DATA)
-			cg->hoist[cg->roots[k]] = 1;
-	for (size_t x = 0; x < n; x++) {
-		if (N(g, (int32_t)x)->op == SF_OP_INPUT)
-			cg->hoist[x] = 0;
-		if (cg->hoist[x]) {
-			cg->col[x] = (int32_t)ncols++;
-			p->nhoisted++;
-		}
-	}
-
-	if (choose_fusions(cg) != SF_OK)
-		return SF_ENOMEM;
-
-	/* data stage */
-	cg->nitems = 0;
-	memset(cg->done, 0, n);
-	for (size_t x = 0; x < n; x++)
-		if (cg->hoist[x])
-			schedule(cg, (int32_t)x, STAGE_DATA);
-	p->data_code = emit(cg, STAGE_DATA, &p->ndata_code, &p->data_regs);
-	if (p->data_code == NULL)
-		return SF_ENOMEM;
-
-	/* row stage, with an output copy after each output's value */
-	cg->nitems = 0;
-	memset(cg->done, 0, n);
-	for (size_t x = 0; x < n; x++)
-		cg->reg[x] = -1;
-	for (size_t k = 0; k < cg->nroots; k++) {
-		schedule(cg, cg->roots[k], STAGE_ROW);
-		cg->items[cg->nitems++] = -(int32_t)k - 2;
-	}
-	p->row_code = emit(cg, STAGE_ROW, &p->nrow_code, &p->row_regs);
-	if (p->row_code == NULL)
-		return SF_ENOMEM;
-	/* where sf_program_eval_sumsq() reads output 0 from */
-	for (size_t k = 0; k < p->nrow_code && p->out0_copy == NULL; k++)
-		if (p->row_code[k].shape == SF_SHAPE_COPY &&
-		    p->row_code[k].idx[0] == 0)
-			p->out0_copy = &p->row_code[k];
-	for (size_t x = 0; x < n; x++)
-		p->nnodes += cg->reach[x];
-	return sf_level_plan(p);
-}
-
 /* ---- The compiler's entry point ----------------------------------------- */
-
-static char *
-copy_string(const char *s)
-{
-	char *c = malloc(strlen(s) + 1);
-
-	if (c != NULL)
-		strcpy(c, s);
-	return c;
-}
 
 /* Allocate the program's per-input and per-parameter tables. */
 static int
@@ -1181,13 +677,13 @@ program_tables(sf_program *p, const sf_expr_scope *s)
 		return SF_ENOMEM;
 	for (size_t i = 0; i < p->ninputs; i++) {
 		p->input_names[i] =
-		    copy_string(sf_expr_scope_name(s, SF_EXPR_INPUT, i));
+		    strdup(sf_expr_scope_name(s, SF_EXPR_INPUT, i));
 		if (p->input_names[i] == NULL)
 			return SF_ENOMEM;
 	}
 	for (size_t j = 0; j < p->nparams; j++) {
 		p->param_names[j] =
-		    copy_string(sf_expr_scope_name(s, SF_EXPR_PARAM, j));
+		    strdup(sf_expr_scope_name(s, SF_EXPR_PARAM, j));
 		if (p->param_names[j] == NULL)
 			return SF_ENOMEM;
 	}
@@ -1278,6 +774,27 @@ differentiate(dag *g, int32_t *roots, size_t n, size_t P)
 	return g->failed ? SF_ENOMEM : SF_OK;
 }
 
+/* Parse and resolve every text into trees[k]; on an error that is not
+ * out of memory, *failed_index (may be NULL) is the text's index. */
+static int
+parse_all(const sf_expr_scope *s, const char *const *texts, size_t n,
+          unsigned flags, sf_ast **trees, int *failed_index, sf_error *err)
+{
+	for (size_t k = 0; k < n; k++) {
+		int rc = sf_ast_parse(texts[k] != NULL ? texts[k] : "",
+		                      &trees[k], err);
+
+		if (rc == SF_OK)
+			rc = sf_scope_resolve(s, trees[k], NULL, flags, err);
+		if (rc != SF_OK) {
+			if (failed_index != NULL && rc != SF_ENOMEM)
+				*failed_index = (int)k;
+			return rc;
+		}
+	}
+	return SF_OK;
+}
+
 sf_program *
 sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
                    unsigned flags, int *failed_index, sf_error *err)
@@ -1286,12 +803,9 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 	sf_ast **trees = NULL;
 	int32_t *roots = NULL;
 	dag g;
-	codegen cg;
 	size_t P, nout;
-	int rc = SF_OK;
 
 	memset(&g, 0, sizeof g);
-	memset(&cg, 0, sizeof cg);
 	if (failed_index != NULL)
 		*failed_index = -1;
 	if (s == NULL || texts == NULL || n == 0) {
@@ -1311,20 +825,8 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 	p->nparams = P;
 	if (program_tables(p, s) != SF_OK)
 		goto oom;
-
-	/* parse and resolve every text */
-	for (size_t k = 0; k < n; k++) {
-		rc = sf_ast_parse(texts[k] != NULL ? texts[k] : "", &trees[k],
-		                  err);
-		if (rc == SF_OK)
-			rc = sf_scope_resolve(s, trees[k], NULL, flags, err);
-		if (rc != SF_OK) {
-			if (failed_index != NULL && rc != SF_ENOMEM)
-				*failed_index = (int)k;
-			goto fail;
-		}
-	}
-
+	if (parse_all(s, texts, n, flags, trees, failed_index, err) != SF_OK)
+		goto fail;
 	/* the DAG: node 0 is the constant 0, the stand-in after OOM */
 	g.simplify = !(flags & SF_EXPR_NO_SIMPLIFY);
 	dag_const(&g, 0.0);
@@ -1333,40 +835,16 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 	if ((flags & SF_EXPR_DERIVATIVES) &&
 	    differentiate(&g, roots, n, P) != SF_OK)
 		goto oom;
-
 	/* stages and code */
-	cg.g = &g;
-	cg.p = p;
-	cg.n = g.n;
-	cg.roots = roots;
-	cg.nroots = nout;
-	cg.reach = calloc(g.n, 1);
-	cg.hoist = calloc(g.n, 1);
-	cg.done = calloc(g.n, 1);
-	cg.slot = malloc(g.n * sizeof *cg.slot);
-	cg.col = malloc(g.n * sizeof *cg.col);
-	cg.reg = malloc(g.n * sizeof *cg.reg);
-	cg.last = malloc(g.n * sizeof *cg.last);
-	cg.items = malloc((g.n + nout) * sizeof *cg.items);
-	cg.stack = malloc(g.n * sizeof *cg.stack);
-	cg.fused = calloc(g.n, 1);
-	if (cg.reach == NULL || cg.hoist == NULL || cg.done == NULL ||
-	    cg.slot == NULL || cg.col == NULL || cg.reg == NULL ||
-	    cg.last == NULL || cg.items == NULL || cg.stack == NULL ||
-	    cg.fused == NULL)
-		goto oom;
-	for (size_t x = 0; x < g.n; x++)
-		cg.slot[x] = cg.col[x] = cg.reg[x] = cg.last[x] = -1;
-	if (generate(&cg, n) != SF_OK)
+	if (sf_codegen_generate(&g, p, roots, nout, n) != SF_OK)
 		goto oom;
 	goto done;
 oom:
-	rc = sf_error_at(err, SF_ENOMEM, NULL, 0, 0, "out of memory");
+	sf_error_at(err, SF_ENOMEM, NULL, 0, 0, "out of memory");
 fail:
 	sf_program_free(p);
 	p = NULL;
 done:
-	(void)rc;
 	if (trees != NULL)
 		for (size_t k = 0; k < n; k++)
 			sf_ast_free(trees[k]);
@@ -1374,16 +852,6 @@ done:
 	free(roots);
 	free(g.nodes);
 	free(g.table);
-	free(cg.reach);
-	free(cg.hoist);
-	free(cg.done);
-	free(cg.slot);
-	free(cg.col);
-	free(cg.reg);
-	free(cg.last);
-	free(cg.items);
-	free(cg.stack);
-	free(cg.fused);
 	return p;
 }
 

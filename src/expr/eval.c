@@ -67,34 +67,22 @@
 		}                                                              \
 	}
 
-#define BINARY_KERNELS(NAME, EXPR)                                             \
-	static void NAME##_vv(double *restrict d, const double *restrict a,    \
-	                      const double *restrict b, size_t n)              \
+/* x op y with a (x) and b (y) each a vector or a scalar passed by value:
+ * the three shapes of every binary operator. */
+#define BINARY_KERNEL(NAME, A, B, X, Y, EXPR)                                  \
+	static void NAME(double *restrict d, A a, B b, size_t n)               \
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double x = a[i], y = b[i];                             \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_vs(double *restrict d, const double *restrict a,    \
-	                      double y, size_t n)                              \
-	{                                                                      \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double x = a[i];                                       \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_sv(double *restrict d, double x,                    \
-	                      const double *restrict b, size_t n)              \
-	{                                                                      \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double y = b[i];                                       \
+			double x = (X), y = (Y);                               \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}
+#define VEC_ARG const double *restrict
+#define BINARY_KERNELS(NAME, EXPR)                                             \
+	BINARY_KERNEL(NAME##_vv, VEC_ARG, VEC_ARG, a[i], b[i], EXPR)           \
+	BINARY_KERNEL(NAME##_vs, VEC_ARG, double, a[i], b, EXPR)               \
+	BINARY_KERNEL(NAME##_sv, double, VEC_ARG, a, b[i], EXPR)
 
 UNARY_KERNEL(k_neg, -x)
 UNARY_KERNEL(k_not, sf_f_not(x))
@@ -112,27 +100,21 @@ UNARY_KERNEL(k_cos, cos(x))
 UNARY_KERNEL(k_tan, tan(x))
 UNARY_KERNEL(k_atan, atan(x))
 
-/* exp in blocks (sf_f_vexp): the vectorised core over every row, then
- * libm's exp for the rare rows outside the core's range. */
-VEC_CLONES static void
-k_vexp(double *restrict d, const double *restrict a, size_t n)
-{
-	FOR_VEC(i, n) d[i] = sf_f_vexp_core(a[i]);
-	for (size_t i = 0; i < n; i++)
-		if (!(a[i] >= SF_VEXP_LO && a[i] <= SF_VEXP_HI))
-			d[i] = exp(a[i]);
-}
+/* exp and log in blocks (sf_f_vexp, sf_f_vlog): the vectorised core over
+ * every row, then libm's function for the rare rows outside the core's
+ * range [LO, HI]. */
+#define CORE_KERNEL(NAME, CORE, LO, HI, LIBM)                                  \
+	VEC_CLONES static void NAME(double *restrict d,                        \
+	                            const double *restrict a, size_t n)        \
+	{                                                                      \
+		FOR_VEC(i, n) d[i] = CORE(a[i]);                               \
+		for (size_t i = 0; i < n; i++)                                 \
+			if (!(a[i] >= (LO) && a[i] <= (HI)))                   \
+				d[i] = LIBM(a[i]);                             \
+	}
 
-/* log in blocks (sf_f_vlog): the vectorised core over every row, then
- * libm's log for the rows outside the core's range. */
-VEC_CLONES static void
-k_vlog(double *restrict d, const double *restrict a, size_t n)
-{
-	FOR_VEC(i, n) d[i] = sf_f_vlog_core(a[i]);
-	for (size_t i = 0; i < n; i++)
-		if (!(a[i] >= SF_VLOG_LO && a[i] <= SF_VLOG_HI))
-			d[i] = log(a[i]);
-}
+CORE_KERNEL(k_vexp, sf_f_vexp_core, SF_VEXP_LO, SF_VEXP_HI, exp)
+CORE_KERNEL(k_vlog, sf_f_vlog_core, SF_VLOG_LO, SF_VLOG_HI, log)
 
 BINARY_KERNELS(k_add, x + y)
 BINARY_KERNELS(k_sub, x - y)
@@ -187,50 +169,22 @@ static const sv_fn sv_kernels[SF_OP_COUNT] = BINARY_TABLE(sv);
  * restrict promises no store reaches it).  p = x * y is rounded before z
  * comes in, exactly as two instructions would compute it.
  */
-#define FUSED_KERNELS(NAME, EXPR)                                              \
-	static void NAME##_vvv(double *restrict d, const double *restrict a,   \
-	                       const double *restrict b,                       \
-	                       const double *restrict c, size_t n)             \
+#define FUSED_KERNEL(NAME, EXPR, Y, Z)                                         \
+	static void NAME(double *restrict d, const double *restrict a,         \
+	                 const double *restrict b, const double *restrict c,   \
+	                 size_t n)                                             \
 	{                                                                      \
 		FOR_VEC(i, n)                                                  \
 		{                                                              \
-			double p = a[i] * b[i], z = c[i];                      \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_vvs(double *restrict d, const double *restrict a,   \
-	                       const double *restrict b,                       \
-	                       const double *restrict c, size_t n)             \
-	{                                                                      \
-		const double z = *c;                                           \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double p = a[i] * b[i];                                \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_vsv(double *restrict d, const double *restrict a,   \
-	                       const double *restrict b,                       \
-	                       const double *restrict c, size_t n)             \
-	{                                                                      \
-		const double y = *b;                                           \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double p = a[i] * y, z = c[i];                         \
-			d[i] = (EXPR);                                         \
-		}                                                              \
-	}                                                                      \
-	static void NAME##_vss(double *restrict d, const double *restrict a,   \
-	                       const double *restrict b,                       \
-	                       const double *restrict c, size_t n)             \
-	{                                                                      \
-		const double y = *b, z = *c;                                   \
-		FOR_VEC(i, n)                                                  \
-		{                                                              \
-			double p = a[i] * y;                                   \
+			double p = a[i] * (Y), z = (Z);                        \
 			d[i] = (EXPR);                                         \
 		}                                                              \
 	}
+#define FUSED_KERNELS(NAME, EXPR)                                              \
+	FUSED_KERNEL(NAME##_vvv, EXPR, b[i], c[i])                             \
+	FUSED_KERNEL(NAME##_vvs, EXPR, b[i], *c)                               \
+	FUSED_KERNEL(NAME##_vsv, EXPR, *b, c[i])                               \
+	FUSED_KERNEL(NAME##_vss, EXPR, *b, *c)
 
 FUSED_KERNELS(k_muladd, p + z)
 FUSED_KERNELS(k_mulsub, p - z)

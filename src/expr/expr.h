@@ -1,6 +1,7 @@
 /*
- * expr.h - scalefit's expression engine: the formula language of SPEC.md,
- * compiled to a staged bytecode with symbolic derivatives.
+ * expr.h - scalefit's expression engine: the formula language (specified
+ * for users in man/scalefit-model.5, EXPRESSION LANGUAGE), compiled to a
+ * staged bytecode with symbolic derivatives.
  *
  * A model's names live in a scope: numeric inputs (data columns), text
  * inputs (dictionary-encoded text columns), fitted parameters, fixed

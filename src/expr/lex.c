@@ -208,7 +208,7 @@ lex_string(sf_lexer *lx, sf_error *err)
 	return SF_OK;
 }
 
-/* Set a one- or two-byte operator token. */
+/* Set a token of len bytes (an operator's one or two). */
 static int
 lex_op(sf_lexer *lx, sf_tok_type type, size_t len)
 {
@@ -217,12 +217,67 @@ lex_op(sf_lexer *lx, sf_tok_type type, size_t len)
 	return SF_OK;
 }
 
+/*
+ * The operators, by their first byte: the token the byte makes alone, and
+ * the token it makes followed by `second` ('<' and "<="); where it makes
+ * none alone (SF_TOK_END), the hint that says what was meant.
+ */
+static const struct lex_operator {
+	char first, second;
+	sf_tok_type alone, pair;
+	const char *hint;
+} lex_operators[] = {
+    {'+', '\0', SF_TOK_PLUS, SF_TOK_END, NULL},
+    {'-', '\0', SF_TOK_MINUS, SF_TOK_END, NULL},
+    {'*', '*', SF_TOK_STAR, SF_TOK_POW, NULL},
+    {'/', '\0', SF_TOK_SLASH, SF_TOK_END, NULL},
+    {'^', '\0', SF_TOK_POW, SF_TOK_END, NULL},
+    {'(', '\0', SF_TOK_LPAREN, SF_TOK_END, NULL},
+    {')', '\0', SF_TOK_RPAREN, SF_TOK_END, NULL},
+    {',', '\0', SF_TOK_COMMA, SF_TOK_END, NULL},
+    {'<', '=', SF_TOK_LT, SF_TOK_LE, NULL},
+    {'>', '=', SF_TOK_GT, SF_TOK_GE, NULL},
+    {'=', '=', SF_TOK_END, SF_TOK_EQ, "unexpected '='; did you mean '=='?"},
+    {'!', '=', SF_TOK_NOT, SF_TOK_NE, NULL},
+    {'&', '&', SF_TOK_END, SF_TOK_AND, "unexpected '&'; did you mean '&&'?"},
+    {'|', '|', SF_TOK_END, SF_TOK_OR, "unexpected '|'; did you mean '||'?"},
+};
+
+/* The operator token at byte c (c1 the next byte), or the error of a
+ * byte that starts no token. */
+static int
+lex_operator(sf_lexer *lx, int c, int c1, int column, sf_error *err)
+{
+	for (size_t k = 0; k < sizeof lex_operators / sizeof lex_operators[0];
+	     k++) {
+		const struct lex_operator *o = &lex_operators[k];
+
+		if ((unsigned char)o->first != c)
+			continue;
+		if (o->second != '\0' && (unsigned char)o->second == c1)
+			return lex_op(lx, o->pair, 2);
+		if (o->alone != SF_TOK_END)
+			return lex_op(lx, o->alone, 1);
+		return sf_error_at(err, SF_ESYNTAX, NULL, 1, column, "%s",
+		                   o->hint);
+	}
+	if (c == '"')
+		return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
+		                   "unexpected '\"'; strings are written in "
+		                   "single quotes");
+	if (isprint(c) && c < 128)
+		return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
+		                   "unexpected character '%c'", c);
+	return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
+	                   "unexpected byte 0x%02X", (unsigned)c);
+}
+
 int
 sf_lex_next(sf_lexer *lx, sf_error *err)
 {
 	const char *t = lx->text;
 	size_t p = lx->pos;
-	int c, c1, column;
+	int c, c1, rc;
 
 	while (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r')
 		p++;
@@ -232,111 +287,25 @@ sf_lex_next(sf_lexer *lx, sf_error *err)
 	lx->pos = p;
 	c = (unsigned char)t[p];
 	c1 = c != '\0' ? (unsigned char)t[p + 1] : '\0';
-	column = (int)p + 1;
 	if (c == '\0') {
 		lx->tok.type = SF_TOK_END;
 		return SF_OK;
 	}
 	if (lex_is_digit(c) || c == '.') {
-		int rc = lex_number(lx, err);
-
-		lx->pos += lx->tok.len;
-		return rc;
-	}
-	if (lex_is_name_start(c)) {
+		rc = lex_number(lx, err);
+	} else if (lex_is_name_start(c)) {
 		size_t n = 1;
 
 		while (lex_is_name_char((unsigned char)t[p + n]))
 			n++;
-		lx->tok.type = SF_TOK_NAME;
-		lx->tok.len = n;
-		lx->pos += n;
-		return SF_OK;
-	}
-	if (c == '\'') {
-		int rc = lex_string(lx, err);
-
-		lx->pos += lx->tok.len;
-		return rc;
-	}
-	switch (c) {
-	case '+':
-		lex_op(lx, SF_TOK_PLUS, 1);
-		break;
-	case '-':
-		lex_op(lx, SF_TOK_MINUS, 1);
-		break;
-	case '*':
-		if (c1 == '*')
-			lex_op(lx, SF_TOK_POW, 2);
-		else
-			lex_op(lx, SF_TOK_STAR, 1);
-		break;
-	case '/':
-		lex_op(lx, SF_TOK_SLASH, 1);
-		break;
-	case '^':
-		lex_op(lx, SF_TOK_POW, 1);
-		break;
-	case '(':
-		lex_op(lx, SF_TOK_LPAREN, 1);
-		break;
-	case ')':
-		lex_op(lx, SF_TOK_RPAREN, 1);
-		break;
-	case ',':
-		lex_op(lx, SF_TOK_COMMA, 1);
-		break;
-	case '<':
-		if (c1 == '=')
-			lex_op(lx, SF_TOK_LE, 2);
-		else
-			lex_op(lx, SF_TOK_LT, 1);
-		break;
-	case '>':
-		if (c1 == '=')
-			lex_op(lx, SF_TOK_GE, 2);
-		else
-			lex_op(lx, SF_TOK_GT, 1);
-		break;
-	case '=':
-		if (c1 != '=')
-			return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-			                   "unexpected '='; did you mean "
-			                   "'=='?");
-		lex_op(lx, SF_TOK_EQ, 2);
-		break;
-	case '!':
-		if (c1 == '=')
-			lex_op(lx, SF_TOK_NE, 2);
-		else
-			lex_op(lx, SF_TOK_NOT, 1);
-		break;
-	case '&':
-		if (c1 != '&')
-			return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-			                   "unexpected '&'; did you mean "
-			                   "'&&'?");
-		lex_op(lx, SF_TOK_AND, 2);
-		break;
-	case '|':
-		if (c1 != '|')
-			return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-			                   "unexpected '|'; did you mean "
-			                   "'||'?");
-		lex_op(lx, SF_TOK_OR, 2);
-		break;
-	case '"':
-		return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-		                   "unexpected '\"'; strings are written in "
-		                   "single quotes");
-	default:
-		if (isprint(c) && c < 128)
-			return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-			                   "unexpected character '%c'", c);
-		return sf_error_at(err, SF_ESYNTAX, NULL, 1, column,
-		                   "unexpected byte 0x%02X", (unsigned)c);
+		rc = lex_op(lx, SF_TOK_NAME, n);
+	} else if (c == '\'') {
+		rc = lex_string(lx, err);
+	} else {
+		rc = lex_operator(lx, c, c1, (int)p + 1, err);
+		if (rc != SF_OK)
+			return rc;
 	}
 	lx->pos += lx->tok.len;
-	return SF_OK;
+	return rc;
 }

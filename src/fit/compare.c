@@ -89,25 +89,6 @@ rows_hash(const sf_dataset *d, char hex[SF_SHA256_HEX_SIZE])
 	sf_sha256_hex(digest, hex);
 }
 
-/* Warnings while a candidate is opened, naming its model (several come
- * from one models: file, and a row skipped is reported at the data's
- * line, which says nothing of the model). */
-typedef struct named_warn {
-	sf_warn_fn warn;
-	void *ctx;
-	const char *name;
-} named_warn;
-
-static void
-warn_named(void *ctx, const sf_error *warning)
-{
-	const named_warn *nw = ctx;
-	sf_error w = *warning;
-
-	sf_error_prefix(&w, "model '%s': ", nw->name);
-	nw->warn(nw->ctx, &w);
-}
-
 /* The model's name, with " (K)" when K - 1 earlier candidates have it. */
 static char *
 distinct_label(const sf_compare *cmp, const char *name)
@@ -207,20 +188,16 @@ int
 sf_compare_add(sf_compare *cmp, const sf_model *m, sf_error *err)
 {
 	sf_compare_candidate *c = candidate_new(cmp, m, err);
-	named_warn nw;
 	int rc;
 
 	if (c == NULL)
 		return SF_ENOMEM;
-	nw = (named_warn){cmp->s.warn, cmp->s.warn_ctx, m->name};
-	if (cmp->s.table != NULL)
-		rc = sf_problem_open_table(m, cmp->s.table, c->loss,
-		                           nw.warn != NULL ? warn_named : NULL,
-		                           &nw, &c->problem, err);
-	else
-		rc = sf_problem_open(m, cmp->s.data_path, c->loss,
-		                     nw.warn != NULL ? warn_named : NULL, &nw,
-		                     &c->problem, err);
+	/* Warnings name the candidate's model: several come from one
+	 * models: file, and a row skipped is reported at the data's line,
+	 * which says nothing of the model. */
+	rc = sf_problem_open_rows(m, cmp->s.data_path, cmp->s.table, c->loss, 1,
+	                          cmp->s.warn, cmp->s.warn_ctx, &c->problem,
+	                          err);
 	if (rc != SF_OK) {
 		free(c->label);
 		free(c);

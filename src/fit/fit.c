@@ -2,6 +2,7 @@
  * fit.c - the fit driver: settings, the search loop, the polish.
  */
 #include "fit/fit.h"
+#include "base/clock.h"
 #include "fit/cost.h"
 #include "solve/de.h"
 #include "solve/polish.h"
@@ -10,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <stdio.h>
 
 /* The seed of a model that gives none: fits are reproducible by default. */
 static const uint64_t fit_default_seed = 1;
@@ -35,16 +34,6 @@ sf_fit_result_free(sf_fit_result *r)
 	free(r->linear);
 	free(r->runs);
 	free(r);
-}
-
-static double
-seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) +
-	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
 }
 
 sf_fit_settings
@@ -531,6 +520,154 @@ extra_members(const sf_cost *cost, const sf_formula *f, const search_space *sp,
 	return SF_OK;
 }
 
+/* The optimiser's settings for run: the fit's, with the run's own seed,
+ * population and budget. */
+static int
+run_settings(const sf_fit_settings *s, const search_run *run,
+             sf_de_settings *settings, sf_error *err)
+{
+	int rc;
+
+	if ((rc = de_settings(s, settings, err)) != SF_OK)
+		return rc;
+	settings->seed = restart_seed(settings->seed, run->index);
+	if (run->population > 0)
+		settings->population = run->population;
+	if (run->max_evals > 0)
+		settings->max_evals = run->max_evals;
+	return SF_OK;
+}
+
+/* No parameter left to search: one separable solve is the whole answer. */
+static void
+solve_only(const sf_cost *cost, sf_fit_result *r)
+{
+	const size_t P = r->nparams;
+
+	memset(r->theta, 0, P * sizeof *r->theta);
+	r->cost = r->cost_search = sf_cost_profile(cost, r->theta, 0);
+	memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
+	r->evaluations = 1;
+	r->generations = 0;
+	r->population = 0;
+	r->stop_reason = "separable";
+}
+
+/* The first population of de: in the first run, when some searched
+ * parameter has an init, one member at the inits (the others mid-box);
+ * otherwise the optimiser's own. */
+static int
+start_population(const sf_formula *f, const sf_model *m, const search_space *sp,
+                 int first_run, sf_de *de, sf_error *err)
+{
+	const size_t P = f->nparams, D = sp->D;
+	double *seed_member = malloc((P + 1) * sizeof *seed_member);
+	double *seed_u = malloc((D + 1) * sizeof *seed_u);
+	int rc, has_init = 0;
+
+	if (seed_member == NULL || seed_u == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t k = 0; k < D; k++) {
+		const sf_model_param *p = &m->params[f->fitted[sp->index[k]]];
+		has_init |= p->has_init && first_run;
+	}
+	for (size_t j = 0; j < P; j++) {
+		const sf_model_param *p = &m->params[f->fitted[j]];
+		seed_member[j] =
+		    p->has_init ? p->init : 0.5 * (p->min + p->max);
+	}
+	search_from_theta(sp, seed_member, seed_u);
+	rc = sf_de_init(de, has_init ? seed_u : NULL, err);
+done:
+	free(seed_member);
+	free(seed_u);
+	return rc;
+}
+
+/* Tell o's progress callback, if any, where de stands. */
+static void
+report_progress(const sf_fit_options *o, const sf_de *de,
+                const struct timespec *start)
+{
+	sf_fit_progress p;
+
+	if (o->progress == NULL)
+		return;
+	sf_de_best(de, &p.best_cost);
+	p.generation = sf_de_generations(de);
+	p.evaluations = sf_de_evaluations(de);
+	p.max_evals = sf_de_max_evals(de);
+	p.spread = sf_de_spread(de);
+	p.seconds = sf_clock_seconds_since(start);
+	o->progress(o->progress_ctx, &p);
+}
+
+/*
+ * The generations of one run: take the probes when their shares of the
+ * budget come, ask, evaluate the trials in parallel, tell, until the
+ * optimiser stops or the time limit ends the run.  costs and order:
+ * scratch of the population's size.
+ */
+static int
+search_loop(const sf_cost *cost, const sf_formula *f, const sf_fit_options *o,
+            const struct timespec *start, search_space *sp, sf_de *de,
+            double *costs, size_t *order, search_run *run, sf_fit_result *r,
+            sf_error *err)
+{
+	const size_t P = f->nparams, D = sp->D;
+	const double *trials;
+	size_t shares = 0;
+	int rc;
+
+	while (sf_de_test(de) == SF_DE_RUNNING) {
+		if (run->probe && run->budget > 0 && shares < probe_shares &&
+		    (double)sf_de_evaluations(de) >=
+		        probe_share[shares] * (double)run->budget) {
+			shares++;
+			if (take_probes(cost, f, sp, de, order, run) != SF_OK)
+				return sf_error_set(err, SF_ENOMEM,
+				                    "out of memory");
+		}
+		size_t n = sf_de_ask(de, &trials);
+
+		for (size_t k = 0; k < n; k++)
+			search_to_theta(sp, f, trials + k * D,
+			                sp->theta + k * P);
+		sf_cost_population(cost, sp->theta, n, costs);
+		if ((rc = sf_de_tell(de, costs, err)) != SF_OK)
+			return rc;
+		report_progress(o, de, start);
+		if (r->settings.time_limit > 0 &&
+		    sf_clock_seconds_since(start) >= r->settings.time_limit) {
+			r->stop_reason = "time_limit";
+			run->timed_out = 1;
+			break;
+		}
+	}
+	return SF_OK;
+}
+
+/* r's answer from the run's best member (its separably solved entries
+ * filled in), and the run's counts. */
+static void
+take_best(const sf_cost *cost, const sf_formula *f, const search_space *sp,
+          const sf_de *de, sf_fit_result *r)
+{
+	const size_t P = f->nparams;
+	double best_cost;
+	const double *best = sf_de_best(de, &best_cost);
+
+	search_to_theta(sp, f, best, r->theta);
+	if (r->nlinear > 0)
+		best_cost = sf_cost_profile(cost, r->theta, 0);
+	memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
+	r->cost = r->cost_search = best_cost;
+	r->evaluations = sf_de_evaluations(de);
+	r->generations = sf_de_generations(de);
+}
+
 /*
  * One run of the global search: ask, evaluate in parallel, tell, until it
  * stops.  Separably solved parameters (r->linear) are not searched; each
@@ -543,119 +680,54 @@ run_search(const sf_cost *cost, const sf_formula *f, const sf_model *m,
            search_run *run, sf_fit_result *r, sf_error *err)
 {
 	const size_t P = f->nparams;
-	const int separable = r->nlinear > 0;
 	sf_de_settings settings;
 	search_space sp = {0};
-	double *seed_member = NULL, *seed_u = NULL, *costs = NULL, best_cost;
-	const double *trials, *best;
-	size_t *order = NULL, shares = 0;
-	int rc, has_init = 0;
+	double *costs = NULL;
+	size_t *order = NULL, np;
 	sf_de *de = NULL;
-	size_t D;
+	int rc;
 
 	run->stop = SF_DE_RUNNING;
 	run->timed_out = 0;
 	run->budget = 0;
 	run->nextra = run->nprobes = 0;
-	if ((rc = de_settings(&r->settings, &settings, err)) != SF_OK)
+	if ((rc = run_settings(&r->settings, run, &settings, err)) != SF_OK)
 		return rc;
-	settings.seed = restart_seed(settings.seed, run->index);
-	if (run->population > 0)
-		settings.population = run->population;
-	if (run->max_evals > 0)
-		settings.max_evals = run->max_evals;
-	if (search_space_init(&sp, f, linear, separable ? r->linear : NULL) !=
-	    SF_OK)
+	if (search_space_init(&sp, f, linear,
+	                      r->nlinear > 0 ? r->linear : NULL) != SF_OK)
 		goto oom;
-	D = sp.D;
-	if (D == 0) {
-		memset(r->theta, 0, P * sizeof *r->theta);
-		r->cost = r->cost_search = sf_cost_profile(cost, r->theta, 0);
-		memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
-		r->evaluations = 1;
-		r->generations = 0;
-		r->population = 0;
-		r->stop_reason = "separable";
+	if (sp.D == 0) {
+		solve_only(cost, r);
 		rc = SF_OK;
 		goto done;
 	}
-	if ((de = sf_de_alloc(D, sp.lower, sp.upper, &settings, err)) == NULL) {
+	if ((de = sf_de_alloc(sp.D, sp.lower, sp.upper, &settings, err)) ==
+	    NULL) {
 		rc = err != NULL ? err->code : SF_EVALUE;
 		goto done;
 	}
 	run->budget = sf_de_max_evals(de);
-	sp.theta =
-	    malloc((sf_de_population_size(de) * P + 1) * sizeof *sp.theta);
-	/* Parameters with init: seed one member of the first run (the
-	 * others mid-box). */
-	if (sp.theta == NULL ||
-	    (seed_member = malloc((P + 1) * sizeof *seed_member)) == NULL ||
-	    (seed_u = malloc((D + 1) * sizeof *seed_u)) == NULL)
+	np = sf_de_population_size(de);
+	if ((sp.theta = malloc((np * P + 1) * sizeof *sp.theta)) == NULL)
 		goto oom;
-	for (size_t k = 0; k < D; k++) {
-		const sf_model_param *p = &m->params[f->fitted[sp.index[k]]];
-		has_init |= p->has_init && run->index == 0;
-	}
-	for (size_t j = 0; j < P; j++) {
-		const sf_model_param *p = &m->params[f->fitted[j]];
-		seed_member[j] =
-		    p->has_init ? p->init : 0.5 * (p->min + p->max);
-	}
-	search_from_theta(&sp, seed_member, seed_u);
-	if ((rc = sf_de_init(de, has_init ? seed_u : NULL, err)) != SF_OK)
+	if ((rc = start_population(f, m, &sp, run->index == 0, de, err)) !=
+	    SF_OK)
 		goto done;
-	costs = malloc((sf_de_population_size(de) + 1) * sizeof *costs);
-	order = malloc((sf_de_population_size(de) + 1) * sizeof *order);
+	costs = malloc((np + 1) * sizeof *costs);
+	order = malloc((np + 1) * sizeof *order);
 	if (costs == NULL || order == NULL)
 		goto oom;
-	r->population = sf_de_population_size(de);
+	r->population = np;
 	r->stop_reason = NULL;
-	while (sf_de_test(de) == SF_DE_RUNNING) {
-		if (run->probe && run->budget > 0 && shares < probe_shares &&
-		    (double)sf_de_evaluations(de) >=
-		        probe_share[shares] * (double)run->budget) {
-			shares++;
-			if (take_probes(cost, f, &sp, de, order, run) != SF_OK)
-				goto oom;
-		}
-		size_t n = sf_de_ask(de, &trials);
-
-		for (size_t k = 0; k < n; k++)
-			search_to_theta(&sp, f, trials + k * D,
-			                sp.theta + k * P);
-		sf_cost_population(cost, sp.theta, n, costs);
-		if ((rc = sf_de_tell(de, costs, err)) != SF_OK)
-			goto done;
-		if (o->progress != NULL) {
-			sf_fit_progress p;
-			sf_de_best(de, &p.best_cost);
-			p.generation = sf_de_generations(de);
-			p.evaluations = sf_de_evaluations(de);
-			p.max_evals = sf_de_max_evals(de);
-			p.spread = sf_de_spread(de);
-			p.seconds = seconds_since(start);
-			o->progress(o->progress_ctx, &p);
-		}
-		if (r->settings.time_limit > 0 &&
-		    seconds_since(start) >= r->settings.time_limit) {
-			r->stop_reason = "time_limit";
-			run->timed_out = 1;
-			break;
-		}
-	}
+	if ((rc = search_loop(cost, f, o, start, &sp, de, costs, order, run, r,
+	                      err)) != SF_OK)
+		goto done;
 	run->stop = sf_de_test(de);
 	if (extra_members(cost, f, &sp, de, run) != SF_OK)
 		goto oom;
 	if (r->stop_reason == NULL)
 		r->stop_reason = sf_de_stop_name(run->stop);
-	best = sf_de_best(de, &best_cost);
-	search_to_theta(&sp, f, best, r->theta);
-	if (separable)
-		best_cost = sf_cost_profile(cost, r->theta, 0);
-	memcpy(r->theta_search, r->theta, P * sizeof *r->theta);
-	r->cost = r->cost_search = best_cost;
-	r->evaluations = sf_de_evaluations(de);
-	r->generations = sf_de_generations(de);
+	take_best(cost, f, &sp, de, r);
 	rc = SF_OK;
 	goto done;
 oom:
@@ -663,8 +735,6 @@ oom:
 done:
 	sf_de_free(de);
 	search_space_free(&sp);
-	free(seed_member);
-	free(seed_u);
 	free(costs);
 	free(order);
 	return rc;
@@ -952,6 +1022,110 @@ done:
 	return rc;
 }
 
+/* The cost of the fit: its rows' weights into *weights (the caller frees)
+ * and the loss, penalty and threads of settings and o. */
+static int
+fit_cost(const sf_fit_settings *settings, const sf_dataset *d,
+         const sf_formula *f, const sf_fit_options *o, double **weights,
+         sf_cost **cost, sf_error *err)
+{
+	sf_cost_settings cs;
+	int rc;
+
+	if ((rc = sf_fit_weights(settings, d, weights, err)) != SF_OK)
+		return rc;
+	cs.loss = settings->loss;
+	cs.huber_delta = settings->huber_delta;
+	cs.penalty = settings->penalty;
+	cs.lambda = settings->penalty == SF_PENALTY_NONE ? 0 : settings->lambda;
+	cs.threads = o->threads;
+	cs.parallel_always = o->parallel_always;
+	if ((*cost = sf_cost_alloc(f, d, *weights, &cs, err)) == NULL)
+		return err != NULL ? err->code : SF_ENOMEM;
+	return SF_OK;
+}
+
+/* A warm start: best's theta, the start, polished. */
+static int
+warm_polish(const sf_cost *cost, const sf_formula *f, sf_fit_result *best,
+            sf_error *err)
+{
+	memcpy(best->theta_search, best->theta,
+	       f->nparams * sizeof *best->theta);
+	best->cost = best->cost_search = sf_cost_total(cost, best->theta, 0);
+	best->stop_reason = "warm_start";
+	best->scale = SF_SCALE_LINEAR;
+	return best->cost < INFINITY
+	           ? run_polish(cost, f, best, polish_max_iter, err)
+	           : SF_OK;
+}
+
+/* After both searches of scale auto: the lower cost in *best (ties to
+ * the first, linear one), with the runs of both and their counts; the
+ * other in *other. */
+static int
+keep_lower(sf_fit_result **best, sf_fit_result **other)
+{
+	sf_fit_result *b = *best, *o = *other;
+
+	if (join_runs(b, o) != SF_OK)
+		return SF_ENOMEM;
+	o->evaluations += b->evaluations;
+	o->generations += b->generations;
+	o->restarts += b->restarts;
+	b->evaluations = o->evaluations;
+	b->generations = o->generations;
+	b->restarts = o->restarts;
+	if (!(o->cost < b->cost)) {
+		/* the list of runs stays with the answer */
+		free(b->runs);
+		b->runs = o->runs;
+		b->nruns = o->nruns;
+		o->runs = NULL;
+		o->nruns = 0;
+	} else {
+		*best = o;
+		*other = b;
+	}
+	return SF_OK;
+}
+
+/*
+ * Scale auto: also search on the log scale, into *other, and keep the
+ * lower cost in *best.  Neither scale wins everywhere (NIST's Gauss
+ * problems want linear, MGH09 and Thurber log), and a wrong basin is
+ * worse than twice the time.
+ */
+static int
+search_log_too(const sf_cost *cost, const sf_formula *f, const sf_model *m,
+               const sf_fit_options *o, const struct timespec *start,
+               const int *linear, sf_fit_result **best, sf_fit_result **other,
+               sf_error *err)
+{
+	int rc;
+
+	if ((*other = result_alloc(f->nparams, &(*best)->settings, linear)) ==
+	    NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	rc = search_and_polish(cost, f, m, o, start, 0, *other, err);
+	if (rc != SF_OK)
+		return rc;
+	(*other)->scale = SF_SCALE_LOG;
+	if (keep_lower(best, other) != SF_OK)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+/* at_bound[j]: 1 when theta_j ended on its lower bound, 2 on its upper. */
+static void
+mark_bounds(sf_fit_result *r, const sf_formula *f)
+{
+	for (size_t j = 0; j < r->nparams; j++)
+		r->at_bound[j] = r->theta[j] <= f->lower[j]   ? 1
+		                 : r->theta[j] >= f->upper[j] ? 2
+		                                              : 0;
+}
+
 int
 sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
            const sf_fit_options *o, sf_fit_result **out, sf_error *err)
@@ -959,31 +1133,20 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	const size_t P = f->nparams;
 	struct timespec start;
 	sf_fit_settings settings = sf_fit_settings_effective(m, o);
-	sf_cost_settings cs;
 	sf_fit_result *best = NULL, *other = NULL;
 	int *linear = NULL;
 	sf_cost *cost = NULL;
 	double *weights = NULL;
 	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	sf_clock_now(&start);
 	*out = NULL;
 	if (settings.lambda_auto)
 		return sf_error_set(
 		    err, SF_EINTERNAL,
 		    "lambda: auto is chosen by sf_tune_fit (tune.h)");
-	if ((rc = sf_fit_weights(&settings, d, &weights, err)) != SF_OK)
+	if ((rc = fit_cost(&settings, d, f, o, &weights, &cost, err)) != SF_OK)
 		goto done;
-	cs.loss = settings.loss;
-	cs.huber_delta = settings.huber_delta;
-	cs.penalty = settings.penalty;
-	cs.lambda = settings.penalty == SF_PENALTY_NONE ? 0 : settings.lambda;
-	cs.threads = o->threads;
-	cs.parallel_always = o->parallel_always;
-	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
-		rc = err != NULL ? err->code : SF_ENOMEM;
-		goto done;
-	}
 	/* Separable: find the constants to solve rather than search (not
 	 * for a warm start, which only polishes). */
 	if (settings.separable && o->warm_start == NULL &&
@@ -1008,15 +1171,7 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	if (o->warm_start != NULL && settings.polish &&
 	    sf_cost_is_least_squares(cost)) {
 		memcpy(best->theta, o->warm_start, P * sizeof *best->theta);
-		memcpy(best->theta_search, o->warm_start,
-		       P * sizeof *best->theta);
-		best->cost = best->cost_search =
-		    sf_cost_total(cost, best->theta, 0);
-		best->stop_reason = "warm_start";
-		best->scale = SF_SCALE_LINEAR;
-		rc = best->cost < INFINITY
-		         ? run_polish(cost, f, best, polish_max_iter, err)
-		         : SF_OK;
+		rc = warm_polish(cost, f, best, err);
 		settings.scale = SF_SCALE_LINEAR; /* no second search */
 	} else {
 		rc = search_and_polish(cost, f, m, o, &start,
@@ -1027,53 +1182,20 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		goto done;
 	best->scale =
 	    settings.scale == SF_SCALE_LOG ? SF_SCALE_LOG : SF_SCALE_LINEAR;
-	/*
-	 * auto: also search on the log scale, keep the lower cost.  Neither
-	 * scale wins everywhere (NIST's Gauss problems want linear, MGH09 and
-	 * Thurber log), and a wrong basin is worse than twice the time.
-	 */
 	if (settings.scale == SF_SCALE_AUTO &&
 	    log_search_differs(f, best->linear) &&
 	    !(settings.time_limit > 0 &&
-	      seconds_since(&start) >= settings.time_limit)) {
-		if ((other = result_alloc(P, &settings, linear)) == NULL) {
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-			goto done;
-		}
-		rc = search_and_polish(cost, f, m, o, &start, 0, other, err);
-		if (rc != SF_OK)
-			goto done;
-		other->scale = SF_SCALE_LOG;
-		if (join_runs(best, other) != SF_OK) {
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-			goto done;
-		}
-		other->evaluations += best->evaluations;
-		other->generations += best->generations;
-		other->restarts += best->restarts;
-		best->evaluations = other->evaluations;
-		best->generations = other->generations;
-		best->restarts = other->restarts;
-		if (!(other->cost < best->cost)) {
-			/* the list of runs stays with the answer */
-			free(best->runs);
-			best->runs = other->runs;
-			best->nruns = other->nruns;
-			other->runs = NULL;
-			other->nruns = 0;
-		} else {
-			sf_fit_result *t = best;
-			best = other;
-			other = t;
-		}
-	}
+	      sf_clock_seconds_since(&start) >= settings.time_limit) &&
+	    (rc = search_log_too(cost, f, m, o, &start, linear, &best, &other,
+	                         err)) != SF_OK)
+		goto done;
 	best->searches = other != NULL ? 2 : 1;
 	best->cost_other = other != NULL ? other->cost : NAN;
 	best->threads = sf_cost_threads(cost);
 	if (!(best->cost < INFINITY)) {
 		best->loss = best->cost = INFINITY;
 		best->penalty = sf_cost_penalty(cost, best->theta);
-		best->seconds = seconds_since(&start);
+		best->seconds = sf_clock_seconds_since(&start);
 		*out = best;
 		best = NULL;
 		rc = sf_error_set(err, SF_EFAIL,
@@ -1087,11 +1209,8 @@ sf_fit_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	}
 	best->loss = sf_cost_loss(cost, best->theta, 0);
 	best->penalty = sf_cost_penalty(cost, best->theta);
-	for (size_t j = 0; j < P; j++)
-		best->at_bound[j] = best->theta[j] <= f->lower[j]   ? 1
-		                    : best->theta[j] >= f->upper[j] ? 2
-		                                                    : 0;
-	best->seconds = seconds_since(&start);
+	mark_bounds(best, f);
+	best->seconds = sf_clock_seconds_since(&start);
 	*out = best;
 	best = NULL;
 	rc = SF_OK;

@@ -4,6 +4,7 @@
  * (interval.h).
  */
 #include "fit/interval.h"
+#include "base/sort.h"
 #include "fit/cost.h"
 
 #include <math.h>
@@ -150,14 +151,6 @@ done:
 	free(J);
 	sf_cost_free(c);
 	return rc;
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The range of every input over rows[0..n). */
@@ -366,7 +359,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		if (!numeric[j])
 			continue;
 		memcpy(levels, d->inputs[j].values, n * sizeof *levels);
-		qsort(levels, n, sizeof *levels, compare_doubles);
+		qsort(levels, n, sizeof *levels, sf_sort_compare_doubles);
 		m_levels = level_tops(levels, n);
 		if (m_levels < 3)
 			continue;
@@ -391,7 +384,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	if (c.n > 0) {
 		size_t q = (size_t)ceil((double)(c.n + 1) * SF_INTERVAL_LEVEL);
 
-		qsort(c.need, c.n, sizeof *c.need, compare_doubles);
+		qsort(c.need, c.n, sizeof *c.need, sf_sort_compare_doubles);
 		out->conservative = q > c.n;
 		out->growth = c.need[(q > c.n ? c.n : q) - 1];
 	}

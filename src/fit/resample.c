@@ -3,6 +3,7 @@
  */
 #include "fit/resample.h"
 #include "base/rng.h"
+#include "base/sort.h"
 #include "base/units.h"
 #include "fit/tune.h"
 
@@ -50,27 +51,6 @@ resample_alloc(size_t count, size_t P)
 	return r;
 }
 
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The q-quantile of sorted x[0..n-1], interpolating between order
- * statistics (type 7, as numpy's and R's default). */
-static double
-quantile(const double *x, size_t n, double q)
-{
-	double h = q * (double)(n - 1);
-	size_t i = (size_t)h;
-
-	if (i + 1 >= n)
-		return x[n - 1];
-	return x[i] + (h - (double)i) * (x[i + 1] - x[i]);
-}
-
 /* Percentiles, median and standard deviation of each parameter. */
 static int
 summarise(sf_resample *r)
@@ -92,10 +72,10 @@ summarise(sf_resample *r)
 			r->low[j] = r->high[j] = r->median[j] = r->sd[j] = NAN;
 			continue;
 		}
-		qsort(v, n, sizeof *v, compare_doubles);
-		r->low[j] = quantile(v, n, 0.025);
-		r->high[j] = quantile(v, n, 0.975);
-		r->median[j] = quantile(v, n, 0.5);
+		qsort(v, n, sizeof *v, sf_sort_compare_doubles);
+		r->low[j] = sf_sort_quantile(v, n, 0.025);
+		r->high[j] = sf_sort_quantile(v, n, 0.975);
+		r->median[j] = sf_sort_quantile(v, n, 0.5);
 		for (size_t i = 0; i < n; i++)
 			mean += v[i] / (double)n;
 		for (size_t i = 0; i < n; i++)

@@ -63,27 +63,15 @@ information_criteria(sf_stats *s)
 	s->aicc = n - k - 1 > 0 ? s->aic + 2 * k * (k + 1) / (n - k - 1) : NAN;
 }
 
-int
-sf_stats_compute(const sf_formula *f, const sf_dataset *d,
-                 const sf_fit_result *r, sf_stats **out, sf_error *err)
+/* A result for n rows and P parameters, its arrays allocated; NULL when
+ * out of memory. */
+static sf_stats *
+stats_alloc(size_t n, size_t P)
 {
-	const size_t n = d->rows, P = f->nparams;
-	sf_cost_settings cs = {r->settings.loss,
-	                       r->settings.huber_delta,
-	                       SF_PENALTY_NONE,
-	                       0,
-	                       1,
-	                       0};
-	sf_covariance_info info;
-	sf_covariance *cw = NULL;
-	double *weights = NULL, *res = NULL, *J = NULL;
-	int *active = NULL, rc = SF_ENOMEM;
-	sf_cost *cost = NULL;
-	sf_stats *s;
+	sf_stats *s = calloc(1, sizeof *s);
 
-	*out = NULL;
-	if ((s = calloc(1, sizeof *s)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (s == NULL)
+		return NULL;
 	s->n = n;
 	s->k = P;
 	s->predicted = malloc(n * sizeof *s->predicted);
@@ -92,61 +80,55 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 	s->ci_high = malloc((P + 1) * sizeof *s->ci_high);
 	s->cov = malloc((P * P + 1) * sizeof *s->cov);
 	s->corr = malloc((P * P + 1) * sizeof *s->corr);
-	res = malloc(n * sizeof *res);
-	J = malloc((n * P + 1) * sizeof *J);
-	active = calloc(P + 1, sizeof *active);
-	cw = sf_covariance_alloc(n, P);
 	if (s->predicted == NULL || s->se == NULL || s->ci_low == NULL ||
-	    s->ci_high == NULL || s->cov == NULL || s->corr == NULL ||
-	    res == NULL || J == NULL || active == NULL || cw == NULL)
-		goto oom;
-	if ((rc = sf_fit_weights(&r->settings, d, &weights, err)) != SF_OK)
-		goto done;
-	/* The loss alone (no penalty rows), on one thread; a loss that is
-	 * not a sum of squares (absolute) has sse's residuals. */
-	if (sf_loss_get(cs.loss)->residual == NULL)
-		cs.loss = SF_LOSS_SSE;
-	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
-		rc = err != NULL ? err->code : SF_ENOMEM;
-		goto done;
+	    s->ci_high == NULL || s->cov == NULL || s->corr == NULL) {
+		sf_stats_free(s);
+		return NULL;
 	}
-	sf_cost_predict(cost, r->theta, s->predicted);
-	metrics(s, d);
+	return s;
+}
+
+/*
+ * The fit's metrics without uncertainties, when the Jacobian is not
+ * finite at the fitted parameters (a fitted exponent on a zero base has
+ * no finite derivative there): every parameter free, no covariance.
+ */
+static void
+no_uncertainties(sf_stats *s, const double *res)
+{
+	const size_t n = s->n, P = s->k;
+
+	s->chisqr = 0;
+	for (size_t i = 0; i < n; i++)
+		s->chisqr += res[i] * res[i];
+	s->n_free = P;
+	s->dof = n > P ? n - P : 0;
+	s->condition = NAN;
+	s->t95 = NAN;
+	information_criteria(s);
+	for (size_t j = 0; j < P * P; j++)
+		s->cov[j] = s->corr[j] = NAN;
 	for (size_t j = 0; j < P; j++)
-		active[j] = r->at_bound[j] != 0;
-	rc = sf_cost_residuals(cost, r->theta, res, J);
-	if (rc != SF_OK) {
-		/* The fit's metrics stand without uncertainties (a fitted
-		 * exponent on a zero base has no finite derivative there). */
-		if (sf_cost_residuals(cost, r->theta, res, NULL) != SF_OK) {
-			rc = sf_error_set(err, SF_EVALUE,
-			                  "the residuals are not finite at "
-			                  "the fitted parameters");
-			goto done;
-		}
-		s->chisqr = 0;
-		for (size_t i = 0; i < n; i++)
-			s->chisqr += res[i] * res[i];
-		s->n_free = P;
-		s->dof = n > P ? n - P : 0;
-		s->condition = NAN;
-		s->t95 = NAN;
-		information_criteria(s);
-		for (size_t j = 0; j < P * P; j++)
-			s->cov[j] = s->corr[j] = NAN;
-		for (size_t j = 0; j < P; j++)
-			s->se[j] = s->ci_low[j] = s->ci_high[j] = NAN;
-		s->note = "the Jacobian is not finite at the fitted "
-		          "parameters, so no standard errors can be given";
-		*out = s;
-		s = NULL;
-		rc = SF_OK;
-		goto done;
-	}
-	rc = sf_covariance_compute(cw, J, res, active, 0, s->cov, s->se, &info,
-	                           err);
+		s->se[j] = s->ci_low[j] = s->ci_high[j] = NAN;
+	s->note = "the Jacobian is not finite at the fitted "
+	          "parameters, so no standard errors can be given";
+}
+
+/* The covariance from the residuals res and Jacobian J at r's theta (the
+ * parameters held at a bound, active, left out), the correlations, the
+ * standard errors and the 95% intervals. */
+static int
+uncertainties(sf_stats *s, const sf_fit_result *r, sf_covariance *cw,
+              const double *J, const double *res, const int *active,
+              sf_error *err)
+{
+	const size_t P = s->k;
+	sf_covariance_info info;
+	int rc = sf_covariance_compute(cw, J, res, active, 0, s->cov, s->se,
+	                               &info, err);
+
 	if (rc != SF_OK)
-		goto done;
+		return rc;
 	s->chisqr = info.rss;
 	s->n_free = info.n_free;
 	s->dof = info.dof;
@@ -167,6 +149,59 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 		s->ci_low[j] = r->theta[j] - s->t95 * s->se[j];
 		s->ci_high[j] = r->theta[j] + s->t95 * s->se[j];
 	}
+	return SF_OK;
+}
+
+int
+sf_stats_compute(const sf_formula *f, const sf_dataset *d,
+                 const sf_fit_result *r, sf_stats **out, sf_error *err)
+{
+	const size_t n = d->rows, P = f->nparams;
+	sf_cost_settings cs = {r->settings.loss,
+	                       r->settings.huber_delta,
+	                       SF_PENALTY_NONE,
+	                       0,
+	                       1,
+	                       0};
+	sf_covariance *cw = NULL;
+	double *weights = NULL, *res = NULL, *J = NULL;
+	int *active = NULL, rc = SF_ENOMEM;
+	sf_cost *cost = NULL;
+	sf_stats *s;
+
+	*out = NULL;
+	if ((s = stats_alloc(n, P)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	res = malloc(n * sizeof *res);
+	J = malloc((n * P + 1) * sizeof *J);
+	active = calloc(P + 1, sizeof *active);
+	cw = sf_covariance_alloc(n, P);
+	if (res == NULL || J == NULL || active == NULL || cw == NULL)
+		goto oom;
+	if ((rc = sf_fit_weights(&r->settings, d, &weights, err)) != SF_OK)
+		goto done;
+	/* The loss alone (no penalty rows), on one thread; a loss that is
+	 * not a sum of squares (absolute) has sse's residuals. */
+	if (sf_loss_get(cs.loss)->residual == NULL)
+		cs.loss = SF_LOSS_SSE;
+	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
+		rc = err != NULL ? err->code : SF_ENOMEM;
+		goto done;
+	}
+	sf_cost_predict(cost, r->theta, s->predicted);
+	metrics(s, d);
+	for (size_t j = 0; j < P; j++)
+		active[j] = r->at_bound[j] != 0;
+	if (sf_cost_residuals(cost, r->theta, res, J) == SF_OK)
+		rc = uncertainties(s, r, cw, J, res, active, err);
+	else if (sf_cost_residuals(cost, r->theta, res, NULL) == SF_OK)
+		no_uncertainties(s, res);
+	else
+		rc = sf_error_set(err, SF_EVALUE,
+		                  "the residuals are not finite at "
+		                  "the fitted parameters");
+	if (rc != SF_OK)
+		goto done;
 	*out = s;
 	s = NULL;
 	rc = SF_OK;

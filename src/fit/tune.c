@@ -3,28 +3,18 @@
  * cross-validation, then the fit (tune.h).
  */
 #include "fit/tune.h"
+#include "base/clock.h"
 #include "fit/validate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The grid: 0 (no penalty), then 1e-6 to 1 by decades. */
 static const double lambda_grid[SF_LAMBDA_GRID] = {
     0, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1,
 };
 enum { LAMBDA_FOLDS = 5 };
-
-static double
-seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) +
-	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
 
 /*
  * Score each lambda of the grid by the K-fold cross-validated MAPE over
@@ -88,7 +78,7 @@ sf_tune_fit(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	*out = NULL;
 	if (!settings.lambda_auto)
 		return sf_fit_run(m, d, f, o, out, err);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	sf_clock_now(&start);
 	rc = choose_lambda(m, d, f, o, settings.seed, curve, &folds, &chosen,
 	                   err);
 	if (rc != SF_OK)
@@ -102,7 +92,7 @@ sf_tune_fit(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		memcpy((*out)->lambda_grid, lambda_grid, sizeof lambda_grid);
 		memcpy((*out)->lambda_cv_mape, curve, sizeof curve);
 		(*out)->settings.lambda_auto = 1;
-		(*out)->seconds = seconds_since(&start);
+		(*out)->seconds = sf_clock_seconds_since(&start);
 	}
 	return rc;
 }

@@ -57,3 +57,38 @@ sf_problem_open(const sf_model *m, const char *data_path, sf_loss loss,
 	}
 	return SF_OK;
 }
+
+/* The caller's warnings, each prefixed with the model's name. */
+typedef struct named_warn {
+	sf_warn_fn warn;
+	void *ctx;
+	const char *name;
+} named_warn;
+
+static void
+warn_named(void *ctx, const sf_error *warning)
+{
+	const named_warn *nw = ctx;
+	sf_error w = *warning;
+
+	sf_error_prefix(&w, "model '%s': ", nw->name);
+	nw->warn(nw->ctx, &w);
+}
+
+int
+sf_problem_open_rows(const sf_model *m, const char *data_path,
+                     const sf_table *t, sf_loss loss, int named,
+                     sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                     sf_error *err)
+{
+	named_warn nw = {warn, warn_ctx, m->name};
+
+	if (named && warn != NULL) {
+		warn = warn_named;
+		warn_ctx = &nw;
+	}
+	if (t != NULL)
+		return sf_problem_open_table(m, t, loss, warn, warn_ctx, p,
+		                             err);
+	return sf_problem_open(m, data_path, loss, warn, warn_ctx, p, err);
+}

@@ -44,6 +44,17 @@ int sf_problem_open_table(const sf_model *m, const sf_table *t, sf_loss loss,
                           sf_warn_fn warn, void *warn_ctx, sf_problem *p,
                           sf_error *err);
 
+/*
+ * The rows of model m from table t when it is not NULL
+ * (sf_problem_open_table), else from data_path (sf_problem_open), with
+ * warnings prefixed "model 'NAME': " when named (a model of a models:
+ * file, one candidate of several).
+ */
+int sf_problem_open_rows(const sf_model *m, const char *data_path,
+                         const sf_table *t, sf_loss loss, int named,
+                         sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                         sf_error *err);
+
 /* Release what p owns and zero it.  Accepts a zeroed problem. */
 void sf_problem_close(sf_problem *p);
 

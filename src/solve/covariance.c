@@ -5,13 +5,13 @@
  * Working from the SVD of J (never from J^T J) keeps the small singular
  * values accurate: forming J^T J would square the condition number and
  * lose half the digits on problems such as NIST's Lanczos or Thurber.
- * GSL's one-sided Jacobi SVD is used because, on a column-scaled matrix,
- * it finds small singular values to high relative accuracy.  With fewer
+ * The SVD is solve/svd's (GSL's one-sided Jacobi on the column-scaled
+ * matrix, small singular values to high relative accuracy); with fewer
  * rows than free parameters (m < nf) it decomposes the transpose, nf x m,
- * whose U is J's V: padding J with zero rows to nf x nf made 1,000
- * parameters on 8 rows take 28 s in a cubic SVD of mostly zeros.
+ * whose U is J's V.
  */
 #include "solve/covariance.h"
+#include "solve/svd.h"
 
 #include <float.h>
 #include <math.h>
@@ -27,10 +27,8 @@
 
 struct sf_covariance {
 	size_t m, n;
-	gsl_matrix *A;   /* max(m, n) x n: the scaled free columns, then U */
-	gsl_matrix *V;   /* n x n */
-	gsl_vector *sv;  /* n singular values */
-	double *scale;   /* n column norms */
+	sf_svd svd;      /* of the scaled free columns */
+	double *scale;   /* n column norms, by J's column */
 	size_t *freeidx; /* n */
 };
 
@@ -46,12 +44,9 @@ sf_covariance_alloc(size_t m, size_t n)
 		return NULL;
 	w->m = m;
 	w->n = n;
-	w->A = gsl_matrix_alloc(m > n ? m : n, n);
-	w->V = gsl_matrix_alloc(n, n);
-	w->sv = gsl_vector_alloc(n);
 	w->scale = malloc(n * sizeof(double));
 	w->freeidx = malloc(n * sizeof(size_t));
-	if (w->A == NULL || w->V == NULL || w->sv == NULL || w->scale == NULL ||
+	if (sf_svd_alloc(&w->svd, m, n) != SF_OK || w->scale == NULL ||
 	    w->freeidx == NULL) {
 		sf_covariance_free(w);
 		return NULL;
@@ -64,12 +59,164 @@ sf_covariance_free(sf_covariance *w)
 {
 	if (w == NULL)
 		return;
-	gsl_matrix_free(w->A);
-	gsl_matrix_free(w->V);
-	gsl_vector_free(w->sv);
+	sf_svd_free(&w->svd);
 	free(w->scale);
 	free(w->freeidx);
 	free(w);
+}
+
+/* Check that J and r are finite; store S = sum r_i^2 in *rss. */
+static int
+check_inputs(const sf_covariance *w, const double *J, const double *r,
+             double *rss, sf_error *err)
+{
+	const size_t m = w->m, n = w->n;
+	gsl_vector_const_view rv = gsl_vector_const_view_array(r, m);
+	double norm;
+
+	for (size_t i = 0; i < m * n; i++)
+		if (!isfinite(J[i]))
+			return sf_error_set(err, SF_EVALUE,
+			                    "covariance: the Jacobian has a "
+			                    "non-finite value (row %zu, "
+			                    "column %zu)",
+			                    i / n, i % n);
+	for (size_t i = 0; i < m; i++)
+		if (!isfinite(r[i]))
+			return sf_error_set(err, SF_EVALUE,
+			                    "covariance: residual %zu "
+			                    "is not finite",
+			                    i);
+	norm = gsl_blas_dnrm2(&rv.vector);
+	*rss = norm * norm;
+	return SF_OK;
+}
+
+/*
+ * The SVD of J's nf free columns, each scaled to unit norm (a zero column
+ * stays zero), with the nf - m singular values a wide matrix lacks set to
+ * 0; the largest singular value in *smax and the condition number in
+ * *condition.
+ */
+static int
+decompose(sf_covariance *w, const double *J, size_t nf, double *smax,
+          double *condition, sf_error *err)
+{
+	const size_t m = w->m, n = w->n;
+	size_t ns = m < nf ? m : nf;
+	double smin = INFINITY;
+	int status;
+
+	for (size_t k = 0; k < nf; k++) {
+		size_t j = w->freeidx[k];
+		gsl_vector_const_view c =
+		    gsl_vector_const_view_array_with_stride(J + j, n, m);
+		double norm = gsl_blas_dnrm2(&c.vector);
+
+		w->scale[j] = norm > 0.0 ? norm : 1.0;
+	}
+	status =
+	    sf_svd_scaled_columns(&w->svd, J, m, n, w->freeidx, nf, w->scale);
+	if (status != GSL_SUCCESS && status != GSL_ETOL)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "covariance: SVD failed: %s",
+		                    gsl_strerror(status));
+	for (size_t k = ns; k < nf; k++)
+		gsl_vector_set(w->svd.sv, k, 0.0);
+	*smax = 0.0;
+	for (size_t k = 0; k < nf; k++) {
+		double s = gsl_vector_get(w->svd.sv, k);
+		if (s > *smax)
+			*smax = s;
+		if (s < smin)
+			smin = s;
+	}
+	*condition = smin > 0.0 ? *smax / smin : INFINITY;
+	return SF_OK;
+}
+
+/* The right singular vectors, column k for singular value k: V, or with
+ * fewer rows than free columns the transpose's U (in A). */
+static const gsl_matrix *
+right_vectors(const sf_covariance *w, size_t nf)
+{
+	return w->m < nf ? w->svd.A : w->svd.V;
+}
+
+/*
+ * cov_F = s2 D^-1 V diag(1/s_k^2) V^T D^-1 over the singular values above
+ * cut, into cov and its diagonal's square roots into se (either may be
+ * NULL); the held parameters' entries NaN.
+ */
+static void
+pseudo_inverse(const sf_covariance *w, size_t nf, double cut, double s2,
+               double *cov, double *se)
+{
+	const size_t n = w->n, ns = w->m < nf ? w->m : nf;
+	const gsl_matrix *right = right_vectors(w, nf);
+
+	for (size_t j = 0; j < n; j++) {
+		if (se != NULL)
+			se[j] = NAN;
+		if (cov != NULL)
+			for (size_t l = 0; l < n; l++)
+				cov[j * n + l] = NAN;
+	}
+	for (size_t a = 0; a < nf; a++)
+		for (size_t b = a; b < nf; b++) {
+			size_t ja = w->freeidx[a], jb = w->freeidx[b];
+			double sum = 0.0, c;
+
+			for (size_t k = 0; k < ns; k++) {
+				double s = gsl_vector_get(w->svd.sv, k);
+				if (s > cut)
+					sum += gsl_matrix_get(right, a, k) *
+					       gsl_matrix_get(right, b, k) /
+					       (s * s);
+			}
+			c = s2 * sum / (w->scale[ja] * w->scale[jb]);
+			if (cov != NULL) {
+				cov[ja * n + jb] = c;
+				cov[jb * n + ja] = c;
+			}
+			if (a == b && se != NULL)
+				se[ja] = sqrt(c);
+		}
+}
+
+/*
+ * A parameter with a share in a dropped singular direction can move along
+ * it without changing the fit: its own error is unbounded, so se is
+ * +INFINITY.  The pseudo-inverse stays in cov, as it is right for the
+ * combinations the data does determine (such as the predictions at the
+ * data's own points).
+ */
+static void
+mark_undetermined(const sf_covariance *w, size_t nf, double cut, double *se)
+{
+	const int wide = w->m < nf;
+	const size_t ns = wide ? w->m : nf;
+	const gsl_matrix *right = right_vectors(w, nf);
+
+	for (size_t a = 0; se != NULL && a < nf; a++) {
+		double share = 0.0;
+
+		/* With m < nf, the directions the transpose does not give
+		 * are null ones: V's row a has unit norm, so their share is
+		 * 1 less the kept directions'. */
+		for (size_t k = 0; wide && k < ns; k++)
+			if (gsl_vector_get(w->svd.sv, k) > cut)
+				share -= gsl_matrix_get(right, a, k) *
+				         gsl_matrix_get(right, a, k);
+		if (wide)
+			share += 1.0;
+		for (size_t k = 0; !wide && k < nf; k++)
+			if (!(gsl_vector_get(w->svd.sv, k) > cut))
+				share += gsl_matrix_get(w->svd.V, a, k) *
+				         gsl_matrix_get(w->svd.V, a, k);
+		if (share > SF_COVARIANCE_NULL_SHARE)
+			se[w->freeidx[a]] = INFINITY;
+	}
 }
 
 int
@@ -78,42 +225,19 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
                       sf_covariance_info *info, sf_error *err)
 {
 	sf_covariance_info in;
-	size_t m, n, nf = 0, rows, ns;
-	double smax = 0.0, smin = INFINITY, cut;
-	/* The right singular vectors, column k for singular value k < ns:
-	 * V, or with m < nf the transpose's U (in A). */
-	const gsl_matrix *right;
-	int wide;
+	size_t m, nf = 0;
+	double smax = 0.0, cut;
+	int rc;
 
 	if (w == NULL || J == NULL || r == NULL)
 		return sf_error_set(err, SF_EVALUE,
 		                    "covariance: missing workspace, Jacobian "
 		                    "or residuals");
 	m = w->m;
-	n = w->n;
 	memset(&in, 0, sizeof in);
-	for (size_t i = 0; i < m * n; i++)
-		if (!isfinite(J[i]))
-			return sf_error_set(err, SF_EVALUE,
-			                    "covariance: the Jacobian has a "
-			                    "non-finite value (row %zu, "
-			                    "column %zu)",
-			                    i / n, i % n);
-	{
-		gsl_vector_const_view rv = gsl_vector_const_view_array(r, m);
-		double norm;
-
-		for (size_t i = 0; i < m; i++)
-			if (!isfinite(r[i]))
-				return sf_error_set(err, SF_EVALUE,
-				                    "covariance: residual %zu "
-				                    "is not finite",
-				                    i);
-		norm = gsl_blas_dnrm2(&rv.vector);
-		in.rss = norm * norm;
-	}
-
-	for (size_t j = 0; j < n; j++)
+	if ((rc = check_inputs(w, J, r, &in.rss, err)) != SF_OK)
+		return rc;
+	for (size_t j = 0; j < w->n; j++)
 		if (active == NULL || active[j] == 0)
 			w->freeidx[nf++] = j;
 	in.n_free = nf;
@@ -122,118 +246,18 @@ sf_covariance_compute(sf_covariance *w, const double *J, const double *r,
 	in.rcond =
 	    rcond > 0.0 ? rcond : (double)(m > nf ? m : nf) * DBL_EPSILON;
 	in.condition = NAN;
-
-	/* Scale each free column to unit norm; a zero column stays zero. */
-	wide = m < nf;
-	rows = wide ? nf : m;
-	ns = wide ? m : nf;
-	right = wide ? w->A : w->V;
-	if (nf > 0) {
-		gsl_matrix_view Av =
-		    gsl_matrix_submatrix(w->A, 0, 0, rows, wide ? m : nf);
-		gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, ns, ns);
-		gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, ns);
-		int status;
-
-		for (size_t k = 0; k < nf; k++) {
-			gsl_vector_const_view c =
-			    gsl_vector_const_view_array_with_stride(
-			        J + w->freeidx[k], n, m);
-			double norm = gsl_blas_dnrm2(&c.vector);
-			w->scale[k] = norm > 0.0 ? norm : 1.0;
-		}
-		for (size_t i = 0; i < m; i++)
-			for (size_t k = 0; k < nf; k++) {
-				double a =
-				    J[i * n + w->freeidx[k]] / w->scale[k];
-
-				if (wide)
-					gsl_matrix_set(&Av.matrix, k, i, a);
-				else
-					gsl_matrix_set(&Av.matrix, i, k, a);
-			}
-		status = gsl_linalg_SV_decomp_jacobi(&Av.matrix, &Vv.matrix,
-		                                     &sv.vector);
-		if (status != GSL_SUCCESS && status != GSL_ETOL)
-			return sf_error_set(err, SF_EINTERNAL,
-			                    "covariance: SVD failed: %s",
-			                    gsl_strerror(status));
-		/* The nf - m singular values the transpose lacks are 0. */
-		for (size_t k = ns; k < nf; k++)
-			gsl_vector_set(w->sv, k, 0.0);
-		for (size_t k = 0; k < nf; k++) {
-			double s = gsl_vector_get(w->sv, k);
-			if (s > smax)
-				smax = s;
-			if (s < smin)
-				smin = s;
-		}
-		in.condition = smin > 0.0 ? smax / smin : INFINITY;
-	}
+	if (nf > 0 &&
+	    (rc = decompose(w, J, nf, &smax, &in.condition, err)) != SF_OK)
+		return rc;
 	cut = in.rcond * smax;
 	for (size_t k = 0; k < nf; k++)
-		if (gsl_vector_get(w->sv, k) > cut)
+		if (gsl_vector_get(w->svd.sv, k) > cut)
 			in.rank++;
 	in.rank_deficient = in.rank < nf;
-
 	if (cov != NULL || se != NULL) {
-		/* cov_F = s2 D^-1 V diag(1/s_k^2) V^T D^-1 over kept k */
-		for (size_t j = 0; j < n; j++) {
-			if (se != NULL)
-				se[j] = NAN;
-			if (cov != NULL)
-				for (size_t l = 0; l < n; l++)
-					cov[j * n + l] = NAN;
-		}
-		for (size_t a = 0; a < nf; a++)
-			for (size_t b = a; b < nf; b++) {
-				double sum = 0.0, c;
-
-				for (size_t k = 0; k < ns; k++) {
-					double s = gsl_vector_get(w->sv, k);
-					if (s > cut)
-						sum += gsl_matrix_get(right, a,
-						                      k) *
-						       gsl_matrix_get(right, b,
-						                      k) /
-						       (s * s);
-				}
-				c = in.s2 * sum / (w->scale[a] * w->scale[b]);
-				if (cov != NULL) {
-					cov[w->freeidx[a] * n + w->freeidx[b]] =
-					    c;
-					cov[w->freeidx[b] * n + w->freeidx[a]] =
-					    c;
-				}
-				if (a == b && se != NULL)
-					se[w->freeidx[a]] = sqrt(c);
-			}
-		/* A parameter with a share in a dropped singular direction
-		 * can move along it without changing the fit: its own error
-		 * is unbounded.  The pseudo-inverse stays in cov, as it is
-		 * right for the combinations the data does determine (such
-		 * as the predictions at the data's own points). */
-		for (size_t a = 0; in.rank_deficient && a < nf; a++) {
-			double share = 0.0;
-
-			/* With m < nf, the directions the transpose does not
-			 * give are null ones: V's row a has unit norm, so
-			 * their share is 1 less the kept directions'. */
-			for (size_t k = 0; wide && k < ns; k++)
-				if (gsl_vector_get(w->sv, k) > cut)
-					share -= gsl_matrix_get(right, a, k) *
-					         gsl_matrix_get(right, a, k);
-			if (wide)
-				share += 1.0;
-			for (size_t k = 0; !wide && k < nf; k++)
-				if (!(gsl_vector_get(w->sv, k) > cut))
-					share += gsl_matrix_get(w->V, a, k) *
-					         gsl_matrix_get(w->V, a, k);
-			if (share <= SF_COVARIANCE_NULL_SHARE)
-				continue;
-			if (se != NULL)
-				se[w->freeidx[a]] = INFINITY;
-		}
+		pseudo_inverse(w, nf, cut, in.s2, cov, se);
+		if (in.rank_deficient)
+			mark_undetermined(w, nf, cut, se);
 	}
 	if (info != NULL)
 		*info = in;

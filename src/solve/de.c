@@ -106,13 +106,15 @@ struct sf_de {
 };
 
 /* ------------------------------------------------------------------ */
-/* The algorithms and other names */
+/* Names */
 
 /*
- * Every algorithm's name and defaults (de.h).  Classic DE's are scipy's,
- * its population floor scipy's 5; L-SHADE's and jSO's are their papers',
- * with a floor of 30 because 18 * dim or jSO's formula are too small to
- * adapt anything for dim of 1 or 2.
+ * Every algorithm's name and defaults (de.h's sf_de_method; de.h's
+ * sf_de_settings says where each value comes from).  Classic DE's are
+ * scipy's, its population floor scipy's 5, and it has no success memory;
+ * L-SHADE's and jSO's are their papers', with a floor of 30 because
+ * 18 * dim or jSO's formula are too small to adapt anything for dim of 1
+ * or 2.
  */
 static const sf_de_method de_methods[] = {
     [SF_DE_LSHADE] = {.name = "lshade",
@@ -272,10 +274,11 @@ sf_de_stop_name(int reason)
 void
 sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 {
-	const sf_de_method *m = sf_de_method_get(algorithm);
+	/* an unknown algorithm gets L-SHADE's, and fails validation */
+	const sf_de_method *d =
+	    &de_methods[(size_t)algorithm < DE_N_ALGORITHMS ? algorithm
+	                                                    : SF_DE_LSHADE];
 
-	if (m == NULL)
-		m = &de_methods[SF_DE_LSHADE];
 	memset(s, 0, sizeof *s);
 	s->algorithm = algorithm;
 	s->mutation = SF_DE_BEST1;
@@ -291,14 +294,14 @@ sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 	s->cr = 0.7;
 	s->atol = 0.0;
 	s->population_min = 4;
-	s->popsize = m->popsize;
-	s->max_generations = m->max_generations;
-	s->tol = m->tol;
-	s->memory_size = m->memory_size;
-	s->memory_f = m->memory_f;
-	s->memory_cr = m->memory_cr;
-	s->pbest_rate = m->pbest_rate;
-	s->archive_rate = m->archive_rate;
+	s->popsize = d->popsize;
+	s->max_generations = d->max_generations;
+	s->tol = d->tol;
+	s->memory_size = d->memory_size;
+	s->memory_f = d->memory_f;
+	s->memory_cr = d->memory_cr;
+	s->pbest_rate = d->pbest_rate;
+	s->archive_rate = d->archive_rate;
 }
 
 /* Validated settings only (a known algorithm). */
@@ -347,13 +350,11 @@ de_in_unit(double x)
 	return x >= 0.0 && x <= 1.0;
 }
 
-/* The box: dim >= 1 parameters with finite bounds lower < upper. */
+/* The bounds: finite, lower below upper, and their span finite. */
 static int
-de_validate_box(size_t dim, const double *lower, const double *upper,
+de_check_bounds(size_t dim, const double *lower, const double *upper,
                 sf_error *err)
 {
-	if (dim == 0)
-		return sf_error_set(err, SF_EVALUE, "no parameters to fit");
 	if (lower == NULL || upper == NULL)
 		return sf_error_set(err, SF_EVALUE, "missing bounds");
 	if (dim > SIZE_MAX / sizeof(double) / 4)
@@ -379,9 +380,9 @@ de_validate_box(size_t dim, const double *lower, const double *upper,
 	return SF_OK;
 }
 
-/* Classic DE's strategy, F and CR, and popsize. */
+/* Classic DE's own settings: the strategy, F, CR and popsize. */
 static int
-de_validate_classic(const sf_de_settings *s, sf_error *err)
+de_check_classic(const sf_de_settings *s, sf_error *err)
 {
 	if ((size_t)s->mutation >= DE_N_MUTATIONS ||
 	    (size_t)s->crossover > SF_DE_EXP)
@@ -408,10 +409,10 @@ de_validate_classic(const sf_de_settings *s, sf_error *err)
 	return SF_OK;
 }
 
-/* L-SHADE's and jSO's popsize, memory, pbest and archive rates and
- * smallest population. */
+/* L-SHADE's and jSO's own settings: popsize, the success memory, the
+ * pbest and archive rates, the final population. */
 static int
-de_validate_adaptive(const sf_de_settings *s, sf_error *err)
+de_check_adaptive(const sf_de_settings *s, sf_error *err)
 {
 	size_t min_memory = s->algorithm == SF_DE_JSO ? 2 : 1;
 
@@ -453,9 +454,9 @@ de_validate_adaptive(const sf_de_settings *s, sf_error *err)
 	return SF_OK;
 }
 
-/* The stopping tolerances. */
+/* The stopping tolerances: finite and not negative. */
 static int
-de_validate_stops(const sf_de_settings *s, sf_error *err)
+de_check_tolerances(const sf_de_settings *s, sf_error *err)
 {
 	if (!(s->tol >= 0.0 && isfinite(s->tol)))
 		return sf_error_set(err, SF_EVALUE,
@@ -468,19 +469,18 @@ de_validate_stops(const sf_de_settings *s, sf_error *err)
 		                    "stagnation tolerance %g must be finite "
 		                    "and >= 0",
 		                    s->stagnation_rtol);
-
 	return SF_OK;
 }
 
-/* The initial population, into *np_out: within the maximum, at least
- * min_np, its memory representable, within the budget. */
+/* The initial population into *np_out: at least min_np (the strategy's
+ * or the final population), at most the maximum, representable with dim
+ * parameters, and within the budget of an adaptive algorithm. */
 static int
-de_validate_population(const sf_de_settings *s, size_t dim, size_t min_np,
-                       size_t *np_out, sf_error *err)
+de_check_population(size_t dim, const sf_de_settings *s, size_t min_np,
+                    size_t *np_out, sf_error *err)
 {
-	size_t np;
+	size_t np = de_initial_population(s, dim);
 
-	np = de_initial_population(s, dim);
 	if (np > SF_DE_POPULATION_MAX)
 		return sf_error_set(err, SF_EVALUE,
 		                    "population %zu is above the maximum %u",
@@ -516,9 +516,12 @@ static int
 de_validate(size_t dim, const double *lower, const double *upper,
             const sf_de_settings *s, size_t *np_out, sf_error *err)
 {
+	size_t min_np;
 	int rc;
 
-	if ((rc = de_validate_box(dim, lower, upper, err)) != SF_OK)
+	if (dim == 0)
+		return sf_error_set(err, SF_EVALUE, "no parameters to fit");
+	if ((rc = de_check_bounds(dim, lower, upper, err)) != SF_OK)
 		return rc;
 	if ((size_t)s->algorithm >= DE_N_ALGORITHMS)
 		return sf_error_set(err, SF_EVALUE,
@@ -527,15 +530,16 @@ de_validate(size_t dim, const double *lower, const double *upper,
 	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
 		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
 		                    (int)s->init);
-	rc = de_adaptive(s) ? de_validate_adaptive(s, err)
-	                    : de_validate_classic(s, err);
-	if (rc != SF_OK || (rc = de_validate_stops(s, err)) != SF_OK)
+	if (!de_adaptive(s)) {
+		rc = de_check_classic(s, err);
+		min_np = sf_de_mutation_min_population(s->mutation);
+	} else {
+		rc = de_check_adaptive(s, err);
+		min_np = s->population_min;
+	}
+	if (rc != SF_OK || (rc = de_check_tolerances(s, err)) != SF_OK)
 		return rc;
-	return de_validate_population(
-	    s, dim,
-	    de_adaptive(s) ? s->population_min
-	                   : sf_de_mutation_min_population(s->mutation),
-	    np_out, err);
+	return de_check_population(dim, s, min_np, np_out, err);
 }
 
 /* ------------------------------------------------------------------ */

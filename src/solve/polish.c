@@ -68,6 +68,7 @@
  * start and never leaves the box.
  */
 #include "solve/polish.h"
+#include "solve/svd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,9 +128,7 @@ struct sf_polish {
 	 * (nfree x m), and V the transpose's V, which is J_F's U (m x m). */
 	int wide;
 	int *active;        /* -1 held at lower, +1 at upper, 0 free */
-	gsl_matrix *A;      /* max(m, n) x n: scaled J_F, then U */
-	gsl_matrix *V;      /* n x n */
-	gsl_vector *sv;     /* singular values (n) */
+	sf_svd svd;         /* of the scaled J_F (A: U, V, singular values) */
 	gsl_matrix *R;      /* n x n: a tall J_F's R, then its U */
 	gsl_vector *tau;    /* n: the Householder factors of Q */
 	gsl_vector *qtr;    /* m: Q^T r */
@@ -154,11 +153,41 @@ sf_polish_settings_default(sf_polish_settings *s)
 	s->damping = 1e-3;
 }
 
+/* An array of the workspace and how many doubles it holds. */
+typedef struct polish_array {
+	double **p;
+	size_t length;
+} polish_array;
+
+enum { POLISH_ARRAYS = 20 };
+
+/* The workspace's arrays of doubles, for one loop to allocate and one to
+ * free them: an array added is one line here. */
+static void
+polish_arrays(sf_polish *w, polish_array a[POLISH_ARRAYS])
+{
+	const size_t m = w->m, n = w->n;
+	const polish_array list[] = {
+	    {&w->lower, n},    {&w->upper, n},   {&w->theta0, n},
+	    {&w->theta, n},    {&w->trial, n},   {&w->step, n},
+	    {&w->pa, n},       {&w->pb, n},      {&w->r, m},
+	    {&w->J, m * n},    {&w->rtrial, m},  {&w->Jtrial, m * n},
+	    {&w->rscratch, m}, {&w->Jpa, m},     {&w->Jpb, m},
+	    {&w->g, n},        {&w->colnorm, n}, {&w->D, n},
+	    {&w->utr, n},      {&w->coef, n},
+	};
+
+	_Static_assert(sizeof list / sizeof list[0] == POLISH_ARRAYS,
+	               "POLISH_ARRAYS counts the list");
+	memcpy(a, list, sizeof list);
+}
+
 sf_polish *
 sf_polish_alloc(size_t m, size_t n)
 {
+	polish_array a[POLISH_ARRAYS];
 	sf_polish *w;
-	size_t rows = m > n ? m : n;
+	int ok;
 
 	if (m == 0 || n == 0 || m > ((size_t)-1) / sizeof(double) / n)
 		return NULL;
@@ -167,43 +196,18 @@ sf_polish_alloc(size_t m, size_t n)
 		return NULL;
 	w->m = m;
 	w->n = n;
-	w->lower = malloc(n * sizeof(double));
-	w->upper = malloc(n * sizeof(double));
-	w->theta0 = calloc(n, sizeof(double));
-	w->theta = malloc(n * sizeof(double));
-	w->trial = malloc(n * sizeof(double));
-	w->step = malloc(n * sizeof(double));
-	w->pa = malloc(n * sizeof(double));
-	w->pb = malloc(n * sizeof(double));
-	w->r = malloc(m * sizeof(double));
-	w->J = malloc(m * n * sizeof(double));
-	w->rtrial = malloc(m * sizeof(double));
-	w->Jtrial = malloc(m * n * sizeof(double));
-	w->rscratch = malloc(m * sizeof(double));
-	w->Jpa = malloc(m * sizeof(double));
-	w->Jpb = malloc(m * sizeof(double));
-	w->g = malloc(n * sizeof(double));
-	w->colnorm = malloc(n * sizeof(double));
-	w->D = malloc(n * sizeof(double));
-	w->utr = malloc(n * sizeof(double));
-	w->coef = malloc(n * sizeof(double));
+	polish_arrays(w, a);
+	ok = sf_svd_alloc(&w->svd, m, n) == SF_OK;
+	/* zeroed: theta0 is the start until sf_polish_init() sets one */
+	for (size_t k = 0; k < POLISH_ARRAYS; k++)
+		ok &= (*a[k].p = calloc(a[k].length, sizeof(double))) != NULL;
 	w->freeidx = malloc(n * sizeof(size_t));
 	w->active = calloc(n, sizeof(int));
-	w->A = gsl_matrix_alloc(rows, n);
-	w->V = gsl_matrix_alloc(n, n);
-	w->sv = gsl_vector_alloc(n);
 	w->R = gsl_matrix_alloc(n, n);
 	w->tau = gsl_vector_alloc(n);
 	w->qtr = gsl_vector_alloc(m);
-	if (w->R == NULL || w->tau == NULL || w->qtr == NULL ||
-	    w->lower == NULL || w->upper == NULL || w->theta0 == NULL ||
-	    w->theta == NULL || w->trial == NULL || w->step == NULL ||
-	    w->pa == NULL || w->pb == NULL || w->r == NULL || w->J == NULL ||
-	    w->rtrial == NULL || w->Jtrial == NULL || w->rscratch == NULL ||
-	    w->Jpa == NULL || w->Jpb == NULL || w->g == NULL ||
-	    w->colnorm == NULL || w->D == NULL || w->utr == NULL ||
-	    w->coef == NULL || w->freeidx == NULL || w->active == NULL ||
-	    w->A == NULL || w->V == NULL || w->sv == NULL) {
+	if (!ok || w->freeidx == NULL || w->active == NULL || w->R == NULL ||
+	    w->tau == NULL || w->qtr == NULL) {
 		sf_polish_free(w);
 		return NULL;
 	}
@@ -215,33 +219,16 @@ sf_polish_alloc(size_t m, size_t n)
 void
 sf_polish_free(sf_polish *w)
 {
+	polish_array a[POLISH_ARRAYS];
+
 	if (w == NULL)
 		return;
-	free(w->lower);
-	free(w->upper);
-	free(w->theta0);
-	free(w->theta);
-	free(w->trial);
-	free(w->step);
-	free(w->pa);
-	free(w->pb);
-	free(w->r);
-	free(w->J);
-	free(w->rtrial);
-	free(w->Jtrial);
-	free(w->rscratch);
-	free(w->Jpa);
-	free(w->Jpb);
-	free(w->g);
-	free(w->colnorm);
-	free(w->D);
-	free(w->utr);
-	free(w->coef);
+	polish_arrays(w, a);
+	for (size_t k = 0; k < POLISH_ARRAYS; k++)
+		free(*a[k].p);
 	free(w->freeidx);
 	free(w->active);
-	gsl_matrix_free(w->A);
-	gsl_matrix_free(w->V);
-	gsl_vector_free(w->sv);
+	sf_svd_free(&w->svd);
 	gsl_matrix_free(w->R);
 	gsl_vector_free(w->tau);
 	gsl_vector_free(w->qtr);
@@ -300,10 +287,10 @@ static int
 polish_svd_tall(sf_polish *w, size_t nf, sf_error *err)
 {
 	const size_t m = w->m, n = w->n;
-	gsl_matrix_view Av = gsl_matrix_submatrix(w->A, 0, 0, m, nf);
+	gsl_matrix_view Av = gsl_matrix_submatrix(w->svd.A, 0, 0, m, nf);
 	gsl_matrix_view Rv = gsl_matrix_submatrix(w->R, 0, 0, nf, nf);
-	gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, nf, nf);
-	gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, nf);
+	gsl_matrix_view Vv = gsl_matrix_submatrix(w->svd.V, 0, 0, nf, nf);
+	gsl_vector_view sv = gsl_vector_subvector(w->svd.sv, 0, nf);
 	gsl_vector_view tv = gsl_vector_subvector(w->tau, 0, nf);
 	gsl_vector_const_view rv = gsl_vector_const_view_array(w->r, m);
 	int status;
@@ -340,7 +327,7 @@ polish_svd_tall(sf_polish *w, size_t nf, sf_error *err)
 			s += gsl_matrix_get(&Rv.matrix, i, k) *
 			     gsl_vector_get(w->qtr, i);
 		w->utr[k] = s;
-		if (gsl_vector_get(w->sv, k) > 0.0)
+		if (gsl_vector_get(w->svd.sv, k) > 0.0)
 			w->pred_gn += s * s;
 	}
 	return SF_OK;
@@ -408,25 +395,11 @@ polish_prepare(sf_polish *w, sf_error *err)
 			return rc;
 	} else {
 		size_t ns = w->wide ? m : nf; /* singular values computed */
-		gsl_matrix_view Av = gsl_matrix_submatrix(
-		    w->A, 0, 0, w->wide ? nf : m, w->wide ? m : nf);
-		gsl_matrix_view Vv = gsl_matrix_submatrix(w->V, 0, 0, ns, ns);
-		gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, ns);
-		const gsl_matrix *U = w->wide ? &Vv.matrix : &Av.matrix;
-		int status;
+		/* U: the wide matrix's is the transpose's V */
+		const gsl_matrix *U = w->wide ? w->svd.V : w->svd.A;
+		int status = sf_svd_scaled_columns(&w->svd, w->J, m, n,
+		                                   w->freeidx, nf, w->D);
 
-		for (size_t i = 0; i < m; i++)
-			for (size_t k = 0; k < nf; k++) {
-				size_t j = w->freeidx[k];
-				double a = w->J[i * n + j] / w->D[j];
-
-				if (w->wide)
-					gsl_matrix_set(&Av.matrix, k, i, a);
-				else
-					gsl_matrix_set(&Av.matrix, i, k, a);
-			}
-		status = gsl_linalg_SV_decomp_jacobi(&Av.matrix, &Vv.matrix,
-		                                     &sv.vector);
 		/* GSL_ETOL: sweeps ran out; the factors are still usable. */
 		if (status != GSL_SUCCESS && status != GSL_ETOL)
 			return sf_error_set(err, SF_EINTERNAL,
@@ -438,11 +411,11 @@ polish_prepare(sf_polish *w, sf_error *err)
 
 			/* The singular values the transpose lacks are 0. */
 			if (k >= ns)
-				gsl_vector_set(w->sv, k, 0.0);
+				gsl_vector_set(w->svd.sv, k, 0.0);
 			for (size_t i = 0; i < m && k < ns; i++)
 				s += gsl_matrix_get(U, i, k) * w->r[i];
 			w->utr[k] = s;
-			if (gsl_vector_get(w->sv, k) > 0.0)
+			if (gsl_vector_get(w->svd.sv, k) > 0.0)
 				w->pred_gn += s * s;
 		}
 	}
@@ -458,7 +431,7 @@ polish_step(sf_polish *w, double mu)
 	const size_t nf = w->nfree;
 
 	for (size_t k = 0; k < nf; k++) {
-		double s = gsl_vector_get(w->sv, k);
+		double s = gsl_vector_get(w->svd.sv, k);
 		w->coef[k] = s > 0.0 ? s / (s * s + mu) * w->utr[k] : 0.0;
 	}
 	for (size_t j = 0; j < w->n; j++)
@@ -470,10 +443,12 @@ polish_step(sf_polish *w, double mu)
 		/* coef is 0 past the m singular values of a wide J_F */
 		if (w->wide)
 			for (size_t l = 0; l < w->m; l++)
-				q += gsl_matrix_get(w->A, k, l) * w->coef[l];
+				q +=
+				    gsl_matrix_get(w->svd.A, k, l) * w->coef[l];
 		else
 			for (size_t l = 0; l < nf; l++)
-				q += gsl_matrix_get(w->V, k, l) * w->coef[l];
+				q +=
+				    gsl_matrix_get(w->svd.V, k, l) * w->coef[l];
 		w->step[j] = -q / w->D[j];
 	}
 }

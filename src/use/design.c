@@ -277,19 +277,146 @@ rank_candidates(sf_next *x)
 	}
 }
 
+/* The answer for n candidates over J inputs, its arrays allocated; NULL
+ * when out of memory. */
+static sf_next *
+next_alloc(size_t J, size_t n, double budget)
+{
+	sf_next *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return NULL;
+	x->n = n;
+	x->ninputs = J;
+	x->budget = budget;
+	x->inputs = malloc((J * n + 1) * sizeof *x->inputs);
+	x->time = malloc((n + 1) * sizeof *x->time);
+	x->cost = malloc((n + 1) * sizeof *x->cost);
+	x->gains = malloc((n + 1) * sizeof *x->gains);
+	x->rank = malloc((n + 1) * sizeof *x->rank);
+	x->plan = malloc((n + 1) * sizeof *x->plan);
+	x->after = malloc((n + 1) * sizeof *x->after);
+	if (x->inputs == NULL || x->time == NULL || x->cost == NULL ||
+	    x->gains == NULL || x->rank == NULL || x->plan == NULL ||
+	    x->after == NULL) {
+		sf_next_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* What the design reads besides the answer: the fit's view (fitted
+ * ranges, which inputs are numbers), the target and the candidates as
+ * points with their gradients. */
+typedef struct next_work {
+	const double **tcol; /* the target's inputs as columns of one */
+	double *tgrad, *cgrad;
+	double *lo, *hi;
+	unsigned char *numeric;
+	sf_design_point *cp;
+	double *rows; /* each candidate's inputs as one row */
+	sf_design_fit df;
+	sf_design_point tp;
+} next_work;
+
+static void
+next_work_free(next_work *w)
+{
+	free(w->tcol);
+	free(w->tgrad);
+	free(w->cgrad);
+	free(w->lo);
+	free(w->hi);
+	free(w->numeric);
+	free(w->cp);
+	free(w->rows);
+}
+
+/* w's arrays for n candidates of f (w zeroed by the caller): 1, or 0 when
+ * out of memory (free with next_work_free() either way). */
+static int
+next_work_alloc(next_work *w, const sf_fitfile *f, size_t n)
+{
+	const size_t J = f->ninputs, P = f->nparams;
+
+	w->tcol = calloc(J + 1, sizeof *w->tcol);
+	w->tgrad = malloc((P + 1) * sizeof *w->tgrad);
+	w->cgrad = malloc((P * n + 1) * sizeof *w->cgrad);
+	w->lo = malloc((J + 1) * sizeof *w->lo);
+	w->hi = malloc((J + 1) * sizeof *w->hi);
+	w->numeric = malloc(J + 1);
+	w->cp = calloc(n, sizeof *w->cp);
+	w->rows = malloc((J * n + 1) * sizeof *w->rows);
+	return w->tcol != NULL && w->tgrad != NULL && w->cgrad != NULL &&
+	       w->lo != NULL && w->hi != NULL && w->numeric != NULL &&
+	       w->cp != NULL && w->rows != NULL;
+}
+
+/* The linearised fit: f's covariance, error model and fitted ranges. */
+static void
+describe_fit(const sf_fitfile *f, next_work *w)
+{
+	for (size_t i = 0; i < f->ninputs; i++) {
+		w->lo[i] = f->inputs[i].lo;
+		w->hi[i] = f->inputs[i].hi;
+		w->numeric[i] = f->inputs[i].levels == NULL;
+	}
+	w->df.nparams = f->nparams;
+	w->df.cov = f->cov;
+	w->df.ninputs = f->ninputs;
+	w->df.lo = w->lo;
+	w->df.hi = w->hi;
+	w->df.numeric = w->numeric;
+	w->df.error = &f->interval;
+}
+
+/* The target as a design point: its prediction pt and gradient. */
+static void
+describe_target(const sf_fitfile *f, const double *target,
+                const sf_prediction *pt, next_work *w)
+{
+	for (size_t j = 0; j < f->nparams; j++)
+		w->tgrad[j] = pt->gradient[j];
+	w->tp.x = target;
+	w->tp.time = pt->points[0].time;
+	w->tp.grad = w->tgrad;
+	w->tp.cost = 0;
+}
+
+/* The candidates as design points: their predictions pc, gradients, and
+ * costs (time times workers, when there is a worker input). */
+static void
+describe_candidates(const sf_fitfile *f, const double *const *columns,
+                    const sf_prediction *pc, sf_next *x, next_work *w)
+{
+	const size_t J = f->ninputs, P = f->nparams, n = x->n;
+
+	for (size_t k = 0; k < n; k++) {
+		double *g = &w->cgrad[k * P];
+
+		for (size_t j = 0; j < P; j++)
+			g[j] = pc->gradient[j * n + k];
+		x->time[k] = pc->points[k].time;
+		x->cost[k] = x->time[k] * (x->workers != SF_FITFILE_NONE
+		                               ? columns[x->workers][k]
+		                               : 1);
+		for (size_t i = 0; i < J; i++)
+			w->rows[k * J + i] = columns[i][k];
+		w->cp[k].x = &w->rows[k * J];
+		w->cp[k].time = x->time[k];
+		w->cp[k].grad = g;
+		w->cp[k].cost = x->cost[k];
+	}
+}
+
 int
 sf_next_run(const sf_fitfile *f, const double *target,
             const double *const *columns, size_t n, double budget,
             size_t max_runs, sf_next **out, sf_error *err)
 {
-	const size_t J = f->ninputs, P = f->nparams;
-	const double **tcol = NULL;
-	double *tgrad = NULL, *cgrad = NULL, *lo = NULL, *hi = NULL;
-	double *rows = NULL; /* each candidate's inputs as one row */
-	unsigned char *numeric = NULL;
+	const size_t J = f->ninputs;
+	next_work w = {0};
 	sf_prediction *pt = NULL, *pc = NULL;
-	sf_design_point tp, *cp = NULL;
-	sf_design_fit df;
 	sf_next *x = NULL;
 	int rc = SF_ENOMEM;
 
@@ -304,78 +431,25 @@ sf_next_run(const sf_fitfile *f, const double *target,
 		                    "information cannot be weighed");
 	if (n == 0)
 		return sf_error_set(err, SF_EVALUE, "no candidate runs");
-	x = calloc(1, sizeof *x);
-	tcol = calloc(J + 1, sizeof *tcol);
-	tgrad = malloc((P + 1) * sizeof *tgrad);
-	cgrad = malloc((P * n + 1) * sizeof *cgrad);
-	lo = malloc((J + 1) * sizeof *lo);
-	hi = malloc((J + 1) * sizeof *hi);
-	numeric = malloc(J + 1);
-	cp = calloc(n, sizeof *cp);
-	rows = malloc((J * n + 1) * sizeof *rows);
-	if (x == NULL || tcol == NULL || tgrad == NULL || cgrad == NULL ||
-	    lo == NULL || hi == NULL || numeric == NULL || cp == NULL ||
-	    rows == NULL)
-		goto oom;
-	x->n = n;
-	x->ninputs = J;
-	x->budget = budget;
-	x->inputs = malloc((J * n + 1) * sizeof *x->inputs);
-	x->time = malloc((n + 1) * sizeof *x->time);
-	x->cost = malloc((n + 1) * sizeof *x->cost);
-	x->gains = malloc((n + 1) * sizeof *x->gains);
-	x->rank = malloc((n + 1) * sizeof *x->rank);
-	x->plan = malloc((n + 1) * sizeof *x->plan);
-	x->after = malloc((n + 1) * sizeof *x->after);
-	if (x->inputs == NULL || x->time == NULL || x->cost == NULL ||
-	    x->gains == NULL || x->rank == NULL || x->plan == NULL ||
-	    x->after == NULL)
+	if (!next_work_alloc(&w, f, n) ||
+	    (x = next_alloc(J, n, budget)) == NULL)
 		goto oom;
 	for (size_t i = 0; i < J; i++) {
-		tcol[i] = &target[i];
+		w.tcol[i] = &target[i];
 		memcpy(&x->inputs[i * n], columns[i], n * sizeof *x->inputs);
-		lo[i] = f->inputs[i].lo;
-		hi[i] = f->inputs[i].hi;
-		numeric[i] = f->inputs[i].levels == NULL;
 	}
-	if ((rc = sf_predict(f, tcol, 1, &pt, err)) != SF_OK ||
+	if ((rc = sf_predict(f, w.tcol, 1, &pt, err)) != SF_OK ||
 	    (rc = sf_predict(f, columns, n, &pc, err)) != SF_OK)
 		goto done;
 	x->workers = sf_scale_worker_input(f);
 	x->target_time = pt->points[0].time;
-	for (size_t j = 0; j < P; j++)
-		tgrad[j] = pt->gradient[j];
-	tp.x = target;
-	tp.time = pt->points[0].time;
-	tp.grad = tgrad;
-	tp.cost = 0;
-	for (size_t k = 0; k < n; k++) {
-		double *g = &cgrad[k * P];
-
-		for (size_t j = 0; j < P; j++)
-			g[j] = pc->gradient[j * n + k];
-		x->time[k] = pc->points[k].time;
-		x->cost[k] = x->time[k] * (x->workers != SF_FITFILE_NONE
-		                               ? columns[x->workers][k]
-		                               : 1);
-		for (size_t i = 0; i < J; i++)
-			rows[k * J + i] = columns[i][k];
-		cp[k].x = &rows[k * J];
-		cp[k].time = x->time[k];
-		cp[k].grad = g;
-		cp[k].cost = x->cost[k];
-	}
-	df.nparams = P;
-	df.cov = f->cov;
-	df.ninputs = J;
-	df.lo = lo;
-	df.hi = hi;
-	df.numeric = numeric;
-	df.error = &f->interval;
-	if ((rc = sf_design_rank(&df, &tp, cp, n, &x->now, x->gains, err)) !=
-	    SF_OK)
+	describe_fit(f, &w);
+	describe_target(f, target, pt, &w);
+	describe_candidates(f, columns, pc, x, &w);
+	if ((rc = sf_design_rank(&w.df, &w.tp, w.cp, n, &x->now, x->gains,
+	                         err)) != SF_OK)
 		goto done;
-	if ((x->nplan = sf_design_plan(&df, &tp, cp, n, budget, max_runs,
+	if ((x->nplan = sf_design_plan(&w.df, &w.tp, w.cp, n, budget, max_runs,
 	                               x->plan, x->after)) == (size_t)-1)
 		goto oom;
 	rank_candidates(x);
@@ -389,14 +463,7 @@ done:
 	sf_prediction_free(pt);
 	sf_prediction_free(pc);
 	sf_next_free(x);
-	free(tcol);
-	free(tgrad);
-	free(cgrad);
-	free(lo);
-	free(hi);
-	free(numeric);
-	free(cp);
-	free(rows);
+	next_work_free(&w);
 	return rc;
 }
 

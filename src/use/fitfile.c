@@ -4,12 +4,14 @@
  * jansson parses the text and says where a syntax error is, but keeps no
  * position for the values it returns.  So that an ill-typed or missing key
  * is still reported at FILE:LINE:COL, the loader names every value by its
- * path ("model.terms.comm.expr", "covariance[2][1]") and locate() walks the
+ * path ("model.terms.comm.expr", "covariance[2][1]") and
+ * sf_jsonpath_locate() (jsonpath.h) walks the
  * text, already known to be valid JSON, along that path to the value.  The
  * formula is compiled by formula.h's builder, as a model's is; place()
  * tells it where each name and formula is in the file.
  */
 #include "use/fitfile.h"
+#include "use/jsonpath.h"
 #include "base/number.h"
 #include "base/suggest.h"
 #include "base/units.h"
@@ -41,148 +43,6 @@ typedef struct loader {
 	const char **fixed_names; /* while compiling: the fixed constants */
 } loader;
 
-/* ---- positions ------------------------------------------------------------
- * These walk valid JSON only (jansson accepted it), so they need not check
- * the grammar; they only must never run past the end. */
-
-static size_t
-skip_blank(const char *t, size_t n, size_t i)
-{
-	while (i < n &&
-	       (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* i at an opening quote: the index after the closing one. */
-static size_t
-skip_string(const char *t, size_t n, size_t i)
-{
-	for (i++; i < n && t[i] != '"'; i++)
-		if (t[i] == '\\')
-			i++;
-	return i < n ? i + 1 : n;
-}
-
-/* i at the first byte of a value: the index after it. */
-static size_t
-skip_value(const char *t, size_t n, size_t i)
-{
-	int depth = 0;
-
-	if (i < n && t[i] == '"')
-		return skip_string(t, n, i);
-	if (i < n && t[i] != '{' && t[i] != '[') {
-		while (i < n && strchr(",}] \t\r\n", t[i]) == NULL)
-			i++;
-		return i;
-	}
-	while (i < n) {
-		if (t[i] == '"') {
-			i = skip_string(t, n, i);
-			continue;
-		}
-		if (t[i] == '{' || t[i] == '[')
-			depth++;
-		else if ((t[i] == '}' || t[i] == ']') && --depth == 0)
-			return i + 1;
-		i++;
-	}
-	return n;
-}
-
-/* 1 when the JSON string at t[i..end) (quotes included) means key. */
-static int
-key_equals(const char *t, size_t i, size_t end, const char *key,
-           size_t key_length)
-{
-	json_t *decoded;
-	int same;
-
-	if (memchr(t + i, '\\', end - i) == NULL)
-		return end - i == key_length + 2 &&
-		       memcmp(t + i + 1, key, key_length) == 0;
-	decoded = json_loadb(t + i, end - i, JSON_DECODE_ANY, NULL);
-	same = json_is_string(decoded) &&
-	       json_string_length(decoded) == key_length &&
-	       memcmp(json_string_value(decoded), key, key_length) == 0;
-	json_decref(decoded);
-	return same;
-}
-
-/* In the object at t[i], the value of key; n when absent. */
-static size_t
-object_member(const char *t, size_t n, size_t i, const char *key,
-              size_t key_length)
-{
-	i = skip_blank(t, n, i + 1);
-	while (i < n && t[i] == '"') {
-		size_t end = skip_string(t, n, i);
-		size_t value = skip_blank(t, n, skip_blank(t, n, end) + 1);
-
-		if (key_equals(t, i, end, key, key_length))
-			return value;
-		i = skip_blank(t, n, skip_value(t, n, value));
-		if (i < n && t[i] == ',')
-			i = skip_blank(t, n, i + 1);
-	}
-	return n;
-}
-
-/* In the array at t[i], element index; n when there are fewer. */
-static size_t
-array_element(const char *t, size_t n, size_t i, size_t index)
-{
-	i = skip_blank(t, n, i + 1);
-	for (size_t k = 0; i < n && t[i] != ']'; k++) {
-		if (k == index)
-			return i;
-		i = skip_blank(t, n, skip_value(t, n, i));
-		if (i < n && t[i] == ',')
-			i = skip_blank(t, n, i + 1);
-	}
-	return n;
-}
-
-/*
- * The byte offset of the value at path ("a.b[2].c") in the JSON text, or of
- * the deepest value on the way that exists (so a missing key is reported
- * at the object that lacks it).  A key holding '.' or '[' cannot be named
- * by a path; its lookup stops at its parent.
- */
-static size_t
-locate(const char *t, size_t n, const char *path)
-{
-	size_t at = skip_blank(t, n, 0);
-	const char *p = path;
-
-	while (*p != '\0' && at < n) {
-		size_t next = n;
-
-		if (*p == '[') {
-			char *end;
-			unsigned long index = strtoul(p + 1, &end, 10);
-
-			if (t[at] == '[')
-				next = array_element(t, n, at, index);
-			p = *end == ']' ? end + 1 : end;
-		} else {
-			size_t len;
-
-			if (*p == '.')
-				p++;
-			len = strcspn(p, ".[");
-			if (t[at] == '{')
-				next = object_member(t, n, at, p, len);
-			p += len;
-		}
-		if (next >= n)
-			break;
-		at = next;
-	}
-	return at;
-}
-
 /* Fill e with an error at byte offset off, quoting its line. */
 static int
 error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
@@ -198,7 +58,7 @@ error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
 	return code;
 }
 
-/* An error at the value named path (see locate()). */
+/* An error at the value named path (see sf_jsonpath_locate()). */
 static int fail(loader *ld, const char *path, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -211,7 +71,8 @@ fail(loader *ld, const char *path, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
-	return error_at_offset(ld, ld->err, locate(ld->text, ld->length, path),
+	return error_at_offset(ld, ld->err,
+	                       sf_jsonpath_locate(ld->text, ld->length, path),
 	                       code, message);
 }
 
@@ -245,7 +106,7 @@ type_name(const json_t *v)
 }
 
 /* Copy parent, then the pieces, into out (PATH_MAX_BYTES), cutting what
- * does not fit: a path is only used for messages and locate(). */
+ * does not fit: a path is only used for messages and sf_jsonpath_locate(). */
 static void
 join(char *out, const char *parent, const char *sep, const char *piece)
 {
@@ -885,7 +746,7 @@ place_at(const loader *ld, sf_error *e, const char *path, int column,
          const char *fmt, ...)
 {
 	char message[SF_ERROR_MESSAGE_MAX];
-	size_t off = locate(ld->text, ld->length, path);
+	size_t off = sf_jsonpath_locate(ld->text, ld->length, path);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -1161,85 +1022,6 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 
 enum { FITFILE_MAX_BYTES = 1 << 30 };
 
-/* The end of the JSON string whose opening quote is at t[i]: the index of
- * its closing quote, or n when it has none. */
-static size_t
-string_end(const char *t, size_t n, size_t i)
-{
-	for (i++; i < n && t[i] != '"'; i++)
-		if (t[i] == '\\')
-			i++;
-	return i < n ? i : n;
-}
-
-/* Where the value of the top-level object's member KEY starts in the JSON
- * text t: the index of its first character, or n when the object has no
- * such member (or the text is not an object there).  A scan of the text
- * only: no tree is built. */
-static size_t
-top_level_member(const char *t, size_t n, const char *key)
-{
-	size_t len = strlen(key);
-	int depth = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t end, j;
-
-		if (t[i] == '{' || t[i] == '[')
-			depth++;
-		else if (t[i] == '}' || t[i] == ']')
-			depth--;
-		if (t[i] != '"')
-			continue;
-		end = string_end(t, n, i);
-		if (end == n)
-			return n;
-		if (depth != 1 || end - i != len + 1 ||
-		    memcmp(t + i + 1, key, len) != 0) {
-			i = end;
-			continue;
-		}
-		for (j = end + 1; j < n && strchr(" \t\r\n", t[j]) != NULL; j++)
-			;
-		if (j >= n || t[j] != ':') {
-			i = end;
-			continue;
-		}
-		for (j++; j < n && strchr(" \t\r\n", t[j]) != NULL; j++)
-			;
-		return j;
-	}
-	return n;
-}
-
-/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes an
- * empty one (its bytes spaces, its line breaks kept, so every position
- * after it stays), so jansson never builds the tree of rows a prediction
- * does not use: 4.1 million of them took 5.7 GB.  Text that is not a
- * well-formed array there is left to the parser. */
-static void
-blank_residuals(char *t, size_t n)
-{
-	size_t j = top_level_member(t, n, "residuals"), k;
-	int d = 0;
-
-	if (j >= n || t[j] != '[')
-		return;
-	for (k = j; k < n; k++) {
-		if (t[k] == '"' && (k = string_end(t, n, k)) == n)
-			return;
-		if (t[k] == '[' || t[k] == '{')
-			d++;
-		else if ((t[k] == ']' || t[k] == '}') && --d == 0)
-			break;
-	}
-	if (k >= n || t[k] != ']')
-		return;
-	for (size_t x = j + 1; x < k; x++)
-		if (t[x] != '\n')
-			t[x] = ' ';
-}
-
 int
 sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 {
@@ -1311,26 +1093,22 @@ fitfile_reader(void *ctx, char **out, size_t *length, sf_error *err)
 	return read_fitfile(ctx, out, length, err);
 }
 
-/* The fit file at path read whole: under MPI by rank 0, its bytes given
- * to every rank. */
-static int
-read_shared(const char *path, char **out, size_t *length, sf_error *err)
+int
+sf_fitfile_read(const char *path, char **text, size_t *length, sf_error *err)
 {
-	return sf_units_read(fitfile_reader, (void *)path, out, length, err);
+	return sf_units_read(fitfile_reader, (void *)path, text, length, err);
 }
 
-/* Parse the text of the fit file at path, as flags ask, and free it. */
-static int
-parse_owned(char *text, size_t length, const char *path, unsigned flags,
-            sf_fitfile **out, sf_error *err)
+int
+sf_fitfile_parse_flags(char *text, size_t length, const char *name,
+                       unsigned flags, sf_fitfile **out, sf_error *err)
 {
-	int rc;
-
+	/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes
+	 * an empty one, so jansson never builds the tree of rows a
+	 * prediction does not use: 4.1 million of them took 5.7 GB. */
 	if (flags & SF_FITFILE_NO_MEASURED)
-		blank_residuals(text, length);
-	rc = sf_fitfile_parse(text, length, path, out, err);
-	free(text);
-	return rc;
+		sf_jsonpath_blank(text, length, "residuals");
+	return sf_fitfile_parse(text, length, name, out, err);
 }
 
 int
@@ -1342,9 +1120,11 @@ sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 	int rc;
 
 	*out = NULL;
-	if ((rc = read_shared(path, &text, &length, err)) != SF_OK)
+	if ((rc = sf_fitfile_read(path, &text, &length, err)) != SF_OK)
 		return rc;
-	return parse_owned(text, length, path, flags, out, err);
+	rc = sf_fitfile_parse_flags(text, length, path, flags, out, err);
+	free(text);
+	return rc;
 }
 
 void
@@ -1384,6 +1164,22 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f);
 }
 
+void
+sf_fitfile_warn_version(const char *path, const sf_fitfile *f, sf_warn_fn warn,
+                        void *ctx)
+{
+	sf_error w;
+
+	if (!f->version_newer || warn == NULL)
+		return;
+	sf_error_clear(&w);
+	sf_error_at(&w, SF_OK, path, 0, 0,
+	            "written by scalefit %s, a later major version than this "
+	            "one (%s): it may mean what this version reads otherwise",
+	            f->version, PACKAGE_VERSION);
+	warn(ctx, &w);
+}
+
 size_t
 sf_fitfile_input_find(const sf_fitfile *f, const char *name)
 {
@@ -1402,226 +1198,4 @@ sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text)
 		if (strcmp(f->inputs[i].levels[k], text) == 0)
 			return k;
 	return SF_FITFILE_NONE;
-}
-
-/* ---- groups of a --by fit ------------------------------------------------ */
-
-void
-sf_fitfile_set_free(sf_fitfile_set *s)
-{
-	if (s == NULL)
-		return;
-	for (size_t i = 0; i < s->count; i++) {
-		sf_fitfile_free(s->fits[i]);
-		free(s->labels[i]);
-	}
-	free(s->fits);
-	free(s->labels);
-	json_decref(s->keys);
-	free(s);
-}
-
-/* Whether value text (length n) is key value v. */
-static int
-key_value_matches(const json_t *v, const char *text, size_t n)
-{
-	char buf[128];
-	double x;
-
-	if (json_is_string(v))
-		return strlen(json_string_value(v)) == n &&
-		       memcmp(json_string_value(v), text, n) == 0;
-	if (json_is_null(v))
-		return n == 0;
-	if (!json_is_number(v) || n == 0 || n >= sizeof buf)
-		return 0;
-	memcpy(buf, text, n);
-	buf[n] = '\0';
-	return sf_parse_double(buf, &x) == SF_OK && x == json_number_value(v);
-}
-
-int
-sf_fitfile_group_matches(const json_t *group, const char *selector)
-{
-	const json_t *key = json_object_get(group, "key");
-	const char *label = json_string_value(json_object_get(group, "label"));
-	const char *p = selector;
-
-	if (label != NULL && strcmp(label, selector) == 0)
-		return 1;
-	if (!json_is_object(key))
-		return 0;
-	for (;;) {
-		const char *end = p + strcspn(p, ",");
-		const char *eq = memchr(p, '=', (size_t)(end - p));
-		char column[256];
-		const json_t *v;
-
-		if (eq == NULL || (size_t)(eq - p) >= sizeof column)
-			return 0;
-		memcpy(column, p, (size_t)(eq - p));
-		column[eq - p] = '\0';
-		if ((v = json_object_get(key, column)) == NULL ||
-		    !key_value_matches(v, eq + 1, (size_t)(end - eq - 1)))
-			return 0;
-		if (*end == '\0')
-			return 1;
-		p = end + 1;
-	}
-}
-
-/* Read the group report g of the file at path into *out. */
-static int
-load_group(const char *path, const json_t *g, const char *label,
-           sf_fitfile **out, sf_error *err)
-{
-	static const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
-	char name[SF_ERROR_FILE_MAX];
-	char *text = json_dumps(g, flags);
-	int rc;
-
-	if (text == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	/* Positions count within the group's report. */
-	snprintf(name, sizeof name, "%s[%s]", path, label);
-	rc = sf_fitfile_parse(text, strlen(text), name, out, err);
-	free(text);
-	return rc;
-}
-
-int
-sf_fitfile_load_groups(const char *path, const char *selector,
-                       sf_fitfile_set **out, sf_error *err)
-{
-	return sf_fitfile_load_groups_flags(path, selector, 0, out, err);
-}
-
-int
-sf_fitfile_load_groups_flags(const char *path, const char *selector,
-                             unsigned flags, sf_fitfile_set **out,
-                             sf_error *err)
-{
-	sf_fitfile_set *s = calloc(1, sizeof *s);
-	json_t *root = NULL, *groups, *g;
-	json_error_t jerr;
-	const char *names[64];
-	char *text = NULL;
-	size_t i, length, nnames = 0;
-	int rc;
-
-	*out = NULL;
-	if (s == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if ((rc = read_shared(path, &text, &length, err)) != SF_OK) {
-		free(s);
-		return rc;
-	}
-	/* The text is read once; a plain fit file never becomes a whole
-	 * jansson tree here (its rows may be millions). */
-	if (top_level_member(text, length, "groups") < length)
-		root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-	groups = json_object_get(root, "groups");
-	if (root == NULL || !json_is_array(groups)) {
-		/* A plain fit file (or a broken one: its parser says why). */
-		json_decref(root);
-		if (selector != NULL) {
-			free(text);
-			free(s);
-			return sf_error_at(err, SF_EUSAGE, path, 0, 0,
-			                   "--group %s: this is the fit of one "
-			                   "selection of rows, not of groups "
-			                   "(a --by fit)",
-			                   selector);
-		}
-		s->fits = calloc(1, sizeof *s->fits);
-		s->labels = calloc(1, sizeof *s->labels);
-		if (s->fits == NULL || s->labels == NULL) {
-			free(text);
-			sf_fitfile_set_free(s);
-			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		}
-		rc = parse_owned(text, length, path, flags, &s->fits[0], err);
-		if (rc != SF_OK) {
-			sf_fitfile_set_free(s);
-			return rc;
-		}
-		s->count = 1;
-		*out = s;
-		return SF_OK;
-	}
-	free(text);
-	s->grouped = 1;
-	s->fits = calloc(json_array_size(groups) + 1, sizeof *s->fits);
-	s->labels = calloc(json_array_size(groups) + 1, sizeof *s->labels);
-	s->keys = json_array();
-	if (s->fits == NULL || s->labels == NULL || s->keys == NULL) {
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-		goto fail;
-	}
-	json_array_foreach(groups, i, g)
-	{
-		const char *label =
-		    json_string_value(json_object_get(g, "label"));
-		const char *error =
-		    json_string_value(json_object_get(g, "error"));
-
-		if (label == NULL) {
-			rc = sf_error_at(err, SF_ETYPE, path, 0, 0,
-			                 "group %zu has no label", i + 1);
-			goto fail;
-		}
-		if (nnames < 64)
-			names[nnames++] = label;
-		if (selector != NULL && !sf_fitfile_group_matches(g, selector))
-			continue;
-		if (error != NULL) {
-			/* A failed group: skipped among all, refused alone. */
-			if (selector == NULL)
-				continue;
-			rc = sf_error_at(err, SF_EFAIL, path, 0, 0,
-			                 "group %s did not fit: %s", label,
-			                 error);
-			goto fail;
-		}
-		if ((s->labels[s->count] = strdup(label)) == NULL ||
-		    json_array_append(s->keys, json_object_get(g, "key")) !=
-		        0) {
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-			goto fail;
-		}
-		if ((rc = load_group(path, g, label, &s->fits[s->count],
-		                     err)) != SF_OK) {
-			free(s->labels[s->count]);
-			s->labels[s->count] = NULL;
-			goto fail;
-		}
-		s->count++;
-	}
-	if (s->count == 0) {
-		const char *near =
-		    selector != NULL
-		        ? sf_suggest_nearest(selector, names, nnames)
-		        : NULL;
-		if (selector == NULL)
-			rc = sf_error_at(err, SF_EFAIL, path, 0, 0,
-			                 "every group of this --by fit failed");
-		else if (near != NULL)
-			rc = sf_error_at(err, SF_ENAME, path, 0, 0,
-			                 "no group matches --group %s; did you "
-			                 "mean '%s'?",
-			                 selector, near);
-		else
-			rc = sf_error_at(err, SF_ENAME, path, 0, 0,
-			                 "no group matches --group %s (give "
-			                 "COLUMN=VALUE, e.g. %s)",
-			                 selector, nnames > 0 ? names[0] : "");
-		goto fail;
-	}
-	json_decref(root);
-	*out = s;
-	return SF_OK;
-fail:
-	json_decref(root);
-	sf_fitfile_set_free(s);
-	return rc;
 }

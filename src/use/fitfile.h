@@ -159,8 +159,30 @@ int sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 int sf_fitfile_parse(const char *text, size_t length, const char *name,
                      sf_fitfile **out, sf_error *err);
 
+/* sf_fitfile_parse() with flags, on text it may change in place
+ * (SF_FITFILE_NO_MEASURED empties the residuals). */
+int sf_fitfile_parse_flags(char *text, size_t length, const char *name,
+                           unsigned flags, sf_fitfile **out, sf_error *err);
+
+/*
+ * The text of the fit file at path, read whole into *text (malloc'd,
+ * *length bytes, no NUL added): under MPI rank 0 reads and every rank gets
+ * the same bytes (base/units.h).  Returns SF_OK, or SF_EIO (cannot read),
+ * SF_EVALUE (larger than 1 GiB), SF_ENOMEM.
+ */
+int sf_fitfile_read(const char *path, char **text, size_t *length,
+                    sf_error *err);
+
 /* Release f.  Accepts NULL. */
 void sf_fitfile_free(sf_fitfile *f);
+
+/*
+ * When f was written by a later major version of scalefit (version_newer),
+ * warn through warn (nothing when NULL), at path: what it says may mean
+ * what this version reads otherwise.
+ */
+void sf_fitfile_warn_version(const char *path, const sf_fitfile *f,
+                             sf_warn_fn warn, void *ctx);
 
 /* The slot of the input called name, or SF_FITFILE_NONE. */
 size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);
@@ -168,43 +190,5 @@ size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);
 /* The code of text value text of input i (its index in the levels), or
  * SF_FITFILE_NONE when i is numeric or has no such value. */
 size_t sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text);
-
-/*
- * The fits of a file that may hold groups (a --by fit: {"by", "groups":
- * [...]}, scalefit(1)).  For a plain fit file: its one fit, labels[0]
- * NULL.  For a groups file: the groups that fitted and match selector
- * (NULL: every group that fitted; "model=cnn" or "model=cnn,gpu=v100":
- * those whose key has these values, numbers compared as numbers; or a
- * label as the summary prints it), in file order, with their labels and
- * keys.  A selector that names a failed group is an error.
- */
-typedef struct sf_fitfile_set {
-	sf_fitfile **fits;
-	char **labels; /* each fit's group label; NULL for a plain file */
-	json_t *keys;  /* the groups' keys, an array; NULL for a plain file */
-	size_t count;
-	int grouped; /* 1: the file is a groups file */
-} sf_fitfile_set;
-
-/*
- * Read the fits of the file at path, as above, into a new set (free with
- * sf_fitfile_set_free).  Returns SF_OK, an error of sf_fitfile_load(),
- * SF_EUSAGE (a selector for a plain file), SF_ENAME (no group matches:
- * with the nearest label), SF_EFAIL (the selected group failed to fit, or
- * every group did).
- */
-int sf_fitfile_load_groups(const char *path, const char *selector,
-                           sf_fitfile_set **out, sf_error *err);
-
-/* The same with flags (enum sf_fitfile_flag) for a plain file's fit. */
-int sf_fitfile_load_groups_flags(const char *path, const char *selector,
-                                 unsigned flags, sf_fitfile_set **out,
-                                 sf_error *err);
-
-/* Release s.  Accepts NULL. */
-void sf_fitfile_set_free(sf_fitfile_set *s);
-
-/* Whether one group object of a groups file matches selector (above). */
-int sf_fitfile_group_matches(const json_t *group, const char *selector);
 
 #endif /* SF_FITFILE_H */

@@ -5,6 +5,8 @@
 
 #include "use/report.h"
 
+#include <stdarg.h>
+
 void
 sf_json_put(json_t *o, const char *key, json_t *v, int *ok)
 {
@@ -23,4 +25,32 @@ sf_json_pair(double a, double b)
 		return NULL;
 	}
 	return v;
+}
+
+int
+sf_json_new(int *ok, const char *kinds, ...)
+{
+	va_list ap;
+	int made = 1;
+
+	va_start(ap, kinds);
+	for (const char *k = kinds; *k != '\0'; k++) {
+		json_t **v = va_arg(ap, json_t **);
+
+		*v = *k == 'a' ? json_array() : json_object();
+		made &= *v != NULL;
+	}
+	va_end(ap);
+	if (made)
+		return 1;
+	va_start(ap, kinds);
+	for (const char *k = kinds; *k != '\0'; k++) {
+		json_t **v = va_arg(ap, json_t **);
+
+		json_decref(*v);
+		*v = NULL;
+	}
+	va_end(ap);
+	*ok = 0;
+	return 0;
 }

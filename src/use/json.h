@@ -1,5 +1,5 @@
 /*
- * json.h - the two jansson helpers the documents of predict and scale are
+ * json.h - the jansson helpers the documents of predict and scale are
  * built with.
  *
  * An insertion records an allocation failure in *ok instead of returning
@@ -8,8 +8,8 @@
  * (report.h): 17 significant digits, null when not finite.
  *
  * Ownership: sf_json_put() takes the reference of its value, also when it
- * fails; sf_json_pair() returns a new reference.  Thread-safe on distinct
- * trees.
+ * fails; sf_json_pair() and sf_json_new() return new references.  Thread-safe
+ * on distinct trees.
  */
 #ifndef SF_JSON_H
 #define SF_JSON_H
@@ -22,5 +22,14 @@ void sf_json_put(json_t *o, const char *key, json_t *v, int *ok);
 /* The array [a, b] of two numbers (null when not finite), or NULL when out
  * of memory. */
 json_t *sf_json_pair(double a, double b);
+
+/*
+ * Make a new container for each letter of kinds, 'o' an object and 'a' an
+ * array, into the json_t * each following argument points at, in order:
+ * sf_json_new(ok, "ooa", &root, &fixed, &points).  Returns 1; or, when one
+ * cannot be made, releases those made, sets every one to NULL, clears *ok
+ * and returns 0.
+ */
+int sf_json_new(int *ok, const char *kinds, ...);
 
 #endif /* SF_JSON_H */

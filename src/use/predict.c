@@ -2,6 +2,7 @@
  * predict.c - predictions with delta-method and bootstrap bands.
  */
 #include "use/predict.h"
+#include "base/sort.h"
 
 #include "solve/covariance.h"
 #include "use/json.h"
@@ -38,30 +39,6 @@ sf_band
 sf_prediction_band(const sf_prediction *p, size_t k)
 {
 	return p->bootstrap ? p->points[k].boot : p->points[k].ci;
-}
-
-double
-sf_predict_quantile(const double *sorted, size_t n, double q)
-{
-	double h, lower;
-	size_t k;
-
-	if (n == 0)
-		return NAN;
-	h = (double)(n - 1) * q;
-	lower = floor(h);
-	k = (size_t)lower;
-	if (k + 1 >= n)
-		return sorted[n - 1];
-	return sorted[k] + (h - lower) * (sorted[k + 1] - sorted[k]);
-}
-
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* Evaluate every output of program p over data d at theta into out. */
@@ -130,11 +107,11 @@ bootstrap_band(const sf_fitfile *f, const sf_expr_data *d, sf_prediction *p)
 	for (size_t k = 0; k < n; k++) {
 		for (size_t s = 0; s < used; s++)
 			column[s] = times[s * n + k];
-		qsort(column, used, sizeof *column, compare_doubles);
-		p->points[k].boot.lo = sf_predict_quantile(
-		    column, used, (1 - SF_PREDICT_LEVEL) / 2);
-		p->points[k].boot.hi = sf_predict_quantile(
-		    column, used, (1 + SF_PREDICT_LEVEL) / 2);
+		qsort(column, used, sizeof *column, sf_sort_compare_doubles);
+		p->points[k].boot.lo =
+		    sf_sort_quantile(column, used, (1 - SF_PREDICT_LEVEL) / 2);
+		p->points[k].boot.hi =
+		    sf_sort_quantile(column, used, (1 + SF_PREDICT_LEVEL) / 2);
 	}
 	p->bootstrap = 1;
 	p->boot_used = used;
@@ -323,6 +300,18 @@ sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p, sf_warn_fn warn,
 }
 
 void
+sf_prediction_level_json(json_t *o, const sf_fitfile *f, const sf_prediction *p,
+                         int *ok)
+{
+	sf_json_put(o, "level_percent", sf_json_number(100 * SF_PREDICT_LEVEL),
+	            ok);
+	sf_json_put(o, "dof", sf_json_number(f->dof), ok);
+	sf_json_put(o, "t", sf_json_number(p->t), ok);
+	sf_json_put(o, "bootstrap_samples",
+	            json_integer((json_int_t)p->boot_used), ok);
+}
+
+void
 sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 {
 	const sf_predict_point *pt = &p->points[k];
@@ -340,17 +329,10 @@ sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 static json_t *
 point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 {
-	json_t *o = json_object(), *in = json_object(), *terms = json_object();
-	json_t *outside = json_array();
+	json_t *o, *in, *terms, *outside;
 
-	if (o == NULL || in == NULL || terms == NULL || outside == NULL) {
-		*ok = 0;
-		json_decref(o);
-		json_decref(in);
-		json_decref(terms);
-		json_decref(outside);
+	if (!sf_json_new(ok, "oooa", &o, &in, &terms, &outside))
 		return NULL;
-	}
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *fi = &f->inputs[i];
 		double x = p->inputs[i * p->n + k];
@@ -381,23 +363,15 @@ point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
 json_t *
 sf_prediction_json(const sf_fitfile *f, const sf_prediction *p)
 {
-	json_t *root = json_object(), *points = json_array();
-	int ok = root != NULL && points != NULL;
+	json_t *root, *points;
+	int ok = 1;
 
-	if (!ok) {
-		json_decref(root);
-		json_decref(points);
+	if (!sf_json_new(&ok, "oa", &root, &points))
 		return NULL;
-	}
 	sf_json_put(root, "fit", json_string(f->path), &ok);
 	sf_json_put(root, "model", json_string(f->name), &ok);
 	sf_json_put(root, "output", json_string(f->output), &ok);
-	sf_json_put(root, "level_percent",
-	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	sf_json_put(root, "t", sf_json_number(p->t), &ok);
-	sf_json_put(root, "bootstrap_samples",
-	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_prediction_level_json(root, f, p, &ok);
 	for (size_t k = 0; k < p->n; k++)
 		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
 		    0)

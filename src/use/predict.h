@@ -122,6 +122,14 @@ void sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p,
                         sf_warn_fn warn, void *ctx);
 
 /*
+ * Put what p's bands rest on into the JSON object o: "level_percent",
+ * "dof" (f's), "t" and "bootstrap_samples".  predict's and scale's
+ * documents both carry them.  A failure clears *ok (json.h).
+ */
+void sf_prediction_level_json(json_t *o, const sf_fitfile *f,
+                              const sf_prediction *p, int *ok);
+
+/*
  * Put point k's bands into the JSON object o: "ci95" (the delta method's)
  * and, when the fit has replicates, "ci95_bootstrap".  predict's and
  * scale's points both carry them.  A failure clears *ok (json.h).
@@ -136,12 +144,5 @@ void sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k,
  * inputs outside their fitted range.  NULL when out of memory.
  */
 json_t *sf_prediction_json(const sf_fitfile *f, const sf_prediction *p);
-
-/*
- * The q-quantile (0 <= q <= 1) of the n sorted values x by linear
- * interpolation between order statistics (type 7): x[(n - 1) q].  NaN when
- * n == 0.
- */
-double sf_predict_quantile(const double *sorted, size_t n, double q);
 
 #endif /* SF_PREDICT_H */

@@ -685,21 +685,16 @@ print_interval(const sf_interval_model *im, FILE *out)
 		                         : "");
 }
 
-void
-sf_report_print_text(const sf_report *r, FILE *out)
+/* The table of parameters: value, standard error, 95% interval, bounds. */
+static void
+print_parameters(const sf_report *r, FILE *out)
 {
 	const sf_model *m = r->model;
 	const sf_fit_result *fit = r->fit;
 	const sf_stats *s = r->stats;
 	int w = param_width(m);
 	size_t j = 0;
-	char restarts[48] = "";
 
-	if (fit->restarts > 0)
-		snprintf(restarts, sizeof restarts, " %zu restart%s,",
-		         fit->restarts, fit->restarts == 1 ? "" : "s");
-	fprintf(out, "fit of %s to %s: %zu rows\n\n", m->name, r->data->file,
-	        r->data->rows);
 	fprintf(out, "  %-*s %15s %12s   %-29s %s\n", w, "parameter", "value",
 	        "std. error", "95% interval", "bounds");
 	for (size_t i = 0; i < m->nparams; i++) {
@@ -728,6 +723,15 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		                                : "");
 		j++;
 	}
+}
+
+/* The loss, the penalty and the metrics of the fit. */
+static void
+print_metrics(const sf_report *r, FILE *out)
+{
+	const sf_fit_result *fit = r->fit;
+	const sf_stats *s = r->stats;
+
 	fprintf(out, "\n  loss (%s) %.6g", sf_loss_name(fit->settings.loss),
 	        fit->loss);
 	if (fit->settings.penalty != SF_PENALTY_NONE)
@@ -740,6 +744,18 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		        "  RMSE %.6g   MAPE %.4g%%   max error %.4g%%   R^2 "
 		        "%.6f   AICc %.6g   BIC %.6g\n",
 		        s->rmse, s->mape, s->max_ape, s->r2, s->aicc, s->bic);
+}
+
+/* How the search went: the algorithm and its counts, the two searches of
+ * scale auto. */
+static void
+print_search(const sf_fit_result *fit, FILE *out)
+{
+	char restarts[48] = "";
+
+	if (fit->restarts > 0)
+		snprintf(restarts, sizeof restarts, " %zu restart%s,",
+		         fit->restarts, fit->restarts == 1 ? "" : "s");
 	if (fit->nlinear == fit->nparams && fit->generations == 0)
 		fprintf(out, "\n  no global search needed: %.3g s\n",
 		        fit->seconds);
@@ -761,6 +777,16 @@ sf_report_print_text(const sf_report *r, FILE *out)
 		        fit->cost,
 		        fit->scale == SF_SCALE_LOG ? "linear" : "log",
 		        fit->cost_other);
+}
+
+/* What besides the search shaped the answer: the constants solved
+ * separably, the polish, lambda auto. */
+static void
+print_refinements(const sf_report *r, FILE *out)
+{
+	const sf_model *m = r->model;
+	const sf_fit_result *fit = r->fit;
+
 	if (fit->nlinear > 0) {
 		fprintf(out,
 		        "  separable: %zu of %zu constants solved by "
@@ -793,12 +819,17 @@ sf_report_print_text(const sf_report *r, FILE *out)
 			        fit->lambda_cv_mape[g],
 			        g + 1 < SF_LAMBDA_GRID ? "," : "\n");
 	}
-	if (r->interval != NULL)
-		print_interval(r->interval, out);
-	print_resample(r, r->restarts, 0, out);
-	print_resample(r, r->bootstrap, 1, out);
-	if (s == NULL)
-		return;
+}
+
+/* Warnings on the parameters: poorly determined, not determined (rank
+ * deficiency), strongly correlated pairs. */
+static void
+print_warnings(const sf_report *r, FILE *out)
+{
+	const sf_model *m = r->model;
+	const sf_fit_result *fit = r->fit;
+	const sf_stats *s = r->stats;
+
 	for (size_t q = 0; q < r->formula->nparams; q++)
 		if (sf_stats_poorly_determined(s, r->formula, fit, q))
 			fprintf(
@@ -829,4 +860,21 @@ sf_report_print_text(const sf_report *r, FILE *out)
 				        m->params[r->formula->fitted[b]].name,
 				        c);
 		}
+}
+
+void
+sf_report_print_text(const sf_report *r, FILE *out)
+{
+	fprintf(out, "fit of %s to %s: %zu rows\n\n", r->model->name,
+	        r->data->file, r->data->rows);
+	print_parameters(r, out);
+	print_metrics(r, out);
+	print_search(r->fit, out);
+	print_refinements(r, out);
+	if (r->interval != NULL)
+		print_interval(r->interval, out);
+	print_resample(r, r->restarts, 0, out);
+	print_resample(r, r->bootstrap, 1, out);
+	if (r->stats != NULL)
+		print_warnings(r, out);
 }

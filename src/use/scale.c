@@ -3,6 +3,7 @@
  * warnings, text pieces and JSON document.
  */
 #include "use/scale.h"
+#include "base/sort.h"
 
 #include "use/assign.h"
 #include "use/json.h"
@@ -73,26 +74,6 @@ sf_scale_guess_unit(const char *output, int *guessed)
 	return sf_scale_units[0];
 }
 
-size_t
-sf_scale_worker_input(const sf_fitfile *f)
-{
-	static const char *const words[] = {"worker", "core",    "gpu",
-	                                    "node",   "machine", "proc",
-	                                    "rank",   "device",  "replica"};
-	size_t i = sf_fitfile_input_find(f, "p");
-
-	if (i != SF_FITFILE_NONE)
-		return i;
-	for (i = 0; i < f->ninputs; i++)
-		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-			if (strncasecmp(f->inputs[i].name, words[w],
-			                strlen(words[w])) == 0 ||
-			    strncasecmp(f->inputs[i].column, words[w],
-			                strlen(words[w])) == 0)
-				return i;
-	return SF_FITFILE_NONE;
-}
-
 /* The first input named `name`, else whose name or data column starts (in
  * any case) with one of the words. */
 static size_t
@@ -111,6 +92,16 @@ input_like(const sf_fitfile *f, const char *name, const char *const *words,
 			                strlen(words[w])) == 0)
 				return i;
 	return SF_FITFILE_NONE;
+}
+
+size_t
+sf_scale_worker_input(const sf_fitfile *f)
+{
+	static const char *const words[] = {"worker", "core",    "gpu",
+	                                    "node",   "machine", "proc",
+	                                    "rank",   "device",  "replica"};
+
+	return input_like(f, "p", words, sizeof words / sizeof words[0]);
 }
 
 size_t
@@ -162,14 +153,6 @@ sf_scale_free(sf_scale *sc)
 
 /* ---- the set-up ---------------------------------------------------------- */
 
-static int
-compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The values of a list "V1,V2,..." of input i, sorted, into sc->x. */
 static int
 parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
@@ -191,7 +174,7 @@ parse_list(const sf_fitfile *f, const char *over, size_t i, char *list,
 			                    "or NAME=V1,V2,...)",
 			                    over, e.message);
 	}
-	qsort(sc->x, sc->n, sizeof *sc->x, compare_doubles);
+	qsort(sc->x, sc->n, sizeof *sc->x, sf_sort_compare_doubles);
 	sc->listed = 1;
 	sc->lo = sc->x[0];
 	sc->hi = sc->x[sc->n - 1];
@@ -607,16 +590,10 @@ point_json(const sf_scale *sc, size_t k, int *ok)
 	const sf_fitfile *f = sc->f;
 	const sf_sweep *w = sc->table;
 	const sf_prediction *p = w->pred;
-	json_t *o = object_or_fail(ok), *terms = object_or_fail(ok);
-	json_t *shares = object_or_fail(ok), *kinds = object_or_fail(ok);
+	json_t *o, *terms, *shares, *kinds;
 
-	if (o == NULL || terms == NULL || shares == NULL || kinds == NULL) {
-		json_decref(o);
-		json_decref(terms);
-		json_decref(shares);
-		json_decref(kinds);
+	if (!sf_json_new(ok, "oooo", &o, &terms, &shares, &kinds))
 		return NULL;
-	}
 	sf_json_put(o, f->inputs[sc->s.var].name, sf_json_number(w->x[k]), ok);
 	sf_json_put(o, "time", sf_json_number(p->points[k].time), ok);
 	sf_prediction_bands_json(o, p, k, ok);
@@ -671,15 +648,10 @@ answers_json(const sf_scale *sc, int *ok)
 {
 	static const char *const states[] = {"unknown", "at", "never"};
 	const sf_sweep_answers *a = &sc->answers;
-	json_t *o = object_or_fail(ok), *fastest = object_or_fail(ok);
-	json_t *cross = object_or_fail(ok), *cheap = NULL;
+	json_t *o, *fastest, *cross, *cheap = NULL;
 
-	if (o == NULL || fastest == NULL || cross == NULL) {
-		json_decref(o);
-		json_decref(fastest);
-		json_decref(cross);
+	if (!sf_json_new(ok, "ooo", &o, &fastest, &cross))
 		return NULL;
-	}
 	sf_json_put(o, "searched", json_integer((json_int_t)a->searched), ok);
 	sf_json_put(fastest, "x", sf_json_number(a->fastest), ok);
 	sf_json_put(fastest, "time", sf_json_number(a->fastest_time), ok);
@@ -728,16 +700,11 @@ sf_scale_json(const sf_scale *sc)
 {
 	const sf_fitfile *f = sc->f;
 	const sf_prediction *p = sc->table->pred;
-	json_t *root = json_object(), *fixed = json_object();
-	json_t *points = json_array();
-	int ok = root != NULL && fixed != NULL && points != NULL;
+	json_t *root, *fixed, *points;
+	int ok = 1;
 
-	if (!ok) {
-		json_decref(root);
-		json_decref(fixed);
-		json_decref(points);
+	if (!sf_json_new(&ok, "ooa", &root, &fixed, &points))
 		return NULL;
-	}
 	sf_json_put(root, "fit", json_string(f->path), &ok);
 	sf_json_put(root, "model", json_string(f->name), &ok);
 	sf_json_put(root, "output", json_string(f->output), &ok);
@@ -763,12 +730,7 @@ sf_scale_json(const sf_scale *sc)
 	sf_json_put(root, "fixed", fixed, &ok);
 	sf_json_put(root, "band",
 	            json_string(p->bootstrap ? "bootstrap" : "delta"), &ok);
-	sf_json_put(root, "level_percent",
-	            sf_json_number(100 * SF_PREDICT_LEVEL), &ok);
-	sf_json_put(root, "dof", sf_json_number(f->dof), &ok);
-	sf_json_put(root, "t", sf_json_number(p->t), &ok);
-	sf_json_put(root, "bootstrap_samples",
-	            json_integer((json_int_t)p->boot_used), &ok);
+	sf_prediction_level_json(root, f, p, &ok);
 	sf_json_put(root, "time_unit", json_string(sc->unit), &ok);
 	sf_json_put(root, "time_is_sum_of_terms", json_boolean(f->terms_sum),
 	            &ok);

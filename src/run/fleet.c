@@ -1,7 +1,7 @@
 /*
  * fleet.c - one command's work for every group of rows.
  */
-#include "use/fleet.h"
+#include "run/fleet.h"
 #include "base/units.h"
 #include "use/report.h"
 
@@ -23,6 +23,17 @@ sf_fleet_seed(uint64_t seed, size_t index)
 	return sf_units_seed(seed, fleet_seed_stream, index);
 }
 
+sf_fit_options
+sf_fleet_options(const sf_fleet_job *job, const sf_fit_options *o, size_t index)
+{
+	sf_fit_options g = *o;
+
+	g.has_seed = 1;
+	g.seed = sf_fleet_seed(job->seed, index);
+	g.progress = NULL;
+	return g;
+}
+
 typedef struct fleet_ctx {
 	const sf_groups *g;
 	const sf_dataset *d;
@@ -42,14 +53,34 @@ static void
 collect_warning(void *ctx, const sf_error *w)
 {
 	warn_sink *s = ctx;
-	char text[SF_ERROR_MESSAGE_MAX + SF_ERROR_FILE_MAX +
-	          3 * SF_ERROR_SOURCE_MAX + 64];
 	sf_error copy = *w;
+	json_t *o;
 
 	sf_error_prefix(&copy, "group %s: ", s->label);
-	sf_error_format(&copy, "warning", text, sizeof text);
-	if (json_array_append_new(s->lines, json_string(text)) != 0)
+	o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:s, s:s}", "code", copy.code,
+	              "file", copy.file, "line", copy.line, "column",
+	              copy.column, "source_column", copy.source_column,
+	              "message", copy.message, "source", copy.source);
+	if (o == NULL || json_array_append_new(s->lines, o) != 0)
 		s->oom = 1;
+}
+
+/* A warning of collect_warning() read back. */
+static void
+warning_of(const json_t *o, sf_error *w)
+{
+	sf_error_clear(w);
+	w->code = (int)json_integer_value(json_object_get(o, "code"));
+	w->line = (int)json_integer_value(json_object_get(o, "line"));
+	w->column = (int)json_integer_value(json_object_get(o, "column"));
+	w->source_column =
+	    (int)json_integer_value(json_object_get(o, "source_column"));
+	snprintf(w->file, sizeof w->file, "%s",
+	         json_string_value(json_object_get(o, "file")));
+	snprintf(w->message, sizeof w->message, "%s",
+	         json_string_value(json_object_get(o, "message")));
+	snprintf(w->source, sizeof w->source, "%s",
+	         json_string_value(json_object_get(o, "source")));
 }
 
 /* Group index's result: {"report", "text", "warnings", "error"}. */
@@ -130,6 +161,7 @@ sf_fleet_free(sf_fleet *f)
 	free(f->texts);
 	free(f->errors);
 	free(f->warnings);
+	free(f->nwarnings);
 	json_decref(f->json);
 	free(f);
 }
@@ -171,7 +203,7 @@ add_group(sf_fleet *f, json_t *array, const sf_groups *g, size_t i,
           const char *bytes, size_t size)
 {
 	const sf_group *gr = &g->groups[i];
-	json_t *msg = json_loadb(bytes, size, 0, NULL), *group, *w;
+	json_t *msg = json_loadb(bytes, size, 0, NULL), *group;
 	const char *error;
 	size_t k;
 	int oom = 0;
@@ -199,17 +231,16 @@ add_group(sf_fleet *f, json_t *array, const sf_groups *g, size_t i,
 	f->texts[i] =
 	    copy_or_null(json_string_value(json_object_get(msg, "text")), &oom);
 	{
-		size_t length = 0;
-		json_array_foreach(json_object_get(msg, "warnings"), k, w)
-		    length += strlen(json_string_value(w));
-		if (length > 0 &&
-		    (f->warnings[i] = malloc(length + 1)) != NULL) {
-			f->warnings[i][0] = '\0';
-			json_array_foreach(json_object_get(msg, "warnings"), k,
-			                   w)
-			    strcat(f->warnings[i], json_string_value(w));
-		}
-		oom |= length > 0 && f->warnings[i] == NULL;
+		const json_t *lines = json_object_get(msg, "warnings");
+		size_t n = json_array_size(lines);
+
+		if (n > 0 &&
+		    (f->warnings[i] = calloc(n, sizeof **f->warnings)) == NULL)
+			oom = 1;
+		for (k = 0; k < n && !oom; k++)
+			warning_of(json_array_get(lines, k),
+			           &f->warnings[i][k]);
+		f->nwarnings[i] = oom ? 0 : n;
 	}
 	oom |= json_array_append_new(array, group);
 	json_decref(msg);
@@ -233,7 +264,9 @@ sf_fleet_run(const sf_groups *g, const sf_dataset *d, size_t min_rows,
 	    (f->labels = calloc(g->count + 1, sizeof *f->labels)) == NULL ||
 	    (f->texts = calloc(g->count + 1, sizeof *f->texts)) == NULL ||
 	    (f->errors = calloc(g->count + 1, sizeof *f->errors)) == NULL ||
-	    (f->warnings = calloc(g->count + 1, sizeof *f->warnings)) == NULL) {
+	    (f->warnings = calloc(g->count + 1, sizeof *f->warnings)) == NULL ||
+	    (f->nwarnings = calloc(g->count + 1, sizeof *f->nwarnings)) ==
+	        NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -384,4 +417,75 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 		    m, stop != NULL ? stop : "-", constants);
 	}
 	fprintf(out, "%zu groups, %zu failed\n", f->count, f->failed);
+}
+
+/* The fleet's text: the summary, and each group's report when asked. */
+typedef struct fleet_text {
+	const sf_fleet *f;
+	int details;
+} fleet_text;
+
+static int
+print_fleet(FILE *out, const void *arg)
+{
+	const fleet_text *t = arg;
+
+	sf_fleet_print_summary(t->f, out);
+	for (size_t i = 0; i < t->f->count && t->details; i++)
+		if (t->f->texts[i] != NULL)
+			fprintf(out, "\n== group %s ==\n%s", t->f->labels[i],
+			        t->f->texts[i]);
+	return SF_OK;
+}
+
+int
+sf_run_fleet(const sf_model *m, const sf_problem *p, const sf_run_data *d,
+             sf_fleet_fn fn, void *ctx, sf_warn_fn warn, void *warn_ctx,
+             sf_fleet **fleet, sf_run_output *out, sf_error *err)
+{
+	const char *by = d->by != NULL ? d->by : m->by.text;
+	const sf_table *table = p->table != NULL ? p->table : d->table;
+	sf_groups *g = NULL;
+	sf_fleet *f = NULL;
+	fleet_text t;
+	int rc;
+
+	*fleet = NULL;
+	if ((rc = sf_groups_split(table, p->data, by, m->path,
+	                          d->by != NULL ? NULL : &m->by, &g, err)) !=
+	    SF_OK) {
+		if (d->by == NULL)
+			sf_error_quote(err, m->source, m->source_length);
+		return rc;
+	}
+	if (g->count == 1 && warn != NULL) {
+		sf_error w;
+
+		sf_error_clear(&w);
+		sf_error_set(&w, SF_OK,
+		             "%s %s makes one group only (%s): its report is "
+		             "the groups file of one group",
+		             d->by != NULL ? "--by" : "data.by", by,
+		             g->groups[0].label);
+		warn(warn_ctx, &w);
+	}
+	rc = sf_fleet_run(g, p->data,
+	                  p->formula != NULL ? p->formula->nparams : 1, fn, ctx,
+	                  &f, err);
+	sf_groups_free(g);
+	if (rc != SF_OK)
+		return rc;
+	/* Only rank 0 has the groups (sf_fleet_run): it reports. */
+	for (size_t i = 0; i < f->count && warn != NULL; i++)
+		for (size_t k = 0; k < f->nwarnings[i]; k++)
+			warn(warn_ctx, &f->warnings[i][k]);
+	t = (fleet_text){f, d->details};
+	if (sf_units_root() &&
+	    (rc = sf_run_text(print_fleet, &t, &out->text, err)) != SF_OK) {
+		sf_fleet_free(f);
+		return rc;
+	}
+	out->json = json_incref(f->json);
+	*fleet = f;
+	return SF_OK;
 }

@@ -1,0 +1,112 @@
+/*
+ * data.c - a command's model and rows, opened one way.
+ */
+#include "run/data.h"
+#include "base/suggest.h"
+#include "input/library.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+sf_run_data_load(const char *path, const char *library, unsigned flags,
+                 const sf_data_override *change, sf_warn_fn warn,
+                 void *warn_ctx, sf_model_set **out, sf_error *err)
+{
+	char *file = NULL;
+	int rc;
+
+	*out = NULL;
+	if (path[0] == SF_LIBRARY_PREFIX) {
+		if ((rc = sf_library_path(library, path + 1, &file, err)) !=
+		    SF_OK)
+			return rc;
+		path = file;
+	}
+	rc = sf_model_load_flags(path, flags, out, warn, warn_ctx, err);
+	free(file);
+	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*out)->count;
+	     i++)
+		rc = sf_model_override((*out)->models[i], change, err);
+	if (rc != SF_OK) {
+		sf_model_set_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+const sf_model *
+sf_run_data_choose(const sf_model_set *set, const char *name, const char *path,
+                   sf_error *err)
+{
+	const char *names[64], *near;
+	size_t n = 0;
+
+	if (name == NULL && set->count == 1)
+		return set->models[0];
+	for (size_t i = 0; i < set->count; i++) {
+		if (name != NULL && strcmp(set->models[i]->name, name) == 0)
+			return set->models[i];
+		if (n < 64)
+			names[n++] = set->models[i]->name;
+	}
+	if (name == NULL) {
+		sf_error_set(err, SF_EREQUEST,
+		             "%s holds %zu models: choose one with --model "
+		             "NAME, or rank them with 'scalefit compare'",
+		             path, set->count);
+		return NULL;
+	}
+	if ((near = sf_suggest_nearest(name, names, n)) != NULL)
+		sf_error_set(err, SF_EREQUEST,
+		             "%s has no model named '%s'; did you mean '%s'?",
+		             path, name, near);
+	else
+		sf_error_set(err, SF_EREQUEST, "%s has no model named '%s'",
+		             path, name);
+	return NULL;
+}
+
+int
+sf_run_data_open(const sf_model *m, const sf_run_data *d, sf_loss loss,
+                 int named, sf_warn_fn warn, void *warn_ctx, sf_problem *p,
+                 sf_error *err)
+{
+	return sf_problem_open_rows(m, d->path, d->table, loss, named, warn,
+	                            warn_ctx, p, err);
+}
+
+int
+sf_run_data_prepare(const sf_model_set *set, const sf_run_data *d,
+                    const sf_fit_options *o, sf_warn_fn warn, void *warn_ctx,
+                    const sf_model **m, sf_problem *p, sf_error *err)
+{
+	memset(p, 0, sizeof *p);
+	if ((*m = sf_run_data_choose(set, d->model, set->models[0]->path,
+	                             err)) == NULL)
+		return SF_EREQUEST;
+	return sf_run_data_open(*m, d, o->has_loss ? o->loss : (*m)->fit.loss,
+	                        set->count > 1, warn, warn_ctx, p, err);
+}
+
+int
+sf_run_data_grouped(const sf_model *m, const sf_run_data *d)
+{
+	return d->by != NULL || m->by.text != NULL;
+}
+
+int
+sf_run_data_read(sf_read_fn read, void *ctx, const char *name, sf_table **out,
+                 sf_error *err)
+{
+	size_t n;
+	char *text;
+	int rc;
+
+	*out = NULL;
+	if ((rc = sf_units_read(read, ctx, &text, &n, err)) != SF_OK)
+		return rc;
+	rc = sf_table_parse(text, n, name, NULL, out, err);
+	free(text);
+	return rc;
+}

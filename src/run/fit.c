@@ -1,0 +1,190 @@
+/*
+ * fit.c (run/) - the pipeline of `scalefit fit`: one fit and its report,
+ * or one per group.
+ */
+#include "run/fit.h"
+#include "fit/tune.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+sf_run_fit_settings_init(sf_run_fit_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	sf_fit_options_init(&s->options);
+}
+
+/* Release the typed results and output of r, keeping the problem. */
+static void
+clear_results(sf_run_fit_result *r)
+{
+	sf_resample_free(r->bootstrap);
+	sf_resample_free(r->restarts);
+	sf_stats_free(r->stats);
+	sf_fit_result_free(r->fit);
+	sf_run_output_clear(&r->out);
+	r->bootstrap = r->restarts = NULL;
+	r->stats = NULL;
+	r->fit = NULL;
+	r->has_interval = 0;
+}
+
+void
+sf_run_fit_result_free(sf_run_fit_result *r)
+{
+	if (r == NULL)
+		return;
+	clear_results(r);
+	sf_fleet_free(r->fleet);
+	sf_problem_close(&r->problem);
+	free(r);
+}
+
+/* The fit, bootstrap, statistics and interval of r on data (formula f). */
+static int
+fit_compute(const sf_run_fit_settings *s, const sf_model *m,
+            const sf_dataset *data, const sf_formula *f,
+            const sf_fit_options *o, sf_warn_fn warn, void *warn_ctx,
+            sf_run_fit_result *r, sf_error *err)
+{
+	int rc;
+
+	if (s->restarts > 0)
+		rc = sf_restarts_run(m, data, f, o, s->restarts, &r->fit,
+		                     &r->restarts, err);
+	else
+		rc = sf_tune_fit(m, data, f, o, &r->fit, err);
+	if (rc == SF_OK && s->bootstrap > 0)
+		rc = sf_bootstrap_run(m, data, f, o, r->fit, s->bootstrap,
+		                      &r->bootstrap, err);
+	if (rc != SF_OK)
+		return rc;
+	/* Without uncertainties the fit is still worth reporting. */
+	if (sf_stats_compute(f, data, r->fit, &r->stats, err) != SF_OK) {
+		if (err->code == SF_ENOMEM)
+			return SF_ENOMEM;
+		if (warn != NULL)
+			warn(warn_ctx, err);
+	} else if (r->stats->note != NULL && warn != NULL) {
+		sf_error_set(err, SF_OK, "%s", r->stats->note);
+		warn(warn_ctx, err);
+	}
+	/* What a new run may measure: predict and scale read it. */
+	if (r->stats != NULL &&
+	    sf_interval_calibrate(m, data, f, o, r->fit, r->stats, &r->interval,
+	                          err) == SF_OK)
+		r->has_interval = 1;
+	else if (r->stats != NULL && err->code == SF_ENOMEM)
+		return SF_ENOMEM;
+	return SF_OK;
+}
+
+/* sf_report_print_text() as an sf_run_print_fn. */
+static int
+print_report(FILE *out, const void *arg)
+{
+	sf_report_print_text(arg, out);
+	return SF_OK;
+}
+
+/* r's report: the JSON when want_json, the text. */
+static int
+fit_report(const sf_run_fit_settings *s, const sf_model *m,
+           const sf_dataset *data, const sf_formula *f, sf_warn_fn warn,
+           void *warn_ctx, int want_json, sf_run_fit_result *r, sf_error *err)
+{
+	sf_report report = {m,           data,
+	                    f,           r->fit,
+	                    r->stats,    r->bootstrap,
+	                    r->restarts, r->has_interval ? &r->interval : NULL};
+
+	if (want_json && warn != NULL && s->residuals == SF_RESIDUALS_AUTO &&
+	    !sf_report_has_residuals(&report, s->residuals)) {
+		sf_error w;
+
+		sf_error_clear(&w);
+		sf_error_set(&w, SF_OK,
+		             "the JSON report leaves out the residuals of its "
+		             "%zu rows (more than %d; --residuals all writes "
+		             "them)",
+		             data->rows, SF_RESIDUALS_AUTO_MAX);
+		warn(warn_ctx, &w);
+	}
+	if (want_json && (r->out.json = sf_report_json_residuals(
+	                      &report, s->residuals)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return sf_run_text(print_report, &report, &r->out.text, err);
+}
+
+/* The pipeline of one fit, shared by a plain run and by every group of a
+ * --by run; on failure r holds no results. */
+static int
+fit_one(const sf_run_fit_settings *s, const sf_model *m, const sf_dataset *data,
+        const sf_formula *f, const sf_fit_options *o, sf_warn_fn warn,
+        void *warn_ctx, int want_json, sf_run_fit_result *r, sf_error *err)
+{
+	int rc = fit_compute(s, m, data, f, o, warn, warn_ctx, r, err);
+
+	if (rc == SF_OK)
+		rc = fit_report(s, m, data, f, warn, warn_ctx, want_json, r,
+		                err);
+	if (rc != SF_OK)
+		clear_results(r);
+	return rc;
+}
+
+/* One group of a --by run (ctx: an sf_fleet_job). */
+static int
+fit_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
+          void *warn_ctx, json_t **report, char **text, sf_error *err)
+{
+	const sf_fleet_job *job = ctx;
+	const sf_run_fit_settings *s = job->settings;
+	sf_fit_options o = sf_fleet_options(job, &s->options, index);
+	sf_run_fit_result r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	rc = fit_one(s, job->model, group, job->formula, &o, warn, warn_ctx, 1,
+	             &r, err);
+	*report = r.out.json;
+	*text = r.out.text;
+	r.out.json = NULL;
+	r.out.text = NULL;
+	clear_results(&r);
+	return rc;
+}
+
+int
+sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
+           sf_run_fit_result **out, sf_error *err)
+{
+	sf_run_fit_result *r = calloc(1, sizeof *r);
+	int rc;
+
+	*out = NULL;
+	if (r == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
+	                         s->warn_ctx, &r->model, &r->problem, err);
+	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
+		sf_fleet_job job = {
+		    s, r->model, r->problem.formula,
+		    sf_fit_settings_effective(r->model, &s->options).seed};
+
+		rc = sf_run_fleet(r->model, &r->problem, &s->data, fit_group,
+		                  &job, s->warn, s->warn_ctx, &r->fleet,
+		                  &r->out, err);
+	} else if (rc == SF_OK) {
+		rc =
+		    fit_one(s, r->model, r->problem.data, r->problem.formula,
+		            &s->options, s->warn, s->warn_ctx, s->json, r, err);
+	}
+	if (rc != SF_OK) {
+		sf_run_fit_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return SF_OK;
+}

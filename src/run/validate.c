@@ -1,0 +1,294 @@
+/*
+ * validate.c (run/) - the pipeline of `scalefit validate`, and its text.
+ */
+#include "run/validate.h"
+#include "fit/tune.h"
+#include "use/validation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The held-out rows listed of a split (the JSON lists all). */
+enum { ROWS_SHOWN = 40 };
+
+void
+sf_run_validate_settings_init(sf_run_validate_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	sf_fit_options_init(&s->options);
+}
+
+void
+sf_run_validate_result_free(sf_run_validate_result *r)
+{
+	if (r == NULL)
+		return;
+	sf_holdout_free(r->holdout);
+	sf_fleet_free(r->fleet);
+	sf_run_output_clear(&r->out);
+	sf_problem_close(&r->problem);
+	free(r);
+}
+
+/* What the text report shows. */
+typedef struct validation {
+	const sf_model *m;
+	const sf_dataset *d;
+	const sf_holdout *h;
+	const char *train, *method;
+} validation;
+
+/* The header: which rows were fitted, which predicted. */
+static void
+print_header(FILE *out, const validation *v)
+{
+	const sf_dataset *d = v->d;
+	const sf_holdout *h = v->h;
+	size_t trained = 0;
+
+	for (size_t r = 0; r < d->rows; r++)
+		trained += h->fold[r] == SF_FOLD_TRAIN;
+	fprintf(out, "validation of %s on %s (%zu rows)\n", v->m->name, d->file,
+	        d->rows);
+	if (v->train != NULL)
+		fprintf(out,
+		        "  fitted on the %zu rows where %s, predicting the "
+		        "other %zu\n",
+		        trained, v->train, d->rows - trained);
+	else
+		fprintf(out,
+		        "  %s: %zu folds over %zu configurations (repetitions "
+		        "kept together)\n",
+		        v->method, h->nfolds, d->nconfigs);
+	if (h->failed_folds > 0)
+		fprintf(out,
+		        "  %zu folds could not be fitted; their rows are not "
+		        "scored\n",
+		        h->failed_folds);
+}
+
+/* A split's held-out rows, the first ROWS_SHOWN of them. */
+static void
+print_rows(FILE *out, const validation *v)
+{
+	const sf_dataset *d = v->d;
+	const sf_holdout *h = v->h;
+	size_t shown = 0;
+
+	fprintf(out, "\n  %6s", "line");
+	for (size_t i = 0; i < d->ninputs; i++)
+		fprintf(out, " %12s", d->inputs[i].name);
+	fprintf(out, " %12s %12s %8s  %-25s\n", "observed", "predicted",
+	        "error", "95% prediction interval");
+	for (size_t r = 0; r < d->rows && shown < ROWS_SHOWN; r++) {
+		char buf[64];
+
+		if (h->fold[r] == SF_FOLD_TRAIN)
+			continue;
+		fprintf(out, "  %6d", d->lines[r]);
+		for (size_t i = 0; i < d->ninputs; i++) {
+			sf_validation_value(&d->inputs[i],
+			                    d->inputs[i].values[r], buf,
+			                    sizeof buf);
+			fprintf(out, " %12.12s", buf);
+		}
+		snprintf(buf, sizeof buf, "[%.6g, %.6g]", h->lo95[r],
+		         h->hi95[r]);
+		fprintf(out, " %12.6g %12.6g %+7.2f%%  %-25s%s\n", d->output[r],
+		        h->predicted[r],
+		        100 * (h->predicted[r] - d->output[r]) / d->output[r],
+		        buf,
+		        d->output[r] < h->lo95[r] || d->output[r] > h->hi95[r]
+		            ? "  outside"
+		            : "");
+		shown++;
+	}
+	if (shown < h->predicted_rows)
+		fprintf(out, "  ... %zu more rows (--json lists all)\n",
+		        h->predicted_rows - shown);
+}
+
+/* The scores of the predicted rows and of their intervals. */
+static void
+print_scores(FILE *out, const sf_holdout *h)
+{
+	fprintf(out,
+	        "\n  predicted %zu rows: MAPE %.3g%%, max error %.3g%%, bias "
+	        "%+.3g%%\n",
+	        h->predicted_rows, h->mape, h->max_ape, h->bias);
+	if (h->interval_rows > 0)
+		fprintf(
+		    out,
+		    "  95%% prediction intervals: %.3g%% of %zu rows inside, "
+		    "mean half-width %.3g%%, interval score %.3g%%\n",
+		    h->coverage95, h->interval_rows, h->mean_halfwidth_pct,
+		    h->interval_score);
+	else
+		fprintf(out,
+		        "  95%% prediction intervals: none (no fold's fit had "
+		        "residual degrees of freedom)\n");
+}
+
+/* The scores by value of each input with at least two held-out values. */
+static int
+print_levels(FILE *out, const validation *v)
+{
+	const sf_dataset *d = v->d;
+	double values[SF_HOLDOUT_LEVELS_MAX];
+
+	for (size_t i = 0; i < d->ninputs; i++) {
+		size_t n = sf_holdout_levels(v->h, d, i, values);
+
+		if (n < 2)
+			continue;
+		fprintf(out, "\n  by %s:\n  %12s %6s %9s %9s %9s %9s %9s\n",
+		        d->inputs[i].name, d->inputs[i].name, "rows", "MAPE",
+		        "max", "bias", "covered", "+-width");
+		for (size_t g = 0; g < n; g++) {
+			sf_holdout_scores s;
+			char label[64];
+
+			if (sf_holdout_score_level(v->h, d, i, values[g], &s,
+			                           NULL) != SF_OK)
+				return SF_ENOMEM;
+			sf_validation_value(&d->inputs[i], values[g], label,
+			                    sizeof label);
+			fprintf(
+			    out,
+			    "  %12.12s %6zu %8.3g%% %8.3g%% %+8.3g%% %8.3g%% "
+			    "%8.3g%%\n",
+			    label, s.count, s.mape, s.max_ape, s.bias,
+			    s.coverage95, s.mean_halfwidth_pct);
+		}
+	}
+	return SF_OK;
+}
+
+static int
+print_text(FILE *out, const void *arg)
+{
+	const validation *v = arg;
+
+	print_header(out, v);
+	if (v->train != NULL)
+		print_rows(out, v);
+	print_scores(out, v->h);
+	return print_levels(out, v);
+}
+
+/* The name of the way s holds rows out. */
+static const char *
+method_of(const sf_run_validate_settings *s)
+{
+	return s->train != NULL ? "split"
+	       : s->loo         ? "leave-one-configuration-out"
+	                        : "kfold";
+}
+
+/* Validate model m (formula f) on data with options o: the holdout in
+ * *holdout, its JSON when want_json and text in out. */
+static int
+validate_one(const sf_run_validate_settings *s, const sf_model *m,
+             const sf_dataset *data, const sf_formula *f,
+             const sf_fit_options *o, int want_json, sf_holdout **holdout,
+             sf_run_output *out, sf_error *err)
+{
+	const char *method = method_of(s);
+	int *fold = malloc((data->rows + 1) * sizeof *fold);
+	sf_holdout *h = NULL;
+	size_t nfolds = 1;
+	int rc;
+
+	*holdout = NULL;
+	if (fold == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((rc = sf_folds_make(m, f, data, o, s->train, s->loo ? 0 : s->kfold,
+	                        fold, &nfolds, err)) != SF_OK ||
+	    (rc = sf_holdout_run(m, data, f, o, sf_tune_fit, fold, nfolds, 1,
+	                         &h, err)) != SF_OK)
+		goto done;
+	if (want_json && (out->json = sf_validation_json(m, data, h, method,
+	                                                 s->train)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	{
+		validation v = {m, data, h, s->train, method};
+
+		rc = sf_run_text(print_text, &v, &out->text, err);
+	}
+done:
+	free(fold);
+	if (rc != SF_OK) {
+		sf_holdout_free(h);
+		sf_run_output_clear(out);
+		return rc;
+	}
+	*holdout = h;
+	return SF_OK;
+}
+
+/* One group of a --by run (ctx: an sf_fleet_job). */
+static int
+validate_group(void *ctx, const sf_dataset *group, size_t index,
+               sf_warn_fn warn, void *warn_ctx, json_t **report, char **text,
+               sf_error *err)
+{
+	const sf_fleet_job *job = ctx;
+	const sf_run_validate_settings *s = job->settings;
+	sf_fit_options o = sf_fleet_options(job, &s->options, index);
+	sf_run_output out = {NULL, NULL};
+	sf_holdout *h = NULL;
+	int rc;
+
+	(void)warn;
+	(void)warn_ctx;
+	rc = validate_one(s, job->model, group, job->formula, &o, 1, &h, &out,
+	                  err);
+	if (rc == SF_OK && h->predicted_rows == 0)
+		rc = sf_error_set(err, SF_EFAIL, "no row could be predicted");
+	sf_holdout_free(h);
+	*report = out.json;
+	*text = out.text;
+	return rc;
+}
+
+int
+sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
+                sf_run_validate_result **out, sf_error *err)
+{
+	sf_run_validate_result *r;
+	int rc;
+
+	*out = NULL;
+	if ((s->train != NULL) + (s->kfold > 0) + (s->loo != 0) != 1)
+		return sf_error_set(err, SF_EREQUEST,
+		                    "validate needs exactly one of --train "
+		                    "EXPR, --kfold K and --loo");
+	if ((r = calloc(1, sizeof *r)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	r->method = method_of(s);
+	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
+	                         s->warn_ctx, &r->model, &r->problem, err);
+	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
+		sf_fleet_job job = {
+		    s, r->model, r->problem.formula,
+		    sf_fit_settings_effective(r->model, &s->options).seed};
+
+		rc = sf_run_fleet(r->model, &r->problem, &s->data,
+		                  validate_group, &job, s->warn, s->warn_ctx,
+		                  &r->fleet, &r->out, err);
+	} else if (rc == SF_OK) {
+		rc = validate_one(s, r->model, r->problem.data,
+		                  r->problem.formula, &s->options, s->json,
+		                  &r->holdout, &r->out, err);
+	}
+	if (rc != SF_OK) {
+		sf_run_validate_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return SF_OK;
+}

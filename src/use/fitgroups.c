@@ -1,0 +1,260 @@
+/*
+ * fitgroups.c - the fits of a plain fit file or of a groups file.
+ */
+#include "use/fitgroups.h"
+#include "base/number.h"
+#include "base/suggest.h"
+#include "use/jsonpath.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+sf_fitfile_set_free(sf_fitfile_set *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->count; i++) {
+		sf_fitfile_free(s->fits[i]);
+		free(s->labels[i]);
+	}
+	free(s->fits);
+	free(s->labels);
+	json_decref(s->keys);
+	free(s);
+}
+
+/* Whether value text (length n) is key value v. */
+static int
+key_value_matches(const json_t *v, const char *text, size_t n)
+{
+	char buf[128];
+	double x;
+
+	if (json_is_string(v))
+		return strlen(json_string_value(v)) == n &&
+		       memcmp(json_string_value(v), text, n) == 0;
+	if (json_is_null(v))
+		return n == 0;
+	if (!json_is_number(v) || n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return sf_parse_double(buf, &x) == SF_OK && x == json_number_value(v);
+}
+
+int
+sf_fitfile_group_matches(const json_t *group, const char *selector)
+{
+	const json_t *key = json_object_get(group, "key");
+	const char *label = json_string_value(json_object_get(group, "label"));
+	const char *p = selector;
+
+	if (label != NULL && strcmp(label, selector) == 0)
+		return 1;
+	if (!json_is_object(key))
+		return 0;
+	for (;;) {
+		const char *end = p + strcspn(p, ",");
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+		char column[256];
+		const json_t *v;
+
+		if (eq == NULL || (size_t)(eq - p) >= sizeof column)
+			return 0;
+		memcpy(column, p, (size_t)(eq - p));
+		column[eq - p] = '\0';
+		if ((v = json_object_get(key, column)) == NULL ||
+		    !key_value_matches(v, eq + 1, (size_t)(end - eq - 1)))
+			return 0;
+		if (*end == '\0')
+			return 1;
+		p = end + 1;
+	}
+}
+
+/* Read the group report g of the file at path into *out. */
+static int
+load_group(const char *path, const json_t *g, const char *label,
+           sf_fitfile **out, sf_error *err)
+{
+	static const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
+	char name[SF_ERROR_FILE_MAX];
+	char *text = json_dumps(g, flags);
+	int rc;
+
+	if (text == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	/* Positions count within the group's report. */
+	snprintf(name, sizeof name, "%s[%s]", path, label);
+	rc = sf_fitfile_parse(text, strlen(text), name, out, err);
+	free(text);
+	return rc;
+}
+
+int
+sf_fitfile_load_groups(const char *path, const char *selector,
+                       sf_fitfile_set **out, sf_error *err)
+{
+	return sf_fitfile_load_groups_flags(path, selector, 0, out, err);
+}
+
+/* A plain fit file's text (or a broken one: its parser says why): the
+ * set of its one fit.  Frees text. */
+static int
+load_plain(const char *path, const char *selector, unsigned flags, char *text,
+           size_t length, sf_fitfile_set *s, sf_error *err)
+{
+	int rc;
+
+	if (selector != NULL) {
+		free(text);
+		return sf_error_at(
+		    err, SF_EUSAGE, path, 0, 0,
+		    "--group %s: this is the fit of one selection "
+		    "of rows, not of groups (a --by fit)",
+		    selector);
+	}
+	s->fits = calloc(1, sizeof *s->fits);
+	s->labels = calloc(1, sizeof *s->labels);
+	if (s->fits == NULL || s->labels == NULL) {
+		free(text);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	rc =
+	    sf_fitfile_parse_flags(text, length, path, flags, &s->fits[0], err);
+	free(text);
+	if (rc == SF_OK)
+		s->count = 1;
+	return rc;
+}
+
+/* No group was selected: say why, with the nearest of the nnames labels
+ * names when a selector matched none. */
+static int
+none_selected(const char *path, const char *selector, const char *const *names,
+              size_t nnames, sf_error *err)
+{
+	const char *near = selector != NULL
+	                       ? sf_suggest_nearest(selector, names, nnames)
+	                       : NULL;
+
+	if (selector == NULL)
+		return sf_error_at(err, SF_EFAIL, path, 0, 0,
+		                   "every group of this --by fit failed");
+	if (near != NULL)
+		return sf_error_at(err, SF_ENAME, path, 0, 0,
+		                   "no group matches --group %s; did you mean "
+		                   "'%s'?",
+		                   selector, near);
+	return sf_error_at(err, SF_ENAME, path, 0, 0,
+	                   "no group matches --group %s (give COLUMN=VALUE, "
+	                   "e.g. %s)",
+	                   selector, nnames > 0 ? names[0] : "");
+}
+
+/* Group g (index i) into s when selector chooses it; its label among the
+ * nnames labels seen (64 kept). */
+static int
+add_group(const char *path, const char *selector, const json_t *g, size_t i,
+          sf_fitfile_set *s, const char **names, size_t *nnames, sf_error *err)
+{
+	const char *label = json_string_value(json_object_get(g, "label"));
+	const char *error = json_string_value(json_object_get(g, "error"));
+	int rc;
+
+	if (label == NULL)
+		return sf_error_at(err, SF_ETYPE, path, 0, 0,
+		                   "group %zu has no label", i + 1);
+	if (*nnames < 64)
+		names[(*nnames)++] = label;
+	if (selector != NULL && !sf_fitfile_group_matches(g, selector))
+		return SF_OK;
+	if (error != NULL) {
+		/* A failed group: skipped among all, refused alone. */
+		if (selector == NULL)
+			return SF_OK;
+		return sf_error_at(err, SF_EFAIL, path, 0, 0,
+		                   "group %s did not fit: %s", label, error);
+	}
+	if ((s->labels[s->count] = strdup(label)) == NULL ||
+	    json_array_append(s->keys, json_object_get(g, "key")) != 0)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = load_group(path, g, label, &s->fits[s->count], err)) !=
+	    SF_OK) {
+		free(s->labels[s->count]);
+		s->labels[s->count] = NULL;
+		return rc;
+	}
+	s->count++;
+	return SF_OK;
+}
+
+/* A groups file's groups array: the selected groups' fits into s. */
+static int
+load_grouped(const char *path, const char *selector, const json_t *groups,
+             sf_fitfile_set *s, sf_error *err)
+{
+	const char *names[64];
+	size_t i, nnames = 0;
+	json_t *g;
+	int rc;
+
+	s->grouped = 1;
+	s->fits = calloc(json_array_size(groups) + 1, sizeof *s->fits);
+	s->labels = calloc(json_array_size(groups) + 1, sizeof *s->labels);
+	s->keys = json_array();
+	if (s->fits == NULL || s->labels == NULL || s->keys == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	json_array_foreach(groups, i, g)
+	{
+		if ((rc = add_group(path, selector, g, i, s, names, &nnames,
+		                    err)) != SF_OK)
+			return rc;
+	}
+	if (s->count == 0)
+		return none_selected(path, selector, names, nnames, err);
+	return SF_OK;
+}
+
+int
+sf_fitfile_load_groups_flags(const char *path, const char *selector,
+                             unsigned flags, sf_fitfile_set **out,
+                             sf_error *err)
+{
+	sf_fitfile_set *s = calloc(1, sizeof *s);
+	json_t *root = NULL, *groups;
+	json_error_t jerr;
+	char *text = NULL;
+	size_t length;
+	int rc;
+
+	*out = NULL;
+	if (s == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = sf_fitfile_read(path, &text, &length, err)) != SF_OK) {
+		free(s);
+		return rc;
+	}
+	/* The text is read once; a plain fit file never becomes a whole
+	 * jansson tree here (its rows may be millions). */
+	if (sf_jsonpath_member(text, length, "groups") < length)
+		root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
+	groups = json_object_get(root, "groups");
+	if (root == NULL || !json_is_array(groups)) {
+		json_decref(root);
+		root = NULL;
+		rc = load_plain(path, selector, flags, text, length, s, err);
+	} else {
+		free(text);
+		rc = load_grouped(path, selector, groups, s, err);
+	}
+	json_decref(root);
+	if (rc != SF_OK) {
+		sf_fitfile_set_free(s);
+		return rc;
+	}
+	*out = s;
+	return SF_OK;
+}

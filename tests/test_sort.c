@@ -1,0 +1,74 @@
+/*
+ * test_sort.c - the comparator of doubles, type-7 quantiles, and the
+ * monotonic clock (base/sort.h, base/clock.h).
+ */
+#include "base/clock.h"
+#include "base/sort.h"
+#include "testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define CLOSE(a, b, tol) CU_ASSERT(fabs((a) - (b)) <= (tol))
+
+static void
+test_compare(void)
+{
+	double x[] = {3, -1, INFINITY, 0, -INFINITY, 2, 2};
+	const double want[] = {-INFINITY, -1, 0, 2, 2, 3, INFINITY};
+	double one = 1, two = 2;
+
+	CU_ASSERT(sf_sort_compare_doubles(&one, &two) < 0);
+	CU_ASSERT(sf_sort_compare_doubles(&two, &one) > 0);
+	CU_ASSERT(sf_sort_compare_doubles(&one, &one) == 0);
+	qsort(x, sizeof x / sizeof x[0], sizeof x[0], sf_sort_compare_doubles);
+	for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+		CU_ASSERT(x[i] == want[i]);
+}
+
+static void
+test_quantile(void)
+{
+	const double x[] = {1, 2, 3, 4};
+
+	CU_ASSERT(isnan(sf_sort_quantile(x, 0, 0.5)));
+	CLOSE(sf_sort_quantile(x, 4, 0), 1, 0);
+	CLOSE(sf_sort_quantile(x, 4, 1), 4, 0);
+	CLOSE(sf_sort_quantile(x, 4, 0.5), 2.5, 1e-15);
+	/* h = 3 * 0.025 = 0.075: between the first two */
+	CLOSE(sf_sort_quantile(x, 4, 0.025), 1.075, 1e-15);
+	CLOSE(sf_sort_quantile(x, 1, 0.3), 1, 0);
+}
+
+static void
+test_clock(void)
+{
+	struct timespec start;
+	double a, b;
+
+	sf_clock_now(&start);
+	a = sf_clock_seconds_since(&start);
+	b = sf_clock_seconds_since(&start);
+	CU_ASSERT(a >= 0 && a < 60);
+	CU_ASSERT(b >= a);
+}
+
+int
+main(void)
+{
+	static CU_TestInfo sort_tests[] = {
+	    {"the comparator of doubles", test_compare},
+	    {"type 7 quantiles", test_quantile},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_TestInfo clock_tests[] = {
+	    {"seconds since a start", test_clock},
+	    CU_TEST_INFO_NULL,
+	};
+	static CU_SuiteInfo suites[] = {
+	    {"sort", NULL, NULL, NULL, NULL, sort_tests},
+	    {"clock", NULL, NULL, NULL, NULL, clock_tests},
+	    CU_SUITE_INFO_NULL,
+	};
+	return sf_test_main(suites);
+}
