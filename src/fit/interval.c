@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Relative errors for the losses that divide by (or take the log of) the
- * measured time; absolute ones otherwise. */
-static int
-loss_is_multiplicative(sf_loss loss)
-{
-	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
-	       loss == SF_LOSS_HUBER;
-}
-
 /* How far measurement y lies above prediction pred, on the model's
  * scale: ln(y / pred), or (y - pred) / |pred| for additive errors. */
 static double
@@ -572,7 +563,13 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 
 	memset(out, 0, sizeof *out);
 	out->prior = prior != NULL ? *prior : sf_interval_prior_default();
-	out->multiplicative = loss_is_multiplicative(r->settings.loss);
+	/* A model file's fit.prior replaces the built-in scale and dof. */
+	if (prior == NULL && m->fit.prior_scale > 0)
+		out->prior.scale = m->fit.prior_scale;
+	if (prior == NULL && m->fit.prior_dof > 0)
+		out->prior.dof = m->fit.prior_dof;
+	/* Relative errors for the losses whose errors are (solve/loss.h). */
+	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	if (s->dof < 1 || !isfinite(s->t95))
 		return sf_error_set(err, SF_EVALUE,
 		                    "no residual degrees of freedom: a "

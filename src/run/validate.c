@@ -299,14 +299,6 @@ done:
 	return SF_OK;
 }
 
-/* TODO(vocab): the loss table's property once it lands. */
-static int
-multiplicative(sf_loss loss)
-{
-	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
-	       loss == SF_LOSS_HUBER;
-}
-
 /* The JSON of an ensemble's validation: the mixture's, with each member's
  * own scores under validation.ensemble. */
 static json_t *
@@ -399,9 +391,9 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 		rc = sf_ensemble_holdout(
 		    (const sf_holdout *const *)r->member_holdouts, k,
 		    r->problem.data,
-		    multiplicative(s->options.has_loss
-		                       ? s->options.loss
-		                       : set->models[0]->fit.loss),
+		    sf_loss_get(s->options.has_loss ? s->options.loss
+		                                    : set->models[0]->fit.loss)
+		        ->multiplicative,
 		    &r->holdout, err);
 	if (rc == SF_OK && s->json &&
 	    (r->out.json = ensemble_json(s, set->models[0], r)) == NULL)
