@@ -24,12 +24,12 @@ This script measures it and fits the prior:
             variance its noise explains); `scalefit validate --train` the
             error per doubling z beyond the cut (the slope through the
             origin of ln(observed / predicted) on the distance).
-  fit       the scale s0 and degrees of freedom nu0 of the prior that
-            maximise the predictive likelihood of every z given its own
-            chain, through the same posterior as fit/interval.c
-            (replicated below), kappa0 fixed; and the same leaving out each
-            dataset in turn (leave-one-dataset-out), so that no dataset
-            calibrates its own intervals.
+  fit       the scale s0, degrees of freedom nu0 and bias weight kappa0
+            of the prior that maximise the predictive likelihood of every
+            z given its own chain, through the same posterior as
+            fit/interval.c (replicated below); and the same leaving out
+            each dataset in turn (leave-one-dataset-out), so that no
+            dataset calibrates its own intervals.
 
 It prints the prior (compare with SF_INTERVAL_PRIOR_* in fit/interval.h:
 "stale" when they differ), the leave-one-dataset-out priors, and writes
@@ -57,7 +57,6 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                    ".."))
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 DATA = os.path.join(TOP, "datasets")
-KAPPA0 = 0.25
 
 
 def rows_of(path):
@@ -196,7 +195,7 @@ def one(job):
         return found
 
 
-def posterior(case, scale, dof, kappa0=KAPPA0):
+def posterior(case, scale, dof, kappa0):
     """fit/interval.c's posterior: the centre, scale and degrees of
     freedom of the error per doubling beyond the range."""
     c2 = scale * scale
@@ -232,27 +231,29 @@ def posterior(case, scale, dof, kappa0=KAPPA0):
 
 
 def neg_log_lik(theta, cases):
-    scale, dof = math.exp(theta[0]), math.exp(theta[1])
+    scale, dof, kappa0 = (math.exp(t) for t in theta)
     total = 0.0
     for c in cases:
-        mu, s, nu = posterior(c, scale, dof)
+        mu, s, nu = posterior(c, scale, dof, kappa0)
         total -= stats.t.logpdf(c["z"], nu, mu, s)
     return total
 
 
 def fit_prior(cases):
-    r = optimize.minimize(neg_log_lik, [math.log(0.05), math.log(1.5)],
+    r = optimize.minimize(neg_log_lik, [math.log(0.08), math.log(2), 0.0],
                           args=(cases,), method="Nelder-Mead",
                           options={"xatol": 1e-4, "fatol": 1e-6,
-                                   "maxiter": 2000})
-    return {"scale": math.exp(r.x[0]), "dof": math.exp(r.x[1])}
+                                   "maxiter": 4000})
+    return dict(zip(("scale", "dof", "bias_weight"),
+                    (math.exp(t) for t in r.x)))
 
 
 def compiled():
     text = open(os.path.join(TOP, "src", "fit", "interval.h")).read()
     get = lambda n: float(re.search(rf"#define SF_INTERVAL_PRIOR_{n} (\S+)",
                                     text).group(1))
-    return {"scale": get("SCALE"), "dof": get("DOF")}
+    return {"scale": get("SCALE"), "dof": get("DOF"),
+            "bias_weight": get("BIAS_WEIGHT")}
 
 
 def main():
@@ -274,16 +275,18 @@ def main():
     lodo = {d: fit_prior([c for c in cases if c["dataset"] != d])
             for d in datasets}
     now = compiled()
-    stale = any(abs(now[k] - round(every[k], 3)) > 1e-9 for k in now)
-    print(f"prior (every dataset): scale {every['scale']:.3f}, dof "
-          f"{every['dof']:.2f}; fit/interval.h has scale {now['scale']}, "
-          f"dof {now['dof']}{': stale' if stale else ''}")
+    every = {k: round(v, 3) for k, v in every.items()}
+    stale = any(abs(now[k] - every[k]) > 1e-9 for k in now)
+    print(f"prior (every dataset): scale {every['scale']}, dof "
+          f"{every['dof']}, bias weight {every['bias_weight']}; "
+          f"fit/interval.h has {now['scale']}, {now['dof']}, "
+          f"{now['bias_weight']}{': stale' if stale else ''}")
     for d in datasets:
         print(f"  without {d:12} scale {lodo[d]['scale']:.3f}, dof "
-              f"{lodo[d]['dof']:.2f}")
+              f"{lodo[d]['dof']:.2f}, bias weight "
+              f"{lodo[d]['bias_weight']:.2f}")
     with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:
-        json.dump({"kappa0": KAPPA0,
-                   "every": {k: round(v, 3) for k, v in every.items()},
+        json.dump({"every": every,
                    "leave_out": {d: {k: round(v, 3) for k, v in p.items()}
                                  for d, p in lodo.items()},
                    "cases": len(cases)}, f, indent=1)

@@ -456,33 +456,21 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 
 /*
  * The ensemble (discover.h): the winner, then up to max - 1 more of the
- * tied discovered formulas on the board, those that extrapolated best
- * (lowest score) first.  The winner is the simplest of the tied, which
- * is not always the one that extrapolates best: the ensemble keeps the
- * others in the answer, weighted by their evidence when fitted.
+ * tied discovered formulas on the board, in the board's order (the
+ * simplest first).  The winner is the simplest of the tied, which is not
+ * always the one that extrapolates best: the ensemble keeps the others
+ * in the answer, weighted by their evidence when fitted.
  */
 static void
 choose_members(sf_discover_result *r, size_t max)
 {
 	r->members[0] = r->winner;
 	r->nmembers = 1;
-	while (r->nmembers < max) {
-		size_t best = SIZE_MAX;
+	for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
+		const sf_discover_candidate *c = &r->board[i];
 
-		for (size_t i = 0; i < r->nboard; i++) {
-			const sf_discover_candidate *c = &r->board[i];
-			int taken = 0;
-
-			for (size_t q = 0; q < r->nmembers; q++)
-				taken |= r->members[q] == i;
-			if (taken || c->model != NULL || !c->tied)
-				continue;
-			if (best == SIZE_MAX || c->score < r->board[best].score)
-				best = i;
-		}
-		if (best == SIZE_MAX)
-			return;
-		r->members[r->nmembers++] = best;
+		if (i != r->winner && c->model == NULL && c->tied)
+			r->members[r->nmembers++] = i;
 	}
 }
 
