@@ -219,7 +219,8 @@ simulate(double c, uint64_t seed, coverage *cov)
 		    sf_stats_compute(s.formula, s.data, r, &st, &err) !=
 		        SF_OK ||
 		    sf_interval_calibrate(s.set->models[0], s.data, s.formula,
-		                          &o, r, st, NULL, &im, &err) != SF_OK) {
+		                          &o, r, st, NULL, &im,
+		                          &err) != SF_OK) {
 			CU_FAIL("a simulated fit failed");
 			sf_stats_free(st);
 			sf_fit_result_free(r);
@@ -334,9 +335,9 @@ test_never_zero(void)
 	CU_ASSERT_EQUAL_FATAL(sim_open(&s, &rng, 0), 0);
 	sf_fit_options_init(&o);
 	o.threads = 1;
-	CU_ASSERT_EQUAL_FATAL(sf_tune_fit(s.set->models[0], s.data, s.formula,
-	                                  &o, &r, &err),
-	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r, &err),
+	    SF_OK);
 	CU_ASSERT_EQUAL_FATAL(sf_stats_compute(s.formula, s.data, r, &st, &err),
 	                      SF_OK);
 	CU_ASSERT_EQUAL_FATAL(sf_interval_calibrate(s.set->models[0], s.data,

@@ -111,7 +111,7 @@ typedef struct sf_discover_options {
 	size_t top;     /* discovered formulas on the board; 0: default */
 	size_t members; /* formulas of the ensemble; 0: default, 1: the
 	                   winner alone */
-	int threads; /* OpenMP threads of the search; <= 0: all */
+	int threads;    /* OpenMP threads of the search; <= 0: all */
 	/* How the model file's own formulas and the winner are fitted. */
 	sf_fit_options fit;
 } sf_discover_options;

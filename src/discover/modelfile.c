@@ -255,8 +255,7 @@ write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
  * and those --train names, as m defines them. */
 static void
 write_inputs(sf_yaml_out *y, const sf_discover_result *r,
-             const sf_discover_candidate *const *c, size_t n,
-             const sf_model *m)
+             const sf_discover_candidate *const *c, size_t n, const sf_model *m)
 {
 	sf_yaml_out_map(y, "inputs");
 	for (size_t i = 0; i < m->ninputs; i++) {

@@ -201,8 +201,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	for (size_t i = 0; i < r->nboard; i++)
 		json_array_append_new(board, candidate_json(r, i));
 	for (size_t i = 0; i < r->nmembers; i++)
-		json_array_append_new(members,
-		                      json_integer((json_int_t)(r->members[i] + 1)));
+		json_array_append_new(
+		    members, json_integer((json_int_t)(r->members[i] + 1)));
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
 	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
@@ -226,8 +226,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
 	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
 	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
-	    "winner", (json_int_t)(r->winner + 1), "ensemble", members,
-	    "board", board, "output",
+	    "winner", (json_int_t)(r->winner + 1), "ensemble", members, "board",
+	    board, "output",
 	    output != NULL ? json_string(output) : json_null());
 	return root;
 }

@@ -1038,9 +1038,10 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		    SF_OK)
 			return rc;
 		if (set->ensemble && sf_schema_get(ld, root, "models") == NULL)
-			return sf_schema_fail(ld, v, SF_EVALUE,
-			                      "ensemble: true needs a 'models:' "
-			                      "list: the formulas read as one");
+			return sf_schema_fail(
+			    ld, v, SF_EVALUE,
+			    "ensemble: true needs a 'models:' "
+			    "list: the formulas read as one");
 	}
 	if ((v = sf_schema_get(ld, root, "discover")) != NULL &&
 	    (rc = load_discover(ld, v, &set->discover)) != SF_OK)

@@ -372,7 +372,7 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 int
 sf_settings_load(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {"loss",    "huber_delta",
+	static const char *const keys[] = {"loss",           "huber_delta",
 	                                   "regularization", "weights",
 	                                   "optimizer",      "prior"};
 	static const char *const weight_names[] = {
