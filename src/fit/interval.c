@@ -610,7 +610,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	posterior(out, &c, SIZE_MAX);
 	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
 		const cut *k = &c.cuts[i];
-		sf_interval_cut x = {k->input, k->upto,  k->below, k->slope,
+		sf_interval_cut x = {k->input, k->upto,
+		                     k->below, k->slope,
 		                     k->reach, noise_var(k, out->sigma)};
 
 		out->cuts[i] = x;

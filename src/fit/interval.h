@@ -116,13 +116,13 @@ sf_interval_prior sf_interval_prior_default(void);
 /* A cut of the forward chain (interval.c): what the report shows and what
  * bench/prior.py fits the prior from. */
 typedef struct sf_interval_cut {
-	size_t input;  /* the input chained along */
-	double upto;   /* the refit's rows: that input at most this */
-	double below;  /* doublings from upto to the input's top level */
-	double slope;  /* m: its error per doubling */
-	double reach;  /* S: the sum of its predictions' squared distances */
-	double noise;  /* the variance of m that noise and the refit's own
-	                  uncertainty explain */
+	size_t input; /* the input chained along */
+	double upto;  /* the refit's rows: that input at most this */
+	double below; /* doublings from upto to the input's top level */
+	double slope; /* m: its error per doubling */
+	double reach; /* S: the sum of its predictions' squared distances */
+	double noise; /* the variance of m that noise and the refit's own
+	                 uncertainty explain */
 } sf_interval_cut;
 
 /* Cuts kept for the report, at most (the posterior uses every one). */

@@ -508,8 +508,8 @@ chain_json(const sf_report *r, const sf_interval_model *im, int *ok)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a != NULL && i < im->chain_cuts &&
-	                   i < SF_INTERVAL_CUTS_KEPT;
+	for (size_t i = 0;
+	     a != NULL && i < im->chain_cuts && i < SF_INTERVAL_CUTS_KEPT;
 	     i++) {
 		const sf_interval_cut *k = &im->cuts[i];
 		json_t *o = json_object();
