@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
@@ -413,7 +414,8 @@ fleet_failed(const sf_fleet *f)
 			fprintf(stderr, " ... (%zu more)", f->failed - 10);
 			break;
 		}
-		fprintf(stderr, "%s %s", named > 1 ? "," : "", f->labels[i]);
+		fputs(named > 1 ? ", " : " ", stderr);
+		sf_escape_print(stderr, f->labels[i], 0);
 	}
 	fputc('\n', stderr);
 	return SF_EXIT_GOAL;

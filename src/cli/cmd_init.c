@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "base/atomic.h"
 #include "input/csv.h"
 #include "input/scaffold.h"
@@ -114,7 +115,22 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		                    &err) != SF_OK)
 			status = cli_error(&err);
 	} else {
-		fputs(text, stdout);
+		/* On a terminal a data value's ESC or BEL would drive it:
+		 * shown as \xHH (base/escape.h), line breaks and tabs
+		 * kept.  Such a byte is not valid YAML as it is either. */
+		size_t n =
+		    sf_escape_length(text, SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB);
+		char *shown = malloc(n + 1);
+
+		if (shown == NULL) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
+		sf_escape(shown, n + 1, text,
+		          SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB);
+		fputs(shown, stdout);
+		free(shown);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fputs("scalefit: error: could not write standard "
 			      "output\n",

@@ -2,6 +2,7 @@
  * compare.c (run/) - the pipeline of `scalefit compare`, and its text.
  */
 #include "run/compare.h"
+#include "base/escape.h"
 #include "use/comparison.h"
 
 #include <math.h>
@@ -41,18 +42,21 @@ print_table(FILE *out, const sf_compare *cmp)
 	        "notes");
 	for (size_t i = 0; i < cmp->n; i++) {
 		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+		char label[23];
 
+		/* A model's name, escaped and cut to its column. */
+		sf_escape(label, sizeof label, x->label, 0);
 		if (x->failed) {
 			fprintf(out,
-			        "%4zu %-22.22s %3zu %5zu  no finite cost: the "
+			        "%4zu %-22s %3zu %5zu  no finite cost: the "
 			        "fit failed\n",
-			        i + 1, x->label, x->k, x->n);
+			        i + 1, label, x->k, x->n);
 			continue;
 		}
 		fprintf(out,
-		        "%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
+		        "%4zu %-22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
 		        "%7.3g%% %7.3g%% ",
-		        i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		        i + 1, label, x->k, x->n, x->sse, x->aicc, x->bic,
 		        x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
 			fprintf(out, "%7.3g%% ", x->extra_mape);

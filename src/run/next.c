@@ -2,6 +2,7 @@
  * next.c (run/) - the pipeline of `scalefit next`, and its text.
  */
 #include "run/next.h"
+#include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
 #include "use/scale.h"
@@ -222,21 +223,26 @@ print_ranking(FILE *out, const next_text *t)
 	const sf_next *x = t->x;
 	char cell[96];
 
-	fprintf(out,
-	        "next run for %s: which measurement narrows the 95%% "
-	        "interval of a new run at ",
-	        f->name[0] ? f->name : "the fit");
+	/* The name and output come from the file: escaped. */
+	fputs("next run for ", out);
+	sf_escape_print(out, f->name[0] ? f->name : "the fit", 0);
+	fputs(": which measurement narrows the 95% interval of a new run "
+	      "at ",
+	      out);
 	for (size_t i = 0; i < f->ninputs; i++) {
 		sf_text_input(f, i, t->target[i], cell, sizeof cell);
 		fprintf(out, "%s%s = %s", i ? ", " : "", f->inputs[i].name,
 		        cell);
 	}
+	fprintf(out, "\n  today: %.5g ", x->target_time);
+	sf_escape_print(out, f->output, 0);
 	fprintf(out,
-	        "\n  today: %.5g %s, 95%% in [%.5g, %.5g] (+-%.3g%%), %.3g "
-	        "doublings beyond the fitted range\n",
-	        x->target_time, f->output, x->now.lo, x->now.hi,
-	        x->now.halfwidth_pct, x->now.distance);
-	fprintf(out, "  cost of a run: predicted %s%s\n\n", f->output,
+	        ", 95%% in [%.5g, %.5g] (+-%.3g%%), %.3g doublings beyond "
+	        "the fitted range\n",
+	        x->now.lo, x->now.hi, x->now.halfwidth_pct, x->now.distance);
+	fputs("  cost of a run: predicted ", out);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, "%s\n\n",
 	        x->workers != SF_FITFILE_NONE ? " x workers" : "");
 	fprintf(out, "  %4s", "rank");
 	for (size_t i = 0; i < f->ninputs; i++)

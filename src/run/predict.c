@@ -2,6 +2,7 @@
  * predict.c (run/) - the pipeline of `scalefit predict`, and its text.
  */
 #include "run/predict.h"
+#include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
 #include "use/text.h"
@@ -110,9 +111,11 @@ print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 {
 	char cell[96];
 
-	fprintf(out, "%s: predicted %s at %zu point%s",
-	        f->name[0] ? f->name : "fit", f->output, p->n,
-	        p->n == 1 ? "" : "s");
+	/* The name and output come from the file: escaped. */
+	sf_escape_print(out, f->name[0] ? f->name : "fit", 0);
+	fputs(": predicted ", out);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, " at %zu point%s", p->n, p->n == 1 ? "" : "s");
 	if (isfinite(p->t))
 		fprintf(out,
 		        "; 95%% confidence band by the delta method (t = "
@@ -227,12 +230,15 @@ print_average(FILE *out, const void *arg)
 	size_t nfits = t->s->nfits;
 	char cell[96], head[160];
 
-	fprintf(out, "%s averaged over %zu fits (%s weights):", f->output,
-	        nfits, t->s->weights == SF_AVERAGE_AICC ? "Akaike" : "equal");
-	for (size_t i = 0; i < nfits; i++)
-		fprintf(out, "%s %s %.3f", i ? "," : "",
-		        fits[i]->name[0] ? fits[i]->name : fits[i]->path,
-		        avg->weight[i]);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, " averaged over %zu fits (%s weights):", nfits,
+	        t->s->weights == SF_AVERAGE_AICC ? "Akaike" : "equal");
+	for (size_t i = 0; i < nfits; i++) {
+		fputs(i ? ", " : " ", out);
+		sf_escape_print(
+		    out, fits[i]->name[0] ? fits[i]->name : fits[i]->path, 0);
+		fprintf(out, " %.3f", avg->weight[i]);
+	}
 	fprintf(out,
 	        "\n95%% interval for a new run: the mixture of each fit's\n\n");
 	for (size_t i = 0; i < f->ninputs; i++)
@@ -242,9 +248,11 @@ print_average(FILE *out, const void *arg)
 	                    sizeof head);
 	fprintf(out, "%*s  %-28s", sf_text_width(head, 12), head,
 	        "95% new run");
-	for (size_t i = 0; i < nfits; i++)
-		fprintf(out, "  %*s", sf_text_width(fits[i]->name, 12),
-		        fits[i]->name);
+	for (size_t i = 0; i < nfits; i++) {
+		fputs("  ", out);
+		sf_escape_print(out, fits[i]->name,
+		                sf_text_width(fits[i]->name, 12));
+	}
 	fprintf(out, "\n");
 	for (size_t k = 0; k < avg->n; k++) {
 		int outside = 0;
@@ -373,9 +381,11 @@ predict_groups(const sf_run_predict_settings *s, sf_run_predict_result *r,
 
 		rc = predict_one(s, set->fits[i], &r->predictions[i], &one,
 		                 &text, err);
-		if (rc == SF_OK)
-			fprintf(all, "%s== group %s ==\n%s", i > 0 ? "\n" : "",
-			        set->labels[i], text);
+		if (rc == SF_OK) {
+			fprintf(all, "%s== group ", i > 0 ? "\n" : "");
+			sf_escape_print(all, set->labels[i], 0);
+			fprintf(all, " ==\n%s", text);
+		}
 		if (rc == SF_OK && s->json && add_group(set, i, one, groups))
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		json_decref(one);

@@ -2,6 +2,7 @@
  * validate.c (run/) - the pipeline of `scalefit validate`, and its text.
  */
 #include "run/validate.h"
+#include "base/escape.h"
 #include "fit/tune.h"
 #include "use/validation.h"
 
@@ -48,8 +49,12 @@ print_header(FILE *out, const validation *v)
 
 	for (size_t r = 0; r < d->rows; r++)
 		trained += h->fold[r] == SF_FOLD_TRAIN;
-	fprintf(out, "validation of %s on %s (%zu rows)\n", v->m->name, d->file,
-	        d->rows);
+	/* The names come from files: escaped. */
+	fputs("validation of ", out);
+	sf_escape_print(out, v->m->name, 0);
+	fputs(" on ", out);
+	sf_escape_print(out, d->file, 0);
+	fprintf(out, " (%zu rows)\n", d->rows);
 	if (v->train != NULL)
 		fprintf(out,
 		        "  fitted on the %zu rows where %s, predicting the "

@@ -1,0 +1,92 @@
+#!/bin/sh
+# commands.sh - hostile inputs to whole commands (the third campaign, issue
+# 25): each case runs one command on inputs made in a scratch folder (from
+# tests/hostile/commands/ and printf) and checks its exit status, a
+# fragment of its output (standard output and error together), and that
+# no escape or bell character reached the terminal.  A case named NN-...
+# is finding NN of the issue.
+#
+# Run by `make check`, which sets SCALEFIT and srcdir.  Needs timeout(1).
+SCALEFIT=${SCALEFIT:-./src/scalefit}
+srcdir=${srcdir:-.}
+case $SCALEFIT in /*) ;; *) SCALEFIT=$(pwd)/$SCALEFIT ;; esac
+case $srcdir in /*) ;; *) srcdir=$(pwd)/$srcdir ;; esac
+w=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-commands.XXXXXX") || exit 99
+trap 'rm -rf "$w"' EXIT
+cp "$srcdir"/tests/hostile/commands/* "$w"/ && chmod -R u+w "$w" || exit 99
+cd "$w" || exit 99
+S=$SCALEFIT
+esc=$(printf '\033')
+bel=$(printf '\007')
+passed=0
+failed=0
+
+# expect NAME STATUS FRAGMENT COMMAND...: COMMAND exits with STATUS within
+# 60 s, its output holds FRAGMENT (a fixed string; "" matches anything)
+# and no ESC or BEL.
+expect() {
+	name=$1
+	want=$2
+	fragment=$3
+	shift 3
+	timeout 60 "$@" >out 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL: $name: exit $got, expected $want"
+		sed 's/^/  | /' out | head -n 20 | cat -v
+		failed=$((failed + 1))
+	elif [ -n "$fragment" ] && ! grep -qF -e "$fragment" out; then
+		echo "FAIL: $name: output lacks '$fragment'"
+		sed 's/^/  | /' out | head -n 20 | cat -v
+		failed=$((failed + 1))
+	elif grep -q "[$esc$bel]" out; then
+		echo "FAIL: $name: an escape or bell character reached the terminal"
+		failed=$((failed + 1))
+	else
+		echo "ok: $name"
+		passed=$((passed + 1))
+	fi
+}
+
+# The data of a --by fit: a group key holds an OSC sequence.
+title=$(printf '\033]0;pwned\007')
+{
+	echo 'job,p,t'
+	for j in ok "$title"; do
+		printf '"%s",1,11\n"%s",2,6\n"%s",4,3.5\n' "$j" "$j" "$j"
+	done
+} >esc.csv
+printf 'name: bym\ndata:\n  file: esc.csv\n  output: t\ninputs:\n  p: p\nparameters:\n  a: {min: 0, max: 100}\n  c: {min: 0, max: 100}\ntime: a + c / p\n' >esc.yaml
+
+# ---- 02: every string from data, a model or a FIT.json is escaped -------
+expect 02-fit-by 0 'job=\x1b]0;pwned\x07' "$S" fit esc.yaml --by job -q
+expect 02-fit-by-details 0 '== group job=\x1b]0;pwned\x07 ==' \
+	"$S" fit esc.yaml --by job -q --details
+expect 02-validate-by 0 'job=\x1b]0;pwned\x07' \
+	"$S" validate esc.yaml --by job --loo -q
+expect 02-compare-by 0 'job=\x1b]0;pwned\x07' "$S" compare esc.yaml esc.yaml --by job -q
+"$S" fit esc.yaml --by job -q -o groups.json >/dev/null 2>&1
+expect 02-predict-groups 0 '== group job=\x1b]0;pwned\x07 ==' \
+	"$S" predict groups.json --at p=8 -q
+expect 02-scale-groups 0 'job=\x1b]0;pwned\x07' "$S" scale groups.json --over p=1:16 -q
+expect 02-predict-name 0 'x\x1b]0;pwned-title\x07y: predicted t\x1b[2J' \
+	"$S" predict esc-fit.json --at p=8,n=0.5 -q
+expect 02-scale-name 0 'x\x1b]0;pwned-title\x07y: t\x1b[2J over p' \
+	"$S" scale esc-fit.json --over p=1:16 --set n=0.5 -q
+expect 02-next-name 0 'next run for x\x1b]0;pwned-title\x07y' \
+	"$S" next esc-fit.json --target p=64,n=0.5 --over p=1:32 -q
+expect 02-average-name 0 't\x1b[2J averaged over 2 fits' \
+	"$S" predict esc-fit.json esc-fit.json --at p=8,n=0.5 -q
+printf 'gpus,time_s,net\n1,10,a\n2,6,%s\n4,4,b\n' "$title" >esc-init.csv
+expect 02-init-stdout 0 '# 3 values: \x1b]0;pwned\x07, a, b' "$S" init esc-init.csv
+mkdir -p lib/expressions lib/datasets
+printf '# hello %s comment\nmodels:\n  - name: x\n    time: a\n' "$title" \
+	>lib/expressions/comment.yaml
+cp "$srcdir/expressions/ernest.yaml" "lib/expressions/n$(printf '\033')[2J.yaml"
+expect 02-formulas-comment 0 'hello \x1b]0;pwned\x07 comment' \
+	env SCALEFIT_LIBRARY="$w/lib" "$S" formulas
+expect 02-formulas-name 0 '@n\x1b[2J ' env SCALEFIT_LIBRARY="$w/lib" "$S" formulas
+rm -rf lib
+
+echo "commands: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
