@@ -32,7 +32,8 @@ sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
 		                 argv[optind]);
-	if (sf_library_list(cli_library_dir(), &e, &n, &err) != SF_OK)
+	if (sf_library_list(cli_library_dir(), cli_warning, NULL, &e, &n,
+	                    &err) != SF_OK)
 		return cli_error(&err);
 	/* A file's name and comment are shown escaped (base/escape.h). */
 	for (size_t i = 0; i < n; i++)

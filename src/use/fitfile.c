@@ -12,6 +12,7 @@
  */
 #include "use/fitfile.h"
 #include "use/jsonpath.h"
+#include "base/file.h"
 #include "base/number.h"
 #include "base/suggest.h"
 #include "base/units.h"
@@ -1033,16 +1034,17 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 static int
 read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 {
-	FILE *in = fopen(path, "rb");
+	FILE *in;
 	char *text = NULL;
 	size_t length = 0, size = 0;
 	struct stat st;
+	int rc;
 
 	*out = NULL;
 	*out_length = 0;
-	if (in == NULL)
-		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-		                   strerror(errno));
+	/* A FIFO or a device is refused, not waited on (base/file.h). */
+	if ((rc = sf_file_fopen(path, &in, err)) != SF_OK)
+		return rc;
 	for (;;) {
 		/* A bound on memory: /dev/zero fails instead of growing
 		 * until the process is killed (scalefit(1) LIMITS). */

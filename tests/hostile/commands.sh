@@ -22,14 +22,14 @@ passed=0
 failed=0
 
 # expect NAME STATUS FRAGMENT COMMAND...: COMMAND exits with STATUS within
-# 60 s, its output holds FRAGMENT (a fixed string; "" matches anything)
+# 30 s, its output holds FRAGMENT (a fixed string; "" matches anything)
 # and no ESC or BEL.
 expect() {
 	name=$1
 	want=$2
 	fragment=$3
 	shift 3
-	timeout 60 "$@" >out 2>&1
+	timeout 30 "$@" >out 2>&1
 	got=$?
 	if [ "$got" -ne "$want" ]; then
 		echo "FAIL: $name: exit $got, expected $want"
@@ -87,6 +87,28 @@ expect 02-formulas-comment 0 'hello \x1b]0;pwned\x07 comment' \
 	env SCALEFIT_LIBRARY="$w/lib" "$S" formulas
 expect 02-formulas-name 0 '@n\x1b[2J ' env SCALEFIT_LIBRARY="$w/lib" "$S" formulas
 rm -rf lib
+
+# ---- 03: a FIFO is refused, or skipped with a warning, never waited on --
+mkdir -p lib/expressions lib/datasets
+printf 'p,t\n1,10\n2,6\n4,4\n' >lib/datasets/d.csv
+printf '# one\ndata:\n  file: ../datasets/d.csv\n  output: t\ninputs:\n  p: p\nparameters:\n  a: {min: 0, max: 100}\n  c: {min: 0, max: 100}\ntime: a + c / p\n' \
+	>lib/expressions/one.yaml
+mkfifo lib/expressions/fifo.yaml
+expect 03-formulas-fifo 0 'fifo.yaml: is a FIFO, not a regular file: skipped' \
+	env SCALEFIT_LIBRARY="$w/lib" "$S" formulas
+expect 03-name-beside-fifo 0 'ok: 1 model ready to fit' \
+	env SCALEFIT_LIBRARY="$w/lib" "$S" check @one
+expect 03-name-of-fifo 2 "has no formula 'fifo'" \
+	env SCALEFIT_LIBRARY="$w/lib" "$S" check @fifo
+rm -rf lib
+mkfifo fifo.json
+expect 03-fitfile-fifo 2 'fifo.json: is a FIFO, not a regular file' \
+	"$S" predict fifo.json --at p=1
+expect 03-fitfile-device 2 '/dev/zero: is a character device, not a regular file' \
+	"$S" scale /dev/zero --over p=1:8
+expect 03-fitfile-directory 2 ': is a directory, not a regular file' \
+	"$S" next . --target p=8 --over p=1:4
+rm -f fifo.json
 
 echo "commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
