@@ -42,6 +42,11 @@ typedef struct loader {
 	unsigned char *term_is_string;
 	double *lower, *upper;    /* theta's bounds, NaN when not given */
 	const char **fixed_names; /* while compiling: the fixed constants */
+	unsigned flags;           /* enum sf_fitfile_flag */
+	/* The residuals array's '[' and ']' when it was kept out of the
+	 * tree (its elements are parsed one at a time), else both 0. */
+	size_t res_open, res_close;
+	size_t measured_cap; /* rows f->measured has room for */
 } loader;
 
 /* Fill e with an error at byte offset off, quoting its line. */
@@ -593,60 +598,146 @@ load_ranges(loader *ld, const json_t *root)
 	return SF_OK;
 }
 
-/* The measured rows, for plots; a row with a value missing is skipped. */
+/* jansson's error jerr about the text from byte offset base on (0: the
+ * whole file; else one residual row) as an SF_ESYNTAX at FILE:LINE:COL. */
+static int
+syntax_error(const loader *ld, size_t base, const json_error_t *jerr)
+{
+	int line = jerr->line, column = jerr->column;
+
+	/* jansson's column counts characters; ours bytes.  Its position
+	 * is the byte offset after the last byte it read, the end of the
+	 * offending token: point at that byte. */
+	if (jerr->position >= 0 &&
+	    base + (size_t)jerr->position <= ld->length) {
+		size_t at = base + (size_t)jerr->position;
+		int l, c;
+
+		sf_error_position(ld->text, ld->length, at > 0 ? at - 1 : 0, &l,
+		                  &c);
+		if (base > 0 || l == jerr->line)
+			line = l, column = c;
+	}
+	sf_error_at(ld->err, SF_ESYNTAX, ld->name, line > 0 ? line : 0,
+	            column > 0 ? column : 0, "not valid JSON: %s", jerr->text);
+	sf_error_quote(ld->err, ld->text, ld->length);
+	return SF_ESYNTAX;
+}
+
+/* A syntax error at byte offset off of the text. */
+static int
+syntax_at(const loader *ld, size_t off, const char *what)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+
+	snprintf(message, sizeof message, "not valid JSON: %s", what);
+	return error_at_offset(ld, ld->err, off, SF_ESYNTAX, message);
+}
+
+/* Residual row r (row, from the tree or parsed alone) into the measured
+ * rows when every input and the observation are finite. */
+static int
+add_measured(loader *ld, const json_t *row, size_t r)
+{
+	sf_fitfile *f = ld->f;
+	const size_t ni = f->ninputs;
+	char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+	json_t *inputs, *v;
+	double *x, y;
+	int complete = 1, rc;
+
+	if (f->nmeasured == ld->measured_cap) {
+		size_t cap = 2 * ld->measured_cap + 64;
+		double *xs =
+		    realloc(f->measured_inputs, (cap * ni + 1) * sizeof *xs);
+		double *ys;
+
+		if (xs == NULL)
+			return out_of_memory(ld);
+		f->measured_inputs = xs;
+		if ((ys = realloc(f->measured, cap * sizeof *ys)) == NULL)
+			return out_of_memory(ld);
+		f->measured = ys;
+		ld->measured_cap = cap;
+	}
+	x = &f->measured_inputs[f->nmeasured * ni];
+	element_path(path, "residuals", r);
+	if (!check_type(ld, row, path, "object"))
+		return SF_ETYPE;
+	member_path(at, path, "inputs");
+	if ((inputs = member(ld, row, path, "inputs", "object", 1, &rc)) ==
+	    NULL)
+		return rc;
+	for (size_t i = 0; i < ni; i++) {
+		char ip[PATH_MAX_BYTES];
+
+		member_path(ip, at, f->inputs[i].name);
+		v = json_object_get(inputs, f->inputs[i].name);
+		if (v == NULL) {
+			complete = 0;
+			continue;
+		}
+		if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
+			return rc;
+		complete &= isfinite(x[i]) != 0;
+	}
+	if ((v = member(ld, row, path, "observed", "number", 0, &rc)) == NULL)
+		return rc;
+	y = json_number_value(v);
+	if (complete && isfinite(y))
+		f->measured[f->nmeasured++] = y;
+	return SF_OK;
+}
+
+/* The residuals kept out of the tree (ld->res_open): each element parsed
+ * alone from the text, so a million rows never become a million jansson
+ * objects at once (1.26 GB for 1M rows, 172 MB of text). */
+static int
+stream_residuals(loader *ld)
+{
+	const char *t = ld->text;
+	const size_t end = ld->res_close;
+	size_t i = sf_jsonpath_blanks(t, end, ld->res_open + 1);
+	int rc = SF_OK;
+
+	for (size_t r = 0; i < end && rc == SF_OK; r++) {
+		size_t stop = sf_jsonpath_skip(t, end, i);
+		json_error_t jerr;
+		json_t *row =
+		    json_loadb(t + i, stop - i,
+		               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (row == NULL)
+			return syntax_error(ld, i, &jerr);
+		rc = add_measured(ld, row, r);
+		json_decref(row);
+		i = sf_jsonpath_blanks(t, end, stop);
+		if (i < end && t[i] != ',')
+			return syntax_at(ld, i, "',' or ']' expected");
+		if (i < end && (i = sf_jsonpath_blanks(t, end, i + 1)) >= end)
+			return syntax_at(ld, i, "a value expected after ','");
+	}
+	return rc;
+}
+
+/* The measured rows, for plots and a scale's whole-valued inputs; a row
+ * with a value missing is skipped. */
 static int
 load_residuals(loader *ld, const json_t *root)
 {
-	sf_fitfile *f = ld->f;
-	size_t n, ni = f->ninputs;
 	json_t *rows;
 	int rc;
 
+	if (ld->res_open < ld->res_close)
+		return ld->flags & SF_FITFILE_NO_MEASURED
+		           ? SF_OK
+		           : stream_residuals(ld);
 	rows = member(ld, root, "", "residuals", "array", 0, &rc);
-	if (rows == NULL)
-		return rc;
-	n = json_array_size(rows);
-	f->measured_inputs = calloc(n * ni + 1, sizeof *f->measured_inputs);
-	f->measured = calloc(n + 1, sizeof *f->measured);
-	if (f->measured_inputs == NULL || f->measured == NULL)
-		return out_of_memory(ld);
-	for (size_t r = 0; r < n; r++) {
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
-		double *x = &f->measured_inputs[f->nmeasured * ni], y;
-		json_t *row = json_array_get(rows, r), *inputs, *v;
-		int complete = 1;
-
-		element_path(path, "residuals", r);
-		if (!check_type(ld, row, path, "object"))
-			return SF_ETYPE;
-		member_path(at, path, "inputs");
-		if ((inputs = member(ld, row, path, "inputs", "object", 1,
-		                     &rc)) == NULL)
+	for (size_t r = 0; rows != NULL && r < json_array_size(rows); r++)
+		if ((rc = add_measured(ld, json_array_get(rows, r), r)) !=
+		    SF_OK)
 			return rc;
-		for (size_t i = 0; i < ni; i++) {
-			char ip[PATH_MAX_BYTES];
-
-			member_path(ip, at, f->inputs[i].name);
-			v = json_object_get(inputs, f->inputs[i].name);
-			if (v == NULL) {
-				complete = 0;
-				continue;
-			}
-			if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
-				return rc;
-			complete &= isfinite(x[i]) != 0;
-		}
-		if ((v = member(ld, row, path, "observed", "number", 0, &rc)) ==
-		    NULL) {
-			if (rc != SF_OK)
-				return rc;
-			continue;
-		}
-		y = json_number_value(v);
-		if (complete && isfinite(y))
-			f->measured[f->nmeasured++] = y;
-	}
-	return SF_OK;
+	return rc;
 }
 
 static int
@@ -967,42 +1058,66 @@ load_all(loader *ld, json_t *root)
 	return SF_OK;
 }
 
-int
-sf_fitfile_parse(const char *text, size_t length, const char *name,
-                 sf_fitfile **out, sf_error *err)
+/* The text as jansson reads it: the residuals' elements (res_open to
+ * res_close) as blanks, line breaks kept, so every position stays. */
+typedef struct feed {
+	const loader *ld;
+	size_t at;
+} feed;
+
+/* A json_load_callback_t: the next bytes of the text, blanked there. */
+static size_t
+feed_read(void *buffer, size_t size, void *data)
+{
+	feed *fd = data;
+	const loader *ld = fd->ld;
+	size_t n = ld->length - fd->at < size ? ld->length - fd->at : size;
+	size_t lo = ld->res_open + 1, hi = ld->res_close;
+	char *b = buffer;
+
+	memcpy(b, ld->text + fd->at, n);
+	if (fd->at + n > lo && fd->at < hi) {
+		size_t from = fd->at > lo ? fd->at : lo;
+		size_t to = fd->at + n < hi ? fd->at + n : hi;
+
+		for (size_t i = from; i < to; i++)
+			if (b[i - fd->at] != '\n')
+				b[i - fd->at] = ' ';
+	}
+	fd->at += n;
+	return n;
+}
+
+/* The tree of the text, the residuals' elements left out when they form
+ * an array (they are parsed one at a time, stream_residuals). */
+static json_t *
+parse_tree(loader *ld, json_error_t *jerr)
+{
+	feed fd = {ld, 0};
+
+	if (!sf_jsonpath_array(ld->text, ld->length, "residuals", &ld->res_open,
+	                       &ld->res_close))
+		return json_loadb(ld->text, ld->length, JSON_REJECT_DUPLICATES,
+		                  jerr);
+	return json_load_callback(feed_read, &fd, JSON_REJECT_DUPLICATES, jerr);
+}
+
+static int
+parse(const char *text, size_t length, const char *name, unsigned flags,
+      sf_fitfile **out, sf_error *err)
 {
 	loader ld = {.name = name != NULL ? name : "",
 	             .text = text,
 	             .length = length,
-	             .err = err};
+	             .err = err,
+	             .flags = flags};
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
 	*out = NULL;
-	root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL) {
-		/* jansson's column counts characters; ours bytes.  Its
-		 * position is the byte offset after the last byte it read,
-		 * the end of the offending token: point at that byte. */
-		int line, column;
-
-		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
-			sf_error_position(
-			    text, length,
-			    jerr.position > 0 ? (size_t)jerr.position - 1 : 0,
-			    &line, &column);
-			if (line != jerr.line)
-				line = jerr.line, column = jerr.column;
-		} else {
-			line = jerr.line, column = jerr.column;
-		}
-		sf_error_at(err, SF_ESYNTAX, ld.name, line > 0 ? line : 0,
-		            column > 0 ? column : 0, "not valid JSON: %s",
-		            jerr.text);
-		sf_error_quote(err, text, length);
-		return SF_ESYNTAX;
-	}
+	if ((root = parse_tree(&ld, &jerr)) == NULL)
+		return syntax_error(&ld, 0, &jerr);
 	ld.f = calloc(1, sizeof *ld.f);
 	if (ld.f == NULL || (ld.f->path = dup_text(ld.name)) == NULL) {
 		rc = out_of_memory(&ld);
@@ -1019,6 +1134,13 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 	}
 	*out = ld.f;
 	return SF_OK;
+}
+
+int
+sf_fitfile_parse(const char *text, size_t length, const char *name,
+                 sf_fitfile **out, sf_error *err)
+{
+	return parse(text, length, name, 0, out, err);
 }
 
 enum { FITFILE_MAX_BYTES = 1 << 30 };
@@ -1105,12 +1227,7 @@ int
 sf_fitfile_parse_flags(char *text, size_t length, const char *name,
                        unsigned flags, sf_fitfile **out, sf_error *err)
 {
-	/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes
-	 * an empty one, so jansson never builds the tree of rows a
-	 * prediction does not use: 4.1 million of them took 5.7 GB. */
-	if (flags & SF_FITFILE_NO_MEASURED)
-		sf_jsonpath_blank(text, length, "residuals");
-	return sf_fitfile_parse(text, length, name, out, err);
+	return parse(text, length, name, flags, out, err);
 }
 
 int

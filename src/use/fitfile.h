@@ -144,7 +144,7 @@ int sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err);
 /* Flags of sf_fitfile_load_flags(). */
 enum sf_fitfile_flag {
 	/* Skip the residuals (no measured rows): what predict needs, in
-	 * far less memory for a fit of many rows. */
+	 * less time for a fit of many rows. */
 	SF_FITFILE_NO_MEASURED = 1u << 0
 };
 
@@ -159,8 +159,11 @@ int sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 int sf_fitfile_parse(const char *text, size_t length, const char *name,
                      sf_fitfile **out, sf_error *err);
 
-/* sf_fitfile_parse() with flags, on text it may change in place
- * (SF_FITFILE_NO_MEASURED empties the residuals). */
+/* sf_fitfile_parse() with flags.  The text is not changed (it was once:
+ * the residuals blanked in place).  Whatever the flags, the residuals
+ * never become one jansson tree: their rows are parsed one at a time
+ * (memory: the text and the rows' numbers), or skipped with
+ * SF_FITFILE_NO_MEASURED. */
 int sf_fitfile_parse_flags(char *text, size_t length, const char *name,
                            unsigned flags, sf_fitfile **out, sf_error *err);
 

@@ -190,25 +190,50 @@ sf_jsonpath_member(const char *t, size_t n, const char *key)
 	return n;
 }
 
-void
-sf_jsonpath_blank(char *t, size_t n, const char *key)
+int
+sf_jsonpath_array(const char *t, size_t n, const char *key, size_t *open,
+                  size_t *close)
 {
 	size_t j = sf_jsonpath_member(t, n, key), k;
 	int d = 0;
 
 	if (j >= n || t[j] != '[')
-		return;
+		return 0;
 	for (k = j; k < n; k++) {
 		if (t[k] == '"' && (k = string_end(t, n, k)) == n)
-			return;
+			return 0;
 		if (t[k] == '[' || t[k] == '{')
 			d++;
 		else if ((t[k] == ']' || t[k] == '}') && --d == 0)
 			break;
 	}
 	if (k >= n || t[k] != ']')
+		return 0;
+	*open = j;
+	*close = k;
+	return 1;
+}
+
+void
+sf_jsonpath_blank(char *t, size_t n, const char *key)
+{
+	size_t j, k;
+
+	if (!sf_jsonpath_array(t, n, key, &j, &k))
 		return;
 	for (size_t x = j + 1; x < k; x++)
 		if (t[x] != '\n')
 			t[x] = ' ';
+}
+
+size_t
+sf_jsonpath_skip(const char *t, size_t n, size_t i)
+{
+	return skip_value(t, n, skip_blank(t, n, i));
+}
+
+size_t
+sf_jsonpath_blanks(const char *t, size_t n, size_t i)
+{
+	return skip_blank(t, n, i);
 }
