@@ -431,7 +431,7 @@ cli_print(const sf_run_output *o, int json)
 		fputs(o->text, stdout);
 		return SF_EXIT_OK;
 	}
-	if (sf_run_json_print(o->json, stdout, &err) != SF_OK)
+	if (sf_run_output_json_print(o, stdout, &err) != SF_OK)
 		return cli_error(&err);
 	return SF_EXIT_OK;
 }
@@ -462,7 +462,7 @@ int
 cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
           sf_fleet_fn fn, void *ctx, int json, const char *output, int quiet)
 {
-	sf_run_output o = {NULL, NULL};
+	sf_run_output o = {0};
 	sf_fleet *f = NULL;
 	sf_error err;
 	int status;

@@ -5,6 +5,7 @@
 #include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
+#include "use/json.h"
 #include "use/text.h"
 
 #include <math.h>
@@ -310,9 +311,6 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	for (size_t i = 0; i < s->nfits && !s->quiet; i++)
 		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
 		                   s->warn_ctx);
-	if (s->json &&
-	    (r->out.json = sf_average_json(fits, r->average)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	{
 		average_text t = {fits, s, r->average};
 
@@ -320,11 +318,10 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	}
 }
 
-/* Predict with fit f: *p, its JSON in *json when s->json, its text in
- * *text. */
+/* Predict with fit f: *p, and its text in *text. */
 static int
 predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
-            sf_prediction **p, json_t **json, char **text, sf_error *err)
+            sf_prediction **p, char **text, sf_error *err)
 {
 	double **columns = NULL;
 	size_t n = 0;
@@ -339,26 +336,11 @@ predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
 		return rc;
 	if (!s->quiet)
 		sf_prediction_warn(f, *p, s->warn, s->warn_ctx);
-	if (s->json && (*json = sf_prediction_json(f, *p)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	{
 		one_text t = {f, *p, s->unit};
 
 		return sf_run_text(print_one, &t, text, err);
 	}
-}
-
-/* Group i's document: its key and label, then its prediction's. */
-static int
-add_group(const sf_fitfile_set *set, size_t i, json_t *one, json_t *groups)
-{
-	json_t *g = json_pack("{s:O, s:s}", "key", json_array_get(set->keys, i),
-	                      "label", set->labels[i]);
-
-	if (g == NULL || json_object_update(g, one) != 0 ||
-	    json_array_append_new(groups, g) != 0)
-		return SF_ENOMEM;
-	return SF_OK;
 }
 
 /* Every group of a groups file, one after the other. */
@@ -367,37 +349,73 @@ predict_groups(const sf_run_predict_settings *s, sf_run_predict_result *r,
                sf_error *err)
 {
 	const sf_fitfile_set *set = r->set;
-	json_t *groups = s->json ? json_array() : NULL;
 	char *texts = NULL;
 	size_t length = 0;
 	FILE *all = open_memstream(&texts, &length);
 	int rc = SF_OK;
 
-	if (all == NULL || (s->json && groups == NULL))
+	if (all == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->count && rc == SF_OK; i++) {
-		json_t *one = NULL;
 		char *text = NULL;
 
-		rc = predict_one(s, set->fits[i], &r->predictions[i], &one,
-		                 &text, err);
+		rc = predict_one(s, set->fits[i], &r->predictions[i], &text,
+		                 err);
 		if (rc == SF_OK) {
 			fprintf(all, "%s== group ", i > 0 ? "\n" : "");
 			sf_escape_print(all, set->labels[i], 0);
 			fprintf(all, " ==\n%s", text);
 		}
-		if (rc == SF_OK && s->json && add_group(set, i, one, groups))
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-		json_decref(one);
 		free(text);
 	}
 	if (all != NULL && fclose(all) != 0 && rc == SF_OK)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->out.text = texts;
-	if (rc == SF_OK && s->json &&
-	    (r->out.json = json_pack("{s:O}", "groups", groups)) == NULL)
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-	json_decref(groups);
+	r->groups_document = 1;
+	return rc;
+}
+
+/* Group k's document (an sf_json_element_fn over the result): its key and
+ * label, then its prediction's members and points. */
+static int
+write_group(FILE *out, const void *ctx, size_t k, int depth)
+{
+	const sf_run_predict_result *r = ctx;
+	const sf_fitfile_set *set = r->set;
+	json_t *head =
+	    json_pack("{s:O, s:s}", "key", json_array_get(set->keys, k),
+	              "label", set->labels[k]);
+	int rc = SF_ENOMEM;
+
+	if (head != NULL && sf_prediction_head_json(head, set->fits[k],
+	                                            r->predictions[k]) == SF_OK)
+		rc = sf_prediction_write_json(out, head, set->fits[k],
+		                              r->predictions[k], depth);
+	json_decref(head);
+	return rc;
+}
+
+/* The JSON document of r, written one point at a time (sf_run_output's
+ * write_json): the average's, the groups', or the one fit's. */
+static int
+write_json(FILE *out, const void *arg)
+{
+	const sf_run_predict_result *r = arg;
+	json_t *head = json_object();
+	int rc = SF_ENOMEM;
+
+	if (r->average != NULL)
+		rc = sf_average_write_json(
+		    out, (const sf_fitfile *const *)r->fits, r->average);
+	else if (head != NULL && r->groups_document)
+		rc = sf_json_write_tail(out, head, 0, "groups", r->set->count,
+		                        write_group, r);
+	else if (head != NULL &&
+	         sf_prediction_head_json(head, r->set->fits[0],
+	                                 r->predictions[0]) == SF_OK)
+		rc = sf_prediction_write_json(out, head, r->set->fits[0],
+		                              r->predictions[0], 0);
+	json_decref(head);
 	return rc;
 }
 
@@ -419,7 +437,7 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	 * chosen answers as a plain fit file does. */
 	if (!r->set->grouped || (s->group != NULL && r->set->count == 1))
 		return predict_one(s, r->set->fits[0], &r->predictions[0],
-		                   &r->out.json, &r->out.text, err);
+		                   &r->out.text, err);
 	return predict_groups(s, r, err);
 }
 
@@ -442,6 +460,12 @@ sf_run_predict(const sf_run_predict_settings *s, sf_run_predict_result **out,
 	if (rc != SF_OK) {
 		sf_run_predict_result_free(r);
 		return rc;
+	}
+	/* The document is written when printed: a grid of a million
+	 * points never becomes a million jansson trees at once. */
+	if (s->json) {
+		r->out.write_json = write_json;
+		r->out.json_arg = r;
 	}
 	*out = r;
 	return SF_OK;

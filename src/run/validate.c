@@ -244,7 +244,7 @@ validate_group(void *ctx, const sf_dataset *group, size_t index,
 	const sf_fleet_job *job = ctx;
 	const sf_run_validate_settings *s = job->settings;
 	sf_fit_options o = sf_fleet_options(job, &s->options, index);
-	sf_run_output out = {NULL, NULL};
+	sf_run_output out = {0};
 	sf_holdout *h = NULL;
 	int rc;
 

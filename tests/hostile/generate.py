@@ -14,6 +14,8 @@ writes into DIR (created if missing):
   constants N  model.yaml with N linear constants on 8 rows (and data.csv)
   candidates N candidates.csv: N runs p,b,n for `next --candidates` on
                tests/hostile/commands/ddp.json (issue 25, finding 04)
+  grid N       grid.csv: N points p,n for `predict --grid` on
+               tests/hostile/commands/ernest.json (issue 25, finding 07)
 
 Every file is deterministic (no randomness), so runs compare.  Used by
 tests/hostile/sizes.sh (make check, at sizes that finish well under a
@@ -110,8 +112,16 @@ def candidates(n, d):
             f.write("%d,16,256000\n" % (1 + i % 64))
 
 
+def grid(n, d):
+    with open(os.path.join(d, "grid.csv"), "w") as f:
+        f.write("p,n\n")
+        for i in range(n):
+            f.write("%d,0.5\n" % (1 + i % 64))
+
+
 KINDS = {"params": params, "aliases": aliases, "columns": columns,
-         "rows": rows, "constants": constants, "candidates": candidates}
+         "rows": rows, "constants": constants, "candidates": candidates,
+         "grid": grid}
 
 if __name__ == "__main__":
     if len(sys.argv) != 4 or sys.argv[1] not in KINDS:
