@@ -176,7 +176,7 @@ halfwidth_at(const sf_fitfile *ff, const double *target)
 static void
 check_ranking(const sf_next *x)
 {
-	for (size_t r = 1; r < x->n; r++) {
+	for (size_t r = 1; r < x->nranked; r++) {
 		size_t a = x->rank[r - 1], b = x->rank[r];
 		double wa = x->gains[a].halfwidth_pct,
 		       wb = x->gains[b].halfwidth_pct;
@@ -249,6 +249,24 @@ test_quick_start(void)
 			CU_ASSERT_EQUAL(y->rank[2 * r], x->rank[r]);
 			CU_ASSERT_EQUAL(y->rank[2 * r + 1], x->rank[r] + ncand);
 		}
+		sf_next_free(y);
+		/* p = 0 and p = -4: the time is not finite there, so
+		 * they are left out, not ranked as NaN */
+		twice[0][0] = 0;
+		twice[0][1] = -4;
+		CU_ASSERT_EQUAL_FATAL(sf_next_run(base, target,
+		                                  (const double *const *)twice,
+		                                  ncand, INFINITY, 3, &y, NULL),
+		                      SF_OK);
+		CU_ASSERT_EQUAL(y->skipped[0], SF_NEXT_TIME);
+		CU_ASSERT_EQUAL(y->skipped[1], SF_NEXT_TIME);
+		CU_ASSERT_EQUAL(y->nranked, ncand - 2);
+		for (size_t r = 0; r < y->nranked; r++)
+			CU_ASSERT(y->rank[r] >= 2 &&
+			          isfinite(y->time[y->rank[r]]));
+		for (size_t r = 0; r < y->nplan; r++)
+			CU_ASSERT(y->plan[r] >= 2);
+		check_ranking(y);
 		sf_next_free(y);
 		for (size_t i = 0; i < 3; i++)
 			free(twice[i]);

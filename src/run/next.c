@@ -250,7 +250,7 @@ print_ranking(FILE *out, const next_text *t)
 		        f->inputs[i].name);
 	fprintf(out, "  %10s  %10s  %-22s %8s %7s\n", "time", "cost",
 	        "95% at target after", "+-", "D-gain");
-	for (size_t r = 0; r < x->n && r < t->top; r++) {
+	for (size_t r = 0; r < x->nranked && r < t->top; r++) {
 		size_t k = x->rank[r];
 		const sf_design_gain *g = &x->gains[k];
 
@@ -261,14 +261,22 @@ print_ranking(FILE *out, const next_text *t)
 			fprintf(out, "  %*s",
 			        sf_text_width(f->inputs[i].name, 8), cell);
 		}
-		snprintf(cell, sizeof cell, "[%.5g, %.5g]", g->lo, g->hi);
-		fprintf(out, "  %10.5g  %10.4g  %-22s %7.3g%% %7.3f\n",
-		        x->time[k], x->cost[k], cell, g->halfwidth_pct,
-		        g->d_gain);
+		/* what the fit cannot tell (no noise: sigma 0) is "-" */
+		sf_text_band((sf_band){g->lo, g->hi}, 5, cell, sizeof cell);
+		fprintf(out, "  %10.5g  %10.4g  %-22s ", x->time[k], x->cost[k],
+		        cell);
+		if (isfinite(g->halfwidth_pct))
+			fprintf(out, "%7.3g%% ", g->halfwidth_pct);
+		else
+			fprintf(out, "%8s ", "-");
+		if (isfinite(g->d_gain))
+			fprintf(out, "%7.3f\n", g->d_gain);
+		else
+			fprintf(out, "%7s\n", "-");
 	}
-	if (x->n > t->top)
+	if (x->nranked > t->top)
 		fprintf(out, "  ... %zu more candidates (--top N shows more)\n",
-		        x->n - t->top);
+		        x->nranked - t->top);
 }
 
 /* The plan within the budget. */
@@ -333,10 +341,11 @@ read_target(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	return rc;
 }
 
-/* The candidates: along --over, or the rows of the CSV. */
+/* The candidates: along --over, or the rows of the CSV (their lines in
+ * *lines, malloc'd). */
 static int
 read_candidates(const sf_run_next_settings *s, const sf_run_next_result *r,
-                double ***columns, size_t *n, sf_error *err)
+                double ***columns, size_t *n, int **lines, sf_error *err)
 {
 	sf_table *table = NULL;
 	int rc;
@@ -344,10 +353,66 @@ read_candidates(const sf_run_next_settings *s, const sf_run_next_result *r,
 	if (s->over != NULL)
 		return over_candidates(r->fit, s, r->target, columns, n, err);
 	if ((rc = sf_table_load(s->candidates, NULL, &table, err)) == SF_OK &&
-	    (rc = sf_assign_table(r->fit, table, columns, err)) == SF_OK)
+	    (rc = sf_assign_table(r->fit, table, columns, err)) == SF_OK) {
 		*n = sf_table_rows(table);
+		if ((*lines = malloc((*n + 1) * sizeof **lines)) == NULL)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		else
+			memcpy(*lines, sf_table_row_lines(table),
+			       *n * sizeof **lines);
+	}
 	sf_table_free(table);
 	return rc;
+}
+
+/*
+ * Warn about each candidate next skipped (the formula is not finite
+ * there): named by its CSV line (lines) or, along --over, its values.
+ * Then refuse when none is left.
+ */
+static int
+warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
+             const int *lines, sf_error *err)
+{
+	static const char *const why[] = {
+	    [SF_NEXT_TIME] = "the formula's time is not finite there",
+	    [SF_NEXT_COST] = "its cost (time times workers) is not finite",
+	    [SF_NEXT_GRADIENT] = "the time's derivative in a fitted "
+	                         "constant is not finite there",
+	};
+	const sf_next *x = r->next;
+
+	for (size_t k = 0; k < x->n && s->warn != NULL; k++) {
+		char *point = NULL;
+		size_t length = 0;
+		FILE *out;
+		sf_error w;
+
+		if (x->skipped[k] == SF_NEXT_KEPT)
+			continue;
+		if ((out = open_memstream(&point, &length)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		print_inputs(out, r->fit, x, k);
+		if (fclose(out) != 0) {
+			free(point);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, lines != NULL ? s->candidates : "--over",
+		            lines != NULL ? lines[k] : 0, 0,
+		            "candidate %s left out: %s (a point outside the "
+		            "formula's domain)",
+		            point, why[x->skipped[k]]);
+		free(point);
+		s->warn(s->warn_ctx, &w);
+	}
+	if (x->nranked == 0)
+		return sf_run_request(
+		    err,
+		    "no candidate is left: the formula is not "
+		    "finite at any of the %zu",
+		    x->n);
+	return SF_OK;
 }
 
 int
@@ -357,6 +422,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	sf_run_next_result *r = calloc(1, sizeof *r);
 	size_t runs = s->runs > 0 ? s->runs : isfinite(s->budget) ? 1000 : 1;
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
@@ -372,7 +438,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		goto done;
 	sf_fitfile_warn_version(s->fit, r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||
-	    (rc = read_candidates(s, r, &columns, &n, err)) != SF_OK)
+	    (rc = read_candidates(s, r, &columns, &n, &lines, err)) != SF_OK)
 		goto done;
 	if ((rc = sf_next_run(r->fit, r->target, (const double *const *)columns,
 	                      n, s->budget, runs, &r->next, err)) != SF_OK) {
@@ -380,6 +446,8 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 			rc = sf_run_request(err, "%s", err->message);
 		goto done;
 	}
+	if ((rc = warn_skipped(s, r, lines, err)) != SF_OK)
+		goto done;
 	if (s->json &&
 	    (r->out.json = sf_next_json(r->fit, r->next, s->top)) == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -392,6 +460,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		rc = sf_run_text(print_text, &t, &r->out.text, err);
 	}
 done:
+	free(lines);
 	if (r->fit != NULL)
 		sf_assign_columns_free(columns, r->fit->ninputs);
 	if (rc != SF_OK) {

@@ -52,10 +52,11 @@ at_point(const sf_fitfile *f, const char *text, double *values,
 }
 
 /* The points of every --at, then of the grid, as one column per input
- * of f: *columns (sf_assign_columns_free) and their count *n. */
+ * of f: *columns (sf_assign_columns_free) and their count *n; the grid's
+ * rows' lines in *lines (malloc'd; NULL without a grid). */
 static int
 gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
-              double ***columns, size_t *n, sf_error *err)
+              double ***columns, size_t *n, int **lines, sf_error *err)
 {
 	size_t ni = f->ninputs, rows = 0;
 	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
@@ -64,6 +65,7 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 	sf_table *table = NULL;
 	int rc = SF_OK;
 
+	*lines = NULL;
 	if (out == NULL || values == NULL || given == NULL)
 		goto nomem;
 	if (s->grid != NULL) {
@@ -71,6 +73,10 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 		    (rc = sf_assign_table(f, table, &grid, err)) != SF_OK)
 			goto done;
 		rows = sf_table_rows(table);
+		if ((*lines = malloc((rows + 1) * sizeof **lines)) == NULL)
+			goto nomem;
+		memcpy(*lines, sf_table_row_lines(table),
+		       rows * sizeof **lines);
 	}
 	for (size_t i = 0; i < ni; i++)
 		if ((out[i] = malloc((s->nat + rows + 1) * sizeof *out[i])) ==
@@ -91,12 +97,57 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 nomem:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
+	if (rc != SF_OK) {
+		free(*lines);
+		*lines = NULL;
+	}
 	sf_assign_columns_free(out, ni);
 	sf_assign_columns_free(grid, ni);
 	sf_table_free(table);
 	free(values);
 	free(given);
 	return rc;
+}
+
+/*
+ * Refuse the first point where fit f's formula (its time or a term, as p
+ * predicts it) is not a number: a point outside the formula's domain,
+ * such as p = 0 in 1 / p.  Named by its --at text, or by its grid row's
+ * FILE:LINE (lines).  Returns SF_OK when there is none.
+ */
+static int
+refuse_nonfinite(const sf_run_predict_settings *s, const sf_fitfile *f,
+                 const sf_prediction *p, const int *lines, sf_error *err)
+{
+	const char *what;
+	double value;
+	size_t k = sf_prediction_nonfinite(f, p, &what, &value);
+	char point[256] = "", cell[96], name[160];
+	size_t used = 0;
+
+	if (k == p->n)
+		return SF_OK;
+	for (size_t i = 0; i < f->ninputs && used < sizeof point; i++) {
+		int w;
+
+		sf_text_input(f, i, p->inputs[i * p->n + k], cell, sizeof cell);
+		w = snprintf(point + used, sizeof point - used, "%s%s = %s",
+		             i ? ", " : "", f->inputs[i].name, cell);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	snprintf(name, sizeof name, "%s%s", strcmp(what, "time") ? "term " : "",
+	         strcmp(what, "time") ? what : "the time");
+	if (k < s->nat)
+		return sf_run_request(
+		    err,
+		    "--at '%s': %s is %s there: the point "
+		    "lies outside the formula's domain",
+		    s->at[k], name, isnan(value) ? "not a number" : "infinite");
+	return sf_error_at(
+	    err, SF_EVALUE, s->grid, lines != NULL ? lines[k - s->nat] : 0, 0,
+	    "at %s %s is %s: the point lies outside the "
+	    "formula's domain; leave it out",
+	    point, name, isnan(value) ? "not a number" : "infinite");
 }
 
 /* One fit's predictions, and the unit its text's header names. */
@@ -286,6 +337,7 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 {
 	const sf_fitfile *const *fits;
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
@@ -299,15 +351,24 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 			return rc;
 	if (sf_average_check(fits, s->nfits, err) != SF_OK)
 		return sf_run_request(err, "%s", err->message);
-	if ((rc = gather_points(fits[0], s, &columns, &n, err)) != SF_OK)
+	if ((rc = gather_points(fits[0], s, &columns, &n, &lines, err)) !=
+	    SF_OK)
 		return rc;
 	rc =
 	    sf_average_run(fits, s->nfits, s->weights,
 	                   (const double *const *)columns, n, &r->average, err);
 	sf_assign_columns_free(columns, fits[0]->ninputs);
-	if (rc != SF_OK)
+	if (rc != SF_OK) {
+		free(lines);
 		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
 		                       : rc;
+	}
+	for (size_t i = 0; i < s->nfits && rc == SF_OK; i++)
+		rc = refuse_nonfinite(s, fits[i], r->average->each[i], lines,
+		                      err);
+	free(lines);
+	if (rc != SF_OK)
+		return rc;
 	for (size_t i = 0; i < s->nfits && !s->quiet; i++)
 		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
 		                   s->warn_ctx);
@@ -324,14 +385,18 @@ predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
             sf_prediction **p, char **text, sf_error *err)
 {
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
 	sf_fitfile_warn_version(f->path, f, s->warn, s->warn_ctx);
-	if ((rc = gather_points(f, s, &columns, &n, err)) != SF_OK)
+	if ((rc = gather_points(f, s, &columns, &n, &lines, err)) != SF_OK)
 		return rc;
 	rc = sf_predict(f, (const double *const *)columns, n, p, err);
 	sf_assign_columns_free(columns, f->ninputs);
+	if (rc == SF_OK)
+		rc = refuse_nonfinite(s, f, *p, lines, err);
+	free(lines);
 	if (rc != SF_OK)
 		return rc;
 	if (!s->quiet)

@@ -234,6 +234,7 @@ sf_next_free(sf_next *x)
 	if (x == NULL)
 		return;
 	free(x->inputs);
+	free(x->skipped);
 	free(x->time);
 	free(x->cost);
 	free(x->gains);
@@ -282,10 +283,13 @@ rank_candidates(sf_next *x)
 
 	if (keys == NULL)
 		return SF_ENOMEM;
+	x->nranked = 0;
 	for (size_t k = 0; k < x->n; k++)
-		keys[k] = (rank_key){x->gains[k].halfwidth_pct, x->cost[k], k};
-	qsort(keys, x->n, sizeof *keys, ranks_before);
-	for (size_t k = 0; k < x->n; k++)
+		if (x->skipped[k] == SF_NEXT_KEPT)
+			keys[x->nranked++] = (rank_key){
+			    x->gains[k].halfwidth_pct, x->cost[k], k};
+	qsort(keys, x->nranked, sizeof *keys, ranks_before);
+	for (size_t k = 0; k < x->nranked; k++)
 		x->rank[k] = keys[k].index;
 	free(keys);
 	return SF_OK;
@@ -304,15 +308,16 @@ next_alloc(size_t J, size_t n, double budget)
 	x->ninputs = J;
 	x->budget = budget;
 	x->inputs = malloc((J * n + 1) * sizeof *x->inputs);
+	x->skipped = calloc(n + 1, 1);
 	x->time = malloc((n + 1) * sizeof *x->time);
 	x->cost = malloc((n + 1) * sizeof *x->cost);
 	x->gains = malloc((n + 1) * sizeof *x->gains);
 	x->rank = malloc((n + 1) * sizeof *x->rank);
 	x->plan = malloc((n + 1) * sizeof *x->plan);
 	x->after = malloc((n + 1) * sizeof *x->after);
-	if (x->inputs == NULL || x->time == NULL || x->cost == NULL ||
-	    x->gains == NULL || x->rank == NULL || x->plan == NULL ||
-	    x->after == NULL) {
+	if (x->inputs == NULL || x->skipped == NULL || x->time == NULL ||
+	    x->cost == NULL || x->gains == NULL || x->rank == NULL ||
+	    x->plan == NULL || x->after == NULL) {
 		sf_next_free(x);
 		return NULL;
 	}
@@ -397,6 +402,24 @@ describe_target(const sf_fitfile *f, const double *target,
 	w->tp.cost = 0;
 }
 
+/* Why a candidate of time t, cost c and gradient g (f->nparams) is
+ * skipped, or SF_NEXT_KEPT; a constant held at a bound (no covariance)
+ * does not count. */
+static unsigned char
+skip_reason(const sf_fitfile *f, double t, double c, const double *g)
+{
+	const size_t P = f->nparams;
+
+	if (!isfinite(t))
+		return SF_NEXT_TIME;
+	if (!isfinite(c))
+		return SF_NEXT_COST;
+	for (size_t j = 0; j < P; j++)
+		if (!isfinite(g[j]) && !isnan(f->cov[j * P + j]))
+			return SF_NEXT_GRADIENT;
+	return SF_NEXT_KEPT;
+}
+
 /* The candidates as design points: their predictions pc, gradients, and
  * costs (time times workers, when there is a worker input). */
 static void
@@ -420,6 +443,10 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 		w->cp[k].time = x->time[k];
 		w->cp[k].grad = g;
 		w->cp[k].cost = x->cost[k];
+		x->skipped[k] = skip_reason(f, x->time[k], x->cost[k], g);
+		/* a cost that is no number: never planned */
+		if (x->skipped[k] != SF_NEXT_KEPT)
+			w->cp[k].cost = NAN;
 	}
 }
 
@@ -542,7 +569,7 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 	                : json_null(),
 	            &ok);
 	list = json_array();
-	for (size_t r = 0; list != NULL && r < x->n && r < top; r++) {
+	for (size_t r = 0; list != NULL && r < x->nranked && r < top; r++) {
 		size_t k = x->rank[r];
 		json_t *c = gain_json(&x->gains[k], &ok);
 

@@ -299,6 +299,23 @@ sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p, sf_warn_fn warn,
 	}
 }
 
+size_t
+sf_prediction_nonfinite(const sf_fitfile *f, const sf_prediction *p,
+                        const char **what, double *value)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		*what = "time";
+		*value = p->points[k].time;
+		for (size_t j = 0; j < f->nterms && isfinite(*value); j++) {
+			*what = f->terms[j].name;
+			*value = p->terms[j * p->n + k];
+		}
+		if (!isfinite(*value))
+			return k;
+	}
+	return p->n;
+}
+
 void
 sf_prediction_level_json(json_t *o, const sf_fitfile *f, const sf_prediction *p,
                          int *ok)

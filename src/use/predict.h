@@ -103,6 +103,16 @@ int sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 /* Release p.  Accepts NULL. */
 void sf_prediction_free(sf_prediction *p);
 
+/*
+ * The first point of p whose time, or a term of f, is not finite (a point
+ * outside the formula's domain: p = 0 in 1 / p, a logarithm of a negative
+ * number), or p->n when every one is finite; *what names that value
+ * ("the time", or the term) and *value holds it.  Bands are not looked
+ * at: one the fit cannot give is NaN, shown as "-" (null in JSON).
+ */
+size_t sf_prediction_nonfinite(const sf_fitfile *f, const sf_prediction *p,
+                               const char **what, double *value);
+
 /* 1 when any input of point k lies outside its fitted range. */
 int sf_prediction_outside(const sf_prediction *p, size_t k);
 

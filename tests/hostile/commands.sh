@@ -48,6 +48,19 @@ expect() {
 	fi
 }
 
+# lacks NAME TEXT: the output of the case before holds no TEXT (a fixed
+# string, any case).
+lacks() {
+	if grep -qiF -e "$2" out; then
+		echo "FAIL: $1: the output holds '$2'"
+		grep -iF -e "$2" out | head -n 5 | sed 's/^/  | /'
+		failed=$((failed + 1))
+	else
+		echo "ok: $1"
+		passed=$((passed + 1))
+	fi
+}
+
 # The data of a --by fit: a group key holds an OSC sequence.
 title=$(printf '\033]0;pwned\007')
 {
@@ -109,6 +122,25 @@ expect 03-fitfile-device 2 '/dev/zero: is a character device, not a regular file
 expect 03-fitfile-directory 2 ': is a directory, not a regular file' \
 	"$S" next . --target p=8 --over p=1:4
 rm -f fifo.json
+
+# ---- 11: a number that is not finite is refused or explained ----------
+expect 11-predict-at-zero 2 "--at 'p=0,n=0.5': the time is not a number there" \
+	"$S" predict ernest.json --at p=0,n=0.5 -q
+expect 11-predict-at-negative 2 "--at 'p=-1,n=0.5': the time is not a number" \
+	"$S" predict ernest.json --at p=8,n=0.5 --at p=-1,n=0.5 -q
+printf 'p,n\n8,0.5\n0,0.5\n' >grid.csv
+expect 11-predict-grid-zero 2 'grid.csv:3: at p = 0, n = 0.5 the time is not a number' \
+	"$S" predict ernest.json --grid grid.csv -q
+expect 11-average-at-zero 2 "--at 'p=0,n=0.5': the time is not a number" \
+	"$S" predict ernest.json ernest.json --at p=0,n=0.5 -q
+expect 11-next-candidates 0 'cand.csv:3: candidate p = -4, b = 16, n = 256000 left out' \
+	"$S" next ddp.json --target p=64,b=16,n=256000 --candidates cand.csv
+lacks 11-next-candidates-no-nan nan
+expect 11-next-over 0 '--over: candidate p = 0, b = 16, n = 256000 left out' \
+	"$S" next ddp.json --target p=64,b=16,n=256000 --over p=0,2,4 --json
+lacks 11-next-over-no-null "\"time\": null"
+expect 11-next-none-left 2 'no candidate is left' \
+	"$S" next ddp.json --target p=64,b=16,n=256000 --over p=0,-4
 
 echo "commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
