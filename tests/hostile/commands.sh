@@ -139,6 +139,11 @@ lacks 11-next-candidates-no-nan nan
 expect 11-next-over 0 '--over: candidate p = 0, b = 16, n = 256000 left out' \
 	"$S" next ddp.json --target p=64,b=16,n=256000 --over p=0,2,4 --json
 lacks 11-next-over-no-null "\"time\": null"
+printf 'name: lg\ndata:\n  file: lg.csv\n  output: t\ninputs:\n  p: p\n  x: x\nparameters:\n  a: {min: 0, max: 100}\n  c: {min: 0, max: 100}\ntime: a + c * log(x) / p\n' >lg.yaml
+printf 'p,x,t\n1,2,10\n2,2,6\n4,3,4\n8,4,3\n' >lg.csv
+"$S" fit lg.yaml -q -o lg.json >/dev/null 2>&1
+expect 11-scale-log-negative 2 'at x = -2 the time is not a number' \
+	"$S" scale lg.json --over x=-2,0.5,1,2 --set p=2 -q
 expect 11-next-none-left 2 'no candidate is left' \
 	"$S" next ddp.json --target p=64,b=16,n=256000 --over p=0,-4
 
