@@ -436,7 +436,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	}
 	if ((rc = sf_fitfile_load(s->fit, &r->fit, err)) != SF_OK)
 		goto done;
-	sf_fitfile_warn_version(s->fit, r->fit, s->warn, s->warn_ctx);
+	sf_fitfile_warn(r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||
 	    (rc = read_candidates(s, r, &columns, &n, &lines, err)) != SF_OK)
 		goto done;

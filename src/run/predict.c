@@ -349,6 +349,8 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 		         s->fits[r->nfits], SF_FITFILE_NO_MEASURED,
 		         &r->fits[r->nfits], err)) != SF_OK)
 			return rc;
+	for (size_t i = 0; i < s->nfits; i++)
+		sf_fitfile_warn(fits[i], s->warn, s->warn_ctx);
 	if (sf_average_check(fits, s->nfits, err) != SF_OK)
 		return sf_run_request(err, "%s", err->message);
 	if ((rc = gather_points(fits[0], s, &columns, &n, &lines, err)) !=
@@ -389,7 +391,7 @@ predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
 	size_t n = 0;
 	int rc;
 
-	sf_fitfile_warn_version(f->path, f, s->warn, s->warn_ctx);
+	sf_fitfile_warn(f, s->warn, s->warn_ctx);
 	if ((rc = gather_points(f, s, &columns, &n, &lines, err)) != SF_OK)
 		return rc;
 	rc = sf_predict(f, (const double *const *)columns, n, p, err);

@@ -389,8 +389,7 @@ new_studies(const sf_run_scale_settings *s, sf_run_scale_result *r,
 		for (size_t k = 0; k < r->sets[p]->count; k++, j++) {
 			const sf_fitfile *f = r->sets[p]->fits[k];
 
-			sf_fitfile_warn_version(s->fits[p], f, s->warn,
-			                        s->warn_ctx);
+			sf_fitfile_warn(f, s->warn, s->warn_ctx);
 			rc = sf_scale_new(f, &s->request, &r->studies[j], err);
 			if (rc == SF_ENOMEM)
 				return rc;

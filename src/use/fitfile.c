@@ -82,6 +82,32 @@ fail(loader *ld, const char *path, int code, const char *fmt, ...)
 	                       code, message);
 }
 
+/* A warning at the value named path, kept in the fit (sf_fitfile_warn());
+ * one that cannot be kept (no memory) is dropped. */
+static void warn_at(loader *ld, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+warn_at(loader *ld, const char *path, const char *fmt, ...)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+	sf_fitfile *f = ld->f;
+	sf_error *more;
+	va_list ap;
+
+	if ((more = realloc(f->warnings, (f->nwarnings + 1) * sizeof *more)) ==
+	    NULL)
+		return;
+	f->warnings = more;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	sf_error_clear(&more[f->nwarnings]);
+	error_at_offset(ld, &more[f->nwarnings++],
+	                sf_jsonpath_locate(ld->text, ld->length, path), SF_OK,
+	                message);
+}
+
 static int
 out_of_memory(loader *ld)
 {
@@ -207,17 +233,6 @@ get_number(loader *ld, const json_t *v, const char *path, int null_ok,
 	return SF_OK;
 }
 
-static char *
-dup_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = malloc(n);
-
-	if (copy != NULL)
-		memcpy(copy, s, n);
-	return copy;
-}
-
 /* ---- sections ------------------------------------------------------------ */
 
 static int
@@ -242,7 +257,7 @@ load_inputs(loader *ld, const json_t *model)
 
 		in->lo = in->hi = NAN;
 		member_path(path, "model.inputs", name);
-		if ((in->name = dup_text(name)) == NULL)
+		if ((in->name = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		if (json_is_object(v)) {
 			column =
@@ -264,7 +279,7 @@ load_inputs(loader *ld, const json_t *model)
 				element_path(at, lpath, k);
 				if (!check_type(ld, s, at, "string"))
 					return SF_ETYPE;
-				in->levels[k] = dup_text(json_string_value(s));
+				in->levels[k] = strdup(json_string_value(s));
 				if (in->levels[k] == NULL)
 					return out_of_memory(ld);
 				in->nlevels++;
@@ -272,7 +287,7 @@ load_inputs(loader *ld, const json_t *model)
 		} else if (!check_type(ld, v, path, "string")) {
 			return SF_ETYPE;
 		}
-		if ((in->column = dup_text(json_string_value(column))) == NULL)
+		if ((in->column = strdup(json_string_value(column))) == NULL)
 			return out_of_memory(ld);
 	}
 	return SF_OK;
@@ -322,7 +337,7 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 				return out_of_memory(ld);
 			continue;
 		}
-		if ((f->param_names[j] = dup_text(name)) == NULL)
+		if ((f->param_names[j] = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		/* Counted now: a bad bound below must not leak the name. */
 		f->nparams++;
@@ -338,6 +353,18 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 			ld->upper[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
+		/* A fit keeps its constants within their bounds: one
+		 * outside was edited (a time of -62494.8 followed). */
+		if (ld->lower[j] > ld->upper[j])
+			return fail(ld, path, SF_EVALUE,
+			            "%s has min %g > max %g", path,
+			            ld->lower[j], ld->upper[j]);
+		if (x < ld->lower[j] || x > ld->upper[j])
+			return fail(
+			    ld, at, SF_EVALUE,
+			    "%s is %g, outside its bounds [%g, %g]: the "
+			    "file was edited or damaged",
+			    at, x, ld->lower[j], ld->upper[j]);
 	}
 	return SF_OK;
 }
@@ -365,7 +392,7 @@ load_terms(loader *ld, const json_t *model)
 
 		member_path(path, "model.terms", name);
 		ld->term_is_string[f->nterms++] = json_is_string(v);
-		if ((t->name = dup_text(name)) == NULL)
+		if ((t->name = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		t->kind = sf_term_kind_guess(name);
 		if (json_is_object(v)) {
@@ -386,9 +413,52 @@ load_terms(loader *ld, const json_t *model)
 			            "expr, not %s",
 			            path, type_name(v));
 		}
-		if ((t->expr = dup_text(json_string_value(expr))) == NULL)
+		if ((t->expr = strdup(json_string_value(expr))) == NULL)
 			return out_of_memory(ld);
 	}
+	return SF_OK;
+}
+
+/*
+ * Covariance entries (i, j) and (j, i), i > j, against what a fit writes:
+ * the matrix is symmetric (to rounding), an entry is null exactly when
+ * one of its constants has no variance (held at a bound), and no
+ * correlation lies outside [-1, 1].  An edited matrix gave bands of
+ * +-69,000 around 15.3.
+ */
+static int
+check_covariance(loader *ld, size_t i, size_t j)
+{
+	const size_t p = ld->f->nparams;
+	const double *c = ld->f->cov;
+	double a = c[i * p + j], b = c[j * p + i];
+	double vi = c[i * p + i], vj = c[j * p + j], scale = sqrt(vi * vj);
+	char at[PATH_MAX_BYTES], other[PATH_MAX_BYTES];
+
+	element_path(at, "covariance", i);
+	element_path(at, at, j);
+	element_path(other, "covariance", j);
+	element_path(other, other, i);
+	if (isnan(a) != (isnan(vi) || isnan(vj)) || isnan(b) != isnan(a))
+		return fail(
+		    ld, isnan(a) == isnan(b) ? at : other, SF_EVALUE,
+		    "%s and %s should be null exactly when the variance "
+		    "of %s or %s is: the file was edited or damaged",
+		    at, other, ld->f->param_names[i], ld->f->param_names[j]);
+	if (isnan(a))
+		return SF_OK;
+	if (fabs(a - b) > 1e-9 * fmax(fmax(fabs(a), fabs(b)), scale))
+		return fail(ld, at, SF_EVALUE,
+		            "%s is %g but %s is %g: a covariance is symmetric; "
+		            "the file was edited or damaged",
+		            at, a, other, b);
+	if (fabs(a) > scale * (1 + 1e-6) + 1e-300)
+		return fail(
+		    ld, at, SF_EVALUE,
+		    "%s is %g: a correlation of %.4g between %s and %s, "
+		    "outside [-1, 1]; the file was edited or damaged",
+		    at, a, a / scale, ld->f->param_names[i],
+		    ld->f->param_names[j]);
 	return SF_OK;
 }
 
@@ -439,6 +509,10 @@ load_covariance(loader *ld, const json_t *root)
 			    f->cov[i * p + i]);
 		}
 	}
+	for (size_t i = 0; i < p; i++)
+		for (size_t j = 0; j < i; j++)
+			if ((rc = check_covariance(ld, i, j)) != SF_OK)
+				return rc;
 	return SF_OK;
 }
 
@@ -510,6 +584,22 @@ load_interval(loader *ld, const json_t *root)
 		            "prediction_interval.errors should be "
 		            "\"multiplicative\" or \"additive\", not \"%s\"",
 		            kind);
+	/* This version's intervals are 95% ones: another level would be
+	 * printed as 95% (a tampered "level": 7 was). */
+	{
+		json_t *level = member(ld, pi, "prediction_interval", "level",
+		                       "number", 0, &rc);
+
+		if (rc != SF_OK)
+			return rc;
+		if (level != NULL &&
+		    fabs(json_number_value(level) - SF_INTERVAL_LEVEL) > 1e-9)
+			return fail(ld, "prediction_interval.level", SF_EVALUE,
+			            "prediction_interval.level is %g, but this "
+			            "version computes %g%% intervals only (%g)",
+			            json_number_value(level),
+			            100 * SF_INTERVAL_LEVEL, SF_INTERVAL_LEVEL);
+	}
 	memset(im, 0, sizeof *im);
 	im->multiplicative = kind[0] == 'm';
 	if ((rc = interval_number(ld, pi, "sigma", 0, 0, &im->sigma)) !=
@@ -532,7 +622,7 @@ optional_text(const json_t *obj, const char *key)
 {
 	const json_t *v = obj != NULL ? json_object_get(obj, key) : NULL;
 
-	return dup_text(json_is_string(v) ? json_string_value(v) : "");
+	return strdup(json_is_string(v) ? json_string_value(v) : "");
 }
 
 /* What model averaging compares: the fit's AICc, rows and loss.  All
@@ -695,27 +785,25 @@ add_measured(loader *ld, const json_t *row, size_t r)
 static int
 stream_residuals(loader *ld)
 {
-	const char *t = ld->text;
-	const size_t end = ld->res_close;
-	size_t i = sf_jsonpath_blanks(t, end, ld->res_open + 1);
+	size_t at = ld->res_open, start, end;
+	const char *problem;
 	int rc = SF_OK;
 
-	for (size_t r = 0; i < end && rc == SF_OK; r++) {
-		size_t stop = sf_jsonpath_skip(t, end, i);
+	for (size_t r = 0; rc == SF_OK; r++) {
 		json_error_t jerr;
-		json_t *row =
-		    json_loadb(t + i, stop - i,
-		               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+		json_t *row;
 
+		if (!sf_jsonpath_element(ld->text, ld->res_close, &at, &start,
+		                         &end, &problem))
+			return problem == NULL ? SF_OK
+			                       : syntax_at(ld, at, problem);
+		row =
+		    json_loadb(ld->text + start, end - start,
+		               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 		if (row == NULL)
-			return syntax_error(ld, i, &jerr);
+			return syntax_error(ld, start, &jerr);
 		rc = add_measured(ld, row, r);
 		json_decref(row);
-		i = sf_jsonpath_blanks(t, end, stop);
-		if (i < end && t[i] != ',')
-			return syntax_at(ld, i, "',' or ']' expected");
-		if (i < end && (i = sf_jsonpath_blanks(t, end, i + 1)) >= end)
-			return syntax_at(ld, i, "a value expected after ','");
 	}
 	return rc;
 }
@@ -738,6 +826,78 @@ load_residuals(loader *ld, const json_t *root)
 		    SF_OK)
 			return rc;
 	return rc;
+}
+
+/*
+ * The bootstrap's replicates (kept of them usable, n in all) against the
+ * fit: its count and its parameters' names as fit writes them; a constant
+ * the fit knows to within a standard error cannot have replicates all
+ * equal to another value (an error: they are another fit's, or made up);
+ * a fitted value outside the range of its replicates is suspicious (a
+ * warning).
+ */
+static int
+check_replicates(loader *ld, const json_t *boot, size_t n, size_t kept)
+{
+	const sf_fitfile *f = ld->f;
+	const size_t p = f->nparams;
+	const json_t *count = json_object_get(boot, "replicates");
+	const json_t *names = json_object_get(boot, "parameters");
+	const char *name;
+	json_t *v;
+	size_t j = 0;
+
+	if (json_is_number(count) && json_number_value(count) != (double)n)
+		return fail(ld, "bootstrap.replicates", SF_EVALUE,
+		            "bootstrap.replicates is %g, but bootstrap.samples "
+		            "holds %zu",
+		            json_number_value(count), n);
+	json_object_foreach((json_t *)names, name, v)
+	{
+		if (j >= p || strcmp(name, f->param_names[j]) != 0)
+			return fail(ld, "bootstrap.parameters", SF_EVALUE,
+			            "bootstrap.parameters names %s where the "
+			            "fit's constant %zu is %s: the replicates "
+			            "are another fit's",
+			            name, j + 1,
+			            j < p ? f->param_names[j] : "-");
+		j++;
+	}
+	if (json_is_object(names) && j != p)
+		return fail(ld, "bootstrap.parameters", SF_EVALUE,
+		            "bootstrap.parameters names %zu constants, the fit "
+		            "has %zu",
+		            j, p);
+	for (j = 0; j < p && kept >= 2; j++) {
+		double lo = INFINITY, hi = -INFINITY, x = f->theta[j];
+		double se = f->cov != NULL ? sqrt(f->cov[j * p + j]) : NAN;
+		char at[PATH_MAX_BYTES];
+
+		for (size_t r = 0; r < kept; r++) {
+			lo = fmin(lo, f->samples[r * p + j]);
+			hi = fmax(hi, f->samples[r * p + j]);
+		}
+		/* a constant at a bound may stay there in every replicate */
+		if (x == ld->lower[j] || x == ld->upper[j] ||
+		    lo == ld->lower[j] || hi == ld->upper[j])
+			continue;
+		member_path(at, "parameters", f->param_names[j]);
+		if (lo == hi && lo != x && se > 1e-9 * fabs(x))
+			return fail(
+			    ld, "bootstrap.samples", SF_EVALUE,
+			    "the %zu bootstrap replicates of %s are all "
+			    "%g, but the fit's value is %g with a standard "
+			    "error of %g: they are not this fit's "
+			    "replicates",
+			    kept, f->param_names[j], lo, x, se);
+		if (kept >= SF_FITFILE_MIN_SAMPLES && (x < lo || x > hi))
+			warn_at(
+			    ld, at,
+			    "%s is %g, outside the range [%g, %g] of its %zu "
+			    "bootstrap replicates: they may be another fit's",
+			    f->param_names[j], x, lo, hi, kept);
+	}
+	return SF_OK;
 }
 
 static int
@@ -786,9 +946,20 @@ load_bootstrap(loader *ld, const json_t *root)
 			if (!isfinite(*x))
 				return fail(ld, at, SF_EVALUE,
 				            "%s is not finite", at);
+			/* replicates are fits within the same bounds */
+			if (*x < ld->lower[j] || *x > ld->upper[j])
+				return fail(
+				    ld, at, SF_EVALUE,
+				    "%s is %g, outside the bounds [%g, "
+				    "%g] of %s: not a replicate of this "
+				    "fit",
+				    at, *x, ld->lower[j], ld->upper[j],
+				    f->param_names[j]);
 		}
 		kept++;
 	}
+	if ((rc = check_replicates(ld, boot, n, kept)) != SF_OK)
+		return rc;
 	/* A band from a handful of replicates is mostly noise (one gives
 	 * zero width): below the minimum they are not used, and the band
 	 * comes from the covariance. */
@@ -1013,16 +1184,16 @@ load_all(loader *ld, json_t *root)
 	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
 	    NULL)
 		return rc;
-	if ((f->time = dup_text(json_string_value(time))) == NULL)
+	if ((f->time = strdup(json_string_value(time))) == NULL)
 		return out_of_memory(ld);
 	text = member(ld, model, "model", "name", "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
-	f->name = dup_text(text != NULL ? json_string_value(text) : "");
+	f->name = strdup(text != NULL ? json_string_value(text) : "");
 	text = member(ld, model, "model", "output", "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
-	f->output = dup_text(text != NULL ? json_string_value(text) : "time");
+	f->output = strdup(text != NULL ? json_string_value(text) : "time");
 	if (f->name == NULL || f->output == NULL)
 		return out_of_memory(ld);
 	text = member(ld, model, "model", "unit", "string", 0, &rc);
@@ -1058,50 +1229,6 @@ load_all(loader *ld, json_t *root)
 	return SF_OK;
 }
 
-/* The text as jansson reads it: the residuals' elements (res_open to
- * res_close) as blanks, line breaks kept, so every position stays. */
-typedef struct feed {
-	const loader *ld;
-	size_t at;
-} feed;
-
-/* A json_load_callback_t: the next bytes of the text, blanked there. */
-static size_t
-feed_read(void *buffer, size_t size, void *data)
-{
-	feed *fd = data;
-	const loader *ld = fd->ld;
-	size_t n = ld->length - fd->at < size ? ld->length - fd->at : size;
-	size_t lo = ld->res_open + 1, hi = ld->res_close;
-	char *b = buffer;
-
-	memcpy(b, ld->text + fd->at, n);
-	if (fd->at + n > lo && fd->at < hi) {
-		size_t from = fd->at > lo ? fd->at : lo;
-		size_t to = fd->at + n < hi ? fd->at + n : hi;
-
-		for (size_t i = from; i < to; i++)
-			if (b[i - fd->at] != '\n')
-				b[i - fd->at] = ' ';
-	}
-	fd->at += n;
-	return n;
-}
-
-/* The tree of the text, the residuals' elements left out when they form
- * an array (they are parsed one at a time, stream_residuals). */
-static json_t *
-parse_tree(loader *ld, json_error_t *jerr)
-{
-	feed fd = {ld, 0};
-
-	if (!sf_jsonpath_array(ld->text, ld->length, "residuals", &ld->res_open,
-	                       &ld->res_close))
-		return json_loadb(ld->text, ld->length, JSON_REJECT_DUPLICATES,
-		                  jerr);
-	return json_load_callback(feed_read, &fd, JSON_REJECT_DUPLICATES, jerr);
-}
-
 static int
 parse(const char *text, size_t length, const char *name, unsigned flags,
       sf_fitfile **out, sf_error *err)
@@ -1116,10 +1243,15 @@ parse(const char *text, size_t length, const char *name, unsigned flags,
 	int rc;
 
 	*out = NULL;
-	if ((root = parse_tree(&ld, &jerr)) == NULL)
+	/* The residuals' rows are parsed one at a time (stream_residuals):
+	 * a million of them as one tree took 1.26 GB. */
+	root = sf_jsonpath_load_without(text, length, "residuals",
+	                                JSON_REJECT_DUPLICATES, &ld.res_open,
+	                                &ld.res_close, &jerr);
+	if (root == NULL)
 		return syntax_error(&ld, 0, &jerr);
 	ld.f = calloc(1, sizeof *ld.f);
-	if (ld.f == NULL || (ld.f->path = dup_text(ld.name)) == NULL) {
+	if (ld.f == NULL || (ld.f->path = strdup(ld.name)) == NULL) {
 		rc = out_of_memory(&ld);
 	} else {
 		rc = load_all(&ld, root);
@@ -1276,6 +1408,7 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f->samples);
 	free(f->measured_inputs);
 	free(f->measured);
+	free(f->warnings);
 	free(f->path);
 	free(f->name);
 	free(f->time);
@@ -1284,19 +1417,23 @@ sf_fitfile_free(sf_fitfile *f)
 }
 
 void
-sf_fitfile_warn_version(const char *path, const sf_fitfile *f, sf_warn_fn warn,
-                        void *ctx)
+sf_fitfile_warn(const sf_fitfile *f, sf_warn_fn warn, void *ctx)
 {
 	sf_error w;
 
-	if (!f->version_newer || warn == NULL)
+	if (warn == NULL)
 		return;
-	sf_error_clear(&w);
-	sf_error_at(&w, SF_OK, path, 0, 0,
-	            "written by scalefit %s, a later major version than this "
-	            "one (%s): it may mean what this version reads otherwise",
-	            f->version, PACKAGE_VERSION);
-	warn(ctx, &w);
+	if (f->version_newer) {
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, f->path, 0, 0,
+		            "written by scalefit %s, a later major version "
+		            "than this one (%s): it may mean what this "
+		            "version reads otherwise",
+		            f->version, PACKAGE_VERSION);
+		warn(ctx, &w);
+	}
+	for (size_t i = 0; i < f->nwarnings; i++)
+		warn(ctx, &f->warnings[i]);
 }
 
 size_t

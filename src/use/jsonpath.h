@@ -15,6 +15,7 @@
 #ifndef SF_JSONPATH_H
 #define SF_JSONPATH_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 /*
@@ -49,13 +50,28 @@ void sf_jsonpath_blank(char *t, size_t n, const char *key);
 int sf_jsonpath_array(const char *t, size_t n, const char *key, size_t *open,
                       size_t *close);
 
-/* The index after the value that starts at t[i] (blanks before it
- * skipped), or n.  A scan only: a value that is not valid JSON ends where
- * its brackets and quotes say. */
-size_t sf_jsonpath_skip(const char *t, size_t n, size_t i);
+/*
+ * Parse the JSON text t (n bytes) with jansson (flags as json_loadb's)
+ * but for the elements of the top-level member key, when it is an array
+ * well-formed bracket-wise: those are left out (read as blanks, so every
+ * position stays), and its brackets' offsets set in *open and *close, for
+ * the caller to parse them one at a time (sf_jsonpath_element()); else
+ * both are 0.  A million rows never become one tree.  Returns the tree, or
+ * NULL with jerr filled.
+ */
+json_t *sf_jsonpath_load_without(const char *t, size_t n, const char *key,
+                                 size_t flags, size_t *open, size_t *close,
+                                 json_error_t *jerr);
 
-/* The index of the first byte at or after i that is not a JSON blank (a
- * space, tab, line feed or carriage return), or n. */
-size_t sf_jsonpath_blanks(const char *t, size_t n, size_t i);
+/*
+ * The next element of the array whose ']' is at close: *at is at its '['
+ * (first call) or at the ',' after the last element.  Returns 1 with the
+ * element's bytes at [*start, *end) and *at at what follows it (its ','
+ * or the ']'); 0 at the end, with *problem NULL, or on a syntax error
+ * (a missing ',', a ',' before ']') with *problem saying what and *at
+ * where.  The element itself is for jansson to judge.
+ */
+int sf_jsonpath_element(const char *t, size_t close, size_t *at, size_t *start,
+                        size_t *end, const char **problem);
 
 #endif /* SF_JSONPATH_H */

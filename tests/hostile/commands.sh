@@ -147,5 +147,53 @@ expect 11-scale-log-negative 2 'at x = -2 the time is not a number' \
 expect 11-next-none-left 2 'no candidate is left' \
 	"$S" next ddp.json --target p=64,b=16,n=256000 --over p=0,-4
 
+# ---- 12: a fit file's numbers that contradict each other are refused ---
+# tamper NAME PYTHON: ernest.json edited by PYTHON (d is the document).
+tamper() {
+	python3 -c "import json, sys
+d = json.load(open('ernest.json'))
+$2
+json.dump(d, open('$1.json', 'w'))"
+}
+if command -v python3 >/dev/null 2>&1; then
+	cov="d['covariance']"
+	tamper outbounds "d['parameters']['theta1']['value'] = -1e6"
+	tamper minmax "d['parameters']['theta0']['min'] = 200"
+	tamper asym "$cov[0][1] = 1e10"
+	tamper corr "$cov[0][1] = $cov[1][0] = 100"
+	tamper nullcov "$cov[0][1] = $cov[1][0] = None"
+	tamper level7 "d['prediction_interval']['level'] = 7"
+	boot="d['bootstrap'] = {'replicates': 10, 'samples': [[1, 162, 0, 1.5]] * 10}"
+	tamper bootother "$boot"
+	tamper bootbounds "$boot; d['bootstrap']['samples'][3] = [1, 2000, 0, 1.5]"
+	tamper bootcount "$boot; d['bootstrap']['replicates'] = 12"
+	tamper bootnames "$boot; d['bootstrap']['parameters'] = {'a': {}, 'b': {}, 'c': {}, 'd': {}}"
+	spread="[[1 + k / 10, 162 + k, 0, 1.5 + k / 100] for k in range(10)]"
+	tamper bootoutside "d['bootstrap'] = {'replicates': 10, 'samples': $spread}"
+	at="--at p=8,n=0.5"
+	expect 12-value-outside-bounds 2 'parameters.theta1.value is -1e+06, outside its bounds [0, 1000]' \
+		"$S" predict outbounds.json $at -q
+	expect 12-min-above-max 2 'parameters.theta0 has min 200 > max 100' \
+		"$S" scale minmax.json --over p=1:8 --set n=0.5
+	expect 12-asymmetric-covariance 2 'a covariance is symmetric' \
+		"$S" predict asym.json $at -q
+	expect 12-correlation-above-1 2 'covariance[1][0] is 100: a correlation of 1.905 between theta1 and theta0, outside [-1, 1]' \
+		"$S" next corr.json --target p=64,n=0.5 --over p=1:32
+	expect 12-null-covariance 2 'should be null exactly when the variance of theta1 or theta0 is' \
+		"$S" predict nullcov.json $at -q
+	expect 12-level-7 2 'prediction_interval.level is 7, but this version computes 95% intervals only' \
+		"$S" predict level7.json $at -q
+	expect 12-bootstrap-of-another-fit 2 "the 10 bootstrap replicates of theta0 are all 1, but the fit's value is 1.90013" \
+		"$S" predict bootother.json $at -q
+	expect 12-bootstrap-outside-bounds 2 'bootstrap.samples[3][1] is 2000, outside the bounds [0, 1000] of theta1' \
+		"$S" predict bootbounds.json $at -q
+	expect 12-bootstrap-count 2 'bootstrap.replicates is 12, but bootstrap.samples holds 10' \
+		"$S" predict bootcount.json $at -q
+	expect 12-bootstrap-names 2 "bootstrap.parameters names a where the fit's constant 1 is theta0" \
+		"$S" predict bootnames.json $at -q
+	expect 12-bootstrap-range-warning 0 'theta0 is 1.90013, outside the range [1, 1.9] of its 10 bootstrap replicates' \
+		"$S" predict bootoutside.json $at -q
+fi
+
 echo "commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
