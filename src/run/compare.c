@@ -30,6 +30,25 @@ sf_run_compare_result_free(sf_run_compare_result *r)
 	free(r);
 }
 
+/* Under the table, when candidates fit the rows exactly: why their AICc
+ * is -inf and how their weights are shared. */
+static void
+print_exact(FILE *out, const sf_compare *cmp)
+{
+	size_t k = sf_compare_exact(cmp);
+
+	if (k == 0)
+		return;
+	fprintf(out,
+	        "\nAICc and BIC -inf: %zu candidate%s fit%s the rows exactly "
+	        "(SSE 0), and AICc cannot tell exact fits apart: %s the "
+	        "Akaike weight %s; compare on held-out rows (validate "
+	        "--train, or --kfold)\n",
+	        k, k == 1 ? "" : "s", k == 1 ? "s" : "",
+	        k == 1 ? "it takes" : "they share",
+	        k == 1 ? "whole" : "equally, the others none");
+}
+
 static void
 print_table(FILE *out, const sf_compare *cmp)
 {
@@ -126,6 +145,7 @@ static int
 print_text(FILE *out, const void *arg)
 {
 	print_table(out, arg);
+	print_exact(out, arg);
 	print_levels(out, arg);
 	return SF_OK;
 }

@@ -195,5 +195,14 @@ if command -v python3 >/dev/null 2>&1; then
 		"$S" predict bootoutside.json $at -q
 fi
 
+# ---- 13: exact fits (AICc -inf) share the Akaike weight, explained -----
+printf 'name: bym\ndata:\n  file: exact.csv\n  output: t\ninputs:\n  p: p\nparameters:\n  a: {min: 0, max: 100}\n  c: {min: 0, max: 100}\ntime: a + c / p\n' >exact.yaml
+printf 'p,t\n1,10\n2,6\n4,4\n8,3\n' >exact.csv
+expect 13-compare-exact 0 'they share the Akaike weight equally' \
+	"$S" compare exact.yaml exact.yaml -q
+lacks 13-compare-exact-no-nan nan
+expect 13-compare-exact-json 0 '"akaike_weight": 0.5' \
+	"$S" compare exact.yaml exact.yaml -q --json
+
 echo "commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
