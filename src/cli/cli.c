@@ -80,6 +80,16 @@ int
 cli_output_not_input(const char *cmd, const char *option, const char *output,
                      const char *input, const char *what)
 {
+	/* "-" is standard input for a data file, so it would be read as
+	 * standard output here; it would make a file named "-" instead.
+	 * Refused: a file of that name is "./-". */
+	if (output != NULL && strcmp(output, "-") == 0)
+		return cli_usage(cmd, NULL,
+		                 "%s -: standard output is not a file to write "
+		                 "here (it gets the text report, or --json's "
+		                 "document): give a file name, ./- for one "
+		                 "named '-'",
+		                 option);
 	if (output == NULL || input == NULL || !sf_file_same(output, input))
 		return SF_EXIT_OK;
 	return cli_usage(cmd, NULL,
@@ -209,17 +219,30 @@ cli_library_dir(void)
 }
 
 int
+cli_once(const char *cmd, const char *name, const char *how, const char **value,
+         const char *arg)
+{
+	if (*value != NULL)
+		return cli_usage(
+		    cmd, NULL, "--%s given twice ('%s', then '%s'): %s", name,
+		    *value, arg, how != NULL ? how : "give it once");
+	*value = arg;
+	return SF_EXIT_OK;
+}
+
+int
 cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
 {
 	sf_run_data *r = &d->run;
 
 	switch (c) {
 	case CLI_OPT_WHERE:
-		r->change.where = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "where",
+		                "give one condition, joined with &&",
+		                &r->change.where, arg);
 	case CLI_OPT_OUTPUT_COLUMN:
-		r->change.output = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "output-column", NULL, &r->change.output,
+		                arg);
 	case CLI_OPT_INPUT:
 		if (r->change.ninputs == CLI_DATA_INPUTS_MAX)
 			return cli_usage(cmd, NULL,
@@ -229,8 +252,8 @@ cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
 		r->change.inputs = d->inputs;
 		return SF_EXIT_OK;
 	case CLI_OPT_BY:
-		r->by = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "by", "give the columns in one, --by a,b",
+		                &r->by, arg);
 	case CLI_OPT_DETAILS:
 		r->details = 1;
 		return SF_EXIT_OK;

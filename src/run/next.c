@@ -5,6 +5,7 @@
 #include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
+#include "use/fitgroups.h"
 #include "use/scale.h"
 #include "use/sweep.h"
 #include "use/text.h"
@@ -415,6 +416,34 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
 	return SF_OK;
 }
 
+/* The fit: a plain fit file's, or the group of a groups file that
+ * s->group chooses (next answers for one fit). */
+static int
+load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
+{
+	sf_fitfile_set *set = NULL;
+	int rc;
+
+	if ((rc = sf_fitfile_load_groups(s->fit, s->group, &set, err)) != SF_OK)
+		return rc;
+	if (set->count > 1) {
+		rc = sf_run_request(err,
+		                    "%s holds the fits of %zu groups%s: next "
+		                    "answers for one; choose it with --group "
+		                    "KEY (e.g. --group %s)",
+		                    s->fit, set->count,
+		                    s->group != NULL ? " that match --group"
+		                                     : " (a --by fit)",
+		                    set->labels[0]);
+		sf_fitfile_set_free(set);
+		return rc;
+	}
+	r->fit = set->fits[0];
+	set->fits[0] = NULL;
+	sf_fitfile_set_free(set);
+	return SF_OK;
+}
+
 int
 sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
             sf_error *err)
@@ -434,7 +463,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		                         "or in a CSV file, one of them");
 		goto done;
 	}
-	if ((rc = sf_fitfile_load(s->fit, &r->fit, err)) != SF_OK)
+	if ((rc = load_fit(s, r, err)) != SF_OK)
 		goto done;
 	sf_fitfile_warn(r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||

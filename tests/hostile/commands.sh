@@ -204,5 +204,34 @@ lacks 13-compare-exact-no-nan nan
 expect 13-compare-exact-json 0 '"akaike_weight": 0.5' \
 	"$S" compare exact.yaml exact.yaml -q --json
 
+# ---- 15: clear errors ---------------------------------------------------
+printf 'job,p,t\na,1,11\na,2,6\na,4,3.5\nb,1,12\nb,2,7\nb,4,4.5\n' >jobs.csv
+printf 'name: bym\ndata:\n  file: jobs.csv\n  output: t\ninputs:\n  p: p\nparameters:\n  a: {min: 0, max: 100}\n  c: {min: 0, max: 100}\ntime: a + c / p\n' >jobs.yaml
+"$S" fit jobs.yaml --by job -q -o fleet.json >/dev/null 2>&1
+expect 15-next-groups-file 2 'next answers for one; choose it with --group KEY (e.g. --group job=a)' \
+	"$S" next fleet.json --target p=64 --over p=1:32
+expect 15-next-group 0 'next run for bym' \
+	"$S" next fleet.json --target p=64 --over p=1:32 --group job=b
+expect 15-input-twice 2 "'p=q' and 'p=p' both give input p" \
+	"$S" check jobs.yaml --input p=q --input p=p
+expect 15-where-twice 2 "--where given twice ('p > 1', then 'p > 2')" \
+	"$S" check jobs.yaml --where 'p > 1' --where 'p > 2'
+expect 15-by-twice 2 "--by given twice ('job', then 'p')" \
+	"$S" fit jobs.yaml --by job --by p -q
+sum=$(printf 'p'; i=1; while [ $i -lt 3000 ]; do printf '+p'; i=$((i + 1)); done)
+expect 15-flat-sum 2 'a sum of more than 2048 terms in a row, the most an expression holds' \
+	"$S" check jobs.yaml --input "p=$sum"
+lacks 15-flat-sum-not-nested 'deeply nested'
+expect 15-output-dash 2 '-o -: standard output is not a file to write here' \
+	"$S" fit jobs.yaml -q -o -
+if [ -e ./- ]; then
+	echo "FAIL: 15-output-dash-no-file: a file named '-' was made"
+	failed=$((failed + 1))
+	rm -f ./-
+else
+	echo "ok: 15-output-dash-no-file"
+	passed=$((passed + 1))
+fi
+
 echo "commands: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
