@@ -48,6 +48,25 @@ data_file_for(const char *data, const char *output)
 	return strdup(resolved);
 }
 
+/* The model text on standard output.  On a terminal a data value's ESC
+ * or BEL would drive it: shown as \xHH (base/escape.h), line breaks and
+ * tabs kept; such a byte is not valid YAML as it is either.  Returns
+ * SF_OK or SF_ENOMEM. */
+static int
+print_escaped(const char *text)
+{
+	const unsigned keep = SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB;
+	size_t n = sf_escape_length(text, keep);
+	char *shown = malloc(n + 1);
+
+	if (shown == NULL)
+		return SF_ENOMEM;
+	sf_escape(shown, n + 1, text, keep);
+	fputs(shown, stdout);
+	free(shown);
+	return SF_OK;
+}
+
 int
 sf_command_init(const sf_command *cmd, int argc, char **argv)
 {
@@ -115,22 +134,11 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		                    &err) != SF_OK)
 			status = cli_error(&err);
 	} else {
-		/* On a terminal a data value's ESC or BEL would drive it:
-		 * shown as \xHH (base/escape.h), line breaks and tabs
-		 * kept.  Such a byte is not valid YAML as it is either. */
-		size_t n =
-		    sf_escape_length(text, SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB);
-		char *shown = malloc(n + 1);
-
-		if (shown == NULL) {
+		if (print_escaped(text) != SF_OK) {
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 			status = cli_error(&err);
 			goto done;
 		}
-		sf_escape(shown, n + 1, text,
-		          SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB);
-		fputs(shown, stdout);
-		free(shown);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fputs("scalefit: error: could not write standard "
 			      "output\n",
