@@ -238,4 +238,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except RuntimeError as e:  # a scalefit run failed: no table from it
+        sys.exit("accuracy_pollux_tfcnn.py: " + str(e).strip())

@@ -286,4 +286,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except RuntimeError as e:  # a scalefit run failed: no table from it
+        sys.exit("discover_campaigns.py: " + str(e).strip())

@@ -154,9 +154,14 @@ def run_scipy(cost, bounds, generations, seed):
 
 def run_scalefit(model_path, extra):
     t = time.perf_counter()
-    out = subprocess.run([SCALEFIT, "fit", model_path, "--json", "-q",
-                          "--threads", "1"] + extra,
-                         check=True, capture_output=True, text=True).stdout
+    args = [SCALEFIT, "fit", model_path, "--json", "-q", "--threads",
+            "1"] + extra
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode != 0:
+        # a ratio against a failed run means nothing: stop, loudly
+        sys.exit(f"fit_scipy.py: {' '.join(args)} exited "
+                 f"{run.returncode}: {run.stderr.strip()}")
+    out = run.stdout
     wall = time.perf_counter() - t
     report = json.loads(out)
     return (wall, report["metrics"]["loss"] + LAMBDA *

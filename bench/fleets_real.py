@@ -14,6 +14,8 @@ Prints one row per group (rows, MAPE, R^2 or why it failed) and the run's
 wall-clock time.  With SCALEFIT_MPI (a build configured --with-mpi) it runs
 the same under `mpirun -np 2` (MPIRUN, default "mpirun --oversubscribe")
 and checks that the JSON is the same once seconds and ranks are dropped.
+Exits 1 with a message when a run fails (the plain one, or mpirun's) or
+the two JSON documents differ.
 
 Usage: /usr/bin/python3 bench/fleets_real.py  (from the built tree)
 """
@@ -33,6 +35,10 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 SCALEFIT_MPI = os.environ.get("SCALEFIT_MPI")
 MPIRUN = os.environ.get("MPIRUN", "mpirun --oversubscribe").split()
+# Open MPI refuses to run as root (as CI and these machines run) without
+# these, as bench/mpi_common.sh and make check set them.
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
 def pollux_model(directory):
@@ -65,13 +71,21 @@ def strip(text):
                      if '"seconds":' not in line and '"ranks":' not in line)
 
 
+def fail(message):
+    """A run this benchmark rests on failed: say which and why, exit 1 (a
+    ratio or a comparison against a failed run means nothing)."""
+    sys.exit("fleets_real.py: " + message)
+
+
 def fleet(name, model, threads):
     args = ["fit", model, "--json", "-q", "--threads", str(threads)]
     start = time.monotonic()
     out = subprocess.run([SCALEFIT] + args, capture_output=True, text=True)
     seconds = time.monotonic() - start
+    # 1: some groups failed, which the table shows; anything else: the run
     if out.returncode not in (0, 1):
-        raise RuntimeError(name + ": " + out.stderr)
+        fail(f"{name}: {SCALEFIT} {' '.join(args)} exited "
+             f"{out.returncode}: {out.stderr.strip()}")
     report = json.loads(out.stdout)
     print(f"\n{name}: {len(report['groups'])} groups, "
           f"{report['failed']} failed, {seconds:.1f} s "
@@ -93,12 +107,20 @@ def fleet(name, model, threads):
     if SCALEFIT_MPI:
         start = time.monotonic()
         mpi = subprocess.run(MPIRUN + ["-np", "2", SCALEFIT_MPI] + args,
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, env=MPI_ENV)
         wall = time.monotonic() - start
+        # mpirun refusing to start (as root without the variables below)
+        # printed "2637.69x; JSON DIFFERENT" and exited 0
+        if mpi.returncode != out.returncode:
+            fail(f"{name}: mpirun -np 2 exited {mpi.returncode} (the "
+                 f"plain run {out.returncode}): {mpi.stderr.strip()}")
         same = strip(mpi.stdout) == strip(out.stdout)
         print(f"  mpirun -np 2: {wall:.1f} s, "
               f"{seconds / wall:.2f}x; JSON "
               f"{'identical' if same else 'DIFFERENT'}")
+        if not same:
+            fail(f"{name}: mpirun -np 2 printed another JSON than the "
+                 "plain run")
 
 
 def main():

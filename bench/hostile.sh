@@ -21,15 +21,30 @@ trap 'rm -rf "$dir"' EXIT
 gen() { python3 tests/hostile/generate.py "$1" "$2" "$dir/$1-$2" >/dev/null; }
 
 # median TIME-AND-RSS lines ("seconds kb") of RUNS runs of BIN ARGS in DIR.
+# A run that fails (other than by the timeout) stops the benchmark: its
+# time would mean nothing.
 measure() {
 	bin=$1 where=$2
 	shift 2
 	for i in $(seq "$runs"); do
+		status=0
 		(cd "$where" && timeout 300 /usr/bin/time -f '%e %M' \
-			"$bin" "$@" >/dev/null 2>"$dir/time.err") ||
-			{ [ $? -eq 124 ] && echo ">300 0" && continue; }
+			"$bin" "$@" >/dev/null 2>"$dir/time.err") || status=$?
+		if [ "$status" -eq 124 ]; then
+			echo ">300 0"
+			continue
+		elif [ "$status" -ne 0 ]; then
+			echo "hostile.sh: $bin $* failed (exit $status):" >&2
+			head -n 5 "$dir/time.err" >&2
+			echo FAILED
+			continue
+		fi
 		tail -n 1 "$dir/time.err"
-	done | sort -n | sed -n "$(((runs + 1) / 2))p"
+	done >"$dir/times"
+	if grep -q FAILED "$dir/times"; then
+		exit 1
+	fi
+	sort -n "$dir/times" | sed -n "$(((runs + 1) / 2))p"
 }
 
 # row NAME DIR ARGS...: one line, NAME's median time and peak RSS with
@@ -37,13 +52,13 @@ measure() {
 row() {
 	name=$1 where=$2
 	shift 2
-	after=$(measure "$new" "$where" "$@")
+	after=$(measure "$new" "$where" "$@") || exit 1
 	if [ -z "$ref" ]; then
 		printf '%-32s %s\n' "$name" "$(echo "$after" |
 			awk '{ printf "%8s s %7.0f MB", $1, $2 / 1024 }')"
 		return
 	fi
-	before=$(measure "$ref" "$where" "$@")
+	before=$(measure "$ref" "$where" "$@") || exit 1
 	printf '%-32s %s\n' "$name" "$(echo "$before $after" | awk '{
 		t = ($1 ~ />/) ? "-" : sprintf("%.0fx", $1 / ($3 > 0.005 ? $3 : 0.005));
 		m = sprintf("%.1fx", $2 / ($4 > 0 ? $4 : 1));

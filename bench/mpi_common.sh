@@ -17,6 +17,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 now() { date +%s.%N; }
 
+# fail MESSAGE: a run this benchmark rests on failed (the reference or its
+# own): say so and exit 1, since ratios against it mean nothing.
+fail() {
+	echo "$(basename "$0"): $*" >&2
+	exit 1
+}
+
 # median of the numbers on stdin
 median() {
 	sort -g | awk '{ v[NR] = $1 } END {

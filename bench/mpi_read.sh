@@ -39,16 +39,21 @@ for f in p m r ep em er x xr; do : >"$work/$f"; done
 i=0
 while [ "$i" -lt "$runs" ]; do
 	t0=$(now)
-	$MPIRUN -np 1 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null || exit 1
+	$MPIRUN -np 1 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null ||
+		fail "the reference run (mpirun -np 1 check) failed (exit $?)"
 	t1=$(now)
-	$MPIRUN -np 2 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null || exit 1
+	$MPIRUN -np 2 "$SCALEFIT_MPI" check "$work/big.yaml" >/dev/null ||
+		fail "mpirun -np 2 check failed (exit $?)"
 	t2=$(now)
-	$MPIRUN -np 1 "$SCALEFIT_MPI" --help >/dev/null
+	$MPIRUN -np 1 "$SCALEFIT_MPI" --help >/dev/null ||
+		fail "mpirun -np 1 --help failed (exit $?)"
 	t3=$(now)
-	$MPIRUN -np 2 "$SCALEFIT_MPI" --help >/dev/null
+	$MPIRUN -np 2 "$SCALEFIT_MPI" --help >/dev/null ||
+		fail "mpirun -np 2 --help failed (exit $?)"
 	t4=$(now)
 	if [ -n "$SCALEFIT_REF" ]; then
-		$MPIRUN -np 2 "$SCALEFIT_REF" check "$work/big.yaml" >/dev/null || exit 1
+		$MPIRUN -np 2 "$SCALEFIT_REF" check "$work/big.yaml" >/dev/null ||
+			fail "SCALEFIT_REF's mpirun -np 2 check failed (exit $?)"
 		t5=$(now)
 		echo "$t5 - $t4" | bc -l >>"$work/x"
 		echo "($t2 - $t1) / ($t5 - $t4)" | bc -l >>"$work/xr"

@@ -21,7 +21,8 @@
 #         may spin, so that wait counts too).
 # Prints each pair, the medians, and whether both printed the same JSON once
 # the seconds keys (a number, or discover's object of the clock's fields) and
-# ranks are dropped.
+# ranks are dropped.  Exits 1 with a message when a run fails or the JSON
+# differs.
 
 [ $# -ge 2 ] || {
 	echo "usage: $0 RUNS COMMAND [ARG...]" >&2
@@ -37,12 +38,14 @@ i=0
 while [ "$i" -lt "$runs" ]; do
 	t0=$(now)
 	/usr/bin/time -f '%U %S' -o "$work/pcpu" "$SCALEFIT" "$@" \
-		--threads 1 -q --json >"$work/plain.json" || exit 1
+		--threads 1 -q --json >"$work/plain.json" ||
+		fail "the reference run ($SCALEFIT $*) failed (exit $?)"
 	t1=$(now)
 	# shellcheck disable=SC2086,SC2016
 	$MPIRUN -np 2 sh -c 'exec /usr/bin/time -f "%U %S" \
 		-o "$0.$OMPI_COMM_WORLD_RANK" "$@" --threads 1 -q --json' \
-		"$work/mcpu" "$SCALEFIT_MPI" "$@" >"$work/mpi.json" || exit 1
+		"$work/mcpu" "$SCALEFIT_MPI" "$@" >"$work/mpi.json" ||
+		fail "mpirun -np 2 $SCALEFIT_MPI $* failed (exit $?)"
 	t2=$(now)
 	p=$(echo "$t1 - $t0" | bc -l)
 	m=$(echo "$t2 - $t1" | bc -l)
@@ -71,3 +74,4 @@ cmp -s "$work/p1" "$work/m1" && same=identical || same=DIFFERENT
 printf 'medians of %d runs: wall 1 rank %.2f s, 2 ranks %.2f s; ratios: wall %.2fx, cpu %.2fx; JSON %s\n' \
 	"$runs" "$(median <"$work/pwall")" "$(median <"$work/mwall")" \
 	"$(median <"$work/wall")" "$(median <"$work/cpu")" "$same"
+[ "$same" = identical ] || fail "the 2-rank run printed another JSON"

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -194,41 +195,64 @@ test_long_name(void)
 	CU_ASSERT_STRING_EQUAL(buf, "long\n");
 }
 
-/* SIGTERM while a large text is written: the process ends by the signal
- * and leaves neither the target nor a temporary file. */
+/* Signal sig while a large text is written: the process ends by the
+ * signal and leaves neither the target nor a temporary file. */
 static void
-test_signal_removes_tmp(void)
+signal_removes_tmp(int sig, const char *name)
 {
-	size_t length = (size_t)256 << 20;
+	size_t length = (size_t)64 << 20;
 	char sub[1024];
 	int status;
 	pid_t pid;
 
-	snprintf(sub, sizeof sub, "%s", in_dir("sig"));
+	snprintf(sub, sizeof sub, "%s", in_dir(name));
 	CU_ASSERT_FATAL(mkdir(sub, 0700) == 0);
 	fflush(NULL);
 	if ((pid = fork()) == 0) {
-		char *text = malloc(length);
+		char *text = malloc(length), path[1100];
 		struct sigevent ev = {0};
 		struct itimerspec at = {{0, 0}, {0, 2000000}};
+		struct rlimit none = {0, 0};
 		timer_t timer;
 		sf_error err;
 
 		if (text == NULL)
 			_exit(99);
+		setrlimit(RLIMIT_CORE, &none); /* SIGQUIT dumps core */
 		memset(text, 'x', length);
+		snprintf(path, sizeof path, "%s/big.json", sub);
 		ev.sigev_notify = SIGEV_SIGNAL;
-		ev.sigev_signo = SIGTERM;
+		ev.sigev_signo = sig;
 		if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 ||
 		    timer_settime(timer, 0, &at, NULL) != 0)
 			_exit(98);
 		for (;;)
-			sf_write_atomic(in_dir("sig/big.json"), text, length,
-			                "the report", &err);
+			sf_write_atomic(path, text, length, "the report", &err);
 	}
 	CU_ASSERT(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
-	          WTERMSIG(status) == SIGTERM);
+	          WTERMSIG(status) == sig);
+	if (count_entries(sub) != 0)
+		printf("\n    %s left a file", name);
 	CU_ASSERT(count_entries(sub) == 0);
+}
+
+/* Every signal whose default action ends the process cleans up: SIGTERM,
+ * SIGINT, SIGHUP, and the five the third campaign found leaving 172 MB
+ * behind (SIGQUIT, SIGUSR1, SIGALRM, SIGXCPU, SIGPIPE), SIGUSR2 and a
+ * real-time signal. */
+static void
+test_signal_removes_tmp(void)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} sigs[] = {{SIGTERM, "term"}, {SIGINT, "int"},   {SIGHUP, "hup"},
+	            {SIGQUIT, "quit"}, {SIGUSR1, "usr1"}, {SIGALRM, "alrm"},
+	            {SIGXCPU, "xcpu"}, {SIGPIPE, "pipe"}, {SIGUSR2, "usr2"}};
+
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+		signal_removes_tmp(sigs[k].sig, sigs[k].name);
+	signal_removes_tmp(SIGRTMIN + 1, "rt");
 	/* The default action is back after a write. */
 	{
 		struct sigaction now;
@@ -237,6 +261,8 @@ test_signal_removes_tmp(void)
 		CU_ASSERT(sf_write_atomic(in_dir("small.json"), "s", 1,
 		                          "the report", &err) == SF_OK);
 		CU_ASSERT(sigaction(SIGTERM, NULL, &now) == 0 &&
+		          now.sa_handler == SIG_DFL);
+		CU_ASSERT(sigaction(SIGQUIT, NULL, &now) == 0 &&
 		          now.sa_handler == SIG_DFL);
 	}
 }

@@ -294,6 +294,23 @@ test_rank(void)
 	CU_ASSERT_EQUAL(cmp->order[3], 3);
 	CU_ASSERT(fabs(cmp->c[0]->weight - 0.5) <= 1e-15);
 	CU_ASSERT_EQUAL(cmp->c[1]->weight, 0);
+	/* exact fits (AICc -inf) share the weight; the others get 0,
+	 * never NaN (issue 25, finding 13) */
+	cmp->c[0]->aicc = cmp->c[2]->aicc = -INFINITY;
+	cmp->c[1]->aicc = 5;
+	sf_compare_rank(cmp);
+	CU_ASSERT_EQUAL(sf_compare_exact(cmp), 2);
+	CU_ASSERT_EQUAL(cmp->order[0], 0);
+	CU_ASSERT_EQUAL(cmp->order[1], 2);
+	CU_ASSERT_EQUAL(cmp->order[2], 1);
+	CU_ASSERT_EQUAL(cmp->c[0]->weight, 0.5);
+	CU_ASSERT_EQUAL(cmp->c[2]->weight, 0.5);
+	CU_ASSERT_EQUAL(cmp->c[1]->weight, 0);
+	CU_ASSERT_EQUAL(cmp->c[3]->weight, 0);
+	cmp->c[2]->aicc = 4;
+	sf_compare_rank(cmp);
+	CU_ASSERT_EQUAL(cmp->c[0]->weight, 1);
+	CU_ASSERT_EQUAL(cmp->c[2]->weight, 0);
 	/* nan.yaml's rows are line.csv's: other rows */
 	CU_ASSERT_EQUAL(sf_compare_other_rows(cmp), 3);
 	CU_ASSERT_EQUAL(sf_compare_other_output(cmp), 0);

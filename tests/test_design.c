@@ -171,6 +171,66 @@ halfwidth_at(const sf_fitfile *ff, const double *target)
 	return w;
 }
 
+/* x's ranking is the total order of next: narrower, then cheaper, then
+ * earlier; a candidate listed twice keeps its two places in list order. */
+static void
+check_ranking(const sf_next *x)
+{
+	for (size_t r = 1; r < x->nranked; r++) {
+		size_t a = x->rank[r - 1], b = x->rank[r];
+		double wa = x->gains[a].halfwidth_pct,
+		       wb = x->gains[b].halfwidth_pct;
+
+		CU_ASSERT(wa < wb ||
+		          (wa == wb && (x->cost[a] < x->cost[b] ||
+		                        (x->cost[a] == x->cost[b] && a < b))));
+	}
+}
+
+/* The candidates of x listed twice: ties broken by list order; and with
+ * p = 0 and p = -4 first, where the time is not finite: left out, never
+ * ranked as NaN (issue 25, finding 11). */
+static void
+check_twice_and_domain(const sf_fitfile *base, const double *target,
+                       double **cols, size_t ncand, const sf_next *x)
+{
+	double *twice[3];
+	sf_next *y = NULL;
+
+	for (size_t i = 0; i < 3; i++) {
+		twice[i] = malloc(2 * ncand * sizeof **twice);
+		memcpy(twice[i], cols[i], ncand * sizeof **twice);
+		memcpy(twice[i] + ncand, cols[i], ncand * sizeof **twice);
+	}
+	CU_ASSERT_EQUAL_FATAL(sf_next_run(base, target,
+	                                  (const double *const *)twice,
+	                                  2 * ncand, INFINITY, 1, &y, NULL),
+	                      SF_OK);
+	check_ranking(y);
+	for (size_t r = 0; r < ncand; r++) {
+		CU_ASSERT_EQUAL(y->rank[2 * r], x->rank[r]);
+		CU_ASSERT_EQUAL(y->rank[2 * r + 1], x->rank[r] + ncand);
+	}
+	sf_next_free(y);
+	twice[0][0] = 0;
+	twice[0][1] = -4;
+	CU_ASSERT_EQUAL_FATAL(sf_next_run(base, target,
+	                                  (const double *const *)twice, ncand,
+	                                  INFINITY, 3, &y, NULL),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(y->skipped[0], SF_NEXT_TIME);
+	CU_ASSERT_EQUAL(y->skipped[1], SF_NEXT_TIME);
+	CU_ASSERT_EQUAL(y->nranked, ncand - 2);
+	for (size_t r = 0; r < y->nranked; r++)
+		CU_ASSERT(y->rank[r] >= 2 && isfinite(y->time[y->rank[r]]));
+	for (size_t r = 0; r < y->nplan; r++)
+		CU_ASSERT(y->plan[r] >= 2);
+	check_ranking(y);
+	sf_next_free(y);
+	for (size_t i = 0; i < 3; i++)
+		free(twice[i]);
+}
+
 static void
 test_quick_start(void)
 {
@@ -212,6 +272,8 @@ test_quick_start(void)
 	                                  (const double *const *)cols, ncand,
 	                                  INFINITY, 1, &x, NULL),
 	                      SF_OK);
+	check_ranking(x);
+	check_twice_and_domain(base, target, cols, ncand, x);
 	/* Measure each candidate (its rows from the data), refit, and look
 	 * at the interval at the target. */
 	for (size_t k = 0; k < ncand; k++) {

@@ -805,7 +805,8 @@ test_errors(void)
 	    {"model", SF_ETYPE, 1, "text input 'model'"},
 	    {"!model", SF_ETYPE, 2, "text input 'model'"},
 	    {deep, SF_ESYNTAX, 513, "too deeply nested"},
-	    {chain, SF_ESYNTAX, 4096, "too deeply nested"},
+	    {chain, SF_ESYNTAX, 4096,
+	     "a sum of more than 2048 terms in a row, the most"},
 	    {minus, SF_ESYNTAX, 513, "too deeply nested"},
 	};
 	const ecase data_only[] = {

@@ -38,7 +38,8 @@ test_list_and_find(void)
 	char *path = NULL;
 	sf_error err;
 
-	CU_ASSERT_EQUAL_FATAL(sf_library_list(dir, &e, &n, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_library_list(dir, NULL, NULL, &e, &n, &err),
+	                      SF_OK);
 	CU_ASSERT(n >= 2);
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
@@ -63,8 +64,9 @@ test_list_and_find(void)
 	                                           "'@ddp-generic'?"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'scalefit formulas'"));
 	sf_library_entries_free(e, n);
-	CU_ASSERT_EQUAL(sf_library_list(sf_test_data("none"), &e, &n, &err),
-	                SF_EIO);
+	CU_ASSERT_EQUAL(
+	    sf_library_list(sf_test_data("none"), NULL, NULL, &e, &n, &err),
+	    SF_EIO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "SCALEFIT_LIBRARY"));
 }
 

@@ -150,6 +150,18 @@ test_bad_options(void)
 		                SF_EVALUE);
 		CU_ASSERT_STRING_EQUAL(err.file, "--output-column");
 	}
+	{
+		/* one input twice: refused naming both, not the last kept */
+		const char *twice[] = {"p=gpus", "n=n", "p =cores"};
+		sf_data_override o = {NULL, NULL, twice, 3};
+
+		CU_ASSERT_EQUAL(sf_model_override(set->models[0], &o, &err),
+		                SF_EVALUE);
+		CU_ASSERT_STRING_EQUAL(err.file, "--input");
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.message,
+		                              "'p=gpus' and 'p =cores' both "
+		                              "give input p"));
+	}
 	/* nothing replaced by the failed options */
 	CU_ASSERT_STRING_EQUAL(set->models[0]->inputs[0].expr.text, "gpus");
 	CU_ASSERT_PTR_NULL(set->models[0]->inputs[0].expr.origin);

@@ -15,9 +15,11 @@
  * At p = 8, n = 1: g = (1, n / p, p) = (1, 0.125, 8), g^T C g = 0.01 +
  * 4 / 64 + 0.0004 * 64 - 2 * 0.1 * 0.125 = 0.0731.
  */
+#include "base/rng.h"
 #include "use/assign.h"
 #include "use/fitfile.h"
 #include "use/json.h"
+#include "use/report.h"
 #include "use/plot.h"
 #include "use/predict.h"
 #include "use/svg.h"
@@ -449,6 +451,68 @@ test_text(void)
 	sf_text_band(bands[0].band, 5, cell, 6); /* cut, still terminated */
 	CU_ASSERT_STRING_EQUAL(cell, "[16.3");
 	sf_fitfile_free(f);
+}
+
+/* The writer's numbers and strings are jansson's, byte for byte: numbers
+ * of every size and sign (whole ones, reals, exponents, subnormals) and
+ * strings with quotes, backslashes, every control and UTF-8. */
+static void
+test_json_writer_like_jansson(void)
+{
+	const size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(17);
+	sf_rng r;
+	size_t bad = 0;
+
+	sf_rng_seed(&r, 25, 7);
+	for (int k = 0; k < 200000; k++) {
+		uint64_t bits =
+		    (uint64_t)sf_rng_next(&r) << 32 | sf_rng_next(&r);
+		double x;
+		char mine[32], *theirs;
+		json_t *v;
+
+		/* all bit patterns, then scaled and rounded ones */
+		memcpy(&x, &bits, sizeof x);
+		if (k % 4 == 1)
+			x = ldexp((double)(bits >> 11), (int)(k % 200) - 100);
+		else if (k % 4 == 2)
+			x = (double)((int64_t)bits >> (k % 60));
+		else if (k % 4 == 3)
+			x = round(ldexp((double)(bits >> 11), -53) * 1e6) / 1e3;
+		sf_json_number_text(x, mine);
+		v = sf_json_number(x);
+		theirs = json_dumps(v, flags);
+		if (strcmp(mine, theirs) != 0 && bad++ < 5)
+			printf("\n    %.17g: %s, jansson %s", x, mine, theirs);
+		free(theirs);
+		json_decref(v);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	{
+		const char *texts[] = {
+		    "",
+		    "plain",
+		    "q\"uote\\back/slash",
+		    "\b\f\n\r\t\v\001\037\177 end",
+		    "caf\xc3\xa9 \xe2\x82\xac \xf0\x9d\x84\x9e",
+		    "\033]0;title\a"};
+		for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+			char *mine = NULL, *theirs;
+			size_t length = 0;
+			FILE *out = open_memstream(&mine, &length);
+			sf_json_writer w;
+			json_t *v = json_string(texts[i]);
+
+			sf_json_writer_init(&w, out, 0);
+			sf_json_writer_string(&w, texts[i]);
+			fclose(out);
+			theirs = json_dumps(v, flags);
+			CU_ASSERT_STRING_EQUAL(mine, theirs);
+			free(mine);
+			free(theirs);
+			json_decref(v);
+		}
+	}
 }
 
 static void
@@ -970,6 +1034,7 @@ main(void)
 	static CU_TestInfo text_tests[] = {
 	    {"columns, bands and inputs", test_text},
 	    {"put and pair", test_json_helpers},
+	    {"written like jansson", test_json_writer_like_jansson},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo sweep_tests[] = {

@@ -264,9 +264,46 @@ test_predict(void)
 	CU_ASSERT_EQUAL(r->predictions[0]->n, 2);
 	CU_ASSERT(isfinite(r->predictions[0]->points[0].time));
 	CU_ASSERT(r->predictions[0]->interval);
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(r->out.json, "points")),
-	                2);
+	{
+		/* Written point by point: the bytes of the whole tree. */
+		json_t *doc =
+		    sf_prediction_json(r->set->fits[0], r->predictions[0]);
+		char *text = NULL, *tree = NULL;
+
+		CU_ASSERT_PTR_NULL(r->out.json);
+		CU_ASSERT_EQUAL(sf_run_output_json_text(&r->out, &text, &err),
+		                SF_OK);
+		CU_ASSERT_EQUAL(sf_run_json_text(doc, &tree, &err), SF_OK);
+		CU_ASSERT_STRING_EQUAL(text, tree);
+		CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "points")),
+		                2);
+		json_decref(doc);
+		free(text);
+		free(tree);
+	}
 	sf_run_predict_result_free(r);
+	{
+		/* two fits: their average, written the same way */
+		const char *two[] = {fit, fit};
+		json_t *doc;
+		char *text = NULL, *tree = NULL;
+
+		s.fits = two;
+		s.nfits = 2;
+		CU_ASSERT_EQUAL_FATAL(sf_run_predict(&s, &r, &err), SF_OK);
+		doc = sf_average_json((const sf_fitfile *const *)r->fits,
+		                      r->average);
+		CU_ASSERT_EQUAL(sf_run_output_json_text(&r->out, &text, &err),
+		                SF_OK);
+		CU_ASSERT_EQUAL(sf_run_json_text(doc, &tree, &err), SF_OK);
+		CU_ASSERT_STRING_EQUAL(text, tree);
+		json_decref(doc);
+		free(text);
+		free(tree);
+		sf_run_predict_result_free(r);
+		s.fits = &fit;
+		s.nfits = 1;
+	}
 	/* A point not understood: a fault of the request, named. */
 	at[0] = "q=1";
 	s.nat = 1;

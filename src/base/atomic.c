@@ -17,14 +17,35 @@
 
 enum { LINK_MAX_DEPTH = 40, TMP_PATH_MAX = 4096 };
 
+/* The signals handled: 1 to SIGRTMAX at most (glibc's NSIG is 65). */
+enum { SIGNALS = 65 };
+
 /* The temporary file a signal handler removes: set, then armed. */
 static char pending_tmp[TMP_PATH_MAX];
 static volatile sig_atomic_t pending_armed;
-static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* 1 when sig's default action ends the process: every signal but those
+ * that cannot be caught, stop the process or are ignored by default. */
+static int
+terminates(int sig)
+{
+	static const int spared[] = {
+	    SIGKILL,  SIGSTOP, SIGCHLD, SIGCONT,
+	    SIGTSTP,  SIGTTIN, SIGTTOU, SIGURG,
+#ifdef SIGWINCH
+	    SIGWINCH,
+#endif
+	};
+
+	for (size_t k = 0; k < sizeof spared / sizeof spared[0]; k++)
+		if (sig == spared[k])
+			return 0;
+	return 1;
+}
 
 /* Async-signal-safe: unlink, sigaction and raise only.  The default
  * action is back before the signal is raised again, so the process ends
- * as it would have without us. */
+ * as it would have without us (a core dump for SIGQUIT, SIGSEGV, ...). */
 static void
 on_signal(int sig)
 {
@@ -42,37 +63,40 @@ on_signal(int sig)
 	errno = saved;
 }
 
-/* Install on_signal for the signals left at their default action;
- * installed[k] says which. */
+/* Install on_signal for every signal that would end the process and is
+ * left at its default action (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+ * SIGALRM, SIGUSR1, SIGXCPU, ...: a temporary file of 172 MB was left by
+ * five of them); installed[sig] says which. */
 static void
-catch_signals(int installed[3])
+catch_signals(unsigned char installed[SIGNALS])
 {
-	for (size_t k = 0; k < 3; k++) {
+	for (int sig = 1; sig < SIGNALS; sig++) {
 		struct sigaction old, act;
 
-		installed[k] = 0;
-		if (sigaction(caught[k], NULL, &old) != 0 ||
-		    old.sa_handler != SIG_DFL)
+		installed[sig] = 0;
+		if (!terminates(sig) || sigaction(sig, NULL, &old) != 0 ||
+		    old.sa_handler != SIG_DFL ||
+		    (old.sa_flags & SA_SIGINFO) != 0)
 			continue;
 		memset(&act, 0, sizeof act);
 		act.sa_handler = on_signal;
 		sigemptyset(&act.sa_mask);
-		installed[k] = sigaction(caught[k], &act, NULL) == 0;
+		installed[sig] = sigaction(sig, &act, NULL) == 0;
 	}
 }
 
 static void
-release_signals(const int installed[3])
+release_signals(const unsigned char installed[SIGNALS])
 {
-	for (size_t k = 0; k < 3; k++) {
+	for (int sig = 1; sig < SIGNALS; sig++) {
 		struct sigaction dfl;
 
-		if (!installed[k])
+		if (!installed[sig])
 			continue;
 		memset(&dfl, 0, sizeof dfl);
 		dfl.sa_handler = SIG_DFL;
 		sigemptyset(&dfl.sa_mask);
-		sigaction(caught[k], &dfl, NULL);
+		sigaction(sig, &dfl, NULL);
 	}
 }
 
@@ -83,8 +107,9 @@ block_signals(int how, sigset_t *old)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t k = 0; k < 3; k++)
-		sigaddset(&set, caught[k]);
+	for (int sig = 1; sig < SIGNALS; sig++)
+		if (terminates(sig) && sig != SIGKILL && sig != SIGSTOP)
+			sigaddset(&set, sig);
 	sigprocmask(how, how == SIG_BLOCK ? &set : old,
 	            how == SIG_BLOCK ? old : NULL);
 }
@@ -235,7 +260,7 @@ inspect_target(const char *path, const char *target, const char *what,
  * caught signals (installed says which handlers are ours).  Returns its
  * descriptor, or -1 with errno set. */
 static int
-create_tmp(char *tmp, int installed[3])
+create_tmp(char *tmp, unsigned char installed[SIGNALS])
 {
 	sigset_t old;
 	int fd, e;
@@ -256,7 +281,8 @@ create_tmp(char *tmp, int installed[3])
 /* Rename tmp over target and, when it is done, disarm the signals' removal
  * of tmp.  Returns rename's result, errno its. */
 static int
-install_tmp(const char *tmp, const char *target, const int installed[3])
+install_tmp(const char *tmp, const char *target,
+            const unsigned char installed[SIGNALS])
 {
 	sigset_t old;
 	int rc, e;
@@ -275,7 +301,7 @@ install_tmp(const char *tmp, const char *target, const int installed[3])
 
 /* After a failure: close fd (unless -1), remove tmp and disarm. */
 static void
-discard_tmp(int fd, const char *tmp, const int installed[3])
+discard_tmp(int fd, const char *tmp, const unsigned char installed[SIGNALS])
 {
 	sigset_t old;
 
@@ -293,7 +319,7 @@ sf_write_atomic(const char *path, const char *text, size_t length,
                 const char *what, sf_error *err)
 {
 	char *target = NULL, *tmp = NULL;
-	int installed[3] = {0, 0, 0};
+	unsigned char installed[SIGNALS] = {0};
 	mode_t mode = 0;
 	int fd = -1, rc, direct;
 

@@ -12,8 +12,11 @@
  *   file: mkstemp's 0600 would make a report private), and renamed over
  *   the target.  A target that is not writable (or has no write bit at
  *   all, even for root) is refused, not replaced.
- *   On any failure, and on SIGINT, SIGTERM or SIGHUP while the temporary
- *   file exists, it is removed and the target is left as it was;
+ *   On any failure, and on any signal whose default action ends the
+ *   process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1,
+ *   SIGXCPU, the real-time ones, ...; scalefit(1) SIGNALS) while the
+ *   temporary file exists, it is removed and the target is left as it
+ *   was; the signal is then raised again with its default action;
  * - a character device (/dev/null, a terminal) or a FIFO is written
  *   directly, never replaced (opening a FIFO waits for its reader);
  * - anything else (a directory, a socket, a block device) is refused.

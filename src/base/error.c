@@ -7,6 +7,7 @@
  * lands under the right character in any terminal.
  */
 #include "base/error.h"
+#include "base/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,31 +157,6 @@ sf_error_quote(sf_error *e, const char *text, size_t length)
 	e->source_column = col > skip ? (int)(col - skip) : 0;
 }
 
-/* A control character (but tab, and newline where keep_newline) would
- * drive the terminal the message is printed on: a file's "\e]0;...\a"
- * could retitle it or worse.  Copy text to out with those bytes shown as
- * \xHH.  out has room for 4 bytes per byte of text. */
-static void
-escape_controls(const char *text, char *out, int keep_newline)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (; *text != '\0'; text++) {
-		unsigned char c = (unsigned char)*text;
-
-		if ((c < 0x20 && c != '\t' && !(c == '\n' && keep_newline)) ||
-		    c == 0x7f) {
-			*out++ = '\\';
-			*out++ = 'x';
-			*out++ = hex[c >> 4];
-			*out++ = hex[c & 15];
-		} else {
-			*out++ = (char)c;
-		}
-	}
-	*out = '\0';
-}
-
 size_t
 sf_error_format(const sf_error *e, const char *severity, char *buf, size_t size)
 {
@@ -194,9 +170,11 @@ sf_error_format(const sf_error *e, const char *severity, char *buf, size_t size)
 		buf[0] = '\0';
 	if (e == NULL)
 		return 0;
-	escape_controls(e->file, file, 0);
-	escape_controls(e->message, message, 1);
-	escape_controls(e->source, source, 0);
+	/* A file's "\e]0;...\a" would retitle the terminal, or worse. */
+	sf_escape(file, sizeof file, e->file, SF_ESCAPE_TAB);
+	sf_escape(message, sizeof message, e->message,
+	          SF_ESCAPE_TAB | SF_ESCAPE_NEWLINE);
+	sf_escape(source, sizeof source, e->source, SF_ESCAPE_TAB);
 	where[0] = '\0';
 	if (e->file[0] != '\0') {
 		if (e->line > 0 && e->column > 0)
@@ -212,22 +190,19 @@ sf_error_format(const sf_error *e, const char *severity, char *buf, size_t size)
 	need = w > 0 ? (size_t)w : 0;
 	if (e->source[0] != '\0' && e->source_column > 0) {
 		char caret[4 * SF_ERROR_SOURCE_MAX + 2];
-		int c = 0;
+		size_t c, before = (size_t)e->source_column - 1;
+		char prefix[SF_ERROR_SOURCE_MAX];
 
-		/* Keep tabs so the caret lines up with the quoted text, and
-		 * four columns for each escaped control character. */
-		for (int i = 0;
-		     i < e->source_column - 1 && e->source[i] != '\0'; i++) {
-			unsigned char b = (unsigned char)e->source[i];
-
-			if (b == '\t')
-				caret[c++] = '\t';
-			else if (b < 0x20 || b == 0x7f)
-				for (int k = 0; k < 4; k++)
-					caret[c++] = ' ';
-			else
-				caret[c++] = ' ';
-		}
+		/* The caret goes under the escaped line: blanks as wide as
+		 * what precedes its column, tabs kept so it lines up. */
+		if (before > strlen(e->source))
+			before = strlen(e->source);
+		memcpy(prefix, e->source, before);
+		prefix[before] = '\0';
+		c = sf_escape(caret, sizeof caret - 1, prefix, SF_ESCAPE_TAB);
+		for (size_t i = 0; i < c; i++)
+			if (caret[i] != '\t')
+				caret[i] = ' ';
 		caret[c++] = '^';
 		caret[c] = '\0';
 		n = need < size ? need : (size > 0 ? size - 1 : 0);

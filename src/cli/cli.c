@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/suggest.h"
@@ -79,6 +80,16 @@ int
 cli_output_not_input(const char *cmd, const char *option, const char *output,
                      const char *input, const char *what)
 {
+	/* "-" is standard input for a data file, so it would be read as
+	 * standard output here; it would make a file named "-" instead.
+	 * Refused: a file of that name is "./-". */
+	if (output != NULL && strcmp(output, "-") == 0)
+		return cli_usage(cmd, NULL,
+		                 "%s -: standard output is not a file to write "
+		                 "here (it gets the text report, or --json's "
+		                 "document): give a file name, ./- for one "
+		                 "named '-'",
+		                 option);
 	if (output == NULL || input == NULL || !sf_file_same(output, input))
 		return SF_EXIT_OK;
 	return cli_usage(cmd, NULL,
@@ -208,17 +219,30 @@ cli_library_dir(void)
 }
 
 int
+cli_once(const char *cmd, const char *name, const char *how, const char **value,
+         const char *arg)
+{
+	if (*value != NULL)
+		return cli_usage(
+		    cmd, NULL, "--%s given twice ('%s', then '%s'): %s", name,
+		    *value, arg, how != NULL ? how : "give it once");
+	*value = arg;
+	return SF_EXIT_OK;
+}
+
+int
 cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
 {
 	sf_run_data *r = &d->run;
 
 	switch (c) {
 	case CLI_OPT_WHERE:
-		r->change.where = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "where",
+		                "give one condition, joined with &&",
+		                &r->change.where, arg);
 	case CLI_OPT_OUTPUT_COLUMN:
-		r->change.output = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "output-column", NULL, &r->change.output,
+		                arg);
 	case CLI_OPT_INPUT:
 		if (r->change.ninputs == CLI_DATA_INPUTS_MAX)
 			return cli_usage(cmd, NULL,
@@ -228,8 +252,8 @@ cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
 		r->change.inputs = d->inputs;
 		return SF_EXIT_OK;
 	case CLI_OPT_BY:
-		r->by = arg;
-		return SF_EXIT_OK;
+		return cli_once(cmd, "by", "give the columns in one, --by a,b",
+		                &r->by, arg);
 	case CLI_OPT_DETAILS:
 		r->details = 1;
 		return SF_EXIT_OK;
@@ -437,7 +461,8 @@ fleet_failed(const sf_fleet *f)
 			fprintf(stderr, " ... (%zu more)", f->failed - 10);
 			break;
 		}
-		fprintf(stderr, "%s %s", named > 1 ? "," : "", f->labels[i]);
+		fputs(named > 1 ? ", " : " ", stderr);
+		sf_escape_print(stderr, f->labels[i], 0);
 	}
 	fputc('\n', stderr);
 	return SF_EXIT_GOAL;
@@ -453,7 +478,7 @@ cli_print(const sf_run_output *o, int json)
 		fputs(o->text, stdout);
 		return SF_EXIT_OK;
 	}
-	if (sf_run_json_print(o->json, stdout, &err) != SF_OK)
+	if (sf_run_output_json_print(o, stdout, &err) != SF_OK)
 		return cli_error(&err);
 	return SF_EXIT_OK;
 }
@@ -484,7 +509,7 @@ int
 cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
           sf_fleet_fn fn, void *ctx, int json, const char *output, int quiet)
 {
-	sf_run_output o = {NULL, NULL};
+	sf_run_output o = {0};
 	sf_fleet *f = NULL;
 	sf_error err;
 	int status;

@@ -214,9 +214,20 @@ const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
                                  const char *name, const char *path);
 
 /*
- * Refuse an output (option's argument, e.g. "-o") that names the same file
- * as input (what says which: "the model file"), before any work.  Returns
- * SF_EXIT_OK, or SF_EXIT_USAGE after the message.  Either may be NULL.
+ * Option --name's value arg into *value, refused (a usage error naming
+ * both values, then how to do it instead: how, or "give it once" when
+ * NULL) when *value was set before: the last would silently win.  Returns
+ * SF_EXIT_OK or SF_EXIT_USAGE.
+ */
+int cli_once(const char *cmd, const char *name, const char *how,
+             const char **value, const char *arg);
+
+/*
+ * Refuse an output (option's argument, e.g. "-o") that is "-" (it would
+ * make a file named "-", not write standard output) or that names the
+ * same file as input (what says which: "the model file"), before any
+ * work.  Returns SF_EXIT_OK, or SF_EXIT_USAGE after the message.  Either
+ * may be NULL.
  */
 int cli_output_not_input(const char *cmd, const char *option,
                          const char *output, const char *input,

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "run/check.h"
 
 #include <getopt.h>
@@ -32,8 +33,11 @@ check_model(const sf_model_set *set, size_t i, const sf_run_data *d, int quiet)
 	/* data.by: its columns exist, as fit would require. */
 	if (sf_run_check_groups(r, d, &err) != SF_OK)
 		status = cli_error(&err);
-	else if (r->groups != NULL)
-		printf("by:    %s: %zu groups\n", m->by.text, r->groups->count);
+	else if (r->groups != NULL) {
+		fputs("by:    ", stdout);
+		sf_escape_print(stdout, m->by.text, 0);
+		printf(": %zu groups\n", r->groups->count);
+	}
 	sf_run_check_result_free(r);
 	return status;
 }

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "input/library.h"
 
 #include <getopt.h>
@@ -31,13 +32,20 @@ sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
 		                 argv[optind]);
-	if (sf_library_list(cli_library_dir(), &e, &n, &err) != SF_OK)
+	if (sf_library_list(cli_library_dir(), cli_warning, NULL, &e, &n,
+	                    &err) != SF_OK)
 		return cli_error(&err);
+	/* A file's name and comment are shown escaped (base/escape.h). */
 	for (size_t i = 0; i < n; i++)
-		if (strlen(e[i].name) > width)
-			width = strlen(e[i].name);
-	for (size_t i = 0; i < n; i++)
-		printf("@%-*s  %s\n", (int)width, e[i].name, e[i].description);
+		if (sf_escape_length(e[i].name, 0) > width)
+			width = sf_escape_length(e[i].name, 0);
+	for (size_t i = 0; i < n; i++) {
+		putchar('@');
+		sf_escape_print(stdout, e[i].name, -(int)width);
+		fputs("  ", stdout);
+		sf_escape_print(stdout, e[i].description, 0);
+		putchar('\n');
+	}
 	sf_library_entries_free(e, n);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("scalefit: error: could not write standard output\n",

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "cli/cli.h"
+#include "base/escape.h"
 #include "base/atomic.h"
 #include "input/csv.h"
 #include "input/scaffold.h"
@@ -45,6 +46,25 @@ data_file_for(const char *data, const char *output)
 	if (realpath(data, resolved) == NULL)
 		return strdup(data);
 	return strdup(resolved);
+}
+
+/* The model text on standard output.  On a terminal a data value's ESC
+ * or BEL would drive it: shown as \xHH (base/escape.h), line breaks and
+ * tabs kept; such a byte is not valid YAML as it is either.  Returns
+ * SF_OK or SF_ENOMEM. */
+static int
+print_escaped(const char *text)
+{
+	const unsigned keep = SF_ESCAPE_NEWLINE | SF_ESCAPE_TAB;
+	size_t n = sf_escape_length(text, keep);
+	char *shown = malloc(n + 1);
+
+	if (shown == NULL)
+		return SF_ENOMEM;
+	sf_escape(shown, n + 1, text, keep);
+	fputs(shown, stdout);
+	free(shown);
+	return SF_OK;
 }
 
 int
@@ -114,7 +134,11 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		                    &err) != SF_OK)
 			status = cli_error(&err);
 	} else {
-		fputs(text, stdout);
+		if (print_escaped(text) != SF_OK) {
+			sf_error_set(&err, SF_ENOMEM, "out of memory");
+			status = cli_error(&err);
+			goto done;
+		}
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			fputs("scalefit: error: could not write standard "
 			      "output\n",

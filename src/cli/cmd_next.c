@@ -20,16 +20,6 @@ typedef struct next_args {
 	sf_run_next_settings s;
 } next_args;
 
-/* A text option given at most once. */
-static int
-once(const sf_command *cmd, const char *name, const char **text)
-{
-	if (*text != NULL)
-		return cli_usage(cmd->name, NULL, "--%s is given twice", name);
-	*text = optarg;
-	return SF_EXIT_OK;
-}
-
 static int
 parse_option(const sf_command *cmd, int c, next_args *a)
 {
@@ -37,14 +27,17 @@ parse_option(const sf_command *cmd, int c, next_args *a)
 
 	switch (c) {
 	case 't':
-		return once(cmd, "target", &s->target);
+		return cli_once(cmd->name, "target", NULL, &s->target, optarg);
 	case 'o':
-		return once(cmd, "over", &s->over);
+		return cli_once(cmd->name, "over", NULL, &s->over, optarg);
 	case 's':
 		a->set[s->nset++] = optarg;
 		return SF_EXIT_OK;
 	case 'c':
-		return once(cmd, "candidates", &s->candidates);
+		return cli_once(cmd->name, "candidates", NULL, &s->candidates,
+		                optarg);
+	case 'G':
+		return cli_once(cmd->name, "group", NULL, &s->group, optarg);
 	case 'b':
 		if (sf_parse_double(optarg, &s->budget) != SF_OK ||
 		    !(s->budget > 0))
@@ -79,6 +72,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 	    {"budget", required_argument, NULL, 'b'},
 	    {"runs", required_argument, NULL, 'r'},
 	    {"top", required_argument, NULL, 'n'},
+	    {"group", required_argument, NULL, 'G'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},

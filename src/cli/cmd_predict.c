@@ -69,8 +69,7 @@ parse_option(const sf_command *cmd, int c, predict_args *a)
 		a->weights_given = 1;
 		return SF_EXIT_OK;
 	case 'G':
-		s->group = optarg;
-		return SF_EXIT_OK;
+		return cli_once(cmd->name, "group", NULL, &s->group, optarg);
 	case 'u':
 		return parse_unit(cmd, optarg, &s->unit);
 	case 'q':

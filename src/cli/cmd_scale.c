@@ -119,8 +119,7 @@ parse_report(int c, scale_args *a)
 		a->s.json = 1;
 		return SF_EXIT_OK;
 	case 'G':
-		a->s.group = optarg;
-		return SF_EXIT_OK;
+		return cli_once("scale", "group", NULL, &a->s.group, optarg);
 	case 'q':
 		a->s.quiet = 1;
 		return SF_EXIT_OK;

@@ -151,6 +151,8 @@ static const command commands[] = {
      "with --budget)\n"
      "      --top N               show the N best candidates (default "
      "10)\n"
+     "      --group KEY           of a --by fit file, the group to answer "
+     "for\n"
      "      --json                print the ranking as JSON\n"
      "  -q, --quiet               no warnings\n",
      sf_command_next},

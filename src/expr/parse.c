@@ -33,6 +33,36 @@ typedef struct parser {
 
 /* ---- Tree building ------------------------------------------------------ */
 
+/*
+ * The error of a tree taller than SF_AST_MAX_HEIGHT at operator pos.  A
+ * flat sum or product (a + b + c + ..., its operators one under the other
+ * on the left) is not nested, only long: say so, and how to shorten it.
+ */
+static void
+too_tall(parser *p, int kind, int op, size_t pos, int a)
+{
+	const sf_ast_node *left = &p->t->nodes[a];
+	int additive = op == SF_OP_ADD || op == SF_OP_SUB;
+
+	if (kind == SF_AST_BINARY && left->kind == SF_AST_BINARY &&
+	    (additive ? left->op == SF_OP_ADD || left->op == SF_OP_SUB
+	              : (op == SF_OP_MUL || op == SF_OP_DIV) &&
+	                    (left->op == SF_OP_MUL || left->op == SF_OP_DIV)))
+		sf_error_at(p->err, SF_ESYNTAX, NULL, 1, (int)pos + 1,
+		            "a %s of more than %d %s in a row, the most an "
+		            "expression holds: group them in parentheses, %s, "
+		            "or give parts of it as terms",
+		            additive ? "sum" : "product", SF_AST_MAX_HEIGHT,
+		            additive ? "terms" : "factors",
+		            additive ? "(a + b + ...) + (c + d + ...)"
+		                     : "(a * b * ...) * (c * d * ...)");
+	else
+		sf_error_at(p->err, SF_ESYNTAX, NULL, 1, (int)pos + 1,
+		            "expression is too deeply nested (more than %d "
+		            "operators)",
+		            SF_AST_MAX_HEIGHT);
+}
+
 static int
 ast_add(parser *p, int kind, int op, size_t pos, int a, int b)
 {
@@ -61,10 +91,7 @@ ast_add(parser *p, int kind, int op, size_t pos, int a, int b)
 	if (kind == SF_AST_BINARY && 1 + p->height[b] > h)
 		h = 1 + p->height[b];
 	if (h > SF_AST_MAX_HEIGHT) {
-		sf_error_at(p->err, SF_ESYNTAX, NULL, 1, (int)pos + 1,
-		            "expression is too deeply nested (more than %d "
-		            "operators)",
-		            SF_AST_MAX_HEIGHT);
+		too_tall(p, kind, op, pos, a);
 		return -1;
 	}
 	n = &t->nodes[t->n];

@@ -511,10 +511,18 @@ sf_compare_rank(sf_compare *cmp)
 		if (!c[i]->failed && c[i]->aicc < best)
 			best = c[i]->aicc;
 	}
+	/* A formula that fits the rows exactly (SSE 0) has an AICc of
+	 * -inf: against it every other weight is 0, and those that do tie
+	 * (inf - inf is no difference), so they share the weight equally. */
 	for (size_t i = 0; i < n; i++) {
-		c[i]->weight = !c[i]->failed && isfinite(c[i]->aicc)
-		                   ? exp(-(c[i]->aicc - best) / 2)
-		                   : 0;
+		if (c[i]->failed || isnan(c[i]->aicc))
+			c[i]->weight = 0;
+		else if (best == -INFINITY)
+			c[i]->weight = c[i]->aicc == -INFINITY;
+		else
+			c[i]->weight = isfinite(c[i]->aicc)
+			                   ? exp(-(c[i]->aicc - best) / 2)
+			                   : 0;
 		total += c[i]->weight;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -528,6 +536,16 @@ sf_compare_rank(sf_compare *cmp)
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
+}
+
+size_t
+sf_compare_exact(const sf_compare *cmp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->n; i++)
+		n += !cmp->c[i]->failed && cmp->c[i]->aicc == -INFINITY;
+	return n;
 }
 
 size_t

@@ -163,8 +163,14 @@ int sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err);
 int sf_compare_fit_all(sf_compare *cmp, sf_error *err);
 
 /* Order the candidates (cmp->order) and set their Akaike weights; see the
- * opening comment.  Every candidate must have been fitted. */
+ * opening comment.  Every candidate must have been fitted.  A candidate
+ * that fits the rows exactly (SSE 0) has an AICc of -inf: those that do
+ * share the weight equally and the others get 0. */
 void sf_compare_rank(sf_compare *cmp);
+
+/* How many candidates fit the rows exactly (an AICc of -inf): AICc cannot
+ * tell them apart, and they share the Akaike weight. */
+size_t sf_compare_exact(const sf_compare *cmp);
 
 /*
  * For a table of the extrapolation by value, across candidates: the

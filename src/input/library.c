@@ -2,6 +2,7 @@
  * library.c - the shipped model files, listed and found by name.
  */
 #include "input/library.h"
+#include "base/file.h"
 #include "base/suggest.h"
 #include "base/units.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A model file is read whole only up to this size for its description. */
 enum { LIBRARY_HEAD_MAX = 1 << 16 };
@@ -88,14 +90,44 @@ sf_library_entries_free(sf_library_entry *e, size_t n)
 	free(e);
 }
 
-/* Fill e from the file dir/expressions/file (name: file without .yaml). */
-static int
-entry_load(sf_library_entry *e, const char *dir, const char *file)
+/* A .yaml file of the folder: its entry, and why it is no formula (a
+ * FIFO, a directory: its open would block or fail), or NULL. */
+typedef struct found {
+	sf_library_entry e;
+	char *skip;
+} found;
+
+static void
+found_free(found *f, size_t n)
 {
-	size_t len = strlen(dir) + strlen(file) + 16, got;
+	for (size_t i = 0; f != NULL && i < n; i++) {
+		free(f[i].e.name);
+		free(f[i].e.path);
+		free(f[i].e.description);
+		free(f[i].skip);
+	}
+	free(f);
+}
+
+static int
+found_by_name(const void *a, const void *b)
+{
+	return by_name(&((const found *)a)->e, &((const found *)b)->e);
+}
+
+/* Fill f from the file dir/expressions/file (name: file without .yaml):
+ * its description, or, when it is not a regular file, why it is
+ * skipped. */
+static int
+entry_load(found *f, const char *dir, const char *file)
+{
+	sf_library_entry *e = &f->e;
+	size_t len = strlen(dir) + strlen(file) + 16, got = 0;
 	char description[256];
 	char *text = malloc(LIBRARY_HEAD_MAX + 1);
-	FILE *f;
+	struct stat st;
+	sf_error why;
+	int fd;
 
 	e->path = malloc(len);
 	e->name = copy(file);
@@ -105,10 +137,18 @@ entry_load(sf_library_entry *e, const char *dir, const char *file)
 	}
 	e->name[strlen(file) - 5] = '\0';
 	snprintf(e->path, len, "%s/expressions/%s", dir, file);
-	got = 0;
-	if ((f = fopen(e->path, "rb")) != NULL) {
-		got = fread(text, 1, LIBRARY_HEAD_MAX, f);
-		fclose(f);
+	sf_error_clear(&why);
+	/* Regular files only: a FIFO would block here for ever. */
+	if (sf_file_open(e->path, &fd, &st, &why) == SF_OK) {
+		ssize_t r;
+
+		while (got < LIBRARY_HEAD_MAX &&
+		       (r = read(fd, text + got, LIBRARY_HEAD_MAX - got)) > 0)
+			got += (size_t)r;
+		close(fd);
+	} else if (st.st_mode != 0 && (f->skip = copy(why.message)) == NULL) {
+		free(text);
+		return SF_ENOMEM;
 	}
 	text[got] = '\0';
 	sf_library_description(text, description, sizeof description);
@@ -117,12 +157,13 @@ entry_load(sf_library_entry *e, const char *dir, const char *file)
 	return e->description != NULL ? SF_OK : SF_ENOMEM;
 }
 
-/* The formulas of the library at dir, as this process finds them. */
+/* The .yaml files of the library at dir, as this process finds them,
+ * sorted by name. */
 static int
-list_here(const char *dir, sf_library_entry **out, size_t *n, sf_error *err)
+list_here(const char *dir, found **out, size_t *n, sf_error *err)
 {
 	size_t len = strlen(dir) + 16, cap = 0, count = 0;
-	sf_library_entry *e = NULL;
+	found *f = NULL;
 	char *where = malloc(len);
 	struct dirent *ent;
 	DIR *d;
@@ -149,72 +190,89 @@ list_here(const char *dir, sf_library_entry **out, size_t *n, sf_error *err)
 		    ent->d_name[0] == '.')
 			continue;
 		if (count == cap) {
-			sf_library_entry *more;
+			found *more;
 
 			cap = cap > 0 ? 2 * cap : 16;
-			if ((more = realloc(e, cap * sizeof *e)) == NULL) {
+			if ((more = realloc(f, cap * sizeof *f)) == NULL) {
 				rc = SF_ENOMEM;
 				break;
 			}
-			e = more;
+			f = more;
 		}
-		memset(&e[count], 0, sizeof e[count]);
-		rc = entry_load(&e[count++], dir, ent->d_name);
+		memset(&f[count], 0, sizeof f[count]);
+		rc = entry_load(&f[count++], dir, ent->d_name);
 	}
 	closedir(d);
 	if (rc != SF_OK) {
-		sf_library_entries_free(e, count);
+		found_free(f, count);
 		return sf_error_set(err, rc, "out of memory");
 	}
 	if (count > 0)
-		qsort(e, count, sizeof *e, by_name);
-	*out = e;
+		qsort(f, count, sizeof *f, found_by_name);
+	*out = f;
 	*n = count;
 	return SF_OK;
 }
 
 /* The library at ctx (its directory) listed as text of *size bytes in
- * *out: each entry's name, path and description, each ended by a NUL.
- * An sf_read_fn, since it reads the library's folder. */
+ * *out: each file's name, path, description and why it is skipped ("" for
+ * a formula), each ended by a NUL.  An sf_read_fn, since it reads the
+ * library's folder. */
 static int
 list_text(void *ctx, char **out, size_t *size, sf_error *err)
 {
-	sf_library_entry *e;
+	found *f;
 	size_t n, length = 0;
 	char *text;
 	int rc;
 
 	*out = NULL;
 	*size = 0;
-	if ((rc = list_here(ctx, &e, &n, err)) != SF_OK)
+	if ((rc = list_here(ctx, &f, &n, err)) != SF_OK)
 		return rc;
 	for (size_t i = 0; i < n; i++)
-		length += strlen(e[i].name) + strlen(e[i].path) +
-		          strlen(e[i].description) + 3;
+		length += strlen(f[i].e.name) + strlen(f[i].e.path) +
+		          strlen(f[i].e.description) +
+		          (f[i].skip != NULL ? strlen(f[i].skip) : 0) + 4;
 	if ((text = malloc(length + 1)) == NULL) {
-		sf_library_entries_free(e, n);
+		found_free(f, n);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
 	length = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *field[3] = {e[i].name, e[i].path, e[i].description};
+		const char *field[4] = {f[i].e.name, f[i].e.path,
+		                        f[i].e.description,
+		                        f[i].skip != NULL ? f[i].skip : ""};
 
-		for (int f = 0; f < 3; f++) {
-			size_t k = strlen(field[f]) + 1;
+		for (int k = 0; k < 4; k++) {
+			size_t m = strlen(field[k]) + 1;
 
-			memcpy(text + length, field[f], k);
-			length += k;
+			memcpy(text + length, field[k], m);
+			length += m;
 		}
 	}
-	sf_library_entries_free(e, n);
+	found_free(f, n);
 	*out = text;
 	*size = length;
 	return SF_OK;
 }
 
+/* Warn through warn (when not NULL) that the file at path is skipped. */
+static void
+warn_skipped(const char *path, const char *why, sf_warn_fn warn, void *ctx)
+{
+	sf_error w;
+
+	if (warn == NULL)
+		return;
+	sf_error_clear(&w);
+	sf_error_at(&w, SF_OK, path, 0, 0, "%s: skipped, not a formula", why);
+	warn(ctx, &w);
+}
+
 int
-sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
-                sf_error *err)
+sf_library_list(const char *dir, sf_warn_fn warn, void *warn_ctx,
+                sf_library_entry **out, size_t *n, sf_error *err)
 {
 	sf_library_entry *e = NULL;
 	size_t size, count = 0, at;
@@ -229,33 +287,47 @@ sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
 		return rc;
 	for (at = 0; at < size; at++)
 		count += text[at] == '\0';
-	count /= 3;
+	count /= 4;
 	if (count > 0 && (e = calloc(count, sizeof *e)) == NULL) {
 		free(text);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
 	at = 0;
 	for (size_t i = 0; i < count; i++) {
-		char **field[3] = {&e[i].name, &e[i].path, &e[i].description};
+		const char *field[4];
 
-		for (int f = 0; f < 3; f++) {
-			if ((*field[f] = copy(text + at)) == NULL) {
-				sf_library_entries_free(e, count);
-				free(text);
-				return sf_error_set(err, SF_ENOMEM,
-				                    "out of memory");
-			}
+		for (int k = 0; k < 4; k++) {
+			field[k] = text + at;
 			at += strlen(text + at) + 1;
 		}
+		if (field[3][0] != '\0') {
+			warn_skipped(field[1], field[3], warn, warn_ctx);
+			continue;
+		}
+		if ((e[*n].name = copy(field[0])) == NULL ||
+		    (e[*n].path = copy(field[1])) == NULL ||
+		    (e[*n].description = copy(field[2])) == NULL) {
+			sf_library_entries_free(e, *n + 1);
+			*n = 0;
+			free(text);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		(*n)++;
 	}
 	free(text);
 	*out = e;
-	*n = count;
 	return SF_OK;
 }
 
 int
 sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
+{
+	return sf_library_find(dir, name, NULL, NULL, path, err);
+}
+
+int
+sf_library_find(const char *dir, const char *name, sf_warn_fn warn,
+                void *warn_ctx, char **path, sf_error *err)
 {
 	const char *names[128], *near;
 	sf_library_entry *e;
@@ -263,7 +335,7 @@ sf_library_path(const char *dir, const char *name, char **path, sf_error *err)
 	int rc;
 
 	*path = NULL;
-	if ((rc = sf_library_list(dir, &e, &n, err)) != SF_OK)
+	if ((rc = sf_library_list(dir, warn, warn_ctx, &e, &n, err)) != SF_OK)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(e[i].name, name) == 0) {

@@ -33,24 +33,32 @@ typedef struct sf_library_entry {
 
 /*
  * The formulas of the library at dir, sorted by name, into a new array
- * *out of *n entries (free with sf_library_entries_free).  Returns SF_OK,
- * SF_EIO when dir/expressions cannot be read (the message says which
- * directory and that $SCALEFIT_LIBRARY overrides it), SF_ENOMEM.  Under
- * MPI rank 0 reads the folder and every rank gets its list
- * (sf_units_read), so the library needs to exist only where rank 0 runs.
+ * *out of *n entries (free with sf_library_entries_free).  A .yaml file
+ * that is not a regular file (a FIFO, whose open would wait for a writer
+ * for ever; a directory) is no formula: it is left out, with a warning
+ * through warn (NULL: none).  Returns SF_OK, SF_EIO when dir/expressions
+ * cannot be read (the message says which directory and that
+ * $SCALEFIT_LIBRARY overrides it), SF_ENOMEM.  Under MPI rank 0 reads the
+ * folder and every rank gets its list (sf_units_read), so the library
+ * needs to exist only where rank 0 runs.
  */
-int sf_library_list(const char *dir, sf_library_entry **out, size_t *n,
-                    sf_error *err);
+int sf_library_list(const char *dir, sf_warn_fn warn, void *warn_ctx,
+                    sf_library_entry **out, size_t *n, sf_error *err);
 
 /* Release n entries.  Accepts NULL. */
 void sf_library_entries_free(sf_library_entry *e, size_t n);
 
 /*
  * The model file of the library formula name (without the '@') into
- * *path (malloc'd).  Returns SF_OK; SF_ENAME when the library has no such
- * formula (with the nearest name and how to list them all), or the
- * errors of sf_library_list.
+ * *path (malloc'd), the files skipped warned about through warn (NULL:
+ * none).  Returns SF_OK; SF_ENAME when the library has no such formula
+ * (with the nearest name and how to list them all), or the errors of
+ * sf_library_list.
  */
+int sf_library_find(const char *dir, const char *name, sf_warn_fn warn,
+                    void *warn_ctx, char **path, sf_error *err);
+
+/* sf_library_find() without warnings. */
 int sf_library_path(const char *dir, const char *name, char **path,
                     sf_error *err);
 

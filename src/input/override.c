@@ -85,6 +85,39 @@ override_input(sf_model *m, const char *arg, sf_error *err)
 	}
 }
 
+/* The length of the NAME of "NAME=EXPR" text (spaces before '=' left
+ * out), or 0 when it has no '='. */
+static size_t
+name_length(const char *text)
+{
+	const char *eq = strchr(text, '=');
+	size_t n = eq != NULL ? (size_t)(eq - text) : 0;
+
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n;
+}
+
+/* Two --input options for one input: the last would silently win. */
+static int
+refuse_repeated_input(const sf_data_override *o, sf_error *err)
+{
+	for (size_t i = 1; i < o->ninputs; i++)
+		for (size_t k = 0; k < i; k++) {
+			size_t n = name_length(o->inputs[i]);
+
+			if (n > 0 && n == name_length(o->inputs[k]) &&
+			    memcmp(o->inputs[i], o->inputs[k], n) == 0)
+				return sf_error_at(
+				    err, SF_EVALUE, "--input", 0, 0,
+				    "'%s' and '%s' both give input %.*s: give "
+				    "it once",
+				    o->inputs[k], o->inputs[i], (int)n,
+				    o->inputs[i]);
+		}
+	return SF_OK;
+}
+
 int
 sf_data_override_empty(const sf_data_override *o)
 {
@@ -99,6 +132,8 @@ sf_model_override(sf_model *m, const sf_data_override *o, sf_error *err)
 
 	if (sf_data_override_empty(o))
 		return SF_OK;
+	if ((rc = refuse_repeated_input(o, err)) != SF_OK)
+		return rc;
 	if (o->where != NULL && blank(o->where)) {
 		free(m->where.text);
 		free(m->where.origin);

@@ -3,6 +3,7 @@
  * scalefit understood of them.
  */
 #include "run/check.h"
+#include "base/escape.h"
 #include "base/number.h"
 
 #include <math.h>
@@ -58,7 +59,9 @@ print_data(FILE *out, const sf_problem *p)
 	size_t repeated, most;
 	double cv;
 
-	fprintf(out, "data:  %s\n", d->file);
+	fputs("data:  ", out);
+	sf_escape_print(out, d->file, 0);
+	fputc('\n', out);
 	fprintf(out, "       %zu rows in the file", d->table_rows);
 	if (p->model->where.text != NULL)
 		fprintf(out, ", %zu left out by where: %s", d->filtered_out,
@@ -87,7 +90,12 @@ print_inputs(FILE *out, const sf_problem *p, int w)
 	const sf_model *m = p->model;
 	const sf_dataset *d = p->data;
 
-	fprintf(out, "model: %s (%s)\n", m->name, m->path);
+	/* Paths and names come from outside: escaped. */
+	fputs("model: ", out);
+	sf_escape_print(out, m->name, 0);
+	fputs(" (", out);
+	sf_escape_print(out, m->path, 0);
+	fputs(")\n", out);
 	if (m->description[0] != '\0')
 		fprintf(out, "       %s\n", m->description);
 	print_data(out, p);

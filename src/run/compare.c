@@ -2,6 +2,7 @@
  * compare.c (run/) - the pipeline of `scalefit compare`, and its text.
  */
 #include "run/compare.h"
+#include "base/escape.h"
 #include "use/comparison.h"
 
 #include <math.h>
@@ -29,6 +30,25 @@ sf_run_compare_result_free(sf_run_compare_result *r)
 	free(r);
 }
 
+/* Under the table, when candidates fit the rows exactly: why their AICc
+ * is -inf and how their weights are shared. */
+static void
+print_exact(FILE *out, const sf_compare *cmp)
+{
+	size_t k = sf_compare_exact(cmp);
+
+	if (k == 0)
+		return;
+	fprintf(out,
+	        "\nAICc and BIC -inf: %zu candidate%s fit%s the rows exactly "
+	        "(SSE 0), and AICc cannot tell exact fits apart: %s the "
+	        "Akaike weight %s; compare on held-out rows (validate "
+	        "--train, or --kfold)\n",
+	        k, k == 1 ? "" : "s", k == 1 ? "s" : "",
+	        k == 1 ? "it takes" : "they share",
+	        k == 1 ? "whole" : "equally, the others none");
+}
+
 static void
 print_table(FILE *out, const sf_compare *cmp)
 {
@@ -41,18 +61,21 @@ print_table(FILE *out, const sf_compare *cmp)
 	        "notes");
 	for (size_t i = 0; i < cmp->n; i++) {
 		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+		char label[23];
 
+		/* A model's name, escaped and cut to its column. */
+		sf_escape(label, sizeof label, x->label, 0);
 		if (x->failed) {
 			fprintf(out,
-			        "%4zu %-22.22s %3zu %5zu  no finite cost: the "
+			        "%4zu %-22s %3zu %5zu  no finite cost: the "
 			        "fit failed\n",
-			        i + 1, x->label, x->k, x->n);
+			        i + 1, label, x->k, x->n);
 			continue;
 		}
 		fprintf(out,
-		        "%4zu %-22.22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
+		        "%4zu %-22s %3zu %5zu %12.6g %10.4g %10.4g %7.3f "
 		        "%7.3g%% %7.3g%% ",
-		        i + 1, x->label, x->k, x->n, x->sse, x->aicc, x->bic,
+		        i + 1, label, x->k, x->n, x->sse, x->aicc, x->bic,
 		        x->weight, x->mape, x->cv_mape);
 		if (train != NULL)
 			fprintf(out, "%7.3g%% ", x->extra_mape);
@@ -122,6 +145,7 @@ static int
 print_text(FILE *out, const void *arg)
 {
 	print_table(out, arg);
+	print_exact(out, arg);
 	print_levels(out, arg);
 	return SF_OK;
 }

@@ -18,8 +18,8 @@ sf_run_data_load(const char *path, const char *library, unsigned flags,
 
 	*out = NULL;
 	if (path[0] == SF_LIBRARY_PREFIX) {
-		if ((rc = sf_library_path(library, path + 1, &file, err)) !=
-		    SF_OK)
+		if ((rc = sf_library_find(library, path + 1, warn, warn_ctx,
+		                          &file, err)) != SF_OK)
 			return rc;
 		path = file;
 	}

@@ -2,6 +2,7 @@
  * fleet.c - one command's work for every group of rows.
  */
 #include "run/fleet.h"
+#include "base/escape.h"
 #include "base/units.h"
 #include "use/report.h"
 
@@ -350,9 +351,10 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 	const json_t *groups = json_object_get(f->json, "groups");
 	size_t width = 5;
 
+	/* Labels hold the data's values: escaped (base/escape.h). */
 	for (size_t i = 0; i < f->count; i++)
-		if (strlen(f->labels[i]) > width)
-			width = strlen(f->labels[i]);
+		if (sf_escape_length(f->labels[i], 0) > width)
+			width = sf_escape_length(f->labels[i], 0);
 	fprintf(out, "%-*s %7s  %-8s %-10s %s\n", (int)width, "group", "rows",
 	        "MAPE", "stop", "constants");
 	for (size_t i = 0; i < f->count; i++) {
@@ -377,11 +379,12 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 		char constants[256], m[32];
 
 		if (f->errors[i] != NULL) {
-			fprintf(out, "%-*s %7lld  failed: %s\n", (int)width,
-			        f->labels[i],
+			sf_escape_print(out, f->labels[i], -(int)width);
+			fprintf(out, " %7lld  failed: ",
 			        (long long)json_integer_value(
-			            json_object_get(r, "rows")),
-			        f->errors[i]);
+			            json_object_get(r, "rows")));
+			sf_escape_print(out, f->errors[i], 0);
+			fputc('\n', out);
 			continue;
 		}
 		constants_text(r, constants, sizeof constants);
@@ -410,11 +413,13 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 			         json_number_value(mape));
 		else
 			snprintf(m, sizeof m, "-");
+		sf_escape_print(out, f->labels[i], -(int)width);
 		fprintf(
-		    out, "%-*s %7lld  %-8s %-10s %s\n", (int)width,
-		    f->labels[i],
+		    out, " %7lld  %-8s %-10s ",
 		    (long long)json_integer_value(json_object_get(r, "rows")),
-		    m, stop != NULL ? stop : "-", constants);
+		    m, stop != NULL ? stop : "-");
+		sf_escape_print(out, constants, 0);
+		fputc('\n', out);
 	}
 	fprintf(out, "%zu groups, %zu failed\n", f->count, f->failed);
 }
@@ -432,9 +437,11 @@ print_fleet(FILE *out, const void *arg)
 
 	sf_fleet_print_summary(t->f, out);
 	for (size_t i = 0; i < t->f->count && t->details; i++)
-		if (t->f->texts[i] != NULL)
-			fprintf(out, "\n== group %s ==\n%s", t->f->labels[i],
-			        t->f->texts[i]);
+		if (t->f->texts[i] != NULL) {
+			fputs("\n== group ", out);
+			sf_escape_print(out, t->f->labels[i], 0);
+			fprintf(out, " ==\n%s", t->f->texts[i]);
+		}
 	return SF_OK;
 }
 

@@ -2,9 +2,10 @@
  * next.c (run/) - the pipeline of `scalefit next`, and its text.
  */
 #include "run/next.h"
-#include "use/fitgroups.h"
+#include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
+#include "use/fitgroups.h"
 #include "use/scale.h"
 #include "use/sweep.h"
 #include "use/text.h"
@@ -223,21 +224,26 @@ print_ranking(FILE *out, const next_text *t)
 	const sf_next *x = t->x;
 	char cell[96];
 
-	fprintf(out,
-	        "next run for %s: which measurement narrows the 95%% "
-	        "interval of a new run at ",
-	        f->name[0] ? f->name : "the fit");
+	/* The name and output come from the file: escaped. */
+	fputs("next run for ", out);
+	sf_escape_print(out, f->name[0] ? f->name : "the fit", 0);
+	fputs(": which measurement narrows the 95% interval of a new run "
+	      "at ",
+	      out);
 	for (size_t i = 0; i < f->ninputs; i++) {
 		sf_text_input(f, i, t->target[i], cell, sizeof cell);
 		fprintf(out, "%s%s = %s", i ? ", " : "", f->inputs[i].name,
 		        cell);
 	}
+	fprintf(out, "\n  today: %.5g ", x->target_time);
+	sf_escape_print(out, f->output, 0);
 	fprintf(out,
-	        "\n  today: %.5g %s, 95%% in [%.5g, %.5g] (+-%.3g%%), %.3g "
-	        "doublings beyond the fitted range\n",
-	        x->target_time, f->output, x->now.lo, x->now.hi,
-	        x->now.halfwidth_pct, x->now.distance);
-	fprintf(out, "  cost of a run: predicted %s%s\n\n", f->output,
+	        ", 95%% in [%.5g, %.5g] (+-%.3g%%), %.3g doublings beyond "
+	        "the fitted range\n",
+	        x->now.lo, x->now.hi, x->now.halfwidth_pct, x->now.distance);
+	fputs("  cost of a run: predicted ", out);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, "%s\n\n",
 	        x->workers != SF_FITFILE_NONE ? " x workers" : "");
 	fprintf(out, "  %4s", "rank");
 	for (size_t i = 0; i < f->ninputs; i++)
@@ -245,7 +251,7 @@ print_ranking(FILE *out, const next_text *t)
 		        f->inputs[i].name);
 	fprintf(out, "  %10s  %10s  %-22s %8s %7s\n", "time", "cost",
 	        "95% at target after", "+-", "D-gain");
-	for (size_t r = 0; r < x->n && r < t->top; r++) {
+	for (size_t r = 0; r < x->nranked && r < t->top; r++) {
 		size_t k = x->rank[r];
 		const sf_design_gain *g = &x->gains[k];
 
@@ -256,14 +262,22 @@ print_ranking(FILE *out, const next_text *t)
 			fprintf(out, "  %*s",
 			        sf_text_width(f->inputs[i].name, 8), cell);
 		}
-		snprintf(cell, sizeof cell, "[%.5g, %.5g]", g->lo, g->hi);
-		fprintf(out, "  %10.5g  %10.4g  %-22s %7.3g%% %7.3f\n",
-		        x->time[k], x->cost[k], cell, g->halfwidth_pct,
-		        g->d_gain);
+		/* what the fit cannot tell (no noise: sigma 0) is "-" */
+		sf_text_band((sf_band){g->lo, g->hi}, 5, cell, sizeof cell);
+		fprintf(out, "  %10.5g  %10.4g  %-22s ", x->time[k], x->cost[k],
+		        cell);
+		if (isfinite(g->halfwidth_pct))
+			fprintf(out, "%7.3g%% ", g->halfwidth_pct);
+		else
+			fprintf(out, "%8s ", "-");
+		if (isfinite(g->d_gain))
+			fprintf(out, "%7.3f\n", g->d_gain);
+		else
+			fprintf(out, "%7s\n", "-");
 	}
-	if (x->n > t->top)
+	if (x->nranked > t->top)
 		fprintf(out, "  ... %zu more candidates (--top N shows more)\n",
-		        x->n - t->top);
+		        x->nranked - t->top);
 }
 
 /* The plan within the budget. */
@@ -328,10 +342,11 @@ read_target(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	return rc;
 }
 
-/* The candidates: along --over, or the rows of the CSV. */
+/* The candidates: along --over, or the rows of the CSV (their lines in
+ * *lines, malloc'd). */
 static int
 read_candidates(const sf_run_next_settings *s, const sf_run_next_result *r,
-                double ***columns, size_t *n, sf_error *err)
+                double ***columns, size_t *n, int **lines, sf_error *err)
 {
 	sf_table *table = NULL;
 	int rc;
@@ -339,33 +354,79 @@ read_candidates(const sf_run_next_settings *s, const sf_run_next_result *r,
 	if (s->over != NULL)
 		return over_candidates(r->fit, s, r->target, columns, n, err);
 	if ((rc = sf_table_load(s->candidates, NULL, &table, err)) == SF_OK &&
-	    (rc = sf_assign_table(r->fit, table, columns, err)) == SF_OK)
+	    (rc = sf_assign_table(r->fit, table, columns, err)) == SF_OK) {
 		*n = sf_table_rows(table);
+		if ((*lines = malloc((*n + 1) * sizeof **lines)) == NULL)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		else
+			memcpy(*lines, sf_table_row_lines(table),
+			       *n * sizeof **lines);
+	}
 	sf_table_free(table);
 	return rc;
 }
 
 /*
- * The fit to plan for: the file's, or of an ensemble's file (use/
- * fitgroups.h) its heaviest formula, said in a warning: a run's value to
- * the mixture is each formula's to its own interval, and the heaviest
- * weighs most.
+ * Warn about each candidate next skipped (the formula is not finite
+ * there): named by its CSV line (lines) or, along --over, its values.
+ * Then refuse when none is left.
  */
 static int
-load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
+warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
+             const int *lines, sf_error *err)
 {
-	sf_fitfile_set *set = NULL;
-	sf_fitfile *e;
-	size_t best = 0;
-	int rc;
+	static const char *const why[] = {
+	    [SF_NEXT_TIME] = "the formula's time is not finite there",
+	    [SF_NEXT_COST] = "its cost (time times workers) is not finite",
+	    [SF_NEXT_GRADIENT] = "the time's derivative in a fitted "
+	                         "constant is not finite there",
+	};
+	const sf_next *x = r->next;
 
-	if ((rc = sf_fitfile_load_groups(s->fit, NULL, &set, err)) != SF_OK)
-		return rc;
-	e = set->fits[0];
-	if (set->grouped || e->nmembers == 0) {
-		sf_fitfile_set_free(set);
-		return sf_fitfile_load(s->fit, &r->fit, err);
+	for (size_t k = 0; k < x->n && s->warn != NULL; k++) {
+		char *point = NULL;
+		size_t length = 0;
+		FILE *out;
+		sf_error w;
+
+		if (x->skipped[k] == SF_NEXT_KEPT)
+			continue;
+		if ((out = open_memstream(&point, &length)) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		print_inputs(out, r->fit, x, k);
+		if (fclose(out) != 0) {
+			free(point);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, lines != NULL ? s->candidates : "--over",
+		            lines != NULL ? lines[k] : 0, 0,
+		            "candidate %s left out: %s (a point outside the "
+		            "formula's domain)",
+		            point, why[x->skipped[k]]);
+		free(point);
+		s->warn(s->warn_ctx, &w);
 	}
+	if (x->nranked == 0)
+		return sf_run_request(
+		    err,
+		    "no candidate is left: the formula is not "
+		    "finite at any of the %zu",
+		    x->n);
+	return SF_OK;
+}
+
+/*
+ * An ensemble's fit (use/fitgroups.h) e, in set: its heaviest formula
+ * into r->fit, said in a warning (a run's value to the mixture is each
+ * formula's to its own interval, and the heaviest weighs most).
+ */
+static void
+heaviest_member(const sf_run_next_settings *s, sf_fitfile *e,
+                sf_run_next_result *r)
+{
+	size_t best = 0;
+
 	for (size_t m = 1; m < e->nmembers; m++)
 		if (e->weights[m] > e->weights[best])
 			best = m;
@@ -381,6 +442,37 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 		            r->fit->name, e->weights[best]);
 		s->warn(s->warn_ctx, &w);
 	}
+}
+
+/* The fit: a plain fit file's, the group of a groups file that s->group
+ * chooses (next answers for one fit), or an ensemble's heaviest
+ * formula. */
+static int
+load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
+{
+	sf_fitfile_set *set = NULL;
+	int rc;
+
+	if ((rc = sf_fitfile_load_groups(s->fit, s->group, &set, err)) != SF_OK)
+		return rc;
+	if (set->count > 1) {
+		rc = sf_run_request(err,
+		                    "%s holds the fits of %zu groups%s: next "
+		                    "answers for one; choose it with --group "
+		                    "KEY (e.g. --group %s)",
+		                    s->fit, set->count,
+		                    s->group != NULL ? " that match --group"
+		                                     : " (a --by fit)",
+		                    set->labels[0]);
+		sf_fitfile_set_free(set);
+		return rc;
+	}
+	if (set->fits[0]->nmembers > 0)
+		heaviest_member(s, set->fits[0], r);
+	else {
+		r->fit = set->fits[0];
+		set->fits[0] = NULL;
+	}
 	sf_fitfile_set_free(set);
 	return SF_OK;
 }
@@ -392,6 +484,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	sf_run_next_result *r = calloc(1, sizeof *r);
 	size_t runs = s->runs > 0 ? s->runs : isfinite(s->budget) ? 1000 : 1;
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
@@ -405,9 +498,9 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	}
 	if ((rc = load_fit(s, r, err)) != SF_OK)
 		goto done;
-	sf_fitfile_warn_version(s->fit, r->fit, s->warn, s->warn_ctx);
+	sf_fitfile_warn(r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||
-	    (rc = read_candidates(s, r, &columns, &n, err)) != SF_OK)
+	    (rc = read_candidates(s, r, &columns, &n, &lines, err)) != SF_OK)
 		goto done;
 	if ((rc = sf_next_run(r->fit, r->target, (const double *const *)columns,
 	                      n, s->budget, runs, &r->next, err)) != SF_OK) {
@@ -415,6 +508,8 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 			rc = sf_run_request(err, "%s", err->message);
 		goto done;
 	}
+	if ((rc = warn_skipped(s, r, lines, err)) != SF_OK)
+		goto done;
 	if (s->json &&
 	    (r->out.json = sf_next_json(r->fit, r->next, s->top)) == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -427,6 +522,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		rc = sf_run_text(print_text, &t, &r->out.text, err);
 	}
 done:
+	free(lines);
 	if (r->fit != NULL)
 		sf_assign_columns_free(columns, r->fit->ninputs);
 	if (rc != SF_OK) {

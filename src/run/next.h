@@ -26,6 +26,10 @@
 /* What `scalefit next` is asked: over or candidates, one of them. */
 typedef struct sf_run_next_settings {
 	const char *fit;        /* FIT.json */
+	const char *group;      /* of a groups file (fit --by): the one
+	                           group (fitgroups.h's selector); NULL: a
+	                           plain fit file, or a groups file of one
+	                           group */
 	const char *target;     /* "NAME=VALUE,...": where it matters */
 	const char *over;       /* candidates along one input */
 	const char *const *set; /* with over: "NAME=VALUE,..." texts */
@@ -56,7 +60,7 @@ typedef struct sf_run_next_result {
  * or an error with *out NULL: those of reading the fit file or the
  * candidates' CSV, SF_EREQUEST (a target or candidates not understood,
  * neither or both of over and candidates, a fit without its error model,
- * no candidate), SF_ENOMEM.
+ * no candidate, a groups file whose group is not chosen), SF_ENOMEM.
  */
 int sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
                 sf_error *err);

@@ -18,6 +18,8 @@ sf_run_output_clear(sf_run_output *o)
 	free(o->text);
 	o->json = NULL;
 	o->text = NULL;
+	o->write_json = NULL;
+	o->json_arg = NULL;
 }
 
 int
@@ -77,4 +79,39 @@ sf_run_request(sf_error *err, const char *fmt, ...)
 	va_end(ap);
 	sf_error_clear(err);
 	return sf_error_set(err, SF_EREQUEST, "%s", message);
+}
+
+int
+sf_run_output_json_print(const sf_run_output *o, FILE *out, sf_error *err)
+{
+	int rc;
+
+	if (o->json != NULL)
+		return sf_report_print_json(o->json, out, err);
+	if (o->write_json == NULL)
+		return SF_OK;
+	rc = o->write_json(out, o->json_arg);
+	if (rc == SF_OK && (fputc('\n', out) == EOF || ferror(out)))
+		rc = SF_EIO;
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EIO, "could not write the report");
+	return SF_OK;
+}
+
+/* sf_run_output_json_print() as an sf_run_print_fn: arg is the output. */
+static int
+print_output_json(FILE *out, const void *arg)
+{
+	return sf_run_output_json_print(arg, out, NULL);
+}
+
+int
+sf_run_output_json_text(const sf_run_output *o, char **text, sf_error *err)
+{
+	*text = NULL;
+	if (o->json == NULL && o->write_json == NULL)
+		return SF_OK;
+	return sf_run_text(print_output_json, o, text, err);
 }

@@ -24,19 +24,40 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/*
+ * A printer of a text report: writes to out what arg describes.  Returns
+ * SF_OK, or SF_ENOMEM when it needed memory it could not get (SF_EIO when
+ * out could not be written).
+ */
+typedef int (*sf_run_print_fn)(FILE *out, const void *arg);
+
 typedef struct sf_run_output {
-	json_t *json; /* the JSON document, or NULL when it was not asked for */
+	json_t *json; /* the JSON document, or NULL when it was not asked for
+	                 or is written instead (write_json) */
 	char *text;   /* the text report, or NULL when there is none */
+	/* A JSON document too large to hold as one tree (predict's points:
+	 * a grid of a million took 2.8 GB as jansson values) is written when
+	 * it is printed, by write_json(out, json_arg), one point in memory
+	 * at a time; json is then NULL.  json_arg points into the result
+	 * that holds this output.  Read it with sf_run_output_json_print()
+	 * or sf_run_output_json_text(), which serve both forms. */
+	sf_run_print_fn write_json;
+	const void *json_arg;
 } sf_run_output;
 
 /* Release what o holds and zero it.  Accepts NULL. */
 void sf_run_output_clear(sf_run_output *o);
 
 /*
- * A printer of a text report: writes to out what arg describes.  Returns
- * SF_OK, or SF_ENOMEM when it needed memory it could not get.
+ * o's JSON document as `--json` prints it (as sf_run_json_print()): o->json,
+ * or what o->write_json writes, and a final newline.  Returns SF_OK (also
+ * when o has no document: nothing is written), SF_EIO or SF_ENOMEM.
  */
-typedef int (*sf_run_print_fn)(FILE *out, const void *arg);
+int sf_run_output_json_print(const sf_run_output *o, FILE *out, sf_error *err);
+
+/* The same text as a new string in *text (NULL when o has no document).
+ * Returns SF_OK or SF_ENOMEM. */
+int sf_run_output_json_text(const sf_run_output *o, char **text, sf_error *err);
 
 /*
  * The text print writes for arg, in memory: a new NUL-terminated string in

@@ -2,8 +2,10 @@
  * predict.c (run/) - the pipeline of `scalefit predict`, and its text.
  */
 #include "run/predict.h"
+#include "base/escape.h"
 #include "input/csv.h"
 #include "use/assign.h"
+#include "use/json.h"
 #include "use/text.h"
 
 #include <math.h>
@@ -50,10 +52,11 @@ at_point(const sf_fitfile *f, const char *text, double *values,
 }
 
 /* The points of every --at, then of the grid, as one column per input
- * of f: *columns (sf_assign_columns_free) and their count *n. */
+ * of f: *columns (sf_assign_columns_free) and their count *n; the grid's
+ * rows' lines in *lines (malloc'd; NULL without a grid). */
 static int
 gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
-              double ***columns, size_t *n, sf_error *err)
+              double ***columns, size_t *n, int **lines, sf_error *err)
 {
 	size_t ni = f->ninputs, rows = 0;
 	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
@@ -62,6 +65,7 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 	sf_table *table = NULL;
 	int rc = SF_OK;
 
+	*lines = NULL;
 	if (out == NULL || values == NULL || given == NULL)
 		goto nomem;
 	if (s->grid != NULL) {
@@ -69,6 +73,10 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 		    (rc = sf_assign_table(f, table, &grid, err)) != SF_OK)
 			goto done;
 		rows = sf_table_rows(table);
+		if ((*lines = malloc((rows + 1) * sizeof **lines)) == NULL)
+			goto nomem;
+		memcpy(*lines, sf_table_row_lines(table),
+		       rows * sizeof **lines);
 	}
 	for (size_t i = 0; i < ni; i++)
 		if ((out[i] = malloc((s->nat + rows + 1) * sizeof *out[i])) ==
@@ -89,12 +97,57 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 nomem:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
+	if (rc != SF_OK) {
+		free(*lines);
+		*lines = NULL;
+	}
 	sf_assign_columns_free(out, ni);
 	sf_assign_columns_free(grid, ni);
 	sf_table_free(table);
 	free(values);
 	free(given);
 	return rc;
+}
+
+/*
+ * Refuse the first point where fit f's formula (its time or a term, as p
+ * predicts it) is not a number: a point outside the formula's domain,
+ * such as p = 0 in 1 / p.  Named by its --at text, or by its grid row's
+ * FILE:LINE (lines).  Returns SF_OK when there is none.
+ */
+static int
+refuse_nonfinite(const sf_run_predict_settings *s, const sf_fitfile *f,
+                 const sf_prediction *p, const int *lines, sf_error *err)
+{
+	const char *what;
+	double value;
+	size_t k = sf_prediction_nonfinite(f, p, &what, &value);
+	char point[256] = "", cell[96], name[160];
+	size_t used = 0;
+
+	if (k == p->n)
+		return SF_OK;
+	for (size_t i = 0; i < f->ninputs && used < sizeof point; i++) {
+		int w;
+
+		sf_text_input(f, i, p->inputs[i * p->n + k], cell, sizeof cell);
+		w = snprintf(point + used, sizeof point - used, "%s%s = %s",
+		             i ? ", " : "", f->inputs[i].name, cell);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	snprintf(name, sizeof name, "%s%s", strcmp(what, "time") ? "term " : "",
+	         strcmp(what, "time") ? what : "the time");
+	if (k < s->nat)
+		return sf_run_request(
+		    err,
+		    "--at '%s': %s is %s there: the point "
+		    "lies outside the formula's domain",
+		    s->at[k], name, isnan(value) ? "not a number" : "infinite");
+	return sf_error_at(
+	    err, SF_EVALUE, s->grid, lines != NULL ? lines[k - s->nat] : 0, 0,
+	    "at %s %s is %s: the point lies outside the "
+	    "formula's domain; leave it out",
+	    point, name, isnan(value) ? "not a number" : "infinite");
 }
 
 /* One fit's predictions, and the unit its text's header names. */
@@ -110,9 +163,11 @@ print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 {
 	char cell[96];
 
-	fprintf(out, "%s: predicted %s at %zu point%s",
-	        f->name[0] ? f->name : "fit", f->output, p->n,
-	        p->n == 1 ? "" : "s");
+	/* The name and output come from the file: escaped. */
+	sf_escape_print(out, f->name[0] ? f->name : "fit", 0);
+	fputs(": predicted ", out);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, " at %zu point%s", p->n, p->n == 1 ? "" : "s");
 	if (f->nmembers > 0)
 		fprintf(out, "; 95%% confidence band: the mixture of its "
 		             "formulas' bands");
@@ -246,12 +301,15 @@ print_average(FILE *out, const void *arg)
 	size_t nfits = avg->nfits;
 	char cell[96], head[160];
 
-	fprintf(out, "%s averaged over %zu fits (%s):", f->output, nfits,
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, " averaged over %zu fits (%s):", nfits,
 	        weights_word(t->how));
-	for (size_t i = 0; i < nfits; i++)
-		fprintf(out, "%s %s %.3f", i ? "," : "",
-		        fits[i]->name[0] ? fits[i]->name : fits[i]->path,
-		        avg->weight[i]);
+	for (size_t i = 0; i < nfits; i++) {
+		fputs(i ? ", " : " ", out);
+		sf_escape_print(
+		    out, fits[i]->name[0] ? fits[i]->name : fits[i]->path, 0);
+		fprintf(out, " %.3f", avg->weight[i]);
+	}
 	fprintf(out, "\ntime: the median, and the 95%% interval for a new run, "
 	             "of the mixture of\neach fit's\n\n");
 	for (size_t i = 0; i < f->ninputs; i++)
@@ -261,9 +319,11 @@ print_average(FILE *out, const void *arg)
 	                    sizeof head);
 	fprintf(out, "%*s  %-28s", sf_text_width(head, 12), head,
 	        "95% new run");
-	for (size_t i = 0; i < nfits; i++)
-		fprintf(out, "  %*s", sf_text_width(fits[i]->name, 12),
-		        fits[i]->name);
+	for (size_t i = 0; i < nfits; i++) {
+		fputs("  ", out);
+		sf_escape_print(out, fits[i]->name,
+		                sf_text_width(fits[i]->name, 12));
+	}
 	fprintf(out, "\n");
 	for (size_t k = 0; k < avg->n; k++) {
 		int outside = 0;
@@ -296,25 +356,34 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
              sf_error *err)
 {
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
+	for (size_t i = 0; i < k; i++)
+		sf_fitfile_warn(fits[i], s->warn, s->warn_ctx);
 	if (sf_average_check(fits, k, err) != SF_OK)
 		return sf_run_request(err, "%s", err->message);
-	if ((rc = gather_points(fits[0], s, &columns, &n, err)) != SF_OK)
+	if ((rc = gather_points(fits[0], s, &columns, &n, &lines, err)) !=
+	    SF_OK)
 		return rc;
 	rc = sf_average_run(fits, k, how, (const double *const *)columns, n,
 	                    &r->average, err);
 	sf_assign_columns_free(columns, fits[0]->ninputs);
-	if (rc != SF_OK)
+	if (rc != SF_OK) {
+		free(lines);
 		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
 		                       : rc;
+	}
+	for (size_t i = 0; i < k && rc == SF_OK; i++)
+		rc = refuse_nonfinite(s, fits[i], r->average->each[i], lines,
+		                      err);
+	free(lines);
+	if (rc != SF_OK)
+		return rc;
 	for (size_t i = 0; i < k && !s->quiet; i++)
 		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
 		                   s->warn_ctx);
-	if (s->json &&
-	    (r->out.json = sf_average_json(fits, r->average)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	{
 		average_text t = {fits, s, r->average, how};
 
@@ -340,45 +409,33 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	                    s->weights, r, err);
 }
 
-/* Predict with fit f: *p, its JSON in *json when s->json, its text in
- * *text. */
+/* Predict with fit f: *p, and its text in *text. */
 static int
 predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
-            sf_prediction **p, json_t **json, char **text, sf_error *err)
+            sf_prediction **p, char **text, sf_error *err)
 {
 	double **columns = NULL;
+	int *lines = NULL;
 	size_t n = 0;
 	int rc;
 
-	sf_fitfile_warn_version(f->path, f, s->warn, s->warn_ctx);
-	if ((rc = gather_points(f, s, &columns, &n, err)) != SF_OK)
+	sf_fitfile_warn(f, s->warn, s->warn_ctx);
+	if ((rc = gather_points(f, s, &columns, &n, &lines, err)) != SF_OK)
 		return rc;
 	rc = sf_predict(f, (const double *const *)columns, n, p, err);
 	sf_assign_columns_free(columns, f->ninputs);
+	if (rc == SF_OK)
+		rc = refuse_nonfinite(s, f, *p, lines, err);
+	free(lines);
 	if (rc != SF_OK)
 		return rc;
 	if (!s->quiet)
 		sf_prediction_warn(f, *p, s->warn, s->warn_ctx);
-	if (s->json && (*json = sf_prediction_json(f, *p)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	{
 		one_text t = {f, *p, s->unit};
 
 		return sf_run_text(print_one, &t, text, err);
 	}
-}
-
-/* Group i's document: its key and label, then its prediction's. */
-static int
-add_group(const sf_fitfile_set *set, size_t i, json_t *one, json_t *groups)
-{
-	json_t *g = json_pack("{s:O, s:s}", "key", json_array_get(set->keys, i),
-	                      "label", set->labels[i]);
-
-	if (g == NULL || json_object_update(g, one) != 0 ||
-	    json_array_append_new(groups, g) != 0)
-		return SF_ENOMEM;
-	return SF_OK;
 }
 
 /* Every group of a groups file, one after the other. */
@@ -387,35 +444,73 @@ predict_groups(const sf_run_predict_settings *s, sf_run_predict_result *r,
                sf_error *err)
 {
 	const sf_fitfile_set *set = r->set;
-	json_t *groups = s->json ? json_array() : NULL;
 	char *texts = NULL;
 	size_t length = 0;
 	FILE *all = open_memstream(&texts, &length);
 	int rc = SF_OK;
 
-	if (all == NULL || (s->json && groups == NULL))
+	if (all == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->count && rc == SF_OK; i++) {
-		json_t *one = NULL;
 		char *text = NULL;
 
-		rc = predict_one(s, set->fits[i], &r->predictions[i], &one,
-		                 &text, err);
-		if (rc == SF_OK)
-			fprintf(all, "%s== group %s ==\n%s", i > 0 ? "\n" : "",
-			        set->labels[i], text);
-		if (rc == SF_OK && s->json && add_group(set, i, one, groups))
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-		json_decref(one);
+		rc = predict_one(s, set->fits[i], &r->predictions[i], &text,
+		                 err);
+		if (rc == SF_OK) {
+			fprintf(all, "%s== group ", i > 0 ? "\n" : "");
+			sf_escape_print(all, set->labels[i], 0);
+			fprintf(all, " ==\n%s", text);
+		}
 		free(text);
 	}
 	if (all != NULL && fclose(all) != 0 && rc == SF_OK)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->out.text = texts;
-	if (rc == SF_OK && s->json &&
-	    (r->out.json = json_pack("{s:O}", "groups", groups)) == NULL)
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-	json_decref(groups);
+	r->groups_document = 1;
+	return rc;
+}
+
+/* Group k's document (an sf_json_element_fn over the result): its key and
+ * label, then its prediction's members and points. */
+static int
+write_group(FILE *out, const void *ctx, size_t k, int depth)
+{
+	const sf_run_predict_result *r = ctx;
+	const sf_fitfile_set *set = r->set;
+	json_t *head =
+	    json_pack("{s:O, s:s}", "key", json_array_get(set->keys, k),
+	              "label", set->labels[k]);
+	int rc = SF_ENOMEM;
+
+	if (head != NULL && sf_prediction_head_json(head, set->fits[k],
+	                                            r->predictions[k]) == SF_OK)
+		rc = sf_prediction_write_json(out, head, set->fits[k],
+		                              r->predictions[k], depth);
+	json_decref(head);
+	return rc;
+}
+
+/* The JSON document of r, written one point at a time (sf_run_output's
+ * write_json): the average's, the groups', or the one fit's. */
+static int
+write_json(FILE *out, const void *arg)
+{
+	const sf_run_predict_result *r = arg;
+	json_t *head = json_object();
+	int rc = SF_ENOMEM;
+
+	if (r->average != NULL)
+		rc = sf_average_write_json(
+		    out, (const sf_fitfile *const *)r->fits, r->average);
+	else if (head != NULL && r->groups_document)
+		rc = sf_json_write_tail(out, head, 0, "groups", r->set->count,
+		                        write_group, r);
+	else if (head != NULL &&
+	         sf_prediction_head_json(head, r->set->fits[0],
+	                                 r->predictions[0]) == SF_OK)
+		rc = sf_prediction_write_json(out, head, r->set->fits[0],
+		                              r->predictions[0], 0);
+	json_decref(head);
 	return rc;
 }
 
@@ -437,7 +532,7 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	 * chosen answers as a plain fit file does. */
 	if (!r->set->grouped || (s->group != NULL && r->set->count == 1))
 		return predict_one(s, r->set->fits[0], &r->predictions[0],
-		                   &r->out.json, &r->out.text, err);
+		                   &r->out.text, err);
 	return predict_groups(s, r, err);
 }
 
@@ -460,6 +555,12 @@ sf_run_predict(const sf_run_predict_settings *s, sf_run_predict_result **out,
 	if (rc != SF_OK) {
 		sf_run_predict_result_free(r);
 		return rc;
+	}
+	/* The document is written when printed: a grid of a million
+	 * points never becomes a million jansson trees at once. */
+	if (s->json) {
+		r->out.write_json = write_json;
+		r->out.json_arg = r;
 	}
 	*out = r;
 	return SF_OK;

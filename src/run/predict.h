@@ -60,7 +60,10 @@ typedef struct sf_run_predict_result {
 	sf_fitfile **fits; /* nfits */
 	size_t nfits;
 	sf_average *average;
-	sf_run_output out; /* JSON (when asked) and text */
+	int groups_document; /* 1: the groups' ({"groups": [...]}) */
+	/* The text, and the JSON when asked: written when printed, one
+	 * point at a time (out.write_json, run/output.h), never one tree. */
+	sf_run_output out;
 } sf_run_predict_result;
 
 /*

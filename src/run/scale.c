@@ -2,6 +2,7 @@
  * scale.c (run/) - the pipeline of `scalefit scale`, and its text.
  */
 #include "run/scale.h"
+#include "base/escape.h"
 #include "input/csv.h"
 #include "use/plot.h"
 #include "use/text.h"
@@ -47,9 +48,9 @@ print_fastest(FILE *out, const sf_scale *sc)
 {
 	const sf_sweep_answers *a = &sc->answers;
 
-	fprintf(out, "  fastest            %s = %.6g: %.5g %s",
-	        sc->f->inputs[sc->s.var].name, a->fastest, a->fastest_time,
-	        sc->f->output);
+	fprintf(out, "  fastest            %s = %.6g: %.5g ",
+	        sc->f->inputs[sc->s.var].name, a->fastest, a->fastest_time);
+	sf_escape_print(out, sc->f->output, 0);
 	if (isfinite(a->fastest_interval.lo) &&
 	    isfinite(a->fastest_interval.hi))
 		fprintf(out, " (a new run: 95%% in %.5g to %.5g)",
@@ -117,13 +118,15 @@ print_answers(FILE *out, const sf_scale *sc)
 		 * question does not apply, and no line says otherwise. */
 		break;
 	}
-	if (isfinite(a->cheapest))
+	if (isfinite(a->cheapest)) {
 		fprintf(out,
 		        "  cheapest           %s = %.6g: cost %.5g per run "
-		        "(%g per worker-hour, %s in %s%s)\n",
-		        x, a->cheapest, a->cheapest_cost, sc->s.price,
-		        f->output, sf_scale_unit_name(sc->unit),
+		        "(%g per worker-hour, ",
+		        x, a->cheapest, a->cheapest_cost, sc->s.price);
+		sf_escape_print(out, f->output, 0);
+		fprintf(out, " in %s%s)\n", sf_scale_unit_name(sc->unit),
 		        sc->unit_guessed ? ", from its name" : "");
+	}
 	if (a->listed)
 		fprintf(out, "  (searched the %zu values listed)\n",
 		        a->searched);
@@ -148,10 +151,16 @@ print_title(FILE *out, const sf_scale *sc)
 	char fixed[256], cell[96];
 
 	sf_scale_fixed_text(sc, fixed, sizeof fixed);
-	fprintf(out, "%s: %s over %s", f->name[0] ? f->name : "fit", f->output,
-	        in->name);
-	if (strcmp(in->column, in->name) != 0)
-		fprintf(out, " (%s)", in->column);
+	/* The name, output and column come from the file: escaped. */
+	sf_escape_print(out, f->name[0] ? f->name : "fit", 0);
+	fputs(": ", out);
+	sf_escape_print(out, f->output, 0);
+	fprintf(out, " over %s", in->name);
+	if (strcmp(in->column, in->name) != 0) {
+		fputs(" (", out);
+		sf_escape_print(out, in->column, 0);
+		fputc(')', out);
+	}
 	fprintf(out, " from %g to %g%s%s\n", sc->lo, sc->hi,
 	        fixed[0] ? ", " : "", fixed);
 	if (f->nmembers > 0)
@@ -286,7 +295,8 @@ print_several(FILE *out, sf_scale *const *sc, char *const *labels, size_t n)
 	        in->name, first->lo, first->hi, fixed[0] ? ", " : "", fixed);
 	fprintf(out, "\n%*s", sf_text_width(in->name, 8), in->name);
 	for (size_t j = 0; j < n; j++) {
-		fprintf(out, "  %*s", sf_text_width(labels[j], 10), labels[j]);
+		fputs("  ", out);
+		sf_escape_print(out, labels[j], sf_text_width(labels[j], 10));
 	}
 	fprintf(out, "\n");
 	for (size_t k = 0; k < first->table->n; k++) {
@@ -302,7 +312,9 @@ print_several(FILE *out, sf_scale *const *sc, char *const *labels, size_t n)
 		fprintf(out, "%s\n", outside ? "  *" : "");
 	}
 	for (size_t j = 0; j < n; j++) {
-		fprintf(out, "\n%s:", labels[j]);
+		fputc('\n', out);
+		sf_escape_print(out, labels[j], 0);
+		fputc(':', out);
 		print_answers(out, sc[j]);
 	}
 }
@@ -380,8 +392,7 @@ new_studies(const sf_run_scale_settings *s, sf_run_scale_result *r,
 		for (size_t k = 0; k < r->sets[p]->count; k++, j++) {
 			const sf_fitfile *f = r->sets[p]->fits[k];
 
-			sf_fitfile_warn_version(s->fits[p], f, s->warn,
-			                        s->warn_ctx);
+			sf_fitfile_warn(f, s->warn, s->warn_ctx);
 			rc = sf_scale_new(f, &s->request, &r->studies[j], err);
 			if (rc == SF_ENOMEM)
 				return rc;

@@ -2,6 +2,7 @@
  * validate.c (run/) - the pipeline of `scalefit validate`, and its text.
  */
 #include "run/validate.h"
+#include "base/escape.h"
 #include "fit/ensemble.h"
 #include "fit/tune.h"
 #include "use/report.h"
@@ -62,15 +63,18 @@ print_header(FILE *out, const validation *v)
 
 	for (size_t r = 0; r < d->rows; r++)
 		trained += h->fold[r] == SF_FOLD_TRAIN;
-	if (v->nmembers > 0)
-		fprintf(
-		    out,
-		    "validation of the ensemble of %zu formulas of %s on %s "
-		    "(%zu rows)\n",
-		    v->nmembers, v->m->path, d->file, d->rows);
-	else
-		fprintf(out, "validation of %s on %s (%zu rows)\n", v->m->name,
-		        d->file, d->rows);
+	/* The names come from files: escaped. */
+	if (v->nmembers > 0) {
+		fprintf(out, "validation of the ensemble of %zu formulas of ",
+		        v->nmembers);
+		sf_escape_print(out, v->m->path, 0);
+	} else {
+		fputs("validation of ", out);
+		sf_escape_print(out, v->m->name, 0);
+	}
+	fputs(" on ", out);
+	sf_escape_print(out, d->file, 0);
+	fprintf(out, " (%zu rows)\n", d->rows);
 	if (v->train != NULL)
 		fprintf(out,
 		        "  fitted on the %zu rows where %s, predicting the "
@@ -417,7 +421,7 @@ validate_group(void *ctx, const sf_dataset *group, size_t index,
 	const sf_fleet_job *job = ctx;
 	const sf_run_validate_settings *s = job->settings;
 	sf_fit_options o = sf_fleet_options(job, &s->options, index);
-	sf_run_output out = {NULL, NULL};
+	sf_run_output out = {0};
 	sf_holdout *h = NULL;
 	int rc;
 

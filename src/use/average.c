@@ -198,20 +198,64 @@ done:
 	return rc;
 }
 
-json_t *
-sf_average_json(const sf_fitfile *const *fits, const sf_average *a)
-{
-	const sf_fitfile *first = fits[0];
-	json_t *root = json_object(), *models = json_array(),
-	       *points = json_array();
-	int ok = root != NULL && models != NULL && points != NULL;
+/* What writing the points needs. */
+typedef struct points_ctx {
+	const sf_fitfile *const *fits;
+	const sf_average *a;
+} points_ctx;
 
-	if (!ok) {
-		json_decref(root);
-		json_decref(models);
-		json_decref(points);
-		return NULL;
+/* Averaged point p: its inputs, time, interval and each fit's, written
+ * without a jansson value (an sf_json_element_fn). */
+static int
+write_point(FILE *out, const void *ctx, size_t p, int depth)
+{
+	const points_ctx *c = ctx;
+	const sf_fitfile *first = c->fits[0];
+	const sf_average *a = c->a;
+	sf_json_writer w;
+
+	sf_json_writer_init(&w, out, depth);
+	sf_json_writer_open(&w, '{');
+	sf_json_writer_next(&w, "inputs");
+	sf_json_writer_open(&w, '{');
+	for (size_t j = 0; j < first->ninputs; j++) {
+		const sf_fitfile_input *fi = &first->inputs[j];
+		double v = a->each[0]->inputs[j * a->n + p];
+
+		sf_json_writer_next(&w, fi->name);
+		if (fi->levels != NULL && v >= 0 && v < (double)fi->nlevels)
+			sf_json_writer_string(&w, fi->levels[(size_t)v]);
+		else
+			sf_json_writer_number(&w, v);
 	}
+	sf_json_writer_close(&w, '}');
+	sf_json_writer_next(&w, "time");
+	sf_json_writer_number(&w, a->time[p]);
+	sf_json_writer_pair(&w, "interval95", a->interval[p].lo,
+	                    a->interval[p].hi);
+	sf_json_writer_next(&w, "models");
+	sf_json_writer_open(&w, '[');
+	for (size_t i = 0; i < a->nfits; i++) {
+		const sf_predict_point *q = &a->each[i]->points[p];
+
+		sf_json_writer_next(&w, NULL);
+		sf_json_writer_open(&w, '{');
+		sf_json_writer_next(&w, "time");
+		sf_json_writer_number(&w, q->time);
+		sf_json_writer_pair(&w, "interval95", q->pi.lo, q->pi.hi);
+		sf_json_writer_close(&w, '}');
+	}
+	sf_json_writer_close(&w, ']');
+	sf_json_writer_close(&w, '}');
+	return w.rc;
+}
+
+/* The document's members but its points: version, output, models. */
+static json_t *
+head_json(const sf_fitfile *const *fits, const sf_average *a)
+{
+	json_t *root = json_object(), *models = json_array();
+	int ok = root != NULL && models != NULL;
 
 	for (size_t i = 0; ok && i < a->nfits; i++) {
 		json_t *m = json_object();
@@ -223,48 +267,49 @@ sf_average_json(const sf_fitfile *const *fits, const sf_average *a)
 		if (json_array_append_new(models, m) != 0)
 			ok = 0;
 	}
-	for (size_t p = 0; ok && p < a->n; p++) {
-		json_t *pt = json_object(), *in = json_object(),
-		       *each = json_array();
-
-		for (size_t j = 0; j < first->ninputs; j++) {
-			const sf_fitfile_input *fi = &first->inputs[j];
-			double v = a->each[0]->inputs[j * a->n + p];
-
-			sf_json_put(in, fi->name,
-			            fi->levels != NULL && v >= 0 &&
-			                    v < (double)fi->nlevels
-			                ? json_string(fi->levels[(size_t)v])
-			                : sf_json_number(v),
-			            &ok);
-		}
-		for (size_t i = 0; i < a->nfits; i++) {
-			const sf_predict_point *q = &a->each[i]->points[p];
-			json_t *e = json_object();
-
-			sf_json_put(e, "time", sf_json_number(q->time), &ok);
-			sf_json_put(e, "interval95",
-			            sf_json_pair(q->pi.lo, q->pi.hi), &ok);
-			if (json_array_append_new(each, e) != 0)
-				ok = 0;
-		}
-		sf_json_put(pt, "inputs", in, &ok);
-		sf_json_put(pt, "time", sf_json_number(a->time[p]), &ok);
-		sf_json_put(pt, "interval95",
-		            sf_json_pair(a->interval[p].lo, a->interval[p].hi),
-		            &ok);
-		sf_json_put(pt, "models", each, &ok);
-		if (json_array_append_new(points, pt) != 0)
-			ok = 0;
+	if (root != NULL) {
+		sf_json_put(root, "scalefit_version",
+		            json_string(PACKAGE_VERSION), &ok);
+		sf_json_put(root, "output", json_string(fits[0]->output), &ok);
+		sf_json_put(root, "models", models, &ok);
+		models = NULL;
 	}
-	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
-	            &ok);
-	sf_json_put(root, "output", json_string(first->output), &ok);
-	sf_json_put(root, "models", models, &ok);
-	sf_json_put(root, "points", points, &ok);
+	json_decref(models);
 	if (!ok) {
 		json_decref(root);
 		return NULL;
 	}
 	return root;
+}
+
+int
+sf_average_write_json(FILE *out, const sf_fitfile *const *fits,
+                      const sf_average *a)
+{
+	json_t *head = head_json(fits, a);
+	points_ctx c = {fits, a};
+	int rc;
+
+	if (head == NULL)
+		return SF_ENOMEM;
+	rc = sf_json_write_tail(out, head, 0, "points", a->n, write_point, &c);
+	json_decref(head);
+	return rc;
+}
+
+/* sf_average_write_json() as an sf_json_print_fn. */
+static int
+write_document(FILE *out, const void *arg)
+{
+	const points_ctx *c = arg;
+
+	return sf_average_write_json(out, c->fits, c->a);
+}
+
+json_t *
+sf_average_json(const sf_fitfile *const *fits, const sf_average *a)
+{
+	points_ctx c = {fits, a};
+
+	return sf_json_tree(write_document, &c);
 }

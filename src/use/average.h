@@ -73,7 +73,14 @@ int sf_average_run(const sf_fitfile *const *fits, size_t k,
 void sf_average_free(sf_average *a);
 
 /* The JSON document of `predict` over several fits (scalefit(1)); NULL when
- * out of memory. */
+ * out of memory.  One tree: for many points write it with
+ * sf_average_write_json(). */
 json_t *sf_average_json(const sf_fitfile *const *fits, const sf_average *a);
+
+/* The text of sf_average_json() written to out (without a final newline),
+ * one point in memory at a time (json.h).  Returns SF_OK, SF_ENOMEM or
+ * SF_EIO. */
+int sf_average_write_json(FILE *out, const sf_fitfile *const *fits,
+                          const sf_average *a);
 
 #endif /* SF_AVERAGE_H */

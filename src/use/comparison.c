@@ -43,7 +43,7 @@ by_level_json(const sf_compare_candidate *c)
 json_t *
 sf_comparison_json(const sf_compare *cmp)
 {
-	json_t *list = json_array();
+	json_t *list = json_array(), *root;
 
 	for (size_t i = 0; i < cmp->n && list != NULL; i++) {
 		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
@@ -83,11 +83,23 @@ sf_comparison_json(const sf_compare *cmp)
 	}
 	if (list == NULL)
 		return NULL;
-	return json_pack(
+	root = json_pack(
 	    "{s:s, s:{s:I, s:o, s:b, s:b, s:o}}", "scalefit_version",
 	    PACKAGE_VERSION, "comparison", "kfold", (json_int_t)cmp->s.kfold,
 	    "train",
 	    cmp->s.train != NULL ? json_string(cmp->s.train) : json_null(),
 	    "same_rows", sf_compare_other_row_set(cmp) == 0, "comparable",
 	    sf_compare_other_rows(cmp) == 0, "candidates", list);
+	/* Exact fits: their aicc is null (-inf) and they share the weight;
+	 * the note says so (only then: other documents are unchanged). */
+	if (root != NULL && sf_compare_exact(cmp) > 0 &&
+	    json_object_set_new(
+	        json_object_get(root, "comparison"), "note",
+	        json_string("aicc and bic are -inf (null) for the candidates "
+	                    "that fit the rows exactly (sse 0): they share "
+	                    "the Akaike weight equally")) != 0) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }

@@ -234,6 +234,7 @@ sf_next_free(sf_next *x)
 	if (x == NULL)
 		return;
 	free(x->inputs);
+	free(x->skipped);
 	free(x->time);
 	free(x->cost);
 	free(x->gains);
@@ -243,38 +244,55 @@ sf_next_free(sf_next *x)
 	free(x);
 }
 
-/* 1 when candidate i ranks before j: a narrower interval, then cheaper,
- * then earlier (NaN widths last). */
-static int
-ranks_before(const sf_next *x, size_t i, size_t j)
-{
-	double wi = x->gains[i].halfwidth_pct, wj = x->gains[j].halfwidth_pct;
+/* A candidate's sort key: what ranks it, and its index for ties. */
+typedef struct rank_key {
+	double width, cost;
+	size_t index;
+} rank_key;
 
-	if (isnan(wi) != isnan(wj))
-		return isnan(wj);
-	if (wi != wj && !isnan(wi))
-		return wi < wj;
-	if (x->cost[i] != x->cost[j])
-		return x->cost[i] < x->cost[j];
-	return i < j;
+/* -1, 0 or 1 as a ranks before, with, or after b, where a NaN comes
+ * last. */
+static int
+compare_nan_last(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
 }
 
-/* The candidates ranked, by insertion: n is what a person lists or a
- * sweep makes, and the order needs no comparator state. */
-static void
+/* qsort's order of candidates: a narrower interval, then cheaper, then
+ * earlier (NaN widths and costs last).  A total order, so the ranking is
+ * the same whatever the sort. */
+static int
+ranks_before(const void *va, const void *vb)
+{
+	const rank_key *a = va, *b = vb;
+	int c = compare_nan_last(a->width, b->width);
+
+	if (c == 0)
+		c = compare_nan_last(a->cost, b->cost);
+	return c != 0 ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The candidates ranked: qsort on their keys, O(n log n) (an insertion
+ * sort took 38 s for 200,000 candidates). */
+static int
 rank_candidates(sf_next *x)
 {
-	size_t *r = x->rank;
+	rank_key *keys = malloc((x->n + 1) * sizeof *keys);
 
-	for (size_t k = 0; k < x->n; k++) {
-		size_t m = k;
-
-		while (m > 0 && ranks_before(x, k, r[m - 1])) {
-			r[m] = r[m - 1];
-			m--;
-		}
-		r[m] = k;
-	}
+	if (keys == NULL)
+		return SF_ENOMEM;
+	x->nranked = 0;
+	for (size_t k = 0; k < x->n; k++)
+		if (x->skipped[k] == SF_NEXT_KEPT)
+			keys[x->nranked++] = (rank_key){
+			    x->gains[k].halfwidth_pct, x->cost[k], k};
+	qsort(keys, x->nranked, sizeof *keys, ranks_before);
+	for (size_t k = 0; k < x->nranked; k++)
+		x->rank[k] = keys[k].index;
+	free(keys);
+	return SF_OK;
 }
 
 /* The answer for n candidates over J inputs, its arrays allocated; NULL
@@ -290,15 +308,16 @@ next_alloc(size_t J, size_t n, double budget)
 	x->ninputs = J;
 	x->budget = budget;
 	x->inputs = malloc((J * n + 1) * sizeof *x->inputs);
+	x->skipped = calloc(n + 1, 1);
 	x->time = malloc((n + 1) * sizeof *x->time);
 	x->cost = malloc((n + 1) * sizeof *x->cost);
 	x->gains = malloc((n + 1) * sizeof *x->gains);
 	x->rank = malloc((n + 1) * sizeof *x->rank);
 	x->plan = malloc((n + 1) * sizeof *x->plan);
 	x->after = malloc((n + 1) * sizeof *x->after);
-	if (x->inputs == NULL || x->time == NULL || x->cost == NULL ||
-	    x->gains == NULL || x->rank == NULL || x->plan == NULL ||
-	    x->after == NULL) {
+	if (x->inputs == NULL || x->skipped == NULL || x->time == NULL ||
+	    x->cost == NULL || x->gains == NULL || x->rank == NULL ||
+	    x->plan == NULL || x->after == NULL) {
 		sf_next_free(x);
 		return NULL;
 	}
@@ -383,6 +402,24 @@ describe_target(const sf_fitfile *f, const double *target,
 	w->tp.cost = 0;
 }
 
+/* Why a candidate of time t, cost c and gradient g (f->nparams) is
+ * skipped, or SF_NEXT_KEPT; a constant held at a bound (no covariance)
+ * does not count. */
+static unsigned char
+skip_reason(const sf_fitfile *f, double t, double c, const double *g)
+{
+	const size_t P = f->nparams;
+
+	if (!isfinite(t))
+		return SF_NEXT_TIME;
+	if (!isfinite(c))
+		return SF_NEXT_COST;
+	for (size_t j = 0; j < P; j++)
+		if (!isfinite(g[j]) && !isnan(f->cov[j * P + j]))
+			return SF_NEXT_GRADIENT;
+	return SF_NEXT_KEPT;
+}
+
 /* The candidates as design points: their predictions pc, gradients, and
  * costs (time times workers, when there is a worker input). */
 static void
@@ -406,6 +443,10 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 		w->cp[k].time = x->time[k];
 		w->cp[k].grad = g;
 		w->cp[k].cost = x->cost[k];
+		x->skipped[k] = skip_reason(f, x->time[k], x->cost[k], g);
+		/* a cost that is no number: never planned */
+		if (x->skipped[k] != SF_NEXT_KEPT)
+			w->cp[k].cost = NAN;
 	}
 }
 
@@ -452,7 +493,8 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	if ((x->nplan = sf_design_plan(&w.df, &w.tp, w.cp, n, budget, max_runs,
 	                               x->plan, x->after)) == (size_t)-1)
 		goto oom;
-	rank_candidates(x);
+	if (rank_candidates(x) != SF_OK)
+		goto oom;
 	*out = x;
 	x = NULL;
 	rc = SF_OK;
@@ -527,7 +569,7 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 	                : json_null(),
 	            &ok);
 	list = json_array();
-	for (size_t r = 0; list != NULL && r < x->n && r < top; r++) {
+	for (size_t r = 0; list != NULL && r < x->nranked && r < top; r++) {
 		size_t k = x->rank[r];
 		json_t *c = gain_json(&x->gains[k], &ok);
 

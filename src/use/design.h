@@ -94,18 +94,31 @@ size_t sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
  * interval now and after each candidate, the candidates ranked by the
  * interval they leave (narrowest first; ties to the cheaper, then the
  * earlier), and with a budget (INFINITY: none) or max_runs > 1 a plan of
- * up to max_runs runs.
+ * up to max_runs runs.  A candidate where the formula is not finite (its
+ * time, its cost or the time's derivative in a constant: a point outside
+ * the formula's domain, such as p = 0 in 1 / p) is neither ranked nor
+ * planned: skipped[k] says why (enum sf_next_skip).
  */
+enum sf_next_skip {
+	SF_NEXT_KEPT = 0,
+	SF_NEXT_TIME,    /* the predicted time is not finite */
+	SF_NEXT_COST,    /* its cost (time times workers) is not */
+	SF_NEXT_GRADIENT /* the time's derivative in a constant is not */
+};
+
 typedef struct sf_next {
 	size_t n, ninputs;
-	double *inputs;      /* ninputs x n, input-major */
-	double *time, *cost; /* n each */
-	size_t workers;      /* the input counting workers, or
-	                        SF_FITFILE_NONE: cost is then the time */
+	unsigned char *skipped; /* n: enum sf_next_skip */
+	size_t nranked;         /* the candidates ranked: n less those
+	                           skipped (rank[0..nranked)) */
+	double *inputs;         /* ninputs x n, input-major */
+	double *time, *cost;    /* n each */
+	size_t workers;         /* the input counting workers, or
+	                           SF_FITFILE_NONE: cost is then the time */
 	double target_time;
 	sf_design_gain now;    /* the target's interval today */
 	sf_design_gain *gains; /* n: after each candidate */
-	size_t *rank;          /* n candidate indices, best first */
+	size_t *rank;          /* nranked candidate indices, best first */
 	size_t nplan;          /* runs planned */
 	size_t *plan;          /* nplan candidate indices, in order */
 	sf_design_gain *after; /* nplan: the target after each of them */
@@ -114,8 +127,9 @@ typedef struct sf_next {
 
 /*
  * Run the study.  Returns SF_OK and a new sf_next in *out (free with
- * sf_next_free()), SF_EVALUE (f has no error model; no candidate; the
- * target's prediction not finite) or SF_ENOMEM, with err filled.
+ * sf_next_free(); every candidate may be skipped, nranked 0), SF_EVALUE
+ * (f has no error model; no candidate; the target's prediction not
+ * finite) or SF_ENOMEM, with err filled.
  */
 int sf_next_run(const sf_fitfile *f, const double *target,
                 const double *const *columns, size_t n, double budget,

@@ -12,6 +12,7 @@
  */
 #include "use/fitfile.h"
 #include "use/jsonpath.h"
+#include "base/file.h"
 #include "base/number.h"
 #include "base/suggest.h"
 #include "base/units.h"
@@ -41,6 +42,11 @@ typedef struct loader {
 	unsigned char *term_is_string;
 	double *lower, *upper;    /* theta's bounds, NaN when not given */
 	const char **fixed_names; /* while compiling: the fixed constants */
+	unsigned flags;           /* enum sf_fitfile_flag */
+	/* The residuals array's '[' and ']' when it was kept out of the
+	 * tree (its elements are parsed one at a time), else both 0. */
+	size_t res_open, res_close;
+	size_t measured_cap; /* rows f->measured has room for */
 } loader;
 
 /* Fill e with an error at byte offset off, quoting its line. */
@@ -74,6 +80,32 @@ fail(loader *ld, const char *path, int code, const char *fmt, ...)
 	return error_at_offset(ld, ld->err,
 	                       sf_jsonpath_locate(ld->text, ld->length, path),
 	                       code, message);
+}
+
+/* A warning at the value named path, kept in the fit (sf_fitfile_warn());
+ * one that cannot be kept (no memory) is dropped. */
+static void warn_at(loader *ld, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+warn_at(loader *ld, const char *path, const char *fmt, ...)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+	sf_fitfile *f = ld->f;
+	sf_error *more;
+	va_list ap;
+
+	if ((more = realloc(f->warnings, (f->nwarnings + 1) * sizeof *more)) ==
+	    NULL)
+		return;
+	f->warnings = more;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	sf_error_clear(&more[f->nwarnings]);
+	error_at_offset(ld, &more[f->nwarnings++],
+	                sf_jsonpath_locate(ld->text, ld->length, path), SF_OK,
+	                message);
 }
 
 static int
@@ -201,17 +233,6 @@ get_number(loader *ld, const json_t *v, const char *path, int null_ok,
 	return SF_OK;
 }
 
-static char *
-dup_text(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = malloc(n);
-
-	if (copy != NULL)
-		memcpy(copy, s, n);
-	return copy;
-}
-
 /* ---- sections ------------------------------------------------------------ */
 
 static int
@@ -236,7 +257,7 @@ load_inputs(loader *ld, const json_t *model)
 
 		in->lo = in->hi = NAN;
 		member_path(path, "model.inputs", name);
-		if ((in->name = dup_text(name)) == NULL)
+		if ((in->name = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		if (json_is_object(v)) {
 			column =
@@ -258,7 +279,7 @@ load_inputs(loader *ld, const json_t *model)
 				element_path(at, lpath, k);
 				if (!check_type(ld, s, at, "string"))
 					return SF_ETYPE;
-				in->levels[k] = dup_text(json_string_value(s));
+				in->levels[k] = strdup(json_string_value(s));
 				if (in->levels[k] == NULL)
 					return out_of_memory(ld);
 				in->nlevels++;
@@ -266,7 +287,7 @@ load_inputs(loader *ld, const json_t *model)
 		} else if (!check_type(ld, v, path, "string")) {
 			return SF_ETYPE;
 		}
-		if ((in->column = dup_text(json_string_value(column))) == NULL)
+		if ((in->column = strdup(json_string_value(column))) == NULL)
 			return out_of_memory(ld);
 	}
 	return SF_OK;
@@ -316,7 +337,7 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 				return out_of_memory(ld);
 			continue;
 		}
-		if ((f->param_names[j] = dup_text(name)) == NULL)
+		if ((f->param_names[j] = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		/* Counted now: a bad bound below must not leak the name. */
 		f->nparams++;
@@ -332,6 +353,18 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 			ld->upper[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
+		/* A fit keeps its constants within their bounds: one
+		 * outside was edited (a time of -62494.8 followed). */
+		if (ld->lower[j] > ld->upper[j])
+			return fail(ld, path, SF_EVALUE,
+			            "%s has min %g > max %g", path,
+			            ld->lower[j], ld->upper[j]);
+		if (x < ld->lower[j] || x > ld->upper[j])
+			return fail(
+			    ld, at, SF_EVALUE,
+			    "%s is %g, outside its bounds [%g, %g]: the "
+			    "file was edited or damaged",
+			    at, x, ld->lower[j], ld->upper[j]);
 	}
 	return SF_OK;
 }
@@ -359,7 +392,7 @@ load_terms(loader *ld, const json_t *model)
 
 		member_path(path, "model.terms", name);
 		ld->term_is_string[f->nterms++] = json_is_string(v);
-		if ((t->name = dup_text(name)) == NULL)
+		if ((t->name = strdup(name)) == NULL)
 			return out_of_memory(ld);
 		t->kind = sf_term_kind_guess(name);
 		if (json_is_object(v)) {
@@ -380,9 +413,52 @@ load_terms(loader *ld, const json_t *model)
 			            "expr, not %s",
 			            path, type_name(v));
 		}
-		if ((t->expr = dup_text(json_string_value(expr))) == NULL)
+		if ((t->expr = strdup(json_string_value(expr))) == NULL)
 			return out_of_memory(ld);
 	}
+	return SF_OK;
+}
+
+/*
+ * Covariance entries (i, j) and (j, i), i > j, against what a fit writes:
+ * the matrix is symmetric (to rounding), an entry is null exactly when
+ * one of its constants has no variance (held at a bound), and no
+ * correlation lies outside [-1, 1].  An edited matrix gave bands of
+ * +-69,000 around 15.3.
+ */
+static int
+check_covariance(loader *ld, size_t i, size_t j)
+{
+	const size_t p = ld->f->nparams;
+	const double *c = ld->f->cov;
+	double a = c[i * p + j], b = c[j * p + i];
+	double vi = c[i * p + i], vj = c[j * p + j], scale = sqrt(vi * vj);
+	char at[PATH_MAX_BYTES], other[PATH_MAX_BYTES];
+
+	element_path(at, "covariance", i);
+	element_path(at, at, j);
+	element_path(other, "covariance", j);
+	element_path(other, other, i);
+	if (isnan(a) != (isnan(vi) || isnan(vj)) || isnan(b) != isnan(a))
+		return fail(
+		    ld, isnan(a) == isnan(b) ? at : other, SF_EVALUE,
+		    "%s and %s should be null exactly when the variance "
+		    "of %s or %s is: the file was edited or damaged",
+		    at, other, ld->f->param_names[i], ld->f->param_names[j]);
+	if (isnan(a))
+		return SF_OK;
+	if (fabs(a - b) > 1e-9 * fmax(fmax(fabs(a), fabs(b)), scale))
+		return fail(ld, at, SF_EVALUE,
+		            "%s is %g but %s is %g: a covariance is symmetric; "
+		            "the file was edited or damaged",
+		            at, a, other, b);
+	if (fabs(a) > scale * (1 + 1e-6) + 1e-300)
+		return fail(
+		    ld, at, SF_EVALUE,
+		    "%s is %g: a correlation of %.4g between %s and %s, "
+		    "outside [-1, 1]; the file was edited or damaged",
+		    at, a, a / scale, ld->f->param_names[i],
+		    ld->f->param_names[j]);
 	return SF_OK;
 }
 
@@ -433,6 +509,10 @@ load_covariance(loader *ld, const json_t *root)
 			    f->cov[i * p + i]);
 		}
 	}
+	for (size_t i = 0; i < p; i++)
+		for (size_t j = 0; j < i; j++)
+			if ((rc = check_covariance(ld, i, j)) != SF_OK)
+				return rc;
 	return SF_OK;
 }
 
@@ -517,6 +597,22 @@ load_interval(loader *ld, const json_t *root)
 		            "prediction_interval.errors should be "
 		            "\"multiplicative\" or \"additive\", not \"%s\"",
 		            kind);
+	/* This version's intervals are 95% ones: another level would be
+	 * printed as 95% (a tampered "level": 7 was). */
+	{
+		json_t *level = member(ld, pi, "prediction_interval", "level",
+		                       "number", 0, &rc);
+
+		if (rc != SF_OK)
+			return rc;
+		if (level != NULL &&
+		    fabs(json_number_value(level) - SF_INTERVAL_LEVEL) > 1e-9)
+			return fail(ld, "prediction_interval.level", SF_EVALUE,
+			            "prediction_interval.level is %g, but this "
+			            "version computes %g%% intervals only (%g)",
+			            json_number_value(level),
+			            100 * SF_INTERVAL_LEVEL, SF_INTERVAL_LEVEL);
+	}
 	memset(im, 0, sizeof *im);
 	im->multiplicative = kind[0] == 'm';
 	if ((rc = interval_number(ld, pi, "sigma", 0, 0, &im->sigma)) !=
@@ -543,7 +639,7 @@ optional_text(const json_t *obj, const char *key)
 {
 	const json_t *v = obj != NULL ? json_object_get(obj, key) : NULL;
 
-	return dup_text(json_is_string(v) ? json_string_value(v) : "");
+	return strdup(json_is_string(v) ? json_string_value(v) : "");
 }
 
 /* What model averaging compares: the fit's AICc, rows and loss.  All
@@ -609,58 +705,214 @@ load_ranges(loader *ld, const json_t *root)
 	return SF_OK;
 }
 
-/* The measured rows, for plots; a row with a value missing is skipped. */
+/* jansson's error jerr about the text from byte offset base on (0: the
+ * whole file; else one residual row) as an SF_ESYNTAX at FILE:LINE:COL. */
+static int
+syntax_error(const loader *ld, size_t base, const json_error_t *jerr)
+{
+	int line = jerr->line, column = jerr->column;
+
+	/* jansson's column counts characters; ours bytes.  Its position
+	 * is the byte offset after the last byte it read, the end of the
+	 * offending token: point at that byte. */
+	if (jerr->position >= 0 &&
+	    base + (size_t)jerr->position <= ld->length) {
+		size_t at = base + (size_t)jerr->position;
+		int l, c;
+
+		sf_error_position(ld->text, ld->length, at > 0 ? at - 1 : 0, &l,
+		                  &c);
+		if (base > 0 || l == jerr->line)
+			line = l, column = c;
+	}
+	sf_error_at(ld->err, SF_ESYNTAX, ld->name, line > 0 ? line : 0,
+	            column > 0 ? column : 0, "not valid JSON: %s", jerr->text);
+	sf_error_quote(ld->err, ld->text, ld->length);
+	return SF_ESYNTAX;
+}
+
+/* A syntax error at byte offset off of the text. */
+static int
+syntax_at(const loader *ld, size_t off, const char *what)
+{
+	char message[SF_ERROR_MESSAGE_MAX];
+
+	snprintf(message, sizeof message, "not valid JSON: %s", what);
+	return error_at_offset(ld, ld->err, off, SF_ESYNTAX, message);
+}
+
+/* Residual row r (row, from the tree or parsed alone) into the measured
+ * rows when every input and the observation are finite. */
+static int
+add_measured(loader *ld, const json_t *row, size_t r)
+{
+	sf_fitfile *f = ld->f;
+	const size_t ni = f->ninputs;
+	char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+	json_t *inputs, *v;
+	double *x, y;
+	int complete = 1, rc;
+
+	if (f->nmeasured == ld->measured_cap) {
+		size_t cap = 2 * ld->measured_cap + 64;
+		double *xs =
+		    realloc(f->measured_inputs, (cap * ni + 1) * sizeof *xs);
+		double *ys;
+
+		if (xs == NULL)
+			return out_of_memory(ld);
+		f->measured_inputs = xs;
+		if ((ys = realloc(f->measured, cap * sizeof *ys)) == NULL)
+			return out_of_memory(ld);
+		f->measured = ys;
+		ld->measured_cap = cap;
+	}
+	x = &f->measured_inputs[f->nmeasured * ni];
+	element_path(path, "residuals", r);
+	if (!check_type(ld, row, path, "object"))
+		return SF_ETYPE;
+	member_path(at, path, "inputs");
+	if ((inputs = member(ld, row, path, "inputs", "object", 1, &rc)) ==
+	    NULL)
+		return rc;
+	for (size_t i = 0; i < ni; i++) {
+		char ip[PATH_MAX_BYTES];
+
+		member_path(ip, at, f->inputs[i].name);
+		v = json_object_get(inputs, f->inputs[i].name);
+		if (v == NULL) {
+			complete = 0;
+			continue;
+		}
+		if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
+			return rc;
+		complete &= isfinite(x[i]) != 0;
+	}
+	if ((v = member(ld, row, path, "observed", "number", 0, &rc)) == NULL)
+		return rc;
+	y = json_number_value(v);
+	if (complete && isfinite(y))
+		f->measured[f->nmeasured++] = y;
+	return SF_OK;
+}
+
+/* The residuals kept out of the tree (ld->res_open): each element parsed
+ * alone from the text, so a million rows never become a million jansson
+ * objects at once (1.26 GB for 1M rows, 172 MB of text). */
+static int
+stream_residuals(loader *ld)
+{
+	size_t at = ld->res_open, start, end;
+	const char *problem;
+	int rc = SF_OK;
+
+	for (size_t r = 0; rc == SF_OK; r++) {
+		json_error_t jerr;
+		json_t *row;
+
+		if (!sf_jsonpath_element(ld->text, ld->res_close, &at, &start,
+		                         &end, &problem))
+			return problem == NULL ? SF_OK
+			                       : syntax_at(ld, at, problem);
+		row =
+		    json_loadb(ld->text + start, end - start,
+		               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+		if (row == NULL)
+			return syntax_error(ld, start, &jerr);
+		rc = add_measured(ld, row, r);
+		json_decref(row);
+	}
+	return rc;
+}
+
+/* The measured rows, for plots and a scale's whole-valued inputs; a row
+ * with a value missing is skipped. */
 static int
 load_residuals(loader *ld, const json_t *root)
 {
-	sf_fitfile *f = ld->f;
-	size_t n, ni = f->ninputs;
 	json_t *rows;
 	int rc;
 
+	if (ld->res_open < ld->res_close)
+		return ld->flags & SF_FITFILE_NO_MEASURED
+		           ? SF_OK
+		           : stream_residuals(ld);
 	rows = member(ld, root, "", "residuals", "array", 0, &rc);
-	if (rows == NULL)
-		return rc;
-	n = json_array_size(rows);
-	f->measured_inputs = calloc(n * ni + 1, sizeof *f->measured_inputs);
-	f->measured = calloc(n + 1, sizeof *f->measured);
-	if (f->measured_inputs == NULL || f->measured == NULL)
-		return out_of_memory(ld);
-	for (size_t r = 0; r < n; r++) {
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
-		double *x = &f->measured_inputs[f->nmeasured * ni], y;
-		json_t *row = json_array_get(rows, r), *inputs, *v;
-		int complete = 1;
-
-		element_path(path, "residuals", r);
-		if (!check_type(ld, row, path, "object"))
-			return SF_ETYPE;
-		member_path(at, path, "inputs");
-		if ((inputs = member(ld, row, path, "inputs", "object", 1,
-		                     &rc)) == NULL)
+	for (size_t r = 0; rows != NULL && r < json_array_size(rows); r++)
+		if ((rc = add_measured(ld, json_array_get(rows, r), r)) !=
+		    SF_OK)
 			return rc;
-		for (size_t i = 0; i < ni; i++) {
-			char ip[PATH_MAX_BYTES];
+	return rc;
+}
 
-			member_path(ip, at, f->inputs[i].name);
-			v = json_object_get(inputs, f->inputs[i].name);
-			if (v == NULL) {
-				complete = 0;
-				continue;
-			}
-			if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
-				return rc;
-			complete &= isfinite(x[i]) != 0;
+/*
+ * The bootstrap's replicates (kept of them usable, n in all) against the
+ * fit: its count and its parameters' names as fit writes them; a constant
+ * the fit knows to within a standard error cannot have replicates all
+ * equal to another value (an error: they are another fit's, or made up);
+ * a fitted value outside the range of its replicates is suspicious (a
+ * warning).
+ */
+static int
+check_replicates(loader *ld, const json_t *boot, size_t n, size_t kept)
+{
+	const sf_fitfile *f = ld->f;
+	const size_t p = f->nparams;
+	const json_t *count = json_object_get(boot, "replicates");
+	const json_t *names = json_object_get(boot, "parameters");
+	const char *name;
+	json_t *v;
+	size_t j = 0;
+
+	if (json_is_number(count) && json_number_value(count) != (double)n)
+		return fail(ld, "bootstrap.replicates", SF_EVALUE,
+		            "bootstrap.replicates is %g, but bootstrap.samples "
+		            "holds %zu",
+		            json_number_value(count), n);
+	json_object_foreach((json_t *)names, name, v)
+	{
+		if (j >= p || strcmp(name, f->param_names[j]) != 0)
+			return fail(ld, "bootstrap.parameters", SF_EVALUE,
+			            "bootstrap.parameters names %s where the "
+			            "fit's constant %zu is %s: the replicates "
+			            "are another fit's",
+			            name, j + 1,
+			            j < p ? f->param_names[j] : "-");
+		j++;
+	}
+	if (json_is_object(names) && j != p)
+		return fail(ld, "bootstrap.parameters", SF_EVALUE,
+		            "bootstrap.parameters names %zu constants, the fit "
+		            "has %zu",
+		            j, p);
+	for (j = 0; j < p && kept >= 2; j++) {
+		double lo = INFINITY, hi = -INFINITY, x = f->theta[j];
+		double se = f->cov != NULL ? sqrt(f->cov[j * p + j]) : NAN;
+		char at[PATH_MAX_BYTES];
+
+		for (size_t r = 0; r < kept; r++) {
+			lo = fmin(lo, f->samples[r * p + j]);
+			hi = fmax(hi, f->samples[r * p + j]);
 		}
-		if ((v = member(ld, row, path, "observed", "number", 0, &rc)) ==
-		    NULL) {
-			if (rc != SF_OK)
-				return rc;
+		/* a constant at a bound may stay there in every replicate */
+		if (x == ld->lower[j] || x == ld->upper[j] ||
+		    lo == ld->lower[j] || hi == ld->upper[j])
 			continue;
-		}
-		y = json_number_value(v);
-		if (complete && isfinite(y))
-			f->measured[f->nmeasured++] = y;
+		member_path(at, "parameters", f->param_names[j]);
+		if (lo == hi && lo != x && se > 1e-9 * fabs(x))
+			return fail(
+			    ld, "bootstrap.samples", SF_EVALUE,
+			    "the %zu bootstrap replicates of %s are all "
+			    "%g, but the fit's value is %g with a standard "
+			    "error of %g: they are not this fit's "
+			    "replicates",
+			    kept, f->param_names[j], lo, x, se);
+		if (kept >= SF_FITFILE_MIN_SAMPLES && (x < lo || x > hi))
+			warn_at(
+			    ld, at,
+			    "%s is %g, outside the range [%g, %g] of its %zu "
+			    "bootstrap replicates: they may be another fit's",
+			    f->param_names[j], x, lo, hi, kept);
 	}
 	return SF_OK;
 }
@@ -711,9 +963,20 @@ load_bootstrap(loader *ld, const json_t *root)
 			if (!isfinite(*x))
 				return fail(ld, at, SF_EVALUE,
 				            "%s is not finite", at);
+			/* replicates are fits within the same bounds */
+			if (*x < ld->lower[j] || *x > ld->upper[j])
+				return fail(
+				    ld, at, SF_EVALUE,
+				    "%s is %g, outside the bounds [%g, "
+				    "%g] of %s: not a replicate of this "
+				    "fit",
+				    at, *x, ld->lower[j], ld->upper[j],
+				    f->param_names[j]);
 		}
 		kept++;
 	}
+	if ((rc = check_replicates(ld, boot, n, kept)) != SF_OK)
+		return rc;
 	/* A band from a handful of replicates is mostly noise (one gives
 	 * zero width): below the minimum they are not used, and the band
 	 * comes from the covariance. */
@@ -938,16 +1201,16 @@ load_all(loader *ld, json_t *root)
 	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
 	    NULL)
 		return rc;
-	if ((f->time = dup_text(json_string_value(time))) == NULL)
+	if ((f->time = strdup(json_string_value(time))) == NULL)
 		return out_of_memory(ld);
 	text = member(ld, model, "model", "name", "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
-	f->name = dup_text(text != NULL ? json_string_value(text) : "");
+	f->name = strdup(text != NULL ? json_string_value(text) : "");
 	text = member(ld, model, "model", "output", "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
-	f->output = dup_text(text != NULL ? json_string_value(text) : "time");
+	f->output = strdup(text != NULL ? json_string_value(text) : "time");
 	if (f->name == NULL || f->output == NULL)
 		return out_of_memory(ld);
 	text = member(ld, model, "model", "unit", "string", 0, &rc);
@@ -983,44 +1246,29 @@ load_all(loader *ld, json_t *root)
 	return SF_OK;
 }
 
-int
-sf_fitfile_parse(const char *text, size_t length, const char *name,
-                 sf_fitfile **out, sf_error *err)
+static int
+parse(const char *text, size_t length, const char *name, unsigned flags,
+      sf_fitfile **out, sf_error *err)
 {
 	loader ld = {.name = name != NULL ? name : "",
 	             .text = text,
 	             .length = length,
-	             .err = err};
+	             .err = err,
+	             .flags = flags};
 	json_error_t jerr;
 	json_t *root;
 	int rc;
 
 	*out = NULL;
-	root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL) {
-		/* jansson's column counts characters; ours bytes.  Its
-		 * position is the byte offset after the last byte it read,
-		 * the end of the offending token: point at that byte. */
-		int line, column;
-
-		if (jerr.position >= 0 && (size_t)jerr.position <= length) {
-			sf_error_position(
-			    text, length,
-			    jerr.position > 0 ? (size_t)jerr.position - 1 : 0,
-			    &line, &column);
-			if (line != jerr.line)
-				line = jerr.line, column = jerr.column;
-		} else {
-			line = jerr.line, column = jerr.column;
-		}
-		sf_error_at(err, SF_ESYNTAX, ld.name, line > 0 ? line : 0,
-		            column > 0 ? column : 0, "not valid JSON: %s",
-		            jerr.text);
-		sf_error_quote(err, text, length);
-		return SF_ESYNTAX;
-	}
+	/* The residuals' rows are parsed one at a time (stream_residuals):
+	 * a million of them as one tree took 1.26 GB. */
+	root = sf_jsonpath_load_without(text, length, "residuals",
+	                                JSON_REJECT_DUPLICATES, &ld.res_open,
+	                                &ld.res_close, &jerr);
+	if (root == NULL)
+		return syntax_error(&ld, 0, &jerr);
 	ld.f = calloc(1, sizeof *ld.f);
-	if (ld.f == NULL || (ld.f->path = dup_text(ld.name)) == NULL) {
+	if (ld.f == NULL || (ld.f->path = strdup(ld.name)) == NULL) {
 		rc = out_of_memory(&ld);
 	} else {
 		rc = load_all(&ld, root);
@@ -1037,6 +1285,13 @@ sf_fitfile_parse(const char *text, size_t length, const char *name,
 	return SF_OK;
 }
 
+int
+sf_fitfile_parse(const char *text, size_t length, const char *name,
+                 sf_fitfile **out, sf_error *err)
+{
+	return parse(text, length, name, 0, out, err);
+}
+
 enum { FITFILE_MAX_BYTES = 1 << 30 };
 
 int
@@ -1050,16 +1305,17 @@ sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err)
 static int
 read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 {
-	FILE *in = fopen(path, "rb");
+	FILE *in;
 	char *text = NULL;
 	size_t length = 0, size = 0;
 	struct stat st;
+	int rc;
 
 	*out = NULL;
 	*out_length = 0;
-	if (in == NULL)
-		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-		                   strerror(errno));
+	/* A FIFO or a device is refused, not waited on (base/file.h). */
+	if ((rc = sf_file_fopen(path, &in, err)) != SF_OK)
+		return rc;
 	for (;;) {
 		/* A bound on memory: /dev/zero fails instead of growing
 		 * until the process is killed (scalefit(1) LIMITS). */
@@ -1120,12 +1376,7 @@ int
 sf_fitfile_parse_flags(char *text, size_t length, const char *name,
                        unsigned flags, sf_fitfile **out, sf_error *err)
 {
-	/* SF_FITFILE_NO_MEASURED: the top-level "residuals" array becomes
-	 * an empty one, so jansson never builds the tree of rows a
-	 * prediction does not use: 4.1 million of them took 5.7 GB. */
-	if (flags & SF_FITFILE_NO_MEASURED)
-		sf_jsonpath_blank(text, length, "residuals");
-	return sf_fitfile_parse(text, length, name, out, err);
+	return parse(text, length, name, flags, out, err);
 }
 
 int
@@ -1174,6 +1425,7 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f->samples);
 	free(f->measured_inputs);
 	free(f->measured);
+	free(f->warnings);
 	free(f->path);
 	free(f->name);
 	free(f->time);
@@ -1186,19 +1438,23 @@ sf_fitfile_free(sf_fitfile *f)
 }
 
 void
-sf_fitfile_warn_version(const char *path, const sf_fitfile *f, sf_warn_fn warn,
-                        void *ctx)
+sf_fitfile_warn(const sf_fitfile *f, sf_warn_fn warn, void *ctx)
 {
 	sf_error w;
 
-	if (!f->version_newer || warn == NULL)
+	if (warn == NULL)
 		return;
-	sf_error_clear(&w);
-	sf_error_at(&w, SF_OK, path, 0, 0,
-	            "written by scalefit %s, a later major version than this "
-	            "one (%s): it may mean what this version reads otherwise",
-	            f->version, PACKAGE_VERSION);
-	warn(ctx, &w);
+	if (f->version_newer) {
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, f->path, 0, 0,
+		            "written by scalefit %s, a later major version "
+		            "than this one (%s): it may mean what this "
+		            "version reads otherwise",
+		            f->version, PACKAGE_VERSION);
+		warn(ctx, &w);
+	}
+	for (size_t i = 0; i < f->nwarnings; i++)
+		warn(ctx, &f->warnings[i]);
 }
 
 size_t

@@ -33,6 +33,15 @@
  *                           "model_growth": c >= 0 or null}, the error
  *                           model of a new run (interval.h)      optional
  *
+ * Values that contradict what fit writes are errors (SF_EVALUE) at the
+ * value: a constant outside its bounds, min > max, a covariance not
+ * symmetric, with a correlation outside [-1, 1] or nulls where variances
+ * are known, prediction_interval.level other than 0.95, bootstrap samples
+ * outside the bounds, bootstrap.replicates or bootstrap.parameters that
+ * are not the samples' and the fit's, replicates all equal to a value
+ * other than a constant's with a standard error; a fitted value outside
+ * its replicates' range is a warning (warnings, sf_fitfile_warn()).
+ *
  * Other keys are ignored.  A term's kind, when absent or unknown to this
  * version, is guessed from its name (sf_term_kind_guess()).  Errors name
  * FILE:LINE:COL: for a JSON syntax error, where jansson stopped; for a
@@ -137,6 +146,8 @@ typedef struct sf_fitfile {
 	size_t nmembers;
 	struct sf_fitfile **members;
 	double *weights;
+	sf_error *warnings; /* what loading found suspicious */
+	size_t nwarnings;   /* (sf_fitfile_warn() reports them) */
 } sf_fitfile;
 
 /*
@@ -152,7 +163,7 @@ int sf_fitfile_load(const char *path, sf_fitfile **out, sf_error *err);
 /* Flags of sf_fitfile_load_flags(). */
 enum sf_fitfile_flag {
 	/* Skip the residuals (no measured rows): what predict needs, in
-	 * far less memory for a fit of many rows. */
+	 * less time for a fit of many rows. */
 	SF_FITFILE_NO_MEASURED = 1u << 0
 };
 
@@ -167,8 +178,11 @@ int sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 int sf_fitfile_parse(const char *text, size_t length, const char *name,
                      sf_fitfile **out, sf_error *err);
 
-/* sf_fitfile_parse() with flags, on text it may change in place
- * (SF_FITFILE_NO_MEASURED empties the residuals). */
+/* sf_fitfile_parse() with flags.  The text is not changed (it was once:
+ * the residuals blanked in place).  Whatever the flags, the residuals
+ * never become one jansson tree: their rows are parsed one at a time
+ * (memory: the text and the rows' numbers), or skipped with
+ * SF_FITFILE_NO_MEASURED. */
 int sf_fitfile_parse_flags(char *text, size_t length, const char *name,
                            unsigned flags, sf_fitfile **out, sf_error *err);
 
@@ -185,12 +199,13 @@ int sf_fitfile_read(const char *path, char **text, size_t *length,
 void sf_fitfile_free(sf_fitfile *f);
 
 /*
- * When f was written by a later major version of scalefit (version_newer),
- * warn through warn (nothing when NULL), at path: what it says may mean
- * what this version reads otherwise.
+ * Warn through warn (nothing when NULL) about what loading f found
+ * suspicious: a later major version of scalefit wrote it (version_newer:
+ * what it says may mean what this version reads otherwise), a fitted
+ * value outside the range of its bootstrap replicates (f->warnings, at
+ * FILE:LINE:COL).
  */
-void sf_fitfile_warn_version(const char *path, const sf_fitfile *f,
-                             sf_warn_fn warn, void *ctx);
+void sf_fitfile_warn(const sf_fitfile *f, sf_warn_fn warn, void *ctx);
 
 /* The slot of the input called name, or SF_FITFILE_NONE. */
 size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);

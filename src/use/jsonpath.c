@@ -190,25 +190,106 @@ sf_jsonpath_member(const char *t, size_t n, const char *key)
 	return n;
 }
 
-void
-sf_jsonpath_blank(char *t, size_t n, const char *key)
+int
+sf_jsonpath_array(const char *t, size_t n, const char *key, size_t *open,
+                  size_t *close)
 {
 	size_t j = sf_jsonpath_member(t, n, key), k;
 	int d = 0;
 
 	if (j >= n || t[j] != '[')
-		return;
+		return 0;
 	for (k = j; k < n; k++) {
 		if (t[k] == '"' && (k = string_end(t, n, k)) == n)
-			return;
+			return 0;
 		if (t[k] == '[' || t[k] == '{')
 			d++;
 		else if ((t[k] == ']' || t[k] == '}') && --d == 0)
 			break;
 	}
 	if (k >= n || t[k] != ']')
+		return 0;
+	*open = j;
+	*close = k;
+	return 1;
+}
+
+void
+sf_jsonpath_blank(char *t, size_t n, const char *key)
+{
+	size_t j, k;
+
+	if (!sf_jsonpath_array(t, n, key, &j, &k))
 		return;
 	for (size_t x = j + 1; x < k; x++)
 		if (t[x] != '\n')
 			t[x] = ' ';
+}
+
+/* The text as jansson reads it in sf_jsonpath_load_without(): the
+ * elements between open and close blanked, line breaks kept. */
+typedef struct feed {
+	const char *t;
+	size_t n, at, open, close;
+} feed;
+
+/* A json_load_callback_t: the next bytes of the text, blanked there. */
+static size_t
+feed_read(void *buffer, size_t size, void *data)
+{
+	feed *fd = data;
+	size_t n = fd->n - fd->at < size ? fd->n - fd->at : size;
+	size_t lo = fd->open + 1, hi = fd->close;
+	char *b = buffer;
+
+	memcpy(b, fd->t + fd->at, n);
+	if (fd->at + n > lo && fd->at < hi) {
+		size_t from = fd->at > lo ? fd->at : lo;
+		size_t to = fd->at + n < hi ? fd->at + n : hi;
+
+		for (size_t i = from; i < to; i++)
+			if (b[i - fd->at] != '\n')
+				b[i - fd->at] = ' ';
+	}
+	fd->at += n;
+	return n;
+}
+
+json_t *
+sf_jsonpath_load_without(const char *t, size_t n, const char *key, size_t flags,
+                         size_t *open, size_t *close, json_error_t *jerr)
+{
+	feed fd = {t, n, 0, 0, 0};
+
+	*open = *close = 0;
+	if (!sf_jsonpath_array(t, n, key, &fd.open, &fd.close))
+		return json_loadb(t, n, flags, jerr);
+	*open = fd.open;
+	*close = fd.close;
+	return json_load_callback(feed_read, &fd, flags, jerr);
+}
+
+int
+sf_jsonpath_element(const char *t, size_t close, size_t *at, size_t *start,
+                    size_t *end, const char **problem)
+{
+	size_t i = skip_blank(t, close, *at + 1);
+
+	*problem = NULL;
+	/* *at is the '[' or the ',' before this element */
+	if (i >= close) {
+		if (t[*at] == ',')
+			*problem = "a value expected after ','";
+		*at = i;
+		return 0;
+	}
+	*start = i;
+	*end = skip_value(t, close, i);
+	i = skip_blank(t, close, *end);
+	*at = i;
+	if (i < close && t[i] != ',') {
+		*problem = "',' or ']' expected";
+		return 0;
+	}
+	return 1;
 }

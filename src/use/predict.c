@@ -364,6 +364,23 @@ sf_prediction_warn(const sf_fitfile *f, const sf_prediction *p, sf_warn_fn warn,
 	}
 }
 
+size_t
+sf_prediction_nonfinite(const sf_fitfile *f, const sf_prediction *p,
+                        const char **what, double *value)
+{
+	for (size_t k = 0; k < p->n; k++) {
+		*what = "time";
+		*value = p->points[k].time;
+		for (size_t j = 0; j < f->nterms && isfinite(*value); j++) {
+			*what = f->terms[j].name;
+			*value = p->terms[j * p->n + k];
+		}
+		if (!isfinite(*value))
+			return k;
+	}
+	return p->n;
+}
+
 void
 sf_prediction_level_json(json_t *o, const sf_fitfile *f, const sf_prediction *p,
                          int *ok)
@@ -390,61 +407,112 @@ sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k, int *ok)
 		            sf_json_pair(pt->boot.lo, pt->boot.hi), ok);
 }
 
-/* Point k: its inputs, time, bands, terms and where it extrapolates. */
-static json_t *
-point_json(const sf_fitfile *f, const sf_prediction *p, size_t k, int *ok)
-{
-	json_t *o, *in, *terms, *outside;
+/* What writing the points needs. */
+typedef struct points_ctx {
+	const sf_fitfile *f;
+	const sf_prediction *p;
+} points_ctx;
 
-	if (!sf_json_new(ok, "oooa", &o, &in, &terms, &outside))
-		return NULL;
+/*
+ * Point k: its inputs (a text input by its value), time, stderr, bands
+ * (sf_prediction_bands_json()'s), terms, whether it extrapolates and the
+ * inputs outside their fitted range; written without a jansson value (an
+ * sf_json_element_fn), a million points in the memory of one.
+ */
+static int
+write_point(FILE *out, const void *ctx, size_t k, int depth)
+{
+	const sf_fitfile *f = ((const points_ctx *)ctx)->f;
+	const sf_prediction *p = ((const points_ctx *)ctx)->p;
+	const sf_predict_point *pt = &p->points[k];
+	sf_json_writer w;
+
+	sf_json_writer_init(&w, out, depth);
+	sf_json_writer_open(&w, '{');
+	sf_json_writer_next(&w, "inputs");
+	sf_json_writer_open(&w, '{');
 	for (size_t i = 0; i < f->ninputs; i++) {
-		const sf_fitfile_input *fi = &f->inputs[i];
 		double x = p->inputs[i * p->n + k];
 
-		sf_json_put(in, fi->name,
-		            fi->levels != NULL
-		                ? json_string(fi->levels[(size_t)x])
-		                : sf_json_number(x),
-		            ok);
-		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE &&
-		    json_array_append_new(outside, json_string(fi->name)) != 0)
-			*ok = 0;
+		sf_json_writer_next(&w, f->inputs[i].name);
+		if (f->inputs[i].levels != NULL)
+			sf_json_writer_string(&w,
+			                      f->inputs[i].levels[(size_t)x]);
+		else
+			sf_json_writer_number(&w, x);
 	}
-	sf_json_put(o, "inputs", in, ok);
-	sf_json_put(o, "time", sf_json_number(p->points[k].time), ok);
-	sf_json_put(o, "stderr", sf_json_number(p->points[k].se), ok);
-	sf_prediction_bands_json(o, p, k, ok);
-	for (size_t j = 0; j < f->nterms; j++)
-		sf_json_put(terms, f->terms[j].name,
-		            sf_json_number(p->terms[j * p->n + k]), ok);
-	sf_json_put(o, "terms", terms, ok);
-	sf_json_put(o, "extrapolated",
-	            json_boolean(sf_prediction_outside(p, k)), ok);
-	sf_json_put(o, "outside", outside, ok);
-	return o;
+	sf_json_writer_close(&w, '}');
+	sf_json_writer_next(&w, "time");
+	sf_json_writer_number(&w, pt->time);
+	sf_json_writer_next(&w, "stderr");
+	sf_json_writer_number(&w, pt->se);
+	sf_json_writer_pair(&w, "ci95", pt->ci.lo, pt->ci.hi);
+	if (p->interval)
+		sf_json_writer_pair(&w, "interval95", pt->pi.lo, pt->pi.hi);
+	if (p->bootstrap)
+		sf_json_writer_pair(&w, "ci95_bootstrap", pt->boot.lo,
+		                    pt->boot.hi);
+	sf_json_writer_next(&w, "terms");
+	sf_json_writer_open(&w, '{');
+	for (size_t j = 0; j < f->nterms; j++) {
+		sf_json_writer_next(&w, f->terms[j].name);
+		sf_json_writer_number(&w, p->terms[j * p->n + k]);
+	}
+	sf_json_writer_close(&w, '}');
+	sf_json_writer_next(&w, "extrapolated");
+	sf_json_writer_bool(&w, sf_prediction_outside(p, k));
+	sf_json_writer_next(&w, "outside");
+	sf_json_writer_open(&w, '[');
+	for (size_t i = 0; i < f->ninputs; i++)
+		if (p->range[i * p->n + k] != SF_PREDICT_INSIDE) {
+			sf_json_writer_next(&w, NULL);
+			sf_json_writer_string(&w, f->inputs[i].name);
+		}
+	sf_json_writer_close(&w, ']');
+	sf_json_writer_close(&w, '}');
+	return w.rc;
+}
+
+int
+sf_prediction_head_json(json_t *o, const sf_fitfile *f, const sf_prediction *p)
+{
+	int ok = 1;
+
+	sf_json_put(o, "fit", json_string(f->path), &ok);
+	sf_json_put(o, "model", json_string(f->name), &ok);
+	sf_json_put(o, "output", json_string(f->output), &ok);
+	sf_prediction_level_json(o, f, p, &ok);
+	return ok ? SF_OK : SF_ENOMEM;
+}
+
+int
+sf_prediction_write_json(FILE *out, const json_t *head, const sf_fitfile *f,
+                         const sf_prediction *p, int depth)
+{
+	points_ctx c = {f, p};
+
+	return sf_json_write_tail(out, head, depth, "points", p->n, write_point,
+	                          &c);
+}
+
+/* The whole document written: an sf_json_print_fn of sf_json_tree(). */
+static int
+write_document(FILE *out, const void *arg)
+{
+	const points_ctx *c = arg;
+	json_t *head = json_object();
+	int rc = SF_ENOMEM;
+
+	if (head != NULL && sf_prediction_head_json(head, c->f, c->p) == SF_OK)
+		rc = sf_prediction_write_json(out, head, c->f, c->p, 0);
+	json_decref(head);
+	return rc;
 }
 
 json_t *
 sf_prediction_json(const sf_fitfile *f, const sf_prediction *p)
 {
-	json_t *root, *points;
-	int ok = 1;
+	points_ctx c = {f, p};
 
-	if (!sf_json_new(&ok, "oa", &root, &points))
-		return NULL;
-	sf_json_put(root, "fit", json_string(f->path), &ok);
-	sf_json_put(root, "model", json_string(f->name), &ok);
-	sf_json_put(root, "output", json_string(f->output), &ok);
-	sf_prediction_level_json(root, f, p, &ok);
-	for (size_t k = 0; k < p->n; k++)
-		if (json_array_append_new(points, point_json(f, p, k, &ok)) !=
-		    0)
-			ok = 0;
-	sf_json_put(root, "points", points, &ok);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_tree(write_document, &c);
 }

@@ -38,6 +38,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The confidence level of every band. */
 #define SF_PREDICT_LEVEL 0.95
@@ -102,6 +103,16 @@ int sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 /* Release p.  Accepts NULL. */
 void sf_prediction_free(sf_prediction *p);
 
+/*
+ * The first point of p whose time, or a term of f, is not finite (a point
+ * outside the formula's domain: p = 0 in 1 / p, a logarithm of a negative
+ * number), or p->n when every one is finite; *what names that value
+ * ("the time", or the term) and *value holds it.  Bands are not looked
+ * at: one the fit cannot give is NaN, shown as "-" (null in JSON).
+ */
+size_t sf_prediction_nonfinite(const sf_fitfile *f, const sf_prediction *p,
+                               const char **what, double *value);
+
 /* 1 when any input of point k lies outside its fitted range. */
 int sf_prediction_outside(const sf_prediction *p, size_t k);
 
@@ -141,8 +152,23 @@ void sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k,
  * The JSON document of `scalefit predict --json`: fit, model, output,
  * level_percent, dof, t, bootstrap_samples, and per point its inputs (a
  * text input by name), time, stderr, bands, terms, extrapolated and the
- * inputs outside their fitted range.  NULL when out of memory.
+ * inputs outside their fitted range.  NULL when out of memory.  One tree:
+ * for many points write it with sf_prediction_write_json().
  */
 json_t *sf_prediction_json(const sf_fitfile *f, const sf_prediction *p);
+
+/* Put the document's members but its points into the JSON object o.
+ * Returns SF_OK or SF_ENOMEM. */
+int sf_prediction_head_json(json_t *o, const sf_fitfile *f,
+                            const sf_prediction *p);
+
+/*
+ * Write the object head with the points of p at its end to out, nested
+ * depth levels deep (json.h: sf_json_write_tail()): with the head of
+ * sf_prediction_head_json(), the text of sf_prediction_json(), one point
+ * in memory at a time.  Returns SF_OK, SF_ENOMEM or SF_EIO.
+ */
+int sf_prediction_write_json(FILE *out, const json_t *head, const sf_fitfile *f,
+                             const sf_prediction *p, int depth);
 
 #endif /* SF_PREDICT_H */

@@ -6,6 +6,7 @@
  * one place (sf_report_json returns NULL).
  */
 #include "use/report.h"
+#include "base/escape.h"
 #include "base/atomic.h"
 
 #include <math.h>
@@ -928,8 +929,12 @@ print_warnings(const sf_report *r, FILE *out)
 void
 sf_report_print_text(const sf_report *r, FILE *out)
 {
-	fprintf(out, "fit of %s to %s: %zu rows\n\n", r->model->name,
-	        r->data->file, r->data->rows);
+	/* The names come from files: escaped. */
+	fputs("fit of ", out);
+	sf_escape_print(out, r->model->name, 0);
+	fputs(" to ", out);
+	sf_escape_print(out, r->data->file, 0);
+	fprintf(out, ": %zu rows\n\n", r->data->rows);
 	print_parameters(r, out);
 	print_metrics(r, out);
 	print_search(r->fit, out);

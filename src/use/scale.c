@@ -451,6 +451,23 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 			    "narrow --over",
 			    sc->lo, sc->hi);
 	}
+	{
+		/* A point outside the formula's domain (log of a negative
+		 * value): refused, never a row of NaN. */
+		const char *what;
+		double v;
+		size_t k =
+		    sf_prediction_nonfinite(sc->f, sc->table->pred, &what, &v);
+
+		if (k < sc->table->n)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "at %s = %g %s%s is %s: the point lies outside the "
+			    "formula's domain; narrow --over",
+			    sc->f->inputs[sc->s.var].name, sc->table->x[k],
+			    strcmp(what, "time") ? "term " : "the ", what,
+			    isnan(v) ? "not a number" : "infinite");
+	}
 	return SF_OK;
 }
 

@@ -2,6 +2,7 @@
  * text.c - values formatted for the predict and scale tables.
  */
 #include "use/text.h"
+#include "base/escape.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 int
 sf_text_width(const char *name, int least)
 {
-	int n = (int)strlen(name);
+	int n = (int)sf_escape_length(name, 0);
 
 	return n > least ? n : least;
 }
@@ -28,7 +29,7 @@ void
 sf_text_input(const sf_fitfile *f, size_t i, double x, char *out, size_t size)
 {
 	if (f->inputs[i].levels != NULL)
-		snprintf(out, size, "%s", f->inputs[i].levels[(size_t)x]);
+		sf_escape(out, size, f->inputs[i].levels[(size_t)x], 0);
 	else
 		snprintf(out, size, "%g", x);
 }
@@ -44,21 +45,28 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 		return;
 	}
 	if (f->nmembers > 0) {
-		/* an ensemble: its members' weights */
+		/* an ensemble: its members' weights (names escaped) */
 		n = snprintf(out, size, "the mixture of %zu formulas' (",
 		             f->nmembers);
 		for (size_t m = 0;
-		     m < f->nmembers && n >= 0 && (size_t)n < size; m++)
-			n += snprintf(out + n, size - (size_t)n, "%s%s %.2f",
-			              m > 0 ? ", " : "", f->members[m]->name,
-			              f->weights[m]);
+		     m < f->nmembers && n >= 0 && (size_t)n < size; m++) {
+			n += snprintf(out + n, size - (size_t)n, "%s",
+			              m > 0 ? ", " : "");
+			if (n >= 0 && (size_t)n < size)
+				n += (int)sf_escape(out + n, size - (size_t)n,
+				                    f->members[m]->name, 0);
+			if (n >= 0 && (size_t)n < size)
+				n += snprintf(out + n, size - (size_t)n,
+				              " %.2f", f->weights[m]);
+		}
 		if (n >= 0 && (size_t)n < size)
 			snprintf(out + n, size - (size_t)n, ")");
 		return;
 	}
-	n = im->multiplicative
-	        ? snprintf(out, size, "%.3g%%", 100 * im->sigma)
-	        : snprintf(out, size, "+-%.3g %s", im->sigma, f->output);
+	n = snprintf(out, size, im->multiplicative ? "%.3g%%" : "+-%.3g ",
+	             (im->multiplicative ? 100 : 1) * im->sigma);
+	if (!im->multiplicative && n >= 0 && (size_t)n < size)
+		n += (int)sf_escape(out + n, size - (size_t)n, f->output, 0);
 	if (!isnan(im->growth) && n >= 0 && (size_t)n < size)
 		snprintf(out + n, size - (size_t)n,
 		         ", +%.3g%% per doubling beyond the fitted range",
@@ -69,8 +77,8 @@ void
 sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
                     size_t size)
 {
-	if (unit != NULL)
-		snprintf(out, size, "%s (%s)", f->output, unit);
-	else
-		snprintf(out, size, "%s", f->output);
+	size_t n = sf_escape(out, size, f->output, 0);
+
+	if (unit != NULL && n < size)
+		snprintf(out + n, size - n, " (%s)", unit);
 }

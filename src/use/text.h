@@ -3,8 +3,10 @@
  * of a column, a band as a cell, an input's value (a text input's by
  * name).  The commands print; these only format, so the two tables agree.
  *
- * Every function writes at most size bytes to out, always NUL-terminated
- * when size > 0, and keeps nothing.  Thread-safe.
+ * Text that comes from the fit file (the output's name, a text input's
+ * values) is escaped for the terminal (base/escape.h), and a width counts
+ * the escaped text.  Every function writes at most size bytes to out,
+ * always NUL-terminated when size > 0, and keeps nothing.  Thread-safe.
  */
 #ifndef SF_TEXT_H
 #define SF_TEXT_H
@@ -14,7 +16,8 @@
 
 #include <stddef.h>
 
-/* The width of a column headed name: its length, but at least least. */
+/* The width of a column headed name: its length escaped, but at least
+ * least. */
 int sf_text_width(const char *name, int least);
 
 /* "[lo, hi]" with digits significant digits, or "-" when an end is not

@@ -2,6 +2,7 @@
  * validation.c - a validation's values as text and its JSON document.
  */
 #include "use/validation.h"
+#include "base/escape.h"
 
 #include "use/json.h"
 #include "use/report.h"
@@ -13,7 +14,7 @@ sf_validation_value(const sf_dataset_input *in, double v, char *buf,
                     size_t size)
 {
 	if (in->levels != NULL && v >= 0 && v < (double)in->nlevels)
-		snprintf(buf, size, "%s", in->levels[(size_t)v]);
+		sf_escape(buf, size, in->levels[(size_t)v], 0);
 	else
 		snprintf(buf, size, "%g", v);
 }
@@ -47,7 +48,6 @@ groups_json(const sf_dataset *d, const sf_holdout *h, int *ok)
 		list = json_array();
 		for (size_t g = 0; g < n && list != NULL; g++) {
 			sf_holdout_scores s;
-			char label[128];
 			json_t *o;
 
 			if (sf_holdout_score_level(h, d, i, values[g], &s,
@@ -55,16 +55,17 @@ groups_json(const sf_dataset *d, const sf_holdout *h, int *ok)
 				*ok = 0;
 				break;
 			}
-			sf_validation_value(&d->inputs[i], values[g], label,
-			                    sizeof label);
-			o = json_pack("{s:o, s:I, s:o, s:o, s:o}", "value",
-			              d->inputs[i].levels != NULL
-			                  ? json_string(label)
-			                  : sf_json_number(values[g]),
-			              "rows", (json_int_t)s.count, "mape",
-			              sf_json_number(s.mape), "max_ape",
-			              sf_json_number(s.max_ape), "bias",
-			              sf_json_number(s.bias));
+			/* The value as it is: the text's is for people. */
+			o = json_pack(
+			    "{s:o, s:I, s:o, s:o, s:o}", "value",
+			    d->inputs[i].levels != NULL
+			        ? json_string(
+			              d->inputs[i].levels[(size_t)values[g]])
+			        : sf_json_number(values[g]),
+			    "rows", (json_int_t)s.count, "mape",
+			    sf_json_number(s.mape), "max_ape",
+			    sf_json_number(s.max_ape), "bias",
+			    sf_json_number(s.bias));
 			if (o != NULL)
 				interval_scores_json(o, &s, ok);
 			if (o == NULL || json_array_append_new(list, o) != 0)

@@ -27,8 +27,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Value v of input in for people: the name of a text input's level, else
- * the number with "%g".  Writes at most size bytes, NUL-terminated. */
+/* Value v of input in for people: the name of a text input's level
+ * (escaped for the terminal, base/escape.h), else the number with "%g".
+ * Writes at most size bytes, NUL-terminated. */
 void sf_validation_value(const sf_dataset_input *in, double v, char *buf,
                          size_t size);
 

@@ -12,6 +12,10 @@ writes into DIR (created if missing):
   columns N    wide.csv with N columns and a model.yaml reading two of them
   rows N       model.yaml and data.csv with N rows (for fit -o and predict)
   constants N  model.yaml with N linear constants on 8 rows (and data.csv)
+  candidates N candidates.csv: N runs p,b,n for `next --candidates` on
+               tests/hostile/commands/ddp.json (issue 25, finding 04)
+  grid N       grid.csv: N points p,n for `predict --grid` on
+               tests/hostile/commands/ernest.json (issue 25, finding 07)
 
 Every file is deterministic (no randomness), so runs compare.  Used by
 tests/hostile/sizes.sh (make check, at sizes that finish well under a
@@ -101,8 +105,23 @@ def constants(n, d):
     data_csv(os.path.join(d, "data.csv"), 8)
 
 
+def candidates(n, d):
+    with open(os.path.join(d, "candidates.csv"), "w") as f:
+        f.write("p,b,n\n")
+        for i in range(n):
+            f.write("%d,16,256000\n" % (1 + i % 64))
+
+
+def grid(n, d):
+    with open(os.path.join(d, "grid.csv"), "w") as f:
+        f.write("p,n\n")
+        for i in range(n):
+            f.write("%d,0.5\n" % (1 + i % 64))
+
+
 KINDS = {"params": params, "aliases": aliases, "columns": columns,
-         "rows": rows, "constants": constants}
+         "rows": rows, "constants": constants, "candidates": candidates,
+         "grid": grid}
 
 if __name__ == "__main__":
     if len(sys.argv) != 4 or sys.argv[1] not in KINDS:
