@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void
 sf_run_discover_settings_init(sf_run_discover_settings *s)
@@ -53,6 +54,24 @@ rows_close(rows *w)
 	sf_table_free(w->table);
 }
 
+/* 1 when the directory of path exists. */
+static int
+directory_exists(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	sf_text dir = SF_TEXT_INIT;
+	struct stat st;
+	int yes;
+
+	if (slash == NULL)
+		return 1;
+	sf_text_printf(&dir, "%.*s", (int)(slash - path) + 1, path);
+	yes = sf_text_str(&dir) != NULL && stat(dir.data, &st) == 0 &&
+	      S_ISDIR(st.st_mode);
+	sf_text_free(&dir);
+	return yes;
+}
+
 /* The data file of model m under s into r->data_path, refusing what the
  * model file the search writes could not name or would overwrite. */
 static int
@@ -72,6 +91,12 @@ data_path_of(const sf_model *m, const sf_run_discover_settings *s,
 		return sf_run_request(err,
 		                      "-o %s would overwrite an input; choose "
 		                      "another file",
+		                      s->output);
+	/* It names its data relative to its directory. */
+	if (s->output != NULL && !directory_exists(s->output))
+		return sf_run_request(err,
+		                      "-o %s: no directory to write it in; "
+		                      "create the directory first",
 		                      s->output);
 	/* The winner's model file names its data, and its refit reads it. */
 	if (s->data.table != NULL || strcmp(path, "-") == 0)
@@ -247,8 +272,14 @@ list_shapes(const sf_model_set *set, const sf_run_discover_settings *s,
 	return SF_OK;
 }
 
-/* The path the winner's file is written to, or (without an output) would
- * be beside the model file: data.file is made relative to it. */
+/* The most bytes of a model's name the file name without an output
+ * keeps. */
+enum { NAME_KEPT = 100 };
+
+/* The path the winner's file is written to: the output, or (without one)
+ * beside the model file, named after the model with each byte a file
+ * name should not hold as '_' (a name is not a path: "sub/dir" gives
+ * sub_dir-discovered.yaml).  data.file is made relative to it. */
 static char *
 output_path(const sf_run_discover_settings *s, const sf_model *m)
 {
@@ -258,7 +289,16 @@ output_path(const sf_run_discover_settings *s, const sf_model *m)
 
 	if (s->output != NULL)
 		return sf_text_dup(s->output);
-	sf_text_printf(&path, "%.*s%s-discovered.yaml", dir, m->path, m->name);
+	sf_text_printf(&path, "%.*s", dir, m->path);
+	for (size_t i = 0; m->name[i] != '\0' && i < NAME_KEPT; i++) {
+		char c = m->name[i];
+		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		           (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		           (c == '.' && i > 0);
+		sf_text_putc(&path, keep ? c : '_');
+	}
+	sf_text_puts(&path, m->name[0] == '\0' ? "model-discovered.yaml"
+	                                       : "-discovered.yaml");
 	return sf_text_take(&path);
 }
 

@@ -18,9 +18,12 @@
  *               constants in its comments
  *   report      the text, and the JSON when asked (discover/report.h)
  *
- * The model file goes where s->output says; without an output it is made
- * as if it were beside the model file as NAME-discovered.yaml, and not
- * written.  Writing it is the caller's (base/atomic.h: sf_write_atomic).
+ * The model file goes where s->output says (its directory must exist);
+ * without an output it is made as if it were beside the model file, named
+ * after the model with each byte a file name should not hold replaced by
+ * '_' (a name is not a path: `sub/dir` gives sub_dir-discovered.yaml),
+ * and not written.  Writing it is the caller's (base/atomic.h:
+ * sf_write_atomic).
  *
  * With groups (s->data.by, or the model's data.by) the search runs on
  * every group alone (run/fleet.h), each seeded from the run's seed and the
@@ -81,7 +84,8 @@ typedef struct sf_run_discover_result {
 /*
  * Search the data of set's first model as above.  Returns SF_OK with a
  * new result in *out, or an error with *out NULL: SF_EREQUEST (a table
- * instead of a file; an output that is the model or data file; -o or
+ * instead of a file; an output that is the model or data file, or in a
+ * directory that does not exist; -o or
  * --shapes with groups), SF_EUSAGE (no data file, naming the model
  * file), the errors of reading the rows and of the search (--train's
  * position in it as "--train"), SF_ENOMEM.  A group that fails is counted
