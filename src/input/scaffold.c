@@ -2,11 +2,13 @@
  * scaffold.c - a starting model from a table's column names.
  */
 #include "input/scaffold.h"
+#include "base/number.h"
 #include "base/text.h"
 #include "base/yaml_out.h"
 #include "expr/expr.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,19 +175,36 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 
 /* ---- the text -------------------------------------------------------- */
 
-/* The smallest of 1, 2 and 5 times a power of ten that is >= x > 0. */
+/*
+ * The smallest of 1, 2 and 5 times a power of ten that is >= x > 0, as
+ * the double nearest that decimal, so that it is written as people write
+ * it (2.0e-05, not 2.0000000000000002e-05); the largest double when
+ * rounding up would overflow, the smallest normal one for an x below it.
+ */
 static double
 nice_above(double x)
 {
-	double decade = pow(10, floor(log10(x)));
+	static const int steps[] = {1, 2, 5};
+	int e;
 
-	for (int k = 0; k < 4; k++) {
-		static const double steps[] = {1, 2, 5, 10};
-		/* the product can round below x: step up when it does */
-		if (steps[k] * decade >= x)
-			return steps[k] * decade;
-	}
-	return 10 * decade;
+	if (!(x > DBL_MIN))
+		return DBL_MIN;
+	if (!(x < DBL_MAX))
+		return DBL_MAX;
+	/* from the decade below log10's, should it have rounded up */
+	e = (int)floor(log10(x)) - 1;
+	for (int d = 0; d < 3; d++, e++)
+		for (int k = 0; k < 3; k++) {
+			char text[32];
+			double v;
+
+			snprintf(text, sizeof text, "%de%d", steps[k], e);
+			if (sf_parse_double(text, &v) != SF_OK)
+				return DBL_MAX; /* beyond the largest double */
+			if (v >= x)
+				return v;
+		}
+	return DBL_MAX;
 }
 
 /* The fitted constants, by what each multiplies per row. */
@@ -434,16 +453,15 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	    "s per step, the whole gradient once",
 	    "s per sample, host side"};
 	const int *used = pl->used;
-	char max[32], time[64];
+	char time[64];
 
 	sf_yaml_out_map(y, "parameters");
 	for (int k = 0; k < K_COUNT; k++) {
 		if (!used[k])
 			continue;
-		snprintf(max, sizeof max, "%.6g", nice_above(pl->bound[k]));
 		sf_yaml_out_flow_map(y, names[k]);
-		sf_yaml_out_pair(y, "min", "0", NULL);
-		sf_yaml_out_pair(y, "max", max, NULL);
+		sf_yaml_out_number(y, "min", 0, NULL);
+		sf_yaml_out_number(y, "max", nice_above(pl->bound[k]), NULL);
 		sf_yaml_out_end(y, notes[k]);
 	}
 	sf_yaml_out_end(y, NULL);
@@ -486,8 +504,7 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		write_data(&y, t, g, name, data_file);
 		write_inputs(&y, t, g, &pl);
 		write_formula(&y, &pl);
-		if ((*text = sf_text_take(&b)) == NULL)
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		rc = sf_yaml_out_finish(&y, text, err);
 	}
 	free(pl.from_steps);
 	return rc;
