@@ -6,6 +6,7 @@
 #include "base/text.h"
 #include "base/yaml_out.h"
 #include "expr/expr.h"
+#include "input/problem.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -94,6 +95,34 @@ worker_rank(const char *name)
 	       !has(lower, "gpu");
 }
 
+/*
+ * A text column whose name says role (what: "the measured time") made
+ * text by a cell that is not a number: err at that cell (FILE:LINE:COL,
+ * the line quoted), naming the column and the cell.  Returns SF_ETYPE, or
+ * SF_OK when no such column is there.
+ */
+static int
+text_column(const sf_table *t, sf_scaffold_role role, const char *what,
+            sf_error *err)
+{
+	for (size_t c = 0; c < sf_table_columns(t); c++) {
+		const char *name = sf_table_column_name(t, c);
+		const sf_error *cell = sf_table_column_first_text(t, c);
+
+		if (sf_scaffold_role_of(name) != role || cell == NULL)
+			continue;
+		if (err != NULL) {
+			*err = *cell;
+			sf_error_prefix(err,
+			                "column '%s' looks like %s, but it is "
+			                "not numeric: ",
+			                name, what);
+		}
+		return SF_ETYPE;
+	}
+	return SF_OK;
+}
+
 int
 sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 {
@@ -156,6 +185,9 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 			g->n = g->steps = SF_CSV_NONE;
 		}
 	}
+	if (g->output == SF_CSV_NONE &&
+	    text_column(t, SF_ROLE_TIME, "the measured time", err) != SF_OK)
+		return SF_ETYPE;
 	if (g->output == SF_CSV_NONE)
 		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
 		                   "no numeric column looks like the measured "
@@ -163,6 +195,10 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		                   "duration, or ending in _s); its columns "
 		                   "are: %s",
 		                   columns);
+	if (g->p == SF_CSV_NONE &&
+	    text_column(t, SF_ROLE_WORKERS, "the number of workers", err) !=
+	        SF_OK)
+		return SF_ETYPE;
 	if (g->p == SF_CSV_NONE)
 		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
 		                   "no numeric column looks like the number "
@@ -216,8 +252,11 @@ typedef struct plan {
 	const double *p, *bc, *nc; /* workers, batch and count (or NULL) */
 	double *from_steps;        /* n = steps x the global batch */
 	int n_from_steps;
-	int per_step;          /* the time of one step: steps = 1 */
-	double bound[K_COUNT]; /* the largest time / multiplier */
+	int per_step;              /* the time of one step: steps = 1 */
+	double bound[K_COUNT];     /* the largest time / multiplier */
+	size_t over[K_COUNT];      /* the first row where that is beyond the
+	                              largest double, else SIZE_MAX */
+	double over_mult[K_COUNT]; /* its multiplier */
 	int used[K_COUNT];
 	size_t rows; /* usable: time > 0, p >= 1, b > 0, n > 0 */
 } plan;
@@ -248,10 +287,52 @@ plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 		mult[K_L] = st * log2(pr);
 		mult[K_W] = st * (pr - 1) / pr;
 		mult[K_R] = pl->nc != NULL ? pl->nc[r] : 0;
-		for (int k = 0; k < K_COUNT; k++)
-			if (mult[k] > 0 && y[r] / mult[k] > pl->bound[k])
-				pl->bound[k] = y[r] / mult[k];
+		for (int k = 0; k < K_COUNT; k++) {
+			double b = y[r] / mult[k];
+
+			if (!(mult[k] > 0) || !(b > pl->bound[k]))
+				continue;
+			pl->bound[k] = b;
+			if (isinf(b) && pl->over[k] == SIZE_MAX) {
+				pl->over[k] = r;
+				pl->over_mult[k] = mult[k];
+			}
+		}
 	}
+}
+
+/*
+ * SF_OK when every bound of a constant the plan uses is a double;
+ * otherwise SF_EVALUE with err at the first row that makes one too large
+ * (its line in t): a model file holds finite numbers only, so these times
+ * must be given in larger units.
+ */
+static int
+plan_finite(const sf_table *t, const sf_scaffold *g, const plan *pl,
+            sf_error *err)
+{
+	static const char *const names[K_COUNT] = {"t0", "a", "c",
+	                                           "l",  "w", "r"};
+	char v[32], m[32];
+
+	for (int k = 0; k < K_COUNT; k++) {
+		size_t r = pl->over[k];
+
+		if (!pl->used[k] || r == SIZE_MAX)
+			continue;
+		return sf_error_at(
+		    err, SF_EVALUE, sf_table_file(t), sf_table_row_lines(t)[r],
+		    0,
+		    "the time %s of column '%s' is too large for a model: "
+		    "constant %s, which multiplies %s on this row, would need "
+		    "a bound above the largest number (1.8e+308); give the "
+		    "times in larger units",
+		    sf_format_double(v, sizeof v,
+		                     sf_table_column_values(t, g->output)[r]),
+		    sf_table_column_name(t, g->output), names[k],
+		    sf_format_double(m, sizeof m, pl->over_mult[k]));
+	}
+	return SF_OK;
 }
 
 /* The plan of t's model for guess g.  Returns SF_OK; SF_EVALUE when no
@@ -260,6 +341,8 @@ static int
 plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
 {
 	memset(pl, 0, sizeof *pl);
+	for (int k = 0; k < K_COUNT; k++)
+		pl->over[k] = SIZE_MAX;
 	pl->p = sf_table_column_values(t, g->p);
 	pl->bc = g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
 	pl->nc = g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
@@ -293,7 +376,7 @@ plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
 		                   "nothing to start a model from",
 		                   pl->bc != NULL ? ", a batch > 0" : "",
 		                   pl->nc != NULL ? ", a count > 0" : "");
-	return SF_OK;
+	return plan_finite(t, g, pl, err);
 }
 
 /* A text column of t that a where: could pick rows by, as a comment: the
@@ -329,6 +412,30 @@ write_where_hint(sf_yaml_out *y, const char *col, const char *const *levels,
 	sf_text_free(&list);
 }
 
+/* 1 for a byte a model's name or data.file may not hold: a control
+ * character (a tab aside) or DEL, which would reach a terminal as it is
+ * (scalefit-model(5)). */
+static int
+unprintable(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* name: the model's name, each byte it may not hold written as '_'. */
+static void
+write_name(sf_yaml_out *y, const char *name)
+{
+	sf_text safe = SF_TEXT_INIT;
+
+	for (const char *c = name; *c != '\0'; c++)
+		sf_text_putc(&safe, unprintable((unsigned char)*c) ? '_' : *c);
+	if (sf_text_str(&safe) == NULL)
+		y->text->failed = 1;
+	else
+		sf_yaml_out_pair(y, "name", sf_text_str(&safe), NULL);
+	sf_text_free(&safe);
+}
+
 /* The head comment, name, description and data: of t's model. */
 static void
 write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
@@ -354,7 +461,7 @@ write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	sf_yaml_out_comment(y, "measured time, so each constant is at most the "
 	                       "largest time over what");
 	sf_yaml_out_comment(y, "it multiplies, rounded up.");
-	sf_yaml_out_pair(y, "name", name, NULL);
+	write_name(y, name);
 	snprintf(description, sizeof description,
 	         "Generic data-parallel training time on %.400s", data_file);
 	sf_yaml_out_pair(y, "description", description, NULL);
@@ -489,6 +596,37 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	sf_yaml_out_pair(y, "time", time, NULL);
 }
 
+/*
+ * SF_OK when model text checks against t as `scalefit check` checks it:
+ * it loads, its rows bind and its formula compiles.  Otherwise init has a
+ * bug: SF_EINTERNAL with the loader's message (SF_ENOMEM as itself).
+ */
+static int
+verify(const sf_table *t, const char *text, sf_error *err)
+{
+	sf_model_set *set = NULL;
+	sf_problem p;
+	sf_error e;
+	int rc;
+
+	sf_error_clear(&e);
+	rc = sf_model_parse("MODEL.yaml", text, strlen(text), &set, NULL, NULL,
+	                    &e);
+	if (rc == SF_OK && (rc = sf_problem_open_table(
+	                        set->models[0], t, set->models[0]->fit.loss,
+	                        NULL, NULL, &p, &e)) == SF_OK)
+		sf_problem_close(&p);
+	sf_model_set_free(set);
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the model init wrote does not check "
+		                    "against %s (a bug): line %d: %s",
+		                    sf_table_file(t), e.line, e.message);
+	return SF_OK;
+}
+
 int
 sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
                   const char *data_file, char **text, sf_error *err)
@@ -499,6 +637,15 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	int rc;
 
 	*text = NULL;
+	for (const char *c = data_file; *c != '\0'; c++)
+		if (unprintable((unsigned char)*c))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the data file's path holds the "
+			    "control character \\x%02X, which a "
+			    "model's data.file may not hold: "
+			    "rename the file",
+			    (unsigned char)*c);
 	if ((rc = plan_make(t, g, &pl, err)) == SF_OK) {
 		sf_yaml_out_init(&y, &b);
 		write_data(&y, t, g, name, data_file);
@@ -507,5 +654,10 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		rc = sf_yaml_out_finish(&y, text, err);
 	}
 	free(pl.from_steps);
+	/* The promise of init: what it writes, check takes. */
+	if (rc == SF_OK && (rc = verify(t, *text, err)) != SF_OK) {
+		free(*text);
+		*text = NULL;
+	}
 	return rc;
 }
