@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* getopt_long */
 
 #include "base/atomic.h"
+#include "base/number.h"
 #include "cli/cli.h"
 #include "run/discover.h"
 
@@ -27,6 +28,7 @@ static int
 discover_option(const sf_command *cmd, int c, const char *arg, discover_args *a)
 {
 	sf_discover_options *o = &a->s.options;
+	uint64_t count;
 
 	switch (c) {
 	case 'r':
@@ -38,8 +40,16 @@ discover_option(const sf_command *cmd, int c, const char *arg, discover_args *a)
 	case 'W':
 		return cli_count(cmd->name, "beam", arg, 1, 10000, &o->beam);
 	case 'B':
-		return cli_count(cmd->name, "budget", arg, 1, SIZE_MAX,
-		                 &o->budget);
+		if (sf_parse_count(arg, &count) == SF_OK && count >= 1 &&
+		    count <= SF_DISCOVER_MAX_BUDGET) {
+			o->budget = (size_t)count;
+			return SF_EXIT_OK;
+		}
+		return cli_usage(cmd->name, NULL,
+		                 "--budget needs a whole number from 1 to %d "
+		                 "(a search keeps every formula it scores: "
+		                 "about 0.5 GB at the most), not '%s'",
+		                 SF_DISCOVER_MAX_BUDGET, arg);
 	case 'n':
 		return cli_count(cmd->name, "top", arg, 1, 1000, &o->top);
 	case 'X':

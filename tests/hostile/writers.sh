@@ -129,6 +129,18 @@ printf 'gpus,time_s\n1,10\nfour,6\n4,4\n' >workers.csv
 expect 2 "workers.csv:3:1: column 'gpus' looks like the number of workers" \
 	"15: init: and one in the workers column" -- init workers.csv
 
+# --- 05 and 15: discover's budget has a most, which its message gives ---------
+printf 'name: dct\ndata:\n  file: d.csv\n  output: t\ninputs:\n  p: p\n' >const.yaml
+expect 2 "budget needs a whole number from 1 to 1000000 (a search keeps every formula it scores" \
+	"05, 15: --budget above its most (2^53 + 1), the most in the message" -- \
+	discover const.yaml --budget 9007199254740993
+expect 2 "budget needs a whole number from 1 to 1000000" "05: --budget 1000001" -- \
+	discover const.yaml --budget 1000001
+expect 0 "searched" "05: --budget 1000000" -- discover const.yaml --budget 1000000 -q
+printf 'discover:\n  budget: 2000000\n' >>const.yaml
+expect 2 "const.yaml:8:3: discover.budget must be at most 1000000" \
+	"05: discover.budget above the most, at its place" -- discover const.yaml -q
+
 # --- 09: discover without -o names no file after the model's name ------------
 printf 'name: "sub/dir"\ndata:\n  file: d.csv\n  output: t\ninputs:\n  p: p\n' >slash.yaml
 expect 0 "best found" "09: discover of a model named sub/dir, without -o" -- discover slash.yaml -q
