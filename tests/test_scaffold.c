@@ -363,6 +363,38 @@ test_edges(void)
 	sf_model_set_free(set);
 	free(text);
 	sf_table_free(t);
+	/* columns a model cannot name whole: refused at their name */
+	{
+		static const struct {
+			const char *csv, *message;
+			int column;
+		} cases[] = {
+		    {"gpus,time \v\n1,10\n2,6\n", "ends with white space", 11},
+		    {"gpus,time\xff\n1,10\n2,6\n", "not UTF-8", 10},
+		    {"\"\ngpus\",time\n1,10\n2,6\n", "starts with white space",
+		     1},
+		};
+
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			t = table(cases[i].csv);
+			CU_ASSERT_EQUAL(sf_scaffold_guess(t, &g, &err),
+			                SF_ENAME);
+			CU_ASSERT_EQUAL(err.line, 1);
+			CU_ASSERT_EQUAL(err.column, cases[i].column);
+			CU_ASSERT_PTR_NOT_NULL(
+			    strstr(err.message, cases[i].message));
+			sf_table_free(t);
+		}
+	}
+	/* a global batch over a column that is not a name: no b */
+	t = table("nodes,global&batch,train_time_s\n1,256,50\n2,256,30\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "r.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NULL(strstr(text, "  b: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps * c\""));
+	free(text);
+	sf_table_free(t);
 	/* one cell makes the time column text: named at its place */
 	t = table("gpus,time_s\n1,10\n2,0x10\n4,4\n");
 	CU_ASSERT_EQUAL(sf_scaffold_guess(t, &g, &err), SF_ETYPE);

@@ -77,6 +77,21 @@ escape(sf_text *t, const char *text, int scalar)
 	}
 }
 
+long
+sf_yaml_out_invalid_utf8(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	while (*s != '\0') {
+		size_t len = 1;
+
+		if (*s >= 0x80 && utf8_next(s, &len) < 0)
+			return (long)(s - (const unsigned char *)text);
+		s += len;
+	}
+	return -1;
+}
+
 void
 sf_yaml_out_quote(sf_text *t, const char *text)
 {

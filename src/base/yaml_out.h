@@ -137,6 +137,15 @@ int sf_yaml_out_finish(sf_yaml_out *y, char **text, sf_error *err);
  */
 char *sf_yaml_out_number_text(char *buf, size_t n, double v);
 
+/*
+ * The offset of the first byte of text that is not part of valid UTF-8,
+ * or -1 when there is none.  YAML is Unicode: such a byte is written as
+ * \xNN and reads back as another character, so a text that must read
+ * back as the same bytes (a file name, a column a model names) cannot be
+ * written when this is not -1.
+ */
+long sf_yaml_out_invalid_utf8(const char *text);
+
 /* Append text as a YAML double-quoted scalar (the escapes above). */
 void sf_yaml_out_quote(sf_text *t, const char *text);
 

@@ -123,6 +123,63 @@ text_column(const sf_table *t, sf_scaffold_role role, const char *what,
 	return SF_OK;
 }
 
+/* The longest column name a model's output or input names whole (the
+ * loader looks a name up in a buffer of 256 bytes: input/dataset.c). */
+enum { NAME_MAX_BYTES = 255 };
+
+/* Why a model cannot name column name whole, at *at (its byte), or NULL
+ * when it can: the loader trims white space around a column's name and
+ * looks up at most NAME_MAX_BYTES bytes; YAML reads a byte that is not
+ * UTF-8 back as another character. */
+static const char *
+unnameable(const char *name, size_t *at)
+{
+	size_t n = strlen(name);
+	long bad = sf_yaml_out_invalid_utf8(name);
+
+	*at = 0;
+	if (n > NAME_MAX_BYTES)
+		return "is longer than the 255 bytes a model can name";
+	if (isspace((unsigned char)name[0]))
+		return "starts with white space, which a model's column is "
+		       "trimmed of";
+	if (isspace((unsigned char)name[n - 1])) {
+		*at = n - 1;
+		return "ends with white space, which a model's column is "
+		       "trimmed of";
+	}
+	*at = bad >= 0 ? (size_t)bad : 0;
+	return bad >= 0 ? "holds a byte that is not UTF-8, which YAML reads "
+	                  "back as another character"
+	                : NULL;
+}
+
+/* SF_OK when the model can name every column g chose whole; else
+ * SF_ENAME at the first it cannot, saying why. */
+static int
+nameable_columns(const sf_table *t, const sf_scaffold *g, sf_error *err)
+{
+	const size_t chosen[] = {g->output, g->p, g->b, g->n, g->steps};
+
+	for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++) {
+		const char *why;
+		size_t at;
+		int line, column;
+
+		if (chosen[i] == SF_CSV_NONE ||
+		    (why = unnameable(sf_table_column_name(t, chosen[i]),
+		                      &at)) == NULL)
+			continue;
+		sf_table_column_position(t, chosen[i], &line, &column);
+		return sf_error_at(err, SF_ENAME, sf_table_file(t), line,
+		                   column + (int)at,
+		                   "column %zu's name %s: a model file cannot "
+		                   "name the column; rename it",
+		                   chosen[i] + 1, why);
+	}
+	return SF_OK;
+}
+
 int
 sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 {
@@ -206,7 +263,46 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		                   "nodes, ranks, procs, devices or "
 		                   "world_size); its columns are: %s",
 		                   columns);
-	return SF_OK;
+	return nameable_columns(t, g, err);
+}
+
+/* 1 for a byte a model's name or data.file may not hold: a control
+ * character (a tab aside) or DEL, which would reach a terminal as it is
+ * (scalefit-model(5)). */
+static int
+unprintable(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* name as a model's name can hold it, in place: each byte a name may not
+ * hold, and each byte of invalid UTF-8 (which would read back as another
+ * character), as _. */
+static void
+safe_name(char *name)
+{
+	long bad;
+
+	for (char *c = name; *c != '\0'; c++)
+		if (unprintable((unsigned char)*c))
+			*c = '_';
+	while ((bad = sf_yaml_out_invalid_utf8(name)) >= 0)
+		name[bad] = '_';
+}
+
+void
+sf_scaffold_name(const char *data_path, char *buf, size_t size)
+{
+	const char *base = strrchr(data_path, '/');
+	size_t n;
+
+	base = base != NULL ? base + 1 : data_path;
+	n = strcspn(base, ".");
+	if (n == 0 || strcmp(data_path, "-") == 0)
+		snprintf(buf, size, "model");
+	else
+		snprintf(buf, size, "%.*s", (int)n, base);
+	safe_name(buf);
 }
 
 /* ---- the text -------------------------------------------------------- */
@@ -345,6 +441,11 @@ plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
 		pl->over[k] = SIZE_MAX;
 	pl->p = sf_table_column_values(t, g->p);
 	pl->bc = g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
+	/* a global batch is an expression over both columns (b = batch /
+	 * p), which can name identifiers only */
+	if (g->b_global && !(sf_expr_is_name(sf_table_column_name(t, g->b)) &&
+	                     sf_expr_is_name(sf_table_column_name(t, g->p))))
+		pl->bc = NULL;
 	pl->nc = g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
 	pl->n_from_steps = pl->nc == NULL && pl->bc != NULL &&
 	                   g->steps != SF_CSV_NONE &&
@@ -412,28 +513,19 @@ write_where_hint(sf_yaml_out *y, const char *col, const char *const *levels,
 	sf_text_free(&list);
 }
 
-/* 1 for a byte a model's name or data.file may not hold: a control
- * character (a tab aside) or DEL, which would reach a terminal as it is
- * (scalefit-model(5)). */
-static int
-unprintable(unsigned char c)
-{
-	return (c < 0x20 && c != '\t') || c == 0x7f;
-}
-
 /* name: the model's name, each byte it may not hold written as '_'. */
 static void
 write_name(sf_yaml_out *y, const char *name)
 {
-	sf_text safe = SF_TEXT_INIT;
+	char *safe = sf_text_dup(name);
 
-	for (const char *c = name; *c != '\0'; c++)
-		sf_text_putc(&safe, unprintable((unsigned char)*c) ? '_' : *c);
-	if (sf_text_str(&safe) == NULL)
+	if (safe == NULL) {
 		y->text->failed = 1;
-	else
-		sf_yaml_out_pair(y, "name", sf_text_str(&safe), NULL);
-	sf_text_free(&safe);
+		return;
+	}
+	safe_name(safe);
+	sf_yaml_out_pair(y, "name", safe, NULL);
+	free(safe);
 }
 
 /* The head comment, name, description and data: of t's model. */
@@ -596,6 +688,32 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	sf_yaml_out_pair(y, "time", time, NULL);
 }
 
+/* SF_OK when a model's data.file can name path as it is; else SF_EVALUE
+ * saying why: a control character it may not hold, or a byte that is
+ * not UTF-8 (YAML would read it back as another character). */
+static int
+nameable_file(const char *path, sf_error *err)
+{
+	long bad = sf_yaml_out_invalid_utf8(path);
+
+	for (const char *c = path; *c != '\0'; c++)
+		if (unprintable((unsigned char)*c))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the data file's path holds the "
+			    "control character \\x%02X, which a "
+			    "model's data.file may not hold: "
+			    "rename the file",
+			    (unsigned char)*c);
+	if (bad >= 0)
+		return sf_error_set(err, SF_EVALUE,
+		                    "the data file's path holds the byte "
+		                    "\\x%02X, which is not UTF-8: a model file "
+		                    "cannot name it as it is; rename the file",
+		                    (unsigned char)path[bad]);
+	return SF_OK;
+}
+
 /*
  * SF_OK when model text checks against t as `scalefit check` checks it:
  * it loads, its rows bind and its formula compiles.  Otherwise init has a
@@ -637,15 +755,8 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	int rc;
 
 	*text = NULL;
-	for (const char *c = data_file; *c != '\0'; c++)
-		if (unprintable((unsigned char)*c))
-			return sf_error_set(
-			    err, SF_EVALUE,
-			    "the data file's path holds the "
-			    "control character \\x%02X, which a "
-			    "model's data.file may not hold: "
-			    "rename the file",
-			    (unsigned char)*c);
+	if ((rc = nameable_file(data_file, err)) != SF_OK)
+		return rc;
 	if ((rc = plan_make(t, g, &pl, err)) == SF_OK) {
 		sf_yaml_out_init(&y, &b);
 		write_data(&y, t, g, name, data_file);
