@@ -302,6 +302,27 @@ output_path(const sf_run_discover_settings *s, const sf_model *m)
 	return sf_text_take(&path);
 }
 
+/* SF_OK when the model file text (at path) loads; the refit read the
+ * same file but for its comments, so anything else is a bug of the
+ * writer (SF_EINTERNAL), never a file check would refuse. */
+static int
+loads(const char *path, const char *text, sf_error *err)
+{
+	sf_model_set *set = NULL;
+	sf_error e;
+	int rc = sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &e);
+
+	sf_model_set_free(set);
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the model file discover wrote does not "
+		                    "load (a bug): line %d: %s",
+		                    e.line, e.message);
+	return SF_OK;
+}
+
 /* The winner's model file: written, fitted through the pipeline, then
  * written again with those constants in its comments. */
 static int
@@ -321,8 +342,11 @@ winner_file(const sf_run_discover_settings *s, const sf_model *m,
 		return rc;
 	free(r->model_text);
 	r->model_text = NULL;
-	return sf_discover_model_text(d, d->winner, m, r->model_path,
-	                              r->data_path, &r->model_text, err);
+	if ((rc = sf_discover_model_text(d, d->winner, m, r->model_path,
+	                                 r->data_path, &r->model_text, err)) !=
+	    SF_OK)
+		return rc;
+	return loads(r->model_path, r->model_text, err);
 }
 
 /* The search of the rows w, the winner's file and the reports. */
