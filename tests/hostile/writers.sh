@@ -10,6 +10,7 @@
 # Run by `make check`, which sets SCALEFIT and srcdir.  Prints one line per
 # check and a closing "N passed, N failed" line; exits non-zero on failure.
 SCALEFIT=${SCALEFIT:-./src/scalefit}
+case $SCALEFIT in /*) ;; *) SCALEFIT=$(pwd)/$SCALEFIT ;; esac
 srcdir=${srcdir:-.}
 work=$(mktemp -d "${TMPDIR:-/tmp}/scalefit-writers.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
