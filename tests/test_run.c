@@ -32,18 +32,13 @@ static char dir[256];
 static int
 suite_init(void)
 {
-	snprintf(dir, sizeof dir, "%s/scalefit-run.XXXXXX",
-	         getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(dir) == NULL;
+	return sf_test_dir_make(dir, sizeof dir, "run");
 }
 
 static int
 suite_clean(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) != 0;
+	return sf_test_dir_remove(dir);
 }
 
 /* The path of file name in dir (a static buffer). */

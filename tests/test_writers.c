@@ -38,18 +38,13 @@ static char dir[256];
 static int
 suite_init(void)
 {
-	snprintf(dir, sizeof dir, "%s/scalefit-writers.XXXXXX",
-	         getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(dir) == NULL;
+	return sf_test_dir_make(dir, sizeof dir, "writers");
 }
 
 static int
 suite_clean(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) != 0;
+	return sf_test_dir_remove(dir);
 }
 
 /* One of the n texts of list. */
