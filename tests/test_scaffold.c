@@ -340,6 +340,10 @@ test_edges(void)
 	                SF_EVALUE);
 	CU_ASSERT_PTR_NULL(text);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "control character \\x0A"));
+	/* a data file's path that data.file would read as empty */
+	CU_ASSERT_EQUAL(sf_scaffold_write(t, &g, "m", "\t\t", &text, &err),
+	                SF_EVALUE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "white space only"));
 	sf_table_free(t);
 	/* bounds beyond the largest double: refused at the row */
 	t = table("workers,time\n1,1e308\n2,1.7e308\n");

@@ -689,12 +689,14 @@ write_formula(sf_yaml_out *y, const plan *pl)
 }
 
 /* SF_OK when a model's data.file can name path as it is; else SF_EVALUE
- * saying why: a control character it may not hold, or a byte that is
- * not UTF-8 (YAML would read it back as another character). */
+ * saying why: a control character it may not hold, white space only
+ * (which it reads as empty), or a byte that is not UTF-8 (YAML would read
+ * it back as another character). */
 static int
 nameable_file(const char *path, sf_error *err)
 {
 	long bad = sf_yaml_out_invalid_utf8(path);
+	const char *blank = path;
 
 	for (const char *c = path; *c != '\0'; c++)
 		if (unprintable((unsigned char)*c))
@@ -705,6 +707,13 @@ nameable_file(const char *path, sf_error *err)
 			    "model's data.file may not hold: "
 			    "rename the file",
 			    (unsigned char)*c);
+	while (isspace((unsigned char)*blank))
+		blank++;
+	if (*blank == '\0')
+		return sf_error_set(err, SF_EVALUE,
+		                    "the data file's path is white space only, "
+		                    "which a model's data.file reads as empty: "
+		                    "rename the file");
 	if (bad >= 0)
 		return sf_error_set(err, SF_EVALUE,
 		                    "the data file's path holds the byte "

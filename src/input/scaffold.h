@@ -89,6 +89,7 @@ void sf_scaffold_name(const char *data_path, char *buf, size_t size);
  * malloc'd.  Returns SF_OK; SF_EVALUE when no row has a finite positive
  * time and positive inputs, when data_file holds a control character a
  * model's data.file may not (a tab aside) or a byte that is not UTF-8, or
+ * is white space only, or
  * when a bound would be
  * beyond the largest double (at the row that makes it so: give the times
  * in larger units); SF_EINTERNAL when what it wrote does not check (a
