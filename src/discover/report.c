@@ -207,7 +207,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 		    members, json_integer((json_int_t)(r->members[i] + 1)));
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
-	    "s:I, s:o, s:o, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
+	    "s:I, s:o, s:o, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, s:I, "
+	    "s:I, "
 	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
 	    "file", m->path, "data", data, "discover", "extrapolate",
