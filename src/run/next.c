@@ -4,6 +4,7 @@
 #include "run/next.h"
 #include "input/csv.h"
 #include "use/assign.h"
+#include "use/fitgroups.h"
 #include "use/scale.h"
 #include "use/sweep.h"
 #include "use/text.h"
@@ -362,7 +363,8 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		                         "or in a CSV file, one of them");
 		goto done;
 	}
-	if ((rc = sf_fitfile_load(s->fit, &r->fit, err)) != SF_OK)
+	if ((rc = sf_fitfile_load_text(s->fit, s->text, 0, &r->fit, err)) !=
+	    SF_OK)
 		goto done;
 	sf_fitfile_warn_version(s->fit, r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||

@@ -26,6 +26,9 @@
 /* What `scalefit next` is asked: over or candidates, one of them. */
 typedef struct sf_run_next_settings {
 	const char *fit;        /* FIT.json */
+	const char *text;       /* NULL, or its text already in memory
+	                           (NUL-terminated): fit then names it in
+	                           messages (the C API's fits) */
 	const char *target;     /* "NAME=VALUE,...": where it matters */
 	const char *over;       /* candidates along one input */
 	const char *const *set; /* with over: "NAME=VALUE,..." texts */
