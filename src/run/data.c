@@ -5,8 +5,10 @@
 #include "base/suggest.h"
 #include "input/library.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int
 sf_run_data_load(const char *path, const char *library, unsigned flags,
@@ -109,4 +111,31 @@ sf_run_data_read(sf_read_fn read, void *ctx, const char *name, sf_table **out,
 	rc = sf_table_parse(text, n, name, NULL, out, err);
 	free(text);
 	return rc;
+}
+
+/* Whether DIR holds a formula library (an expressions/ folder). */
+static int
+has_library(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof path, "%s/expressions", dir) >=
+	    sizeof path)
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *
+sf_run_library_dir(void)
+{
+	const char *dir = getenv("SCALEFIT_LIBRARY");
+
+	if (dir != NULL && dir[0] != '\0')
+		return dir;
+	/* A program run from the tree it was built in, before make install,
+	 * finds the library of that source tree. */
+	if (!has_library(SF_PKGDATADIR) && has_library(SF_SRCDIR))
+		return SF_SRCDIR;
+	return SF_PKGDATADIR;
 }

@@ -91,6 +91,15 @@ int sf_run_data_prepare(const sf_model_set *set, const sf_run_data *d,
 int sf_run_data_grouped(const sf_model *m, const sf_run_data *d);
 
 /*
+ * The formula library's directory (input/library.h): $SCALEFIT_LIBRARY
+ * when set and not empty, else the installed package data directory,
+ * else, for a program or library used from the tree it was built in
+ * before make install, the source tree's.  The command line and the C API
+ * find "@NAME" there.
+ */
+const char *sf_run_library_dir(void);
+
+/*
  * A CSV table from the bytes read returns (base/units.h: under MPI rank 0
  * reads and every rank parses the same bytes), named name in messages:
  * standard input is read this way.  Returns SF_OK and a new table in *out
