@@ -380,12 +380,50 @@ text_cell(FILE *out, const char *text)
 	fputc('"', out);
 }
 
-/* Add column name of n cells: numbers (values) or texts. */
+/* A column's cells as they come: numbers, texts, or codes into levels. */
+typedef struct cells {
+	const double *values;
+	const char *const *texts;
+	const int64_t *codes;
+	const char *const *levels;
+	size_t nlevels;
+} cells;
+
+/* Cell i of c to out (SF_OK), or why it cannot be a cell, in err. */
 static int
-add_column(scalefit_data *d, const char *name, const double *values,
-           const char *const *texts, size_t n, scalefit_error *err)
+put_cell(FILE *out, const scalefit_data *d, const char *name, const cells *c,
+         size_t i, sf_error *err)
 {
-	data_column c = {NULL, NULL, calloc(n + 1, sizeof(size_t))};
+	char cell[40];
+
+	if (c->values != NULL && isinf(c->values[i]))
+		return sf_error_at(
+		    err, SF_EVALUE, d->name, (int)i + 2, 0,
+		    "column '%s' row %zu: a measurement is finite "
+		    "(NaN leaves the cell empty)",
+		    name, i);
+	if (c->codes != NULL && c->codes[i] >= (int64_t)c->nlevels)
+		return sf_error_at(err, SF_EVALUE, d->name, (int)i + 2, 0,
+		                   "column '%s' row %zu: code %" PRId64
+		                   " of %zu values",
+		                   name, i, c->codes[i], c->nlevels);
+	if (c->values != NULL) {
+		number_cell(c->values[i], cell, sizeof cell);
+		fputs(cell, out);
+	} else if (c->texts != NULL)
+		text_cell(out, c->texts[i]);
+	else if (c->codes[i] >= 0)
+		text_cell(out, c->levels[c->codes[i]]);
+	fputc('\0', out);
+	return SF_OK;
+}
+
+/* Add column name of n cells c. */
+static int
+add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
+           scalefit_error *err)
+{
+	data_column col = {NULL, NULL, calloc(n + 1, sizeof(size_t))};
 	size_t length = 0;
 	FILE *out = NULL;
 	data_column *more;
@@ -396,38 +434,21 @@ add_column(scalefit_data *d, const char *name, const double *values,
 	sf_call_clear(err);
 	if ((rc = check_column(d, name, n, &e)) != SF_OK)
 		goto fail;
-	if (c.start == NULL || (c.name = strdup(name)) == NULL ||
-	    (out = open_memstream(&c.text, &length)) == NULL)
+	if (col.start == NULL || (col.name = strdup(name)) == NULL ||
+	    (out = open_memstream(&col.text, &length)) == NULL)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {
-		char cell[40];
-
-		c.start[i] = (size_t)ftell(out);
-		if (values != NULL && isinf(values[i])) {
-			rc =
-			    sf_error_at(&e, SF_EVALUE, d->name, (int)i + 2, 0,
-			                "column '%s' row %zu: a measurement is "
-			                "finite (NaN leaves the cell empty)",
-			                name, i);
+		col.start[i] = (size_t)ftell(out);
+		if ((rc = put_cell(out, d, name, c, i, &e)) != SF_OK)
 			goto fail;
-		}
-		if (values != NULL) {
-			number_cell(values[i], cell, sizeof cell);
-			fputs(cell, out);
-		} else
-			text_cell(out, texts[i]);
-		fputc('\0', out);
 	}
-	if (fclose(out) != 0) {
-		out = NULL;
-		goto nomem;
-	}
+	rc = fclose(out);
 	out = NULL;
-	if ((more = realloc(d->columns, (d->ncolumns + 1) * sizeof *more)) ==
-	    NULL)
+	if (rc != 0 || (more = realloc(d->columns, (d->ncolumns + 1) *
+	                                               sizeof *more)) == NULL)
 		goto nomem;
 	d->columns = more;
-	d->columns[d->ncolumns++] = c;
+	d->columns[d->ncolumns++] = col;
 	d->rows = n;
 	return SCALEFIT_OK;
 nomem:
@@ -435,9 +456,9 @@ nomem:
 fail:
 	if (out != NULL)
 		fclose(out);
-	free(c.name);
-	free(c.text);
-	free(c.start);
+	free(col.name);
+	free(col.text);
+	free(col.start);
 	return sf_call_error(err, &e);
 }
 
@@ -445,7 +466,9 @@ int
 scalefit_data_add_numbers(scalefit_data *d, const char *column,
                           const double *values, size_t n, scalefit_error *err)
 {
-	return add_column(d, column, values, NULL, n, err);
+	cells c = {values, NULL, NULL, NULL, 0};
+
+	return add_column(d, column, &c, n, err);
 }
 
 int
@@ -453,7 +476,19 @@ scalefit_data_add_texts(scalefit_data *d, const char *column,
                         const char *const *values, size_t n,
                         scalefit_error *err)
 {
-	return add_column(d, column, NULL, values, n, err);
+	cells c = {NULL, values, NULL, NULL, 0};
+
+	return add_column(d, column, &c, n, err);
+}
+
+int
+scalefit_data_add_levels(scalefit_data *d, const char *column,
+                         const char *const *levels, size_t nlevels,
+                         const int64_t *codes, size_t n, scalefit_error *err)
+{
+	cells c = {NULL, NULL, codes, levels, nlevels};
+
+	return add_column(d, column, &c, n, err);
 }
 
 /* The CSV text of d's columns: a new string of *length bytes. */

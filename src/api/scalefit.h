@@ -68,6 +68,7 @@
 #define SCALEFIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__)
 #define SCALEFIT_API __attribute__((visibility("default")))
@@ -227,6 +228,17 @@ SCALEFIT_API int scalefit_data_add_numbers(scalefit_data *d, const char *column,
 SCALEFIT_API int scalefit_data_add_texts(scalefit_data *d, const char *column,
                                          const char *const *values, size_t n,
                                          scalefit_error *err);
+
+/*
+ * The same for a text column given as codes into its distinct values, as
+ * data frames keep categories: row i holds levels[codes[i]], an empty cell
+ * when codes[i] is negative.  Returns the errors above, and
+ * SCALEFIT_EVALUE for a code >= nlevels.
+ */
+SCALEFIT_API int scalefit_data_add_levels(scalefit_data *d, const char *column,
+                                          const char *const *levels,
+                                          size_t nlevels, const int64_t *codes,
+                                          size_t n, scalefit_error *err);
 
 /* Release d.  Accepts NULL.  No run may be using it. */
 SCALEFIT_API void scalefit_data_free(scalefit_data *d);
