@@ -501,16 +501,16 @@ for c in validate compare discover; do
 done
 expect 0 "fit of ernest to .*own.csv: 12 rows" "fit a library formula to one's own columns" \
 	-- fit @ernest "$own" --input p=workers --input n=1 --output-column epoch_time_s --where "model == 'cnn'" -q
-expect 0 "^  p: workers " "init guesses p from workers" -- init "$own"
-expect 0 "^  output: epoch_time_s" "init guesses the output" -- init "$own"
-expect 0 "# where: \"model == 'cnn'\"   # 2 values: cnn, mlp" "init shows the where: choices" -- init "$own"
+expect 0 '^  p: "workers"  #' "init guesses p from workers" -- init "$own"
+expect 0 '^  output: "epoch_time_s"' "init guesses the output" -- init "$own"
+expect 0 "# where: \"model == 'cnn'\"  # 2 values: cnn, mlp" "init shows the where: choices" -- init "$own"
 "$SCALEFIT" init "$own" -o "$work/own.yaml"
 expect 2 "-o .*own.yaml exists; choose another name, or add --force" "init never replaces a model unasked" -- init "$own" -o "$work/own.yaml"
 expect 0 "ok: 1 model ready to fit" "init's model checks against its data" -- check "$work/own.yaml"
 expect 0 "fit of own to .*own.csv: 24 rows" "and fits" -- fit "$work/own.yaml" -q
 expect 2 "-o '.*own.csv' is the data file" "init -o never replaces the data" -- init "$own" -o "$own"
 printf 'nodes,global_batch,images,time (s)\n1,64,6400,10\n2,64,6400,6\n4,128,12800,7\n' >"$work/dp.csv"
-expect 0 "^  b: global_batch / nodes " "init: a global batch is divided by p" -- init "$work/dp.csv"
+expect 0 '^  b: "global_batch / nodes"  #' "init: a global batch is divided by p" -- init "$work/dp.csv"
 expect 0 '^  output: "time (s)"' "init quotes a column that is not a name" -- init "$work/dp.csv"
 "$SCALEFIT" init "$work/dp.csv" -o "$work/dp.yaml"
 expect 0 "ok: 1 model ready to fit" "and checks" -- check "$work/dp.yaml"

@@ -22,7 +22,7 @@ set -eu
 srcdir=${srcdir:-.}
 cd "$srcdir/src"
 
-stages="base expr solve input fit use run api cli"
+stages="base expr solve input fit use discover run api cli"
 cli_allowed="input/csv.h input/scaffold.h input/library.h"
 cli_pending="cli/cmd_discover.c"
 

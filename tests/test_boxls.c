@@ -1,7 +1,9 @@
 /*
  * test_boxls.c - bounded linear least squares: the unconstrained answer
  * against GSL's multifit, Ernest's NNLS answer, active upper bounds, and
- * the KKT conditions on random problems.
+ * the KKT conditions on random problems; the Gram form against the rows'
+ * form on random boxes and NNLS problems, on degenerate Gram matrices
+ * (repeated, zero and overflowing columns) and where the answer is 0.
  */
 #include "solve/boxls.h"
 #include "base/rng.h"
@@ -167,6 +169,170 @@ test_kkt_random(void)
 	sf_boxls_free(w);
 }
 
+/* G = J^T J (stride ldg) and h = -J^T r0 of m rows, k columns. */
+static void
+gram_of(size_t m, size_t k, const double *J, const double *r0, double *G,
+        size_t ldg, double *h)
+{
+	for (size_t a = 0; a < k; a++) {
+		h[a] = 0;
+		for (size_t i = 0; i < m; i++)
+			h[a] -= J[i * k + a] * r0[i];
+		for (size_t c = 0; c < k; c++) {
+			G[a * ldg + c] = 0;
+			for (size_t i = 0; i < m; i++)
+				G[a * ldg + c] += J[i * k + a] * J[i * k + c];
+		}
+	}
+}
+
+/* ||r0 + J x||^2 */
+static double
+loss_of(size_t m, size_t k, const double *J, const double *r0, const double *x)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < m; i++) {
+		double r = r0[i];
+		for (size_t c = 0; c < k; c++)
+			r += J[i * k + c] * x[c];
+		sum += r * r;
+	}
+	return sum;
+}
+
+/* Random problems, boxed and NNLS (NULL bounds): the Gram form's answer
+ * is the rows' form's, up to rounding, bounds exactly. */
+static void
+test_gram_matches_rows(void)
+{
+	enum { M = 15, K = 5, LDG = 7, PROBLEMS = 400 };
+	double J[M * K], r0[M], lo[K], hi[K], x[K], xg[K], G[K * LDG], h[K];
+	size_t col[K] = {0, 1, 2, 3, 4}, at_bounds = 0;
+	sf_boxls *w = sf_boxls_alloc(K), *wg = sf_boxls_alloc(K);
+	sf_rng rng;
+
+	sf_rng_seed(&rng, 2026, 12);
+	for (int p = 0; p < PROBLEMS; p++) {
+		int nnls = p % 2;
+
+		for (size_t i = 0; i < M * K; i++)
+			J[i] = nnls ? sf_rng_uniform(&rng)
+			            : sf_rng_normal(&rng, 0, 1);
+		for (size_t i = 0; i < M; i++)
+			r0[i] = sf_rng_normal(&rng, 0, 3);
+		for (size_t j = 0; j < K; j++) {
+			lo[j] = nnls ? 0 : -sf_rng_uniform(&rng);
+			hi[j] = nnls ? INFINITY : sf_rng_uniform(&rng);
+		}
+		gram_of(M, K, J, r0, G, LDG, h);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x), 0);
+		CU_ASSERT_EQUAL_FATAL(sf_boxls_solve_gram(wg, K, G, LDG, h, 0,
+		                                          nnls ? NULL : lo,
+		                                          nnls ? NULL : hi, xg),
+		                      0);
+		for (size_t j = 0; j < K; j++) {
+			CU_ASSERT(fabs(x[j] - xg[j]) <=
+			          1e-9 * (1 + fabs(x[j])));
+			CU_ASSERT(xg[j] >= lo[j] && xg[j] <= hi[j]);
+			if (x[j] == lo[j] || x[j] == hi[j]) {
+				CU_ASSERT_EQUAL(x[j], xg[j]);
+				at_bounds++;
+			}
+		}
+	}
+	CU_ASSERT(at_bounds > PROBLEMS);
+	sf_boxls_free(w);
+	sf_boxls_free(wg);
+}
+
+/* Degenerate Gram matrices: a repeated column (singular G: the ridge
+ * makes the answer unique and it fits as well as any), a zero column and
+ * one whose diagonal overflows (held at 0), too many unknowns and an
+ * empty box (-1). */
+static void
+test_gram_degenerate(void)
+{
+	enum { M = 10, K = 3 };
+	double J[M * K], r0[M], G[K * K], h[K], x[K];
+	double lo[K] = {0, 0, 0}, hi[K] = {1, 1, -1};
+	sf_boxls *w = sf_boxls_alloc(K), *w2 = sf_boxls_alloc(2);
+
+	/* columns t, t (again) and 1; y = 3 t + 1 */
+	for (size_t i = 0; i < M; i++) {
+		double t = (double)i + 1;
+		J[i * K] = J[i * K + 1] = t;
+		J[i * K + 2] = 1;
+		r0[i] = -(3 * t + 1);
+	}
+	gram_of(M, K, J, r0, G, K, h);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_boxls_solve_gram(w, K, G, K, h, 1e-10, NULL, NULL, x), 0);
+	CU_ASSERT(fabs(x[0] + x[1] - 3) < 1e-6);
+	CU_ASSERT(fabs(x[0] - x[1]) < 1e-6); /* the ridge splits it evenly */
+	CU_ASSERT(fabs(x[2] - 1) < 1e-6);
+	CU_ASSERT(loss_of(M, K, J, r0, x) < 1e-9);
+
+	/* the repeated column zero instead: its unknown stays 0 */
+	for (size_t i = 0; i < M; i++)
+		J[i * K + 1] = 0;
+	gram_of(M, K, J, r0, G, K, h);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_boxls_solve_gram(w, K, G, K, h, 1e-10, NULL, NULL, x), 0);
+	CU_ASSERT_EQUAL(x[1], 0);
+	CU_ASSERT(fabs(x[0] - 3) < 1e-6 && fabs(x[2] - 1) < 1e-6);
+
+	/* its diagonal overflowing: held at 0, the others still fitted */
+	G[1 * K + 1] = INFINITY;
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_boxls_solve_gram(w, K, G, K, h, 1e-10, NULL, NULL, x), 0);
+	CU_ASSERT_EQUAL(x[1], 0);
+	CU_ASSERT(fabs(x[0] - 3) < 1e-6 && fabs(x[2] - 1) < 1e-6);
+
+	/* more unknowns than the workspace; an empty box */
+	CU_ASSERT_EQUAL(sf_boxls_solve_gram(w2, K, G, K, h, 0, NULL, NULL, x),
+	                -1);
+	CU_ASSERT_EQUAL(sf_boxls_solve_gram(w, K, G, K, h, 0, lo, hi, x), -1);
+	sf_boxls_free(w);
+	sf_boxls_free(w2);
+}
+
+/* Every column pointing away from y: NNLS answers exactly 0, however
+ * the active set gets there; and a single column at its upper bound. */
+static void
+test_gram_zero_answer(void)
+{
+	enum { M = 8, K = 4 };
+	double J[M * K], r0[M], G[K * K], h[K], x[K];
+	double lo[1] = {0}, hi[1] = {0.5};
+	sf_boxls *w = sf_boxls_alloc(K);
+	sf_rng rng;
+
+	sf_rng_seed(&rng, 7, 3);
+	for (int p = 0; p < 50; p++) {
+		for (size_t i = 0; i < M * K; i++)
+			J[i] = sf_rng_uniform(&rng);
+		for (size_t i = 0; i < M; i++)
+			r0[i] = 1 + sf_rng_uniform(&rng); /* y < 0 */
+		gram_of(M, K, J, r0, G, K, h);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_boxls_solve_gram(w, K, G, K, h, 1e-10, NULL, NULL, x),
+		    0);
+		for (size_t j = 0; j < K; j++)
+			CU_ASSERT(x[j] == 0 && !signbit(x[j]));
+	}
+	/* y = t, x boxed to [0, 0.5]: the bound */
+	for (size_t i = 0; i < M; i++) {
+		J[i] = (double)i;
+		r0[i] = -(double)i;
+	}
+	gram_of(M, 1, J, r0, G, 1, h);
+	CU_ASSERT_EQUAL(sf_boxls_solve_gram(w, 1, G, 1, h, 0, lo, hi, x), 0);
+	CU_ASSERT_EQUAL(x[0], 0.5);
+	sf_boxls_free(w);
+}
+
 int
 main(void)
 {
@@ -177,6 +343,12 @@ main(void)
 	    {"an upper bound, strided columns, empty box",
 	     test_upper_bound_and_stride},
 	    {"300 random boxes: feasible, KKT", test_kkt_random},
+	    {"Gram form: the rows' answer on 400 random problems",
+	     test_gram_matches_rows},
+	    {"Gram form: repeated, zero, overflowing columns",
+	     test_gram_degenerate},
+	    {"Gram form: an all-zero answer, an upper bound",
+	     test_gram_zero_answer},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

@@ -1,24 +1,26 @@
 /*
- * test_discover.c - scalefit discover (fit/discover.h): the grammar's
+ * test_discover.c - scalefit discover (discover/discover.h): the grammar's
  * shapes for known grids, the settings' errors, the selection (a formula
  * that fits the training rows best but extrapolates worse is not chosen),
  * the same board whatever the thread count, the model file of the winner
- * (it loads, and the pipeline's fit of it gives the search's constants),
+ * (it loads, and the pipeline's fit of it gives the search's constants;
+ * hostile names and texts in it read back as they were),
  * the non-linear variants (a fitted exponent, an overlap max()), and
  * recovery: data simulated from 20 formulas of the grammar with 2-5%
  * multiplicative noise (fixed seeds), the true shape or one equal to it on
  * the data found for at least 18 of them.
  */
 #include "base/rng.h"
+#include "base/text.h"
+#include "base/yaml_out.h"
 #include "expr/expr.h"
-#include "fit/discover.h"
+#include "discover/discover.h"
 #include "input/csv.h"
 #include "input/formula.h"
 #include "testing.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,34 +31,6 @@ typedef struct fixture {
 	sf_table *table;
 	sf_dataset *data;
 } fixture;
-
-/* A growing CSV text. */
-typedef struct csv_text {
-	char *s;
-	size_t n, cap;
-} csv_text;
-
-static void add(csv_text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-add(csv_text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (t->n + (size_t)n + 1 > t->cap) {
-		t->cap = 2 * t->cap + (size_t)n + 4096;
-		t->s = realloc(t->s, t->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-	va_end(ap);
-	t->n += (size_t)n;
-}
 
 static void
 fixture_close(fixture *fx)
@@ -331,7 +305,7 @@ columns_eval(const char *text, const double *const *cols, size_t rows,
 /* Rows of the design and the time of truth t with multiplicative noise
  * sigma, as CSV; cols get p, b, n per row. */
 static void
-simulate(const truth *t, double sigma, uint64_t seed, csv_text *csv,
+simulate(const truth *t, double sigma, uint64_t seed, sf_text *csv,
          double *cols[3], size_t *rows)
 {
 	double *term = malloc(256 * sizeof *term), y[256];
@@ -361,10 +335,11 @@ simulate(const truth *t, double sigma, uint64_t seed, csv_text *csv,
 			y[r] += 1000 * t->share[k] * term[r] / mean;
 	}
 	sf_rng_seed(&rng, seed, 7);
-	add(csv, "p,b,n,y\n");
+	sf_text_printf(csv, "p,b,n,y\n");
 	for (size_t r = 0; r < n; r++)
-		add(csv, "%.17g,%.17g,%.17g,%.17g\n", cols[0][r], cols[1][r],
-		    cols[2][r], y[r] * (1 + sf_rng_normal(&rng, 0, sigma)));
+		sf_text_printf(csv, "%.17g,%.17g,%.17g,%.17g\n", cols[0][r],
+		               cols[1][r], cols[2][r],
+		               y[r] * (1 + sf_rng_normal(&rng, 0, sigma)));
 	*rows = n;
 	free(term);
 }
@@ -510,7 +485,7 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 	double sigma = 0.02 + 0.03 * (double)i / 19;
 	sf_discover_options o;
 	sf_discover_result *r;
-	csv_text csv = {0};
+	sf_text csv = SF_TEXT_INIT;
 	fixture fx;
 
 	simulate(t, sigma, 1000 + i, &csv, cols, rows);
@@ -519,7 +494,7 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 		FILE *f;
 		snprintf(name, sizeof name, "/tmp/disc/sim/truth%zu.csv", i);
 		f = fopen(name, "w");
-		fputs(csv.s, f);
+		fputs(csv.data, f);
 		fclose(f);
 	}
 	if (fixture_open(&fx,
@@ -527,15 +502,15 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 	                     ? "data: {output: y}\ninputs: {p: p, b: b}\n"
 	                     : "data: {output: y}\n"
 	                       "inputs: {p: p, b: b, n: n}\n",
-	                 csv.s) != 0) {
-		free(csv.s);
+	                 csv.data) != 0) {
+		sf_text_free(&csv);
 		return NULL;
 	}
 	sf_discover_options_init(&o);
 	o.threads = threads;
 	r = run(&fx, &o);
 	fixture_close(&fx);
-	free(csv.s);
+	sf_text_free(&csv);
 	return r;
 }
 
@@ -625,7 +600,7 @@ test_selection(void)
 	    "time: t0 + a * n / p + c * n * p^1.2 + d * n * p^2 + e * n * "
 	    "p^3\n";
 	double *cols[3];
-	csv_text csv = {0};
+	sf_text csv = SF_TEXT_INIT;
 	size_t rows;
 	truth t = {0, {"n / p", "n * p^1.2"}, {0.63, 0.27}};
 	sf_discover_options o;
@@ -638,7 +613,7 @@ test_selection(void)
 	for (int c = 0; c < 3; c++)
 		cols[c] = malloc(256 * sizeof **cols);
 	simulate(&t, 0.01, 77, &csv, cols, &rows);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv.s), 0);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv.data), 0);
 	given.model = fx.set->models[0];
 	given.data = fx.data;
 	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, fx.data,
@@ -666,7 +641,7 @@ test_selection(void)
 	sf_discover_result_free(r);
 	sf_formula_free(given.formula);
 	fixture_close(&fx);
-	free(csv.s);
+	sf_text_free(&csv);
 	for (int c = 0; c < 3; c++)
 		free(cols[c]);
 }
@@ -680,7 +655,7 @@ static void
 test_model_file(void)
 {
 	double *cols[3];
-	csv_text csv = {0};
+	sf_text csv = SF_TEXT_INIT;
 	size_t rows;
 	truth t = {0, {"n / p", "n * log2(p) / (p * b)", "n"}, {0.4, 0.3, 0.2}};
 	sf_discover_options o;
@@ -701,13 +676,13 @@ test_model_file(void)
 	         (int)getpid());
 	f = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(csv.s, f);
+	fputs(csv.data, f);
 	fclose(f);
 	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
 	                                   "name: sim\n"
 	                                   "data: {output: y}\n"
 	                                   "inputs: {p: p, b: b, n: n}\n",
-	                                   csv.s),
+	                                   csv.data),
 	                      0);
 	sf_discover_options_init(&o);
 	o.threads = 1;
@@ -719,9 +694,9 @@ test_model_file(void)
 	                                       "out.yaml", path, &model, &err),
 	                SF_OK);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(model);
-	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: compute}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: communication}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: io}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: \"compute\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: \"communication\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "kind: \"io\"}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(model, "  p: \"p\"\n"));
 	CU_ASSERT_EQUAL(sf_model_parse("out.yaml", model, strlen(model), &set,
 	                               NULL, NULL, &err),
@@ -756,7 +731,7 @@ test_model_file(void)
 	sf_discover_result_free(r);
 	fixture_close(&fx);
 	remove(path);
-	free(csv.s);
+	sf_text_free(&csv);
 	for (int c = 0; c < 3; c++)
 		free(cols[c]);
 }
@@ -767,18 +742,19 @@ test_model_file(void)
 static void
 simulate_with(const char *xname, const double *xs, size_t nx,
               double (*y)(double p, double x, double n), uint64_t seed,
-              csv_text *csv)
+              sf_text *csv)
 {
 	sf_rng rng;
 
 	sf_rng_seed(&rng, seed, 7);
-	add(csv, "p,%s,n,y\n", xname);
+	sf_text_printf(csv, "p,%s,n,y\n", xname);
 	for (size_t a = 0; a < 8; a++)
 		for (size_t i = 0; i < nx; i++)
 			for (size_t k = 0; k < 2; k++) {
 				double p = design_p[a], x = xs[i];
 				double n = 64 * p * design_it[k];
-				add(csv, "%.17g,%.17g,%.17g,%.17g\n", p, x, n,
+				sf_text_printf(
+				    csv, "%.17g,%.17g,%.17g,%.17g\n", p, x, n,
 				    y(p, x, n) *
 				        (1 + sf_rng_normal(&rng, 0, 0.01)));
 			}
@@ -810,7 +786,7 @@ test_variants(void)
 {
 	static const double b[] = {8, 16, 32, 64, 128};
 	static const double t[] = {2, 4, 8, 16, 32};
-	csv_text csv = {0};
+	sf_text csv = SF_TEXT_INIT;
 	sf_discover_options o;
 	sf_discover_result *r;
 	const sf_discover_candidate *w;
@@ -823,7 +799,7 @@ test_variants(void)
 	                                   "data: {output: y}\n"
 	                                   "inputs: {p: p, b: b, n: n}\n"
 	                                   "discover: {continuous: true}\n",
-	                                   csv.s),
+	                                   csv.data),
 	                      0);
 	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -835,14 +811,14 @@ test_variants(void)
 	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], 0.05, 0.002);
 	sf_discover_result_free(r);
 	fixture_close(&fx);
-	free(csv.s);
+	sf_text_free(&csv);
 
 	memset(&csv, 0, sizeof csv);
 	simulate_with("t", t, 5, overlap_time, 12, &csv);
 	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
 	                                   "data: {output: y}\n"
 	                                   "inputs: {p: p, t: t, n: n}\n",
-	                                   csv.s),
+	                                   csv.data),
 	                      0);
 	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
@@ -855,7 +831,108 @@ test_variants(void)
 	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], 0.4, 0.02);
 	sf_discover_result_free(r);
 	fixture_close(&fx);
-	free(csv.s);
+	sf_text_free(&csv);
+}
+
+/* Texts a model file may hold that YAML would read otherwise. */
+static const char *const hostile[] = {
+    "x\nwhere: p > 1", "a: b", "[x",          "*x", "#x", "&x", "x #y",
+    "esc\x1b[1m",      "q\"q", "back\\slash",
+};
+
+/* 1 when text has a byte the model loader refuses in a name or a file
+ * (control characters). */
+static int
+has_control(const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return 1;
+	return 0;
+}
+
+/*
+ * The winner's model file of a model whose name, data.where (a string
+ * in it) and data file hold hostile text: it loads back with the same
+ * name, where and file, nothing else becoming YAML.  The loader refuses
+ * control characters in a name or a file name, so those take the other
+ * texts; the where takes every one.
+ */
+static void
+test_hostile_model_file(void)
+{
+	static const char *const csv = "p,b,n,tag,y\n"
+	                               "1,16,160,a,10\n"
+	                               "1,32,640,a,12\n"
+	                               "2,16,320,a,9\n"
+	                               "2,32,1280,a,11\n"
+	                               "4,16,640,a,8\n"
+	                               "4,32,2560,a,10\n"
+	                               "8,16,1280,a,7\n"
+	                               "8,32,5120,a,9\n";
+
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		const char *h = hostile[i];
+		const char *name = has_control(h) ? "plain" : h;
+		sf_text where = SF_TEXT_INIT, src = SF_TEXT_INIT;
+		sf_text want = SF_TEXT_INIT, file = SF_TEXT_INIT;
+		sf_yaml_out y;
+		sf_discover_options o;
+		sf_discover_result *r;
+		sf_model_set *set = NULL;
+		const sf_model *m;
+		char *model = NULL;
+		sf_error err;
+		fixture fx;
+
+		sf_text_puts(&where, "p > 0 || tag == '");
+		for (const char *c = h; *c != '\0'; c++) {
+			if (*c == '\'')
+				sf_text_putc(&where, '\'');
+			sf_text_putc(&where, *c);
+		}
+		sf_text_puts(&where, "'");
+		sf_yaml_out_init(&y, &src);
+		sf_yaml_out_pair(&y, "name", name, NULL);
+		sf_yaml_out_map(&y, "data");
+		sf_yaml_out_pair(&y, "output", "y", NULL);
+		sf_yaml_out_pair(&y, "where", where.data, NULL);
+		sf_yaml_out_end(&y, NULL);
+		sf_text_puts(&src, "inputs: {p: p, b: b, n: n}\n");
+		CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, src.data, csv), 0);
+		sf_discover_options_init(&o);
+		o.threads = 1;
+		o.max_terms = 2;
+		r = run(&fx, &o);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		sf_text_printf(&file, "runs %s.csv", name);
+		CU_ASSERT_EQUAL(
+		    sf_discover_model_text(r, r->winner, fx.set->models[0],
+		                           "out.yaml", file.data, &model, &err),
+		    SF_OK);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+		if (sf_model_parse("out.yaml", model, strlen(model), &set, NULL,
+		                   NULL, &err) != SF_OK)
+			fprintf(stderr, "\n%s\n%s\n", err.message, model);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+		m = set->models[0];
+		sf_text_printf(&want, "%s-discovered", name);
+		CU_ASSERT_EQUAL(set->count, 1);
+		CU_ASSERT_STRING_EQUAL(m->name, want.data);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m->where.text);
+		CU_ASSERT_STRING_EQUAL(m->where.text, where.data);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m->data_file_at.text);
+		CU_ASSERT_STRING_EQUAL(m->data_file_at.text, file.data);
+		CU_ASSERT_STRING_EQUAL(m->output.text, "y");
+		sf_model_set_free(set);
+		free(model);
+		sf_discover_result_free(r);
+		fixture_close(&fx);
+		sf_text_free(&where);
+		sf_text_free(&src);
+		sf_text_free(&want);
+		sf_text_free(&file);
+	}
 }
 
 int
@@ -868,6 +945,8 @@ main(void)
 	     test_selection},
 	    {"the same board on 1 and 3 threads", test_threads},
 	    {"the winner's model file and its refit", test_model_file},
+	    {"hostile names and texts: the model file reads back",
+	     test_hostile_model_file},
 	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 18 of 20 simulated formulas", test_recovery},
 	    CU_TEST_INFO_NULL,

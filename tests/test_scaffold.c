@@ -5,6 +5,7 @@
  * and its bounds follow from the data (largest time over multiplier,
  * rounded up to 1, 2 or 5 times a power of ten).
  */
+#include "base/text.h"
 #include "input/dataset.h"
 #include "input/model.h"
 #include "input/scaffold.h"
@@ -111,22 +112,22 @@ test_full(void)
 	CU_ASSERT_EQUAL(g.b_global, 0);
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "runs", "runs.csv", &text, &err), SF_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "name: runs\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  p: workers "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  b: batch "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  n: samples "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  output: epoch_time_s\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: n / (p * b)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "name: \"runs\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  p: \"workers\"  #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  b: \"batch\"  #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  n: \"samples\"  #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  output: \"epoch_time_s\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: \"n / (p * b)\"\n"));
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "time: overhead + compute + comm + io\n"));
+	    strstr(text, "time: \"overhead + compute + comm + io\"\n"));
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "# where: \"model == 'cnn'\"   # 2 values: cnn, mlp"));
+	    strstr(text, "# where: \"model == 'cnn'\"  # 2 values: cnn, mlp"));
 	/* t0 <= the largest time, 100; c b steps = n / p: c <= 100 / 3200
 	 * = 0.03125 -> 0.05; r n: r <= 30 / 6400 ... 100 / 3200 -> 0.05;
 	 * a steps, steps = n / (p b) = 100, 50, 25: a <= 30 / 25 = 1.2 -> 2 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t0: {min: 0, max: 100}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "c:  {min: 0, max: 0.05}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a:  {min: 0, max: 2}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t0: {min: \"0\", max: \"100\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "c: {min: \"0\", max: \"0.05\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: \"0\", max: \"2\"}"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
 	free(text);
 	sf_table_free(t);
@@ -145,9 +146,9 @@ test_cut(void)
 	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: 1 / p\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: \"1 / p\"\n"));
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "time: overhead + compute + comm\n"));
+	    strstr(text, "time: \"overhead + compute + comm\"\n"));
 	CU_ASSERT_PTR_NULL(strstr(text, "  b:"));
 	CU_ASSERT_PTR_NULL(strstr(text, "  n:"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
@@ -158,9 +159,10 @@ test_cut(void)
 	CU_ASSERT_EQUAL(g.b_global, 1);
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  b: global_batch / nodes "));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  b: \"global_batch / nodes\"  #"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  output: \"time (s)\"\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: overhead + compute\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: \"overhead + compute\"\n"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
 	free(text);
 	sf_table_free(t);
@@ -183,10 +185,10 @@ test_steps(void)
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "  n: iterations * global_batch   #"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: n / (p * b)\n"));
+	    strstr(text, "  n: \"iterations * global_batch\"  #"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: \"n / (p * b)\"\n"));
 	/* r n <= time: r <= 50 / 6400 ... 10 / 6400 -> 0.01 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r:  {min: 0, max: 0.01}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r: {min: \"0\", max: \"0.01\"}"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
 	free(text);
 	sf_table_free(t);
@@ -197,8 +199,8 @@ test_steps(void)
 	CU_ASSERT_EQUAL(g.steps, SF_CSV_NONE);
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: 1\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: compute + comm\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: \"1\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "time: \"compute + comm\"\n"));
 	CU_ASSERT_PTR_NULL(strstr(text, "t0:"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
 	free(text);
@@ -242,6 +244,68 @@ test_refusals(void)
 	}
 }
 
+/* Texts a model file may hold that YAML would read otherwise. */
+static const char *const hostile[] = {
+    "x\nwhere: p > 1", "a: b", "[x",          "*x", "#x", "&x", "x #y",
+    "esc\x1b[1m",      "q\"q", "back\\slash",
+};
+
+/*
+ * Hostile text in a CSV cell (listed in a comment as a where: value), in
+ * the model's name, its data file's name and its output column's: the
+ * model reads back with the same name, file and output, and no comment
+ * became YAML.  The loader refuses control characters in a name or a
+ * file name, so those take the other texts; the cell takes every one.
+ */
+static void
+test_hostile(void)
+{
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		const char *h = hostile[i];
+		int control = strpbrk(h, "\n\x1b") != NULL;
+		const char *name = control ? "plain" : h;
+		sf_text csv = SF_TEXT_INIT, file = SF_TEXT_INIT;
+		sf_model_set *set = NULL;
+		sf_scaffold g;
+		sf_table *t;
+		sf_error err;
+		char *text = NULL;
+
+		/* the cell, quoted for CSV */
+		sf_text_puts(&csv, "workers,time #1: s,job\n1,10,\"");
+		for (const char *c = h; *c != '\0'; c++) {
+			if (*c == '"')
+				sf_text_putc(&csv, '"');
+			sf_text_putc(&csv, *c);
+		}
+		sf_text_puts(&csv, "\"\n2,6,b\n4,4,b\n");
+		t = table(csv.data);
+		sf_text_printf(&file, "runs %s.csv", name);
+		CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_scaffold_write(t, &g, name, file.data, &text, &err),
+		    SF_OK);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "values: "));
+		if (sf_model_parse("model.yaml", text, strlen(text), &set, NULL,
+		                   NULL, &err) != SF_OK)
+			fprintf(stderr, "\n%s\n%s\n", err.message, text);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+		CU_ASSERT_EQUAL(set->count, 1);
+		CU_ASSERT_STRING_EQUAL(set->models[0]->name, name);
+		CU_ASSERT_STRING_EQUAL(set->models[0]->data_file_at.text,
+		                       file.data);
+		CU_ASSERT_STRING_EQUAL(set->models[0]->output.text,
+		                       "time #1: s");
+		CU_ASSERT_PTR_NULL(set->models[0]->where.text);
+		CU_ASSERT_EQUAL(rows_bound(t, text), 3);
+		sf_model_set_free(set);
+		free(text);
+		sf_table_free(t);
+		sf_text_free(&csv);
+		sf_text_free(&file);
+	}
+}
+
 int
 main(void)
 {
@@ -251,6 +315,7 @@ main(void)
 	    {"fewer inputs: the formula cut to them", test_cut},
 	    {"steps and a global batch; a per-step time", test_steps},
 	    {"no time, no workers, no usable row", test_refusals},
+	    {"hostile cells and names: the model reads back", test_hostile},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

@@ -23,7 +23,7 @@
 
 #include "api/scalefit.h"
 #include "base/error.h"
-#include "fit/discover.h"
+#include "discover/discover.h"
 #include "run/compare.h"
 #include "run/fit.h"
 #include "run/next.h"

@@ -1,21 +1,20 @@
 /*
  * cmd_discover.c - `scalefit discover MODEL.yaml [DATA.csv] [--train EXPR]
  * [--max-terms K] [-o OUT.yaml] [--json]`: search the grammar of
- * formulas for the one that extrapolates best (fit/discover.h), print the
+ * formulas for the one that extrapolates best (discover/discover.h), print the
  * board, and write the winner as a model file.
  */
 #define _GNU_SOURCE /* getopt_long, realpath */
 
 #include "base/atomic.h"
-#include "base/number.h"
 #include "cli/cli.h"
+#include "discover/discover.h"
+#include "discover/report.h"
 #include "input/library.h"
-#include "fit/discover.h"
 #include "input/csv.h"
 #include "use/report.h"
 
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,178 +123,6 @@ same_file(const char *a, const char *b)
 	return same;
 }
 
-/* The candidate's board line. */
-static void
-print_candidate(FILE *out, const sf_discover_result *r, size_t i)
-{
-	const sf_discover_candidate *c = &r->board[i];
-	char rank[16];
-
-	snprintf(rank, sizeof rank, c->model != NULL ? "(%zu)" : "%zu", i + 1);
-	fprintf(out, "%5s %c %2zu ", rank, c->tied ? '=' : ' ', c->k);
-	if (isnan(c->score))
-		fprintf(out, "%8s ", "-");
-	else
-		fprintf(out, "%7.3g%% ", c->score);
-	if (isnan(c->mape))
-		fprintf(out, "%7s ", "-");
-	else
-		fprintf(out, "%6.3g%% ", c->mape);
-	fprintf(out, "%10.6g  %s%s\n", c->aicc,
-	        c->model != NULL ? "model " : "", c->formula);
-}
-
-static void
-print_text(FILE *out, const sf_model *m, const char *data,
-           const sf_discover_result *r, const discover_args *a,
-           const sf_fit_result *fit)
-{
-	const sf_discover_candidate *w = &r->board[r->winner];
-	char lv[32];
-
-	fprintf(out, "discover for %s on %s\n", m->name, data);
-	fprintf(out, "  %zu training rows", r->rows);
-	if (r->held_out > 0)
-		fprintf(out, " (--train '%s'; %zu held out, never used)",
-		        a->options.train, r->held_out);
-	fprintf(out, ", extrapolating along %s (%zu levels, %s to ",
-	        r->extrapolate, r->nlevels,
-	        sf_format_double(lv, sizeof lv, r->levels[0]));
-	fprintf(out, "%s)\n",
-	        sf_format_double(lv, sizeof lv, r->levels[r->nlevels - 1]));
-	fprintf(out, "  folds:");
-	for (size_t f = 0; f < r->nfolds; f++)
-		fprintf(
-		    out, "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
-		    r->extrapolate,
-		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
-		    r->fold_rows[f], r->fold_rows[f] == 1 ? "" : "s");
-	fprintf(out, "\n  grammar: %zu term shapes over", r->shapes);
-	for (size_t i = 0; i < r->ninputs; i++)
-		fprintf(out, "%s %s", i > 0 ? "," : "", r->inputs[i]);
-	if (r->count != NULL)
-		fprintf(out, ", times the count %s or not", r->count);
-	fprintf(out, "; up to %zu terms, %zu factors each\n", r->max_terms,
-	        r->factors);
-	fprintf(
-	    out,
-	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
-	    r->evaluated, r->seconds,
-	    r->seconds > 0 ? (double)r->evaluated / r->seconds : 0.0, r->beam,
-	    r->budget_reached ? "; stopped at the budget" : "");
-	fprintf(out, "\n%5s %c %2s %8s %7s %10s  %s\n", "rank", ' ', "k",
-	        "extrap", "MAPE", "AICc", "formula");
-	for (size_t i = 0; i < r->nboard; i++)
-		print_candidate(out, r, i);
-	fprintf(
-	    out,
-	    "\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
-	    "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
-	    "of it); the simplest tied wins:\n  fewest constants, then "
-	    "(among those within 10 of the lowest AICc)\n  simplest "
-	    "shapes, then AICc\n",
-	    r->best_score + r->band, 100 * r->tie);
-	if (r->winner > 0)
-		fprintf(
-		    out,
-		    "  the model file's formula ranks above the best found\n");
-	fprintf(out,
-	        "\nbest found, fitted on the %zu training rows as 'scalefit "
-	        "fit' fits the file:\n",
-	        r->rows);
-	for (size_t t = 0; t < w->nterms; t++)
-		for (size_t q = 0; q < w->terms[t].nparams; q++)
-			fprintf(out, "  %-16s %14.8g%s\n", w->terms[t].param[q],
-			        w->terms[t].value[q],
-			        fit != NULL && w->refitted ? "" : " (search)");
-	fprintf(out, "  MAPE %.3g%% on the training rows\n", w->mape);
-	if (a->output != NULL)
-		fprintf(out, "\nwrote %s\n", a->output);
-}
-
-static json_t *
-candidate_json(const sf_discover_result *r, size_t i)
-{
-	const sf_discover_candidate *c = &r->board[i];
-	json_t *folds = json_array(), *terms = json_array();
-	json_t *o;
-
-	for (size_t f = 0; f < r->nfolds; f++)
-		json_array_append_new(folds, sf_json_number(c->fold_mape[f]));
-	for (size_t t = 0; t < c->nterms; t++) {
-		const sf_discover_term *x = &c->terms[t];
-		json_t *constants = json_object();
-
-		for (size_t q = 0; q < x->nparams; q++)
-			json_object_set_new(constants, x->param[q],
-			                    sf_json_number(x->value[q]));
-		json_array_append_new(
-		    terms,
-		    json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", x->name,
-		              "kind", sf_term_kind_name(x->kind), "shape",
-		              x->shape, "expr", x->expr, "constants",
-		              constants));
-	}
-	o = json_pack("{s:I, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:b, s:b, "
-	              "s:o}",
-	              "rank", (json_int_t)(i + 1), "model",
-	              c->model != NULL ? json_string(c->model) : json_null(),
-	              "formula", c->formula, "constants", (json_int_t)c->k,
-	              "extrapolation_mape", sf_json_number(c->score),
-	              "fold_mape", folds, "mape", sf_json_number(c->mape),
-	              "aicc", sf_json_number(c->aicc), "tied", c->tied,
-	              "refitted", c->refitted, "terms", terms);
-	return o;
-}
-
-static json_t *
-result_json(const sf_model *m, const char *data, const sf_discover_result *r,
-            const discover_args *a)
-{
-	json_t *levels = json_array(), *folds = json_array(),
-	       *inputs = json_array(), *board = json_array(), *root;
-
-	for (size_t l = 0; l < r->nlevels; l++)
-		json_array_append_new(levels, sf_json_number(r->levels[l]));
-	for (size_t f = 0; f < r->nfolds; f++)
-		json_array_append_new(
-		    folds,
-		    json_pack("{s:o, s:I}", "fit_upto",
-		              sf_json_number(r->levels[r->fold_last[f]]),
-		              "predicted_rows", (json_int_t)r->fold_rows[f]));
-	for (size_t i = 0; i < r->ninputs; i++)
-		json_array_append_new(inputs, json_string(r->inputs[i]));
-	for (size_t i = 0; i < r->nboard; i++)
-		json_array_append_new(board, candidate_json(r, i));
-	root = json_pack(
-	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
-	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
-	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
-	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
-	    "file", m->path, "data", data, "discover", "extrapolate",
-	    r->extrapolate, "count",
-	    r->count != NULL ? json_string(r->count) : json_null(), "workers",
-	    r->workers != NULL ? json_string(r->workers) : json_null(),
-	    "inputs", inputs, "loss", sf_loss_name(r->loss), "train",
-	    a->options.train != NULL ? json_string(a->options.train)
-	                             : json_null(),
-	    "rows", (json_int_t)r->rows, "held_out", (json_int_t)r->held_out,
-	    "levels", levels, "folds", folds, "shapes", (json_int_t)r->shapes,
-	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
-	    r->budget_reached, "seconds", "elapsed", sf_json_number(r->seconds),
-	    "formulas_per_second",
-	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
-	                                  : NAN),
-	    "settings", "factors", (json_int_t)r->factors, "max_terms",
-	    (json_int_t)r->max_terms, "beam", (json_int_t)r->beam, "budget",
-	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
-	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
-	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
-	    "winner", (json_int_t)(r->winner + 1), "board", board, "output",
-	    a->output != NULL ? json_string(a->output) : json_null());
-	return root;
-}
-
 /* The path the winner's file is written to, or (without -o) would be
  * beside the model file: data.file is made relative to it. */
 static char *
@@ -337,8 +164,7 @@ discover_group(void *ctx, const sf_dataset *group, size_t index,
 	discover_args a = *g->a;
 	sf_problem *given = calloc(g->ngiven + 1, sizeof *given);
 	sf_discover_result *r = NULL;
-	size_t ngiven = 0, length = 0;
-	FILE *out = NULL;
+	size_t ngiven = 0;
 	int rc = SF_OK;
 
 	(void)warn;
@@ -365,13 +191,10 @@ discover_group(void *ctx, const sf_dataset *group, size_t index,
 	    (rc = sf_discover_run(g->m, g->grammar, group, given, ngiven,
 	                          &a.options, &r, err)) != SF_OK)
 		goto done;
-	if ((*report = result_json(g->m, g->data_path, r, &a)) == NULL ||
-	    (out = open_memstream(text, &length)) == NULL) {
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-		goto done;
-	}
-	print_text(out, g->m, g->data_path, r, &a, NULL);
-	if (fclose(out) != 0)
+	if ((*report = sf_discover_report_json(g->m, g->data_path, r,
+	                                       a.output)) == NULL ||
+	    (*text = sf_discover_report_text(g->m, g->data_path, r,
+	                                     a.output)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
 	for (size_t i = 0; i < ngiven; i++)
@@ -432,6 +255,30 @@ done:
 	free(g.given_groups);
 	sf_groups_free(groups);
 	return status;
+}
+
+/* The search's report on standard output: its JSON or its text. */
+static int
+print_report(const sf_model *m, const char *data_path,
+             const sf_discover_result *r, const discover_args *a)
+{
+	json_t *json = NULL;
+	char *text = NULL;
+	sf_error err;
+	int rc = SF_OK;
+
+	sf_error_clear(&err);
+	if (a->json && (json = sf_discover_report_json(m, data_path, r,
+	                                               a->output)) != NULL)
+		rc = sf_report_print_json(json, stdout, &err);
+	else if (!a->json && (text = sf_discover_report_text(
+	                          m, data_path, r, a->output)) != NULL)
+		fputs(text, stdout);
+	else
+		rc = sf_error_set(&err, SF_ENOMEM, "out of memory");
+	json_decref(json);
+	free(text);
+	return rc == SF_OK ? SF_EXIT_OK : cli_error(&err);
 }
 
 int
@@ -580,24 +427,7 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 		goto done;
 	}
-	if (a.json) {
-		json_t *json = result_json(m, data_path, r, &a);
-
-		if (json == NULL) {
-			sf_error_set(&err, SF_ENOMEM, "out of memory");
-			status = cli_error(&err);
-			goto done;
-		}
-		if (sf_report_print_json(json, stdout, &err) != SF_OK) {
-			json_decref(json);
-			status = cli_error(&err);
-			goto done;
-		}
-		json_decref(json);
-	} else {
-		print_text(stdout, m, data_path, r, &a, fit);
-	}
-	status = SF_EXIT_OK;
+	status = print_report(m, data_path, r, &a);
 done:
 	free(text);
 	free(path);

@@ -2,11 +2,12 @@
  * scaffold.c - a starting model from a table's column names.
  */
 #include "input/scaffold.h"
+#include "base/text.h"
+#include "base/yaml_out.h"
 #include "expr/expr.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,68 +173,6 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 
 /* ---- the text -------------------------------------------------------- */
 
-typedef struct buffer {
-	char *text;
-	size_t length, size;
-	int failed;
-} buffer;
-
-static void
-put(buffer *b, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (b->failed)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		w = vsnprintf(b->text + b->length, b->size - b->length, fmt,
-		              ap);
-		va_end(ap);
-		if (w < 0) {
-			b->failed = 1;
-			return;
-		}
-		if ((size_t)w < b->size - b->length) {
-			b->length += (size_t)w;
-			return;
-		}
-		{
-			size_t size = 2 * b->size + (size_t)w;
-			char *more = realloc(b->text, size);
-
-			if (more == NULL) {
-				b->failed = 1;
-				return;
-			}
-			b->text = more;
-			b->size = size;
-		}
-	}
-}
-
-/* Text as a YAML scalar in double quotes. */
-static void
-put_quoted(buffer *b, const char *name)
-{
-	put(b, "\"");
-	for (const char *s = name; *s != '\0'; s++)
-		put(b, *s == '"' || *s == '\\' ? "\\%c" : "%c", *s);
-	put(b, "\"");
-}
-
-/* A column's name as a YAML scalar: plain when it is a name, else in
- * double quotes. */
-static void
-put_column(buffer *b, const char *name)
-{
-	if (sf_expr_is_name(name))
-		put(b, "%s", name);
-	else
-		put_quoted(b, name);
-}
-
 /* The smallest of 1, 2 and 5 times a power of ten that is >= x > 0. */
 static double
 nice_above(double x)
@@ -252,119 +191,163 @@ nice_above(double x)
 /* The fitted constants, by what each multiplies per row. */
 enum { K_T0, K_A, K_C, K_L, K_W, K_R, K_COUNT };
 
-int
-sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
-                  const char *data_file, char **text, sf_error *err)
+/* What the model is written from: the columns, the constants it uses
+ * and their bounds from the data. */
+typedef struct plan {
+	const double *p, *bc, *nc; /* workers, batch and count (or NULL) */
+	double *from_steps;        /* n = steps x the global batch */
+	int n_from_steps;
+	int per_step;          /* the time of one step: steps = 1 */
+	double bound[K_COUNT]; /* the largest time / multiplier */
+	int used[K_COUNT];
+	size_t rows; /* usable: time > 0, p >= 1, b > 0, n > 0 */
+} plan;
+
+/* The bounds of every constant over the usable rows of t. */
+static void
+plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 {
 	const double *y = sf_table_column_values(t, g->output);
-	const double *p = sf_table_column_values(t, g->p);
-	const double *bc =
-	    g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
-	const double *nc =
-	    g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
-	double *from_steps = NULL; /* n = steps x the global batch */
-	int n_from_steps = nc == NULL && bc != NULL &&
-	                   g->steps != SF_CSV_NONE &&
-	                   sf_expr_is_name(sf_table_column_name(t, g->b)) &&
-	                   sf_expr_is_name(sf_table_column_name(t, g->p));
-	double bound[K_COUNT] = {0};
-	int used[K_COUNT] = {1, 0, 1, 0, 0, 0};
-	size_t rows = 0, shown = 0;
-	buffer b = {malloc(4096), 0, 4096, 0};
-	const char *steps;
 
-	*text = NULL;
-	if (n_from_steps) {
-		const double *sc = sf_table_column_values(t, g->steps);
-
-		from_steps =
-		    malloc((sf_table_rows(t) + 1) * sizeof *from_steps);
-		if (from_steps == NULL) {
-			free(b.text);
-			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		}
-		for (size_t r = 0; r < sf_table_rows(t); r++)
-			from_steps[r] =
-			    sc[r] * bc[r] * (g->b_global ? 1 : p[r]);
-		nc = from_steps;
-	}
-	used[K_A] = bc != NULL;
-	used[K_T0] = !g->per_step; /* a step has no start-up of its own */
-	used[K_R] = nc != NULL;
 	for (size_t r = 0; r < sf_table_rows(t); r++) {
-		double pr = p[r], br = bc != NULL ? bc[r] : 1, mult[K_COUNT];
-		double st;
+		double pr = pl->p[r], br = pl->bc != NULL ? pl->bc[r] : 1;
+		double mult[K_COUNT], st;
 
 		if (g->b_global)
 			br /= pr;
 		if (!(isfinite(y[r]) && y[r] > 0 && isfinite(pr) && pr >= 1 &&
 		      isfinite(br) && br > 0 &&
-		      (nc == NULL || (isfinite(nc[r]) && nc[r] > 0))))
+		      (pl->nc == NULL ||
+		       (isfinite(pl->nc[r]) && pl->nc[r] > 0))))
 			continue;
-		rows++;
-		st = g->per_step ? 1 : (nc != NULL ? nc[r] : 1) / (pr * br);
+		pl->rows++;
+		st = g->per_step ? 1
+		                 : (pl->nc != NULL ? pl->nc[r] : 1) / (pr * br);
 		mult[K_T0] = 1;
 		mult[K_A] = st;
 		mult[K_C] = st * br;
 		mult[K_L] = st * log2(pr);
 		mult[K_W] = st * (pr - 1) / pr;
-		mult[K_R] = nc != NULL ? nc[r] : 0;
+		mult[K_R] = pl->nc != NULL ? pl->nc[r] : 0;
 		for (int k = 0; k < K_COUNT; k++)
-			if (mult[k] > 0 && y[r] / mult[k] > bound[k])
-				bound[k] = y[r] / mult[k];
+			if (mult[k] > 0 && y[r] / mult[k] > pl->bound[k])
+				pl->bound[k] = y[r] / mult[k];
 	}
-	free(from_steps); /* nc is only tested against NULL from here on */
-	if (b.text == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (rows == 0) {
-		free(b.text);
+}
+
+/* The plan of t's model for guess g.  Returns SF_OK; SF_EVALUE when no
+ * row is usable, SF_ENOMEM. */
+static int
+plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->p = sf_table_column_values(t, g->p);
+	pl->bc = g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
+	pl->nc = g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
+	pl->n_from_steps = pl->nc == NULL && pl->bc != NULL &&
+	                   g->steps != SF_CSV_NONE &&
+	                   sf_expr_is_name(sf_table_column_name(t, g->b)) &&
+	                   sf_expr_is_name(sf_table_column_name(t, g->p));
+	if (pl->n_from_steps) {
+		const double *sc = sf_table_column_values(t, g->steps);
+
+		pl->from_steps =
+		    malloc((sf_table_rows(t) + 1) * sizeof *pl->from_steps);
+		if (pl->from_steps == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		for (size_t r = 0; r < sf_table_rows(t); r++)
+			pl->from_steps[r] =
+			    sc[r] * pl->bc[r] * (g->b_global ? 1 : pl->p[r]);
+		pl->nc = pl->from_steps;
+	}
+	pl->per_step = g->per_step;
+	pl->used[K_T0] = !g->per_step; /* a step has no start-up of its own */
+	pl->used[K_A] = pl->bc != NULL;
+	pl->used[K_C] = 1;
+	pl->used[K_R] = pl->nc != NULL;
+	plan_bounds(t, g, pl);
+	/* the communication terms need more than one worker in some row */
+	pl->used[K_L] = pl->used[K_W] = pl->bound[K_L] > 0;
+	if (pl->rows == 0)
 		return sf_error_at(err, SF_EVALUE, sf_table_file(t), 0, 0,
 		                   "no row has a time > 0, workers >= 1%s%s: "
 		                   "nothing to start a model from",
-		                   bc != NULL ? ", a batch > 0" : "",
-		                   nc != NULL ? ", a count > 0" : "");
-	}
-	/* the communication terms need more than one worker in some row */
-	used[K_L] = used[K_W] = bound[K_L] > 0;
-	steps = g->per_step  ? "1"
-	        : nc != NULL ? (bc != NULL ? "n / (p * b)" : "n / p")
-	                     : (bc != NULL ? "1 / (p * b)" : "1 / p");
+		                   pl->bc != NULL ? ", a batch > 0" : "",
+		                   pl->nc != NULL ? ", a count > 0" : "");
+	return SF_OK;
+}
 
-	put(&b,
-	    "# A model to start from, written by `scalefit init` from the "
-	    "columns of\n"
-	    "# %s: the generic data-parallel training time of the formula\n"
-	    "# library (@ddp-generic, after Kavarakuntla et al., IEEE Access "
-	    "2024), cut\n"
-	    "# to the inputs found.  Check the guesses, then run\n"
-	    "#   scalefit check MODEL.yaml && scalefit fit MODEL.yaml\n"
-	    "# The bounds come from the data: no term can take longer than "
-	    "a run's\n"
-	    "# measured time, so each constant is at most the largest time "
-	    "over what\n"
-	    "# it multiplies, rounded up.\n",
-	    sf_table_file(t));
-	put(&b, "name: %s\n", name);
-	put(&b, "description: ");
-	{
-		char description[512];
+/* A text column of t that a where: could pick rows by, as a comment: the
+ * filter on its first value, and the values. */
+static void
+write_where_hint(sf_yaml_out *y, const char *col, const char *const *levels,
+                 size_t count)
+{
+	sf_text expr = SF_TEXT_INIT, filter = SF_TEXT_INIT, list = SF_TEXT_INIT;
 
-		snprintf(description, sizeof description,
-		         "Generic data-parallel training time on %.400s",
-		         data_file);
-		put_quoted(&b, description);
+	/* col == 'value', a quote in the value doubled */
+	sf_text_printf(&expr, "%s == '", col);
+	for (const char *c = levels[0]; *c != '\0'; c++) {
+		if (*c == '\'')
+			sf_text_putc(&expr, '\'');
+		sf_text_putc(&expr, *c);
 	}
-	put(&b, "\n");
-	put(&b, "data:\n  file: ");
-	put_column(&b, data_file);
-	put(&b, "   # relative to this file's directory\n  output: ");
-	put_column(&b, sf_table_column_name(t, g->output));
-	put(&b, "\n");
+	sf_text_putc(&expr, '\'');
+	if (!expr.failed)
+		sf_yaml_out_quote(&filter, expr.data);
+	for (size_t l = 0; l < count && l < SCAFFOLD_VALUES_SHOWN; l++)
+		sf_text_printf(&list, " %s%s", levels[l],
+		               l + 1 < count ? "," : "");
+	if (count > SCAFFOLD_VALUES_SHOWN)
+		sf_text_puts(&list, " ...");
+	if (expr.failed || filter.failed || list.failed)
+		y->text->failed = 1;
+	else
+		sf_yaml_out_comment(y, "where: %s  # %zu values:%s",
+		                    filter.data, count, list.data);
+	sf_text_free(&expr);
+	sf_text_free(&filter);
+	sf_text_free(&list);
+}
+
+/* The head comment, name, description and data: of t's model. */
+static void
+write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
+           const char *name, const char *data_file)
+{
+	char description[512];
+	size_t shown = 0;
+
+	sf_yaml_out_comment(y, "A model to start from, written by `scalefit "
+	                       "init` from the columns of");
+	sf_yaml_out_comment(y,
+	                    "%s: the generic data-parallel training time of "
+	                    "the formula",
+	                    sf_table_file(t));
+	sf_yaml_out_comment(y, "library (@ddp-generic, after Kavarakuntla et "
+	                       "al., IEEE Access 2024), cut");
+	sf_yaml_out_comment(y, "to the inputs found.  Check the guesses, then "
+	                       "run");
+	sf_yaml_out_comment(y, "  scalefit check MODEL.yaml && scalefit fit "
+	                       "MODEL.yaml");
+	sf_yaml_out_comment(y, "The bounds come from the data: no term can "
+	                       "take longer than a run's");
+	sf_yaml_out_comment(y, "measured time, so each constant is at most the "
+	                       "largest time over what");
+	sf_yaml_out_comment(y, "it multiplies, rounded up.");
+	sf_yaml_out_pair(y, "name", name, NULL);
+	snprintf(description, sizeof description,
+	         "Generic data-parallel training time on %.400s", data_file);
+	sf_yaml_out_pair(y, "description", description, NULL);
+	sf_yaml_out_map(y, "data");
+	sf_yaml_out_pair(y, "file", data_file,
+	                 "relative to this file's directory");
+	sf_yaml_out_pair(y, "output", sf_table_column_name(t, g->output), NULL);
 	for (size_t c = 0;
 	     c < sf_table_columns(t) && shown < SCAFFOLD_TEXT_COLUMNS; c++) {
-		size_t count;
-		const char *const *levels;
 		const char *col = sf_table_column_name(t, c);
+		const char *const *levels;
+		size_t count;
 
 		if (sf_table_column_kind(t, c) != SF_CSV_TEXT ||
 		    !sf_expr_is_name(col))
@@ -372,80 +355,140 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 		levels = sf_table_column_levels(t, c, &count);
 		if (count < 2)
 			continue;
-		if (shown++ == 0)
-			put(&b,
-			    "  # Rows of different jobs or machines follow "
-			    "different constants:\n"
-			    "  # fit one at a time with a filter such as\n");
-		put(&b, "  # where: \"%s == '%s'\"   # %zu values:", col,
-		    levels[0], count);
-		for (size_t l = 0; l < count && l < SCAFFOLD_VALUES_SHOWN; l++)
-			put(&b, " %s%s", levels[l], l + 1 < count ? "," : "");
-		put(&b, "%s\n", count > SCAFFOLD_VALUES_SHOWN ? " ..." : "");
+		if (shown++ == 0) {
+			sf_yaml_out_comment(y, "Rows of different jobs or "
+			                       "machines follow different "
+			                       "constants:");
+			sf_yaml_out_comment(y,
+			                    "fit one at a time with a filter "
+			                    "such as");
+		}
+		write_where_hint(y, col, levels, count);
 	}
-	put(&b, "inputs:\n  p: ");
-	put_column(&b, sf_table_column_name(t, g->p));
-	put(&b, "   # data-parallel workers (GPUs or processes)\n");
-	if (bc != NULL && g->b_global) {
+	sf_yaml_out_end(y, NULL);
+}
+
+/* inputs: p, b and n from their columns. */
+static void
+write_inputs(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
+             const plan *pl)
+{
+	static const char *const per_step = "samples per worker per step";
+	static const char *const samples = "samples processed by the run";
+	sf_text expr = SF_TEXT_INIT;
+
+	sf_yaml_out_map(y, "inputs");
+	sf_yaml_out_pair(y, "p", sf_table_column_name(t, g->p),
+	                 "data-parallel workers (GPUs or processes)");
+	if (pl->bc != NULL && g->b_global) {
 		const char *bn = sf_table_column_name(t, g->b);
 		const char *pn = sf_table_column_name(t, g->p);
 
 		if (sf_expr_is_name(bn) && sf_expr_is_name(pn))
-			put(&b,
-			    "  b: %s / %s   # samples per worker per step\n",
-			    bn, pn);
-	} else if (bc != NULL) {
-		put(&b, "  b: ");
-		put_column(&b, sf_table_column_name(t, g->b));
-		put(&b, "   # samples per worker per step\n");
+			sf_text_printf(&expr, "%s / %s", bn, pn);
+		if (expr.length > 0)
+			sf_yaml_out_pair(y, "b", expr.data, per_step);
+	} else if (pl->bc != NULL) {
+		sf_yaml_out_pair(y, "b", sf_table_column_name(t, g->b),
+		                 per_step);
 	}
-	if (n_from_steps)
-		put(&b, "  n: %s * %s%s%s   # samples processed by the run\n",
-		    sf_table_column_name(t, g->steps),
+	sf_text_free(&expr);
+	if (pl->n_from_steps) {
+		sf_text_printf(
+		    &expr, "%s * %s%s%s", sf_table_column_name(t, g->steps),
 		    sf_table_column_name(t, g->b), g->b_global ? "" : " * ",
 		    g->b_global ? "" : sf_table_column_name(t, g->p));
-	else if (nc != NULL) {
-		put(&b, "  n: ");
-		put_column(&b, sf_table_column_name(t, g->n));
-		put(&b, "   # samples processed by the run\n");
+		if (expr.length > 0)
+			sf_yaml_out_pair(y, "n", expr.data, samples);
+	} else if (pl->nc != NULL) {
+		sf_yaml_out_pair(y, "n", sf_table_column_name(t, g->n),
+		                 samples);
 	}
-	put(&b, "parameters:\n");
-	{
-		static const char *const notes[K_COUNT] = {
-		    "s, start-up once per run",
-		    "s per step",
-		    "s per sample on one worker",
-		    "s per step per doubling of p",
-		    "s per step, the whole gradient once",
-		    "s per sample, host side"};
+	if (expr.failed)
+		y->text->failed = 1;
+	sf_text_free(&expr);
+	sf_yaml_out_end(y, NULL);
+}
 
-		for (int k = 0; k < K_COUNT; k++)
-			if (used[k])
-				put(&b, "  %-3s {min: 0, max: %.6g}   # %s\n",
-				    k == K_T0  ? "t0:"
-				    : k == K_A ? "a:"
-				    : k == K_C ? "c:"
-				    : k == K_L ? "l:"
-				    : k == K_W ? "w:"
-				               : "r:",
-				    nice_above(bound[k]), notes[k]);
+/* A term: {expr: "...", kind: "..."}. */
+static void
+write_term(sf_yaml_out *y, const char *name, const char *expr, const char *kind)
+{
+	sf_yaml_out_flow_map(y, name);
+	sf_yaml_out_pair(y, "expr", expr, NULL);
+	sf_yaml_out_pair(y, "kind", kind, NULL);
+	sf_yaml_out_end(y, NULL);
+}
+
+/* parameters:, terms: and time: of the formula cut to the plan. */
+static void
+write_formula(sf_yaml_out *y, const plan *pl)
+{
+	static const char *const names[K_COUNT] = {"t0", "a", "c",
+	                                           "l",  "w", "r"};
+	static const char *const notes[K_COUNT] = {
+	    "s, start-up once per run",
+	    "s per step",
+	    "s per sample on one worker",
+	    "s per step per doubling of p",
+	    "s per step, the whole gradient once",
+	    "s per sample, host side"};
+	const int *used = pl->used;
+	char max[32], time[64];
+
+	sf_yaml_out_map(y, "parameters");
+	for (int k = 0; k < K_COUNT; k++) {
+		if (!used[k])
+			continue;
+		snprintf(max, sizeof max, "%.6g", nice_above(pl->bound[k]));
+		sf_yaml_out_flow_map(y, names[k]);
+		sf_yaml_out_pair(y, "min", "0", NULL);
+		sf_yaml_out_pair(y, "max", max, NULL);
+		sf_yaml_out_end(y, notes[k]);
 	}
-	put(&b, "terms:\n  steps: %s\n", steps);
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_map(y, "terms");
+	sf_yaml_out_pair(y, "steps",
+	                 pl->per_step ? "1"
+	                 : pl->nc != NULL
+	                     ? (pl->bc != NULL ? "n / (p * b)" : "n / p")
+	                     : (pl->bc != NULL ? "1 / (p * b)" : "1 / p"),
+	                 NULL);
 	if (used[K_T0])
-		put(&b, "  overhead: {expr: t0, kind: overhead}\n");
-	put(&b, "  compute: {expr: steps * %s, kind: compute}\n",
-	    bc != NULL ? "(a + c * b)" : "c");
+		write_term(y, "overhead", "t0", "overhead");
+	write_term(y, "compute",
+	           pl->bc != NULL ? "steps * (a + c * b)" : "steps * c",
+	           "compute");
 	if (used[K_L])
-		put(&b, "  comm: {expr: steps * (l * log2(p) + w * (p - 1) / "
-		        "p), kind: communication}\n");
-	if (nc != NULL)
-		put(&b, "  io: {expr: r * n, kind: io}\n");
-	put(&b, "time: %scompute%s%s\n", used[K_T0] ? "overhead + " : "",
-	    used[K_L] ? " + comm" : "", nc != NULL ? " + io" : "");
-	if (b.failed || b.text == NULL) {
-		free(b.text);
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
+		write_term(y, "comm", "steps * (l * log2(p) + w * (p - 1) / p)",
+		           "communication");
+	if (pl->nc != NULL)
+		write_term(y, "io", "r * n", "io");
+	sf_yaml_out_end(y, NULL);
+	snprintf(time, sizeof time, "%scompute%s%s",
+	         used[K_T0] ? "overhead + " : "", used[K_L] ? " + comm" : "",
+	         pl->nc != NULL ? " + io" : "");
+	sf_yaml_out_pair(y, "time", time, NULL);
+}
+
+int
+sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
+                  const char *data_file, char **text, sf_error *err)
+{
+	sf_text b = SF_TEXT_INIT;
+	sf_yaml_out y;
+	plan pl;
+	int rc;
+
+	*text = NULL;
+	if ((rc = plan_make(t, g, &pl, err)) == SF_OK) {
+		sf_yaml_out_init(&y, &b);
+		write_data(&y, t, g, name, data_file);
+		write_inputs(&y, t, g, &pl);
+		write_formula(&y, &pl);
+		if ((*text = sf_text_take(&b)) == NULL)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	*text = b.text;
-	return SF_OK;
+	free(pl.from_steps);
+	return rc;
 }

@@ -1,5 +1,7 @@
 /*
- * boxls.c - bounded linear least squares by a primal active-set method.
+ * boxls.c - bounded linear least squares by a primal active-set method
+ * on the scaled normal equations, given by the rows or by their Gram
+ * matrix (boxls.h).
  */
 #include "solve/boxls.h"
 
@@ -12,14 +14,18 @@ enum { FREE = 0, AT_LOWER, AT_UPPER };
 
 struct sf_boxls {
 	size_t cap;
-	double *A, *b;   /* scaled normal equations */
-	double *d;       /* column scales: x = d y */
-	double *lo, *hi; /* bounds of y */
-	double *y, *z;   /* the iterate and the free subproblem's answer */
-	double *M, *rhs; /* the free subsystem */
-	size_t *free_idx;
+	double *A, *b;    /* scaled normal equations, k x k */
+	double *d;        /* column scales: x = d y */
+	double *lo, *hi;  /* bounds of y */
+	double *y, *z;    /* the iterate and the free subproblem's answer */
+	double *M, *rhs;  /* the free subsystem */
+	size_t *free_idx; /* k free unknowns, then k fixed ones */
 	int *state;
 };
+
+/* A bound's multiplier (relative to the largest |b|) below which the
+ * bound is kept: what is left is rounding. */
+static const double release_tol = 1e-13;
 
 void
 sf_boxls_free(sf_boxls *w)
@@ -58,7 +64,7 @@ sf_boxls_alloc(size_t k)
 	w->y = malloc(n * sizeof *w->y);
 	w->z = malloc(n * sizeof *w->z);
 	w->rhs = malloc(n * sizeof *w->rhs);
-	w->free_idx = malloc(n * sizeof *w->free_idx);
+	w->free_idx = malloc(2 * n * sizeof *w->free_idx);
 	w->state = malloc(n * sizeof *w->state);
 	if (w->A == NULL || w->M == NULL || w->b == NULL || w->d == NULL ||
 	    w->lo == NULL || w->hi == NULL || w->y == NULL || w->z == NULL ||
@@ -69,40 +75,107 @@ sf_boxls_alloc(size_t k)
 	return w;
 }
 
+/* ---- the free subsystem ------------------------------------------------ */
+
+/*
+ * Factorise the free unknowns' block of A (free_idx[0..nf)), extra added
+ * to its diagonal, and solve it for rhs in place: 0, or -1 when the block
+ * is not positive definite.
+ */
+typedef int (*factor_fn)(sf_boxls *w, size_t k, size_t nf, double extra);
+
+/* By GSL's Cholesky on a copy of the block, as the rows' form always
+ * has. */
+static inline int
+cholesky_gsl(sf_boxls *w, size_t k, size_t nf, double extra)
+{
+	gsl_matrix_view m = gsl_matrix_view_array(w->M, nf, nf);
+	gsl_vector_view v = gsl_vector_view_array(w->rhs, nf);
+
+	for (size_t a = 0; a < nf; a++) {
+		const double *Ai = w->A + w->free_idx[a] * k;
+		for (size_t c = 0; c < nf; c++)
+			w->M[a * nf + c] =
+			    Ai[w->free_idx[c]] + (a == c ? extra : 0);
+	}
+	return gsl_linalg_cholesky_decomp1(&m.matrix) == GSL_SUCCESS &&
+	               gsl_linalg_cholesky_svx(&m.matrix, &v.vector) ==
+	                   GSL_SUCCESS
+	           ? 0
+	           : -1;
+}
+
+/* The same written out, L row by row into M straight from A's block: no
+ * calls and no copy for the Gram form's few unknowns, solved on
+ * discover's hot path. */
+static inline int
+cholesky_inline(sf_boxls *w, size_t k, size_t nf, double extra)
+{
+	const size_t *idx = w->free_idx;
+	double *L = w->M, *t = w->rhs;
+
+	for (size_t r = 0; r < nf; r++) {
+		const double *Ar = w->A + idx[r] * k;
+		double *Lr = L + r * nf;
+
+		for (size_t c = 0; c < r; c++) {
+			const double *Lc = L + c * nf;
+			double sum = Ar[idx[c]];
+			for (size_t q = 0; q < c; q++)
+				sum -= Lr[q] * Lc[q];
+			Lr[c] = sum / Lc[c];
+		}
+		{
+			double sum = Ar[idx[r]] + extra;
+			for (size_t q = 0; q < r; q++)
+				sum -= Lr[q] * Lr[q];
+			if (!(sum > 0))
+				return -1;
+			Lr[r] = sqrt(sum);
+		}
+	}
+	for (size_t r = 0; r < nf; r++) {
+		const double *Lr = L + r * nf;
+		double sum = t[r];
+		for (size_t q = 0; q < r; q++)
+			sum -= Lr[q] * t[q];
+		t[r] = sum / Lr[r];
+	}
+	for (size_t r = nf; r-- > 0;) {
+		double sum = t[r];
+		for (size_t q = r + 1; q < nf; q++)
+			sum -= L[q * nf + r] * t[q];
+		t[r] = sum / L[r * nf + r];
+	}
+	return 0;
+}
+
 /* Solve the free variables' subsystem for z (others held at y).  Returns
  * 0, or -1 when even a regularised factorisation fails. */
-static int
-solve_free(sf_boxls *w, size_t k)
+static inline int
+solve_free(sf_boxls *w, size_t k, factor_fn factor)
 {
-	size_t nf = 0;
+	size_t nf = 0, nx = 0, *fixed = w->free_idx + k;
 
 	for (size_t j = 0; j < k; j++)
 		if (w->state[j] == FREE)
 			w->free_idx[nf++] = j;
+		else
+			fixed[nx++] = j;
 	if (nf == 0)
 		return 0;
 	/* Singular subsystems (a column that repeats another) get a small
 	 * ridge: the scaled diagonal is 1, so 1e-10 is relative. */
 	for (int attempt = 0; attempt < 2; attempt++) {
 		for (size_t a = 0; a < nf; a++) {
-			size_t i = w->free_idx[a];
-			double s = w->b[i];
+			const double *Ai = w->A + w->free_idx[a] * k;
+			double s = w->b[w->free_idx[a]];
 
-			for (size_t j = 0; j < k; j++)
-				if (w->state[j] != FREE)
-					s -= w->A[i * k + j] * w->y[j];
+			for (size_t q = 0; q < nx; q++)
+				s -= Ai[fixed[q]] * w->y[fixed[q]];
 			w->rhs[a] = s;
-			for (size_t c = 0; c < nf; c++)
-				w->M[a * nf + c] =
-				    w->A[i * k + w->free_idx[c]] +
-				    (attempt > 0 && a == c ? 1e-10 : 0);
 		}
-		gsl_matrix_view M = gsl_matrix_view_array(w->M, nf, nf);
-		gsl_vector_view v = gsl_vector_view_array(w->rhs, nf);
-
-		if (gsl_linalg_cholesky_decomp1(&M.matrix) == GSL_SUCCESS &&
-		    gsl_linalg_cholesky_svx(&M.matrix, &v.vector) ==
-		        GSL_SUCCESS) {
+		if (factor(w, k, nf, attempt > 0 ? 1e-10 : 0) == 0) {
 			for (size_t a = 0; a < nf; a++)
 				w->z[w->free_idx[a]] = w->rhs[a];
 			return 0;
@@ -111,13 +184,162 @@ solve_free(sf_boxls *w, size_t k)
 	return -1;
 }
 
+/* ---- the active-set method --------------------------------------------- */
+
+/* The bounds of y = x / d (lower NULL: 0; upper NULL: +inf), the start at
+ * the feasible point nearest 0, every unknown with a column and room to
+ * move free.  Returns 0, or -1 when a box is empty. */
+static inline int
+start(sf_boxls *w, size_t k, const double *lower, const double *upper)
+{
+	if (lower == NULL && upper == NULL) { /* NNLS */
+		for (size_t a = 0; a < k; a++) {
+			w->lo[a] = w->y[a] = 0;
+			w->hi[a] = INFINITY;
+			w->state[a] = w->A[a * k + a] > 0 ? FREE : AT_LOWER;
+		}
+		return 0;
+	}
+	for (size_t a = 0; a < k; a++) {
+		double l = lower != NULL ? lower[a] : 0;
+		double u = upper != NULL ? upper[a] : INFINITY;
+
+		if (!(l <= u))
+			return -1;
+		w->lo[a] = lower != NULL ? l / w->d[a] : 0;
+		w->hi[a] = upper != NULL ? u / w->d[a] : INFINITY;
+		w->y[a] = lower != NULL ? fmin(fmax(0, w->lo[a]), w->hi[a]) : 0;
+		w->state[a] = w->A[a * k + a] > 0 && w->lo[a] < w->hi[a]
+		                  ? FREE
+		                  : AT_LOWER;
+	}
+	return 0;
+}
+
+/* Move y toward z until the first free unknown reaches a bound, and fix
+ * it there; 0 when z is feasible and nothing moved. */
+static inline int
+block(sf_boxls *w, size_t k)
+{
+	double alpha = 1;
+	size_t hit = k;
+
+	for (size_t j = 0; j < k; j++) {
+		double step = w->z[j] - w->y[j], a;
+
+		if (w->state[j] != FREE)
+			continue;
+		if (w->z[j] < w->lo[j])
+			a = (w->lo[j] - w->y[j]) / step;
+		else if (w->z[j] > w->hi[j])
+			a = (w->hi[j] - w->y[j]) / step;
+		else
+			continue;
+		if (a < alpha) {
+			alpha = a > 0 ? a : 0;
+			hit = j;
+		}
+	}
+	if (hit == k)
+		return 0;
+	for (size_t j = 0; j < k; j++)
+		if (w->state[j] == FREE)
+			w->y[j] += alpha * (w->z[j] - w->y[j]);
+	w->state[hit] = w->z[hit] < w->lo[hit] ? AT_LOWER : AT_UPPER;
+	w->y[hit] = w->state[hit] == AT_LOWER ? w->lo[hit] : w->hi[hit];
+	return 1;
+}
+
+/* The fixed unknown whose bound's multiplier has the wrong sign by the
+ * most, beyond tol; k when none. */
+static inline size_t
+release(const sf_boxls *w, size_t k, double tol)
+{
+	double worst = 0;
+	size_t which = k;
+
+	for (size_t j = 0; j < k; j++) {
+		double g = -w->b[j], v;
+
+		if (w->state[j] == FREE || !(w->A[j * k + j] > 0) ||
+		    !(w->lo[j] < w->hi[j]))
+			continue;
+		for (size_t c = 0; c < k; c++)
+			g += w->A[j * k + c] * w->y[c];
+		v = w->state[j] == AT_LOWER ? -g : g;
+		if (v > worst) {
+			worst = v;
+			which = j;
+		}
+	}
+	return worst > tol ? which : k;
+}
+
+/*
+ * The primal active-set method (Nocedal & Wright, 16.5) on the scaled
+ * system in w from the start: solve the free unknowns' subsystem; step
+ * toward its answer until a bound blocks (fix that unknown), or take it
+ * and free the fixed unknown whose multiplier has the wrong sign by the
+ * most, until none has.  With bounds [0, inf) and every unknown free at
+ * the start, the first solve is the unconstrained answer, which most
+ * fits take as it is; otherwise the answer is the one Lawson and
+ * Hanson's NNLS reaches from the other end (every unknown at 0): the
+ * free set at the optimum is the same, and so is its last solve.
+ */
+static inline void
+active_set(sf_boxls *w, size_t k, factor_fn factor)
+{
+	const size_t max_iter = 10 * k + 20;
+	double scale = 0;
+
+	for (size_t j = 0; j < k; j++) /* fmax, without a call */
+		scale = fabs(w->b[j]) > scale ? fabs(w->b[j]) : scale;
+	for (size_t iter = 0; iter < max_iter; iter++) {
+		size_t j;
+
+		if (solve_free(w, k, factor) != 0)
+			break;
+		if (block(w, k))
+			continue;
+		for (j = 0; j < k; j++)
+			if (w->state[j] == FREE)
+				w->y[j] = w->z[j];
+		if ((j = release(w, k, release_tol * scale)) == k)
+			break;
+		w->state[j] = FREE;
+	}
+}
+
+/* x from y: a bound exactly, not as d (bound / d). */
+static inline void
+answer(const sf_boxls *w, size_t k, const double *lower, const double *upper,
+       double *x)
+{
+	if (lower == NULL && upper == NULL) { /* NNLS: at 0, or free */
+		for (size_t a = 0; a < k; a++) {
+			double v = w->d[a] * w->y[a];
+			x[a] = w->state[a] == AT_LOWER || !(v >= 0) ? 0 : v;
+		}
+		return;
+	}
+	for (size_t a = 0; a < k; a++) {
+		double l = lower != NULL ? lower[a] : 0;
+		double u = upper != NULL ? upper[a] : INFINITY;
+
+		x[a] = w->state[a] == AT_LOWER && w->A[a * k + a] > 0 ? l
+		       : w->state[a] == AT_UPPER
+		           ? u
+		           : fmin(fmax(w->d[a] * w->y[a], l), u);
+	}
+}
+
+/* ---- the two forms ----------------------------------------------------- */
+
 int
 sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
                const double *J, size_t ld, const size_t *col,
                const double *lower, const double *upper, double *x)
 {
-	const size_t max_iter = 10 * k + 20;
-
 	if (k > w->cap)
 		return -1;
 	/* A = J^T J, b = -J^T r0 */
@@ -138,87 +360,56 @@ sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
 	/* Scale to a unit diagonal; a zero column leaves its unknown at the
 	 * feasible point nearest 0 (it does not change the residuals). */
 	for (size_t a = 0; a < k; a++) {
-		if (!(lower[a] <= upper[a]) || !isfinite(w->A[a * k + a]) ||
-		    !isfinite(w->b[a]))
+		if (!isfinite(w->A[a * k + a]) || !isfinite(w->b[a]))
 			return -1;
 		w->d[a] = w->A[a * k + a] > 0 ? 1 / sqrt(w->A[a * k + a]) : 1;
-		w->lo[a] = lower[a] / w->d[a];
-		w->hi[a] = upper[a] / w->d[a];
-		w->y[a] = fmin(fmax(0, w->lo[a]), w->hi[a]);
-		w->state[a] = w->A[a * k + a] > 0 && w->lo[a] < w->hi[a]
-		                  ? FREE
-		                  : AT_LOWER;
 	}
 	for (size_t a = 0; a < k; a++) {
 		w->b[a] *= w->d[a];
 		for (size_t c = 0; c < k; c++)
 			w->A[a * k + c] *= w->d[a] * w->d[c];
 	}
-	for (size_t iter = 0; iter < max_iter; iter++) {
-		double alpha = 1, worst = 0, tol = 0;
-		size_t block = k, release = k;
+	if (start(w, k, lower, upper) != 0)
+		return -1;
+	active_set(w, k, cholesky_gsl);
+	answer(w, k, lower, upper, x);
+	return 0;
+}
 
-		if (solve_free(w, k) != 0)
-			break;
-		for (size_t j = 0; j < k; j++) {
-			double step = w->z[j] - w->y[j], a;
+int
+sf_boxls_solve_gram(sf_boxls *w, size_t k, const double *G, size_t ldg,
+                    const double *h, double ridge, const double *lower,
+                    const double *upper, double *x)
+{
+	size_t missing = 0;
 
-			if (w->state[j] != FREE)
-				continue;
-			if (w->z[j] < w->lo[j])
-				a = (w->lo[j] - w->y[j]) / step;
-			else if (w->z[j] > w->hi[j])
-				a = (w->hi[j] - w->y[j]) / step;
-			else
-				continue;
-			if (a < alpha) {
-				alpha = a > 0 ? a : 0;
-				block = j;
-			}
-		}
-		if (block < k) {
-			/* Move toward z until the first bound, and fix it. */
-			for (size_t j = 0; j < k; j++)
-				if (w->state[j] == FREE)
-					w->y[j] += alpha * (w->z[j] - w->y[j]);
-			w->state[block] =
-			    w->z[block] < w->lo[block] ? AT_LOWER : AT_UPPER;
-			w->y[block] = w->state[block] == AT_LOWER
-			                  ? w->lo[block]
-			                  : w->hi[block];
-			continue;
-		}
-		for (size_t j = 0; j < k; j++)
-			if (w->state[j] == FREE)
-				w->y[j] = w->z[j];
-		/* Optimal unless a bound's multiplier has the wrong sign:
-		 * then free the worst offender. */
-		for (size_t j = 0; j < k; j++)
-			tol = fmax(tol, fabs(w->b[j]));
-		tol *= 1e-12;
-		for (size_t j = 0; j < k; j++) {
-			double g = -w->b[j], v;
+	if (k > w->cap)
+		return -1;
+	/* Scale to a unit diagonal, the ridge on it; a column that is zero
+	 * (or not finite) on the rows is left out, its unknown held at the
+	 * feasible point nearest 0. */
+	for (size_t a = 0; a < k; a++) {
+		double gaa = G[a * ldg + a];
 
-			if (w->state[j] == FREE || !(w->A[j * k + j] > 0) ||
-			    !(w->lo[j] < w->hi[j]))
-				continue;
-			for (size_t c = 0; c < k; c++)
-				g += w->A[j * k + c] * w->y[c];
-			v = w->state[j] == AT_LOWER ? -g : g;
-			if (v > worst) {
-				worst = v;
-				release = j;
-			}
-		}
-		if (release == k || worst <= tol)
-			break;
-		w->state[release] = FREE;
+		w->d[a] = gaa > 0 && isfinite(gaa) ? 1 / sqrt(gaa) : 0;
+		w->b[a] = h[a] * w->d[a];
+		missing += w->d[a] == 0;
 	}
-	/* A bound is returned exactly, not as d (bound / d). */
 	for (size_t a = 0; a < k; a++)
-		x[a] = w->state[a] == AT_LOWER && w->A[a * k + a] > 0 ? lower[a]
-		       : w->state[a] == AT_UPPER
-		           ? upper[a]
-		           : fmin(fmax(w->d[a] * w->y[a], lower[a]), upper[a]);
+		for (size_t c = 0; c < k; c++)
+			w->A[a * k + c] = G[a * ldg + c] * w->d[a] * w->d[c] +
+			                  (a == c ? ridge : 0);
+	for (size_t a = 0; missing > 0 && a < k; a++) {
+		if (w->d[a] > 0)
+			continue;
+		for (size_t c = 0; c < k; c++)
+			w->A[a * k + c] = w->A[c * k + a] = 0;
+		w->b[a] = 0;
+		w->d[a] = 1;
+	}
+	if (start(w, k, lower, upper) != 0)
+		return -1;
+	active_set(w, k, cholesky_inline);
+	answer(w, k, lower, upper, x);
 	return 0;
 }

@@ -68,6 +68,15 @@
  * the candidate's place in the search as the last tie-break, so the result
  * does not depend on the number of threads.
  *
+ * Where it lives (src/discover/): setup (the settings, the roles of the
+ * inputs, the training rows), chain (levels and folds), grammar (the
+ * shapes, their columns and text), score (a formula's fits and scores),
+ * search (the formula table, beams, swaps, variants), board (ranking and
+ * the candidates), given (the model file's own formulas), run.c
+ * (sf_discover_run, sf_discover_shapes), modelfile.c (the model file of a
+ * formula, its refit) and report (the JSON and text reports).  This header
+ * is the whole public API but the report's.
+ *
  * Ownership: results are the caller's (sf_discover_result_free); nothing
  * is kept from the arguments.
  */

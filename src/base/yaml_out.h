@@ -1,0 +1,113 @@
+/*
+ * yaml_out.h - writing YAML documents such as model files: block
+ * mappings, one-line flow mappings and sequences ({min: "0", max: "1"},
+ * ["p", "b"]), comment lines and comments after a value, in the style of
+ * the model files people write.
+ *
+ * Whatever the text, it stays what it is: every scalar is written as a
+ * YAML double-quoted scalar with escapes (\" \\ \n \t, other control
+ * characters and DEL as \xNN, the characters a YAML reader takes for line
+ * breaks or refuses as \uNNNN, invalid UTF-8 bytes as \xNN; other UTF-8
+ * passes through), so a CSV cell or a model's name can never turn into a
+ * key; a key is written plain only when it is a safe identifier (letters,
+ * digits and _, not starting with a digit, not a word a YAML 1.1 reader
+ * takes for a boolean or null), else quoted; a comment never holds a line
+ * break or a control character (escaped alike, quotes and backslashes
+ * left as they are).
+ *
+ *     sf_yaml_out y;
+ *     sf_yaml_out_init(&y, &text);
+ *     sf_yaml_out_comment(&y, "written by %s", who);
+ *     sf_yaml_out_pair(&y, "name", name, NULL);     // name: "..."
+ *     sf_yaml_out_map(&y, "data");                  // data:
+ *     sf_yaml_out_pair(&y, "file", path, "relative"); //   file: "..."  #
+ * relative sf_yaml_out_end(&y, NULL); sf_yaml_out_flow_map(&y, "t0"); // t0:
+ * {min: "0"} sf_yaml_out_number(&y, "min", 0, NULL); sf_yaml_out_end(&y,
+ * "fitted 0.2");            //   # fitted 0.2
+ *
+ * Ownership: the writer appends to the caller's sf_text (base/text.h),
+ * which remembers running out of memory; it keeps nothing else.  One
+ * writer per document; not shared between threads.
+ */
+#ifndef SF_YAML_OUT_H
+#define SF_YAML_OUT_H
+
+#include "base/text.h"
+
+#include <stddef.h>
+
+/* Block mappings and flow collections a writer can have open. */
+enum { SF_YAML_OUT_DEPTH = 16 };
+
+typedef struct sf_yaml_out {
+	sf_text *text;
+	size_t depth;                 /* collections open */
+	char open[SF_YAML_OUT_DEPTH]; /* each: ':' block mapping, '{', '[' */
+	size_t items;  /* written in the innermost flow collection */
+	size_t indent; /* spaces before a block line: 2 per block mapping */
+} sf_yaml_out;
+
+/* Start a document written to text (appended to). */
+void sf_yaml_out_init(sf_yaml_out *y, sf_text *text);
+
+/* A comment line at the current indentation: "# " and the formatted
+ * text, escaped; "#" alone when it is empty.  Not inside a flow
+ * collection. */
+void sf_yaml_out_comment(sf_yaml_out *y, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * key: "value".  In a block mapping (or at the top) a line of its own,
+ * note (may be NULL) a comment after the value; in a flow mapping the
+ * next pair of the line, note ignored.
+ */
+void sf_yaml_out_pair(sf_yaml_out *y, const char *key, const char *value,
+                      const char *note);
+
+/* key: "v", v as its shortest text that reads back exactly (1/3 is
+ * "0.3333333333333333", 1e21 "1e+21", inf "inf"). */
+void sf_yaml_out_number(sf_yaml_out *y, const char *key, double v,
+                        const char *note);
+
+/* key: "n". */
+void sf_yaml_out_count(sf_yaml_out *y, const char *key, size_t n,
+                       const char *note);
+
+/* key: "true" or "false". */
+void sf_yaml_out_bool(sf_yaml_out *y, const char *key, int v, const char *note);
+
+/* "key:" and a block mapping below it, indented two more spaces, until
+ * sf_yaml_out_end(). */
+void sf_yaml_out_map(sf_yaml_out *y, const char *key);
+
+/* "key: {" and a flow mapping on the same line (pairs), until
+ * sf_yaml_out_end(). */
+void sf_yaml_out_flow_map(sf_yaml_out *y, const char *key);
+
+/* "key: [" and a flow sequence on the same line (items), until
+ * sf_yaml_out_end(). */
+void sf_yaml_out_flow_seq(sf_yaml_out *y, const char *key);
+
+/* The next item of a flow sequence: "value", or a number as
+ * sf_yaml_out_number writes it. */
+void sf_yaml_out_item(sf_yaml_out *y, const char *value);
+void sf_yaml_out_item_number(sf_yaml_out *y, double v);
+
+/* Close the innermost collection: a flow collection's bracket, note (may
+ * be NULL) a comment after it, and the end of its line; a block mapping
+ * ends by writing at the indentation it was opened at again (note
+ * ignored). */
+void sf_yaml_out_end(sf_yaml_out *y, const char *note);
+
+/* Append text as a YAML double-quoted scalar (the escapes above). */
+void sf_yaml_out_quote(sf_text *t, const char *text);
+
+/* Append text as comment text: line breaks, control characters, DEL,
+ * characters a YAML reader refuses and invalid UTF-8 escaped as in a
+ * scalar; quotes and backslashes as they are. */
+void sf_yaml_out_comment_text(sf_text *t, const char *text);
+
+/* 1 when key may be written plain: a safe identifier (above). */
+int sf_yaml_out_plain_key(const char *key);
+
+#endif /* SF_YAML_OUT_H */

@@ -1,0 +1,495 @@
+/*
+ * board.c - the board: everything ranked, the tie band, and the
+ * candidates written out with their terms, constants, bounds and texts
+ * (board.h); a result freed (discover.h).
+ */
+#include "discover/board.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Gram matrices' stride, and a formula's most columns. */
+enum { MAXC = SF_SCORE_MAXC };
+
+static void
+term_free(sf_discover_term *t)
+{
+	free(t->name);
+	free(t->shape);
+	free(t->expr);
+	for (size_t q = 0; q < SF_DISCOVER_TERM_PARAMS; q++)
+		free(t->param[q]);
+}
+
+void
+sf_board_candidate_free(sf_discover_candidate *c)
+{
+	free(c->model);
+	free(c->formula);
+	for (size_t t = 0; t < c->nterms; t++)
+		term_free(&c->terms[t]);
+	free(c->terms);
+	free(c->fold_mape);
+}
+
+void
+sf_discover_result_free(sf_discover_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->extrapolate);
+	free(r->train);
+	free(r->count);
+	free(r->workers);
+	for (size_t i = 0; i < r->ninputs; i++)
+		free(r->inputs[i]);
+	free(r->inputs);
+	free(r->levels);
+	free(r->fold_last);
+	free(r->fold_rows);
+	for (size_t i = 0; i < r->nboard; i++)
+		sf_board_candidate_free(&r->board[i]);
+	free(r->board);
+	free(r);
+}
+
+/* An upper bound no fit will reach: a term of non-negative constants
+ * cannot exceed the time of any row, so c <= min y / s over the rows
+ * where s > 0; ten times that, rounded up to a power of 10. */
+static double
+upper_bound(const sf_grammar *g, const double *s)
+{
+	double least = INFINITY;
+
+	for (size_t r = 0; r < g->rows; r++)
+		if (s[r] > 0 && g->y[r] / s[r] < least)
+			least = g->y[r] / s[r];
+	if (!(least > 0) || !isfinite(least))
+		return 1;
+	return pow(10, ceil(log10(10 * least)));
+}
+
+char *
+sf_board_formula_text(const sf_discover_candidate *c)
+{
+	sf_text b = SF_TEXT_INIT;
+
+	for (size_t t = 0; t < c->nterms; t++) {
+		const sf_discover_term *x = &c->terms[t];
+		char v[32], w[32];
+		const char *sh = x->shape;
+
+		snprintf(v, sizeof v, "%.4g", x->value[0]);
+		if (t > 0)
+			sf_text_printf(&b, " + ");
+		if (strncmp(sh, "max(", 4) == 0) {
+			/* sh is "max(U, V)": the constants go in front */
+			const char *u = sh + 4, *comma = strstr(sh, ", ");
+			const char *second = comma + 2;
+			int nu = (int)(comma - u), nv = (int)strlen(second) - 1;
+
+			snprintf(w, sizeof w, "%.4g", x->value[1]);
+			sf_text_printf(&b, "max(%s", v);
+			if (u[0] == '1' && u[1] == ' ')
+				sf_text_printf(&b, "%.*s, ", nu - 1, u + 1);
+			else
+				sf_text_printf(&b, " * %.*s, ", nu, u);
+			sf_text_printf(&b, "%s", w);
+			if (second[0] == '1' && second[1] == ' ')
+				sf_text_printf(&b, "%.*s)", nv - 1, second + 1);
+			else
+				sf_text_printf(&b, " * %.*s)", nv, second);
+		} else if (strcmp(sh, "1") == 0) {
+			sf_text_printf(&b, "%s", v);
+		} else if (x->nparams == 2) {
+			/* x^e: the fitted exponent written in */
+			char e[32];
+			const char *at = strstr(sh, "^e_");
+			snprintf(e, sizeof e, "%.3g", x->value[1]);
+			sf_text_printf(&b, "%s * %.*s^%s%s%s", v,
+			               (int)(at - sh), sh,
+			               x->value[1] < 0 ? "(" : "", e,
+			               x->value[1] < 0 ? ")" : "");
+			at += 1;
+			while (*at == '_' || (*at >= 'a' && *at <= 'z') ||
+			       (*at >= '0' && *at <= '9'))
+				at++;
+			sf_text_printf(&b, "%s", at);
+		} else if (sh[0] == '1' && sh[1] == ' ') {
+			sf_text_printf(&b, "%s%s", v, sh + 1);
+		} else {
+			sf_text_printf(&b, "%s * %s", v, sh);
+		}
+	}
+	return sf_text_take(&b);
+}
+
+static const char *
+kind_word(sf_term_kind kind)
+{
+	switch (kind) {
+	case SF_TERM_COMPUTE:
+		return "compute";
+	case SF_TERM_COMMUNICATION:
+		return "comm";
+	case SF_TERM_IO:
+		return "io";
+	case SF_TERM_OVERHEAD:
+		return "overhead";
+	default:
+		return "other";
+	}
+}
+
+/* Name the terms by kind: compute, compute2, comm, ... */
+static int
+name_terms(sf_discover_candidate *c)
+{
+	size_t seen[5] = {0};
+
+	for (size_t t = 0; t < c->nterms; t++) {
+		sf_discover_term *x = &c->terms[t];
+		char name[40];
+		size_t n = ++seen[x->kind];
+
+		if (n > 1)
+			snprintf(name, sizeof name, "%s%zu", kind_word(x->kind),
+			         n);
+		else
+			snprintf(name, sizeof name, "%s", kind_word(x->kind));
+		if ((x->name = sf_text_dup(name)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* The term's constants' names and its expression over them. */
+static int
+term_expression(sf_discover_term *x, const char *u, const char *v)
+{
+	char p0[64], p1[64];
+	sf_text b = SF_TEXT_INIT;
+
+	if (x->kind == SF_TERM_OVERHEAD) {
+		snprintf(p0, sizeof p0, "t0");
+		sf_text_printf(&b, "t0");
+	} else {
+		snprintf(p0, sizeof p0, "c_%s", x->name);
+		snprintf(p1, sizeof p1, "%s_%s", v != NULL ? "h" : "e",
+		         x->name);
+		if (v != NULL)
+			sf_text_printf(&b, "max(%s * %s, %s * %s)", p0, u, p1,
+			               v);
+		else if (strcmp(u, "1") == 0)
+			sf_text_printf(&b, "%s", p0);
+		else if (u[0] == '1' && u[1] == ' ')
+			sf_text_printf(&b, "%s%s", p0, u + 1);
+		else
+			sf_text_printf(&b, "%s * %s", p0, u);
+		if (x->nparams == 2 && (x->param[1] = sf_text_dup(p1)) == NULL)
+			b.failed = 1;
+	}
+	x->param[0] = sf_text_dup(p0);
+	x->expr = sf_text_take(&b);
+	return x->param[0] != NULL && x->expr != NULL ? 0 : -1;
+}
+
+/* Term t of c (the start-up, or from e's q-th shape) with its kind,
+ * constants and bounds, from the constants x (k of them, a variant's
+ * last; theta its non-linear one) and, for a fitted exponent, its column
+ * in ws->z2. */
+static void
+term_constants(const sf_grammar *g, const sf_setup *st, const sf_score_ws *ws,
+               const sf_entry *e, size_t q, const double *x, size_t k,
+               double theta, const double *col, sf_discover_term *y)
+{
+	y->kind = sf_shape_kind(st, &g->shapes[e->atom[q]]);
+	y->nparams = 1;
+	if (e->variant == SF_VARIANT_NONE || q != e->a) {
+		y->value[0] = *x;
+		y->upper[0] = upper_bound(g, col);
+		return;
+	}
+	/* the variant's column is the last; its constants */
+	y->nparams = 2;
+	y->value[0] = x[k - 1];
+	if (e->variant == SF_VARIANT_OVERLAP) {
+		y->value[1] = x[k - 1] * theta;
+		y->upper[0] =
+		    upper_bound(g, g->col + (size_t)e->atom[e->a] * g->rows);
+		y->upper[1] =
+		    upper_bound(g, g->col + (size_t)e->atom[e->b] * g->rows);
+	} else {
+		y->value[1] = theta;
+		y->lower[1] = e->lo;
+		y->upper[1] = e->hi;
+		y->upper[0] = upper_bound(g, ws->z2);
+	}
+}
+
+/* c's scores, folds and terms with their constants for e: from a fit that
+ * takes the columns in order (the folds' MAPE and the MAPE on every row
+ * with it), the score and AICc those the search ranked. */
+static int
+candidate_constants(const sf_grammar *g, const sf_setup *st, sf_score_ws *ws,
+                    sf_entry *e, sf_discover_candidate *c)
+{
+	double fold[256], x[MAXC], theta = NAN;
+	double *foldp = g->ch.nfolds <= 256 ? fold : NULL;
+	const double *cols[MAXC];
+	size_t k = sf_entry_columns(g, e, cols), t = 1, col = 1;
+	sf_score searched = e->sc;
+
+	sf_score_entry(g, ws, e, foldp, x, &theta);
+	e->sc.score = searched.score;
+	e->sc.aicc = searched.aicc;
+	if (e->variant != SF_VARIANT_NONE)
+		sf_entry_variant_column(g, e, theta, ws->z2, g->rows);
+	c->k = e->k;
+	c->score = e->sc.score;
+	c->mape = e->sc.mape;
+	c->aicc = e->sc.aicc;
+	c->nterms = 1 + e->nterms - (e->variant == SF_VARIANT_OVERLAP);
+	c->terms = calloc(c->nterms, sizeof *c->terms);
+	c->fold_mape = malloc((g->ch.nfolds + 1) * sizeof *c->fold_mape);
+	if (c->terms == NULL || c->fold_mape == NULL)
+		return -1;
+	for (size_t f = 0; f < g->ch.nfolds; f++)
+		c->fold_mape[f] = foldp != NULL ? fold[f] : NAN;
+	c->terms[0].kind = SF_TERM_OVERHEAD;
+	c->terms[0].nparams = 1;
+	c->terms[0].value[0] = x[0];
+	c->terms[0].upper[0] = upper_bound(g, g->ones);
+	if ((c->terms[0].shape = sf_text_dup("1")) == NULL)
+		return -1;
+	for (size_t q = 0; q < e->nterms; q++) {
+		int linear = e->variant == SF_VARIANT_NONE || q != e->a;
+
+		if (e->variant == SF_VARIANT_OVERLAP && q == e->b)
+			continue;
+		term_constants(g, st, ws, e, q, linear ? &x[col] : x, k, theta,
+		               linear ? cols[col] : NULL, &c->terms[t++]);
+		col += linear;
+	}
+	return 0;
+}
+
+/* Term y's shape (e's q-th; an overlap's pair in a max()) and its
+ * expression, its name being known. */
+static int
+term_texts(const sf_grammar *g, const sf_setup *st, const sf_entry *e, size_t q,
+           sf_discover_term *y)
+{
+	sf_text u = SF_TEXT_INIT, v = SF_TEXT_INIT, full = SF_TEXT_INIT;
+	char ename[64];
+	int named = -1, rc = -1;
+
+	snprintf(ename, sizeof ename, "e_%s", y->name);
+	if (e->variant == SF_VARIANT_EXPONENT && q == e->a)
+		named = e->b;
+	sf_shape_text(&u, g->d, st, &g->shapes[e->atom[q]], named, ename, NULL);
+	if (e->variant != SF_VARIANT_OVERLAP || q != e->a) {
+		y->shape = sf_text_take(&u);
+		return y->shape != NULL ? term_expression(y, y->shape, NULL)
+		                        : -1;
+	}
+	sf_shape_text(&v, g->d, st, &g->shapes[e->atom[e->b]], -1, NULL, NULL);
+	if (!u.failed && !v.failed) {
+		sf_text_printf(&full, "max(%s, %s)", u.data, v.data);
+		y->shape = sf_text_take(&full);
+		if (y->shape != NULL)
+			rc = term_expression(y, u.data, v.data);
+	}
+	sf_text_free(&u);
+	sf_text_free(&v);
+	return rc;
+}
+
+/* Board entry c for discovered formula e: its constants, terms, texts.
+ * Returns 0, or -1 when out of memory (c is the caller's to free). */
+static int
+candidate_from_entry(const sf_grammar *g, const sf_setup *st, sf_score_ws *ws,
+                     sf_entry *e, sf_discover_candidate *c)
+{
+	size_t t = 1;
+
+	memset(c, 0, sizeof *c);
+	if (candidate_constants(g, st, ws, e, c) != 0 || name_terms(c) != 0)
+		return -1;
+	/* shapes and expressions, now that the names are known */
+	for (size_t q = 0; q < e->nterms; q++) {
+		if (e->variant == SF_VARIANT_OVERLAP && q == e->b)
+			continue;
+		if (term_texts(g, st, e, q, &c->terms[t++]) != 0)
+			return -1;
+	}
+	if (term_expression(&c->terms[0], "1", NULL) != 0 ||
+	    (c->formula = sf_board_formula_text(c)) == NULL)
+		return -1;
+	return 0;
+}
+
+/* Everything ranked into all: the search's formulas (one that failed or
+ * is its simpler self is not the answer, whatever its score) and the
+ * given ones after them. */
+static void
+rank_all(const sf_search *s, const sf_discover_candidate *given, size_t ngiven,
+         sf_ranked *all)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		all[i] = sf_ranked_of(&s->e[i], i);
+		if (!s->e[i].sc.valid || s->e[i].sc.redundant)
+			all[i].score = INFINITY;
+	}
+	for (size_t i = 0; i < ngiven; i++) {
+		sf_ranked x = {given[i].score,
+		               0,
+		               given[i].aicc,
+		               given[i].k,
+		               SIZE_MAX,
+		               s->n + i,
+		               0,
+		               0};
+		if (!(x.score == x.score))
+			x.score = INFINITY;
+		if (!(x.aicc == x.aicc))
+			x.aicc = INFINITY;
+		all[s->n + i] = x;
+	}
+}
+
+/* The tie: within two standard errors of the best score, or within tie
+ * of it if that is wider.  Breiman's rule takes one; the best of
+ * thousands of noisy scores is lower than its formula's real error by
+ * about one more. */
+static double
+tie_band(sf_search *s, const sf_setup *st, const sf_ranked *all, size_t n,
+         double best)
+{
+	double band = best * st->tie;
+
+	for (size_t i = 0; i < n; i++) {
+		double fold[256];
+		sf_entry copy;
+
+		/* the search leaves standard errors out: only the best's
+		 * is needed */
+		if (all[i].score != best || all[i].index >= s->n ||
+		    s->g->ch.nfolds > 256)
+			continue;
+		copy = s->e[all[i].index];
+		sf_score_entry(s->g, &s->ws[0], &copy, fold, NULL, NULL);
+		if (2 * copy.sc.se > band)
+			band = 2 * copy.sc.se;
+	}
+	return band;
+}
+
+/* Mark the tied, and among them the supported: the lowest AICc among the
+ * tied of each number of constants, and those within 10 of it. */
+static void
+mark_tied(sf_ranked *all, size_t n, double best, double band)
+{
+	double lowest[MAXC + 2];
+
+	for (size_t i = 0; i < n; i++)
+		all[i].tied = all[i].score <= best + band + 1e-12;
+	for (size_t k = 0; k < MAXC + 2; k++)
+		lowest[k] = INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].tied && all[i].k < MAXC + 2 &&
+		    all[i].aicc < lowest[all[i].k])
+			lowest[all[i].k] = all[i].aicc;
+	for (size_t i = 0; i < n; i++)
+		all[i].supported = all[i].tied && all[i].k < MAXC + 2 &&
+		                   (all[i].aicc <= lowest[all[i].k] + 10 ||
+		                    !isfinite(lowest[all[i].k]));
+}
+
+/* 1 when a discovered formula of r's board reads as formula. */
+static int
+on_board(const sf_discover_result *r, const char *formula)
+{
+	for (size_t q = 0; q < r->nboard; q++)
+		if (r->board[q].model == NULL &&
+		    strcmp(r->board[q].formula, formula) == 0)
+			return 1;
+	return 0;
+}
+
+/* The board entry of x, if it has one: a given formula, moved over, or
+ * one of the top discovered ones (*shown so far), once: an exponent
+ * fitted from two grid values is one formula reached two ways.  Returns
+ * 0, or -1 when out of memory. */
+static int
+board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
+          sf_discover_candidate *given, const sf_ranked *x, size_t *shown)
+{
+	sf_discover_candidate *c = &r->board[r->nboard];
+
+	if (x->index >= s->n) {
+		*c = given[x->index - s->n];
+		memset(&given[x->index - s->n], 0, sizeof *given);
+	} else if (*shown < st->top && isfinite(x->score)) {
+		if (candidate_from_entry(s->g, st, &s->ws[0], &s->e[x->index],
+		                         c) != 0) {
+			sf_board_candidate_free(c);
+			return -1;
+		}
+		if (on_board(r, c->formula)) {
+			sf_board_candidate_free(c);
+			memset(c, 0, sizeof *c);
+			return 0;
+		}
+		if (r->winner == SIZE_MAX)
+			r->winner = r->nboard;
+		(*shown)++;
+	} else {
+		return 0;
+	}
+	c->tied = x->tied;
+	r->nboard++;
+	return 0;
+}
+
+int
+sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
+              sf_discover_candidate *given, size_t ngiven, sf_error *err)
+{
+	size_t n = s->n + ngiven, shown = 0;
+	sf_ranked *all = malloc((n + 1) * sizeof *all);
+	double best = INFINITY;
+	int rc = SF_OK;
+
+	if (all == NULL || (r->board = calloc(st->top + ngiven + 1,
+	                                      sizeof *r->board)) == NULL) {
+		free(all);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	rank_all(s, given, ngiven, all);
+	for (size_t i = 0; i < n; i++)
+		best = all[i].score < best ? all[i].score : best;
+	if (!isfinite(best)) {
+		free(all);
+		return sf_error_set(
+		    err, SF_EFAIL,
+		    "no formula could be fitted to the training "
+		    "rows");
+	}
+	r->best_score = best;
+	r->band = tie_band(s, st, all, n, best);
+	mark_tied(all, n, best, r->band);
+	qsort(all, n, sizeof *all, sf_ranked_by_rule);
+	r->winner = SIZE_MAX;
+	for (size_t i = 0; i < n && rc == SF_OK; i++)
+		if (board_add(r, s, st, given, &all[i], &shown) != 0)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	free(all);
+	if (rc == SF_OK && r->winner == SIZE_MAX)
+		rc = sf_error_set(err, SF_EFAIL,
+		                  "no formula of the grammar could be fitted "
+		                  "to the training rows");
+	return rc;
+}

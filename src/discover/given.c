@@ -1,0 +1,175 @@
+/*
+ * given.c - the model file's own formulas, scored through the fit
+ * pipeline on the search's folds (given.h).
+ */
+#include "discover/given.h"
+#include "base/text.h"
+#include "discover/score.h"
+#include "fit/tune.h"
+#include "fit/validate.h"
+#include "input/formula.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* c for p's formula before it is scored: its name, its formula as the
+ * file writes it, its constants; every score NaN. */
+static int
+given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
+                sf_error *err)
+{
+	const sf_model *m = p->model;
+	sf_text b = SF_TEXT_INIT;
+	char *canonical;
+
+	memset(c, 0, sizeof *c);
+	c->score = c->mape = c->aicc = NAN;
+	if ((c->model = sf_text_dup(m->name)) == NULL ||
+	    (c->fold_mape = malloc((nfolds + 1) * sizeof *c->fold_mape)) ==
+	        NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t f = 0; f < nfolds; f++)
+		c->fold_mape[f] = NAN;
+	c->k = p->formula->nparams;
+	canonical = sf_formula_canonical_time(p->formula, m);
+	sf_text_printf(&b, "%s: %s", m->name,
+	               canonical != NULL ? canonical : "?");
+	free(canonical);
+	if ((c->formula = sf_text_take(&b)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+/* Fold f of p's formula on train (sorted by ch): fitted by the pipeline
+ * on the rows at levels up to ch->last[f], its MAPE predicting the rows
+ * above into *mape, *ok = 1; *ok = 0 when the fit or the prediction
+ * failed.  rows and pred are scratch of train->rows.  Returns SF_OK, or
+ * SF_ENOMEM and the selection's errors. */
+static int
+given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
+           size_t f, const sf_fit_options *fo, size_t *rows, double *pred,
+           double *mape, int *ok, sf_error *err)
+{
+	size_t l = ch->last[f], n = ch->start[l + 1];
+	sf_dataset *sub = NULL;
+	sf_fit_result *r = NULL;
+	sf_error fold_err;
+	double e = 0;
+	int rc;
+
+	*ok = 0;
+	for (size_t q = 0; q < n; q++)
+		rows[q] = ch->row[q];
+	if ((rc = sf_dataset_select(train, rows, n, &sub, err)) != SF_OK)
+		return rc;
+	rc = sf_tune_fit(p->model, sub, p->formula, fo, &r, &fold_err);
+	sf_dataset_free(sub);
+	if (rc == SF_ENOMEM) {
+		*err = fold_err;
+		return rc;
+	}
+	if (rc == SF_OK)
+		rc = sf_predict_rows(p->formula, train, r->theta, pred, err);
+	sf_fit_result_free(r);
+	if (rc != SF_OK)
+		return SF_OK;
+	for (size_t q = n; q < train->rows; q++) {
+		size_t row = ch->row[q];
+		e += fabs(pred[row] - train->output[row]) /
+		     fabs(train->output[row]);
+	}
+	*mape = 100 * e / (double)(train->rows - n);
+	*ok = 1;
+	return SF_OK;
+}
+
+/* p's formula fitted by the pipeline on every training row: c's MAPE,
+ * and its AICc with g's weights (g's rows are train's sorted: the same
+ * weights, row by row); *fitted = 0 when the fit failed (SF_EFAIL).
+ * Returns SF_OK, or the fit's and the prediction's other errors. */
+static int
+given_all_rows(const sf_problem *p, const sf_dataset *train,
+               const sf_grammar *g, const sf_fit_options *fo, double *pred,
+               sf_discover_candidate *c, int *fitted, sf_error *err)
+{
+	sf_fit_result *r = NULL;
+	double chisqr = 0, ape = 0;
+	int rc = sf_tune_fit(p->model, train, p->formula, fo, &r, err);
+
+	*fitted = 0;
+	if (rc == SF_EFAIL)
+		rc = SF_OK;
+	else if (rc == SF_OK &&
+	         (rc = sf_predict_rows(p->formula, train, r->theta, pred,
+	                               err)) == SF_OK) {
+		for (size_t q = 0; q < g->rows; q++) {
+			size_t row = g->ch.row[q];
+			double e = pred[row] - train->output[row];
+			chisqr += g->w[q] * e * e;
+			ape += fabs(e) / fabs(train->output[row]);
+		}
+		c->mape = 100 * ape / (double)g->rows;
+		c->aicc = sf_score_aicc(chisqr, g->rows, c->k);
+		*fitted = 1;
+	}
+	sf_fit_result_free(r);
+	return rc;
+}
+
+int
+sf_given_score(const sf_problem *p, const sf_discover_options *o,
+               const sf_setup *st, const sf_grammar *g,
+               sf_discover_candidate *c, sf_error *err)
+{
+	sf_fit_options fo = o->fit;
+	sf_dataset *train = NULL;
+	double *pred = NULL, sum = 0;
+	size_t held, *rows = NULL, x = SIZE_MAX, failed = 0;
+	sf_chain ch = {0};
+	int rc, fitted = 0;
+
+	fo.progress = NULL;
+	if ((rc = given_candidate(p, g->ch.nfolds, c, err)) != SF_OK ||
+	    (rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
+	        SF_OK)
+		return rc;
+	for (size_t i = 0; i < train->ninputs; i++)
+		if (strcmp(train->inputs[i].name,
+		           g->d->inputs[st->extrap].name) == 0)
+			x = i;
+	/* Scores on other rows would not compare: leave them out. */
+	if (x == SIZE_MAX || train->rows != g->rows)
+		goto done;
+	if ((rc = sf_chain_make(train, x, &ch, err)) != SF_OK)
+		goto done;
+	rows = malloc((train->rows + 1) * sizeof *rows);
+	pred = malloc((train->rows + 1) * sizeof *pred);
+	if (rows == NULL || pred == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t f = 0; f < ch.nfolds && f < g->ch.nfolds; f++) {
+		int ok;
+
+		if ((rc = given_fold(p, train, &ch, f, &fo, rows, pred,
+		                     &c->fold_mape[f], &ok, err)) != SF_OK)
+			goto done;
+		if (ok)
+			sum += c->fold_mape[f];
+		else
+			failed++;
+	}
+	rc = given_all_rows(p, train, g, &fo, pred, c, &fitted, err);
+	if (rc == SF_OK && fitted)
+		c->score = failed == 0 && ch.nfolds == g->ch.nfolds
+		               ? sum / (double)ch.nfolds
+		               : NAN;
+done:
+	sf_dataset_free(train);
+	free(rows);
+	free(pred);
+	sf_chain_free(&ch);
+	return rc;
+}

@@ -1,0 +1,31 @@
+/*
+ * given.h - the model file's own formulas on the board (discover.h):
+ * each scored as the search scores its own - the same training rows and
+ * folds - but through the fit pipeline (sf_tune_fit), as `scalefit fit`
+ * fits it, so that the board compares what was found with what was
+ * written.
+ *
+ * Ownership: the candidate is the caller's (sf_board_candidate_free).
+ */
+#ifndef SF_DISCOVER_GIVEN_H
+#define SF_DISCOVER_GIVEN_H
+
+#include "base/error.h"
+#include "discover/discover.h"
+#include "discover/grammar.h"
+#include "input/problem.h"
+
+/*
+ * Score problem p's formula (its own table and rows, split by o->train)
+ * into the candidate c: each of g's folds fitted by sf_tune_fit and
+ * predicting the rows above, then every training row.  The AICc is in the
+ * search's loss, from the predictions, so that it compares with the
+ * discovered formulas' whatever the model's own loss.  Scores that would
+ * not compare (other training rows, a fold that failed) are NaN.  Returns
+ * SF_OK, SF_ENOMEM, or the split's errors.
+ */
+int sf_given_score(const sf_problem *p, const sf_discover_options *o,
+                   const sf_setup *st, const sf_grammar *g,
+                   sf_discover_candidate *c, sf_error *err);
+
+#endif /* SF_DISCOVER_GIVEN_H */

@@ -1,0 +1,100 @@
+/*
+ * grammar.h - the grammar of `scalefit discover` (discover.h): every term
+ * shape over the inputs the search may use, and each shape's column over
+ * the training rows, sorted by the level of the extrapolated input.
+ *
+ * A shape is the count input (or 1) times at most `factors` factors over
+ * distinct other inputs: x^i log2(x)^j (i from the exponent grid, j from
+ * the log powers), and for the workers input also (p - 1) p^i, i = 0, -1,
+ * -2.  Powers that need x > 0 are offered only when every value is; an
+ * input that does not vary offers none.  With a count, a term without it
+ * is a per-run cost and may use the workers only.  Shapes are ordered by
+ * how complicated they read (factor costs, the count), then by their place
+ * in the enumeration, and kept once: a shape whose column is an increasing
+ * affine map of a simpler one's on the training rows (b^2 and b where b
+ * takes two values) gives the same formulas, the start-up being in every
+ * one, and so is left out.
+ *
+ * The grammar also holds what every fit needs: the rows' outputs and
+ * weights (the relative loss's 1 / y^2, times the data's weights), each
+ * level's sum of w y^2, the inputs' columns and the rows' configurations.
+ *
+ * Ownership: an sf_grammar owns its arrays (sf_grammar_free) and borrows
+ * the dataset it was made from.  Immutable once made: threads share it.
+ */
+#ifndef SF_DISCOVER_GRAMMAR_H
+#define SF_DISCOVER_GRAMMAR_H
+
+#include "base/error.h"
+#include "base/text.h"
+#include "discover/chain.h"
+#include "discover/setup.h"
+#include "input/dataset.h"
+#include "input/model.h"
+
+#include <stddef.h>
+
+/* A factor's form: x^i log2(x)^j, or (x - 1) x^i (communication). */
+enum { SF_FACTOR_POWER, SF_FACTOR_COMM };
+
+/* x^i log2(x)^j, or (x - 1) x^i. */
+typedef struct sf_factor {
+	int input, kind, j;
+	double i;
+} sf_factor;
+
+/* The count (or 1) times the factors, over distinct inputs. */
+typedef struct sf_shape {
+	int count, nfactors, cost;
+	sf_factor f[SF_DISCOVER_MAX_FACTORS];
+	size_t order; /* of enumeration: the last tie-break */
+} sf_shape;
+
+/* Everything a fit needs, over the training rows sorted by level. */
+typedef struct sf_grammar {
+	const sf_dataset *d; /* the training rows */
+	sf_chain ch;
+	size_t rows;
+	double *y, *w;      /* per sorted row */
+	double *yy;         /* per level: sum w y^2 */
+	size_t min_configs; /* configurations the first fold fits */
+	size_t nshapes;
+	sf_shape *shapes;
+	double *col;  /* nshapes x rows */
+	double *ones; /* the start-up's column */
+	double *x;    /* d->ninputs x rows: the inputs, sorted */
+	size_t *cfg;  /* each sorted row's configuration */
+} sf_grammar;
+
+/*
+ * The grammar of m's training rows d under st: the rows sorted by the
+ * extrapolated input's levels (the folds over them), their outputs and
+ * weights in st's loss (m's weighting), and every shape's column.
+ * Returns SF_OK; the chain's errors (fewer than 3 levels), SF_EVALUE when
+ * more than 16 inputs vary or the grammar has more than 200,000 shapes,
+ * SF_ENOMEM.  g is the caller's to free (sf_grammar_free) either way.
+ */
+int sf_grammar_make(const sf_model *m, const sf_dataset *d, const sf_setup *st,
+                    sf_grammar *g, sf_error *err);
+
+/* Release g's arrays and leave it empty. */
+void sf_grammar_free(sf_grammar *g);
+
+/*
+ * Append shape s as an expression over d's inputs to b, "n * log2(p) /
+ * (p * b)": the count and the factors' positive parts over their negative
+ * ones.  With named >= 0, factor `named` is written x^name (a fitted
+ * exponent).  With coefficient, the text is the term: coefficient times
+ * the shape.
+ */
+void sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
+                   const sf_shape *s, int named, const char *name,
+                   const char *coefficient);
+
+/* What a shape says its term is: growing with the workers (a power or
+ * log of p, p - 1) is communication; a count split over the workers is
+ * compute, a count that is not is the input pipeline (io); without a
+ * count, per-step work is compute. */
+sf_term_kind sf_shape_kind(const sf_setup *st, const sf_shape *s);
+
+#endif /* SF_DISCOVER_GRAMMAR_H */

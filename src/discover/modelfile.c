@@ -1,0 +1,458 @@
+/*
+ * modelfile.c - the model file of a discovered formula and its fit
+ * through the pipeline (sf_discover_model_text, sf_discover_refit,
+ * discover.h): a complete, commented model whose data.file is relative to
+ * where it is written, its constants bounded so that no bound is active,
+ * and the discover: block that found it.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "base/number.h"
+#include "base/text.h"
+#include "base/yaml_out.h"
+#include "discover/board.h"
+#include "discover/discover.h"
+#include "fit/tune.h"
+#include "fit/validate.h"
+#include "input/problem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when name is a whole name (identifier) in text. */
+static int
+mentions(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = text; *p != '\0';) {
+		const char *start = p;
+
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z'))) {
+			/* a number's exponent is not a name: skip it whole */
+			if (*p >= '0' && *p <= '9')
+				while ((*p >= '0' && *p <= '9') || *p == '.' ||
+				       *p == 'e' || *p == 'E')
+					p++;
+			else
+				p++;
+			continue;
+		}
+		while (*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		       (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+			p++;
+		if ((size_t)(p - start) == len && memcmp(start, name, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The directory part of path ("." when it has none), malloc'd. */
+static char *
+directory_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (slash == NULL)
+		return sf_text_dup(".");
+	if (slash == path)
+		return sf_text_dup("/");
+	if ((dir = malloc((size_t)(slash - path) + 1)) != NULL) {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = '\0';
+	}
+	return dir;
+}
+
+/* The next component of an absolute path at *p ("a" of "/a/b"), its
+ * length in *n; NULL at the end. */
+static const char *
+component(const char **p, size_t *n)
+{
+	const char *start;
+
+	while (**p == '/')
+		(*p)++;
+	if (**p == '\0')
+		return NULL;
+	start = *p;
+	while (**p != '\0' && **p != '/')
+		(*p)++;
+	*n = (size_t)(*p - start);
+	return start;
+}
+
+/* file as a path relative to the directory of out_path, so that the
+ * model file finds its data wherever it is written; file as given when
+ * either cannot be resolved. */
+static char *
+relative_to(const char *out_path, const char *file)
+{
+	char *dir = directory_of(out_path), *from = NULL, *to = NULL;
+	char *result = NULL;
+	const char *a, *b, *ca, *cb;
+	size_t na = 0, nb = 0;
+	sf_text out = SF_TEXT_INIT;
+
+	if (dir != NULL) {
+		from = realpath(dir, NULL);
+		to = realpath(file, NULL);
+	}
+	if (from == NULL || to == NULL) {
+		result = sf_text_dup(file);
+		goto done;
+	}
+	/* skip the common components, go up from the rest of from's */
+	a = from, b = to;
+	for (;;) {
+		const char *sa = a, *sb = b;
+		ca = component(&a, &na);
+		cb = component(&b, &nb);
+		if (ca == NULL || cb == NULL || na != nb ||
+		    memcmp(ca, cb, na) != 0) {
+			a = sa, b = sb;
+			break;
+		}
+	}
+	while (component(&a, &na) != NULL)
+		sf_text_printf(&out, "../");
+	for (int first = 1; (cb = component(&b, &nb)) != NULL; first = 0)
+		sf_text_printf(&out, "%s%.*s", first ? "" : "/", (int)nb, cb);
+	result = sf_text_take(&out);
+done:
+	free(dir);
+	free(from);
+	free(to);
+	return result;
+}
+
+static const char *
+kind_words(sf_term_kind kind)
+{
+	switch (kind) {
+	case SF_TERM_OVERHEAD:
+		return "start-up, once per run";
+	case SF_TERM_COMPUTE:
+		return "computation: each worker's share of the work";
+	case SF_TERM_COMMUNICATION:
+		return "grows with the workers: communication";
+	case SF_TERM_IO:
+		return "per sample, not split over the workers: the input "
+		       "pipeline";
+	default:
+		return "";
+	}
+}
+
+/* The head comment: where the formula comes from, how it was chosen, its
+ * terms, and why its bounds are what they are. */
+static void
+write_story(sf_yaml_out *y, const sf_discover_result *r,
+            const sf_discover_candidate *c, const char *model, const char *data)
+{
+	char held[128] = "", lv[32];
+
+	sf_yaml_out_comment(y,
+	                    "%s-discovered: a formula found by scalefit "
+	                    "discover, chosen by how well",
+	                    model);
+	sf_yaml_out_comment(y, "it extrapolates.");
+	sf_yaml_out_comment(y, "%s", "");
+	if (r->held_out > 0)
+		snprintf(held, sizeof held,
+		         " (%zu more rows were held out by --train and not "
+		         "used)",
+		         r->held_out);
+	sf_yaml_out_comment(y, "From %zu training rows of %s%s,", r->rows, data,
+	                    held);
+	sf_yaml_out_comment(y,
+	                    "extrapolating along %s: each fold fits the rows "
+	                    "up to a value of %s",
+	                    r->extrapolate, r->extrapolate);
+	sf_yaml_out_comment(y, "and predicts the rows above it; the MAPE of "
+	                       "its predictions:");
+	for (size_t f = 0; f < r->nfolds; f++)
+		sf_yaml_out_comment(
+		    y, "  fit %s <= %s: %.3g%%", r->extrapolate,
+		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
+		    c->fold_mape[f]);
+	sf_yaml_out_comment(y,
+	                    "Mean %.3g%%; MAPE %.3g%% on the training rows, "
+	                    "AICc %.6g, %zu constants.",
+	                    c->score, c->mape, c->aicc, c->k);
+	sf_yaml_out_comment(y,
+	                    "The choice among %zu formulas over %zu term "
+	                    "shapes (up to %zu terms,",
+	                    r->evaluated, r->shapes, r->max_terms);
+	sf_yaml_out_comment(y, "beam %zu).", r->beam);
+	sf_yaml_out_comment(y, "%s", "");
+	sf_yaml_out_comment(y, "  time = %s", c->formula);
+	sf_yaml_out_comment(y, "%s", "");
+}
+
+/* The terms' comment and the bounds'. */
+static void
+write_term_notes(sf_yaml_out *y, const sf_discover_candidate *c)
+{
+	static const char *const bounds[] = {
+	    "Bounds: every constant of a term is >= 0 (a start-up at 0 is "
+	    "one the rows",
+	    "do without); each upper bound is ten times what the shortest run",
+	    "allows (no term can exceed a measured time), rounded up to a "
+	    "power of",
+	    "10, so none is reached; a fitted exponent stays within half a "
+	    "unit",
+	    "of the grid's."};
+
+	sf_yaml_out_comment(y, "Terms (the kinds are what the shapes suggest, "
+	                       "for `scalefit scale`'s");
+	sf_yaml_out_comment(y, "shares; check them):");
+	for (size_t t = 0; t < c->nterms; t++)
+		sf_yaml_out_comment(
+		    y, "  %-10s %-26s %s", c->terms[t].name, c->terms[t].shape,
+		    c->terms[t].nparams == 2 &&
+		            strncmp(c->terms[t].shape, "max(", 4) == 0
+		        ? "the slower of two overlapped parts"
+		        : kind_words(c->terms[t].kind));
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		sf_yaml_out_comment(y, "%s", bounds[i]);
+}
+
+/* name, description and data: m's, data.file relative to the file. */
+static void
+write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
+           const char *file)
+{
+	sf_text name = SF_TEXT_INIT, about = SF_TEXT_INIT;
+
+	sf_text_printf(&name, "%s-discovered", m->name);
+	sf_text_printf(&about, "Found by scalefit discover: %s", c->formula);
+	if (name.failed || about.failed)
+		y->text->failed = 1;
+	else {
+		sf_yaml_out_pair(y, "name", name.data, NULL);
+		sf_yaml_out_pair(y, "description", about.data, NULL);
+	}
+	sf_text_free(&name);
+	sf_text_free(&about);
+	sf_yaml_out_map(y, "data");
+	if (file != NULL)
+		sf_yaml_out_pair(y, "file", file, NULL);
+	if (m->where.text != NULL)
+		sf_yaml_out_pair(y, "where", m->where.text, NULL);
+	if (m->output.text != NULL)
+		sf_yaml_out_pair(y, "output", m->output.text, NULL);
+	if (m->weight.text != NULL)
+		sf_yaml_out_pair(y, "weight", m->weight.text, NULL);
+	sf_yaml_out_end(y, NULL);
+}
+
+/* The inputs the terms use, the extrapolated one and those --train
+ * names, as m defines them. */
+static void
+write_inputs(sf_yaml_out *y, const sf_discover_result *r,
+             const sf_discover_candidate *c, const sf_model *m)
+{
+	sf_yaml_out_map(y, "inputs");
+	for (size_t i = 0; i < m->ninputs; i++) {
+		const char *name = m->inputs[i].name;
+		int used = strcmp(name, r->extrapolate) == 0 ||
+		           (r->train != NULL && mentions(r->train, name));
+		for (size_t t = 0; t < c->nterms; t++)
+			used |= mentions(c->terms[t].expr, name);
+		if (used)
+			sf_yaml_out_pair(y, name, m->inputs[i].expr.text, NULL);
+	}
+	sf_yaml_out_end(y, NULL);
+}
+
+/* parameters:, terms: and time: of c. */
+static void
+write_formula(sf_yaml_out *y, const sf_discover_candidate *c)
+{
+	sf_text time = SF_TEXT_INIT;
+
+	sf_yaml_out_map(y, "parameters");
+	for (size_t t = 0; t < c->nterms; t++)
+		for (size_t q = 0; q < c->terms[t].nparams; q++) {
+			const sf_discover_term *x = &c->terms[t];
+			char v[32], note[48];
+
+			snprintf(note, sizeof note, "fitted %s",
+			         sf_format_double(v, sizeof v, x->value[q]));
+			sf_yaml_out_flow_map(y, x->param[q]);
+			sf_yaml_out_number(y, "min", x->lower[q], NULL);
+			sf_yaml_out_number(y, "max", x->upper[q], NULL);
+			sf_yaml_out_end(y, note);
+		}
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_map(y, "terms");
+	for (size_t t = 0; t < c->nterms; t++) {
+		sf_yaml_out_flow_map(y, c->terms[t].name);
+		sf_yaml_out_pair(y, "expr", c->terms[t].expr, NULL);
+		sf_yaml_out_pair(y, "kind", sf_term_kind_name(c->terms[t].kind),
+		                 NULL);
+		sf_yaml_out_end(y, NULL);
+	}
+	sf_yaml_out_end(y, NULL);
+	for (size_t t = 0; t < c->nterms; t++)
+		sf_text_printf(&time, "%s%s", t > 0 ? " + " : "",
+		               c->terms[t].name);
+	if (time.failed)
+		y->text->failed = 1;
+	else
+		sf_yaml_out_pair(y, "time", time.data, NULL);
+	sf_text_free(&time);
+}
+
+/* fit: with the search's loss (and m's weights), and the discover: block
+ * that was used. */
+static void
+write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
+{
+	char t[16];
+
+	sf_yaml_out_map(y, "fit");
+	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
+	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
+		sf_yaml_out_pair(y, "weights", "inverse_variance", NULL);
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_map(y, "discover");
+	sf_yaml_out_pair(y, "extrapolate", r->extrapolate, NULL);
+	sf_yaml_out_pair(y, "count", r->count != NULL ? r->count : "none",
+	                 NULL);
+	sf_yaml_out_pair(y, "workers", r->workers != NULL ? r->workers : "none",
+	                 NULL);
+	sf_yaml_out_flow_seq(y, "inputs");
+	for (size_t i = 0; i < r->ninputs; i++)
+		sf_yaml_out_item(y, r->inputs[i]);
+	sf_yaml_out_end(y, NULL);
+	/* the same doubles the grid holds: 1/3 is 0.3333333333333333 */
+	sf_yaml_out_flow_seq(y, "exponents");
+	for (size_t i = 0; i < r->nexponents; i++)
+		sf_yaml_out_item_number(y, r->exponents[i]);
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_flow_seq(y, "logs");
+	for (size_t i = 0; i < r->nlogs; i++) {
+		snprintf(t, sizeof t, "%d", r->logs[i]);
+		sf_yaml_out_item(y, t);
+	}
+	sf_yaml_out_end(y, NULL);
+	sf_yaml_out_count(y, "factors", r->factors, NULL);
+	sf_yaml_out_count(y, "max_terms", r->max_terms, NULL);
+	sf_yaml_out_count(y, "beam", r->beam, NULL);
+	sf_yaml_out_count(y, "budget", r->budget, NULL);
+	sf_yaml_out_bool(y, "overlap", r->overlap, NULL);
+	sf_yaml_out_bool(y, "continuous", r->continuous, NULL);
+	sf_yaml_out_number(y, "tie", r->tie, NULL);
+	sf_yaml_out_end(y, NULL);
+}
+
+int
+sf_discover_model_text(const sf_discover_result *r, size_t index,
+                       const sf_model *m, const char *out_path,
+                       const char *data_path, char **text, sf_error *err)
+{
+	const sf_discover_candidate *c = &r->board[index];
+	const char *base;
+	char *file = NULL;
+	sf_text b = SF_TEXT_INIT;
+	sf_yaml_out y;
+
+	*text = NULL;
+	if (c->model != NULL)
+		return sf_error_set(err, SF_EVALUE,
+		                    "'%s' is the model file's own formula",
+		                    c->model);
+	if (data_path == NULL)
+		data_path = m->data_file;
+	if (data_path != NULL &&
+	    (file = relative_to(out_path, data_path)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
+	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
+	sf_yaml_out_init(&y, &b);
+	write_story(&y, r, c, m->name, base);
+	write_term_notes(&y, c);
+	write_data(&y, c, m, file);
+	write_inputs(&y, r, c, m);
+	write_formula(&y, c);
+	write_settings(&y, r, m);
+	free(file);
+	if ((*text = sf_text_take(&b)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+int
+sf_discover_refit(sf_discover_result *r, size_t index, const char *path,
+                  const char *text, const sf_discover_options *o,
+                  sf_fit_result **fit, sf_error *err)
+{
+	sf_discover_candidate *c = &r->board[index];
+	sf_model_set *set = NULL;
+	sf_problem p = {0};
+	sf_dataset *train = NULL;
+	sf_fit_result *res = NULL;
+	sf_fit_options fo = o->fit;
+	double *pred = NULL, ape = 0;
+	size_t held;
+	const sf_model *m;
+	char *formula;
+	int rc;
+
+	if (fit != NULL)
+		*fit = NULL;
+	/* the file's own loss, as `scalefit fit FILE` would */
+	fo.has_loss = 0;
+	fo.progress = NULL;
+	if ((rc = sf_model_parse(path, text, strlen(text), &set, NULL, NULL,
+	                         err)) != SF_OK)
+		return rc;
+	m = set->models[0];
+	if ((rc = sf_problem_open(m, NULL, m->fit.loss, NULL, NULL, &p, err)) !=
+	        SF_OK ||
+	    (rc = sf_discover_split(p.data, o->train, &train, &held, err)) !=
+	        SF_OK ||
+	    (rc = sf_tune_fit(m, train, p.formula, &fo, &res, err)) != SF_OK)
+		goto done;
+	if ((pred = malloc((train->rows + 1) * sizeof *pred)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((rc = sf_predict_rows(p.formula, train, res->theta, pred, err)) !=
+	    SF_OK)
+		goto done;
+	for (size_t q = 0; q < train->rows; q++)
+		ape +=
+		    fabs(pred[q] - train->output[q]) / fabs(train->output[q]);
+	for (size_t t = 0; t < c->nterms; t++)
+		for (size_t q = 0; q < c->terms[t].nparams; q++)
+			for (size_t j = 0; j < p.formula->nparams; j++)
+				if (strcmp(m->params[p.formula->fitted[j]].name,
+				           c->terms[t].param[q]) == 0)
+					c->terms[t].value[q] = res->theta[j];
+	c->mape = 100 * ape / (double)train->rows;
+	c->refitted = 1;
+	if ((formula = sf_board_formula_text(c)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	free(c->formula);
+	c->formula = formula;
+	if (fit != NULL) {
+		*fit = res;
+		res = NULL;
+	}
+done:
+	free(pred);
+	sf_fit_result_free(res);
+	sf_dataset_free(train);
+	sf_problem_close(&p);
+	sf_model_set_free(set);
+	return rc;
+}

@@ -1,0 +1,202 @@
+/*
+ * report.c - discover's JSON document and text report (report.h).
+ */
+#include "discover/report.h"
+#include "base/number.h"
+#include "base/text.h"
+#include "use/report.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The candidate's board line. */
+static void
+print_candidate(sf_text *out, const sf_discover_result *r, size_t i)
+{
+	const sf_discover_candidate *c = &r->board[i];
+	char rank[16];
+
+	snprintf(rank, sizeof rank, c->model != NULL ? "(%zu)" : "%zu", i + 1);
+	sf_text_printf(out, "%5s %c %2zu ", rank, c->tied ? '=' : ' ', c->k);
+	if (isnan(c->score))
+		sf_text_printf(out, "%8s ", "-");
+	else
+		sf_text_printf(out, "%7.3g%% ", c->score);
+	if (isnan(c->mape))
+		sf_text_printf(out, "%7s ", "-");
+	else
+		sf_text_printf(out, "%6.3g%% ", c->mape);
+	sf_text_printf(out, "%10.6g  %s%s\n", c->aicc,
+	               c->model != NULL ? "model " : "", c->formula);
+}
+
+/* The search's rows, folds, grammar and work. */
+static void
+text_setting(sf_text *out, const sf_model *m, const char *data,
+             const sf_discover_result *r)
+{
+	char lv[32];
+
+	sf_text_printf(out, "discover for %s on %s\n", m->name, data);
+	sf_text_printf(out, "  %zu training rows", r->rows);
+	if (r->held_out > 0)
+		sf_text_printf(out, " (--train '%s'; %zu held out, never used)",
+		               r->train, r->held_out);
+	sf_text_printf(out, ", extrapolating along %s (%zu levels, %s to ",
+	               r->extrapolate, r->nlevels,
+	               sf_format_double(lv, sizeof lv, r->levels[0]));
+	sf_text_printf(
+	    out, "%s)\n",
+	    sf_format_double(lv, sizeof lv, r->levels[r->nlevels - 1]));
+	sf_text_printf(out, "  folds:");
+	for (size_t f = 0; f < r->nfolds; f++)
+		sf_text_printf(
+		    out, "%s fit %s <= %s, predict %zu row%s", f > 0 ? ";" : "",
+		    r->extrapolate,
+		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
+		    r->fold_rows[f], r->fold_rows[f] == 1 ? "" : "s");
+	sf_text_printf(out, "\n  grammar: %zu term shapes over", r->shapes);
+	for (size_t i = 0; i < r->ninputs; i++)
+		sf_text_printf(out, "%s %s", i > 0 ? "," : "", r->inputs[i]);
+	if (r->count != NULL)
+		sf_text_printf(out, ", times the count %s or not", r->count);
+	sf_text_printf(out, "; up to %zu terms, %zu factors each\n",
+	               r->max_terms, r->factors);
+	sf_text_printf(
+	    out,
+	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
+	    r->evaluated, r->seconds,
+	    r->seconds > 0 ? (double)r->evaluated / r->seconds : 0.0, r->beam,
+	    r->budget_reached ? "; stopped at the budget" : "");
+}
+
+/* The board, the rule that ranked it, and the winner's constants. */
+static void
+text_board(sf_text *out, const sf_discover_result *r, const char *output)
+{
+	const sf_discover_candidate *w = &r->board[r->winner];
+
+	sf_text_printf(out, "\n%5s %c %2s %8s %7s %10s  %s\n", "rank", ' ', "k",
+	               "extrap", "MAPE", "AICc", "formula");
+	for (size_t i = 0; i < r->nboard; i++)
+		print_candidate(out, r, i);
+	sf_text_printf(
+	    out,
+	    "\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
+	    "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
+	    "of it); the simplest tied wins:\n  fewest constants, then "
+	    "(among those within 10 of the lowest AICc)\n  simplest "
+	    "shapes, then AICc\n",
+	    r->best_score + r->band, 100 * r->tie);
+	if (r->winner > 0)
+		sf_text_printf(
+		    out,
+		    "  the model file's formula ranks above the best found\n");
+	sf_text_printf(
+	    out,
+	    "\nbest found, fitted on the %zu training rows as 'scalefit "
+	    "fit' fits the file:\n",
+	    r->rows);
+	for (size_t t = 0; t < w->nterms; t++)
+		for (size_t q = 0; q < w->terms[t].nparams; q++)
+			sf_text_printf(out, "  %-16s %14.8g%s\n",
+			               w->terms[t].param[q],
+			               w->terms[t].value[q],
+			               w->refitted ? "" : " (search)");
+	sf_text_printf(out, "  MAPE %.3g%% on the training rows\n", w->mape);
+	if (output != NULL)
+		sf_text_printf(out, "\nwrote %s\n", output);
+}
+
+char *
+sf_discover_report_text(const sf_model *m, const char *data,
+                        const sf_discover_result *r, const char *output)
+{
+	sf_text out = SF_TEXT_INIT;
+
+	text_setting(&out, m, data, r);
+	text_board(&out, r, output);
+	return sf_text_take(&out);
+}
+
+static json_t *
+candidate_json(const sf_discover_result *r, size_t i)
+{
+	const sf_discover_candidate *c = &r->board[i];
+	json_t *folds = json_array(), *terms = json_array();
+	json_t *o;
+
+	for (size_t f = 0; f < r->nfolds; f++)
+		json_array_append_new(folds, sf_json_number(c->fold_mape[f]));
+	for (size_t t = 0; t < c->nterms; t++) {
+		const sf_discover_term *x = &c->terms[t];
+		json_t *constants = json_object();
+
+		for (size_t q = 0; q < x->nparams; q++)
+			json_object_set_new(constants, x->param[q],
+			                    sf_json_number(x->value[q]));
+		json_array_append_new(
+		    terms,
+		    json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", x->name,
+		              "kind", sf_term_kind_name(x->kind), "shape",
+		              x->shape, "expr", x->expr, "constants",
+		              constants));
+	}
+	o = json_pack("{s:I, s:o, s:s, s:I, s:o, s:o, s:o, s:o, s:b, s:b, "
+	              "s:o}",
+	              "rank", (json_int_t)(i + 1), "model",
+	              c->model != NULL ? json_string(c->model) : json_null(),
+	              "formula", c->formula, "constants", (json_int_t)c->k,
+	              "extrapolation_mape", sf_json_number(c->score),
+	              "fold_mape", folds, "mape", sf_json_number(c->mape),
+	              "aicc", sf_json_number(c->aicc), "tied", c->tied,
+	              "refitted", c->refitted, "terms", terms);
+	return o;
+}
+
+json_t *
+sf_discover_report_json(const sf_model *m, const char *data,
+                        const sf_discover_result *r, const char *output)
+{
+	json_t *levels = json_array(), *folds = json_array(),
+	       *inputs = json_array(), *board = json_array(), *root;
+
+	for (size_t l = 0; l < r->nlevels; l++)
+		json_array_append_new(levels, sf_json_number(r->levels[l]));
+	for (size_t f = 0; f < r->nfolds; f++)
+		json_array_append_new(
+		    folds,
+		    json_pack("{s:o, s:I}", "fit_upto",
+		              sf_json_number(r->levels[r->fold_last[f]]),
+		              "predicted_rows", (json_int_t)r->fold_rows[f]));
+	for (size_t i = 0; i < r->ninputs; i++)
+		json_array_append_new(inputs, json_string(r->inputs[i]));
+	for (size_t i = 0; i < r->nboard; i++)
+		json_array_append_new(board, candidate_json(r, i));
+	root = json_pack(
+	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
+	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
+	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
+	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
+	    "file", m->path, "data", data, "discover", "extrapolate",
+	    r->extrapolate, "count",
+	    r->count != NULL ? json_string(r->count) : json_null(), "workers",
+	    r->workers != NULL ? json_string(r->workers) : json_null(),
+	    "inputs", inputs, "loss", sf_loss_name(r->loss), "train",
+	    r->train != NULL ? json_string(r->train) : json_null(), "rows",
+	    (json_int_t)r->rows, "held_out", (json_int_t)r->held_out, "levels",
+	    levels, "folds", folds, "shapes", (json_int_t)r->shapes,
+	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
+	    r->budget_reached, "seconds", "elapsed", sf_json_number(r->seconds),
+	    "formulas_per_second",
+	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
+	                                  : NAN),
+	    "settings", "factors", (json_int_t)r->factors, "max_terms",
+	    (json_int_t)r->max_terms, "beam", (json_int_t)r->beam, "budget",
+	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
+	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
+	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
+	    "winner", (json_int_t)(r->winner + 1), "board", board, "output",
+	    output != NULL ? json_string(output) : json_null());
+	return root;
+}

@@ -1,0 +1,192 @@
+/*
+ * run.c - a search from start to board (sf_discover_run, discover.h): the
+ * setup, the training rows, the grammar, the search, the model file's own
+ * formulas scored alike, and the board; and the grammar alone
+ * (sf_discover_shapes).
+ */
+#include "discover/board.h"
+#include "discover/discover.h"
+#include "discover/given.h"
+#include "discover/grammar.h"
+#include "discover/search.h"
+#include "discover/setup.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double
+seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) +
+	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* The settings and the grammar, recorded in the result. */
+static int
+describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
+         const char *train)
+{
+	const sf_dataset *d = g->d;
+
+	r->extrapolate = sf_text_dup(d->inputs[st->extrap].name);
+	r->count =
+	    st->count >= 0 ? sf_text_dup(d->inputs[st->count].name) : NULL;
+	r->workers =
+	    st->workers >= 0 ? sf_text_dup(d->inputs[st->workers].name) : NULL;
+	r->inputs = calloc(d->ninputs + 1, sizeof *r->inputs);
+	r->levels = malloc((g->ch.nlevels + 1) * sizeof *r->levels);
+	r->fold_last = malloc((g->ch.nfolds + 1) * sizeof *r->fold_last);
+	r->fold_rows = malloc((g->ch.nfolds + 1) * sizeof *r->fold_rows);
+	if (r->extrapolate == NULL || (st->count >= 0 && r->count == NULL) ||
+	    (st->workers >= 0 && r->workers == NULL) || r->inputs == NULL ||
+	    r->levels == NULL || r->fold_last == NULL || r->fold_rows == NULL)
+		return -1;
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (st->use[i] && (r->inputs[r->ninputs++] =
+		                       sf_text_dup(d->inputs[i].name)) == NULL)
+			return -1;
+	r->loss = st->loss;
+	r->rows = g->rows;
+	if (train != NULL && (r->train = sf_text_dup(train)) == NULL)
+		return -1;
+	r->nlevels = g->ch.nlevels;
+	memcpy(r->levels, g->ch.levels, g->ch.nlevels * sizeof *r->levels);
+	r->nfolds = g->ch.nfolds;
+	for (size_t f = 0; f < g->ch.nfolds; f++) {
+		r->fold_last[f] = g->ch.last[f];
+		r->fold_rows[f] = g->rows - g->ch.start[g->ch.last[f] + 1];
+	}
+	r->shapes = g->nshapes;
+	r->factors = st->factors;
+	r->max_terms = st->max_terms;
+	r->beam = st->beam;
+	r->budget = st->budget;
+	r->tie = st->tie;
+	r->overlap = st->overlap;
+	r->continuous = st->continuous;
+	memcpy(r->exponents, st->exponents, sizeof r->exponents);
+	r->nexponents = st->nexponents;
+	memcpy(r->logs, st->logs, sizeof r->logs);
+	r->nlogs = st->nlogs;
+	return 0;
+}
+
+/* The file's own formulas scored as the search scores its own, into
+ * *scored (ngiven of them; the caller frees them). */
+static int
+score_given(const sf_problem *given, size_t ngiven,
+            const sf_discover_options *o, const sf_setup *st,
+            const sf_grammar *g, sf_discover_candidate **scored, sf_error *err)
+{
+	int rc = SF_OK;
+
+	*scored = NULL;
+	if (ngiven > 0 && (*scored = calloc(ngiven, sizeof **scored)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < ngiven && rc == SF_OK; i++)
+		rc = sf_given_score(&given[i], o, st, g, &(*scored)[i], err);
+	return rc;
+}
+
+int
+sf_discover_run(const sf_model *m, const sf_model_discover *s,
+                const sf_dataset *d, const sf_problem *given, size_t ngiven,
+                const sf_discover_options *o, sf_discover_result **out,
+                sf_error *err)
+{
+	sf_discover_result *r = calloc(1, sizeof *r);
+	sf_discover_candidate *scored = NULL;
+	sf_dataset *train = NULL;
+	struct timespec start;
+	sf_search se = {0};
+	sf_grammar g = {0};
+	sf_setup st = {0};
+	int rc;
+
+	*out = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (r == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if ((rc = sf_setup_make(m, s, d, o, &st, err)) != SF_OK ||
+	    (rc = sf_discover_split(d, o->train, &train, &r->held_out, err)) !=
+	        SF_OK ||
+	    (rc = sf_grammar_make(m, train, &st, &g, err)) != SF_OK)
+		goto done;
+	if (describe(r, &g, &st, o->train) != 0) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	if ((rc = sf_search_open(&se, &g, &st, o->threads, err)) != SF_OK ||
+	    (rc = sf_search_run(&se, err)) != SF_OK)
+		goto done;
+	r->evaluated = se.n;
+	r->budget_reached = se.budget_reached;
+	r->seconds = seconds_since(&start);
+	if ((rc = score_given(given, ngiven, o, &st, &g, &scored, err)) ==
+	    SF_OK)
+		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
+done:
+	for (size_t i = 0; scored != NULL && i < ngiven; i++)
+		sf_board_candidate_free(&scored[i]);
+	free(scored);
+	sf_search_close(&se);
+	sf_grammar_free(&g);
+	sf_dataset_free(train);
+	sf_setup_free(&st);
+	if (rc != SF_OK) {
+		sf_discover_result_free(r);
+		return rc;
+	}
+	*out = r;
+	return SF_OK;
+}
+
+int
+sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
+                   const sf_dataset *d, const sf_discover_options *o,
+                   char ***shapes, size_t *n, sf_error *err)
+{
+	sf_dataset *train = NULL;
+	size_t held;
+	sf_grammar g = {0};
+	sf_setup st = {0};
+	int rc;
+
+	*shapes = NULL;
+	*n = 0;
+	if ((rc = sf_setup_make(m, s, d, o, &st, err)) != SF_OK ||
+	    (rc = sf_discover_split(d, o->train, &train, &held, err)) !=
+	        SF_OK ||
+	    (rc = sf_grammar_make(m, train, &st, &g, err)) != SF_OK)
+		goto done;
+	if ((*shapes = calloc(g.nshapes + 1, sizeof **shapes)) == NULL) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < g.nshapes; i++) {
+		sf_text b = SF_TEXT_INIT;
+
+		sf_shape_text(&b, train, &st, &g.shapes[i], -1, NULL, NULL);
+		if (((*shapes)[i] = sf_text_take(&b)) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			goto done;
+		}
+		(*n)++;
+	}
+done:
+	if (rc != SF_OK && *shapes != NULL) {
+		for (size_t i = 0; i < *n; i++)
+			free((*shapes)[i]);
+		free(*shapes);
+		*shapes = NULL;
+		*n = 0;
+	}
+	sf_grammar_free(&g);
+	sf_dataset_free(train);
+	sf_setup_free(&st);
+	return rc;
+}

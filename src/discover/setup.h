@@ -1,0 +1,55 @@
+/*
+ * setup.h - the settings of one search (discover.h): the discover: block's,
+ * the command line's overrides and the defaults, and the roles of the
+ * inputs - the one extrapolated along, the count, the workers and those
+ * the factors may use - resolved against the data's inputs, an unknown or
+ * text input reported at its place in the model file.
+ *
+ * The loss is the model's or the options', mapped to the two the search
+ * knows: sse, else relative.
+ *
+ * Ownership: an sf_setup owns its use array (sf_setup_free).  Thread-safe.
+ */
+#ifndef SF_DISCOVER_SETUP_H
+#define SF_DISCOVER_SETUP_H
+
+#include "base/error.h"
+#include "discover/discover.h"
+#include "input/dataset.h"
+#include "input/model.h"
+
+#include <stddef.h>
+
+/* The settings of one search: the block's, the options' overrides and
+ * the defaults, and the roles of the inputs (indices into the dataset's
+ * inputs, -1 for none). */
+typedef struct sf_setup {
+	size_t factors, max_terms, beam, budget, top;
+	double tie;
+	int overlap, continuous;
+	double exponents[SF_DISCOVER_MAX_LIST];
+	size_t nexponents;
+	int logs[SF_DISCOVER_MAX_LOG + 1];
+	size_t nlogs;
+	int extrap, count, workers;
+	int *use; /* per input: 1 when factors may use it */
+	sf_loss loss;
+} sf_setup;
+
+/*
+ * The settings of the search of m's data d (all rows) under the block s
+ * and the options o into st.  Returns SF_OK; SF_ENAME for a name in s or
+ * o that is not a numeric input (at its position in m's file when it
+ * comes from there), a count that is the extrapolated input or among
+ * discover.inputs; SF_EVALUE when no input says which to extrapolate
+ * along; SF_EUSAGE for --max-terms above SF_DISCOVER_MAX_TERMS;
+ * SF_ENOMEM.  st is the caller's to free (sf_setup_free) either way.
+ */
+int sf_setup_make(const sf_model *m, const sf_model_discover *s,
+                  const sf_dataset *d, const sf_discover_options *o,
+                  sf_setup *st, sf_error *err);
+
+/* Release st's use array. */
+void sf_setup_free(sf_setup *st);
+
+#endif /* SF_DISCOVER_SETUP_H */
