@@ -33,6 +33,7 @@ import html
 import json
 import math
 import os
+import sys
 import warnings as _warnings
 
 from . import _lib
@@ -80,6 +81,16 @@ def _call(function, *args):
     e = _lib.Error()
     if function(*args, ctypes.byref(e)) != 0:
         raise Error(e)
+
+
+def _warn(text):
+    """Warn with text, at the caller's line outside this package."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+            __name__):
+        frame = frame.f_back
+        level += 1
+    _warnings.warn(text, ScalefitWarning, stacklevel=level)
 
 
 def _text(b):
@@ -352,7 +363,7 @@ class Report:
             _text(_L.scalefit_report_warning(handle, i))
             for i in range(_L.scalefit_report_warning_count(handle))]
         for w in self.warnings:
-            _warnings.warn(w, ScalefitWarning, stacklevel=3)
+            _warn(w)
 
     @property
     def json(self):

@@ -431,3 +431,24 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
 	           err);
 }
+
+/* ---- discover ------------------------------------------------------------ */
+
+int
+scalefit_run_discover(const scalefit_model *m, const scalefit_data *d,
+                      const scalefit_settings *s, scalefit_report **out,
+                      scalefit_error *err)
+{
+	call_state x;
+
+	(void)m;
+	(void)d;
+	(void)s;
+	begin(&x, err);
+	*out = NULL;
+	return end(&x,
+	           sf_error_set(&x.e, SF_EUSAGE,
+	                        "discover is not in the library yet (its "
+	                        "pipeline moves to run/discover first)"),
+	           err);
+}
