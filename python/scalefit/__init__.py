@@ -86,8 +86,8 @@ def _call(function, *args):
 def _warn(text):
     """Warn with text, at the caller's line outside this package."""
     level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_globals.get("__name__", "").startswith(
-            __name__):
+    while frame is not None and frame.f_globals.get(
+            "__name__", "").split(".")[0] == __name__:
         frame = frame.f_back
         level += 1
     _warnings.warn(text, ScalefitWarning, stacklevel=level)

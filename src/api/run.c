@@ -158,6 +158,19 @@ scalefit_run_fit(const scalefit_model *m, const scalefit_data *d,
 	return end(&x, rc, err);
 }
 
+/* A NUL after the length bytes of *text. */
+static int
+terminate(char **text, size_t length, sf_error *err)
+{
+	char *more = realloc(*text, length + 1);
+
+	if (more == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	more[length] = '\0';
+	*text = more;
+	return SF_OK;
+}
+
 int
 scalefit_fit_load(const char *path, scalefit_fit **out, scalefit_error *err)
 {
@@ -173,6 +186,7 @@ scalefit_fit_load(const char *path, scalefit_fit **out, scalefit_error *err)
 	*out = NULL;
 	/* Read as predict reads it, so its errors are predict's. */
 	if ((rc = sf_fitfile_read(path, &text, &length, &x.e)) == SF_OK &&
+	    (rc = terminate(&text, length, &x.e)) == SF_OK &&
 	    (rc = sf_fitfile_load_groups_text(path, text, NULL,
 	                                      SF_FITFILE_NO_MEASURED, &check,
 	                                      &x.e)) == SF_OK) {
