@@ -85,7 +85,7 @@ def _call(function, *args):
 
 def _warn(text):
     """Warn with text, at the caller's line outside this package."""
-    level, frame = 1, sys._getframe(1)
+    level, frame = 2, sys._getframe(1)
     while frame is not None and frame.f_globals.get(
             "__name__", "").split(".")[0] == __name__:
         frame = frame.f_back
