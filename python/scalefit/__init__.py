@@ -214,12 +214,10 @@ def _as_numbers(values):
     alive), or None for text.  NaN and None are empty cells."""
     if _np is not None and not isinstance(values, (list, tuple)):
         a = _np.asarray(values)
-        if a.dtype.kind in "iuf":
-            a = _np.ascontiguousarray(a, dtype=_np.float64)
-            return a.ctypes.data_as(_lib.c_double_p), len(a), a
-        if a.dtype.kind != "O":
-            return None
-        values = a.tolist()
+        if a.dtype.kind not in "iuf":
+            return None  # text; numbers among it are typed as in a CSV
+        a = _np.ascontiguousarray(a, dtype=_np.float64)
+        return a.ctypes.data_as(_lib.c_double_p), len(a), a
     values = list(values)
     if not all(v is None or (isinstance(v, (int, float)) and
                              not isinstance(v, bool)) or

@@ -3,6 +3,8 @@
  */
 #include "api/inputs.h"
 #include "base/number.h"
+#include "base/text.h"
+#include "base/yaml_out.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -138,64 +140,51 @@ sf_inputs_models(const scalefit_model *m, unsigned flags,
 
 /* ---- a model from its parts ---------------------------------------------- */
 
-/* text into out as a YAML double-quoted scalar. */
-static void
-put_quoted(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\x%02x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-/* part ("NAME=REST") split at its '=' into out's key; *rest after it.
- * SF_ESYNTAX names what when there is no '=' or no name. */
+/* part ("NAME=REST") split at its '=': the name into key (size bytes),
+ * *rest after it; SF_ESYNTAX (what: "input" or "parameter") without. */
 static int
-put_key(FILE *out, const char *what, const char *part, const char **rest,
-        sf_error *err)
+split_part(const char *what, const char *part, char *key, size_t size,
+           const char **rest, sf_error *err)
 {
 	const char *eq = strchr(part, '=');
 
-	if (eq == NULL || eq == part)
-		return sf_error_set(err, SF_ESYNTAX, "%s '%s': write NAME=%s",
-		                    what, part,
-		                    strcmp(what, "input") == 0 ? "EXPR"
-		                                               : "MIN:MAX or "
-		                                                 "NAME=VALUE");
-	fprintf(out, "  %.*s: ", (int)(eq - part), part);
+	if (eq == NULL || eq == part || (size_t)(eq - part) >= size)
+		return sf_error_set(
+		    err, SF_ESYNTAX, "%s '%s': write %s", what, part,
+		    strcmp(what, "input") == 0 ? "NAME=EXPR"
+		                               : "NAME=MIN:MAX or NAME=VALUE");
+	memcpy(key, part, (size_t)(eq - part));
+	key[eq - part] = '\0';
 	*rest = eq + 1;
 	return SF_OK;
 }
 
 /* One parameter, "NAME=MIN:MAX" (fitted) or "NAME=VALUE" (fixed). */
 static int
-put_parameter(FILE *out, const char *part, sf_error *err)
+put_parameter(sf_yaml_out *y, const char *part, sf_error *err)
 {
 	const char *rest, *colon;
-	char lo[64], hi[64];
-	double x;
+	char key[256], lo[64];
+	double a, b;
 	int rc;
 
-	if ((rc = put_key(out, "parameter", part, &rest, err)) != SF_OK)
+	if ((rc = split_part("parameter", part, key, sizeof key, &rest, err)) !=
+	    SF_OK)
 		return rc;
 	colon = strchr(rest, ':');
-	if (colon == NULL && sf_parse_double(rest, &x) == SF_OK) {
-		fprintf(out, "%s\n", sf_format_double(lo, sizeof lo, x));
+	if (colon == NULL && sf_parse_double(rest, &a) == SF_OK) {
+		sf_yaml_out_number(y, key, a, NULL);
 		return SF_OK;
 	}
 	if (colon != NULL && (size_t)(colon - rest) < sizeof lo) {
 		memcpy(lo, rest, (size_t)(colon - rest));
 		lo[colon - rest] = '\0';
-		if (sf_parse_double(lo, &x) == SF_OK &&
-		    sf_parse_double(colon + 1, &x) == SF_OK) {
-			snprintf(hi, sizeof hi, "%s", colon + 1);
-			fprintf(out, "{min: %s, max: %s}\n", lo, hi);
+		if (sf_parse_double(lo, &a) == SF_OK &&
+		    sf_parse_double(colon + 1, &b) == SF_OK) {
+			sf_yaml_out_flow_map(y, key);
+			sf_yaml_out_number(y, "min", a, NULL);
+			sf_yaml_out_number(y, "max", b, NULL);
+			sf_yaml_out_end(y, NULL);
 			return SF_OK;
 		}
 	}
@@ -206,39 +195,39 @@ put_parameter(FILE *out, const char *part, sf_error *err)
 	                    part);
 }
 
-/* The model file the parts make, into *yaml. */
+/* The model file the parts make, into *yaml (base/yaml_out: every
+ * scalar quoted, so a part is never taken for YAML). */
 static int
 parts_text(const char *time, const char *const *inputs, size_t ninputs,
            const char *const *parameters, size_t nparameters, char **yaml,
            sf_error *err)
 {
-	size_t length = 0;
-	FILE *out = open_memstream(yaml, &length);
+	sf_text t = SF_TEXT_INIT;
+	sf_yaml_out y;
 	const char *rest;
+	char key[256];
 	int rc = SF_OK;
 
-	if (out == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	fprintf(out, "name: formula\ninputs:\n");
+	sf_yaml_out_init(&y, &t);
+	sf_yaml_out_pair(&y, "name", "formula", NULL);
+	sf_yaml_out_map(&y, "inputs");
 	for (size_t i = 0; i < ninputs && rc == SF_OK; i++)
-		if ((rc = put_key(out, "input", inputs[i], &rest, err)) ==
-		    SF_OK) {
-			put_quoted(out, rest);
-			fputc('\n', out);
-		}
-	fprintf(out, "parameters:\n");
+		if ((rc = split_part("input", inputs[i], key, sizeof key, &rest,
+		                     err)) == SF_OK)
+			sf_yaml_out_pair(&y, key, rest, NULL);
+	sf_yaml_out_end(&y, NULL);
+	sf_yaml_out_map(&y, "parameters");
 	for (size_t i = 0; i < nparameters && rc == SF_OK; i++)
-		rc = put_parameter(out, parameters[i], err);
-	fprintf(out, "time: ");
-	put_quoted(out, time);
-	fputc('\n', out);
-	if (fclose(out) != 0 && rc == SF_OK)
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		rc = put_parameter(&y, parameters[i], err);
+	sf_yaml_out_end(&y, NULL);
+	sf_yaml_out_pair(&y, "time", time, NULL);
 	if (rc != SF_OK) {
-		free(*yaml);
-		*yaml = NULL;
+		sf_text_free(&t);
+		return rc;
 	}
-	return rc;
+	if ((*yaml = sf_text_take(&t)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
 }
 
 int
@@ -353,31 +342,51 @@ check_column(const scalefit_data *d, const char *name, size_t n, sf_error *err)
 	return SF_OK;
 }
 
-/* x as a CSV cell that reads back as exactly x (17 significant digits;
- * whole numbers as digits, faster), into buf. */
-static int
-number_cell(double x, char *buf, size_t size)
+/* Whole number x (|x| < 1e15) in digits, appended to t: what printf's
+ * "%.0f" writes, without its cost per cell. */
+static void
+put_whole(sf_text *t, double x)
 {
-	if (isnan(x))
-		return buf[0] = '\0', 0;
-	if (x == floor(x) && fabs(x) < 1e15 && !(x == 0 && signbit(x)))
-		return snprintf(buf, size, "%" PRId64, (int64_t)x);
-	return snprintf(buf, size, "%.17g", x);
+	char digits[24], *p = digits + sizeof digits;
+	uint64_t n = (uint64_t)fabs(x);
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (x < 0)
+		*--p = '-';
+	sf_text_append(t, p, (size_t)(digits + sizeof digits - p));
 }
 
-/* text as a quoted CSV cell ("" for NULL or empty) to out. */
+/* x as a CSV cell that reads back as exactly x, appended to t: whole
+ * numbers in digits, others with 17 significant digits; NaN empty. */
 static void
-text_cell(FILE *out, const char *text)
+number_cell(sf_text *t, double x)
+{
+	if (isnan(x))
+		return;
+	char cell[32];
+	int n;
+
+	if (x == floor(x) && fabs(x) < 1e15 && !(x == 0 && signbit(x)))
+		put_whole(t, x);
+	else if ((n = snprintf(cell, sizeof cell, "%.17g", x)) > 0)
+		sf_text_append(t, cell, (size_t)n);
+}
+
+/* text as a quoted CSV cell ("" for NULL or empty) appended to t. */
+static void
+text_cell(sf_text *t, const char *text)
 {
 	if (text == NULL || text[0] == '\0')
 		return;
-	fputc('"', out);
+	sf_text_putc(t, '"');
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
+			sf_text_putc(t, '"');
+		sf_text_putc(t, *p);
 	}
-	fputc('"', out);
+	sf_text_putc(t, '"');
 }
 
 /* A column's cells as they come: numbers, texts, or codes into levels. */
@@ -389,13 +398,11 @@ typedef struct cells {
 	size_t nlevels;
 } cells;
 
-/* Cell i of c to out (SF_OK), or why it cannot be a cell, in err. */
+/* Cell i of c appended to t (SF_OK), or why it cannot be a cell. */
 static int
-put_cell(FILE *out, const scalefit_data *d, const char *name, const cells *c,
+put_cell(sf_text *t, const scalefit_data *d, const char *name, const cells *c,
          size_t i, sf_error *err)
 {
-	char cell[40];
-
 	if (c->values != NULL && isinf(c->values[i]))
 		return sf_error_at(
 		    err, SF_EVALUE, d->name, (int)i + 2, 0,
@@ -407,14 +414,13 @@ put_cell(FILE *out, const scalefit_data *d, const char *name, const cells *c,
 		                   "column '%s' row %zu: code %" PRId64
 		                   " of %zu values",
 		                   name, i, c->codes[i], c->nlevels);
-	if (c->values != NULL) {
-		number_cell(c->values[i], cell, sizeof cell);
-		fputs(cell, out);
-	} else if (c->texts != NULL)
-		text_cell(out, c->texts[i]);
+	if (c->values != NULL)
+		number_cell(t, c->values[i]);
+	else if (c->texts != NULL)
+		text_cell(t, c->texts[i]);
 	else if (c->codes[i] >= 0)
-		text_cell(out, c->levels[c->codes[i]]);
-	fputc('\0', out);
+		text_cell(t, c->levels[c->codes[i]]);
+	sf_text_putc(t, '\0');
 	return SF_OK;
 }
 
@@ -424,8 +430,7 @@ add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
            scalefit_error *err)
 {
 	data_column col = {NULL, NULL, calloc(n + 1, sizeof(size_t))};
-	size_t length = 0;
-	FILE *out = NULL;
+	sf_text t = SF_TEXT_INIT;
 	data_column *more;
 	sf_error e;
 	int rc;
@@ -434,28 +439,29 @@ add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
 	sf_call_clear(err);
 	if ((rc = check_column(d, name, n, &e)) != SF_OK)
 		goto fail;
-	if (col.start == NULL || (col.name = strdup(name)) == NULL ||
-	    (out = open_memstream(&col.text, &length)) == NULL)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		col.start[i] = (size_t)ftell(out);
-		if ((rc = put_cell(out, d, name, c, i, &e)) != SF_OK)
-			goto fail;
+	if (col.start == NULL) {
+		rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
+		goto fail;
 	}
-	rc = fclose(out);
-	out = NULL;
-	if (rc != 0 || (more = realloc(d->columns, (d->ncolumns + 1) *
-	                                               sizeof *more)) == NULL)
-		goto nomem;
+	for (size_t i = 0; i < n && rc == SF_OK; i++) {
+		col.start[i] = t.length;
+		rc = put_cell(&t, d, name, c, i, &e);
+	}
+	if (rc != SF_OK)
+		goto fail;
+	col.text = sf_text_take(&t);
+	if (col.text == NULL || (col.name = strdup(name)) == NULL ||
+	    (more = realloc(d->columns, (d->ncolumns + 1) * sizeof *more)) ==
+	        NULL) {
+		rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
+		goto fail;
+	}
 	d->columns = more;
 	d->columns[d->ncolumns++] = col;
 	d->rows = n;
 	return SCALEFIT_OK;
-nomem:
-	rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
 fail:
-	if (out != NULL)
-		fclose(out);
+	sf_text_free(&t);
 	free(col.name);
 	free(col.text);
 	free(col.start);
@@ -495,29 +501,26 @@ scalefit_data_add_levels(scalefit_data *d, const char *column,
 static char *
 csv_text(const scalefit_data *d, size_t *length)
 {
-	char *text = NULL;
-	FILE *out = open_memstream(&text, length);
+	sf_text t = SF_TEXT_INIT;
+	char *text;
 
-	if (out == NULL)
-		return NULL;
 	for (size_t j = 0; j < d->ncolumns; j++) {
 		if (j > 0)
-			fputc(',', out);
-		text_cell(out, d->columns[j].name);
+			sf_text_putc(&t, ',');
+		text_cell(&t, d->columns[j].name);
 	}
-	fputc('\n', out);
+	sf_text_putc(&t, '\n');
 	for (size_t i = 0; i < d->rows; i++) {
 		for (size_t j = 0; j < d->ncolumns; j++) {
 			if (j > 0)
-				fputc(',', out);
-			fputs(d->columns[j].text + d->columns[j].start[i], out);
+				sf_text_putc(&t, ',');
+			sf_text_puts(&t, d->columns[j].text +
+			                     d->columns[j].start[i]);
 		}
-		fputc('\n', out);
+		sf_text_putc(&t, '\n');
 	}
-	if (fclose(out) != 0) {
-		free(text);
-		return NULL;
-	}
+	*length = t.length;
+	text = sf_text_take(&t);
 	return text;
 }
 
