@@ -41,14 +41,7 @@ load(const scalefit_model *m, unsigned flags, const sf_data_override *change,
 		                        change, warn, w, out, err);
 	rc = sf_model_parse_flags(m->name, m->text, strlen(m->text), flags, out,
 	                          warn, w, err);
-	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*out)->count;
-	     i++)
-		rc = sf_model_override((*out)->models[i], change, err);
-	if (rc != SF_OK) {
-		sf_model_set_free(*out);
-		*out = NULL;
-	}
-	return rc;
+	return rc == SF_OK ? sf_run_data_change(out, change, err) : rc;
 }
 
 /* A new model from path or text (named name), loaded: SF_OK or err. */

@@ -520,15 +520,27 @@ read_settings(const scalefit_settings *s, unsigned command, apply_fn apply,
 
 /* ---- fit, validate, compare, discover ------------------------------------ */
 
+/* A fit, data or fleet option id with value v into fit and data: SF_OK,
+ * an error, or -1 when id is none of them. */
+static int
+fitting_option(int id, const char *v, sf_fit_options *fit, sf_run_data *data,
+               sf_options *o, sf_error *err)
+{
+	data_dest d = {&data->change, &data->by, &data->details};
+	int rc;
+
+	if ((rc = fit_option(id, v, fit, err)) >= 0)
+		return rc;
+	return data_option(id, v, &d, o, err);
+}
+
 static int
 apply_fit(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 {
 	sf_run_fit_settings *r = ctx;
-	data_dest d = {&r->data.change, &r->data.by, &r->data.details};
 	int rc;
 
-	if ((rc = fit_option(id, v, &r->options, err)) >= 0 ||
-	    (rc = data_option(id, v, &d, o, err)) >= 0)
+	if ((rc = fitting_option(id, v, &r->options, &r->data, o, err)) >= 0)
 		return rc;
 	switch (id) {
 	case O_MODEL:
@@ -576,11 +588,9 @@ apply_validate(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 {
 	validate_ctx *c = ctx;
 	sf_run_validate_settings *r = c->r;
-	data_dest d = {&r->data.change, &r->data.by, &r->data.details};
 	int rc;
 
-	if ((rc = fit_option(id, v, &r->options, err)) >= 0 ||
-	    (rc = data_option(id, v, &d, o, err)) >= 0)
+	if ((rc = fitting_option(id, v, &r->options, &r->data, o, err)) >= 0)
 		return rc;
 	switch (id) {
 	case O_MODEL:
@@ -622,11 +632,9 @@ static int
 apply_compare(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 {
 	sf_run_compare_settings *r = ctx;
-	data_dest d = {&r->data.change, &r->data.by, &r->data.details};
 	int rc;
 
-	if ((rc = fit_option(id, v, &r->options, err)) >= 0 ||
-	    (rc = data_option(id, v, &d, o, err)) >= 0)
+	if ((rc = fitting_option(id, v, &r->options, &r->data, o, err)) >= 0)
 		return rc;
 	if (id == O_TRAIN) {
 		r->train = v;

@@ -27,12 +27,21 @@ sf_run_data_load(const char *path, const char *library, unsigned flags,
 	}
 	rc = sf_model_load_flags(path, flags, out, warn, warn_ctx, err);
 	free(file);
-	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*out)->count;
+	return rc == SF_OK ? sf_run_data_change(out, change, err) : rc;
+}
+
+int
+sf_run_data_change(sf_model_set **set, const sf_data_override *change,
+                   sf_error *err)
+{
+	int rc = SF_OK;
+
+	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*set)->count;
 	     i++)
-		rc = sf_model_override((*out)->models[i], change, err);
+		rc = sf_model_override((*set)->models[i], change, err);
 	if (rc != SF_OK) {
-		sf_model_set_free(*out);
-		*out = NULL;
+		sf_model_set_free(*set);
+		*set = NULL;
 	}
 	return rc;
 }

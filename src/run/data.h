@@ -56,6 +56,13 @@ int sf_run_data_load(const char *path, const char *library, unsigned flags,
                      void *warn_ctx, sf_model_set **out, sf_error *err);
 
 /*
+ * Apply change (may be NULL) to every model of *set, as sf_run_data_load
+ * does: SF_OK, or the error of input/override.h with *set freed and NULL.
+ */
+int sf_run_data_change(sf_model_set **set, const sf_data_override *change,
+                       sf_error *err);
+
+/*
  * The model to work on: the set's only one when name is NULL, else the
  * one called name.  NULL with err (SF_EREQUEST, naming path, the model
  * file as the caller knows it) when there is none such: "PATH holds 3
