@@ -82,7 +82,7 @@ compare_sizes(const void *a, const void *b)
 /* Median evaluations to the target over SEEDS seeds, 0 for never; *hits
  * gets how many seeds got there. */
 static size_t
-median_evals(const sf_problem *p, sf_algorithm algorithm, double target,
+median_evals(const sf_problem *p, sf_de_algorithm algorithm, double target,
              size_t *hits)
 {
 	size_t evals[SEEDS];
@@ -152,8 +152,8 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", path, err.message);
 			return 1;
 		}
-		el = median_evals(&p, SF_ALGORITHM_LSHADE, target, &hl);
-		ed = median_evals(&p, SF_ALGORITHM_DE, target, &hd);
+		el = median_evals(&p, SF_DE_LSHADE, target, &hl);
+		ed = median_evals(&p, SF_DE_CLASSIC, target, &hd);
 		printf("%-9s", name);
 		print_evals(el, hl);
 		print_evals(ed, hd);

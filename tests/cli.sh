@@ -77,6 +77,52 @@ expect 0 '"stop_reason"' "fit --json" -- fit "$ernest" --json -q
 expect 2 "did you mean '--algorithm'" "fit: misspelt option" -- fit "$ernest" --algoritm lshade
 expect 2 "unknown loss 'sse2'; did you mean 'sse'" "fit: unknown loss" -- fit "$ernest" --loss sse2
 expect 2 "unknown scale 'logg'; did you mean 'log'" "fit: unknown scale" -- fit "$ernest" --scale logg
+
+# The vocabularies: every name of the tables of losses (solve/loss.c) and
+# of algorithms (solve/de.c) is documented.  The names come from the tables
+# by two paths, fit's help lines (made from them) and the choices the model
+# loader offers; the man pages and the fuzz dictionary are written by hand,
+# so a name added to a table fails here until they say it too.
+help_names() { # OPTION: the names on fit's help line of --OPTION
+	"$SCALEFIT" help fit | sed -n "s/^ *--$1 [A-Z]  *//p" | sed 's/,//g; s/ or / /'
+}
+loader_names() { # FIT: the choices the loader lists for the bad value in FIT
+	printf 'time: a\nparameters: {a: {min: 0, max: 1}}\nfit: %s\n' "$1" >"$work/vocab.yaml"
+	"$SCALEFIT" check "$work/vocab.yaml" 2>&1 | sed -n 's/.*(one of: \(.*\))$/\1/p' | sed 's/,//g'
+}
+man_section() { # PAGE HEADING: the lines under HEADING, to the next heading
+	awk -v start="$2" '$0 == start { on = 1; next } on && /^\.S[HS] / { exit } on' "$1"
+}
+man_option() { # PAGE OPTION: the paragraph of --OPTION
+	awk -v start=".BI \\\\-\\\\-$2 " 'index($0, start) == 1 { on = 1; next } on && /^\.TP/ { exit } on' "$1"
+}
+check_vocab() { # WHAT OPTION FIT-VALUE HEADING MODEL5-SYNOPSIS-KEY
+	names=$(help_names "$2")
+	missing=""
+	if [ -z "$names" ] || [ "$names" != "$(loader_names "$3")" ]; then
+		missing="help '$names' and loader '$(loader_names "$3")' differ"
+	fi
+	list=$(printf '%s\n' $names | paste -sd '|' - | sed 's/|/ | /g')
+	grep -qF "$5: $list" "$srcdir/man/scalefit-model.5" ||
+		missing="$missing; scalefit-model(5)'s synopsis lacks '$5: $list'"
+	for n in $names; do
+		man_section "$srcdir/man/scalefit.1" "$4" | grep -qx "\.B $n" ||
+			missing="$missing; scalefit(1) $4 lacks '.B $n'"
+		man_option "$srcdir/man/scalefit.1" "$2" | grep -qx "\.BR* $n\( [,.]\)*" ||
+			missing="$missing; scalefit(1) --$2 lacks $n"
+		grep -qx "\"$n\"" "$srcdir/tests/fuzz/yaml.dict" ||
+			missing="$missing; tests/fuzz/yaml.dict lacks \"$n\""
+	done
+	if [ -z "$missing" ]; then
+		echo "ok: every $1 ($names) in the help, the man pages and the fuzz dictionary"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $1: ${missing#; }"
+		failed=$((failed + 1))
+	fi
+}
+check_vocab loss loss "{loss: zzzzzzzzzz}" ".SH LOSSES AND PENALTY" loss
+check_vocab algorithm algorithm "{optimizer: {algorithm: zzzzzzzzzz}}" ".SS Global search" algorithm
 expect 2 "seed needs a whole number" "fit: bad seed" -- fit "$ernest" --seed 1.5
 expect 2 "threads needs a whole number" "fit: bad threads" -- fit "$ernest" --threads 0
 expect 2 "option '--seed' needs an argument" "fit: option without its argument" -- fit "$ernest" --seed

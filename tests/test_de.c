@@ -335,17 +335,35 @@ test_algorithm_and_stop_names(void)
 	static const sf_de_algorithm algs[] = {SF_DE_LSHADE, SF_DE_JSO,
 	                                       SF_DE_CLASSIC};
 	sf_de_algorithm a = SF_DE_JSO;
-	sf_error err;
+	const char *near = "x", *list[SF_DE_ALGORITHMS];
+	char buf[64];
 
+	CU_ASSERT_EQUAL(SF_DE_ALGORITHMS, 3);
+	CU_ASSERT_EQUAL(sf_de_algorithm_names(list), SF_DE_ALGORITHMS);
 	for (size_t i = 0; i < 3; i++) {
-		CU_ASSERT_EQUAL(sf_de_algorithm_parse(names[i], &a, NULL),
+		CU_ASSERT_EQUAL(sf_de_algorithm_find(names[i], &a, NULL),
 		                SF_OK);
 		CU_ASSERT_EQUAL(a, algs[i]);
 		CU_ASSERT_STRING_EQUAL(sf_de_algorithm_name(a), names[i]);
+		CU_ASSERT_STRING_EQUAL(list[i], names[i]);
+		CU_ASSERT_PTR_EQUAL(sf_de_method_get(a)->name,
+		                    sf_de_algorithm_name(a));
 	}
-	sf_error_clear(&err);
-	CU_ASSERT_EQUAL(sf_de_algorithm_parse("shade", &a, &err), SF_ENAME);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'shade'"));
+	CU_ASSERT_STRING_EQUAL(sf_de_algorithm_name(SF_DE_ALGORITHMS),
+	                       "unknown");
+	CU_ASSERT_PTR_NULL(sf_de_method_get(SF_DE_ALGORITHMS));
+	/* An unknown name leaves the algorithm alone and suggests a near
+	 * one, or none. */
+	CU_ASSERT_EQUAL(sf_de_algorithm_find("shade", &a, &near), SF_ENAME);
+	CU_ASSERT_EQUAL(a, SF_DE_CLASSIC);
+	CU_ASSERT_STRING_EQUAL(near, "lshade");
+	CU_ASSERT_EQUAL(sf_de_algorithm_find("nelder-mead", &a, &near),
+	                SF_ENAME);
+	CU_ASSERT_PTR_NULL(near);
+	CU_ASSERT_EQUAL(sf_de_algorithm_find(NULL, &a, &near), SF_ENAME);
+	CU_ASSERT_PTR_NULL(near);
+	CU_ASSERT_STRING_EQUAL(sf_de_algorithm_list(buf, sizeof buf),
+	                       "lshade, jso or de");
 	CU_ASSERT_STRING_EQUAL(sf_de_stop_name(SF_DE_RUNNING), "running");
 	CU_ASSERT_STRING_EQUAL(sf_de_stop_name(SF_DE_STOP_TOL), "tol");
 	CU_ASSERT_STRING_EQUAL(sf_de_stop_name(SF_DE_STOP_STAGNATION),
@@ -755,6 +773,66 @@ test_seed_member_stream(void)
 	CU_ASSERT(memcmp(tb, seed, sizeof seed) == 0);
 	sf_de_free(a);
 	sf_de_free(b);
+}
+
+/* Every row of the table of algorithms, and the defaults it gives: the
+ * papers' and scipy's numbers, written out here once more. */
+static void
+test_algorithm_table(void)
+{
+	static const struct {
+		sf_de_algorithm alg;
+		const char *name;
+		int adaptive;
+		double popsize;
+		size_t floor, max_generations;
+		double tol;
+		size_t memory_size;
+		double memory_f, memory_cr, pbest_rate, archive_rate;
+	} rows[] = {
+	    {SF_DE_LSHADE, "lshade", 1, 18, 30, 0, 1e-8, 6, 0.5, 0.5, 0.11,
+	     2.6},
+	    {SF_DE_JSO, "jso", 1, 0, 30, 0, 1e-8, 5, 0.3, 0.8, 0.25, 1.0},
+	    {SF_DE_CLASSIC, "de", 0, 15, 5, 1000, 0.01, 0, 0, 0, 0, 0},
+	};
+
+	CU_ASSERT_EQUAL(sizeof rows / sizeof rows[0], SF_DE_ALGORITHMS);
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const sf_de_method *m = sf_de_method_get(rows[i].alg);
+		sf_de_settings s;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_STRING_EQUAL(m->name, rows[i].name);
+		CU_ASSERT_EQUAL(m->adaptive, rows[i].adaptive);
+		CU_ASSERT_EQUAL(m->population_floor, rows[i].floor);
+		sf_de_settings_default(&s, rows[i].alg);
+		CU_ASSERT_EQUAL(s.algorithm, rows[i].alg);
+		CU_ASSERT_EQUAL(s.popsize, rows[i].popsize);
+		CU_ASSERT_EQUAL(s.max_generations, rows[i].max_generations);
+		CU_ASSERT_EQUAL(s.tol, rows[i].tol);
+		CU_ASSERT_EQUAL(s.memory_size, rows[i].memory_size);
+		CU_ASSERT_EQUAL(s.memory_f, rows[i].memory_f);
+		CU_ASSERT_EQUAL(s.memory_cr, rows[i].memory_cr);
+		CU_ASSERT_EQUAL(s.pbest_rate, rows[i].pbest_rate);
+		CU_ASSERT_EQUAL(s.archive_rate, rows[i].archive_rate);
+		/* shared by every algorithm */
+		CU_ASSERT_EQUAL(s.mutation, SF_DE_BEST1);
+		CU_ASSERT_EQUAL(s.crossover, SF_DE_BIN);
+		CU_ASSERT_EQUAL(s.f_min, 0.5);
+		CU_ASSERT_EQUAL(s.f_max, 1.0);
+		CU_ASSERT_EQUAL(s.cr, 0.7);
+		CU_ASSERT_EQUAL(s.population_min, 4);
+		CU_ASSERT_EQUAL(s.seed, 1);
+	}
+	/* Out of range: L-SHADE's defaults, the algorithm kept for
+	 * sf_de_alloc to refuse. */
+	{
+		sf_de_settings s;
+
+		sf_de_settings_default(&s, (sf_de_algorithm)7);
+		CU_ASSERT_EQUAL(s.algorithm, (sf_de_algorithm)7);
+		CU_ASSERT_EQUAL(s.popsize, 18);
+	}
 }
 
 /* Population sizes the defaults resolve to. */
@@ -1487,6 +1565,7 @@ main(void)
 	CU_TestInfo tests[] = {
 	    {"strategy names", test_strategy_names},
 	    {"algorithm and stop names", test_algorithm_and_stop_names},
+	    {"the table of algorithms", test_algorithm_table},
 	    {"settings validation", test_validation},
 	    {"life cycle errors", test_life_cycle_errors},
 	    {"seed member keeps the stream", test_seed_member_stream},

@@ -259,6 +259,44 @@ test_nearest(void)
 	CU_ASSERT_PTR_NULL(sf_suggest_nearest("x", names, 0));
 }
 
+/* A name's index among the candidates, or their count and the nearest. */
+static void
+test_match(void)
+{
+	static const char *const names[] = {"relative", NULL, "sse", "log"};
+	const char *near = "x";
+
+	CU_ASSERT_EQUAL(sf_suggest_match("sse", names, 4, &near), 2);
+	CU_ASSERT_STRING_EQUAL(near, "x"); /* untouched when found */
+	CU_ASSERT_EQUAL(sf_suggest_match("log", names, 4, NULL), 3);
+	CU_ASSERT_EQUAL(sf_suggest_match("sse2", names, 4, &near), 4);
+	CU_ASSERT_STRING_EQUAL(near, "sse");
+	CU_ASSERT_EQUAL(sf_suggest_match("quantile", names, 4, &near), 4);
+	CU_ASSERT_PTR_NULL(near);
+	CU_ASSERT_EQUAL(sf_suggest_match("SSE", names, 4, NULL), 4);
+	CU_ASSERT_EQUAL(sf_suggest_match(NULL, names, 4, &near), 4);
+	CU_ASSERT_PTR_NULL(near);
+}
+
+/* Choices as messages offer them: commas, then "or"; cut to the buffer. */
+static void
+test_list(void)
+{
+	static const char *const names[] = {"lshade", NULL, "jso", "de"};
+	char buf[64], small[8];
+
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 4, buf, sizeof buf),
+	                       "lshade, jso or de");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names + 2, 2, buf, sizeof buf),
+	                       "jso or de");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 2, buf, sizeof buf),
+	                       "lshade");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 0, buf, sizeof buf), "");
+	CU_ASSERT_STRING_EQUAL(sf_suggest_list(names, 4, small, sizeof small),
+	                       "lshade,");
+	CU_ASSERT_PTR_EQUAL(sf_suggest_list(names, 4, buf, 0), buf);
+}
+
 int
 main(void)
 {
@@ -282,6 +320,8 @@ main(void)
 	static CU_TestInfo suggest_tests[] = {
 	    {"edit distance", test_distance},
 	    {"nearest name", test_nearest},
+	    {"list of choices", test_list},
+	    {"match a name", test_match},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

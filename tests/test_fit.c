@@ -151,7 +151,7 @@ check_runs(const sf_fit_result *r)
 /* Ernest is linear in every constant, so its search is switched off
  * (separable: 0) to exercise the optimisers; Misra1a keeps it on. */
 static void
-check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
+check_thread_independence(sf_de_algorithm algorithm, sf_loss loss, int misra)
 {
 	static const int threads[] = {1, 2, 7};
 	sf_fit_result *r[3];
@@ -208,7 +208,7 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 	check_runs(r[0]);
 	/* these converge long before their budget: the adaptive searches
 	 * restart (fit.c), classic DE never does */
-	if (algorithm == SF_ALGORITHM_DE) {
+	if (algorithm == SF_DE_CLASSIC) {
 		CU_ASSERT_EQUAL(r[0]->restarts, 0);
 	} else {
 		CU_ASSERT(r[0]->restarts >= 1);
@@ -221,25 +221,25 @@ check_thread_independence(sf_algorithm algorithm, sf_loss loss, int misra)
 static void
 test_threads_lshade(void)
 {
-	check_thread_independence(SF_ALGORITHM_LSHADE, SF_LOSS_RELATIVE, 0);
+	check_thread_independence(SF_DE_LSHADE, SF_LOSS_RELATIVE, 0);
 }
 
 static void
 test_threads_separable(void)
 {
-	check_thread_independence(SF_ALGORITHM_LSHADE, SF_LOSS_SSE, 1);
+	check_thread_independence(SF_DE_LSHADE, SF_LOSS_SSE, 1);
 }
 
 static void
 test_threads_jso(void)
 {
-	check_thread_independence(SF_ALGORITHM_JSO, SF_LOSS_SSE, 0);
+	check_thread_independence(SF_DE_JSO, SF_LOSS_SSE, 0);
 }
 
 static void
 test_threads_de(void)
 {
-	check_thread_independence(SF_ALGORITHM_DE, SF_LOSS_LOG, 0);
+	check_thread_independence(SF_DE_CLASSIC, SF_LOSS_LOG, 0);
 }
 
 /* ---- the straight line: losses, penalty, stopping, statistics ------------ */

@@ -68,7 +68,7 @@ test_good_ddp(void)
 	CU_ASSERT_EQUAL(m->fit.loss, SF_LOSS_RELATIVE);
 	CU_ASSERT_EQUAL(m->fit.penalty, SF_PENALTY_L2);
 	CU_ASSERT_EQUAL(m->fit.lambda, 1e-3);
-	CU_ASSERT_EQUAL(m->fit.algorithm, SF_ALGORITHM_DE);
+	CU_ASSERT_EQUAL(m->fit.algorithm, SF_DE_CLASSIC);
 	CU_ASSERT_STRING_EQUAL(m->fit.strategy, "best1bin");
 	CU_ASSERT_EQUAL(m->fit.population, 60);
 	CU_ASSERT_EQUAL(m->fit.max_evals, 200000);
@@ -168,7 +168,7 @@ test_defaults(void)
 	CU_ASSERT_PTR_NULL(m->output.text);
 	CU_ASSERT_EQUAL(m->fit.loss, SF_LOSS_RELATIVE);
 	CU_ASSERT_EQUAL(m->fit.penalty, SF_PENALTY_NONE);
-	CU_ASSERT_EQUAL(m->fit.algorithm, SF_ALGORITHM_LSHADE);
+	CU_ASSERT_EQUAL(m->fit.algorithm, SF_DE_LSHADE);
 	CU_ASSERT_TRUE(m->fit.polish);
 	CU_ASSERT_FALSE(m->fit.has_seed);
 	CU_ASSERT_EQUAL(m->fit.weighting, SF_WEIGHTS_NONE);

@@ -586,7 +586,7 @@ test_json_optional(void)
 	json_t *j;
 
 	hand_open(&h);
-	h.fit.settings.algorithm = SF_ALGORITHM_DE;
+	h.fit.settings.algorithm = SF_DE_CLASSIC;
 	snprintf(h.fit.settings.strategy, sizeof h.fit.settings.strategy,
 	         "rand1exp");
 	h.fit.settings.seed = 9007199254740993ULL; /* 2^53 + 1 */

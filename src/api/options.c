@@ -373,10 +373,8 @@ read_number(const char *name, const char *what, const char *text, int zero,
 static int
 fit_option(int id, const char *v, sf_fit_options *o, sf_error *err)
 {
-	static const char *const algorithms[] = {"lshade", "jso", "de"};
-	static const char *const losses[] = {"relative", "sse", "log",
-	                                     "absolute", "huber"};
 	static const char *const scales[] = {"auto", "linear", "log"};
+	const char *near = NULL;
 	size_t count = 0;
 	int k = 0, rc = SF_OK;
 
@@ -394,18 +392,18 @@ fit_option(int id, const char *v, sf_fit_options *o, sf_error *err)
 		o->threads = (int)count;
 		return rc;
 	case O_ALGORITHM:
-		rc = read_choice("algorithm", v, algorithms, 3, "", &k, err);
+		if (sf_de_algorithm_find(v, &o->algorithm, &near) != SF_OK)
+			return refuse(err, near, "unknown algorithm '%s'", v);
 		o->has_algorithm = 1;
-		o->algorithm = (sf_algorithm)k;
-		return rc;
+		return SF_OK;
 	case O_MAX_EVALS:
 		return read_count("max-evals", v, 1, SIZE_MAX, &o->max_evals,
 		                  err);
 	case O_LOSS:
-		rc = read_choice("loss", v, losses, 5, "", &k, err);
+		if (sf_loss_find(v, &o->loss, &near) != SF_OK)
+			return refuse(err, near, "unknown loss '%s'", v);
 		o->has_loss = 1;
-		o->loss = (sf_loss)k;
-		return rc;
+		return SF_OK;
 	case O_LAMBDA:
 		o->has_lambda = 1;
 		return read_number("lambda", "a number >= 0", v, 1, &o->lambda,

@@ -1,8 +1,9 @@
 /*
- * suggest.c - nearest-name suggestions by edit distance.
+ * suggest.c - nearest-name suggestions by edit distance, lists of choices.
  */
 #include "base/suggest.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { SUGGEST_MAX_LEN = 64 };
@@ -75,4 +76,46 @@ sf_suggest_nearest(const char *name, const char *const *candidates, size_t n)
 		}
 	}
 	return best;
+}
+
+size_t
+sf_suggest_match(const char *name, const char *const *names, size_t n,
+                 const char **nearest)
+{
+	for (size_t i = 0; name != NULL && i < n; i++)
+		if (names[i] != NULL && strcmp(name, names[i]) == 0)
+			return i;
+	if (nearest != NULL)
+		*nearest =
+		    name != NULL ? sf_suggest_nearest(name, names, n) : NULL;
+	return n;
+}
+
+char *
+sf_suggest_list(const char *const *names, size_t n, char *buf, size_t size)
+{
+	size_t used = 0, left = 0, written = 0;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		left += names[i] != NULL;
+	for (size_t i = 0; i < n && used < size; i++) {
+		int k;
+
+		if (names[i] == NULL)
+			continue;
+		left--;
+		k = snprintf(buf + used, size - used, "%s%s",
+		             written == 0 ? ""
+		             : left == 0  ? " or "
+		                          : ", ",
+		             names[i]);
+		written++;
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+	return buf;
 }

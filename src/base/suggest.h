@@ -1,5 +1,6 @@
 /*
- * suggest.h - "did you mean ...?" for every name a user can mistype.
+ * suggest.h - "did you mean ...?" for every name a user can mistype, and
+ * the list of choices a message or a help line offers.
  *
  * Commands, options, YAML keys, column names and formula names all go
  * through here, so every module suggests the same way: the candidate with
@@ -28,5 +29,21 @@ int sf_suggest_distance(const char *a, const char *b);
  */
 const char *sf_suggest_nearest(const char *name, const char *const *candidates,
                                size_t n);
+
+/*
+ * The index of name among the n names (NULL entries skipped), or n when
+ * it is none of them (or NULL); then *nearest, when nearest is not NULL,
+ * is sf_suggest_nearest's candidate, or NULL.  Exact, case-sensitive.
+ */
+size_t sf_suggest_match(const char *name, const char *const *names, size_t n,
+                        const char **nearest);
+
+/*
+ * The n names (NULL entries skipped) as a message or help line offers
+ * them: "a, b or c" ("a or b", "a").  Written into buf, size bytes,
+ * cut short when it does not fit and always terminated; returns buf.
+ */
+char *sf_suggest_list(const char *const *names, size_t n, char *buf,
+                      size_t size);
 
 #endif /* SF_SUGGEST_H */

@@ -230,10 +230,8 @@ parse_choice(const char *cmd, const char *option, const char *arg,
 int
 cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 {
-	static const char *const algorithms[] = {"lshade", "jso", "de"};
-	static const char *const losses[] = {"relative", "sse", "log",
-	                                     "absolute", "huber"};
 	static const char *const scales[] = {"auto", "linear", "log"};
+	const char *near = NULL;
 	size_t count = 0;
 	int k = 0;
 
@@ -253,11 +251,10 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 		o->threads = (int)count;
 		break;
 	case 'a':
-		if (parse_choice(cmd, "algorithm", arg, algorithms, 3, &k) !=
-		    SF_EXIT_OK)
-			return SF_EXIT_USAGE;
+		if (sf_de_algorithm_find(arg, &o->algorithm, &near) != SF_OK)
+			return cli_usage(cmd, near, "unknown algorithm '%s'",
+			                 arg);
 		o->has_algorithm = 1;
-		o->algorithm = (sf_algorithm)k;
 		break;
 	case 'e':
 		if (cli_count(cmd, "max-evals", arg, 1, SIZE_MAX,
@@ -265,10 +262,9 @@ cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
 			return SF_EXIT_USAGE;
 		break;
 	case 'l':
-		if (parse_choice(cmd, "loss", arg, losses, 5, &k) != SF_EXIT_OK)
-			return SF_EXIT_USAGE;
+		if (sf_loss_find(arg, &o->loss, &near) != SF_OK)
+			return cli_usage(cmd, near, "unknown loss '%s'", arg);
 		o->has_loss = 1;
-		o->loss = (sf_loss)k;
 		break;
 	case 'L':
 		if (sf_parse_double(arg, &o->lambda) != SF_OK || o->lambda < 0)
@@ -338,14 +334,42 @@ cli_count(const char *cmd, const char *option, const char *text, size_t lo,
 	                 option, lo, hi, text);
 }
 
+/* Help text with each mark of a vocabulary (cli.h) replaced by the names
+ * in its table. */
+static void
+print_help_text(FILE *out, const char *text)
+{
+	static const char algorithms[] = CLI_HELP_ALGORITHMS,
+	                  losses[] = CLI_HELP_LOSSES;
+	const char *mark;
+	char list[256];
+
+	while ((mark = strchr(text, '{')) != NULL) {
+		fwrite(text, 1, (size_t)(mark - text), out);
+		text = mark + 1;
+		if (strncmp(mark, algorithms, sizeof algorithms - 1) == 0) {
+			fputs(sf_de_algorithm_list(list, sizeof list), out);
+			text = mark + sizeof algorithms - 1;
+		} else if (strncmp(mark, losses, sizeof losses - 1) == 0) {
+			fputs(sf_loss_list(list, sizeof list, 0), out);
+			text = mark + sizeof losses - 1;
+		} else {
+			fputc('{', out);
+		}
+	}
+	fputs(text, out);
+}
+
 void
 cli_print_help(FILE *out, const sf_command *cmd)
 {
 	/* The summary is written for the command list, in lower case. */
 	fprintf(out, "Usage: scalefit %s\n%c%s.\n", cmd->synopsis,
 	        toupper((unsigned char)cmd->summary[0]), cmd->summary + 1);
-	if (cmd->help[0] != '\0')
-		fprintf(out, "\n%s", cmd->help);
+	if (cmd->help[0] != '\0') {
+		fputc('\n', out);
+		print_help_text(out, cmd->help);
+	}
 }
 
 void

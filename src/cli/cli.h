@@ -42,7 +42,8 @@ int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
               size_t hi, size_t *out);
 
 /* Print a command's help (usage line, summary, options) to out: the same
- * text for `scalefit help NAME` and `scalefit NAME --help`. */
+ * text for `scalefit help NAME` and `scalefit NAME --help`, the marks
+ * CLI_HELP_ALGORITHMS and CLI_HELP_LOSSES replaced by their lists. */
 void cli_print_help(FILE *out, const sf_command *cmd);
 
 /* Print the command's help on stdout and exit: 0, or 2 when stdout could
@@ -91,13 +92,19 @@ int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 	}
 /* clang-format on */
 
+/* Help text names the choices of a vocabulary by these marks, which
+ * cli_print_help replaces by the names in its table: "lshade, jso or de"
+ * (solve/de.h), "relative, sse, log, absolute or huber" (solve/loss.h). */
+#define CLI_HELP_ALGORITHMS "{algorithms}"
+#define CLI_HELP_LOSSES "{losses}"
+
 /* The help lines of those options. */
 #define CLI_FIT_OPTIONS_HELP                                                   \
 	"      --seed N        random seed (default: the model's, else 1)\n"   \
 	"      --threads N     OpenMP threads for the cost (default: all)\n"   \
-	"      --algorithm A   lshade, jso or de\n"                            \
+	"      --algorithm A   " CLI_HELP_ALGORITHMS "\n"                      \
 	"      --max-evals N   cost evaluations of the global search\n"        \
-	"      --loss L        relative, sse, log, absolute or huber\n"        \
+	"      --loss L        " CLI_HELP_LOSSES "\n"                          \
 	"      --lambda X      regularisation strength (l2 unless the "        \
 	"model says l1)\n"                                                     \
 	"      --time-limit S  stop the search after S seconds\n"              \

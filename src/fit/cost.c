@@ -8,6 +8,7 @@
  */
 #include "fit/cost.h"
 #include "solve/boxls.h"
+#include "solve/loss.h"
 #include "base/rng.h"
 
 #include <math.h>
@@ -38,8 +39,9 @@ struct sf_cost {
 	double *q; /* sse, relative: the loss is sum q_i (f_i - y_i)^2 */
 	size_t n, P;
 	sf_cost_settings s;
-	double *scale;  /* 1 / max(|lower|, |upper|) */
-	size_t nlinear; /* separable: how many, and which */
+	const sf_loss_method *loss; /* s.loss's row (solve/loss.h) */
+	double *scale;              /* 1 / max(|lower|, |upper|) */
+	size_t nlinear;             /* separable: how many, and which */
 	size_t *linear;
 	double *linear_lo, *linear_hi;
 	cost_slot *slots;
@@ -102,7 +104,11 @@ sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
 		sf_error_set(err, SF_EVALUE, "lambda must be finite and >= 0");
 		return NULL;
 	}
-	if (s->loss == SF_LOSS_HUBER && !(s->huber_delta > 0)) {
+	if (sf_loss_get(s->loss) == NULL) {
+		sf_error_set(err, SF_EVALUE, "unknown loss %d", (int)s->loss);
+		return NULL;
+	}
+	if (sf_loss_get(s->loss)->uses_delta && !(s->huber_delta > 0)) {
 		sf_error_set(err, SF_EVALUE, "huber_delta must be > 0");
 		return NULL;
 	}
@@ -113,6 +119,7 @@ sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
 	c->n = d->rows;
 	c->P = f->nparams;
 	c->s = *s;
+	c->loss = sf_loss_get(s->loss);
 	c->nslots = thread_count(s->threads);
 	columns = calloc(d->ninputs + 1, sizeof *columns);
 	c->scale = calloc(c->P + 1, sizeof *c->scale);
@@ -132,17 +139,15 @@ sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
 			goto oom;
 		memcpy(c->w, weights, c->n * sizeof *c->w);
 	}
-	/* The two quadratic losses in one form, weight and 1 / y^2 folded
-	 * in, so the hot loop has neither a division nor a branch. */
-	if (s->loss == SF_LOSS_SSE || s->loss == SF_LOSS_RELATIVE) {
+	/* The quadratic losses in one form, weight and (for relative)
+	 * 1 / y^2 folded in, so the hot loop has neither a division nor a
+	 * branch. */
+	if (c->loss->quadratic != NULL) {
 		if ((c->q = malloc((c->n + 1) * sizeof *c->q)) == NULL)
 			goto oom;
-		for (size_t i = 0; i < c->n; i++) {
-			double w = c->w != NULL ? c->w[i] : 1;
-			c->q[i] = s->loss == SF_LOSS_SSE
-			              ? w
-			              : w / (c->y[i] * c->y[i]);
-		}
+		for (size_t i = 0; i < c->n; i++)
+			c->q[i] = c->loss->quadratic(c->w != NULL ? c->w[i] : 1,
+			                             c->y[i]);
 	}
 	for (size_t j = 0; j < c->P; j++) {
 		double m = fmax(fabs(f->lower[j]), fabs(f->upper[j]));
@@ -187,35 +192,6 @@ sf_cost_threads(const sf_cost *c)
 	return c->nslots;
 }
 
-/* The loss of one row's prediction, before its weight. */
-static double
-row_loss(const sf_cost_settings *s, double f, double y)
-{
-	double u;
-
-	switch (s->loss) {
-	case SF_LOSS_SSE:
-		return (f - y) * (f - y);
-	case SF_LOSS_RELATIVE:
-		u = (f - y) / y;
-		return u * u;
-	case SF_LOSS_LOG:
-		if (!(f > 0))
-			return INFINITY;
-		u = log(f / y);
-		return u * u;
-	case SF_LOSS_ABSOLUTE:
-		return fabs(f - y);
-	case SF_LOSS_HUBER:
-		u = fabs((f - y) / y);
-		return u <= s->huber_delta
-		           ? u * u
-		           : 2 * s->huber_delta * u -
-		                 s->huber_delta * s->huber_delta;
-	}
-	return NAN;
-}
-
 double
 sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 {
@@ -237,18 +213,19 @@ sf_cost_loss(const sf_cost *c, const double *theta, int slot)
 			                            c->value_data, begin, end,
 			                            c->y, c->q, ws->scratch);
 		else {
+			double (*row)(double, double, double) = c->loss->row;
+			double delta = c->s.huber_delta;
+
 			sf_program_run(c->formula->value, c->value_data, begin,
 			               end, ws->out, ws->scratch);
 			if (c->w == NULL)
 				for (size_t i = begin; i < end; i++)
-					sum += row_loss(
-					    &c->s, ws->out[i - begin], c->y[i]);
+					sum += row(ws->out[i - begin], c->y[i],
+					           delta);
 			else
 				for (size_t i = begin; i < end; i++)
-					sum +=
-					    c->w[i] *
-					    row_loss(&c->s, ws->out[i - begin],
-					             c->y[i]);
+					sum += c->w[i] * row(ws->out[i - begin],
+					                     c->y[i], delta);
 		}
 		/* A lost cause: no need to finish the sum. */
 		if (!(sum < INFINITY))
@@ -327,7 +304,7 @@ sf_cost_population(const sf_cost *c, double *candidates, size_t n,
 int
 sf_cost_is_least_squares(const sf_cost *c)
 {
-	return c->s.loss != SF_LOSS_ABSOLUTE &&
+	return c->loss->residual != NULL &&
 	       (c->s.penalty != SF_PENALTY_L1 || c->s.lambda == 0);
 }
 
@@ -343,46 +320,6 @@ sf_cost_residual_count(const sf_cost *c)
 	return c->n + (penalty_rows(c) ? c->P : 0);
 }
 
-/*
- * Row i's residual, and the factor that turns df/dtheta into its
- * derivative: r = g(f), dr/dtheta = g'(f) df/dtheta.
- */
-static void
-row_residual(const sf_cost_settings *s, double f, double y, double sw,
-             double *r, double *dr_df)
-{
-	double u, a, rho;
-
-	switch (s->loss) {
-	case SF_LOSS_SSE:
-		*r = sw * (f - y);
-		*dr_df = sw;
-		return;
-	case SF_LOSS_LOG:
-		*r = f > 0 ? sw * log(f / y) : NAN;
-		*dr_df = sw / f;
-		return;
-	case SF_LOSS_HUBER:
-		u = (f - y) / y;
-		a = fabs(u);
-		if (a <= s->huber_delta) {
-			*r = sw * u;
-			*dr_df = sw / y;
-			return;
-		}
-		/* r = sign(u) sqrt(rho(u)): its square is the Huber loss. */
-		rho = 2 * s->huber_delta * a - s->huber_delta * s->huber_delta;
-		*r = sw * copysign(sqrt(rho), u);
-		*dr_df = sw * s->huber_delta / sqrt(rho) / y;
-		return;
-	case SF_LOSS_RELATIVE:
-	default:
-		*r = sw * (f - y) / y;
-		*dr_df = sw / y;
-		return;
-	}
-}
-
 static int
 residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
              int slot)
@@ -393,6 +330,10 @@ residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
 	    J != NULL ? c->formula->gradient : c->formula->value;
 	const sf_expr_data *data = J != NULL ? c->gradient_data : c->value_data;
 
+	/* Row i's residual, and g = dr/df, which turns df/dtheta into the
+	 * residual's derivative: dr/dtheta = g df/dtheta. */
+	if (c->loss->residual == NULL)
+		return SF_EVALUE;
 	sf_program_load(prog, data, theta, c->n, ws->scratch);
 	for (size_t begin = 0; begin < c->n; begin += COST_CHUNK) {
 		size_t end =
@@ -403,8 +344,8 @@ residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
 		for (size_t i = begin; i < end; i++) {
 			double sw = c->w != NULL ? sqrt(c->w[i]) : 1, g;
 
-			row_residual(&c->s, ws->out[i - begin], c->y[i], sw,
-			             &r[i], &g);
+			c->loss->residual(ws->out[i - begin], c->y[i], sw,
+			                  c->s.huber_delta, &r[i], &g);
 			if (!isfinite(r[i]))
 				return SF_EVALUE;
 			if (J == NULL)
@@ -444,7 +385,7 @@ sf_cost_residuals(const sf_cost *c, const double *theta, double *r, double *J)
 int
 sf_cost_is_separable_loss(const sf_cost *c)
 {
-	return (c->s.loss == SF_LOSS_SSE || c->s.loss == SF_LOSS_RELATIVE) &&
+	return c->loss->quadratic != NULL &&
 	       (c->s.penalty != SF_PENALTY_L1 || c->s.lambda == 0);
 }
 

@@ -3,19 +3,13 @@
  * a penalty on the parameters, and its evaluation for a whole population.
  *
  * For row i with prediction f_i, measurement y_i and weight w_i (1 when
- * the dataset has none):
- *   sse       sum w_i (f_i - y_i)^2
- *   relative  sum w_i ((f_i - y_i) / y_i)^2                (the default)
- *   log       sum w_i (log f_i - log y_i)^2    (f_i <= 0 costs +inf)
- *   absolute  sum w_i |f_i - y_i|
- *   huber     sum w_i rho(u_i), u_i = (f_i - y_i) / y_i, rho(u) = u^2 for
- *             |u| <= delta, else 2 delta |u| - delta^2 (so it equals the
- *             relative loss for small errors and grows linearly beyond)
- * The penalty works on the parameters scaled by their bounds,
- * z_j = theta_j / max(|lower_j|, |upper_j|), so lambda is unit-free:
- *   l2: sum z_j^2    l1: sum |z_j|    none: 0
- * Every loss except absolute is a sum of squared residuals, and so is
- * the l2 penalty; sf_cost_residuals() gives them, with their Jacobian, so
+ * the dataset has none) the loss is sum w_i row(f_i, y_i), row being the
+ * loss's function in solve/loss.h's table (relative, sse, log, absolute,
+ * huber; their definitions are there).  The penalty works on the parameters
+ * scaled by their bounds, z_j = theta_j / max(|lower_j|, |upper_j|), so lambda
+ * is unit-free: l2: sum z_j^2    l1: sum |z_j|    none: 0 A loss with a
+ * residual function (every one but absolute) is a sum of squared residuals, and
+ * so is the l2 penalty; sf_cost_residuals() gives them, with their Jacobian, so
  * the least-squares polish minimises exactly the same cost.
  *
  * Any non-finite cost (a NaN prediction, a log of a negative) is +INFINITY,
@@ -33,6 +27,7 @@
 #include "base/error.h"
 #include "input/formula.h"
 #include "input/model.h"
+#include "solve/loss.h"
 
 typedef struct sf_cost sf_cost;
 
@@ -50,7 +45,8 @@ typedef struct sf_cost_settings {
 /*
  * A cost over the rows of d for formula f.  weights (d->rows values) may
  * be NULL for 1 each, and is copied.  Returns NULL with err filled
- * (SF_ENOMEM; SF_EVALUE for lambda < 0 or a non-positive huber_delta).
+ * (SF_ENOMEM; SF_EVALUE for lambda < 0, an unknown loss, or a
+ * non-positive huber_delta for a loss that uses it).
  */
 sf_cost *sf_cost_alloc(const sf_formula *f, const sf_dataset *d,
                        const double *weights, const sf_cost_settings *s,
@@ -89,8 +85,9 @@ void sf_cost_population(const sf_cost *c, double *candidates, size_t n,
                         double *costs);
 
 /*
- * 1 when the cost is a sum of squared residuals (every loss but absolute,
- * with a none or l2 penalty), so the least-squares polish applies.
+ * 1 when the cost is a sum of squared residuals (a loss with a residual
+ * function, with a none or l2 penalty), so the least-squares polish
+ * applies.
  */
 int sf_cost_is_least_squares(const sf_cost *c);
 
@@ -104,8 +101,8 @@ size_t sf_cost_residual_count(const sf_cost *c);
  * The residuals r (sf_cost_residual_count values) whose squares sum to the
  * total cost at theta, and when J is not NULL their Jacobian (row-major,
  * residuals x P).  Returns SF_OK, or SF_EVALUE when a residual or
- * derivative is not finite.  Uses thread slot 0's scratch.  Only for a
- * least-squares cost.
+ * derivative is not finite or the loss has no residuals.  Uses thread
+ * slot 0's scratch.  Only for a least-squares cost.
  */
 int sf_cost_residuals(const sf_cost *c, const double *theta, double *r,
                       double *J);
@@ -119,8 +116,9 @@ void sf_cost_predict(const sf_cost *c, const double *theta, double *f);
  * (t0 + steps * (a + c * b) + ...): the residuals are affine in those
  * constants.  For such a constant the best value given the others is a
  * bounded linear least-squares solve (boxls.h), so the global search only
- * needs to look at the others - often none at all.  Applies to the sse
- * and relative losses with no or an l2 penalty.
+ * needs to look at the others - often none at all.  Applies to the
+ * quadratic losses (sse, relative: solve/loss.h) with no or an l2
+ * penalty.
  */
 
 /* 1 when the loss and penalty allow separable evaluation. */

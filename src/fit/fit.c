@@ -78,9 +78,8 @@ de_settings(const sf_fit_settings *s, sf_de_settings *de, sf_error *err)
 {
 	int rc;
 
-	/* sf_algorithm takes sf_de_algorithm's values (model.h). */
-	sf_de_settings_default(de, (sf_de_algorithm)s->algorithm);
-	if (s->algorithm == SF_ALGORITHM_DE &&
+	sf_de_settings_default(de, s->algorithm);
+	if (!sf_de_method_get(s->algorithm)->adaptive &&
 	    (rc = sf_de_strategy_parse(s->strategy, &de->mutation,
 	                               &de->crossover, err)) != SF_OK)
 		return rc;
@@ -116,7 +115,7 @@ sf_fit_weights(const sf_fit_settings *s, const sf_dataset *d, double **weights,
 {
 	double *w, *var, pooled = 0, mean_w = 0;
 	size_t repeated = 0;
-	int relative = s->loss != SF_LOSS_SSE && s->loss != SF_LOSS_ABSOLUTE;
+	int relative = sf_loss_get(s->loss)->multiplicative; /* loss.h */
 
 	*weights = NULL;
 	if (s->weighting == SF_WEIGHTS_NONE)
@@ -791,7 +790,7 @@ run_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	/* Probes as restarts: the adaptive algorithms only (classic DE
 	 * stays scipy's), which always have a budget to take shares of. */
 	run->probe = r->settings.polish && sf_cost_is_least_squares(cost) &&
-	             r->settings.algorithm != SF_ALGORITHM_DE;
+	             sf_de_method_get(r->settings.algorithm)->adaptive;
 	rc = run_search(cost, f, m, o, start, linear, run, r, err);
 	if (rc != SF_OK || !(r->cost < INFINITY))
 		return rc;
@@ -913,7 +912,8 @@ static int
 restart_again(const sf_fit_result *r, const search_run *run, size_t used,
               size_t budget, double best, size_t next_population)
 {
-	if (r->settings.algorithm == SF_ALGORITHM_DE || run->timed_out ||
+	if (!sf_de_method_get(r->settings.algorithm)->adaptive ||
+	    run->timed_out ||
 	    (run->stop != SF_DE_STOP_TOL &&
 	     run->stop != SF_DE_STOP_STAGNATION) ||
 	    !(best > 0) || next_population > SF_DE_POPULATION_MAX)

@@ -52,7 +52,7 @@ typedef struct sf_fit_options {
 	int threads;         /* <= 0: all available */
 	int parallel_always; /* 1: threads even for small problems (tests) */
 	int has_algorithm;
-	sf_algorithm algorithm;
+	sf_de_algorithm algorithm;
 	size_t max_evals; /* 0: the model's or the default */
 	int has_loss;
 	sf_loss loss;

@@ -11,15 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Relative errors for the losses that divide by (or take the log of) the
- * measured time; absolute ones otherwise. */
-static int
-loss_is_multiplicative(sf_loss loss)
-{
-	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
-	       loss == SF_LOSS_HUBER;
-}
-
 /* The error of prediction pred of measurement y on the model's scale. */
 static double
 scaled_error(int multiplicative, double pred, double y)
@@ -321,7 +312,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 
 	memset(out, 0, sizeof *out);
 	out->growth = NAN;
-	out->multiplicative = loss_is_multiplicative(r->settings.loss);
+	/* Relative errors for the losses whose errors are (solve/loss.h). */
+	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	out->dof = (double)s->dof;
 	out->t = s->t95;
 	if (s->dof < 1 || !isfinite(s->t95))

@@ -180,8 +180,9 @@ sf_stats_compute(const sf_formula *f, const sf_dataset *d,
 		goto oom;
 	if ((rc = sf_fit_weights(&r->settings, d, &weights, err)) != SF_OK)
 		goto done;
-	/* The loss alone (no penalty rows), on one thread. */
-	if (cs.loss == SF_LOSS_ABSOLUTE)
+	/* The loss alone (no penalty rows), on one thread; a loss that is
+	 * not a sum of squares (absolute) has sse's residuals. */
+	if (sf_loss_get(cs.loss)->residual == NULL)
 		cs.loss = SF_LOSS_SSE;
 	if ((cost = sf_cost_alloc(f, d, weights, &cs, err)) == NULL) {
 		rc = err != NULL ? err->code : SF_ENOMEM;

@@ -1,12 +1,9 @@
 /*
  * csv.c - loading a CSV file into a typed, immutable sf_table.
  *
- * The reader works record by record over a window of bytes: the whole text
- * for sf_table_parse(), a fixed-size buffer refilled from the file for
- * sf_table_load().  A record is first delimited (its end is the first LF
- * outside quotes, found with memchr; only a record holding a quote is
- * scanned byte by byte), so the field splitter never runs out of bytes and
- * a refill never happens inside a record.  Cells go straight into per-column
+ * The records come from input/record.h's reader, over a window of bytes:
+ * the whole text for sf_table_parse(), a fixed-size buffer refilled from
+ * the file for sf_table_load().  Cells go straight into per-column
  * double arrays: the number, NaN for an empty cell, or for a text cell the
  * provisional id of its string in the column's hash dictionary.  Types are
  * decided when all rows are in (csv.h, "Column types"); a text column that
@@ -21,13 +18,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input/csv.h"
+#include "input/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +41,6 @@ enum {
 	 * memory, and /dev/zero or an endless pipe fails instead of
 	 * growing until the process is killed. */
 	CSV_MAX_BYTES = 1 << 30,
-	CSV_CHUNK =
-	    1 << 20, /* streaming buffer: 1 MiB, grown for longer records */
 	CSV_FIRST_ROWS = 1024,   /* initial row capacity, doubled as needed, */
 	CSV_FIRST_CELLS = 65536, /* but at most this many cells over all
 	                            columns (100,000 columns of 8 rows took
@@ -100,118 +94,14 @@ struct sf_table {
 	int *lines;
 };
 
-/* One cell, as the splitter hands it over. */
-typedef struct csv_cell {
-	const char *text; /* unquoted content (maybe in scratch) */
-	size_t length;
-	const char *at;         /* its first byte in the record */
-	int line;               /* the physical line of at */
-	const char *line_start; /* and where that line starts */
-} csv_cell;
-
+/* A load: the records (input/record.h) and the table they fill. */
 typedef struct csv_parser {
+	sf_record_reader in;
 	sf_csv_options opt;
-	const char *file; /* for messages; may be NULL */
 	sf_table *t;
-	sf_error *err;
-	int fd;    /* streamed file, or -1 for memory */
-	char *buf; /* streaming buffer (owned) */
-	size_t cap;
-	const char *data; /* the window: data[0..len) */
-	size_t len;
-	size_t pos;   /* first byte not yet consumed */
-	int eof;      /* no bytes beyond data[len] */
-	int at_start; /* a byte order mark may come next */
-	int has_nul;  /* the input holds a NUL somewhere */
-	int pass;     /* 1: load; 2: reread text columns */
-	size_t row;   /* the current data row */
-	int line;     /* line of data[pos] */
-	int cur_line; /* physical line inside a record */
-	const char *cur_line_start;
-	uint64_t bytes; /* bytes read in this pass */
-	sf_sha256 sha;
-	char *scratch; /* unquoted content of a quoted field */
-	size_t scratch_cap;
+	int pass;   /* 1: load; 2: reread text columns */
+	size_t row; /* the current data row */
 } csv_parser;
-
-/* ------------------------------------------------------------------ */
-/* Errors                                                              */
-
-/*
- * Fill e with an error at byte at of the physical line starting at
- * line_start (at NULL: no column), quoting that line.
- */
-static int
-csv_verror(const csv_parser *ps, sf_error *e, int code, int line,
-           const char *line_start, const char *at, const char *fmt, va_list ap)
-{
-	char message[SF_ERROR_MESSAGE_MAX];
-	int column = 0;
-
-	if (e == NULL)
-		return code;
-	vsnprintf(message, sizeof message, fmt, ap);
-	if (at != NULL && line_start != NULL)
-		column = (int)(at - line_start) + 1;
-	sf_error_at(e, code, ps->file, line, column, "%s", message);
-	if (line_start != NULL && line > 0) {
-		const char *end = ps->data + ps->len;
-		const char *nl =
-		    memchr(line_start, '\n', (size_t)(end - line_start));
-		size_t n = (size_t)((nl != NULL ? nl : end) - line_start);
-
-		/* sf_error_quote() counts lines from the start of its text;
-		 * ours starts at the line itself. */
-		e->line = 1;
-		sf_error_quote(e, line_start, n);
-		e->line = line;
-	}
-	return code;
-}
-
-static int
-csv_error_into(const csv_parser *ps, sf_error *e, int code, int line,
-               const char *line_start, const char *at, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	csv_verror(ps, e, code, line, line_start, at, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-static int
-csv_error(const csv_parser *ps, int code, int line, const char *line_start,
-          const char *at, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	csv_verror(ps, ps->err, code, line, line_start, at, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* An error at byte at of the record being split. */
-static int
-csv_error_here(const csv_parser *ps, int code, const char *at, const char *fmt,
-               ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	csv_verror(ps, ps->err, code, ps->cur_line, ps->cur_line_start, at, fmt,
-	           ap);
-	va_end(ap);
-	return code;
-}
-
-static int
-csv_nomem(const csv_parser *ps)
-{
-	return sf_error_at(ps->err, SF_ENOMEM, ps->file, 0, 0, "out of memory");
-}
 
 /* Copy at most CSV_SNIPPET bytes of s into out for a message, with "..."
  * when cut and control bytes shown as '?'. */
@@ -382,351 +272,6 @@ csv_sort_levels(csv_column *c, size_t nrows)
 }
 
 /* ------------------------------------------------------------------ */
-/* Input                                                               */
-
-/*
- * Streaming only: keep the unconsumed bytes, make room (doubling the
- * buffer when they fill it), and read until the buffer is full or the file
- * ends, hashing what arrives.
- */
-static int
-csv_refill(csv_parser *ps)
-{
-	size_t keep = ps->len - ps->pos;
-
-	if (ps->pos > 0) {
-		memmove(ps->buf, ps->buf + ps->pos, keep);
-		ps->pos = 0;
-		ps->len = keep;
-	}
-	if (ps->len == ps->cap) {
-		size_t cap = 2 * ps->cap;
-		char *buf;
-
-		if (cap < ps->cap || cap > (size_t)INT_MAX * 2)
-			return csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
-			                 "a record longer than %d bytes",
-			                 INT_MAX);
-		buf = realloc(ps->buf, cap);
-		if (buf == NULL)
-			return csv_nomem(ps);
-		ps->buf = buf;
-		ps->cap = cap;
-	}
-	ps->data = ps->buf;
-	while (ps->len < ps->cap) {
-		ssize_t n = read(ps->fd, ps->buf + ps->len, ps->cap - ps->len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			char why[128];
-
-			if (strerror_r(errno, why, sizeof why) != 0)
-				snprintf(why, sizeof why, "error %d", errno);
-			return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
-			                   "cannot read: %s", why);
-		}
-		if (n == 0) {
-			ps->eof = 1;
-			break;
-		}
-		sf_sha256_update(&ps->sha, ps->buf + ps->len, (size_t)n);
-		if (memchr(ps->buf + ps->len, '\0', (size_t)n) != NULL)
-			ps->has_nul = 1;
-		ps->len += (size_t)n;
-		ps->bytes += (uint64_t)n;
-	}
-	return SF_OK;
-}
-
-/* The error for a NUL byte at nul, in the text starting at line start. */
-static int
-csv_nul_error(csv_parser *ps, const char *start, const char *nul)
-{
-	int line = ps->line;
-	const char *line_start = start;
-
-	for (const char *q = start; q < nul; q++) {
-		if (*q == '\n') {
-			line++;
-			line_start = q + 1;
-		}
-	}
-	return csv_error(ps, SF_ESYNTAX, line, line_start, nul,
-	                 "a NUL byte: this is not a text file");
-}
-
-static int
-csv_is_blank(const csv_parser *ps, int c)
-{
-	return (c == ' ' || c == '\t') && c != ps->opt.delimiter;
-}
-
-/*
- * Find the next record that is neither a comment nor blank.  Returns 1 and
- * sets [*start, *end) (line end excluded) with ps->line its first line,
- * 0 at the end of the input, or an error code (negated, as codes are
- * positive).  *quoted says whether the record holds a '"'.
- */
-static int
-csv_next_record(csv_parser *ps, const char **start, const char **end,
-                int *quoted, int *nlines)
-{
-	for (;;) {
-		const char *p = ps->data + ps->pos;
-		const char *limit = ps->data + ps->len;
-		const char *nl, *stop, *q;
-		int lines = 1, status;
-
-		if (ps->at_start && (size_t)(limit - p) < 3 && !ps->eof) {
-			if ((status = csv_refill(ps)) != SF_OK)
-				return -status;
-			continue;
-		}
-		if (ps->at_start) {
-			ps->at_start = 0;
-			if (limit - p >= 3 &&
-			    memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-				ps->pos += 3;
-				continue;
-			}
-		}
-		if (p == limit) {
-			if (ps->eof)
-				return 0;
-			if ((status = csv_refill(ps)) != SF_OK)
-				return -status;
-			continue;
-		}
-		nl = memchr(p, '\n', (size_t)(limit - p));
-		if (ps->opt.comment != '\0' && *p == ps->opt.comment) {
-			if (nl == NULL && !ps->eof) {
-				if ((status = csv_refill(ps)) != SF_OK)
-					return -status;
-				continue;
-			}
-			stop = nl != NULL ? nl : limit;
-			if (ps->has_nul &&
-			    (q = memchr(p, '\0', (size_t)(stop - p))) != NULL)
-				return -csv_nul_error(ps, p, q);
-			ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
-			if (ps->line == INT_MAX)
-				return -csv_error(
-				    ps, SF_ESYNTAX, ps->line, NULL, NULL,
-				    "more than %d lines", INT_MAX - 1);
-			ps->line++;
-			continue;
-		}
-		stop = nl != NULL ? nl : limit;
-		q = memchr(p, '"', (size_t)(stop - p));
-		if (q != NULL) {
-			/* Quotes: the record ends at the first LF outside
-			 * them, where the count of quotes so far is even. */
-			int inside = 0;
-
-			nl = NULL;
-			for (; q < limit; q++) {
-				if (*q == '"') {
-					inside = !inside;
-				} else if (*q == '\n') {
-					if (!inside) {
-						nl = q;
-						break;
-					}
-					lines++;
-				}
-			}
-			if (nl == NULL && !ps->eof) {
-				if ((status = csv_refill(ps)) != SF_OK)
-					return -status;
-				continue;
-			}
-			stop = nl != NULL ? nl : limit;
-		} else if (nl == NULL && !ps->eof) {
-			if ((status = csv_refill(ps)) != SF_OK)
-				return -status;
-			continue;
-		}
-		if (stop - p > INT_MAX - 2)
-			return -csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
-			                  "a record longer than %d bytes",
-			                  INT_MAX - 2);
-		if (ps->has_nul &&
-		    (q = memchr(p, '\0', (size_t)(stop - p))) != NULL)
-			return -csv_nul_error(ps, p, q);
-		*start = p;
-		*end = stop > p && stop[-1] == '\r' ? stop - 1 : stop;
-		*quoted = memchr(p, '"', (size_t)(stop - p)) != NULL;
-		/* A bare CR outside quotes: lines that end with CR alone
-		 * would otherwise read as one long record. */
-		if (!*quoted &&
-		    (q = memchr(p, '\r', (size_t)(*end - p))) != NULL)
-			return -csv_error(
-			    ps, SF_ESYNTAX, ps->line, p, q,
-			    "a carriage return inside a line: "
-			    "lines must end with LF or CR LF, not "
-			    "CR alone");
-		*nlines = lines;
-		ps->pos = (size_t)(stop - ps->data) + (nl != NULL);
-		if (lines > INT_MAX - ps->line)
-			return -csv_error(ps, SF_ESYNTAX, ps->line, NULL, NULL,
-			                  "more than %d lines", INT_MAX - 1);
-		/* A line of spaces and tabs only is blank. */
-		q = p;
-		while (q < *end && csv_is_blank(ps, (unsigned char)*q))
-			q++;
-		if (q == *end) {
-			ps->line += lines;
-			continue;
-		}
-		return 1;
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Fields                                                              */
-
-static int
-csv_scratch_append(csv_parser *ps, size_t *used, const char *s, size_t n)
-{
-	if (n == 0)
-		return SF_OK; /* scratch may still be NULL */
-	if (n > ps->scratch_cap - *used) {
-		size_t cap = ps->scratch_cap ? ps->scratch_cap : 256;
-		char *scratch;
-
-		while (n > cap - *used) {
-			if (cap > SIZE_MAX / 2)
-				return csv_nomem(ps);
-			cap *= 2;
-		}
-		scratch = realloc(ps->scratch, cap);
-		if (scratch == NULL)
-			return csv_nomem(ps);
-		ps->scratch = scratch;
-		ps->scratch_cap = cap;
-	}
-	memcpy(ps->scratch + *used, s, n);
-	*used += n;
-	return SF_OK;
-}
-
-/* Follow the physical lines through text[0..n) inside a quoted field. */
-static void
-csv_track_lines(csv_parser *ps, const char *s, size_t n)
-{
-	const char *end = s + n, *nl;
-
-	while ((nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
-		ps->cur_line++;
-		ps->cur_line_start = nl + 1;
-		s = nl + 1;
-	}
-}
-
-/*
- * Split the field starting at *pp (in a record ending at end) into cell.
- * Leaves *pp at the delimiter after the field or at end.
- */
-static int
-csv_split(csv_parser *ps, const char **pp, const char *end, int quoted,
-          csv_cell *cell)
-{
-	const char *s = *pp, *f, *e;
-	char delimiter = ps->opt.delimiter;
-
-	while (s < end && csv_is_blank(ps, (unsigned char)*s))
-		s++;
-	cell->line = ps->cur_line;
-	cell->line_start = ps->cur_line_start;
-	if (s == end) {
-		cell->text = s;
-		cell->length = 0;
-		cell->at = s;
-		*pp = s;
-		return SF_OK;
-	}
-	if (quoted && *s == '"') {
-		const char *open = s, *q = s + 1, *r;
-		int status;
-		size_t used = 0;
-
-		for (;;) {
-			r = memchr(q, '"', (size_t)(end - q));
-			if (r == NULL)
-				return csv_error(ps, SF_ESYNTAX, cell->line,
-				                 cell->line_start, open,
-				                 "unterminated quoted field: "
-				                 "no closing quote for this "
-				                 "one");
-			status =
-			    csv_scratch_append(ps, &used, q, (size_t)(r - q));
-			if (status != SF_OK)
-				return status;
-			csv_track_lines(ps, q, (size_t)(r - q));
-			if (r + 1 < end && r[1] == '"') {
-				if ((status = csv_scratch_append(
-				         ps, &used, "\"", 1)) != SF_OK)
-					return status;
-				q = r + 2;
-				continue;
-			}
-			q = r + 1;
-			break;
-		}
-		while (q < end && csv_is_blank(ps, (unsigned char)*q))
-			q++;
-		if (q < end && *q != delimiter)
-			return csv_error_here(ps, SF_ESYNTAX, q,
-			                      "'%c' after a closing quote: "
-			                      "expected '%c' or the line end",
-			                      *q, delimiter);
-		cell->text = used > 0 ? ps->scratch : "";
-		cell->length = used;
-		cell->at = open;
-		*pp = q;
-		return SF_OK;
-	}
-	f = memchr(s, delimiter, (size_t)(end - s));
-	if (f == NULL)
-		f = end;
-	e = f;
-	while (e > s && csv_is_blank(ps, (unsigned char)e[-1]))
-		e--;
-	if (quoted) {
-		const char *q = memchr(s, '"', (size_t)(e - s));
-
-		if (q != NULL)
-			return csv_error_here(ps, SF_ESYNTAX, q,
-			                      "a quote inside an unquoted "
-			                      "field: quote the whole field "
-			                      "and double the quote");
-	}
-	cell->text = s;
-	cell->length = (size_t)(e - s);
-	cell->at = s;
-	*pp = f;
-	return SF_OK;
-}
-
-/* Count the fields of the rest of a record, from just after a delimiter. */
-static size_t
-csv_count_rest(const csv_parser *ps, const char *p, const char *end)
-{
-	size_t n = 1;
-	int inside = 0;
-
-	for (; p < end; p++) {
-		if (*p == '"')
-			inside = !inside;
-		else if (*p == ps->opt.delimiter && !inside)
-			n++;
-	}
-	return n;
-}
-
-/* ------------------------------------------------------------------ */
 /* The header                                                          */
 
 typedef struct csv_name {
@@ -747,14 +292,14 @@ csv_name_compare(const void *a, const void *b)
 
 /* Check that no two names are equal: sorted, equal names are adjacent. */
 static int
-csv_check_names(csv_parser *ps, const csv_cell *cells)
+csv_check_names(csv_parser *ps, const sf_record_cell *cells)
 {
 	sf_table *t = ps->t;
 	csv_name *order = malloc(t->ncols * sizeof *order);
 	size_t dup = SF_CSV_NONE, first = 0;
 
 	if (order == NULL)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	for (size_t i = 0; i < t->ncols; i++)
 		order[i] = (csv_name){t->cols[i].name, i};
 	qsort(order, t->ncols, sizeof *order, csv_name_compare);
@@ -771,11 +316,12 @@ csv_check_names(csv_parser *ps, const csv_cell *cells)
 	free(order);
 	if (dup == SF_CSV_NONE)
 		return SF_OK;
-	return csv_error(
-	    ps, SF_ENAME, cells[dup].line, cells[dup].line_start, cells[dup].at,
-	    "duplicate column name '%s' (first at line %d, "
-	    "column %d)",
-	    t->cols[dup].name, t->cols[first].line, t->cols[first].column);
+	return sf_record_error(&ps->in, SF_ENAME, cells[dup].line,
+	                       cells[dup].line_start, cells[dup].at,
+	                       "duplicate column name '%s' (first at line %d, "
+	                       "column %d)",
+	                       t->cols[dup].name, t->cols[first].line,
+	                       t->cols[first].column);
 }
 
 /* Keep s[0..n) trimmed of spaces and tabs as a new string. */
@@ -802,24 +348,25 @@ static int
 csv_header(csv_parser *ps, const char *start, const char *end, int quoted)
 {
 	sf_table *t = ps->t;
-	csv_cell *cells = NULL;
+	sf_record_cell *cells = NULL;
 	size_t cap = 0;
 	const char *p = start;
 	int status = SF_OK;
 
 	for (;;) {
 		csv_column *col;
-		csv_cell cell;
+		sf_record_cell cell;
 
-		if ((status = csv_split(ps, &p, end, quoted, &cell)) != SF_OK)
+		if ((status = sf_record_split(&ps->in, &p, end, quoted,
+		                              &cell)) != SF_OK)
 			goto done;
 		if (t->ncols == cap) {
 			size_t n = cap ? 2 * cap : 16;
 			csv_column *cols;
-			csv_cell *more;
+			sf_record_cell *more;
 
 			if (n > SIZE_MAX / sizeof *cols) {
-				status = csv_nomem(ps);
+				status = sf_record_nomem(&ps->in);
 				goto done;
 			}
 			cols = realloc(t->cols, n * sizeof *cols);
@@ -829,7 +376,7 @@ csv_header(csv_parser *ps, const char *start, const char *end, int quoted)
 			if (more != NULL)
 				cells = more;
 			if (cols == NULL || more == NULL) {
-				status = csv_nomem(ps);
+				status = sf_record_nomem(&ps->in);
 				goto done;
 			}
 			cap = n;
@@ -838,7 +385,7 @@ csv_header(csv_parser *ps, const char *start, const char *end, int quoted)
 		memset(col, 0, sizeof *col);
 		col->name = csv_trimmed_copy(cell.text, cell.length);
 		if (col->name == NULL) {
-			status = csv_nomem(ps);
+			status = sf_record_nomem(&ps->in);
 			goto done;
 		}
 		t->ncols++;
@@ -846,11 +393,12 @@ csv_header(csv_parser *ps, const char *start, const char *end, int quoted)
 		col->column = (int)(cell.at - cell.line_start) + 1;
 		cells[t->ncols - 1] = cell;
 		if (col->name[0] == '\0') {
-			status = csv_error(ps, SF_ENAME, cell.line,
-			                   cell.line_start, cell.at,
-			                   "empty column name (field %zu of "
-			                   "the header)",
-			                   t->ncols);
+			status =
+			    sf_record_error(&ps->in, SF_ENAME, cell.line,
+			                    cell.line_start, cell.at,
+			                    "empty column name (field %zu of "
+			                    "the header)",
+			                    t->ncols);
 			goto done;
 		}
 		if (p == end)
@@ -878,18 +426,18 @@ csv_grow(csv_parser *ps)
 		          ? CSV_FIRST_CELLS / t->ncols
 		          : 8;
 	if (cap > SIZE_MAX / sizeof(double))
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	/* A failure part way leaves some arrays larger than t->cap: fine. */
 	for (size_t c = 0; c < t->ncols; c++) {
 		double *v = realloc(t->cols[c].values, cap * sizeof *v);
 
 		if (v == NULL)
-			return csv_nomem(ps);
+			return sf_record_nomem(&ps->in);
 		t->cols[c].values = v;
 	}
 	lines = realloc(t->lines, cap * sizeof *lines);
 	if (lines == NULL)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	t->lines = lines;
 	t->cap = cap;
 	return SF_OK;
@@ -897,22 +445,23 @@ csv_grow(csv_parser *ps)
 
 /* Note where column c first holds a cell that is not a finite number. */
 static int
-csv_note_bad(csv_parser *ps, csv_column *c, const csv_cell *cell,
+csv_note_bad(csv_parser *ps, csv_column *c, const sf_record_cell *cell,
              sf_number_kind kind)
 {
 	c->first_bad = malloc(sizeof *c->first_bad);
 	if (c->first_bad == NULL)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	csv_snippet(c->first_bad_text, cell->text, cell->length);
 	c->first_bad_kind = kind;
-	csv_error_into(ps, c->first_bad, SF_ETYPE, cell->line, cell->line_start,
-	               cell->at, "'%s' is not a number", c->first_bad_text);
+	sf_record_error_into(&ps->in, c->first_bad, SF_ETYPE, cell->line,
+	                     cell->line_start, cell->at, "'%s' is not a number",
+	                     c->first_bad_text);
 	return SF_OK;
 }
 
 /* Pass 1: store the cell of column c in the current row. */
 static int
-csv_store(csv_parser *ps, csv_column *c, const csv_cell *cell)
+csv_store(csv_parser *ps, csv_column *c, const sf_record_cell *cell)
 {
 	double *slot = &c->values[ps->row];
 	sf_number_kind kind;
@@ -939,19 +488,19 @@ csv_store(csv_parser *ps, csv_column *c, const csv_cell *cell)
 	if (c->first_bad == NULL && csv_note_bad(ps, c, cell, kind) != SF_OK)
 		return SF_ENOMEM;
 	if (csv_dict_intern(&c->dict, cell->text, cell->length, &id) != SF_OK)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	*slot = (double)id;
 	return SF_OK;
 }
 
 /* Pass 2: a column being reread keeps every cell as text. */
 static int
-csv_restore(csv_parser *ps, csv_column *c, const csv_cell *cell)
+csv_restore(csv_parser *ps, csv_column *c, const sf_record_cell *cell)
 {
 	size_t id;
 
 	if (csv_dict_intern(&c->dict, cell->text, cell->length, &id) != SF_OK)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	c->values[ps->row] = (double)id;
 	return SF_OK;
 }
@@ -968,16 +517,17 @@ csv_row(csv_parser *ps, const char *start, const char *end, int quoted)
 	if (ps->pass == 1) {
 		if (ps->row == t->cap && (status = csv_grow(ps)) != SF_OK)
 			return status;
-		t->lines[ps->row] = ps->line;
-	} else if (ps->row >= t->nrows || t->lines[ps->row] != ps->line) {
-		return sf_error_at(ps->err, SF_EIO, ps->file, ps->line, 0,
-		                   "the file changed while it was read");
+		t->lines[ps->row] = ps->in.line;
+	} else if (ps->row >= t->nrows || t->lines[ps->row] != ps->in.line) {
+		return sf_error_at(ps->in.err, SF_EIO, ps->in.file, ps->in.line,
+		                   0, "the file changed while it was read");
 	}
 	for (;;) {
-		csv_cell cell;
+		sf_record_cell cell;
 		csv_column *col = &t->cols[c];
 
-		if ((status = csv_split(ps, &p, end, quoted, &cell)) != SF_OK)
+		if ((status = sf_record_split(&ps->in, &p, end, quoted,
+		                              &cell)) != SF_OK)
 			return status;
 		if (ps->pass == 1)
 			status = csv_store(ps, col, &cell);
@@ -990,18 +540,19 @@ csv_row(csv_parser *ps, const char *start, const char *end, int quoted)
 			break;
 		p++; /* the delimiter */
 		if (c == t->ncols)
-			return csv_error_here(
-			    ps, SF_ESYNTAX, p,
+			return sf_record_error_here(
+			    &ps->in, SF_ESYNTAX, p,
 			    "expected %zu field%s (as in "
 			    "the header), got %zu",
 			    t->ncols, t->ncols == 1 ? "" : "s",
-			    t->ncols + csv_count_rest(ps, p, end));
+			    t->ncols + sf_record_count_rest(&ps->in, p, end));
 	}
 	if (c < t->ncols)
-		return csv_error_here(ps, SF_ESYNTAX, end,
-		                      "expected %zu fields (as in the header), "
-		                      "got %zu",
-		                      t->ncols, c);
+		return sf_record_error_here(
+		    &ps->in, SF_ESYNTAX, end,
+		    "expected %zu fields (as in the header), "
+		    "got %zu",
+		    t->ncols, c);
 	ps->row++;
 	return SF_OK;
 }
@@ -1013,14 +564,15 @@ csv_rows(csv_parser *ps)
 	const char *start, *end;
 	int quoted, nlines, r;
 
-	while ((r = csv_next_record(ps, &start, &end, &quoted, &nlines)) > 0) {
+	while ((r = sf_record_next(&ps->in, &start, &end, &quoted, &nlines)) >
+	       0) {
 		int status;
 
-		ps->cur_line = ps->line;
-		ps->cur_line_start = start;
+		ps->in.cur_line = ps->in.line;
+		ps->in.cur_line_start = start;
 		if ((status = csv_row(ps, start, end, quoted)) != SF_OK)
 			return status;
-		ps->line += nlines;
+		ps->in.line += nlines;
 	}
 	return -r;
 }
@@ -1033,44 +585,44 @@ csv_read(csv_parser *ps)
 	int quoted, nlines, r, status;
 
 	if (ps->pass == 1) {
-		r = csv_next_record(ps, &start, &end, &quoted, &nlines);
+		r = sf_record_next(&ps->in, &start, &end, &quoted, &nlines);
 		if (r < 0)
 			return -r;
 		if (r == 0)
-			return sf_error_at(ps->err, SF_ESYNTAX, ps->file, 0, 0,
-			                   ps->bytes == 0
-			                       ? "empty file: expected a "
-			                         "header line of column "
-			                         "names"
-			                       : "no header line: the file "
-			                         "holds only comments and "
-			                         "blank lines");
-		ps->cur_line = ps->line;
-		ps->cur_line_start = start;
+			return sf_error_at(
+			    ps->in.err, SF_ESYNTAX, ps->in.file, 0, 0,
+			    ps->in.bytes == 0 ? "empty file: expected a "
+			                        "header line of column "
+			                        "names"
+			                      : "no header line: the file "
+			                        "holds only comments and "
+			                        "blank lines");
+		ps->in.cur_line = ps->in.line;
+		ps->in.cur_line_start = start;
 		if ((status = csv_header(ps, start, end, quoted)) != SF_OK)
 			return status;
-		ps->line += nlines;
+		ps->in.line += nlines;
 	} else {
 		/* Skip the header, already checked in pass 1. */
-		r = csv_next_record(ps, &start, &end, &quoted, &nlines);
+		r = sf_record_next(&ps->in, &start, &end, &quoted, &nlines);
 		if (r <= 0)
 			return r < 0 ? -r
-			             : sf_error_at(ps->err, SF_EIO, ps->file, 0,
-			                           0,
+			             : sf_error_at(ps->in.err, SF_EIO,
+			                           ps->in.file, 0, 0,
 			                           "the file changed while it "
 			                           "was read");
-		ps->line += nlines;
+		ps->in.line += nlines;
 	}
 	if ((status = csv_rows(ps)) != SF_OK)
 		return status;
 	if (ps->pass == 1) {
 		ps->t->nrows = ps->row;
 		if (ps->row == 0)
-			return csv_error(ps, SF_EVALUE, ps->t->cols[0].line,
-			                 NULL, NULL,
-			                 "no data rows after the header");
+			return sf_record_error(&ps->in, SF_EVALUE,
+			                       ps->t->cols[0].line, NULL, NULL,
+			                       "no data rows after the header");
 	} else if (ps->row != ps->t->nrows) {
-		return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
+		return sf_error_at(ps->in.err, SF_EIO, ps->in.file, 0, 0,
 		                   "the file changed while it was read");
 	}
 	return SF_OK;
@@ -1151,9 +703,9 @@ csv_decide(csv_parser *ps, int *reread)
 		break;
 	}
 	}
-	if (ps->err != NULL) {
-		*ps->err = *worst->first_bad;
-		sf_error_set(ps->err, worst_code, "%s", why);
+	if (ps->in.err != NULL) {
+		*ps->in.err = *worst->first_bad;
+		sf_error_set(ps->in.err, worst_code, "%s", why);
 	}
 	return worst_code;
 }
@@ -1179,14 +731,14 @@ csv_finish(csv_parser *ps)
 			size_t empty;
 
 			if (csv_dict_intern(&c->dict, "", 0, &empty) != SF_OK)
-				return csv_nomem(ps);
+				return sf_record_nomem(&ps->in);
 			for (size_t r = 0; r < t->nrows; r++)
 				if (isnan(c->values[r]))
 					c->values[r] = (double)empty;
 		}
 		c->missing = 0;
 		if (csv_sort_levels(c, t->nrows) != SF_OK)
-			return csv_nomem(ps);
+			return sf_record_nomem(&ps->in);
 	}
 	return SF_OK;
 }
@@ -1197,19 +749,19 @@ csv_rewind(csv_parser *ps)
 {
 	ps->pass = 2;
 	ps->row = 0;
-	ps->line = 1;
-	ps->pos = 0;
-	ps->at_start = 1;
-	if (ps->fd < 0)
+	ps->in.line = 1;
+	ps->in.pos = 0;
+	ps->in.at_start = 1;
+	if (ps->in.fd < 0)
 		return SF_OK;
-	if (lseek(ps->fd, 0, SEEK_SET) != 0)
-		return sf_error_at(ps->err, SF_EIO, ps->file, 0, 0,
+	if (lseek(ps->in.fd, 0, SEEK_SET) != 0)
+		return sf_error_at(ps->in.err, SF_EIO, ps->in.file, 0, 0,
 		                   "cannot reread the file");
-	ps->len = 0;
-	ps->eof = 0;
-	ps->bytes = 0;
-	ps->has_nul = 0;
-	sf_sha256_init(&ps->sha);
+	ps->in.len = 0;
+	ps->in.eof = 0;
+	ps->in.bytes = 0;
+	ps->in.has_nul = 0;
+	sf_sha256_init(&ps->in.sha);
 	return SF_OK;
 }
 
@@ -1222,28 +774,28 @@ csv_run(csv_parser *ps)
 
 	ps->t = calloc(1, sizeof *ps->t);
 	if (ps->t == NULL)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	ps->t->file = csv_trimmed_copy("", 0);
-	if (ps->file != NULL) {
+	if (ps->in.file != NULL) {
 		free(ps->t->file);
-		ps->t->file = malloc(strlen(ps->file) + 1);
+		ps->t->file = malloc(strlen(ps->in.file) + 1);
 		if (ps->t->file != NULL)
-			strcpy(ps->t->file, ps->file);
+			strcpy(ps->t->file, ps->in.file);
 	}
 	if (ps->t->file == NULL)
-		return csv_nomem(ps);
+		return sf_record_nomem(&ps->in);
 	ps->pass = 1;
-	ps->line = 1;
-	ps->at_start = 1;
+	ps->in.line = 1;
+	ps->in.at_start = 1;
 	if ((status = csv_read(ps)) != SF_OK)
 		return status;
 	/* The hash covers every byte, even past the last record. */
-	while (!ps->eof) {
-		ps->pos = ps->len;
-		if ((status = csv_refill(ps)) != SF_OK)
+	while (!ps->in.eof) {
+		ps->in.pos = ps->in.len;
+		if ((status = sf_record_refill(&ps->in)) != SF_OK)
 			return status;
 	}
-	sf_sha256_final(&ps->sha, digest);
+	sf_sha256_final(&ps->in.sha, digest);
 	sf_sha256_hex(digest, ps->t->sha256);
 	if ((status = csv_decide(ps, &reread)) != SF_OK)
 		return status;
@@ -1252,19 +804,20 @@ csv_run(csv_parser *ps)
 			return status;
 		if ((status = csv_read(ps)) != SF_OK)
 			return status;
-		if (ps->fd >= 0) {
+		if (ps->in.fd >= 0) {
 			char hex[SF_SHA256_HEX_SIZE];
 
-			while (!ps->eof) {
-				ps->pos = ps->len;
-				if ((status = csv_refill(ps)) != SF_OK)
+			while (!ps->in.eof) {
+				ps->in.pos = ps->in.len;
+				if ((status = sf_record_refill(&ps->in)) !=
+				    SF_OK)
 					return status;
 			}
-			sf_sha256_final(&ps->sha, digest);
+			sf_sha256_final(&ps->in.sha, digest);
 			sf_sha256_hex(digest, hex);
 			if (strcmp(hex, ps->t->sha256) != 0)
-				return sf_error_at(ps->err, SF_EIO, ps->file, 0,
-				                   0,
+				return sf_error_at(ps->in.err, SF_EIO,
+				                   ps->in.file, 0, 0,
 				                   "the file changed while "
 				                   "it was read");
 		}
@@ -1275,34 +828,30 @@ csv_run(csv_parser *ps)
 static int
 csv_check_options(csv_parser *ps, const sf_csv_options *opt)
 {
-	if (opt == NULL) {
+	if (opt == NULL)
 		sf_csv_options_init(&ps->opt);
+	else
+		ps->opt = *opt;
+	ps->in.delimiter = ps->opt.delimiter;
+	ps->in.comment = ps->opt.comment;
+	if (opt == NULL)
 		return SF_OK;
-	}
-	ps->opt = *opt;
 	if (opt->delimiter == '"' || opt->delimiter == '\n' ||
 	    opt->delimiter == '\r' || opt->delimiter == '\0' ||
 	    opt->delimiter == ' ' || opt->delimiter == opt->comment)
-		return sf_error_set(ps->err, SF_EVALUE,
+		return sf_error_set(ps->in.err, SF_EVALUE,
 		                    "the CSV delimiter cannot be a quote, a "
 		                    "line end, NUL, a space or the comment "
 		                    "character");
 	if (opt->comment == '"' || opt->comment == '\n' ||
 	    opt->comment == '\r' || opt->comment == ' ' || opt->comment == '\t')
-		return sf_error_set(ps->err, SF_EVALUE,
+		return sf_error_set(ps->in.err, SF_EVALUE,
 		                    "the CSV comment character cannot be a "
 		                    "quote, a line end or a blank");
 	if (!(opt->numeric_share > 0.0))
-		return sf_error_set(ps->err, SF_EVALUE,
+		return sf_error_set(ps->in.err, SF_EVALUE,
 		                    "numeric_share must be a number > 0");
 	return SF_OK;
-}
-
-static void
-csv_parser_free(csv_parser *ps)
-{
-	free(ps->buf);
-	free(ps->scratch);
 }
 
 /* Finish a load: hand over the table or free it. */
@@ -1311,11 +860,11 @@ csv_done(csv_parser *ps, int status, sf_table **out)
 {
 	if (status == SF_OK) {
 		*out = ps->t;
-		sf_error_clear(ps->err);
+		sf_error_clear(ps->in.err);
 	} else {
 		sf_table_free(ps->t);
 	}
-	csv_parser_free(ps);
+	sf_record_reader_free(&ps->in);
 	return status;
 }
 
@@ -1331,19 +880,19 @@ int
 sf_table_parse(const char *text, size_t length, const char *name,
                const sf_csv_options *opt, sf_table **out, sf_error *err)
 {
-	csv_parser ps = {.fd = -1, .err = err, .file = name};
+	csv_parser ps = {.in = {.fd = -1, .err = err, .file = name}};
 	int status;
 
 	*out = NULL;
 	if ((status = csv_check_options(&ps, opt)) != SF_OK)
 		return status;
-	ps.data = text != NULL ? text : "";
-	ps.len = text != NULL ? length : 0;
-	ps.eof = 1;
-	ps.bytes = ps.len;
-	ps.has_nul = memchr(ps.data, '\0', ps.len) != NULL;
-	sf_sha256_init(&ps.sha);
-	sf_sha256_update(&ps.sha, ps.data, ps.len);
+	ps.in.data = text != NULL ? text : "";
+	ps.in.len = text != NULL ? length : 0;
+	ps.in.eof = 1;
+	ps.in.bytes = ps.in.len;
+	ps.in.has_nul = memchr(ps.in.data, '\0', ps.in.len) != NULL;
+	sf_sha256_init(&ps.in.sha);
+	sf_sha256_update(&ps.in.sha, ps.in.data, ps.in.len);
 	return csv_done(&ps, csv_run(&ps), out);
 }
 
@@ -1360,7 +909,7 @@ too_large(const char *path, sf_error *err)
 static int
 csv_read_fd(int fd, const char *path, char **out, size_t *size, sf_error *err)
 {
-	size_t len = 0, cap = CSV_CHUNK;
+	size_t len = 0, cap = SF_RECORD_CHUNK;
 	char *text = malloc(cap), *grown;
 
 	*out = NULL;
@@ -1384,13 +933,10 @@ csv_read_fd(int fd, const char *path, char **out, size_t *size, sf_error *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			char why[128];
+			int rc = sf_record_errno(err, path, "cannot read");
 
-			if (strerror_r(errno, why, sizeof why) != 0)
-				snprintf(why, sizeof why, "error %d", errno);
 			free(text);
-			return sf_error_at(err, SF_EIO, path, 0, 0,
-			                   "cannot read: %s", why);
+			return rc;
 		}
 		if (n > 0 && memchr(text + len, '\0', (size_t)n) != NULL) {
 			len += (size_t)n;
@@ -1414,15 +960,12 @@ csv_open(const char *path, int *fd, struct stat *st, sf_error *err)
 {
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0 || fstat(*fd, st) != 0) {
-		char why[128];
+		int rc = sf_record_errno(err, path, "cannot open");
 
-		if (strerror_r(errno, why, sizeof why) != 0)
-			snprintf(why, sizeof why, "error %d", errno);
 		if (*fd >= 0)
 			close(*fd);
 		*fd = -1;
-		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
-		                   why);
+		return rc;
 	}
 	if (S_ISDIR(st->st_mode)) {
 		close(*fd);
@@ -1476,7 +1019,7 @@ int
 sf_table_load(const char *path, const sf_csv_options *opt, sf_table **out,
               sf_error *err)
 {
-	csv_parser ps = {.fd = -1, .err = err, .file = path};
+	csv_parser ps = {.in = {.fd = -1, .err = err, .file = path}};
 	struct stat st;
 	int status;
 
@@ -1486,31 +1029,31 @@ sf_table_load(const char *path, const sf_csv_options *opt, sf_table **out,
 	/* Under MPI rank 0 reads, every rank parses the same bytes. */
 	if (sf_units_sharing())
 		return csv_load_shared(path, opt, out, err);
-	if ((status = csv_open(path, &ps.fd, &st, err)) != SF_OK)
+	if ((status = csv_open(path, &ps.in.fd, &st, err)) != SF_OK)
 		return status;
 	if (!S_ISREG(st.st_mode)) {
 		char *text;
 		size_t len;
 
 		/* A pipe: read whole, then parsed. */
-		status = csv_read_fd(ps.fd, path, &text, &len, err);
-		close(ps.fd);
+		status = csv_read_fd(ps.in.fd, path, &text, &len, err);
+		close(ps.in.fd);
 		if (status != SF_OK)
 			return status;
 		status = sf_table_parse(text, len, path, opt, out, err);
 		free(text);
 		return status;
 	}
-	ps.cap = CSV_CHUNK;
-	ps.buf = malloc(ps.cap);
-	if (ps.buf == NULL) {
-		close(ps.fd);
-		return csv_nomem(&ps);
+	ps.in.cap = SF_RECORD_CHUNK;
+	ps.in.buf = malloc(ps.in.cap);
+	if (ps.in.buf == NULL) {
+		close(ps.in.fd);
+		return sf_record_nomem(&ps.in);
 	}
-	ps.data = ps.buf;
-	sf_sha256_init(&ps.sha);
+	ps.in.data = ps.in.buf;
+	sf_sha256_init(&ps.in.sha);
 	status = csv_run(&ps);
-	close(ps.fd);
+	close(ps.in.fd);
 	return csv_done(&ps, status, out);
 }
 

@@ -9,6 +9,7 @@
 #include "input/dataset.h"
 #include "expr/expr.h"
 #include "base/suggest.h"
+#include "solve/loss.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -683,6 +684,139 @@ done:
 	return rc;
 }
 
+/* The measured time: data.output, or else the column named 'time' (an
+ * error when the table has none). */
+static int
+output_text(const sf_model *m, const sf_table *t, sf_model_text *output,
+            sf_error *err)
+{
+	*output = m->output;
+	if (output->text != NULL)
+		return SF_OK;
+	if (sf_table_column_find(t, SF_MODEL_DEFAULT_OUTPUT) == SF_CSV_NONE)
+		return sf_error_at(err, SF_ENAME, m->path, 0, 0,
+		                   "the model has no data.output and %s "
+		                   "has no column named 'time': say "
+		                   "which column holds the measured time",
+		                   sf_table_file(t));
+	output->text = (char *)SF_MODEL_DEFAULT_OUTPUT;
+	output->line = output->column = 0;
+	return SF_OK;
+}
+
+/* A text literal of the where filter that no text column holds: a
+ * warning at it, and the hint (into literal) for "no rows left". */
+static void
+warn_unknown_literal(const sf_model *m, const sf_table *t, char *literal,
+                     size_t size, sf_warn_fn warn, void *warn_ctx)
+{
+	int column = 0;
+	sf_error w;
+
+	if (m->where.text == NULL ||
+	    !unknown_literal(t, m->where.text, literal, size, &column) ||
+	    warn == NULL)
+		return;
+	sf_error_at(&w, SF_OK, NULL, 0, column, "%s", literal);
+	sf_model_locate(m, &m->where, &w);
+	warn(warn_ctx, &w);
+}
+
+/* Why row cannot be fitted, into why (size bytes), or "" when it can:
+ * an output that is not finite (or not > 0 when positive), an input or a
+ * weight that is not usable. */
+static void
+skip_reason(const sf_model *m, const table_values *v, const char *output,
+            size_t row, int positive, char *why, size_t size)
+{
+	double y = v->output[row];
+	size_t bad_input = SIZE_MAX;
+	char losses[128];
+
+	for (size_t i = 0; i < m->ninputs && bad_input == SIZE_MAX; i++)
+		if (!isfinite(v->inputs[i][row]))
+			bad_input = i;
+	why[0] = '\0';
+	if (!isfinite(y))
+		snprintf(why, size, "the output %s is %g", output, y);
+	else if (positive && !(y > 0))
+		snprintf(why, size,
+		         "the output %s is %g; the loss (%s) needs "
+		         "measurements > 0",
+		         output, y, sf_loss_list(losses, sizeof losses, 1));
+	else if (bad_input != SIZE_MAX)
+		snprintf(why, size,
+		         "input '%s' is %g (an empty cell, or a "
+		         "domain error in its expression)",
+		         m->inputs[bad_input].name, v->inputs[bad_input][row]);
+	else if (v->weight != NULL &&
+	         !(isfinite(v->weight[row]) && v->weight[row] >= 0))
+		snprintf(why, size,
+		         "its weight (%s) is %g; a weight must be "
+		         "finite and >= 0",
+		         m->weight.text, v->weight[row]);
+}
+
+/*
+ * Every row of the table into d: left out by the where filter (*unset
+ * counts those it is NaN for), skipped with a reason (the first few
+ * reported to warn, all counted in *reported), or kept.
+ */
+static void
+keep_rows(sf_dataset *d, const sf_model *m, const sf_table *t,
+          const table_values *v, const char *output, int positive,
+          sf_warn_fn warn, void *warn_ctx, size_t *reported, size_t *unset)
+{
+	for (size_t row = 0; row < d->table_rows; row++) {
+		char why[SF_ERROR_MESSAGE_MAX - 32];
+
+		if (v->where != NULL &&
+		    (isnan(v->where[row]) || v->where[row] == 0)) {
+			/* NaN: a filter column was empty in this row, or a
+			 * domain error (log of a negative). */
+			*unset += isnan(v->where[row]);
+			d->filtered_out++;
+			continue;
+		}
+		skip_reason(m, v, output, row, positive, why, sizeof why);
+		if (why[0] != '\0') {
+			report_skip(t, row, reported, warn, warn_ctx, why);
+			d->skipped_row[d->skipped++] = row;
+			continue;
+		}
+		d->lines[d->rows] = sf_table_row_lines(t)[row];
+		d->table_row[d->rows] = row;
+		d->output[d->rows] = v->output[row];
+		if (v->weight != NULL)
+			d->weight[d->rows] = v->weight[row];
+		for (size_t i = 0; i < m->ninputs; i++)
+			d->inputs[i].values[d->rows] = v->inputs[i][row];
+		d->rows++;
+	}
+}
+
+/* The counts of what keep_rows did not report row by row. */
+static void
+warn_counts(const sf_table *t, size_t reported, size_t unset, sf_warn_fn warn,
+            void *warn_ctx)
+{
+	sf_error w;
+
+	if (warn != NULL && reported > DATASET_REPORTED_ROWS) {
+		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
+		            "%zu more rows skipped for the same reasons",
+		            reported - DATASET_REPORTED_ROWS);
+		warn(warn_ctx, &w);
+	}
+	if (warn != NULL && unset > 0) {
+		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
+		            "%zu rows left out because the where filter is "
+		            "NaN for them (an empty cell or a domain error)",
+		            unset);
+		warn(warn_ctx, &w);
+	}
+}
+
 int
 sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
                 sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
@@ -690,10 +824,9 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 {
 	column_scope cs = {0};
 	table_values v = {0};
-	sf_model_text output = m->output;
+	sf_model_text output;
 	size_t n = sf_table_rows(t), reported = 0, unset = 0;
 	char literal[SF_ERROR_MESSAGE_MAX / 2] = "";
-	int literal_column = 0;
 	sf_dataset *d;
 	int rc;
 
@@ -707,102 +840,18 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	}
 	snprintf(d->sha256, sizeof d->sha256, "%s", sf_table_sha256(t));
 	d->table_rows = n;
-	if (output.text == NULL) {
-		if (sf_table_column_find(t, SF_MODEL_DEFAULT_OUTPUT) ==
-		    SF_CSV_NONE) {
-			rc = sf_error_at(err, SF_ENAME, m->path, 0, 0,
-			                 "the model has no data.output and %s "
-			                 "has no column named 'time': say "
-			                 "which column holds the measured time",
-			                 sf_table_file(t));
-			goto done;
-		}
-		output.text = (char *)SF_MODEL_DEFAULT_OUTPUT;
-		output.line = output.column = 0;
-	}
-	if ((rc = column_scope_init(&cs, t, err)) != SF_OK ||
+	if ((rc = output_text(m, t, &output, err)) != SF_OK ||
+	    (rc = column_scope_init(&cs, t, err)) != SF_OK ||
 	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
 		goto done;
-	if (m->where.text != NULL &&
-	    unknown_literal(t, m->where.text, literal, sizeof literal,
-	                    &literal_column) &&
-	    warn != NULL) {
-		sf_error w;
-
-		sf_error_at(&w, SF_OK, NULL, 0, literal_column, "%s", literal);
-		sf_model_locate(m, &m->where, &w);
-		warn(warn_ctx, &w);
-	}
+	warn_unknown_literal(m, t, literal, sizeof literal, warn, warn_ctx);
 	if (dataset_alloc_rows(d, m, t, n, v.weight != NULL) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (size_t row = 0; row < n; row++) {
-		double y = v.output[row];
-		size_t bad_input = SIZE_MAX;
-		char why[SF_ERROR_MESSAGE_MAX - 32];
-
-		if (v.where != NULL &&
-		    (isnan(v.where[row]) || v.where[row] == 0)) {
-			/* NaN: a filter column was empty in this row, or a
-			 * domain error (log of a negative). */
-			unset += isnan(v.where[row]);
-			d->filtered_out++;
-			continue;
-		}
-		for (size_t i = 0; i < m->ninputs && bad_input == SIZE_MAX; i++)
-			if (!isfinite(v.inputs[i][row]))
-				bad_input = i;
-		why[0] = '\0';
-		if (!isfinite(y))
-			snprintf(why, sizeof why, "the output %s is %g",
-			         output.text, y);
-		else if (positive && !(y > 0))
-			snprintf(why, sizeof why,
-			         "the output %s is %g; the loss (relative, "
-			         "log or huber) needs measurements > 0",
-			         output.text, y);
-		else if (bad_input != SIZE_MAX)
-			snprintf(why, sizeof why,
-			         "input '%s' is %g (an empty cell, or a "
-			         "domain error in its expression)",
-			         m->inputs[bad_input].name,
-			         v.inputs[bad_input][row]);
-		else if (v.weight != NULL &&
-		         !(isfinite(v.weight[row]) && v.weight[row] >= 0))
-			snprintf(why, sizeof why,
-			         "its weight (%s) is %g; a weight must be "
-			         "finite and >= 0",
-			         m->weight.text, v.weight[row]);
-		if (why[0] != '\0') {
-			report_skip(t, row, &reported, warn, warn_ctx, why);
-			d->skipped_row[d->skipped++] = row;
-			continue;
-		}
-		d->lines[d->rows] = sf_table_row_lines(t)[row];
-		d->table_row[d->rows] = row;
-		d->output[d->rows] = y;
-		if (v.weight != NULL)
-			d->weight[d->rows] = v.weight[row];
-		for (size_t i = 0; i < m->ninputs; i++)
-			d->inputs[i].values[d->rows] = v.inputs[i][row];
-		d->rows++;
-	}
-	if (warn != NULL && reported > DATASET_REPORTED_ROWS) {
-		sf_error w;
-		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
-		            "%zu more rows skipped for the same reasons",
-		            reported - DATASET_REPORTED_ROWS);
-		warn(warn_ctx, &w);
-	}
-	if (warn != NULL && unset > 0) {
-		sf_error w;
-		sf_error_at(&w, SF_OK, sf_table_file(t), 0, 0,
-		            "%zu rows left out because the where filter is "
-		            "NaN for them (an empty cell or a domain error)",
-		            unset);
-		warn(warn_ctx, &w);
-	}
+	keep_rows(d, m, t, &v, output.text, positive, warn, warn_ctx, &reported,
+	          &unset);
+	warn_counts(t, reported, unset, warn, warn_ctx);
 	if (d->rows == 0) {
 		rc = sf_error_at(err, SF_EVALUE, sf_table_file(t), 0, 0,
 		                 "no rows left to fit: of %zu rows, the where "

@@ -1,505 +1,32 @@
 /*
  * model.c - loading model files (YAML) into sf_model.
  *
- * libyaml's document API gives a tree of nodes with 0-based marks, every
- * scalar as text, and no opinion on duplicate keys.  On top of it this file
- * checks the schema of scalefit-model(5) by hand: each mapping's keys
- * against the table of keys it may hold, each scalar against the type it
- * must have.  Every error names the node's FILE:LINE:COL (1-based, byte
- * columns) and quotes the line.  The tree is freed before returning, so no
- * libyaml memory outlives the loader; the model keeps a copy of the text
- * to quote errors found later (in formulas, by the expression engine).
+ * This file checks the schema of scalefit-model(5) by hand, on the YAML
+ * document input/schema.h opens: each mapping's keys against the table of
+ * keys it may hold, each scalar against the type it must have, through
+ * schema.h's typed access, which names every error's FILE:LINE:COL
+ * (1-based, byte columns) and quotes the line; the fit: block is
+ * input/settings.c's.  The tree is freed before returning, so no libyaml
+ * memory outlives the loader; the model keeps a copy of the text to quote
+ * errors found later (in formulas, by the expression engine).
  */
 #include "input/model.h"
+#include "input/schema.h"
 #include "expr/expr.h"
-#include "base/names.h"
-#include "base/number.h"
-#include "base/suggest.h"
 #include "base/units.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <yaml.h>
 
-/* The state of one load. */
-typedef struct loader {
-	const char *path;
-	const char *text;
-	size_t length;
-	yaml_document_t *doc;
-	sf_warn_fn warn;
-	void *warn_ctx;
-	sf_error *err;
-	unsigned flags; /* enum sf_model_flag */
-	/* Where every MARK_STRIDE-th character is (mark_index()); NULL when
-	 * it could not be allocated, then positions are counted from the
-	 * start of the text. */
-	struct mark_stop *stops;
-	size_t nstops;
-} loader;
-
-/* A position in the model file. */
-typedef struct position {
-	int line, column;
-	size_t offset;
-} position;
-
-/* Characters between two stops of the mark index. */
-enum { MARK_STRIDE = 256 };
-
-/* The place of a character: its byte offset, line, and where the line
- * starts. */
-typedef struct mark_stop {
-	size_t offset, line_start;
-	int line;
-} mark_stop;
-
-/* ---- positions and messages ------------------------------------------ */
-
-/* The position of a libyaml mark.  Its index counts characters from the
- * start of the text, leaving out a byte order mark, and every YAML line
- * break ("\n", "\r\n", a lone "\r", U+0085, U+2028, U+2029) counts in it
- * like any other character: the byte offset follows from the index alone,
- * where libyaml's line and column (YAML's breaks, characters, no mark)
- * would not give it.  Lines and columns are then counted from the offset
- * as sf_error_quote() counts them: lines end at '\n', columns are bytes. */
-/* Move *at forward by up to n characters (not past the end). */
-static void
-mark_walk(const loader *ld, mark_stop *at, size_t n)
-{
-	for (size_t i = 0; i < n && at->offset < ld->length; i++) {
-		if (ld->text[at->offset] == '\n') {
-			at->line++;
-			at->line_start = at->offset + 1;
-		}
-		at->offset++;
-		/* Skip UTF-8 continuation bytes: one character. */
-		while (at->offset < ld->length &&
-		       ((unsigned char)ld->text[at->offset] & 0xC0) == 0x80)
-			at->offset++;
-	}
-}
-
-/* Where character 0 is: after a byte order mark. */
-static mark_stop
-mark_start(const loader *ld)
-{
-	mark_stop at = {0, 0, 1};
-
-	if (ld->length >= 3 && memcmp(ld->text, "\xEF\xBB\xBF", 3) == 0)
-		at.offset = 3;
-	return at;
-}
-
-/* Index the text's characters, one stop every MARK_STRIDE, so each mark
- * costs at most MARK_STRIDE steps: counted from the start of the text,
- * a file of 20,000 parameters took 19 s.  Without memory for the index,
- * marks are counted from the start. */
-static void
-mark_index(loader *ld)
-{
-	mark_stop at = mark_start(ld);
-	size_t cap = ld->length / MARK_STRIDE + 1;
-
-	ld->stops = malloc(cap * sizeof *ld->stops);
-	if (ld->stops == NULL)
-		return;
-	ld->nstops = 0;
-	while (ld->nstops < cap) {
-		ld->stops[ld->nstops++] = at;
-		if (at.offset >= ld->length)
-			break;
-		mark_walk(ld, &at, MARK_STRIDE);
-	}
-}
-
-static position
-mark_position(const loader *ld, yaml_mark_t mark)
-{
-	position p;
-	mark_stop at = mark_start(ld);
-	size_t k = mark.index / MARK_STRIDE;
-
-	if (ld->stops != NULL && ld->nstops > 0) {
-		if (k >= ld->nstops)
-			k = ld->nstops - 1;
-		at = ld->stops[k];
-		mark_walk(ld, &at, mark.index - k * MARK_STRIDE);
-	} else {
-		mark_walk(ld, &at, mark.index);
-	}
-	p.line = at.line;
-	p.column = (int)(at.offset - at.line_start) + 1;
-	p.offset = at.offset;
-	return p;
-}
-
-static position
-node_position(const loader *ld, const yaml_node_t *node)
-{
-	return mark_position(ld, node->start_mark);
-}
-
-static int loader_fail(loader *ld, const yaml_node_t *node, int code,
-                       const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* Record an error at node (or at the top of the file when NULL). */
-static int
-loader_fail(loader *ld, const yaml_node_t *node, int code, const char *fmt, ...)
-{
-	position p = {0, 0, 0};
-	va_list ap;
-
-	if (node != NULL)
-		p = node_position(ld, node);
-	sf_error_at(ld->err, code, ld->path, p.line, p.column, "%s", "");
-	if (ld->err != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(ld->err->message, sizeof ld->err->message, fmt, ap);
-		va_end(ap);
-		sf_error_quote(ld->err, ld->text, ld->length);
-	}
-	return code;
-}
-
-static void loader_warn(loader *ld, const yaml_node_t *node, const char *fmt,
-                        ...) __attribute__((format(printf, 3, 4)));
-
-static void
-loader_warn(loader *ld, const yaml_node_t *node, const char *fmt, ...)
-{
-	position p = node_position(ld, node);
-	sf_error w;
-	va_list ap;
-
-	if (ld->warn == NULL)
-		return;
-	sf_error_at(&w, SF_OK, ld->path, p.line, p.column, "%s", "");
-	va_start(ap, fmt);
-	vsnprintf(w.message, sizeof w.message, fmt, ap);
-	va_end(ap);
-	sf_error_quote(&w, ld->text, ld->length);
-	ld->warn(ld->warn_ctx, &w);
-}
-
-static const char *
-node_kind_name(const yaml_node_t *node)
-{
-	switch (node->type) {
-	case YAML_SCALAR_NODE:
-		return "a scalar";
-	case YAML_SEQUENCE_NODE:
-		return "a list";
-	case YAML_MAPPING_NODE:
-		return "a mapping";
-	default:
-		return "nothing";
-	}
-}
-
-/* ---- typed access to nodes ------------------------------------------- */
-
-static yaml_node_t *
-node_get(const loader *ld, int id)
-{
-	return yaml_document_get_node(ld->doc, id);
-}
-
-static const char *
-scalar_text(const yaml_node_t *node)
-{
-	return (const char *)node->data.scalar.value;
-}
-
-/* A "\0" escape would end the C string early and silently cut what
- * follows ("s + q/p\0 + 1000*zz" read as "s + q/p"): refuse any scalar
- * holding a NUL, at its position. */
-static int
-refuse_nul(loader *ld)
-{
-	for (yaml_node_t *n = ld->doc->nodes.start; n < ld->doc->nodes.top; n++)
-		if (n->type == YAML_SCALAR_NODE &&
-		    memchr(n->data.scalar.value, '\0', n->data.scalar.length) !=
-		        NULL)
-			return loader_fail(ld, n, SF_ESYNTAX,
-			                   "a NUL character (\\0) is not "
-			                   "allowed in a string");
-	return SF_OK;
-}
-
-static int
-expect_type(loader *ld, const yaml_node_t *node, yaml_node_type_t type,
-            const char *what)
-{
-	static const char *const names[] = {
-	    [YAML_SCALAR_NODE] = "a scalar",
-	    [YAML_SEQUENCE_NODE] = "a list",
-	    [YAML_MAPPING_NODE] = "a mapping",
-	};
-
-	if (node->type == type)
-		return SF_OK;
-	return loader_fail(ld, node, SF_ETYPE, "%s must be %s, not %s", what,
-	                   names[type], node_kind_name(node));
-}
-
-/* A scalar's value, or an error naming what was expected. */
-static int
-get_text(loader *ld, const yaml_node_t *node, const char *what,
-         const char **text)
-{
-	int rc = expect_type(ld, node, YAML_SCALAR_NODE, what);
-
-	if (rc != SF_OK)
-		return rc;
-	*text = scalar_text(node);
-	return SF_OK;
-}
-
-static int
-get_number(loader *ld, const yaml_node_t *node, const char *what, double *value)
-{
-	const char *text;
-	int rc = get_text(ld, node, what, &text);
-
-	if (rc != SF_OK)
-		return rc;
-	rc = sf_parse_double(text, value);
-	if (rc == SF_ESYNTAX)
-		return loader_fail(ld, node, SF_ETYPE,
-		                   "%s must be a number, not '%s'", what, text);
-	if (rc != SF_OK)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "%s '%s' is out of the range of a double",
-		                   what, text);
-	return SF_OK;
-}
-
-static int
-get_count(loader *ld, const yaml_node_t *node, const char *what, size_t minimum,
-          size_t *value)
-{
-	const char *text;
-	uint64_t v;
-	double x;
-	int rc = get_text(ld, node, what, &text);
-
-	if (rc != SF_OK)
-		return rc;
-	rc = sf_parse_count(text, &v);
-	if (rc == SF_ESYNTAX)
-		return loader_fail(ld, node, SF_ETYPE,
-		                   "%s must be a whole number, not '%s'", what,
-		                   text);
-	/* A whole number a double does not hold, or not exactly as written:
-	 * refused, not rounded. */
-	if (rc == SF_EVALUE && sf_parse_double(text, &x) == SF_OK && x >= 0 &&
-	    x == floor(x))
-		return loader_fail(
-		    ld, node, SF_EVALUE,
-		    "%s must be at most 9007199254740992 (2^53) "
-		    "and written exactly (its digits, or at most "
-		    "15 significant ones), not '%s'",
-		    what, text);
-	if (rc != SF_OK || v < minimum || v > SIZE_MAX)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "%s must be a whole number >= %zu, not '%s'",
-		                   what, minimum, text);
-	*value = (size_t)v;
-	return SF_OK;
-}
-
-/* A number within [lo, hi]. */
-static int
-get_number_in(loader *ld, const yaml_node_t *node, const char *what, double lo,
-              double hi, double *value)
-{
-	int rc = get_number(ld, node, what, value);
-
-	if (rc != SF_OK)
-		return rc;
-	if (*value < lo || *value > hi) {
-		if (isinf(hi))
-			return loader_fail(ld, node, SF_EVALUE,
-			                   "%s must be >= %g, not %s", what, lo,
-			                   scalar_text(node));
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "%s must be between %g and %g, not %s", what,
-		                   lo, hi, scalar_text(node));
-	}
-	return SF_OK;
-}
-
-static int
-get_bool(loader *ld, const yaml_node_t *node, const char *what, int *value)
-{
-	static const char *const yes[] = {"true", "yes", "on"};
-	static const char *const no[] = {"false", "no", "off"};
-	const char *text;
-	int rc = get_text(ld, node, what, &text);
-
-	if (rc != SF_OK)
-		return rc;
-	for (size_t i = 0; i < 3; i++) {
-		if (strcasecmp(text, yes[i]) == 0)
-			return *value = 1, SF_OK;
-		if (strcasecmp(text, no[i]) == 0)
-			return *value = 0, SF_OK;
-	}
-	return loader_fail(ld, node, SF_ETYPE,
-	                   "%s must be true or false, not '%s'", what, text);
-}
-
-/* One of the names in choices; its index goes to *index. */
-static int
-get_choice(loader *ld, const yaml_node_t *node, const char *what,
-           const char *const *choices, size_t n, int *index)
-{
-	const char *text, *near;
-	char list[256] = "";
-	int rc = get_text(ld, node, what, &text);
-
-	if (rc != SF_OK)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		if (choices[i] != NULL && strcmp(text, choices[i]) == 0)
-			return *index = (int)i, SF_OK;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (choices[i] == NULL)
-			continue;
-		if (list[0] != '\0')
-			strncat(list, ", ", sizeof list - strlen(list) - 1);
-		strncat(list, choices[i], sizeof list - strlen(list) - 1);
-	}
-	near = sf_suggest_nearest(text, choices, n);
-	if (near != NULL)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "unknown %s '%s'; did you mean '%s'?", what,
-		                   text, near);
-	return loader_fail(ld, node, SF_EVALUE, "unknown %s '%s' (one of: %s)",
-	                   what, text, list);
-}
-
-/* 1 when the flow mapping map has the key expr: a term or input whose
- * formula a comma may have cut. */
-static int
-flow_has_expr(loader *ld, const yaml_node_t *map)
-{
-	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start;
-	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = node_get(ld, pair->key);
-
-		if (k != NULL && k->type == YAML_SCALAR_NODE &&
-		    strcmp(scalar_text(k), "expr") == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* A key of a section whose keys are fixed (allowed, n of them; NULL: any
- * name) must be one of them. */
-static int
-check_key_known(loader *ld, const yaml_node_t *map, const yaml_node_t *key,
-                const char *name, const char *section,
-                const char *const *allowed, size_t n)
-{
-	const char *near;
-
-	if (allowed == NULL)
-		return SF_OK;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(allowed[i], name) == 0)
-			return SF_OK;
-	near = sf_suggest_nearest(name, allowed, n);
-	/* "{expr: max(a, b)}" makes "b)" a key: not a misspelling */
-	if ((near == NULL || !sf_expr_is_name(name)) &&
-	    map->data.mapping.style == YAML_FLOW_MAPPING_STYLE &&
-	    flow_has_expr(ld, map))
-		return loader_fail(
-		    ld, key, SF_ENAME,
-		    "unknown key '%s' in %s; a comma inside {...} "
-		    "ends the value: quote a formula with a comma, "
-		    "{expr: \"max(a, b)\"}",
-		    name, section);
-	if (near != NULL)
-		return loader_fail(ld, key, SF_ENAME,
-		                   "unknown key '%s' in %s; did you "
-		                   "mean '%s'?",
-		                   name, section, near);
-	return loader_fail(ld, key, SF_ENAME, "unknown key '%s' in %s", name,
-	                   section);
-}
-
-/*
- * Check every key of a mapping: a scalar, known (with a suggestion when
- * not), and not given twice (libyaml accepts duplicates silently).
- */
-static int
-check_keys(loader *ld, const yaml_node_t *map, const char *section,
-           const char *const *allowed, size_t n)
-{
-	yaml_node_pair_t *pair;
-	sf_names seen; /* the keys before pair, by their pair's index */
-	int rc = SF_OK;
-
-	sf_names_init(&seen);
-	for (pair = map->data.mapping.pairs.start;
-	     rc == SF_OK && pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = node_get(ld, pair->key);
-		const char *name;
-		size_t first;
-
-		if ((rc = get_text(ld, key, "a key", &name)) != SF_OK)
-			break;
-		if (sf_names_add(&seen, name,
-		                 (size_t)(pair - map->data.mapping.pairs.start),
-		                 &first) != SF_OK) {
-			rc = sf_error_at(ld->err, SF_ENOMEM, ld->path, 0, 0,
-			                 "out of memory while loading the "
-			                 "model");
-			break;
-		}
-		if (first != SF_NAMES_NONE) {
-			yaml_node_t *k = node_get(
-			    ld, map->data.mapping.pairs.start[first].key);
-			rc = loader_fail(ld, key, SF_ENAME,
-			                 "duplicate key '%s' (first given on "
-			                 "line %d)",
-			                 name, node_position(ld, k).line);
-			break;
-		}
-		rc = check_key_known(ld, map, key, name, section, allowed, n);
-	}
-	sf_names_free(&seen);
-	return rc;
-}
-
-/* The value of key in map, or NULL. */
-static yaml_node_t *
-map_get(const loader *ld, const yaml_node_t *map, const char *key)
-{
-	yaml_node_pair_t *pair;
-
-	for (pair = map->data.mapping.pairs.start;
-	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = node_get(ld, pair->key);
-		if (k->type == YAML_SCALAR_NODE &&
-		    strcmp(scalar_text(k), key) == 0)
-			return node_get(ld, pair->value);
-	}
-	return NULL;
-}
+/* The state of one load; its flags are enum sf_model_flag. */
+typedef sf_schema loader;
 
 static char *
 dup_string(const char *s)
@@ -512,59 +39,31 @@ dup_string(const char *s)
 	return copy;
 }
 
-static int
-out_of_memory(loader *ld)
-{
-	return sf_error_at(ld->err, SF_ENOMEM, ld->path, 0, 0,
-	                   "out of memory while loading the model");
-}
-
-/*
- * Text the commands print as it is (a name, a description, a file name)
- * may not hold a control character (line breaks may be allowed): a YAML
- * escape such as "\e]0;...\a" would reach the terminal.
- */
-static int
-refuse_control(loader *ld, const yaml_node_t *node, const char *what,
-               const char *text, int line_breaks)
-{
-	for (const unsigned char *c = (const unsigned char *)text; *c != '\0';
-	     c++)
-		if ((*c < 0x20 && *c != '\t' && !(line_breaks && *c == '\n')) ||
-		    *c == 0x7f)
-			return loader_fail(
-			    ld, node, SF_EVALUE,
-			    "%s holds the control character "
-			    "\\x%02X, which is printed as it is: "
-			    "leave it out",
-			    what, *c);
-	return SF_OK;
-}
-
 /* Copy a non-empty scalar with its position into *t. */
 static int
 get_formula(loader *ld, const yaml_node_t *node, const char *what,
             sf_model_text *t)
 {
 	const char *text;
-	position p;
-	int rc = get_text(ld, node, what, &text);
+	sf_schema_position p;
+	int rc = sf_schema_text(ld, node, what, &text);
 
 	if (rc != SF_OK)
 		return rc;
 	while (isspace((unsigned char)*text))
 		text++;
 	if (*text == '\0')
-		return loader_fail(ld, node, SF_ESYNTAX, "%s is empty", what);
-	p = node_position(ld, node);
+		return sf_schema_fail(ld, node, SF_ESYNTAX, "%s is empty",
+		                      what);
+	p = sf_schema_at(ld, node);
 	free(t->text);
-	t->text = dup_string(scalar_text(node));
+	t->text = dup_string(sf_schema_scalar(node));
 	if (t->text == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	t->line = p.line;
 	t->column = p.column;
 	t->offset = p.offset;
-	t->end = mark_position(ld, node->end_mark).offset;
+	t->end = sf_schema_mark(ld, node->end_mark).offset;
 	return SF_OK;
 }
 
@@ -578,31 +77,32 @@ load_data(loader *ld, const yaml_node_t *node, sf_model *m)
 	yaml_node_t *v;
 	int rc, unit;
 
-	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "data")) != SF_OK ||
-	    (rc = check_keys(ld, node, "data", keys, 6)) != SF_OK)
+	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "data")) !=
+	        SF_OK ||
+	    (rc = sf_schema_keys(ld, node, "data", keys, 6)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "by")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "by")) != NULL &&
 	    (rc = get_formula(ld, v, "data.by", &m->by)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "unit")) != NULL) {
-		if ((rc = get_choice(ld, v, "data.unit", sf_model_units,
-		                     SF_MODEL_UNITS, &unit)) != SF_OK)
+	if ((v = sf_schema_get(ld, node, "unit")) != NULL) {
+		if ((rc = sf_schema_choice(ld, v, "data.unit", sf_model_units,
+		                           SF_MODEL_UNITS, &unit)) != SF_OK)
 			return rc;
 		m->unit = sf_model_units[unit];
 	}
-	if ((v = map_get(ld, node, "file")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "file")) != NULL &&
 	    ((rc = get_formula(ld, v, "data.file", &m->data_file_at)) !=
 	         SF_OK ||
-	     (rc = refuse_control(ld, v, "data.file", m->data_file_at.text,
-	                          0)) != SF_OK))
+	     (rc = sf_schema_refuse_control(ld, v, "data.file",
+	                                    m->data_file_at.text, 0)) != SF_OK))
 		return rc;
-	if ((v = map_get(ld, node, "where")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "where")) != NULL &&
 	    (rc = get_formula(ld, v, "data.where", &m->where)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "output")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "output")) != NULL &&
 	    (rc = get_formula(ld, v, "data.output", &m->output)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "weight")) != NULL) {
+	if ((v = sf_schema_get(ld, node, "weight")) != NULL) {
 		if ((rc = get_formula(ld, v, "data.weight", &m->weight)) !=
 		    SF_OK)
 			return rc;
@@ -617,29 +117,22 @@ static int
 check_names(loader *ld, const yaml_node_t *map, const char *section)
 {
 	yaml_node_pair_t *pair;
-	int rc = expect_type(ld, map, YAML_MAPPING_NODE, section);
+	int rc = sf_schema_expect(ld, map, YAML_MAPPING_NODE, section);
 
 	if (rc != SF_OK ||
-	    (rc = check_keys(ld, map, section, NULL, 0)) != SF_OK)
+	    (rc = sf_schema_keys(ld, map, section, NULL, 0)) != SF_OK)
 		return rc;
 	for (pair = map->data.mapping.pairs.start;
 	     pair < map->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = node_get(ld, pair->key);
-		if (!sf_expr_is_name(scalar_text(key)))
-			return loader_fail(
+		yaml_node_t *key = sf_schema_node(ld, pair->key);
+		if (!sf_expr_is_name(sf_schema_scalar(key)))
+			return sf_schema_fail(
 			    ld, key, SF_ENAME,
 			    "'%s' is not a valid name in %s: use letters, "
 			    "digits and '_', not starting with a digit",
-			    scalar_text(key), section);
+			    sf_schema_scalar(key), section);
 	}
 	return SF_OK;
-}
-
-static size_t
-pair_count(const yaml_node_t *map)
-{
-	return (size_t)(map->data.mapping.pairs.top -
-	                map->data.mapping.pairs.start);
 }
 
 /* inputs: may be given at the top of a models: file and in each model;
@@ -653,14 +146,15 @@ load_inputs(loader *ld, const yaml_node_t *node, sf_model *m)
 
 	if (rc != SF_OK)
 		return rc;
-	grown = realloc(m->inputs,
-	                (m->ninputs + pair_count(node) + 1) * sizeof *grown);
+	grown = realloc(m->inputs, (m->ninputs + sf_schema_pairs(node) + 1) *
+	                               sizeof *grown);
 	if (grown == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	m->inputs = grown;
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		const char *name = scalar_text(node_get(ld, pair->key));
+		const char *name =
+		    sf_schema_scalar(sf_schema_node(ld, pair->key));
 		sf_model_input *in = NULL;
 		char what[160];
 
@@ -671,17 +165,17 @@ load_inputs(loader *ld, const yaml_node_t *node, sf_model *m)
 			in = &m->inputs[m->ninputs++];
 			memset(in, 0, sizeof *in);
 			if ((in->name = dup_string(name)) == NULL)
-				return out_of_memory(ld);
+				return sf_schema_oom(ld);
 		}
 		{
-			position at =
-			    node_position(ld, node_get(ld, pair->key));
+			sf_schema_position at =
+			    sf_schema_at(ld, sf_schema_node(ld, pair->key));
 			in->line = at.line;
 			in->column = at.column;
 		}
 		snprintf(what, sizeof what, "input '%s'", name);
-		rc =
-		    get_formula(ld, node_get(ld, pair->value), what, &in->expr);
+		rc = get_formula(ld, sf_schema_node(ld, pair->value), what,
+		                 &in->expr);
 		if (rc != SF_OK)
 			return rc;
 	}
@@ -695,7 +189,7 @@ load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
 	static const char *const keys[] = {"min", "max", "value", "init"};
 	yaml_node_t *lo, *hi, *fixed, *init;
 	char what[160];
-	position at = node_position(ld, key);
+	sf_schema_position at = sf_schema_at(ld, key);
 	int rc;
 
 	p->line = at.line;
@@ -705,19 +199,20 @@ load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
 		snprintf(what, sizeof what, "the value of parameter '%s'",
 		         p->name);
 		p->fixed = 1;
-		return get_number(ld, value, what, &p->value);
+		return sf_schema_number(ld, value, what, &p->value);
 	}
 	snprintf(what, sizeof what, "parameter '%s'", p->name);
-	if ((rc = expect_type(ld, value, YAML_MAPPING_NODE, what)) != SF_OK ||
-	    (rc = check_keys(ld, value, what, keys, 4)) != SF_OK)
+	if ((rc = sf_schema_expect(ld, value, YAML_MAPPING_NODE, what)) !=
+	        SF_OK ||
+	    (rc = sf_schema_keys(ld, value, what, keys, 4)) != SF_OK)
 		return rc;
-	lo = map_get(ld, value, "min");
-	hi = map_get(ld, value, "max");
-	fixed = map_get(ld, value, "value");
-	init = map_get(ld, value, "init");
+	lo = sf_schema_get(ld, value, "min");
+	hi = sf_schema_get(ld, value, "max");
+	fixed = sf_schema_get(ld, value, "value");
+	init = sf_schema_get(ld, value, "init");
 	if (fixed != NULL) {
 		if (lo != NULL || hi != NULL || init != NULL)
-			return loader_fail(
+			return sf_schema_fail(
 			    ld,
 			    lo != NULL   ? lo
 			    : hi != NULL ? hi
@@ -729,47 +224,51 @@ load_param(loader *ld, const yaml_node_t *key, const yaml_node_t *value,
 		snprintf(what, sizeof what, "the value of parameter '%s'",
 		         p->name);
 		p->fixed = 1;
-		return get_number(ld, fixed, what, &p->value);
+		return sf_schema_number(ld, fixed, what, &p->value);
 	}
 	if (lo == NULL || hi == NULL)
-		return loader_fail(ld, key, SF_EVALUE,
-		                   "parameter '%s' is fitted, so it needs "
-		                   "finite bounds: give both min and max (or "
-		                   "value: for a fixed constant)",
-		                   p->name);
+		return sf_schema_fail(
+		    ld, key, SF_EVALUE,
+		    "parameter '%s' is fitted, so it needs "
+		    "finite bounds: give both min and max (or "
+		    "value: for a fixed constant)",
+		    p->name);
 	snprintf(what, sizeof what, "the min of parameter '%s'", p->name);
-	if ((rc = get_number(ld, lo, what, &p->min)) != SF_OK)
+	if ((rc = sf_schema_number(ld, lo, what, &p->min)) != SF_OK)
 		return rc;
 	snprintf(what, sizeof what, "the max of parameter '%s'", p->name);
-	if ((rc = get_number(ld, hi, what, &p->max)) != SF_OK)
+	if ((rc = sf_schema_number(ld, hi, what, &p->max)) != SF_OK)
 		return rc;
 	if (p->min > p->max)
-		return loader_fail(ld, hi, SF_EVALUE,
-		                   "parameter '%s' has min %s > max %s",
-		                   p->name, scalar_text(lo), scalar_text(hi));
+		return sf_schema_fail(
+		    ld, hi, SF_EVALUE, "parameter '%s' has min %s > max %s",
+		    p->name, sf_schema_scalar(lo), sf_schema_scalar(hi));
 	if (p->min == p->max)
-		return loader_fail(ld, hi, SF_EVALUE,
-		                   "parameter '%s' has min = max = %s: write "
-		                   "value: %s for a fixed constant",
-		                   p->name, scalar_text(lo), scalar_text(lo));
+		return sf_schema_fail(
+		    ld, hi, SF_EVALUE,
+		    "parameter '%s' has min = max = %s: write "
+		    "value: %s for a fixed constant",
+		    p->name, sf_schema_scalar(lo), sf_schema_scalar(lo));
 	/* The search draws from max - min: it must be a finite double, or
 	 * fit fails where check passed. */
 	if (!isfinite(p->max - p->min))
-		return loader_fail(ld, hi, SF_EVALUE,
-		                   "parameter '%s' has bounds [%s, %s] too far "
-		                   "apart: max - min must be below 1.7e308",
-		                   p->name, scalar_text(lo), scalar_text(hi));
+		return sf_schema_fail(
+		    ld, hi, SF_EVALUE,
+		    "parameter '%s' has bounds [%s, %s] too far "
+		    "apart: max - min must be below 1.7e308",
+		    p->name, sf_schema_scalar(lo), sf_schema_scalar(hi));
 	if (init != NULL) {
 		snprintf(what, sizeof what, "the init of parameter '%s'",
 		         p->name);
-		if ((rc = get_number(ld, init, what, &p->init)) != SF_OK)
+		if ((rc = sf_schema_number(ld, init, what, &p->init)) != SF_OK)
 			return rc;
 		if (p->init < p->min || p->init > p->max)
-			return loader_fail(ld, init, SF_EVALUE,
-			                   "the init of parameter '%s' (%s) is "
-			                   "outside its bounds [%s, %s]",
-			                   p->name, scalar_text(init),
-			                   scalar_text(lo), scalar_text(hi));
+			return sf_schema_fail(
+			    ld, init, SF_EVALUE,
+			    "the init of parameter '%s' (%s) is "
+			    "outside its bounds [%s, %s]",
+			    p->name, sf_schema_scalar(init),
+			    sf_schema_scalar(lo), sf_schema_scalar(hi));
 		p->has_init = 1;
 	}
 	return SF_OK;
@@ -783,17 +282,17 @@ load_parameters(loader *ld, const yaml_node_t *node, sf_model *m)
 
 	if (rc != SF_OK)
 		return rc;
-	m->params = calloc(pair_count(node) + 1, sizeof *m->params);
+	m->params = calloc(sf_schema_pairs(node) + 1, sizeof *m->params);
 	if (m->params == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = node_get(ld, pair->key);
+		yaml_node_t *key = sf_schema_node(ld, pair->key);
 		sf_model_param *p = &m->params[m->nparams++];
 
-		if ((p->name = dup_string(scalar_text(key))) == NULL)
-			return out_of_memory(ld);
-		rc = load_param(ld, key, node_get(ld, pair->value), p);
+		if ((p->name = dup_string(sf_schema_scalar(key))) == NULL)
+			return sf_schema_oom(ld);
+		rc = load_param(ld, key, sf_schema_node(ld, pair->value), p);
 		if (rc != SF_OK)
 			return rc;
 	}
@@ -851,21 +350,22 @@ load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
 
 	if (rc != SF_OK)
 		return rc;
-	m->terms = calloc(pair_count(node) + 1, sizeof *m->terms);
+	m->terms = calloc(sf_schema_pairs(node) + 1, sizeof *m->terms);
 	if (m->terms == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	for (pair = node->data.mapping.pairs.start;
 	     pair < node->data.mapping.pairs.top; pair++) {
-		yaml_node_t *key = node_get(ld, pair->key);
-		yaml_node_t *value = node_get(ld, pair->value), *expr, *kind;
+		yaml_node_t *key = sf_schema_node(ld, pair->key);
+		yaml_node_t *value = sf_schema_node(ld, pair->value), *expr,
+		            *kind;
 		sf_model_term *t = &m->terms[m->nterms++];
-		position at = node_position(ld, key);
+		sf_schema_position at = sf_schema_at(ld, key);
 		char what[160];
 
 		t->line = at.line;
 		t->column = at.column;
-		if ((t->name = dup_string(scalar_text(key))) == NULL)
-			return out_of_memory(ld);
+		if ((t->name = dup_string(sf_schema_scalar(key))) == NULL)
+			return sf_schema_oom(ld);
 		snprintf(what, sizeof what, "term '%s'", t->name);
 		t->kind = sf_term_kind_guess(t->name);
 		if (value->type != YAML_MAPPING_NODE) {
@@ -874,327 +374,22 @@ load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
 				return rc;
 			continue;
 		}
-		if ((rc = check_keys(ld, value, what, keys, 2)) != SF_OK)
+		if ((rc = sf_schema_keys(ld, value, what, keys, 2)) != SF_OK)
 			return rc;
-		if ((expr = map_get(ld, value, "expr")) == NULL)
-			return loader_fail(ld, value, SF_ESYNTAX,
-			                   "term '%s' has no expr", t->name);
+		if ((expr = sf_schema_get(ld, value, "expr")) == NULL)
+			return sf_schema_fail(ld, value, SF_ESYNTAX,
+			                      "term '%s' has no expr", t->name);
 		if ((rc = get_formula(ld, expr, what, &t->expr)) != SF_OK)
 			return rc;
-		if ((kind = map_get(ld, value, "kind")) != NULL) {
+		if ((kind = sf_schema_get(ld, value, "kind")) != NULL) {
 			int k;
-			rc = get_choice(ld, kind, "term kind", term_kind_names,
-			                5, &k);
+			rc = sf_schema_choice(ld, kind, "term kind",
+			                      term_kind_names, 5, &k);
 			if (rc != SF_OK)
 				return rc;
 			t->kind = (sf_term_kind)k;
 		}
 	}
-	return SF_OK;
-}
-
-static const char *const loss_names[] = {
-    [SF_LOSS_RELATIVE] = "relative", [SF_LOSS_SSE] = "sse",
-    [SF_LOSS_LOG] = "log",           [SF_LOSS_ABSOLUTE] = "absolute",
-    [SF_LOSS_HUBER] = "huber",
-};
-static const char *const penalty_names[] = {
-    [SF_PENALTY_NONE] = "none",
-    [SF_PENALTY_L2] = "l2",
-    [SF_PENALTY_L1] = "l1",
-};
-static const char *const scale_names[] = {
-    [SF_SCALE_AUTO] = "auto",
-    [SF_SCALE_LINEAR] = "linear",
-    [SF_SCALE_LOG] = "log",
-};
-
-/* The optimiser's names are solve/de.h's; these put them in the form
- * get_choice() takes.  Strategies are listed as they always were, the
- * default (best1) first. */
-static void
-algorithm_choices(const char **names)
-{
-	for (int k = 0; k < SF_DE_ALGORITHMS; k++)
-		names[k] = sf_de_algorithm_name((sf_de_algorithm)k);
-}
-
-enum { NSTRATEGIES = 2 * SF_DE_MUTATIONS };
-
-static void
-strategy_choices(const char **names)
-{
-	static const sf_de_mutation order[SF_DE_MUTATIONS] = {
-	    SF_DE_BEST1,       SF_DE_RAND1, SF_DE_CURRENTTOBEST1,
-	    SF_DE_RANDTOBEST1, SF_DE_BEST2, SF_DE_RAND2,
-	};
-
-	for (int k = 0; k < SF_DE_MUTATIONS; k++) {
-		names[2 * k] = sf_de_strategy_name(order[k], SF_DE_BIN);
-		names[2 * k + 1] = sf_de_strategy_name(order[k], SF_DE_EXP);
-	}
-}
-
-static int
-load_regularization(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
-{
-	static const char *const keys[] = {"type", "lambda"};
-	yaml_node_t *v;
-	int rc, k;
-
-	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE,
-	                      "fit.regularization")) != SF_OK ||
-	    (rc = check_keys(ld, node, "fit.regularization", keys, 2)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "type")) != NULL) {
-		rc = get_choice(ld, v, "regularization type", penalty_names, 3,
-		                &k);
-		if (rc != SF_OK)
-			return rc;
-		s->penalty = (sf_penalty)k;
-	}
-	if ((v = map_get(ld, node, "lambda")) != NULL) {
-		if (v->type == YAML_SCALAR_NODE &&
-		    strcmp(scalar_text(v), "auto") == 0) {
-			s->lambda_auto = 1;
-		} else {
-			rc = get_number_in(ld, v, "lambda", 0, INFINITY,
-			                   &s->lambda);
-			if (rc != SF_OK)
-				return rc;
-			s->lambda_auto = 0;
-		}
-	}
-	return SF_OK;
-}
-
-/* mutation: F, or [lo, hi] to dither F per generation. */
-static int
-load_mutation(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
-{
-	yaml_node_item_t *items;
-	int rc;
-
-	if (node->type == YAML_SCALAR_NODE) {
-		rc = get_number_in(ld, node, "mutation", 0, 2, &s->mutation_lo);
-		/* A fixed F of 2 or more makes the mutant leave the region
-		 * the population spans; dithering draws from [lo, hi), so
-		 * only there may hi be 2. */
-		if (rc == SF_OK && !(s->mutation_lo > 0 && s->mutation_lo < 2))
-			return loader_fail(ld, node, SF_EVALUE,
-			                   "mutation must be > 0 and < 2, "
-			                   "not %s",
-			                   scalar_text(node));
-		s->mutation_hi = s->mutation_lo;
-		return rc;
-	}
-	if ((rc = expect_type(ld, node, YAML_SEQUENCE_NODE,
-	                      "mutation (a number or [lo, hi])")) != SF_OK)
-		return rc;
-	items = node->data.sequence.items.start;
-	if (node->data.sequence.items.top - items != 2)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "mutation must be a number or a pair [lo, "
-		                   "hi]");
-	if ((rc = get_number_in(ld, node_get(ld, items[0]), "mutation lo", 0, 2,
-	                        &s->mutation_lo)) != SF_OK ||
-	    (rc = get_number_in(ld, node_get(ld, items[1]), "mutation hi", 0, 2,
-	                        &s->mutation_hi)) != SF_OK)
-		return rc;
-	if (!(s->mutation_lo > 0 && s->mutation_lo < s->mutation_hi))
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "mutation range needs 0 < lo < hi <= 2");
-	return SF_OK;
-}
-
-/* L-SHADE and jSO adapt F and CR themselves and always use
- * current-to-pbest/1/bin: say so rather than ignore the key silently. */
-static void
-warn_de_only(loader *ld, const yaml_node_t *node, const char *key,
-             sf_algorithm algorithm)
-{
-	if (algorithm != SF_ALGORITHM_DE)
-		loader_warn(ld, node,
-		            "%s applies to algorithm de only; it is ignored "
-		            "by %s, which adapts its own",
-		            key, sf_algorithm_name(algorithm));
-}
-
-static int
-load_optimizer(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
-{
-	static const char *const keys[] = {
-	    "algorithm", "strategy",        "population", "popsize",
-	    "max_evals", "max_generations", "tol",        "atol",
-	    "mutation",  "recombination",   "init",       "seed",
-	    "polish",    "time_limit",      "stagnation", "scale",
-	    "separable",
-	};
-	static const char *const init_names[] = {
-	    [SF_INIT_LATIN] = "latinhypercube",
-	    [SF_INIT_UNIFORM] = "random",
-	};
-	const size_t nkeys = sizeof keys / sizeof keys[0];
-	yaml_node_t *v;
-	int rc, k;
-
-	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "fit.optimizer")) !=
-	        SF_OK ||
-	    (rc = check_keys(ld, node, "fit.optimizer", keys, nkeys)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "algorithm")) != NULL) {
-		const char *names[SF_DE_ALGORITHMS];
-
-		algorithm_choices(names);
-		rc =
-		    get_choice(ld, v, "algorithm", names, SF_DE_ALGORITHMS, &k);
-		if (rc != SF_OK)
-			return rc;
-		s->algorithm = (sf_algorithm)k;
-	}
-	if ((v = map_get(ld, node, "strategy")) != NULL) {
-		const char *names[NSTRATEGIES];
-
-		strategy_choices(names);
-		rc = get_choice(ld, v, "strategy", names, NSTRATEGIES, &k);
-		if (rc != SF_OK)
-			return rc;
-		snprintf(s->strategy, sizeof s->strategy, "%s", names[k]);
-		warn_de_only(ld, v, "strategy", s->algorithm);
-	}
-	/* Two ways to size the population: one block gives one of them,
-	 * and a model's block overrides the shared one either way. */
-	if ((v = map_get(ld, node, "population")) != NULL) {
-		if ((rc = get_count(ld, v, "population", 4, &s->population)) !=
-		    SF_OK)
-			return rc;
-		if (s->population > SF_DE_POPULATION_MAX)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "population must be at most %u, not "
-			                   "%s",
-			                   SF_DE_POPULATION_MAX,
-			                   scalar_text(v));
-		s->popsize = 0;
-	}
-	if ((v = map_get(ld, node, "popsize")) != NULL) {
-		if (map_get(ld, node, "population") != NULL)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "give population or popsize, not "
-			                   "both");
-		if ((rc = get_number_in(ld, v, "popsize", 1, 1e6,
-		                        &s->popsize)) != SF_OK)
-			return rc;
-		s->population = 0;
-	}
-	if ((v = map_get(ld, node, "max_evals")) != NULL &&
-	    (rc = get_count(ld, v, "max_evals", 1, &s->max_evals)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "max_generations")) != NULL &&
-	    (rc = get_count(ld, v, "max_generations", 1,
-	                    &s->max_generations)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "tol")) != NULL &&
-	    (rc = get_number_in(ld, v, "tol", 0, INFINITY, &s->tol)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "atol")) != NULL &&
-	    (rc = get_number_in(ld, v, "atol", 0, INFINITY, &s->atol)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "mutation")) != NULL) {
-		if ((rc = load_mutation(ld, v, s)) != SF_OK)
-			return rc;
-		warn_de_only(ld, v, "mutation", s->algorithm);
-	}
-	if ((v = map_get(ld, node, "recombination")) != NULL) {
-		if ((rc = get_number_in(ld, v, "recombination", 0, 1,
-		                        &s->recombination)) != SF_OK)
-			return rc;
-		warn_de_only(ld, v, "recombination", s->algorithm);
-	}
-	if ((v = map_get(ld, node, "init")) != NULL) {
-		rc = get_choice(ld, v, "init", init_names, 2, &k);
-		if (rc != SF_OK)
-			return rc;
-		s->init = (sf_init_method)k;
-	}
-	if ((v = map_get(ld, node, "scale")) != NULL) {
-		rc = get_choice(ld, v, "scale", scale_names, 3, &k);
-		if (rc != SF_OK)
-			return rc;
-		s->scale = (sf_search_scale)k;
-	}
-	if ((v = map_get(ld, node, "seed")) != NULL) {
-		const char *text;
-		if ((rc = get_text(ld, v, "seed", &text)) != SF_OK)
-			return rc;
-		if (sf_parse_u64(text, &s->seed) != SF_OK)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "seed must be a whole number from 0 "
-			                   "to 18446744073709551615, not '%s'",
-			                   text);
-		s->has_seed = 1;
-	}
-	if ((v = map_get(ld, node, "polish")) != NULL &&
-	    (rc = get_bool(ld, v, "polish", &s->polish)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "separable")) != NULL &&
-	    (rc = get_bool(ld, v, "separable", &s->separable)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "time_limit")) != NULL &&
-	    (rc = get_number_in(ld, v, "time_limit", 0, INFINITY,
-	                        &s->time_limit)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "stagnation")) != NULL &&
-	    (rc = get_count(ld, v, "stagnation", 0, &s->stagnation)) != SF_OK)
-		return rc;
-	return SF_OK;
-}
-
-static int
-load_fit(loader *ld, const yaml_node_t *node, sf_fit_settings *s)
-{
-	static const char *const keys[] = {
-	    "loss", "huber_delta", "regularization", "weights", "optimizer"};
-	static const char *const weight_names[] = {
-	    [SF_WEIGHTS_NONE] = "none",
-	    [SF_WEIGHTS_COLUMN] = NULL, /* set by data.weight */
-	    [SF_WEIGHTS_INVERSE_VARIANCE] = "inverse_variance",
-	};
-	yaml_node_t *v;
-	int rc, k;
-
-	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "fit")) != SF_OK ||
-	    (rc = check_keys(ld, node, "fit", keys, 5)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "loss")) != NULL) {
-		if ((rc = get_choice(ld, v, "loss", loss_names, 5, &k)) !=
-		    SF_OK)
-			return rc;
-		s->loss = (sf_loss)k;
-	}
-	if ((v = map_get(ld, node, "huber_delta")) != NULL) {
-		if ((rc = get_number_in(ld, v, "huber_delta", 0, INFINITY,
-		                        &s->huber_delta)) != SF_OK)
-			return rc;
-		if (s->huber_delta == 0)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "huber_delta must be > 0");
-	}
-	if ((v = map_get(ld, node, "regularization")) != NULL &&
-	    (rc = load_regularization(ld, v, s)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "weights")) != NULL) {
-		if ((rc = get_choice(ld, v, "weights", weight_names, 3, &k)) !=
-		    SF_OK)
-			return rc;
-		if (s->weighting == SF_WEIGHTS_COLUMN)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "data.weight already sets the "
-			                   "weights; remove one of them");
-		s->weighting = (sf_weighting)k;
-	}
-	if ((v = map_get(ld, node, "optimizer")) != NULL &&
-	    (rc = load_optimizer(ld, v, s)) != SF_OK)
-		return rc;
 	return SF_OK;
 }
 
@@ -1233,9 +428,9 @@ get_input_name(loader *ld, const yaml_node_t *node, const char *what,
 		return rc;
 	if (sf_expr_is_name(t->text) && (none_ok || strcmp(t->text, "none")))
 		return SF_OK;
-	return loader_fail(ld, node, SF_EVALUE,
-	                   "%s must be the name of an input%s, not '%s'", what,
-	                   none_ok ? " or none" : "", t->text);
+	return sf_schema_fail(ld, node, SF_EVALUE,
+	                      "%s must be the name of an input%s, not '%s'",
+	                      what, none_ok ? " or none" : "", t->text);
 }
 
 /* The items of a non-empty list of at most SF_DISCOVER_MAX_LIST. */
@@ -1243,18 +438,18 @@ static int
 get_list(loader *ld, const yaml_node_t *node, const char *what,
          yaml_node_item_t **items, size_t *n)
 {
-	int rc = expect_type(ld, node, YAML_SEQUENCE_NODE, what);
+	int rc = sf_schema_expect(ld, node, YAML_SEQUENCE_NODE, what);
 
 	if (rc != SF_OK)
 		return rc;
 	*items = node->data.sequence.items.start;
 	*n = (size_t)(node->data.sequence.items.top - *items);
 	if (*n == 0)
-		return loader_fail(ld, node, SF_EVALUE, "%s is empty", what);
+		return sf_schema_fail(ld, node, SF_EVALUE, "%s is empty", what);
 	if (*n > SF_DISCOVER_MAX_LIST)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "%s has %zu items; at most %d", what, *n,
-		                   SF_DISCOVER_MAX_LIST);
+		return sf_schema_fail(ld, node, SF_EVALUE,
+		                      "%s has %zu items; at most %d", what, *n,
+		                      SF_DISCOVER_MAX_LIST);
 	return SF_OK;
 }
 
@@ -1266,12 +461,12 @@ load_discover_lists(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 	size_t n;
 	int rc;
 
-	if ((v = map_get(ld, node, "inputs")) != NULL) {
+	if ((v = sf_schema_get(ld, node, "inputs")) != NULL) {
 		if ((rc = get_list(ld, v, "discover.inputs", &items, &n)) !=
 		    SF_OK)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
-			yaml_node_t *item = node_get(ld, items[i]);
+			yaml_node_t *item = sf_schema_node(ld, items[i]);
 
 			rc = get_input_name(ld, item, "each of discover.inputs",
 			                    0, &d->inputs[d->ninputs++]);
@@ -1280,60 +475,62 @@ load_discover_lists(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 			for (size_t j = 0; j < i; j++)
 				if (!strcmp(d->inputs[j].text,
 				            d->inputs[i].text))
-					return loader_fail(
+					return sf_schema_fail(
 					    ld, item, SF_ENAME,
 					    "discover.inputs names '%s' twice",
 					    d->inputs[i].text);
 		}
 	}
-	if ((v = map_get(ld, node, "exponents")) != NULL) {
+	if ((v = sf_schema_get(ld, node, "exponents")) != NULL) {
 		if ((rc = get_list(ld, v, "discover.exponents", &items, &n)) !=
 		    SF_OK)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
-			yaml_node_t *item = node_get(ld, items[i]);
+			yaml_node_t *item = sf_schema_node(ld, items[i]);
 			double *e = &d->exponents[i];
 
-			if ((rc = get_number_in(ld, item, "an exponent",
-			                        -SF_DISCOVER_MAX_EXPONENT,
-			                        SF_DISCOVER_MAX_EXPONENT, e)) !=
-			    SF_OK)
+			if ((rc = sf_schema_number_in(ld, item, "an exponent",
+			                              -SF_DISCOVER_MAX_EXPONENT,
+			                              SF_DISCOVER_MAX_EXPONENT,
+			                              e)) != SF_OK)
 				return rc;
 			for (size_t j = 0; j < i; j++)
 				if (d->exponents[j] == *e)
-					return loader_fail(
+					return sf_schema_fail(
 					    ld, item, SF_EVALUE,
 					    "discover.exponents has %s "
 					    "twice",
-					    scalar_text(item));
+					    sf_schema_scalar(item));
 		}
 		d->nexponents = n;
 	}
-	if ((v = map_get(ld, node, "logs")) != NULL) {
+	if ((v = sf_schema_get(ld, node, "logs")) != NULL) {
 		if ((rc = get_list(ld, v, "discover.logs", &items, &n)) !=
 		    SF_OK)
 			return rc;
 		if (n > SF_DISCOVER_MAX_LOG + 1)
-			return loader_fail(ld, v, SF_EVALUE,
-			                   "discover.logs has %zu items; the "
-			                   "powers of log2 are 0 to %d",
-			                   n, SF_DISCOVER_MAX_LOG);
+			return sf_schema_fail(
+			    ld, v, SF_EVALUE,
+			    "discover.logs has %zu items; the "
+			    "powers of log2 are 0 to %d",
+			    n, SF_DISCOVER_MAX_LOG);
 		for (size_t i = 0; i < n; i++) {
-			yaml_node_t *item = node_get(ld, items[i]);
+			yaml_node_t *item = sf_schema_node(ld, items[i]);
 			size_t j;
 
-			if ((rc = get_count(ld, item, "a power of log2", 0,
-			                    &j)) != SF_OK)
+			if ((rc = sf_schema_count(ld, item, "a power of log2",
+			                          0, &j)) != SF_OK)
 				return rc;
 			if (j > SF_DISCOVER_MAX_LOG)
-				return loader_fail(ld, item, SF_EVALUE,
-				                   "a power of log2 must be 0 "
-				                   "to %d, not %s",
-				                   SF_DISCOVER_MAX_LOG,
-				                   scalar_text(item));
+				return sf_schema_fail(
+				    ld, item, SF_EVALUE,
+				    "a power of log2 must be 0 "
+				    "to %d, not %s",
+				    SF_DISCOVER_MAX_LOG,
+				    sf_schema_scalar(item));
 			for (size_t k = 0; k < i; k++)
 				if (d->logs[k] == (int)j)
-					return loader_fail(
+					return sf_schema_fail(
 					    ld, item, SF_EVALUE,
 					    "discover.logs has %zu twice", j);
 			d->logs[i] = (int)j;
@@ -1341,21 +538,6 @@ load_discover_lists(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 		d->nlogs = n;
 	}
 	return SF_OK;
-}
-
-/* A count from lo to hi. */
-static int
-get_count_in(loader *ld, const yaml_node_t *node, const char *what, size_t lo,
-             size_t hi, size_t *value)
-{
-	int rc = get_count(ld, node, what, lo, value);
-
-	if (rc == SF_OK && *value > hi)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "%s must be a whole number from %zu to %zu, "
-		                   "not %s",
-		                   what, lo, hi, scalar_text(node));
-	return rc;
 }
 
 /* discover: how scalefit discover searches (scalefit-model(5)). */
@@ -1367,82 +549,65 @@ load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 	    "logs",        "factors",    "max_terms", "beam",   "budget",
 	    "overlap",     "continuous", "tie"};
 	const size_t nkeys = sizeof keys / sizeof keys[0];
-	position at = node_position(ld, node);
+	sf_schema_position at = sf_schema_at(ld, node);
 	yaml_node_t *v;
 	int rc;
 
-	if ((rc = expect_type(ld, node, YAML_MAPPING_NODE, "discover")) !=
+	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "discover")) !=
 	        SF_OK ||
-	    (rc = check_keys(ld, node, "discover", keys, nkeys)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "discover", keys, nkeys)) != SF_OK)
 		return rc;
 	d->given = 1;
 	d->line = at.line;
 	d->column = at.column;
-	if ((v = map_get(ld, node, "extrapolate")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "extrapolate")) != NULL &&
 	    (rc = get_input_name(ld, v, "discover.extrapolate", 0,
 	                         &d->extrapolate)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "count")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "count")) != NULL &&
 	    (rc = get_input_name(ld, v, "discover.count", 1, &d->count)) !=
 	        SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "workers")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "workers")) != NULL &&
 	    (rc = get_input_name(ld, v, "discover.workers", 1, &d->workers)) !=
 	        SF_OK)
 		return rc;
 	if ((rc = load_discover_lists(ld, node, d)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "factors")) != NULL &&
-	    (rc = get_count_in(ld, v, "discover.factors", 1,
-	                       SF_DISCOVER_MAX_FACTORS, &d->factors)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "max_terms")) != NULL &&
-	    (rc = get_count_in(ld, v, "discover.max_terms", 1,
-	                       SF_DISCOVER_MAX_TERMS, &d->max_terms)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "beam")) != NULL &&
-	    (rc = get_count_in(ld, v, "discover.beam", 1, 10000, &d->beam)) !=
+	if ((v = sf_schema_get(ld, node, "factors")) != NULL &&
+	    (rc = sf_schema_count_in(ld, v, "discover.factors", 1,
+	                             SF_DISCOVER_MAX_FACTORS, &d->factors)) !=
 	        SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "budget")) != NULL &&
-	    (rc = get_count(ld, v, "discover.budget", 1, &d->budget)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "overlap")) != NULL &&
-	    (rc = get_bool(ld, v, "discover.overlap", &d->overlap)) != SF_OK)
-		return rc;
-	if ((v = map_get(ld, node, "continuous")) != NULL &&
-	    (rc = get_bool(ld, v, "discover.continuous", &d->continuous)) !=
+	if ((v = sf_schema_get(ld, node, "max_terms")) != NULL &&
+	    (rc = sf_schema_count_in(ld, v, "discover.max_terms", 1,
+	                             SF_DISCOVER_MAX_TERMS, &d->max_terms)) !=
 	        SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "tie")) != NULL &&
-	    (rc = get_number_in(ld, v, "discover.tie", 0, 1, &d->tie)) != SF_OK)
+	if ((v = sf_schema_get(ld, node, "beam")) != NULL &&
+	    (rc = sf_schema_count_in(ld, v, "discover.beam", 1, 10000,
+	                             &d->beam)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "budget")) != NULL &&
+	    (rc = sf_schema_count(ld, v, "discover.budget", 1, &d->budget)) !=
+	        SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "overlap")) != NULL &&
+	    (rc = sf_schema_bool(ld, v, "discover.overlap", &d->overlap)) !=
+	        SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "continuous")) != NULL &&
+	    (rc = sf_schema_bool(ld, v, "discover.continuous",
+	                         &d->continuous)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "tie")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "discover.tie", 0, 1, &d->tie)) !=
+	        SF_OK)
 		return rc;
 	return SF_OK;
 }
 
 /* ---- models ----------------------------------------------------------- */
-
-void
-sf_fit_settings_default(sf_fit_settings *s)
-{
-	sf_de_settings classic;
-
-	/* The strategy classic DE uses unless told otherwise. */
-	sf_de_settings_default(&classic, SF_DE_CLASSIC);
-	memset(s, 0, sizeof *s);
-	s->loss = SF_LOSS_RELATIVE;
-	s->huber_delta = 0.1;
-	s->penalty = SF_PENALTY_NONE;
-	s->algorithm = SF_ALGORITHM_LSHADE;
-	snprintf(s->strategy, sizeof s->strategy, "%s",
-	         sf_de_strategy_name(classic.mutation, classic.crossover));
-	s->tol = -1;
-	s->atol = -1;
-	s->recombination = -1;
-	s->init = SF_INIT_LATIN;
-	s->polish = 1;
-	s->separable = 1;
-}
 
 static void
 free_text(sf_model_text *t)
@@ -1607,30 +772,10 @@ resolve_data_file(loader *ld, sf_model *m)
 	          : (size_t)(slash - ld->path) + 1;
 	m->data_file = malloc(dir + strlen(file) + 1);
 	if (m->data_file == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	memcpy(m->data_file, ld->path, dir);
 	strcpy(m->data_file + dir, file);
 	return SF_OK;
-}
-
-static int loader_fail_at(loader *ld, int line, int column, int code,
-                          const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-/* Record an error at a position remembered from an earlier node. */
-static int
-loader_fail_at(loader *ld, int line, int column, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	sf_error_at(ld->err, code, ld->path, line, column, "%s", "");
-	if (ld->err != NULL) {
-		va_start(ap, fmt);
-		vsnprintf(ld->err->message, sizeof ld->err->message, fmt, ap);
-		va_end(ap);
-		sf_error_quote(ld->err, ld->text, ld->length);
-	}
-	return code;
 }
 
 /* A name means one thing: an input, a parameter or a term. */
@@ -1642,14 +787,14 @@ check_name_clashes(loader *ld, const sf_model *m)
 
 		for (size_t j = 0; j < m->nparams; j++)
 			if (strcmp(t->name, m->params[j].name) == 0)
-				return loader_fail_at(
+				return sf_schema_fail_at(
 				    ld, t->line, t->column, SF_ENAME,
 				    "'%s' is both a parameter (line %d) "
 				    "and a term",
 				    t->name, m->params[j].line);
 		for (size_t j = 0; j < m->ninputs; j++)
 			if (strcmp(t->name, m->inputs[j].name) == 0)
-				return loader_fail_at(
+				return sf_schema_fail_at(
 				    ld, t->line, t->column, SF_ENAME,
 				    "'%s' is both an input (line %d) and "
 				    "a term",
@@ -1658,7 +803,7 @@ check_name_clashes(loader *ld, const sf_model *m)
 	for (size_t i = 0; i < m->nparams; i++)
 		for (size_t j = 0; j < m->ninputs; j++)
 			if (strcmp(m->params[i].name, m->inputs[j].name) == 0)
-				return loader_fail_at(
+				return sf_schema_fail_at(
 				    ld, m->params[i].line, m->params[i].column,
 				    SF_ENAME,
 				    "'%s' is both an input (line %d) and "
@@ -1671,19 +816,19 @@ check_name_clashes(loader *ld, const sf_model *m)
 static int
 load_text_key(loader *ld, const yaml_node_t *node, const char *key, char **out)
 {
-	const yaml_node_t *v = map_get(ld, node, key);
+	const yaml_node_t *v = sf_schema_get(ld, node, key);
 	const char *text;
 	int rc;
 
 	if (v == NULL)
 		return SF_OK;
-	if ((rc = get_text(ld, v, key, &text)) != SF_OK ||
-	    (rc = refuse_control(ld, v, key, text,
-	                         strcmp(key, "description") == 0)) != SF_OK)
+	if ((rc = sf_schema_text(ld, v, key, &text)) != SF_OK ||
+	    (rc = sf_schema_refuse_control(
+	         ld, v, key, text, strcmp(key, "description") == 0)) != SF_OK)
 		return rc;
 	free(*out);
 	if ((*out = dup_string(text)) == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	return SF_OK;
 }
 
@@ -1698,38 +843,39 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 	    (rc = load_text_key(ld, node, "description", &m->description)) !=
 	        SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "inputs")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "inputs")) != NULL &&
 	    (rc = load_inputs(ld, v, m)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "parameters")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "parameters")) != NULL &&
 	    (rc = load_parameters(ld, v, m)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "terms")) != NULL &&
+	if ((v = sf_schema_get(ld, node, "terms")) != NULL &&
 	    (rc = load_terms(ld, v, m)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "fit")) != NULL &&
-	    (rc = load_fit(ld, v, &m->fit)) != SF_OK)
+	if ((v = sf_schema_get(ld, node, "fit")) != NULL &&
+	    (rc = sf_settings_load(ld, v, &m->fit)) != SF_OK)
 		return rc;
-	if ((v = map_get(ld, node, "time")) == NULL &&
+	if ((v = sf_schema_get(ld, node, "time")) == NULL &&
 	    (ld->flags & SF_MODEL_FORMULA_OPTIONAL)) {
 		/* scalefit discover: the formula is what it looks for */
 		if (m->description == NULL &&
 		    (m->description = dup_string("")) == NULL)
-			return out_of_memory(ld);
+			return sf_schema_oom(ld);
 		return check_name_clashes(ld, m);
 	}
 	if (v == NULL)
-		return loader_fail(ld, node, SF_ESYNTAX,
-		                   "the model has no 'time': the formula to "
-		                   "fit ('scalefit discover' can find one)");
+		return sf_schema_fail(ld, node, SF_ESYNTAX,
+		                      "the model has no 'time': the formula to "
+		                      "fit ('scalefit discover' can find one)");
 	if ((rc = get_formula(ld, v, "time", &m->time)) != SF_OK)
 		return rc;
 	if (m->nparams == 0 || sf_model_fitted_count(m) == 0)
-		return loader_fail(ld, node, SF_EVALUE,
-		                   "the model has no parameter to fit: add "
-		                   "one under 'parameters' with min and max");
+		return sf_schema_fail(
+		    ld, node, SF_EVALUE,
+		    "the model has no parameter to fit: add "
+		    "one under 'parameters' with min and max");
 	if (m->description == NULL && (m->description = dup_string("")) == NULL)
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	return check_name_clashes(ld, m);
 }
 
@@ -1762,189 +908,155 @@ append_model(loader *ld, sf_model_set *set, sf_model *m)
 
 	if (grown == NULL) {
 		model_free(m);
-		return out_of_memory(ld);
+		return sf_schema_oom(ld);
 	}
 	set->models = grown;
 	set->models[set->count++] = m;
 	return SF_OK;
 }
 
+/* A file of one model: the root is the model.  Takes m (frees it on
+ * failure). */
+static int
+load_single(loader *ld, const yaml_node_t *root, sf_model *m, sf_model_set *set)
+{
+	int rc;
+
+	if ((rc = load_model_body(ld, root, m)) != SF_OK ||
+	    (rc = resolve_data_file(ld, m)) != SF_OK) {
+		model_free(m);
+		return rc;
+	}
+	if (m->name == NULL &&
+	    (m->name = default_name(ld->path, NULL, SIZE_MAX)) == NULL) {
+		model_free(m);
+		return sf_schema_oom(ld);
+	}
+	return append_model(ld, set, m);
+}
+
+/* What a models: file gives every model: fit: and inputs:, and its name:
+ * and description: as their defaults; each model has its own formula, so
+ * parameters:, terms: and time: belong in the items. */
+static int
+load_shared(loader *ld, const yaml_node_t *root, const yaml_node_t *models,
+            sf_model *shared)
+{
+	static const char *const per_model[] = {"parameters", "terms", "time"};
+	yaml_node_t *v;
+	int rc;
+
+	for (size_t i = 0; i < 3; i++)
+		if ((v = sf_schema_get(ld, root, per_model[i])) != NULL)
+			return sf_schema_fail(ld, v, SF_ENAME,
+			                      "with 'models:', give '%s' "
+			                      "in each model",
+			                      per_model[i]);
+	if ((rc = sf_schema_expect(ld, models, YAML_SEQUENCE_NODE, "models")) !=
+	    SF_OK)
+		return rc;
+	if (models->data.sequence.items.top ==
+	    models->data.sequence.items.start)
+		return sf_schema_fail(ld, models, SF_EVALUE, "models is empty");
+	if ((v = sf_schema_get(ld, root, "fit")) != NULL &&
+	    (rc = sf_settings_load(ld, v, &shared->fit)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, root, "inputs")) != NULL &&
+	    (rc = load_inputs(ld, v, shared)) != SF_OK)
+		return rc;
+	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
+	    (rc = load_text_key(ld, root, "description",
+	                        &shared->description)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
+/* Item index of a models: list: a model made of what the file shares and
+ * the item's keys, named (by default after the list and its place) and
+ * appended to set. */
+static int
+load_item(loader *ld, const yaml_node_t *node, size_t index,
+          const sf_model *shared, sf_model_set *set)
+{
+	static const char *const item_keys[] = {
+	    "name",  "description", "inputs", "parameters",
+	    "terms", "time",        "fit"};
+	sf_model *m;
+	int rc;
+
+	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE,
+	                           "each item of models")) != SF_OK ||
+	    (rc = sf_schema_keys(ld, node, "a model", item_keys, 7)) != SF_OK)
+		return rc;
+	if ((m = model_new(ld, shared)) == NULL)
+		return sf_schema_oom(ld);
+	if ((rc = load_model_body(ld, node, m)) != SF_OK ||
+	    (rc = resolve_data_file(ld, m)) != SF_OK) {
+		model_free(m);
+		return rc;
+	}
+	if (m->name == NULL &&
+	    (m->name = default_name(ld->path, shared->name, index)) == NULL) {
+		model_free(m);
+		return sf_schema_oom(ld);
+	}
+	for (size_t j = 0; j < set->count; j++)
+		if (strcmp(set->models[j]->name, m->name) == 0) {
+			rc = sf_schema_fail(ld, node, SF_ENAME,
+			                    "two models are named '%s'",
+			                    m->name);
+			model_free(m);
+			return rc;
+		}
+	return append_model(ld, set, m);
+}
+
+/* The root: one model, or a models: list sharing data:, fit: and
+ * inputs:, and the file's discover: block. */
 static int
 load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 {
 	static const char *const single_keys[] = {
 	    "name",  "description", "data", "inputs", "parameters",
 	    "terms", "time",        "fit",  "models", "discover"};
-	static const char *const item_keys[] = {
-	    "name",  "description", "inputs", "parameters",
-	    "terms", "time",        "fit"};
 	yaml_node_t *models, *v;
 	sf_model *shared;
 	int rc;
 
 	if (root->type != YAML_MAPPING_NODE)
-		return loader_fail(ld, root, SF_ETYPE,
-		                   "a model file must be a mapping of keys "
-		                   "(name, data, parameters, time, ...), not "
-		                   "%s",
-		                   node_kind_name(root));
-	if ((rc = check_keys(ld, root, "the model", single_keys, 10)) != SF_OK)
+		return sf_schema_fail(
+		    ld, root, SF_ETYPE,
+		    "a model file must be a mapping of keys "
+		    "(name, data, parameters, time, ...), not "
+		    "%s",
+		    sf_schema_kind(root));
+	if ((rc = sf_schema_keys(ld, root, "the model", single_keys, 10)) !=
+	    SF_OK)
 		return rc;
-	if ((v = map_get(ld, root, "discover")) != NULL &&
+	if ((v = sf_schema_get(ld, root, "discover")) != NULL &&
 	    (rc = load_discover(ld, v, &set->discover)) != SF_OK)
 		return rc;
 	if ((shared = model_new(ld, NULL)) == NULL)
-		return out_of_memory(ld);
-	if ((v = map_get(ld, root, "data")) != NULL &&
-	    (rc = load_data(ld, v, shared)) != SF_OK)
-		goto done;
-	models = map_get(ld, root, "models");
-	if (models == NULL) {
-		if ((rc = load_model_body(ld, root, shared)) != SF_OK ||
-		    (rc = resolve_data_file(ld, shared)) != SF_OK)
-			goto done;
-		if (shared->name == NULL &&
-		    (shared->name = default_name(ld->path, NULL, SIZE_MAX)) ==
-		        NULL) {
-			rc = out_of_memory(ld);
-			goto done;
-		}
-		rc = append_model(ld, set, shared);
-		shared = NULL;
-		goto done;
+		return sf_schema_oom(ld);
+	if ((v = sf_schema_get(ld, root, "data")) != NULL &&
+	    (rc = load_data(ld, v, shared)) != SF_OK) {
+		model_free(shared);
+		return rc;
 	}
-	/* A list of models sharing data:, fit: and inputs:; each has a
-	 * formula. */
+	models = sf_schema_get(ld, root, "models");
+	if (models == NULL)
+		return load_single(ld, root, shared, set);
+	/* Every model of a list has a formula. */
 	ld->flags &= ~(unsigned)SF_MODEL_FORMULA_OPTIONAL;
-	{
-		static const char *const per_model[] = {"parameters", "terms",
-		                                        "time"};
-		for (size_t i = 0; i < 3; i++)
-			if ((v = map_get(ld, root, per_model[i])) != NULL) {
-				rc = loader_fail(ld, v, SF_ENAME,
-				                 "with 'models:', give '%s' "
-				                 "in each model",
-				                 per_model[i]);
-				goto done;
-			}
-	}
-	if ((rc = expect_type(ld, models, YAML_SEQUENCE_NODE, "models")) !=
-	    SF_OK)
-		goto done;
-	if (models->data.sequence.items.top ==
-	    models->data.sequence.items.start) {
-		rc = loader_fail(ld, models, SF_EVALUE, "models is empty");
-		goto done;
-	}
-	if ((v = map_get(ld, root, "fit")) != NULL &&
-	    (rc = load_fit(ld, v, &shared->fit)) != SF_OK)
-		goto done;
-	if ((v = map_get(ld, root, "inputs")) != NULL &&
-	    (rc = load_inputs(ld, v, shared)) != SF_OK)
-		goto done;
-	/* The file's name and description: the default of each model. */
-	if ((rc = load_text_key(ld, root, "name", &shared->name)) != SF_OK ||
-	    (rc = load_text_key(ld, root, "description",
-	                        &shared->description)) != SF_OK)
-		goto done;
+	rc = load_shared(ld, root, models, shared);
 	for (yaml_node_item_t *item = models->data.sequence.items.start;
-	     item < models->data.sequence.items.top; item++) {
-		yaml_node_t *node = node_get(ld, *item);
-		size_t index =
-		    (size_t)(item - models->data.sequence.items.start);
-		sf_model *m;
-
-		if ((rc = expect_type(ld, node, YAML_MAPPING_NODE,
-		                      "each item of models")) != SF_OK ||
-		    (rc = check_keys(ld, node, "a model", item_keys, 7)) !=
-		        SF_OK)
-			goto done;
-		if ((m = model_new(ld, shared)) == NULL) {
-			rc = out_of_memory(ld);
-			goto done;
-		}
-		if ((rc = load_model_body(ld, node, m)) != SF_OK ||
-		    (rc = resolve_data_file(ld, m)) != SF_OK) {
-			model_free(m);
-			goto done;
-		}
-		if (m->name == NULL &&
-		    (m->name = default_name(ld->path, shared->name, index)) ==
-		        NULL) {
-			model_free(m);
-			rc = out_of_memory(ld);
-			goto done;
-		}
-		for (size_t j = 0; j < set->count; j++)
-			if (strcmp(set->models[j]->name, m->name) == 0) {
-				rc = loader_fail(ld, node, SF_ENAME,
-				                 "two models are named '%s'",
-				                 m->name);
-				model_free(m);
-				goto done;
-			}
-		if ((rc = append_model(ld, set, m)) != SF_OK)
-			goto done;
-	}
-	rc = SF_OK;
-done:
+	     rc == SF_OK && item < models->data.sequence.items.top; item++)
+		rc = load_item(
+		    ld, sf_schema_node(ld, *item),
+		    (size_t)(item - models->data.sequence.items.start), shared,
+		    set);
 	model_free(shared);
 	return rc;
-}
-
-/* 1 when line (1-based) of the file starts with spaces and tabs of which
- * one is a tab; *column is then the first tab's (1-based). */
-static int
-tab_in_indent(const loader *ld, int line, int *column)
-{
-	size_t i = 0;
-
-	for (int l = 1; l < line && i < ld->length; i++)
-		l += ld->text[i] == '\n';
-	for (size_t k = i; k < ld->length; k++) {
-		if (ld->text[k] == '\t') {
-			*column = (int)(k - i) + 1;
-			return 1;
-		}
-		if (ld->text[k] != ' ')
-			return 0;
-	}
-	return 0;
-}
-
-/* Report a libyaml parser error at its position. */
-static int
-yaml_failure(loader *ld, const yaml_parser_t *parser)
-{
-	position p;
-	yaml_mark_t mark = parser->problem_mark;
-
-	if (parser->error == YAML_MEMORY_ERROR)
-		return out_of_memory(ld);
-	if (parser->error == YAML_READER_ERROR) {
-		/* The reader knows only a byte offset. */
-		sf_error_position(ld->text, ld->length, parser->problem_offset,
-		                  &p.line, &p.column);
-		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
-		            "%s in the model file", parser->problem);
-		sf_error_quote(ld->err, ld->text, ld->length);
-		return SF_ESYNTAX;
-	}
-	p = mark_position(ld, mark);
-	if (tab_in_indent(ld, p.line, &p.column)) {
-		sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
-		            "YAML syntax: a tab in the indentation: YAML "
-		            "indents with spaces only (libyaml: %s)",
-		            parser->problem);
-		sf_error_quote(ld->err, ld->text, ld->length);
-		return SF_ESYNTAX;
-	}
-	sf_error_at(ld->err, SF_ESYNTAX, ld->path, p.line, p.column,
-	            "YAML syntax: %s%s%s", parser->problem,
-	            parser->context != NULL ? " " : "",
-	            parser->context != NULL ? parser->context : "");
-	sf_error_quote(ld->err, ld->text, ld->length);
-	return SF_ESYNTAX;
 }
 
 int
@@ -1961,75 +1073,22 @@ sf_model_parse_flags(const char *path, const char *text, size_t length,
                      unsigned flags, sf_model_set **out, sf_warn_fn warn,
                      void *warn_ctx, sf_error *err)
 {
-	yaml_parser_t parser;
-	yaml_document_t doc, extra;
-	yaml_node_t *root;
 	sf_model_set *set = NULL;
-	loader ld = {path,     text, length, &doc, warn,
-	             warn_ctx, err,  flags,  NULL, 0};
-	int rc, have_doc = 0;
+	yaml_node_t *root;
+	loader ld;
+	int rc;
 
 	*out = NULL;
-	if (memchr(text, '\0', length) != NULL) {
-		size_t at =
-		    (size_t)((const char *)memchr(text, '\0', length) - text);
-		int line, column;
-
-		sf_error_position(text, length, at, &line, &column);
-		sf_error_at(err, SF_ESYNTAX, path, line, column,
-		            "the model file contains a NUL byte (is it a text "
-		            "file?)");
-		sf_error_quote(err, text, length);
-		return SF_ESYNTAX;
+	rc = sf_schema_open(&ld, "model", path, text, length, warn, warn_ctx,
+	                    err, &root);
+	ld.flags = flags;
+	if (rc == SF_OK && (set = calloc(1, sizeof *set)) == NULL)
+		rc = sf_schema_oom(&ld);
+	if (rc == SF_OK) {
+		discover_default(&set->discover);
+		rc = load_root(&ld, root, set);
 	}
-	mark_index(&ld);
-	if (!yaml_parser_initialize(&parser)) {
-		free(ld.stops);
-		return out_of_memory(&ld);
-	}
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-	                             length);
-	if (!yaml_parser_load(&parser, &doc)) {
-		rc = yaml_failure(&ld, &parser);
-		goto done;
-	}
-	have_doc = 1;
-	root = yaml_document_get_root_node(&doc);
-	if (root == NULL) {
-		rc = sf_error_at(err, SF_ESYNTAX, path, 0, 0,
-		                 "the model file is empty");
-		goto done;
-	}
-	/* A second document would be silently ignored: refuse it. */
-	if (!yaml_parser_load(&parser, &extra)) {
-		rc = yaml_failure(&ld, &parser);
-		goto done;
-	}
-	if (yaml_document_get_root_node(&extra) != NULL) {
-		yaml_document_t *first = ld.doc;
-		ld.doc = &extra;
-		rc = loader_fail(&ld, yaml_document_get_root_node(&extra),
-		                 SF_ESYNTAX,
-		                 "a model file holds one YAML document; this "
-		                 "is a second one");
-		ld.doc = first;
-		yaml_document_delete(&extra);
-		goto done;
-	}
-	yaml_document_delete(&extra);
-	if ((rc = refuse_nul(&ld)) != SF_OK)
-		goto done;
-	if ((set = calloc(1, sizeof *set)) == NULL) {
-		rc = out_of_memory(&ld);
-		goto done;
-	}
-	discover_default(&set->discover);
-	rc = load_root(&ld, root, set);
-done:
-	if (have_doc)
-		yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
-	free(ld.stops);
+	sf_schema_close(&ld);
 	if (rc != SF_OK) {
 		sf_model_set_free(set);
 		return rc;
@@ -2238,37 +1297,6 @@ sf_model_output(const sf_model *m)
 {
 	return m->output.text != NULL ? m->output.text
 	                              : SF_MODEL_DEFAULT_OUTPUT;
-}
-
-int
-sf_loss_needs_positive(sf_loss loss)
-{
-	return loss == SF_LOSS_RELATIVE || loss == SF_LOSS_LOG ||
-	       loss == SF_LOSS_HUBER;
-}
-
-const char *
-sf_loss_name(sf_loss loss)
-{
-	return loss_names[loss];
-}
-
-const char *
-sf_penalty_name(sf_penalty penalty)
-{
-	return penalty_names[penalty];
-}
-
-const char *
-sf_algorithm_name(sf_algorithm algorithm)
-{
-	return sf_de_algorithm_name((sf_de_algorithm)algorithm);
-}
-
-const char *
-sf_search_scale_name(sf_search_scale scale)
-{
-	return scale_names[scale];
 }
 
 const char *

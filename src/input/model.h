@@ -4,7 +4,8 @@
  * A model names an execution-time formula (`time`, built from named `terms`),
  * the constants it fits (`parameters`, with bounds) or fixes, the formula's
  * variables (`inputs`, each a column or an expression over columns), where
- * its measurements are (`data`) and how to fit (`fit`).  The loader checks
+ * its measurements are (`data`) and how to fit (`fit`, input/settings.h).
+ * The loader checks
  * everything that can be checked without the data or the expression engine:
  * keys, types, numbers, bounds, settings.  Formulas are kept as text with
  * their position in the YAML file, so later errors inside a formula can be
@@ -19,7 +20,7 @@
 #define SF_MODEL_H
 
 #include "base/error.h"
-#include "solve/de.h"
+#include "input/settings.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -71,78 +72,6 @@ typedef struct sf_model_term {
 	sf_model_text expr;
 	sf_term_kind kind; /* from `kind:`, or guessed from the name */
 } sf_model_term;
-
-typedef enum sf_loss {
-	SF_LOSS_RELATIVE = 0, /* sum of squared relative errors (default) */
-	SF_LOSS_SSE,          /* sum of squared errors */
-	SF_LOSS_LOG,          /* sum of squared log ratios */
-	SF_LOSS_ABSOLUTE,     /* sum of absolute errors (L1) */
-	SF_LOSS_HUBER         /* Huber on relative errors, threshold delta */
-} sf_loss;
-
-typedef enum sf_penalty {
-	SF_PENALTY_NONE = 0,
-	SF_PENALTY_L2,
-	SF_PENALTY_L1
-} sf_penalty;
-
-typedef enum sf_weighting {
-	SF_WEIGHTS_NONE = 0, /* every row counts once */
-	SF_WEIGHTS_COLUMN,   /* data.weight: an expression over columns */
-	SF_WEIGHTS_INVERSE_VARIANCE /* from the spread of repetitions */
-} sf_weighting;
-
-/* The optimiser: the values (and names) of solve/de.h's. */
-typedef enum sf_algorithm {
-	SF_ALGORITHM_LSHADE = SF_DE_LSHADE,
-	SF_ALGORITHM_JSO = SF_DE_JSO,
-	SF_ALGORITHM_DE = SF_DE_CLASSIC
-} sf_algorithm;
-
-/* How the global search sees the parameters (see fit.c). */
-typedef enum sf_search_scale {
-	SF_SCALE_AUTO = 0, /* search both ways, keep the better fit */
-	SF_SCALE_LINEAR,   /* as they are */
-	SF_SCALE_LOG       /* wide boxes by sign-preserving log magnitude */
-} sf_search_scale;
-
-typedef enum sf_init_method {
-	SF_INIT_LATIN = 0,
-	SF_INIT_UNIFORM
-} sf_init_method;
-
-/*
- * How to fit.  Numeric settings left at 0 (or negative for tol/atol) mean
- * "the algorithm's default"; has_* flags record what the file set, so the
- * report can show which values were chosen by the user.
- */
-typedef struct sf_fit_settings {
-	sf_loss loss;
-	double huber_delta; /* > 0; default 0.1 (10% relative error) */
-	sf_penalty penalty;
-	double lambda;   /* >= 0 */
-	int lambda_auto; /* `lambda: auto`: chosen by cross-validation */
-	sf_weighting weighting;
-	sf_algorithm algorithm;
-	char strategy[24];         /* classic DE strategy name ("best1bin") */
-	sf_model_text strategy_at; /* where the strategy was given, if it was */
-	size_t population;         /* absolute population size, or 0 */
-	double popsize;         /* population = popsize x fitted parameters */
-	size_t max_evals;       /* 0: default */
-	size_t max_generations; /* 0: default */
-	double tol, atol;       /* < 0: default */
-	double mutation_lo, mutation_hi; /* F, or dither range; 0: default */
-	double recombination;            /* CR; < 0: default */
-	sf_init_method init;
-	sf_search_scale scale;
-	uint64_t seed;
-	int has_seed;
-	int polish;        /* 1 (default): least-squares polish */
-	int separable;     /* 1 (default): constants the residuals are
-	                    * linear in are solved, not searched */
-	double time_limit; /* seconds; 0: none */
-	size_t stagnation; /* generations without progress; 0: default */
-} sf_fit_settings;
 
 /* One model. */
 typedef struct sf_model {
@@ -225,9 +154,6 @@ enum sf_model_flag {
 	SF_MODEL_FORMULA_OPTIONAL = 1u << 0
 };
 
-/* Fill s with the defaults of a model file without a `fit:` block. */
-void sf_fit_settings_default(sf_fit_settings *s);
-
 /*
  * Load the model file at path.  On success returns SF_OK and sets *out to
  * a new set (free with sf_model_set_free) holding at least one model.  On
@@ -270,10 +196,6 @@ void sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err);
 /* The number of fitted (not fixed) parameters. */
 size_t sf_model_fitted_count(const sf_model *m);
 
-/* 1 when the loss divides by or takes the log of the measurement, so
- * measurements must be > 0 (relative, log, huber); 0 for sse, absolute. */
-int sf_loss_needs_positive(sf_loss loss);
-
 /* The units data.unit takes: seconds, milliseconds, minutes, hours. */
 #define SF_MODEL_UNITS 4
 extern const char *const sf_model_units[SF_MODEL_UNITS];
@@ -284,12 +206,9 @@ extern const char *const sf_model_units[SF_MODEL_UNITS];
 /* The text of m's output: data.output, or SF_MODEL_DEFAULT_OUTPUT. */
 const char *sf_model_output(const sf_model *m);
 
-/* Names for the report: "relative", "l2", "lshade", ... */
-const char *sf_loss_name(sf_loss loss);
-const char *sf_penalty_name(sf_penalty penalty);
-const char *sf_algorithm_name(sf_algorithm algorithm);
+/* A term kind's name for the report: "compute", ... (the fit settings'
+ * names are input/settings.h's). */
 const char *sf_term_kind_name(sf_term_kind kind);
-const char *sf_search_scale_name(sf_search_scale scale);
 
 /*
  * A term's kind guessed from the start of its name, as the loader does

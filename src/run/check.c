@@ -135,6 +135,8 @@ static void
 print_formula(FILE *out, const sf_problem *p, int w)
 {
 	const sf_model *m = p->model;
+	/* classic DE's strategy; the adaptive algorithms have none */
+	int strategy = !sf_de_method_get(m->fit.algorithm)->adaptive;
 	char *text;
 
 	if (m->nterms > 0)
@@ -158,9 +160,8 @@ print_formula(FILE *out, const sf_problem *p, int w)
 			fprintf(out, " (lambda %g)", m->fit.lambda);
 	}
 	fprintf(out, ", optimizer %s%s%s\n",
-	        sf_algorithm_name(m->fit.algorithm),
-	        m->fit.algorithm == SF_ALGORITHM_DE ? " " : "",
-	        m->fit.algorithm == SF_ALGORITHM_DE ? m->fit.strategy : "");
+	        sf_de_algorithm_name(m->fit.algorithm), strategy ? " " : "",
+	        strategy ? m->fit.strategy : "");
 }
 
 /* What scalefit understood of problem arg: an sf_run_print_fn. */

@@ -30,19 +30,13 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "base/suggest.h"
 
 /* The PCG32 stream of the optimiser, fixed so a seed names one run. */
 static const uint64_t de_rng_stream = 0x5ca1ef17de000001ULL;
 
 /* CEC evaluation budget per parameter, the default for L-SHADE/jSO. */
 static const size_t de_evals_per_dim = 10000;
-
-/* scipy's smallest population for a popsize-derived classic size. */
-static const size_t de_classic_population_floor = 5;
-
-/* Smallest popsize-derived size of L-SHADE/jSO: 18 * dim or jSO's
- * formula are too small to adapt anything for dim of 1 or 2. */
-static const size_t de_adaptive_population_floor = 30;
 
 /* jSO's initial population: round(25 ln(dim) sqrt(dim)). */
 static const double jso_population_factor = 25.0;
@@ -114,10 +108,43 @@ struct sf_de {
 /* ------------------------------------------------------------------ */
 /* Names */
 
-static const char *const de_algorithm_names[] = {
-    [SF_DE_LSHADE] = "lshade",
-    [SF_DE_JSO] = "jso",
-    [SF_DE_CLASSIC] = "de",
+/*
+ * Every algorithm's name and defaults (de.h's sf_de_method; de.h's
+ * sf_de_settings says where each value comes from).  Classic DE's are
+ * scipy's, its population floor scipy's 5, and it has no success memory;
+ * L-SHADE's and jSO's are their papers', with a floor of 30 because
+ * 18 * dim or jSO's formula are too small to adapt anything for dim of 1
+ * or 2.
+ */
+static const sf_de_method de_methods[] = {
+    [SF_DE_LSHADE] = {.name = "lshade",
+                      .adaptive = 1,
+                      .popsize = 18.0,
+                      .population_floor = 30,
+                      .max_generations = 0,
+                      .tol = 1e-8,
+                      .memory_size = 6,
+                      .memory_f = 0.5,
+                      .memory_cr = 0.5,
+                      .pbest_rate = 0.11,
+                      .archive_rate = 2.6},
+    [SF_DE_JSO] = {.name = "jso",
+                   .adaptive = 1,
+                   .popsize = 0.0, /* jSO's round(25 ln(dim) sqrt(dim)) */
+                   .population_floor = 30,
+                   .max_generations = 0,
+                   .tol = 1e-8,
+                   .memory_size = 5,
+                   .memory_f = 0.3,
+                   .memory_cr = 0.8,
+                   .pbest_rate = 0.25,
+                   .archive_rate = 1.0},
+    [SF_DE_CLASSIC] = {.name = "de",
+                       .adaptive = 0,
+                       .popsize = 15.0,
+                       .population_floor = 5,
+                       .max_generations = 1000,
+                       .tol = 0.01},
 };
 
 static const char *const de_strategy_names[][2] = {
@@ -136,13 +163,12 @@ static const size_t de_mutation_samples[] = {
 };
 
 enum {
-	DE_N_ALGORITHMS =
-	    sizeof de_algorithm_names / sizeof de_algorithm_names[0],
+	DE_N_ALGORITHMS = sizeof de_methods / sizeof de_methods[0],
 	DE_N_MUTATIONS = sizeof de_strategy_names / sizeof de_strategy_names[0],
 	DE_MAX_SAMPLES = 5
 };
 
-_Static_assert(DE_N_ALGORITHMS == SF_DE_ALGORITHMS, "de.h's count");
+_Static_assert((int)DE_N_ALGORITHMS == (int)SF_DE_ALGORITHMS, "de.h's count");
 _Static_assert(DE_N_MUTATIONS == SF_DE_MUTATIONS, "de.h's count");
 
 static const char *const de_stop_names[] = {
@@ -153,19 +179,33 @@ static const char *const de_stop_names[] = {
     [SF_DE_STOP_MAX_GENERATIONS] = "max_generations",
 };
 
-int
-sf_de_algorithm_parse(const char *name, sf_de_algorithm *algorithm,
-                      sf_error *err)
+const sf_de_method *
+sf_de_method_get(sf_de_algorithm a)
 {
-	for (size_t i = 0; name != NULL && i < DE_N_ALGORITHMS; i++)
-		if (strcmp(name, de_algorithm_names[i]) == 0) {
-			*algorithm = (sf_de_algorithm)i;
-			return SF_OK;
-		}
-	return sf_error_set(err, SF_ENAME,
-	                    "unknown optimizer algorithm '%s' (expected "
-	                    "lshade, jso or de)",
-	                    name != NULL ? name : "");
+	return (size_t)a < DE_N_ALGORITHMS ? &de_methods[a] : NULL;
+}
+
+size_t
+sf_de_algorithm_names(const char **names)
+{
+	for (size_t i = 0; i < DE_N_ALGORITHMS; i++)
+		names[i] = de_methods[i].name;
+	return DE_N_ALGORITHMS;
+}
+
+int
+sf_de_algorithm_find(const char *name, sf_de_algorithm *algorithm,
+                     const char **nearest)
+{
+	const char *names[DE_N_ALGORITHMS];
+	size_t i;
+
+	sf_de_algorithm_names(names);
+	if ((i = sf_suggest_match(name, names, DE_N_ALGORITHMS, nearest)) ==
+	    DE_N_ALGORITHMS)
+		return SF_ENAME;
+	*algorithm = (sf_de_algorithm)i;
+	return SF_OK;
 }
 
 const char *
@@ -173,7 +213,16 @@ sf_de_algorithm_name(sf_de_algorithm a)
 {
 	if ((size_t)a >= DE_N_ALGORITHMS)
 		return "unknown";
-	return de_algorithm_names[a];
+	return de_methods[a].name;
+}
+
+char *
+sf_de_algorithm_list(char *buf, size_t size)
+{
+	const char *names[DE_N_ALGORITHMS];
+
+	sf_de_algorithm_names(names);
+	return sf_suggest_list(names, DE_N_ALGORITHMS, buf, size);
 }
 
 int
@@ -222,30 +271,13 @@ sf_de_stop_name(int reason)
 /* ------------------------------------------------------------------ */
 /* Settings */
 
-/* What differs between the algorithms' defaults (de.h's sf_de_settings
- * says where each value comes from); classic DE has no success memory. */
-static const struct de_defaults {
-	double popsize;
-	size_t max_generations;
-	double tol;
-	size_t memory_size;
-	double memory_f, memory_cr, pbest_rate, archive_rate;
-} de_defaults[] = {
-    [SF_DE_LSHADE] = {18.0, 0, 1e-8, 6, 0.5, 0.5, 0.11, 2.6},
-    [SF_DE_JSO] = {0.0, 0, 1e-8, 5, 0.3, 0.8, 0.25, 1.0},
-    /* scipy's defaults */
-    [SF_DE_CLASSIC] = {15.0, 1000, 0.01, 0, 0.0, 0.0, 0.0, 0.0},
-};
-_Static_assert(sizeof de_defaults / sizeof de_defaults[0] == DE_N_ALGORITHMS,
-               "a row of defaults per algorithm");
-
 void
 sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 {
 	/* an unknown algorithm gets L-SHADE's, and fails validation */
-	const struct de_defaults *d =
-	    &de_defaults[(size_t)algorithm < DE_N_ALGORITHMS ? algorithm
-	                                                     : SF_DE_LSHADE];
+	const sf_de_method *d =
+	    &de_methods[(size_t)algorithm < DE_N_ALGORITHMS ? algorithm
+	                                                    : SF_DE_LSHADE];
 
 	memset(s, 0, sizeof *s);
 	s->algorithm = algorithm;
@@ -272,10 +304,11 @@ sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm)
 	s->archive_rate = d->archive_rate;
 }
 
+/* Validated settings only (a known algorithm). */
 static int
 de_adaptive(const sf_de_settings *s)
 {
-	return s->algorithm != SF_DE_CLASSIC;
+	return de_methods[s->algorithm].adaptive;
 }
 
 /*
@@ -286,21 +319,19 @@ de_adaptive(const sf_de_settings *s)
 static size_t
 de_initial_population(const sf_de_settings *s, size_t dim)
 {
+	size_t floor_np = de_methods[s->algorithm].population_floor;
 	double n;
-	size_t floor_np;
 
 	if (s->population > 0)
 		return s->population;
-	if (s->algorithm == SF_DE_CLASSIC) {
+	if (!de_adaptive(s)) {
 		size_t min_np = sf_de_mutation_min_population(s->mutation);
-		floor_np = min_np > de_classic_population_floor
-		               ? min_np
-		               : de_classic_population_floor;
+		if (min_np > floor_np)
+			floor_np = min_np;
 		if (!(s->popsize > 0.0))
 			return 0;
 		n = s->popsize * (double)dim;
 	} else {
-		floor_np = de_adaptive_population_floor;
 		if (s->popsize > 0.0)
 			n = s->popsize * (double)dim;
 		else
@@ -455,7 +486,7 @@ de_check_population(size_t dim, const sf_de_settings *s, size_t min_np,
 		                    "population %zu is above the maximum %u",
 		                    np, SF_DE_POPULATION_MAX);
 	if (np < min_np) {
-		if (s->algorithm == SF_DE_CLASSIC)
+		if (!de_adaptive(s))
 			return sf_error_set(
 			    err, SF_EVALUE,
 			    "population %zu is too small for strategy %s "
@@ -499,7 +530,7 @@ de_validate(size_t dim, const double *lower, const double *upper,
 	if ((size_t)s->init > SF_DE_INIT_UNIFORM)
 		return sf_error_set(err, SF_EVALUE, "unknown initialisation %d",
 		                    (int)s->init);
-	if (s->algorithm == SF_DE_CLASSIC) {
+	if (!de_adaptive(s)) {
 		rc = de_check_classic(s, err);
 		min_np = sf_de_mutation_min_population(s->mutation);
 	} else {

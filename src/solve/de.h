@@ -65,15 +65,14 @@
 
 #include "base/error.h"
 
-/* The optimiser family. */
+/* The optimiser family, in the order of the table of algorithms
+ * (sf_de_method_get) and of every list of them. */
 typedef enum sf_de_algorithm {
 	SF_DE_LSHADE = 0, /* L-SHADE (default) */
 	SF_DE_JSO,        /* jSO */
-	SF_DE_CLASSIC     /* scipy-style DE with a fixed strategy */
+	SF_DE_CLASSIC,    /* scipy-style DE with a fixed strategy */
+	SF_DE_ALGORITHMS  /* how many there are */
 } sf_de_algorithm;
-
-/* How many algorithms there are: 0 .. SF_DE_ALGORITHMS - 1. */
-#define SF_DE_ALGORITHMS 3
 
 /* Mutation of the classic algorithm (scipy's strategy prefix). */
 typedef enum sf_de_mutation {
@@ -185,6 +184,33 @@ typedef struct sf_de_settings {
 } sf_de_settings;
 
 /*
+ * One algorithm: a row of de.c's table of algorithms, the one place that
+ * names them (model files, options, help and reports read it), and the
+ * defaults sf_de_settings_default gives it (the fields of sf_de_settings
+ * of the same names; those an algorithm does not read are 0).
+ */
+typedef struct sf_de_method {
+	const char *name; /* "lshade", "jso", "de" */
+	/* 1: adapts F and CR itself from a success memory and shrinks its
+	 * population over a budget it needs (L-SHADE, jSO): a fit may
+	 * restart it and probe it mid-run.  0: a fixed strategy with F and
+	 * CR as given (classic; a model's strategy, mutation and
+	 * recombination apply to it only). */
+	int adaptive;
+	double popsize;
+	/* The smallest popsize-derived population (classic: also at least
+	 * its strategy's minimum). */
+	size_t population_floor;
+	size_t max_generations;
+	double tol;
+	size_t memory_size;
+	double memory_f, memory_cr, pbest_rate, archive_rate;
+} sf_de_method;
+
+/* The row of algorithm a, or NULL when a is not one of them. */
+const sf_de_method *sf_de_method_get(sf_de_algorithm a);
+
+/*
  * Fill *s with every default of the given algorithm (see the fields
  * above).  An out-of-range algorithm gets the L-SHADE defaults with
  * s->algorithm set as given, so that sf_de_alloc reports it.
@@ -192,16 +218,25 @@ typedef struct sf_de_settings {
 void sf_de_settings_default(sf_de_settings *s, sf_de_algorithm algorithm);
 
 /*
- * Parse an algorithm name: "lshade", "jso" or "de" (classic).  On success
- * sets *algorithm and returns SF_OK; otherwise returns SF_ENAME and fills
- * err (may be NULL) with a message naming the choices.
+ * The algorithm named name ("lshade", "jso" or "de"): SF_OK with
+ * *algorithm set, or SF_ENAME with *algorithm left alone and *nearest
+ * (when nearest is not NULL) the name name is a typo of, or NULL
+ * (base/suggest.h).  Callers word their own message.
  */
-int sf_de_algorithm_parse(const char *name, sf_de_algorithm *algorithm,
-                          sf_error *err);
+int sf_de_algorithm_find(const char *name, sf_de_algorithm *algorithm,
+                         const char **nearest);
 
-/* The name sf_de_algorithm_parse accepts for a, or "unknown": the one
- * table of these names, which model files and reports use too. */
+/* The name of algorithm a, or "unknown". */
 const char *sf_de_algorithm_name(sf_de_algorithm a);
+
+/* The SF_DE_ALGORITHMS names in table order into names (for choices and
+ * suggestions); returns SF_DE_ALGORITHMS. */
+size_t sf_de_algorithm_names(const char **names);
+
+/* The names as messages and help list them, "lshade, jso or de", into
+ * buf (size bytes, cut short when it does not fit, always terminated);
+ * returns buf. */
+char *sf_de_algorithm_list(char *buf, size_t size);
 
 /*
  * Parse one of scipy's strategy names, "best1bin", "rand2exp", ... (the

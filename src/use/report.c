@@ -274,8 +274,8 @@ optimizer_json(const sf_report *r, int *ok)
 		return o;
 	}
 	put(o, "algorithm",
-	    json_text(sf_algorithm_name(fit->settings.algorithm)), ok);
-	if (fit->settings.algorithm == SF_ALGORITHM_DE)
+	    json_text(sf_de_algorithm_name(fit->settings.algorithm)), ok);
+	if (!sf_de_method_get(fit->settings.algorithm)->adaptive)
 		put(o, "strategy", json_text(fit->settings.strategy), ok);
 	/* A 64-bit seed may not fit JSON's integers: give it as text too. */
 	snprintf(seed, sizeof seed, "%llu",
@@ -763,7 +763,7 @@ print_search(const sf_fit_result *fit, FILE *out)
 		fprintf(out,
 		        "\n  %s, seed %llu, %d thread%s: %zu evaluations, %zu "
 		        "generations,%s stopped by %s; %.3g s\n",
-		        sf_algorithm_name(fit->settings.algorithm),
+		        sf_de_algorithm_name(fit->settings.algorithm),
 		        (unsigned long long)fit->settings.seed, fit->threads,
 		        fit->threads == 1 ? "" : "s", fit->evaluations,
 		        fit->generations, restarts, fit->stop_reason,

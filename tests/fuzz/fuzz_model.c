@@ -228,14 +228,11 @@ check_names(const sf_model *m)
 static void
 check_settings(const sf_fit_settings *s)
 {
-	FUZZ_CHECK(s->loss >= SF_LOSS_RELATIVE && s->loss <= SF_LOSS_HUBER);
-	FUZZ_CHECK(sf_loss_name(s->loss) != NULL);
+	FUZZ_CHECK(sf_loss_get(s->loss) != NULL);
 	FUZZ_CHECK(s->penalty >= SF_PENALTY_NONE &&
 	           s->penalty <= SF_PENALTY_L1);
 	FUZZ_CHECK(sf_penalty_name(s->penalty) != NULL);
-	FUZZ_CHECK(s->algorithm >= SF_ALGORITHM_LSHADE &&
-	           s->algorithm <= SF_ALGORITHM_DE);
-	FUZZ_CHECK(sf_algorithm_name(s->algorithm) != NULL);
+	FUZZ_CHECK(sf_de_method_get(s->algorithm) != NULL);
 	FUZZ_CHECK(s->scale >= SF_SCALE_AUTO && s->scale <= SF_SCALE_LOG);
 	FUZZ_CHECK(sf_search_scale_name(s->scale) != NULL);
 	FUZZ_CHECK(s->init == SF_INIT_LATIN || s->init == SF_INIT_UNIFORM);

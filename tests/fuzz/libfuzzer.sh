@@ -49,19 +49,22 @@ expr)
 	libs= ;;
 csv)
 	sources="src/base/error.c src/base/sha256.c src/base/number.c
-		 src/base/suggest.c src/input/csv.c"
+		 src/base/suggest.c src/base/rng.c src/base/units.c src/input/record.c
+		 src/input/csv.c"
 	dict=
 	libs= ;;
 model)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
 		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
-		 src/expr/scope.c src/base/rng.c src/solve/de.c src/input/model.c"
+		 src/expr/scope.c src/base/rng.c src/base/units.c src/solve/de.c src/solve/loss.c
+		 src/input/schema.c src/input/settings.c src/input/model.c"
 	dict=tests/fuzz/yaml.dict
 	libs=$(pkg-config --libs yaml-0.1) ;;
 fitfile)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
 		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
-		 src/expr/scope.c src/input/formula.c src/base/rng.c src/solve/de.c
+		 src/expr/scope.c src/input/formula.c src/base/rng.c src/base/units.c src/solve/de.c
+		 src/solve/loss.c src/input/schema.c src/input/settings.c
 		 src/input/model.c src/use/fitfile.c"
 	dict=tests/fuzz/json.dict
 	libs="$(pkg-config --libs yaml-0.1 jansson)" ;;
