@@ -17,8 +17,8 @@ Models are a path, "@NAME" (a formula of the library, `scalefit
 formulas`), YAML text (anything holding a line break) or a Model.  Data
 are a CSV path, a pandas DataFrame or a dict of columns (lists or numpy
 arrays).  Options are the command line's, with underscores for dashes
-(max_evals=, no_polish=True, time_limit=); a flag is True; a repeatable
-option takes a list; inputs= takes a dict {"p": "gpus"}; output= and
+(max_evals=, no_polish=True, lambda_= for lambda); a flag is True; a
+repeatable option takes a list; inputs= takes a dict {"p": "gpus"}; output= and
 output_column= name the measured column; model_name= chooses a model of
 a `models:` file (the command line's --model); output_file= is the
 command line's -o.  Tables are pandas DataFrames when pandas imports,
@@ -296,6 +296,7 @@ class _Settings:
         for key, value in options.items():
             if value is None or value is False:
                 continue
+            key = key.rstrip("_")  # lambda_=: lambda is Python's
             name = _RENAMED.get(key, key.replace("_", "-"))
             for v in _values(name, value):
                 _call(_L.scalefit_settings_set, self._h, name.encode(),
@@ -572,16 +573,19 @@ def predict(fits, points=None, **options):
     Report whose table is the points."""
     fits, handles = _fits(fits)
     if points is not None:
-        options["at"] = list(options.get("at", [])) + _at(points,
-                                                          fits[0].inputs)
+        at = options.get("at", [])
+        at = [at] if isinstance(at, str) else list(at)
+        options["at"] = at + _at(points, fits[0].inputs)
     s = _Settings(options)
     h = ctypes.c_void_p()
     _call(_L.scalefit_run_predict, handles, len(fits), s._h, ctypes.byref(h))
     return Report(h)
 
 
-def scale(fits, **options):
-    """`scalefit scale` (over=, set=, ...): a Study, one per fit."""
+def scale(fits, chart=True, **options):
+    """`scalefit scale` (over=, set=, ...): a Study, one per fit, with its
+    chart (chart=False: none)."""
+    options["chart"] = chart
     fits, handles = _fits(fits)
     s = _Settings(options)
     h = ctypes.c_void_p()
