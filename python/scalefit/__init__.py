@@ -414,7 +414,12 @@ class Report:
 
 
 class Study(Report):
-    """A scale study: table (its points), answers, svg (its chart)."""
+    """A scale study: table (its points, the table of `scalefit scale`),
+    answers, svg (its chart, which a notebook shows); study["time"] is
+    study.table["time"]."""
+
+    def __getitem__(self, column):
+        return self.table[column]
 
     @property
     def answers(self):

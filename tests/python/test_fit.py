@@ -161,6 +161,7 @@ def test_report_and_notebook_views():
     assert study.answers["fastest"]["x"] == 64
     assert list(study.table["p"])[:3] == [1, 2, 4]
     assert study.table["time"][0] == study.report["points"][0]["time"]
+    assert list(study["p"]) == list(study.table["p"])
 
 
 def test_scale_is_the_commands(quick_fit_file):
@@ -206,3 +207,23 @@ def test_yaml_text_model():
         text = f.read().replace("../datasets", os.path.join(TOP, "datasets"))
     fit = scalefit.fit(text)
     assert fit.params == scalefit.fit(MODEL).params
+
+
+def test_data_options_map_a_model_to_other_columns():
+    """inputs= and where= replace the model's data section for one run,
+    as --input and --where do."""
+    data = path("datasets", "elasticflow_a100", "throughputs.csv")
+    renamed = {"workers" if k == "gpus" else k: v
+               for k, v in _columns_of(data).items()}
+    fit = scalefit.fit("@amdahl", data=renamed, inputs={"p": "workers"})
+    cli = command_json("fit", "@amdahl", data)
+    assert fit.params == _params(cli)
+    fewer = scalefit.fit("@amdahl", data=data, where="job == 'resnet50' && "
+                         "global_batch == 256 && gpus <= 16")
+    assert fewer.report["data"]["rows"] < cli["data"]["rows"]
+
+
+def _columns_of(csv_path):
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {k: [r[k] for r in rows] for k in rows[0]}
