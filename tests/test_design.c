@@ -134,8 +134,8 @@ fit_rows(sf_test_problem *fx, const size_t *rows, size_t n)
 	if (sf_dataset_select(fx->p.data, rows, n, &sub, &err) == SF_OK &&
 	    sf_tune_fit(m, sub, fx->p.formula, &o, &r, &err) == SF_OK &&
 	    sf_stats_compute(fx->p.formula, sub, r, &s, &err) == SF_OK &&
-	    sf_interval_calibrate(m, sub, fx->p.formula, &o, r, s, &im, &err) ==
-	        SF_OK) {
+	    sf_interval_calibrate(m, sub, fx->p.formula, &o, r, s, NULL, &im,
+	                          &err) == SF_OK) {
 		sf_report rep = {m, sub, fx->p.formula, r, s, NULL, NULL, &im};
 
 		j = sf_report_json(&rep);

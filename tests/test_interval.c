@@ -17,6 +17,8 @@
 #include "input/model.h"
 #include "testing.h"
 
+#include <gsl/gsl_cdf.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,28 @@ test_interval_at(void)
 	CU_ASSERT(close_to(50 - lo, 2 * sqrt(9 + 16 + 25), 1e-14));
 	sf_interval_at(&im, INFINITY, 0, 0, &lo, &hi);
 	CU_ASSERT(isnan(lo) && isnan(hi));
+	/* the model part as a t with growth_dof degrees of freedom and a
+	 * bias: centre ln 100 + 0.05 D, quantile at Welch-Satterthwaite's
+	 * degrees of freedom (A = (0.1 D)^2 with 4, B = 0.05^2 with 9) */
+	im.multiplicative = 1;
+	im.sigma = 0.05;
+	im.t = 2.2621571627409915; /* t(0.975, 9) */
+	im.dof = 9;
+	im.growth = 0.1;
+	im.growth_dof = 4;
+	im.bias = 0.05;
+	{
+		double A = 0.04, B = 0.0025;
+		double dof = (A + B) * (A + B) / (A * A / 4 + B * B / 9);
+		double q = gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(A + B);
+
+		sf_interval_at(&im, 100, 0, 2, &lo, &hi);
+		CU_ASSERT(close_to(lo, 100 * exp(0.1 - q), 1e-12));
+		CU_ASSERT(close_to(hi, 100 * exp(0.1 + q), 1e-12));
+	}
+	/* inside the range neither: the fit's own t */
+	sf_interval_at(&im, 100, 0, 0, &lo, &hi);
+	CU_ASSERT(close_to(hi, 100 * exp(im.t * 0.05), 1e-14));
 }
 
 /* The simulated experiment: p = 1, 2, 3, 4, 6, 8, three runs each. */
@@ -162,7 +186,7 @@ sim_open(sim *s, sf_rng *rng, double c)
 }
 
 /* Coverage counts of one simulated fit's intervals at p = 4 (inside) and
- * p = 16 (two doublings beyond), each checked on one new run. */
+ * p = 16 (a doubling beyond the fitted 1-8), each checked on one new run. */
 typedef struct coverage {
 	size_t fits, inside, beyond, beyond_noise_only;
 	double growth_sum, width_beyond, width_noise_only;
@@ -195,7 +219,8 @@ simulate(double c, uint64_t seed, coverage *cov)
 		    sf_stats_compute(s.formula, s.data, r, &st, &err) !=
 		        SF_OK ||
 		    sf_interval_calibrate(s.set->models[0], s.data, s.formula,
-		                          &o, r, st, &im, &err) != SF_OK) {
+		                          &o, r, st, NULL, &im,
+		                          &err) != SF_OK) {
 			CU_FAIL("a simulated fit failed");
 			sf_stats_free(st);
 			sf_fit_result_free(r);
@@ -229,6 +254,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 		cov->beyond += lo <= y && y <= hi;
 		cov->width_beyond += log(hi / lo);
 		im.growth = NAN;
+		im.bias = 0;
 		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], 1,
 		               &lo, &hi);
 		cov->beyond_noise_only += lo <= y && y <= hi;
@@ -250,11 +276,15 @@ test_calibrated(void)
 	CU_ASSERT_EQUAL_FATAL(cov.fits, SIM_FITS);
 	inside = 100.0 * (double)cov.inside / (double)cov.fits;
 	beyond = 100.0 * (double)cov.beyond / (double)cov.fits;
-	printf("\n    right formula: coverage %.1f%% inside, %.1f%% two "
-	       "doublings beyond; mean growth %.4f\n",
+	printf("\n    right formula: coverage %.1f%% inside, %.1f%% a "
+	       "doubling beyond; mean growth %.4f\n",
 	       inside, beyond, cov.growth_sum / (double)cov.fits);
 	CU_ASSERT(inside >= 93 && inside <= 97);
-	CU_ASSERT(beyond >= 93 && beyond <= 97);
+	/* Beyond the range a right formula's interval is conservative on
+	 * purpose: the corpus prior says fitted formulas miss by some 13%
+	 * per doubling even where their chain looked clean (interval.h), and
+	 * four clean cuts shrink that, not away. */
+	CU_ASSERT(beyond >= 93);
 }
 
 /* A missing term (c p): beyond the range the formula is biased; the model
@@ -269,18 +299,58 @@ test_missing_term(void)
 	CU_ASSERT_EQUAL_FATAL(cov.fits, SIM_FITS);
 	beyond = 100.0 * (double)cov.beyond / (double)cov.fits;
 	noise_only = 100.0 * (double)cov.beyond_noise_only / (double)cov.fits;
-	printf("\n    missing term: coverage %.1f%% two doublings beyond "
+	printf("\n    missing term: coverage %.1f%% a doubling beyond "
 	       "(noise and parameters alone: %.1f%%); mean growth %.4f, "
 	       "widths %.3f vs %.3f\n",
 	       beyond, noise_only, cov.growth_sum / (double)cov.fits,
 	       cov.width_beyond / (double)cov.fits,
 	       cov.width_noise_only / (double)cov.fits);
-	/* Wider, and covering at least twice as often as noise and
-	 * parameters alone.  Not 95%: the chain's refits stop at lower p,
-	 * where the missing term weighs less (man scalefit, INTERVALS). */
+	/* Wider, and covering most new runs where noise and parameters
+	 * alone miss most: the chain's errors grow toward its top cuts, and
+	 * their trend carries the interval's centre and spread beyond. */
 	CU_ASSERT(cov.width_beyond > 1.25 * cov.width_noise_only);
-	CU_ASSERT(noise_only < 25);
-	CU_ASSERT(beyond > 2 * noise_only);
+	CU_ASSERT(noise_only < 60);
+	CU_ASSERT(beyond >= 85);
+}
+
+/*
+ * The growth is never zero: a well-fitting formula whose chain predicts
+ * its larger levels well (the right formula, four cuts along p) still
+ * reports the model error the corpus prior says such formulas have,
+ * shrunk by its evidence, not removed (issue: a lucky chain).
+ */
+static void
+test_never_zero(void)
+{
+	sf_rng rng;
+	sim s;
+	sf_fit_options o;
+	sf_fit_result *r = NULL;
+	sf_stats *st = NULL;
+	sf_interval_model im;
+	sf_error err;
+	const sf_interval_prior p = sf_interval_prior_default();
+
+	sf_rng_seed(&rng, 20261127, 7);
+	CU_ASSERT_EQUAL_FATAL(sim_open(&s, &rng, 0), 0);
+	sf_fit_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r, &err),
+	    SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_stats_compute(s.formula, s.data, r, &st, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_interval_calibrate(s.set->models[0], s.data,
+	                                            s.formula, &o, r, st, NULL,
+	                                            &im, &err),
+	                      SF_OK);
+	CU_ASSERT(im.chain_cuts >= 3);
+	CU_ASSERT(im.growth >=
+	          p.scale * sqrt(p.dof / (p.dof + (double)im.chain_cuts)));
+	CU_ASSERT(im.growth_dof > p.dof);
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sim_free(&s);
 }
 
 int
@@ -291,6 +361,7 @@ main(void)
 	    {"the interval's formula", test_interval_at},
 	    {"calibrated with the right formula (1000 fits)", test_calibrated},
 	    {"wider with a missing term (1000 fits)", test_missing_term},
+	    {"never zero beyond the range", test_never_zero},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

@@ -1080,10 +1080,17 @@ test_json_interval(void)
 	    {"prediction_interval.replicate_dof", INT, 6, NULL},
 	    {"prediction_interval.dof", INT, 9, NULL},
 	    {"prediction_interval.t", REAL, 2.2621571627409915, NULL},
-	    {"prediction_interval.model_growth", NUL, 0, NULL},
+	    {"prediction_interval.model_bias", REAL, 0.015625, NULL},
+	    {"prediction_interval.model_growth", REAL, 0.125, NULL},
+	    {"prediction_interval.model_growth_dof", REAL, 3.5, NULL},
+	    {"prediction_interval.model_evidence", INT, 0, NULL},
+	    {"prediction_interval.prior.scale", REAL, 0.125, NULL},
+	    {"prediction_interval.prior.dof", REAL, 3.5, NULL},
+	    {"prediction_interval.prior.bias_weight", INT, 3, NULL},
 	    {"prediction_interval.chain_fits", INT, 3, NULL},
 	    {"prediction_interval.chain_points", INT, 0, NULL},
-	    {"prediction_interval.conservative", FALSE, 0, NULL},
+	    {"prediction_interval.chain_cuts", INT, 0, NULL},
+	    {"prediction_interval.regime", NUL, 0, NULL},
 	};
 
 	hand_open(&h);
@@ -1098,7 +1105,13 @@ test_json_interval(void)
 	im.replicate_dof = 6;
 	im.dof = 9;
 	im.t = 2.2621571627409915;
-	im.growth = NAN; /* nothing chained: null */
+	/* nothing chained: the prior's own (interval.h) */
+	im.prior.scale = 0.125;
+	im.prior.dof = 3.5;
+	im.prior.bias_weight = 3;
+	im.bias = 0.015625;
+	im.growth = 0.125;
+	im.growth_dof = 3.5;
 	im.chain_fits = 3;
 	h.report.interval = &im;
 	j = sf_report_json(&h.report);

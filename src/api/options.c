@@ -64,6 +64,7 @@ enum option_id {
 	O_BUDGET,
 	O_TOP,
 	O_SHAPES,
+	O_MEMBERS,
 	O_AT,
 	O_GRID,
 	O_WEIGHTS,
@@ -125,6 +126,7 @@ static const option options[O_COUNT] = {
     [O_BUDGET] = {"budget", ONE, DISCOVER | NEXT},
     [O_TOP] = {"top", ONE, DISCOVER | NEXT},
     [O_SHAPES] = {"shapes", NONE, DISCOVER},
+    [O_MEMBERS] = {"members", ONE, DISCOVER},
     [O_AT] = {"at", MANY, PREDICT},
     [O_GRID] = {"grid", ONE, PREDICT},
     [O_WEIGHTS] = {"weights", ONE, PREDICT},
@@ -681,6 +683,9 @@ apply_discover(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 		return read_count("budget", v, 1, SIZE_MAX, &r->budget, err);
 	case O_TOP:
 		return read_count("top", v, 1, 1000, &r->top, err);
+	case O_MEMBERS:
+		return read_count("members", v, 1, SF_DISCOVER_MAX_MEMBERS,
+		                  &r->members, err);
 	case O_OUTPUT:
 		o->output = v;
 		return SF_OK;
@@ -725,13 +730,18 @@ apply_predict(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 		r->grid = v;
 		return SF_OK;
 	case O_WEIGHTS:
-		if (strcmp(v, "aicc") == 0)
+		if (strcmp(v, "extrapolation") == 0)
+			r->weights = SF_AVERAGE_EXTRAPOLATION;
+		else if (strcmp(v, "aicc") == 0)
 			r->weights = SF_AVERAGE_AICC;
 		else if (strcmp(v, "equal") == 0)
 			r->weights = SF_AVERAGE_EQUAL;
 		else
 			return sf_run_request(
-			    err, "--weights is aicc or equal, not '%s'", v);
+			    err,
+			    "--weights is extrapolation, aicc "
+			    "or equal, not '%s'",
+			    v);
 		c->weights = 1;
 		return SF_OK;
 	case O_GROUP:

@@ -277,7 +277,8 @@ SCALEFIT_API int scalefit_settings_new(scalefit_settings **out,
  *   validate: train, kfold, loo, model
  *   compare: train, kfold
  *   discover: train, extrapolate, max-terms, beam, budget, top, shapes,
- *       output (write the best as a model file)
+ *       members, output (write the ensemble, or the best, as a model
+ *       file)
  *   predict: at, grid, weights, group, unit, quiet
  *   scale: over, set, points, log, linear, cost, unit (or time-unit),
  *       workers, panel, plot (write the chart), data, group, quiet, and

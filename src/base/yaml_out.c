@@ -129,7 +129,8 @@ sf_yaml_out_init(sf_yaml_out *y, sf_text *text)
 static int
 in_flow(const sf_yaml_out *y)
 {
-	return y->depth > 0 && y->open[y->depth - 1] != ':';
+	return y->depth > 0 && y->open[y->depth - 1] != ':' &&
+	       y->open[y->depth - 1] != '-';
 }
 
 /* The start of a block line, or of the next entry of a flow collection:
@@ -142,8 +143,11 @@ entry(sf_yaml_out *y)
 			sf_text_puts(y->text, ", ");
 		return;
 	}
-	for (size_t i = 0; i < y->indent; i++)
+	for (size_t i = 0; i < y->indent - (y->dash ? 2 : 0); i++)
 		sf_text_putc(y->text, ' ');
+	if (y->dash)
+		sf_text_puts(y->text, "- ");
+	y->dash = 0;
 }
 
 /* k at the start of an entry, plain or quoted, without the colon. */
@@ -238,7 +242,7 @@ open_collection(sf_yaml_out *y, const char *k, char kind)
 		return;
 	}
 	key(y, k);
-	if (kind == ':') {
+	if (kind == ':' || kind == '-') {
 		sf_text_puts(y->text, ":\n");
 		y->indent += 2;
 	} else {
@@ -253,6 +257,25 @@ void
 sf_yaml_out_map(sf_yaml_out *y, const char *k)
 {
 	open_collection(y, k, ':');
+}
+
+void
+sf_yaml_out_seq(sf_yaml_out *y, const char *k)
+{
+	open_collection(y, k, '-');
+}
+
+void
+sf_yaml_out_item_map(sf_yaml_out *y)
+{
+	if (y->depth == SF_YAML_OUT_DEPTH || y->depth == 0 ||
+	    y->open[y->depth - 1] != '-') {
+		y->text->failed = 1; /* only inside a block sequence */
+		return;
+	}
+	y->open[y->depth++] = ':';
+	y->indent += 2;
+	y->dash = 1;
 }
 
 void
@@ -296,7 +319,7 @@ sf_yaml_out_end(sf_yaml_out *y, const char *note)
 		return;
 	}
 	kind = y->open[--y->depth];
-	if (kind == ':') {
+	if (kind == ':' || kind == '-') {
 		y->indent -= 2;
 		return;
 	}

@@ -45,6 +45,7 @@ typedef struct sf_yaml_out {
 	char open[SF_YAML_OUT_DEPTH]; /* each: ':' block mapping, '{', '[' */
 	size_t items;  /* written in the innermost flow collection */
 	size_t indent; /* spaces before a block line: 2 per block mapping */
+	int dash;      /* the next block line starts a sequence's item */
 } sf_yaml_out;
 
 /* Start a document written to text (appended to). */
@@ -79,6 +80,14 @@ void sf_yaml_out_bool(sf_yaml_out *y, const char *key, int v, const char *note);
 /* "key:" and a block mapping below it, indented two more spaces, until
  * sf_yaml_out_end(). */
 void sf_yaml_out_map(sf_yaml_out *y, const char *key);
+
+/* "key:" and a block sequence below it, indented two more spaces, until
+ * sf_yaml_out_end(); its items are mappings (sf_yaml_out_item_map). */
+void sf_yaml_out_seq(sf_yaml_out *y, const char *key);
+
+/* The next item of a block sequence, a block mapping whose first line
+ * starts with "- ", until sf_yaml_out_end(). */
+void sf_yaml_out_item_map(sf_yaml_out *y);
 
 /* "key: {" and a flow mapping on the same line (pairs), until
  * sf_yaml_out_end(). */

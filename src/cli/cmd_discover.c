@@ -35,6 +35,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    {"budget", required_argument, NULL, 'B'},
 	    {"extrapolate", required_argument, NULL, 'X'},
 	    {"top", required_argument, NULL, 'n'},
+	    {"members", required_argument, NULL, 'M'},
 	    {"output", required_argument, NULL, 'o'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"shapes", no_argument, NULL, 'S' + 256},
@@ -73,6 +74,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 		case 'n':
 			if (cli_count(cmd->name, "top", optarg, 1, 1000,
 			              &a->options.top) != SF_EXIT_OK)
+				return SF_EXIT_USAGE;
+			break;
+		case 'M':
+			if (cli_count(cmd->name, "members", optarg, 1,
+			              SF_DISCOVER_MAX_MEMBERS,
+			              &a->options.members) != SF_EXIT_OK)
 				return SF_EXIT_USAGE;
 			break;
 		case 'X':

@@ -55,13 +55,16 @@ parse_option(const sf_command *cmd, int c, predict_args *a)
 		s->json = 1;
 		return SF_EXIT_OK;
 	case 'w':
-		if (strcmp(optarg, "aicc") == 0)
+		if (strcmp(optarg, "extrapolation") == 0)
+			s->weights = SF_AVERAGE_EXTRAPOLATION;
+		else if (strcmp(optarg, "aicc") == 0)
 			s->weights = SF_AVERAGE_AICC;
 		else if (strcmp(optarg, "equal") == 0)
 			s->weights = SF_AVERAGE_EQUAL;
 		else
 			return cli_usage(cmd->name, NULL,
-			                 "--weights is aicc or equal, not '%s'",
+			                 "--weights is extrapolation, aicc or "
+			                 "equal, not '%s'",
 			                 optarg);
 		a->weights_given = 1;
 		return SF_EXIT_OK;

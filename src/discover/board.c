@@ -454,6 +454,26 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 	return 0;
 }
 
+/*
+ * The ensemble (discover.h): the winner, then up to max - 1 more of the
+ * tied discovered formulas on the board, in the board's order (the
+ * simplest first).  The winner is the simplest of the tied, which is not
+ * always the one that extrapolates best: the ensemble keeps the others
+ * in the answer, weighted by their evidence when fitted.
+ */
+static void
+choose_members(sf_discover_result *r, size_t max)
+{
+	r->members[0] = r->winner;
+	r->nmembers = 1;
+	for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
+		const sf_discover_candidate *c = &r->board[i];
+
+		if (i != r->winner && c->model == NULL && c->tied)
+			r->members[r->nmembers++] = i;
+	}
+}
+
 int
 sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
               sf_discover_candidate *given, size_t ngiven, sf_error *err)
@@ -491,5 +511,7 @@ sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
 		rc = sf_error_set(err, SF_EFAIL,
 		                  "no formula of the grammar could be fitted "
 		                  "to the training rows");
+	if (rc == SF_OK)
+		choose_members(r, st->members);
 	return rc;
 }

@@ -4,6 +4,7 @@
  */
 #include "discover/chain.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,22 @@ sf_chain_make(const sf_dataset *d, size_t x, sf_chain *c, sf_error *err)
 	for (size_t l = first; l + 1 < c->nlevels; l++)
 		c->last[c->nfolds++] = l;
 	return SF_OK;
+}
+
+double
+sf_chain_fold_weight(const sf_chain *c, size_t f)
+{
+	size_t back = c->nfolds - 1 - f;
+
+	return ldexp(1.0, -(int)(back < 60 ? back : 60));
+}
+
+double
+sf_chain_fold_weights(const sf_chain *c)
+{
+	double w = 0;
+
+	for (size_t f = 0; f < c->nfolds; f++)
+		w += sf_chain_fold_weight(c, f);
+	return w;
 }

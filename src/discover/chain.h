@@ -6,6 +6,7 @@
  * With levels l_0 < ... < l_{L-1}, fold f fits the rows at levels up to
  * last[f] and predicts every row above; the first fold fits about half the
  * levels (ceil(L/2) - 1, at least 1) and the last one all but the top.
+ * A formula's score weighs the folds toward the last (sf_chain_fold_weight).
  *
  * Ownership: an sf_chain owns its arrays (sf_chain_free).  Thread-safe.
  */
@@ -38,5 +39,16 @@ int sf_chain_make(const sf_dataset *d, size_t x, sf_chain *c, sf_error *err);
 
 /* Release c's arrays and leave it empty. */
 void sf_chain_free(sf_chain *c);
+
+/*
+ * Fold f's weight in a formula's score: 1 for the last fold (it fits all
+ * but the top level, so it sees most of what the answer will
+ * extrapolate from), halved for each fold before it: the largest
+ * training levels count most, as in the intervals' chain (interval.h).
+ */
+double sf_chain_fold_weight(const sf_chain *c, size_t f);
+
+/* The sum of every fold's weight. */
+double sf_chain_fold_weights(const sf_chain *c);
 
 #endif /* SF_DISCOVER_CHAIN_H */

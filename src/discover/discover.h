@@ -98,14 +98,20 @@
 #define SF_DISCOVER_DEFAULT_BUDGET 200000
 #define SF_DISCOVER_DEFAULT_TIE 0.05
 #define SF_DISCOVER_DEFAULT_TOP 10
+/* Formulas of the ensemble discover writes (the winner and the tied that
+ * extrapolated best), and the most --members takes. */
+#define SF_DISCOVER_DEFAULT_MEMBERS 5
+enum { SF_DISCOVER_MAX_MEMBERS = 8 };
 
 /* The command line's overrides, and what the command wants back. */
 typedef struct sf_discover_options {
 	const char *train;       /* --train EXPR: the training rows; NULL all */
 	const char *extrapolate; /* overrides discover.extrapolate; NULL */
 	size_t max_terms, beam, budget; /* 0: the block's, else the default */
-	size_t top;  /* discovered formulas on the board; 0: default */
-	int threads; /* OpenMP threads of the search; <= 0: all */
+	size_t top;     /* discovered formulas on the board; 0: default */
+	size_t members; /* formulas of the ensemble; 0: default, 1: the
+	                   winner alone */
+	int threads;    /* OpenMP threads of the search; <= 0: all */
 	/* How the model file's own formulas and the winner are fitted. */
 	sf_fit_options fit;
 } sf_discover_options;
@@ -176,6 +182,10 @@ typedef struct sf_discover_result {
 	sf_discover_candidate *board; /* best first */
 	size_t nboard;
 	size_t winner; /* board index of the best found */
+	/* The ensemble written: board indices, the winner first, then the
+	 * tied discovered formulas that extrapolated best (lowest score). */
+	size_t members[SF_DISCOVER_MAX_MEMBERS];
+	size_t nmembers;
 } sf_discover_result;
 
 /*
@@ -219,7 +229,9 @@ int sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
 
 /*
  * A complete, commented model file for the discovered formula board[index]
- * of r: m's data block (data.file written relative to the directory of
+ * of r (index r->winner with r->nmembers > 1: the ensemble of the
+ * members, a models: file with `ensemble: true` whose first model is the
+ * winner): m's data block (data.file written relative to the directory of
  * out_path, data_path being the CSV that was read), the inputs it uses,
  * its constants with bounds that are not active (>= 0, at most ten times
  * what the shortest run allows, rounded up to a power of 10), its terms

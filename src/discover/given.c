@@ -157,14 +157,14 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 		                     &c->fold_mape[f], &ok, err)) != SF_OK)
 			goto done;
 		if (ok)
-			sum += c->fold_mape[f];
+			sum += sf_chain_fold_weight(&ch, f) * c->fold_mape[f];
 		else
 			failed++;
 	}
 	rc = given_all_rows(p, train, g, &fo, pred, c, &fitted, err);
 	if (rc == SF_OK && fitted)
 		c->score = failed == 0 && ch.nfolds == g->ch.nfolds
-		               ? sum / (double)ch.nfolds
+		               ? sum / sf_chain_fold_weights(&ch)
 		               : NAN;
 done:
 	sf_dataset_free(train);

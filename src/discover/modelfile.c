@@ -251,19 +251,20 @@ write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
 	sf_yaml_out_end(y, NULL);
 }
 
-/* The inputs the terms use, the extrapolated one and those --train
- * names, as m defines them. */
+/* The inputs the terms of the formulas c[0..n) use, the extrapolated one
+ * and those --train names, as m defines them. */
 static void
 write_inputs(sf_yaml_out *y, const sf_discover_result *r,
-             const sf_discover_candidate *c, const sf_model *m)
+             const sf_discover_candidate *const *c, size_t n, const sf_model *m)
 {
 	sf_yaml_out_map(y, "inputs");
 	for (size_t i = 0; i < m->ninputs; i++) {
 		const char *name = m->inputs[i].name;
 		int used = strcmp(name, r->extrapolate) == 0 ||
 		           (r->train != NULL && mentions(r->train, name));
-		for (size_t t = 0; t < c->nterms; t++)
-			used |= mentions(c->terms[t].expr, name);
+		for (size_t f = 0; f < n; f++)
+			for (size_t t = 0; t < c[f]->nterms; t++)
+				used |= mentions(c[f]->terms[t].expr, name);
 		if (used)
 			sf_yaml_out_pair(y, name, m->inputs[i].expr.text, NULL);
 	}
@@ -352,6 +353,53 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	sf_yaml_out_end(y, NULL);
 }
 
+/* The ensemble of r's members: the story, data, inputs, `ensemble: true`
+ * and each member's formula in models: (the winner first). */
+static void
+write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
+               const char *data, const char *file)
+{
+	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
+	const sf_discover_candidate *w = &r->board[r->winner];
+	char name[32];
+
+	for (size_t i = 0; i < r->nmembers; i++)
+		c[i] = &r->board[r->members[i]];
+	write_story(y, r, w, m->name, data);
+	sf_yaml_out_comment(y,
+	                    "An ensemble: the %zu formulas below fit the "
+	                    "training rows about equally",
+	                    r->nmembers);
+	sf_yaml_out_comment(y, "well (their scores are within the tie of the "
+	                       "best) and part ways beyond");
+	sf_yaml_out_comment(y, "them.  fit weighs each by the inverse of its "
+	                       "expected squared error");
+	sf_yaml_out_comment(y, "per doubling beyond the fitted range; predict, "
+	                       "scale and validate read");
+	sf_yaml_out_comment(y, "them as one prediction, the median of their "
+	                       "weighted mixture, whose");
+	sf_yaml_out_comment(y, "interval holds their disagreement.  d1 is the "
+	                       "simplest (the winner).");
+	for (size_t i = 0; i < r->nmembers; i++)
+		sf_yaml_out_comment(y, "  d%zu: score %.3g%%: %s", i + 1,
+		                    c[i]->score, c[i]->formula);
+	sf_yaml_out_comment(y, "%s", "");
+	write_term_notes(y, w);
+	write_data(y, w, m, file);
+	write_inputs(y, r, c, r->nmembers, m);
+	sf_yaml_out_bool(y, "ensemble", 1, NULL);
+	sf_yaml_out_seq(y, "models");
+	for (size_t i = 0; i < r->nmembers; i++) {
+		snprintf(name, sizeof name, "d%zu", i + 1);
+		sf_yaml_out_item_map(y);
+		sf_yaml_out_pair(y, "name", name, NULL);
+		sf_yaml_out_pair(y, "description", c[i]->formula, NULL);
+		write_formula(y, c[i]);
+		sf_yaml_out_end(y, NULL);
+	}
+	sf_yaml_out_end(y, NULL);
+}
+
 int
 sf_discover_model_text(const sf_discover_result *r, size_t index,
                        const sf_model *m, const char *out_path,
@@ -376,11 +424,15 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
 	sf_yaml_out_init(&y, &b);
-	write_story(&y, r, c, m->name, base);
-	write_term_notes(&y, c);
-	write_data(&y, c, m, file);
-	write_inputs(&y, r, c, m);
-	write_formula(&y, c);
+	if (index == r->winner && r->nmembers > 1)
+		write_ensemble(&y, r, m, base, file);
+	else {
+		write_story(&y, r, c, m->name, base);
+		write_term_notes(&y, c);
+		write_data(&y, c, m, file);
+		write_inputs(&y, r, &c, 1, m);
+		write_formula(&y, c);
+	}
 	write_settings(&y, r, m);
 	free(file);
 	if ((*text = sf_text_take(&b)) == NULL)

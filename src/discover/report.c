@@ -70,6 +70,31 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 	    r->budget_reached ? "; stopped at the budget" : "");
 }
 
+/* The ensemble the model file holds, and how to see where it parts ways. */
+static void
+text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
+{
+	if (r->nmembers < 2)
+		return;
+	sf_text_printf(out,
+	               "\nthe ensemble%s: the winner and the next %zu tied "
+	               "formulas on the board\n",
+	               output != NULL ? " written" : "", r->nmembers - 1);
+	for (size_t i = 0; i < r->nmembers; i++) {
+		const sf_discover_candidate *c = &r->board[r->members[i]];
+
+		sf_text_printf(out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
+		               i + 1, r->members[i] + 1, c->score, c->formula);
+	}
+	sf_text_printf(
+	    out, "  they fit the training rows about equally well and part "
+	         "ways beyond them:\n  `scalefit fit` weighs each by its "
+	         "extrapolation evidence, `scale` and\n  `predict` show the "
+	         "mixture's interval, and `next` ranks the runs that\n  would "
+	         "narrow it (a run beyond the range tells the formulas "
+	         "apart)\n");
+}
+
 /* The board, the rule that ranked it, and the winner's constants. */
 static void
 text_board(sf_text *out, const sf_discover_result *r, const char *output)
@@ -104,6 +129,7 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 			               w->terms[t].value[q],
 			               w->refitted ? "" : " (search)");
 	sf_text_printf(out, "  MAPE %.3g%% on the training rows\n", w->mape);
+	text_ensemble(out, r, output);
 	if (output != NULL)
 		sf_text_printf(out, "\nwrote %s\n", output);
 }
@@ -159,7 +185,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
                         const sf_discover_result *r, const char *output)
 {
 	json_t *levels = json_array(), *folds = json_array(),
-	       *inputs = json_array(), *board = json_array(), *root;
+	       *inputs = json_array(), *board = json_array(),
+	       *members = json_array(), *root;
 
 	for (size_t l = 0; l < r->nlevels; l++)
 		json_array_append_new(levels, sf_json_number(r->levels[l]));
@@ -173,10 +200,13 @@ sf_discover_report_json(const sf_model *m, const char *data,
 		json_array_append_new(inputs, json_string(r->inputs[i]));
 	for (size_t i = 0; i < r->nboard; i++)
 		json_array_append_new(board, candidate_json(r, i));
+	for (size_t i = 0; i < r->nmembers; i++)
+		json_array_append_new(
+		    members, json_integer((json_int_t)(r->members[i] + 1)));
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
 	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
-	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o}}",
+	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
 	    "file", m->path, "data", data, "discover", "extrapolate",
 	    r->extrapolate, "count",
@@ -196,7 +226,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
 	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
 	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
-	    "winner", (json_int_t)(r->winner + 1), "board", board, "output",
+	    "winner", (json_int_t)(r->winner + 1), "ensemble", members, "board",
+	    board, "output",
 	    output != NULL ? json_string(output) : json_null());
 	return root;
 }

@@ -195,7 +195,7 @@ static sf_score
 finish(const sf_grammar *g, const double *const *cols, size_t k, size_t kp,
        const double *x, double sum, double se, double chisqr, int detail)
 {
-	double ape = 0, F = (double)g->ch.nfolds;
+	double ape = 0, F = sf_chain_fold_weights(&g->ch);
 	sf_score sc = {INFINITY, NAN, NAN, INFINITY, NAN, 0, 0};
 
 	for (size_t r = 0; detail && r < g->rows; r++) {
@@ -239,8 +239,8 @@ score_grams(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
 			                   fold != NULL ? &v : NULL);
 			if (fold != NULL)
 				fold[f] = e;
-			sum += e;
-			se += sqrt(v);
+			sum += sf_chain_fold_weight(&g->ch, f) * e;
+			se += sf_chain_fold_weight(&g->ch, f) * sqrt(v);
 			f++;
 		}
 	}
@@ -429,8 +429,8 @@ score_variant(const sf_grammar *g, sf_score_ws *ws, const sf_entry *e,
 		                     g->rows, fold != NULL ? &v : NULL);
 		if (fold != NULL)
 			fold[f] = err;
-		sum += err;
-		se += sqrt(v);
+		sum += sf_chain_fold_weight(&g->ch, f) * err;
+		se += sf_chain_fold_weight(&g->ch, f) * sqrt(v);
 	}
 	th = variant_best(g, ws, e, cols, k, L - 1);
 	loss = variant_fit(g, ws, e, cols, k, th, L - 1, g->rows, x);

@@ -118,6 +118,9 @@ setup_settings(const sf_model *m, const sf_model_discover *s,
 	st->beam = pick(o->beam, s->beam, SF_DISCOVER_DEFAULT_BEAM);
 	st->budget = pick(o->budget, s->budget, SF_DISCOVER_DEFAULT_BUDGET);
 	st->top = pick(o->top, 0, SF_DISCOVER_DEFAULT_TOP);
+	st->members = pick(o->members, 0, SF_DISCOVER_DEFAULT_MEMBERS);
+	if (st->members > SF_DISCOVER_MAX_MEMBERS)
+		st->members = SF_DISCOVER_MAX_MEMBERS;
 	st->tie = s->tie >= 0 ? s->tie : SF_DISCOVER_DEFAULT_TIE;
 	st->overlap = s->overlap >= 0 ? s->overlap : 1;
 	st->continuous = s->continuous >= 0 ? s->continuous : 0;

@@ -24,7 +24,7 @@
  * the defaults, and the roles of the inputs (indices into the dataset's
  * inputs, -1 for none). */
 typedef struct sf_setup {
-	size_t factors, max_terms, beam, budget, top;
+	size_t factors, max_terms, beam, budget, top, members;
 	double tie;
 	int overlap, continuous;
 	double exponents[SF_DISCOVER_MAX_LIST];

@@ -7,17 +7,20 @@
 #include "base/sort.h"
 #include "fit/cost.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The error of prediction pred of measurement y on the model's scale. */
+/* How far measurement y lies above prediction pred, on the model's
+ * scale: ln(y / pred), or (y - pred) / |pred| for additive errors. */
 static double
-scaled_error(int multiplicative, double pred, double y)
+signed_error(int multiplicative, double pred, double y)
 {
 	if (multiplicative)
-		return pred > 0 && y > 0 ? log(pred / y) : NAN;
-	return pred - y;
+		return pred > 0 && y > 0 ? log(y / pred) : NAN;
+	return pred != 0 ? (y - pred) / fabs(pred) : NAN;
 }
 
 /* Pooled variance of repeated configurations, on the model's scale. */
@@ -71,32 +74,55 @@ sf_interval_distance(size_t n, const double *lo, const double *hi,
 	return sqrt(sum);
 }
 
+int
+sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
+                  double distance, sf_interval_t *out)
+{
+	double c = isnan(im->growth) ? 0 : im->growth;
+	double mu = isfinite(im->bias) ? im->bias * distance : 0;
+	double v = isfinite(mean_var) && mean_var > 0 ? mean_var : 0;
+	double model = c * distance, A, B;
+
+	if (!isfinite(time) || (im->multiplicative && !(time > 0)))
+		return 0;
+	if (im->multiplicative) {
+		A = model * model;
+		B = im->sigma * im->sigma + v / (time * time);
+		out->centre = log(time) + mu;
+	} else {
+		A = model * fabs(time) * model * fabs(time);
+		B = im->sigma * im->sigma + v;
+		out->centre = time + mu * fabs(time);
+	}
+	out->scale = sqrt(A + B);
+	/* Welch-Satterthwaite: the model part has growth_dof degrees of
+	 * freedom, the noise and parameters the fit's dof. */
+	out->dof = im->dof >= 1 ? im->dof : 1;
+	if (A > 0 && im->growth_dof > 0)
+		out->dof = (A + B) * (A + B) /
+		           (A * A / im->growth_dof + B * B / out->dof);
+	return 1;
+}
+
 void
 sf_interval_at(const sf_interval_model *im, double time, double mean_var,
                double distance, double *lo, double *hi)
 {
-	double c = isnan(im->growth) ? 0 : im->growth;
-	double v = isfinite(mean_var) && mean_var > 0 ? mean_var : 0;
-	double model = c * distance;
+	sf_interval_t t;
+	double q;
 
 	*lo = *hi = NAN;
-	if (!isfinite(time))
+	if (!sf_interval_shape(im, time, mean_var, distance, &t))
 		return;
+	/* Inside the range (or from an older FIT.json) the fit's own t. */
+	q = t.dof == (im->dof >= 1 ? im->dof : 1)
+	        ? im->t
+	        : gsl_cdf_tdist_Pinv(0.5 + SF_INTERVAL_LEVEL / 2, t.dof);
+	*lo = t.centre - q * t.scale;
+	*hi = t.centre + q * t.scale;
 	if (im->multiplicative) {
-		double s;
-
-		if (!(time > 0))
-			return;
-		s = sqrt(im->sigma * im->sigma + v / (time * time) +
-		         model * model);
-		*lo = time * exp(-im->t * s);
-		*hi = time * exp(im->t * s);
-	} else {
-		double m = model * fabs(time);
-		double h = im->t * sqrt(im->sigma * im->sigma + v + m * m);
-
-		*lo = time - h;
-		*hi = time + h;
+		*lo = exp(*lo);
+		*hi = exp(*hi);
 	}
 }
 
@@ -200,60 +226,150 @@ level_tops(double *x, size_t n)
 	return m;
 }
 
-/* Growing arrays of the chained predictions' needed growths. */
+/* What the chain learned: one entry per cut that gave evidence. */
+typedef struct cut {
+	size_t input;  /* the input chained along */
+	size_t rank;   /* 0 for the input's top cut, 1 for the next, ... */
+	double upto;   /* its refit's rows: the input at most this */
+	double below;  /* doublings from its top level up to the input's */
+	double slope;  /* m_k: its error per doubling */
+	double reach;  /* S = sum of its predictions' squared distances */
+	double spread; /* (sum of D_i sqrt(v_i))^2: its refit's own
+	                  uncertainty (shared by its predictions), which adds
+	                  (sigma^2 S + spread) / S^2 to the slope's variance
+	                  besides the model error */
+} cut;
+
 typedef struct chain {
-	double *need; /* c_i per prediction beyond the range */
+	cut *cuts;
 	size_t n, cap;
+	size_t fits, points;
 } chain;
 
 static int
-chain_push(chain *c, double v)
+chain_push(chain *c, cut k)
 {
 	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		double *more = realloc(c->need, cap * sizeof *more);
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		cut *more = realloc(c->cuts, cap * sizeof *more);
 
 		if (more == NULL)
 			return SF_ENOMEM;
-		c->need = more;
+		c->cuts = more;
 		c->cap = cap;
 	}
-	c->need[c->n++] = v;
+	c->cuts[c->n++] = k;
+	return SF_OK;
+}
+
+/* Work arrays of the chain, sized for d. */
+typedef struct chain_work {
+	unsigned char *numeric;
+	size_t *rows;
+	double *levels, *lo, *hi, *x, *pred, *var;
+} chain_work;
+
+static void
+chain_work_free(chain_work *w)
+{
+	free(w->numeric);
+	free(w->rows);
+	free(w->levels);
+	free(w->lo);
+	free(w->hi);
+	free(w->x);
+	free(w->pred);
+	free(w->var);
+}
+
+static int
+chain_work_alloc(chain_work *w, const sf_dataset *d)
+{
+	const size_t n = d->rows, J = d->ninputs;
+
+	w->numeric = malloc(J + 1);
+	w->rows = malloc((n + 1) * sizeof *w->rows);
+	w->levels = malloc((n + 1) * sizeof *w->levels);
+	w->lo = malloc((J + 1) * sizeof *w->lo);
+	w->hi = malloc((J + 1) * sizeof *w->hi);
+	w->x = malloc((J + 1) * sizeof *w->x);
+	w->pred = malloc((n + 1) * sizeof *w->pred);
+	w->var = malloc((n + 1) * sizeof *w->var);
+	if (w->numeric == NULL || w->rows == NULL || w->levels == NULL ||
+	    w->lo == NULL || w->hi == NULL || w->x == NULL || w->pred == NULL ||
+	    w->var == NULL)
+		return SF_ENOMEM;
+	for (size_t j = 0; j < J; j++)
+		w->numeric[j] = d->inputs[j].levels == NULL;
 	return SF_OK;
 }
 
 /*
- * Refit on the rows where input j is at most cut, predict the others, and
- * push each prediction's needed growth.  *fitted is set when the refit
- * succeeded.
+ * The least-squares slope through the origin of the refit's errors on
+ * the rows beyond the cut against their distances: its error per
+ * doubling.  Sets *reach to the sum of squared distances (0: no row
+ * beyond the range gave an error).
+ */
+static double
+cut_slope(const sf_dataset *d, const chain_work *w, int multiplicative,
+          size_t j, double cut_value, double *reach, double *spread)
+{
+	double sde = 0, sdd = 0, sdv = 0;
+
+	for (size_t i = 0; i < d->rows; i++) {
+		double D, e, v;
+
+		if (d->inputs[j].values[i] <= cut_value)
+			continue;
+		for (size_t k = 0; k < d->ninputs; k++)
+			w->x[k] = d->inputs[k].values[i];
+		D = sf_interval_distance(d->ninputs, w->lo, w->hi, w->numeric,
+		                         w->x);
+		e = signed_error(multiplicative, w->pred[i], d->output[i]);
+		if (!(D > 0) || !isfinite(e))
+			continue;
+		v = isfinite(w->var[i]) && w->var[i] > 0 ? w->var[i] : 0;
+		v /= w->pred[i] * w->pred[i];
+		sde += D * e;
+		sdd += D * D;
+		sdv += D * sqrt(v);
+	}
+	*reach = sdd;
+	/* The refit's parameter error moves all its predictions together. */
+	*spread = sdv * sdv;
+	return sdd > 0 ? sde / sdd : NAN;
+}
+
+/*
+ * Refit on the rows where input j is at most cut_value and record the
+ * cut's error per doubling on the rows beyond it.  A refit that fails, or
+ * a cut with too few rows on either side, records nothing.
  */
 static int
 chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
-           const sf_fit_options *o, const sf_interval_model *im,
-           const unsigned char *numeric, size_t j, double cut, size_t *rows,
-           double *lo, double *hi, double *x, double *pred, double *var,
-           chain *c, int *fitted, sf_error *err)
+           const sf_fit_options *o, int multiplicative, size_t j, size_t rank,
+           double cut_value, double top, chain_work *w, chain *c, sf_error *err)
 {
 	size_t ntrain = 0;
 	sf_dataset *sub = NULL;
 	sf_fit_result *r = NULL;
-	sf_stats *s = NULL;
+	sf_stats *st = NULL;
 	sf_error fit_err;
+	cut k = {j, rank, cut_value, 0, NAN, 0, 0};
 	int rc;
 
-	*fitted = 0;
 	for (size_t i = 0; i < d->rows; i++)
-		if (d->inputs[j].values[i] <= cut)
-			rows[ntrain++] = i;
+		if (d->inputs[j].values[i] <= cut_value)
+			w->rows[ntrain++] = i;
 	if (ntrain <= f->nparams || ntrain == d->rows)
 		return SF_OK;
-	ranges_of(d, rows, ntrain, lo, hi);
-	if ((rc = sf_dataset_select(d, rows, ntrain, &sub, err)) != SF_OK)
+	ranges_of(d, w->rows, ntrain, w->lo, w->hi);
+	if ((rc = sf_dataset_select(d, w->rows, ntrain, &sub, err)) != SF_OK)
 		return rc;
 	rc = sf_fit_run(m, sub, f, o, &r, &fit_err);
 	/* The refit's own parameter uncertainty is not model error. */
 	if (rc == SF_OK && r->cost < INFINITY)
-		rc = sf_stats_compute(f, sub, r, &s, &fit_err);
+		rc = sf_stats_compute(f, sub, r, &st, &fit_err);
 	sf_dataset_free(sub);
 	if (rc == SF_ENOMEM) {
 		sf_fit_result_free(r);
@@ -263,86 +379,207 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	}
 	if (r == NULL || !(r->cost < INFINITY)) {
 		sf_fit_result_free(r);
+		sf_stats_free(st);
 		return SF_OK;
 	}
-	rc = rows_mean_var(f, d, r->theta, s != NULL ? s->cov : NULL, pred, var,
-	                   err);
+	rc = rows_mean_var(f, d, r->theta, st != NULL ? st->cov : NULL, w->pred,
+	                   w->var, err);
 	sf_fit_result_free(r);
-	sf_stats_free(s);
+	sf_stats_free(st);
 	if (rc != SF_OK)
 		return rc;
-	*fitted = 1;
-	for (size_t i = 0; i < d->rows && rc == SF_OK; i++) {
-		double D, e, scale, v, need;
+	c->fits++;
+	k.slope =
+	    cut_slope(d, w, multiplicative, j, cut_value, &k.reach, &k.spread);
+	k.below = cut_value > 0 ? log2(top / cut_value)
+	          : top > w->levels[0]
+	              ? (top - cut_value) / (top - w->levels[0])
+	              : 0;
+	if (!(k.reach > 0) || !isfinite(k.slope))
+		return SF_OK;
+	for (size_t i = 0; i < d->rows; i++)
+		c->points += d->inputs[j].values[i] > cut_value;
+	if (chain_push(c, k) != SF_OK)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
 
-		if (d->inputs[j].values[i] <= cut)
+/*
+ * Chain along input j: cut after level k = 1 .. L - 2 of its L levels (at
+ * least two levels fitted, one predicted), at most SF_INTERVAL_CUTS of
+ * them, spread, from the top down.  *nlevels is set to L.
+ */
+static int
+chain_input(const sf_model *m, const sf_dataset *d, const sf_formula *f,
+            const sf_fit_options *o, int multiplicative, size_t j,
+            chain_work *w, chain *c, size_t *nlevels, sf_error *err)
+{
+	const size_t n = d->rows;
+	size_t L, cuts, step;
+	int rc = SF_OK;
+
+	memcpy(w->levels, d->inputs[j].values, n * sizeof *w->levels);
+	qsort(w->levels, n, sizeof *w->levels, sf_sort_compare_doubles);
+	L = *nlevels = level_tops(w->levels, n);
+	if (L < 3)
+		return SF_OK;
+	cuts = L - 2;
+	step = cuts > SF_INTERVAL_CUTS
+	           ? (cuts + SF_INTERVAL_CUTS - 1) / SF_INTERVAL_CUTS
+	           : 1;
+	for (size_t i = 0; i * step < cuts && rc == SF_OK; i++)
+		rc = chain_step(m, d, f, o, multiplicative, j, i,
+		                w->levels[L - 2 - i * step], w->levels[L - 1],
+		                w, c, err);
+	return rc;
+}
+
+/* The variance of cut k's slope that its noise and its refit's own
+ * uncertainty explain. */
+static double
+noise_var(const cut *k, double sigma)
+{
+	return (sigma * sigma * k->reach + k->spread) / (k->reach * k->reach);
+}
+
+static void
+posterior(sf_interval_model *im, const chain *c, size_t skip)
+{
+	const sf_interval_prior *p = &im->prior;
+	const double c2 = p->scale * p->scale;
+	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
+	double var_a, prior_var, ss = 0, E = 0;
+
+	/* The cuts' slopes m_k against how far below the top their levels
+	 * end, b_k: m = a - beta b, by weighted least squares (weights
+	 * 1 / (noise + s0^2)) with beta held near 0 (a change of s0 per
+	 * doubling of level as likely as not) and a near 0 by the prior. a
+	 * is the error per doubling the cuts point to at the top. */
+	for (size_t i = 0; i < c->n; i++) {
+		const cut *k = &c->cuts[i];
+		double u;
+
+		if (k->input == skip && k->rank == 0)
 			continue;
-		for (size_t k = 0; k < d->ninputs; k++)
-			x[k] = d->inputs[k].values[i];
-		D = sf_interval_distance(d->ninputs, lo, hi, numeric, x);
-		e = scaled_error(im->multiplicative, pred[i], d->output[i]);
-		scale = im->multiplicative ? 1 : fabs(pred[i]);
-		if (!(D > 0) || !isfinite(e) || !(scale > 0))
-			continue;
-		v = isfinite(var[i]) && var[i] > 0 ? var[i] : 0;
-		if (im->multiplicative)
-			v /= pred[i] * pred[i];
-		need = e / im->t;
-		need = need * need - im->sigma * im->sigma - v;
-		need = need > 0 ? sqrt(need) / (D * scale) : 0;
-		rc = chain_push(c, need);
+		u = 1 / (noise_var(k, im->sigma) + c2);
+		S0 += u;
+		S1 += u * k->below;
+		S2 += u * k->below * k->below;
+		T0 += u * k->slope;
+		T1 += u * k->slope * k->below;
+		E += 1;
 	}
-	return rc == SF_OK ? SF_OK : sf_error_set(err, rc, "out of memory");
+	S2 += 1 / c2; /* the ridge on beta */
+	det = S0 * S2 - S1 * S1;
+	a = det > 0 ? (T0 * S2 - T1 * S1) / det : 0;
+	b = det > 0 ? (T0 * S1 - T1 * S0) / det : 0; /* -beta */
+	var_a = det > 0 ? S2 / det : INFINITY;
+	/* a as an observation of the bias, whose prior is N(0, s0^2 /
+	 * kappa0). */
+	prior_var = c2 / p->bias_weight;
+	im->bias = isfinite(var_a) ? a * prior_var / (prior_var + var_a) : 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const cut *k = &c->cuts[i];
+		double r;
+
+		if (k->input == skip && k->rank == 0)
+			continue;
+		r = k->slope - (a + b * k->below);
+		r = r * r - noise_var(k, im->sigma);
+		ss += r > 0 ? r : 0;
+	}
+	im->evidence = E;
+	im->growth_dof = p->dof + E;
+	im->growth =
+	    sqrt((p->dof * c2 + ss) / im->growth_dof +
+	         (isfinite(var_a) ? prior_var * var_a / (prior_var + var_a)
+	                          : prior_var));
+}
+
+/*
+ * The regime check (interval.h): input j's top cut against the posterior
+ * of every other cut and the prior.
+ */
+static int
+regime_change(const sf_interval_model *im, const chain *c, size_t j)
+{
+	sf_interval_model others = *im;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const cut *k = &c->cuts[i];
+
+		if (k->input != j || k->rank != 0)
+			continue;
+		posterior(&others, c, j);
+		return k->slope - others.bias > 2 * others.growth;
+	}
+	return 0;
+}
+
+double
+sf_interval_weight(const sf_interval_model *im)
+{
+	double b = isfinite(im->bias) ? im->bias : 0;
+	double e = b * b + im->growth * im->growth;
+
+	return e > 0 && isfinite(e) ? 1 / e : 0;
+}
+
+sf_interval_prior
+sf_interval_prior_default(void)
+{
+	sf_interval_prior p = {SF_INTERVAL_PRIOR_SCALE, SF_INTERVAL_PRIOR_DOF,
+	                       SF_INTERVAL_PRIOR_BIAS_WEIGHT};
+
+	return p;
+}
+
+/* The noise part of im from fit statistics s over d. */
+static void
+noise_of(sf_interval_model *im, const sf_dataset *d, const sf_stats *s)
+{
+	im->dof = (double)s->dof;
+	im->t = s->t95;
+	im->sigma_residual = sqrt(s->chisqr / (double)s->dof);
+	replicate_scatter(d, im->multiplicative, &im->sigma_replicates,
+	                  &im->replicate_dof);
+	im->sigma = im->sigma_residual;
+	if (im->replicate_dof > 0 && im->sigma_replicates > im->sigma)
+		im->sigma = im->sigma_replicates;
 }
 
 int
 sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
                       const sf_formula *f, const sf_fit_options *o,
                       const sf_fit_result *r, const sf_stats *s,
-                      sf_interval_model *out, sf_error *err)
+                      const sf_interval_prior *prior, sf_interval_model *out,
+                      sf_error *err)
 {
-	const size_t n = d->rows, J = d->ninputs;
 	sf_fit_options co = *o;
-	unsigned char *numeric = NULL;
-	size_t *rows = NULL;
-	double *levels = NULL, *lo = NULL, *hi = NULL, *x = NULL, *pred = NULL;
-	double *var = NULL;
-	chain c = {NULL, 0, 0};
+	chain_work w = {0};
+	chain c = {0};
+	size_t most = 0, top = SIZE_MAX;
 	int rc = SF_OK;
 
 	memset(out, 0, sizeof *out);
-	out->growth = NAN;
+	out->prior = prior != NULL ? *prior : sf_interval_prior_default();
+	/* A model file's fit.prior replaces the built-in scale and dof. */
+	if (prior == NULL && m->fit.prior_scale > 0)
+		out->prior.scale = m->fit.prior_scale;
+	if (prior == NULL && m->fit.prior_dof > 0)
+		out->prior.dof = m->fit.prior_dof;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */
 	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
-	out->dof = (double)s->dof;
-	out->t = s->t95;
 	if (s->dof < 1 || !isfinite(s->t95))
 		return sf_error_set(err, SF_EVALUE,
 		                    "no residual degrees of freedom: a "
 		                    "prediction interval needs more rows than "
 		                    "fitted constants");
-	out->sigma_residual = sqrt(s->chisqr / (double)s->dof);
-	replicate_scatter(d, out->multiplicative, &out->sigma_replicates,
-	                  &out->replicate_dof);
-	out->sigma = out->sigma_residual;
-	if (out->replicate_dof > 0 && out->sigma_replicates > out->sigma)
-		out->sigma = out->sigma_replicates;
-
-	numeric = malloc(J + 1);
-	rows = malloc((n + 1) * sizeof *rows);
-	levels = malloc((n + 1) * sizeof *levels);
-	lo = malloc((J + 1) * sizeof *lo);
-	hi = malloc((J + 1) * sizeof *hi);
-	x = malloc((J + 1) * sizeof *x);
-	pred = malloc((n + 1) * sizeof *pred);
-	var = malloc((n + 1) * sizeof *var);
-	if (numeric == NULL || rows == NULL || levels == NULL || lo == NULL ||
-	    hi == NULL || x == NULL || pred == NULL || var == NULL) {
+	noise_of(out, d, s);
+	if (chain_work_alloc(&w, d) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (size_t j = 0; j < J; j++)
-		numeric[j] = d->inputs[j].levels == NULL;
 	/* The chain's refits: polish from the fit's constants, at its
 	 * lambda and seed, quietly - with the polish on even when the fit
 	 * had it off, or every refit would be a whole new search. */
@@ -353,51 +590,39 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	co.has_seed = 1;
 	co.seed = r->settings.seed;
 	co.progress = NULL;
-	for (size_t j = 0; j < J && rc == SF_OK; j++) {
-		size_t m_levels, cuts, step;
+	for (size_t j = 0; j < d->ninputs && rc == SF_OK; j++) {
+		size_t L = 0;
 
-		if (!numeric[j])
+		if (!w.numeric[j])
 			continue;
-		memcpy(levels, d->inputs[j].values, n * sizeof *levels);
-		qsort(levels, n, sizeof *levels, sf_sort_compare_doubles);
-		m_levels = level_tops(levels, n);
-		if (m_levels < 3)
-			continue;
-		/* Cut after level k = 1 .. m - 2 (at least two levels fitted,
-		 * one predicted), at most SF_INTERVAL_CUTS of them, spread. */
-		cuts = m_levels - 2;
-		step = cuts > SF_INTERVAL_CUTS
-		           ? (cuts + SF_INTERVAL_CUTS - 1) / SF_INTERVAL_CUTS
-		           : 1;
-		for (size_t i = 0; i * step < cuts && rc == SF_OK; i++) {
-			int fitted;
-
-			rc = chain_step(m, d, f, &co, out, numeric, j,
-			                levels[m_levels - 2 - i * step], rows,
-			                lo, hi, x, pred, var, &c, &fitted, err);
-			out->chain_fits += (size_t)fitted;
+		rc = chain_input(m, d, f, &co, out->multiplicative, j, &w, &c,
+		                 &L, err);
+		if (L > most) {
+			most = L;
+			top = j;
 		}
 	}
 	if (rc != SF_OK)
 		goto done;
-	out->chain_points = c.n;
-	if (c.n > 0) {
-		size_t q = (size_t)ceil((double)(c.n + 1) * SF_INTERVAL_LEVEL);
+	out->chain_fits = c.fits;
+	out->chain_points = c.points;
+	out->chain_cuts = c.n;
+	posterior(out, &c, SIZE_MAX);
+	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
+		const cut *k = &c.cuts[i];
+		sf_interval_cut x = {k->input, k->upto,
+		                     k->below, k->slope,
+		                     k->reach, noise_var(k, out->sigma)};
 
-		qsort(c.need, c.n, sizeof *c.need, sf_sort_compare_doubles);
-		out->conservative = q > c.n;
-		out->growth = c.need[(q > c.n ? c.n : q) - 1];
+		out->cuts[i] = x;
+	}
+	if (top != SIZE_MAX && regime_change(out, &c, top)) {
+		out->regime = 1;
+		out->regime_input = top;
 	}
 done:
-	free(c.need);
-	free(numeric);
-	free(rows);
-	free(levels);
-	free(lo);
-	free(hi);
-	free(x);
-	free(pred);
-	free(var);
+	free(c.cuts);
+	chain_work_free(&w);
 	return rc;
 }
 
@@ -405,7 +630,7 @@ int
 sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
                  const sf_dataset *fitted, const sf_dataset *d,
                  const double *theta, const double *cov, double *lo, double *hi,
-                 sf_error *err)
+                 double *distance, sf_interval_t *shape, sf_error *err)
 {
 	const size_t n = d->rows, J = d->ninputs;
 	double *pred = malloc((n + 1) * sizeof *pred);
@@ -430,11 +655,17 @@ sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 	if ((rc = rows_mean_var(f, d, theta, cov, pred, var, err)) != SF_OK)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
+		double D;
+
 		for (size_t j = 0; j < J; j++)
 			x[j] = d->inputs[j].values[i];
-		sf_interval_at(im, pred[i], var[i],
-		               sf_interval_distance(J, rlo, rhi, numeric, x),
-		               &lo[i], &hi[i]);
+		D = sf_interval_distance(J, rlo, rhi, numeric, x);
+		if (distance != NULL)
+			distance[i] = D;
+		if (shape != NULL &&
+		    !sf_interval_shape(im, pred[i], var[i], D, &shape[i]))
+			shape[i].centre = shape[i].scale = shape[i].dof = NAN;
+		sf_interval_at(im, pred[i], var[i], D, &lo[i], &hi[i]);
 	}
 done:
 	free(pred);

@@ -14,36 +14,62 @@
  *   parameters  the fitted constants' uncertainty: the delta method's
  *               g^T C g (stats.h), the variance of the fitted mean.
  *   model       the formula's error beyond the fitted range, which no
- *               residual shows.  It is taken to grow linearly with the
- *               distance D of x beyond the range: sd = c D.  D is the
- *               Euclidean norm over the numeric inputs of how far each
- *               lies outside its fitted [lo, hi] - in doublings,
- *               log2(x / hi) or log2(lo / x), when lo > 0, else in range
- *               widths - and is 0 inside the range.
+ *               residual shows.  Per doubling of distance D beyond the
+ *               range it is a bias mu and a spread s: the error at D has
+ *               centre mu D and scale s D.  D is the Euclidean norm over
+ *               the numeric inputs of how far each lies outside its fitted
+ *               [lo, hi] - in doublings, log2(x / hi) or log2(lo / x),
+ *               when lo > 0, else in range widths - and is 0 inside.
  *
- * The growth c is calibrated by forward chaining on the fitted rows
- * themselves: along each numeric input with at least 3 levels (values
- * within 10% of each other are one level), the rows up to a level (at
- * least two levels of it, and more rows than constants) are refitted and
- * the rows beyond it predicted, as `validate --train` would, at up to
- * SF_INTERVAL_CUTS levels per input.  Each such prediction i at distance
- * D_i > 0 from its refit's range needs
- *   c_i = sqrt(max(0, (r_i / t)^2 - s^2 - v_i)) / D_i
- * to be covered, with r_i its error and v_i the refit's own variance of
- * its mean there, on the loss's scale; c is the ceil((N + 1) 0.95)-th
- * smallest of the N values c_i, split conformal prediction's quantile, or
- * their largest when N < 19 (then `conservative` is set).  The refits start
- * from the full fit's constants and only polish (as bootstrap replicates
- * do), at the fit's lambda.  See scalefit(1), PREDICTION INTERVALS, for
- * what this catches and misses.
+ * mu and s are never taken from the data alone: a formula that predicted
+ * its own larger levels well once may still miss the next doubling (a
+ * lucky chain, or the formula chosen because its chain looked best).
+ * They are the posterior of a normal-inverse-chi^2 model whose prior
+ * comes from a reference corpus of real scaling campaigns (bench/prior.py
+ * fits it: how far fitted formulas missed per doubling beyond their
+ * range), updated by the data's own forward chain:
+ *
+ *   prior       s0^2 ~ scaled-Inv-chi^2(nu0, s0^2), mu | s ~ N(0, s^2 / kappa0)
+ *   the chain   along each numeric input with at least 3 levels (values
+ *               within 10% of each other are one level), the rows up to a
+ *               level (at least two levels of it, and more rows than
+ *               constants) are refitted and the rows beyond it predicted,
+ *               as `validate --train` would, at up to SF_INTERVAL_CUTS
+ *               levels per input.  A cut k gives m_k, its error per
+ *               doubling: the least-squares slope through the origin of
+ *               its predictions' errors e_i = ln(y_i / f_i) (additive
+ *               errors: (y_i - f_i) / |f_i|) on their distances D_i from
+ *               the cut's range.  Its weight w_k halves with each level
+ *               below the input's top cut (the top cut sees the most
+ *               levels and predicts at the distance an answer will), times
+ *               S / (S + sigma^2 / s0^2), S = sum D_i^2, so a cut whose
+ *               predictions hardly leave its range says little beyond
+ *               the noise.
+ *   posterior   W = sum w_k, mbar = sum w_k m_k / W, kappa = kappa0 + W,
+ *               mu = W mbar / kappa, nu = nu0 + W,
+ *               s^2 = (nu0 s0^2 + sum w_k (m_k - mbar)^2
+ *                      + kappa0 W mbar^2 / kappa) (1 + 1 / kappa) / nu
+ *
+ * so the spread is never zero, and the data's evidence outweighs the
+ * prior as it holds more levels.  The model part at D is a t with nu
+ * degrees of freedom, centre mu D and scale s D; with the noise and
+ * parameters (a t with dof degrees of freedom) the interval's quantile is
+ * taken at Welch-Satterthwaite's degrees of freedom.  A positive mu (the
+ * chain's runs came out slower than the formula) moves the interval up:
+ * the interval is skewed, the point prediction stays the formula's.
+ *
+ * Regime change: when the top cut of the extrapolated input (the input
+ * with the most levels) misses by more than twice the spread the other
+ * cuts and the prior allow, on the slow side, the largest measured
+ * levels scale worse than the formula; `regime` is set and the report
+ * says so.
  *
  * Scales: with the relative, log and Huber losses errors are relative
- * (multiplicative): s and c D are fractions of the time, r_i =
- * ln(f_i / y_i), and the interval is f exp(+-t sqrt(s^2 + g^T C g / f^2 +
- * (c D)^2)), never below zero.  With the sse and absolute losses errors are
- * additive: s is in the output's unit, r_i = f_i - y_i, the model part is
- * c D |f| and the interval f +- t sqrt(s^2 + g^T C g + (c D f)^2).
- * t = t(0.975, dof).
+ * (multiplicative): s and s D are fractions of the time, and the interval
+ * is f exp(mu D +- q sqrt(sigma^2 + g^T C g / f^2 + (s D)^2)), never below
+ * zero.  With the sse and absolute losses errors are additive: sigma is
+ * in the output's unit and the interval is f (1 + mu D) +- q sqrt(sigma^2
+ * + g^T C g + (s D f)^2).  Inside the range q = t(0.975, dof), as before.
  *
  * Ownership: an sf_interval_model is a plain value (no pointers).
  * Thread safety: sf_interval_calibrate runs fits one after another (each
@@ -68,9 +94,39 @@ enum { SF_INTERVAL_CUTS = 8 };
  * range) are one level of it for the forward chain. */
 #define SF_INTERVAL_LEVEL_GAP 0.1
 
-/* The 95% level, and the fewest chained points for a conformal quantile. */
+/* The 95% level. */
 #define SF_INTERVAL_LEVEL 0.95
-enum { SF_INTERVAL_MIN_POINTS = 19 };
+
+/* The prior of the model error per doubling beyond the fitted range:
+ * scale s0 and its degrees of freedom nu0 (how many cuts' worth of
+ * evidence it holds), and kappa0, how strongly the bias mu is held at 0.
+ * The defaults were fitted by bench/prior.py on the bundled corpus; a
+ * model file's fit.prior replaces the first two. */
+typedef struct sf_interval_prior {
+	double scale, dof, bias_weight;
+} sf_interval_prior;
+
+#define SF_INTERVAL_PRIOR_SCALE 0.127
+#define SF_INTERVAL_PRIOR_DOF 3.48
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.96
+
+/* The defaults above. */
+sf_interval_prior sf_interval_prior_default(void);
+
+/* A cut of the forward chain (interval.c): what the report shows and what
+ * bench/prior.py fits the prior from. */
+typedef struct sf_interval_cut {
+	size_t input; /* the input chained along */
+	double upto;  /* the refit's rows: that input at most this */
+	double below; /* doublings from upto to the input's top level */
+	double slope; /* m: its error per doubling */
+	double reach; /* S: the sum of its predictions' squared distances */
+	double noise; /* the variance of m that noise and the refit's own
+	                 uncertainty explain */
+} sf_interval_cut;
+
+/* Cuts kept for the report, at most (the posterior uses every one). */
+enum { SF_INTERVAL_CUTS_KEPT = 32 };
 
 /* What a fit says about the error of a new measurement. */
 typedef struct sf_interval_model {
@@ -82,23 +138,33 @@ typedef struct sf_interval_model {
 	size_t replicate_dof;    /* sum over configurations of count - 1 */
 	double dof;              /* of the residual variance */
 	double t;                /* t(0.975, dof) */
-	double growth;           /* c: model-error sd per unit of distance;
-	                            NaN when nothing could be chained */
+	sf_interval_prior prior; /* the prior the posterior started from */
+	double bias;             /* mu: model-error centre per doubling */
+	double growth;           /* s: model-error scale per doubling */
+	double growth_dof;       /* nu: its degrees of freedom */
+	double evidence;         /* W: the chain's total weight (0: the prior
+	                            alone) */
 	size_t chain_fits;       /* refits made by the forward chain */
 	size_t chain_points;     /* their predictions beyond the range */
-	int conservative;        /* fewer than SF_INTERVAL_MIN_POINTS */
+	size_t chain_cuts;       /* cuts whose predictions gave evidence */
+	int regime;              /* the largest levels scale worse than
+	                            the formula (see above) */
+	size_t regime_input;     /* which input, when regime is set */
+	sf_interval_cut cuts[SF_INTERVAL_CUTS_KEPT]; /* the first chain_cuts
+	                            of them (at most the array) */
 } sf_interval_model;
 
 /*
  * The error model of fit r (with statistics s) of formula f of model m to
- * d, the forward chain run with options o (at r's lambda and seed).
- * Returns SF_OK and fills *out; SF_ENOMEM; SF_EVALUE when s has no
- * residual degrees of freedom (s->dof < 1).  A chained refit that fails is
- * skipped, not an error.
+ * d, the forward chain run with options o (at r's lambda and seed), from
+ * prior (NULL: sf_interval_prior_default()).  Returns SF_OK and fills
+ * *out; SF_ENOMEM; SF_EVALUE when s has no residual degrees of freedom
+ * (s->dof < 1).  A chained refit that fails is skipped, not an error.
  */
 int sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
                           const sf_formula *f, const sf_fit_options *o,
                           const sf_fit_result *r, const sf_stats *s,
+                          const sf_interval_prior *prior,
                           sf_interval_model *out, sf_error *err);
 
 /*
@@ -109,12 +175,29 @@ int sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 double sf_interval_distance(size_t n, const double *lo, const double *hi,
                             const unsigned char *numeric, const double *x);
 
+/* A new measurement's distribution at a point: a t with dof degrees of
+ * freedom, centre and scale, on the log of the time (multiplicative
+ * errors) or on the time. */
+typedef struct sf_interval_t {
+	double centre, scale, dof;
+} sf_interval_t;
+
+/*
+ * The distribution of a new measurement at a point whose prediction is
+ * time, whose fitted mean has variance mean_var and which lies at
+ * distance D beyond the fitted range (see sf_interval_at).  Returns 1 and
+ * fills *out, or 0 when time is not finite (or not positive with
+ * multiplicative errors).
+ */
+int sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
+                      double distance, sf_interval_t *out);
+
 /*
  * The 95% prediction interval [*lo, *hi] of a new measurement at a point
  * whose prediction is time, whose fitted mean has variance mean_var (g^T
  * C g; NaN or negative counts as 0) and which lies at distance D beyond
- * the fitted range.  A NaN growth counts as 0 (the caller says that the
- * model error is unknown).  NaN bounds when time is not finite.
+ * the fitted range.  A NaN growth counts as 0 (a FIT.json of an older
+ * version may lack it).  NaN bounds when time is not finite.
  */
 void sf_interval_at(const sf_interval_model *im, double time, double mean_var,
                     double distance, double *lo, double *hi);
@@ -122,13 +205,23 @@ void sf_interval_at(const sf_interval_model *im, double time, double mean_var,
 /*
  * The 95% prediction intervals [lo_i, hi_i] of every row of d from the fit
  * theta (covariance cov, P x P, NULL for none) of formula f to the rows of
- * fitted, whose input ranges define the distances.  d and fitted have the
- * same inputs (one may be a selection of the other).  Returns SF_OK,
- * SF_ENOMEM.
+ * fitted, whose input ranges define the distances (into distance[i]
+ * when distance is not NULL; each row's distribution, sf_interval_shape,
+ * into shape[i] when shape is not NULL, NaN where there is none).  d and
+ * fitted have the same inputs (one may be a selection of the other).
+ * Returns SF_OK, SF_ENOMEM.
  */
 int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
                      const sf_dataset *fitted, const sf_dataset *d,
                      const double *theta, const double *cov, double *lo,
-                     double *hi, sf_error *err);
+                     double *hi, double *distance, sf_interval_t *shape,
+                     sf_error *err);
+
+/*
+ * The weight of a formula with error model im in an ensemble (ensemble.h):
+ * 1 / (bias^2 + growth^2), its inverse expected squared error per doubling
+ * beyond the range; 0 when the growth is unknown.
+ */
+double sf_interval_weight(const sf_interval_model *im);
 
 #endif /* SF_INTERVAL_H */

@@ -25,6 +25,9 @@ sf_holdout_free(sf_holdout *h)
 	free(h->predicted);
 	free(h->lo95);
 	free(h->hi95);
+	free(h->distance);
+	free(h->shape);
+	free(h->weight);
 	free(h);
 }
 
@@ -158,7 +161,8 @@ sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
 
 /*
  * The prediction intervals of fold k's rows from fit r of the training
- * rows sub: none (NaN) when the fit has no statistics or no residual
+ * rows sub (and, when h holds shapes, their distributions and the fold's
+ * weight): none (NaN) when the fit has no statistics or no residual
  * degrees of freedom.
  */
 static int
@@ -168,33 +172,47 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 {
 	sf_stats *s = NULL;
 	sf_interval_model im;
-	double *lo = NULL, *hi = NULL;
+	double *lo = NULL, *hi = NULL, *dist = NULL, weight;
+	sf_interval_t *shape = NULL;
 	sf_error quiet;
 	int rc;
 
 	rc = sf_stats_compute(f, sub, r, &s, &quiet);
 	if (rc == SF_OK)
-		rc = sf_interval_calibrate(m, sub, f, o, r, s, &im, &quiet);
+		rc = sf_interval_calibrate(m, sub, f, o, r, s, NULL, &im,
+		                           &quiet);
 	if (rc != SF_OK) {
 		sf_stats_free(s);
 		if (rc == SF_ENOMEM && err != NULL)
 			*err = quiet;
 		return rc == SF_ENOMEM ? rc : SF_OK;
 	}
+	weight = sf_interval_weight(&im);
 	lo = malloc((d->rows + 1) * sizeof *lo);
 	hi = malloc((d->rows + 1) * sizeof *hi);
-	if (lo == NULL || hi == NULL)
+	dist = malloc((d->rows + 1) * sizeof *dist);
+	if (h->shape != NULL)
+		shape = malloc((d->rows + 1) * sizeof *shape);
+	if (lo == NULL || hi == NULL || dist == NULL ||
+	    (h->shape != NULL && shape == NULL))
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	else
 		rc = sf_interval_rows(&im, f, sub, d, r->theta, s->cov, lo, hi,
-		                      err);
+		                      dist, shape, err);
 	for (size_t i = 0; rc == SF_OK && i < d->rows; i++)
 		if (h->fold[i] == k) {
 			h->lo95[i] = lo[i];
 			h->hi95[i] = hi[i];
+			h->distance[i] = dist[i];
+			if (shape != NULL) {
+				h->shape[i] = shape[i];
+				h->weight[i] = weight;
+			}
 		}
 	free(lo);
 	free(hi);
+	free(dist);
+	free(shape);
 	sf_stats_free(s);
 	return rc;
 }
@@ -258,56 +276,113 @@ typedef struct fold_ctx {
 	const sf_formula *f;
 	const sf_fit_options *o;
 	sf_fit_fn *fit;
-	const sf_holdout *h; /* its folds, whether it has intervals */
+	const sf_holdout *h; /* its folds, and which per-row arrays it has */
 } fold_ctx;
+
+/* The per-row numbers a holdout holds: the prediction, then with
+ * intervals lo95, hi95, distance, then with shapes centre, scale, dof and
+ * weight. */
+enum { CHANNELS_MAX = 8 };
+
+static size_t
+channels(const sf_holdout *h)
+{
+	return h->shape != NULL ? 8 : h->lo95 != NULL ? 4 : 1;
+}
+
+/* The address of row i's channel q in h. */
+static double *
+channel(sf_holdout *h, size_t q, size_t i)
+{
+	switch (q) {
+	case 0:
+		return &h->predicted[i];
+	case 1:
+		return &h->lo95[i];
+	case 2:
+		return &h->hi95[i];
+	case 3:
+		return &h->distance[i];
+	case 4:
+		return &h->shape[i].centre;
+	case 5:
+		return &h->shape[i].scale;
+	case 6:
+		return &h->shape[i].dof;
+	default:
+		return &h->weight[i];
+	}
+}
+
+/* Allocate h's per-row arrays for n rows and what flags ask for, every
+ * number NaN; SF_OK or SF_ENOMEM. */
+static int
+holdout_arrays(sf_holdout *h, size_t n, unsigned flags)
+{
+	if (flags & SF_HOLDOUT_SHAPES)
+		flags |= SF_HOLDOUT_INTERVALS;
+	h->predicted = malloc((n + 1) * sizeof *h->predicted);
+	h->lo95 = h->hi95 = h->distance = h->weight = NULL;
+	h->shape = NULL;
+	if (flags & SF_HOLDOUT_INTERVALS) {
+		h->lo95 = malloc((n + 1) * sizeof *h->lo95);
+		h->hi95 = malloc((n + 1) * sizeof *h->hi95);
+		h->distance = malloc((n + 1) * sizeof *h->distance);
+	}
+	if (flags & SF_HOLDOUT_SHAPES) {
+		h->shape = malloc((n + 1) * sizeof *h->shape);
+		h->weight = malloc((n + 1) * sizeof *h->weight);
+	}
+	if (h->predicted == NULL ||
+	    ((flags & SF_HOLDOUT_INTERVALS) &&
+	     (h->lo95 == NULL || h->hi95 == NULL || h->distance == NULL)) ||
+	    ((flags & SF_HOLDOUT_SHAPES) &&
+	     (h->shape == NULL || h->weight == NULL)))
+		return SF_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (size_t q = 0; q < channels(h); q++)
+			*channel(h, q, i) = NAN;
+	return SF_OK;
+}
+
+/* The flags that made h. */
+static unsigned
+holdout_flags(const sf_holdout *h)
+{
+	return (h->lo95 != NULL ? SF_HOLDOUT_INTERVALS : 0u) |
+	       (h->shape != NULL ? SF_HOLDOUT_SHAPES : 0u);
+}
 
 /*
  * Fold k as a unit of work (base/units.h): run it into a holdout of its
  * own and pack what it found as doubles - failed folds, evaluations, then
- * for each row of the fold in order its prediction (and interval).
+ * for each row of the fold in order its channels.
  */
 static int
 fold_unit(void *ctx, size_t k, char **out, size_t *size, sf_error *err)
 {
 	const fold_ctx *c = ctx;
-	const size_t n = c->d->rows, per = c->h->lo95 != NULL ? 3 : 1;
+	const size_t n = c->d->rows, per = channels(c->h);
 	sf_holdout t = *c->h;
 	double *v = NULL;
 	size_t used = 2;
 	int rc;
 
-	t.predicted = malloc((n + 1) * sizeof *t.predicted);
-	t.lo95 = t.hi95 = NULL;
-	if (per == 3) {
-		t.lo95 = malloc((n + 1) * sizeof *t.lo95);
-		t.hi95 = malloc((n + 1) * sizeof *t.hi95);
-	}
 	v = malloc((2 + per * n) * sizeof *v);
-	if (t.predicted == NULL || v == NULL ||
-	    (per == 3 && (t.lo95 == NULL || t.hi95 == NULL))) {
+	if (holdout_arrays(&t, n, holdout_flags(c->h)) != SF_OK || v == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
 	t.evaluations = t.failed_folds = 0;
-	for (size_t i = 0; i < n; i++) {
-		t.predicted[i] = NAN;
-		if (per == 3)
-			t.lo95[i] = t.hi95[i] = NAN;
-	}
 	if ((rc = run_fold(c->m, c->d, c->f, c->o, c->fit, (int)k, &t, err)) !=
 	    SF_OK)
 		goto done;
 	v[0] = (double)t.failed_folds;
 	v[1] = (double)t.evaluations;
-	for (size_t i = 0; i < n; i++) {
-		if (t.fold[i] != (int)k)
-			continue;
-		v[used++] = t.predicted[i];
-		if (per == 3) {
-			v[used++] = t.lo95[i];
-			v[used++] = t.hi95[i];
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (t.fold[i] == (int)k)
+			for (size_t q = 0; q < per; q++)
+				v[used++] = *channel(&t, q, i);
 	*out = (char *)v;
 	*size = used * sizeof *v;
 	v = NULL;
@@ -316,6 +391,9 @@ done:
 	free(t.predicted);
 	free(t.lo95);
 	free(t.hi95);
+	free(t.distance);
+	free(t.shape);
+	free(t.weight);
 	return rc;
 }
 
@@ -323,30 +401,25 @@ done:
 static void
 unpack_fold(sf_holdout *h, int k, const char *bytes)
 {
+	const size_t per = channels(h);
 	size_t used = 2;
 	double v[2];
 
 	memcpy(v, bytes, sizeof v);
 	h->failed_folds += (size_t)v[0];
 	h->evaluations += (size_t)v[1];
-	for (size_t i = 0; i < h->rows; i++) {
-		if (h->fold[i] != k)
-			continue;
-		memcpy(&h->predicted[i], bytes + used++ * sizeof(double),
-		       sizeof(double));
-		if (h->lo95 != NULL) {
-			memcpy(&h->lo95[i], bytes + used++ * sizeof(double),
-			       sizeof(double));
-			memcpy(&h->hi95[i], bytes + used++ * sizeof(double),
-			       sizeof(double));
-		}
-	}
+	for (size_t i = 0; i < h->rows; i++)
+		if (h->fold[i] == k)
+			for (size_t q = 0; q < per; q++)
+				memcpy(channel(h, q, i),
+				       bytes + used++ * sizeof(double),
+				       sizeof(double));
 }
 
 int
 sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
-               size_t nfolds, int intervals, sf_holdout **out, sf_error *err)
+               size_t nfolds, unsigned flags, sf_holdout **out, sf_error *err)
 {
 	sf_holdout *h = calloc(1, sizeof *h);
 	sf_holdout_scores all;
@@ -354,22 +427,14 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 
 	*out = NULL;
 	if (h == NULL ||
-	    (h->fold = malloc(d->rows * sizeof *h->fold)) == NULL ||
-	    (h->predicted = malloc(d->rows * sizeof *h->predicted)) == NULL ||
-	    (intervals &&
-	     ((h->lo95 = malloc(d->rows * sizeof *h->lo95)) == NULL ||
-	      (h->hi95 = malloc(d->rows * sizeof *h->hi95)) == NULL))) {
+	    (h->fold = malloc((d->rows + 1) * sizeof *h->fold)) == NULL ||
+	    holdout_arrays(h, d->rows, flags) != SF_OK) {
 		sf_holdout_free(h);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
 	h->rows = d->rows;
 	h->nfolds = nfolds;
 	memcpy(h->fold, fold, d->rows * sizeof *fold);
-	for (size_t i = 0; i < d->rows; i++) {
-		h->predicted[i] = NAN;
-		if (intervals)
-			h->lo95[i] = h->hi95[i] = NAN;
-	}
 	/* The folds are the units of work (over an MPI job's ranks). */
 	{
 		fold_ctx c = {m, d, f, o, fit, h};
@@ -515,4 +580,43 @@ sf_holdout_extrapolated(const sf_holdout *h, const sf_dataset *d, size_t i)
 		out++;
 	}
 	return out > 0;
+}
+
+size_t
+sf_holdout_band(double distance)
+{
+	if (isnan(distance))
+		return SF_HOLDOUT_BANDS;
+	if (!(distance > 0))
+		return 0;
+	return distance <= 1 ? 1 : distance <= 2 ? 2 : 3;
+}
+
+const char *
+sf_holdout_band_name(size_t band)
+{
+	static const char *const names[SF_HOLDOUT_BANDS] = {"within", "<= 1",
+	                                                    "<= 2", "> 2"};
+
+	return band < SF_HOLDOUT_BANDS ? names[band] : "";
+}
+
+int
+sf_holdout_score_bands(const sf_holdout *h, const sf_dataset *d,
+                       sf_holdout_scores *out, sf_error *err)
+{
+	unsigned char *mask = malloc(h->rows + 1);
+
+	if (mask == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t b = 0; b < SF_HOLDOUT_BANDS; b++) {
+		memset(&out[b], 0, sizeof out[b]);
+		if (h->distance == NULL)
+			continue;
+		for (size_t i = 0; i < h->rows; i++)
+			mask[i] = sf_holdout_band(h->distance[i]) == b;
+		sf_holdout_score(h, d, mask, &out[b]);
+	}
+	free(mask);
+	return SF_OK;
 }

@@ -38,6 +38,7 @@
 #include "input/dataset.h"
 #include "base/error.h"
 #include "fit/fit.h"
+#include "fit/interval.h"
 #include "input/formula.h"
 #include "input/model.h"
 
@@ -56,6 +57,14 @@ typedef struct sf_holdout {
 	double mape, max_ape, bias;
 	double *lo95, *hi95;  /* per row: its prediction interval (NaN where
 	                       * none); NULL without intervals */
+	double *distance;     /* per row: how far beyond its fold's training
+	                       * range (interval.h), NaN for training rows;
+	                       * NULL without intervals */
+	sf_interval_t *shape; /* per row: a new run's distribution there
+	                       * (interval.h); NULL unless asked for
+	                       * (SF_HOLDOUT_SHAPES) */
+	double *weight;       /* per row: its fold's fit's weight in an
+	                       * ensemble (sf_interval_weight); with shape */
 	size_t interval_rows; /* predicted rows with an interval */
 	double coverage95, mean_halfwidth_pct, interval_score;
 	size_t failed_folds; /* folds whose fit failed (rows left NaN) */
@@ -92,17 +101,25 @@ int sf_folds_make(const sf_model *m, const sf_formula *f, const sf_dataset *d,
                   const sf_fit_options *o, const char *train, size_t k,
                   int *fold, size_t *nfolds, sf_error *err);
 
+/* What a holdout holds besides the predictions (flags of sf_holdout_run). */
+enum {
+	SF_HOLDOUT_INTERVALS = 1, /* each row's interval and distance */
+	SF_HOLDOUT_SHAPES = 2     /* also its distribution and its fold's
+	                             weight (for ensembles; implies the
+	                             intervals) */
+};
+
 /*
  * Fit each fold's training rows with the procedure fit (sf_fit_run, or
  * sf_tune_fit to validate the lambda choice too) and predict its rows,
- * with their prediction intervals when intervals is 1.  fold is copied.
+ * with what flags ask for (0, or SF_HOLDOUT_* or-ed).  fold is copied.
  * A fold whose fit fails leaves its rows unpredicted and is counted; a
  * fold whose fit has no interval (no residual degrees of freedom) leaves
  * its intervals NaN; only running out of memory is an error.
  */
 int sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                    const sf_fit_options *o, sf_fit_fn *fit, const int *fold,
-                   size_t nfolds, int intervals, sf_holdout **out,
+                   size_t nfolds, unsigned flags, sf_holdout **out,
                    sf_error *err);
 
 void sf_holdout_free(sf_holdout *h);
@@ -119,6 +136,25 @@ typedef struct sf_holdout_scores {
  * NULL for all); NaN where there is none. */
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
                       const unsigned char *mask, sf_holdout_scores *out);
+
+/*
+ * Distance bands beyond the training range, in doublings (interval.h):
+ * within the range, at most 1, at most 2, farther.  Intervals are scored
+ * per band, since a formula's error grows with the distance.
+ */
+enum { SF_HOLDOUT_BANDS = 4 };
+
+/* The band of distance D (NaN: none, returns SF_HOLDOUT_BANDS). */
+size_t sf_holdout_band(double distance);
+
+/* The band's name: "within", "<= 1", "<= 2", "> 2" (doublings). */
+const char *sf_holdout_band_name(size_t band);
+
+/* The scores of the predicted rows in each band, into out[SF_HOLDOUT_BANDS]
+ * (count 0 where a band has none; all 0 without intervals).  Returns
+ * SF_OK or SF_ENOMEM. */
+int sf_holdout_score_bands(const sf_holdout *h, const sf_dataset *d,
+                           sf_holdout_scores *out, sf_error *err);
 
 /* Inputs with more held-out values than this get no scores by value. */
 enum { SF_HOLDOUT_LEVELS_MAX = 16 };

@@ -1017,8 +1017,8 @@ static int
 load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 {
 	static const char *const single_keys[] = {
-	    "name",  "description", "data", "inputs", "parameters",
-	    "terms", "time",        "fit",  "models", "discover"};
+	    "name", "description", "data",   "inputs",   "parameters", "terms",
+	    "time", "fit",         "models", "discover", "ensemble"};
 	yaml_node_t *models, *v;
 	sf_model *shared;
 	int rc;
@@ -1030,9 +1030,19 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		    "(name, data, parameters, time, ...), not "
 		    "%s",
 		    sf_schema_kind(root));
-	if ((rc = sf_schema_keys(ld, root, "the model", single_keys, 10)) !=
+	if ((rc = sf_schema_keys(ld, root, "the model", single_keys, 11)) !=
 	    SF_OK)
 		return rc;
+	if ((v = sf_schema_get(ld, root, "ensemble")) != NULL) {
+		if ((rc = sf_schema_bool(ld, v, "ensemble", &set->ensemble)) !=
+		    SF_OK)
+			return rc;
+		if (set->ensemble && sf_schema_get(ld, root, "models") == NULL)
+			return sf_schema_fail(
+			    ld, v, SF_EVALUE,
+			    "ensemble: true needs a 'models:' "
+			    "list: the formulas read as one");
+	}
 	if ((v = sf_schema_get(ld, root, "discover")) != NULL &&
 	    (rc = load_discover(ld, v, &set->discover)) != SF_OK)
 		return rc;

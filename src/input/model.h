@@ -144,6 +144,8 @@ typedef struct sf_model_set {
 	sf_model **models;
 	size_t count;
 	sf_model_discover discover;
+	int ensemble; /* a models: file with `ensemble: true`: its models
+	                 are read as one prediction (fit/ensemble.h) */
 } sf_model_set;
 
 /* Flags of sf_model_load_flags() and sf_model_parse_flags(). */

@@ -346,11 +346,35 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
+/* prior: {scale: S, dof: N}, both > 0: the model error's prior. */
+static int
+load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
+{
+	static const char *const keys[] = {"scale", "dof"};
+	yaml_node_t *v;
+	int rc;
+
+	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
+	        SF_OK ||
+	    (rc = sf_schema_keys(ld, node, "prior", keys, 2)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "scale")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "scale", 1e-6, 10,
+	                              &s->prior_scale)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "dof")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "dof", 0.01, 1000,
+	                              &s->prior_dof)) != SF_OK)
+		return rc;
+	return SF_OK;
+}
+
 int
 sf_settings_load(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {
-	    "loss", "huber_delta", "regularization", "weights", "optimizer"};
+	static const char *const keys[] = {"loss",           "huber_delta",
+	                                   "regularization", "weights",
+	                                   "optimizer",      "prior"};
 	static const char *const weight_names[] = {
 	    [SF_WEIGHTS_NONE] = "none",
 	    [SF_WEIGHTS_COLUMN] = NULL, /* set by data.weight */
@@ -361,7 +385,10 @@ sf_settings_load(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "fit")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "fit", keys, 5)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "fit", keys, 6)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "prior")) != NULL &&
+	    (rc = load_prior(ld, v, s)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "loss")) != NULL) {
 		const char *names[SF_LOSSES];

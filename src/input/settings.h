@@ -73,6 +73,10 @@ typedef struct sf_fit_settings {
 	                    * linear in are solved, not searched */
 	double time_limit; /* seconds; 0: none */
 	size_t stagnation; /* generations without progress; 0: default */
+	/* The prior of the model error beyond the fitted range
+	 * (fit/interval.h): its scale per doubling and degrees of freedom;
+	 * 0: the built-in one (fitted on the bundled corpus). */
+	double prior_scale, prior_dof;
 } sf_fit_settings;
 
 /* Fill s with the defaults of a model file without a `fit:` block. */

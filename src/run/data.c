@@ -53,7 +53,8 @@ sf_run_data_choose(const sf_model_set *set, const char *name, const char *path,
 	const char *names[64], *near;
 	size_t n = 0;
 
-	if (name == NULL && set->count == 1)
+	/* An ensemble is read as one: its first model stands for it. */
+	if (name == NULL && (set->count == 1 || set->ensemble))
 		return set->models[0];
 	for (size_t i = 0; i < set->count; i++) {
 		if (name != NULL && strcmp(set->models[i]->name, name) == 0)

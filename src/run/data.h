@@ -63,11 +63,11 @@ int sf_run_data_change(sf_model_set **set, const sf_data_override *change,
                        sf_error *err);
 
 /*
- * The model to work on: the set's only one when name is NULL, else the
- * one called name.  NULL with err (SF_EREQUEST, naming path, the model
- * file as the caller knows it) when there is none such: "PATH holds 3
- * models: choose one with --model NAME, ...", or "PATH has no model named
- * 'x'; did you mean 'y'?".
+ * The model to work on: the set's only one (an ensemble's first, which
+ * stands for it) when name is NULL, else the one called name.  NULL with err
+ * (SF_EREQUEST, naming path, the model file as the caller knows it) when there
+ * is none such: "PATH holds 3 models: choose one with --model NAME, ...", or
+ * "PATH has no model named 'x'; did you mean 'y'?".
  */
 const sf_model *sf_run_data_choose(const sf_model_set *set, const char *name,
                                    const char *path, sf_error *err);

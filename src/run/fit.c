@@ -3,7 +3,11 @@
  * or one per group.
  */
 #include "run/fit.h"
+#include "fit/ensemble.h"
 #include "fit/tune.h"
+#include "use/json.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,10 @@ sf_run_fit_result_free(sf_run_fit_result *r)
 	if (r == NULL)
 		return;
 	clear_results(r);
+	for (size_t i = 0; r->members != NULL && i < r->nmembers; i++)
+		sf_run_fit_result_free(r->members[i]);
+	free(r->members);
+	free(r->weights);
 	sf_fleet_free(r->fleet);
 	sf_problem_close(&r->problem);
 	free(r);
@@ -72,8 +80,8 @@ fit_compute(const sf_run_fit_settings *s, const sf_model *m,
 	}
 	/* What a new run may measure: predict and scale read it. */
 	if (r->stats != NULL &&
-	    sf_interval_calibrate(m, data, f, o, r->fit, r->stats, &r->interval,
-	                          err) == SF_OK)
+	    sf_interval_calibrate(m, data, f, o, r->fit, r->stats, NULL,
+	                          &r->interval, err) == SF_OK)
 		r->has_interval = 1;
 	else if (r->stats != NULL && err->code == SF_ENOMEM)
 		return SF_ENOMEM;
@@ -156,6 +164,117 @@ fit_group(void *ctx, const sf_dataset *group, size_t index, sf_warn_fn warn,
 	return rc;
 }
 
+/* The ensemble's table: each member's weight and scores. */
+static int
+print_ensemble(FILE *out, const void *arg)
+{
+	const sf_run_fit_result *r = arg;
+
+	fprintf(out,
+	        "ensemble of %zu formulas of %s, each weighted by the inverse "
+	        "of its\nexpected squared error per doubling beyond the "
+	        "fitted range:\n\n  %-16s %8s %9s %11s %11s\n",
+	        r->nmembers, r->members[0]->model->path, "model", "weight",
+	        "MAPE", "AICc", "per dbl.");
+	for (size_t i = 0; i < r->nmembers; i++) {
+		const sf_run_fit_result *m = r->members[i];
+		char growth[32] = "-";
+
+		if (m->has_interval)
+			snprintf(growth, sizeof growth, "%+.2g%% +-%.2g%%",
+			         100 * m->interval.bias,
+			         100 * m->interval.growth);
+		fprintf(out, "  %-16.16s %8.3f %8.3g%% %11.5g %11s\n",
+		        m->model->name, r->weights[i],
+		        m->stats != NULL ? m->stats->mape : NAN,
+		        m->stats != NULL ? m->stats->aicc : NAN, growth);
+	}
+	fprintf(out, "\npredict, scale and next read the ensemble's FIT.json "
+	             "as one prediction:\nthe median of the weighted mixture "
+	             "of the members' predictions.\n");
+	for (size_t i = 0; i < r->nmembers; i++)
+		fprintf(out, "\n--- %s (weight %.3f) ---\n%s",
+		        r->members[i]->model->name, r->weights[i],
+		        r->members[i]->out.text);
+	return SF_OK;
+}
+
+/* The ensemble's JSON: {"ensemble": {"weights", "members"}, "fits"}. */
+static json_t *
+ensemble_json(const sf_run_fit_result *r)
+{
+	json_t *root = json_object(), *members = json_array(),
+	       *fits = json_array();
+	int ok = root != NULL && members != NULL && fits != NULL;
+
+	for (size_t i = 0; ok && i < r->nmembers; i++) {
+		const sf_run_fit_result *m = r->members[i];
+		json_t *o = json_object();
+
+		sf_json_put(o, "model", json_string(m->model->name), &ok);
+		sf_json_put(o, "weight", sf_json_number(r->weights[i]), &ok);
+		ok = ok && json_array_append_new(members, o) == 0 &&
+		     json_array_append(fits, m->out.json) == 0;
+	}
+	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
+	            &ok);
+	sf_json_put(root, "ensemble",
+	            json_pack("{s:s, s:O}", "weights", "extrapolation",
+	                      "members", members),
+	            &ok);
+	sf_json_put(root, "fits", fits, &ok);
+	json_decref(members);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Every member of ensemble set fitted to its rows, then weighted. */
+static int
+fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
+             sf_run_fit_result *r, sf_error *err)
+{
+	const size_t k = set->count;
+	int rc = SF_OK;
+
+	r->members = calloc(k, sizeof *r->members);
+	r->weights = calloc(k, sizeof *r->weights);
+	if (r->members == NULL || r->weights == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	r->nmembers = k;
+	r->model = set->models[0];
+	for (size_t i = 0; i < k && rc == SF_OK; i++) {
+		const sf_model *m = set->models[i];
+		sf_run_fit_result *x = calloc(1, sizeof *x);
+		sf_loss loss =
+		    s->options.has_loss ? s->options.loss : m->fit.loss;
+
+		if ((r->members[i] = x) == NULL) {
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+			break;
+		}
+		x->model = m;
+		rc = sf_run_data_open(m, &s->data, loss, 1, s->warn,
+		                      s->warn_ctx, &x->problem, err);
+		if (rc == SF_OK)
+			rc = fit_one(s, m, x->problem.data, x->problem.formula,
+			             &s->options, s->warn, s->warn_ctx, 1, x,
+			             err);
+		if (rc == SF_OK && x->has_interval)
+			r->weights[i] = sf_interval_weight(&x->interval);
+	}
+	if (rc != SF_OK)
+		return rc;
+	if (!sf_ensemble_normalise(r->weights, k))
+		for (size_t i = 0; i < k; i++)
+			r->weights[i] = 1.0 / (double)k;
+	if (s->json && (r->out.json = ensemble_json(r)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return sf_run_text(print_ensemble, r, &r->out.text, err);
+}
+
 int
 sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
            sf_run_fit_result **out, sf_error *err)
@@ -166,6 +285,14 @@ sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
 	*out = NULL;
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (set->ensemble && s->data.model == NULL) {
+		if ((rc = fit_ensemble(set, s, r, err)) != SF_OK) {
+			sf_run_fit_result_free(r);
+			return rc;
+		}
+		*out = r;
+		return SF_OK;
+	}
 	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
 	                         s->warn_ctx, &r->model, &r->problem, err);
 	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {

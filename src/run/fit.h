@@ -69,10 +69,18 @@ typedef struct sf_run_fit_result {
 	sf_fleet *fleet;   /* a --by run: every group's report; the typed
 	                      results above are then empty */
 	sf_run_output out; /* JSON (when asked) and text */
+	/* An ensemble (input/model.h: set->ensemble, no --model): every
+	 * member's own result and its weight (fit/ensemble.h); the typed
+	 * results above are then empty and model is the first member. */
+	size_t nmembers;
+	struct sf_run_fit_result **members;
+	double *weights;
 } sf_run_fit_result;
 
 /*
- * Fit model s->data.model of set (the model file is named
+ * Fit model s->data.model of set (an ensemble file without it: every
+ * member, weighted by its extrapolation evidence; its JSON is
+ * {"ensemble": {...}, "fits": [...]}, scalefit(1)) (the model file is named
  * set->models[0]->path in messages) as above.  Returns SF_OK with a new
  * result in *out, or an error with *out NULL: SF_EREQUEST (no such model),
  * the errors of opening the rows, of the fit (SF_EFAIL: no finite cost),

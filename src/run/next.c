@@ -345,6 +345,47 @@ read_candidates(const sf_run_next_settings *s, const sf_run_next_result *r,
 	return rc;
 }
 
+/*
+ * The fit to plan for: the file's, or of an ensemble's file (use/
+ * fitgroups.h) its heaviest formula, said in a warning: a run's value to
+ * the mixture is each formula's to its own interval, and the heaviest
+ * weighs most.
+ */
+static int
+load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
+{
+	sf_fitfile_set *set = NULL;
+	sf_fitfile *e;
+	size_t best = 0;
+	int rc;
+
+	if ((rc = sf_fitfile_load_groups_text(s->fit, s->text, NULL, 0, &set,
+	                                      err)) != SF_OK)
+		return rc;
+	e = set->fits[0];
+	if (set->grouped || e->nmembers == 0) {
+		sf_fitfile_set_free(set);
+		return sf_fitfile_load_text(s->fit, s->text, 0, &r->fit, err);
+	}
+	for (size_t m = 1; m < e->nmembers; m++)
+		if (e->weights[m] > e->weights[best])
+			best = m;
+	r->fit = e->members[best];
+	e->members[best] = NULL;
+	if (s->warn != NULL) {
+		sf_error w;
+
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, s->fit, 0, 0,
+		            "an ensemble: next plans for its heaviest formula "
+		            "'%s' (weight %.2f)",
+		            r->fit->name, e->weights[best]);
+		s->warn(s->warn_ctx, &w);
+	}
+	sf_fitfile_set_free(set);
+	return SF_OK;
+}
+
 int
 sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
             sf_error *err)
@@ -363,8 +404,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 		                         "or in a CSV file, one of them");
 		goto done;
 	}
-	if ((rc = sf_fitfile_load_text(s->fit, s->text, 0, &r->fit, err)) !=
-	    SF_OK)
+	if ((rc = load_fit(s, r, err)) != SF_OK)
 		goto done;
 	sf_fitfile_warn_version(s->fit, r->fit, s->warn, s->warn_ctx);
 	if ((rc = read_target(s, r, err)) != SF_OK ||

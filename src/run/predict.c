@@ -113,7 +113,10 @@ print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 	fprintf(out, "%s: predicted %s at %zu point%s",
 	        f->name[0] ? f->name : "fit", f->output, p->n,
 	        p->n == 1 ? "" : "s");
-	if (isfinite(p->t))
+	if (f->nmembers > 0)
+		fprintf(out, "; 95%% confidence band: the mixture of its "
+		             "formulas' bands");
+	else if (isfinite(p->t))
 		fprintf(out,
 		        "; 95%% confidence band by the delta method (t = "
 		        "%.4g, %g degrees of freedom)",
@@ -127,7 +130,8 @@ print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 	fprintf(out, "\n");
 	if (p->interval) {
 		sf_text_noise(f, cell, sizeof cell);
-		fprintf(out, "95%% interval for a new run: noise %s%s\n", cell,
+		fprintf(out, "95%% interval for a new run: %s%s%s\n",
+		        f->nmembers > 0 ? "" : "noise ", cell,
 		        p->growth_unknown ? "; model error beyond the fitted "
 		                            "range not estimated"
 		                          : "");
@@ -216,7 +220,22 @@ typedef struct average_text {
 	const sf_fitfile *const *fits;
 	const sf_run_predict_settings *s;
 	const sf_average *avg;
+	sf_average_weights how;
 } average_text;
+
+/* What the weights of an average are called in its text. */
+static const char *
+weights_word(sf_average_weights how)
+{
+	switch (how) {
+	case SF_AVERAGE_AICC:
+		return "Akaike weights";
+	case SF_AVERAGE_EQUAL:
+		return "equal weights";
+	default:
+		return "weighted by extrapolation evidence";
+	}
+}
 
 static int
 print_average(FILE *out, const void *arg)
@@ -224,17 +243,17 @@ print_average(FILE *out, const void *arg)
 	const average_text *t = arg;
 	const sf_fitfile *const *fits = t->fits, *f = fits[0];
 	const sf_average *avg = t->avg;
-	size_t nfits = t->s->nfits;
+	size_t nfits = avg->nfits;
 	char cell[96], head[160];
 
-	fprintf(out, "%s averaged over %zu fits (%s weights):", f->output,
-	        nfits, t->s->weights == SF_AVERAGE_AICC ? "Akaike" : "equal");
+	fprintf(out, "%s averaged over %zu fits (%s):", f->output, nfits,
+	        weights_word(t->how));
 	for (size_t i = 0; i < nfits; i++)
 		fprintf(out, "%s %s %.3f", i ? "," : "",
 		        fits[i]->name[0] ? fits[i]->name : fits[i]->path,
 		        avg->weight[i]);
-	fprintf(out,
-	        "\n95%% interval for a new run: the mixture of each fit's\n\n");
+	fprintf(out, "\ntime: the median, and the 95%% interval for a new run, "
+	             "of the mixture of\neach fit's\n\n");
 	for (size_t i = 0; i < f->ninputs; i++)
 		fprintf(out, "%*s  ", sf_text_width(f->inputs[i].name, 8),
 		        f->inputs[i].name);
@@ -270,19 +289,48 @@ print_average(FILE *out, const void *arg)
 	return SF_OK;
 }
 
-/* Several fits: their average (use/average.h). */
+/* The k fits averaged as how says. */
 static int
-predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
-                sf_error *err)
+average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
+             size_t k, sf_average_weights how, sf_run_predict_result *r,
+             sf_error *err)
 {
-	const sf_fitfile *const *fits;
 	double **columns = NULL;
 	size_t n = 0;
 	int rc;
 
+	if (sf_average_check(fits, k, err) != SF_OK)
+		return sf_run_request(err, "%s", err->message);
+	if ((rc = gather_points(fits[0], s, &columns, &n, err)) != SF_OK)
+		return rc;
+	rc = sf_average_run(fits, k, how, (const double *const *)columns, n,
+	                    &r->average, err);
+	sf_assign_columns_free(columns, fits[0]->ninputs);
+	if (rc != SF_OK)
+		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
+		                       : rc;
+	for (size_t i = 0; i < k && !s->quiet; i++)
+		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
+		                   s->warn_ctx);
+	if (s->json &&
+	    (r->out.json = sf_average_json(fits, r->average)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	{
+		average_text t = {fits, s, r->average, how};
+
+		return sf_run_text(print_average, &t, &r->out.text, err);
+	}
+}
+
+/* Several files: their fits' average (use/average.h). */
+static int
+predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
+                sf_error *err)
+{
+	int rc;
+
 	if ((r->fits = calloc(s->nfits, sizeof *r->fits)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	fits = (const sf_fitfile *const *)r->fits;
 	for (; r->nfits < s->nfits; r->nfits++)
 		if ((rc = sf_fitfile_load_text(
 		         s->fits[r->nfits],
@@ -290,28 +338,8 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 		         SF_FITFILE_NO_MEASURED, &r->fits[r->nfits], err)) !=
 		    SF_OK)
 			return rc;
-	if (sf_average_check(fits, s->nfits, err) != SF_OK)
-		return sf_run_request(err, "%s", err->message);
-	if ((rc = gather_points(fits[0], s, &columns, &n, err)) != SF_OK)
-		return rc;
-	rc =
-	    sf_average_run(fits, s->nfits, s->weights,
-	                   (const double *const *)columns, n, &r->average, err);
-	sf_assign_columns_free(columns, fits[0]->ninputs);
-	if (rc != SF_OK)
-		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
-		                       : rc;
-	for (size_t i = 0; i < s->nfits && !s->quiet; i++)
-		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
-		                   s->warn_ctx);
-	if (s->json &&
-	    (r->out.json = sf_average_json(fits, r->average)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	{
-		average_text t = {fits, s, r->average};
-
-		return sf_run_text(print_average, &t, &r->out.text, err);
-	}
+	return average_fits(s, (const sf_fitfile *const *)r->fits, s->nfits,
+	                    s->weights, r, err);
 }
 
 /* Predict with fit f: *p, its JSON in *json when s->json, its text in

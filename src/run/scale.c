@@ -154,7 +154,9 @@ print_title(FILE *out, const sf_scale *sc)
 		fprintf(out, " (%s)", in->column);
 	fprintf(out, " from %g to %g%s%s\n", sc->lo, sc->hi,
 	        fixed[0] ? ", " : "", fixed);
-	if (p->bootstrap)
+	if (f->nmembers > 0)
+		fprintf(out, "95%% band: the mixture of its formulas' bands\n");
+	else if (p->bootstrap)
 		fprintf(out,
 		        "95%% band: bootstrap percentiles (%zu replicates)\n",
 		        p->boot_used);
@@ -167,7 +169,8 @@ print_title(FILE *out, const sf_scale *sc)
 		fprintf(out, "95%% band: none (the fit has no covariance)\n");
 	if (p->interval) {
 		sf_text_noise(f, cell, sizeof cell);
-		fprintf(out, "95%% new run: noise %s%s\n", cell,
+		fprintf(out, "95%% new run: %s%s%s\n",
+		        f->nmembers > 0 ? "" : "noise ", cell,
 		        p->growth_unknown ? "; model error beyond the fitted "
 		                            "range not estimated"
 		                          : "");

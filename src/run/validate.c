@@ -2,7 +2,9 @@
  * validate.c (run/) - the pipeline of `scalefit validate`, and its text.
  */
 #include "run/validate.h"
+#include "fit/ensemble.h"
 #include "fit/tune.h"
+#include "use/report.h"
 #include "use/validation.h"
 
 #include <stdlib.h>
@@ -26,6 +28,14 @@ sf_run_validate_result_free(sf_run_validate_result *r)
 	sf_holdout_free(r->holdout);
 	sf_fleet_free(r->fleet);
 	sf_run_output_clear(&r->out);
+	for (size_t i = 0; i < r->nmembers; i++) {
+		if (r->member_holdouts != NULL)
+			sf_holdout_free(r->member_holdouts[i]);
+		if (r->members != NULL && i > 0)
+			sf_problem_close(&r->members[i]);
+	}
+	free(r->members);
+	free(r->member_holdouts);
 	sf_problem_close(&r->problem);
 	free(r);
 }
@@ -36,6 +46,10 @@ typedef struct validation {
 	const sf_dataset *d;
 	const sf_holdout *h;
 	const char *train, *method;
+	/* an ensemble's members and their own holdouts, else 0 */
+	size_t nmembers;
+	const sf_problem *members;
+	sf_holdout *const *member_holdouts;
 } validation;
 
 /* The header: which rows were fitted, which predicted. */
@@ -48,8 +62,15 @@ print_header(FILE *out, const validation *v)
 
 	for (size_t r = 0; r < d->rows; r++)
 		trained += h->fold[r] == SF_FOLD_TRAIN;
-	fprintf(out, "validation of %s on %s (%zu rows)\n", v->m->name, d->file,
-	        d->rows);
+	if (v->nmembers > 0)
+		fprintf(
+		    out,
+		    "validation of the ensemble of %zu formulas of %s on %s "
+		    "(%zu rows)\n",
+		    v->nmembers, v->m->path, d->file, d->rows);
+	else
+		fprintf(out, "validation of %s on %s (%zu rows)\n", v->m->name,
+		        d->file, d->rows);
 	if (v->train != NULL)
 		fprintf(out,
 		        "  fitted on the %zu rows where %s, predicting the "
@@ -164,6 +185,51 @@ print_levels(FILE *out, const validation *v)
 	return SF_OK;
 }
 
+/* The interval scores by distance beyond each fold's training range. */
+static int
+print_bands(FILE *out, const validation *v)
+{
+	sf_holdout_scores s[SF_HOLDOUT_BANDS];
+
+	if (v->h->distance == NULL || v->h->interval_rows == 0)
+		return SF_OK;
+	if (sf_holdout_score_bands(v->h, v->d, s, NULL) != SF_OK)
+		return SF_ENOMEM;
+	fprintf(out,
+	        "\n  by distance beyond the training range (doublings):\n"
+	        "  %12s %6s %9s %9s %9s %9s\n",
+	        "doublings", "rows", "MAPE", "bias", "covered", "+-width");
+	for (size_t b = 0; b < SF_HOLDOUT_BANDS; b++)
+		if (s[b].count > 0)
+			fprintf(
+			    out,
+			    "  %12s %6zu %8.3g%% %+8.3g%% %8.3g%% %8.3g%%\n",
+			    sf_holdout_band_name(b), s[b].count, s[b].mape,
+			    s[b].bias, s[b].coverage95,
+			    s[b].mean_halfwidth_pct);
+	return SF_OK;
+}
+
+/* An ensemble's members, each scored alone on the same rows. */
+static void
+print_members(FILE *out, const validation *v)
+{
+	if (v->nmembers == 0)
+		return;
+	fprintf(out,
+	        "\n  each formula alone (the ensemble mixes them, weighted by "
+	        "each fold's\n  extrapolation evidence):\n  %-16s %9s %9s "
+	        "%9s\n",
+	        "model", "MAPE", "covered", "+-width");
+	for (size_t i = 0; i < v->nmembers; i++) {
+		const sf_holdout *h = v->member_holdouts[i];
+
+		fprintf(out, "  %-16.16s %8.3g%% %8.3g%% %8.3g%%\n",
+		        v->members[i].model->name, h->mape, h->coverage95,
+		        h->mean_halfwidth_pct);
+	}
+}
+
 static int
 print_text(FILE *out, const void *arg)
 {
@@ -173,6 +239,9 @@ print_text(FILE *out, const void *arg)
 	if (v->train != NULL)
 		print_rows(out, v);
 	print_scores(out, v->h);
+	print_members(out, v);
+	if (print_bands(out, v) != SF_OK)
+		return SF_ENOMEM;
 	return print_levels(out, v);
 }
 
@@ -215,7 +284,7 @@ validate_one(const sf_run_validate_settings *s, const sf_model *m,
 		goto done;
 	}
 	{
-		validation v = {m, data, h, s->train, method};
+		validation v = {m, data, h, s->train, method, 0, NULL, NULL};
 
 		rc = sf_run_text(print_text, &v, &out->text, err);
 	}
@@ -228,6 +297,115 @@ done:
 	}
 	*holdout = h;
 	return SF_OK;
+}
+
+/* The JSON of an ensemble's validation: the mixture's, with each member's
+ * own scores under validation.ensemble. */
+static json_t *
+ensemble_json(const sf_run_validate_settings *s, const sf_model *first,
+              const sf_run_validate_result *r)
+{
+	json_t *root = sf_validation_json(first, r->problem.data, r->holdout,
+	                                  method_of(s), s->train);
+	json_t *members = json_array(), *v;
+	int ok = root != NULL && members != NULL;
+
+	for (size_t i = 0; ok && i < r->nmembers; i++) {
+		const sf_holdout *h = r->member_holdouts[i];
+		json_t *o = json_pack(
+		    "{s:s, s:o, s:o, s:o}", "model", r->members[i].model->name,
+		    "mape", sf_json_number(h->mape), "coverage95",
+		    sf_json_number(h->coverage95), "mean_halfwidth_pct",
+		    sf_json_number(h->mean_halfwidth_pct));
+
+		ok = o != NULL && json_array_append_new(members, o) == 0;
+	}
+	if (ok) {
+		v = json_object_get(root, "validation");
+		ok = json_object_set_new(json_object_get(root, "model"), "name",
+		                         json_string("ensemble")) == 0 &&
+		     json_object_set_new(
+		         v, "ensemble",
+		         json_pack("{s:o}", "members", members)) == 0;
+		members = NULL;
+	}
+	json_decref(members);
+	if (!ok) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Every member of ensemble set validated on the same folds (the first
+ * member's), their holdouts mixed into r->holdout. */
+static int
+validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
+                  sf_run_validate_result *r, sf_error *err)
+{
+	const size_t k = set->count;
+	int *fold = NULL;
+	size_t nfolds = 1;
+	int rc = SF_OK;
+
+	r->members = calloc(k, sizeof *r->members);
+	r->member_holdouts = calloc(k, sizeof *r->member_holdouts);
+	if (r->members == NULL || r->member_holdouts == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	r->nmembers = k;
+	r->model = set->models[0];
+	for (size_t i = 0; i < k && rc == SF_OK; i++) {
+		const sf_model *m = set->models[i];
+		sf_loss loss =
+		    s->options.has_loss ? s->options.loss : m->fit.loss;
+
+		rc = sf_run_data_open(
+		    m, &s->data, loss, 1, s->warn, s->warn_ctx,
+		    i == 0 ? &r->problem : &r->members[i], err);
+		if (rc == SF_OK && i == 0)
+			r->members[0] = r->problem;
+		if (rc == SF_OK &&
+		    r->members[i].data->rows != r->problem.data->rows)
+			rc = sf_error_set(
+			    err, SF_EVALUE,
+			    "the formulas of an ensemble must read the same "
+			    "rows: "
+			    "model '%s' reads %zu, model '%s' %zu",
+			    m->name, r->members[i].data->rows,
+			    set->models[0]->name, r->problem.data->rows);
+	}
+	if (rc == SF_OK &&
+	    (fold = malloc((r->problem.data->rows + 1) * sizeof *fold)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc == SF_OK)
+		rc = sf_folds_make(set->models[0], r->problem.formula,
+		                   r->problem.data, &s->options, s->train,
+		                   s->loo ? 0 : s->kfold, fold, &nfolds, err);
+	for (size_t i = 0; i < k && rc == SF_OK; i++)
+		rc = sf_holdout_run(
+		    set->models[i], r->members[i].data, r->members[i].formula,
+		    &s->options, sf_tune_fit, fold, nfolds, SF_HOLDOUT_SHAPES,
+		    &r->member_holdouts[i], err);
+	free(fold);
+	if (rc == SF_OK)
+		rc = sf_ensemble_holdout(
+		    (const sf_holdout *const *)r->member_holdouts, k,
+		    r->problem.data,
+		    sf_loss_get(s->options.has_loss ? s->options.loss
+		                                    : set->models[0]->fit.loss)
+		        ->multiplicative,
+		    &r->holdout, err);
+	if (rc == SF_OK && s->json &&
+	    (r->out.json = ensemble_json(s, set->models[0], r)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc == SF_OK) {
+		validation v = {set->models[0], r->problem.data,   r->holdout,
+		                s->train,       method_of(s),      k,
+		                r->members,     r->member_holdouts};
+
+		rc = sf_run_text(print_text, &v, &r->out.text, err);
+	}
+	return rc;
 }
 
 /* One group of a --by run (ctx: an sf_fleet_job). */
@@ -270,6 +448,17 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->method = method_of(s);
+	if (set->ensemble && s->data.model == NULL) {
+		if ((rc = validate_ensemble(set, s, r, err)) != SF_OK) {
+			/* the first member's problem is r->problem's copy */
+			if (r->members != NULL)
+				memset(&r->members[0], 0, sizeof r->members[0]);
+			sf_run_validate_result_free(r);
+			return rc;
+		}
+		*out = r;
+		return SF_OK;
+	}
 	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
 	                         s->warn_ctx, &r->model, &r->problem, err);
 	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {

@@ -53,11 +53,18 @@ typedef struct sf_run_validate_result {
 	                          row could be predicted (a failed goal) */
 	sf_fleet *fleet;       /* a --by run: every group's report */
 	sf_run_output out;     /* JSON (when asked) and text */
+	/* An ensemble (input/model.h: set->ensemble, no --model): every
+	 * member validated on the same folds; holdout is their mixture
+	 * (fit/ensemble.h) and problem the first member's. */
+	size_t nmembers;
+	sf_problem *members;          /* nmembers; [0] is problem's copy */
+	sf_holdout **member_holdouts; /* nmembers */
 } sf_run_validate_result;
 
 /*
- * Validate model s->data.model of set as above.  Returns SF_OK with a new
- * result in *out, or an error with *out NULL: SF_EREQUEST (no such model;
+ * Validate model s->data.model of set as above; an ensemble file without
+ * s->data.model is validated as one (its members' mixture).  Returns SF_OK with
+ * a new result in *out, or an error with *out NULL: SF_EREQUEST (no such model;
  * not exactly one way of holding out), the errors of opening the rows, of
  * the train condition (its position in it), SF_EUSAGE (fewer than 2
  * configurations to cross-validate), SF_ENOMEM.

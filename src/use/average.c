@@ -2,16 +2,13 @@
  * average.c - predictions averaged over candidate formulas (average.h).
  */
 #include "use/average.h"
+#include "fit/ensemble.h"
 #include "use/json.h"
 #include "use/report.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Bisection steps for a quantile: far below a double's resolution. */
-enum { QUANTILE_STEPS = 200 };
 
 void
 sf_average_free(sf_average *a)
@@ -44,6 +41,12 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 	for (size_t i = 0; i < k; i++) {
 		const sf_fitfile *b = fits[i];
 
+		if (b->nmembers > 0)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "%s is an ensemble's fit, already a mixture of "
+			    "formulas: predict with it alone",
+			    b->path);
 		if (!b->has_interval)
 			return sf_error_set(
 			    err, SF_EVALUE,
@@ -97,6 +100,14 @@ weights_of(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 {
 	double best = INFINITY, sum = 0;
 
+	if (how == SF_AVERAGE_EXTRAPOLATION) {
+		for (size_t i = 0; i < k; i++)
+			w[i] = sf_interval_weight(&fits[i]->interval);
+		if (!sf_ensemble_normalise(w, k))
+			for (size_t i = 0; i < k; i++)
+				w[i] = 1.0 / (double)k;
+		return SF_OK;
+	}
 	for (size_t i = 0; i < k; i++) {
 		if (how == SF_AVERAGE_EQUAL)
 			continue;
@@ -119,39 +130,6 @@ weights_of(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 	return SF_OK;
 }
 
-/* One fit's predictive distribution at a point, as a location and scale
- * of a t with dof degrees of freedom on the transformed time. */
-typedef struct component {
-	double w, mu, scale, dof;
-} component;
-
-static double
-mixture_cdf(const component *c, size_t k, double g)
-{
-	double p = 0;
-
-	for (size_t i = 0; i < k; i++)
-		if (c[i].w > 0)
-			p += c[i].w * gsl_cdf_tdist_P(
-			                  (g - c[i].mu) / c[i].scale, c[i].dof);
-	return p;
-}
-
-/* The q-quantile of the mixture, by bisection between lo and hi. */
-static double
-mixture_quantile(const component *c, size_t k, double q, double lo, double hi)
-{
-	for (int s = 0; s < QUANTILE_STEPS; s++) {
-		double mid = 0.5 * (lo + hi);
-
-		if (mixture_cdf(c, k, mid) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
-}
-
 int
 sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
                const double *const *columns, size_t n, sf_average **out,
@@ -160,7 +138,7 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 	const sf_fitfile *first = fits[0];
 	const int mult = first->interval.multiplicative;
 	const double **cols = calloc(first->ninputs + 1, sizeof *cols);
-	component *c = calloc(k + 1, sizeof *c);
+	sf_interval_t *c = calloc(k + 1, sizeof *c);
 	sf_average *a = calloc(1, sizeof *a);
 	int rc;
 
@@ -188,37 +166,27 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 			goto done;
 	}
 	for (size_t p = 0; p < n; p++) {
-		double lo = INFINITY, hi = -INFINITY;
+		double mean = 0, median;
 		int ok = 1;
 
-		a->time[p] = 0;
 		for (size_t i = 0; i < k; i++) {
 			const sf_predict_point *pt = &a->each[i]->points[p];
-			const sf_interval_model *im = &fits[i]->interval;
-			double f = pt->time, up = pt->pi.hi;
 
-			a->time[p] += a->weight[i] * f;
-			c[i].w = a->weight[i];
-			c[i].dof = im->dof >= 1 ? im->dof : 1;
-			c[i].mu = mult ? log(f) : f;
-			c[i].scale = (mult ? log(up / f) : up - f) / im->t;
-			if (!isfinite(c[i].mu) || !(c[i].scale > 0)) {
-				ok = c[i].w == 0;
-				c[i].w = 0;
-				continue;
-			}
-			lo = fmin(lo, c[i].mu - 60 * c[i].scale);
-			hi = fmax(hi, c[i].mu + 60 * c[i].scale);
+			mean += a->weight[i] * pt->time;
+			if (!sf_interval_shape(&fits[i]->interval, pt->time,
+			                       pt->se * pt->se, pt->distance,
+			                       &c[i]) ||
+			    !(c[i].scale > 0))
+				ok &= a->weight[i] == 0;
 		}
+		/* The mixture's median, when every weighted fit has its
+		 * distribution there; else the weighted mean alone. */
+		a->time[p] = mean;
 		a->interval[p].lo = a->interval[p].hi = NAN;
-		if (!ok || !(lo < hi))
-			continue;
-		a->interval[p].lo = mixture_quantile(c, k, 0.025, lo, hi);
-		a->interval[p].hi = mixture_quantile(c, k, 0.975, lo, hi);
-		if (mult) {
-			a->interval[p].lo = exp(a->interval[p].lo);
-			a->interval[p].hi = exp(a->interval[p].hi);
-		}
+		if (ok &&
+		    sf_ensemble_mix(a->weight, c, k, mult, &median,
+		                    &a->interval[p].lo, &a->interval[p].hi))
+			a->time[p] = median;
 	}
 	*out = a;
 	a = NULL;

@@ -3,21 +3,25 @@
  * same rows: their weighted mean, and a 95% interval of a new run that
  * holds the spread between the formulas as well as each one's own.
  *
- * Weights are Akaike weights w_i = exp(-D_i / 2) / sum_j exp(-D_j / 2),
- * D_i the AICc of fit i above the lowest (Burnham and Anderson), or equal.
- * The averaged time is sum w_i f_i.  Each fit's prediction interval
+ * Weights are by extrapolation evidence (the default: each fit's inverse
+ * expected squared error per doubling beyond its range, fit/ensemble.h),
+ * Akaike weights w_i = exp(-D_i / 2) / sum_j exp(-D_j / 2), D_i the AICc
+ * of fit i above the lowest (Burnham and Anderson), or equal.  Each fit's
+ * prediction interval
  * (predict.h, interval.h) is read as its predictive distribution - a
  * Student t with the fit's degrees of freedom, on the log of the time when
  * errors are multiplicative, centred on f_i with the scale that gives its
- * own 95% interval - and the averaged interval is the 2.5% and 97.5%
- * quantiles of their mixture with the weights: one fit's interval when it
- * has all the weight, wider than every one of them when the formulas
- * disagree.
+ * own 95% interval - and the averaged time is the median of their
+ * mixture with the weights and the interval its 2.5% and 97.5%
+ * quantiles: one fit's interval when it has all the weight, wider than
+ * every one of them when the formulas disagree (the weighted mean of the
+ * times where a weighted fit has no interval).
  *
- * Fits can be averaged when they were fitted to the same rows with the
- * same loss (data.sha256, data.rows, data.where and model.fit.loss agree),
- * have the same inputs (by name, in any order) and each carries its error
- * model (FIT.json's prediction_interval).
+ * Fits can be averaged when they are not ensembles (an ensemble's fit is
+ * already a mixture), were fitted to the same rows with the same loss
+ * (data.sha256, data.rows, data.where and model.fit.loss agree), have the same
+ * inputs (by name, in any order) and each carries its error model (FIT.json's
+ * prediction_interval).
  *
  * Ownership: an sf_average owns its arrays and the fits' predictions.
  */
@@ -32,15 +36,17 @@
 #include <stddef.h>
 
 typedef enum sf_average_weights {
-	SF_AVERAGE_AICC = 0, /* Akaike weights */
-	SF_AVERAGE_EQUAL     /* 1 / k each */
+	SF_AVERAGE_EXTRAPOLATION = 0, /* by extrapolation evidence: each fit's
+	                                 sf_interval_weight (fit/ensemble.h) */
+	SF_AVERAGE_AICC,              /* Akaike weights */
+	SF_AVERAGE_EQUAL              /* 1 / k each */
 } sf_average_weights;
 
 /* The averaged predictions at n points. */
 typedef struct sf_average {
 	size_t nfits, n;
 	double *weight;       /* nfits */
-	double *time;         /* n: the weighted mean time */
+	double *time;         /* n: the mixture's median time */
 	sf_band *interval;    /* n: the mixture's 95% interval */
 	sf_prediction **each; /* nfits: each fit's own predictions */
 } sf_average;
@@ -54,7 +60,8 @@ int sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err);
 
 /*
  * Average the k fits at n points, columns[i] holding input i's values in
- * the order of fits[0]'s inputs.  Returns SF_OK and a new average in *out,
+ * the order of fits[0]'s inputs, weighted as how says.  Returns SF_OK and
+ * a new average in *out,
  * or an error of sf_average_check() or sf_predict(), SF_EVALUE (AICc
  * weights asked where a fit has no AICc), SF_ENOMEM.
  */

@@ -481,6 +481,19 @@ interval_number(loader *ld, const json_t *pi, const char *key, int null_ok,
 	return SF_OK;
 }
 
+/* A number of prediction_interval that files before the corpus prior
+ * lack: 0 when absent (no bias; growth_dof 0 keeps the old normal model
+ * part). */
+static int
+optional_interval_number(loader *ld, const json_t *pi, const char *key,
+                         double lo, double *out)
+{
+	*out = 0;
+	if (json_object_get(pi, key) == NULL)
+		return SF_OK;
+	return interval_number(ld, pi, key, 0, lo, out);
+}
+
 /* The error model of a new run, for prediction intervals. */
 static int
 load_interval(loader *ld, const json_t *root)
@@ -511,7 +524,11 @@ load_interval(loader *ld, const json_t *root)
 	    (rc = interval_number(ld, pi, "t", 0, 0, &im->t)) != SF_OK ||
 	    (rc = interval_number(ld, pi, "dof", 0, 0, &im->dof)) != SF_OK ||
 	    (rc = interval_number(ld, pi, "model_growth", 1, 0, &im->growth)) !=
-	        SF_OK)
+	        SF_OK ||
+	    (rc = optional_interval_number(ld, pi, "model_bias", -INFINITY,
+	                                   &im->bias)) != SF_OK ||
+	    (rc = optional_interval_number(ld, pi, "model_growth_dof", 0,
+	                                   &im->growth_dof)) != SF_OK)
 		return rc;
 	if (!(im->t > 0))
 		return fail(ld, "prediction_interval.t", SF_EVALUE,
@@ -1161,6 +1178,10 @@ sf_fitfile_free(sf_fitfile *f)
 	free(f->name);
 	free(f->time);
 	free(f->output);
+	for (size_t m = 0; m < f->nmembers; m++)
+		sf_fitfile_free(f->members[m]);
+	free(f->members);
+	free(f->weights);
 	free(f);
 }
 

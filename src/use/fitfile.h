@@ -127,8 +127,16 @@ typedef struct sf_fitfile {
 	double *measured_inputs; /* nmeasured x ninputs, row-major */
 	double *measured;        /* nmeasured observed times */
 	/* The compiled formula: value (1 output), gradient (1 + P outputs)
-	 * and terms (1 + nterms outputs), inputs in the order above. */
+	 * and terms (1 + nterms outputs), inputs in the order above; NULL
+	 * for an ensemble. */
 	sf_formula *formula;
+	/* An ensemble's fit (use/fitgroups.h): its members' fits and
+	 * weights (summing to 1), predicted as their mixture
+	 * (use/predict.h).  It has their inputs, output and loss, no
+	 * parameters, terms or formula of its own. */
+	size_t nmembers;
+	struct sf_fitfile **members;
+	double *weights;
 } sf_fitfile;
 
 /*

@@ -5,6 +5,9 @@
 #include "base/number.h"
 #include "base/suggest.h"
 #include "use/jsonpath.h"
+#include "fit/ensemble.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,8 +221,161 @@ load_grouped(const char *path, const char *selector, const json_t *groups,
 	return SF_OK;
 }
 
+/* A copy of input in; SF_OK or SF_ENOMEM. */
+static int
+copy_input(const sf_fitfile_input *in, sf_fitfile_input *out)
+{
+	memset(out, 0, sizeof *out);
+	out->lo = in->lo;
+	out->hi = in->hi;
+	if ((out->name = strdup(in->name)) == NULL ||
+	    (out->column = strdup(in->column != NULL ? in->column : "")) ==
+	        NULL)
+		return SF_ENOMEM;
+	if (in->levels == NULL)
+		return SF_OK;
+	if ((out->levels = calloc(in->nlevels + 1, sizeof *out->levels)) ==
+	    NULL)
+		return SF_ENOMEM;
+	for (; out->nlevels < in->nlevels; out->nlevels++)
+		if ((out->levels[out->nlevels] =
+		         strdup(in->levels[out->nlevels])) == NULL)
+			return SF_ENOMEM;
+	return SF_OK;
+}
+
+/* The ensemble's own fit: what its members share (their first's inputs,
+ * output, unit, loss and rows), the members moved in.  SF_OK or
+ * SF_ENOMEM. */
+static int
+ensemble_fit(const char *path, sf_fitfile **members, double *weights, size_t k,
+             sf_fitfile *e)
+{
+	const sf_fitfile *a = members[0];
+
+	e->members = members;
+	e->weights = weights;
+	e->nmembers = k;
+	e->unit = a->unit;
+	e->dof = a->dof;
+	e->aicc = NAN;
+	e->data_rows = a->data_rows;
+	e->has_interval = 1;
+	e->interval.multiplicative = a->interval.multiplicative;
+	for (size_t i = 0; i < k; i++)
+		e->has_interval &= members[i]->has_interval;
+	snprintf(e->version, sizeof e->version, "%s", a->version);
+	e->version_newer = a->version_newer;
+	if ((e->path = strdup(path)) == NULL ||
+	    (e->name = strdup("ensemble")) == NULL ||
+	    (e->time = strdup("the mixture of its members")) == NULL ||
+	    (e->output = strdup(a->output)) == NULL ||
+	    (a->data_sha256 != NULL &&
+	     (e->data_sha256 = strdup(a->data_sha256)) == NULL) ||
+	    (a->data_where != NULL &&
+	     (e->data_where = strdup(a->data_where)) == NULL) ||
+	    (a->loss != NULL && (e->loss = strdup(a->loss)) == NULL) ||
+	    (e->inputs = calloc(a->ninputs + 1, sizeof *e->inputs)) == NULL)
+		return SF_ENOMEM;
+	for (; e->ninputs < a->ninputs; e->ninputs++)
+		if (copy_input(&a->inputs[e->ninputs],
+		               &e->inputs[e->ninputs]) != SF_OK)
+			return SF_ENOMEM;
+	return SF_OK;
+}
+
+/* Whether fit b reads the same inputs as a, in the same slots. */
+static int
+same_inputs(const sf_fitfile *a, const sf_fitfile *b)
+{
+	if (a->ninputs != b->ninputs)
+		return 0;
+	for (size_t i = 0; i < a->ninputs; i++)
+		if (strcmp(a->inputs[i].name, b->inputs[i].name) != 0 ||
+		    (a->inputs[i].levels == NULL) !=
+		        (b->inputs[i].levels == NULL))
+			return 0;
+	return 1;
+}
+
+/* An ensemble's file: one fit whose members are its fits, into s. */
+static int
+load_ensemble(const char *path, const char *selector, const json_t *root,
+              sf_fitfile_set *s, sf_error *err)
+{
+	const json_t *fits = json_object_get(root, "fits");
+	const json_t *members =
+	    json_object_get(json_object_get(root, "ensemble"), "members");
+	size_t k = json_array_size(fits), i;
+	sf_fitfile **f = NULL;
+	double *w = NULL;
+	json_t *m;
+	int rc = SF_OK;
+
+	if (selector != NULL)
+		return sf_error_at(err, SF_EUSAGE, path, 0, 0,
+		                   "--group %s: this is an ensemble's fit, "
+		                   "not a --by fit's groups",
+		                   selector);
+	if (!json_is_array(fits) || !json_is_array(members) || k == 0 ||
+	    json_array_size(members) != k)
+		return sf_error_at(err, SF_ETYPE, path, 0, 0,
+		                   "an ensemble's fit file needs \"fits\" and "
+		                   "\"ensemble\".\"members\", arrays of the "
+		                   "same length");
+	s->fits = calloc(1, sizeof *s->fits);
+	s->labels = calloc(1, sizeof *s->labels);
+	f = calloc(k + 1, sizeof *f);
+	w = calloc(k + 1, sizeof *w);
+	if (s->fits == NULL || s->labels == NULL || f == NULL || w == NULL ||
+	    (s->fits[0] = calloc(1, sizeof *s->fits[0])) == NULL) {
+		free(f);
+		free(w);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	s->count = 1;
+	json_array_foreach(members, i, m)
+	{
+		const json_t *x = json_object_get(m, "weight");
+		const char *name =
+		    json_string_value(json_object_get(m, "model"));
+
+		w[i] = json_is_number(x) ? json_number_value(x) : NAN;
+		if (!(w[i] >= 0) || !isfinite(w[i]) || name == NULL)
+			rc = sf_error_at(err, SF_EVALUE, path, 0, 0,
+			                 "ensemble.members[%zu] needs a model "
+			                 "name and a finite weight >= 0",
+			                 i);
+		else
+			rc = load_group(path, json_array_get(fits, i), name,
+			                &f[i], err);
+		if (rc == SF_OK && !same_inputs(f[0], f[i]))
+			rc =
+			    sf_error_at(err, SF_EVALUE, path, 0, 0,
+			                "the members of an ensemble must have "
+			                "the same inputs: '%s' and '%s' differ",
+			                f[0]->name, f[i]->name);
+		if (rc != SF_OK)
+			break;
+	}
+	if (rc == SF_OK && !sf_ensemble_normalise(w, k))
+		rc = sf_error_at(err, SF_EVALUE, path, 0, 0,
+		                 "every weight of the ensemble is 0");
+	if (rc != SF_OK) {
+		for (i = 0; i < k; i++)
+			sf_fitfile_free(f[i]);
+		free(f);
+		free(w);
+		return rc;
+	}
+	if (ensemble_fit(path, f, w, k, s->fits[0]) != SF_OK)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
 /* The fits of the fit file at path, from its text (length bytes, which
- * this frees): a groups file's selected groups, or a plain file's fit. */
+ * this frees): an ensemble's, a groups file's selected groups, or a plain
+ * file's fit. */
 static int
 groups_from_text(const char *path, char *text, size_t length,
                  const char *selector, unsigned flags, sf_fitfile_set **out,
@@ -237,10 +393,14 @@ groups_from_text(const char *path, char *text, size_t length,
 	}
 	/* The text is read once; a plain fit file never becomes a whole
 	 * jansson tree here (its rows may be millions). */
-	if (sf_jsonpath_member(text, length, "groups") < length)
+	if (sf_jsonpath_member(text, length, "groups") < length ||
+	    sf_jsonpath_member(text, length, "ensemble") < length)
 		root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
 	groups = json_object_get(root, "groups");
-	if (root == NULL || !json_is_array(groups)) {
+	if (json_is_object(json_object_get(root, "ensemble"))) {
+		free(text);
+		rc = load_ensemble(path, selector, root, s, err);
+	} else if (root == NULL || !json_is_array(groups)) {
 		json_decref(root);
 		root = NULL;
 		rc = load_plain(path, selector, flags, text, length, s, err);

@@ -29,7 +29,10 @@
  * (NULL: every group that fitted; "model=cnn" or "model=cnn,gpu=v100":
  * those whose key has these values, numbers compared as numbers; or a
  * label as the summary prints it), in file order, with their labels and
- * keys.  A selector that names a failed group is an error.
+ * keys.  A selector that names a failed group is an error.  An
+ * ensemble's file ({"ensemble": {"members": [{"model", "weight"}]},
+ * "fits": [...]}, run/fit.h) is one fit, whose members are its fits
+ * (fitfile.h; a selector is refused).
  */
 typedef struct sf_fitfile_set {
 	sf_fitfile **fits;

@@ -2,6 +2,7 @@
  * predict.c - predictions with delta-method and bootstrap bands.
  */
 #include "use/predict.h"
+#include "fit/ensemble.h"
 #include "base/sort.h"
 
 #include "solve/covariance.h"
@@ -216,6 +217,68 @@ done:
 	return rc;
 }
 
+/*
+ * An ensemble's prediction (fitfile.h): each member's at the points, then
+ * at each point the median and the 95% interval of a new run of their
+ * mixture with the ensemble's weights (fit/ensemble.h), and the band of
+ * the mean as the mixture of the members' mean bands.  It has no terms
+ * and no gradient; the distance is the first member's.
+ */
+static int
+mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
+            sf_error *err)
+{
+	const size_t k = f->nmembers, n = p->n;
+	sf_prediction **each = calloc(k + 1, sizeof *each);
+	sf_interval_t *t = malloc((k + 1) * sizeof *t);
+	sf_interval_t *mean = malloc((k + 1) * sizeof *mean);
+	int rc = SF_OK;
+
+	if (each == NULL || t == NULL || mean == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t m = 0; m < k && rc == SF_OK; m++)
+		rc = sf_predict(f->members[m], columns, n, &each[m], err);
+	for (size_t q = 0; q < n && rc == SF_OK; q++) {
+		sf_predict_point *pt = &p->points[q];
+		double median;
+		int ok = 1;
+
+		for (size_t m = 0; m < k; m++) {
+			const sf_predict_point *x = &each[m]->points[q];
+			const sf_fitfile *fm = f->members[m];
+
+			ok &= sf_interval_shape(&fm->interval, x->time,
+			                        x->se * x->se, x->distance,
+			                        &t[m]) ||
+			      f->weights[m] == 0;
+			mean[m].centre = x->time;
+			mean[m].scale = x->se;
+			mean[m].dof = fm->dof >= 1 ? fm->dof : 1;
+		}
+		pt->se = NAN;
+		pt->distance = each[0]->points[q].distance;
+		pt->boot.lo = pt->boot.hi = NAN;
+		pt->pi.lo = pt->pi.hi = pt->time = NAN;
+		if (ok)
+			sf_ensemble_mix(f->weights, t, k,
+			                f->interval.multiplicative, &pt->time,
+			                &pt->pi.lo, &pt->pi.hi);
+		if (!sf_ensemble_mix(f->weights, mean, k, 0, &median,
+		                     &pt->ci.lo, &pt->ci.hi))
+			pt->ci.lo = pt->ci.hi = NAN;
+		if (isnan(pt->time))
+			pt->time = median;
+	}
+	p->interval = f->has_interval;
+	p->t = NAN;
+	for (size_t m = 0; each != NULL && m < k; m++)
+		sf_prediction_free(each[m]);
+	free(each);
+	free(t);
+	free(mean);
+	return rc;
+}
+
 int
 sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
            sf_prediction **out, sf_error *err)
@@ -257,7 +320,9 @@ sf_predict(const sf_fitfile *f, const double *const *columns, size_t n,
 				p->range[i * n + k] = SF_PREDICT_ABOVE;
 		}
 	}
-	if ((rc = fill(f, p, err)) != SF_OK) {
+	rc =
+	    f->nmembers > 0 ? mix_members(f, columns, p, err) : fill(f, p, err);
+	if (rc != SF_OK) {
 		sf_prediction_free(p);
 		return rc;
 	}

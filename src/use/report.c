@@ -486,9 +486,52 @@ resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 	return o;
 }
 
+/* The prior of the model error per doubling (interval.h). */
+static json_t *
+prior_json(const sf_interval_prior *p, int *ok)
+{
+	json_t *o = json_object();
+
+	if (o == NULL) {
+		*ok = 0;
+		return NULL;
+	}
+	put(o, "scale", sf_json_number(p->scale), ok);
+	put(o, "dof", sf_json_number(p->dof), ok);
+	put(o, "bias_weight", sf_json_number(p->bias_weight), ok);
+	return o;
+}
+
+/* The forward chain's cuts (interval.h), as bench/prior.py reads them. */
+static json_t *
+chain_json(const sf_report *r, const sf_interval_model *im, int *ok)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0;
+	     a != NULL && i < im->chain_cuts && i < SF_INTERVAL_CUTS_KEPT;
+	     i++) {
+		const sf_interval_cut *k = &im->cuts[i];
+		json_t *o = json_object();
+
+		put(o, "input", json_string(r->data->inputs[k->input].name),
+		    ok);
+		put(o, "upto", sf_json_number(k->upto), ok);
+		put(o, "below", sf_json_number(k->below), ok);
+		put(o, "slope", sf_json_number(k->slope), ok);
+		put(o, "reach", sf_json_number(k->reach), ok);
+		put(o, "noise", sf_json_number(k->noise), ok);
+		if (o == NULL || json_array_append_new(a, o) != 0)
+			*ok = 0;
+	}
+	if (a == NULL)
+		*ok = 0;
+	return a;
+}
+
 /* What predict needs for a new measurement's interval (interval.h). */
 static json_t *
-interval_json(const sf_interval_model *im, int *ok)
+interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 {
 	json_t *o = json_object();
 
@@ -507,10 +550,19 @@ interval_json(const sf_interval_model *im, int *ok)
 	    ok);
 	put(o, "dof", sf_json_number(im->dof), ok);
 	put(o, "t", sf_json_number(im->t), ok);
+	put(o, "model_bias", sf_json_number(im->bias), ok);
 	put(o, "model_growth", sf_json_number(im->growth), ok);
+	put(o, "model_growth_dof", sf_json_number(im->growth_dof), ok);
+	put(o, "model_evidence", sf_json_number(im->evidence), ok);
+	put(o, "prior", prior_json(&im->prior, ok), ok);
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
 	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
-	put(o, "conservative", json_boolean(im->conservative), ok);
+	put(o, "chain_cuts", json_integer((json_int_t)im->chain_cuts), ok);
+	put(o, "chain", chain_json(r, im, ok), ok);
+	put(o, "regime",
+	    im->regime ? json_string(r->data->inputs[im->regime_input].name)
+	               : json_null(),
+	    ok);
 	return o;
 }
 
@@ -558,7 +610,7 @@ sf_report_json_residuals(const sf_report *r, sf_residuals w)
 	put(root, "input_ranges", ranges_json(r->data, &ok), &ok);
 	if (r->interval != NULL)
 		put(root, "prediction_interval",
-		    interval_json(r->interval, &ok), &ok);
+		    interval_json(r, r->interval, &ok), &ok);
 	if (sf_report_has_residuals(r, w))
 		put(root, "residuals", residuals_json(r, &ok), &ok);
 	else
@@ -662,27 +714,38 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 	}
 }
 
-/* The error model of a new measurement, in one or two lines. */
+/* The error model of a new measurement, in a few lines. */
 static void
-print_interval(const sf_interval_model *im, FILE *out)
+print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 {
 	fprintf(out, "  new runs: noise %s%.3g%s (%s scatter), ",
 	        im->multiplicative ? "" : "+-",
 	        im->multiplicative ? 100 * im->sigma : im->sigma,
 	        im->multiplicative ? "%" : "",
 	        im->sigma > im->sigma_residual ? "replicate" : "residual");
-	if (isnan(im->growth))
-		fprintf(out, "model error beyond the fitted range not "
-		             "estimated (no input with 3 levels to chain "
-		             "along)\n");
-	else
+	fprintf(out, "model error beyond the fitted range %.3g%% per doubling",
+	        100 * im->growth);
+	if (fabs(im->bias) >= 0.0005)
 		fprintf(out,
-		        "model error +%.3g%% per doubling beyond the fitted "
-		        "range\n    (forward chaining: %zu refits, %zu "
-		        "predictions%s)\n",
-		        100 * im->growth, im->chain_fits, im->chain_points,
-		        im->conservative ? "; few, so the largest is used"
-		                         : "");
+		        ", centred %+.3g%% per doubling\n    (the chain's "
+		        "runs came out %s than the formula: the interval "
+		        "is skewed %s)",
+		        100 * im->bias, im->bias > 0 ? "slower" : "faster",
+		        im->bias > 0 ? "up" : "down");
+	if (im->chain_cuts > 0)
+		fprintf(out,
+		        "\n    (the corpus prior and forward chaining: %zu "
+		        "refits, %zu cuts, %zu predictions)\n",
+		        im->chain_fits, im->chain_cuts, im->chain_points);
+	else
+		fprintf(out, "\n    (the corpus prior alone: no input with 3 "
+		             "levels to chain along)\n");
+	if (im->regime)
+		fprintf(out,
+		        "  warning: the largest measured levels of %s scale "
+		        "worse than the formula;\n    beyond them the interval "
+		        "is wide on purpose\n",
+		        r->data->inputs[im->regime_input].name);
 }
 
 /* The table of parameters: value, standard error, 95% interval, bounds. */
@@ -872,7 +935,7 @@ sf_report_print_text(const sf_report *r, FILE *out)
 	print_search(r->fit, out);
 	print_refinements(r, out);
 	if (r->interval != NULL)
-		print_interval(r->interval, out);
+		print_interval(r, r->interval, out);
 	print_resample(r, r->restarts, 0, out);
 	print_resample(r, r->bootstrap, 1, out);
 	if (r->stats != NULL)

@@ -43,6 +43,19 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 		snprintf(out, size, "-");
 		return;
 	}
+	if (f->nmembers > 0) {
+		/* an ensemble: its members' weights */
+		n = snprintf(out, size, "the mixture of %zu formulas' (",
+		             f->nmembers);
+		for (size_t m = 0;
+		     m < f->nmembers && n >= 0 && (size_t)n < size; m++)
+			n += snprintf(out + n, size - (size_t)n, "%s%s %.2f",
+			              m > 0 ? ", " : "", f->members[m]->name,
+			              f->weights[m]);
+		if (n >= 0 && (size_t)n < size)
+			snprintf(out + n, size - (size_t)n, ")");
+		return;
+	}
 	n = im->multiplicative
 	        ? snprintf(out, size, "%.3g%%", 100 * im->sigma)
 	        : snprintf(out, size, "+-%.3g %s", im->sigma, f->output);

@@ -77,6 +77,33 @@ groups_json(const sf_dataset *d, const sf_holdout *h, int *ok)
 	return groups;
 }
 
+/* The scores by distance beyond the training range (validate.h's bands);
+ * an empty list without intervals. */
+static json_t *
+bands_json(const sf_dataset *d, const sf_holdout *h, int *ok)
+{
+	sf_holdout_scores s[SF_HOLDOUT_BANDS];
+	json_t *list = json_array();
+
+	if (list == NULL || sf_holdout_score_bands(h, d, s, NULL) != SF_OK) {
+		*ok = 0;
+		return list;
+	}
+	for (size_t b = 0; b < SF_HOLDOUT_BANDS && h->distance != NULL; b++) {
+		json_t *o = json_pack("{s:s, s:I, s:o, s:o}", "doublings",
+		                      sf_holdout_band_name(b), "rows",
+		                      (json_int_t)s[b].count, "mape",
+		                      sf_json_number(s[b].mape), "bias",
+		                      sf_json_number(s[b].bias));
+
+		if (o != NULL)
+			interval_scores_json(o, &s[b], ok);
+		if (o == NULL || json_array_append_new(list, o) != 0)
+			*ok = 0;
+	}
+	return list;
+}
+
 /* One object per held-out row. */
 static json_t *
 predictions_json(const sf_dataset *d, const sf_holdout *h, int *ok)
@@ -94,6 +121,9 @@ predictions_json(const sf_dataset *d, const sf_holdout *h, int *ok)
 		    "observed", sf_json_number(d->output[r]), "predicted",
 		    sf_json_number(h->predicted[r]), "interval95",
 		    sf_json_number(h->lo95[r]), sf_json_number(h->hi95[r]));
+		if (row != NULL && h->distance != NULL)
+			sf_json_put(row, "distance",
+			            sf_json_number(h->distance[r]), ok);
 		for (size_t i = 0; i < d->ninputs && row != NULL; i++)
 			sf_json_put(row, d->inputs[i].name,
 			            sf_json_number(d->inputs[i].values[r]), ok);
@@ -130,6 +160,7 @@ sf_validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 	sf_holdout_score(h, d, NULL, &all);
 	interval_scores_json(v, &all, &ok);
 	sf_json_put(v, "groups", groups_json(d, h, &ok), &ok);
+	sf_json_put(v, "distance_bands", bands_json(d, h, &ok), &ok);
 	sf_json_put(v, "predictions", predictions_json(d, h, &ok), &ok);
 	if (!ok) {
 		json_decref(root);

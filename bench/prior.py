@@ -1,0 +1,298 @@
+#!/usr/bin/python3
+"""The prior of the model error beyond the fitted range (fit/interval.h),
+fitted on a reference corpus of real scaling campaigns.
+
+A formula fitted on the small scales of a campaign misses its large ones
+by some error per doubling of distance; how large, across formulas and
+workloads, is what a new dataset's own forward chain is weighed against.
+This script measures it and fits the prior:
+
+  corpus    every group of the bundled datasets measured at 4 or more
+            worker counts (datasets/README.md): a-GPUBench (network,
+            framework, GPU), Pollux (job), ElasticFlow (job), Gavel
+            (model, GPU, placement), tf_cnn_benchmarks (series), each cut
+            at a worker count with at least 3 levels below it (fit at most
+            the cut, predict the rest; several cuts where the levels allow).
+            DeepBench's all-reduce times are left out: `init` has no
+            formula for a message size.
+  paths     the new user's two: `scalefit init` on the group's CSV (the
+            generic data-parallel formula cut to its inputs), and the
+            formula `scalefit discover --train --members 1` finds.
+  evidence  for each, `scalefit fit` on the training rows gives the forward
+            chain's cuts (prediction_interval.chain: each cut's error per
+            doubling m, how far below the top its levels end b, and the
+            variance its noise explains); `scalefit validate --train` the
+            error per doubling z beyond the cut (the slope through the
+            origin of ln(observed / predicted) on the distance).
+  fit       the scale s0, degrees of freedom nu0 and bias weight kappa0
+            of the prior that maximise the predictive likelihood of every
+            z given its own chain, through the same posterior as
+            fit/interval.c (replicated below); and the same leaving out
+            each dataset in turn (leave-one-dataset-out), so that no
+            dataset calibrates its own intervals.
+
+It prints the prior (compare with SF_INTERVAL_PRIOR_* in fit/interval.h:
+"stale" when they differ), the leave-one-dataset-out priors, and writes
+them to bench/prior.json, which the accuracy benchmarks read to put a
+dataset's own left-out prior into the model files they write (fit.prior,
+scalefit-model(5)).
+
+Usage: /usr/bin/python3 bench/prior.py [--jobs N]  (from the built tree;
+about 10 minutes on two cores)
+"""
+
+import csv
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+from scipy import optimize, stats
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                   ".."))
+SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
+DATA = os.path.join(TOP, "datasets")
+
+
+def rows_of(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def grouped(path, key, keep, worker, where=None):
+    out = {}
+    for r in rows_of(path):
+        if where is not None and not where(r):
+            continue
+        if not r.get(worker) or not all(r.get(k) for k in keep):
+            continue
+        out.setdefault(tuple(r[k] for k in key), []).append(
+            {k: r[k] for k in keep})
+    return out
+
+
+def cuts_of(levels, most):
+    """Cuts with at least 3 levels at or below and a level above."""
+    return [c for c in levels[2:-1] if c in most] or []
+
+
+def campaigns():
+    """(dataset, name, rows, worker column, cuts)"""
+    out = []
+    specs = [
+        ("agpubench", "agpubench_gpu_training/training_times.csv",
+         ["network", "framework", "gpu"],
+         ["gpus", "global_batch", "iterations", "cpu_threads",
+          "train_time_s"], "gpus", (2, 3, 4)),
+        ("pollux", "pollux_adaptdl_t4/step_times.csv", ["job"],
+         ["gpus", "nodes", "batch_per_gpu", "step_time_s"], "gpus",
+         (8, 16)),
+        ("elasticflow", "elasticflow_a100/throughputs.csv", ["job"],
+         ["gpus", "nodes", "global_batch", "batch_per_gpu", "step_time_s"],
+         "gpus", (4, 8, 16)),
+        ("gavel", "gavel_throughputs/throughputs.csv",
+         ["model", "gpu", "consolidated"],
+         ["gpus", "batch_per_gpu", "step_time_s"], "gpus", (4,)),
+        ("tfcnn", "tf_cnn_benchmarks_2017/images_per_sec.csv",
+         ["platform", "model", "variable_update", "data"],
+         ["gpus", "batch_per_gpu", "global_batch", "step_time_s"], "gpus",
+         (4, 16)),
+    ]
+    for dataset, path, key, keep, worker, allowed in specs:
+        for k, rs in sorted(grouped(os.path.join(DATA, path), key, keep,
+                                    worker).items()):
+            levels = sorted({float(r[worker]) for r in rs})
+            if len(levels) < 4:
+                continue
+            cuts = [c for c in levels[2:-1] if c in allowed]
+            name = dataset + "-" + "-".join(
+                "".join(ch for ch in part if ch.isalnum()) for part in k)
+            if cuts:
+                out.append((dataset, name, rs, worker, cuts))
+    return out
+
+
+def run(args, cwd):
+    threads = ["--threads", "1"] if args[0] != "init" else []
+    p = subprocess.run([SCALEFIT] + args + threads, cwd=cwd,
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def input_of(model, column):
+    """The input of model text whose expression is column."""
+    block = re.search(r"^inputs:\n((?:  .*\n)+)", model, re.M).group(1)
+    for line in block.splitlines():
+        name, expr = line.strip().split(":", 1)
+        if expr.split("#")[0].strip().strip('"') == column:
+            return name
+    return None
+
+
+def slope(points):
+    """The least-squares slope through the origin of e on D."""
+    sde = sum(d * e for d, e in points)
+    sdd = sum(d * d for d, _ in points)
+    return sde / sdd if sdd > 0 else None
+
+
+def evidence(directory, model, where, train):
+    """The chain of the fit on the training rows and z beyond them."""
+    rc, out, err = run(["fit", model, "--where", where, "--json", "-q",
+                        "--residuals", "none"], directory)
+    if rc != 0:
+        return None
+    pi = json.loads(out).get("prediction_interval")
+    if pi is None:
+        return None
+    rc, out, err = run(["validate", model, "--train", train, "--json",
+                        "-q"], directory)
+    if rc != 0:
+        return None
+    pts = []
+    for p in json.loads(out)["validation"]["predictions"]:
+        d = p.get("distance")
+        if d and d > 0 and p["predicted"] > 0 and p["observed"] > 0:
+            pts.append((d, math.log(p["observed"] / p["predicted"])))
+    z = slope(pts)
+    if z is None:
+        return None
+    return {"sigma": pi["sigma"], "chain": pi.get("chain", []), "z": z}
+
+
+def one(job):
+    dataset, name, rows, worker, cut = job
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        rc, _, _ = run(["init", "data.csv", "-o", "init.yaml"], d)
+        if rc != 0:
+            return []
+        with open(os.path.join(d, "init.yaml")) as f:
+            x = input_of(f.read(), worker)
+        if x is None:
+            return []
+        where, train = f"{worker} <= {cut:g}", f"{x} <= {cut:g}"
+        found = []
+        e = evidence(d, "init.yaml", where, train)
+        if e:
+            found.append(dict(e, dataset=dataset, name=name, cut=cut,
+                              path="init"))
+        rc, _, _ = run(["discover", "init.yaml", "--train", train,
+                        "--members", "1", "-o", "found.yaml", "-q"], d)
+        if rc == 0:
+            e = evidence(d, "found.yaml", where, train)
+            if e:
+                found.append(dict(e, dataset=dataset, name=name, cut=cut,
+                                  path="discover"))
+        return found
+
+
+def posterior(case, scale, dof, kappa0):
+    """fit/interval.c's posterior: the centre, scale and degrees of
+    freedom of the error per doubling beyond the range."""
+    c2 = scale * scale
+    s0 = s1 = s2 = t0 = t1 = 0.0
+    cuts = case["chain"]
+    for k in cuts:
+        u = 1 / (k["noise"] + c2)
+        s0 += u
+        s1 += u * k["below"]
+        s2 += u * k["below"] ** 2
+        t0 += u * k["slope"]
+        t1 += u * k["slope"] * k["below"]
+    s2 += 1 / c2
+    det = s0 * s2 - s1 * s1
+    prior_var = c2 / kappa0
+    if det > 0:
+        a = (t0 * s2 - t1 * s1) / det
+        b = (t0 * s1 - t1 * s0) / det
+        var_a = s2 / det
+        bias = a * prior_var / (prior_var + var_a)
+        post_var = prior_var * var_a / (prior_var + var_a)
+    else:
+        a = b = 0.0
+        bias = 0.0
+        post_var = prior_var
+    ss = 0.0
+    for k in cuts:
+        r = k["slope"] - (a + b * k["below"])
+        ss += max(0.0, r * r - k["noise"])
+    nu = dof + len(cuts)
+    growth2 = (dof * c2 + ss) / nu + post_var
+    return bias, math.sqrt(growth2), nu
+
+
+def neg_log_lik(theta, cases):
+    scale, dof, kappa0 = (math.exp(t) for t in theta)
+    total = 0.0
+    for c in cases:
+        mu, s, nu = posterior(c, scale, dof, kappa0)
+        total -= stats.t.logpdf(c["z"], nu, mu, s)
+    return total
+
+
+def fit_prior(cases):
+    r = optimize.minimize(neg_log_lik, [math.log(0.08), math.log(2), 0.0],
+                          args=(cases,), method="Nelder-Mead",
+                          options={"xatol": 1e-4, "fatol": 1e-6,
+                                   "maxiter": 4000})
+    return dict(zip(("scale", "dof", "bias_weight"),
+                    (math.exp(t) for t in r.x)))
+
+
+def compiled():
+    text = open(os.path.join(TOP, "src", "fit", "interval.h")).read()
+    get = lambda n: float(re.search(rf"#define SF_INTERVAL_PRIOR_{n} (\S+)",
+                                    text).group(1))
+    return {"scale": get("SCALE"), "dof": get("DOF"),
+            "bias_weight": get("BIAS_WEIGHT")}
+
+
+def main():
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) \
+        if "--jobs" in sys.argv else 2
+    work = [(ds, name, rows, worker, cut)
+            for ds, name, rows, worker, cuts in campaigns() for cut in cuts]
+    cases = []
+    with ThreadPoolExecutor(jobs) as ex:
+        for found in ex.map(one, work):
+            cases.extend(found)
+    if not cases:
+        sys.exit("prior.py: no campaign gave evidence: is SCALEFIT built?")
+    datasets = sorted({c["dataset"] for c in cases})
+    counts = ", ".join(f"{d} {sum(c['dataset'] == d for c in cases)}"
+                       for d in datasets)
+    print(f"{len(cases)} cases from {len(work)} campaign cuts ({counts})")
+    every = fit_prior(cases)
+    lodo = {d: fit_prior([c for c in cases if c["dataset"] != d])
+            for d in datasets}
+    now = compiled()
+    every = {k: round(v, 3) for k, v in every.items()}
+    stale = any(abs(now[k] - every[k]) > 1e-9 for k in now)
+    print(f"prior (every dataset): scale {every['scale']}, dof "
+          f"{every['dof']}, bias weight {every['bias_weight']}; "
+          f"fit/interval.h has {now['scale']}, {now['dof']}, "
+          f"{now['bias_weight']}{': stale' if stale else ''}")
+    for d in datasets:
+        print(f"  without {d:12} scale {lodo[d]['scale']:.3f}, dof "
+              f"{lodo[d]['dof']:.2f}, bias weight "
+              f"{lodo[d]['bias_weight']:.2f}")
+    with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:
+        json.dump({"every": every,
+                   "leave_out": {d: {k: round(v, 3) for k, v in p.items()}
+                                 for d, p in lodo.items()},
+                   "cases": len(cases)}, f, indent=1)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+/*
+ * ensemble.c - several formulas read as one prediction: weights, the
+ * mixture's median and quantiles, an ensemble's holdout (ensemble.h).
+ */
+#include "fit/ensemble.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bisection steps for a quantile: far below a double's resolution. */
+enum { QUANTILE_STEPS = 200 };
+
+/* A mixture's members are searched this many scales either side. */
+#define MIX_REACH 60.0
+
+int
+sf_ensemble_normalise(double *w, size_t k)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (!isfinite(w[i]) || w[i] < 0)
+			w[i] = 0;
+		sum += w[i];
+	}
+	if (!(sum > 0) || !isfinite(sum))
+		return 0;
+	for (size_t i = 0; i < k; i++)
+		w[i] /= sum;
+	return 1;
+}
+
+/* Whether member i takes part in the mixture. */
+static int
+usable(const double *w, const sf_interval_t *t, size_t i)
+{
+	return w[i] > 0 && isfinite(t[i].centre) && t[i].scale > 0 &&
+	       isfinite(t[i].scale) && t[i].dof > 0;
+}
+
+static double
+mixture_cdf(const double *w, const sf_interval_t *t, size_t k, double g)
+{
+	double p = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (usable(w, t, i))
+			p += w[i] *
+			     gsl_cdf_tdist_P((g - t[i].centre) / t[i].scale,
+			                     t[i].dof);
+	return p;
+}
+
+/* The q-quantile of the mixture, by bisection between lo and hi. */
+static double
+mixture_quantile(const double *w, const sf_interval_t *t, size_t k, double q,
+                 double lo, double hi)
+{
+	for (int s = 0; s < QUANTILE_STEPS; s++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (mixture_cdf(w, t, k, mid) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+int
+sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
+                int multiplicative, double *median, double *lo, double *hi)
+{
+	double a = INFINITY, b = -INFINITY, used = 0, tail;
+
+	*median = *lo = *hi = NAN;
+	for (size_t i = 0; i < k; i++) {
+		if (!usable(w, t, i))
+			continue;
+		used += w[i];
+		a = fmin(a, t[i].centre - MIX_REACH * t[i].scale);
+		b = fmax(b, t[i].centre + MIX_REACH * t[i].scale);
+	}
+	if (!(used > 0) || !(a < b))
+		return 0;
+	/* The members left out do not count: the quantiles of what is. */
+	tail = (1 - SF_INTERVAL_LEVEL) / 2 * used;
+	*median = mixture_quantile(w, t, k, 0.5 * used, a, b);
+	*lo = mixture_quantile(w, t, k, tail, a, b);
+	*hi = mixture_quantile(w, t, k, used - tail, a, b);
+	if (multiplicative) {
+		*median = exp(*median);
+		*lo = exp(*lo);
+		*hi = exp(*hi);
+	}
+	return 1;
+}
+
+/* Row i of the ensemble from its members' rows; 0 when a member did not
+ * predict it. */
+static int
+mix_row(const sf_holdout *const *members, size_t k, size_t i,
+        int multiplicative, double *w, sf_interval_t *t, sf_holdout *h)
+{
+	for (size_t m = 0; m < k; m++) {
+		const sf_holdout *x = members[m];
+
+		if (isnan(x->predicted[i]))
+			return 0;
+		w[m] = x->weight[i];
+		t[m] = x->shape[i];
+	}
+	h->distance[i] = members[0]->distance[i];
+	if (!sf_ensemble_normalise(w, k))
+		for (size_t m = 0; m < k; m++)
+			w[m] = 1.0 / (double)k;
+	if (!sf_ensemble_mix(w, t, k, multiplicative, &h->predicted[i],
+	                     &h->lo95[i], &h->hi95[i])) {
+		/* no member has a distribution here: their weighted mean,
+		 * without an interval */
+		double mean = 0;
+
+		for (size_t m = 0; m < k; m++)
+			mean += w[m] * members[m]->predicted[i];
+		h->predicted[i] = mean;
+	}
+	return 1;
+}
+
+int
+sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
+                    const sf_dataset *d, int multiplicative, sf_holdout **out,
+                    sf_error *err)
+{
+	const size_t n = d->rows;
+	sf_holdout *h = calloc(1, sizeof *h);
+	double *w = malloc((k + 1) * sizeof *w);
+	sf_interval_t *t = malloc((k + 1) * sizeof *t);
+	sf_holdout_scores all;
+
+	*out = NULL;
+	if (h == NULL || w == NULL || t == NULL ||
+	    (h->fold = malloc((n + 1) * sizeof *h->fold)) == NULL ||
+	    (h->predicted = malloc((n + 1) * sizeof *h->predicted)) == NULL ||
+	    (h->lo95 = malloc((n + 1) * sizeof *h->lo95)) == NULL ||
+	    (h->hi95 = malloc((n + 1) * sizeof *h->hi95)) == NULL ||
+	    (h->distance = malloc((n + 1) * sizeof *h->distance)) == NULL) {
+		free(w);
+		free(t);
+		sf_holdout_free(h);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	h->rows = n;
+	h->nfolds = members[0]->nfolds;
+	memcpy(h->fold, members[0]->fold, n * sizeof *h->fold);
+	for (size_t i = 0; i < n; i++) {
+		h->predicted[i] = h->lo95[i] = h->hi95[i] = h->distance[i] =
+		    NAN;
+		if (h->fold[i] != SF_FOLD_TRAIN)
+			mix_row(members, k, i, multiplicative, w, t, h);
+	}
+	for (size_t m = 0; m < k; m++) {
+		h->evaluations += members[m]->evaluations;
+		h->failed_folds = members[m]->failed_folds > h->failed_folds
+		                      ? members[m]->failed_folds
+		                      : h->failed_folds;
+	}
+	sf_holdout_score(h, d, NULL, &all);
+	h->predicted_rows = all.count;
+	h->mape = all.mape;
+	h->max_ape = all.max_ape;
+	h->bias = all.bias;
+	h->interval_rows = all.interval_rows;
+	h->coverage95 = all.coverage95;
+	h->mean_halfwidth_pct = all.mean_halfwidth_pct;
+	h->interval_score = all.interval_score;
+	free(w);
+	free(t);
+	*out = h;
+	return SF_OK;
+}

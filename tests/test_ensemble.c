@@ -1,0 +1,239 @@
+/*
+ * test_ensemble.c - several formulas read as one prediction
+ * (fit/ensemble.h): the weights, the mixture's median and quantiles
+ * against hand computations, and an ensemble model file (`ensemble: true`)
+ * fitted, saved, read back as one fit and predicted, and validated: its
+ * predictions between its members', its file's mistakes reported at their
+ * place.
+ */
+#include "fit/ensemble.h"
+#include "run/fit.h"
+#include "run/output.h"
+#include "run/validate.h"
+#include "use/average.h"
+#include "use/fitgroups.h"
+#include "use/predict.h"
+#include "testing.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MODEL "tests/data/ensemble/two.yaml"
+
+static int
+close_to(double x, double y, double rel)
+{
+	return fabs(x - y) <= rel * fabs(y);
+}
+
+static void
+test_normalise(void)
+{
+	double w[4] = {1, NAN, -2, 3}, z[2] = {0, 0};
+
+	CU_ASSERT_TRUE(sf_ensemble_normalise(w, 4));
+	CU_ASSERT_DOUBLE_EQUAL(w[0], 0.25, 1e-15);
+	CU_ASSERT_EQUAL(w[1], 0);
+	CU_ASSERT_EQUAL(w[2], 0);
+	CU_ASSERT_DOUBLE_EQUAL(w[3], 0.75, 1e-15);
+	CU_ASSERT_FALSE(sf_ensemble_normalise(z, 2));
+}
+
+/* One member with all the weight: its own t quantiles; two members far
+ * apart with equal weights: the median between them, the interval holding
+ * both; errors multiplicative: the same on the log, returned as times. */
+static void
+test_mix(void)
+{
+	sf_interval_t t[2] = {{10, 1, 5}, {20, 2, 8}};
+	double w[2] = {1, 0}, m, lo, hi, q = gsl_cdf_tdist_Pinv(0.975, 5);
+
+	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 0, &m, &lo, &hi));
+	CU_ASSERT(close_to(m, 10, 1e-9));
+	CU_ASSERT(close_to(lo, 10 - q, 1e-9));
+	CU_ASSERT(close_to(hi, 10 + q, 1e-9));
+	w[0] = w[1] = 0.5;
+	t[1].centre = 40;
+	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 0, &m, &lo, &hi));
+	CU_ASSERT(m > 10 && m < 40);
+	CU_ASSERT(lo < 10 && hi > 40);
+	t[0].centre = log(10);
+	t[0].scale = 0.1;
+	w[0] = 1;
+	w[1] = 0;
+	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 1, &m, &lo, &hi));
+	CU_ASSERT(close_to(m, 10, 1e-9));
+	CU_ASSERT(close_to(hi, 10 * exp(0.1 * q), 1e-9));
+	/* nothing to mix */
+	t[0].scale = NAN;
+	CU_ASSERT_FALSE(sf_ensemble_mix(w, t, 2, 1, &m, &lo, &hi));
+	CU_ASSERT_TRUE(isnan(m) && isnan(lo) && isnan(hi));
+}
+
+static sf_model_set *
+load(void)
+{
+	sf_model_set *set = NULL;
+	sf_error err;
+
+	if (sf_run_data_load(sf_test_path(MODEL), NULL, 0, NULL, NULL, NULL,
+	                     &set, &err) != SF_OK)
+		fprintf(stderr, "%s: %s\n", err.file, err.message);
+	return set;
+}
+
+/* The ensemble fitted, saved and read back as one fit of two members,
+ * whose predictions lie between its members'. */
+static void
+test_fit_and_predict(void)
+{
+	char path[] = "/tmp/scalefit-ensemble-XXXXXX";
+	sf_model_set *set = load();
+	sf_run_fit_settings s;
+	sf_run_fit_result *r = NULL;
+	sf_fitfile_set *fs = NULL;
+	sf_prediction *p = NULL, *each[2] = {NULL, NULL};
+	double p_col[2] = {2, 16}, b_col[2] = {32, 32},
+	       n_col[2] = {388288, 388288};
+	const double *cols[3] = {p_col, b_col, n_col};
+	sf_error err;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	CU_ASSERT_TRUE(set->ensemble);
+	sf_run_fit_settings_init(&s);
+	s.options.threads = 1;
+	s.json = 1;
+	CU_ASSERT_EQUAL_FATAL(sf_run_fit(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_EQUAL(r->nmembers, 2);
+	CU_ASSERT(close_to(r->weights[0] + r->weights[1], 1, 1e-12));
+	CU_ASSERT(r->weights[0] > 0 && r->weights[1] > 0);
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(r->out.json, "ensemble"));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r->out.json, "fits")),
+	                2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "ensemble of 2 formulas"));
+	CU_ASSERT_TRUE_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL_FATAL(sf_run_json_save(r->out.json, path, NULL), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_fitfile_load_groups(path, NULL, &fs, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(fs->count, 1);
+	CU_ASSERT_EQUAL_FATAL(fs->fits[0]->nmembers, 2);
+	CU_ASSERT_EQUAL(sf_predict(fs->fits[0], cols, 2, &p, &err), SF_OK);
+	for (size_t m = 0; m < 2; m++)
+		CU_ASSERT_EQUAL(sf_predict(fs->fits[0]->members[m], cols, 2,
+		                           &each[m], &err),
+		                SF_OK);
+	for (size_t k = 0; p != NULL && each[1] != NULL && k < 2; k++) {
+		double a = each[0]->points[k].time, b = each[1]->points[k].time;
+
+		CU_ASSERT(p->points[k].time >= fmin(a, b) - 1e-9);
+		CU_ASSERT(p->points[k].time <= fmax(a, b) + 1e-9);
+		CU_ASSERT(p->points[k].pi.lo < p->points[k].time);
+		CU_ASSERT(p->points[k].pi.hi > p->points[k].time);
+	}
+	/* an ensemble's fit is not averaged again with another */
+	{
+		const sf_fitfile *two[2] = {fs->fits[0], fs->fits[0]};
+
+		CU_ASSERT_NOT_EQUAL(sf_average_check(two, 2, &err), SF_OK);
+	}
+	sf_prediction_free(p);
+	sf_prediction_free(each[0]);
+	sf_prediction_free(each[1]);
+	sf_fitfile_set_free(fs);
+	sf_run_fit_result_free(r);
+	sf_model_set_free(set);
+	unlink(path);
+}
+
+/* validate on the ensemble: every member on the same folds, the mixture's
+ * prediction of each held-out row between its members'. */
+static void
+test_validate(void)
+{
+	sf_model_set *set = load();
+	sf_run_validate_settings s;
+	sf_run_validate_result *r = NULL;
+	sf_error err;
+	size_t between = 0, rows = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	sf_run_validate_settings_init(&s);
+	s.options.threads = 1;
+	s.train = "p <= 2";
+	CU_ASSERT_EQUAL_FATAL(sf_run_validate(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(r->nmembers, 2);
+	CU_ASSERT(r->holdout->predicted_rows > 0);
+	CU_ASSERT(r->holdout->interval_rows == r->holdout->predicted_rows);
+	for (size_t i = 0; i < r->holdout->rows; i++) {
+		double a = r->member_holdouts[0]->predicted[i];
+		double b = r->member_holdouts[1]->predicted[i];
+		double x = r->holdout->predicted[i];
+
+		if (isnan(x))
+			continue;
+		rows++;
+		between += x >= fmin(a, b) * (1 - 1e-9) &&
+		           x <= fmax(a, b) * (1 + 1e-9);
+	}
+	CU_ASSERT_EQUAL(between, rows);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "each formula alone"));
+	sf_run_validate_result_free(r);
+	sf_model_set_free(set);
+}
+
+/* A file's mistakes about ensembles, at their place. */
+static void
+test_model_errors(void)
+{
+	static const struct {
+		const char *yaml, *message;
+		int line;
+	} bad[] = {
+	    {"name: x\ndata: {file: d.csv}\nensemble: true\ntime: a\n"
+	     "parameters: {a: {min: 0, max: 1}}\n",
+	     "needs a 'models:' list", 3},
+	    {"name: x\ndata: {file: d.csv}\nensemble: maybe\nmodels:\n"
+	     "  - {name: a, time: a, parameters: {a: {min: 0, max: 1}}}\n",
+	     "ensemble", 3},
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		sf_model_set *set = NULL;
+		sf_error err;
+
+		CU_ASSERT_NOT_EQUAL(sf_model_parse("m.yaml", bad[i].yaml,
+		                                   strlen(bad[i].yaml), &set,
+		                                   NULL, NULL, &err),
+		                    SF_OK);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad[i].message));
+		CU_ASSERT_EQUAL(err.line, bad[i].line);
+		sf_model_set_free(set);
+	}
+}
+
+int
+main(void)
+{
+	CU_TestInfo tests[] = {
+	    {"weights normalised", test_normalise},
+	    {"the mixture's median and quantiles", test_mix},
+	    {"fitted, saved, read back as one fit", test_fit_and_predict},
+	    {"validated on its members' folds", test_validate},
+	    {"a file's mistakes about ensembles", test_model_errors},
+	    CU_TEST_INFO_NULL,
+	};
+	CU_SuiteInfo suites[] = {
+	    {"ensemble", NULL, NULL, NULL, NULL, tests},
+	    CU_SUITE_INFO_NULL,
+	};
+
+	/* as the command does: a singular system is the caller's to handle */
+	gsl_set_error_handler_off();
+	return sf_test_main(suites);
+}
