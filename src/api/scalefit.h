@@ -36,6 +36,9 @@
  * offending line quoted with a caret under the place.  On failure every
  * output handle is set to NULL.
  *
+ * Handles given to a function must not be NULL unless it says so (the
+ * data and settings of a run may be).
+ *
  * Ownership.  Every handle a function makes (its **out) belongs to the
  * caller, who frees it with the matching _free, which accepts NULL.
  * Strings and numbers returned by accessors belong to their handle and
