@@ -45,6 +45,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lodo import with_prior  # noqa: E402
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                    ".."))
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
@@ -122,11 +125,14 @@ GROUPS = [("alexnet", "pytorch"), ("alexnet", "tensorflow"),
 
 
 def write_model(directory, name, where, formula):
+    """The model file, with a-GPUBench's left-out prior (bench/lodo.py)."""
     path = os.path.join(directory, name + ".yaml")
     with open(path, "w") as f:
-        f.write(f"name: {name}\ndata:\n  file: {DATA}\n"
-                f"  where: \"{where}\"\n  output: train_time_s\n"
-                f"{INPUTS}{FORMULAS[formula]}fit: {{loss: relative}}\n")
+        f.write(with_prior(
+            f"name: {name}\ndata:\n  file: {DATA}\n"
+            f"  where: \"{where}\"\n  output: train_time_s\n"
+            f"{INPUTS}{FORMULAS[formula]}fit: {{loss: relative}}\n",
+            "agpubench"))
     return path
 
 

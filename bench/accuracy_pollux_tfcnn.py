@@ -43,6 +43,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lodo import with_prior  # noqa: E402
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                    ".."))
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
@@ -97,12 +100,15 @@ fit: {loss: log}
 
 
 def write_model(directory, name, data, where, formula):
+    """The model file, with its dataset's left-out prior (bench/lodo.py)."""
     path = os.path.join(directory, name + ".yaml")
     with open(path, "w") as f:
-        f.write(f"name: {formula}\ndata:\n  file: {data}\n"
-                f"  where: \"{where}\"\n"
-                f"  output: {FORMULAS[formula]['output']}\n"
-                f"{FORMULAS[formula]['body']}")
+        f.write(with_prior(
+            f"name: {formula}\ndata:\n  file: {data}\n"
+            f"  where: \"{where}\"\n"
+            f"  output: {FORMULAS[formula]['output']}\n"
+            f"{FORMULAS[formula]['body']}",
+            "pollux" if data == POLLUX else "tfcnn"))
     return path
 
 

@@ -51,9 +51,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import accuracy_agpubench as ag  # noqa: E402
+from lodo import with_prior  # noqa: E402
 import accuracy_pollux_tfcnn as pt  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(HERE, ".."))
+# the prior.json dataset of each campaign's data file (bench/lodo.py)
+DATASET = {ag.DATA: "agpubench", pt.POLLUX: "pollux", pt.TFCNN: "tfcnn"}
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 ERNEST = os.path.join(TOP, "datasets", "ernest_spark_rcv1",
                       "spark_lr_rcv1.csv")
@@ -80,6 +83,10 @@ def discovered(directory, tag, data, where, output, inputs, train):
     start = time.monotonic()
     d = run(["discover", model, "--train", train, "-o", out])["discover"]
     seconds = time.monotonic() - start
+    with open(out) as f:
+        text = f.read()
+    with open(out, "w") as f:
+        f.write(with_prior(text, DATASET.get(data, "")))
     v = run(["validate", out, "--train", train])["validation"]
     w = d["board"][d["winner"] - 1]
     return w, v, seconds

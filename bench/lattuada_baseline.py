@@ -113,6 +113,7 @@ DEEPER = os.path.join(TOP, "expressions", "resnet-depth.yaml")
 
 sys.path.insert(0, HERE)
 import accuracy_agpubench as campaigns  # noqa: E402  (story (a)'s formulas)
+from lodo import with_prior  # noqa: E402  (left-out priors)
 
 GROUPS = campaigns.GROUPS
 BASE = ["gpu_gflops", "disk_speed_score", "gpus", "global_batch", "iterations",
@@ -291,12 +292,13 @@ def choose_and_validate(directory, name, source, data, where, train, expr):
     text = open(source).read()
     path = os.path.join(directory, name + "-train.yaml")
     with open(path, "w") as f:
-        f.write(rewrite(text, data, f"{where} && {train}"))
+        f.write(with_prior(rewrite(text, data, f"{where} && {train}"),
+                           "agpubench"))
     ranking = run(["compare", path])["comparison"]["candidates"]
     best = choose(ranking, lambda c: run(["fit", path, "--model", c["model"]]))
     full = os.path.join(directory, name + ".yaml")
     with open(full, "w") as f:
-        f.write(rewrite(text, data, where))
+        f.write(with_prior(rewrite(text, data, where), "agpubench"))
     v = run(["validate", full, "--model", best["model"], "--train", expr])
     return best["model"], v["validation"], full
 

@@ -568,6 +568,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		out->prior.scale = m->fit.prior_scale;
 	if (prior == NULL && m->fit.prior_dof > 0)
 		out->prior.dof = m->fit.prior_dof;
+	if (prior == NULL && m->fit.prior_bias_weight > 0)
+		out->prior.bias_weight = m->fit.prior_bias_weight;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */
 	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	if (s->dof < 1 || !isfinite(s->t95))

@@ -107,8 +107,8 @@ typedef struct sf_interval_prior {
 } sf_interval_prior;
 
 #define SF_INTERVAL_PRIOR_SCALE 0.127
-#define SF_INTERVAL_PRIOR_DOF 3.48
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.96
+#define SF_INTERVAL_PRIOR_DOF 3.476
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.964
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);

@@ -346,17 +346,18 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
-/* prior: {scale: S, dof: N}, both > 0: the model error's prior. */
+/* prior: {scale: S, dof: N, bias_weight: K}, each > 0: the model
+ * error's prior. */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {"scale", "dof"};
+	static const char *const keys[] = {"scale", "dof", "bias_weight"};
 	yaml_node_t *v;
 	int rc;
 
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "prior", keys, 2)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "prior", keys, 3)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "scale")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "scale", 1e-6, 10,
@@ -365,6 +366,10 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	if ((v = sf_schema_get(ld, node, "dof")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "dof", 0.01, 1000,
 	                              &s->prior_dof)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "bias_weight")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "bias_weight", 0.001, 1e6,
+	                              &s->prior_bias_weight)) != SF_OK)
 		return rc;
 	return SF_OK;
 }
