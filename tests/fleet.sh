@@ -66,6 +66,11 @@ expect 2 "--by: the data has no column named 'jobs'; did you mean 'job'?" \
 stdout_lines=$(wc -l <"$work/out")
 [ "$stdout_lines" -eq 0 ] && pass "bad --by: nothing on stdout" ||
 	fail "bad --by: stdout not empty"
+ensemble="$srcdir/tests/data/ensemble/two.yaml"
+expect 2 "is an ensemble, fitted on all its rows: it takes no --by; choose one of its formulas with --model NAME" \
+	"an ensemble refuses --by (fit), naming --model" -- fit "$ensemble" --by gpu
+expect 2 "is an ensemble, fitted on all its rows: it takes no --by" \
+	"an ensemble refuses --by (validate)" -- validate "$ensemble" --by gpu --kfold 3
 sed 's/by: job/by: jb/' "$model" >"$work/bad.yaml"
 cp "$data" "$work/fleet.csv"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'; did you mean 'job'?" \

@@ -271,6 +271,11 @@ test_data_errors(void)
 	                SCALEFIT_EVALUE);
 	CU_ASSERT_EQUAL(scalefit_data_add_levels(d, "c", t, 2, bad, 2, NULL),
 	                SCALEFIT_EVALUE);
+	CU_ASSERT_EQUAL(scalefit_data_add_numbers(d, "z", NULL, 3, &e),
+	                SCALEFIT_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "no values given"));
+	CU_ASSERT_EQUAL(scalefit_data_add_texts(d, "z", NULL, 3, &e),
+	                SCALEFIT_EUSAGE);
 	scalefit_data_free(d);
 	CU_ASSERT_EQUAL(scalefit_data_csv("x.csv", &csv, &e), SCALEFIT_OK);
 	CU_ASSERT_EQUAL(scalefit_data_add_numbers(csv, "x", x, 3, &e),
@@ -518,6 +523,29 @@ test_discover(void)
 	scalefit_settings_free(s);
 	scalefit_data_free(cols);
 	scalefit_model_free(m);
+	/* A model without a formula, what discover is for: with a data
+	 * change too (the run reloads it). */
+	{
+		char text[4096 + 200];
+
+		snprintf(text, sizeof text,
+		         "name: nf\ndata:\n  file: \"%s\"\n  output: "
+		         "step_time_s\n  where: \"job == 'resnet50' && "
+		         "global_batch == 256\"\ninputs: {p: gpus}\n",
+		         sf_test_path(CSV));
+		CU_ASSERT_EQUAL_FATAL(scalefit_model_parse(text, NULL, &m, &e),
+		                      SCALEFIT_OK);
+	}
+	s = settings("threads", "1", NULL);
+	CU_ASSERT_EQUAL(scalefit_run_discover(m, NULL, s, &r, &e), SCALEFIT_OK);
+	CU_ASSERT(scalefit_report_size(r, "discover.board") > 1);
+	scalefit_report_free(r);
+	CU_ASSERT_EQUAL(scalefit_settings_set(s, "where", "gpus >= 1", &e),
+	                SCALEFIT_OK);
+	CU_ASSERT_EQUAL(scalefit_run_discover(m, NULL, s, &r, &e), SCALEFIT_OK);
+	scalefit_report_free(r);
+	scalefit_settings_free(s);
+	scalefit_model_free(m);
 }
 
 static void
@@ -613,7 +641,7 @@ test_save_load(void)
 	scalefit_fit_free(f);
 }
 
-/* A fit and a prediction shared by two threads at once. */
+/* A fit and a prediction in each of two threads at once: the same bits. */
 typedef struct job {
 	const scalefit_model *m;
 	const scalefit_data *d;
@@ -630,15 +658,21 @@ run_job(void *arg)
 	scalefit_report *r = NULL;
 	scalefit_error e;
 
+	scalefit_settings *at = NULL;
+
 	j->rc = scalefit_run_fit(j->m, j->d, j->s, &f, &e);
+	if (j->rc == SCALEFIT_OK)
+		j->rc = scalefit_settings_new(&at, &e);
+	if (j->rc == SCALEFIT_OK)
+		j->rc = scalefit_settings_set(at, "at", "p=16", &e);
+	if (j->rc == SCALEFIT_OK)
+		j->rc = scalefit_run_predict((const scalefit_fit *const *)&f, 1,
+		                             at, &r, &e);
 	if (j->rc == SCALEFIT_OK) {
 		j->value[0] = scalefit_fit_value(f, 0);
-		j->rc = scalefit_run_scale((const scalefit_fit *const *)&f, 1,
-		                           NULL, &r, &e) == SCALEFIT_EREQUEST
-		            ? SCALEFIT_OK
-		            : -1;
-		j->value[1] = scalefit_fit_value(f, 1);
+		j->value[1] = scalefit_report_point(r, 0, "upper95");
 	}
+	scalefit_settings_free(at);
 	scalefit_report_free(r);
 	scalefit_fit_free(f);
 	return NULL;

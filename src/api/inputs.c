@@ -432,6 +432,12 @@ add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
 	sf_call_clear(err);
 	if ((rc = check_column(d, name, n, &e)) != SF_OK)
 		goto fail;
+	if (c->values == NULL && c->texts == NULL &&
+	    (c->codes == NULL || c->levels == NULL)) {
+		rc = sf_error_set(&e, SF_EUSAGE, "column '%s': no values given",
+		                  name);
+		goto fail;
+	}
 	if (col.start == NULL) {
 		rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
 		goto fail;

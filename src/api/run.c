@@ -481,7 +481,8 @@ scalefit_run_discover(const scalefit_model *m, const scalefit_data *d,
 	sf_run_discover_settings_init(&r);
 	if ((rc = sf_options_discover(s, &r.options, &r.data.change, &x.o,
 	                              &x.e)) != SF_OK ||
-	    (rc = open_inputs(&x, m, 0, d, &r.data)) != SF_OK)
+	    (rc = open_inputs(&x, m, SF_MODEL_FORMULA_OPTIONAL, d, &r.data)) !=
+	        SF_OK)
 		return end(&x, rc, err);
 	r.data.by = x.o.by;
 	r.data.details = x.o.details;

@@ -137,6 +137,10 @@ typedef struct sf_holdout_scores {
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
                       const unsigned char *mask, sf_holdout_scores *out);
 
+/* Score every predicted row of h (sf_holdout_score) into h's own summary
+ * (predicted_rows, mape, ..., interval_score). */
+void sf_holdout_score_all(sf_holdout *h, const sf_dataset *d);
+
 /*
  * Distance bands beyond the training range, in doublings (interval.h):
  * within the range, at most 1, at most 2, farther.  Intervals are scored

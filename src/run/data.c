@@ -4,6 +4,7 @@
 #include "run/data.h"
 #include "base/suggest.h"
 #include "input/library.h"
+#include "run/output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,22 @@ int
 sf_run_data_grouped(const sf_model *m, const sf_run_data *d)
 {
 	return d->by != NULL || m->by.text != NULL;
+}
+
+int
+sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
+                     int *ensemble, sf_error *err)
+{
+	*ensemble = set->ensemble && d->model == NULL;
+	if (*ensemble && sf_run_data_grouped(set->models[0], d))
+		return sf_run_request(
+		    err,
+		    "%s is an ensemble, fitted on all its rows: "
+		    "it takes no %s; choose one of its "
+		    "formulas with --model NAME to run it by "
+		    "group",
+		    set->models[0]->path, d->by != NULL ? "--by" : "data.by");
+	return SF_OK;
 }
 
 int

@@ -97,6 +97,13 @@ int sf_run_data_prepare(const sf_model_set *set, const sf_run_data *d,
 /* 1 when model m's rows run as a fleet: d->by, or the model's data.by. */
 int sf_run_data_grouped(const sf_model *m, const sf_run_data *d);
 
+/* Whether set runs as an ensemble (fit/ensemble.h: `ensemble: true` and
+ * no --model choosing one formula) into *ensemble: SF_OK, or SF_EREQUEST
+ * with err when it would and its rows are grouped (an ensemble is fitted
+ * on all its rows; --model NAME fits one formula by group). */
+int sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
+                         int *ensemble, sf_error *err);
+
 /*
  * The formula library's directory (input/library.h): $SCALEFIT_LIBRARY
  * when set and not empty, else the installed package data directory,
