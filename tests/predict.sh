@@ -329,7 +329,7 @@ expect 2 "the fastest b over -1e+308 to 1e+308 is not a finite number" "scale --
 	-- scale "$data/ddp.json" --over b=-1e308:1e308 --set p=4,n=1.28e6,model=cnn
 
 # ---- several fits: a column and a line each --------------------------------
-expect 0 '^ *p *simple  *simple-bootstrap' "scale with two fits: a column each" \
+expect 0 '^ *p *simple  *95% band  *simple-bootstrap  *95% band$' "scale with two fits: a column each, and its band" \
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --plot "$work/two.svg"
 expect 0 '^simple-bootstrap:' "scale with two fits: each one's answers" \
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q
@@ -340,8 +340,59 @@ expect 0 '"label": "simple-bootstrap"' "scale --json with two fits: studies with
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --json
 expect 0 '^ *p *simple (.*simple.json) ' "two fits of the same name are told apart" \
 	-- scale "$simple" "$simple" --over p=1:64 -q
-expect 2 "--data goes with one fit file, not 2" "--data with two fits is refused" \
-	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 --plot "$work/x.svg" --data "$work/x.csv"
+
+# Several fits with their error model: each one's new-run interval in the
+# table and on the chart, and --data's runs as rings on each one's series,
+# a group's only its own rows (issue 29, item 5).
+printf 'model,p,epoch_s\n' >"$work/runs.csv"
+for p in 1 2 4 8 16 32; do
+	awk -v p="$p" 'BEGIN {
+		c = 2 + 60 / p + 0.3 * p; r = 5 + 120 / p + 0.8 * p
+		printf "cnn,%d,%.4f\ncnn,%d,%.4f\n", p, c * 1.02, p, c * 0.98
+		printf "rnn,%d,%.4f\nrnn,%d,%.4f\n", p, r * 1.03, p, r * 0.97
+	}' >>"$work/runs.csv"
+done
+cat >"$work/toy.yaml" <<EOF
+name: toy
+data: {file: runs.csv, where: "p <= 8", output: epoch_s}
+inputs: {p: p}
+parameters: {a: {min: 0, max: 100}, b: {min: 0, max: 1000}, c: {min: 0, max: 10}}
+terms:
+  serial: {expr: a, kind: overhead}
+  compute: {expr: b / p, kind: compute}
+  comm: {expr: c * p, kind: communication}
+time: serial + compute + comm
+EOF
+"$SCALEFIT" fit "$work/toy.yaml" --by model -q -o "$work/toy.json" >/dev/null 2>&1
+expect 0 '^ *p *model=cnn  *95% new run  *model=rnn  *95% new run$' \
+	"scale of a groups file: each group's new-run interval in the table" \
+	-- scale "$work/toy.json" --over p=1:32 -q
+expect 0 '^ *32 .*\] .*\]  *\*$' "scale of several fits: a row of intervals, marked beyond the range" \
+	-- scale "$work/toy.json" --over p=1:32 -q
+"$SCALEFIT" scale "$work/toy.json" --over p=1:32 -q --plot "$work/toy.svg" \
+	--data "$work/runs.csv" >/dev/null 2>&1
+[ "$(grep -c 'class="interval"' "$work/toy.svg")" -eq 2 ] &&
+	grep -q '>95% interval of a new run<' "$work/toy.svg" &&
+	pass "the chart of several fits shades each one's new-run interval" ||
+	fail "the chart of several fits lacks the new-run intervals"
+# 2 models x p = 16, 32 x 2 runs; the file's fitted rows are not rings.
+[ "$(grep -c 'class="held"' "$work/toy.svg")" -eq 8 ] &&
+	grep -q '>measured, not fitted<' "$work/toy.svg" &&
+	xmllint --noout "$work/toy.svg" 2>/dev/null &&
+	pass "scale --data with several fits: each group's runs not fitted as rings" ||
+	fail "scale --data with several fits did not draw each group's runs"
+grep 'class="held"' "$work/toy.svg" | grep -q 'E69F00' &&
+	pass "the rings take their series' colour" ||
+	fail "the rings of the second series are not in its colour"
+cut -d, -f2,3 "$work/runs.csv" >"$work/nokey.csv"
+expect 2 "has no column 'model', which tells the groups' rows apart" \
+	"--data without the groups' column is refused with several groups" \
+	-- scale "$work/toy.json" --over p=1:32 --plot "$work/nokey.svg" --data "$work/nokey.csv"
+"$SCALEFIT" scale "$simple" "$data/bootstrap.json" --over p=1:64 -q \
+	--plot "$work/x.svg" --data "$work/later.csv" >/dev/null 2>&1
+[ "$(grep -c 'class="held"' "$work/x.svg")" -eq 4 ] &&
+	pass "scale --data with two fit files: rings on both series" ||
+	fail "scale --data with two fit files did not draw rings on both"
 
 # ---- Ernest, end to end ----------------------------------------------------
 if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then

@@ -681,6 +681,31 @@ done:
 
 /* ---- several fits on one chart ------------------------------------------ */
 
+/* Widen the time axis to the new-run intervals of the lines, by at most a
+ * factor of 4 (log) or the curves' span (linear), as one study's chart
+ * does: an interval exploding beyond the fitted range must not squash the
+ * curves into lines.  The bands of the mean stay inside, as they always
+ * did. */
+static void
+lines_bands_range(const sf_plot_lines *p, ranges *r)
+{
+	double blo = INFINITY, bhi = -INFINITY, span;
+
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		if (l->pi_lo == NULL || l->pi_hi == NULL)
+			continue;
+		sf_chart_extend(&blo, &bhi, l->pi_lo, l->n, p->ylog);
+		sf_chart_extend(&blo, &bhi, l->pi_hi, l->n, p->ylog);
+	}
+	if (!(blo <= bhi))
+		return;
+	span = fmax(r->yhi - r->ylo, 0.1 * fabs(r->yhi));
+	r->ylo = fmax(fmin(r->ylo, blo), p->ylog ? r->ylo / 4 : r->ylo - span);
+	r->yhi = fmin(fmax(r->yhi, bhi), p->ylog ? r->yhi * 4 : r->yhi + span);
+}
+
 /* The axes of a chart of several lines: x and the time over every line
  * (the measured times too), the efficiency from 0 to at least 105%; the
  * longest line's length in *most.  0 when there is no finite time or x. */
@@ -708,10 +733,12 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 		const sf_plot_line *l = &p->lines[j];
 
 		sf_chart_extend(&r->ylo, &r->yhi, l->my, l->nmeasured, p->ylog);
+		sf_chart_extend(&r->ylo, &r->yhi, l->hy, l->nheld, p->ylog);
 		if (p->efficiency && l->efficiency != NULL)
 			sf_chart_extend(&r->elo, &r->ehi, l->efficiency, l->n,
 			                0);
 	}
+	lines_bands_range(p, r);
 	sf_chart_pad(&r->ylo, &r->yhi, p->ylog, 0.04);
 	r->elo = 0;
 	r->ehi = fmax(1, r->ehi) * 1.05;
@@ -723,16 +750,33 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 static void
 lines_legend(const sf_plot_lines *p, sf_chart_legend *l)
 {
-	for (size_t j = 0; j < p->nlines; j++)
+	int interval = 0, held = 0, fitted = 0;
+
+	for (size_t j = 0; j < p->nlines; j++) {
 		sf_chart_legend_entry(
 		    l, SF_CHART_LINE,
 		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE],
 		    p->lines[j].label);
+		interval |= p->lines[j].pi_lo != NULL;
+		held |= p->lines[j].nheld > 0;
+		fitted |= p->lines[j].nmeasured > 0;
+	}
+	if (interval)
+		sf_chart_legend_entry(l, SF_CHART_WIDE, "#888888",
+		                      "95% interval of a new run");
 	sf_chart_legend_entry(l, SF_CHART_BAND, "#888888",
 	                      "95% band of the mean");
 	if (p->has_fit_range)
 		sf_chart_legend_entry(l, SF_CHART_GREY, SF_CHART_BEYOND,
 		                      "beyond the fitted range");
+	/* The kinds of point only when both are drawn: alone, a dot on its
+	 * line's curve needs no name. */
+	if (held && fitted)
+		sf_chart_legend_entry(l, SF_CHART_DOT, "#888888",
+		                      "measured, fitted");
+	if (held)
+		sf_chart_legend_entry(l, SF_CHART_RING, "#888888",
+		                      "measured, not fitted");
 }
 
 /* The top panel of several lines: every band first, then every curve
@@ -747,14 +791,24 @@ draw_lines_top(sf_svg *s, const sf_plot_lines *p, const sf_chart_panel *pn,
 	draw_beyond(s, &fit, pn);
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
+		const char *colour =
+		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE];
 		char attrs[160];
 
+		if (l->pi_lo != NULL && l->pi_hi != NULL) {
+			snprintf(attrs, sizeof attrs,
+			         "class=\"interval\" fill=\"%s\" "
+			         "fill-opacity=\"0.08\" stroke=\"none\"",
+			         colour);
+			sf_chart_band(s, l->x, l->n, pn, l->pi_lo, l->pi_hi,
+			              attrs, w->bx, w->by);
+		}
 		if (l->lo == NULL || l->hi == NULL)
 			continue;
 		snprintf(attrs, sizeof attrs,
 		         "class=\"band\" fill=\"%s\" "
 		         "fill-opacity=\"0.2\" stroke=\"none\"",
-		         sf_chart_palette[j % SF_CHART_PALETTE_SIZE]);
+		         colour);
 		sf_chart_band(s, l->x, l->n, pn, l->lo, l->hi, attrs, w->bx,
 		              w->by);
 	}
@@ -766,6 +820,7 @@ draw_lines_top(sf_svg *s, const sf_plot_lines *p, const sf_chart_panel *pn,
 		sf_chart_curve(s, pn, l->x, l->time, l->n, colour,
 		               "class=\"series\" ", w);
 		sf_chart_points(s, pn, l->mx, l->my, l->nmeasured, colour, 0);
+		sf_chart_points(s, pn, l->hx, l->hy, l->nheld, colour, 1);
 	}
 	draw_fit_edges(s, &fit, pn);
 	sf_svg_printf(s, "</g>\n");
@@ -834,15 +889,19 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 	return sf_chart_finish(s, out, err);
 }
 
+/* The arrays of a line of a chart of several. */
+enum { LINE_ARRAYS = 7 };
+
 /* One study's line on a chart of several: its sweep into *w, its curve,
- * band and measured points into the 5 arrays mem[0..4] (freed by the
- * caller), all described in *line. */
+ * band, new-run interval and measured points into the LINE_ARRAYS arrays
+ * mem[] (freed by the caller), all described in *line with the points it
+ * did not fit. */
 static int
 study_line(const sf_scale *c, const char *label, sf_sweep **w,
            sf_plot_line *line, double **mem, sf_error *err)
 {
 	const sf_fitfile *f = c->f;
-	double *time, *lo, *hi, *mx, *my;
+	double *time, *lo, *hi, *pi_lo, *pi_hi, *mx, *my;
 	size_t m;
 	int rc;
 
@@ -854,8 +913,10 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 	mem[2] = mx = malloc((f->nmeasured + 1) * sizeof *mx);
 	mem[3] = my = malloc((f->nmeasured + 1) * sizeof *my);
 	mem[4] = time = malloc((m + 1) * sizeof *time);
+	mem[5] = pi_lo = malloc((m + 1) * sizeof *pi_lo);
+	mem[6] = pi_hi = malloc((m + 1) * sizeof *pi_hi);
 	if (lo == NULL || hi == NULL || mx == NULL || my == NULL ||
-	    time == NULL)
+	    time == NULL || pi_lo == NULL || pi_hi == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t k = 0; k < m; k++) {
 		sf_band b = sf_prediction_band((*w)->pred, k);
@@ -863,6 +924,8 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 		lo[k] = b.lo;
 		hi[k] = b.hi;
 		time[k] = (*w)->pred->points[k].time;
+		pi_lo[k] = (*w)->pred->points[k].pi.lo;
+		pi_hi[k] = (*w)->pred->points[k].pi.hi;
 	}
 	line->label = label;
 	line->n = m;
@@ -870,10 +933,17 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 	line->time = time;
 	line->lo = lo;
 	line->hi = hi;
+	if ((*w)->pred->interval) {
+		line->pi_lo = pi_lo;
+		line->pi_hi = pi_hi;
+	}
 	line->efficiency = (*w)->efficiency;
 	line->nmeasured = sf_scale_measured(c, mx, my);
 	line->mx = mx;
 	line->my = my;
+	line->nheld = c->nheld;
+	line->hx = c->held_x;
+	line->hy = c->held_y;
 	return SF_OK;
 }
 
@@ -883,7 +953,7 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 {
 	sf_plot_line *lines = calloc(n + 1, sizeof *lines);
 	sf_sweep **w = calloc(n + 1, sizeof *w);
-	double **mem = calloc(5 * n + 1, sizeof *mem);
+	double **mem = calloc(LINE_ARRAYS * n + 1, sizeof *mem);
 	const sf_scale *first = sc[0];
 	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
 	study_labels l;
@@ -897,8 +967,8 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 		goto done;
 	}
 	for (size_t j = 0; j < n; j++) {
-		rc = study_line(sc[j], labels[j], &w[j], &lines[j], &mem[5 * j],
-		                err);
+		rc = study_line(sc[j], labels[j], &w[j], &lines[j],
+		                &mem[LINE_ARRAYS * j], err);
 		if (rc != SF_OK)
 			goto done;
 		efficiency &=
@@ -930,7 +1000,7 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 done:
 	for (size_t j = 0; w != NULL && j < n; j++)
 		sf_sweep_free(w[j]);
-	for (size_t j = 0; mem != NULL && j < 5 * n; j++)
+	for (size_t j = 0; mem != NULL && j < LINE_ARRAYS * n; j++)
 		free(mem[j]);
 	free(mem);
 	free(w);
