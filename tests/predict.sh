@@ -394,6 +394,61 @@ expect 2 "has no column 'model', which tells the groups' rows apart" \
 	pass "scale --data with two fit files: rings on both series" ||
 	fail "scale --data with two fit files did not draw rings on both"
 
+# ---- chart details (issue 29, item 11) -------------------------------------
+awk 'BEGIN {
+	print "p,b,epoch_s"
+	for (p = 1; p <= 8; p *= 2)
+		for (b = 16; b <= 128; b *= 2) {
+			s = 51200 / (p * b)
+			t = 3 + s * (0.05 + 0.002 * b) + s * 0.02 * p
+			printf "%d,%d,%.4f\n", p, b, t * (1 + 0.02 * ((i++ % 3) - 1))
+		}
+}' >"$work/batch.csv"
+cat >"$work/batch.yaml" <<EOF
+name: batch
+data: {file: batch.csv, output: epoch_s}
+inputs: {p: p, b: b}
+parameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}, c: {min: 0, max: 1}, l: {min: 0, max: 1}}
+terms:
+  steps: 51200 / (p * b)
+  overhead: {expr: t0, kind: overhead}
+  compute: {expr: steps * (a + c * b), kind: compute}
+  comm: {expr: steps * l * p, kind: communication}
+time: overhead + compute + comm
+EOF
+"$SCALEFIT" fit "$work/batch.yaml" -q -o "$work/batch.json" >/dev/null 2>&1
+# The powers of two and the table's points were searched: say both.
+expect 0 "(searched 13 values: the powers of two from 16 to 128 and the table's 11 points)" \
+	"a batch sweep says it searched the table's points too" \
+	-- scale "$work/batch.json" --over b=16:128 --set p=2 -q
+expect 0 "(searched the powers of two from 16 to 128)" \
+	"a table of powers of two says only those" \
+	-- scale "$work/batch.json" --over b=16:128 --set p=2 -q --points 4 --log
+# Nothing beyond the fitted range: no grey, and no legend entry for it.
+"$SCALEFIT" scale "$work/batch.json" --over b=16:128 --set p=2 -q \
+	--plot "$work/batch.svg" >/dev/null 2>&1
+! grep -q 'beyond the fitted range' "$work/batch.svg" &&
+	! grep -q 'class="beyond"' "$work/batch.svg" &&
+	pass "a sweep within the fitted range names no region beyond it" ||
+	fail "the legend names a region beyond the fitted range that is not drawn"
+"$SCALEFIT" scale "$work/batch.json" --over b=16:512 --set p=2 -q \
+	--plot "$work/batch2.svg" >/dev/null 2>&1
+grep -q '>beyond the fitted range<' "$work/batch2.svg" &&
+	pass "a sweep beyond the fitted range names it" ||
+	fail "a sweep beyond the fitted range does not name it"
+# The crossover (p = 3) near the middle of the fitted range: the label
+# goes beside its line, not on it.
+"$SCALEFIT" scale "$work/batch.json" --over p=1:32 --set b=4 -q \
+	--plot "$work/cross.svg" >/dev/null 2>&1
+grep -q 'class="fit-label" text-anchor="end"' "$work/cross.svg" &&
+	pass "the fitted range's label stays off the crossover line" ||
+	fail "the fitted range's label sits on the crossover line"
+"$SCALEFIT" scale "$work/batch.json" --over p=1:32 --set b=32 -q \
+	--plot "$work/cross2.svg" >/dev/null 2>&1
+grep -q 'class="fit-label" text-anchor="middle"' "$work/cross2.svg" &&
+	pass "the fitted range's label is centred when no line is near" ||
+	fail "the fitted range's label moved with no line near"
+
 # ---- Ernest, end to end ----------------------------------------------------
 if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then
 	expect 0 'fastest  *p = 6' "Ernest: fastest p" \

@@ -67,6 +67,22 @@ print_fastest(FILE *out, const sf_scale *sc)
 	fprintf(out, "\n");
 }
 
+/* 1 when a point of sc's table is neither a power of two nor an end of
+ * the range: the answers searched on the powers of two searched it too
+ * (sweep.h), and may name it, so the text must say so. */
+static int
+off_pow2(const sf_scale *sc)
+{
+	for (size_t k = 0; k < sc->table->n; k++) {
+		double x = sc->table->x[k];
+		int e;
+
+		if (x != sc->lo && x != sc->hi && frexp(x, &e) != 0.5)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 print_answers(FILE *out, const sf_scale *sc)
 {
@@ -136,6 +152,11 @@ print_answers(FILE *out, const sf_scale *sc)
 	if (a->listed)
 		fprintf(out, "  (searched the %zu values listed)\n",
 		        a->searched);
+	else if (a->on_pow2 && off_pow2(sc))
+		fprintf(out,
+		        "  (searched %zu values: the powers of two from %g to "
+		        "%g and the table's %zu points)\n",
+		        a->searched, sc->lo, sc->hi, sc->table->n);
 	else if (a->on_pow2)
 		fprintf(out, "  (searched the powers of two from %g to %g)\n",
 		        sc->lo, sc->hi);

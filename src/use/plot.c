@@ -17,6 +17,15 @@
 
 enum { TOP_HEIGHT = 300, BOTTOM_HEIGHT = 150, GAP = 18 };
 
+/* 1 when the x axis from lo to hi reaches beyond the fitted range (known:
+ * there is one) - only then is there a grey region to name. */
+static int
+reaches_beyond(int known, double fit_lo, double fit_hi, double lo, double hi)
+{
+	return known && isfinite(fit_lo) && isfinite(fit_hi) &&
+	       (lo < fit_lo || hi > fit_hi);
+}
+
 static void
 draw_legend(const sf_plot_scale *p, sf_chart_legend *l)
 {
@@ -28,7 +37,8 @@ draw_legend(const sf_plot_scale *p, sf_chart_legend *l)
 	if (p->lo != NULL && p->band_label != NULL)
 		sf_chart_legend_entry(l, SF_CHART_BAND, sf_chart_palette[0],
 		                      p->band_label);
-	if (p->has_fit_range)
+	if (p->n > 0 && reaches_beyond(p->has_fit_range, p->fit_lo, p->fit_hi,
+	                               p->x[0], p->x[p->n - 1]))
 		sf_chart_legend_entry(l, SF_CHART_GREY, SF_CHART_BEYOND,
 		                      "beyond the fitted range");
 	if (p->nmeasured > 0)
@@ -95,10 +105,40 @@ draw_beyond(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn)
 		              SF_CHART_BEYOND);
 }
 
-/* Mark the ends of the fitted range that lie inside the axis, and label
- * the span between them "fitted range" (top panel only). */
+/* The label "fitted range" over the span from pixel a to b, centred, or
+ * beside the crossover's line when that would cross it (x: the line's
+ * value, NaN when none): on the side with more room. */
 static void
-draw_fit_edges(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn)
+draw_fit_label(sf_svg *s, const sf_chart_panel *pn, double a, double b,
+               double top, double x)
+{
+	static const char text[] = "fitted range";
+	const double half = (sizeof text - 1) * SF_CHART_CHAR_WIDTH / 2 + 4;
+	double at = (a + b) / 2, line;
+
+	if (isfinite(x) && fabs((line = sf_axis_map(&pn->x, x)) - at) < half) {
+		int left = line - a >= b - line;
+
+		sf_svg_text(s, left ? line - 6 : line + 6, top + 15,
+		            left ? "class=\"fit-label\" text-anchor=\"end\" "
+		                   "fill=\"#555555\" " SF_CHART_HALO
+		                 : "class=\"fit-label\" text-anchor=\"start\" "
+		                   "fill=\"#555555\" " SF_CHART_HALO,
+		            text);
+		return;
+	}
+	sf_svg_text(s, at, top + 15,
+	            "class=\"fit-label\" text-anchor=\"middle\" "
+	            "fill=\"#555555\" " SF_CHART_HALO,
+	            text);
+}
+
+/* Mark the ends of the fitted range that lie inside the axis, and label
+ * the span between them "fitted range" (top panel only), off the
+ * crossover's line at x (NaN: none). */
+static void
+draw_fit_edges(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn,
+               double x)
 {
 	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
 	double top = fmin(pn->y0, pn->y1), bottom = fmax(pn->y0, pn->y1);
@@ -131,10 +171,7 @@ draw_fit_edges(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn)
 		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
 		              b, top, b, bottom, SF_CHART_BEYOND);
 	if (b > a)
-		sf_svg_text(s, (a + b) / 2, top + 15,
-		            "class=\"fit-label\" text-anchor=\"middle\" "
-		            "fill=\"#555555\" " SF_CHART_HALO,
-		            "fitted range");
+		draw_fit_label(s, pn, a, b, top, x);
 }
 
 /* The dashed vertical line at the crossover x, when there is one. */
@@ -184,7 +221,7 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const sf_chart_panel *pn,
 		              "fill-opacity=\"0.3\" stroke=\"none\"",
 		              w->bx, w->by);
 	sf_chart_curve(s, pn, p->x, p->time, n, sf_chart_palette[0], "", w);
-	draw_fit_edges(s, &fit, pn);
+	draw_fit_edges(s, &fit, pn, p->crossover_x);
 	draw_crossover(s, pn, p->crossover_x);
 	/* The measurements last, on top of what the model says. */
 	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
@@ -750,23 +787,27 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 static void
 lines_legend(const sf_plot_lines *p, sf_chart_legend *l)
 {
-	int interval = 0, held = 0, fitted = 0;
+	int interval = 0, held = 0, fitted = 0, beyond = 0;
 
 	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *line = &p->lines[j];
+
 		sf_chart_legend_entry(
 		    l, SF_CHART_LINE,
-		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE],
-		    p->lines[j].label);
-		interval |= p->lines[j].pi_lo != NULL;
-		held |= p->lines[j].nheld > 0;
-		fitted |= p->lines[j].nmeasured > 0;
+		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE], line->label);
+		interval |= line->pi_lo != NULL;
+		held |= line->nheld > 0;
+		fitted |= line->nmeasured > 0;
+		beyond |= line->n > 0 &&
+		          reaches_beyond(p->has_fit_range, p->fit_lo, p->fit_hi,
+		                         line->x[0], line->x[line->n - 1]);
 	}
 	if (interval)
 		sf_chart_legend_entry(l, SF_CHART_WIDE, "#888888",
 		                      "95% interval of a new run");
 	sf_chart_legend_entry(l, SF_CHART_BAND, "#888888",
 	                      "95% band of the mean");
-	if (p->has_fit_range)
+	if (beyond)
 		sf_chart_legend_entry(l, SF_CHART_GREY, SF_CHART_BEYOND,
 		                      "beyond the fitted range");
 	/* The kinds of point only when both are drawn: alone, a dot on its
@@ -822,7 +863,7 @@ draw_lines_top(sf_svg *s, const sf_plot_lines *p, const sf_chart_panel *pn,
 		sf_chart_points(s, pn, l->mx, l->my, l->nmeasured, colour, 0);
 		sf_chart_points(s, pn, l->hx, l->hy, l->nheld, colour, 1);
 	}
-	draw_fit_edges(s, &fit, pn);
+	draw_fit_edges(s, &fit, pn, NAN);
 	sf_svg_printf(s, "</g>\n");
 }
 
