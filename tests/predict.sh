@@ -489,6 +489,11 @@ expect 2 "holds the fits of 2 groups (a --by fit): plot draws one; choose it wit
 	"plot of a groups file asks for a group" -- plot "$work/toy.json" -o "$work/x.svg"
 expect 0 '^  fitted  *8 rows' "plot --group draws one group" \
 	-- plot "$work/toy.json" --group model=rnn -o "$work/rnn.svg"
+# An ensemble's rows are its formulas' (they all fitted them), predicted
+# by its mixture.
+"$SCALEFIT" fit "$srcdir/tests/data/ensemble/two.yaml" -q -o "$work/ens.json" >/dev/null 2>&1
+expect 0 '^  fitted  *224 rows  MAPE' "plot of an ensemble: its formulas' rows" \
+	-- plot "$work/ens.json" -o "$work/ens.svg"
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
 	-- plot "$work/broken.json" -o "$work/x.svg"

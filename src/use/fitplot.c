@@ -92,10 +92,19 @@ rows_predict(const sf_fitfile *f, sf_fitplot_rows *r, sf_error *err)
 	return SF_OK;
 }
 
-/* The fit's measured rows. */
-static int
-fitted_rows(const sf_fitfile *f, sf_fitplot_rows *r, sf_error *err)
+/* The fit that holds f's measured rows: f, or for an ensemble its first
+ * formula's (every member fitted the same rows). */
+static const sf_fitfile *
+rows_of(const sf_fitfile *f)
 {
+	return f->nmembers > 0 && f->nmeasured == 0 ? f->members[0] : f;
+}
+
+/* The fit's measured rows, predicted by f (an ensemble: its mixture). */
+static int
+fitted_rows(const sf_fitfile *fit, sf_fitplot_rows *r, sf_error *err)
+{
+	const sf_fitfile *f = rows_of(fit);
 	size_t n = f->nmeasured, ni = f->ninputs;
 
 	if (!rows_alloc(r, ni, n))
@@ -105,7 +114,7 @@ fitted_rows(const sf_fitfile *f, sf_fitplot_rows *r, sf_error *err)
 			r->inputs[i * n + k] = f->measured_inputs[k * ni + i];
 		r->observed[k] = f->measured[k];
 	}
-	return rows_predict(f, r, err);
+	return rows_predict(fit, r, err);
 }
 
 /* A row as a key: its inputs, then its time (n values at v). */
@@ -128,8 +137,9 @@ compare_keys(const void *a, const void *b)
 /* The fitted rows as sorted keys over a row-major copy *values (inputs,
  * then the time): NULL when out of memory. */
 static row_key *
-fitted_keys(const sf_fitfile *f, double **values)
+fitted_keys(const sf_fitfile *fit, double **values)
 {
+	const sf_fitfile *f = rows_of(fit);
 	size_t n = f->nmeasured, w = f->ninputs + 1;
 	row_key *keys = malloc((n + 1) * sizeof *keys);
 
@@ -156,7 +166,7 @@ static int
 keep_held(const sf_fitfile *f, double *const *columns, const double *y,
           size_t rows, sf_fitplot_rows *r, sf_error *err)
 {
-	size_t ni = f->ninputs, m = 0;
+	size_t ni = f->ninputs, m = 0, nf = rows_of(f)->nmeasured;
 	double *values = NULL, *row = malloc((ni + 2) * sizeof *row);
 	row_key *keys = fitted_keys(f, &values);
 
@@ -173,9 +183,8 @@ keep_held(const sf_fitfile *f, double *const *columns, const double *y,
 		for (size_t i = 0; i < ni; i++)
 			finite &= isfinite(row[i] = columns[i][k]);
 		row[ni] = y[k];
-		if (!finite || (f->nmeasured > 0 &&
-		                bsearch(&key, keys, f->nmeasured, sizeof *keys,
-		                        compare_keys) != NULL))
+		if (!finite || (nf > 0 && bsearch(&key, keys, nf, sizeof *keys,
+		                                  compare_keys) != NULL))
 			continue;
 		for (size_t i = 0; i < ni; i++)
 			r->inputs[i * rows + m] = row[i];

@@ -12,7 +12,8 @@
  *            the input, with the line of no error; a trend there is what
  *            the formula leaves out.
  *
- * The rows are those the fit measured (FIT.json's residuals: dots) and,
+ * The rows are those the fit measured (FIT.json's residuals, an
+ * ensemble's those of its first formula, which all fitted: dots) and,
  * when given, rows of a data file it did not see (held out, or run since:
  * rings), read as `scale --data` reads them: a column named after every
  * input (a text input's values among its levels) and one named after the
