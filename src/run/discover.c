@@ -253,12 +253,14 @@ done:
 
 /* ---- one search -------------------------------------------------------- */
 
-/* The grammar's shapes, and the text that lists them one a line. */
+/* The grammar's shapes, the text that lists them one a line and, when
+ * asked, the JSON {"shapes": [...]} (the command line prints the text). */
 static int
 list_shapes(const sf_model_set *set, const sf_run_discover_settings *s,
             const rows *w, sf_run_discover_result *r, sf_error *err)
 {
 	sf_text out = SF_TEXT_INIT;
+	json_t *list;
 	int rc;
 
 	if ((rc = sf_discover_shapes(set->models[0], &set->discover, w->data,
@@ -268,6 +270,18 @@ list_shapes(const sf_model_set *set, const sf_run_discover_settings *s,
 	for (size_t i = 0; i < r->nshapes; i++)
 		sf_text_printf(&out, "%s\n", r->shapes[i]);
 	if ((r->out.text = sf_text_take(&out)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (!s->json)
+		return SF_OK;
+	if ((list = json_array()) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nshapes; i++)
+		if (json_array_append_new(list, json_string(r->shapes[i])) !=
+		    0) {
+			json_decref(list);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+	if ((r->out.json = json_pack("{s:o}", "shapes", list)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	return SF_OK;
 }

@@ -412,9 +412,10 @@ load_fits(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 	if ((r->sets = calloc(s->nfits + 1, sizeof *r->sets)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nsets < s->nfits; r->nsets++) {
-		if ((rc = sf_fitfile_load_groups(s->fits[r->nsets], s->group,
-		                                 &r->sets[r->nsets], err)) !=
-		    SF_OK)
+		if ((rc = sf_fitfile_load_groups_text(
+		         s->fits[r->nsets],
+		         s->texts != NULL ? s->texts[r->nsets] : NULL, s->group,
+		         0, &r->sets[r->nsets], err)) != SF_OK)
 			return rc;
 		r->count += r->sets[r->nsets]->count;
 	}

@@ -36,6 +36,10 @@
 typedef struct sf_run_scale_settings {
 	const char *const *fits; /* FIT.json paths, one study per fit */
 	size_t nfits;
+	const char *const *texts; /* NULL, or the files' texts already in
+	                             memory (NUL-terminated; NULL: read
+	                             fits[i]); fits[i] names texts[i] in
+	                             messages (the C API's fits) */
 	const char *group;        /* the groups of a groups file (fitfile.h's
 	                             selector); NULL: every group */
 	sf_scale_request request; /* --over, --set, --workers, ... */
