@@ -431,23 +431,23 @@ expect 0 "(searched the powers of two from 16 to 128)" \
 	! grep -q 'class="beyond"' "$work/batch.svg" &&
 	pass "a sweep within the fitted range names no region beyond it" ||
 	fail "the legend names a region beyond the fitted range that is not drawn"
-"$SCALEFIT" scale "$work/batch.json" --over b=16:512 --set p=2 -q \
-	--plot "$work/batch2.svg" >/dev/null 2>&1
-grep -q '>beyond the fitted range<' "$work/batch2.svg" &&
-	pass "a sweep beyond the fitted range names it" ||
-	fail "a sweep beyond the fitted range does not name it"
+# chart_has PATTERN DESCRIPTION -- ARGS...: the chart of scale ARGS --plot
+# holds PATTERN.
+chart_has() {
+	pattern=$1 what=$2
+	shift 3
+	rm -f "$work/has.svg"
+	"$SCALEFIT" scale "$@" --plot "$work/has.svg" >/dev/null 2>&1
+	grep -q -e "$pattern" "$work/has.svg" && pass "$what" || fail "$what"
+}
+chart_has '>beyond the fitted range<' "a sweep beyond the fitted range names it" \
+	-- "$work/batch.json" --over b=16:512 --set p=2 -q
 # The crossover (p = 3) near the middle of the fitted range: the label
-# goes beside its line, not on it.
-"$SCALEFIT" scale "$work/batch.json" --over p=1:32 --set b=4 -q \
-	--plot "$work/cross.svg" >/dev/null 2>&1
-grep -q 'class="fit-label" text-anchor="end"' "$work/cross.svg" &&
-	pass "the fitted range's label stays off the crossover line" ||
-	fail "the fitted range's label sits on the crossover line"
-"$SCALEFIT" scale "$work/batch.json" --over p=1:32 --set b=32 -q \
-	--plot "$work/cross2.svg" >/dev/null 2>&1
-grep -q 'class="fit-label" text-anchor="middle"' "$work/cross2.svg" &&
-	pass "the fitted range's label is centred when no line is near" ||
-	fail "the fitted range's label moved with no line near"
+# goes beside its line, not on it; with no line near, it is centred.
+chart_has 'class="fit-label" text-anchor="end"' "the fitted range's label stays off the crossover line" \
+	-- "$work/batch.json" --over p=1:32 --set b=4 -q
+chart_has 'class="fit-label" text-anchor="middle"' "the fitted range's label is centred when no line is near" \
+	-- "$work/batch.json" --over p=1:32 --set b=32 -q
 
 # ---- plot: where a fit misses (issue 29, item 10) ---------------------------
 # well_formed FILE: xmllint finds FILE well-formed (passes without xmllint).
