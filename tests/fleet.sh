@@ -159,8 +159,8 @@ expect 1 "group job=few did not fit: too few rows" "predict --group: a failed gr
 expect 2 "is the fit of one selection of rows, not of groups" \
 	"predict --group on a plain fit file" -- \
 	predict "$srcdir/tests/data/fit/simple.json" --at p=4 --group a=b
-expect 0 "^ *n  framework=pt  framework=tf$" \
-	"scale: a groups file draws every group, a column each" -- \
+expect 0 "^ *n  framework=pt  95% new run  *framework=tf  95% new run$" \
+	"scale: a groups file draws every group, a column each and its interval" -- \
 	scale "$work/fw.json" --over n=1:64 --quiet
 "$SCALEFIT" scale "$work/fw.json" --over n=1:64 --quiet --plot "$work/fw.svg" >/dev/null 2>&1
 if grep -q 'framework=pt' "$work/fw.svg" && grep -q 'framework=tf' "$work/fw.svg"; then

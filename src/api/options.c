@@ -853,8 +853,8 @@ apply_scale(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 }
 
 int
-sf_options_scale(const scalefit_settings *s, size_t nfits,
-                 sf_run_scale_settings *r, sf_options *o, sf_error *err)
+sf_options_scale(const scalefit_settings *s, sf_run_scale_settings *r,
+                 sf_options *o, sf_error *err)
 {
 	int rc;
 
@@ -865,9 +865,6 @@ sf_options_scale(const scalefit_settings *s, size_t nfits,
 		return sf_run_request(err, "say what to sweep: --over "
 		                           "NAME=LO:HI (for example --over "
 		                           "p=1:1024)");
-	if (nfits > 1 && r->data != NULL)
-		return sf_run_request(
-		    err, "--data goes with one fit file, not %zu", nfits);
 	return SF_OK;
 }
 

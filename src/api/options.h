@@ -54,8 +54,8 @@ void sf_options_free(sf_options *o);
  * settings r (initialised by the caller with its _init, or zeroed) and
  * o.  Returns SF_OK, or with err: SF_EREQUEST (an option the command does
  * not take, a bad value, options that do not go together; the message
- * the command line gives), SF_ENOMEM.  For predict, scale and next, nfits
- * is the number of fits the run is given, which some checks need.
+ * the command line gives), SF_ENOMEM.  For predict, nfits is the number
+ * of fits the run is given, which some checks need.
  */
 int sf_options_fit(const scalefit_settings *s, sf_run_fit_settings *r,
                    sf_options *o, sf_error *err);
@@ -68,8 +68,8 @@ int sf_options_discover(const scalefit_settings *s, sf_discover_options *r,
 int sf_options_predict(const scalefit_settings *s, size_t nfits,
                        sf_run_predict_settings *r, sf_options *o,
                        sf_error *err);
-int sf_options_scale(const scalefit_settings *s, size_t nfits,
-                     sf_run_scale_settings *r, sf_options *o, sf_error *err);
+int sf_options_scale(const scalefit_settings *s, sf_run_scale_settings *r,
+                     sf_options *o, sf_error *err);
 int sf_options_next(const scalefit_settings *s, sf_run_next_settings *r,
                     sf_options *o, sf_error *err);
 

@@ -403,7 +403,7 @@ scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
 	begin(&x, err);
 	*out = NULL;
 	sf_run_scale_settings_init(&r);
-	if ((rc = sf_options_scale(s, n, &r, &x.o, &x.e)) == SF_OK &&
+	if ((rc = sf_options_scale(s, &r, &x.o, &x.e)) == SF_OK &&
 	    (rc = fit_texts(fits, n, &names, &texts, &x.e)) == SF_OK &&
 	    (rc = check_plot(&x, r.plot, names, n)) == SF_OK) {
 		r.fits = names;

@@ -255,6 +255,7 @@ int sf_command_validate(const sf_command *cmd, int argc, char **argv);
 int sf_command_predict(const sf_command *cmd, int argc, char **argv);
 int sf_command_next(const sf_command *cmd, int argc, char **argv);
 int sf_command_scale(const sf_command *cmd, int argc, char **argv);
+int sf_command_plot(const sf_command *cmd, int argc, char **argv);
 int sf_command_discover(const sf_command *cmd, int argc, char **argv);
 int sf_command_formulas(const sf_command *cmd, int argc, char **argv);
 int sf_command_init(const sf_command *cmd, int argc, char **argv);

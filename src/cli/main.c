@@ -189,6 +189,17 @@ static const command commands[] = {
      "group\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
+    {"plot", "plot FIT.json -o FILE.svg [--data DATA.csv] [OPTION]...",
+     "draw where a fit misses: observed against predicted, errors by input",
+     "  -o, --output FILE.svg     write the chart to FILE.svg (whole or not "
+     "at all)\n"
+     "      --data DATA.csv       also draw the rows of DATA.csv the fit did "
+     "not see, as\n"
+     "                            rings (a column per input and the "
+     "output)\n"
+     "      --group KEY           of a --by fit file, the group to draw\n"
+     "  -q, --quiet               no warnings\n",
+     sf_command_plot},
     {"init", "init DATA.csv [-o MODEL.yaml] [--force]",
      "write a model to start from, its inputs guessed from the columns",
      "  DATA.csv            the measurements, one run a row\n"

@@ -766,9 +766,64 @@ sf_scale_json(const sf_scale *sc)
 	return root;
 }
 
+/* A measured point of a curve: its swept value and time. */
+typedef struct point {
+	double x, y;
+} point;
+
+static int
+compare_points(const void *a, const void *b)
+{
+	const point *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->y < q->y ? -1 : p->y > q->y;
+}
+
+/* Drop from the *n points (hx, hy) those that are rows the fit measured
+ * (the same swept value and time on the study's curve): a data file that
+ * holds the fitted rows too draws only the others as not fitted.  Sorted
+ * and searched, so a large file costs n log n.  SF_OK or SF_ENOMEM. */
+static int
+drop_fitted(const sf_scale *sc, double *hx, double *hy, size_t *n,
+            sf_error *err)
+{
+	size_t nf = sc->f->nmeasured, m = 0;
+	double *mx = malloc((nf + 1) * sizeof *mx);
+	double *my = malloc((nf + 1) * sizeof *my);
+	point *fitted = malloc((nf + 1) * sizeof *fitted);
+
+	if (mx == NULL || my == NULL || fitted == NULL) {
+		free(mx);
+		free(my);
+		free(fitted);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	nf = sf_scale_measured(sc, mx, my);
+	for (size_t k = 0; k < nf; k++)
+		fitted[k] = (point){mx[k], my[k]};
+	qsort(fitted, nf, sizeof *fitted, compare_points);
+	for (size_t k = 0; k < *n; k++) {
+		point key = {hx[k], hy[k]};
+
+		if (nf > 0 && bsearch(&key, fitted, nf, sizeof *fitted,
+		                      compare_points) != NULL)
+			continue;
+		hx[m] = hx[k];
+		hy[m++] = hy[k];
+	}
+	*n = m;
+	free(mx);
+	free(my);
+	free(fitted);
+	return SF_OK;
+}
+
 int
-sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
-                  double **hy, size_t *n, sf_error *err)
+sf_scale_held_out(const sf_scale *sc, const sf_table *t,
+                  const unsigned char *keep, double **hx, double **hy,
+                  size_t *n, sf_error *err)
 {
 	const sf_fitfile *f = sc->f;
 	const size_t ni = f->ninputs, rows = sf_table_rows(t);
@@ -801,7 +856,8 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 	for (size_t r = 0; r < rows; r++) {
 		double x = cols[sc->s.var][r];
 		double y = sf_table_column_values(t, out)[r];
-		int match = x >= sc->lo && x <= sc->hi && isfinite(y);
+		int match = x >= sc->lo && x <= sc->hi && isfinite(y) &&
+		            (keep == NULL || keep[r]);
 
 		for (size_t i = 0; i < ni && match; i++)
 			match = i == sc->s.var || same(cols[i][r], sc->base[i]);
@@ -811,6 +867,12 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 		(*hy)[m++] = y;
 	}
 	sf_assign_columns_free(cols, ni);
+	if ((rc = drop_fitted(sc, *hx, *hy, &m, err)) != SF_OK) {
+		free(*hx);
+		free(*hy);
+		*hx = *hy = NULL;
+		return rc;
+	}
 	*n = m;
 	return SF_OK;
 }
