@@ -775,12 +775,22 @@ overlap_time(double p, double t, double n)
 	return 100 + (gpu > cpu ? gpu : cpu);
 }
 
+/* An input pipeline on t threads hidden behind an all-reduce that grows
+ * with log2(p): an overlap of a communication and a compute shape. */
+static double
+overlap_comm_time(double p, double t, double n)
+{
+	double comm = 0.02 * n * log2(p) / p, cpu = 0.4 * n / (p * t);
+	return 100 + (comm > cpu ? comm : cpu);
+}
+
 /*
  * The non-linear variants.  A time n p^-0.8 (an exponent the grid lacks)
  * is found with continuous: true as one term whose exponent is fitted to
  * -0.8; a time max(0.05 n / p, 0.4 n / (p t)) (the GPU or the input
  * pipeline on t threads, whichever is slower) as the overlap of those two
- * terms, with both constants.
+ * terms, with both constants; each constant named by the kind of its
+ * shape (an overlap of an all-reduce and a pipeline: c_comm, h_compute).
  */
 static void
 test_variants(void)
@@ -830,6 +840,25 @@ test_variants(void)
 	    "max(c_compute * n / p, h_compute * n / (p * t))");
 	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], 0.05, 0.002);
 	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], 0.4, 0.02);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+	sf_text_free(&csv);
+
+	/* each constant named by the kind of its own shape */
+	memset(&csv, 0, sizeof csv);
+	simulate_with("t", t, 5, overlap_comm_time, 13, &csv);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, t: t, n: n}\n",
+	                                   csv.data),
+	                      0);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	w = &r->board[r->winner];
+	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
+	CU_ASSERT_STRING_EQUAL(
+	    w->terms[1].expr,
+	    "max(c_comm * n * log2(p) / p, h_compute * n / (p * t))");
 	sf_discover_result_free(r);
 	fixture_close(&fx);
 	sf_text_free(&csv);
