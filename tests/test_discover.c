@@ -784,6 +784,41 @@ overlap_comm_time(double p, double t, double n)
 	return 100 + (comm > cpu ? comm : cpu);
 }
 
+/* A time y over p, t and n (seeded seed) discovered as one overlap term
+ * expr, its constants c and h when they are not NaN. */
+static void
+overlap_found(double (*y)(double p, double t, double n), uint64_t seed,
+              const char *expr, double c, double h)
+{
+	static const double t[] = {2, 4, 8, 16, 32};
+	sf_text csv = SF_TEXT_INIT;
+	sf_discover_options o;
+	sf_discover_result *r;
+	const sf_discover_candidate *w;
+	fixture fx;
+
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	simulate_with("t", t, 5, y, seed, &csv);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, t: t, n: n}\n",
+	                                   csv.data),
+	                      0);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	w = &r->board[r->winner];
+	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
+	CU_ASSERT_STRING_EQUAL(w->terms[1].expr, expr);
+	if (!isnan(c))
+		CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], c, 0.002);
+	if (!isnan(h))
+		CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], h, 0.02);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+	sf_text_free(&csv);
+}
+
 /*
  * The non-linear variants.  A time n p^-0.8 (an exponent the grid lacks)
  * is found with continuous: true as one term whose exponent is fitted to
@@ -796,7 +831,6 @@ static void
 test_variants(void)
 {
 	static const double b[] = {8, 16, 32, 64, 128};
-	static const double t[] = {2, 4, 8, 16, 32};
 	sf_text csv = SF_TEXT_INIT;
 	sf_discover_options o;
 	sf_discover_result *r;
@@ -824,44 +858,13 @@ test_variants(void)
 	fixture_close(&fx);
 	sf_text_free(&csv);
 
-	memset(&csv, 0, sizeof csv);
-	simulate_with("t", t, 5, overlap_time, 12, &csv);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
-	                                   "data: {output: y}\n"
-	                                   "inputs: {p: p, t: t, n: n}\n",
-	                                   csv.data),
-	                      0);
-	r = run(&fx, &o);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	w = &r->board[r->winner];
-	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
-	CU_ASSERT_STRING_EQUAL(
-	    w->terms[1].expr,
-	    "max(c_compute * n / p, h_compute * n / (p * t))");
-	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[0], 0.05, 0.002);
-	CU_ASSERT_DOUBLE_EQUAL(w->terms[1].value[1], 0.4, 0.02);
-	sf_discover_result_free(r);
-	fixture_close(&fx);
-	sf_text_free(&csv);
-
+	overlap_found(overlap_time, 12,
+	              "max(c_compute * n / p, h_compute * n / (p * t))", 0.05,
+	              0.4);
 	/* each constant named by the kind of its own shape */
-	memset(&csv, 0, sizeof csv);
-	simulate_with("t", t, 5, overlap_comm_time, 13, &csv);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
-	                                   "data: {output: y}\n"
-	                                   "inputs: {p: p, t: t, n: n}\n",
-	                                   csv.data),
-	                      0);
-	r = run(&fx, &o);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-	w = &r->board[r->winner];
-	CU_ASSERT_EQUAL_FATAL(w->nterms, 2);
-	CU_ASSERT_STRING_EQUAL(
-	    w->terms[1].expr,
-	    "max(c_comm * n * log2(p) / p, h_compute * n / (p * t))");
-	sf_discover_result_free(r);
-	fixture_close(&fx);
-	sf_text_free(&csv);
+	overlap_found(overlap_comm_time, 13,
+	              "max(c_comm * n * log2(p) / p, h_compute * n / (p * t))",
+	              NAN, NAN);
 }
 
 /* Texts a model file may hold that YAML would read otherwise. */

@@ -840,8 +840,8 @@ steps_test(const sf_dataset *d, const char *column, const char *quotient,
  * SF_OK when model text checks against t as `scalefit check` checks it:
  * it loads, its rows bind and its formula compiles; then, when sr is not
  * NULL, the steps column of g is tested against the rules of quotient on
- * the rows it binds (steps_test).  Otherwise init has a bug: SF_EINTERNAL
- * with the loader's message (SF_ENOMEM as itself).
+ * the rows it binds (steps_test, its errors as they are).  Otherwise init
+ * has a bug: sf_problem_open_written()'s SF_EINTERNAL.
  */
 static int
 verify(const sf_table *t, const char *text, const sf_scaffold *g,
@@ -849,30 +849,15 @@ verify(const sf_table *t, const char *text, const sf_scaffold *g,
 {
 	sf_model_set *set = NULL;
 	sf_problem p;
-	sf_error e;
-	int rc;
+	int rc = sf_problem_open_written("init", "MODEL.yaml", text, t, &set,
+	                                 &p, err);
 
-	sf_error_clear(&e);
-	rc = sf_model_parse("MODEL.yaml", text, strlen(text), &set, NULL, NULL,
-	                    &e);
-	if (rc == SF_OK && (rc = sf_problem_open_table(
-	                        set->models[0], t, set->models[0]->fit.loss,
-	                        NULL, NULL, &p, &e)) == SF_OK) {
-		if (sr != NULL)
-			rc = steps_test(p.data,
-			                sf_table_column_name(t, g->steps),
-			                quotient, sr, &e);
-		sf_problem_close(&p);
-	}
+	if (rc == SF_OK && sr != NULL)
+		rc = steps_test(p.data, sf_table_column_name(t, g->steps),
+		                quotient, sr, err);
+	sf_problem_close(&p);
 	sf_model_set_free(set);
-	if (rc == SF_ENOMEM)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (rc != SF_OK)
-		return sf_error_set(err, SF_EINTERNAL,
-		                    "the model init wrote does not check "
-		                    "against %s (a bug): line %d: %s",
-		                    sf_table_file(t), e.line, e.message);
-	return SF_OK;
+	return rc;
 }
 
 /*

@@ -385,24 +385,15 @@ binds_group(const char *path, const char *text, const sf_table *t,
 {
 	sf_model_set *set = NULL;
 	sf_problem p;
-	sf_error e;
-	size_t kept = 0;
-	int rc = sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &e);
+	size_t kept;
+	int rc =
+	    sf_problem_open_written("discover", path, text, t, &set, &p, err);
 
-	if (rc == SF_OK && (rc = sf_problem_open_table(
-	                        set->models[0], t, set->models[0]->fit.loss,
-	                        NULL, NULL, &p, &e)) == SF_OK) {
-		kept = p.data->table_rows - p.data->filtered_out;
-		sf_problem_close(&p);
-	}
-	sf_model_set_free(set);
-	if (rc == SF_ENOMEM)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc != SF_OK)
-		return sf_error_set(err, SF_EINTERNAL,
-		                    "the model file discover wrote for %s does "
-		                    "not check (a bug): line %d: %s",
-		                    path, e.line, e.message);
+		return rc;
+	kept = p.data->table_rows - p.data->filtered_out;
+	sf_problem_close(&p);
+	sf_model_set_free(set);
 	if (kept != gr->nrows + gr->skipped)
 		return sf_error_set(
 		    err, SF_EINTERNAL,
