@@ -212,8 +212,9 @@ test_steps(void)
 }
 
 /* A steps column besides a count: the rule that reproduces it on every
- * row is written, said in a comment, and the bounds follow from it; no
- * rule, the quotient and a comment that says so. */
+ * row is written as a derived input, said in a comment, and the bounds
+ * follow from it; no rule, the quotient as a term and a comment that says
+ * so. */
 static void
 test_steps_rule(void)
 {
@@ -222,15 +223,15 @@ test_steps_rule(void)
 		const char *line, *comment, *a;
 	} cases[] = {
 	    {{"31", "15", "1", "1"},
-	     "steps: \"max(1, floor(n / (p * b)))\"\n",
+	     "  steps: {derived: \"max(1, floor(n / (p * b)))\"}\n",
 	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
 	     "a: {min: 0, max: 10}"},
 	    {{"32", "16", "2", "1"},
-	     "steps: \"ceil(n / (p * b))\"\n",
+	     "  steps: {derived: \"ceil(n / (p * b))\"}\n",
 	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
 	     "a: {min: 0, max: 10}"},
 	    {{"31.25", "15.625", "1.953125", "0.48828125"},
-	     "steps: \"n / (p * b)\"\n",
+	     "  steps: {derived: \"n / (p * b)\"}\n",
 	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
 	     "a: {min: 0, max: 20}"},
 	    {{"31", "15", "1", "0"},

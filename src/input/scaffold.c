@@ -621,7 +621,64 @@ write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	sf_yaml_out_end(y, NULL);
 }
 
-/* inputs: p, b and n from their columns. */
+/* The quotient a run's steps follow from: n / (p b), or its parts the
+ * plan has. */
+static const char *
+steps_quotient(const plan *pl)
+{
+	return pl->nc != NULL ? (pl->bc != NULL ? "n / (p * b)" : "n / p")
+	                      : (pl->bc != NULL ? "1 / (p * b)" : "1 / p");
+}
+
+/* 1 when the plan's steps reproduce the data's steps column: they are a
+ * derived input, not a term. */
+static int
+steps_derived(const plan *pl)
+{
+	return pl->steps.tested && pl->steps.rule < RULE_COUNT;
+}
+
+/* steps, when it belongs where in_inputs says (derived: in inputs:, else
+ * in terms:): 1 for the time of one step, else the plan's rule of the
+ * quotient; derived, {derived: RULE} after a comment that it reproduces
+ * the steps column on every row; a column no rule reproduces is named in
+ * a comment above the term. */
+static void
+write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
+            const plan *pl, int in_inputs)
+{
+	const steps_rule *sr = &pl->steps;
+	char expr[64];
+
+	if (steps_derived(pl) != in_inputs)
+		return;
+	if (pl->per_step) {
+		sf_yaml_out_pair(y, "steps", "1", NULL);
+		return;
+	}
+	rule_text(in_inputs ? sr->rule : RULE_EXACT, steps_quotient(pl), expr,
+	          sizeof expr);
+	if (in_inputs) {
+		sf_yaml_out_comment(y,
+		                    "a run's steps: reproduces column '%s' on "
+		                    "all %zu rows",
+		                    sf_table_column_name(t, g->steps),
+		                    sr->rows);
+		sf_yaml_out_flow_map(y, "steps");
+		sf_yaml_out_pair(y, "derived", expr, NULL);
+		sf_yaml_out_end(y, NULL);
+		return;
+	}
+	if (sr->tested)
+		sf_yaml_out_comment(
+		    y,
+		    "column '%s' not reproduced: it is neither %s nor "
+		    "its floor or ceiling on every row",
+		    sf_table_column_name(t, g->steps), steps_quotient(pl));
+	sf_yaml_out_pair(y, "steps", expr, NULL);
+}
+
+/* inputs: p, b and n from their columns, and steps when derived. */
 static void
 write_inputs(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
              const plan *pl)
@@ -660,6 +717,7 @@ write_inputs(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	if (expr.failed)
 		y->text->failed = 1;
 	sf_text_free(&expr);
+	write_steps(y, t, g, pl, 1);
 	sf_yaml_out_end(y, NULL);
 }
 
@@ -671,46 +729,6 @@ write_term(sf_yaml_out *y, const char *name, const char *expr, const char *kind)
 	sf_yaml_out_pair(y, "expr", expr, NULL);
 	sf_yaml_out_pair(y, "kind", kind, NULL);
 	sf_yaml_out_end(y, NULL);
-}
-
-/* The quotient a run's steps follow from: n / (p b), or its parts the
- * plan has. */
-static const char *
-steps_quotient(const plan *pl)
-{
-	return pl->nc != NULL ? (pl->bc != NULL ? "n / (p * b)" : "n / p")
-	                      : (pl->bc != NULL ? "1 / (p * b)" : "1 / p");
-}
-
-/* The term steps: 1 for the time of one step, else the plan's rule of
- * the quotient, with a comment on the steps column when it was tested:
- * the rule reproduces it on every row, or no rule does. */
-static void
-write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
-            const plan *pl)
-{
-	const steps_rule *sr = &pl->steps;
-	int rule = sr->tested && sr->rule < RULE_COUNT ? sr->rule : RULE_EXACT;
-	char expr[64];
-
-	if (pl->per_step) {
-		sf_yaml_out_pair(y, "steps", "1", NULL);
-		return;
-	}
-	rule_text(rule, steps_quotient(pl), expr, sizeof expr);
-	if (sr->tested && sr->rule < RULE_COUNT)
-		sf_yaml_out_comment(y,
-		                    "a run's steps: reproduces column '%s' on "
-		                    "all %zu rows",
-		                    sf_table_column_name(t, g->steps),
-		                    sr->rows);
-	else if (sr->tested)
-		sf_yaml_out_comment(
-		    y,
-		    "column '%s' not reproduced: it is neither %s nor "
-		    "its floor or ceiling on every row",
-		    sf_table_column_name(t, g->steps), steps_quotient(pl));
-	sf_yaml_out_pair(y, "steps", expr, NULL);
 }
 
 /* parameters:, terms: and time: of the formula cut to the plan. */
@@ -741,7 +759,7 @@ write_formula(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	}
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_map(y, "terms");
-	write_steps(y, t, g, pl);
+	write_steps(y, t, g, pl, 0);
 	if (used[K_T0])
 		write_term(y, "overhead", "t0", "overhead");
 	write_term(y, "compute",

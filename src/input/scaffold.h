@@ -20,8 +20,10 @@
  * table also has a steps column (and a count n of its own), the rules
  * n / (p b), max(1, floor(n / (p b))) and ceil(n / (p b)) are tested in
  * that order on the rows the model binds, and the first that gives the
- * column on every row is steps, said in a comment (no rule: n / (p b),
- * and a comment says the column was not reproduced).  A worker
+ * column on every row is written as the derived input steps
+ * (`steps: {derived: RULE}`, input/model.h), said in a comment (no rule:
+ * the term n / (p b), and a comment says the column was not
+ * reproduced).  A worker
  * column is preferred to a column of nodes.  Every constant is >= 0, and its
  * upper bound comes from the data: no term can exceed a run's measured
  * time, so a constant whose term is K x (its multiplier) is at most the
