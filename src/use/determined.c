@@ -1,6 +1,7 @@
 /*
  * determined.c - which inputs the others determine in the fitted rows:
- * the rows sorted by the columns compared, neighbours compared.
+ * the rows sorted by the columns compared (base/sort's merge sort of
+ * indices), neighbours compared.
  */
 #include "use/determined.h"
 #include "base/sort.h"
@@ -29,28 +30,11 @@ compare(const rows *r, size_t a, size_t b)
 	return 0;
 }
 
-/* idx[0..n) sorted by compare (merge sort: stable, O(n log n)), tmp n
- * more. */
-static void
-sort_rows(const rows *r, size_t *idx, size_t *tmp, size_t n)
+/* compare() for sf_sort_indices. */
+static int
+compare_rows(const void *ctx, size_t a, size_t b)
 {
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, t = lo;
-
-			while (i < mid && j < hi)
-				tmp[t++] = compare(r, idx[j], idx[i]) < 0
-				               ? idx[j++]
-				               : idx[i++];
-			while (i < mid)
-				tmp[t++] = idx[i++];
-			while (j < hi)
-				tmp[t++] = idx[j++];
-		}
-		memcpy(idx, tmp, n * sizeof *idx);
-	}
+	return compare(ctx, a, b);
 }
 
 /* 1 when, among the rows sorted by r's columns, two neighbours equal in
@@ -78,11 +62,11 @@ sf_determined_moves(const double *x, size_t n, size_t k, size_t y, size_t w,
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	/* y a function of the others: no rows equal in them differ in y */
-	sort_rows(&r, idx, idx + n, n);
+	sf_sort_indices(idx, idx + n, n, compare_rows, &r);
 	if (!y_varies(&r, idx, n, y)) {
 		/* it moves with w: rows equal in all but y and w differ in y */
 		r.skip[1] = w;
-		sort_rows(&r, idx, idx + n, n);
+		sf_sort_indices(idx, idx + n, n, compare_rows, &r);
 		*out = y_varies(&r, idx, n, y);
 	}
 	free(idx);
