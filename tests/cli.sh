@@ -728,7 +728,7 @@ expect 2 "unknown input 'steps' (inputs: p, b, n)" "a derived input is not given
 	predict "$work/steps.json" --at p=4,b=32,n=50000,steps=3
 printf 'name: col\ndata: {file: steps.csv, output: time_s}\ninputs: {p: workers, b: batch, n: samples, steps: steps}\nparameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}}\ntime: "t0 + a * steps"\n' >"$work/col.yaml"
 expect 0 "" "fit with steps as a column" -- fit "$work/col.yaml" -q -o "$work/col.json"
-expect 0 "steps = 100 is held while p is swept, but in the fitted rows steps is a function of the other inputs that changes with p" \
+expect 0 "steps = 100 is held while p is swept, but in the fitted rows steps is a function of the other inputs and changes with p" \
 	"scale warns of a held input the others determine" -- \
 	scale "$work/col.json" --over p=1:16 --set b=32,n=50000,steps=100
 expect 0 "" "no such warning for the derived model" -- scale "$work/steps.json" --over p=1:16 --set b=32,n=50000

@@ -486,11 +486,12 @@ warn_held(const sf_fitfile *f, size_t i, double v, size_t x, sf_warn_fn warn,
 
 	sf_error_at(&w, SF_OK, f->path, 0, 0,
 	            "%s = %g is held while %s is swept, but in the fitted "
-	            "rows %s is a function of the other inputs that changes "
-	            "with %s: if it is made of them, declare it derived "
-	            "(inputs: %s: {derived: "
-	            "EXPR}, scalefit-model(5)) so that it follows %s",
-	            y, v, s, y, s, y, s);
+	            "rows %s is a function of the other inputs and changes "
+	            "with %s, so the sweep pairs values no run paired; if %s "
+	            "is computed from the others (a run's steps), declare it "
+	            "derived (inputs: %s: {derived: EXPR}, scalefit-model(5)) "
+	            "so that it follows %s",
+	            y, v, s, y, s, y, y, s);
 	warn(ctx, &w);
 }
 
@@ -523,10 +524,11 @@ warn_determined(const sf_scale *sc, sf_warn_fn warn, void *ctx)
 		sf_error_at(
 		    &w, SF_OK, f->path, 0, 0,
 		    "%s is swept alone, but in the fitted rows it is a "
-		    "function of the other inputs that changes with %s: "
-		    "declare it derived (inputs: %s: {derived: EXPR}, "
-		    "scalefit-model(5)) or sweep what it is made of",
-		    f->inputs[var].name, f->inputs[i].name,
+		    "function of the other inputs and changes with %s, so "
+		    "the sweep pairs values no run paired; if %s is "
+		    "computed from the others, declare it derived (inputs: "
+		    "%s: {derived: EXPR}, scalefit-model(5))",
+		    f->inputs[var].name, f->inputs[i].name, f->inputs[var].name,
 		    f->inputs[var].name);
 		warn(ctx, &w);
 		break;
