@@ -166,8 +166,8 @@ name_terms(sf_discover_candidate *c)
 }
 
 /* The term's constants' names and its expression over them: u's
- * constant c_NAME, an overlap's other shape v's h_KIND, named by the
- * kind of that shape (vkind), which may differ from the term's: in
+ * constant c_NAME; an overlap's other shape v's h_NAME when v is of the
+ * term's kind, else h_KIND, named by the kind of that shape (vkind): in
  * max(c_comm * log2(p), h_compute / p^(1/2)) the second is split over
  * the workers.  A formula has one variant, so one h_ constant at most. */
 static int
@@ -183,7 +183,8 @@ term_expression(sf_discover_term *x, const char *u, const char *v,
 	} else {
 		snprintf(p0, sizeof p0, "c_%s", x->name);
 		snprintf(p1, sizeof p1, "%s_%s", v != NULL ? "h" : "e",
-		         v != NULL ? kind_word(vkind) : x->name);
+		         v != NULL && vkind != x->kind ? kind_word(vkind)
+		                                       : x->name);
 		if (v != NULL)
 			sf_text_printf(&b, "max(%s * %s, %s * %s)", p0, u, p1,
 			               v);
