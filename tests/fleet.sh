@@ -131,8 +131,26 @@ expect 1 'job=few *1 *failed: too few rows' "compare: the first model's data.by"
 	compare "$model" "$rival" --kfold 3 --quiet
 expect 0 '^framework=pt *151 .*best: .*extrapolation MAPE' "discover --by: a formula per group" -- \
 	discover "$found" --by framework --quiet
-expect 2 "--by reports each group's board: it takes neither -o nor --shapes" \
-	"discover --by -o: refused" -- discover "$found" --by framework -o "$work/d.yaml"
+expect 0 "wrote $work/models/framework_pt.yaml (group framework=pt)" \
+	"discover --by -o DIR: a model file per group, DIR made" -- \
+	discover "$found" --by framework --quiet -o "$work/models"
+if [ -f "$work/models/framework_pt.yaml" ] && [ -f "$work/models/framework_tf.yaml" ] &&
+	grep -q "^  where: \"framework == 'tf'\"" "$work/models/framework_tf.yaml" &&
+	"$SCALEFIT" check "$work/models/framework_tf.yaml" >"$work/check" 2>&1 &&
+	grep -q "150 rows to fit" "$work/check"; then
+	pass "discover --by -o DIR: each file checks, keeping its group's rows"
+else
+	fail "discover --by -o DIR: each file checks, keeping its group's rows"
+fi
+expect 0 '' "discover --by -o DIR --json: the files' text stays out of the JSON" -- \
+	discover "$found" --by framework --quiet -o "$work/models" --json
+grep -q model_text "$work/out" && fail "discover --by -o --json: model_text in the JSON" ||
+	pass "discover --by -o --json: no model_text in the JSON"
+: >"$work/plain"
+expect 2 "with groups, -o names a directory of model files" \
+	"discover --by -o FILE: refused" -- discover "$found" --by framework -o "$work/plain"
+expect 2 "--by reports each group's board: it takes no --shapes" \
+	"discover --by --shapes: refused" -- discover "$found" --by framework --shapes
 expect 2 "discover.count: 'n' is the extrapolated input" \
 	"a bad setting fails the run, not each group" -- \
 	discover "$model" --by framework --quiet

@@ -107,7 +107,8 @@ static const command commands[] = {
      "      --shapes        only list the grammar's term shapes, simplest "
      "first\n"
      "  -o, --output FILE   write the ensemble (or the best) as a model "
-     "file\n                      (atomically)\n"
+     "file\n                      (atomically); with --by, a directory of "
+     "one file\n                      per group\n"
      "      --json          print the search and the board as "
      "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,

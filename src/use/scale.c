@@ -3,6 +3,7 @@
  * warnings, text pieces and JSON document.
  */
 #include "use/scale.h"
+#include "use/determined.h"
 #include "base/sort.h"
 
 #include "use/assign.h"
@@ -474,6 +475,67 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 /* ---- warnings and text ----------------------------------------------------
  */
 
+/* Held input i (its value v) of f the fitted rows make a function of the
+ * others moving with swept input x: a warning. */
+static void
+warn_held(const sf_fitfile *f, size_t i, double v, size_t x, sf_warn_fn warn,
+          void *ctx)
+{
+	const char *y = f->inputs[i].name, *s = f->inputs[x].name;
+	sf_error w;
+
+	sf_error_at(&w, SF_OK, f->path, 0, 0,
+	            "%s = %g is held while %s is swept, but in the fitted "
+	            "rows %s is a function of the other inputs and changes "
+	            "with %s, so the sweep pairs values no run paired; if %s "
+	            "is computed from the others (a run's steps), declare it "
+	            "derived (inputs: %s: {derived: EXPR}, scalefit-model(5)) "
+	            "so that it follows %s",
+	            y, v, s, y, s, y, y, s);
+	warn(ctx, &w);
+}
+
+/*
+ * Warn of a held input that the fitted rows make a function of the other
+ * inputs and that changes with the swept one (a run's steps held while
+ * its workers change: sf_determined_held); failing one, of the swept
+ * input when it is such a function changing with a held one.  Either way
+ * the sweep pairs values the runs never paired.
+ */
+static void
+warn_determined(const sf_scale *sc, sf_warn_fn warn, void *ctx)
+{
+	const sf_fitfile *f = sc->f;
+	const double *x = f->measured_inputs;
+	size_t var = sc->s.var, n = f->nmeasured, k = f->ninputs, held;
+	int *text = calloc(k + 1, sizeof *text), moves;
+	sf_error w;
+
+	if (text == NULL)
+		return;
+	for (size_t i = 0; i < k; i++)
+		text[i] = f->inputs[i].levels != NULL;
+	if (sf_determined_held(x, n, k, var, text, &held) == 0 && held < k)
+		warn_held(f, held, sc->base[held], var, warn, ctx);
+	for (size_t i = 0; i < k && held == k; i++) {
+		if (i == var ||
+		    sf_determined_moves(x, n, k, var, i, &moves) != 0 || !moves)
+			continue;
+		sf_error_at(
+		    &w, SF_OK, f->path, 0, 0,
+		    "%s is swept alone, but in the fitted rows it is a "
+		    "function of the other inputs and changes with %s, so "
+		    "the sweep pairs values no run paired; if %s is "
+		    "computed from the others, declare it derived (inputs: "
+		    "%s: {derived: EXPR}, scalefit-model(5))",
+		    f->inputs[var].name, f->inputs[i].name, f->inputs[var].name,
+		    f->inputs[var].name);
+		warn(ctx, &w);
+		break;
+	}
+	free(text);
+}
+
 void
 sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx)
 {
@@ -502,6 +564,8 @@ sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx)
 			continue;
 		warn(ctx, &w);
 	}
+	if (warn != NULL && sc->f->nmeasured > 0)
+		warn_determined(sc, warn, ctx);
 }
 
 void
