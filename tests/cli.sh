@@ -333,6 +333,7 @@ else
 	failed=$((failed + 1))
 fi
 expect 0 "^n / p$" "discover --shapes lists the grammar" -- discover "$work/spark.yaml" --shapes
+expect 0 "\"shapes\": \[" "discover --shapes --json: the shapes as JSON" -- discover "$work/spark.yaml" --shapes --json
 expect 2 "max-terms needs a whole number from 1 to 8, not '9'" "discover --max-terms too large" -- discover "$work/spark.yaml" --max-terms 9
 expect 2 "beam needs a whole number from 1" "discover --beam 0" -- discover "$work/spark.yaml" --beam 0
 expect 2 "budget needs a whole number from 1 to 1000000" "discover --budget text" -- discover "$work/spark.yaml" --budget many
@@ -349,7 +350,7 @@ expect 2 "has no 'time'.*discover" "fit on a model without a formula says discov
 expect 0 "model generic" "discover ranks a models: file's formulas on the board" -- \
 	discover "$srcdir/expressions/ddp-candidates.yaml" --max-terms 2 -q
 cp "$work/spark.yaml" "$work/spark.keep"
-expect 2 "would overwrite an input" "discover -o onto its model file" -- discover "$work/spark.yaml" -o "$work/spark.yaml"
+expect 2 "is the model file .*: it would be overwritten" "discover -o onto its model file" -- discover "$work/spark.yaml" -o "$work/spark.yaml"
 if cmp -s "$work/spark.yaml" "$work/spark.keep"; then
 	echo "ok: discover never writes over its model file"
 	passed=$((passed + 1))

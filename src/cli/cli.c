@@ -401,12 +401,7 @@ cli_help_exit(const sf_command *cmd)
 {
 	cli_print_help(stdout, cmd);
 	/* exit() would flush stdout too late to see that it failed. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fputs("scalefit: error: could not write standard output\n",
-		      stderr);
-		exit(SF_EXIT_USAGE);
-	}
-	exit(SF_EXIT_OK);
+	exit(cli_flush_stdout());
 }
 
 int
@@ -473,12 +468,20 @@ cli_fleet_print(const sf_fleet *f, const sf_run_output *o, int json,
 		return SF_EXIT_OK;
 	if ((status = cli_print(o, json)) != SF_EXIT_OK)
 		return status;
+	if ((status = cli_flush_stdout()) != SF_EXIT_OK)
+		return status;
+	if (output != NULL && sf_run_json_save(o->json, output, &err) != SF_OK)
+		return cli_error(&err);
+	return f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
+}
+
+int
+cli_flush_stdout(void)
+{
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fputs("scalefit: error: could not write standard output\n",
 		      stderr);
 		return SF_EXIT_USAGE;
 	}
-	if (output != NULL && sf_run_json_save(o->json, output, &err) != SF_OK)
-		return cli_error(&err);
-	return f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
+	return SF_EXIT_OK;
 }

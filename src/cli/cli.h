@@ -238,6 +238,11 @@ int cli_output_not_input(const char *cmd, const char *option,
 /* Print o: its JSON when json, else its text.  Returns the exit status. */
 int cli_print(const sf_run_output *o, int json);
 
+/* Flush standard output: SF_EXIT_OK, or SF_EXIT_USAGE after the message
+ * when it could not be written (a full disk, a closed pipe): what a
+ * command checks before it writes a file its report announces. */
+int cli_flush_stdout(void);
+
 /*
  * The output of a --by run (fleet f): on the job's rank 0, print it
  * (cli_print), check that stdout took it, write the JSON to output (may be

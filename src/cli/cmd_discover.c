@@ -9,6 +9,7 @@
 
 #include "base/atomic.h"
 #include "base/number.h"
+#include "base/units.h"
 #include "cli/cli.h"
 #include "run/discover.h"
 
@@ -120,7 +121,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	a->model_path = argv[optind];
 	a->data.run.path = argc - optind == 2 ? argv[optind + 1] : NULL;
 	a->s.options.threads = a->s.options.fit.threads;
-	return SF_EXIT_OK;
+	if (a->s.shapes && a->s.output != NULL)
+		return cli_usage(cmd->name, NULL,
+		                 "--shapes lists the grammar's term shapes: it "
+		                 "writes no model file (-o)");
+	return cli_output_not_input(cmd->name, "-o", a->s.output, a->model_path,
+	                            "the model file");
 }
 
 /* With groups and -o DIR: DIR made when missing (mode 0777 less the
@@ -151,6 +157,25 @@ write_files(const sf_run_discover_result *r, sf_error *err)
 	return rc;
 }
 
+/* Print r as asked; -o only once stdout took the report (status 2 writes
+ * no file), on the job's rank 0. */
+static int
+report(const discover_args *a, const sf_run_discover_result *r)
+{
+	sf_error err;
+	int status;
+
+	sf_error_clear(&err);
+	if ((status = cli_print(&r->out, a->s.json)) != SF_EXIT_OK ||
+	    (status = cli_flush_stdout()) != SF_EXIT_OK)
+		return status;
+	if (a->s.output != NULL && r->model_text != NULL && sf_units_root() &&
+	    sf_write_atomic(a->s.output, r->model_text, strlen(r->model_text),
+	                    "the model file", &err) != SF_OK)
+		return cli_error(&err);
+	return SF_EXIT_OK;
+}
+
 int
 sf_command_discover(const sf_command *cmd, int argc, char **argv)
 {
@@ -176,13 +201,8 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		status = cli_error(&err);
 	else if (r->fleet != NULL)
 		status = cli_fleet_print(r->fleet, &r->out, a.s.json, NULL);
-	else if (a.s.output != NULL && r->model_text != NULL &&
-	         sf_write_atomic(a.s.output, r->model_text,
-	                         strlen(r->model_text), "the model file",
-	                         &err) != SF_OK)
-		status = cli_error(&err);
 	else
-		status = cli_print(&r->out, a.s.json && !a.s.shapes);
+		status = report(&a, r);
 	sf_run_discover_result_free(r);
 	sf_model_set_free(set);
 	return status;

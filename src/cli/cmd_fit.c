@@ -135,11 +135,8 @@ report(const fit_args *a, const sf_run_fit_result *r)
 	if ((status = cli_print(&r->out, a->json)) != SF_EXIT_OK)
 		return status;
 	/* Status 2 writes no file: -o only once stdout took the report. */
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fputs("scalefit: error: could not write standard output\n",
-		      stderr);
-		return SF_EXIT_USAGE;
-	}
+	if ((status = cli_flush_stdout()) != SF_EXIT_OK)
+		return status;
 	if (a->output != NULL && sf_units_root() &&
 	    sf_run_json_save(r->out.json, a->output, &err) != SF_OK)
 		return cli_error(&err);

@@ -47,10 +47,5 @@ sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 		putchar('\n');
 	}
 	sf_library_entries_free(e, n);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fputs("scalefit: error: could not write standard output\n",
-		      stderr);
-		return SF_EXIT_USAGE;
-	}
-	return SF_EXIT_OK;
+	return cli_flush_stdout();
 }

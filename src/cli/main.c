@@ -290,8 +290,12 @@ static int
 close_stdout(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		fputs("scalefit: error: could not write standard output\n",
-		      stderr);
+		/* Status 2 has its message already (cli_flush_stdout's when
+		 * it was this). */
+		if (status != SF_EXIT_USAGE)
+			fputs("scalefit: error: could not write standard "
+			      "output\n",
+			      stderr);
 		return status == SF_EXIT_OK ? SF_EXIT_USAGE : status;
 	}
 	return status;

@@ -188,5 +188,23 @@ sed '1s/key/my key/' keys.csv >sp.csv
 expect 2 "column 'my key' of --by is not a name" "29: a by column a where: cannot name: refused" -- \
 	discover sp.yaml -q --by 'my key' -o spdir
 
+printf 'name: dm\ndata:\n  file: d.csv\n  output: t\ninputs:\n  p: p\n' >d-model.yaml
+# --- discover -o: never a file named '-', never written when stdout fails ---
+expect 2 "standard output is not a file to write" "discover -o - is refused" -- \
+	discover d-model.yaml -q -o -
+[ -e ./- ] && fail "discover -o - wrote a file named '-'" || pass "discover -o -: no file named '-'"
+expect 2 "writes no model file (-o)" "discover --shapes -o is refused" -- \
+	discover d-model.yaml --shapes -o shapes.yaml
+if [ -w /dev/full ]; then
+	rm -f full.yaml
+	"$SCALEFIT" discover d-model.yaml -q -o full.yaml >/dev/full 2>/dev/null
+	got=$?
+	if [ "$got" -eq 2 ] && [ ! -e full.yaml ]; then
+		pass "discover -o with stdout full: exit 2, no file"
+	else
+		fail "discover -o with stdout full: exit $got, file $( [ -e full.yaml ] && echo written || echo absent)"
+	fi
+fi
+
 echo "writers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
