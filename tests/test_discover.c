@@ -975,6 +975,42 @@ test_stop(void)
 	CU_ASSERT_EQUAL(sf_setup_stop(&st, 10), SF_DISCOVER_STOP_BUDGET);
 }
 
+/* The search asks sf_setup_stop before each formula it adds: a budget
+ * and a time limit already past both stop it early, and it says which. */
+static void
+test_search_stops(void)
+{
+	sf_discover_options o;
+	sf_discover_result *all, *r;
+	fixture fx;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, b: b, n: n}\n",
+	                                   grammar_csv),
+	                      0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	all = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+	CU_ASSERT_FALSE(all->budget_reached || all->time_limit_reached);
+	o.budget = all->evaluated / 2;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(r->budget_reached && !r->time_limit_reached);
+	CU_ASSERT(r->evaluated < all->evaluated);
+	sf_discover_result_free(r);
+	o.budget = 0;
+	o.fit.time_limit = 1e-9;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT(r->time_limit_reached && !r->budget_reached);
+	CU_ASSERT(r->evaluated < all->evaluated);
+	sf_discover_result_free(r);
+	sf_discover_result_free(all);
+	fixture_close(&fx);
+}
+
 int
 main(void)
 {
@@ -982,6 +1018,8 @@ main(void)
 	    {"grammar: shapes of small grids", test_grammar},
 	    {"errors: names, levels, --train", test_errors},
 	    {"the budget and the time limit stop a search", test_stop},
+	    {"a search stops early at its budget or time limit",
+	     test_search_stops},
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
 	    {"the same board on 1 and 3 threads", test_threads},

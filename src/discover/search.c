@@ -407,7 +407,7 @@ beam_stage(sf_search *s, int max_factors, size_t **carry, size_t *ncarry,
 
 				if (g->shapes[a].nfactors > max_factors)
 					continue;
-				if (s->n >= s->st->budget) {
+				if (sf_setup_stop(s->st, s->n) != 0) {
 					s->budget_reached = 1;
 					break;
 				}
@@ -515,7 +515,7 @@ swap_term(sf_search *s, const sf_entry *base, size_t q, sf_error *err)
 
 		if (a == base->atom[q])
 			continue;
-		if (s->n >= s->st->budget) {
+		if (sf_setup_stop(s->st, s->n) != 0) {
 			s->budget_reached = 1;
 			break;
 		}
@@ -648,7 +648,8 @@ add_overlaps(sf_search *s, size_t base)
 					hi = q > hi ? q : hi;
 				}
 			/* proportional: the max is one of them */
-			if (!(lo < hi * (1 - 1e-9)) || s->n >= s->st->budget)
+			if (!(lo < hi * (1 - 1e-9)) ||
+			    sf_setup_stop(s->st, s->n) != 0)
 				continue;
 			if (add_variant(s, base, SF_VARIANT_OVERLAP, a, b, lo,
 			                hi) != 0)
@@ -675,7 +676,8 @@ add_exponents(sf_search *s, size_t base)
 			for (size_t r = 0; r < g->rows; r++)
 				positive &= x[r] > 0;
 			if (sh->f[q].kind != SF_FACTOR_POWER || !positive ||
-			    e.k + 1 > g->min_configs || s->n >= s->st->budget)
+			    e.k + 1 > g->min_configs ||
+			    sf_setup_stop(s->st, s->n) != 0)
 				continue;
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,
 			                (size_t)q, sh->f[q].i - 0.5,
