@@ -43,7 +43,7 @@
 #include "input/formula.h"
 #include "input/groups.h"
 #include "input/model.h"
-#include "use/fleet.h"
+#include "run/fleet.h"
 #include "use/report.h"
 
 #include <math.h>
@@ -111,7 +111,8 @@ fit_group(void *vctx, const sf_dataset *d, size_t index, sf_warn_fn warn,
 	if ((rc = sf_tune_fit(c->m, d, c->f, &o, &r, err)) != SF_OK)
 		goto done;
 	if (sf_stats_compute(c->f, d, r, &s, err) == SF_OK &&
-	    sf_interval_calibrate(c->m, d, c->f, &o, r, s, &im, err) == SF_OK)
+	    sf_interval_calibrate(c->m, d, c->f, &o, r, s, NULL, &im, err) ==
+	        SF_OK)
 		have = 1;
 	{
 		sf_report rep = {c->m, d,    c->f, r,

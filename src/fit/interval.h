@@ -157,7 +157,8 @@ typedef struct sf_interval_model {
 /*
  * The error model of fit r (with statistics s) of formula f of model m to
  * d, the forward chain run with options o (at r's lambda and seed), from
- * prior (NULL: sf_interval_prior_default()).  Returns SF_OK and fills
+ * prior (NULL: m's fit.prior, each value it leaves 0 from
+ * sf_interval_prior_default()).  Returns SF_OK and fills
  * *out; SF_ENOMEM; SF_EVALUE when s has no residual degrees of freedom
  * (s->dof < 1).  A chained refit that fails is skipped, not an error.
  */
