@@ -33,6 +33,18 @@ expect() {
 	fi
 }
 
+# lacks PATTERN DESCRIPTION: the last run's stdout+stderr do not match the
+# grep PATTERN (after an expect that ran it).
+lacks() {
+	if cat "$work/out" "$work/err" | grep -q -e "$1"; then
+		echo "FAIL: $2: output has '$1'"
+		failed=$((failed + 1))
+	else
+		echo "ok: $2"
+		passed=$((passed + 1))
+	fi
+}
+
 # stderr_only DESCRIPTION: the last run printed nothing on stdout.
 stdout_empty() {
 	if [ -s "$work/out" ]; then
@@ -274,6 +286,28 @@ expect 0 "'cnn' and 'amdahl' are fitted to different rows of .*two-models.csv (1
 expect 0 '"same_rows": false' "and its JSON says so" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" --json -q
 expect 0 '^   2 cnn (2) ' "compare names a repeated model distinctly" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" -q
 expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" --json -q
+# Issue 29, item 2: with --train the ranking follows the extrapolation
+# MAPE (the cubic fits every row best, and extrapolates worst); --rank
+# chooses; the text and the JSON say which ranking and why.
+ext="$cmpdir/extrap.yaml"
+expect 0 "^   1 comm-linear " "compare --train ranks by the extrapolation MAPE" -- compare "$ext" --train 'p <= 4' -q
+expect 0 "^ranked by the extrapolation MAPE: --train asks how well each formula predicts the rows it holds out .*and AICc ranks 'cubic' first$" \
+	"and says so, naming AICc's first" -- compare "$ext" --train 'p <= 4' -q
+expect 0 '"ranked_by": "extrapolation",' "and its JSON" -- compare "$ext" --train 'p <= 4' -q --json
+expect 0 '"ranked_because": "--train",' "and why" -- compare "$ext" --train 'p <= 4' -q --json
+expect 0 "^   1 cubic " "compare --rank aicc: the fit to every row" -- compare "$ext" --train 'p <= 4' -q --rank aicc
+expect 0 "^ranked by AICc (--rank aicc)$" "and says so" -- compare "$ext" --train 'p <= 4' -q --rank aicc
+expect 0 "^   1 comm-linear " "compare --rank cv" -- compare "$ext" -q --rank cv
+expect 0 "^ranked by the cross-validated MAPE (--rank cv); the weights are Akaike's, from AICc, and AICc ranks 'cubic' first$" \
+	"and says so" -- compare "$ext" -q --rank cv
+expect 0 '"ranked_because": "--rank",' "and its JSON says why" -- compare "$ext" -q --rank cv --json
+expect 0 "^   1 cubic " "compare without --train ranks by AICc" -- compare "$ext" -q
+lacks "^ranked by" "and prints no ranking line: the table as before"
+expect 0 '"ranked_by": "aicc",' "compare --rank aicc: its JSON says so" -- compare "$ext" -q --json --rank aicc
+expect 0 '"candidates"' "compare --json without --train or --rank" -- compare "$ext" -q --json
+lacks '"ranked_' "has no ranking keys: the document as before"
+expect 2 "--rank extrapolation needs --train" "--rank extrapolation without --train" -- compare "$ext" --rank extrapolation
+expect 2 "not 'extrapolate'; did you mean 'extrapolation'?" "--rank misspelt" -- compare "$ext" --rank extrapolate
 # The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
 # and compare when --seed is not given, as it seeds everything else.
 sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \

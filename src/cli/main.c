@@ -76,6 +76,8 @@ static const command commands[] = {
      "      --kfold K       folds of the cross-validated MAPE (default 5)\n"
      "      --train EXPR    also score extrapolation: fit where EXPR "
      "holds\n"
+     "      --rank R        rank by aicc, cv or extrapolation (default:\n"
+     "                      extrapolation with --train, else aicc)\n"
      "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
          CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,

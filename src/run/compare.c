@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,10 +141,42 @@ print_levels(FILE *out, const sf_compare *cmp)
 	}
 }
 
+/* Above the table: what the ranking follows and why, and what AICc (the
+ * weights' criterion) would put first when that is another candidate.
+ * Nothing for the old default, AICc without --train. */
+static void
+print_ranking(FILE *out, const sf_compare *cmp)
+{
+	sf_compare_rank_by used = sf_compare_rank_used(cmp);
+	const sf_compare_ranking *by = sf_compare_ranking_get(used);
+	size_t first = cmp->n > 0 ? cmp->order[0] : SIZE_MAX;
+	size_t aicc = sf_compare_first_by(cmp, SF_COMPARE_RANK_AICC);
+
+	if (cmp->s.rank == SF_COMPARE_RANK_DEFAULT && cmp->s.train == NULL)
+		return;
+	fprintf(out, "ranked by %s", by->score);
+	if (cmp->s.rank != SF_COMPARE_RANK_DEFAULT)
+		fprintf(out, " (--rank %s)", by->name);
+	else
+		fprintf(out, ": --train asks how well each formula predicts "
+		             "the rows it holds out (--rank aicc ranks by the "
+		             "fit to every row)");
+	if (used != SF_COMPARE_RANK_AICC) {
+		fprintf(out, "; the weights are Akaike's, from AICc");
+		if (aicc != SIZE_MAX && first != SIZE_MAX && aicc != first) {
+			fputs(", and AICc ranks '", out);
+			sf_escape_print(out, cmp->c[aicc]->label, 0);
+			fputs("' first", out);
+		}
+	}
+	fputs("\n\n", out);
+}
+
 /* The ranking and the extrapolation by value: an sf_run_print_fn. */
 static int
 print_text(FILE *out, const void *arg)
 {
+	print_ranking(out, arg);
 	print_table(out, arg);
 	print_exact(out, arg);
 	print_levels(out, arg);
@@ -363,6 +396,7 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	    .train = s->train,
 	    .kfold = s->kfold,
 	    .options = s->options,
+	    .rank = s->rank,
 	    .warn = s->warn,
 	    .warn_ctx = s->warn_ctx,
 	};
@@ -370,6 +404,11 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	int rc;
 
 	*out = NULL;
+	if (s->rank == SF_COMPARE_RANK_EXTRAPOLATION && s->train == NULL) {
+		free(r);
+		return sf_run_request(err, "--rank extrapolation needs --train "
+		                           "(the rows to extrapolate to)");
+	}
 	if (r == NULL || (r->compare = sf_compare_alloc(&settings)) == NULL) {
 		free(r);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
