@@ -369,7 +369,7 @@ fi
 expect 0 "^n / p$" "discover --shapes lists the grammar" -- discover "$work/spark.yaml" --shapes
 expect 2 "max-terms needs a whole number from 1 to 8, not '9'" "discover --max-terms too large" -- discover "$work/spark.yaml" --max-terms 9
 expect 2 "beam needs a whole number from 1" "discover --beam 0" -- discover "$work/spark.yaml" --beam 0
-expect 2 "budget needs a whole number >= 1" "discover --budget text" -- discover "$work/spark.yaml" --budget many
+expect 2 "budget needs a whole number from 1 to 1000000" "discover --budget text" -- discover "$work/spark.yaml" --budget many
 expect 2 "extrapolate: 'q' is not an input; did you mean 'p'" "discover --extrapolate unknown" -- discover "$work/spark.yaml" --extrapolate q
 expect 2 "train:1:1: unknown name 'q'" "discover --train with an unknown name" -- discover "$work/spark.yaml" --train 'q <= 16'
 expect 2 "hold 2 values of p: forward chaining needs at least 3" "discover with too few levels" -- discover "$work/spark.yaml" --train 'p <= 12'

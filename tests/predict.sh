@@ -237,6 +237,12 @@ expect 2 'were not fitted to the same rows' "fits of other rows are not averaged
 expect 2 'weights goes with two or more fit files' "--weights with one fit" \
 	-- predict "$work/cand-generic.json" --weights equal --at p=8,b=16,n=256000
 
+# What makes the interval wide beyond the range, in text and JSON.
+expect 0 "point 1: model error" "predict names the interval's largest part beyond the range" \
+	-- predict "$work/ddp-now.json" --at p=64,b=16,n=256000
+expect 0 '"interval_parts": {' "predict --json gives each point's interval parts" \
+	-- predict "$work/ddp-now.json" --at p=64,b=16,n=256000 --json
+
 # ---- next ------------------------------------------------------------------
 expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32

@@ -14,7 +14,9 @@
 #include "base/text.h"
 #include "base/yaml_out.h"
 #include "expr/expr.h"
+#include "base/clock.h"
 #include "discover/discover.h"
+#include "discover/setup.h"
 #include "input/csv.h"
 #include "input/formula.h"
 #include "testing.h"
@@ -221,6 +223,8 @@ test_errors(void)
 	    {"", "p > 100", NULL, SF_EVALUE, 0, 0, "selects none of the 12"},
 	    {"", NULL, "bb", SF_ENAME, 0, 0,
 	     "--extrapolate: 'bb' is not an input; did you mean 'b'?"},
+	    {"discover: {budget: 1000001}\n", NULL, NULL, SF_EVALUE, 3, 11,
+	     "discover.budget must be at most 1000000 formulas"},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -932,12 +936,30 @@ test_hostile_model_file(void)
 	}
 }
 
+/* A search stops adding formulas at its budget or its time limit. */
+static void
+test_stop(void)
+{
+	sf_setup st = {0};
+
+	st.budget = 10;
+	sf_clock_now(&st.start);
+	CU_ASSERT_EQUAL(sf_setup_stop(&st, 9), 0);
+	CU_ASSERT_EQUAL(sf_setup_stop(&st, 10), SF_DISCOVER_STOP_BUDGET);
+	st.time_limit = 3600;
+	CU_ASSERT_EQUAL(sf_setup_stop(&st, 9), 0);
+	st.time_limit = 1e-9; /* already past */
+	CU_ASSERT_EQUAL(sf_setup_stop(&st, 9), SF_DISCOVER_STOP_TIME);
+	CU_ASSERT_EQUAL(sf_setup_stop(&st, 10), SF_DISCOVER_STOP_BUDGET);
+}
+
 int
 main(void)
 {
 	static CU_TestInfo tests[] = {
 	    {"grammar: shapes of small grids", test_grammar},
 	    {"errors: names, levels, --train", test_errors},
+	    {"the budget and the time limit stop a search", test_stop},
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
 	    {"the same board on 1 and 3 threads", test_threads},

@@ -2,11 +2,14 @@
  * test_run.c - every command's pipeline as one library call (src/run/):
  * a fit through sf_run_fit() gives the constants and JSON `scalefit fit
  * --json` prints; validate, compare, predict, scale and next each answer;
- * a fleet gives the groups JSON; a bad model or a bad point comes back as
- * an error code and message, and nothing is printed.
+ * a fleet gives the groups JSON; discover gives its board, the winner's
+ * model file (which loads) and its path, the grammar's shapes, a fleet,
+ * and refuses rows that are not a file; a bad model or a bad point comes back
+ * as an error code and message, and nothing is printed.
  */
 #include "run/check.h"
 #include "run/compare.h"
+#include "run/discover.h"
 #include "run/fit.h"
 #include "run/next.h"
 #include "run/predict.h"
@@ -29,18 +32,13 @@ static char dir[256];
 static int
 suite_init(void)
 {
-	snprintf(dir, sizeof dir, "%s/scalefit-run.XXXXXX",
-	         getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(dir) == NULL;
+	return sf_test_dir_make(dir, sizeof dir, "run");
 }
 
 static int
 suite_clean(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	return system(cmd) != 0;
+	return sf_test_dir_remove(dir);
 }
 
 /* The path of file name in dir (a static buffer). */
@@ -406,6 +404,86 @@ silent(void (*f)(void))
 	return size;
 }
 
+/* discover: the board, the winner's model file, the shapes, a fleet, and
+ * the requests it refuses. */
+static void
+test_discover(void)
+{
+	sf_model_set *set = load(MODEL), *written = NULL;
+	sf_run_discover_settings s;
+	sf_run_discover_result *r = NULL;
+	sf_table *t = NULL;
+	sf_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	sf_run_discover_settings_init(&s);
+	s.options.threads = 1;
+	s.json = 1;
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(r->search);
+	CU_ASSERT(r->search->nboard > 1);
+	CU_ASSERT_PTR_NULL(r->fleet);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "best found"));
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(r->out.json, "discover"));
+	/* not written: beside the model file, named after the model */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->model_path, "expressions/amdahl-"));
+	CU_ASSERT_EQUAL(sf_model_parse(r->model_path, r->model_text,
+	                               strlen(r->model_text), &written, NULL,
+	                               NULL, &err),
+	                SF_OK);
+	/* an ensemble of the winner (d1) and the tied formulas after it */
+	if (written != NULL) {
+		CU_ASSERT(written->ensemble);
+		CU_ASSERT_EQUAL(written->count, r->search->nmembers);
+		CU_ASSERT_STRING_EQUAL(written->models[0]->name, "d1");
+	}
+	sf_model_set_free(written);
+	sf_run_discover_result_free(r);
+	/* the grammar alone */
+	s.shapes = 1;
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT(r->nshapes > 5);
+	CU_ASSERT_PTR_NULL(r->search);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, r->shapes[0]));
+	sf_run_discover_result_free(r);
+	s.shapes = 0;
+	/* every group of a column alone */
+	s.data.by = "model";
+	s.data.change.where = "job == 'resnet50'";
+	sf_model_set_free(set);
+	set = NULL;
+	CU_ASSERT_EQUAL_FATAL(sf_run_data_load(sf_test_path(MODEL), NULL, 0,
+	                                       &s.data.change, NULL, NULL, &set,
+	                                       &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(r->fleet);
+	CU_ASSERT_PTR_NULL(r->search);
+	CU_ASSERT_PTR_NULL(r->model_text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "groups,"));
+	sf_run_discover_result_free(r);
+	/* a fleet writes no model file */
+	s.output = in_dir("found.yaml");
+	CU_ASSERT_EQUAL(sf_run_discover(set, &s, &r, &err), SF_EREQUEST);
+	CU_ASSERT_PTR_NULL(r);
+	s.data.by = NULL;
+	/* the model file it writes must name its data: no table */
+	s.output = NULL;
+	CU_ASSERT_EQUAL_FATAL(sf_table_parse("gpus,step_time_s\n1,2\n", 21,
+	                                     "<stdin>", NULL, &t, &err),
+	                      SF_OK);
+	s.data.table = t;
+	CU_ASSERT_EQUAL(sf_run_discover(set, &s, &r, &err), SF_EREQUEST);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not standard input"));
+	s.data.table = NULL;
+	/* and never over its model file */
+	s.output = set->models[0]->path;
+	CU_ASSERT_EQUAL(sf_run_discover(set, &s, &r, &err), SF_EREQUEST);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "would overwrite"));
+	sf_table_free(t);
+	sf_model_set_free(set);
+}
+
 static int bad_code, bad_line, bad_column;
 static char bad_file[SF_ERROR_FILE_MAX];
 
@@ -465,6 +543,8 @@ main(void)
 	    {"scale, and a study the fit cannot answer", test_scale},
 	    {"next", test_next},
 	    {"check and its groups", test_check},
+	    {"discover: board, model file, shapes, fleet, refusals",
+	     test_discover},
 	    {"a bad model: code, FILE:LINE:COL, nothing printed",
 	     test_bad_model},
 	    {"no such model: a fault of the request", test_no_such_model},

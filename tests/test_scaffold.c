@@ -3,7 +3,11 @@
  * guessed from names as people write them (rates are none), the columns
  * chosen, the refusals, and the written model: it loads, binds its data
  * and its bounds follow from the data (largest time over multiplier,
- * rounded up to 1, 2 or 5 times a power of ten).
+ * rounded up to 1, 2 or 5 times a power of ten); at the edges (issue 25):
+ * a name with control characters written with _, a data file whose path
+ * holds one refused, times whose bounds would overflow refused at their
+ * row, the smallest times still bounded, a bad cell of the time or the
+ * workers column named at its place.
  */
 #include "base/text.h"
 #include "input/dataset.h"
@@ -125,9 +129,9 @@ test_full(void)
 	/* t0 <= the largest time, 100; c b steps = n / p: c <= 100 / 3200
 	 * = 0.03125 -> 0.05; r n: r <= 30 / 6400 ... 100 / 3200 -> 0.05;
 	 * a steps, steps = n / (p b) = 100, 50, 25: a <= 30 / 25 = 1.2 -> 2 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t0: {min: \"0\", max: \"100\"}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "c: {min: \"0\", max: \"0.05\"}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: \"0\", max: \"2\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t0: {min: 0, max: 100}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "c: {min: 0, max: 0.05}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: 0, max: 2}"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
 	free(text);
 	sf_table_free(t);
@@ -188,7 +192,7 @@ test_steps(void)
 	    strstr(text, "  n: \"iterations * global_batch\"  #"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps: \"n / (p * b)\"\n"));
 	/* r n <= time: r <= 50 / 6400 ... 10 / 6400 -> 0.01 */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r: {min: \"0\", max: \"0.01\"}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "r: {min: 0, max: 0.01}"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 3);
 	free(text);
 	sf_table_free(t);
@@ -217,9 +221,12 @@ test_refusals(void)
 	    {"workers,images_per_sec\n1,2\n", "looks like the measured time",
 	     SF_ENAME},
 	    {"lr,time\n1,2\n", "looks like the number of workers", SF_ENAME},
-	    /* a text column is never an input */
-	    {"workers,time\na,2\nb,3\n", "looks like the number of workers",
-	     SF_ENAME},
+	    /* a text column is never an input: its first cell that is not
+	     * a number is named */
+	    {"workers,time\na,2\nb,3\n",
+	     "column 'workers' looks like the number of workers, but it is "
+	     "not numeric: 'a' is not a number",
+	     SF_ETYPE},
 	};
 	sf_scaffold g;
 	sf_error err;
@@ -306,6 +313,102 @@ test_hostile(void)
 	}
 }
 
+/* The edges of what init can write. */
+static void
+test_edges(void)
+{
+	sf_model_set *set = NULL;
+	sf_scaffold g;
+	sf_error err;
+	sf_table *t = table("workers,time\n1,10\n2,6\n4,4\n");
+	char *text = NULL;
+
+	/* a name's control characters: _ (the loader refuses them) */
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_write(t, &g, "a\nb\x1b\x7f\tc",
+	                                        "runs.csv", &text, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(sf_model_parse("m.yaml", text, strlen(text), &set, NULL,
+	                               NULL, &err),
+	                SF_OK);
+	if (set != NULL)
+		CU_ASSERT_STRING_EQUAL(set->models[0]->name, "a_b__\tc");
+	sf_model_set_free(set);
+	free(text);
+	/* a data file's control character: refused, nothing written */
+	CU_ASSERT_EQUAL(sf_scaffold_write(t, &g, "m", "a\nb.csv", &text, &err),
+	                SF_EVALUE);
+	CU_ASSERT_PTR_NULL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "control character \\x0A"));
+	/* a data file's path that data.file would read as empty */
+	CU_ASSERT_EQUAL(sf_scaffold_write(t, &g, "m", "\t\t", &text, &err),
+	                SF_EVALUE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "white space only"));
+	sf_table_free(t);
+	/* bounds beyond the largest double: refused at the row */
+	t = table("workers,time\n1,1e308\n2,1.7e308\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(sf_scaffold_write(t, &g, "m", "r.csv", &text, &err),
+	                SF_EVALUE);
+	CU_ASSERT_PTR_NULL(text);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "too large for a model"));
+	sf_table_free(t);
+	/* the smallest times: bounds above 0, the model reads back */
+	t = table("workers,time\n1,5e-324\n2,1e-320\n4,2e-308\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "r.csv", &text, &err), SF_OK);
+	CU_ASSERT_EQUAL(sf_model_parse("m.yaml", text, strlen(text), &set, NULL,
+	                               NULL, &err),
+	                SF_OK);
+	for (size_t i = 0; set != NULL && i < set->models[0]->nparams; i++)
+		CU_ASSERT(set->models[0]->params[i].max > 0);
+	sf_model_set_free(set);
+	free(text);
+	sf_table_free(t);
+	/* columns a model cannot name whole: refused at their name */
+	{
+		static const struct {
+			const char *csv, *message;
+			int column;
+		} cases[] = {
+		    {"gpus,time \v\n1,10\n2,6\n", "ends with white space", 11},
+		    {"gpus,time\xff\n1,10\n2,6\n", "not UTF-8", 10},
+		    {"\"\ngpus\",time\n1,10\n2,6\n", "starts with white space",
+		     1},
+		};
+
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			t = table(cases[i].csv);
+			CU_ASSERT_EQUAL(sf_scaffold_guess(t, &g, &err),
+			                SF_ENAME);
+			CU_ASSERT_EQUAL(err.line, 1);
+			CU_ASSERT_EQUAL(err.column, cases[i].column);
+			CU_ASSERT_PTR_NOT_NULL(
+			    strstr(err.message, cases[i].message));
+			sf_table_free(t);
+		}
+	}
+	/* a global batch over a column that is not a name: no b */
+	t = table("nodes,global&batch,train_time_s\n1,256,50\n2,256,30\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "r.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NULL(strstr(text, "  b: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "steps * c\""));
+	free(text);
+	sf_table_free(t);
+	/* one cell makes the time column text: named at its place */
+	t = table("gpus,time_s\n1,10\n2,0x10\n4,4\n");
+	CU_ASSERT_EQUAL(sf_scaffold_guess(t, &g, &err), SF_ETYPE);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_EQUAL(err.column, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'time_s' looks like"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'0x10' is not a number"));
+	sf_table_free(t);
+}
+
 int
 main(void)
 {
@@ -316,6 +419,8 @@ main(void)
 	    {"steps and a global batch; a per-step time", test_steps},
 	    {"no time, no workers, no usable row", test_refusals},
 	    {"hostile cells and names: the model reads back", test_hostile},
+	    {"the edges: control characters, huge and tiny times, a bad cell",
+	     test_edges},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

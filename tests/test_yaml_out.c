@@ -4,11 +4,17 @@
  * characters, DEL, the characters YAML reads as line breaks, invalid
  * UTF-8); every hostile text read back by libyaml as itself, as a value
  * and as a key; comments that cannot end early; which keys stay plain;
+ * numbers written plain as the shortest text that reads back exactly
+ * (to libyaml a plain scalar; to YAML 1.1 and 1.2 a number), a number that
+ * is not finite refused with the keys that lead to it; misuse reported;
  * and a whole document of mappings, flow collections and notes.
  */
+#include "base/number.h"
 #include "base/yaml_out.h"
 #include "testing.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -216,6 +222,106 @@ test_invalid_utf8(void)
 	free(doc);
 }
 
+/* A number is written plain and reads back as the same double; its text
+ * is a number to YAML 1.1 too (a point before any exponent). */
+static void
+test_numbers(void)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} cases[] = {
+	    {0, "0"},
+	    {1000, "1000"},
+	    {-3, "-3"},
+	    {0.1, "0.1"},
+	    {1.0 / 3, "0.3333333333333333"},
+	    {2e-05, "2.0e-05"},
+	    {2.5e-07, "2.5e-07"},
+	    {1e21, "1.0e+21"},
+	    {1e7, "1.0e+07"},
+	    {123456, "123456"},
+	    {DBL_MAX, "1.7976931348623157e+308"},
+	    {DBL_MIN, "2.2250738585072014e-308"},
+	    {5e-324, "5.0e-324"},
+	    {-1.5e-300, "-1.5e-300"},
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sf_text t = SF_TEXT_INIT;
+		sf_yaml_out y;
+		char *doc = NULL, *back, want[96];
+		size_t keys;
+		double v = NAN;
+
+		sf_yaml_out_init(&y, &t);
+		sf_yaml_out_number(&y, "v", cases[i].v, NULL);
+		CU_ASSERT_EQUAL_FATAL(sf_yaml_out_finish(&y, &doc, NULL),
+		                      SF_OK);
+		snprintf(want, sizeof want, "v: %s\n", cases[i].text);
+		if (strcmp(doc, want) != 0)
+			fprintf(stderr, "\n%zu: %s", i, doc);
+		CU_ASSERT_STRING_EQUAL(doc, want);
+		back = load_value(doc, "v", &keys);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+		CU_ASSERT_EQUAL(sf_parse_double(back, &v), SF_OK);
+		CU_ASSERT(v == cases[i].v);
+		CU_ASSERT(strchr(back, 'e') == NULL ||
+		          strchr(back, '.') < strchr(back, 'e'));
+		free(back);
+		free(doc);
+	}
+}
+
+/* A number that is not finite is never written: the document is
+ * refused, naming the keys that lead to it. */
+static void
+test_not_finite(void)
+{
+	static const double bad[] = {INFINITY, -INFINITY, NAN};
+	static const char *const said[] = {"parameters.t0.max would be inf",
+	                                   "parameters.t0.max would be -inf",
+	                                   "parameters.t0.max would be nan"};
+
+	for (size_t i = 0; i < 3; i++) {
+		sf_text t = SF_TEXT_INIT;
+		sf_yaml_out y;
+		sf_error err;
+		char *doc = NULL;
+
+		sf_error_clear(&err);
+		sf_yaml_out_init(&y, &t);
+		sf_yaml_out_pair(&y, "name", "m", NULL);
+		sf_yaml_out_map(&y, "parameters");
+		sf_yaml_out_flow_map(&y, "t0");
+		sf_yaml_out_number(&y, "min", 0, NULL);
+		sf_yaml_out_number(&y, "max", bad[i], NULL);
+		sf_yaml_out_end(&y, NULL);
+		sf_yaml_out_end(&y, NULL);
+		sf_yaml_out_number(&y, "tie", 0.05, NULL);
+		CU_ASSERT_EQUAL(sf_yaml_out_finish(&y, &doc, &err), SF_EVALUE);
+		CU_ASSERT_PTR_NULL(doc);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, said[i]));
+		CU_ASSERT_PTR_NULL(t.data); /* nothing left behind */
+	}
+	{
+		sf_text t = SF_TEXT_INIT;
+		sf_yaml_out y;
+		sf_error err;
+		char *doc = NULL;
+
+		sf_yaml_out_init(&y, &t);
+		sf_yaml_out_map(&y, "discover");
+		sf_yaml_out_flow_seq(&y, "exponents");
+		sf_yaml_out_item_number(&y, 0.5);
+		sf_yaml_out_item_number(&y, NAN);
+		sf_yaml_out_end(&y, NULL);
+		CU_ASSERT_EQUAL(sf_yaml_out_finish(&y, &doc, &err), SF_EVALUE);
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(err.message, "discover.exponents would be nan"));
+	}
+}
+
 static void
 test_keys(void)
 {
@@ -270,16 +376,16 @@ test_document(void)
 	                       "  file: \"d.csv\"  # relative to this file\n"
 	                       "  # where: \"x == 'a'\"\n"
 	                       "parameters:\n"
-	                       "  t0: {min: \"0\", max: "
-	                       "\"0.3333333333333333\"}  # fitted 0.2\n"
+	                       "  t0: {min: 0, max: 0.3333333333333333}  "
+	                       "# fitted 0.2\n"
 	                       "discover:\n"
-	                       "  exponents: [\"-0.5\", \"1e+21\"]\n"
-	                       "  beam: \"8\"\n"
-	                       "  overlap: \"true\"\n");
+	                       "  exponents: [-0.5, 1.0e+21]\n"
+	                       "  beam: 8\n"
+	                       "  overlap: true\n");
 	free(doc);
 
 	/* misuse leaves no text: an item outside a sequence, a comment in a
-	 * flow collection, an end with nothing open */
+	 * flow collection, an end with nothing open, a flow left open */
 	sf_yaml_out_init(&y, &t);
 	sf_yaml_out_item(&y, "x");
 	CU_ASSERT_PTR_NULL(sf_text_take(&t));
@@ -289,7 +395,12 @@ test_document(void)
 	CU_ASSERT_PTR_NULL(sf_text_take(&t));
 	sf_yaml_out_init(&y, &t);
 	sf_yaml_out_end(&y, NULL);
-	CU_ASSERT_PTR_NULL(sf_text_take(&t));
+	CU_ASSERT_EQUAL(sf_yaml_out_finish(&y, &doc, NULL), SF_EINTERNAL);
+	CU_ASSERT_PTR_NULL(doc);
+	sf_yaml_out_init(&y, &t);
+	sf_yaml_out_flow_seq(&y, "a");
+	CU_ASSERT_EQUAL(sf_yaml_out_finish(&y, &doc, NULL), SF_EINTERNAL);
+	CU_ASSERT_PTR_NULL(doc);
 }
 
 int
@@ -299,6 +410,8 @@ main(void)
 	    {"escapes of a double-quoted scalar", test_escapes},
 	    {"hostile texts read back as themselves", test_round_trip},
 	    {"invalid UTF-8 escaped, still YAML", test_invalid_utf8},
+	    {"numbers plain, read back exactly", test_numbers},
+	    {"a number not finite refused, named", test_not_finite},
 	    {"plain keys: safe identifiers only", test_keys},
 	    {"a document: maps, flows, comments, notes", test_document},
 	    CU_TEST_INFO_NULL,

@@ -13,8 +13,9 @@
  * from a model file of the source tree; sf_test_warnings collects the
  * warnings a library call reports through its sf_warn_fn; sf_test_fitfile
  * loads a fit file of tests/data/, and sf_test_keys and sf_test_number
- * read the JSON documents the library writes.  Everything here is static
- * inline, so each test program takes what it uses.
+ * read the JSON documents the library writes; sf_test_dir_make and
+ * sf_test_dir_remove give a suite a directory of its own.  Everything here is
+ * static inline, so each test program takes what it uses.
  */
 #ifndef SF_TESTING_H
 #define SF_TESTING_H
@@ -234,6 +235,32 @@ static inline double
 sf_test_number(const json_t *o, const char *key)
 {
 	return json_number_value(json_object_get(o, key));
+}
+
+/*
+ * A fresh directory for a suite's files under $TMPDIR (else /tmp), named
+ * scalefit-PREFIX.XXXXXX: its path into dir (size bytes).  Returns 0, or
+ * -1 when it could not be made, as a suite's init function returns.
+ */
+static inline int
+sf_test_dir_make(char *dir, size_t size, const char *prefix)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, size, "%s/scalefit-%s.XXXXXX", tmp != NULL ? tmp : "/tmp",
+	         prefix);
+	return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+/* Remove directory dir and all it holds: 0, or -1 as a suite's cleanup
+ * function returns. */
+static inline int
+sf_test_dir_remove(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) != 0 ? -1 : 0;
 }
 
 #endif /* SF_TESTING_H */

@@ -1,10 +1,12 @@
 /*
- * yaml_out.c - a YAML writer whose every scalar is double-quoted and whose
- * comments hold no line break (yaml_out.h).
+ * yaml_out.c - a YAML writer whose every text scalar is double-quoted,
+ * whose numbers are its own and finite, and whose comments hold no line
+ * break (yaml_out.h).
  */
 #include "base/yaml_out.h"
 #include "base/number.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +77,21 @@ escape(sf_text *t, const char *text, int scalar)
 	}
 }
 
+long
+sf_yaml_out_invalid_utf8(const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	while (*s != '\0') {
+		size_t len = 1;
+
+		if (*s >= 0x80 && utf8_next(s, &len) < 0)
+			return (long)(s - (const unsigned char *)text);
+		s += len;
+	}
+	return -1;
+}
+
 void
 sf_yaml_out_quote(sf_text *t, const char *text)
 {
@@ -123,6 +140,32 @@ sf_yaml_out_init(sf_yaml_out *y, sf_text *text)
 {
 	memset(y, 0, sizeof *y);
 	y->text = text;
+}
+
+/* Refuse the document: the first refusal's code and message are kept,
+ * and the text is marked failed so that no half document is taken. */
+static void refuse(sf_yaml_out *y, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+refuse(sf_yaml_out *y, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	y->text->failed = 1;
+	if (y->refused != SF_OK)
+		return;
+	y->refused = code;
+	va_start(ap, fmt);
+	vsnprintf(y->why, sizeof y->why, fmt, ap);
+	va_end(ap);
+}
+
+/* The writer's caller got the order of calls wrong: no document. */
+static void
+misuse(sf_yaml_out *y, const char *what)
+{
+	refuse(y, SF_EINTERNAL, "the YAML writer was misused: %s", what);
 }
 
 /* 1 inside a flow collection. */
@@ -181,7 +224,8 @@ sf_yaml_out_comment(sf_yaml_out *y, const char *fmt, ...)
 	va_list ap;
 
 	if (in_flow(y)) {
-		y->text->failed = 1; /* a comment would end the line */
+		misuse(y, "a comment inside a flow collection would end its "
+		          "line");
 		return;
 	}
 	va_start(ap, fmt);
@@ -209,12 +253,61 @@ sf_yaml_out_pair(sf_yaml_out *y, const char *k, const char *value,
 	line_end(y, note);
 }
 
+char *
+sf_yaml_out_number_text(char *buf, size_t n, double v)
+{
+	char mantissa[32], *e;
+
+	if (!isfinite(v))
+		return NULL;
+	sf_format_double(buf, n, v);
+	/* 1e+21 is a number to YAML 1.2 but text to YAML 1.1, which wants
+	 * a point: 1.0e+21 is a number to both. */
+	if ((e = strchr(buf, 'e')) != NULL &&
+	    memchr(buf, '.', (size_t)(e - buf)) == NULL) {
+		snprintf(mantissa, sizeof mantissa, "%.*s", (int)(e - buf),
+		         buf);
+		snprintf(mantissa + strlen(mantissa),
+		         sizeof mantissa - strlen(mantissa), ".0%s", e);
+		snprintf(buf, n, "%s", mantissa);
+	}
+	return buf;
+}
+
+/* key: text, text written as it is (a number or a boolean). */
+static void
+plain_pair(sf_yaml_out *y, const char *k, const char *text, const char *note)
+{
+	key(y, k);
+	sf_text_puts(y->text, ": ");
+	sf_text_puts(y->text, text);
+	line_end(y, note);
+}
+
+/* The text of v, or NULL after refusing the document for key k (NULL:
+ * an item of the innermost collection). */
+static const char *
+finite_text(sf_yaml_out *y, const char *k, double v, char *buf, size_t n)
+{
+	if (sf_yaml_out_number_text(buf, n, v) != NULL)
+		return buf;
+	refuse(y, SF_EVALUE,
+	       "%s%s%s would be %s: a model file holds finite numbers only",
+	       y->where, y->where[0] != '\0' && k != NULL ? "." : "",
+	       k != NULL ? k : "",
+	       isnan(v) ? "nan"
+	       : v > 0  ? "inf"
+	                : "-inf");
+	return NULL;
+}
+
 void
 sf_yaml_out_number(sf_yaml_out *y, const char *k, double v, const char *note)
 {
 	char t[32];
 
-	sf_yaml_out_pair(y, k, sf_format_double(t, sizeof t, v), note);
+	if (finite_text(y, k, v, t, sizeof t) != NULL)
+		plain_pair(y, k, t, note);
 }
 
 void
@@ -223,13 +316,13 @@ sf_yaml_out_count(sf_yaml_out *y, const char *k, size_t n, const char *note)
 	char t[32];
 
 	snprintf(t, sizeof t, "%zu", n);
-	sf_yaml_out_pair(y, k, t, note);
+	plain_pair(y, k, t, note);
 }
 
 void
 sf_yaml_out_bool(sf_yaml_out *y, const char *k, int v, const char *note)
 {
-	sf_yaml_out_pair(y, k, v ? "true" : "false", note);
+	plain_pair(y, k, v ? "true" : "false", note);
 }
 
 /* Open a collection under key k: ':' a block mapping, '{' or '['.  A
@@ -237,10 +330,17 @@ sf_yaml_out_bool(sf_yaml_out *y, const char *k, int v, const char *note)
 static void
 open_collection(sf_yaml_out *y, const char *k, char kind)
 {
+	size_t n = strlen(y->where);
+
 	if (y->depth == SF_YAML_OUT_DEPTH || in_flow(y)) {
-		y->text->failed = 1; /* the writer's caller's bug: no text */
+		misuse(y, y->depth == SF_YAML_OUT_DEPTH
+		              ? "collections nested too deep"
+		              : "a collection inside a flow collection");
 		return;
 	}
+	y->at[y->depth] = n;
+	snprintf(y->where + n, sizeof y->where - n, "%s%s", n > 0 ? "." : "",
+	         k);
 	key(y, k);
 	if (kind == ':' || kind == '-') {
 		sf_text_puts(y->text, ":\n");
@@ -294,7 +394,7 @@ void
 sf_yaml_out_item(sf_yaml_out *y, const char *value)
 {
 	if (y->depth == 0 || y->open[y->depth - 1] != '[') {
-		y->text->failed = 1; /* an item belongs in a sequence */
+		misuse(y, "an item outside a sequence");
 		return;
 	}
 	entry(y);
@@ -306,7 +406,14 @@ sf_yaml_out_item_number(sf_yaml_out *y, double v)
 {
 	char t[32];
 
-	sf_yaml_out_item(y, sf_format_double(t, sizeof t, v));
+	if (y->depth == 0 || y->open[y->depth - 1] != '[') {
+		misuse(y, "an item outside a sequence");
+		return;
+	}
+	if (finite_text(y, NULL, v, t, sizeof t) == NULL)
+		return;
+	entry(y);
+	sf_text_puts(y->text, t);
 }
 
 void
@@ -315,14 +422,32 @@ sf_yaml_out_end(sf_yaml_out *y, const char *note)
 	char kind;
 
 	if (y->depth == 0) {
-		y->text->failed = 1;
+		misuse(y, "an end with nothing open");
 		return;
 	}
 	kind = y->open[--y->depth];
+	y->where[y->at[y->depth]] = '\0';
 	if (kind == ':' || kind == '-') {
 		y->indent -= 2;
 		return;
 	}
 	sf_text_putc(y->text, kind == '{' ? '}' : ']');
 	line_end(y, note);
+}
+
+int
+sf_yaml_out_finish(sf_yaml_out *y, char **text, sf_error *err)
+{
+	int refused;
+
+	for (size_t i = 0; i < y->depth; i++)
+		if (y->open[i] != ':')
+			misuse(y, "a flow collection left open");
+	refused = y->refused;
+	*text = sf_text_take(y->text);
+	if (refused != SF_OK)
+		return sf_error_set(err, refused, "%s", y->why);
+	if (*text == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
 }

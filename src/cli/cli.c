@@ -504,22 +504,3 @@ cli_fleet_print(const sf_fleet *f, const sf_run_output *o, int json,
 		return cli_error(&err);
 	return f->failed > 0 ? fleet_failed(f) : SF_EXIT_OK;
 }
-
-int
-cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
-          sf_fleet_fn fn, void *ctx, int json, const char *output, int quiet)
-{
-	sf_run_output o = {0};
-	sf_fleet *f = NULL;
-	sf_error err;
-	int status;
-
-	sf_error_clear(&err);
-	if (sf_run_fleet(m, p, &d->run, fn, ctx, quiet ? NULL : cli_warning,
-	                 NULL, &f, &o, &err) != SF_OK)
-		return cli_error(&err);
-	status = cli_fleet_print(f, &o, json, output);
-	sf_run_output_clear(&o);
-	sf_fleet_free(f);
-	return status;
-}

@@ -247,15 +247,6 @@ int cli_print(const sf_run_output *o, int json);
 int cli_fleet_print(const sf_fleet *f, const sf_run_output *o, int json,
                     const char *output);
 
-/*
- * A command's --by run on problem p of model m: sf_run_fleet() with warn
- * on stderr unless quiet, then cli_fleet_print().  For the commands whose
- * pipeline is not yet a run of its own (discover).
- */
-int cli_fleet(const cli_data *d, const sf_model *m, const sf_problem *p,
-              sf_fleet_fn fn, void *ctx, int json, const char *output,
-              int quiet);
-
 /* Every command. */
 int sf_command_check(const sf_command *cmd, int argc, char **argv);
 int sf_command_fit(const sf_command *cmd, int argc, char **argv);

@@ -17,22 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The model's name: the data file's name without directory and
- * extension, "model" when that leaves nothing usable. */
-static void
-model_name(const char *data, char *buf, size_t size)
-{
-	const char *base = strrchr(data, '/');
-	size_t n;
-
-	base = base != NULL ? base + 1 : data;
-	n = strcspn(base, ".");
-	if (n == 0 || strcmp(data, "-") == 0)
-		snprintf(buf, size, "model");
-	else
-		snprintf(buf, size, "%.*s", (int)n, base);
-}
-
 /* data.file as the model will resolve it: relative to the model's
  * directory.  As given when the model goes to stdout or beside the
  * current directory's view of it; otherwise the data's absolute path. */
@@ -116,7 +100,7 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		                 "-o %s exists; choose another name, or add "
 		                 "--force to replace it",
 		                 output);
-	model_name(data, name, sizeof name);
+	sf_scaffold_name(data, name, sizeof name);
 	if (sf_table_load(data, NULL, &t, &err) != SF_OK ||
 	    sf_scaffold_guess(t, &g, &err) != SF_OK) {
 		status = cli_error(&err);

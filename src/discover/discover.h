@@ -103,11 +103,19 @@
 #define SF_DISCOVER_DEFAULT_MEMBERS 5
 enum { SF_DISCOVER_MAX_MEMBERS = 8 };
 
+/* The most formulas a search scores (--budget, discover.budget): it keeps
+ * every one (about 0.5 KB each), so this bounds its table at about 0.5 GB
+ * (scalefit(1), LIMITS). */
+#define SF_DISCOVER_MAX_BUDGET 1000000
+
 /* The command line's overrides, and what the command wants back. */
 typedef struct sf_discover_options {
 	const char *train;       /* --train EXPR: the training rows; NULL all */
 	const char *extrapolate; /* overrides discover.extrapolate; NULL */
-	size_t max_terms, beam, budget; /* 0: the block's, else the default */
+	size_t max_terms, beam;  /* 0: the block's, else the default */
+	size_t budget;           /* formulas scored at most, up to
+	                            SF_DISCOVER_MAX_BUDGET; 0: the block's, else the
+	                            default */
 	size_t top;     /* discovered formulas on the board; 0: default */
 	size_t members; /* formulas of the ensemble; 0: default, 1: the
 	                   winner alone */
@@ -169,7 +177,8 @@ typedef struct sf_discover_result {
 	size_t shapes;      /* distinct term shapes over the training rows */
 	size_t evaluated;   /* formulas scored */
 	int budget_reached; /* the search stopped at the budget */
-	double seconds;     /* of the search */
+	int time_limit_reached; /* the search stopped at the time limit */
+	double seconds;         /* of the search */
 	size_t factors, max_terms, beam, budget; /* the settings used */
 	double tie;
 	int overlap, continuous;
@@ -202,11 +211,18 @@ int sf_discover_split(const sf_dataset *d, const char *train, sf_dataset **out,
  * done here with o->train) under the block s, and score the formulas of
  * given[0..ngiven) (problems of the model file's own formulas, may be 0)
  * the same way through the fit pipeline (sf_tune_fit) for the board.
+ * The search stops adding formulas at the budget, and (with
+ * o->fit.time_limit, else the model's fit.time_limit) once that many
+ * seconds have passed since the call began: the formulas being scored are
+ * finished, the board is made of those scored (budget_reached,
+ * time_limit_reached).  The file's formulas and the winner's refit are
+ * each fitted under that time limit too, as `scalefit fit` fits them.
  * Returns SF_OK and a new result in *out.  Errors: a name in s or o that
  * is not a numeric input (SF_ENAME, at its position in m's file when it
- * comes from there), too few levels of the extrapolated input in the
- * training rows (SF_EVALUE: at least 3), no formula that could be fitted
- * (SF_EFAIL), the split's errors, SF_ENOMEM.
+ * comes from there), a budget above SF_DISCOVER_MAX_BUDGET (SF_EVALUE),
+ * too few levels of the extrapolated input in the training rows
+ * (SF_EVALUE: at least 3), no formula that could be fitted (SF_EFAIL),
+ * the split's errors, SF_ENOMEM.
  */
 int sf_discover_run(const sf_model *m, const sf_model_discover *s,
                     const sf_dataset *d, const sf_problem *given, size_t ngiven,

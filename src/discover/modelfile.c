@@ -315,8 +315,6 @@ write_formula(sf_yaml_out *y, const sf_discover_candidate *c)
 static void
 write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 {
-	char t[16];
-
 	sf_yaml_out_map(y, "fit");
 	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
 	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
@@ -338,10 +336,8 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		sf_yaml_out_item_number(y, r->exponents[i]);
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_flow_seq(y, "logs");
-	for (size_t i = 0; i < r->nlogs; i++) {
-		snprintf(t, sizeof t, "%d", r->logs[i]);
-		sf_yaml_out_item(y, t);
-	}
+	for (size_t i = 0; i < r->nlogs; i++)
+		sf_yaml_out_item_number(y, r->logs[i]);
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_count(y, "factors", r->factors, NULL);
 	sf_yaml_out_count(y, "max_terms", r->max_terms, NULL);
@@ -435,9 +431,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	}
 	write_settings(&y, r, m);
 	free(file);
-	if ((*text = sf_text_take(&b)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return SF_OK;
+	return sf_yaml_out_finish(&y, text, err);
 }
 
 int

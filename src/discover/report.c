@@ -67,7 +67,9 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
 	    r->evaluated, r->seconds,
 	    r->seconds > 0 ? (double)r->evaluated / r->seconds : 0.0, r->beam,
-	    r->budget_reached ? "; stopped at the budget" : "");
+	    r->budget_reached       ? "; stopped at the budget"
+	    : r->time_limit_reached ? "; stopped at the time limit"
+	                            : "");
 }
 
 /* The ensemble the model file holds, and how to see where it parts ways. */
@@ -205,7 +207,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 		    members, json_integer((json_int_t)(r->members[i] + 1)));
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
-	    "s:I, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I, "
+	    "s:I, s:o, s:o, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, s:I, "
+	    "s:I, "
 	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
 	    "file", m->path, "data", data, "discover", "extrapolate",
@@ -217,7 +220,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    (json_int_t)r->rows, "held_out", (json_int_t)r->held_out, "levels",
 	    levels, "folds", folds, "shapes", (json_int_t)r->shapes,
 	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
-	    r->budget_reached, "seconds", "elapsed", sf_json_number(r->seconds),
+	    r->budget_reached, "time_limit_reached", r->time_limit_reached,
+	    "seconds", "elapsed", sf_json_number(r->seconds),
 	    "formulas_per_second",
 	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
 	                                  : NAN),

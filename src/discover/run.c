@@ -4,6 +4,7 @@
  * formulas scored alike, and the board; and the grammar alone
  * (sf_discover_shapes).
  */
+#include "base/clock.h"
 #include "discover/board.h"
 #include "discover/discover.h"
 #include "discover/given.h"
@@ -13,17 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double
-seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) +
-	       1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
 
 /* The settings and the grammar, recorded in the result. */
 static int
@@ -108,7 +98,7 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	int rc;
 
 	*out = NULL;
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	sf_clock_now(&start);
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	if ((rc = sf_setup_make(m, s, d, o, &st, err)) != SF_OK ||
@@ -124,8 +114,11 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	    (rc = sf_search_run(&se, err)) != SF_OK)
 		goto done;
 	r->evaluated = se.n;
-	r->budget_reached = se.budget_reached;
-	r->seconds = seconds_since(&start);
+	/* the search says that it stopped early; at fewer formulas than
+	 * the budget it was the time limit (sf_setup_stop) */
+	r->budget_reached = se.budget_reached && se.n >= st.budget;
+	r->time_limit_reached = se.budget_reached && se.n < st.budget;
+	r->seconds = sf_clock_seconds_since(&start);
 	if ((rc = score_given(given, ngiven, o, &st, &g, &scored, err)) ==
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);

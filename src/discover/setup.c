@@ -3,6 +3,7 @@
  * (setup.h), and the training rows (sf_discover_split, discover.h).
  */
 #include "discover/setup.h"
+#include "base/clock.h"
 #include "base/suggest.h"
 #include "expr/expr.h"
 
@@ -16,6 +17,17 @@
 static const double default_exponents[] = {-1,      -0.5, 0,   1.0 / 3, 0.5,
                                            2.0 / 3, 1,    1.5, 2};
 static const int default_logs[] = {0, 1, 2};
+
+int
+sf_setup_stop(const sf_setup *st, size_t n)
+{
+	if (n >= st->budget)
+		return SF_DISCOVER_STOP_BUDGET;
+	if (st->time_limit > 0 &&
+	    sf_clock_seconds_since(&st->start) >= st->time_limit)
+		return SF_DISCOVER_STOP_TIME;
+	return 0;
+}
 
 void
 sf_discover_options_init(sf_discover_options *o)
@@ -117,6 +129,23 @@ setup_settings(const sf_model *m, const sf_model_discover *s,
 	    pick(o->max_terms, s->max_terms, SF_DISCOVER_DEFAULT_MAX_TERMS);
 	st->beam = pick(o->beam, s->beam, SF_DISCOVER_DEFAULT_BEAM);
 	st->budget = pick(o->budget, s->budget, SF_DISCOVER_DEFAULT_BUDGET);
+	st->time_limit =
+	    o->fit.time_limit > 0 ? o->fit.time_limit : m->fit.time_limit;
+	sf_clock_now(&st->start);
+	if (st->budget > SF_DISCOVER_MAX_BUDGET) {
+		const char *why = "formulas: a search keeps every formula it "
+		                  "scores, about 0.5 GB at the most";
+
+		if (o->budget > 0)
+			return sf_error_set(err, SF_EUSAGE,
+			                    "--budget must be at most %d %s",
+			                    SF_DISCOVER_MAX_BUDGET, why);
+		sf_error_at(err, SF_EVALUE, m->path, s->line, s->column,
+		            "discover.budget must be at most %d %s",
+		            SF_DISCOVER_MAX_BUDGET, why);
+		sf_error_quote(err, m->source, m->source_length);
+		return SF_EVALUE;
+	}
 	st->top = pick(o->top, 0, SF_DISCOVER_DEFAULT_TOP);
 	st->members = pick(o->members, 0, SF_DISCOVER_DEFAULT_MEMBERS);
 	if (st->members > SF_DISCOVER_MAX_MEMBERS)

@@ -19,12 +19,18 @@
 #include "input/model.h"
 
 #include <stddef.h>
+#include <time.h>
+
+/* Why a search stopped before it was done (sf_setup_stop). */
+enum { SF_DISCOVER_STOP_BUDGET = 1, SF_DISCOVER_STOP_TIME = 2 };
 
 /* The settings of one search: the block's, the options' overrides and
  * the defaults, and the roles of the inputs (indices into the dataset's
  * inputs, -1 for none). */
 typedef struct sf_setup {
 	size_t factors, max_terms, beam, budget, top, members;
+	struct timespec start; /* when the search began (base/clock.h) */
+	double time_limit;     /* seconds from start; 0: none */
 	double tie;
 	int overlap, continuous;
 	double exponents[SF_DISCOVER_MAX_LIST];
@@ -42,12 +48,23 @@ typedef struct sf_setup {
  * o that is not a numeric input (at its position in m's file when it
  * comes from there), a count that is the extrapolated input or among
  * discover.inputs; SF_EVALUE when no input says which to extrapolate
- * along; SF_EUSAGE for --max-terms above SF_DISCOVER_MAX_TERMS;
- * SF_ENOMEM.  st is the caller's to free (sf_setup_free) either way.
+ * along, or for a discover.budget above SF_DISCOVER_MAX_BUDGET (at the
+ * block); SF_EUSAGE for --max-terms above SF_DISCOVER_MAX_TERMS, or a
+ * --budget above SF_DISCOVER_MAX_BUDGET; SF_ENOMEM.  st is the caller's to free
+ * (sf_setup_free) either way.
  */
 int sf_setup_make(const sf_model *m, const sf_model_discover *s,
                   const sf_dataset *d, const sf_discover_options *o,
                   sf_setup *st, sf_error *err);
+
+/*
+ * Why a search of st holding n formulas must score no more:
+ * SF_DISCOVER_STOP_BUDGET when n has reached the budget,
+ * SF_DISCOVER_STOP_TIME when the time limit has passed since st->start,
+ * else 0.  The search asks before each formula it adds, so a step's
+ * formulas are scored whole.  Thread-safe (it reads the clock).
+ */
+int sf_setup_stop(const sf_setup *st, size_t n);
 
 /* Release st's use array. */
 void sf_setup_free(sf_setup *st);

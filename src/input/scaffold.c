@@ -2,11 +2,14 @@
  * scaffold.c - a starting model from a table's column names.
  */
 #include "input/scaffold.h"
+#include "base/number.h"
 #include "base/text.h"
 #include "base/yaml_out.h"
 #include "expr/expr.h"
+#include "input/problem.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +95,91 @@ worker_rank(const char *name)
 	       !has(lower, "gpu");
 }
 
+/*
+ * A text column whose name says role (what: "the measured time") made
+ * text by a cell that is not a number: err at that cell (FILE:LINE:COL,
+ * the line quoted), naming the column and the cell.  Returns SF_ETYPE, or
+ * SF_OK when no such column is there.
+ */
+static int
+text_column(const sf_table *t, sf_scaffold_role role, const char *what,
+            sf_error *err)
+{
+	for (size_t c = 0; c < sf_table_columns(t); c++) {
+		const char *name = sf_table_column_name(t, c);
+		const sf_error *cell = sf_table_column_first_text(t, c);
+
+		if (sf_scaffold_role_of(name) != role || cell == NULL)
+			continue;
+		if (err != NULL) {
+			*err = *cell;
+			sf_error_prefix(err,
+			                "column '%s' looks like %s, but it is "
+			                "not numeric: ",
+			                name, what);
+		}
+		return SF_ETYPE;
+	}
+	return SF_OK;
+}
+
+/* The longest column name a model's output or input names whole (the
+ * loader looks a name up in a buffer of 256 bytes: input/dataset.c). */
+enum { NAME_MAX_BYTES = 255 };
+
+/* Why a model cannot name column name whole, at *at (its byte), or NULL
+ * when it can: the loader trims white space around a column's name and
+ * looks up at most NAME_MAX_BYTES bytes; YAML reads a byte that is not
+ * UTF-8 back as another character. */
+static const char *
+unnameable(const char *name, size_t *at)
+{
+	size_t n = strlen(name);
+	long bad = sf_yaml_out_invalid_utf8(name);
+
+	*at = 0;
+	if (n > NAME_MAX_BYTES)
+		return "is longer than the 255 bytes a model can name";
+	if (isspace((unsigned char)name[0]))
+		return "starts with white space, which a model's column is "
+		       "trimmed of";
+	if (isspace((unsigned char)name[n - 1])) {
+		*at = n - 1;
+		return "ends with white space, which a model's column is "
+		       "trimmed of";
+	}
+	*at = bad >= 0 ? (size_t)bad : 0;
+	return bad >= 0 ? "holds a byte that is not UTF-8, which YAML reads "
+	                  "back as another character"
+	                : NULL;
+}
+
+/* SF_OK when the model can name every column g chose whole; else
+ * SF_ENAME at the first it cannot, saying why. */
+static int
+nameable_columns(const sf_table *t, const sf_scaffold *g, sf_error *err)
+{
+	const size_t chosen[] = {g->output, g->p, g->b, g->n, g->steps};
+
+	for (size_t i = 0; i < sizeof chosen / sizeof chosen[0]; i++) {
+		const char *why;
+		size_t at;
+		int line, column;
+
+		if (chosen[i] == SF_CSV_NONE ||
+		    (why = unnameable(sf_table_column_name(t, chosen[i]),
+		                      &at)) == NULL)
+			continue;
+		sf_table_column_position(t, chosen[i], &line, &column);
+		return sf_error_at(err, SF_ENAME, sf_table_file(t), line,
+		                   column + (int)at,
+		                   "column %zu's name %s: a model file cannot "
+		                   "name the column; rename it",
+		                   chosen[i] + 1, why);
+	}
+	return SF_OK;
+}
+
 int
 sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 {
@@ -154,6 +242,9 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 			g->n = g->steps = SF_CSV_NONE;
 		}
 	}
+	if (g->output == SF_CSV_NONE &&
+	    text_column(t, SF_ROLE_TIME, "the measured time", err) != SF_OK)
+		return SF_ETYPE;
 	if (g->output == SF_CSV_NONE)
 		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
 		                   "no numeric column looks like the measured "
@@ -161,6 +252,10 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		                   "duration, or ending in _s); its columns "
 		                   "are: %s",
 		                   columns);
+	if (g->p == SF_CSV_NONE &&
+	    text_column(t, SF_ROLE_WORKERS, "the number of workers", err) !=
+	        SF_OK)
+		return SF_ETYPE;
 	if (g->p == SF_CSV_NONE)
 		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
 		                   "no numeric column looks like the number "
@@ -168,24 +263,80 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		                   "nodes, ranks, procs, devices or "
 		                   "world_size); its columns are: %s",
 		                   columns);
-	return SF_OK;
+	return nameable_columns(t, g, err);
+}
+
+/* 1 for a byte a model's name or data.file may not hold: a control
+ * character (a tab aside) or DEL, which would reach a terminal as it is
+ * (scalefit-model(5)). */
+static int
+unprintable(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* name as a model's name can hold it, in place: each byte a name may not
+ * hold, and each byte of invalid UTF-8 (which would read back as another
+ * character), as _. */
+static void
+safe_name(char *name)
+{
+	long bad;
+
+	for (char *c = name; *c != '\0'; c++)
+		if (unprintable((unsigned char)*c))
+			*c = '_';
+	while ((bad = sf_yaml_out_invalid_utf8(name)) >= 0)
+		name[bad] = '_';
+}
+
+void
+sf_scaffold_name(const char *data_path, char *buf, size_t size)
+{
+	const char *base = strrchr(data_path, '/');
+	size_t n;
+
+	base = base != NULL ? base + 1 : data_path;
+	n = strcspn(base, ".");
+	if (n == 0 || strcmp(data_path, "-") == 0)
+		snprintf(buf, size, "model");
+	else
+		snprintf(buf, size, "%.*s", (int)n, base);
+	safe_name(buf);
 }
 
 /* ---- the text -------------------------------------------------------- */
 
-/* The smallest of 1, 2 and 5 times a power of ten that is >= x > 0. */
+/*
+ * The smallest of 1, 2 and 5 times a power of ten that is >= x > 0, as
+ * the double nearest that decimal, so that it is written as people write
+ * it (2.0e-05, not 2.0000000000000002e-05); the largest double when
+ * rounding up would overflow, the smallest normal one for an x below it.
+ */
 static double
 nice_above(double x)
 {
-	double decade = pow(10, floor(log10(x)));
+	static const int steps[] = {1, 2, 5};
+	int e;
 
-	for (int k = 0; k < 4; k++) {
-		static const double steps[] = {1, 2, 5, 10};
-		/* the product can round below x: step up when it does */
-		if (steps[k] * decade >= x)
-			return steps[k] * decade;
-	}
-	return 10 * decade;
+	if (!(x > DBL_MIN))
+		return DBL_MIN;
+	if (!(x < DBL_MAX))
+		return DBL_MAX;
+	/* from the decade below log10's, should it have rounded up */
+	e = (int)floor(log10(x)) - 1;
+	for (int d = 0; d < 3; d++, e++)
+		for (int k = 0; k < 3; k++) {
+			char text[32];
+			double v;
+
+			snprintf(text, sizeof text, "%de%d", steps[k], e);
+			if (sf_parse_double(text, &v) != SF_OK)
+				return DBL_MAX; /* beyond the largest double */
+			if (v >= x)
+				return v;
+		}
+	return DBL_MAX;
 }
 
 /* The fitted constants, by what each multiplies per row. */
@@ -197,8 +348,11 @@ typedef struct plan {
 	const double *p, *bc, *nc; /* workers, batch and count (or NULL) */
 	double *from_steps;        /* n = steps x the global batch */
 	int n_from_steps;
-	int per_step;          /* the time of one step: steps = 1 */
-	double bound[K_COUNT]; /* the largest time / multiplier */
+	int per_step;              /* the time of one step: steps = 1 */
+	double bound[K_COUNT];     /* the largest time / multiplier */
+	size_t over[K_COUNT];      /* the first row where that is beyond the
+	                              largest double, else SIZE_MAX */
+	double over_mult[K_COUNT]; /* its multiplier */
 	int used[K_COUNT];
 	size_t rows; /* usable: time > 0, p >= 1, b > 0, n > 0 */
 } plan;
@@ -229,10 +383,52 @@ plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 		mult[K_L] = st * log2(pr);
 		mult[K_W] = st * (pr - 1) / pr;
 		mult[K_R] = pl->nc != NULL ? pl->nc[r] : 0;
-		for (int k = 0; k < K_COUNT; k++)
-			if (mult[k] > 0 && y[r] / mult[k] > pl->bound[k])
-				pl->bound[k] = y[r] / mult[k];
+		for (int k = 0; k < K_COUNT; k++) {
+			double b = y[r] / mult[k];
+
+			if (!(mult[k] > 0) || !(b > pl->bound[k]))
+				continue;
+			pl->bound[k] = b;
+			if (isinf(b) && pl->over[k] == SIZE_MAX) {
+				pl->over[k] = r;
+				pl->over_mult[k] = mult[k];
+			}
+		}
 	}
+}
+
+/*
+ * SF_OK when every bound of a constant the plan uses is a double;
+ * otherwise SF_EVALUE with err at the first row that makes one too large
+ * (its line in t): a model file holds finite numbers only, so these times
+ * must be given in larger units.
+ */
+static int
+plan_finite(const sf_table *t, const sf_scaffold *g, const plan *pl,
+            sf_error *err)
+{
+	static const char *const names[K_COUNT] = {"t0", "a", "c",
+	                                           "l",  "w", "r"};
+	char v[32], m[32];
+
+	for (int k = 0; k < K_COUNT; k++) {
+		size_t r = pl->over[k];
+
+		if (!pl->used[k] || r == SIZE_MAX)
+			continue;
+		return sf_error_at(
+		    err, SF_EVALUE, sf_table_file(t), sf_table_row_lines(t)[r],
+		    0,
+		    "the time %s of column '%s' is too large for a model: "
+		    "constant %s, which multiplies %s on this row, would need "
+		    "a bound above the largest number (1.8e+308); give the "
+		    "times in larger units",
+		    sf_format_double(v, sizeof v,
+		                     sf_table_column_values(t, g->output)[r]),
+		    sf_table_column_name(t, g->output), names[k],
+		    sf_format_double(m, sizeof m, pl->over_mult[k]));
+	}
+	return SF_OK;
 }
 
 /* The plan of t's model for guess g.  Returns SF_OK; SF_EVALUE when no
@@ -241,8 +437,15 @@ static int
 plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
 {
 	memset(pl, 0, sizeof *pl);
+	for (int k = 0; k < K_COUNT; k++)
+		pl->over[k] = SIZE_MAX;
 	pl->p = sf_table_column_values(t, g->p);
 	pl->bc = g->b != SF_CSV_NONE ? sf_table_column_values(t, g->b) : NULL;
+	/* a global batch is an expression over both columns (b = batch /
+	 * p), which can name identifiers only */
+	if (g->b_global && !(sf_expr_is_name(sf_table_column_name(t, g->b)) &&
+	                     sf_expr_is_name(sf_table_column_name(t, g->p))))
+		pl->bc = NULL;
 	pl->nc = g->n != SF_CSV_NONE ? sf_table_column_values(t, g->n) : NULL;
 	pl->n_from_steps = pl->nc == NULL && pl->bc != NULL &&
 	                   g->steps != SF_CSV_NONE &&
@@ -274,7 +477,7 @@ plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
 		                   "nothing to start a model from",
 		                   pl->bc != NULL ? ", a batch > 0" : "",
 		                   pl->nc != NULL ? ", a count > 0" : "");
-	return SF_OK;
+	return plan_finite(t, g, pl, err);
 }
 
 /* A text column of t that a where: could pick rows by, as a comment: the
@@ -310,6 +513,21 @@ write_where_hint(sf_yaml_out *y, const char *col, const char *const *levels,
 	sf_text_free(&list);
 }
 
+/* name: the model's name, each byte it may not hold written as '_'. */
+static void
+write_name(sf_yaml_out *y, const char *name)
+{
+	char *safe = sf_text_dup(name);
+
+	if (safe == NULL) {
+		y->text->failed = 1;
+		return;
+	}
+	safe_name(safe);
+	sf_yaml_out_pair(y, "name", safe, NULL);
+	free(safe);
+}
+
 /* The head comment, name, description and data: of t's model. */
 static void
 write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
@@ -335,7 +553,7 @@ write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	sf_yaml_out_comment(y, "measured time, so each constant is at most the "
 	                       "largest time over what");
 	sf_yaml_out_comment(y, "it multiplies, rounded up.");
-	sf_yaml_out_pair(y, "name", name, NULL);
+	write_name(y, name);
 	snprintf(description, sizeof description,
 	         "Generic data-parallel training time on %.400s", data_file);
 	sf_yaml_out_pair(y, "description", description, NULL);
@@ -434,16 +652,15 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	    "s per step, the whole gradient once",
 	    "s per sample, host side"};
 	const int *used = pl->used;
-	char max[32], time[64];
+	char time[64];
 
 	sf_yaml_out_map(y, "parameters");
 	for (int k = 0; k < K_COUNT; k++) {
 		if (!used[k])
 			continue;
-		snprintf(max, sizeof max, "%.6g", nice_above(pl->bound[k]));
 		sf_yaml_out_flow_map(y, names[k]);
-		sf_yaml_out_pair(y, "min", "0", NULL);
-		sf_yaml_out_pair(y, "max", max, NULL);
+		sf_yaml_out_number(y, "min", 0, NULL);
+		sf_yaml_out_number(y, "max", nice_above(pl->bound[k]), NULL);
 		sf_yaml_out_end(y, notes[k]);
 	}
 	sf_yaml_out_end(y, NULL);
@@ -471,6 +688,72 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	sf_yaml_out_pair(y, "time", time, NULL);
 }
 
+/* SF_OK when a model's data.file can name path as it is; else SF_EVALUE
+ * saying why: a control character it may not hold, white space only
+ * (which it reads as empty), or a byte that is not UTF-8 (YAML would read
+ * it back as another character). */
+static int
+nameable_file(const char *path, sf_error *err)
+{
+	long bad = sf_yaml_out_invalid_utf8(path);
+	const char *blank = path;
+
+	for (const char *c = path; *c != '\0'; c++)
+		if (unprintable((unsigned char)*c))
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "the data file's path holds the "
+			    "control character \\x%02X, which a "
+			    "model's data.file may not hold: "
+			    "rename the file",
+			    (unsigned char)*c);
+	while (isspace((unsigned char)*blank))
+		blank++;
+	if (*blank == '\0')
+		return sf_error_set(err, SF_EVALUE,
+		                    "the data file's path is white space only, "
+		                    "which a model's data.file reads as empty: "
+		                    "rename the file");
+	if (bad >= 0)
+		return sf_error_set(err, SF_EVALUE,
+		                    "the data file's path holds the byte "
+		                    "\\x%02X, which is not UTF-8: a model file "
+		                    "cannot name it as it is; rename the file",
+		                    (unsigned char)path[bad]);
+	return SF_OK;
+}
+
+/*
+ * SF_OK when model text checks against t as `scalefit check` checks it:
+ * it loads, its rows bind and its formula compiles.  Otherwise init has a
+ * bug: SF_EINTERNAL with the loader's message (SF_ENOMEM as itself).
+ */
+static int
+verify(const sf_table *t, const char *text, sf_error *err)
+{
+	sf_model_set *set = NULL;
+	sf_problem p;
+	sf_error e;
+	int rc;
+
+	sf_error_clear(&e);
+	rc = sf_model_parse("MODEL.yaml", text, strlen(text), &set, NULL, NULL,
+	                    &e);
+	if (rc == SF_OK && (rc = sf_problem_open_table(
+	                        set->models[0], t, set->models[0]->fit.loss,
+	                        NULL, NULL, &p, &e)) == SF_OK)
+		sf_problem_close(&p);
+	sf_model_set_free(set);
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the model init wrote does not check "
+		                    "against %s (a bug): line %d: %s",
+		                    sf_table_file(t), e.line, e.message);
+	return SF_OK;
+}
+
 int
 sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
                   const char *data_file, char **text, sf_error *err)
@@ -481,14 +764,20 @@ sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
 	int rc;
 
 	*text = NULL;
+	if ((rc = nameable_file(data_file, err)) != SF_OK)
+		return rc;
 	if ((rc = plan_make(t, g, &pl, err)) == SF_OK) {
 		sf_yaml_out_init(&y, &b);
 		write_data(&y, t, g, name, data_file);
 		write_inputs(&y, t, g, &pl);
 		write_formula(&y, &pl);
-		if ((*text = sf_text_take(&b)) == NULL)
-			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+		rc = sf_yaml_out_finish(&y, text, err);
 	}
 	free(pl.from_steps);
+	/* The promise of init: what it writes, check takes. */
+	if (rc == SF_OK && (rc = verify(t, *text, err)) != SF_OK) {
+		free(*text);
+		*text = NULL;
+	}
 	return rc;
 }

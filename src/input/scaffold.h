@@ -59,18 +59,41 @@ typedef struct sf_scaffold {
 } sf_scaffold;
 
 /*
- * Guess the columns of t.  Returns SF_OK; SF_ENAME when no numeric column
- * looks like the measured time or like a worker count (the message lists
- * the names it looks for and the table's columns).
+ * Guess the columns of t.  Returns SF_OK; SF_ETYPE when a column whose
+ * name says the measured time or a worker count is text because of a
+ * cell that is not a number (err at that cell, quoting its line); SF_ENAME
+ * when no numeric column looks like the measured time or like a worker
+ * count (the message lists the names it looks for and the table's
+ * columns), or when a column chosen has a name that is not UTF-8 (a model
+ * file cannot name it: YAML would read another name back).
  */
 int sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err);
 
 /*
- * The commented model for t and guess g: name, data.file written as
+ * The name init gives the model of the data file at data_path: the
+ * file's name without directory and extension, "model" when that leaves
+ * nothing (standard input, "-", included), into buf of size bytes
+ * (truncated), with each control character and each byte that is not
+ * UTF-8 as _ (a model's name may not hold the one, YAML would read the
+ * other back as another character).  Thread-safe.
+ */
+void sf_scaffold_name(const char *data_path, char *buf, size_t size);
+
+/*
+ * The commented model for t and guess g: name (each control character a
+ * model's name may not hold written as _), data.file written as
  * data_file, the inputs, the formula and bounds from the data (see the
- * opening comment), and as comments the text columns a where: could
- * pick from.  *text is malloc'd.  Returns SF_OK, SF_EVALUE when no row
- * has a finite positive time and positive inputs, SF_ENOMEM.
+ * opening comment), and as comments the text columns a where: could pick
+ * from.  Whatever it returns checks against t as `scalefit check` checks
+ * it: it is loaded and bound to t before it is returned.  *text is
+ * malloc'd.  Returns SF_OK; SF_EVALUE when no row has a finite positive
+ * time and positive inputs, when data_file holds a control character a
+ * model's data.file may not (a tab aside) or a byte that is not UTF-8, or
+ * is white space only, or
+ * when a bound would be
+ * beyond the largest double (at the row that makes it so: give the times
+ * in larger units); SF_EINTERNAL when what it wrote does not check (a
+ * bug); SF_ENOMEM.
  */
 int sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
                       const char *data_file, char **text, sf_error *err);

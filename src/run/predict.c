@@ -248,6 +248,38 @@ print_point(FILE *out, const one_text *t, const char *head, size_t k)
 }
 
 /* One fit's text: an sf_run_print_fn. */
+/* What makes a new run's interval wide at each point beyond the fitted
+ * range: its largest part (use/predict.h), the first POINTS_PARTS. */
+enum { POINTS_PARTS = 20 };
+
+static void
+print_parts(FILE *out, const sf_prediction *p)
+{
+	size_t shown = 0;
+
+	for (size_t k = 0; k < p->n && shown < POINTS_PARTS; k++) {
+		const sf_predict_point *pt = &p->points[k];
+		int top = 0;
+
+		if (!p->interval || !(pt->distance > 0) ||
+		    !isfinite(pt->parts[0]))
+			continue;
+		for (int q = 1; q < SF_PARTS; q++)
+			if (pt->parts[q] > pt->parts[top])
+				top = q;
+		fprintf(out,
+		        "%s point %zu: %s (%.0f%% of the interval's "
+		        "variance)",
+		        shown == 0 ? "\nwhat makes a new run's interval wide "
+		                     "beyond the range:\n "
+		                   : ";\n ",
+		        k + 1, sf_part_name(top), 100 * pt->parts[top]);
+		shown++;
+	}
+	if (shown > 0)
+		fputc('\n', out);
+}
+
 static int
 print_one(FILE *out, const void *arg)
 {
@@ -267,6 +299,7 @@ print_one(FILE *out, const void *arg)
 			             "an extrapolation\n");
 			break;
 		}
+	print_parts(out, t->p);
 	return SF_OK;
 }
 

@@ -123,6 +123,42 @@ done:
 	return rc;
 }
 
+const char *
+sf_part_name(int part)
+{
+	static const char *const names[SF_PARTS] = {
+	    "noise", "constants", "model error", "formula disagreement"};
+
+	return part >= 0 && part < SF_PARTS ? names[part] : "";
+}
+
+/* The shares of a single fit's new-run variance at pt: noise, the
+ * constants (on the loss's scale) and the model error, its centre
+ * counted with its spread. */
+static void
+parts_of(const sf_fitfile *f, sf_predict_point *pt)
+{
+	const sf_interval_model *im = &f->interval;
+	double v = isfinite(pt->se) ? pt->se * pt->se : 0, D = pt->distance;
+	double c = isfinite(im->growth) ? im->growth : 0;
+	double mu = isfinite(im->bias) ? im->bias : 0, total;
+
+	for (int q = 0; q < SF_PARTS; q++)
+		pt->parts[q] = q == SF_PART_FORMULAS ? 0 : NAN;
+	if (!f->has_interval || !(pt->time != 0) || !isfinite(pt->time))
+		return;
+	pt->parts[SF_PART_NOISE] = im->sigma * im->sigma;
+	pt->parts[SF_PART_CONSTANTS] =
+	    im->multiplicative ? v / (pt->time * pt->time) : v;
+	pt->parts[SF_PART_MODEL] = (c * c + mu * mu) * D * D;
+	if (!im->multiplicative)
+		pt->parts[SF_PART_MODEL] *= pt->time * pt->time;
+	total = pt->parts[SF_PART_NOISE] + pt->parts[SF_PART_CONSTANTS] +
+	        pt->parts[SF_PART_MODEL];
+	for (int q = 0; q < SF_PARTS; q++)
+		pt->parts[q] = total > 0 ? pt->parts[q] / total : NAN;
+}
+
 /* Compute everything once the arrays exist. */
 /* Point k's distance beyond the fitted range and, when the fit has the
  * error model of a new run, its prediction interval. */
@@ -149,6 +185,7 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 	if (f->has_interval)
 		sf_interval_at(&f->interval, pt->time, pt->se * pt->se,
 		               pt->distance, &pt->pi.lo, &pt->pi.hi);
+	parts_of(f, pt);
 }
 
 static int
@@ -218,6 +255,41 @@ done:
 }
 
 /*
+ * The shares of an ensemble's new-run variance at point q: its members'
+ * own parts, weighted, and their disagreement, the weighted variance of
+ * their centres t[m].centre (on the loss's scale).
+ */
+static void
+ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
+               const sf_interval_t *t, sf_predict_point *pt)
+{
+	double mean = 0, spread = 0, own[SF_PARTS] = {0}, var = 0, total;
+
+	for (size_t m = 0; m < f->nmembers; m++)
+		if (isfinite(t[m].centre))
+			mean += f->weights[m] * t[m].centre;
+	for (size_t m = 0; m < f->nmembers; m++) {
+		const sf_predict_point *x = &each[m]->points[q];
+		double s2 = t[m].scale * t[m].scale;
+
+		if (!isfinite(t[m].centre) || !isfinite(s2))
+			continue;
+		spread +=
+		    f->weights[m] * (t[m].centre - mean) * (t[m].centre - mean);
+		var += f->weights[m] * s2;
+		for (int k = 0; k < SF_PART_FORMULAS; k++)
+			if (isfinite(x->parts[k]))
+				own[k] += f->weights[m] * x->parts[k] * s2;
+	}
+	total = var + spread;
+	for (int k = 0; k < SF_PARTS; k++)
+		pt->parts[k] =
+		    total > 0
+		        ? (k == SF_PART_FORMULAS ? spread : own[k]) / total
+		        : NAN;
+}
+
+/*
  * An ensemble's prediction (fitfile.h): each member's at the points, then
  * at each point the median and the 95% interval of a new run of their
  * mixture with the ensemble's weights (fit/ensemble.h), and the band of
@@ -255,6 +327,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 			mean[m].scale = x->se;
 			mean[m].dof = fm->dof >= 1 ? fm->dof : 1;
 		}
+		ensemble_parts(f, each, q, t, pt);
 		pt->se = NAN;
 		pt->distance = each[0]->points[q].distance;
 		pt->boot.lo = pt->boot.hi = NAN;
@@ -447,8 +520,16 @@ write_point(FILE *out, const void *ctx, size_t k, int depth)
 	sf_json_writer_next(&w, "stderr");
 	sf_json_writer_number(&w, pt->se);
 	sf_json_writer_pair(&w, "ci95", pt->ci.lo, pt->ci.hi);
-	if (p->interval)
+	if (p->interval) {
 		sf_json_writer_pair(&w, "interval95", pt->pi.lo, pt->pi.hi);
+		sf_json_writer_next(&w, "interval_parts");
+		sf_json_writer_open(&w, '{');
+		for (int q = 0; q < SF_PARTS; q++) {
+			sf_json_writer_next(&w, sf_part_name(q));
+			sf_json_writer_number(&w, pt->parts[q]);
+		}
+		sf_json_writer_close(&w, '}');
+	}
 	if (p->bootstrap)
 		sf_json_writer_pair(&w, "ci95_bootstrap", pt->boot.lo,
 		                    pt->boot.hi);

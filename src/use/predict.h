@@ -55,6 +55,19 @@ typedef struct sf_band {
 	double lo, hi;
 } sf_band;
 
+/* What makes a new run's interval wide at a point: each part's share of
+ * its variance (sf_predict_point.parts). */
+enum {
+	SF_PART_NOISE = 0, /* the scatter of runs */
+	SF_PART_CONSTANTS, /* the fitted constants' uncertainty */
+	SF_PART_MODEL,     /* the formula's error beyond the range */
+	SF_PART_FORMULAS,  /* an ensemble's formulas disagreeing */
+	SF_PARTS
+};
+
+/* "noise", "constants", "model error", "formula disagreement". */
+const char *sf_part_name(int part);
+
 /*
  * The prediction at one point.  Every interval of a point lives here, so
  * a new kind of interval is one more member, not one more pair of arrays.
@@ -69,6 +82,9 @@ typedef struct sf_predict_point {
 	                    (interval.h); NaN unless the fit has its error
 	                    model (sf_prediction.interval) */
 	double distance; /* beyond the fitted range (interval.h); 0 inside */
+	double parts[SF_PARTS]; /* each part's share of the new run's
+	                           variance there (summing to 1); NaN
+	                           without an interval */
 } sf_predict_point;
 
 /* Predictions at n points. */

@@ -5,7 +5,7 @@
 #
 #   tests/fuzz/libfuzzer.sh TARGET [SECONDS [LIBFUZZER-OPTION...]]
 #
-# TARGET is expr, csv, model or fitfile; SECONDS defaults to 600.  Run it from the
+# TARGET is expr, csv, model, fitfile or init; SECONDS defaults to 600.  Run it from the
 # top of the source tree.  It needs clang with libFuzzer: on Debian 12 the
 # packages clang and libclang-rt-14-dev (libFuzzer and the sanitizer
 # runtimes; apt-get installs it with clang unless recommends are off), and
@@ -31,10 +31,10 @@
 # -rss_limit_mb=2048 -print_final_stats=1, the target's dictionary;
 # more options (-jobs=1 -workers=1, -max_len=N, ...) follow SECONDS.
 # Example, the ten-minute campaign for each target, one at a time:
-#   for t in expr csv model fitfile; do tests/fuzz/libfuzzer.sh $t 600 || break; done
+#   for t in expr csv model fitfile init; do tests/fuzz/libfuzzer.sh $t 600 || break; done
 set -eu
 
-target=${1:?usage: tests/fuzz/libfuzzer.sh expr|csv|model|fitfile [SECONDS [OPTION...]]}
+target=${1:?usage: tests/fuzz/libfuzzer.sh expr|csv|model|fitfile|init [SECONDS [OPTION...]]}
 seconds=${2:-600}
 [ $# -ge 2 ] && shift 2 || shift $#
 CC=${CC_FUZZ:-clang}
@@ -60,6 +60,17 @@ model)
 		 src/input/schema.c src/input/settings.c src/input/model.c"
 	dict=tests/fuzz/yaml.dict
 	libs=$(pkg-config --libs yaml-0.1) ;;
+init)
+	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c
+		 src/base/sha256.c src/base/text.c src/base/yaml_out.c src/base/units.c
+		 src/base/rng.c src/expr/codegen.c src/expr/compile.c src/expr/eval.c
+		 src/expr/level.c src/expr/lex.c src/expr/parse.c src/expr/scope.c
+		 src/solve/de.c src/solve/loss.c src/input/record.c src/input/csv.c
+		 src/input/schema.c src/input/settings.c src/input/model.c
+		 src/input/dataset.c src/input/formula.c src/input/problem.c
+		 src/input/scaffold.c"
+	dict=tests/fuzz/init.dict
+	libs=$(pkg-config --libs yaml-0.1) ;;
 fitfile)
 	sources="src/base/error.c src/base/suggest.c src/base/number.c src/base/names.c src/expr/compile.c
 		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
@@ -69,7 +80,7 @@ fitfile)
 	dict=tests/fuzz/json.dict
 	libs="$(pkg-config --libs yaml-0.1 jansson)" ;;
 *)
-	echo "libfuzzer.sh: unknown target '$target' (expr, csv, model or fitfile)" >&2
+	echo "libfuzzer.sh: unknown target '$target' (expr, csv, model, fitfile or init)" >&2
 	exit 2 ;;
 esac
 

@@ -39,6 +39,7 @@ run csv 40 "$fuzz/corpus_csv"
 run model 80 "$fuzz/corpus_model" "$srcdir/expressions" \
 	"$srcdir/tests/data/model/good" "$srcdir/tests/data/model/bad"
 run fitfile 10 "$fuzz/corpus_fitfile" "$srcdir/tests/data/fit"
+run init 15 "$fuzz/corpus_init" "$fuzz/corpus_csv"
 
 echo "fuzz smoke: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
