@@ -197,7 +197,7 @@ if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
 fi
 # A mistyped one-letter grid column is suggested like a mistyped --at name.
 printf 'q,n\n8,1\n' >"$work/grid.csv"
-expect 2 "no column 'p' for input p; did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
+expect 2 "no column 'p' for input p, nor 'cores' (p = cores in the fit's inputs); did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
 expect 2 "unknown input 'q'; did you mean 'p'" "a mistyped one-letter --at name is suggested" -- predict "$work/fit.json" --at q=8,n=1
 
 # Same seed, any thread count: the same JSON, but for the wall time and

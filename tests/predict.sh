@@ -96,8 +96,54 @@ expect 2 "unknown option '--att'; did you mean '--at'" "misspelt option" \
 expect 2 "no/such.json: cannot open" "missing fit file" -- predict no/such.json --at p=1
 
 printf 'p,N\n8,1\n' >"$work/grid.csv"
-expect 2 "grid.csv:1: no column 'n' for input n; did you mean 'N'" "grid without a column" \
-	-- predict "$simple" --grid "$work/grid.csv"
+expect 2 "grid.csv:1: no column 'n' for input n, nor 'samples' (n = samples in the fit's inputs); did you mean 'N'?" \
+	"grid without a column" -- predict "$simple" --grid "$work/grid.csv"
+
+# Issue 29, item 3: a grid of the data's own columns is read through the
+# fit's inputs (p = workers, n = samples); with the output (epoch_s) each
+# row gets its error and the rows their scores, as validate's.
+printf 'workers,samples,epoch_s,host\n8,1,18,a\n32,1,30,b\n4,1,,c\n' >"$work/data.csv"
+expect 0 '^ *8 *1 *17 *18 *-5.56% ' "a grid of the data's columns, with its error" \
+	-- predict "$simple" --grid "$work/data.csv" -q
+expect 0 '^ *4 *1 *21 *- *- ' "an empty output cell: no error" \
+	-- predict "$simple" --grid "$work/data.csv" -q
+expect 0 "^against the grid's epoch_s: 2 rows, MAPE 11.1%, max error 16.7%, bias +5.56%$" \
+	"the grid's scores" -- predict "$simple" --grid "$work/data.csv" -q
+expect 0 '"error_pct": -5.55555' "its JSON: each point's error" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"observed": 18,' "and observed value" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"mape": 11.1111' "and the scores" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"coverage95": null' "no interval: no coverage" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+printf 'p,n,w,epoch_s\n8,1,16,18\n' >"$work/both.csv"
+expect 0 '^ *16 *1 *21 *18 *+16.67% ' "--input overrides the column of the input's name" \
+	-- predict "$simple" --grid "$work/both.csv" --input p=w -q
+expect 0 '^ *4 *1 *21 *18 ' "--input takes an expression" \
+	-- predict "$simple" --grid "$work/both.csv" --input 'p=w / 4' -q
+if "$SCALEFIT" predict "$simple" --grid "$data/grid.csv" -q | grep -q 'observed\|against'; then
+	fail "a grid of inputs without the output shows no scores"
+else
+	pass "a grid of inputs without the output shows no scores"
+fi
+expect 2 "data.csv:1: no column 'wokers' (p = wokers in --input); did you mean 'workers'?" \
+	"--input naming a missing column" -- predict "$simple" --grid "$work/data.csv" --input p=wokers
+expect 2 "data.csv:1: input p (p = workers \* in --input): " "--input's bad expression" \
+	-- predict "$simple" --grid "$work/data.csv" --input 'p=workers *'
+expect 2 "--input 'q=workers': unknown input 'q'; did you mean 'p'?" "--input of an unknown input" \
+	-- predict "$simple" --grid "$work/data.csv" --input q=workers
+expect 2 "--input p is given twice" "--input twice" \
+	-- predict "$simple" --grid "$work/data.csv" --input p=workers --input p=samples
+expect 2 "'p' is not NAME=EXPR" "--input without =" \
+	-- predict "$simple" --grid "$work/data.csv" --input p
+expect 2 "--input maps the columns of a --grid" "--input without --grid" \
+	-- predict "$simple" --at p=1,n=1 --input p=workers
+expect 2 "data.csv:3: input p (p = samples / (workers - 32) in --input) is infinite on this row" \
+	"an input that is not a number at a row" \
+	-- predict "$simple" --grid "$work/data.csv" --input 'p=samples / (workers - 32)'
+expect 2 "data.csv:2:8: column 'host' should hold numbers for input p" "a text column for a numeric input" \
+	-- predict "$simple" --grid "$work/data.csv" --input p=host
 
 # FIT.json errors name FILE:LINE:COL.
 printf '{\n  "model": {\n    "time": "a",,\n' >"$work/syntax.json"

@@ -255,9 +255,8 @@ unknown_literal(const sf_table *t, const char *text, char *hint, size_t size,
 	return 0;
 }
 
-/* The column whose name is exactly the trimmed text, or SF_CSV_NONE. */
-static size_t
-named_column(const sf_table *t, const char *text)
+size_t
+sf_dataset_named_column(const sf_table *t, const char *text)
 {
 	char name[256];
 	size_t n;
@@ -278,7 +277,7 @@ named_column(const sf_table *t, const char *text)
 static size_t
 text_column(const sf_table *t, const char *text)
 {
-	size_t col = named_column(t, text);
+	size_t col = sf_dataset_named_column(t, text);
 
 	if (col == SF_CSV_NONE || sf_table_column_kind(t, col) != SF_CSV_TEXT)
 		return SF_CSV_NONE;
@@ -295,7 +294,7 @@ static int
 evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
                  const sf_model_text *at, double *out, sf_error *err)
 {
-	size_t col = named_column(t, at->text);
+	size_t col = sf_dataset_named_column(t, at->text);
 
 	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
 		memcpy(out, sf_table_column_values(t, col),
@@ -681,6 +680,28 @@ sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
 done:
 	free(columns);
 	sf_expr_scope_free(s);
+	return rc;
+}
+
+int
+sf_dataset_eval_table(const sf_table *t, const char *text, double *out,
+                      sf_error *err)
+{
+	size_t col = sf_dataset_named_column(t, text);
+	column_scope cs = {0};
+	int rc;
+
+	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
+		memcpy(out, sf_table_column_values(t, col),
+		       sf_table_rows(t) * sizeof *out);
+		return SF_OK;
+	}
+	if ((rc = column_scope_init(&cs, t, err)) == SF_OK)
+		rc = sf_expr_eval_columns(cs.scope, text, cs.columns, cs.nrows,
+		                          out, err);
+	if (rc == SF_ETYPE && err != NULL)
+		explain_text_column(t, text, err);
+	column_scope_free(&cs);
 	return rc;
 }
 

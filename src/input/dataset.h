@@ -108,6 +108,23 @@ int sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
 int sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
                     sf_error *err);
 
+/* The column of t whose name is exactly text without its surrounding
+ * blanks (an input's or the output's text that names a column whole), or
+ * SF_CSV_NONE. */
+size_t sf_dataset_named_column(const sf_table *t, const char *text);
+
+/*
+ * Evaluate text, a data-only expression as a model's inputs: and output
+ * take one, over every row of table t into out (sf_table_rows(t) values):
+ * over t's columns whose names are names, a text that is exactly the name
+ * of a numeric column taking it whole (as sf_dataset_bind() does).  For
+ * predict --grid over the data's own columns.  Returns SF_OK or the
+ * expression's error, its column within text: SF_ENAME "unknown name
+ * 'x'" for a column t lacks, SF_ETYPE a text column in arithmetic.
+ */
+int sf_dataset_eval_table(const sf_table *t, const char *text, double *out,
+                          sf_error *err);
+
 /* Release d.  Accepts NULL. */
 void sf_dataset_free(sf_dataset *d);
 

@@ -4,6 +4,7 @@
 #include "run/predict.h"
 #include "base/escape.h"
 #include "input/csv.h"
+#include "input/dataset.h"
 #include "use/assign.h"
 #include "use/json.h"
 #include "use/text.h"
@@ -51,33 +52,133 @@ at_point(const sf_fitfile *f, const char *text, double *values,
 	return SF_OK;
 }
 
+/* The points of a prediction: every --at, then the grid's rows. */
+typedef struct points {
+	double *
+	    *columns; /* one per input of the fit (sf_assign_columns_free) */
+	size_t n;
+	int *lines;       /* the grid's rows' lines; NULL without a grid */
+	double *observed; /* n: the grid's output at its rows, NaN at --at's
+	                     points; NULL when the grid has no output */
+} points;
+
+static void
+points_clear(points *pts, size_t ninputs)
+{
+	sf_assign_columns_free(pts->columns, ninputs);
+	free(pts->lines);
+	free(pts->observed);
+	*pts = (points){0};
+}
+
+/* The texts of --input NAME=EXPR, one slot per input of f (NULL where
+ * none): *exprs (free it, not its texts, which point into s). */
+static int
+input_texts(const sf_fitfile *f, const sf_run_predict_settings *s,
+            const char ***exprs, sf_error *err)
+{
+	*exprs = NULL;
+	if (s->ninputs == 0)
+		return SF_OK;
+	if ((*exprs = calloc(f->ninputs + 1, sizeof **exprs)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t k = 0; k < s->ninputs; k++) {
+		const char *eq = strchr(s->inputs[k], '=');
+		char name[128];
+		size_t i;
+
+		snprintf(name, sizeof name, "%.*s",
+		         eq != NULL ? (int)(eq - s->inputs[k]) : 0,
+		         s->inputs[k]);
+		if (eq == NULL || eq[1] == '\0')
+			return sf_run_request(
+			    err,
+			    "--input '%s' is not NAME=EXPR (an "
+			    "input of the fit and the grid's "
+			    "column or expression it takes, "
+			    "such as p=workers)",
+			    s->inputs[k]);
+		if ((i = sf_assign_input(f, name, err)) == SF_FITFILE_NONE)
+			return sf_run_request(err, "--input '%s': %s",
+			                      s->inputs[k], err->message);
+		if ((*exprs)[i] != NULL)
+			return sf_run_request(err, "--input %s is given twice",
+			                      name);
+		(*exprs)[i] = eq + 1;
+	}
+	return SF_OK;
+}
+
+/* The grid's output (f's model.output, as fit read it) at its rows, after
+ * the nat points of --at: *observed, or NULL when the grid cannot give
+ * it (a column it lacks).  Returns SF_OK or SF_ENOMEM. */
+static int
+grid_output(const sf_fitfile *f, const sf_table *t, size_t nat,
+            double **observed, sf_error *err)
+{
+	size_t rows = sf_table_rows(t);
+	double *y = malloc((nat + rows + 1) * sizeof *y);
+	sf_error e;
+	int rc;
+
+	*observed = NULL;
+	if (y == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t k = 0; k < nat; k++)
+		y[k] = NAN;
+	if ((rc = sf_dataset_eval_table(t, f->output, y + nat, &e)) != SF_OK) {
+		free(y);
+		return rc == SF_ENOMEM ? sf_error_set(err, rc, "out of memory")
+		                       : SF_OK;
+	}
+	*observed = y;
+	return SF_OK;
+}
+
+/* The grid's points: its inputs' columns, lines and output. */
+static int
+grid_points(const sf_fitfile *f, const sf_run_predict_settings *s,
+            double ***grid, size_t *rows, points *pts, sf_error *err)
+{
+	sf_table *table = NULL;
+	const char **exprs = NULL;
+	int rc;
+
+	if ((rc = input_texts(f, s, &exprs, err)) != SF_OK ||
+	    (rc = sf_table_load(s->grid, NULL, &table, err)) != SF_OK ||
+	    (rc = sf_assign_grid(f, table, exprs, grid, err)) != SF_OK ||
+	    (rc = grid_output(f, table, s->nat, &pts->observed, err)) != SF_OK)
+		goto done;
+	*rows = sf_table_rows(table);
+	if ((pts->lines = malloc((*rows + 1) * sizeof *pts->lines)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else
+		memcpy(pts->lines, sf_table_row_lines(table),
+		       *rows * sizeof *pts->lines);
+done:
+	free(exprs);
+	sf_table_free(table);
+	return rc;
+}
+
 /* The points of every --at, then of the grid, as one column per input
- * of f: *columns (sf_assign_columns_free) and their count *n; the grid's
- * rows' lines in *lines (malloc'd; NULL without a grid). */
+ * of f, into *pts (points_clear()). */
 static int
 gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
-              double ***columns, size_t *n, int **lines, sf_error *err)
+              points *pts, sf_error *err)
 {
 	size_t ni = f->ninputs, rows = 0;
 	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
 	double *values = calloc(ni + 1, sizeof *values);
 	unsigned char *given = calloc(ni + 1, 1);
-	sf_table *table = NULL;
 	int rc = SF_OK;
 
-	*lines = NULL;
+	*pts = (points){0};
 	if (out == NULL || values == NULL || given == NULL)
 		goto nomem;
-	if (s->grid != NULL) {
-		if ((rc = sf_table_load(s->grid, NULL, &table, err)) != SF_OK ||
-		    (rc = sf_assign_table(f, table, &grid, err)) != SF_OK)
-			goto done;
-		rows = sf_table_rows(table);
-		if ((*lines = malloc((rows + 1) * sizeof **lines)) == NULL)
-			goto nomem;
-		memcpy(*lines, sf_table_row_lines(table),
-		       rows * sizeof **lines);
-	}
+	if (s->grid != NULL &&
+	    (rc = grid_points(f, s, &grid, &rows, pts, err)) != SF_OK)
+		goto done;
 	for (size_t i = 0; i < ni; i++)
 		if ((out[i] = malloc((s->nat + rows + 1) * sizeof *out[i])) ==
 		    NULL)
@@ -90,20 +191,17 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 	}
 	for (size_t i = 0; i < ni && grid != NULL; i++)
 		memcpy(&out[i][s->nat], grid[i], rows * sizeof *grid[i]);
-	*columns = out;
-	*n = s->nat + rows;
+	pts->columns = out;
+	pts->n = s->nat + rows;
 	out = NULL;
 	goto done;
 nomem:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
-	if (rc != SF_OK) {
-		free(*lines);
-		*lines = NULL;
-	}
+	if (rc != SF_OK)
+		points_clear(pts, ni);
 	sf_assign_columns_free(out, ni);
 	sf_assign_columns_free(grid, ni);
-	sf_table_free(table);
 	free(values);
 	free(given);
 	return rc;
@@ -206,6 +304,8 @@ print_head(FILE *out, const one_text *t, const char *head)
 		fprintf(out, "%*s  ", sf_text_width(f->inputs[i].name, 8),
 		        f->inputs[i].name);
 	fprintf(out, "%*s  ", sf_text_width(head, 12), head);
+	if (t->p->observed != NULL)
+		fprintf(out, "%12s  %8s  ", "observed", "error");
 	if (t->p->interval)
 		fprintf(out, "%-28s", "95% new run");
 	fprintf(out, "%-28s", "95% band (mean)");
@@ -231,6 +331,18 @@ print_point(FILE *out, const one_text *t, const char *head, size_t k)
 		        cell);
 	}
 	fprintf(out, "%*.6g  ", sf_text_width(head, 12), p->points[k].time);
+	if (p->observed != NULL) {
+		double e = sf_prediction_error(p, k);
+
+		if (isnan(p->observed[k]))
+			fprintf(out, "%12s  ", "-");
+		else
+			fprintf(out, "%12.6g  ", p->observed[k]);
+		if (isnan(e))
+			fprintf(out, "%8s  ", "-");
+		else
+			fprintf(out, "%+7.2f%%  ", e);
+	}
 	if (p->interval) {
 		sf_text_band(p->points[k].pi, 6, cell, sizeof cell);
 		fprintf(out, "%-28s", cell);
@@ -280,6 +392,34 @@ print_parts(FILE *out, const sf_prediction *p)
 		fputc('\n', out);
 }
 
+/* Under the table of a grid with its output: the points' scores against
+ * it, as validate reports its held-out rows'. */
+static void
+print_scores(FILE *out, const sf_fitfile *f, const sf_prediction *p)
+{
+	sf_holdout_scores sc;
+
+	if (p->observed == NULL)
+		return;
+	sf_prediction_scores(p, &sc);
+	fputs("\nagainst the grid's ", out);
+	sf_escape_print(out, f->output, 0);
+	if (sc.count == 0) {
+		fputs(": no row has a measured value\n", out);
+		return;
+	}
+	fprintf(out,
+	        ": %zu rows, MAPE %.3g%%, max error %.3g%%, bias %+.3g%%\n",
+	        sc.count, sc.mape, sc.max_ape, sc.bias);
+	if (sc.interval_rows > 0)
+		fprintf(out,
+		        "95%% intervals for a new run: %.3g%% of %zu rows "
+		        "inside, mean half-width %.3g%%, interval score "
+		        "%.3g%%\n",
+		        sc.coverage95, sc.interval_rows, sc.mean_halfwidth_pct,
+		        sc.interval_score);
+}
+
 static int
 print_one(FILE *out, const void *arg)
 {
@@ -299,6 +439,7 @@ print_one(FILE *out, const void *arg)
 			             "an extrapolation\n");
 			break;
 		}
+	print_scores(out, t->f, t->p);
 	print_parts(out, t->p);
 	return SF_OK;
 }
@@ -388,30 +529,26 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
              size_t k, sf_average_weights how, sf_run_predict_result *r,
              sf_error *err)
 {
-	double **columns = NULL;
-	int *lines = NULL;
-	size_t n = 0;
+	points pts;
 	int rc;
 
 	for (size_t i = 0; i < k; i++)
 		sf_fitfile_warn(fits[i], s->warn, s->warn_ctx);
 	if (sf_average_check(fits, k, err) != SF_OK)
 		return sf_run_request(err, "%s", err->message);
-	if ((rc = gather_points(fits[0], s, &columns, &n, &lines, err)) !=
-	    SF_OK)
+	if ((rc = gather_points(fits[0], s, &pts, err)) != SF_OK)
 		return rc;
-	rc = sf_average_run(fits, k, how, (const double *const *)columns, n,
-	                    &r->average, err);
-	sf_assign_columns_free(columns, fits[0]->ninputs);
+	rc = sf_average_run(fits, k, how, (const double *const *)pts.columns,
+	                    pts.n, &r->average, err);
 	if (rc != SF_OK) {
-		free(lines);
+		points_clear(&pts, fits[0]->ninputs);
 		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
 		                       : rc;
 	}
 	for (size_t i = 0; i < k && rc == SF_OK; i++)
-		rc = refuse_nonfinite(s, fits[i], r->average->each[i], lines,
-		                      err);
-	free(lines);
+		rc = refuse_nonfinite(s, fits[i], r->average->each[i],
+		                      pts.lines, err);
+	points_clear(&pts, fits[0]->ninputs);
 	if (rc != SF_OK)
 		return rc;
 	for (size_t i = 0; i < k && !s->quiet; i++)
@@ -447,19 +584,19 @@ static int
 predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
             sf_prediction **p, char **text, sf_error *err)
 {
-	double **columns = NULL;
-	int *lines = NULL;
-	size_t n = 0;
+	points pts;
 	int rc;
 
 	sf_fitfile_warn(f, s->warn, s->warn_ctx);
-	if ((rc = gather_points(f, s, &columns, &n, &lines, err)) != SF_OK)
+	if ((rc = gather_points(f, s, &pts, err)) != SF_OK)
 		return rc;
-	rc = sf_predict(f, (const double *const *)columns, n, p, err);
-	sf_assign_columns_free(columns, f->ninputs);
-	if (rc == SF_OK)
-		rc = refuse_nonfinite(s, f, *p, lines, err);
-	free(lines);
+	rc = sf_predict(f, (const double *const *)pts.columns, pts.n, p, err);
+	if (rc == SF_OK) {
+		(*p)->observed = pts.observed;
+		pts.observed = NULL;
+		rc = refuse_nonfinite(s, f, *p, pts.lines, err);
+	}
+	points_clear(&pts, f->ninputs);
 	if (rc != SF_OK)
 		return rc;
 	if (!s->quiet)
