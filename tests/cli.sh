@@ -286,6 +286,25 @@ expect 0 "'cnn' and 'amdahl' are fitted to different rows of .*two-models.csv (1
 expect 0 '"same_rows": false' "and its JSON says so" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" --json -q
 expect 0 '^   2 cnn (2) ' "compare names a repeated model distinctly" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" -q
 expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" --json -q
+# Issue 29, item 6: rows of two jobs at the same inputs are fitted as
+# repeats; fit warns on stderr, naming the column that splits them and
+# --by / --where; a column that only scatters them (the host) does not.
+jobs="$srcdir/tests/data/fit/two-jobs.yaml"
+expect 0 "warning: .*two-jobs.csv: rows with equal inputs are fitted as repeats of one run, but column 'model' differs between them in 5 of 5 repeated configurations (its values account for 100% of their scatter): if they are different jobs, fit each with --by model, or keep one with --where \"model == 'cnn'\"" \
+	"fit warns when a text column splits the repeats" -- fit "$jobs"
+if grep -q "rows with equal inputs" "$work/out"; then
+	echo "FAIL: the warning about repeats goes to stdout"
+	failed=$((failed + 1))
+else
+	echo "ok: the warning about repeats is on stderr only"
+	passed=$((passed + 1))
+fi
+expect 0 "" "fit --where on one job" -- fit "$jobs" --where "model == 'cnn'"
+lacks "rows with equal inputs" "has no warning: the hosts only scatter the repeats"
+expect 0 "" "fit --by model" -- fit "$jobs" --by model
+lacks "rows with equal inputs" "has no warning"
+expect 0 "" "fit -q" -- fit "$jobs" -q
+lacks "rows with equal inputs" "has no warning"
 # Issue 29, item 2: with --train the ranking follows the extrapolation
 # MAPE (the cubic fits every row best, and extrapolates worst); --rank
 # chooses; the text and the JSON say which ranking and why.

@@ -484,6 +484,108 @@ sf_dataset_repetitions(const sf_dataset *d, size_t *repeated, size_t *max_count,
 	free(cv);
 }
 
+/* Row i's deviation from its configuration's mean, relative to it, or
+ * NaN when the configuration is not repeated (or its mean is 0). */
+static double
+repeat_deviation(const sf_dataset *d, size_t i)
+{
+	const sf_dataset_config *c = &d->configs[d->config[i]];
+
+	if (c->count < 2 || c->mean == 0)
+		return NAN;
+	return (d->output[i] - c->mean) / fabs(c->mean);
+}
+
+/* How much of the repeats' scatter text column c's levels explain (one
+ * mean shift per level, over the configurations where c varies, marked
+ * in varies[]); effect has room for its levels. */
+static double
+split_share(const sf_dataset *d, const sf_dataset_column *c,
+            const unsigned char *varies, double *effect, size_t *count)
+{
+	double total = 0, resid = 0;
+
+	for (size_t l = 0; l < c->nlevels; l++)
+		effect[l] = 0, count[l] = 0;
+	for (size_t i = 0; i < d->rows; i++) {
+		double r = repeat_deviation(d, i);
+		size_t l = (size_t)c->values[i];
+
+		if (isnan(r) || isnan(c->values[i]))
+			continue;
+		total += r * r;
+		if (varies[d->config[i]])
+			effect[l] += r, count[l]++;
+	}
+	for (size_t l = 0; l < c->nlevels; l++)
+		effect[l] = count[l] > 0 ? effect[l] / (double)count[l] : 0;
+	for (size_t i = 0; i < d->rows; i++) {
+		double r = repeat_deviation(d, i);
+
+		if (isnan(r) || isnan(c->values[i]))
+			continue;
+		if (varies[d->config[i]])
+			r -= effect[(size_t)c->values[i]];
+		resid += r * r;
+	}
+	return total > 0 ? 1 - resid / total : 0;
+}
+
+/* Mark the repeated configurations where column c varies; how many. */
+static size_t
+mark_varies(const sf_dataset *d, const sf_dataset_column *c,
+            unsigned char *varies)
+{
+	size_t n = 0;
+
+	memset(varies, 0, d->nconfigs);
+	for (size_t i = 0; i < d->rows; i++) {
+		size_t k = d->config[i];
+		double first = c->values[d->configs[k].first_row];
+
+		if (!varies[k] && c->values[i] != first &&
+		    !(isnan(first) && isnan(c->values[i]))) {
+			varies[k] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+int
+sf_dataset_replicate_split(const sf_dataset *d, sf_dataset_split *out)
+{
+	unsigned char *varies = malloc(d->nconfigs + 1);
+	int found = 0;
+
+	memset(out, 0, sizeof *out);
+	for (size_t k = 0; k < d->nconfigs; k++)
+		out->repeated += d->configs[k].count > 1;
+	for (size_t j = 0; j < d->ncolumns && varies != NULL; j++) {
+		const sf_dataset_column *c = &d->columns[j];
+		double *effect, share;
+		size_t n, *count;
+
+		if (c->levels == NULL || c->nlevels < 2 ||
+		    (n = mark_varies(d, c, varies)) == 0)
+			continue;
+		effect = malloc(c->nlevels * sizeof *effect);
+		count = malloc(c->nlevels * sizeof *count);
+		share = effect != NULL && count != NULL
+		            ? split_share(d, c, varies, effect, count)
+		            : 0;
+		if (share >= SF_DATASET_SPLIT_SHARE &&
+		    (!found || share > out->share)) {
+			found = 1;
+			*out = (sf_dataset_split){j, n, out->repeated, share};
+		}
+		free(effect);
+		free(count);
+	}
+	free(varies);
+	return found;
+}
+
 const sf_dataset_input *
 sf_dataset_input_find(const sf_dataset *d, const char *name)
 {

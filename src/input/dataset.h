@@ -132,6 +132,32 @@ void sf_dataset_free(sf_dataset *d);
 const sf_dataset_input *sf_dataset_input_find(const sf_dataset *d,
                                               const char *name);
 
+/* A text column that splits the repetitions: see
+ * sf_dataset_replicate_split(). */
+typedef struct sf_dataset_split {
+	size_t column;   /* into d->columns */
+	size_t configs;  /* repeated configurations where it varies */
+	size_t repeated; /* repeated configurations */
+	double share;    /* of the repetitions' scatter its levels explain */
+} sf_dataset_split;
+
+/* The share of the repetitions' scatter above which a column splits them. */
+#define SF_DATASET_SPLIT_SHARE 0.5
+
+/*
+ * Whether rows taken as repetitions of one configuration (equal inputs)
+ * look like different jobs: a text column of the data file (not an input)
+ * whose value differs between the rows of a repeated configuration, and
+ * whose levels explain at least SF_DATASET_SPLIT_SHARE of the repetitions'
+ * scatter (each level one shift of the time relative to its
+ * configuration's mean, over the configurations where the column varies),
+ * as two models measured at the same (p, b, n) would; a column of hosts
+ * or dates that only scatters the times explains little.  Returns 1 with
+ * the column explaining most in *out, else 0 (also when out of memory:
+ * it is a hint).
+ */
+int sf_dataset_replicate_split(const sf_dataset *d, sf_dataset_split *out);
+
 /*
  * Summary of the repetitions: how many configurations have more than one
  * row, the largest count, and the median coefficient of variation (sd /
