@@ -33,10 +33,15 @@ expect() {
 	fi
 }
 
-# lacks PATTERN DESCRIPTION: the last run's stdout+stderr do not match the
-# grep PATTERN (after an expect that ran it).
+# lacks PATTERN DESCRIPTION [out]: the last run's stdout+stderr (with out:
+# its stdout) do not match the grep PATTERN (after an expect that ran it).
 lacks() {
-	if cat "$work/out" "$work/err" | grep -q -e "$1"; then
+	if [ "${3:-}" = out ]; then
+		cat "$work/out"
+	else
+		cat "$work/out" "$work/err"
+	fi | grep -q -e "$1"
+	if [ $? -eq 0 ]; then
 		echo "FAIL: $2: output has '$1'"
 		failed=$((failed + 1))
 	else
@@ -82,7 +87,7 @@ expect 2 "algorithm_unknown.yaml:5:16: unknown algorithm 'shade'; did you mean '
 expect 2 "^ *\^" "a caret under the column" -- check "$srcdir/tests/data/model/bad/algorithm_unknown.yaml"
 expect 2 "decimal_comma.csv:11:3: '3,5' is not a number" "check a bad CSV: FILE:LINE:COL" -- \
 	check "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv"
-expect 2 "ernest.yaml:15:11: .*line.csv has no column 'time_s'; its columns are: x, y" "check data without the model's columns" -- check "$ernest" "$line"
+expect 2 "ernest.yaml:15:11: .*line.csv lacks 3 columns the model reads: 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN; its columns are: x, y" "check data without the model's columns: all at once" -- check "$ernest" "$line"
 expect 0 "theta1  *162.198" "fit Ernest" -- fit "$ernest"
 expect 0 "theta1  *162.198" "fit: options may follow the model file" -- fit "$ernest" --seed 3 -q
 expect 0 '"stop_reason"' "fit --json" -- fit "$ernest" --json -q
@@ -292,13 +297,7 @@ expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$
 jobs="$srcdir/tests/data/fit/two-jobs.yaml"
 expect 0 "warning: .*two-jobs.csv: rows with equal inputs are fitted as repeats of one run, but column 'model' differs between them in 5 of 5 repeated configurations (its values account for 100% of their scatter): if they are different jobs, fit each with --by model, or keep one with --where \"model == 'cnn'\"" \
 	"fit warns when a text column splits the repeats" -- fit "$jobs"
-if grep -q "rows with equal inputs" "$work/out"; then
-	echo "FAIL: the warning about repeats goes to stdout"
-	failed=$((failed + 1))
-else
-	echo "ok: the warning about repeats is on stderr only"
-	passed=$((passed + 1))
-fi
+lacks "rows with equal inputs" "the warning about repeats is on stderr only" out
 expect 0 "" "fit --where on one job" -- fit "$jobs" --where "model == 'cnn'"
 lacks "rows with equal inputs" "has no warning: the hosts only scatter the repeats"
 expect 0 "" "fit --by model" -- fit "$jobs" --by model
@@ -562,8 +561,9 @@ fi
 SCALEFIT_LIBRARY="$work/nowhere"; export SCALEFIT_LIBRARY
 expect 2 "nowhere/expressions: no formula library here (set SCALEFIT_LIBRARY" "formulas without a library" -- formulas
 SCALEFIT_LIBRARY=$(cd "$srcdir" && pwd); export SCALEFIT_LIBRARY
-expect 0 '^@ddp-generic  *Generic data-parallel training time' "formulas: a line a formula, its description" -- formulas
-expect 0 '^@ddp-candidates  *Four candidate formulas' "formulas: a models: file's opening comment" -- formulas
+expect 0 '^@ddp-generic  *p, b, n  *Generic data-parallel training time' "formulas: a line a formula, its inputs, its description" -- formulas
+expect 0 '^@ddp-candidates  *p, b, n  *Four candidate formulas' "formulas: a models: file's inputs and opening comment" -- formulas
+expect 0 '^formula  *inputs  *description$' "formulas: a header line" -- formulas
 for f in "$srcdir"/expressions/*.yaml; do
 	f=$(basename "$f" .yaml)
 	if ! "$SCALEFIT" formulas | grep -q "^@$f "; then
@@ -580,13 +580,23 @@ expect 0 "^fit of ernest to" "fit @NAME: a library formula" -- fit @ernest -q
 expect 2 "no formula 'ernst'; did you mean '@ernest'?" "an unknown library formula" -- fit @ernst
 own="$work/own.csv"
 cp "$srcdir/tests/data/compare/two-models.csv" "$own"
+# Issue 29, item 9: a warning about an input --input overrode is at the
+# option, not at the file's line it replaced.
+printf 'data: {output: epoch_time_s}\ninputs:\n  p: gpus\n  b: global_batch / gpus\nparameters:\n  a: {min: 0, max: 100}\ntime: a / p\n' >"$work/unused.yaml"
+expect 0 "^scalefit: warning: --input b: input 'b' is not used by the formula$" \
+	"a warning about an overridden input names --input" -- check "$work/unused.yaml" "$own" --input p=workers --input b=workers
+lacks "global_batch / gpus" "and quotes not the file's line it replaced"
 expect 2 "--input: .*ernest.yaml has no input 'q'; its inputs are: p, n; did you mean 'p'?" \
 	"--input names an input the model lacks" -- check @ernest "$own" --input q=workers
 expect 2 "^scalefit: error: --input p: column 1: .*own.csv has no column 'wrkers'; its columns are: model, workers, epoch_time_s; did you mean 'workers'?" \
-	"an error in --input points at the option" -- check @ernest "$own" --input p=wrkers --output-column epoch_time_s
+	"an error in --input points at the option" -- check @ernest "$own" --input p=wrkers --input n=workers --output-column epoch_time_s
+expect 2 "^scalefit: error: --input p: column 1: .*own.csv lacks 2 columns the model reads: 'wrkers' (input p), 'input_fraction' (input n); try --input p=workers --input n=COLUMN; its columns are: model, workers, epoch_time_s" \
+	"columns missing for two inputs: one error, the nearest columns" -- check @ernest "$own" --input p=wrkers --output-column epoch_time_s
 expect 2 "^scalefit: error: --where: column 16: .*has no column 'modle'" "and in --where" \
-	-- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'"
-expect 2 "ernest.yaml:15:11: .*own.csv has no column 'time_s'; its columns are: model, workers, epoch_time_s" \
+	-- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'" --input p=workers --input n=workers --output-column epoch_time_s
+expect 2 "^scalefit: error: --where: column 16: .*lacks 4 columns the model reads: 'modle' (where:, did you mean 'model'?), 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN" \
+	"a misspelt --where among other missing columns" -- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'"
+expect 2 "ernest.yaml:15:11: .*own.csv lacks 3 columns the model reads: 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN; its columns are: model, workers, epoch_time_s" \
 	"a column the data lacks: the data's columns" -- check @ernest "$own"
 printf 'name: m\ndata: {file: own.csv, where: "network == %s"}\ninputs: {p: workers}\nparameters: {s: {min: 0, max: 100}}\ntime: s / p\n' "'cnn'" >"$work/filtered.yaml"
 expect 2 "filtered.yaml:2:30: .*own.csv has no column 'network'; .*; --where '' drops the model's filter" \
@@ -641,7 +651,7 @@ stdin_expect 0 "^   3 linear " "compare MODEL... -" -- compare "$cmpdir/cnn.yaml
 stdin_expect 0 "validation of cnn on <stdin> (12 rows)" "validate MODEL -" -- validate "$cmpdir/cnn.yaml" - --kfold 3 -q
 stdin_expect 2 "discover writes a model that names its data file" "discover refuses -" -- discover "$cmpdir/cnn.yaml" -
 printf 'a,b\n1,2\n' | "$SCALEFIT" fit "$cmpdir/cnn.yaml" - >"$work/out" 2>&1
-if [ $? -eq 2 ] && grep -q "<stdin> has no column 'model'" "$work/out"; then
+if [ $? -eq 2 ] && grep -q "<stdin> lacks 3 columns the model reads: 'model' (where:)" "$work/out"; then
 	echo "ok: errors in standard input's rows name <stdin>"
 	passed=$((passed + 1))
 else

@@ -119,8 +119,8 @@ no_such_column(const sf_model *m, const sf_table *t, const sf_model_text *at,
 			         "columns",
 			         name);
 	list_columns(t, columns, sizeof columns);
-	(void)!snprintf(
-	    err->message, sizeof err->message,
+	sf_error_set(
+	    err, err->code,
 	    "%.200s has no column '%s'; its columns are: %s%s%s%s%s%s",
 	    sf_table_file(t), name, columns,
 	    near != NULL ? "; did you mean '" : "", near != NULL ? near : "",
@@ -615,6 +615,130 @@ table_values_free(table_values *v, size_t ninputs)
 	free(v->inputs);
 }
 
+/* The columns the model reads that the data lacks, reported at once. */
+enum { MISSING_MAX = 8 };
+
+typedef struct missing {
+	const sf_model_text *at; /* the text naming it */
+	char name[64];           /* the column it names */
+	int column;              /* of the name in the text (1-based) */
+	char what[80];           /* "input p", "the output", "where:" */
+	char fix[160];           /* "--input p=workers" */
+} missing;
+
+/* Whether text at (compiled, not evaluated) names a column t lacks: its
+ * name into x->name. */
+static int
+lacks_column(const sf_table *t, const column_scope *cs, const sf_model_text *at,
+             missing *x)
+{
+	const char *q;
+	double none = 0;
+	sf_error e;
+
+	if (at->text == NULL ||
+	    sf_dataset_named_column(t, at->text) != SF_CSV_NONE ||
+	    sf_expr_eval_columns(cs->scope, at->text, cs->columns, 0, &none,
+	                         &e) != SF_ENAME ||
+	    strncmp(e.message, "unknown name '", 14) != 0 ||
+	    (q = strchr(e.message + 14, '\'')) == NULL)
+		return 0;
+	x->at = at;
+	x->column = e.column > 0 ? e.column : 1;
+	snprintf(x->name, sizeof x->name, "%.*s", (int)(q - (e.message + 14)),
+	         e.message + 14);
+	return 1;
+}
+
+/* x's option that maps it: option (with its NAME= when name is not NULL)
+ * and the nearest column of t, else a placeholder. */
+static void
+missing_fix(const sf_table *t, missing *x, const char *option, const char *name)
+{
+	size_t near = sf_table_column_nearest(t, x->name);
+
+	snprintf(x->fix, sizeof x->fix, "%s %s%s%s", option,
+	         name != NULL ? name : "", name != NULL ? "=" : "",
+	         near != SF_CSV_NONE ? sf_table_column_name(t, near)
+	                             : "COLUMN");
+}
+
+/* The where filter, the output and the inputs that name columns t lacks,
+ * into x (at most MISSING_MAX); how many. */
+static size_t
+find_missing(const sf_model *m, const sf_table *t, const column_scope *cs,
+             const sf_model_text *output, missing *x)
+{
+	size_t n = 0;
+
+	if (lacks_column(t, cs, &m->where, &x[n])) {
+		size_t near = sf_table_column_nearest(t, x[n].name);
+
+		/* A misspelt name is fixed in the filter, else dropped. */
+		if (near != SF_CSV_NONE)
+			snprintf(x[n].what, sizeof x[n].what,
+			         "where:, did you mean '%.40s'?",
+			         sf_table_column_name(t, near));
+		else
+			snprintf(x[n].what, sizeof x[n].what, "where:");
+		snprintf(x[n++].fix, sizeof x[0].fix, "%s",
+		         near != SF_CSV_NONE ? "" : "--where ''");
+	}
+	if (lacks_column(t, cs, output, &x[n])) {
+		snprintf(x[n].what, sizeof x[n].what, "the output");
+		missing_fix(t, &x[n++], "--output-column", NULL);
+	}
+	for (size_t i = 0; i < m->ninputs && n < MISSING_MAX; i++)
+		if (lacks_column(t, cs, &m->inputs[i].expr, &x[n])) {
+			snprintf(x[n].what, sizeof x[n].what, "input %s",
+			         m->inputs[i].name);
+			missing_fix(t, &x[n++], "--input", m->inputs[i].name);
+		}
+	return n;
+}
+
+/*
+ * When two or more of the texts the data is read with (where:, the output,
+ * the inputs) name columns the table lacks, one error for them all, at the
+ * first: each column and what reads it, the table's columns and the
+ * options that would map them to its nearest columns.  One alone is left
+ * to the evaluation's error (no_such_column()).
+ */
+static int
+report_missing(const sf_model *m, const sf_table *t, const column_scope *cs,
+               const sf_model_text *output, sf_error *err)
+{
+	missing x[MISSING_MAX];
+	size_t n = find_missing(m, t, cs, output, x), used;
+	char columns[256], *msg;
+
+	if (n < 2)
+		return SF_OK;
+	list_columns(t, columns, sizeof columns);
+	sf_error_clear(err);
+	err->code = SF_ENAME;
+	err->column = x[0].column;
+	msg = err->message;
+	used = (size_t)snprintf(msg, SF_ERROR_MESSAGE_MAX,
+	                        "%.120s lacks %zu "
+	                        "columns the model reads:",
+	                        sf_table_file(t), n);
+	for (size_t k = 0; k < n && used < SF_ERROR_MESSAGE_MAX; k++)
+		used += (size_t)snprintf(
+		    msg + used, SF_ERROR_MESSAGE_MAX - used, "%s '%s' (%s)",
+		    k > 0 ? "," : "", x[k].name, x[k].what);
+	for (size_t k = 0, fixes = 0; k < n && used < SF_ERROR_MESSAGE_MAX; k++)
+		if (x[k].fix[0] != '\0')
+			used += (size_t)snprintf(
+			    msg + used, SF_ERROR_MESSAGE_MAX - used, "%s%s",
+			    fixes++ > 0 ? " " : "; try ", x[k].fix);
+	if (used < SF_ERROR_MESSAGE_MAX)
+		snprintf(msg + used, SF_ERROR_MESSAGE_MAX - used,
+		         "; its columns are: %s", columns);
+	sf_model_locate(m, x[0].at, err);
+	return SF_ENAME;
+}
+
 static int
 evaluate_all(const sf_model *m, const sf_table *t, const column_scope *cs,
              const sf_model_text *output, table_values *v, sf_error *err)
@@ -965,6 +1089,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	d->table_rows = n;
 	if ((rc = output_text(m, t, &output, err)) != SF_OK ||
 	    (rc = column_scope_init(&cs, t, err)) != SF_OK ||
+	    (rc = report_missing(m, t, &cs, &output, err)) != SF_OK ||
 	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
 		goto done;
 	warn_unknown_literal(m, t, literal, sizeof literal, warn, warn_ctx);
