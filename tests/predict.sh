@@ -294,6 +294,29 @@ expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32
 expect 0 'plan within a budget of 20000' "next plans within a budget" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --budget 20000
+# Issue 29, item 7: a target inside the fitted range whose interval is
+# nearly all noise is said to be; with --budget, runs that narrow it by
+# less than 1% are not planned, and the plan says why it stopped.
+expect 0 "^  nearly all noise: the scatter of runs is 98% of that interval's variance (+-9.2% alone), so no run will narrow it much$" \
+	"next says when the target's interval is nearly all noise" \
+	-- next "$work/ddp-now.json" --target p=2,b=8,n=388240 --over p=1:3
+expect 0 '"noise_share": 0.98' "and its JSON" \
+	-- next "$work/ddp-now.json" --target p=2,b=8,n=388240 --over p=1:3 --json
+if "$SCALEFIT" next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 | grep -q "nearly all noise"; then
+	fail "next far beyond the range: not noise"
+else
+	pass "next far beyond the range: not noise"
+fi
+expect 0 "plan within a budget of 1e+06, leaving out runs that narrow the interval by less than 1% of its half-width" \
+	"next --budget shows its threshold" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
+expect 0 "^    then stop: every run the rest of the budget (9.715e+05) affords narrows the interval by less than 1%$" \
+	"and stops at runs that narrow less" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
+expect 0 '"plan_stopped_small": true' "and its JSON says so" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6 --json
+expect 0 '"min_narrowing_pct": 1,' "with the threshold" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6 --json
 printf 'p,b,n\n8,16,256000\n4,16,256000\n' >"$work/cands.csv"
 expect 0 '"candidates": \[' "next --candidates --json" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --candidates "$work/cands.csv" --json
