@@ -326,6 +326,18 @@ expect 0 '"candidates"' "compare --json without --train or --rank" -- compare "$
 lacks '"ranked_' "has no ranking keys: the document as before"
 expect 2 "--rank extrapolation needs --train" "--rank extrapolation without --train" -- compare "$ext" --rank extrapolation
 expect 2 "not 'extrapolate'; did you mean 'extrapolation'?" "--rank misspelt" -- compare "$ext" --rank extrapolate
+# Issue 29, item 10: compare and validate --csv print their tables as CSV.
+expect 0 '^rank,model,k,rows,failed,sse,aicc,bic,akaike_weight,mape,cv_mape,extrapolation_mape,max_abs_correlation,at_bound,over_parameterised,poorly_determined$' \
+	"compare --csv: a header line" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 0 '^1,comm-linear,3,16,false,8.05' "and a line a candidate, in the ranking's order" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 0 '^2,cubic,5,16,false,.*,0,true,$' "over-parameterised, nothing poorly determined" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 2 "--json and --csv: choose one" "compare --json --csv" -- compare "$ext" -q --json --csv
+expect 2 "--csv prints one ranking: not with groups" "compare --csv --by" -- compare "$ext" -q --csv --by p
+expect 0 '^row,line,fold,p,n,observed,predicted,error_pct,interval95_lo,interval95_hi,distance$' \
+	"validate --csv: a header line" -- validate "$ernest" --train 'p <= 12' -q --csv
+expect 0 '^0,2,0,32,0.125,7.9451680183400004,' "and a line a predicted row" -- validate "$ernest" --train 'p <= 12' -q --csv
+expect 2 "--json and --csv: choose one" "validate --json --csv" -- validate "$ernest" --train 'p <= 12' -q --json --csv
+expect 2 "--csv prints one table: not with groups" "validate --csv --by" -- validate "$ernest" --kfold 3 -q --csv --by p
 # The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
 # and compare when --seed is not given, as it seeds everything else.
 sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \

@@ -145,6 +145,29 @@ expect 2 "data.csv:3: input p (p = samples / (workers - 32) in --input) is infin
 expect 2 "data.csv:2:8: column 'host' should hold numbers for input p" "a text column for a numeric input" \
 	-- predict "$simple" --grid "$work/data.csv" --input p=host
 
+# Issue 29, item 10: --csv prints the table as CSV (RFC 4180 quoting).
+expect 0 '^p,n,time,observed,error_pct,ci95_lo,ci95_hi,serial,compute,comm,io,extrapolated$' \
+	"predict --csv: a header line" -- predict "$simple" --grid "$work/data.csv" --csv -q
+expect 0 '^8,1,17,18,-5.5555555555555554,16.304991489132892,17.695008510867108,1,8,8,0,false$' \
+	"and a line a point" -- predict "$simple" --grid "$work/data.csv" --csv -q
+expect 0 '^4,1,21,,,' "an empty cell: an empty field" -- predict "$simple" --grid "$work/data.csv" --csv -q
+sed 's/"levels": \["cnn", "rnn"\]/"levels": ["c,nn", "r\\"nn"]/' "$data/ddp.json" >"$work/quoted.json"
+printf 'p,b,n,model\n4,32,1.28e6,"c,nn"\n4,32,1.28e6,"r""nn"\n' >"$work/quoted.csv"
+expect 0 '^4,32,1280000,"c,nn",522,' "a comma: the field quoted" \
+	-- predict "$work/quoted.json" --grid "$work/quoted.csv" --csv
+expect 0 '^4,32,1280000,"r""nn",522,' "a double quote: doubled, the field quoted" \
+	-- predict "$work/quoted.json" --grid "$work/quoted.csv" --csv
+expect 2 "--json and --csv: choose one" "predict --json --csv" \
+	-- predict "$simple" --at p=8,n=1 --json --csv
+expect 0 '^p,time,ci95_lo,ci95_hi,speedup,efficiency,cost,serial,compute,comm,io,extrapolated$' \
+	"scale --csv: a header line" -- scale "$simple" --over p=1:16 --cost 3 --csv -q
+expect 0 '^8,17,16.304991489132892,17.695008510867108,3.8823529411764706,0.48529411764705882,0.11333333333333333,1,8,8,0,false$' \
+	"and a line a point" -- scale "$simple" --over p=1:16 --cost 3 --csv -q
+expect 0 '^p,simple,simple-bootstrap,extrapolated$' "scale --csv of several fits: a time column each" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:16 --csv -q
+expect 2 "--json and --csv: choose one" "scale --json --csv" \
+	-- scale "$simple" --over p=1:16 --json --csv
+
 # FIT.json errors name FILE:LINE:COL.
 printf '{\n  "model": {\n    "time": "a",,\n' >"$work/syntax.json"
 expect 2 "syntax.json:3:17: not valid JSON" "JSON syntax error at line:col" \

@@ -57,6 +57,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 	    {"kfold", required_argument, NULL, 'k'},
 	    {"rank", required_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'c'},
 	    CLI_FIT_OPTIONS,
 	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
@@ -85,6 +86,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'c':
+			a->s.csv = 1;
 			break;
 		case 'q':
 			a->quiet = 1;

@@ -58,6 +58,9 @@ parse_option(const sf_command *cmd, int c, predict_args *a)
 	case 'j':
 		s->json = 1;
 		return SF_EXIT_OK;
+	case 'c':
+		s->csv = 1;
+		return SF_EXIT_OK;
 	case 'w':
 		if (strcmp(optarg, "extrapolation") == 0)
 			s->weights = SF_AVERAGE_EXTRAPOLATION;
@@ -92,6 +95,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    {"grid", required_argument, NULL, 'g'},
 	    {"input", required_argument, NULL, 'i'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'c'},
 	    {"weights", required_argument, NULL, 'w'},
 	    {"group", required_argument, NULL, 'G'},
 	    {"unit", required_argument, NULL, 'u'},
@@ -125,6 +129,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "say where to predict: --at NAME=VALUE,... "
 		                 "or --grid FILE.csv");
+	if (a->s.json && a->s.csv)
+		return cli_usage(cmd->name, NULL,
+		                 "--json and --csv: choose one");
 	if (a->s.ninputs > 0 && a->s.grid == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "--input maps the columns of a --grid "

@@ -2,6 +2,7 @@
  * compare.c (run/) - the pipeline of `scalefit compare`, and its text.
  */
 #include "run/compare.h"
+#include "use/text.h"
 #include "base/escape.h"
 #include "use/comparison.h"
 
@@ -96,6 +97,51 @@ print_table(FILE *out, const sf_compare *cmp)
 			fprintf(out, "poorly determined: %s", x->poor);
 		fputc('\n', out);
 	}
+}
+
+/* The ranking as CSV (--csv): an sf_run_print_fn, the JSON's names. */
+static int
+print_csv(FILE *out, const void *arg)
+{
+	const sf_compare *cmp = arg;
+	static const char *const head[] = {"rank",
+	                                   "model",
+	                                   "k",
+	                                   "rows",
+	                                   "failed",
+	                                   "sse",
+	                                   "aicc",
+	                                   "bic",
+	                                   "akaike_weight",
+	                                   "mape",
+	                                   "cv_mape",
+	                                   "extrapolation_mape",
+	                                   "max_abs_correlation",
+	                                   "at_bound",
+	                                   "over_parameterised",
+	                                   "poorly_determined"};
+
+	for (size_t h = 0; h < sizeof head / sizeof *head; h++)
+		sf_text_csv_field(out, head[h], h == 0);
+	putc('\n', out);
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+		const double v[] = {x->sse,        x->aicc,    x->bic,
+		                    x->weight,     x->mape,    x->cv_mape,
+		                    x->extra_mape, x->max_corr};
+
+		fprintf(out, "%zu", i + 1);
+		sf_text_csv_field(out, x->label, 0);
+		fprintf(out, ",%zu,%zu,%s", x->k, x->n,
+		        x->failed ? "true" : "false");
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			sf_text_csv_number(out, v[k], 0);
+		fprintf(out, ",%zu,%s", x->at_bound,
+		        x->over ? "true" : "false");
+		sf_text_csv_field(out, x->poor, 0);
+		putc('\n', out);
+	}
+	return SF_OK;
 }
 
 /* Under the ranking, with --train: the extrapolation MAPE of every
@@ -382,7 +428,8 @@ compare_all(const sf_run_compare_settings *s, sf_run_compare_result *r,
 	sf_compare_rank(r->compare);
 	if (s->json && (r->out.json = sf_comparison_json(r->compare)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return sf_run_text(print_text, r->compare, &r->out.text, err);
+	return sf_run_text(s->csv ? print_csv : print_text, r->compare,
+	                   &r->out.text, err);
 }
 
 int
@@ -409,6 +456,10 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 		return sf_run_request(err, "--rank extrapolation needs --train "
 		                           "(the rows to extrapolate to)");
 	}
+	if (s->csv && s->json) {
+		free(r);
+		return sf_run_request(err, "--json and --csv: choose one");
+	}
 	if (r == NULL || (r->compare = sf_compare_alloc(&settings)) == NULL) {
 		free(r);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -418,6 +469,10 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	if ((rc = add_candidates(r->compare, sets, nsets, err)) == SF_OK &&
 	    r->compare->n == 0)
 		rc = sf_run_request(err, "no model to compare");
+	if (rc == SF_OK && s->csv &&
+	    sf_run_data_grouped(r->compare->c[0]->model, &s->data))
+		rc = sf_run_request(err, "--csv prints one ranking: not with "
+		                         "groups (--by, or the model's by:)");
 	if (rc == SF_OK && (rc = sf_compare_split(r->compare, err)) == SF_OK)
 		rc = sf_run_data_grouped(r->compare->c[0]->model, &s->data)
 		         ? compare_fleet(s, r, err)

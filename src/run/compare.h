@@ -47,6 +47,8 @@ typedef struct sf_run_compare_settings {
 	sf_compare_rank_by rank; /* the order; SF_COMPARE_RANK_DEFAULT:
 	                            extrapolation with train, else aicc */
 	int json;                /* 1: build the JSON document too */
+	int csv;                 /* 1: the text is the ranking as CSV
+	                            (use/text.h); not with groups */
 	sf_warn_fn warn;         /* warnings; NULL: none */
 	void *warn_ctx;
 } sf_run_compare_settings;

@@ -248,11 +248,15 @@ refuse_nonfinite(const sf_run_predict_settings *s, const sf_fitfile *f,
 	    point, name, isnan(value) ? "not a number" : "infinite");
 }
 
-/* One fit's predictions, and the unit its text's header names. */
+/* One fit's predictions, and the unit its text's header names; as CSV,
+ * its group's label (NULL: no group column) and whether the header line
+ * comes first. */
 typedef struct one_text {
 	const sf_fitfile *f;
 	const sf_prediction *p;
 	const char *unit;
+	const char *group;
+	int header;
 } one_text;
 
 /* The lines above the table: the bands and the interval of a new run. */
@@ -444,6 +448,96 @@ print_one(FILE *out, const void *arg)
 	return SF_OK;
 }
 
+/* The CSV header of one fit's predictions. */
+static void
+csv_head(FILE *out, const one_text *t)
+{
+	const sf_fitfile *f = t->f;
+	const sf_prediction *p = t->p;
+	int first = 1;
+
+	if (t->group != NULL) {
+		sf_text_csv_field(out, "group", first);
+		first = 0;
+	}
+	for (size_t i = 0; i < f->ninputs; i++, first = 0)
+		sf_text_csv_field(out, f->inputs[i].name, first);
+	sf_text_csv_field(out, "time", first);
+	if (p->observed != NULL) {
+		sf_text_csv_field(out, "observed", 0);
+		sf_text_csv_field(out, "error_pct", 0);
+	}
+	if (p->interval) {
+		sf_text_csv_field(out, "interval95_lo", 0);
+		sf_text_csv_field(out, "interval95_hi", 0);
+	}
+	sf_text_csv_field(out, "ci95_lo", 0);
+	sf_text_csv_field(out, "ci95_hi", 0);
+	if (p->bootstrap) {
+		sf_text_csv_field(out, "ci95_bootstrap_lo", 0);
+		sf_text_csv_field(out, "ci95_bootstrap_hi", 0);
+	}
+	for (size_t j = 0; j < f->nterms; j++)
+		sf_text_csv_field(out, f->terms[j].name, 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+}
+
+/* Input i of point k as a CSV field: a text input's value by name. */
+static void
+csv_input(FILE *out, const sf_fitfile *f, size_t i, double x, int first)
+{
+	if (f->inputs[i].levels != NULL && x >= 0 &&
+	    x < (double)f->inputs[i].nlevels)
+		sf_text_csv_field(out, f->inputs[i].levels[(size_t)x], first);
+	else
+		sf_text_csv_number(out, x, first);
+}
+
+/* One fit's predictions as CSV: an sf_run_print_fn. */
+static int
+print_csv_one(FILE *out, const void *arg)
+{
+	const one_text *t = arg;
+	const sf_fitfile *f = t->f;
+	const sf_prediction *p = t->p;
+
+	if (t->header)
+		csv_head(out, t);
+	for (size_t k = 0; k < p->n; k++) {
+		const sf_predict_point *pt = &p->points[k];
+		int first = 1;
+
+		if (t->group != NULL) {
+			sf_text_csv_field(out, t->group, first);
+			first = 0;
+		}
+		for (size_t i = 0; i < f->ninputs; i++, first = 0)
+			csv_input(out, f, i, p->inputs[i * p->n + k], first);
+		sf_text_csv_number(out, pt->time, first);
+		if (p->observed != NULL) {
+			sf_text_csv_number(out, p->observed[k], 0);
+			sf_text_csv_number(out, sf_prediction_error(p, k), 0);
+		}
+		if (p->interval) {
+			sf_text_csv_number(out, pt->pi.lo, 0);
+			sf_text_csv_number(out, pt->pi.hi, 0);
+		}
+		sf_text_csv_number(out, pt->ci.lo, 0);
+		sf_text_csv_number(out, pt->ci.hi, 0);
+		if (p->bootstrap) {
+			sf_text_csv_number(out, pt->boot.lo, 0);
+			sf_text_csv_number(out, pt->boot.hi, 0);
+		}
+		for (size_t j = 0; j < f->nterms; j++)
+			sf_text_csv_number(out, p->terms[j * p->n + k], 0);
+		sf_text_csv_field(
+		    out, sf_prediction_outside(p, k) ? "true" : "false", 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* Several fits averaged. */
 typedef struct average_text {
 	const sf_fitfile *const *fits;
@@ -523,6 +617,43 @@ print_average(FILE *out, const void *arg)
 	return SF_OK;
 }
 
+/* Several fits averaged, as CSV: an sf_run_print_fn. */
+static int
+print_csv_average(FILE *out, const void *arg)
+{
+	const average_text *t = arg;
+	const sf_fitfile *const *fits = t->fits, *f = fits[0];
+	const sf_average *avg = t->avg;
+
+	for (size_t i = 0; i < f->ninputs; i++)
+		sf_text_csv_field(out, f->inputs[i].name, i == 0);
+	sf_text_csv_field(out, "time", f->ninputs == 0);
+	sf_text_csv_field(out, "interval95_lo", 0);
+	sf_text_csv_field(out, "interval95_hi", 0);
+	for (size_t i = 0; i < avg->nfits; i++)
+		sf_text_csv_field(out, fits[i]->name, 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+	for (size_t k = 0; k < avg->n; k++) {
+		int outside = 0;
+
+		for (size_t i = 0; i < f->ninputs; i++)
+			csv_input(out, f, i,
+			          avg->each[0]->inputs[i * avg->n + k], i == 0);
+		sf_text_csv_number(out, avg->time[k], f->ninputs == 0);
+		sf_text_csv_number(out, avg->interval[k].lo, 0);
+		sf_text_csv_number(out, avg->interval[k].hi, 0);
+		for (size_t i = 0; i < avg->nfits; i++) {
+			sf_text_csv_number(out, avg->each[i]->points[k].time,
+			                   0);
+			outside |= sf_prediction_outside(avg->each[i], k);
+		}
+		sf_text_csv_field(out, outside ? "true" : "false", 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* The k fits averaged as how says. */
 static int
 average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
@@ -557,7 +688,8 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 	{
 		average_text t = {fits, s, r->average, how};
 
-		return sf_run_text(print_average, &t, &r->out.text, err);
+		return sf_run_text(s->csv ? print_csv_average : print_average,
+		                   &t, &r->out.text, err);
 	}
 }
 
@@ -582,7 +714,8 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 /* Predict with fit f: *p, and its text in *text. */
 static int
 predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
-            sf_prediction **p, char **text, sf_error *err)
+            const char *group, int header, sf_prediction **p, char **text,
+            sf_error *err)
 {
 	points pts;
 	int rc;
@@ -602,9 +735,10 @@ predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
 	if (!s->quiet)
 		sf_prediction_warn(f, *p, s->warn, s->warn_ctx);
 	{
-		one_text t = {f, *p, s->unit};
+		one_text t = {f, *p, s->unit, group, header};
 
-		return sf_run_text(print_one, &t, text, err);
+		return sf_run_text(s->csv ? print_csv_one : print_one, &t, text,
+		                   err);
 	}
 }
 
@@ -624,9 +758,11 @@ predict_groups(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	for (size_t i = 0; i < set->count && rc == SF_OK; i++) {
 		char *text = NULL;
 
-		rc = predict_one(s, set->fits[i], &r->predictions[i], &text,
-		                 err);
-		if (rc == SF_OK) {
+		rc = predict_one(s, set->fits[i], set->labels[i], i == 0,
+		                 &r->predictions[i], &text, err);
+		if (rc == SF_OK && s->csv)
+			fputs(text, all); /* one table, a group column */
+		else if (rc == SF_OK) {
 			fprintf(all, "%s== group ", i > 0 ? "\n" : "");
 			sf_escape_print(all, set->labels[i], 0);
 			fprintf(all, " ==\n%s", text);
@@ -701,8 +837,8 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	/* A groups file answers for each group it selects; one group
 	 * chosen answers as a plain fit file does. */
 	if (!r->set->grouped || (s->group != NULL && r->set->count == 1))
-		return predict_one(s, r->set->fits[0], &r->predictions[0],
-		                   &r->out.text, err);
+		return predict_one(s, r->set->fits[0], NULL, 1,
+		                   &r->predictions[0], &r->out.text, err);
 	return predict_groups(s, r, err);
 }
 

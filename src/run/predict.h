@@ -53,6 +53,10 @@ typedef struct sf_run_predict_settings {
 	                               (one of sf_model_units); NULL: the
 	                               fit's data.unit */
 	int json;                   /* 1: build the JSON document too */
+	int csv;                    /* 1: the text is the table as CSV
+	                               (use/text.h): a header line, a line a
+	                               point (a group's points after the
+	                               other's, a group column first) */
 	sf_warn_fn warn;            /* warnings; NULL: none */
 	void *warn_ctx;
 	int quiet; /* 1: warn only that a fit file was written by a later
