@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="build-essential autoconf automake pkg-config libyaml-dev libgsl-dev libjansson-dev libcunit1-dev libxml2-utils"
+packages="build-essential autoconf automake libtool pkg-config libyaml-dev libgsl-dev libjansson-dev libcunit1-dev libxml2-utils python3 python3-numpy python3-pandas python3-pytest"
 missing=
 for p in $packages; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -766,5 +766,52 @@ else
 fi
 expect 2 "--residuals takes auto, all or none, not 'some'" "fit --residuals some" -- fit "$ernest" --residuals some
 
+# --- issue 29: a run's steps, derived from n, p and b ---------------------------
+# runs of 50000 samples at batch 32 take max(1, floor(n / (p b))) steps
+awk 'BEGIN {
+	print "workers,batch,samples,steps,time_s"
+	for (p = 1; p <= 16; p *= 2)
+		for (r = 0; r < 2; r++) {
+			st = int(50000 / (32 * p)); if (st < 1) st = 1
+			printf "%d,32,50000,%d,%.6g\n", p, st, (2 + st * (0.05 + 0.002 * 32) + st * 0.01 * log(p) / log(2)) * (1 + 0.01 * (r - 0.5))
+		}
+}' >"$work/steps.csv"
+"$SCALEFIT" init "$work/steps.csv" -o "$work/steps.yaml" >/dev/null 2>&1
+if grep -q '^  steps: {derived: "max(1, floor(n / (p \* b)))"}$' "$work/steps.yaml" &&
+	grep -q "reproduces column 'steps' on all 10 rows" "$work/steps.yaml"; then
+	echo "ok: init writes the steps that reproduce the column, derived"
+	passed=$((passed + 1))
+else
+	echo "FAIL: init writes the steps that reproduce the column, derived"
+	failed=$((failed + 1))
+fi
+expect 0 "steps *= max(1, floor(n / (p \* b))) *\[derived input\]" "check lists a derived input" -- \
+	check "$work/steps.yaml"
+expect 0 "" "fit of a model with a derived input" -- fit "$work/steps.yaml" -q -o "$work/steps.json"
+# p = 64 takes floor(50000 / 2048) = 24 steps: a prediction follows them
+"$SCALEFIT" predict "$work/steps.json" --at p=64,b=32,n=50000 --json >"$work/p64.json" 2>&1
+expect 0 "" "predict of a derived input's model" -- predict "$work/steps.json" --at p=64,b=32,n=50000
+if grep -q '"steps": 24' "$work/p64.json" || grep -q '"steps": 24.0' "$work/p64.json"; then
+	echo "ok: predict computes the derived steps from p, b and n"
+	passed=$((passed + 1))
+else
+	echo "FAIL: predict computes the derived steps from p, b and n"
+	sed 's/^/  | /' "$work/p64.json" | grep -i steps
+	failed=$((failed + 1))
+fi
+expect 2 "unknown input 'steps' (inputs: p, b, n)" "a derived input is not given" -- \
+	predict "$work/steps.json" --at p=4,b=32,n=50000,steps=3
+printf 'name: col\ndata: {file: steps.csv, output: time_s}\ninputs: {p: workers, b: batch, n: samples, steps: steps}\nparameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}}\ntime: "t0 + a * steps"\n' >"$work/col.yaml"
+expect 0 "" "fit with steps as a column" -- fit "$work/col.yaml" -q -o "$work/col.json"
+expect 0 "steps = 100 is held while p is swept, but in the fitted rows steps is a function of the other inputs and changes with p" \
+	"scale warns of a held input the others determine" -- \
+	scale "$work/col.json" --over p=1:16 --set b=32,n=50000,steps=100
+expect 0 "" "no such warning for the derived model" -- scale "$work/steps.json" --over p=1:16 --set b=32,n=50000
+grep -q "is held while" "$work/err" && { echo "FAIL: a derived input warned of"; failed=$((failed + 1)); } ||
+	{ echo "ok: a derived input is not warned of"; passed=$((passed + 1)); }
+printf 'name: bad\ndata: {file: steps.csv, output: time_s}\ninputs: {p: workers, s: {derived: "a * p"}}\nparameters: {a: {min: 0, max: 1}}\ntime: "s"\n' >"$work/bad.yaml"
+expect 2 "bad.yaml:3:.*derived input 's' uses a fitted parameter" "a derived input may not use a parameter" -- \
+	check "$work/bad.yaml"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -66,6 +66,11 @@ expect 2 "--by: the data has no column named 'jobs'; did you mean 'job'?" \
 stdout_lines=$(wc -l <"$work/out")
 [ "$stdout_lines" -eq 0 ] && pass "bad --by: nothing on stdout" ||
 	fail "bad --by: stdout not empty"
+ensemble="$srcdir/tests/data/ensemble/two.yaml"
+expect 2 "is an ensemble, fitted on all its rows: it takes no --by; choose one of its formulas with --model NAME" \
+	"an ensemble refuses --by (fit), naming --model" -- fit "$ensemble" --by gpu
+expect 2 "is an ensemble, fitted on all its rows: it takes no --by" \
+	"an ensemble refuses --by (validate)" -- validate "$ensemble" --by gpu --kfold 3
 sed 's/by: job/by: jb/' "$model" >"$work/bad.yaml"
 cp "$data" "$work/fleet.csv"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'; did you mean 'job'?" \
@@ -126,8 +131,26 @@ expect 1 'job=few *1 *failed: too few rows' "compare: the first model's data.by"
 	compare "$model" "$rival" --kfold 3 --quiet
 expect 0 '^framework=pt *151 .*best: .*extrapolation MAPE' "discover --by: a formula per group" -- \
 	discover "$found" --by framework --quiet
-expect 2 "--by reports each group's board: it takes neither -o nor --shapes" \
-	"discover --by -o: refused" -- discover "$found" --by framework -o "$work/d.yaml"
+expect 0 "wrote $work/models/framework_pt.yaml (group framework=pt)" \
+	"discover --by -o DIR: a model file per group, DIR made" -- \
+	discover "$found" --by framework --quiet -o "$work/models"
+if [ -f "$work/models/framework_pt.yaml" ] && [ -f "$work/models/framework_tf.yaml" ] &&
+	grep -q "^  where: \"framework == 'tf'\"" "$work/models/framework_tf.yaml" &&
+	"$SCALEFIT" check "$work/models/framework_tf.yaml" >"$work/check" 2>&1 &&
+	grep -q "150 rows to fit" "$work/check"; then
+	pass "discover --by -o DIR: each file checks, keeping its group's rows"
+else
+	fail "discover --by -o DIR: each file checks, keeping its group's rows"
+fi
+expect 0 '' "discover --by -o DIR --json: the files' text stays out of the JSON" -- \
+	discover "$found" --by framework --quiet -o "$work/models" --json
+grep -q model_text "$work/out" && fail "discover --by -o --json: model_text in the JSON" ||
+	pass "discover --by -o --json: no model_text in the JSON"
+: >"$work/plain"
+expect 2 "with groups, -o names a directory of model files" \
+	"discover --by -o FILE: refused" -- discover "$found" --by framework -o "$work/plain"
+expect 2 "--by reports each group's board: it takes no --shapes" \
+	"discover --by --shapes: refused" -- discover "$found" --by framework --shapes
 expect 2 "discover.count: 'n' is the extrapolated input" \
 	"a bad setting fails the run, not each group" -- \
 	discover "$model" --by framework --quiet
@@ -154,8 +177,8 @@ expect 1 "group job=few did not fit: too few rows" "predict --group: a failed gr
 expect 2 "is the fit of one selection of rows, not of groups" \
 	"predict --group on a plain fit file" -- \
 	predict "$srcdir/tests/data/fit/simple.json" --at p=4 --group a=b
-expect 0 "^ *n  framework=pt  framework=tf$" \
-	"scale: a groups file draws every group, a column each" -- \
+expect 0 "^ *n  framework=pt  95% new run  *framework=tf  95% new run$" \
+	"scale: a groups file draws every group, a column each and its interval" -- \
 	scale "$work/fw.json" --over n=1:64 --quiet
 "$SCALEFIT" scale "$work/fw.json" --over n=1:64 --quiet --plot "$work/fw.svg" >/dev/null 2>&1
 if grep -q 'framework=pt' "$work/fw.svg" && grep -q 'framework=tf' "$work/fw.svg"; then

@@ -20,7 +20,7 @@ set -eu
 srcdir=${srcdir:-.}
 cd "$srcdir/src"
 
-stages="base expr solve input fit use discover run cli"
+stages="base expr solve input fit use discover run api cli"
 cli_allowed="input/csv.h input/scaffold.h input/library.h"
 
 for f in */*.c */*.h; do

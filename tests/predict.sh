@@ -1,5 +1,5 @@
 #!/bin/sh
-# predict.sh - drive `scalefit predict` and `scalefit scale` end to end:
+# predict.sh - drive `scalefit predict`, `scale` and `plot` end to end:
 # numbers on a hand-made fit, usage errors (exit 2, named text, "did you
 # mean"), FIT.json errors at FILE:LINE:COL, charts that are well-formed
 # SVG, and no half-written output file on any error.
@@ -421,7 +421,7 @@ expect 2 "the fastest b over -1e+308 to 1e+308 is not a finite number" "scale --
 	-- scale "$data/ddp.json" --over b=-1e308:1e308 --set p=4,n=1.28e6,model=cnn
 
 # ---- several fits: a column and a line each --------------------------------
-expect 0 '^ *p *simple  *simple-bootstrap' "scale with two fits: a column each" \
+expect 0 '^ *p *simple  *95% band  *simple-bootstrap  *95% band$' "scale with two fits: a column each, and its band" \
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --plot "$work/two.svg"
 expect 0 '^simple-bootstrap:' "scale with two fits: each one's answers" \
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q
@@ -432,8 +432,180 @@ expect 0 '"label": "simple-bootstrap"' "scale --json with two fits: studies with
 	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 -q --json
 expect 0 '^ *p *simple (.*simple.json) ' "two fits of the same name are told apart" \
 	-- scale "$simple" "$simple" --over p=1:64 -q
-expect 2 "--data goes with one fit file, not 2" "--data with two fits is refused" \
-	-- scale "$simple" "$data/bootstrap.json" --over p=1:64 --plot "$work/x.svg" --data "$work/x.csv"
+
+# Several fits with their error model: each one's new-run interval in the
+# table and on the chart, and --data's runs as rings on each one's series,
+# a group's only its own rows (issue 29, item 5).
+printf 'model,p,epoch_s\n' >"$work/runs.csv"
+for p in 1 2 4 8 16 32; do
+	awk -v p="$p" 'BEGIN {
+		c = 2 + 60 / p + 0.3 * p; r = 5 + 120 / p + 0.8 * p
+		printf "cnn,%d,%.4f\ncnn,%d,%.4f\n", p, c * 1.02, p, c * 0.98
+		printf "rnn,%d,%.4f\nrnn,%d,%.4f\n", p, r * 1.03, p, r * 0.97
+	}' >>"$work/runs.csv"
+done
+cat >"$work/toy.yaml" <<EOF
+name: toy
+data: {file: runs.csv, where: "p <= 8", output: epoch_s}
+inputs: {p: p}
+parameters: {a: {min: 0, max: 100}, b: {min: 0, max: 1000}, c: {min: 0, max: 10}}
+terms:
+  serial: {expr: a, kind: overhead}
+  compute: {expr: b / p, kind: compute}
+  comm: {expr: c * p, kind: communication}
+time: serial + compute + comm
+EOF
+"$SCALEFIT" fit "$work/toy.yaml" --by model -q -o "$work/toy.json" >/dev/null 2>&1
+expect 0 '^ *p *model=cnn  *95% new run  *model=rnn  *95% new run$' \
+	"scale of a groups file: each group's new-run interval in the table" \
+	-- scale "$work/toy.json" --over p=1:32 -q
+expect 0 '^ *32 .*\] .*\]  *\*$' "scale of several fits: a row of intervals, marked beyond the range" \
+	-- scale "$work/toy.json" --over p=1:32 -q
+"$SCALEFIT" scale "$work/toy.json" --over p=1:32 -q --plot "$work/toy.svg" \
+	--data "$work/runs.csv" >/dev/null 2>&1
+[ "$(grep -c 'class="interval"' "$work/toy.svg")" -eq 2 ] &&
+	grep -q '>95% interval of a new run<' "$work/toy.svg" &&
+	pass "the chart of several fits shades each one's new-run interval" ||
+	fail "the chart of several fits lacks the new-run intervals"
+# 2 models x p = 16, 32 x 2 runs; the file's fitted rows are not rings.
+[ "$(grep -c 'class="held"' "$work/toy.svg")" -eq 8 ] &&
+	grep -q '>measured, not fitted<' "$work/toy.svg" &&
+	{ ! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$work/toy.svg"; } &&
+	pass "scale --data with several fits: each group's runs not fitted as rings" ||
+	fail "scale --data with several fits did not draw each group's runs"
+grep 'class="held"' "$work/toy.svg" | grep -q 'E69F00' &&
+	pass "the rings take their series' colour" ||
+	fail "the rings of the second series are not in its colour"
+cut -d, -f2,3 "$work/runs.csv" >"$work/nokey.csv"
+expect 2 "has no column 'model', which tells the groups' rows apart" \
+	"--data without the groups' column is refused with several groups" \
+	-- scale "$work/toy.json" --over p=1:32 --plot "$work/nokey.svg" --data "$work/nokey.csv"
+"$SCALEFIT" scale "$simple" "$data/bootstrap.json" --over p=1:64 -q \
+	--plot "$work/x.svg" --data "$work/later.csv" >/dev/null 2>&1
+[ "$(grep -c 'class="held"' "$work/x.svg")" -eq 4 ] &&
+	pass "scale --data with two fit files: rings on both series" ||
+	fail "scale --data with two fit files did not draw rings on both"
+
+# ---- chart details (issue 29, item 11) -------------------------------------
+awk 'BEGIN {
+	print "p,b,epoch_s"
+	for (p = 1; p <= 8; p *= 2)
+		for (b = 16; b <= 128; b *= 2) {
+			s = 51200 / (p * b)
+			t = 3 + s * (0.05 + 0.002 * b) + s * 0.02 * p
+			printf "%d,%d,%.4f\n", p, b, t * (1 + 0.02 * ((i++ % 3) - 1))
+		}
+}' >"$work/batch.csv"
+cat >"$work/batch.yaml" <<EOF
+name: batch
+data: {file: batch.csv, output: epoch_s}
+inputs: {p: p, b: b}
+parameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}, c: {min: 0, max: 1}, l: {min: 0, max: 1}}
+terms:
+  steps: 51200 / (p * b)
+  overhead: {expr: t0, kind: overhead}
+  compute: {expr: steps * (a + c * b), kind: compute}
+  comm: {expr: steps * l * p, kind: communication}
+time: overhead + compute + comm
+EOF
+"$SCALEFIT" fit "$work/batch.yaml" -q -o "$work/batch.json" >/dev/null 2>&1
+# The powers of two and the table's points were searched: say both.
+expect 0 "(searched 13 values: the powers of two from 16 to 128 and the table's 11 points)" \
+	"a batch sweep says it searched the table's points too" \
+	-- scale "$work/batch.json" --over b=16:128 --set p=2 -q
+expect 0 "(searched the powers of two from 16 to 128)" \
+	"a table of powers of two says only those" \
+	-- scale "$work/batch.json" --over b=16:128 --set p=2 -q --points 4 --log
+# Nothing beyond the fitted range: no grey, and no legend entry for it.
+"$SCALEFIT" scale "$work/batch.json" --over b=16:128 --set p=2 -q \
+	--plot "$work/batch.svg" >/dev/null 2>&1
+! grep -q 'beyond the fitted range' "$work/batch.svg" &&
+	! grep -q 'class="beyond"' "$work/batch.svg" &&
+	pass "a sweep within the fitted range names no region beyond it" ||
+	fail "the legend names a region beyond the fitted range that is not drawn"
+# chart_has PATTERN DESCRIPTION -- ARGS...: the chart of scale ARGS --plot
+# holds PATTERN.
+chart_has() {
+	pattern=$1 what=$2
+	shift 3
+	rm -f "$work/has.svg"
+	"$SCALEFIT" scale "$@" --plot "$work/has.svg" >/dev/null 2>&1
+	grep -q -e "$pattern" "$work/has.svg" && pass "$what" || fail "$what"
+}
+chart_has '>beyond the fitted range<' "a sweep beyond the fitted range names it" \
+	-- "$work/batch.json" --over b=16:512 --set p=2 -q
+# The crossover (p = 3) near the middle of the fitted range: the label
+# goes beside its line, not on it; with no line near, it is centred.
+chart_has 'class="fit-label" text-anchor="end"' "the fitted range's label stays off the crossover line" \
+	-- "$work/batch.json" --over p=1:32 --set b=4 -q
+chart_has 'class="fit-label" text-anchor="middle"' "the fitted range's label is centred when no line is near" \
+	-- "$work/batch.json" --over p=1:32 --set b=32 -q
+
+# ---- plot: where a fit misses (issue 29, item 10) ---------------------------
+# well_formed FILE: xmllint finds FILE well-formed (passes without xmllint).
+well_formed() {
+	! command -v xmllint >/dev/null 2>&1 || xmllint --noout "$1" 2>/dev/null
+}
+"$SCALEFIT" fit "$work/toy.yaml" --where "model == 'cnn' && p <= 8" -q \
+	-o "$work/cnn.json" >/dev/null 2>&1
+awk -F, 'NR == 1 || $1 == "cnn"' "$work/runs.csv" >"$work/cnn.csv"
+expect 0 '^  fitted  *8 rows  MAPE .*largest miss' "plot: the fitted rows, their MAPE and largest miss" \
+	-- plot "$work/cnn.json" -o "$work/cnn.svg"
+well_formed "$work/cnn.svg" &&
+	grep -q 'class="diagonal"' "$work/cnn.svg" &&
+	[ "$(grep -c 'class="errors"' "$work/cnn.svg")" -eq 1 ] &&
+	! grep -q 'class="held"' "$work/cnn.svg" &&
+	grep -q '>fitted: 8 rows, MAPE ' "$work/cnn.svg" &&
+	pass "plot draws observed against predicted and the errors by p" ||
+	fail "plot's chart lacks the diagonal, the errors or the fitted rows"
+# The data file holds the fitted rows too: only the 4 others are rings.
+expect 0 '^  not fitted  *4 rows  MAPE [0-9.]*%  *largest miss [-+][0-9.]*% at p = [13][26]$' "plot --data: the rows not fitted, and the worst of them" \
+	-- plot "$work/cnn.json" -o "$work/cnn-held.svg" --data "$work/cnn.csv"
+well_formed "$work/cnn-held.svg" &&
+	[ "$(grep -c 'class="held"' "$work/cnn-held.svg")" -eq 8 ] &&
+	grep -q '>not fitted: 4 rows, MAPE ' "$work/cnn-held.svg" &&
+	pass "plot --data marks the rows not fitted, in both panels" ||
+	fail "plot --data did not mark the rows not fitted"
+"$SCALEFIT" plot "$work/ddp-now.json" -o "$work/ddp-fit.svg" >/dev/null 2>&1
+[ "$(grep -c 'class="errors"' "$work/ddp-fit.svg")" -eq 3 ] && well_formed "$work/ddp-fit.svg" &&
+	pass "plot draws a panel of errors per input that varies" ||
+	fail "plot lacks a panel of errors per input"
+expect 2 "say where to write the chart: -o FILE.svg" "plot without -o" \
+	-- plot "$work/cnn.json"
+expect 2 "plot needs a fit file" "plot without a fit file" -- plot -o "$work/x.svg"
+expect 2 "unexpected argument" "plot of two fits" \
+	-- plot "$work/cnn.json" "$work/cnn.json" -o "$work/x.svg"
+expect 2 "is the fit file .*: it would be overwritten" "plot -o onto the fit file" \
+	-- plot "$work/cnn.json" -o "$work/cnn.json"
+expect 2 "holds the fits of 2 groups (a --by fit): plot draws one; choose it with --group KEY" \
+	"plot of a groups file asks for a group" -- plot "$work/toy.json" -o "$work/x.svg"
+expect 0 '^  fitted  *8 rows' "plot --group draws one group" \
+	-- plot "$work/toy.json" --group model=rnn -o "$work/rnn.svg"
+# An ensemble's rows are its formulas' (they all fitted them), predicted
+# by its mixture.
+"$SCALEFIT" fit "$srcdir/tests/data/ensemble/two.yaml" -q -o "$work/ens.json" >/dev/null 2>&1
+expect 0 '^  fitted  *224 rows  MAPE' "plot of an ensemble: its formulas' rows" \
+	-- plot "$work/ens.json" -o "$work/ens.svg"
+printf '{"model": ' >"$work/broken.json"
+expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
+	-- plot "$work/broken.json" -o "$work/x.svg"
+printf 'p,time\n32,15\n' >"$work/no-out.csv"
+expect 2 "no-out.csv:1:1: .*no column 'epoch_s'" "plot --data without the output's column: FILE:LINE:COL" \
+	-- plot "$work/cnn.json" -o "$work/x.svg" --data "$work/no-out.csv"
+printf 'p,epoch_s\nmany,15\n' >"$work/text-p.csv"
+expect 2 "text-p.csv:2:1: " "plot --data with text in an input's column: FILE:LINE:COL" \
+	-- plot "$work/cnn.json" -o "$work/x.svg" --data "$work/text-p.csv"
+# -o is written whole or not at all: an error leaves the old chart.
+echo "old chart" >"$work/keep-fit.svg"
+expect 2 "no column 'epoch_s'" "plot: an error with -o" \
+	-- plot "$work/cnn.json" -o "$work/keep-fit.svg" --data "$work/no-out.csv"
+[ "$(cat "$work/keep-fit.svg")" = "old chart" ] &&
+	pass "plot: an error leaves the old chart untouched" ||
+	fail "plot: an error changed the old chart"
+no_temporaries "plot: no temporary file after an error"
+expect 2 "cannot create a file beside it" "plot: an unwritable chart path" \
+	-- plot "$work/cnn.json" -o "$work/no/such/dir/fit.svg"
+stdout_empty "plot: an unwritable chart prints nothing"
 
 # ---- Ernest, end to end ----------------------------------------------------
 if "$SCALEFIT" fit "$srcdir/expressions/ernest.yaml" -q -o "$work/ernest.json" >/dev/null; then

@@ -222,6 +222,88 @@ test_bad_files(void)
 	CU_ASSERT_TRUE(count >= 60);
 }
 
+/* A derived input ({derived: EXPR}) becomes the first term (kind other,
+ * derived), in the order given, and leaves the inputs; a models: file
+ * shares it; a mapping without derived:, or with another key, is
+ * refused at its place. */
+static void
+test_derived_inputs(void)
+{
+	static const char text[] =
+	    "inputs:\n"
+	    "  p: workers\n"
+	    "  steps: {derived: \"max(1, floor(n / (p * b)))\"}\n"
+	    "  b: batch\n"
+	    "  n: samples\n"
+	    "parameters: {a: {min: 0, max: 1}}\n"
+	    "terms: {compute: \"a * steps\"}\n"
+	    "time: compute\n";
+	static const char shared[] =
+	    "inputs: {p: p, s: {derived: \"2 * p\"}}\n"
+	    "models:\n"
+	    "  - {parameters: {a: {min: 0, max: 1}}, time: \"a * s\"}\n"
+	    "  - inputs: {s: s}\n"
+	    "    parameters: {a: {min: 0, max: 1}}\n"
+	    "    time: \"a * s\"\n";
+	static const struct {
+		const char *text;
+		int line, column;
+		const char *message;
+	} bad[] = {
+	    {"inputs: {p: {expr: p}}\nparameters: {a: {min: 0, max: 1}}\n"
+	     "time: a\n",
+	     1, 14, "unknown key 'expr'"},
+	    {"inputs: {p: {}}\nparameters: {a: {min: 0, max: 1}}\ntime: a\n", 1,
+	     13, "or {derived: EXPR}"},
+	};
+	sf_model_set *set = NULL;
+	const sf_model *m;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("d.yaml", text, sizeof text - 1,
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
+	m = set->models[0];
+	CU_ASSERT_EQUAL(m->ninputs, 3);
+	CU_ASSERT_STRING_EQUAL(m->inputs[1].name, "b");
+	CU_ASSERT_EQUAL_FATAL(m->nterms, 2);
+	CU_ASSERT_STRING_EQUAL(m->terms[0].name, "steps");
+	CU_ASSERT_STRING_EQUAL(m->terms[0].expr.text,
+	                       "max(1, floor(n / (p * b)))");
+	CU_ASSERT_EQUAL(m->terms[0].line, 3);
+	CU_ASSERT(m->terms[0].derived);
+	CU_ASSERT_EQUAL(m->terms[0].kind, SF_TERM_OTHER);
+	CU_ASSERT_STRING_EQUAL(m->terms[1].name, "compute");
+	CU_ASSERT(!m->terms[1].derived);
+	sf_model_set_free(set);
+	set = NULL;
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("s.yaml", shared,
+	                                     sizeof shared - 1, &set, NULL,
+	                                     NULL, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(set->models[0]->ninputs, 1);
+	CU_ASSERT_EQUAL(set->models[0]->nterms, 1);
+	CU_ASSERT_EQUAL(set->models[1]->ninputs, 2);
+	CU_ASSERT_EQUAL(set->models[1]->nterms, 0);
+	sf_model_set_free(set);
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		set = NULL;
+		sf_error_clear(&err);
+		CU_ASSERT_NOT_EQUAL(sf_model_parse("b.yaml", bad[k].text,
+		                                   strlen(bad[k].text), &set,
+		                                   NULL, NULL, &err),
+		                    SF_OK);
+		CU_ASSERT_PTR_NULL(set);
+		if (err.line != bad[k].line || err.column != bad[k].column ||
+		    strstr(err.message, bad[k].message) == NULL)
+			fprintf(stderr, "\n  %zu: %d:%d %s\n", k, err.line,
+			        err.column, err.message);
+		CU_ASSERT_EQUAL(err.line, bad[k].line);
+		CU_ASSERT_EQUAL(err.column, bad[k].column);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.message, bad[k].message));
+	}
+}
+
 static void
 test_missing_file(void)
 {
@@ -470,6 +552,7 @@ main(void)
 	    {"good: models list sharing data", test_good_models_list},
 	    {"defaults", test_defaults},
 	    {"bad files: position and message", test_bad_files},
+	    {"derived inputs: moved to the terms", test_derived_inputs},
 	    {"missing file", test_missing_file},
 	    {"models: list name, description, population",
 	     test_models_list_defaults},

@@ -359,6 +359,63 @@ test_next(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "--target 'p=': "));
 }
 
+/* A fit's text already in memory (the C API's fits) answers predict,
+ * scale and next as its file does, named as given. */
+static void
+test_fit_text(void)
+{
+	sf_model_set *set = NULL;
+	sf_run_fit_result *f = fit_model(MODEL, &set);
+	const char *name = "<fit>", *at[] = {"p=64"}, *text[1] = {NULL};
+	sf_run_predict_settings p = {0};
+	sf_run_predict_result *a = NULL, *b = NULL;
+	sf_run_scale_settings s;
+	sf_run_scale_result *c = NULL;
+	sf_run_next_settings n;
+	sf_run_next_result *d = NULL;
+	char *json = NULL;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL_FATAL(sf_run_json_text(f->out.json, &json, NULL),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(sf_run_json_save(f->out.json, in_dir("t.json"), NULL),
+	                SF_OK);
+	p.fits = &name;
+	p.nfits = 1;
+	p.at = at;
+	p.nat = 1;
+	text[0] = json;
+	p.texts = text;
+	CU_ASSERT_EQUAL_FATAL(sf_run_predict(&p, &a, NULL), SF_OK);
+	CU_ASSERT_STRING_EQUAL(a->set->fits[0]->path, "<fit>");
+	name = in_dir("t.json");
+	p.texts = NULL;
+	CU_ASSERT_EQUAL_FATAL(sf_run_predict(&p, &b, NULL), SF_OK);
+	CU_ASSERT_EQUAL(a->predictions[0]->points[0].time,
+	                b->predictions[0]->points[0].time);
+	CU_ASSERT_EQUAL(a->predictions[0]->points[0].pi.hi,
+	                b->predictions[0]->points[0].pi.hi);
+	sf_run_scale_settings_init(&s);
+	s.fits = &name;
+	s.texts = text;
+	s.nfits = 1;
+	s.request.over = "p=1:64";
+	CU_ASSERT_EQUAL(sf_run_scale(&s, &c, NULL), SF_OK);
+	sf_run_next_settings_init(&n);
+	n.fit = "<fit>";
+	n.text = json;
+	n.target = "p=256";
+	n.over = "p=1:128";
+	CU_ASSERT_EQUAL(sf_run_next(&n, &d, NULL), SF_OK);
+	sf_run_next_result_free(d);
+	sf_run_scale_result_free(c);
+	sf_run_predict_result_free(a);
+	sf_run_predict_result_free(b);
+	free(json);
+	sf_run_fit_result_free(f);
+	sf_model_set_free(set);
+}
+
 static void
 test_check(void)
 {
@@ -542,6 +599,7 @@ main(void)
 	    {"predict, and a point not understood", test_predict},
 	    {"scale, and a study the fit cannot answer", test_scale},
 	    {"next", test_next},
+	    {"a fit's text in memory: predict, scale, next", test_fit_text},
 	    {"check and its groups", test_check},
 	    {"discover: board, model file, shapes, fleet, refusals",
 	     test_discover},

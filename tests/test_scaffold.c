@@ -211,6 +211,65 @@ test_steps(void)
 	sf_table_free(t);
 }
 
+/* A steps column besides a count: the rule that reproduces it on every
+ * row is written as a derived input, said in a comment, and the bounds
+ * follow from it; no rule, the quotient as a term and a comment that says
+ * so. */
+static void
+test_steps_rule(void)
+{
+	static const struct {
+		const char *steps[4];
+		const char *line, *comment, *a;
+	} cases[] = {
+	    {{"31", "15", "1", "1"},
+	     "  steps: {derived: \"max(1, floor(n / (p * b)))\"}\n",
+	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
+	     "a: {min: 0, max: 10}"},
+	    {{"32", "16", "2", "1"},
+	     "  steps: {derived: \"ceil(n / (p * b))\"}\n",
+	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
+	     "a: {min: 0, max: 10}"},
+	    {{"31.25", "15.625", "1.953125", "0.48828125"},
+	     "  steps: {derived: \"n / (p * b)\"}\n",
+	     "# a run's steps: reproduces column 'steps' on all 4 rows\n",
+	     "a: {min: 0, max: 20}"},
+	    {{"31", "15", "1", "0"},
+	     "steps: \"n / (p * b)\"\n",
+	     "# column 'steps' not reproduced: it is neither n / (p * b) nor "
+	     "its floor or ceiling on every row\n",
+	     "a: {min: 0, max: 20}"},
+	};
+	static const char *const runs[4] = {"1,32,1000,", "2,32,1000,",
+	                                    "16,32,1000,", "64,32,1000,"};
+	static const char *const times[4] = {"50", "30", "10", "8"};
+
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		sf_text csv = SF_TEXT_INIT;
+		sf_scaffold g;
+		sf_error err;
+		char *text = NULL;
+		sf_table *t;
+
+		sf_text_puts(&csv, "workers,batch,samples,steps,time_s\n");
+		for (size_t r = 0; r < 4; r++)
+			sf_text_printf(&csv, "%s%s,%s\n", runs[r],
+			               cases[k].steps[r], times[r]);
+		t = table(csv.data);
+		CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err),
+		    SF_OK);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].line));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].comment));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].a));
+		CU_ASSERT_EQUAL(rows_bound(t, text), 4);
+		free(text);
+		sf_table_free(t);
+		sf_text_free(&csv);
+	}
+}
+
 static void
 test_refusals(void)
 {
@@ -417,6 +476,7 @@ main(void)
 	    {"p, b, n and the output: the whole formula", test_full},
 	    {"fewer inputs: the formula cut to them", test_cut},
 	    {"steps and a global batch; a per-step time", test_steps},
+	    {"a steps column: the rule that reproduces it", test_steps_rule},
 	    {"no time, no workers, no usable row", test_refusals},
 	    {"hostile cells and names: the model reads back", test_hostile},
 	    {"the edges: control characters, huge and tiny times, a bad cell",

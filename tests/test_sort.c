@@ -40,6 +40,37 @@ test_quantile(void)
 	CLOSE(sf_sort_quantile(x, 1, 0.3), 1, 0);
 }
 
+/* Indices by their keys' tens: ties keep their order (stable). */
+static int
+by_tens(const void *ctx, size_t a, size_t b)
+{
+	const int *key = ctx;
+
+	return (key[a] / 10 > key[b] / 10) - (key[a] / 10 < key[b] / 10);
+}
+
+/* Indices sorted by a comparator with a context, stably, at every size
+ * up to 37 (the runs' edges of a bottom-up merge). */
+static void
+test_indices(void)
+{
+	int key[37] = {0};
+	size_t idx[37], tmp[37];
+
+	for (size_t n = 0; n <= 37; n++) {
+		for (size_t i = 0; i < n; i++) {
+			key[i] = (int)((i * 7919) % 53);
+			idx[i] = i;
+		}
+		sf_sort_indices(idx, tmp, n, by_tens, key);
+		for (size_t i = 1; i < n; i++) {
+			CU_ASSERT(key[idx[i - 1]] / 10 <= key[idx[i]] / 10);
+			if (key[idx[i - 1]] / 10 == key[idx[i]] / 10)
+				CU_ASSERT(idx[i - 1] < idx[i]);
+		}
+	}
+}
+
 static void
 test_clock(void)
 {
@@ -59,6 +90,7 @@ main(void)
 	static CU_TestInfo sort_tests[] = {
 	    {"the comparator of doubles", test_compare},
 	    {"type 7 quantiles", test_quantile},
+	    {"indices by a comparator, stably", test_indices},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_TestInfo clock_tests[] = {

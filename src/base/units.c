@@ -41,12 +41,14 @@ sf_units_seed(uint64_t seed, uint64_t stream, size_t index)
 }
 
 /*
- * Process state: how deep this process is in units of work.  Units nest
- * (a group's fit runs its bootstrap replicates, a fold's fit its lambda
- * search); only the outermost level is spread over the ranks, since an
- * inner level runs on one rank while the others are busy elsewhere.
+ * Thread state: how deep the calling thread is in units of work.  Units
+ * nest (a group's fit runs its bootstrap replicates, a fold's fit its
+ * lambda search); only the outermost level is spread over the ranks, since
+ * an inner level runs on one rank while the others are busy elsewhere.
+ * Per thread, so that two threads of a program running fits through the
+ * C API at once each count their own.
  */
-static int units_depth;
+static _Thread_local int units_depth;
 
 /* Run unit index of fn, counting the depth. */
 static int

@@ -30,7 +30,9 @@
  *
  * Ownership: results[i] are malloc'd byte strings the caller frees.
  * Process state: MPI's own (sf_units_init/sf_units_finish); this module
- * keeps none.  Not to be called from inside an OpenMP parallel region.
+ * keeps only each thread's depth in nested units, so threads may run units
+ * at once in the plain build.  Not to be called from inside an OpenMP
+ * parallel region.
  */
 #ifndef SF_UNITS_H
 #define SF_UNITS_H

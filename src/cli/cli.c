@@ -15,7 +15,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void
 print_diagnostic(const sf_error *e, const char *severity)
@@ -191,31 +190,10 @@ cli_stdin_table(const char *path, sf_table **t, sf_error *err)
 	return sf_run_data_read(read_stdin, NULL, "<stdin>", t, err);
 }
 
-/* Whether DIR holds a formula library (an expressions/ folder). */
-static int
-has_library(const char *dir)
-{
-	char path[4096];
-	struct stat st;
-
-	if ((size_t)snprintf(path, sizeof path, "%s/expressions", dir) >=
-	    sizeof path)
-		return 0;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 const char *
 cli_library_dir(void)
 {
-	const char *dir = getenv("SCALEFIT_LIBRARY");
-
-	if (dir != NULL && dir[0] != '\0')
-		return dir;
-	/* A program run from the tree it was built in, before make install,
-	 * finds the library of that source tree. */
-	if (!has_library(SF_PKGDATADIR) && has_library(SF_SRCDIR))
-		return SF_SRCDIR;
-	return SF_PKGDATADIR;
+	return sf_run_library_dir();
 }
 
 int

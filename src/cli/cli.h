@@ -204,8 +204,8 @@ int cli_load_models(const char *path, unsigned flags, const cli_data *d,
  */
 int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
 
-/* The formula library's directory: $SCALEFIT_LIBRARY when set and not
- * empty, else the installed package data directory. */
+/* The formula library's directory: sf_run_library_dir() ($SCALEFIT_LIBRARY
+ * when set and not empty, else the installed package data directory). */
 const char *cli_library_dir(void);
 
 /* The model to work on: the file's only one, or the one --model names
@@ -255,6 +255,7 @@ int sf_command_validate(const sf_command *cmd, int argc, char **argv);
 int sf_command_predict(const sf_command *cmd, int argc, char **argv);
 int sf_command_next(const sf_command *cmd, int argc, char **argv);
 int sf_command_scale(const sf_command *cmd, int argc, char **argv);
+int sf_command_plot(const sf_command *cmd, int argc, char **argv);
 int sf_command_discover(const sf_command *cmd, int argc, char **argv);
 int sf_command_formulas(const sf_command *cmd, int argc, char **argv);
 int sf_command_init(const sf_command *cmd, int argc, char **argv);

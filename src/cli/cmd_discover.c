@@ -2,7 +2,8 @@
  * cmd_discover.c - `scalefit discover MODEL.yaml [DATA.csv] [--train EXPR]
  * [--max-terms K] [-o OUT.yaml] [--json]`: search the grammar of formulas
  * for the one that extrapolates best, print the board, and write the
- * winner as a model file (run/discover.h does the work).
+ * winner as a model file (run/discover.h does the work); with --by and
+ * -o DIR, each group's winner as a file in DIR.
  */
 #define _GNU_SOURCE /* getopt_long */
 
@@ -11,9 +12,11 @@
 #include "cli/cli.h"
 #include "run/discover.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct discover_args {
 	const char *model_path;
@@ -120,6 +123,34 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	return SF_EXIT_OK;
 }
 
+/* With groups and -o DIR: DIR made when missing (mode 0777 less the
+ * umask), so that each group's file can name its data relative to it.
+ * Returns SF_OK, or SF_EUSAGE with err when it cannot be made. */
+static int
+make_directory(const sf_model_set *set, const discover_args *a, sf_error *err)
+{
+	if (a->s.output == NULL ||
+	    !sf_run_data_grouped(set->models[0], &a->data.run) ||
+	    mkdir(a->s.output, 0777) == 0 || errno == EEXIST)
+		return SF_OK;
+	return sf_error_set(err, SF_EUSAGE,
+	                    "-o %s: cannot make the directory: %s", a->s.output,
+	                    strerror(errno));
+}
+
+/* Each group's model file written (atomically). */
+static int
+write_files(const sf_run_discover_result *r, sf_error *err)
+{
+	int rc = SF_OK;
+
+	for (size_t i = 0; i < r->nfiles && rc == SF_OK; i++)
+		rc = sf_write_atomic(r->files[i].path, r->files[i].text,
+		                     strlen(r->files[i].text), "the model file",
+		                     err);
+	return rc;
+}
+
 int
 sf_command_discover(const sf_command *cmd, int argc, char **argv)
 {
@@ -137,8 +168,12 @@ sf_command_discover(const sf_command *cmd, int argc, char **argv)
 		return cli_error(&err);
 	a.s.data = a.data.run;
 	a.s.warn = a.quiet ? NULL : cli_warning;
-	if (sf_run_discover(set, &a.s, &r, &err) != SF_OK)
+	if (make_directory(set, &a, &err) != SF_OK)
+		status = cli_error(&err);
+	else if (sf_run_discover(set, &a.s, &r, &err) != SF_OK)
 		status = cli_fail(cmd->name, &err);
+	else if (r->fleet != NULL && write_files(r, &err) != SF_OK)
+		status = cli_error(&err);
 	else if (r->fleet != NULL)
 		status = cli_fleet_print(r->fleet, &r->out, a.s.json, NULL);
 	else if (a.s.output != NULL && r->model_text != NULL &&

@@ -177,10 +177,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 		                 "example --over p=1:1024)");
 	a->s.fits = (const char *const *)argv + optind;
 	a->s.nfits = (size_t)(argc - optind);
-	if (a->s.nfits > 1 && a->s.data != NULL)
-		return cli_usage(cmd->name, NULL,
-		                 "--data goes with one fit file, not %zu",
-		                 a->s.nfits);
 	a->s.request.set = a->set;
 	return SF_EXIT_OK;
 }

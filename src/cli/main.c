@@ -112,7 +112,8 @@ static const command commands[] = {
      "      --shapes        only list the grammar's term shapes, simplest "
      "first\n"
      "  -o, --output FILE   write the ensemble (or the best) as a model "
-     "file\n                      (atomically)\n"
+     "file\n                      (atomically); with --by, a directory of "
+     "one file\n                      per group\n"
      "      --json          print the search and the board as "
      "JSON\n" CLI_FIT_OPTIONS_HELP CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
@@ -202,6 +203,17 @@ static const command commands[] = {
      "group\n"
      "  -q, --quiet              no warnings\n",
      sf_command_scale},
+    {"plot", "plot FIT.json -o FILE.svg [--data DATA.csv] [OPTION]...",
+     "draw where a fit misses: observed against predicted, errors by input",
+     "  -o, --output FILE.svg     write the chart to FILE.svg (whole or not "
+     "at all)\n"
+     "      --data DATA.csv       also draw the rows of DATA.csv the fit did "
+     "not see, as\n"
+     "                            rings (a column per input and the "
+     "output)\n"
+     "      --group KEY           of a --by fit file, the group to draw\n"
+     "  -q, --quiet               no warnings\n",
+     sf_command_plot},
     {"init", "init DATA.csv [-o MODEL.yaml] [--force]",
      "write a model to start from, its inputs guessed from the columns",
      "  DATA.csv            the measurements, one run a row\n"

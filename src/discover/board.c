@@ -165,9 +165,14 @@ name_terms(sf_discover_candidate *c)
 	return 0;
 }
 
-/* The term's constants' names and its expression over them. */
+/* The term's constants' names and its expression over them: u's
+ * constant c_NAME; an overlap's other shape v's h_NAME when v is of the
+ * term's kind, else h_KIND, named by the kind of that shape (vkind): in
+ * max(c_comm * log2(p), h_compute / p^(1/2)) the second is split over
+ * the workers.  A formula has one variant, so one h_ constant at most. */
 static int
-term_expression(sf_discover_term *x, const char *u, const char *v)
+term_expression(sf_discover_term *x, const char *u, const char *v,
+                sf_term_kind vkind)
 {
 	char p0[64], p1[64];
 	sf_text b = SF_TEXT_INIT;
@@ -178,7 +183,8 @@ term_expression(sf_discover_term *x, const char *u, const char *v)
 	} else {
 		snprintf(p0, sizeof p0, "c_%s", x->name);
 		snprintf(p1, sizeof p1, "%s_%s", v != NULL ? "h" : "e",
-		         x->name);
+		         v != NULL && vkind != x->kind ? kind_word(vkind)
+		                                       : x->name);
 		if (v != NULL)
 			sf_text_printf(&b, "max(%s * %s, %s * %s)", p0, u, p1,
 			               v);
@@ -292,15 +298,18 @@ term_texts(const sf_grammar *g, const sf_setup *st, const sf_entry *e, size_t q,
 	sf_shape_text(&u, g->d, st, &g->shapes[e->atom[q]], named, ename, NULL);
 	if (e->variant != SF_VARIANT_OVERLAP || q != e->a) {
 		y->shape = sf_text_take(&u);
-		return y->shape != NULL ? term_expression(y, y->shape, NULL)
-		                        : -1;
+		return y->shape != NULL
+		           ? term_expression(y, y->shape, NULL, SF_TERM_OTHER)
+		           : -1;
 	}
 	sf_shape_text(&v, g->d, st, &g->shapes[e->atom[e->b]], -1, NULL, NULL);
 	if (!u.failed && !v.failed) {
 		sf_text_printf(&full, "max(%s, %s)", u.data, v.data);
 		y->shape = sf_text_take(&full);
 		if (y->shape != NULL)
-			rc = term_expression(y, u.data, v.data);
+			rc = term_expression(
+			    y, u.data, v.data,
+			    sf_shape_kind(st, &g->shapes[e->atom[e->b]]));
 	}
 	sf_text_free(&u);
 	sf_text_free(&v);
@@ -325,7 +334,7 @@ candidate_from_entry(const sf_grammar *g, const sf_setup *st, sf_score_ws *ws,
 		if (term_texts(g, st, e, q, &c->terms[t++]) != 0)
 			return -1;
 	}
-	if (term_expression(&c->terms[0], "1", NULL) != 0 ||
+	if (term_expression(&c->terms[0], "1", NULL, SF_TERM_OTHER) != 0 ||
 	    (c->formula = sf_board_formula_text(c)) == NULL)
 		return -1;
 	return 0;

@@ -181,7 +181,8 @@ write_story(sf_yaml_out *y, const sf_discover_result *r,
 		    sf_format_double(lv, sizeof lv, r->levels[r->fold_last[f]]),
 		    c->fold_mape[f]);
 	sf_yaml_out_comment(y,
-	                    "Mean %.3g%%; MAPE %.3g%% on the training rows, "
+	                    "Weighted mean (the last folds weigh most) "
+	                    "%.3g%%; MAPE %.3g%% on the training rows, "
 	                    "AICc %.6g, %zu constants.",
 	                    c->score, c->mape, c->aicc, c->k);
 	sf_yaml_out_comment(y,

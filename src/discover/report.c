@@ -92,9 +92,8 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	    out, "  they fit the training rows about equally well and part "
 	         "ways beyond them:\n  `scalefit fit` weighs each by its "
 	         "extrapolation evidence, `scale` and\n  `predict` show the "
-	         "mixture's interval, and `next` ranks the runs that\n  would "
-	         "narrow it (a run beyond the range tells the formulas "
-	         "apart)\n");
+	         "mixture's interval, and a run beyond the range tells\n  "
+	         "the formulas apart (`next` plans for the heaviest)\n");
 }
 
 /* The board, the rule that ranked it, and the winner's constants. */
@@ -109,11 +108,11 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		print_candidate(out, r, i);
 	sf_text_printf(
 	    out,
-	    "\n  extrap: the mean MAPE of the folds' predictions; '=': tied "
-	    "with the best\n  (up to %.3g%%: two standard errors, or %.3g%% "
-	    "of it); the simplest tied wins:\n  fewest constants, then "
-	    "(among those within 10 of the lowest AICc)\n  simplest "
-	    "shapes, then AICc\n",
+	    "\n  extrap: the MAPE of the folds' predictions, a mean weighted "
+	    "toward the last\n  folds; '=': tied with the best (up to %.3g%%: "
+	    "two standard errors, or\n  %.3g%% of it); the simplest tied "
+	    "wins: fewest constants, then (among\n  those within 10 of the "
+	    "lowest AICc) simplest shapes, then AICc\n",
 	    r->best_score + r->band, 100 * r->tie);
 	if (r->winner > 0)
 		sf_text_printf(

@@ -138,7 +138,6 @@ sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
 	sf_holdout *h = calloc(1, sizeof *h);
 	double *w = malloc((k + 1) * sizeof *w);
 	sf_interval_t *t = malloc((k + 1) * sizeof *t);
-	sf_holdout_scores all;
 
 	*out = NULL;
 	if (h == NULL || w == NULL || t == NULL ||
@@ -167,15 +166,7 @@ sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
 		                      ? members[m]->failed_folds
 		                      : h->failed_folds;
 	}
-	sf_holdout_score(h, d, NULL, &all);
-	h->predicted_rows = all.count;
-	h->mape = all.mape;
-	h->max_ape = all.max_ape;
-	h->bias = all.bias;
-	h->interval_rows = all.interval_rows;
-	h->coverage95 = all.coverage95;
-	h->mean_halfwidth_pct = all.mean_halfwidth_pct;
-	h->interval_score = all.interval_score;
+	sf_holdout_score_all(h, d);
 	free(w);
 	free(t);
 	*out = h;

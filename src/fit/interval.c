@@ -228,16 +228,19 @@ level_tops(double *x, size_t n)
 
 /* What the chain learned: one entry per cut that gave evidence. */
 typedef struct cut {
-	size_t input;  /* the input chained along */
-	size_t rank;   /* 0 for the input's top cut, 1 for the next, ... */
-	double upto;   /* its refit's rows: the input at most this */
-	double below;  /* doublings from its top level up to the input's */
-	double slope;  /* m_k: its error per doubling */
-	double reach;  /* S = sum of its predictions' squared distances */
-	double spread; /* (sum of D_i sqrt(v_i))^2: its refit's own
-	                  uncertainty (shared by its predictions), which adds
-	                  (sigma^2 S + spread) / S^2 to the slope's variance
-	                  besides the model error */
+	size_t input;     /* the input chained along */
+	size_t rank;      /* 0 for the input's top cut, 1 for the next, ... */
+	double upto;      /* its refit's rows: the input at most this */
+	double below;     /* doublings from its top level up to the input's */
+	double slope;     /* m_k: its error per doubling */
+	double reach;     /* S = sum of its predictions' squared distances */
+	double spread;    /* (sum of D_i sqrt(v_i))^2: its refit's own
+	                     uncertainty (shared by its predictions), which adds
+	                     (sigma^2 S + spread) / S^2 to the slope's variance
+	                     besides the model error */
+	size_t ntrain;    /* its refit's rows: how many, and */
+	uint64_t rows_id; /* a hash of which (two inputs that split the
+	                     rows alike give the same cut once) */
 } cut;
 
 typedef struct chain {
@@ -340,10 +343,36 @@ cut_slope(const sf_dataset *d, const chain_work *w, int multiplicative,
 	return sdd > 0 ? sde / sdd : NAN;
 }
 
+/* FNV-1a of the n row indices rows: which rows a cut refits on. */
+static uint64_t
+rows_hash(const size_t *rows, size_t n)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t b = 0; b < sizeof rows[i]; b++) {
+			h ^= (rows[i] >> (8 * b)) & 0xff;
+			h *= 1099511628211u;
+		}
+	return h;
+}
+
+/* 1 when c holds a cut that refit on the same rows: the same evidence
+ * (two inputs that move together, as Ernest's cores and data size). */
+static int
+chain_has(const chain *c, size_t ntrain, uint64_t id)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->cuts[i].ntrain == ntrain && c->cuts[i].rows_id == id)
+			return 1;
+	return 0;
+}
+
 /*
  * Refit on the rows where input j is at most cut_value and record the
- * cut's error per doubling on the rows beyond it.  A refit that fails, or
- * a cut with too few rows on either side, records nothing.
+ * cut's error per doubling on the rows beyond it.  A refit that fails, a
+ * cut with too few rows on either side, or one whose rows an earlier cut
+ * refit on records nothing.
  */
 static int
 chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
@@ -355,13 +384,17 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	sf_fit_result *r = NULL;
 	sf_stats *st = NULL;
 	sf_error fit_err;
-	cut k = {j, rank, cut_value, 0, NAN, 0, 0};
+	cut k = {j, rank, cut_value, 0, NAN, 0, 0, 0, 0};
 	int rc;
 
 	for (size_t i = 0; i < d->rows; i++)
 		if (d->inputs[j].values[i] <= cut_value)
 			w->rows[ntrain++] = i;
 	if (ntrain <= f->nparams || ntrain == d->rows)
+		return SF_OK;
+	k.ntrain = ntrain;
+	k.rows_id = rows_hash(w->rows, ntrain);
+	if (chain_has(c, k.ntrain, k.rows_id))
 		return SF_OK;
 	ranges_of(d, w->rows, ntrain, w->lo, w->hi);
 	if ((rc = sf_dataset_select(d, w->rows, ntrain, &sub, err)) != SF_OK)

@@ -422,7 +422,6 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
                size_t nfolds, unsigned flags, sf_holdout **out, sf_error *err)
 {
 	sf_holdout *h = calloc(1, sizeof *h);
-	sf_holdout_scores all;
 	int rc = SF_OK;
 
 	*out = NULL;
@@ -457,6 +456,16 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		sf_holdout_free(h);
 		return rc;
 	}
+	sf_holdout_score_all(h, d);
+	*out = h;
+	return SF_OK;
+}
+
+void
+sf_holdout_score_all(sf_holdout *h, const sf_dataset *d)
+{
+	sf_holdout_scores all;
+
 	sf_holdout_score(h, d, NULL, &all);
 	h->predicted_rows = all.count;
 	h->mape = all.mape;
@@ -466,8 +475,6 @@ sf_holdout_run(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	h->coverage95 = all.coverage95;
 	h->mean_halfwidth_pct = all.mean_halfwidth_pct;
 	h->interval_score = all.interval_score;
-	*out = h;
-	return SF_OK;
 }
 
 void

@@ -150,6 +150,10 @@ void sf_scores_rows(size_t n, sf_score_row_fn row, const void *ctx,
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
                       const unsigned char *mask, sf_holdout_scores *out);
 
+/* Score every predicted row of h (sf_holdout_score) into h's own summary
+ * (predicted_rows, mape, ..., interval_score). */
+void sf_holdout_score_all(sf_holdout *h, const sf_dataset *d);
+
 /*
  * Distance bands beyond the training range, in doublings (interval.h):
  * within the range, at most 1, at most 2, farther.  Intervals are scored

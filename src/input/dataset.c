@@ -8,6 +8,7 @@
  */
 #include "input/dataset.h"
 #include "expr/expr.h"
+#include "base/sort.h"
 #include "base/suggest.h"
 #include "solve/loss.h"
 
@@ -374,25 +375,11 @@ compare_inputs(const sf_dataset *d, size_t a, size_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* A stable merge sort of row indices by their inputs (qsort has no
- * context argument in C11, and a global would be hidden state). */
-static void
-sort_rows(const sf_dataset *d, size_t *rows, size_t *tmp, size_t n)
+/* compare_inputs() for sf_sort_indices. */
+static int
+compare_rows(const void *d, size_t a, size_t b)
 {
-	size_t half = n / 2, i = 0, j = half, k = 0;
-
-	if (n < 2)
-		return;
-	sort_rows(d, rows, tmp, half);
-	sort_rows(d, rows + half, tmp, n - half);
-	while (i < half && j < n)
-		tmp[k++] = compare_inputs(d, rows[j], rows[i]) < 0 ? rows[j++]
-		                                                   : rows[i++];
-	while (i < half)
-		tmp[k++] = rows[i++];
-	while (j < n)
-		tmp[k++] = rows[j++];
-	memcpy(rows, tmp, n * sizeof *rows);
+	return compare_inputs(d, a, b);
 }
 
 /* Number configurations in the order their first row appears. */
@@ -410,7 +397,7 @@ group_configurations(sf_dataset *d)
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	sort_rows(d, order, tmp, n);
+	sf_sort_indices(order, tmp, n, compare_rows, d);
 	/* group[row] = sorted-group number; then renumber by first row. */
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0 && !same_inputs(d, order[i - 1], order[i]))

@@ -276,6 +276,28 @@ model_place(void *ctx, sf_formula_part part, size_t index, sf_error *e)
 	}
 }
 
+/* SF_OK when no derived input of m (a term, derived) uses a fitted
+ * parameter of formula f, directly or through another term; else
+ * SF_ENAME at its expression. */
+static int
+derived_inputs_only(const sf_model *m, const sf_formula *f, sf_error *err)
+{
+	for (size_t k = 0; k < m->nterms; k++) {
+		if (!m->terms[k].derived ||
+		    !sf_expr_scope_term_uses_params(f->scope, k))
+			continue;
+		sf_error_set(err, SF_ENAME,
+		             "derived input '%s' uses a fitted parameter: a "
+		             "derived input is an expression of the other "
+		             "inputs (make it a term under terms:)",
+		             m->terms[k].name);
+		if (err != NULL)
+			sf_model_locate(m, &m->terms[k].expr, err);
+		return SF_ENAME;
+	}
+	return SF_OK;
+}
+
 int
 sf_formula_compile(const sf_model *m, const sf_dataset *d, sf_formula **out,
                    sf_warn_fn warn, void *warn_ctx, sf_error *err)
@@ -316,6 +338,10 @@ sf_formula_compile(const sf_model *m, const sf_dataset *d, sf_formula **out,
 	src.params = params;
 	src.terms = terms;
 	rc = sf_formula_build(&src, out, warn, warn_ctx, err);
+	if (rc == SF_OK && (rc = derived_inputs_only(m, *out, err)) != SF_OK) {
+		sf_formula_free(*out);
+		*out = NULL;
+	}
 done:
 	free(inputs);
 	free(params);

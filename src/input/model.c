@@ -135,6 +135,31 @@ check_names(loader *ld, const yaml_node_t *map, const char *section)
 	return SF_OK;
 }
 
+/* An input's value into in: a column or an expression, or {derived:
+ * EXPR}, an expression of the other inputs. */
+static int
+load_input_value(loader *ld, const yaml_node_t *value, const char *what,
+                 sf_model_input *in)
+{
+	static const char *const keys[] = {"derived"};
+	const yaml_node_t *derived;
+	int rc;
+
+	in->derived = 0;
+	if (value->type != YAML_MAPPING_NODE)
+		return get_formula(ld, value, what, &in->expr);
+	if ((rc = sf_schema_keys(ld, value, what, keys, 1)) != SF_OK)
+		return rc;
+	if ((derived = sf_schema_get(ld, value, "derived")) == NULL)
+		return sf_schema_fail(ld, value, SF_ESYNTAX,
+		                      "%s is a column or an expression of "
+		                      "columns, or {derived: EXPR}, an "
+		                      "expression of the other inputs",
+		                      what);
+	in->derived = 1;
+	return get_formula(ld, derived, what, &in->expr);
+}
+
 /* inputs: may be given at the top of a models: file and in each model;
  * a model's own entries replace shared ones of the same name. */
 static int
@@ -174,11 +199,48 @@ load_inputs(loader *ld, const yaml_node_t *node, sf_model *m)
 			in->column = at.column;
 		}
 		snprintf(what, sizeof what, "input '%s'", name);
-		rc = get_formula(ld, sf_schema_node(ld, pair->value), what,
-		                 &in->expr);
+		rc = load_input_value(ld, sf_schema_node(ld, pair->value), what,
+		                      in);
 		if (rc != SF_OK)
 			return rc;
 	}
+	return SF_OK;
+}
+
+/* The derived inputs of m moved to the front of its terms (kind other,
+ * derived), in their order: a derived input is computed as a term. */
+static int
+move_derived(loader *ld, sf_model *m)
+{
+	size_t nd = 0, kept = 0;
+	sf_model_term *terms;
+
+	for (size_t i = 0; i < m->ninputs; i++)
+		nd += m->inputs[i].derived;
+	if (nd == 0)
+		return SF_OK;
+	if ((terms = calloc(m->nterms + nd + 1, sizeof *terms)) == NULL)
+		return sf_schema_oom(ld);
+	for (size_t i = 0, t = 0; i < m->ninputs; i++) {
+		sf_model_input *in = &m->inputs[i];
+
+		if (!in->derived) {
+			m->inputs[kept++] = *in;
+			continue;
+		}
+		terms[t].name = in->name;
+		terms[t].line = in->line;
+		terms[t].column = in->column;
+		terms[t].expr = in->expr;
+		terms[t].kind = SF_TERM_OTHER;
+		terms[t++].derived = 1;
+	}
+	m->ninputs = kept;
+	if (m->nterms > 0)
+		memcpy(terms + nd, m->terms, m->nterms * sizeof *terms);
+	free(m->terms);
+	m->terms = terms;
+	m->nterms += nd;
 	return SF_OK;
 }
 
@@ -745,6 +807,7 @@ model_new(loader *ld, const sf_model *shared)
 		m->inputs[i].name = dup_string(shared->inputs[i].name);
 		m->inputs[i].line = shared->inputs[i].line;
 		m->inputs[i].column = shared->inputs[i].column;
+		m->inputs[i].derived = shared->inputs[i].derived;
 		m->ninputs++;
 		if (m->inputs[i].name == NULL ||
 		    copy_text(&shared->inputs[i].expr, &m->inputs[i].expr) !=
@@ -851,6 +914,8 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "terms")) != NULL &&
 	    (rc = load_terms(ld, v, m)) != SF_OK)
+		return rc;
+	if ((rc = move_derived(ld, m)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "fit")) != NULL &&
 	    (rc = sf_settings_load(ld, v, &m->fit)) != SF_OK)

@@ -38,11 +38,15 @@ typedef struct sf_model_text {
 	size_t end;    /* just past the scalar's end in the file (0: unknown) */
 } sf_model_text;
 
-/* A formula variable: a name and the column or expression it comes from. */
+/* A formula variable: a name and the column or expression it comes from
+ * (while loading, also a derived input: `NAME: {derived: EXPR}`, an
+ * expression of the other inputs, which becomes a term; see
+ * sf_model_term). */
 typedef struct sf_model_input {
 	char *name;
 	int line, column; /* where the name is */
 	sf_model_text expr;
+	int derived; /* 1: {derived: EXPR} (only until the model is loaded) */
 } sf_model_input;
 
 /* A constant of the formula: fitted within [min, max], or fixed. */
@@ -65,12 +69,21 @@ typedef enum sf_term_kind {
 	SF_TERM_OVERHEAD
 } sf_term_kind;
 
-/* A named sub-expression; it may use earlier terms. */
+/*
+ * A named sub-expression; it may use earlier terms.  A derived input
+ * (`inputs: steps: {derived: "max(1, floor(n / (p * b)))"}`) is a term
+ * too, the one place it is computed: the loader moves it from the inputs
+ * to the front of the terms (kind other, derived 1), so the fit computes
+ * it on every row and predict, scale and next from the inputs they are
+ * given or sweep, never holding it fixed; it may use inputs only (no
+ * parameter: input/formula.h refuses one).
+ */
 typedef struct sf_model_term {
 	char *name;
 	int line, column; /* where the name is */
 	sf_model_text expr;
 	sf_term_kind kind; /* from `kind:`, or guessed from the name */
+	int derived;       /* 1: a derived input of inputs: */
 } sf_model_term;
 
 /* One model. */

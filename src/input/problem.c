@@ -92,3 +92,31 @@ sf_problem_open_rows(const sf_model *m, const char *data_path,
 		                             err);
 	return sf_problem_open(m, data_path, loss, warn, warn_ctx, p, err);
 }
+
+int
+sf_problem_open_written(const char *who, const char *path, const char *text,
+                        const sf_table *t, sf_model_set **set, sf_problem *p,
+                        sf_error *err)
+{
+	sf_error e;
+	int rc;
+
+	sf_error_clear(&e);
+	memset(p, 0, sizeof *p);
+	rc = sf_model_parse(path, text, strlen(text), set, NULL, NULL, &e);
+	if (rc == SF_OK &&
+	    (rc = sf_problem_open_table((*set)->models[0], t,
+	                                (*set)->models[0]->fit.loss, NULL, NULL,
+	                                p, &e)) != SF_OK) {
+		sf_model_set_free(*set);
+		*set = NULL;
+	}
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the model %s wrote does not check against "
+		                    "%s (a bug): line %d: %s",
+		                    who, sf_table_file(t), e.line, e.message);
+	return SF_OK;
+}

@@ -55,6 +55,20 @@ int sf_problem_open_rows(const sf_model *m, const char *data_path,
                          sf_warn_fn warn, void *warn_ctx, sf_problem *p,
                          sf_error *err);
 
+/*
+ * What a writer of model files checks of what it wrote: text, read as if
+ * from path, parsed and its first model opened on table t with the
+ * model's own loss, as `scalefit check` opens it (no warnings).  On SF_OK
+ * the caller owns *set and *p (sf_problem_close(p), then
+ * sf_model_set_free(*set)).  Otherwise *set is NULL, *p zeroed, and the
+ * writer (named by who: "init") has a bug: SF_EINTERNAL with the loader's
+ * message ("the model init wrote does not check against DATA (a bug):
+ * line N: ..."), SF_ENOMEM as itself.
+ */
+int sf_problem_open_written(const char *who, const char *path, const char *text,
+                            const sf_table *t, sf_model_set **set,
+                            sf_problem *p, sf_error *err);
+
 /* Release what p owns and zero it.  Accepts a zeroed problem. */
 void sf_problem_close(sf_problem *p);
 

@@ -342,6 +342,32 @@ nice_above(double x)
 /* The fitted constants, by what each multiplies per row. */
 enum { K_T0, K_A, K_C, K_L, K_W, K_R, K_COUNT };
 
+/*
+ * How a run's steps follow from n, p and b, the rules tried in order
+ * against a steps column of the data (the runs of a framework take whole
+ * steps: max(1, floor(...)) drops a last partial batch, ceil(...) keeps
+ * it).  Each is written around the quotient "n / (p * b)" or "n / p".
+ */
+enum { RULE_EXACT, RULE_FLOOR, RULE_CEIL, RULE_COUNT };
+static const char *const rule_around[RULE_COUNT][2] = {
+    {"", ""}, {"max(1, floor(", "))"}, {"ceil(", ")"}};
+
+/* Rule k of quotient as an expression, into buf. */
+static void
+rule_text(int k, const char *quotient, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%s", rule_around[k][0], quotient,
+	         rule_around[k][1]);
+}
+
+/* What the data said of the steps column: tested or not, the rule that
+ * reproduces it on every row (RULE_COUNT for none), and the rows. */
+typedef struct steps_rule {
+	int tested;
+	int rule;
+	size_t rows;
+} steps_rule;
+
 /* What the model is written from: the columns, the constants it uses
  * and their bounds from the data. */
 typedef struct plan {
@@ -354,7 +380,10 @@ typedef struct plan {
 	                              largest double, else SIZE_MAX */
 	double over_mult[K_COUNT]; /* its multiplier */
 	int used[K_COUNT];
-	size_t rows; /* usable: time > 0, p >= 1, b > 0, n > 0 */
+	size_t rows;      /* usable: time > 0, p >= 1, b > 0, n > 0 */
+	steps_rule steps; /* the steps column against the rules */
+	const double *sc; /* a whole-steps rule's column: each run's steps,
+	                     else NULL (steps = n / (p b)) */
 } plan;
 
 /* The bounds of every constant over the usable rows of t. */
@@ -376,7 +405,9 @@ plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 			continue;
 		pl->rows++;
 		st = g->per_step ? 1
-		                 : (pl->nc != NULL ? pl->nc[r] : 1) / (pr * br);
+		     : pl->sc != NULL
+		         ? pl->sc[r]
+		         : (pl->nc != NULL ? pl->nc[r] : 1) / (pr * br);
 		mult[K_T0] = 1;
 		mult[K_A] = st;
 		mult[K_C] = st * br;
@@ -431,12 +462,16 @@ plan_finite(const sf_table *t, const sf_scaffold *g, const plan *pl,
 	return SF_OK;
 }
 
-/* The plan of t's model for guess g.  Returns SF_OK; SF_EVALUE when no
- * row is usable, SF_ENOMEM. */
+/* The plan of t's model for guess g, its steps as rule says.  Returns
+ * SF_OK; SF_EVALUE when no row is usable, SF_ENOMEM. */
 static int
-plan_make(const sf_table *t, const sf_scaffold *g, plan *pl, sf_error *err)
+plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
+          plan *pl, sf_error *err)
 {
 	memset(pl, 0, sizeof *pl);
+	pl->steps = *rule;
+	if (rule->tested && rule->rule != RULE_EXACT && rule->rule < RULE_COUNT)
+		pl->sc = sf_table_column_values(t, g->steps);
 	for (int k = 0; k < K_COUNT; k++)
 		pl->over[k] = SIZE_MAX;
 	pl->p = sf_table_column_values(t, g->p);
@@ -586,7 +621,64 @@ write_data(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	sf_yaml_out_end(y, NULL);
 }
 
-/* inputs: p, b and n from their columns. */
+/* The quotient a run's steps follow from: n / (p b), or its parts the
+ * plan has. */
+static const char *
+steps_quotient(const plan *pl)
+{
+	return pl->nc != NULL ? (pl->bc != NULL ? "n / (p * b)" : "n / p")
+	                      : (pl->bc != NULL ? "1 / (p * b)" : "1 / p");
+}
+
+/* 1 when the plan's steps reproduce the data's steps column: they are a
+ * derived input, not a term. */
+static int
+steps_derived(const plan *pl)
+{
+	return pl->steps.tested && pl->steps.rule < RULE_COUNT;
+}
+
+/* steps, when it belongs where in_inputs says (derived: in inputs:, else
+ * in terms:): 1 for the time of one step, else the plan's rule of the
+ * quotient; derived, {derived: RULE} after a comment that it reproduces
+ * the steps column on every row; a column no rule reproduces is named in
+ * a comment above the term. */
+static void
+write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
+            const plan *pl, int in_inputs)
+{
+	const steps_rule *sr = &pl->steps;
+	char expr[64];
+
+	if (steps_derived(pl) != in_inputs)
+		return;
+	if (pl->per_step) {
+		sf_yaml_out_pair(y, "steps", "1", NULL);
+		return;
+	}
+	rule_text(in_inputs ? sr->rule : RULE_EXACT, steps_quotient(pl), expr,
+	          sizeof expr);
+	if (in_inputs) {
+		sf_yaml_out_comment(y,
+		                    "a run's steps: reproduces column '%s' on "
+		                    "all %zu rows",
+		                    sf_table_column_name(t, g->steps),
+		                    sr->rows);
+		sf_yaml_out_flow_map(y, "steps");
+		sf_yaml_out_pair(y, "derived", expr, NULL);
+		sf_yaml_out_end(y, NULL);
+		return;
+	}
+	if (sr->tested)
+		sf_yaml_out_comment(
+		    y,
+		    "column '%s' not reproduced: it is neither %s nor "
+		    "its floor or ceiling on every row",
+		    sf_table_column_name(t, g->steps), steps_quotient(pl));
+	sf_yaml_out_pair(y, "steps", expr, NULL);
+}
+
+/* inputs: p, b and n from their columns, and steps when derived. */
 static void
 write_inputs(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
              const plan *pl)
@@ -625,6 +717,7 @@ write_inputs(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 	if (expr.failed)
 		y->text->failed = 1;
 	sf_text_free(&expr);
+	write_steps(y, t, g, pl, 1);
 	sf_yaml_out_end(y, NULL);
 }
 
@@ -640,7 +733,8 @@ write_term(sf_yaml_out *y, const char *name, const char *expr, const char *kind)
 
 /* parameters:, terms: and time: of the formula cut to the plan. */
 static void
-write_formula(sf_yaml_out *y, const plan *pl)
+write_formula(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
+              const plan *pl)
 {
 	static const char *const names[K_COUNT] = {"t0", "a", "c",
 	                                           "l",  "w", "r"};
@@ -665,12 +759,7 @@ write_formula(sf_yaml_out *y, const plan *pl)
 	}
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_map(y, "terms");
-	sf_yaml_out_pair(y, "steps",
-	                 pl->per_step ? "1"
-	                 : pl->nc != NULL
-	                     ? (pl->bc != NULL ? "n / (p * b)" : "n / p")
-	                     : (pl->bc != NULL ? "1 / (p * b)" : "1 / p"),
-	                 NULL);
+	write_steps(y, t, g, pl, 0);
 	if (used[K_T0])
 		write_term(y, "overhead", "t0", "overhead");
 	write_term(y, "compute",
@@ -724,58 +813,125 @@ nameable_file(const char *path, sf_error *err)
 }
 
 /*
- * SF_OK when model text checks against t as `scalefit check` checks it:
- * it loads, its rows bind and its formula compiles.  Otherwise init has a
- * bug: SF_EINTERNAL with the loader's message (SF_ENOMEM as itself).
+ * Test the steps column (named column) of d's rows against each rule of
+ * quotient in turn: sr says the first that gives the column's value on
+ * every row (the exact quotient to a relative 1e-12, its whole-step
+ * rules exactly), or RULE_COUNT when none does.  Returns SF_OK, or the
+ * error of evaluating them (SF_ENOMEM).
  */
 static int
-verify(const sf_table *t, const char *text, sf_error *err)
+steps_test(const sf_dataset *d, const char *column, const char *quotient,
+           steps_rule *sr, sf_error *err)
+{
+	double *col = malloc((d->rows + 1) * sizeof *col);
+	double *v = malloc((d->rows + 1) * sizeof *v);
+	int rc = col != NULL && v != NULL
+	             ? sf_dataset_eval(d, column, col, err)
+	             : sf_error_set(err, SF_ENOMEM, "out of memory");
+
+	sr->tested = 1;
+	sr->rule = RULE_COUNT;
+	sr->rows = d->rows;
+	for (int k = 0; k < RULE_COUNT && rc == SF_OK; k++) {
+		char expr[64];
+		size_t r = 0;
+
+		rule_text(k, quotient, expr, sizeof expr);
+		if ((rc = sf_dataset_eval(d, expr, v, err)) != SF_OK)
+			break;
+		while (r < d->rows &&
+		       (k == RULE_EXACT
+		            ? fabs(v[r] - col[r]) <= 1e-12 * fabs(col[r])
+		            : v[r] == col[r]))
+			r++;
+		if (r == d->rows) {
+			sr->rule = k;
+			break;
+		}
+	}
+	free(col);
+	free(v);
+	return rc;
+}
+
+/*
+ * SF_OK when model text checks against t as `scalefit check` checks it:
+ * it loads, its rows bind and its formula compiles; then, when sr is not
+ * NULL, the steps column of g is tested against the rules of quotient on
+ * the rows it binds (steps_test, its errors as they are).  Otherwise init
+ * has a bug: sf_problem_open_written()'s SF_EINTERNAL.
+ */
+static int
+verify(const sf_table *t, const char *text, const sf_scaffold *g,
+       const char *quotient, steps_rule *sr, sf_error *err)
 {
 	sf_model_set *set = NULL;
 	sf_problem p;
-	sf_error e;
-	int rc;
+	int rc = sf_problem_open_written("init", "MODEL.yaml", text, t, &set,
+	                                 &p, err);
 
-	sf_error_clear(&e);
-	rc = sf_model_parse("MODEL.yaml", text, strlen(text), &set, NULL, NULL,
-	                    &e);
-	if (rc == SF_OK && (rc = sf_problem_open_table(
-	                        set->models[0], t, set->models[0]->fit.loss,
-	                        NULL, NULL, &p, &e)) == SF_OK)
-		sf_problem_close(&p);
+	if (rc == SF_OK && sr != NULL)
+		rc = steps_test(p.data, sf_table_column_name(t, g->steps),
+		                quotient, sr, err);
+	sf_problem_close(&p);
 	sf_model_set_free(set);
-	if (rc == SF_ENOMEM)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (rc != SF_OK)
-		return sf_error_set(err, SF_EINTERNAL,
-		                    "the model init wrote does not check "
-		                    "against %s (a bug): line %d: %s",
-		                    sf_table_file(t), e.line, e.message);
-	return SF_OK;
+	return rc;
 }
 
-int
-sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
-                  const char *data_file, char **text, sf_error *err)
+/*
+ * The model text of t for guess g with its steps as sr says, in *text;
+ * *quotient the steps' quotient when a steps column of the data can be
+ * tested against it (a count n of its own, not made of the steps), else
+ * NULL.  Returns what plan_make and the writer return.
+ */
+static int
+compose(const sf_table *t, const sf_scaffold *g, const char *name,
+        const char *data_file, const steps_rule *sr, const char **quotient,
+        char **text, sf_error *err)
 {
 	sf_text b = SF_TEXT_INIT;
 	sf_yaml_out y;
 	plan pl;
 	int rc;
 
-	*text = NULL;
-	if ((rc = nameable_file(data_file, err)) != SF_OK)
-		return rc;
-	if ((rc = plan_make(t, g, &pl, err)) == SF_OK) {
+	*quotient = NULL;
+	if ((rc = plan_make(t, g, sr, &pl, err)) == SF_OK) {
 		sf_yaml_out_init(&y, &b);
 		write_data(&y, t, g, name, data_file);
 		write_inputs(&y, t, g, &pl);
-		write_formula(&y, &pl);
+		write_formula(&y, t, g, &pl);
 		rc = sf_yaml_out_finish(&y, text, err);
+		if (g->steps != SF_CSV_NONE && !pl.n_from_steps &&
+		    !pl.per_step && pl.nc != NULL)
+			*quotient = steps_quotient(&pl);
 	}
 	free(pl.from_steps);
+	return rc;
+}
+
+int
+sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
+                  const char *data_file, char **text, sf_error *err)
+{
+	steps_rule sr = {0, RULE_COUNT, 0};
+	const char *quotient;
+	int rc;
+
+	*text = NULL;
+	if ((rc = nameable_file(data_file, err)) != SF_OK)
+		return rc;
+	rc = compose(t, g, name, data_file, &sr, &quotient, text, err);
+	/* A steps column: the rule that reproduces it, tested on the rows
+	 * the model binds, then the model written again with it. */
+	if (rc == SF_OK && quotient != NULL &&
+	    (rc = verify(t, *text, g, quotient, &sr, err)) == SF_OK) {
+		free(*text);
+		*text = NULL;
+		rc = compose(t, g, name, data_file, &sr, &quotient, text, err);
+	}
 	/* The promise of init: what it writes, check takes. */
-	if (rc == SF_OK && (rc = verify(t, *text, err)) != SF_OK) {
+	if (rc == SF_OK &&
+	    (rc = verify(t, *text, g, NULL, NULL, err)) != SF_OK) {
 		free(*text);
 		*text = NULL;
 	}

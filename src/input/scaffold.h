@@ -16,7 +16,14 @@
  *   time = t0 + steps (a + c b) + steps (l log2 p + w (p - 1) / p) + r n
  * with steps = n / (p b) (n / p without b; 1 / (p b) without n, the data
  * size then folded into the constants; 1 when the output is the time of
- * one step, its name saying step or iter, and then no n).  A worker
+ * one step, its name saying step or iter, and then no n).  When the
+ * table also has a steps column (and a count n of its own), the rules
+ * n / (p b), max(1, floor(n / (p b))) and ceil(n / (p b)) are tested in
+ * that order on the rows the model binds, and the first that gives the
+ * column on every row is written as the derived input steps
+ * (`steps: {derived: RULE}`, input/model.h), said in a comment (no rule:
+ * the term n / (p b), and a comment says the column was not
+ * reproduced).  A worker
  * column is preferred to a column of nodes.  Every constant is >= 0, and its
  * upper bound comes from the data: no term can exceed a run's measured
  * time, so a constant whose term is K x (its multiplier) is at most the

@@ -153,7 +153,9 @@ print_formula(FILE *out, const sf_problem *p, int w)
 		text = sf_formula_canonical_term(p->formula, m, k);
 		fprintf(out, "  %-*s = %s   [%s]\n", w, m->terms[k].name,
 		        text != NULL ? text : m->terms[k].expr.text,
-		        sf_term_kind_name(m->terms[k].kind));
+		        m->terms[k].derived
+		            ? "derived input"
+		            : sf_term_kind_name(m->terms[k].kind));
 		free(text);
 	}
 	text = sf_formula_canonical_time(p->formula, m);

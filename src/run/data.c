@@ -4,9 +4,12 @@
 #include "run/data.h"
 #include "base/suggest.h"
 #include "input/library.h"
+#include "run/output.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int
 sf_run_data_load(const char *path, const char *library, unsigned flags,
@@ -25,12 +28,21 @@ sf_run_data_load(const char *path, const char *library, unsigned flags,
 	}
 	rc = sf_model_load_flags(path, flags, out, warn, warn_ctx, err);
 	free(file);
-	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*out)->count;
+	return rc == SF_OK ? sf_run_data_change(out, change, err) : rc;
+}
+
+int
+sf_run_data_change(sf_model_set **set, const sf_data_override *change,
+                   sf_error *err)
+{
+	int rc = SF_OK;
+
+	for (size_t i = 0; rc == SF_OK && change != NULL && i < (*set)->count;
 	     i++)
-		rc = sf_model_override((*out)->models[i], change, err);
+		rc = sf_model_override((*set)->models[i], change, err);
 	if (rc != SF_OK) {
-		sf_model_set_free(*out);
-		*out = NULL;
+		sf_model_set_free(*set);
+		*set = NULL;
 	}
 	return rc;
 }
@@ -97,6 +109,22 @@ sf_run_data_grouped(const sf_model *m, const sf_run_data *d)
 }
 
 int
+sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
+                     int *ensemble, sf_error *err)
+{
+	*ensemble = set->ensemble && d->model == NULL;
+	if (*ensemble && sf_run_data_grouped(set->models[0], d))
+		return sf_run_request(
+		    err,
+		    "%s is an ensemble, fitted on all its rows: "
+		    "it takes no %s; choose one of its "
+		    "formulas with --model NAME to run it by "
+		    "group",
+		    set->models[0]->path, d->by != NULL ? "--by" : "data.by");
+	return SF_OK;
+}
+
+int
 sf_run_data_read(sf_read_fn read, void *ctx, const char *name, sf_table **out,
                  sf_error *err)
 {
@@ -110,4 +138,31 @@ sf_run_data_read(sf_read_fn read, void *ctx, const char *name, sf_table **out,
 	rc = sf_table_parse(text, n, name, NULL, out, err);
 	free(text);
 	return rc;
+}
+
+/* Whether DIR holds a formula library (an expressions/ folder). */
+static int
+has_library(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof path, "%s/expressions", dir) >=
+	    sizeof path)
+		return 0;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *
+sf_run_library_dir(void)
+{
+	const char *dir = getenv("SCALEFIT_LIBRARY");
+
+	if (dir != NULL && dir[0] != '\0')
+		return dir;
+	/* A program run from the tree it was built in, before make install,
+	 * finds the library of that source tree. */
+	if (!has_library(SF_PKGDATADIR) && has_library(SF_SRCDIR))
+		return SF_SRCDIR;
+	return SF_PKGDATADIR;
 }

@@ -56,6 +56,13 @@ int sf_run_data_load(const char *path, const char *library, unsigned flags,
                      void *warn_ctx, sf_model_set **out, sf_error *err);
 
 /*
+ * Apply change (may be NULL) to every model of *set, as sf_run_data_load
+ * does: SF_OK, or the error of input/override.h with *set freed and NULL.
+ */
+int sf_run_data_change(sf_model_set **set, const sf_data_override *change,
+                       sf_error *err);
+
+/*
  * The model to work on: the set's only one (an ensemble's first, which
  * stands for it) when name is NULL, else the one called name.  NULL with err
  * (SF_EREQUEST, naming path, the model file as the caller knows it) when there
@@ -89,6 +96,22 @@ int sf_run_data_prepare(const sf_model_set *set, const sf_run_data *d,
 
 /* 1 when model m's rows run as a fleet: d->by, or the model's data.by. */
 int sf_run_data_grouped(const sf_model *m, const sf_run_data *d);
+
+/* Whether set runs as an ensemble (fit/ensemble.h: `ensemble: true` and
+ * no --model choosing one formula) into *ensemble: SF_OK, or SF_EREQUEST
+ * with err when it would and its rows are grouped (an ensemble is fitted
+ * on all its rows; --model NAME fits one formula by group). */
+int sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
+                         int *ensemble, sf_error *err);
+
+/*
+ * The formula library's directory (input/library.h): $SCALEFIT_LIBRARY
+ * when set and not empty, else the installed package data directory,
+ * else, for a program or library used from the tree it was built in
+ * before make install, the source tree's.  The command line and the C API
+ * find "@NAME" there.
+ */
+const char *sf_run_library_dir(void);
 
 /*
  * A CSV table from the bytes read returns (base/units.h: under MPI rank 0

@@ -5,9 +5,17 @@
  */
 #include "run/discover.h"
 #include "base/atomic.h"
+#include "base/escape.h"
+#include "base/names.h"
+#include "base/number.h"
 #include "base/text.h"
+#include "base/yaml_out.h"
 #include "discover/report.h"
+#include "expr/expr.h"
 #include "input/groups.h"
+
+#include <ctype.h>
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +40,12 @@ sf_run_discover_result_free(sf_run_discover_result *r)
 		free(r->shapes[i]);
 	free(r->shapes);
 	sf_fleet_free(r->fleet);
+	for (size_t i = 0; i < r->nfiles; i++) {
+		free(r->files[i].path);
+		free(r->files[i].text);
+		free(r->files[i].label);
+	}
+	free(r->files);
 	sf_run_output_clear(&r->out);
 	free(r);
 }
@@ -79,6 +93,7 @@ data_path_of(const sf_model *m, const sf_run_discover_settings *s,
              sf_run_discover_result *r, sf_error *err)
 {
 	const char *path = s->data.path != NULL ? s->data.path : m->data_file;
+	struct stat st;
 
 	if (path == NULL && s->data.table == NULL)
 		return sf_error_at(err, SF_EUSAGE, m->path, 0, 0,
@@ -92,6 +107,14 @@ data_path_of(const sf_model *m, const sf_run_discover_settings *s,
 		                      "-o %s would overwrite an input; choose "
 		                      "another file",
 		                      s->output);
+	/* A fleet's output is the directory of its files. */
+	if (s->output != NULL && sf_run_data_grouped(m, &s->data) &&
+	    !(stat(s->output, &st) == 0 && S_ISDIR(st.st_mode)))
+		return sf_run_request(
+		    err,
+		    "-o %s: with groups, -o names a directory "
+		    "of model files, and this is none",
+		    s->output);
 	/* It names its data relative to its directory. */
 	if (s->output != NULL && !directory_exists(s->output))
 		return sf_run_request(err,
@@ -141,6 +164,259 @@ rows_open(const sf_model_set *set, const sf_run_discover_settings *s,
 	return SF_OK;
 }
 
+/* ---- the shapes, the winner's model file ------------------------------- */
+
+/* The grammar's shapes, the text that lists them one a line and, when
+ * asked, the JSON {"shapes": [...]} (the command line prints the text). */
+static int
+list_shapes(const sf_model_set *set, const sf_run_discover_settings *s,
+            const rows *w, sf_run_discover_result *r, sf_error *err)
+{
+	sf_text out = SF_TEXT_INIT;
+	json_t *list;
+	int rc;
+
+	if ((rc = sf_discover_shapes(set->models[0], &set->discover, w->data,
+	                             &s->options, &r->shapes, &r->nshapes,
+	                             err)) != SF_OK)
+		return rc;
+	for (size_t i = 0; i < r->nshapes; i++)
+		sf_text_printf(&out, "%s\n", r->shapes[i]);
+	if ((r->out.text = sf_text_take(&out)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (!s->json)
+		return SF_OK;
+	if ((list = json_array()) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nshapes; i++)
+		if (json_array_append_new(list, json_string(r->shapes[i])) !=
+		    0) {
+			json_decref(list);
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		}
+	if ((r->out.json = json_pack("{s:o}", "shapes", list)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+/* The most bytes of a model's name (a group's label) a file name
+ * keeps. */
+enum { NAME_KEPT = 100 };
+
+/* name's first NAME_KEPT bytes appended to path, each byte a file name
+ * should not hold as '_': all but letters, digits, '_', '-' and a '.'
+ * that does not start it (a name is not a path: "sub/dir" gives
+ * sub_dir). */
+static void
+put_safe(sf_text *path, const char *name)
+{
+	for (size_t i = 0; name[i] != '\0' && i < NAME_KEPT; i++) {
+		char c = name[i];
+		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		           (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		           (c == '.' && i > 0);
+		sf_text_putc(path, keep ? c : '_');
+	}
+}
+
+/* The path the winner's file is written to: the output, or (without one)
+ * beside the model file, named after the model made safe (put_safe):
+ * sub_dir-discovered.yaml.  data.file is made relative to it. */
+static char *
+output_path(const sf_run_discover_settings *s, const sf_model *m)
+{
+	const char *slash = strrchr(m->path, '/');
+	int dir = slash != NULL ? (int)(slash - m->path) + 1 : 0;
+	sf_text path = SF_TEXT_INIT;
+
+	if (s->output != NULL)
+		return sf_text_dup(s->output);
+	sf_text_printf(&path, "%.*s", dir, m->path);
+	put_safe(&path, m->name);
+	sf_text_puts(&path, m->name[0] == '\0' ? "model-discovered.yaml"
+	                                       : "-discovered.yaml");
+	return sf_text_take(&path);
+}
+
+/* SF_OK when the model file text (at path) loads; the refit read the
+ * same file but for its comments, so anything else is a bug of the
+ * writer (SF_EINTERNAL), never a file check would refuse. */
+static int
+loads(const char *path, const char *text, sf_error *err)
+{
+	sf_model_set *set = NULL;
+	sf_error e;
+	int rc = sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &e);
+
+	sf_model_set_free(set);
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK)
+		return sf_error_set(err, SF_EINTERNAL,
+		                    "the model file discover wrote does not "
+		                    "load (a bug): line %d: %s",
+		                    e.line, e.message);
+	return SF_OK;
+}
+
+/* Search d's winner as model m's file at path (its data data_path):
+ * written, fitted through the pipeline with options o, then written
+ * again with those constants in its comments, into *text. */
+static int
+winner_text(const sf_discover_options *o, sf_discover_result *d,
+            const sf_model *m, const char *path, const char *data_path,
+            char **text, sf_error *err)
+{
+	int rc;
+
+	if ((rc = sf_discover_model_text(d, d->winner, m, path, data_path, text,
+	                                 err)) != SF_OK ||
+	    (rc = sf_discover_refit(d, d->winner, path, *text, o, NULL, err)) !=
+	        SF_OK)
+		return rc;
+	free(*text);
+	*text = NULL;
+	if ((rc = sf_discover_model_text(d, d->winner, m, path, data_path, text,
+	                                 err)) != SF_OK)
+		return rc;
+	return loads(path, *text, err);
+}
+
+/* The winner's model file, where it goes. */
+static int
+winner_file(const sf_run_discover_settings *s, const sf_model *m,
+            sf_run_discover_result *r, sf_error *err)
+{
+	if ((r->model_path = output_path(s, m)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return winner_text(&s->options, r->search, m, r->model_path,
+	                   r->data_path, &r->model_text, err);
+}
+
+/* ---- a fleet's model files -------------------------------------------- */
+
+/* The where: of group gr's rows (groups gs): where (m's, may be NULL) and
+ * each by column equal to the group's value, a text's quotes doubled, a
+ * number as the shortest text that reads back the same, an empty numeric
+ * cell as `x != x` (NaN alone is unequal to itself).  NULL when out of
+ * memory. */
+static char *
+group_where(const sf_groups *gs, const sf_group *gr, const char *where)
+{
+	sf_text b = SF_TEXT_INIT;
+
+	if (where != NULL)
+		sf_text_printf(&b, "(%s)", where);
+	for (size_t c = 0; c < gs->ncolumns; c++) {
+		const sf_group_value *v = &gr->key[c];
+		const char *col = gs->columns[c];
+		char num[32];
+
+		sf_text_puts(&b, b.length > 0 ? " && " : "");
+		if (v->is_text) {
+			sf_text_printf(&b, "%s == '", col);
+			for (const char *t = v->text; *t != '\0'; t++) {
+				if (*t == '\'')
+					sf_text_putc(&b, '\'');
+				sf_text_putc(&b, *t);
+			}
+			sf_text_putc(&b, '\'');
+		} else if (isnan(v->number)) {
+			sf_text_printf(&b, "%s != %s", col, col);
+		} else {
+			sf_text_printf(
+			    &b, "%s == %s", col,
+			    sf_format_double(num, sizeof num, v->number));
+		}
+	}
+	return sf_text_take(&b);
+}
+
+/* Each group's file in directory dir, into files[0..count): its label
+ * made safe (put_safe), ".yaml"; a name an earlier group's has (compared
+ * lower-cased: a file system may not tell case apart) gets "-2", "-3",
+ * ... until it is new.  Returns SF_OK or SF_ENOMEM (files then partly
+ * filled: the caller frees them). */
+static int
+group_files(const sf_groups *gs, const char *dir, char **files, sf_error *err)
+{
+	size_t ndir = strlen(dir);
+	char **folded = calloc(gs->count + 1, sizeof *folded);
+	sf_names seen;
+	int rc = folded != NULL ? SF_OK : SF_ENOMEM;
+
+	sf_names_init(&seen);
+	for (size_t i = 0; i < gs->count && rc == SF_OK; i++) {
+		sf_text name = SF_TEXT_INIT, path = SF_TEXT_INIT;
+		size_t existing = 0;
+
+		put_safe(&name, gs->groups[i].label);
+		for (size_t k = 1; rc == SF_OK && existing != SF_NAMES_NONE;
+		     k++) {
+			sf_text_free(&path);
+			sf_text_printf(&path, "%s%s%s", dir,
+			               ndir > 0 && dir[ndir - 1] != '/' ? "/"
+			                                                : "",
+			               name.length > 0 ? name.data : "_");
+			if (k > 1)
+				sf_text_printf(&path, "-%zu", k);
+			sf_text_puts(&path, ".yaml");
+			free(folded[i]);
+			if ((folded[i] = sf_text_dup(
+			         path.data != NULL ? path.data + ndir : "")) ==
+			        NULL ||
+			    path.failed) {
+				rc = SF_ENOMEM;
+				break;
+			}
+			for (char *c = folded[i]; *c != '\0'; c++)
+				*c = (char)tolower((unsigned char)*c);
+			rc = sf_names_add(&seen, folded[i], i, &existing);
+		}
+		sf_text_free(&name);
+		files[i] = rc == SF_OK ? sf_text_take(&path) : NULL;
+		if (rc == SF_OK && files[i] == NULL)
+			rc = SF_ENOMEM;
+		sf_text_free(&path);
+	}
+	sf_names_free(&seen);
+	for (size_t i = 0; folded != NULL && i < gs->count; i++)
+		free(folded[i]);
+	free(folded);
+	return rc == SF_OK ? SF_OK
+	                   : sf_error_set(err, SF_ENOMEM, "out of memory");
+}
+
+/*
+ * SF_OK when model file text (read as if at path) loads and binds to
+ * table t as `scalefit check` binds it, its where: keeping exactly the
+ * rows the group gr's split kept (its usable and its skipped ones).
+ * Otherwise the writer has a bug: SF_EINTERNAL (SF_ENOMEM as itself).
+ */
+static int
+binds_group(const char *path, const char *text, const sf_table *t,
+            const sf_group *gr, sf_error *err)
+{
+	sf_model_set *set = NULL;
+	sf_problem p;
+	size_t kept;
+	int rc =
+	    sf_problem_open_written("discover", path, text, t, &set, &p, err);
+
+	if (rc != SF_OK)
+		return rc;
+	kept = p.data->table_rows - p.data->filtered_out;
+	sf_problem_close(&p);
+	sf_model_set_free(set);
+	if (kept != gr->nrows + gr->skipped)
+		return sf_error_set(
+		    err, SF_EINTERNAL,
+		    "the model file discover wrote for %s keeps "
+		    "%zu rows, its group %zu (a bug)",
+		    path, kept, gr->nrows + gr->skipped);
+	return SF_OK;
+}
+
 /* ---- a fleet: every group searched alone ------------------------------- */
 
 typedef struct group_ctx {
@@ -152,8 +428,69 @@ typedef struct group_ctx {
 	const sf_problem *given;  /* the file's own formulas, all rows */
 	sf_groups **given_groups; /* their rows split alike */
 	size_t ngiven;
-	uint64_t seed; /* the run's */
+	uint64_t seed;         /* the run's */
+	const sf_table *table; /* the rows' table */
+	char **files;          /* with an output: each group's model file */
 } group_ctx;
+
+/* Group index's model file (search d, options o) into *text: m's with a
+ * where: that keeps the group's rows, checked against the rows. */
+static int
+group_file(const group_ctx *g, size_t index, const sf_discover_options *o,
+           sf_discover_result *d, char **text, sf_error *err)
+{
+	const char *path = g->files[index];
+	const sf_group *gr = &g->groups->groups[index];
+	sf_model gm = *g->m;
+	int rc;
+
+	if (sf_file_same(path, g->m->path) || sf_file_same(path, g->data_path))
+		return sf_run_request(err,
+		                      "-o: %s would overwrite an input; choose "
+		                      "another directory",
+		                      path);
+	gm.where.text = group_where(g->groups, gr, g->m->where.text);
+	if (gm.where.text == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	/* YAML would read such a byte back as another character */
+	if (sf_yaml_out_invalid_utf8(gm.where.text) >= 0) {
+		free(gm.where.text);
+		return sf_error_set(err, SF_EVALUE,
+		                    "its key holds a byte that is not UTF-8, "
+		                    "which a model file cannot name: no model "
+		                    "file");
+	}
+	rc = winner_text(o, d, &gm, path, g->data_path, text, err);
+	if (rc == SF_OK)
+		rc = binds_group(path, *text, g->table, gr, err);
+	free(gm.where.text);
+	return rc;
+}
+
+/* Group index's reports of search d (and its model file's text under
+ * "model_text", which discover_fleet takes out). */
+static int
+group_reports(const group_ctx *g, size_t index, const sf_discover_options *o,
+              sf_discover_result *d, json_t **report, char **text,
+              sf_error *err)
+{
+	const char *path = g->files != NULL ? g->files[index] : NULL;
+	char *model = NULL;
+	int rc = SF_OK;
+
+	if (path != NULL &&
+	    (rc = group_file(g, index, o, d, &model, err)) != SF_OK)
+		return rc;
+	if ((*report = sf_discover_report_json(g->m, g->data_path, d, path)) ==
+	        NULL ||
+	    (*text = sf_discover_report_text(g->m, g->data_path, d, path)) ==
+	        NULL ||
+	    (model != NULL && json_object_set_new(*report, "model_text",
+	                                          json_string(model)) != 0))
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	free(model);
+	return rc;
+}
 
 /* Group index's search and reports: an sf_fleet_fn. */
 static int
@@ -189,15 +526,9 @@ discover_group(void *ctx, const sf_dataset *group, size_t index,
 		                       &given[ngiven].data, err);
 		ngiven += rc == SF_OK;
 	}
-	if (rc != SF_OK || (rc = sf_discover_run(g->m, g->grammar, group, given,
-	                                         ngiven, &o, &r, err)) != SF_OK)
-		goto done;
-	if ((*report = sf_discover_report_json(g->m, g->data_path, r, NULL)) ==
-	        NULL ||
-	    (*text = sf_discover_report_text(g->m, g->data_path, r, NULL)) ==
-	        NULL)
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-done:
+	if (rc == SF_OK && (rc = sf_discover_run(g->m, g->grammar, group, given,
+	                                         ngiven, &o, &r, err)) == SF_OK)
+		rc = group_reports(g, index, &o, r, report, text, err);
 	for (size_t i = 0; i < ngiven; i++)
 		sf_dataset_free(given[i].data);
 	free(given);
@@ -205,8 +536,87 @@ done:
 	return rc;
 }
 
+/* Text appended to out, escaped for a terminal. */
+static void
+put_escaped(sf_text *out, const char *text)
+{
+	size_t n = sf_escape_length(text, 0) + 1;
+	char *e = malloc(n);
+
+	if (e == NULL) {
+		out->failed = 1;
+		return;
+	}
+	sf_escape(e, n, text, 0);
+	sf_text_puts(out, e);
+	free(e);
+}
+
+/* The model files of r's fleet taken out of its groups' JSON into
+ * r->files (files: each group's path), and a line for each added to the
+ * text: "wrote PATH (group LABEL)". */
+static int
+take_files(sf_run_discover_result *r, char *const *files, sf_error *err)
+{
+	json_t *groups = json_object_get(r->fleet->json, "groups");
+	sf_text text = SF_TEXT_INIT;
+	json_t *group;
+	size_t i;
+
+	r->files = calloc(json_array_size(groups) + 1, sizeof *r->files);
+	if (r->files == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	sf_text_puts(&text, r->out.text != NULL ? r->out.text : "");
+	json_array_foreach(groups, i, group)
+	{
+		json_t *model = json_object_get(group, "model_text");
+		sf_run_discover_file *f = &r->files[r->nfiles];
+
+		if (!json_is_string(model))
+			continue;
+		r->nfiles++;
+		f->path = sf_text_dup(files[i]);
+		f->text = sf_text_dup(json_string_value(model));
+		f->label = sf_text_dup(
+		    json_string_value(json_object_get(group, "label")));
+		json_object_del(group, "model_text");
+		if (f->path == NULL || f->text == NULL || f->label == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		sf_text_puts(&text, "wrote ");
+		put_escaped(&text, f->path);
+		sf_text_puts(&text, " (group ");
+		put_escaped(&text, f->label);
+		sf_text_puts(&text, ")\n");
+	}
+	free(r->out.text);
+	if ((r->out.text = sf_text_take(&text)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+/* With an output, g's files: each group's in the directory, the by
+ * columns being names a where: can use. */
+static int
+fleet_files(const sf_run_discover_settings *s, group_ctx *g, sf_error *err)
+{
+	if (s->output == NULL)
+		return SF_OK;
+	for (size_t c = 0; c < g->groups->ncolumns; c++)
+		if (!sf_expr_is_name(g->groups->columns[c]))
+			return sf_run_request(
+			    err,
+			    "-o: column '%s' of --by is not a name, so a "
+			    "model's where: cannot pick its groups' rows; "
+			    "rename the column",
+			    g->groups->columns[c]);
+	if ((g->files = calloc(g->groups->count + 1, sizeof *g->files)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return group_files(g->groups, s->output, g->files, err);
+}
+
 /* Search every group of w's rows (split as s->data or data.by says)
- * alone into r->fleet. */
+ * alone into r->fleet, each winner's model file into r->files with an
+ * output. */
 static int
 discover_fleet(const sf_model_set *set, const sf_run_discover_settings *s,
                const rows *w, sf_run_discover_result *r, sf_error *err)
@@ -224,7 +634,9 @@ discover_fleet(const sf_model_set *set, const sf_run_discover_settings *s,
 	               w->given,
 	               calloc(w->ngiven + 1, sizeof *g.given_groups),
 	               w->ngiven,
-	               sf_fit_settings_effective(m, &s->options.fit).seed};
+	               sf_fit_settings_effective(m, &s->options.fit).seed,
+	               w->table,
+	               NULL};
 	int rc;
 
 	if (g.given_groups == NULL)
@@ -236,6 +648,7 @@ discover_fleet(const sf_model_set *set, const sf_run_discover_settings *s,
 		goto done;
 	}
 	g.groups = groups;
+	rc = fleet_files(s, &g, err);
 	for (size_t i = 0; i < w->ngiven && rc == SF_OK; i++)
 		rc = sf_groups_split(
 		    w->given[i].table != NULL ? w->given[i].table : w->table,
@@ -243,111 +656,20 @@ discover_fleet(const sf_model_set *set, const sf_run_discover_settings *s,
 	if (rc == SF_OK)
 		rc = sf_run_fleet(m, &p, &s->data, discover_group, &g, s->warn,
 		                  s->warn_ctx, &r->fleet, &r->out, err);
+	if (rc == SF_OK && g.files != NULL)
+		rc = take_files(r, g.files, err);
 done:
 	for (size_t i = 0; i < w->ngiven; i++)
 		sf_groups_free(g.given_groups[i]);
 	free(g.given_groups);
+	for (size_t i = 0; g.files != NULL && i < groups->count; i++)
+		free(g.files[i]);
+	free(g.files);
 	sf_groups_free(groups);
 	return rc;
 }
 
 /* ---- one search -------------------------------------------------------- */
-
-/* The grammar's shapes, and the text that lists them one a line. */
-static int
-list_shapes(const sf_model_set *set, const sf_run_discover_settings *s,
-            const rows *w, sf_run_discover_result *r, sf_error *err)
-{
-	sf_text out = SF_TEXT_INIT;
-	int rc;
-
-	if ((rc = sf_discover_shapes(set->models[0], &set->discover, w->data,
-	                             &s->options, &r->shapes, &r->nshapes,
-	                             err)) != SF_OK)
-		return rc;
-	for (size_t i = 0; i < r->nshapes; i++)
-		sf_text_printf(&out, "%s\n", r->shapes[i]);
-	if ((r->out.text = sf_text_take(&out)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return SF_OK;
-}
-
-/* The most bytes of a model's name the file name without an output
- * keeps. */
-enum { NAME_KEPT = 100 };
-
-/* The path the winner's file is written to: the output, or (without one)
- * beside the model file, named after the model with each byte a file
- * name should not hold as '_' (a name is not a path: "sub/dir" gives
- * sub_dir-discovered.yaml).  data.file is made relative to it. */
-static char *
-output_path(const sf_run_discover_settings *s, const sf_model *m)
-{
-	const char *slash = strrchr(m->path, '/');
-	int dir = slash != NULL ? (int)(slash - m->path) + 1 : 0;
-	sf_text path = SF_TEXT_INIT;
-
-	if (s->output != NULL)
-		return sf_text_dup(s->output);
-	sf_text_printf(&path, "%.*s", dir, m->path);
-	for (size_t i = 0; m->name[i] != '\0' && i < NAME_KEPT; i++) {
-		char c = m->name[i];
-		int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		           (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-		           (c == '.' && i > 0);
-		sf_text_putc(&path, keep ? c : '_');
-	}
-	sf_text_puts(&path, m->name[0] == '\0' ? "model-discovered.yaml"
-	                                       : "-discovered.yaml");
-	return sf_text_take(&path);
-}
-
-/* SF_OK when the model file text (at path) loads; the refit read the
- * same file but for its comments, so anything else is a bug of the
- * writer (SF_EINTERNAL), never a file check would refuse. */
-static int
-loads(const char *path, const char *text, sf_error *err)
-{
-	sf_model_set *set = NULL;
-	sf_error e;
-	int rc = sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &e);
-
-	sf_model_set_free(set);
-	if (rc == SF_ENOMEM)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (rc != SF_OK)
-		return sf_error_set(err, SF_EINTERNAL,
-		                    "the model file discover wrote does not "
-		                    "load (a bug): line %d: %s",
-		                    e.line, e.message);
-	return SF_OK;
-}
-
-/* The winner's model file: written, fitted through the pipeline, then
- * written again with those constants in its comments. */
-static int
-winner_file(const sf_run_discover_settings *s, const sf_model *m,
-            sf_run_discover_result *r, sf_error *err)
-{
-	sf_discover_result *d = r->search;
-	int rc;
-
-	if ((r->model_path = output_path(s, m)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if ((rc = sf_discover_model_text(d, d->winner, m, r->model_path,
-	                                 r->data_path, &r->model_text, err)) !=
-	        SF_OK ||
-	    (rc = sf_discover_refit(d, d->winner, r->model_path, r->model_text,
-	                            &s->options, NULL, err)) != SF_OK)
-		return rc;
-	free(r->model_text);
-	r->model_text = NULL;
-	if ((rc = sf_discover_model_text(d, d->winner, m, r->model_path,
-	                                 r->data_path, &r->model_text, err)) !=
-	    SF_OK)
-		return rc;
-	return loads(r->model_path, r->model_text, err);
-}
 
 /* The search of the rows w, the winner's file and the reports. */
 static int
@@ -392,10 +714,10 @@ sf_run_discover(const sf_model_set *set, const sf_run_discover_settings *s,
 	    (rc = rows_open(set, s, r->data_path, &w, err)) != SF_OK)
 		goto done;
 	if (sf_run_data_grouped(r->model, &s->data)) {
-		if (s->output != NULL || s->shapes)
+		if (s->shapes)
 			rc = sf_run_request(err,
 			                    "%s reports each group's board: it "
-			                    "takes neither -o nor --shapes",
+			                    "takes no --shapes",
 			                    s->data.by != NULL ? "--by"
 			                                       : "data.by");
 		else

@@ -27,9 +27,19 @@
  *
  * With groups (s->data.by, or the model's data.by) the search runs on
  * every group alone (run/fleet.h), each seeded from the run's seed and the
- * group's index, the file's own formulas on the group's rows; a fleet
- * writes no model file.  With s->shapes the run lists the grammar's term
- * shapes instead of searching.
+ * group's index, the file's own formulas on the group's rows.  With an
+ * output too, s->output is a directory, which must exist (the command
+ * line makes it), and each group's winner becomes a model file in it
+ * (r->files), named after the group's label made safe as above
+ * ("model=cnn,gpu=v100" gives model_cnn_gpu_v100.yaml; a name another
+ * group's has, compared without case, gets "-2", "-3", ...), whose
+ * data.where keeps the group's rows (the model's where, and each by
+ * column equal to the group's value: `model == 'cnn'`, an empty numeric
+ * cell as `x != x`); each file is loaded and bound to the data as
+ * `scalefit check` does, and must keep exactly the group's rows, before
+ * it is returned.  The by columns must then be names an expression can
+ * use.  With s->shapes the run lists the grammar's term shapes instead of
+ * searching.
  *
  * Ownership: the result owns its search, model text and path, shapes,
  * fleet, JSON and text; it borrows the model set (which must outlive it)
@@ -55,8 +65,9 @@ typedef struct sf_run_discover_settings {
 	                                --budget, --extrapolate, --top and
 	                                the fit options */
 	const char *output; /* -o: where the winner's model file will be
-	                       written (it names its data relative to it);
-	                       NULL: nowhere */
+	                       written (it names its data relative to it),
+	                       with groups the directory of theirs; NULL:
+	                       nowhere */
 	int shapes;         /* 1: list the grammar's shapes, no search */
 	int json;           /* 1: build the JSON document too */
 	sf_warn_fn warn;    /* warnings; NULL: none */
@@ -65,6 +76,11 @@ typedef struct sf_run_discover_settings {
 
 /* Zero everything, with sf_discover_options_init()'s "no override". */
 void sf_run_discover_settings_init(sf_run_discover_settings *s);
+
+/* A group's model file: where it goes, its text, the group's label. */
+typedef struct sf_run_discover_file {
+	char *path, *text, *label;
+} sf_run_discover_file;
 
 /* What it gives back. */
 typedef struct sf_run_discover_result {
@@ -76,7 +92,11 @@ typedef struct sf_run_discover_result {
 	char *model_path;           /* where it goes (above), or NULL */
 	char **shapes;              /* with s->shapes: nshapes shapes */
 	size_t nshapes;
-	sf_fleet *fleet;   /* a --by run: every group's board */
+	sf_fleet *fleet;             /* a --by run: every group's board */
+	sf_run_discover_file *files; /* a --by run with an output: each
+	                                group's model file, in group order
+	                                (failed groups have none) */
+	size_t nfiles;
 	sf_run_output out; /* JSON (when asked) and text: the report, or the
 	                      shapes one a line */
 } sf_run_discover_result;
@@ -85,8 +105,9 @@ typedef struct sf_run_discover_result {
  * Search the data of set's first model as above.  Returns SF_OK with a
  * new result in *out, or an error with *out NULL: SF_EREQUEST (a table
  * instead of a file; an output that is the model or data file, or in a
- * directory that does not exist; -o or
- * --shapes with groups), SF_EUSAGE (no data file, naming the model
+ * directory that does not exist; with groups, an output that is not a
+ * directory, a group's file that would be an input, a by column that is
+ * not a name, --shapes), SF_EUSAGE (no data file, naming the model
  * file), the errors of reading the rows and of the search (--train's
  * position in it as "--train"), SF_ENOMEM.  A group that fails is counted
  * in the fleet, not an error.

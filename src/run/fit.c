@@ -304,12 +304,17 @@ sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
            sf_run_fit_result **out, sf_error *err)
 {
 	sf_run_fit_result *r = calloc(1, sizeof *r);
-	int rc;
+	int ensemble, rc;
 
 	*out = NULL;
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (set->ensemble && s->data.model == NULL) {
+	if ((rc = sf_run_data_ensemble(set, &s->data, &ensemble, err)) !=
+	    SF_OK) {
+		sf_run_fit_result_free(r);
+		return rc;
+	}
+	if (ensemble) {
 		if ((rc = fit_ensemble(set, s, r, err)) != SF_OK) {
 			sf_run_fit_result_free(r);
 			return rc;

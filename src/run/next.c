@@ -468,7 +468,8 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	sf_fitfile_set *set = NULL;
 	int rc;
 
-	if ((rc = sf_fitfile_load_groups(s->fit, s->group, &set, err)) != SF_OK)
+	if ((rc = sf_fitfile_load_groups_text(s->fit, s->text, s->group, 0,
+	                                      &set, err)) != SF_OK)
 		return rc;
 	if (set->count > 1) {
 		rc = sf_run_request(err,

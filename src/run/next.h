@@ -30,6 +30,9 @@ typedef struct sf_run_next_settings {
 	                           group (fitgroups.h's selector); NULL: a
 	                           plain fit file, or a groups file of one
 	                           group */
+	const char *text;       /* NULL, or its text already in memory
+	                           (NUL-terminated): fit then names it in
+	                           messages (the C API's fits) */
 	const char *target;     /* "NAME=VALUE,...": where it matters */
 	const char *over;       /* candidates along one input */
 	const char *const *set; /* with over: "NAME=VALUE,..." texts */

@@ -703,9 +703,11 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	if ((r->fits = calloc(s->nfits, sizeof *r->fits)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nfits < s->nfits; r->nfits++)
-		if ((rc = sf_fitfile_load_flags(
-		         s->fits[r->nfits], SF_FITFILE_NO_MEASURED,
-		         &r->fits[r->nfits], err)) != SF_OK)
+		if ((rc = sf_fitfile_load_text(
+		         s->fits[r->nfits],
+		         s->texts != NULL ? s->texts[r->nfits] : NULL,
+		         SF_FITFILE_NO_MEASURED, &r->fits[r->nfits], err)) !=
+		    SF_OK)
 			return rc;
 	return average_fits(s, (const sf_fitfile *const *)r->fits, s->nfits,
 	                    s->weights, r, err);
@@ -827,9 +829,9 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 {
 	int rc;
 
-	if ((rc = sf_fitfile_load_groups_flags(s->fits[0], s->group,
-	                                       SF_FITFILE_NO_MEASURED, &r->set,
-	                                       err)) != SF_OK)
+	if ((rc = sf_fitfile_load_groups_text(
+	         s->fits[0], s->texts != NULL ? s->texts[0] : NULL, s->group,
+	         SF_FITFILE_NO_MEASURED, &r->set, err)) != SF_OK)
 		return rc;
 	if ((r->predictions = calloc(r->set->count, sizeof *r->predictions)) ==
 	    NULL)

@@ -38,12 +38,16 @@
 
 /* What `scalefit predict` is asked. */
 typedef struct sf_run_predict_settings {
-	const char *const *fits; /* FIT.json paths; two or more: */
-	size_t nfits;            /*   their average */
-	const char *group;       /* with one file: the groups of a groups
-	                            file (fitfile.h's selector); NULL:
-	                            every group */
-	const char *const *at;   /* points, "NAME=VALUE,..." each */
+	const char *const *fits;  /* FIT.json paths; two or more: */
+	size_t nfits;             /*   their average */
+	const char *const *texts; /* NULL, or the files' texts already in
+	                             memory (NUL-terminated; NULL: read
+	                             fits[i]); fits[i] names texts[i] in
+	                             messages (the C API's fits) */
+	const char *group;        /* with one file: the groups of a groups
+	                             file (fitfile.h's selector); NULL:
+	                             every group */
+	const char *const *at;    /* points, "NAME=VALUE,..." each */
 	size_t nat;
 	const char *grid;           /* a CSV of points; NULL: none */
 	const char *const *inputs;  /* "NAME=EXPR" each: input NAME's */

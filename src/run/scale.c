@@ -35,6 +35,12 @@ sf_run_scale_result_free(sf_run_scale_result *r)
 		sf_fitfile_set_free(r->sets[p]);
 	free(r->sets);
 	sf_svg_free(r->chart);
+	for (size_t j = 0; j < r->count; j++) {
+		if (r->held_x != NULL)
+			free(r->held_x[j]);
+		if (r->held_y != NULL)
+			free(r->held_y[j]);
+	}
 	free(r->held_x);
 	free(r->held_y);
 	sf_run_output_clear(&r->out);
@@ -59,6 +65,22 @@ print_fastest(FILE *out, const sf_scale *sc)
 		fprintf(out, " (95%% band %.5g to %.5g)", a->fastest_band.lo,
 		        a->fastest_band.hi);
 	fprintf(out, "\n");
+}
+
+/* 1 when a point of sc's table is neither a power of two nor an end of
+ * the range: the answers searched on the powers of two searched it too
+ * (sweep.h), and may name it, so the text must say so. */
+static int
+off_pow2(const sf_scale *sc)
+{
+	for (size_t k = 0; k < sc->table->n; k++) {
+		double x = sc->table->x[k];
+		int e;
+
+		if (x != sc->lo && x != sc->hi && frexp(x, &e) != 0.5)
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -130,6 +152,11 @@ print_answers(FILE *out, const sf_scale *sc)
 	if (a->listed)
 		fprintf(out, "  (searched the %zu values listed)\n",
 		        a->searched);
+	else if (a->on_pow2 && off_pow2(sc))
+		fprintf(out,
+		        "  (searched %zu values: the powers of two from %g to "
+		        "%g and the table's %zu points)\n",
+		        a->searched, sc->lo, sc->hi, sc->table->n);
 	else if (a->on_pow2)
 		fprintf(out, "  (searched the powers of two from %g to %g)\n",
 		        sc->lo, sc->hi);
@@ -279,14 +306,23 @@ print_text(FILE *out, const sf_scale *sc)
 	print_answers(out, sc);
 }
 
-/* Several fits, one series each: a table with a time column per fit, the
- * answers of each, a chart with a line per fit, or {"studies": [...]}. */
+/* The interval a column of several fits shows for study sc: a new run's
+ * when its fit has the error model, else the band of the mean. */
+static const char *
+several_head(const sf_scale *sc)
+{
+	return sc->table->pred->interval ? "95% new run" : "95% band";
+}
+
+/* Several fits, one series each: a table with a time column per fit and
+ * its interval, the answers of each, a chart with a line per fit, or
+ * {"studies": [...]}. */
 static void
 print_several(FILE *out, sf_scale *const *sc, char *const *labels, size_t n)
 {
 	const sf_scale *first = sc[0];
 	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
-	char fixed[256], head[160];
+	char fixed[256], head[160], cell[96];
 
 	sf_scale_fixed_text(first, fixed, sizeof fixed);
 	sf_text_time_header(first->f, first->unit_declared ? first->unit : NULL,
@@ -297,17 +333,26 @@ print_several(FILE *out, sf_scale *const *sc, char *const *labels, size_t n)
 	for (size_t j = 0; j < n; j++) {
 		fputs("  ", out);
 		sf_escape_print(out, labels[j], sf_text_width(labels[j], 10));
+		/* The last column unpadded: no line ends in spaces. */
+		fprintf(out, "  %-*s", j + 1 < n ? 22 : 0, several_head(sc[j]));
 	}
 	fprintf(out, "\n");
 	for (size_t k = 0; k < first->table->n; k++) {
 		int outside = 0;
 
+		for (size_t j = 0; j < n; j++)
+			outside |= sf_prediction_outside(sc[j]->table->pred, k);
 		fprintf(out, "%*.6g", sf_text_width(in->name, 8),
 		        first->table->x[k]);
 		for (size_t j = 0; j < n; j++) {
-			fprintf(out, "  %*.5g", sf_text_width(labels[j], 10),
-			        sc[j]->table->pred->points[k].time);
-			outside |= sf_prediction_outside(sc[j]->table->pred, k);
+			const sf_prediction *p = sc[j]->table->pred;
+
+			sf_text_band(p->interval ? p->points[k].pi
+			                         : sf_prediction_band(p, k),
+			             5, cell, sizeof cell);
+			fprintf(out, "  %*.5g  %-*s",
+			        sf_text_width(labels[j], 10), p->points[k].time,
+			        j + 1 < n || outside ? 22 : 0, cell);
 		}
 		fprintf(out, "%s\n", outside ? "  *" : "");
 	}
@@ -453,9 +498,10 @@ load_fits(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 	if ((r->sets = calloc(s->nfits + 1, sizeof *r->sets)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nsets < s->nfits; r->nsets++) {
-		if ((rc = sf_fitfile_load_groups(s->fits[r->nsets], s->group,
-		                                 &r->sets[r->nsets], err)) !=
-		    SF_OK)
+		if ((rc = sf_fitfile_load_groups_text(
+		         s->fits[r->nsets],
+		         s->texts != NULL ? s->texts[r->nsets] : NULL, s->group,
+		         0, &r->sets[r->nsets], err)) != SF_OK)
 			return rc;
 		r->count += r->sets[r->nsets]->count;
 	}
@@ -491,23 +537,92 @@ new_studies(const sf_run_scale_settings *s, sf_run_scale_result *r,
 	return SF_OK;
 }
 
-/* Measurements the fits did not see, on the chart of the first study. */
+/* Mark in keep the rows of t whose column holds the value v of a group's
+ * key (a number, or a text). */
+static void
+key_rows(const sf_table *t, size_t col, const json_t *v, unsigned char *keep)
+{
+	const double *cell = sf_table_column_values(t, col);
+	sf_csv_kind kind = sf_table_column_kind(t, col);
+	double want = NAN;
+
+	if (json_is_string(v) && kind == SF_CSV_TEXT) {
+		size_t code =
+		    sf_table_column_code(t, col, json_string_value(v));
+
+		want = code == SF_CSV_NONE ? NAN : (double)code;
+	} else if (json_is_number(v) && kind == SF_CSV_NUMERIC) {
+		want = json_number_value(v);
+	}
+	for (size_t r = 0; r < sf_table_rows(t); r++)
+		keep[r] &= cell[r] == want;
+}
+
+/* The rows of t that are a group's (its key {column: value}): every key
+ * column holds the key's value.  A key column t lacks is passed over for
+ * the only series, and a fault of the request among several (whose rows
+ * could not be told apart). */
+static int
+group_rows(const sf_table *t, const json_t *key, int several,
+           unsigned char *keep, sf_error *err)
+{
+	const char *column;
+	json_t *v;
+
+	memset(keep, 1, sf_table_rows(t));
+	json_object_foreach((json_t *)key, column, v)
+	{
+		size_t col = sf_table_column_find(t, column);
+
+		if (col != SF_CSV_NONE)
+			key_rows(t, col, v, keep);
+		else if (several)
+			return sf_run_request(err,
+			                      "--data %s has no column '%s', "
+			                      "which tells the groups' rows "
+			                      "apart",
+			                      sf_table_file(t), column);
+	}
+	return SF_OK;
+}
+
+/* Measurements the fits did not see, on the chart: each study's rows of
+ * the data (a group's only its own). */
 static int
 held_out(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 {
-	sf_scale *sc = r->studies[0];
 	sf_table *table = NULL;
+	unsigned char *keep = NULL;
 	int rc;
 
 	if (s->plot == NULL && !s->chart)
 		return sf_run_request(err, "--data draws measurements on the "
 		                           "chart: it goes with --plot");
-	if ((rc = sf_table_load(s->data, NULL, &table, err)) == SF_OK &&
-	    (rc = sf_scale_held_out(sc, table, &r->held_x, &r->held_y,
-	                            &sc->nheld, err)) == SF_OK) {
-		sc->held_x = r->held_x;
-		sc->held_y = r->held_y;
-	}
+	if ((rc = sf_table_load(s->data, NULL, &table, err)) != SF_OK)
+		return rc;
+	r->held_x = calloc(r->count + 1, sizeof *r->held_x);
+	r->held_y = calloc(r->count + 1, sizeof *r->held_y);
+	keep = malloc(sf_table_rows(table) + 1);
+	if (r->held_x == NULL || r->held_y == NULL || keep == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t p = 0, j = 0; rc == SF_OK && p < r->nsets; p++)
+		for (size_t k = 0; rc == SF_OK && k < r->sets[p]->count;
+		     k++, j++) {
+			sf_scale *sc = r->studies[j];
+			const json_t *key = json_array_get(r->sets[p]->keys, k);
+
+			if (key != NULL)
+				rc = group_rows(table, key, r->count > 1, keep,
+				                err);
+			if (rc == SF_OK)
+				rc = sf_scale_held_out(
+				    sc, table, key != NULL ? keep : NULL,
+				    &r->held_x[j], &r->held_y[j], &sc->nheld,
+				    err);
+			sc->held_x = r->held_x[j];
+			sc->held_y = r->held_y[j];
+		}
+	free(keep);
 	sf_table_free(table);
 	return rc;
 }

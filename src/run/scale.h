@@ -14,7 +14,9 @@
  * The chart, when asked, is drawn after the studies have run and written
  * (plot) before any warning about extrapolated points: a chart that
  * cannot be written fails the run.  Measurements the fits did not see
- * (data, a CSV, one fit file only) go on the chart.
+ * (data, a CSV) go on the chart: each study's rows (those on its curve,
+ * sf_scale_held_out()), a group's only those whose --by columns hold its
+ * key.
  *
  * Ownership: the result owns the fits, studies, labels, chart, JSON and
  * text; the settings are only read during the call.  Thread safety: one
@@ -34,6 +36,10 @@
 typedef struct sf_run_scale_settings {
 	const char *const *fits; /* FIT.json paths, one study per fit */
 	size_t nfits;
+	const char *const *texts; /* NULL, or the files' texts already in
+	                             memory (NUL-terminated; NULL: read
+	                             fits[i]); fits[i] names texts[i] in
+	                             messages (the C API's fits) */
 	const char *group;        /* the groups of a groups file (fitfile.h's
 	                             selector); NULL: every group */
 	sf_scale_request request; /* --over, --set, --workers, ... */
@@ -41,7 +47,7 @@ typedef struct sf_run_scale_settings {
 	                             file */
 	int chart;                /* 1: draw the chart even without plot */
 	const char *data;         /* measurements for the chart (a CSV);
-	                             needs a chart and one fit file */
+	                             needs a chart */
 	int json;                 /* 1: build the JSON document too */
 	int csv;                  /* 1: the text is the table as CSV
 	                             (use/text.h) */
@@ -57,12 +63,13 @@ void sf_run_scale_settings_init(sf_run_scale_settings *s);
 typedef struct sf_run_scale_result {
 	sf_fitfile_set **sets; /* each file's fits */
 	size_t nsets;
-	size_t count;            /* studies: every fit of every file */
-	sf_scale **studies;      /* count, run */
-	char **labels;           /* count: each study's name */
-	sf_svg *chart;           /* NULL unless asked */
-	double *held_x, *held_y; /* the measurements on the chart */
-	sf_run_output out;       /* JSON (when asked) and text */
+	size_t count;              /* studies: every fit of every file */
+	sf_scale **studies;        /* count, run */
+	char **labels;             /* count: each study's name */
+	sf_svg *chart;             /* NULL unless asked */
+	double **held_x, **held_y; /* count: each study's measurements on
+	                              the chart (--data); NULL without */
+	sf_run_output out;         /* JSON (when asked) and text */
 } sf_run_scale_result;
 
 /*

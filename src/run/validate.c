@@ -494,7 +494,7 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
                 sf_run_validate_result **out, sf_error *err)
 {
 	sf_run_validate_result *r;
-	int rc;
+	int ensemble, rc;
 
 	*out = NULL;
 	if ((s->train != NULL) + (s->kfold > 0) + (s->loo != 0) != 1)
@@ -507,7 +507,12 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->method = method_of(s);
-	if (set->ensemble && s->data.model == NULL) {
+	if ((rc = sf_run_data_ensemble(set, &s->data, &ensemble, err)) !=
+	    SF_OK) {
+		sf_run_validate_result_free(r);
+		return rc;
+	}
+	if (ensemble) {
 		if ((rc = validate_ensemble(set, s, r, err)) != SF_OK) {
 			/* the first member's problem is r->problem's copy */
 			if (r->members != NULL)

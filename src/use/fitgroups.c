@@ -373,24 +373,23 @@ load_ensemble(const char *path, const char *selector, const json_t *root,
 	return SF_OK;
 }
 
-int
-sf_fitfile_load_groups_flags(const char *path, const char *selector,
-                             unsigned flags, sf_fitfile_set **out,
-                             sf_error *err)
+/* The fits of the fit file at path, from its text (length bytes, which
+ * this frees): an ensemble's, a groups file's selected groups, or a plain
+ * file's fit. */
+static int
+groups_from_text(const char *path, char *text, size_t length,
+                 const char *selector, unsigned flags, sf_fitfile_set **out,
+                 sf_error *err)
 {
 	sf_fitfile_set *s = calloc(1, sizeof *s);
 	json_t *root = NULL, *groups;
 	json_error_t jerr;
-	char *text = NULL;
-	size_t length;
 	int rc;
 
 	*out = NULL;
-	if (s == NULL)
+	if (s == NULL) {
+		free(text);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if ((rc = sf_fitfile_read(path, &text, &length, err)) != SF_OK) {
-		free(s);
-		return rc;
 	}
 	/* The text is read once; a plain fit file never becomes a whole
 	 * jansson tree here (its rows may be millions). */
@@ -416,4 +415,59 @@ sf_fitfile_load_groups_flags(const char *path, const char *selector,
 	}
 	*out = s;
 	return SF_OK;
+}
+
+/* A copy of text in *copy (*length bytes, NUL-terminated), or SF_ENOMEM. */
+static int
+copy_text(const char *text, char **copy, size_t *length, sf_error *err)
+{
+	*length = strlen(text);
+	if ((*copy = malloc(*length + 1)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	memcpy(*copy, text, *length + 1);
+	return SF_OK;
+}
+
+int
+sf_fitfile_load_groups_flags(const char *path, const char *selector,
+                             unsigned flags, sf_fitfile_set **out,
+                             sf_error *err)
+{
+	return sf_fitfile_load_groups_text(path, NULL, selector, flags, out,
+	                                   err);
+}
+
+int
+sf_fitfile_load_groups_text(const char *path, const char *text,
+                            const char *selector, unsigned flags,
+                            sf_fitfile_set **out, sf_error *err)
+{
+	char *bytes = NULL;
+	size_t length;
+	int rc;
+
+	*out = NULL;
+	rc = text != NULL ? copy_text(text, &bytes, &length, err)
+	                  : sf_fitfile_read(path, &bytes, &length, err);
+	if (rc != SF_OK)
+		return rc;
+	return groups_from_text(path, bytes, length, selector, flags, out, err);
+}
+
+int
+sf_fitfile_load_text(const char *path, const char *text, unsigned flags,
+                     sf_fitfile **out, sf_error *err)
+{
+	char *bytes;
+	size_t length;
+	int rc;
+
+	*out = NULL;
+	if (text == NULL)
+		return sf_fitfile_load_flags(path, flags, out, err);
+	if ((rc = copy_text(text, &bytes, &length, err)) != SF_OK)
+		return rc;
+	rc = sf_fitfile_parse_flags(bytes, length, path, flags, out, err);
+	free(bytes);
+	return rc;
 }

@@ -57,6 +57,21 @@ int sf_fitfile_load_groups_flags(const char *path, const char *selector,
                                  unsigned flags, sf_fitfile_set **out,
                                  sf_error *err);
 
+/*
+ * The same for a file whose text (NUL-terminated) is already in memory,
+ * such as a fit just made: path names it in messages and the file is not
+ * read.  With text NULL, sf_fitfile_load_groups_flags().  Nothing is kept
+ * of text.
+ */
+int sf_fitfile_load_groups_text(const char *path, const char *text,
+                                const char *selector, unsigned flags,
+                                sf_fitfile_set **out, sf_error *err);
+
+/* One fit file's fit (fitfile.h) from its text in memory, named path;
+ * with text NULL, sf_fitfile_load_flags() of path. */
+int sf_fitfile_load_text(const char *path, const char *text, unsigned flags,
+                         sf_fitfile **out, sf_error *err);
+
 /* Release s.  Accepts NULL. */
 void sf_fitfile_set_free(sf_fitfile_set *s);
 

@@ -8,329 +8,64 @@
  * in half by the frame.
  */
 #include "use/plot.h"
+#include "use/chart.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	WIDTH = 720,
-	LEFT = 84, /* room for the y tick labels and title */
-	RIGHT = 24,
-	TOP_HEIGHT = 300,
-	BOTTOM_HEIGHT = 150,
-	GAP = 18,
-	LEGEND_ROW = 20,
-	INSET = 8, /* data inset from the frame */
-	MAX_TICKS = 64
-};
+enum { TOP_HEIGHT = 300, BOTTOM_HEIGHT = 150, GAP = 18 };
 
-/* Okabe and Ito's palette; the first is the prediction's. */
-static const char *const palette[] = {
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7",
-    "#56B4E9", "#D55E00", "#F0E442", "#000000",
-};
-#define PALETTE_SIZE (sizeof palette / sizeof palette[0])
-#define MEASURED_COLOUR "#D55E00"
-#define FASTEST_COLOUR "#009E73"
-#define GRID_COLOUR "#e3e3e3"
-#define AXIS_COLOUR "#333333"
-
-/* Average advance of a character at the legend's font size. */
-#define CHAR_WIDTH 7.3
-
-/* The kinds of legend swatch. */
-enum swatch { LINE, BAND, DOT, DIAMOND, DASHED, AREA, WIDE, RING, GREY };
-#define BEYOND_COLOUR "#999999"
-/* A white outline under text drawn over data, so lines do not cross it. */
-#define HALO                                                                   \
-	"stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\" "       \
-	"paint-order=\"stroke\""
-
-typedef struct legend {
-	sf_svg *svg; /* NULL: only measure */
-	double x, y;
-	int rows;
-} legend;
-
-static void
-diamond(sf_svg *s, double x, double y, double r, const char *fill)
+/* 1 when the x axis from lo to hi reaches beyond the fitted range (known:
+ * there is one) - only then is there a grey region to name. */
+static int
+reaches_beyond(int known, double fit_lo, double fit_hi, double lo, double hi)
 {
-	sf_svg_printf(s,
-	              "<path d=\"M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f "
-	              "Z\" fill=\"%s\" stroke=\"black\" stroke-width=\"1\"/>\n",
-	              x, y - r, x + r, y, x, y + r, x - r, y, fill);
-}
-
-/* One legend entry; wraps to a new row when the line is full. */
-static void
-legend_entry(legend *l, enum swatch kind, const char *colour, const char *text)
-{
-	double width = 28 + CHAR_WIDTH * (double)strlen(text) + 18;
-	double x, y;
-
-	if (l->x + width > WIDTH - RIGHT && l->x > LEFT) {
-		l->x = LEFT;
-		l->y += LEGEND_ROW;
-		l->rows++;
-	}
-	x = l->x;
-	y = l->y;
-	l->x += width;
-	if (l->svg == NULL)
-		return;
-	switch (kind) {
-	case LINE:
-		sf_svg_printf(
-		    l->svg,
-		    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		    "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-		    x, y - 4, x + 22, y - 4, colour);
-		break;
-	case BAND:
-	case AREA:
-	case WIDE:
-	case GREY:
-		sf_svg_printf(
-		    l->svg,
-		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" "
-		    "height=\"10\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
-		    x, y - 9, colour,
-		    kind == BAND   ? "0.3"
-		    : kind == WIDE ? "0.12"
-		    : kind == GREY ? "0.15"
-		                   : "0.85");
-		break;
-	case RING:
-		sf_svg_printf(l->svg,
-		              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-		              "fill=\"white\" stroke=\"%s\" "
-		              "stroke-width=\"2\"/>\n",
-		              x + 11, y - 4, colour);
-		break;
-	case DOT:
-		sf_svg_printf(l->svg,
-		              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-		              "fill=\"%s\" stroke=\"white\"/>\n",
-		              x + 11, y - 4, colour);
-		break;
-	case DIAMOND:
-		diamond(l->svg, x + 11, y - 4, 5, colour);
-		break;
-	case DASHED:
-		sf_svg_printf(l->svg,
-		              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		              "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
-		              "stroke-dasharray=\"5 3\"/>\n",
-		              x, y - 4, x + 22, y - 4, colour);
-		break;
-	}
-	sf_svg_text(l->svg, x + 28, y, "", text);
+	return known && isfinite(fit_lo) && isfinite(fit_hi) &&
+	       (lo < fit_lo || hi > fit_hi);
 }
 
 static void
-draw_legend(const sf_plot_scale *p, legend *l)
+draw_legend(const sf_plot_scale *p, sf_chart_legend *l)
 {
-	legend_entry(l, LINE, palette[0], "prediction");
+	sf_chart_legend_entry(l, SF_CHART_LINE, sf_chart_palette[0],
+	                      "prediction");
 	if (p->pi_lo != NULL && p->pi_label != NULL)
-		legend_entry(l, WIDE, palette[0], p->pi_label);
+		sf_chart_legend_entry(l, SF_CHART_WIDE, sf_chart_palette[0],
+		                      p->pi_label);
 	if (p->lo != NULL && p->band_label != NULL)
-		legend_entry(l, BAND, palette[0], p->band_label);
-	if (p->has_fit_range)
-		legend_entry(l, GREY, BEYOND_COLOUR, "beyond the fitted range");
+		sf_chart_legend_entry(l, SF_CHART_BAND, sf_chart_palette[0],
+		                      p->band_label);
+	if (p->n > 0 && reaches_beyond(p->has_fit_range, p->fit_lo, p->fit_hi,
+	                               p->x[0], p->x[p->n - 1]))
+		sf_chart_legend_entry(l, SF_CHART_GREY, SF_CHART_BEYOND,
+		                      "beyond the fitted range");
 	if (p->nmeasured > 0)
-		legend_entry(l, DOT, MEASURED_COLOUR, p->measured_label);
+		sf_chart_legend_entry(l, SF_CHART_DOT, SF_CHART_MEASURED,
+		                      p->measured_label);
 	if (p->nheld > 0 && p->held_label != NULL)
-		legend_entry(l, RING, MEASURED_COLOUR, p->held_label);
+		sf_chart_legend_entry(l, SF_CHART_RING, SF_CHART_MEASURED,
+		                      p->held_label);
 	if (isfinite(p->fastest_x) && p->fastest_label != NULL)
-		legend_entry(l, DIAMOND, FASTEST_COLOUR, p->fastest_label);
+		sf_chart_legend_entry(l, SF_CHART_DIAMOND, SF_CHART_FASTEST,
+		                      p->fastest_label);
 	if (isfinite(p->crossover_x) && p->crossover_label != NULL)
-		legend_entry(l, DASHED, AXIS_COLOUR, p->crossover_label);
+		sf_chart_legend_entry(l, SF_CHART_DASHED, SF_CHART_AXIS,
+		                      p->crossover_label);
 }
 
 /* The stacked shares' legend, under the x axis. */
 static void
-draw_share_legend(const sf_plot_scale *p, legend *l)
+draw_share_legend(const sf_plot_scale *p, sf_chart_legend *l)
 {
 	if (p->efficiency != NULL)
 		return;
 	for (size_t k = 0; k < p->nshares; k++)
-		legend_entry(l, p->term_values ? LINE : AREA,
-		             palette[k % PALETTE_SIZE], p->share_names[k]);
-}
-
-/* The smallest and largest finite (and, for a log axis, positive) values. */
-static void
-extend(double *lo, double *hi, const double *v, size_t n, int log)
-{
-	for (size_t k = 0; v != NULL && k < n; k++) {
-		if (!isfinite(v[k]) || (log && !(v[k] > 0)))
-			continue;
-		*lo = fmin(*lo, v[k]);
-		*hi = fmax(*hi, v[k]);
-	}
-}
-
-/* Widen [lo, hi] by a fraction on each side (in log space for log). */
-static void
-pad(double *lo, double *hi, int log, double fraction)
-{
-	if (*lo == *hi) {
-		*lo = log ? *lo / 1.25 : *lo - fmax(fabs(*lo) * 0.1, 1);
-		*hi = log ? *hi * 1.25 : *hi + fmax(fabs(*hi) * 0.1, 1);
-		return;
-	}
-	if (log) {
-		double r = pow(*hi / *lo, fraction);
-		*lo /= r;
-		*hi *= r;
-	} else {
-		double d = (*hi - *lo) * fraction;
-		*lo -= d;
-		*hi += d;
-	}
-}
-
-/* The frame of a panel, its grid lines, ticks and tick labels. */
-typedef struct panel {
-	double x0, y0, x1, y1; /* frame */
-	sf_axis x, y;
-	const char *clip; /* id of its clip path */
-} panel;
-
-static void
-grid_and_ticks(sf_svg *s, const panel *pn, int powers_of_two, int x_labels,
-               int percent)
-{
-	double major[MAX_TICKS], minor[MAX_TICKS];
-	size_t nmajor, nminor;
-	char label[160];
-
-	/* y axis */
-	nmajor = sf_axis_ticks(&pn->y, 0, major, MAX_TICKS, minor, MAX_TICKS,
-	                       &nminor);
-	for (size_t k = 0; k < nmajor; k++) {
-		double y = sf_axis_map(&pn->y, major[k]);
-
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              pn->x0, y, pn->x1, y, GRID_COLOUR, pn->x0 - 5, y,
-		              pn->x0, y, AXIS_COLOUR);
-		if (percent)
-			snprintf(label, sizeof label, "%.0f%%", major[k] * 100);
-		else
-			sf_axis_label(major[k], label, sizeof label);
-		sf_svg_printf(s,
-		              "<text x=\"%.2f\" y=\"%.2f\" "
-		              "text-anchor=\"end\">%s</text>\n",
-		              pn->x0 - 8, y + 4.5, label);
-	}
-	for (size_t k = 0; k < nminor; k++) {
-		double y = sf_axis_map(&pn->y, minor[k]);
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              pn->x0 - 3, y, pn->x0, y, AXIS_COLOUR);
-	}
-	/* x axis */
-	nmajor = sf_axis_ticks(&pn->x, powers_of_two, major, MAX_TICKS, minor,
-	                       MAX_TICKS, &nminor);
-	for (size_t k = 0; k < nmajor; k++) {
-		double x = sf_axis_map(&pn->x, major[k]);
-
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              x, pn->y0, x, pn->y1, GRID_COLOUR, x, pn->y1, x,
-		              pn->y1 + 5, AXIS_COLOUR);
-		if (!x_labels)
-			continue;
-		sf_axis_label(major[k], label, sizeof label);
-		sf_svg_printf(s,
-		              "<text x=\"%.2f\" y=\"%.2f\" "
-		              "text-anchor=\"middle\">%s</text>\n",
-		              x, pn->y1 + 19, label);
-	}
-	for (size_t k = 0; k < nminor; k++) {
-		double x = sf_axis_map(&pn->x, minor[k]);
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              x, pn->y1, x, pn->y1 + 3, AXIS_COLOUR);
-	}
-}
-
-static void
-frame(sf_svg *s, const panel *pn)
-{
-	sf_svg_printf(s,
-	              "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-	              "height=\"%.2f\" fill=\"none\" stroke=\"%s\"/>\n",
-	              pn->x0, pn->y0, pn->x1 - pn->x0, pn->y1 - pn->y0,
-	              AXIS_COLOUR);
-}
-
-static void
-clip_path(sf_svg *s, const panel *pn)
-{
-	sf_svg_printf(s,
-	              "<clipPath id=\"%s\"><rect x=\"%.2f\" y=\"%.2f\" "
-	              "width=\"%.2f\" height=\"%.2f\"/></clipPath>\n",
-	              pn->clip, pn->x0, pn->y0, pn->x1 - pn->x0,
-	              pn->y1 - pn->y0);
-}
-
-/* A vertical axis title, centred on the panel. */
-static void
-y_title(sf_svg *s, const panel *pn, const char *text)
-{
-	double y = (pn->y0 + pn->y1) / 2;
-	char attrs[128];
-
-	snprintf(attrs, sizeof attrs,
-	         "text-anchor=\"middle\" transform=\"rotate(-90 %.2f %.2f)\"",
-	         20.0, y);
-	sf_svg_text(s, 20, y, attrs, text);
-}
-
-/* Map n values through an axis (NaN stays NaN). */
-static void
-map_all(const sf_axis *a, const double *v, size_t n, double *out)
-{
-	for (size_t k = 0; k < n; k++)
-		out[k] = isfinite(v[k]) && (!a->log || v[k] > 0)
-		             ? sf_axis_map(a, v[k])
-		             : NAN;
-}
-
-/* A band: along the upper edge, back along the lower. */
-static void
-draw_band(sf_svg *s, const double *x, size_t n, const panel *pn,
-          const double *lo, const double *hi, const char *attrs, double *bx,
-          double *by)
-{
-	size_t m = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(lo[k]) || !isfinite(hi[k]))
-			continue;
-		bx[m] = sf_axis_map(&pn->x, x[k]);
-		by[m++] = sf_axis_map(&pn->y, fmin(hi[k], pn->y.hi));
-	}
-	for (size_t k = n; k-- > 0;) {
-		if (!isfinite(lo[k]) || !isfinite(hi[k]))
-			continue;
-		bx[m] = sf_axis_map(&pn->x, x[k]);
-		by[m++] = sf_axis_map(&pn->y, pn->y.log ? fmax(lo[k], pn->y.lo)
-		                                        : lo[k]);
-	}
-	sf_svg_polygon(s, bx, by, m, attrs);
+		sf_chart_legend_entry(
+		    l, p->term_values ? SF_CHART_LINE : SF_CHART_AREA,
+		    sf_chart_palette[k % SF_CHART_PALETTE_SIZE],
+		    p->share_names[k]);
 }
 
 /* What a chart knows of the fitted range of x: beyond it the chart greys
@@ -342,7 +77,7 @@ typedef struct fit_range {
 
 /* Grey the parts of the x axis beyond the fitted range. */
 static void
-draw_beyond(sf_svg *s, const fit_range *fit, const panel *pn)
+draw_beyond(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn)
 {
 	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
 	double top = fmin(pn->y0, pn->y1), height = fabs(pn->y1 - pn->y0);
@@ -359,20 +94,51 @@ draw_beyond(sf_svg *s, const fit_range *fit, const panel *pn)
 		              "<rect class=\"beyond\" x=\"%.2f\" y=\"%.2f\" "
 		              "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
 		              "fill-opacity=\"0.15\"/>\n",
-		              x0, top, fmin(a, x1) - x0, height, BEYOND_COLOUR);
+		              x0, top, fmin(a, x1) - x0, height,
+		              SF_CHART_BEYOND);
 	if (b < x1)
 		sf_svg_printf(s,
 		              "<rect class=\"beyond\" x=\"%.2f\" y=\"%.2f\" "
 		              "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
 		              "fill-opacity=\"0.15\"/>\n",
 		              fmax(b, x0), top, x1 - fmax(b, x0), height,
-		              BEYOND_COLOUR);
+		              SF_CHART_BEYOND);
+}
+
+/* The label "fitted range" over the span from pixel a to b, centred, or
+ * beside the crossover's line when that would cross it (x: the line's
+ * value, NaN when none): on the side with more room. */
+static void
+draw_fit_label(sf_svg *s, const sf_chart_panel *pn, double a, double b,
+               double top, double x)
+{
+	static const char text[] = "fitted range";
+	const double half = (sizeof text - 1) * SF_CHART_CHAR_WIDTH / 2 + 4;
+	double at = (a + b) / 2, line;
+
+	if (isfinite(x) && fabs((line = sf_axis_map(&pn->x, x)) - at) < half) {
+		int left = line - a >= b - line;
+
+		sf_svg_text(s, left ? line - 6 : line + 6, top + 15,
+		            left ? "class=\"fit-label\" text-anchor=\"end\" "
+		                   "fill=\"#555555\" " SF_CHART_HALO
+		                 : "class=\"fit-label\" text-anchor=\"start\" "
+		                   "fill=\"#555555\" " SF_CHART_HALO,
+		            text);
+		return;
+	}
+	sf_svg_text(s, at, top + 15,
+	            "class=\"fit-label\" text-anchor=\"middle\" "
+	            "fill=\"#555555\" " SF_CHART_HALO,
+	            text);
 }
 
 /* Mark the ends of the fitted range that lie inside the axis, and label
- * the span between them "fitted range" (top panel only). */
+ * the span between them "fitted range" (top panel only), off the
+ * crossover's line at x (NaN: none). */
 static void
-draw_fit_edges(sf_svg *s, const fit_range *fit, const panel *pn)
+draw_fit_edges(sf_svg *s, const fit_range *fit, const sf_chart_panel *pn,
+               double x)
 {
 	double x0 = fmin(pn->x0, pn->x1), x1 = fmax(pn->x0, pn->x1);
 	double top = fmin(pn->y0, pn->y1), bottom = fmax(pn->y0, pn->y1);
@@ -397,93 +163,20 @@ draw_fit_edges(sf_svg *s, const fit_range *fit, const panel *pn)
 		              "<line class=\"fit-edge\" x1=\"%.2f\" "
 		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
 		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-		              a, top, a, bottom, BEYOND_COLOUR);
+		              a, top, a, bottom, SF_CHART_BEYOND);
 	if (b < x1)
 		sf_svg_printf(s,
 		              "<line class=\"fit-edge\" x1=\"%.2f\" "
 		              "y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
 		              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-		              b, top, b, bottom, BEYOND_COLOUR);
+		              b, top, b, bottom, SF_CHART_BEYOND);
 	if (b > a)
-		sf_svg_text(s, (a + b) / 2, top + 15,
-		            "class=\"fit-label\" text-anchor=\"middle\" "
-		            "fill=\"#555555\" " HALO,
-		            "fitted range");
-}
-
-/* The work arrays of a drawing: a curve's points mapped to pixels (px,
- * py) and a band's outline, twice as long (bx, by).  Allocated once per
- * chart, so no curve allocates. */
-typedef struct scratch {
-	double *px, *py, *bx, *by;
-} scratch;
-
-static void
-scratch_free(scratch *w)
-{
-	free(w->px);
-	free(w->py);
-	free(w->bx);
-	free(w->by);
-}
-
-/* Room for curves of up to n points in *w (zeroed by the caller): 1, or 0
- * when out of memory (free with scratch_free() either way). */
-static int
-scratch_alloc(scratch *w, size_t n)
-{
-	w->px = malloc((n + 1) * sizeof *w->px);
-	w->py = malloc((n + 1) * sizeof *w->py);
-	w->bx = malloc((2 * n + 1) * sizeof *w->bx);
-	w->by = malloc((2 * n + 1) * sizeof *w->by);
-	return w->px != NULL && w->py != NULL && w->bx != NULL && w->by != NULL;
-}
-
-/* The curve (x[k], y[k]), k < n, in colour; prefix is "" or the
- * attributes that go first ("class=\"series\" "). */
-static void
-draw_curve(sf_svg *s, const panel *pn, const double *x, const double *y,
-           size_t n, const char *colour, const char *prefix, scratch *w)
-{
-	char attrs[160];
-
-	map_all(&pn->x, x, n, w->px);
-	map_all(&pn->y, y, n, w->py);
-	snprintf(attrs, sizeof attrs,
-	         "%sstroke=\"%s\" stroke-width=\"2\" stroke-linejoin=\"round\"",
-	         prefix, colour);
-	sf_svg_polyline(s, w->px, w->py, n, attrs);
-}
-
-/* Measured points (x[k], y[k]), k < n, that the axes can show: dots in
- * colour, or rings when held (measured, not fitted). */
-static void
-draw_points(sf_svg *s, const panel *pn, const double *x, const double *y,
-            size_t n, const char *colour, int held)
-{
-	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(x[k]) || !isfinite(y[k]) ||
-		    (pn->y.log && !(y[k] > 0)))
-			continue;
-		if (held)
-			sf_svg_printf(s,
-			              "<circle class=\"held\" cx=\"%.2f\" "
-			              "cy=\"%.2f\" r=\"4\" fill=\"white\" "
-			              "stroke=\"%s\" stroke-width=\"2\"/>\n",
-			              sf_axis_map(&pn->x, x[k]),
-			              sf_axis_map(&pn->y, y[k]), colour);
-		else
-			sf_svg_printf(s,
-			              "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
-			              "fill=\"%s\" stroke=\"white\"/>\n",
-			              sf_axis_map(&pn->x, x[k]),
-			              sf_axis_map(&pn->y, y[k]), colour);
-	}
+		draw_fit_label(s, pn, a, b, top, x);
 }
 
 /* The dashed vertical line at the crossover x, when there is one. */
 static void
-draw_crossover(sf_svg *s, const panel *pn, double x)
+draw_crossover(sf_svg *s, const sf_chart_panel *pn, double x)
 {
 	if (!isfinite(x))
 		return;
@@ -492,12 +185,12 @@ draw_crossover(sf_svg *s, const panel *pn, double x)
 	              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
 	              "stroke-dasharray=\"5 3\"/>\n",
 	              sf_axis_map(&pn->x, x), pn->y0, sf_axis_map(&pn->x, x),
-	              pn->y1, AXIS_COLOUR);
+	              pn->y1, SF_CHART_AXIS);
 }
 
 /* The dotted line of 50% parallel efficiency across the panel. */
 static void
-draw_half(sf_svg *s, const panel *pn)
+draw_half(sf_svg *s, const sf_chart_panel *pn)
 {
 	double y = sf_axis_map(&pn->y, 0.5);
 
@@ -509,7 +202,8 @@ draw_half(sf_svg *s, const panel *pn)
 }
 
 static void
-draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, scratch *w)
+draw_top(sf_svg *s, const sf_plot_scale *p, const sf_chart_panel *pn,
+         sf_chart_scratch *w)
 {
 	const fit_range fit = {p->has_fit_range, p->fit_lo, p->fit_hi};
 	size_t n = p->n;
@@ -517,36 +211,38 @@ draw_top(sf_svg *s, const sf_plot_scale *p, const panel *pn, scratch *w)
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
 	draw_beyond(s, &fit, pn);
 	if (p->pi_lo != NULL && p->pi_hi != NULL)
-		draw_band(s, p->x, n, pn, p->pi_lo, p->pi_hi,
-		          "class=\"interval\" fill=\"#0072B2\" "
-		          "fill-opacity=\"0.12\" stroke=\"none\"",
-		          w->bx, w->by);
+		sf_chart_band(s, p->x, n, pn, p->pi_lo, p->pi_hi,
+		              "class=\"interval\" fill=\"#0072B2\" "
+		              "fill-opacity=\"0.12\" stroke=\"none\"",
+		              w->bx, w->by);
 	if (p->lo != NULL && p->hi != NULL)
-		draw_band(s, p->x, n, pn, p->lo, p->hi,
-		          "class=\"band\" fill=\"#0072B2\" "
-		          "fill-opacity=\"0.3\" stroke=\"none\"",
-		          w->bx, w->by);
-	draw_curve(s, pn, p->x, p->time, n, palette[0], "", w);
-	draw_fit_edges(s, &fit, pn);
+		sf_chart_band(s, p->x, n, pn, p->lo, p->hi,
+		              "class=\"band\" fill=\"#0072B2\" "
+		              "fill-opacity=\"0.3\" stroke=\"none\"",
+		              w->bx, w->by);
+	sf_chart_curve(s, pn, p->x, p->time, n, sf_chart_palette[0], "", w);
+	draw_fit_edges(s, &fit, pn, p->crossover_x);
 	draw_crossover(s, pn, p->crossover_x);
 	/* The measurements last, on top of what the model says. */
 	if (isfinite(p->fastest_x) && isfinite(p->fastest_time))
-		diamond(s, sf_axis_map(&pn->x, p->fastest_x),
-		        sf_axis_map(&pn->y, p->fastest_time), 6,
-		        FASTEST_COLOUR);
-	draw_points(s, pn, p->mx, p->my, p->nmeasured, MEASURED_COLOUR, 0);
-	draw_points(s, pn, p->hx, p->hy, p->nheld, MEASURED_COLOUR, 1);
+		sf_chart_diamond(s, sf_axis_map(&pn->x, p->fastest_x),
+		                 sf_axis_map(&pn->y, p->fastest_time), 6,
+		                 SF_CHART_FASTEST);
+	sf_chart_points(s, pn, p->mx, p->my, p->nmeasured, SF_CHART_MEASURED,
+	                0);
+	sf_chart_points(s, pn, p->hx, p->hy, p->nheld, SF_CHART_MEASURED, 1);
 	sf_svg_printf(s, "</g>\n");
 }
 
 /* The shares stacked: each series an area between the running sums. */
 static void
-draw_stacked(sf_svg *s, const sf_plot_scale *p, const panel *pn, scratch *w)
+draw_stacked(sf_svg *s, const sf_plot_scale *p, const sf_chart_panel *pn,
+             sf_chart_scratch *w)
 {
 	size_t n = p->n;
 	double *below = calloc(n + 1, sizeof *below);
 
-	map_all(&pn->x, p->x, n, w->px);
+	sf_chart_map_all(&pn->x, p->x, n, w->px);
 	for (size_t j = 0; below != NULL && j < p->nshares; j++) {
 		char attrs[96];
 		size_t m = 0;
@@ -565,26 +261,29 @@ draw_stacked(sf_svg *s, const sf_plot_scale *p, const panel *pn, scratch *w)
 		snprintf(attrs, sizeof attrs,
 		         "fill=\"%s\" fill-opacity=\"0.85\" "
 		         "stroke=\"white\" stroke-width=\"0.5\"",
-		         palette[j % PALETTE_SIZE]);
+		         sf_chart_palette[j % SF_CHART_PALETTE_SIZE]);
 		sf_svg_polygon(s, w->bx, w->by, m, attrs);
 	}
 	free(below);
 }
 
 static void
-draw_bottom(sf_svg *s, const sf_plot_scale *p, const panel *pn, scratch *w)
+draw_bottom(sf_svg *s, const sf_plot_scale *p, const sf_chart_panel *pn,
+            sf_chart_scratch *w)
 {
 	size_t n = p->n;
 
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
 	if (p->efficiency != NULL) {
 		draw_half(s, pn);
-		draw_curve(s, pn, p->x, p->efficiency, n, palette[0], "", w);
+		sf_chart_curve(s, pn, p->x, p->efficiency, n,
+		               sf_chart_palette[0], "", w);
 	} else if (p->term_values) {
 		/* Each term's value, a line each. */
 		for (size_t j = 0; j < p->nshares; j++)
-			draw_curve(s, pn, p->x, &p->shares[j * n], n,
-			           palette[j % PALETTE_SIZE], "", w);
+			sf_chart_curve(
+			    s, pn, p->x, &p->shares[j * n], n,
+			    sf_chart_palette[j % SF_CHART_PALETTE_SIZE], "", w);
 	} else {
 		draw_stacked(s, p, pn, w);
 	}
@@ -609,19 +308,19 @@ scale_time_range(const sf_plot_scale *p, ranges *r)
 
 	r->ylo = INFINITY;
 	r->yhi = -INFINITY;
-	extend(&r->ylo, &r->yhi, p->time, p->n, ylog);
+	sf_chart_extend(&r->ylo, &r->yhi, p->time, p->n, ylog);
 	if (!(r->ylo <= r->yhi) || p->n == 0)
 		return 0;
-	extend(&r->ylo, &r->yhi, p->my, p->nmeasured, ylog);
-	extend(&r->ylo, &r->yhi, p->hy, p->nheld, ylog);
+	sf_chart_extend(&r->ylo, &r->yhi, p->my, p->nmeasured, ylog);
+	sf_chart_extend(&r->ylo, &r->yhi, p->hy, p->nheld, ylog);
 	/* The bands widen the axis, but by at most a factor of 4 (log) or
 	 * the curve's span (linear): a band exploding where the fit knows
 	 * nothing must not squash the curve into a line. */
-	extend(&blo, &bhi, p->lo, p->n, ylog);
-	extend(&blo, &bhi, p->hi, p->n, ylog);
+	sf_chart_extend(&blo, &bhi, p->lo, p->n, ylog);
+	sf_chart_extend(&blo, &bhi, p->hi, p->n, ylog);
 	if (p->pi_lo != NULL && p->pi_hi != NULL) {
-		extend(&blo, &bhi, p->pi_lo, p->n, ylog);
-		extend(&blo, &bhi, p->pi_hi, p->n, ylog);
+		sf_chart_extend(&blo, &bhi, p->pi_lo, p->n, ylog);
+		sf_chart_extend(&blo, &bhi, p->pi_hi, p->n, ylog);
 	}
 	if (blo <= bhi) {
 		double span = fmax(r->yhi - r->ylo, 0.1 * fabs(r->yhi));
@@ -631,7 +330,7 @@ scale_time_range(const sf_plot_scale *p, ranges *r)
 		r->yhi =
 		    fmin(fmax(r->yhi, bhi), ylog ? r->yhi * 4 : r->yhi + span);
 	}
-	pad(&r->ylo, &r->yhi, ylog, 0.04);
+	sf_chart_pad(&r->ylo, &r->yhi, ylog, 0.04);
 	return 1;
 }
 
@@ -644,7 +343,7 @@ scale_bottom_range(const sf_plot_scale *p, ranges *r)
 	r->ehi = 1;
 	r->elog = 0;
 	if (p->efficiency != NULL) {
-		extend(&r->elo, &r->ehi, p->efficiency, p->n, 0);
+		sf_chart_extend(&r->elo, &r->ehi, p->efficiency, p->n, 0);
 		r->elo = 0;
 		r->ehi = fmax(1, r->ehi) * 1.05;
 	} else if (p->term_values) {
@@ -652,32 +351,32 @@ scale_bottom_range(const sf_plot_scale *p, ranges *r)
 		 * span two decades or more (a step count and a step time). */
 		double vlo = INFINITY, vhi = -INFINITY;
 
-		extend(&vlo, &vhi, p->shares, p->nshares * p->n, 0);
+		sf_chart_extend(&vlo, &vhi, p->shares, p->nshares * p->n, 0);
 		if (!(vlo <= vhi))
 			vlo = 0, vhi = 1;
 		r->elog = vlo > 0 && vhi >= 100 * vlo;
 		r->elo = r->elog ? vlo : fmin(0, vlo);
 		r->ehi = vhi;
-		pad(&r->elo, &r->ehi, r->elog, 0.04);
+		sf_chart_pad(&r->elo, &r->ehi, r->elog, 0.04);
 	}
 }
 
 /* The two panels, one above the other under a legend whose last row is
  * at legend_y (the bottom one bottom_height high), with r's axes. */
 static void
-place_panels(panel *top, panel *bottom, const ranges *r, double legend_y,
-             double bottom_height)
+place_panels(sf_chart_panel *top, sf_chart_panel *bottom, const ranges *r,
+             double legend_y, double bottom_height)
 {
-	top->x0 = bottom->x0 = LEFT;
-	top->x1 = bottom->x1 = WIDTH - RIGHT;
+	top->x0 = bottom->x0 = SF_CHART_LEFT;
+	top->x1 = bottom->x1 = SF_CHART_WIDTH - SF_CHART_RIGHT;
 	top->y0 = legend_y + 16;
 	top->y1 = top->y0 + TOP_HEIGHT;
 	bottom->y0 = top->y1 + GAP;
 	bottom->y1 = bottom->y0 + bottom_height;
 	top->clip = "top-panel";
 	bottom->clip = "bottom-panel";
-	top->x = (sf_axis){r->xlo, r->xhi, r->xlog, top->x0 + INSET,
-	                   top->x1 - INSET};
+	top->x = (sf_axis){r->xlo, r->xhi, r->xlog, top->x0 + SF_CHART_INSET,
+	                   top->x1 - SF_CHART_INSET};
 	bottom->x = top->x;
 	top->y = (sf_axis){r->ylo, r->yhi, r->ylog, top->y1, top->y0};
 	bottom->y = (sf_axis){r->elo, r->ehi, r->elog, bottom->y1, bottom->y0};
@@ -685,50 +384,22 @@ place_panels(panel *top, panel *bottom, const ranges *r, double legend_y,
 
 /* The clip paths of the top panel and, unless NULL, the bottom one. */
 static void
-clip_paths(sf_svg *s, const panel *top, const panel *bottom)
+clip_paths(sf_svg *s, const sf_chart_panel *top, const sf_chart_panel *bottom)
 {
 	sf_svg_printf(s, "<defs>\n");
-	clip_path(s, top);
+	sf_chart_clip_path(s, top);
 	if (bottom != NULL)
-		clip_path(s, bottom);
+		sf_chart_clip_path(s, bottom);
 	sf_svg_printf(s, "</defs>\n");
-}
-
-/* A new document of the chart's width and the given height with the title
- * and subtitle (may be NULL or "") drawn; NULL when out of memory. */
-static sf_svg *
-chart_new(double height, const char *title, const char *subtitle)
-{
-	sf_svg *s = sf_svg_new(WIDTH, height);
-
-	if (s == NULL)
-		return NULL;
-	sf_svg_text(s, LEFT, 28, "font-size=\"16\" font-weight=\"bold\"",
-	            title);
-	if (subtitle != NULL && subtitle[0] != '\0')
-		sf_svg_text(s, LEFT, 48, "fill=\"#555555\"", subtitle);
-	return s;
-}
-
-/* Hand the drawn document s to *out; or, when a drawing call ran out of
- * memory (the document remembers), free it and say so. */
-static int
-chart_finish(sf_svg *s, sf_svg **out, sf_error *err)
-{
-	if (sf_svg_text_of(s, NULL) == NULL) {
-		sf_svg_free(s);
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	}
-	*out = s;
-	return SF_OK;
 }
 
 int
 sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 {
-	legend measure = {NULL, LEFT, 78, 1}, below = {NULL, LEFT, 0, 0}, draw;
-	scratch w = {0};
-	panel top, bottom;
+	sf_chart_legend measure = {NULL, SF_CHART_LEFT, 78, 1},
+	                below = {NULL, SF_CHART_LEFT, 0, 0}, draw;
+	sf_chart_scratch w = {0};
+	sf_chart_panel top, bottom;
 	ranges r;
 	double height;
 	sf_svg *s = NULL;
@@ -751,36 +422,36 @@ sf_plot_scale_draw(const sf_plot_scale *p, sf_svg **out, sf_error *err)
 	         (p->efficiency == NULL && p->nshares > 0
 	              ? below.y - bottom.y1 - 52 + 14
 	              : 0);
-	if (!scratch_alloc(&w, p->n) ||
-	    (s = chart_new(height, p->title, p->subtitle)) == NULL) {
-		scratch_free(&w);
+	if (!sf_chart_scratch_alloc(&w, p->n) ||
+	    (s = sf_chart_new(height, p->title, p->subtitle)) == NULL) {
+		sf_chart_scratch_free(&w);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	draw = (legend){s, LEFT, 78, 1};
+	draw = (sf_chart_legend){s, SF_CHART_LEFT, 78, 1};
 	draw_legend(p, &draw);
-	draw = (legend){s, LEFT, bottom.y1 + 72, 0};
+	draw = (sf_chart_legend){s, SF_CHART_LEFT, bottom.y1 + 72, 0};
 	draw_share_legend(p, &draw);
 	clip_paths(s, &top, &bottom);
-	grid_and_ticks(s, &top, p->powers_of_two, 0, 0);
-	grid_and_ticks(s, &bottom, p->powers_of_two, 1, !p->term_values);
+	sf_chart_grid(s, &top, p->powers_of_two, 0, 0);
+	sf_chart_grid(s, &bottom, p->powers_of_two, 1, !p->term_values);
 	draw_top(s, p, &top, &w);
 	draw_bottom(s, p, &bottom, &w);
-	scratch_free(&w);
-	frame(s, &top);
-	frame(s, &bottom);
-	y_title(s, &top, p->ylabel);
-	y_title(s, &bottom,
-	        p->efficiency != NULL ? "parallel efficiency"
-	        : p->term_values      ? "value of each term"
-	                              : "share of time");
+	sf_chart_scratch_free(&w);
+	sf_chart_frame(s, &top);
+	sf_chart_frame(s, &bottom);
+	sf_chart_y_title(s, &top, p->ylabel);
+	sf_chart_y_title(s, &bottom,
+	                 p->efficiency != NULL ? "parallel efficiency"
+	                 : p->term_values      ? "value of each term"
+	                                       : "share of time");
 	if (p->note != NULL)
 		sf_svg_text(s, bottom.x1 - 8, bottom.y0 + 16,
 		            "class=\"note\" text-anchor=\"end\" "
-		            "fill=\"#555555\" " HALO,
+		            "fill=\"#555555\" " SF_CHART_HALO,
 		            p->note);
 	sf_svg_text(s, (top.x0 + top.x1) / 2, bottom.y1 + 42,
 	            "text-anchor=\"middle\"", p->xlabel);
-	return chart_finish(s, out, err);
+	return sf_chart_finish(s, out, err);
 }
 
 /* ---- the chart of a study ------------------------------------------------ */
@@ -1047,6 +718,31 @@ done:
 
 /* ---- several fits on one chart ------------------------------------------ */
 
+/* Widen the time axis to the new-run intervals of the lines, by at most a
+ * factor of 4 (log) or the curves' span (linear), as one study's chart
+ * does: an interval exploding beyond the fitted range must not squash the
+ * curves into lines.  The bands of the mean stay inside, as they always
+ * did. */
+static void
+lines_bands_range(const sf_plot_lines *p, ranges *r)
+{
+	double blo = INFINITY, bhi = -INFINITY, span;
+
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *l = &p->lines[j];
+
+		if (l->pi_lo == NULL || l->pi_hi == NULL)
+			continue;
+		sf_chart_extend(&blo, &bhi, l->pi_lo, l->n, p->ylog);
+		sf_chart_extend(&blo, &bhi, l->pi_hi, l->n, p->ylog);
+	}
+	if (!(blo <= bhi))
+		return;
+	span = fmax(r->yhi - r->ylo, 0.1 * fabs(r->yhi));
+	r->ylo = fmax(fmin(r->ylo, blo), p->ylog ? r->ylo / 4 : r->ylo - span);
+	r->yhi = fmin(fmax(r->yhi, bhi), p->ylog ? r->yhi * 4 : r->yhi + span);
+}
+
 /* The axes of a chart of several lines: x and the time over every line
  * (the measured times too), the efficiency from 0 to at least 105%; the
  * longest line's length in *most.  0 when there is no finite time or x. */
@@ -1064,8 +760,8 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
 
-		extend(&r->ylo, &r->yhi, l->time, l->n, p->ylog);
-		extend(&r->xlo, &r->xhi, l->x, l->n, p->xlog);
+		sf_chart_extend(&r->ylo, &r->yhi, l->time, l->n, p->ylog);
+		sf_chart_extend(&r->xlo, &r->xhi, l->x, l->n, p->xlog);
 		*most = l->n > *most ? l->n : *most;
 	}
 	if (!(r->ylo <= r->yhi) || !(r->xlo <= r->xhi))
@@ -1073,11 +769,14 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
 
-		extend(&r->ylo, &r->yhi, l->my, l->nmeasured, p->ylog);
+		sf_chart_extend(&r->ylo, &r->yhi, l->my, l->nmeasured, p->ylog);
+		sf_chart_extend(&r->ylo, &r->yhi, l->hy, l->nheld, p->ylog);
 		if (p->efficiency && l->efficiency != NULL)
-			extend(&r->elo, &r->ehi, l->efficiency, l->n, 0);
+			sf_chart_extend(&r->elo, &r->ehi, l->efficiency, l->n,
+			                0);
 	}
-	pad(&r->ylo, &r->yhi, p->ylog, 0.04);
+	lines_bands_range(p, r);
+	sf_chart_pad(&r->ylo, &r->yhi, p->ylog, 0.04);
 	r->elo = 0;
 	r->ehi = fmax(1, r->ehi) * 1.05;
 	return 1;
@@ -1086,20 +785,46 @@ lines_ranges(const sf_plot_lines *p, ranges *r, size_t *most)
 /* The legend of a chart of several lines: one entry a line, the band, and
  * the greyed range beyond the fit's. */
 static void
-lines_legend(const sf_plot_lines *p, legend *l)
+lines_legend(const sf_plot_lines *p, sf_chart_legend *l)
 {
-	for (size_t j = 0; j < p->nlines; j++)
-		legend_entry(l, LINE, palette[j % PALETTE_SIZE],
-		             p->lines[j].label);
-	legend_entry(l, BAND, "#888888", "95% band of the mean");
-	if (p->has_fit_range)
-		legend_entry(l, GREY, BEYOND_COLOUR, "beyond the fitted range");
+	int interval = 0, held = 0, fitted = 0, beyond = 0;
+
+	for (size_t j = 0; j < p->nlines; j++) {
+		const sf_plot_line *line = &p->lines[j];
+
+		sf_chart_legend_entry(
+		    l, SF_CHART_LINE,
+		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE], line->label);
+		interval |= line->pi_lo != NULL;
+		held |= line->nheld > 0;
+		fitted |= line->nmeasured > 0;
+		beyond |= line->n > 0 &&
+		          reaches_beyond(p->has_fit_range, p->fit_lo, p->fit_hi,
+		                         line->x[0], line->x[line->n - 1]);
+	}
+	if (interval)
+		sf_chart_legend_entry(l, SF_CHART_WIDE, "#888888",
+		                      "95% interval of a new run");
+	sf_chart_legend_entry(l, SF_CHART_BAND, "#888888",
+	                      "95% band of the mean");
+	if (beyond)
+		sf_chart_legend_entry(l, SF_CHART_GREY, SF_CHART_BEYOND,
+		                      "beyond the fitted range");
+	/* The kinds of point only when both are drawn: alone, a dot on its
+	 * line's curve needs no name. */
+	if (held && fitted)
+		sf_chart_legend_entry(l, SF_CHART_DOT, "#888888",
+		                      "measured, fitted");
+	if (held)
+		sf_chart_legend_entry(l, SF_CHART_RING, "#888888",
+		                      "measured, not fitted");
 }
 
 /* The top panel of several lines: every band first, then every curve
  * with its measured points, each line in its colour. */
 static void
-draw_lines_top(sf_svg *s, const sf_plot_lines *p, const panel *pn, scratch *w)
+draw_lines_top(sf_svg *s, const sf_plot_lines *p, const sf_chart_panel *pn,
+               sf_chart_scratch *w)
 {
 	const fit_range fit = {p->has_fit_range, p->fit_lo, p->fit_hi};
 
@@ -1107,33 +832,46 @@ draw_lines_top(sf_svg *s, const sf_plot_lines *p, const panel *pn, scratch *w)
 	draw_beyond(s, &fit, pn);
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
+		const char *colour =
+		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE];
 		char attrs[160];
 
+		if (l->pi_lo != NULL && l->pi_hi != NULL) {
+			snprintf(attrs, sizeof attrs,
+			         "class=\"interval\" fill=\"%s\" "
+			         "fill-opacity=\"0.08\" stroke=\"none\"",
+			         colour);
+			sf_chart_band(s, l->x, l->n, pn, l->pi_lo, l->pi_hi,
+			              attrs, w->bx, w->by);
+		}
 		if (l->lo == NULL || l->hi == NULL)
 			continue;
 		snprintf(attrs, sizeof attrs,
 		         "class=\"band\" fill=\"%s\" "
 		         "fill-opacity=\"0.2\" stroke=\"none\"",
-		         palette[j % PALETTE_SIZE]);
-		draw_band(s, l->x, l->n, pn, l->lo, l->hi, attrs, w->bx, w->by);
+		         colour);
+		sf_chart_band(s, l->x, l->n, pn, l->lo, l->hi, attrs, w->bx,
+		              w->by);
 	}
 	for (size_t j = 0; j < p->nlines; j++) {
 		const sf_plot_line *l = &p->lines[j];
-		const char *colour = palette[j % PALETTE_SIZE];
+		const char *colour =
+		    sf_chart_palette[j % SF_CHART_PALETTE_SIZE];
 
-		draw_curve(s, pn, l->x, l->time, l->n, colour,
-		           "class=\"series\" ", w);
-		draw_points(s, pn, l->mx, l->my, l->nmeasured, colour, 0);
+		sf_chart_curve(s, pn, l->x, l->time, l->n, colour,
+		               "class=\"series\" ", w);
+		sf_chart_points(s, pn, l->mx, l->my, l->nmeasured, colour, 0);
+		sf_chart_points(s, pn, l->hx, l->hy, l->nheld, colour, 1);
 	}
-	draw_fit_edges(s, &fit, pn);
+	draw_fit_edges(s, &fit, pn, NAN);
 	sf_svg_printf(s, "</g>\n");
 }
 
 /* The bottom panel of several lines: each one's efficiency and the 50%
  * line, framed and titled. */
 static void
-draw_lines_efficiency(sf_svg *s, const sf_plot_lines *p, const panel *pn,
-                      scratch *w)
+draw_lines_efficiency(sf_svg *s, const sf_plot_lines *p,
+                      const sf_chart_panel *pn, sf_chart_scratch *w)
 {
 	sf_svg_printf(s, "<g clip-path=\"url(#%s)\">\n", pn->clip);
 	draw_half(s, pn);
@@ -1141,20 +879,21 @@ draw_lines_efficiency(sf_svg *s, const sf_plot_lines *p, const panel *pn,
 		const sf_plot_line *l = &p->lines[j];
 
 		if (l->efficiency != NULL)
-			draw_curve(s, pn, l->x, l->efficiency, l->n,
-			           palette[j % PALETTE_SIZE], "", w);
+			sf_chart_curve(
+			    s, pn, l->x, l->efficiency, l->n,
+			    sf_chart_palette[j % SF_CHART_PALETTE_SIZE], "", w);
 	}
 	sf_svg_printf(s, "</g>\n");
-	frame(s, pn);
-	y_title(s, pn, "parallel efficiency");
+	sf_chart_frame(s, pn);
+	sf_chart_y_title(s, pn, "parallel efficiency");
 }
 
 int
 sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 {
-	legend measure = {NULL, LEFT, 78, 1}, draw;
-	scratch w = {0};
-	panel top, bottom;
+	sf_chart_legend measure = {NULL, SF_CHART_LEFT, 78, 1}, draw;
+	sf_chart_scratch w = {0};
+	sf_chart_panel top, bottom;
 	ranges r;
 	size_t most;
 	sf_svg *s = NULL;
@@ -1167,39 +906,43 @@ sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err)
 	lines_legend(p, &measure);
 	place_panels(&top, &bottom, &r, measure.y,
 	             p->efficiency ? BOTTOM_HEIGHT : 0);
-	if (!scratch_alloc(&w, most) ||
-	    (s = chart_new((p->efficiency ? bottom.y1 : top.y1) + 52, p->title,
-	                   p->subtitle)) == NULL) {
-		scratch_free(&w);
+	if (!sf_chart_scratch_alloc(&w, most) ||
+	    (s = sf_chart_new((p->efficiency ? bottom.y1 : top.y1) + 52,
+	                      p->title, p->subtitle)) == NULL) {
+		sf_chart_scratch_free(&w);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	draw = (legend){s, LEFT, 78, 1};
+	draw = (sf_chart_legend){s, SF_CHART_LEFT, 78, 1};
 	lines_legend(p, &draw);
 	clip_paths(s, &top, p->efficiency ? &bottom : NULL);
-	grid_and_ticks(s, &top, p->powers_of_two, !p->efficiency, 0);
+	sf_chart_grid(s, &top, p->powers_of_two, !p->efficiency, 0);
 	if (p->efficiency)
-		grid_and_ticks(s, &bottom, p->powers_of_two, 1, 1);
+		sf_chart_grid(s, &bottom, p->powers_of_two, 1, 1);
 	draw_lines_top(s, p, &top, &w);
 	if (p->efficiency)
 		draw_lines_efficiency(s, p, &bottom, &w);
-	scratch_free(&w);
-	frame(s, &top);
-	y_title(s, &top, p->ylabel);
+	sf_chart_scratch_free(&w);
+	sf_chart_frame(s, &top);
+	sf_chart_y_title(s, &top, p->ylabel);
 	sf_svg_text(s, (top.x0 + top.x1) / 2,
 	            (p->efficiency ? bottom.y1 : top.y1) + 42,
 	            "text-anchor=\"middle\"", p->xlabel);
-	return chart_finish(s, out, err);
+	return sf_chart_finish(s, out, err);
 }
 
+/* The arrays of a line of a chart of several. */
+enum { LINE_ARRAYS = 7 };
+
 /* One study's line on a chart of several: its sweep into *w, its curve,
- * band and measured points into the 5 arrays mem[0..4] (freed by the
- * caller), all described in *line. */
+ * band, new-run interval and measured points into the LINE_ARRAYS arrays
+ * mem[] (freed by the caller), all described in *line with the points it
+ * did not fit. */
 static int
 study_line(const sf_scale *c, const char *label, sf_sweep **w,
            sf_plot_line *line, double **mem, sf_error *err)
 {
 	const sf_fitfile *f = c->f;
-	double *time, *lo, *hi, *mx, *my;
+	double *time, *lo, *hi, *pi_lo, *pi_hi, *mx, *my;
 	size_t m;
 	int rc;
 
@@ -1211,8 +954,10 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 	mem[2] = mx = malloc((f->nmeasured + 1) * sizeof *mx);
 	mem[3] = my = malloc((f->nmeasured + 1) * sizeof *my);
 	mem[4] = time = malloc((m + 1) * sizeof *time);
+	mem[5] = pi_lo = malloc((m + 1) * sizeof *pi_lo);
+	mem[6] = pi_hi = malloc((m + 1) * sizeof *pi_hi);
 	if (lo == NULL || hi == NULL || mx == NULL || my == NULL ||
-	    time == NULL)
+	    time == NULL || pi_lo == NULL || pi_hi == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t k = 0; k < m; k++) {
 		sf_band b = sf_prediction_band((*w)->pred, k);
@@ -1220,6 +965,8 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 		lo[k] = b.lo;
 		hi[k] = b.hi;
 		time[k] = (*w)->pred->points[k].time;
+		pi_lo[k] = (*w)->pred->points[k].pi.lo;
+		pi_hi[k] = (*w)->pred->points[k].pi.hi;
 	}
 	line->label = label;
 	line->n = m;
@@ -1227,10 +974,17 @@ study_line(const sf_scale *c, const char *label, sf_sweep **w,
 	line->time = time;
 	line->lo = lo;
 	line->hi = hi;
+	if ((*w)->pred->interval) {
+		line->pi_lo = pi_lo;
+		line->pi_hi = pi_hi;
+	}
 	line->efficiency = (*w)->efficiency;
 	line->nmeasured = sf_scale_measured(c, mx, my);
 	line->mx = mx;
 	line->my = my;
+	line->nheld = c->nheld;
+	line->hx = c->held_x;
+	line->hy = c->held_y;
 	return SF_OK;
 }
 
@@ -1240,7 +994,7 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 {
 	sf_plot_line *lines = calloc(n + 1, sizeof *lines);
 	sf_sweep **w = calloc(n + 1, sizeof *w);
-	double **mem = calloc(5 * n + 1, sizeof *mem);
+	double **mem = calloc(LINE_ARRAYS * n + 1, sizeof *mem);
 	const sf_scale *first = sc[0];
 	const sf_fitfile_input *in = &first->f->inputs[first->s.var];
 	study_labels l;
@@ -1254,8 +1008,8 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 		goto done;
 	}
 	for (size_t j = 0; j < n; j++) {
-		rc = study_line(sc[j], labels[j], &w[j], &lines[j], &mem[5 * j],
-		                err);
+		rc = study_line(sc[j], labels[j], &w[j], &lines[j],
+		                &mem[LINE_ARRAYS * j], err);
 		if (rc != SF_OK)
 			goto done;
 		efficiency &=
@@ -1287,7 +1041,7 @@ sf_plot_studies(const sf_scale *const *sc, const char *const *labels, size_t n,
 done:
 	for (size_t j = 0; w != NULL && j < n; j++)
 		sf_sweep_free(w[j]);
-	for (size_t j = 0; mem != NULL && j < 5 * n; j++)
+	for (size_t j = 0; mem != NULL && j < LINE_ARRAYS * n; j++)
 		free(mem[j]);
 	free(mem);
 	free(w);

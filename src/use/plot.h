@@ -98,21 +98,25 @@ int sf_plot_study(const sf_scale *sc, sf_svg **out, sf_error *err);
 
 /* ---- several fits on one chart ---------------------------------------- */
 
-/* One fit's series: its curve, its band, its efficiency, its measured
- * points. */
+/* One fit's series: its curve, its band, a new run's interval, its
+ * efficiency, its measured points (fitted, and not fitted). */
 typedef struct sf_plot_line {
 	const char *label; /* in the legend */
 	size_t n;
 	const double *x, *time;
-	const double *lo, *hi;    /* the band of the mean; may be NULL */
-	const double *efficiency; /* n values; may be NULL */
+	const double *lo, *hi;       /* the band of the mean; may be NULL */
+	const double *pi_lo, *pi_hi; /* a new run's interval; may be NULL */
+	const double *efficiency;    /* n values; may be NULL */
 	size_t nmeasured;
 	const double *mx, *my;
+	size_t nheld; /* measured points that were not fitted: rings */
+	const double *hx, *hy;
 } sf_plot_line;
 
 /* A chart of several series: the time of each on top, in its colour with
- * its band and measured points, named in the legend; below, when
- * efficiency, each one's parallel efficiency with the 50% line. */
+ * its band, a new run's interval (lighter) and measured points (dots,
+ * rings when not fitted), named in the legend; below, when efficiency,
+ * each one's parallel efficiency with the 50% line. */
 typedef struct sf_plot_lines {
 	const char *title, *subtitle, *xlabel, *ylabel;
 	int xlog, ylog, powers_of_two;
@@ -132,8 +136,10 @@ int sf_plot_lines_draw(const sf_plot_lines *p, sf_svg **out, sf_error *err);
  * range: `scalefit scale A.json B.json ...`, or the groups of one fit file
  * later), one series each named labels[k] (the fit's name, say), into a
  * new document *out: each curve through SF_PLOT_POINTS points spaced as
- * its study is, with its band and measured points; the efficiency panel
- * when every study is a worker sweep that shows it; the first study's
+ * its study is, with its band, a new run's interval (when its fit has the
+ * error model), its measured points and the points it did not fit
+ * (sc[k]->held_x, as rings); the efficiency panel when every study is a
+ * worker sweep that shows it; the first study's
  * fixed inputs, range and unit in the titles.  Returns SF_OK, or an error
  * of sf_sweep_run(), SF_ENOMEM or SF_EVALUE.
  */

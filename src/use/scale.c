@@ -3,6 +3,7 @@
  * warnings, text pieces and JSON document.
  */
 #include "use/scale.h"
+#include "use/determined.h"
 #include "base/sort.h"
 
 #include "use/assign.h"
@@ -474,6 +475,67 @@ sf_scale_run(sf_scale *sc, sf_error *err)
 /* ---- warnings and text ----------------------------------------------------
  */
 
+/* Held input i (its value v) of f the fitted rows make a function of the
+ * others moving with swept input x: a warning. */
+static void
+warn_held(const sf_fitfile *f, size_t i, double v, size_t x, sf_warn_fn warn,
+          void *ctx)
+{
+	const char *y = f->inputs[i].name, *s = f->inputs[x].name;
+	sf_error w;
+
+	sf_error_at(&w, SF_OK, f->path, 0, 0,
+	            "%s = %g is held while %s is swept, but in the fitted "
+	            "rows %s is a function of the other inputs and changes "
+	            "with %s, so the sweep pairs values no run paired; if %s "
+	            "is computed from the others (a run's steps), declare it "
+	            "derived (inputs: %s: {derived: EXPR}, scalefit-model(5)) "
+	            "so that it follows %s",
+	            y, v, s, y, s, y, y, s);
+	warn(ctx, &w);
+}
+
+/*
+ * Warn of a held input that the fitted rows make a function of the other
+ * inputs and that changes with the swept one (a run's steps held while
+ * its workers change: sf_determined_held); failing one, of the swept
+ * input when it is such a function changing with a held one.  Either way
+ * the sweep pairs values the runs never paired.
+ */
+static void
+warn_determined(const sf_scale *sc, sf_warn_fn warn, void *ctx)
+{
+	const sf_fitfile *f = sc->f;
+	const double *x = f->measured_inputs;
+	size_t var = sc->s.var, n = f->nmeasured, k = f->ninputs, held;
+	int *text = calloc(k + 1, sizeof *text), moves;
+	sf_error w;
+
+	if (text == NULL)
+		return;
+	for (size_t i = 0; i < k; i++)
+		text[i] = f->inputs[i].levels != NULL;
+	if (sf_determined_held(x, n, k, var, text, &held) == 0 && held < k)
+		warn_held(f, held, sc->base[held], var, warn, ctx);
+	for (size_t i = 0; i < k && held == k; i++) {
+		if (i == var ||
+		    sf_determined_moves(x, n, k, var, i, &moves) != 0 || !moves)
+			continue;
+		sf_error_at(
+		    &w, SF_OK, f->path, 0, 0,
+		    "%s is swept alone, but in the fitted rows it is a "
+		    "function of the other inputs and changes with %s, so "
+		    "the sweep pairs values no run paired; if %s is "
+		    "computed from the others, declare it derived (inputs: "
+		    "%s: {derived: EXPR}, scalefit-model(5))",
+		    f->inputs[var].name, f->inputs[i].name, f->inputs[var].name,
+		    f->inputs[var].name);
+		warn(ctx, &w);
+		break;
+	}
+	free(text);
+}
+
 void
 sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx)
 {
@@ -502,6 +564,8 @@ sf_scale_warn(const sf_scale *sc, sf_warn_fn warn, void *ctx)
 			continue;
 		warn(ctx, &w);
 	}
+	if (warn != NULL && sc->f->nmeasured > 0)
+		warn_determined(sc, warn, ctx);
 }
 
 void
@@ -766,9 +830,64 @@ sf_scale_json(const sf_scale *sc)
 	return root;
 }
 
+/* A measured point of a curve: its swept value and time. */
+typedef struct point {
+	double x, y;
+} point;
+
+static int
+compare_points(const void *a, const void *b)
+{
+	const point *p = a, *q = b;
+
+	if (p->x != q->x)
+		return p->x < q->x ? -1 : 1;
+	return p->y < q->y ? -1 : p->y > q->y;
+}
+
+/* Drop from the *n points (hx, hy) those that are rows the fit measured
+ * (the same swept value and time on the study's curve): a data file that
+ * holds the fitted rows too draws only the others as not fitted.  Sorted
+ * and searched, so a large file costs n log n.  SF_OK or SF_ENOMEM. */
+static int
+drop_fitted(const sf_scale *sc, double *hx, double *hy, size_t *n,
+            sf_error *err)
+{
+	size_t nf = sc->f->nmeasured, m = 0;
+	double *mx = malloc((nf + 1) * sizeof *mx);
+	double *my = malloc((nf + 1) * sizeof *my);
+	point *fitted = malloc((nf + 1) * sizeof *fitted);
+
+	if (mx == NULL || my == NULL || fitted == NULL) {
+		free(mx);
+		free(my);
+		free(fitted);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	nf = sf_scale_measured(sc, mx, my);
+	for (size_t k = 0; k < nf; k++)
+		fitted[k] = (point){mx[k], my[k]};
+	qsort(fitted, nf, sizeof *fitted, compare_points);
+	for (size_t k = 0; k < *n; k++) {
+		point key = {hx[k], hy[k]};
+
+		if (nf > 0 && bsearch(&key, fitted, nf, sizeof *fitted,
+		                      compare_points) != NULL)
+			continue;
+		hx[m] = hx[k];
+		hy[m++] = hy[k];
+	}
+	*n = m;
+	free(mx);
+	free(my);
+	free(fitted);
+	return SF_OK;
+}
+
 int
-sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
-                  double **hy, size_t *n, sf_error *err)
+sf_scale_held_out(const sf_scale *sc, const sf_table *t,
+                  const unsigned char *keep, double **hx, double **hy,
+                  size_t *n, sf_error *err)
 {
 	const sf_fitfile *f = sc->f;
 	const size_t ni = f->ninputs, rows = sf_table_rows(t);
@@ -801,7 +920,8 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 	for (size_t r = 0; r < rows; r++) {
 		double x = cols[sc->s.var][r];
 		double y = sf_table_column_values(t, out)[r];
-		int match = x >= sc->lo && x <= sc->hi && isfinite(y);
+		int match = x >= sc->lo && x <= sc->hi && isfinite(y) &&
+		            (keep == NULL || keep[r]);
 
 		for (size_t i = 0; i < ni && match; i++)
 			match = i == sc->s.var || same(cols[i][r], sc->base[i]);
@@ -811,6 +931,12 @@ sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
 		(*hy)[m++] = y;
 	}
 	sf_assign_columns_free(cols, ni);
+	if ((rc = drop_fitted(sc, *hx, *hy, &m, err)) != SF_OK) {
+		free(*hx);
+		free(*hy);
+		*hx = *hy = NULL;
+		return rc;
+	}
 	*n = m;
 	return SF_OK;
 }

@@ -208,14 +208,17 @@ size_t sf_scale_measured(const sf_scale *sc, double *mx, double *my);
 /*
  * Measurements the fit did not see, for the chart (`scale --data`): the rows
  * of table t - with a column named after every input and one named after
- * the fit's output - that belong on the study's curve as
- * sf_scale_measured() decides.  *hx and *hy get *n new values each (the
- * caller frees both; NULL when none).  Returns SF_OK, or SF_ENAME (no
- * column for an input or the output), SF_ETYPE (text in a numeric column),
- * SF_ENOMEM, with err at the column's FILE:LINE:COL.
+ * the fit's output - that keep marks (keep[r] != 0 for row r; NULL: every
+ * row) and that belong on the study's curve as sf_scale_measured()
+ * decides, less the rows the fit measured (the same swept value and
+ * time), which the chart shows as fitted already.  *hx and *hy get *n new
+ * values each (the caller frees both; NULL when none).  Returns SF_OK, or
+ * SF_ENAME (no column for an input or the output), SF_ETYPE (text in a numeric
+ * column), SF_ENOMEM, with err at the column's FILE:LINE:COL.
  */
-int sf_scale_held_out(const sf_scale *sc, const sf_table *t, double **hx,
-                      double **hy, size_t *n, sf_error *err);
+int sf_scale_held_out(const sf_scale *sc, const sf_table *t,
+                      const unsigned char *keep, double **hx, double **hy,
+                      size_t *n, sf_error *err);
 
 /*
  * Warn through warn (nothing when NULL), at the fit's path, of each input

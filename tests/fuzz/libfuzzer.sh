@@ -88,15 +88,50 @@ esac
 	echo "libfuzzer.sh: run me from the top of the source tree" >&2
 	exit 2
 }
-mkdir -p "$build/corpus_$target"
+mkdir -p "$build/corpus_$target" "$build/obj"
 # The version configure would define (fitfile.c compares a file's with it).
 version=$(sed -n 's/^AC_INIT(\[scalefit\], \[\([^]]*\)\].*/\1/p' configure.ac)
-# shellcheck disable=SC2086 # the lists are meant to split
-$CC -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
-	-D_POSIX_C_SOURCE=200809L -DPACKAGE_VERSION="\"$version\"" -Isrc \
-	$(pkg-config --cflags yaml-0.1 jansson) $sources "tests/fuzz/fuzz_$target.c" \
-	$libs -lm -o "$build/fuzz_$target"
+
+# compile SOURCE: its object under $build/obj (one per source, shared by
+# the targets), printed.
+compile() {
+	obj="$build/obj/$(printf '%s' "${1%.c}" | tr / _).o"
+	if [ ! -f "$obj" ] || [ "$1" -nt "$obj" ] ||
+		[ -n "$(find src -name "*.h" -newer "$obj" | head -n 1)" ]; then
+		# shellcheck disable=SC2046 # pkg-config's flags are meant to split
+		$CC -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+			-fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+			-D_POSIX_C_SOURCE=200809L -DPACKAGE_VERSION="\"$version\"" -Isrc \
+			$(pkg-config --cflags yaml-0.1 jansson) -c "$1" -o "$obj" || return 1
+	fi
+	printf '%s\n' "$obj"
+}
+
+# The lists above name what each target needs directly; a module they
+# call that came later (a new base/ file) is found at link time: each
+# symbol the link misses is looked up among src/*/*.c's definitions and
+# its file added, until the link succeeds.
+for round in 1 2 3 4 5 6 7 8 9 10; do
+	objs=
+	for f in $sources "tests/fuzz/fuzz_$target.c"; do
+		objs="$objs $(compile "$f")" || exit 1
+	done
+	# shellcheck disable=SC2086 # the lists are meant to split
+	if missing=$($CC -fsanitize=fuzzer,address,undefined $objs $libs -lm \
+		-o "$build/fuzz_$target" 2>&1); then
+		break
+	fi
+	added=
+	for sym in $(printf '%s\n' "$missing" |
+		sed -n "s/.*undefined reference to \`\([A-Za-z_0-9]*\)'.*/\1/p" | sort -u); do
+		file=$(grep -l "^$sym(" src/*/*.c | head -n 1)
+		[ -n "$file" ] || { printf '%s\n' "$missing" >&2; exit 1; }
+		case " $sources $added " in *" $file "*) ;; *) added="$added $file" ;; esac
+	done
+	[ -n "$added" ] || { printf '%s\n' "$missing" >&2; exit 1; }
+	echo "libfuzzer.sh: $target also needs$added" >&2
+	sources="$sources$added"
+done
 
 set -- -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-print_final_stats=1 -artifact_prefix="$build/$target-" \

@@ -152,5 +152,41 @@ expect 0 "best found" "09: discover of a model named sub/dir, without -o" -- dis
 expect 2 "no directory to write it in" "09: discover -o into a directory that does not exist" -- \
 	discover slash.yaml -q -o nodir/out.yaml
 
+# --- discover --by -o DIR: hostile group keys (issue 29) ----------------------
+# Each key's rows follow p = 1..16; the keys hold a quote, a slash, a tab, a
+# line break, ESC, '..', nothing; two differ only by case and one's safe
+# name is another's.  (A key that is not UTF-8 fails --by itself before
+# any file: the groups' JSON cannot hold it.)
+{
+	printf 'key,p,t\n'
+	for k in "it's" "a/b" "$(printf 't\tab')" '"n
+l"' "$(printf 'e\033[1m')" '..' '' 'Ab' 'ab' 'a_b'; do
+		for p in 1 2 4 8 16; do
+			printf '%s,%s,%s\n' "$k" "$p" "$(awk "BEGIN { print 10 / $p + 0.1 * $p }")"
+		done
+	done
+} >keys.csv
+printf 'name: keys\ndata:\n  file: keys.csv\n  output: t\ninputs:\n  p: p\n' >keys.yaml
+expect 0 "10 groups, 0 failed" "29: discover --by key -o DIR: a file for every hostile key" -- \
+	discover keys.yaml -q --members 1 --by key -o models
+n=$(ls models | wc -l)
+[ "$n" -eq 10 ] && pass "29: ten files, none overwritten by another" ||
+	fail "29: $n files for ten groups"
+bad=0
+for f in models/*; do
+	case $(basename "$f") in
+	*[!A-Za-z0-9_.-]* | .*) bad=1 ;;
+	esac
+	"$SCALEFIT" check "$f" >out 2>&1 && grep -q " 5 rows to fit" out || bad=1
+done
+[ "$bad" -eq 0 ] && pass "29: each file's name is safe, and it checks with its group's 5 rows" ||
+	fail "29: a file's name is unsafe, or it does not check with 5 rows"
+expect 2 "would overwrite an input" "29: a group's file that would be the model file: refused" -- \
+	discover models/key_Ab.yaml -q --members 1 --by key -o models
+printf 'name: sp\ndata:\n  file: sp.csv\n  output: t\ninputs:\n  p: p\n' >sp.yaml
+sed '1s/key/my key/' keys.csv >sp.csv
+expect 2 "column 'my key' of --by is not a name" "29: a by column a where: cannot name: refused" -- \
+	discover sp.yaml -q --by 'my key' -o spdir
+
 echo "writers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

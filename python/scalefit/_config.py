@@ -1,0 +1,2 @@
+"""Where make install put libscalefit."""
+LIBRARY = "/usr/local/lib/libscalefit.so.0"
