@@ -33,6 +33,23 @@ expect() {
 	fi
 }
 
+# lacks PATTERN DESCRIPTION [out]: the last run's stdout+stderr (with out:
+# its stdout) do not match the grep PATTERN (after an expect that ran it).
+lacks() {
+	if [ "${3:-}" = out ]; then
+		cat "$work/out"
+	else
+		cat "$work/out" "$work/err"
+	fi | grep -q -e "$1"
+	if [ $? -eq 0 ]; then
+		echo "FAIL: $2: output has '$1'"
+		failed=$((failed + 1))
+	else
+		echo "ok: $2"
+		passed=$((passed + 1))
+	fi
+}
+
 # stderr_only DESCRIPTION: the last run printed nothing on stdout.
 stdout_empty() {
 	if [ -s "$work/out" ]; then
@@ -70,7 +87,7 @@ expect 2 "algorithm_unknown.yaml:5:16: unknown algorithm 'shade'; did you mean '
 expect 2 "^ *\^" "a caret under the column" -- check "$srcdir/tests/data/model/bad/algorithm_unknown.yaml"
 expect 2 "decimal_comma.csv:11:3: '3,5' is not a number" "check a bad CSV: FILE:LINE:COL" -- \
 	check "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv"
-expect 2 "ernest.yaml:15:11: .*line.csv has no column 'time_s'; its columns are: x, y" "check data without the model's columns" -- check "$ernest" "$line"
+expect 2 "ernest.yaml:15:11: .*line.csv lacks 3 columns the model reads: 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN; its columns are: x, y" "check data without the model's columns: all at once" -- check "$ernest" "$line"
 expect 0 "theta1  *162.198" "fit Ernest" -- fit "$ernest"
 expect 0 "theta1  *162.198" "fit: options may follow the model file" -- fit "$ernest" --seed 3 -q
 expect 0 '"stop_reason"' "fit --json" -- fit "$ernest" --json -q
@@ -185,7 +202,7 @@ if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
 fi
 # A mistyped one-letter grid column is suggested like a mistyped --at name.
 printf 'q,n\n8,1\n' >"$work/grid.csv"
-expect 2 "no column 'p' for input p; did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
+expect 2 "no column 'p' for input p, nor 'cores' (p = cores in the fit's inputs); did you mean 'q'" "a mistyped one-letter grid column is suggested" -- predict "$work/fit.json" --grid "$work/grid.csv"
 expect 2 "unknown input 'q'; did you mean 'p'" "a mistyped one-letter --at name is suggested" -- predict "$work/fit.json" --at q=8,n=1
 
 # Same seed, any thread count: the same JSON, but for the wall time and
@@ -274,6 +291,53 @@ expect 0 "'cnn' and 'amdahl' are fitted to different rows of .*two-models.csv (1
 expect 0 '"same_rows": false' "and its JSON says so" -- compare "$cmpdir/cnn.yaml" "$cmpdir/mlp-cands.yaml" --json -q
 expect 0 '^   2 cnn (2) ' "compare names a repeated model distinctly" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" -q
 expect 0 '"label": "cnn (2)"' "and in its JSON" -- compare "$cmpdir/cnn.yaml" "$cmpdir/cnn.yaml" --json -q
+# Issue 29, item 6: rows of two jobs at the same inputs are fitted as
+# repeats; fit warns on stderr, naming the column that splits them and
+# --by / --where; a column that only scatters them (the host) does not.
+jobs="$srcdir/tests/data/fit/two-jobs.yaml"
+expect 0 "warning: .*two-jobs.csv: rows with equal inputs are fitted as repeats of one run, but column 'model' differs between them in 5 of 5 repeated configurations (its values account for 100% of their scatter): if they are different jobs, fit each with --by model, or keep one with --where \"model == 'cnn'\"" \
+	"fit warns when a text column splits the repeats" -- fit "$jobs"
+lacks "rows with equal inputs" "the warning about repeats is on stderr only" out
+expect 0 "" "fit --where on one job" -- fit "$jobs" --where "model == 'cnn'"
+lacks "rows with equal inputs" "has no warning: the hosts only scatter the repeats"
+expect 0 "" "fit --by model" -- fit "$jobs" --by model
+lacks "rows with equal inputs" "has no warning"
+expect 0 "" "fit -q" -- fit "$jobs" -q
+lacks "rows with equal inputs" "has no warning"
+# Issue 29, item 2: with --train the ranking follows the extrapolation
+# MAPE (the cubic fits every row best, and extrapolates worst); --rank
+# chooses; the text and the JSON say which ranking and why.
+ext="$cmpdir/extrap.yaml"
+expect 0 "^   1 comm-linear " "compare --train ranks by the extrapolation MAPE" -- compare "$ext" --train 'p <= 4' -q
+expect 0 "^ranked by the extrapolation MAPE: --train asks how well each formula predicts the rows it holds out .*and AICc ranks 'cubic' first$" \
+	"and says so, naming AICc's first" -- compare "$ext" --train 'p <= 4' -q
+expect 0 '"ranked_by": "extrapolation",' "and its JSON" -- compare "$ext" --train 'p <= 4' -q --json
+expect 0 '"ranked_because": "--train",' "and why" -- compare "$ext" --train 'p <= 4' -q --json
+expect 0 "^   1 cubic " "compare --rank aicc: the fit to every row" -- compare "$ext" --train 'p <= 4' -q --rank aicc
+expect 0 "^ranked by AICc (--rank aicc)$" "and says so" -- compare "$ext" --train 'p <= 4' -q --rank aicc
+expect 0 "^   1 comm-linear " "compare --rank cv" -- compare "$ext" -q --rank cv
+expect 0 "^ranked by the cross-validated MAPE (--rank cv); the weights are Akaike's, from AICc, and AICc ranks 'cubic' first$" \
+	"and says so" -- compare "$ext" -q --rank cv
+expect 0 '"ranked_because": "--rank",' "and its JSON says why" -- compare "$ext" -q --rank cv --json
+expect 0 "^   1 cubic " "compare without --train ranks by AICc" -- compare "$ext" -q
+lacks "^ranked by" "and prints no ranking line: the table as before"
+expect 0 '"ranked_by": "aicc",' "compare --rank aicc: its JSON says so" -- compare "$ext" -q --json --rank aicc
+expect 0 '"candidates"' "compare --json without --train or --rank" -- compare "$ext" -q --json
+lacks '"ranked_' "has no ranking keys: the document as before"
+expect 2 "--rank extrapolation needs --train" "--rank extrapolation without --train" -- compare "$ext" --rank extrapolation
+expect 2 "not 'extrapolate'; did you mean 'extrapolation'?" "--rank misspelt" -- compare "$ext" --rank extrapolate
+# Issue 29, item 10: compare and validate --csv print their tables as CSV.
+expect 0 '^rank,model,k,rows,failed,sse,aicc,bic,akaike_weight,mape,cv_mape,extrapolation_mape,max_abs_correlation,at_bound,over_parameterised,poorly_determined$' \
+	"compare --csv: a header line" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 0 '^1,comm-linear,3,16,false,8.05' "and a line a candidate, in the ranking's order" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 0 '^2,cubic,5,16,false,.*,0,true,$' "over-parameterised, nothing poorly determined" -- compare "$ext" --train 'p <= 4' -q --csv
+expect 2 "--json and --csv: choose one" "compare --json --csv" -- compare "$ext" -q --json --csv
+expect 2 "--csv prints one ranking: not with groups" "compare --csv --by" -- compare "$ext" -q --csv --by p
+expect 0 '^row,line,fold,p,n,observed,predicted,error_pct,interval95_lo,interval95_hi,distance$' \
+	"validate --csv: a header line" -- validate "$ernest" --train 'p <= 12' -q --csv
+expect 0 '^0,2,0,32,0.125,7.9451680183400004,' "and a line a predicted row" -- validate "$ernest" --train 'p <= 12' -q --csv
+expect 2 "--json and --csv: choose one" "validate --json --csv" -- validate "$ernest" --train 'p <= 12' -q --json --csv
+expect 2 "--csv prints one table: not with groups" "validate --csv --by" -- validate "$ernest" --kfold 3 -q --csv --by p
 # The model's seed (fit.optimizer.seed) deals the folds of validate --kfold
 # and compare when --seed is not given, as it seeds everything else.
 sed -e 's/^  loss: sse$/  loss: sse\n  optimizer: {seed: 7}/' \
@@ -510,8 +574,9 @@ fi
 SCALEFIT_LIBRARY="$work/nowhere"; export SCALEFIT_LIBRARY
 expect 2 "nowhere/expressions: no formula library here (set SCALEFIT_LIBRARY" "formulas without a library" -- formulas
 SCALEFIT_LIBRARY=$(cd "$srcdir" && pwd); export SCALEFIT_LIBRARY
-expect 0 '^@ddp-generic  *Generic data-parallel training time' "formulas: a line a formula, its description" -- formulas
-expect 0 '^@ddp-candidates  *Four candidate formulas' "formulas: a models: file's opening comment" -- formulas
+expect 0 '^@ddp-generic  *p, b, n  *Generic data-parallel training time' "formulas: a line a formula, its inputs, its description" -- formulas
+expect 0 '^@ddp-candidates  *p, b, n  *Four candidate formulas' "formulas: a models: file's inputs and opening comment" -- formulas
+expect 0 '^formula  *inputs  *description$' "formulas: a header line" -- formulas
 for f in "$srcdir"/expressions/*.yaml; do
 	f=$(basename "$f" .yaml)
 	if ! "$SCALEFIT" formulas | grep -q "^@$f "; then
@@ -528,13 +593,23 @@ expect 0 "^fit of ernest to" "fit @NAME: a library formula" -- fit @ernest -q
 expect 2 "no formula 'ernst'; did you mean '@ernest'?" "an unknown library formula" -- fit @ernst
 own="$work/own.csv"
 cp "$srcdir/tests/data/compare/two-models.csv" "$own"
+# Issue 29, item 9: a warning about an input --input overrode is at the
+# option, not at the file's line it replaced.
+printf 'data: {output: epoch_time_s}\ninputs:\n  p: gpus\n  b: global_batch / gpus\nparameters:\n  a: {min: 0, max: 100}\ntime: a / p\n' >"$work/unused.yaml"
+expect 0 "^scalefit: warning: --input b: input 'b' is not used by the formula$" \
+	"a warning about an overridden input names --input" -- check "$work/unused.yaml" "$own" --input p=workers --input b=workers
+lacks "global_batch / gpus" "and quotes not the file's line it replaced"
 expect 2 "--input: .*ernest.yaml has no input 'q'; its inputs are: p, n; did you mean 'p'?" \
 	"--input names an input the model lacks" -- check @ernest "$own" --input q=workers
 expect 2 "^scalefit: error: --input p: column 1: .*own.csv has no column 'wrkers'; its columns are: model, workers, epoch_time_s; did you mean 'workers'?" \
-	"an error in --input points at the option" -- check @ernest "$own" --input p=wrkers --output-column epoch_time_s
+	"an error in --input points at the option" -- check @ernest "$own" --input p=wrkers --input n=workers --output-column epoch_time_s
+expect 2 "^scalefit: error: --input p: column 1: .*own.csv lacks 2 columns the model reads: 'wrkers' (input p), 'input_fraction' (input n); try --input p=workers --input n=COLUMN; its columns are: model, workers, epoch_time_s" \
+	"columns missing for two inputs: one error, the nearest columns" -- check @ernest "$own" --input p=wrkers --output-column epoch_time_s
 expect 2 "^scalefit: error: --where: column 16: .*has no column 'modle'" "and in --where" \
-	-- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'"
-expect 2 "ernest.yaml:15:11: .*own.csv has no column 'time_s'; its columns are: model, workers, epoch_time_s" \
+	-- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'" --input p=workers --input n=workers --output-column epoch_time_s
+expect 2 "^scalefit: error: --where: column 16: .*lacks 4 columns the model reads: 'modle' (where:, did you mean 'model'?), 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN" \
+	"a misspelt --where among other missing columns" -- fit @ernest "$own" --where "workers > 1 && modle == 'cnn'"
+expect 2 "ernest.yaml:15:11: .*own.csv lacks 3 columns the model reads: 'time_s' (the output), 'cores' (input p), 'input_fraction' (input n); try --output-column COLUMN --input p=COLUMN --input n=COLUMN; its columns are: model, workers, epoch_time_s" \
 	"a column the data lacks: the data's columns" -- check @ernest "$own"
 printf 'name: m\ndata: {file: own.csv, where: "network == %s"}\ninputs: {p: workers}\nparameters: {s: {min: 0, max: 100}}\ntime: s / p\n' "'cnn'" >"$work/filtered.yaml"
 expect 2 "filtered.yaml:2:30: .*own.csv has no column 'network'; .*; --where '' drops the model's filter" \
@@ -589,7 +664,7 @@ stdin_expect 0 "^   3 linear " "compare MODEL... -" -- compare "$cmpdir/cnn.yaml
 stdin_expect 0 "validation of cnn on <stdin> (12 rows)" "validate MODEL -" -- validate "$cmpdir/cnn.yaml" - --kfold 3 -q
 stdin_expect 2 "discover writes a model that names its data file" "discover refuses -" -- discover "$cmpdir/cnn.yaml" -
 printf 'a,b\n1,2\n' | "$SCALEFIT" fit "$cmpdir/cnn.yaml" - >"$work/out" 2>&1
-if [ $? -eq 2 ] && grep -q "<stdin> has no column 'model'" "$work/out"; then
+if [ $? -eq 2 ] && grep -q "<stdin> lacks 3 columns the model reads: 'model' (where:)" "$work/out"; then
 	echo "ok: errors in standard input's rows name <stdin>"
 	passed=$((passed + 1))
 else

@@ -96,8 +96,77 @@ expect 2 "unknown option '--att'; did you mean '--at'" "misspelt option" \
 expect 2 "no/such.json: cannot open" "missing fit file" -- predict no/such.json --at p=1
 
 printf 'p,N\n8,1\n' >"$work/grid.csv"
-expect 2 "grid.csv:1: no column 'n' for input n; did you mean 'N'" "grid without a column" \
-	-- predict "$simple" --grid "$work/grid.csv"
+expect 2 "grid.csv:1: no column 'n' for input n, nor 'samples' (n = samples in the fit's inputs); did you mean 'N'?" \
+	"grid without a column" -- predict "$simple" --grid "$work/grid.csv"
+
+# Issue 29, item 3: a grid of the data's own columns is read through the
+# fit's inputs (p = workers, n = samples); with the output (epoch_s) each
+# row gets its error and the rows their scores, as validate's.
+printf 'workers,samples,epoch_s,host\n8,1,18,a\n32,1,30,b\n4,1,,c\n' >"$work/data.csv"
+expect 0 '^ *8 *1 *17 *18 *-5.56% ' "a grid of the data's columns, with its error" \
+	-- predict "$simple" --grid "$work/data.csv" -q
+expect 0 '^ *4 *1 *21 *- *- ' "an empty output cell: no error" \
+	-- predict "$simple" --grid "$work/data.csv" -q
+expect 0 "^against the grid's epoch_s: 2 rows, MAPE 11.1%, max error 16.7%, bias +5.56%$" \
+	"the grid's scores" -- predict "$simple" --grid "$work/data.csv" -q
+expect 0 '"error_pct": -5.55555' "its JSON: each point's error" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"observed": 18,' "and observed value" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"mape": 11.1111' "and the scores" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+expect 0 '"coverage95": null' "no interval: no coverage" \
+	-- predict "$simple" --grid "$work/data.csv" -q --json
+printf 'p,n,w,epoch_s\n8,1,16,18\n' >"$work/both.csv"
+expect 0 '^ *16 *1 *21 *18 *+16.67% ' "--input overrides the column of the input's name" \
+	-- predict "$simple" --grid "$work/both.csv" --input p=w -q
+expect 0 '^ *4 *1 *21 *18 ' "--input takes an expression" \
+	-- predict "$simple" --grid "$work/both.csv" --input 'p=w / 4' -q
+if "$SCALEFIT" predict "$simple" --grid "$data/grid.csv" -q | grep -q 'observed\|against'; then
+	fail "a grid of inputs without the output shows no scores"
+else
+	pass "a grid of inputs without the output shows no scores"
+fi
+expect 2 "data.csv:1: no column 'wokers' (p = wokers in --input); did you mean 'workers'?" \
+	"--input naming a missing column" -- predict "$simple" --grid "$work/data.csv" --input p=wokers
+expect 2 "data.csv:1: input p (p = workers \* in --input): " "--input's bad expression" \
+	-- predict "$simple" --grid "$work/data.csv" --input 'p=workers *'
+expect 2 "--input 'q=workers': unknown input 'q'; did you mean 'p'?" "--input of an unknown input" \
+	-- predict "$simple" --grid "$work/data.csv" --input q=workers
+expect 2 "--input p is given twice" "--input twice" \
+	-- predict "$simple" --grid "$work/data.csv" --input p=workers --input p=samples
+expect 2 "'p' is not NAME=EXPR" "--input without =" \
+	-- predict "$simple" --grid "$work/data.csv" --input p
+expect 2 "--input maps the columns of a --grid" "--input without --grid" \
+	-- predict "$simple" --at p=1,n=1 --input p=workers
+expect 2 "data.csv:3: input p (p = samples / (workers - 32) in --input) is infinite on this row" \
+	"an input that is not a number at a row" \
+	-- predict "$simple" --grid "$work/data.csv" --input 'p=samples / (workers - 32)'
+expect 2 "data.csv:2:8: column 'host' should hold numbers for input p" "a text column for a numeric input" \
+	-- predict "$simple" --grid "$work/data.csv" --input p=host
+
+# Issue 29, item 10: --csv prints the table as CSV (RFC 4180 quoting).
+expect 0 '^p,n,time,observed,error_pct,ci95_lo,ci95_hi,serial,compute,comm,io,extrapolated$' \
+	"predict --csv: a header line" -- predict "$simple" --grid "$work/data.csv" --csv -q
+expect 0 '^8,1,17,18,-5.5555555555555554,16.304991489132892,17.695008510867108,1,8,8,0,false$' \
+	"and a line a point" -- predict "$simple" --grid "$work/data.csv" --csv -q
+expect 0 '^4,1,21,,,' "an empty cell: an empty field" -- predict "$simple" --grid "$work/data.csv" --csv -q
+sed 's/"levels": \["cnn", "rnn"\]/"levels": ["c,nn", "r\\"nn"]/' "$data/ddp.json" >"$work/quoted.json"
+printf 'p,b,n,model\n4,32,1.28e6,"c,nn"\n4,32,1.28e6,"r""nn"\n' >"$work/quoted.csv"
+expect 0 '^4,32,1280000,"c,nn",522,' "a comma: the field quoted" \
+	-- predict "$work/quoted.json" --grid "$work/quoted.csv" --csv
+expect 0 '^4,32,1280000,"r""nn",522,' "a double quote: doubled, the field quoted" \
+	-- predict "$work/quoted.json" --grid "$work/quoted.csv" --csv
+expect 2 "--json and --csv: choose one" "predict --json --csv" \
+	-- predict "$simple" --at p=8,n=1 --json --csv
+expect 0 '^p,time,ci95_lo,ci95_hi,speedup,efficiency,cost,serial,compute,comm,io,extrapolated$' \
+	"scale --csv: a header line" -- scale "$simple" --over p=1:16 --cost 3 --csv -q
+expect 0 '^8,17,16.304991489132892,17.695008510867108,3.8823529411764706,0.48529411764705882,0.11333333333333333,1,8,8,0,false$' \
+	"and a line a point" -- scale "$simple" --over p=1:16 --cost 3 --csv -q
+expect 0 '^p,simple,simple-bootstrap,extrapolated$' "scale --csv of several fits: a time column each" \
+	-- scale "$simple" "$data/bootstrap.json" --over p=1:16 --csv -q
+expect 2 "--json and --csv: choose one" "scale --json --csv" \
+	-- scale "$simple" --over p=1:16 --json --csv
 
 # FIT.json errors name FILE:LINE:COL.
 printf '{\n  "model": {\n    "time": "a",,\n' >"$work/syntax.json"
@@ -248,6 +317,29 @@ expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32
 expect 0 'plan within a budget of 20000' "next plans within a budget" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --budget 20000
+# Issue 29, item 7: a target inside the fitted range whose interval is
+# nearly all noise is said to be; with --budget, runs that narrow it by
+# less than 1% are not planned, and the plan says why it stopped.
+expect 0 "^  nearly all noise: the scatter of runs is 98% of that interval's variance (+-9.2% alone), so no run will narrow it much$" \
+	"next says when the target's interval is nearly all noise" \
+	-- next "$work/ddp-now.json" --target p=2,b=8,n=388240 --over p=1:3
+expect 0 '"noise_share": 0.98' "and its JSON" \
+	-- next "$work/ddp-now.json" --target p=2,b=8,n=388240 --over p=1:3 --json
+if "$SCALEFIT" next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 | grep -q "nearly all noise"; then
+	fail "next far beyond the range: not noise"
+else
+	pass "next far beyond the range: not noise"
+fi
+expect 0 "plan within a budget of 1e+06, leaving out runs that narrow the interval by less than 1% of its half-width" \
+	"next --budget shows its threshold" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
+expect 0 "^    then stop: every run the rest of the budget (9.715e+05) affords narrows the interval by less than 1%$" \
+	"and stops at runs that narrow less" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
+expect 0 '"plan_stopped_small": true' "and its JSON says so" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6 --json
+expect 0 '"min_narrowing_pct": 1,' "with the threshold" \
+	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6 --json
 printf 'p,b,n\n8,16,256000\n4,16,256000\n' >"$work/cands.csv"
 expect 0 '"candidates": \[' "next --candidates --json" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --candidates "$work/cands.csv" --json

@@ -1,8 +1,8 @@
 /*
  * test_compare.c - candidates fitted, scored and ranked: the scores are
  * those of the fit, the K-fold cross-validation and the --train holdout
- * run directly; the ranking is by AICc with failed fits last and the
- * Akaike weights follow their definition; an over-parameterised and a
+ * run directly; the ranking is by AICc (or a MAPE) with failed fits last and
+ * the Akaike weights follow their definition; an over-parameterised and a
  * poorly determined candidate are flagged; the JSON document carries it
  * all; and every error path (data, --train) is provoked.
  */
@@ -319,6 +319,55 @@ test_rank(void)
 	sf_model_set_free(sets[1]);
 }
 
+/* The table of rankings; ranked by a MAPE with AICc breaking ties
+ * (MAPEs within SF_COMPARE_TIE), NaN last; the default follows the train
+ * condition. */
+static void
+test_rank_by(void)
+{
+	sf_model_set *sets[1] = {load("compare/candidates.yaml")};
+	sf_compare_settings s;
+	sf_compare *cmp;
+
+	CU_ASSERT_FATAL(sets[0] != NULL);
+	CU_ASSERT_EQUAL(sf_compare_ranking_find("cv"), SF_COMPARE_RANK_CV);
+	CU_ASSERT_EQUAL(sf_compare_ranking_find("extrapolation"),
+	                SF_COMPARE_RANK_EXTRAPOLATION);
+	CU_ASSERT_EQUAL(sf_compare_ranking_find("AICC"), SF_COMPARE_RANKINGS);
+	CU_ASSERT(sf_compare_ranking_get(SF_COMPARE_RANK_DEFAULT) == NULL);
+	CU_ASSERT_STRING_EQUAL(
+	    sf_compare_ranking_get(SF_COMPARE_RANK_AICC)->name, "aicc");
+	settings_init(&s, NULL);
+	s.rank = SF_COMPARE_RANK_CV;
+	cmp = compare_all(&s, sets, 1);
+	CU_ASSERT_EQUAL_FATAL(cmp->n, 3);
+	CU_ASSERT_EQUAL(sf_compare_rank_used(cmp), SF_COMPARE_RANK_CV);
+	cmp->c[0]->cv_mape = 1;
+	cmp->c[1]->cv_mape = 3;
+	cmp->c[2]->cv_mape = NAN;
+	sf_compare_rank(cmp);
+	CU_ASSERT_EQUAL(cmp->order[0], 0);
+	CU_ASSERT_EQUAL(cmp->order[1], 1);
+	CU_ASSERT_EQUAL(cmp->order[2], 2);
+	CU_ASSERT_EQUAL(sf_compare_first_by(cmp, SF_COMPARE_RANK_DEFAULT), 0);
+	/* a tie within SF_COMPARE_TIE: the lower AICc first */
+	cmp->c[0]->cv_mape = 3 * (1 + SF_COMPARE_TIE / 2);
+	cmp->c[0]->aicc = cmp->c[1]->aicc + 1;
+	sf_compare_rank(cmp);
+	CU_ASSERT_EQUAL(cmp->order[0], 1);
+	CU_ASSERT_EQUAL(cmp->order[1], 0);
+	CU_ASSERT_EQUAL(sf_compare_first_by(cmp, SF_COMPARE_RANK_AICC), 1);
+	/* the default: AICc without a train condition */
+	cmp->s.rank = SF_COMPARE_RANK_DEFAULT;
+	CU_ASSERT_EQUAL(sf_compare_rank_used(cmp), SF_COMPARE_RANK_AICC);
+	cmp->s.train = "x <= 2"; /* only read by sf_compare_rank_used() */
+	CU_ASSERT_EQUAL(sf_compare_rank_used(cmp),
+	                SF_COMPARE_RANK_EXTRAPOLATION);
+	cmp->s.train = NULL;
+	sf_compare_free(cmp);
+	sf_model_set_free(sets[0]);
+}
+
 /* Another output; a poorly determined constant. */
 static void
 test_warnings_and_notes(void)
@@ -588,6 +637,7 @@ main(void)
 	    {"a candidate of some rows (a --by group)", test_rows},
 	    {"every candidate as a unit of work", test_fit_all},
 	    {"ranked by AICc, Akaike weights, failed and NaN last", test_rank},
+	    {"the table of rankings; ties within SF_COMPARE_TIE", test_rank_by},
 	    {"other outputs, other rows, poorly determined constants",
 	     test_warnings_and_notes},
 	    {"unreadable data, a bad column, bad --train, before any fit",

@@ -89,6 +89,7 @@ test_plan(void)
 	    {x2, 4, g2, 8}, {x4, 6, g4, 24}, {x8, 10, g8, 80}};
 	sf_design_gain after[3];
 	size_t order[3], runs;
+	int small = -1;
 
 	memset(&im, 0, sizeof im);
 	im.sigma = 0.5;
@@ -96,12 +97,13 @@ test_plan(void)
 	im.growth = 0.1;
 	/* 30 affords the run at 2 and the run at 4 (8 + 24 > 30: one of
 	 * them), never the one at 8 */
-	runs = sf_design_plan(&df, &t, c, 3, 30, 10, order, after);
+	runs = sf_design_plan(&df, &t, c, 3, 30, 10, 0, order, after, NULL);
 	CU_ASSERT(runs >= 1 && runs <= 2);
 	for (size_t r = 0; r < runs; r++)
 		CU_ASSERT(order[r] != 2);
 	/* without a budget, all three, each once, the interval narrowing */
-	runs = sf_design_plan(&df, &t, c, 3, INFINITY, 10, order, after);
+	runs =
+	    sf_design_plan(&df, &t, c, 3, INFINITY, 10, 0, order, after, NULL);
 	CU_ASSERT_EQUAL(runs, 3);
 	CU_ASSERT(order[0] != order[1] && order[1] != order[2] &&
 	          order[0] != order[2]);
@@ -109,7 +111,14 @@ test_plan(void)
 	CU_ASSERT(after[2].halfwidth_pct <= after[1].halfwidth_pct);
 	CU_ASSERT_DOUBLE_EQUAL(after[2].distance, 0, 0);
 	/* nothing affordable */
-	CU_ASSERT_EQUAL(sf_design_plan(&df, &t, c, 3, 1, 10, order, after), 0);
+	CU_ASSERT_EQUAL(
+	    sf_design_plan(&df, &t, c, 3, 1, 10, 0, order, after, &small), 0);
+	CU_ASSERT_EQUAL(small, 0);
+	/* a threshold no run reaches: nothing planned, and it says why */
+	CU_ASSERT_EQUAL(sf_design_plan(&df, &t, c, 3, INFINITY, 10, 0.999,
+	                               order, after, &small),
+	                0);
+	CU_ASSERT_EQUAL(small, 1);
 }
 
 /* ---- on the quick-start data ------------------------------------------- */

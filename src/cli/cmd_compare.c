@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE /* getopt_long */
 
+#include "base/suggest.h"
 #include "cli/cli.h"
 #include "run/compare.h"
 
@@ -32,13 +33,31 @@ has_suffix(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* --rank: a name of fit/compare.h's table of rankings. */
+static int
+parse_rank(const sf_command *cmd, const char *arg, sf_compare_rank_by *rank)
+{
+	const char *names[SF_COMPARE_RANKINGS];
+	size_t n = 0;
+
+	if ((*rank = sf_compare_ranking_find(arg)) != SF_COMPARE_RANKINGS)
+		return SF_EXIT_OK;
+	for (int r = SF_COMPARE_RANK_AICC; r < SF_COMPARE_RANKINGS; r++)
+		names[n++] =
+		    sf_compare_ranking_get((sf_compare_rank_by)r)->name;
+	return cli_usage(cmd->name, sf_suggest_nearest(arg, names, n),
+	                 "--rank is aicc, cv or extrapolation, not '%s'", arg);
+}
+
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 {
 	static const struct option options[] = {
 	    {"train", required_argument, NULL, 'r'},
 	    {"kfold", required_argument, NULL, 'k'},
+	    {"rank", required_argument, NULL, 'R'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'c'},
 	    CLI_FIT_OPTIONS,
 	    CLI_DATA_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
@@ -60,8 +79,16 @@ parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 			              &a->s.kfold) != SF_EXIT_OK)
 				return SF_EXIT_USAGE;
 			break;
+		case 'R':
+			if ((rc = parse_rank(cmd, optarg, &a->s.rank)) !=
+			    SF_EXIT_OK)
+				return rc;
+			break;
 		case 'j':
 			a->json = 1;
+			break;
+		case 'c':
+			a->s.csv = 1;
 			break;
 		case 'q':
 			a->quiet = 1;

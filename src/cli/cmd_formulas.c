@@ -1,6 +1,7 @@
 /*
  * cmd_formulas.c - `scalefit formulas`: the formula library, one line a
- * formula (its name, to use as @NAME, and its description).
+ * formula (its name, to use as @NAME, its inputs and its description),
+ * under a header line.
  */
 #define _GNU_SOURCE /* getopt_long */
 
@@ -9,7 +10,11 @@
 #include "input/library.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The inputs' names shown of one formula, at most (bytes). */
+enum { FORMULA_INPUTS_MAX = 96 };
 
 int
 sf_command_formulas(const sf_command *cmd, int argc, char **argv)
@@ -19,7 +24,8 @@ sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	sf_library_entry *e = NULL;
-	size_t n = 0, width = 0;
+	char(*inputs)[FORMULA_INPUTS_MAX] = NULL;
+	size_t n = 0, width = 0, iwidth = 6; /* "inputs" */
 	sf_error err;
 	int c;
 
@@ -35,17 +41,34 @@ sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 	if (sf_library_list(cli_library_dir(), cli_warning, NULL, &e, &n,
 	                    &err) != SF_OK)
 		return cli_error(&err);
-	/* A file's name and comment are shown escaped (base/escape.h). */
-	for (size_t i = 0; i < n; i++)
+	if (n > 0 && (inputs = calloc(n, sizeof *inputs)) == NULL) {
+		sf_library_entries_free(e, n);
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		return cli_error(&err);
+	}
+	/* A file's name, inputs and comment are shown escaped
+	 * (base/escape.h). */
+	for (size_t i = 0; i < n; i++) {
+		sf_library_inputs(e[i].path, inputs[i], sizeof inputs[i]);
 		if (sf_escape_length(e[i].name, 0) > width)
 			width = sf_escape_length(e[i].name, 0);
+		if (sf_escape_length(inputs[i], 0) > iwidth)
+			iwidth = sf_escape_length(inputs[i], 0);
+	}
+	if (n > 0) {
+		printf("%-*s  %-*s  %s\n", (int)width + 1, "formula",
+		       (int)iwidth, "inputs", "description");
+	}
 	for (size_t i = 0; i < n; i++) {
 		putchar('@');
 		sf_escape_print(stdout, e[i].name, -(int)width);
 		fputs("  ", stdout);
+		sf_escape_print(stdout, inputs[i], -(int)iwidth);
+		fputs("  ", stdout);
 		sf_escape_print(stdout, e[i].description, 0);
 		putchar('\n');
 	}
+	free(inputs);
 	sf_library_entries_free(e, n);
 	return cli_flush_stdout();
 }

@@ -1,7 +1,7 @@
 /*
  * cmd_predict.c - `scalefit predict FIT.json --at p=64,n=0.1 | --grid
- * FILE.csv`: the fitted formula's time at new points, with its 95% band
- * and each term's part, and a warning for every extrapolation
+ * FILE.csv [--input p=workers]`: the fitted formula's time at new points, with
+ * its 95% band and each term's part, and a warning for every extrapolation
  * (run/predict.h does the work).
  */
 #define _GNU_SOURCE /* getopt_long */
@@ -15,7 +15,8 @@
 #include <string.h>
 
 typedef struct predict_args {
-	const char **at; /* the --at texts, s.at */
+	const char **at;     /* the --at texts, s.at */
+	const char **inputs; /* the --input texts, s.inputs */
 	int weights_given;
 	sf_run_predict_settings s;
 } predict_args;
@@ -51,8 +52,14 @@ parse_option(const sf_command *cmd, int c, predict_args *a)
 			                 "--grid is given twice");
 		s->grid = optarg;
 		return SF_EXIT_OK;
+	case 'i':
+		a->inputs[s->ninputs++] = optarg;
+		return SF_EXIT_OK;
 	case 'j':
 		s->json = 1;
+		return SF_EXIT_OK;
+	case 'c':
+		s->csv = 1;
 		return SF_EXIT_OK;
 	case 'w':
 		if (strcmp(optarg, "extrapolation") == 0)
@@ -86,7 +93,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	static const struct option options[] = {
 	    {"at", required_argument, NULL, 'a'},
 	    {"grid", required_argument, NULL, 'g'},
+	    {"input", required_argument, NULL, 'i'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'c'},
 	    {"weights", required_argument, NULL, 'w'},
 	    {"group", required_argument, NULL, 'G'},
 	    {"unit", required_argument, NULL, 'u'},
@@ -120,6 +129,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "say where to predict: --at NAME=VALUE,... "
 		                 "or --grid FILE.csv");
+	if (a->s.json && a->s.csv)
+		return cli_usage(cmd->name, NULL,
+		                 "--json and --csv: choose one");
+	if (a->s.ninputs > 0 && a->s.grid == NULL)
+		return cli_usage(cmd->name, NULL,
+		                 "--input maps the columns of a --grid "
+		                 "FILE.csv to the fit's inputs: give a grid");
 	a->s.fits = (const char *const *)argv + optind;
 	a->s.nfits = (size_t)(argc - optind);
 	return SF_EXIT_OK;
@@ -135,11 +151,14 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	sf_error_clear(&err);
-	if ((a.at = calloc((size_t)argc + 1, sizeof *a.at)) == NULL) {
+	if ((a.at = calloc((size_t)argc + 1, sizeof *a.at)) == NULL ||
+	    (a.inputs = calloc((size_t)argc + 1, sizeof *a.inputs)) == NULL) {
+		free(a.at);
 		sf_error_set(&err, SF_ENOMEM, "out of memory");
 		return cli_error(&err);
 	}
 	a.s.at = a.at;
+	a.s.inputs = a.inputs;
 	a.s.warn = cli_warning;
 	if ((status = parse_args(cmd, argc, argv, &a)) == SF_EXIT_OK) {
 		if (sf_run_predict(&a.s, &r, &err) != SF_OK)
@@ -149,5 +168,6 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 	}
 	sf_run_predict_result_free(r);
 	free(a.at);
+	free(a.inputs);
 	return status;
 }

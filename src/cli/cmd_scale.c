@@ -118,6 +118,9 @@ parse_report(int c, scale_args *a)
 	case 'j':
 		a->s.json = 1;
 		return SF_EXIT_OK;
+	case 'V':
+		a->s.csv = 1;
+		return SF_EXIT_OK;
 	case 'G':
 		return cli_once("scale", "group", NULL, &a->s.group, optarg);
 	case 'q':
@@ -145,6 +148,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    {"panel", required_argument, NULL, 'P'},
 	    {"workers", required_argument, NULL, 'w'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'V'},
 	    {"group", required_argument, NULL, 'G'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},

@@ -28,6 +28,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 	    {"kfold", required_argument, NULL, 'k'},
 	    {"loo", no_argument, NULL, 'O'},
 	    {"json", no_argument, NULL, 'j'},
+	    {"csv", no_argument, NULL, 'c'},
 	    CLI_FIT_OPTIONS,
 	    CLI_DATA_OPTIONS,
 	    {"model", required_argument, NULL, 'm'},
@@ -55,6 +56,9 @@ parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 		case 'O':
 			a->s.loo = 1;
 			methods++;
+			break;
+		case 'c':
+			a->s.csv = 1;
 			break;
 		case 'j':
 			a->json = 1;

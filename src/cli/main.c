@@ -64,7 +64,9 @@ static const command commands[] = {
      "                      predict the others: the extrapolation test\n"
      "      --kfold K       K-fold cross-validation over configurations\n"
      "      --loo           leave one configuration out at a time\n"
-     "      --json          print the results as JSON\n" CLI_FIT_OPTIONS_HELP
+     "      --json          print the results as JSON\n"
+     "      --csv           print every predicted row as "
+     "CSV\n" CLI_FIT_OPTIONS_HELP
      "      --model NAME    which model of a models: "
      "file\n" CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
@@ -76,7 +78,10 @@ static const command commands[] = {
      "      --kfold K       folds of the cross-validated MAPE (default 5)\n"
      "      --train EXPR    also score extrapolation: fit where EXPR "
      "holds\n"
-     "      --json          print the ranking as JSON\n" CLI_FIT_OPTIONS_HELP
+     "      --rank R        rank by aicc, cv or extrapolation (default:\n"
+     "                      extrapolation with --train, else aicc)\n"
+     "      --json          print the ranking as JSON\n"
+     "      --csv           print the ranking as CSV\n" CLI_FIT_OPTIONS_HELP
          CLI_FLEET_OPTIONS_HELP
      "  -q, --quiet         no warnings\n" CLI_DATA_OPTIONS_HELP,
      sf_command_compare},
@@ -120,8 +125,15 @@ static const command commands[] = {
      "  -a, --at NAME=VALUE,...  a point: a value for every input "
      "(repeatable)\n"
      "      --grid FILE.csv      points from a CSV file with a column per "
-     "input\n"
+     "input,\n"
+     "                           or the data's columns (read as the fit "
+     "read\n"
+     "                           them; with the output, scored)\n"
+     "      --input NAME=EXPR    input NAME's column or expression in the "
+     "grid\n"
+     "                           (repeatable)\n"
      "      --json               print the predictions as JSON\n"
+     "      --csv                print the table as CSV\n"
      "      --weights W          with several fit files (candidate formulas "
      "fitted to\n"
      "                           the same rows): how to average them, by\n"
@@ -185,6 +197,7 @@ static const command commands[] = {
      "      --panel P            the chart's lower panel: efficiency or "
      "shares\n"
      "      --json               print the sweep and answers as JSON\n"
+     "      --csv                print the table as CSV\n"
      "      --group KEY          of a --by fit file, the groups to draw "
      "(e.g.\n                           model=cnn); default: every "
      "group\n"

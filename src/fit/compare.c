@@ -8,6 +8,7 @@
 #include "base/sha256.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,11 +493,99 @@ sf_compare_fit_all(sf_compare *cmp, sf_error *err)
 	return rc;
 }
 
-/* A candidate's AICc for the order: failed fits and NaN last. */
 static double
-rank_key(const sf_compare_candidate *c)
+key_aicc(const sf_compare_candidate *c)
 {
-	return c->failed || isnan(c->aicc) ? INFINITY : c->aicc;
+	return c->aicc;
+}
+
+static double
+key_cv(const sf_compare_candidate *c)
+{
+	return c->cv_mape;
+}
+
+static double
+key_extrapolation(const sf_compare_candidate *c)
+{
+	return c->extra_mape;
+}
+
+/* The table of rankings, in the order of sf_compare_rank_by. */
+static const sf_compare_ranking rankings[SF_COMPARE_RANKINGS] = {
+    [SF_COMPARE_RANK_AICC] = {"aicc", "AICc", key_aicc},
+    [SF_COMPARE_RANK_CV] = {"cv", "the cross-validated MAPE", key_cv},
+    [SF_COMPARE_RANK_EXTRAPOLATION] = {"extrapolation",
+                                       "the extrapolation MAPE",
+                                       key_extrapolation},
+};
+
+const sf_compare_ranking *
+sf_compare_ranking_get(sf_compare_rank_by r)
+{
+	return r > SF_COMPARE_RANK_DEFAULT && r < SF_COMPARE_RANKINGS
+	           ? &rankings[r]
+	           : NULL;
+}
+
+sf_compare_rank_by
+sf_compare_ranking_find(const char *name)
+{
+	for (int r = SF_COMPARE_RANK_AICC; r < SF_COMPARE_RANKINGS; r++)
+		if (strcmp(rankings[r].name, name) == 0)
+			return (sf_compare_rank_by)r;
+	return SF_COMPARE_RANKINGS;
+}
+
+sf_compare_rank_by
+sf_compare_rank_used(const sf_compare *cmp)
+{
+	if (cmp->s.rank != SF_COMPARE_RANK_DEFAULT)
+		return cmp->s.rank;
+	return cmp->s.train != NULL ? SF_COMPARE_RANK_EXTRAPOLATION
+	                            : SF_COMPARE_RANK_AICC;
+}
+
+/* A candidate's key for the order: failed fits and NaN last. */
+static double
+rank_key(const sf_compare_candidate *c, const sf_compare_ranking *by)
+{
+	double k = by->key(c);
+
+	return c->failed || isnan(k) ? INFINITY : k;
+}
+
+/* 1 when candidate a ranks after b: a higher key, or a key equal to
+ * b's (for a MAPE, within SF_COMPARE_TIE of it) and a higher AICc. */
+static int
+ranks_after(const sf_compare_candidate *a, const sf_compare_candidate *b,
+            const sf_compare_ranking *by)
+{
+	const sf_compare_ranking *aicc = &rankings[SF_COMPARE_RANK_AICC];
+	double ka = rank_key(a, by), kb = rank_key(b, by);
+	int tie = ka == kb ||
+	          (by != aicc && isfinite(ka) && isfinite(kb) &&
+	           fabs(ka - kb) <= SF_COMPARE_TIE * fmax(fabs(ka), fabs(kb)));
+
+	if (!tie)
+		return ka > kb;
+	return rank_key(a, aicc) > rank_key(b, aicc);
+}
+
+size_t
+sf_compare_first_by(const sf_compare *cmp, sf_compare_rank_by r)
+{
+	const sf_compare_ranking *by =
+	    &rankings[r == SF_COMPARE_RANK_DEFAULT ? sf_compare_rank_used(cmp)
+	                                           : r];
+	size_t first = SIZE_MAX;
+
+	for (size_t i = 0; i < cmp->n; i++)
+		if (rank_key(cmp->c[i], by) < INFINITY &&
+		    (first == SIZE_MAX ||
+		     ranks_after(cmp->c[first], cmp->c[i], by)))
+			first = i;
+	return first;
 }
 
 void
@@ -504,6 +593,7 @@ sf_compare_rank(sf_compare *cmp)
 {
 	sf_compare_candidate **c = cmp->c;
 	size_t n = cmp->n, *order = cmp->order;
+	const sf_compare_ranking *by = &rankings[sf_compare_rank_used(cmp)];
 	double best = INFINITY, total = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -530,7 +620,7 @@ sf_compare_rank(sf_compare *cmp)
 	/* insertion sort: stable, so ties keep the order added */
 	for (size_t i = 1; i < n; i++)
 		for (size_t j = i; j > 0; j--) {
-			if (rank_key(c[order[j - 1]]) <= rank_key(c[order[j]]))
+			if (!ranks_after(c[order[j - 1]], c[order[j]], by))
 				break;
 			size_t t = order[j];
 			order[j] = order[j - 1];

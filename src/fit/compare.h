@@ -24,10 +24,17 @@
  *                         Jacobian
  *   poor                  the poorly determined constants (stats.h),
  *                         comma-separated
- * sf_compare_rank() orders them by AICc (failed fits and NaN last, ties
- * in the order added) and gives each its Akaike weight
- *   exp(-delta_i / 2) / sum_j exp(-delta_j / 2)
- * over the fitted candidates, delta_i the AICc above the best.
+ * sf_compare_rank() orders them by the settings' ranking (the table of
+ * rankings: sf_compare_ranking_get()): AICc, the cross-validated MAPE or
+ * the extrapolation MAPE, lowest first, AICc breaking ties (two MAPEs
+ * within a relative SF_COMPARE_TIE are a tie: the same predictions up to
+ * the search's convergence, as a formula and a copy with one constant
+ * split in two give), failed fits and NaN last, ties in the order added; by
+ * default by the extrapolation MAPE with a train condition, since the condition
+ * asks how well each formula predicts the rows it holds out, else by AICc.
+ * Whatever the order, each candidate gets its Akaike weight exp(-delta_i / 2) /
+ * sum_j exp(-delta_j / 2) over the fitted candidates, delta_i the AICc above
+ * the lowest.
  *
  * The life cycle: sf_compare_alloc(), sf_compare_add() for each candidate
  * (it opens the candidate's data, without fitting), sf_compare_split()
@@ -53,19 +60,52 @@
 
 #include <stddef.h>
 
+/* What the candidates are ranked by; see the opening comment. */
+typedef enum sf_compare_rank_by {
+	SF_COMPARE_RANK_DEFAULT = 0,   /* extrapolation with a train
+	                                  condition, else aicc */
+	SF_COMPARE_RANK_AICC,          /* the in-sample AICc */
+	SF_COMPARE_RANK_CV,            /* the K-fold cross-validated MAPE */
+	SF_COMPARE_RANK_EXTRAPOLATION, /* the MAPE of the rows the train
+	                                 condition holds out (needs one) */
+	SF_COMPARE_RANKINGS
+} sf_compare_rank_by;
+
+struct sf_compare_candidate;
+
+/* Two MAPEs closer than this, relative to the larger, rank as a tie. */
+#define SF_COMPARE_TIE 1e-6
+
+/* A row of the table of rankings. */
+typedef struct sf_compare_ranking {
+	const char *name;  /* as --rank takes it: "aicc", "cv", ... */
+	const char *score; /* what it ranks by, in a sentence ("the
+	                      extrapolation MAPE") */
+	/* the candidate's score, lower is better (NaN: last) */
+	double (*key)(const struct sf_compare_candidate *c);
+} sf_compare_ranking;
+
+/* The row of ranking r (not SF_COMPARE_RANK_DEFAULT: the row it stands
+ * for is sf_compare_rank_used()'s). */
+const sf_compare_ranking *sf_compare_ranking_get(sf_compare_rank_by r);
+
+/* The ranking named name, or SF_COMPARE_RANKINGS when there is none. */
+sf_compare_rank_by sf_compare_ranking_find(const char *name);
+
 /* How every candidate is fitted and scored. */
 typedef struct sf_compare_settings {
-	const char *data_path;  /* the rows of every candidate; NULL: each
-	                           model's data.file */
-	const sf_table *table;  /* borrowed: when not NULL, the rows of
-	                           every candidate instead of data_path (a
-	                           table read from standard input) */
-	const char *train;      /* the extrapolation holdout's condition
-	                           (sf_folds_split); NULL: none */
-	size_t kfold;           /* K of the cross-validation, >= 2 */
-	sf_fit_options options; /* fit options (its progress is not used) */
-	sf_warn_fn warn;        /* warnings while opening the data, each
-	                           prefixed "model 'NAME': "; may be NULL */
+	const char *data_path;   /* the rows of every candidate; NULL: each
+	                            model's data.file */
+	const sf_table *table;   /* borrowed: when not NULL, the rows of
+	                            every candidate instead of data_path (a
+	                            table read from standard input) */
+	const char *train;       /* the extrapolation holdout's condition
+	                            (sf_folds_split); NULL: none */
+	size_t kfold;            /* K of the cross-validation, >= 2 */
+	sf_fit_options options;  /* fit options (its progress is not used) */
+	sf_compare_rank_by rank; /* the order of sf_compare_rank() */
+	sf_warn_fn warn;         /* warnings while opening the data, each
+	                            prefixed "model 'NAME': "; may be NULL */
 	void *warn_ctx;
 } sf_compare_settings;
 
@@ -161,6 +201,17 @@ int sf_compare_fit(sf_compare *cmp, size_t i, sf_error *err);
  * candidate (by index) that failed.
  */
 int sf_compare_fit_all(sf_compare *cmp, sf_error *err);
+
+/* The ranking sf_compare_rank() follows: the settings' rank, its default
+ * resolved (SF_COMPARE_RANK_EXTRAPOLATION with a train condition, else
+ * SF_COMPARE_RANK_AICC). */
+sf_compare_rank_by sf_compare_rank_used(const sf_compare *cmp);
+
+/* The candidate ranking r (resolved as sf_compare_rank_used() does when
+ * SF_COMPARE_RANK_DEFAULT) puts first, by index into cmp->c, or SIZE_MAX
+ * when every fit failed or has no such score.  Every candidate must have
+ * been fitted. */
+size_t sf_compare_first_by(const sf_compare *cmp, sf_compare_rank_by r);
 
 /* Order the candidates (cmp->order) and set their Akaike weights; see the
  * opening comment.  Every candidate must have been fitted.  A candidate

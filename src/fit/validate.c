@@ -478,31 +478,28 @@ sf_holdout_score_all(sf_holdout *h, const sf_dataset *d)
 }
 
 void
-sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
-                 const unsigned char *mask, sf_holdout_scores *out)
+sf_scores_rows(size_t n, sf_score_row_fn row, const void *ctx,
+               sf_holdout_scores *out)
 {
 	const double alpha = 1 - SF_INTERVAL_LEVEL;
 	double sum_abs = 0, sum = 0, max = 0;
 	double covered = 0, half = 0, winkler = 0;
-	size_t n = 0, ni = 0;
+	size_t count = 0, ni = 0;
 
-	for (size_t i = 0; i < h->rows; i++) {
-		double e, y = d->output[i], lo, hi, w;
+	for (size_t i = 0; i < n; i++) {
+		double e, y, f, lo, hi, w;
 
-		if (h->fold[i] == SF_FOLD_TRAIN || isnan(h->predicted[i]) ||
-		    (mask != NULL && !mask[i]))
+		if (!row(ctx, i, &y, &f, &lo, &hi))
 			continue;
-		e = (h->predicted[i] - y) / y;
+		e = (f - y) / y;
 		sum_abs += fabs(e);
 		sum += e;
 		max = fabs(e) > max ? fabs(e) : max;
-		n++;
-		if (h->lo95 == NULL || isnan(h->lo95[i]) || isnan(h->hi95[i]))
+		count++;
+		if (isnan(lo) || isnan(hi))
 			continue;
-		lo = h->lo95[i];
-		hi = h->hi95[i];
 		covered += lo <= y && y <= hi;
-		half += (hi - lo) / (2 * fabs(h->predicted[i]));
+		half += (hi - lo) / (2 * fabs(f));
 		w = hi - lo;
 		if (y < lo)
 			w += 2 / alpha * (lo - y);
@@ -511,14 +508,48 @@ sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
 		winkler += w / fabs(y);
 		ni++;
 	}
-	out->count = n;
-	out->mape = n > 0 ? 100 * sum_abs / (double)n : NAN;
-	out->bias = n > 0 ? 100 * sum / (double)n : NAN;
-	out->max_ape = n > 0 ? 100 * max : NAN;
+	out->count = count;
+	out->mape = count > 0 ? 100 * sum_abs / (double)count : NAN;
+	out->bias = count > 0 ? 100 * sum / (double)count : NAN;
+	out->max_ape = count > 0 ? 100 * max : NAN;
 	out->interval_rows = ni;
 	out->coverage95 = ni > 0 ? 100 * covered / (double)ni : NAN;
 	out->mean_halfwidth_pct = ni > 0 ? 100 * half / (double)ni : NAN;
 	out->interval_score = ni > 0 ? 100 * winkler / (double)ni : NAN;
+}
+
+/* sf_holdout_score()'s rows. */
+typedef struct holdout_rows {
+	const sf_holdout *h;
+	const sf_dataset *d;
+	const unsigned char *mask;
+} holdout_rows;
+
+/* Row i of a holdout: an sf_score_row_fn. */
+static int
+holdout_row(const void *ctx, size_t i, double *y, double *f, double *lo,
+            double *hi)
+{
+	const holdout_rows *r = ctx;
+	const sf_holdout *h = r->h;
+
+	if (h->fold[i] == SF_FOLD_TRAIN || isnan(h->predicted[i]) ||
+	    (r->mask != NULL && !r->mask[i]))
+		return 0;
+	*y = r->d->output[i];
+	*f = h->predicted[i];
+	*lo = h->lo95 != NULL ? h->lo95[i] : NAN;
+	*hi = h->lo95 != NULL ? h->hi95[i] : NAN;
+	return 1;
+}
+
+void
+sf_holdout_score(const sf_holdout *h, const sf_dataset *d,
+                 const unsigned char *mask, sf_holdout_scores *out)
+{
+	holdout_rows r = {h, d, mask};
+
+	sf_scores_rows(h->rows, holdout_row, &r, out);
 }
 
 size_t

@@ -132,6 +132,19 @@ typedef struct sf_holdout_scores {
 	double coverage95, mean_halfwidth_pct, interval_score;
 } sf_holdout_scores;
 
+/*
+ * Row i of a set of scored rows: 1 with its measured value *y, prediction
+ * *f and interval [*lo, *hi] (NaN: none), or 0 when it is not scored.
+ */
+typedef int (*sf_score_row_fn)(const void *ctx, size_t i, double *y, double *f,
+                               double *lo, double *hi);
+
+/* The scores above of rows 0 .. n-1 as row gives them; NaN where there is
+ * none (predict --grid's rows against their measured output are scored as
+ * a validation's held-out rows are). */
+void sf_scores_rows(size_t n, sf_score_row_fn row, const void *ctx,
+                    sf_holdout_scores *out);
+
 /* Scores of the predicted rows among those with mask[i] != 0 (mask may be
  * NULL for all); NaN where there is none. */
 void sf_holdout_score(const sf_holdout *h, const sf_dataset *d,

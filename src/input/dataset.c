@@ -120,8 +120,8 @@ no_such_column(const sf_model *m, const sf_table *t, const sf_model_text *at,
 			         "columns",
 			         name);
 	list_columns(t, columns, sizeof columns);
-	(void)!snprintf(
-	    err->message, sizeof err->message,
+	sf_error_set(
+	    err, err->code,
 	    "%.200s has no column '%s'; its columns are: %s%s%s%s%s%s",
 	    sf_table_file(t), name, columns,
 	    near != NULL ? "; did you mean '" : "", near != NULL ? near : "",
@@ -256,9 +256,8 @@ unknown_literal(const sf_table *t, const char *text, char *hint, size_t size,
 	return 0;
 }
 
-/* The column whose name is exactly the trimmed text, or SF_CSV_NONE. */
-static size_t
-named_column(const sf_table *t, const char *text)
+size_t
+sf_dataset_named_column(const sf_table *t, const char *text)
 {
 	char name[256];
 	size_t n;
@@ -279,7 +278,7 @@ named_column(const sf_table *t, const char *text)
 static size_t
 text_column(const sf_table *t, const char *text)
 {
-	size_t col = named_column(t, text);
+	size_t col = sf_dataset_named_column(t, text);
 
 	if (col == SF_CSV_NONE || sf_table_column_kind(t, col) != SF_CSV_TEXT)
 		return SF_CSV_NONE;
@@ -296,7 +295,7 @@ static int
 evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
                  const sf_model_text *at, double *out, sf_error *err)
 {
-	size_t col = named_column(t, at->text);
+	size_t col = sf_dataset_named_column(t, at->text);
 
 	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
 		memcpy(out, sf_table_column_values(t, col),
@@ -472,6 +471,108 @@ sf_dataset_repetitions(const sf_dataset *d, size_t *repeated, size_t *max_count,
 	free(cv);
 }
 
+/* Row i's deviation from its configuration's mean, relative to it, or
+ * NaN when the configuration is not repeated (or its mean is 0). */
+static double
+repeat_deviation(const sf_dataset *d, size_t i)
+{
+	const sf_dataset_config *c = &d->configs[d->config[i]];
+
+	if (c->count < 2 || c->mean == 0)
+		return NAN;
+	return (d->output[i] - c->mean) / fabs(c->mean);
+}
+
+/* How much of the repeats' scatter text column c's levels explain (one
+ * mean shift per level, over the configurations where c varies, marked
+ * in varies[]); effect has room for its levels. */
+static double
+split_share(const sf_dataset *d, const sf_dataset_column *c,
+            const unsigned char *varies, double *effect, size_t *count)
+{
+	double total = 0, resid = 0;
+
+	for (size_t l = 0; l < c->nlevels; l++)
+		effect[l] = 0, count[l] = 0;
+	for (size_t i = 0; i < d->rows; i++) {
+		double r = repeat_deviation(d, i);
+		size_t l = (size_t)c->values[i];
+
+		if (isnan(r) || isnan(c->values[i]))
+			continue;
+		total += r * r;
+		if (varies[d->config[i]])
+			effect[l] += r, count[l]++;
+	}
+	for (size_t l = 0; l < c->nlevels; l++)
+		effect[l] = count[l] > 0 ? effect[l] / (double)count[l] : 0;
+	for (size_t i = 0; i < d->rows; i++) {
+		double r = repeat_deviation(d, i);
+
+		if (isnan(r) || isnan(c->values[i]))
+			continue;
+		if (varies[d->config[i]])
+			r -= effect[(size_t)c->values[i]];
+		resid += r * r;
+	}
+	return total > 0 ? 1 - resid / total : 0;
+}
+
+/* Mark the repeated configurations where column c varies; how many. */
+static size_t
+mark_varies(const sf_dataset *d, const sf_dataset_column *c,
+            unsigned char *varies)
+{
+	size_t n = 0;
+
+	memset(varies, 0, d->nconfigs);
+	for (size_t i = 0; i < d->rows; i++) {
+		size_t k = d->config[i];
+		double first = c->values[d->configs[k].first_row];
+
+		if (!varies[k] && c->values[i] != first &&
+		    !(isnan(first) && isnan(c->values[i]))) {
+			varies[k] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+int
+sf_dataset_replicate_split(const sf_dataset *d, sf_dataset_split *out)
+{
+	unsigned char *varies = malloc(d->nconfigs + 1);
+	int found = 0;
+
+	memset(out, 0, sizeof *out);
+	for (size_t k = 0; k < d->nconfigs; k++)
+		out->repeated += d->configs[k].count > 1;
+	for (size_t j = 0; j < d->ncolumns && varies != NULL; j++) {
+		const sf_dataset_column *c = &d->columns[j];
+		double *effect, share;
+		size_t n, *count;
+
+		if (c->levels == NULL || c->nlevels < 2 ||
+		    (n = mark_varies(d, c, varies)) == 0)
+			continue;
+		effect = malloc(c->nlevels * sizeof *effect);
+		count = malloc(c->nlevels * sizeof *count);
+		share = effect != NULL && count != NULL
+		            ? split_share(d, c, varies, effect, count)
+		            : 0;
+		if (share >= SF_DATASET_SPLIT_SHARE &&
+		    (!found || share > out->share)) {
+			found = 1;
+			*out = (sf_dataset_split){j, n, out->repeated, share};
+		}
+		free(effect);
+		free(count);
+	}
+	free(varies);
+	return found;
+}
+
 const sf_dataset_input *
 sf_dataset_input_find(const sf_dataset *d, const char *name)
 {
@@ -499,6 +600,130 @@ table_values_free(table_values *v, size_t ninputs)
 		for (size_t i = 0; i < ninputs; i++)
 			free(v->inputs[i]);
 	free(v->inputs);
+}
+
+/* The columns the model reads that the data lacks, reported at once. */
+enum { MISSING_MAX = 8 };
+
+typedef struct missing {
+	const sf_model_text *at; /* the text naming it */
+	char name[64];           /* the column it names */
+	int column;              /* of the name in the text (1-based) */
+	char what[80];           /* "input p", "the output", "where:" */
+	char fix[160];           /* "--input p=workers" */
+} missing;
+
+/* Whether text at (compiled, not evaluated) names a column t lacks: its
+ * name into x->name. */
+static int
+lacks_column(const sf_table *t, const column_scope *cs, const sf_model_text *at,
+             missing *x)
+{
+	const char *q;
+	double none = 0;
+	sf_error e;
+
+	if (at->text == NULL ||
+	    sf_dataset_named_column(t, at->text) != SF_CSV_NONE ||
+	    sf_expr_eval_columns(cs->scope, at->text, cs->columns, 0, &none,
+	                         &e) != SF_ENAME ||
+	    strncmp(e.message, "unknown name '", 14) != 0 ||
+	    (q = strchr(e.message + 14, '\'')) == NULL)
+		return 0;
+	x->at = at;
+	x->column = e.column > 0 ? e.column : 1;
+	snprintf(x->name, sizeof x->name, "%.*s", (int)(q - (e.message + 14)),
+	         e.message + 14);
+	return 1;
+}
+
+/* x's option that maps it: option (with its NAME= when name is not NULL)
+ * and the nearest column of t, else a placeholder. */
+static void
+missing_fix(const sf_table *t, missing *x, const char *option, const char *name)
+{
+	size_t near = sf_table_column_nearest(t, x->name);
+
+	snprintf(x->fix, sizeof x->fix, "%s %s%s%s", option,
+	         name != NULL ? name : "", name != NULL ? "=" : "",
+	         near != SF_CSV_NONE ? sf_table_column_name(t, near)
+	                             : "COLUMN");
+}
+
+/* The where filter, the output and the inputs that name columns t lacks,
+ * into x (at most MISSING_MAX); how many. */
+static size_t
+find_missing(const sf_model *m, const sf_table *t, const column_scope *cs,
+             const sf_model_text *output, missing *x)
+{
+	size_t n = 0;
+
+	if (lacks_column(t, cs, &m->where, &x[n])) {
+		size_t near = sf_table_column_nearest(t, x[n].name);
+
+		/* A misspelt name is fixed in the filter, else dropped. */
+		if (near != SF_CSV_NONE)
+			snprintf(x[n].what, sizeof x[n].what,
+			         "where:, did you mean '%.40s'?",
+			         sf_table_column_name(t, near));
+		else
+			snprintf(x[n].what, sizeof x[n].what, "where:");
+		snprintf(x[n++].fix, sizeof x[0].fix, "%s",
+		         near != SF_CSV_NONE ? "" : "--where ''");
+	}
+	if (lacks_column(t, cs, output, &x[n])) {
+		snprintf(x[n].what, sizeof x[n].what, "the output");
+		missing_fix(t, &x[n++], "--output-column", NULL);
+	}
+	for (size_t i = 0; i < m->ninputs && n < MISSING_MAX; i++)
+		if (lacks_column(t, cs, &m->inputs[i].expr, &x[n])) {
+			snprintf(x[n].what, sizeof x[n].what, "input %s",
+			         m->inputs[i].name);
+			missing_fix(t, &x[n++], "--input", m->inputs[i].name);
+		}
+	return n;
+}
+
+/*
+ * When two or more of the texts the data is read with (where:, the output,
+ * the inputs) name columns the table lacks, one error for them all, at the
+ * first: each column and what reads it, the table's columns and the
+ * options that would map them to its nearest columns.  One alone is left
+ * to the evaluation's error (no_such_column()).
+ */
+static int
+report_missing(const sf_model *m, const sf_table *t, const column_scope *cs,
+               const sf_model_text *output, sf_error *err)
+{
+	missing x[MISSING_MAX];
+	size_t n = find_missing(m, t, cs, output, x), used;
+	char columns[256], *msg;
+
+	if (n < 2)
+		return SF_OK;
+	list_columns(t, columns, sizeof columns);
+	sf_error_clear(err);
+	err->code = SF_ENAME;
+	err->column = x[0].column;
+	msg = err->message;
+	used = (size_t)snprintf(msg, SF_ERROR_MESSAGE_MAX,
+	                        "%.120s lacks %zu "
+	                        "columns the model reads:",
+	                        sf_table_file(t), n);
+	for (size_t k = 0; k < n && used < SF_ERROR_MESSAGE_MAX; k++)
+		used += (size_t)snprintf(
+		    msg + used, SF_ERROR_MESSAGE_MAX - used, "%s '%s' (%s)",
+		    k > 0 ? "," : "", x[k].name, x[k].what);
+	for (size_t k = 0, fixes = 0; k < n && used < SF_ERROR_MESSAGE_MAX; k++)
+		if (x[k].fix[0] != '\0')
+			used += (size_t)snprintf(
+			    msg + used, SF_ERROR_MESSAGE_MAX - used, "%s%s",
+			    fixes++ > 0 ? " " : "; try ", x[k].fix);
+	if (used < SF_ERROR_MESSAGE_MAX)
+		snprintf(msg + used, SF_ERROR_MESSAGE_MAX - used,
+		         "; its columns are: %s", columns);
+	sf_model_locate(m, x[0].at, err);
+	return SF_ENAME;
 }
 
 static int
@@ -671,6 +896,28 @@ done:
 	return rc;
 }
 
+int
+sf_dataset_eval_table(const sf_table *t, const char *text, double *out,
+                      sf_error *err)
+{
+	size_t col = sf_dataset_named_column(t, text);
+	column_scope cs = {0};
+	int rc;
+
+	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
+		memcpy(out, sf_table_column_values(t, col),
+		       sf_table_rows(t) * sizeof *out);
+		return SF_OK;
+	}
+	if ((rc = column_scope_init(&cs, t, err)) == SF_OK)
+		rc = sf_expr_eval_columns(cs.scope, text, cs.columns, cs.nrows,
+		                          out, err);
+	if (rc == SF_ETYPE && err != NULL)
+		explain_text_column(t, text, err);
+	column_scope_free(&cs);
+	return rc;
+}
+
 /* The measured time: data.output, or else the column named 'time' (an
  * error when the table has none). */
 static int
@@ -829,6 +1076,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	d->table_rows = n;
 	if ((rc = output_text(m, t, &output, err)) != SF_OK ||
 	    (rc = column_scope_init(&cs, t, err)) != SF_OK ||
+	    (rc = report_missing(m, t, &cs, &output, err)) != SF_OK ||
 	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
 		goto done;
 	warn_unknown_literal(m, t, literal, sizeof literal, warn, warn_ctx);

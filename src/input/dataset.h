@@ -108,12 +108,55 @@ int sf_dataset_select(const sf_dataset *d, const size_t *rows, size_t n,
 int sf_dataset_eval(const sf_dataset *d, const char *text, double *out,
                     sf_error *err);
 
+/* The column of t whose name is exactly text without its surrounding
+ * blanks (an input's or the output's text that names a column whole), or
+ * SF_CSV_NONE. */
+size_t sf_dataset_named_column(const sf_table *t, const char *text);
+
+/*
+ * Evaluate text, a data-only expression as a model's inputs: and output
+ * take one, over every row of table t into out (sf_table_rows(t) values):
+ * over t's columns whose names are names, a text that is exactly the name
+ * of a numeric column taking it whole (as sf_dataset_bind() does).  For
+ * predict --grid over the data's own columns.  Returns SF_OK or the
+ * expression's error, its column within text: SF_ENAME "unknown name
+ * 'x'" for a column t lacks, SF_ETYPE a text column in arithmetic.
+ */
+int sf_dataset_eval_table(const sf_table *t, const char *text, double *out,
+                          sf_error *err);
+
 /* Release d.  Accepts NULL. */
 void sf_dataset_free(sf_dataset *d);
 
 /* The input named name, or NULL. */
 const sf_dataset_input *sf_dataset_input_find(const sf_dataset *d,
                                               const char *name);
+
+/* A text column that splits the repetitions: see
+ * sf_dataset_replicate_split(). */
+typedef struct sf_dataset_split {
+	size_t column;   /* into d->columns */
+	size_t configs;  /* repeated configurations where it varies */
+	size_t repeated; /* repeated configurations */
+	double share;    /* of the repetitions' scatter its levels explain */
+} sf_dataset_split;
+
+/* The share of the repetitions' scatter above which a column splits them. */
+#define SF_DATASET_SPLIT_SHARE 0.5
+
+/*
+ * Whether rows taken as repetitions of one configuration (equal inputs)
+ * look like different jobs: a text column of the data file (not an input)
+ * whose value differs between the rows of a repeated configuration, and
+ * whose levels explain at least SF_DATASET_SPLIT_SHARE of the repetitions'
+ * scatter (each level one shift of the time relative to its
+ * configuration's mean, over the configurations where the column varies),
+ * as two models measured at the same (p, b, n) would; a column of hosts
+ * or dates that only scatters the times explains little.  Returns 1 with
+ * the column explaining most in *out, else 0 (also when out of memory:
+ * it is a hint).
+ */
+int sf_dataset_replicate_split(const sf_dataset *d, sf_dataset_split *out);
 
 /*
  * Summary of the repetitions: how many configurations have more than one

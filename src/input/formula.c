@@ -247,8 +247,17 @@ model_place(void *ctx, sf_formula_part part, size_t index, sf_error *e)
 
 	switch (part) {
 	case SF_FORMULA_INPUT:
-		model_place_at(m, m->inputs[index].line,
-		               m->inputs[index].column, e);
+		/* An input given on the command line (--input NAME=EXPR) is
+		 * spoken of there, not at the file's line it replaced. */
+		if (m->inputs[index].expr.origin != NULL) {
+			snprintf(e->file, sizeof e->file, "%s",
+			         m->inputs[index].expr.origin);
+			e->line = e->column = 0;
+			e->source[0] = '\0';
+			e->source_column = 0;
+		} else
+			model_place_at(m, m->inputs[index].line,
+			               m->inputs[index].column, e);
 		break;
 	case SF_FORMULA_PARAM:
 		model_place_at(m, m->params[index].line,

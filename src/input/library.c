@@ -5,6 +5,7 @@
 #include "base/file.h"
 #include "base/suggest.h"
 #include "base/units.h"
+#include "input/model.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -317,6 +318,47 @@ sf_library_list(const char *dir, sf_warn_fn warn, void *warn_ctx,
 	free(text);
 	*out = e;
 	return SF_OK;
+}
+
+/* 1 when an input before input i of model k of set (in the models' order)
+ * has input i's name. */
+static int
+input_seen(const sf_model_set *set, size_t k, size_t i)
+{
+	const char *name = set->models[k]->inputs[i].name;
+
+	for (size_t j = 0; j <= k; j++)
+		for (size_t q = 0; q < (j < k ? set->models[j]->ninputs : i);
+		     q++)
+			if (strcmp(set->models[j]->inputs[q].name, name) == 0)
+				return 1;
+	return 0;
+}
+
+void
+sf_library_inputs(const char *path, char *buf, size_t size)
+{
+	sf_model_set *set = NULL;
+	size_t used = 0;
+	sf_error err;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (sf_model_load(path, &set, NULL, NULL, &err) != SF_OK)
+		return;
+	for (size_t k = 0; k < set->count; k++)
+		for (size_t i = 0; i < set->models[k]->ninputs; i++) {
+			int w;
+
+			if (used >= size || input_seen(set, k, i))
+				continue;
+			w = snprintf(buf + used, size - used, "%s%s",
+			             used > 0 ? ", " : "",
+			             set->models[k]->inputs[i].name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	sf_model_set_free(set);
 }
 
 int

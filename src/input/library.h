@@ -32,6 +32,14 @@ typedef struct sf_library_entry {
 } sf_library_entry;
 
 /*
+ * The names of the inputs of the model file at path ("p, b, n"; every
+ * model's of a models: list, each once, in the order first met) into buf
+ * (size bytes, cut when longer); "" when the file does not load.  For the
+ * listing of `scalefit formulas`.
+ */
+void sf_library_inputs(const char *path, char *buf, size_t size);
+
+/*
  * The formulas of the library at dir, sorted by name, into a new array
  * *out of *n entries (free with sf_library_entries_free).  A .yaml file
  * that is not a regular file (a FIFO, whose open would wait for a writer

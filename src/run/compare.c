@@ -2,11 +2,13 @@
  * compare.c (run/) - the pipeline of `scalefit compare`, and its text.
  */
 #include "run/compare.h"
+#include "use/text.h"
 #include "base/escape.h"
 #include "use/comparison.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,51 @@ print_table(FILE *out, const sf_compare *cmp)
 	}
 }
 
+/* The ranking as CSV (--csv): an sf_run_print_fn, the JSON's names. */
+static int
+print_csv(FILE *out, const void *arg)
+{
+	const sf_compare *cmp = arg;
+	static const char *const head[] = {"rank",
+	                                   "model",
+	                                   "k",
+	                                   "rows",
+	                                   "failed",
+	                                   "sse",
+	                                   "aicc",
+	                                   "bic",
+	                                   "akaike_weight",
+	                                   "mape",
+	                                   "cv_mape",
+	                                   "extrapolation_mape",
+	                                   "max_abs_correlation",
+	                                   "at_bound",
+	                                   "over_parameterised",
+	                                   "poorly_determined"};
+
+	for (size_t h = 0; h < sizeof head / sizeof *head; h++)
+		sf_text_csv_field(out, head[h], h == 0);
+	putc('\n', out);
+	for (size_t i = 0; i < cmp->n; i++) {
+		const sf_compare_candidate *x = cmp->c[cmp->order[i]];
+		const double v[] = {x->sse,        x->aicc,    x->bic,
+		                    x->weight,     x->mape,    x->cv_mape,
+		                    x->extra_mape, x->max_corr};
+
+		fprintf(out, "%zu", i + 1);
+		sf_text_csv_field(out, x->label, 0);
+		fprintf(out, ",%zu,%zu,%s", x->k, x->n,
+		        x->failed ? "true" : "false");
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			sf_text_csv_number(out, v[k], 0);
+		fprintf(out, ",%zu,%s", x->at_bound,
+		        x->over ? "true" : "false");
+		sf_text_csv_field(out, x->poor, 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* Under the ranking, with --train: the extrapolation MAPE of every
  * candidate per held-out value of each extrapolated input. */
 static void
@@ -140,10 +187,42 @@ print_levels(FILE *out, const sf_compare *cmp)
 	}
 }
 
+/* Above the table: what the ranking follows and why, and what AICc (the
+ * weights' criterion) would put first when that is another candidate.
+ * Nothing for the old default, AICc without --train. */
+static void
+print_ranking(FILE *out, const sf_compare *cmp)
+{
+	sf_compare_rank_by used = sf_compare_rank_used(cmp);
+	const sf_compare_ranking *by = sf_compare_ranking_get(used);
+	size_t first = cmp->n > 0 ? cmp->order[0] : SIZE_MAX;
+	size_t aicc = sf_compare_first_by(cmp, SF_COMPARE_RANK_AICC);
+
+	if (cmp->s.rank == SF_COMPARE_RANK_DEFAULT && cmp->s.train == NULL)
+		return;
+	fprintf(out, "ranked by %s", by->score);
+	if (cmp->s.rank != SF_COMPARE_RANK_DEFAULT)
+		fprintf(out, " (--rank %s)", by->name);
+	else
+		fprintf(out, ": --train asks how well each formula predicts "
+		             "the rows it holds out (--rank aicc ranks by the "
+		             "fit to every row)");
+	if (used != SF_COMPARE_RANK_AICC) {
+		fprintf(out, "; the weights are Akaike's, from AICc");
+		if (aicc != SIZE_MAX && first != SIZE_MAX && aicc != first) {
+			fputs(", and AICc ranks '", out);
+			sf_escape_print(out, cmp->c[aicc]->label, 0);
+			fputs("' first", out);
+		}
+	}
+	fputs("\n\n", out);
+}
+
 /* The ranking and the extrapolation by value: an sf_run_print_fn. */
 static int
 print_text(FILE *out, const void *arg)
 {
+	print_ranking(out, arg);
 	print_table(out, arg);
 	print_exact(out, arg);
 	print_levels(out, arg);
@@ -349,7 +428,8 @@ compare_all(const sf_run_compare_settings *s, sf_run_compare_result *r,
 	sf_compare_rank(r->compare);
 	if (s->json && (r->out.json = sf_comparison_json(r->compare)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return sf_run_text(print_text, r->compare, &r->out.text, err);
+	return sf_run_text(s->csv ? print_csv : print_text, r->compare,
+	                   &r->out.text, err);
 }
 
 int
@@ -363,6 +443,7 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	    .train = s->train,
 	    .kfold = s->kfold,
 	    .options = s->options,
+	    .rank = s->rank,
 	    .warn = s->warn,
 	    .warn_ctx = s->warn_ctx,
 	};
@@ -370,6 +451,15 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	int rc;
 
 	*out = NULL;
+	if (s->rank == SF_COMPARE_RANK_EXTRAPOLATION && s->train == NULL) {
+		free(r);
+		return sf_run_request(err, "--rank extrapolation needs --train "
+		                           "(the rows to extrapolate to)");
+	}
+	if (s->csv && s->json) {
+		free(r);
+		return sf_run_request(err, "--json and --csv: choose one");
+	}
 	if (r == NULL || (r->compare = sf_compare_alloc(&settings)) == NULL) {
 		free(r);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -379,6 +469,10 @@ sf_run_compare(sf_model_set *const *sets, size_t nsets,
 	if ((rc = add_candidates(r->compare, sets, nsets, err)) == SF_OK &&
 	    r->compare->n == 0)
 		rc = sf_run_request(err, "no model to compare");
+	if (rc == SF_OK && s->csv &&
+	    sf_run_data_grouped(r->compare->c[0]->model, &s->data))
+		rc = sf_run_request(err, "--csv prints one ranking: not with "
+		                         "groups (--by, or the model's by:)");
 	if (rc == SF_OK && (rc = sf_compare_split(r->compare, err)) == SF_OK)
 		rc = sf_run_data_grouped(r->compare->c[0]->model, &s->data)
 		         ? compare_fleet(s, r, err)

@@ -14,7 +14,11 @@
  *
  * The text report is the ranking table, and with a train condition the
  * extrapolation MAPE of every candidate per held-out value of each
- * extrapolated input.
+ * extrapolated input.  The ranking follows rank (fit/compare.h: by
+ * default the extrapolation MAPE with a train condition, else AICc); a
+ * line above the table says which and why, unless it is AICc by default
+ * (the report of a comparison without --train is as it always was), and
+ * the JSON's comparison.ranked_by and .ranked_because say it always.
  *
  * Ownership: the result owns the comparison (its candidates' problems),
  * JSON and text; it borrows the model sets, which must outlive it.
@@ -35,13 +39,17 @@ enum { SF_RUN_COMPARE_MAX = 64 };
 
 /* What `scalefit compare` is asked. */
 typedef struct sf_run_compare_settings {
-	sf_run_data data;       /* the rows of every candidate, the groups
-	                           (data.model is not used) */
-	sf_fit_options options; /* overrides of the models' fit: blocks */
-	const char *train;      /* the extrapolation holdout; NULL: none */
-	size_t kfold;           /* K of the cross-validation, >= 2 */
-	int json;               /* 1: build the JSON document too */
-	sf_warn_fn warn;        /* warnings; NULL: none */
+	sf_run_data data;        /* the rows of every candidate, the groups
+	                            (data.model is not used) */
+	sf_fit_options options;  /* overrides of the models' fit: blocks */
+	const char *train;       /* the extrapolation holdout; NULL: none */
+	size_t kfold;            /* K of the cross-validation, >= 2 */
+	sf_compare_rank_by rank; /* the order; SF_COMPARE_RANK_DEFAULT:
+	                            extrapolation with train, else aicc */
+	int json;                /* 1: build the JSON document too */
+	int csv;                 /* 1: the text is the ranking as CSV
+	                            (use/text.h); not with groups */
+	sf_warn_fn warn;         /* warnings; NULL: none */
 	void *warn_ctx;
 } sf_run_compare_settings;
 
@@ -59,9 +67,10 @@ typedef struct sf_run_compare_result {
 /*
  * Compare every model of the nsets sets as above.  Returns SF_OK with a
  * new result in *out, or an error with *out NULL: SF_EREQUEST (more than
- * SF_RUN_COMPARE_MAX models), the errors of opening a candidate's rows,
- * of the train condition, of splitting the groups, SF_ENOMEM.  A fit with
- * no finite cost marks its candidate failed, not an error.
+ * SF_RUN_COMPARE_MAX models; a ranking by extrapolation without train), the
+ * errors of opening a candidate's rows, of the train condition, of splitting
+ * the groups, SF_ENOMEM.  A fit with no finite cost marks its candidate failed,
+ * not an error.
  */
 int sf_run_compare(sf_model_set *const *sets, size_t nsets,
                    const sf_run_compare_settings *s,

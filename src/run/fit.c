@@ -275,6 +275,30 @@ fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
 	return sf_run_text(print_ensemble, r, &r->out.text, err);
 }
 
+/* Warn when a text column of the data splits the rows fitted as repeats
+ * of one configuration (input/dataset.h): they may be different jobs. */
+static void
+warn_split_repeats(const sf_dataset *d, sf_warn_fn warn, void *warn_ctx)
+{
+	sf_dataset_split split;
+	const sf_dataset_column *c;
+	sf_error w;
+
+	if (warn == NULL || !sf_dataset_replicate_split(d, &split))
+		return;
+	c = &d->columns[split.column];
+	sf_error_clear(&w);
+	sf_error_at(&w, SF_OK, d->file, 0, 0,
+	            "rows with equal inputs are fitted as repeats of one run, "
+	            "but column '%s' differs between them in %zu of %zu "
+	            "repeated configurations (its values account for %.0f%% "
+	            "of their scatter): if they are different jobs, fit each "
+	            "with --by %s, or keep one with --where \"%s == '%s'\"",
+	            c->name, split.configs, split.repeated, 100 * split.share,
+	            c->name, c->name, c->levels[0]);
+	warn(warn_ctx, &w);
+}
+
 int
 sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
            sf_run_fit_result **out, sf_error *err)
@@ -309,6 +333,7 @@ sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
 		                  &job, s->warn, s->warn_ctx, &r->fleet,
 		                  &r->out, err);
 	} else if (rc == SF_OK) {
+		warn_split_repeats(r->problem.data, s->warn, s->warn_ctx);
 		rc =
 		    fit_one(s, r->model, r->problem.data, r->problem.formula,
 		            &s->options, s->warn, s->warn_ctx, s->json, r, err);

@@ -241,6 +241,12 @@ print_ranking(FILE *out, const next_text *t)
 	        ", 95%% in [%.5g, %.5g] (+-%.3g%%), %.3g doublings beyond "
 	        "the fitted range\n",
 	        x->now.lo, x->now.hi, x->now.halfwidth_pct, x->now.distance);
+	if (sf_next_all_noise(x))
+		fprintf(out,
+		        "  nearly all noise: the scatter of runs is %.0f%% of "
+		        "that interval's variance (+-%.3g%% alone), so no run "
+		        "will narrow it much\n",
+		        100 * x->noise_share, x->noise_pct);
 	fputs("  cost of a run: predicted ", out);
 	sf_escape_print(out, f->output, 0);
 	fprintf(out, "%s\n\n",
@@ -289,9 +295,12 @@ print_plan(FILE *out, const next_text *t)
 
 	fprintf(out, "\n  plan");
 	if (isfinite(t->budget))
-		fprintf(out, " within a budget of %g", t->budget);
+		fprintf(out,
+		        " within a budget of %g, leaving out runs that narrow "
+		        "the interval by less than %g%% of its half-width",
+		        t->budget, 100 * SF_DESIGN_MIN_NARROWING);
 	fprintf(out, ": the most narrowing per cost first\n");
-	if (x->nplan == 0)
+	if (x->nplan == 0 && !x->plan_small)
 		fprintf(out, "    nothing: no candidate costs %g or less\n",
 		        t->budget);
 	for (size_t r = 0; r < x->nplan; r++) {
@@ -303,6 +312,12 @@ print_plan(FILE *out, const next_text *t)
 		fprintf(out, "  (cost %.4g, total %.4g): then +-%.3g%%\n",
 		        x->cost[k], spent, x->after[r].halfwidth_pct);
 	}
+	if (x->plan_small)
+		fprintf(out,
+		        "    %s: every run the rest of the budget (%.4g) "
+		        "affords narrows the interval by less than %g%%\n",
+		        x->nplan > 0 ? "then stop" : "nothing",
+		        t->budget - spent, 100 * SF_DESIGN_MIN_NARROWING);
 }
 
 static int

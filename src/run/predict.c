@@ -4,6 +4,7 @@
 #include "run/predict.h"
 #include "base/escape.h"
 #include "input/csv.h"
+#include "input/dataset.h"
 #include "use/assign.h"
 #include "use/json.h"
 #include "use/text.h"
@@ -51,33 +52,133 @@ at_point(const sf_fitfile *f, const char *text, double *values,
 	return SF_OK;
 }
 
+/* The points of a prediction: every --at, then the grid's rows. */
+typedef struct points {
+	double *
+	    *columns; /* one per input of the fit (sf_assign_columns_free) */
+	size_t n;
+	int *lines;       /* the grid's rows' lines; NULL without a grid */
+	double *observed; /* n: the grid's output at its rows, NaN at --at's
+	                     points; NULL when the grid has no output */
+} points;
+
+static void
+points_clear(points *pts, size_t ninputs)
+{
+	sf_assign_columns_free(pts->columns, ninputs);
+	free(pts->lines);
+	free(pts->observed);
+	*pts = (points){0};
+}
+
+/* The texts of --input NAME=EXPR, one slot per input of f (NULL where
+ * none): *exprs (free it, not its texts, which point into s). */
+static int
+input_texts(const sf_fitfile *f, const sf_run_predict_settings *s,
+            const char ***exprs, sf_error *err)
+{
+	*exprs = NULL;
+	if (s->ninputs == 0)
+		return SF_OK;
+	if ((*exprs = calloc(f->ninputs + 1, sizeof **exprs)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t k = 0; k < s->ninputs; k++) {
+		const char *eq = strchr(s->inputs[k], '=');
+		char name[128];
+		size_t i;
+
+		snprintf(name, sizeof name, "%.*s",
+		         eq != NULL ? (int)(eq - s->inputs[k]) : 0,
+		         s->inputs[k]);
+		if (eq == NULL || eq[1] == '\0')
+			return sf_run_request(
+			    err,
+			    "--input '%s' is not NAME=EXPR (an "
+			    "input of the fit and the grid's "
+			    "column or expression it takes, "
+			    "such as p=workers)",
+			    s->inputs[k]);
+		if ((i = sf_assign_input(f, name, err)) == SF_FITFILE_NONE)
+			return sf_run_request(err, "--input '%s': %s",
+			                      s->inputs[k], err->message);
+		if ((*exprs)[i] != NULL)
+			return sf_run_request(err, "--input %s is given twice",
+			                      name);
+		(*exprs)[i] = eq + 1;
+	}
+	return SF_OK;
+}
+
+/* The grid's output (f's model.output, as fit read it) at its rows, after
+ * the nat points of --at: *observed, or NULL when the grid cannot give
+ * it (a column it lacks).  Returns SF_OK or SF_ENOMEM. */
+static int
+grid_output(const sf_fitfile *f, const sf_table *t, size_t nat,
+            double **observed, sf_error *err)
+{
+	size_t rows = sf_table_rows(t);
+	double *y = malloc((nat + rows + 1) * sizeof *y);
+	sf_error e;
+	int rc;
+
+	*observed = NULL;
+	if (y == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t k = 0; k < nat; k++)
+		y[k] = NAN;
+	if ((rc = sf_dataset_eval_table(t, f->output, y + nat, &e)) != SF_OK) {
+		free(y);
+		return rc == SF_ENOMEM ? sf_error_set(err, rc, "out of memory")
+		                       : SF_OK;
+	}
+	*observed = y;
+	return SF_OK;
+}
+
+/* The grid's points: its inputs' columns, lines and output. */
+static int
+grid_points(const sf_fitfile *f, const sf_run_predict_settings *s,
+            double ***grid, size_t *rows, points *pts, sf_error *err)
+{
+	sf_table *table = NULL;
+	const char **exprs = NULL;
+	int rc;
+
+	if ((rc = input_texts(f, s, &exprs, err)) != SF_OK ||
+	    (rc = sf_table_load(s->grid, NULL, &table, err)) != SF_OK ||
+	    (rc = sf_assign_grid(f, table, exprs, grid, err)) != SF_OK ||
+	    (rc = grid_output(f, table, s->nat, &pts->observed, err)) != SF_OK)
+		goto done;
+	*rows = sf_table_rows(table);
+	if ((pts->lines = malloc((*rows + 1) * sizeof *pts->lines)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else
+		memcpy(pts->lines, sf_table_row_lines(table),
+		       *rows * sizeof *pts->lines);
+done:
+	free(exprs);
+	sf_table_free(table);
+	return rc;
+}
+
 /* The points of every --at, then of the grid, as one column per input
- * of f: *columns (sf_assign_columns_free) and their count *n; the grid's
- * rows' lines in *lines (malloc'd; NULL without a grid). */
+ * of f, into *pts (points_clear()). */
 static int
 gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
-              double ***columns, size_t *n, int **lines, sf_error *err)
+              points *pts, sf_error *err)
 {
 	size_t ni = f->ninputs, rows = 0;
 	double **grid = NULL, **out = calloc(ni + 1, sizeof *out);
 	double *values = calloc(ni + 1, sizeof *values);
 	unsigned char *given = calloc(ni + 1, 1);
-	sf_table *table = NULL;
 	int rc = SF_OK;
 
-	*lines = NULL;
+	*pts = (points){0};
 	if (out == NULL || values == NULL || given == NULL)
 		goto nomem;
-	if (s->grid != NULL) {
-		if ((rc = sf_table_load(s->grid, NULL, &table, err)) != SF_OK ||
-		    (rc = sf_assign_table(f, table, &grid, err)) != SF_OK)
-			goto done;
-		rows = sf_table_rows(table);
-		if ((*lines = malloc((rows + 1) * sizeof **lines)) == NULL)
-			goto nomem;
-		memcpy(*lines, sf_table_row_lines(table),
-		       rows * sizeof **lines);
-	}
+	if (s->grid != NULL &&
+	    (rc = grid_points(f, s, &grid, &rows, pts, err)) != SF_OK)
+		goto done;
 	for (size_t i = 0; i < ni; i++)
 		if ((out[i] = malloc((s->nat + rows + 1) * sizeof *out[i])) ==
 		    NULL)
@@ -90,20 +191,17 @@ gather_points(const sf_fitfile *f, const sf_run_predict_settings *s,
 	}
 	for (size_t i = 0; i < ni && grid != NULL; i++)
 		memcpy(&out[i][s->nat], grid[i], rows * sizeof *grid[i]);
-	*columns = out;
-	*n = s->nat + rows;
+	pts->columns = out;
+	pts->n = s->nat + rows;
 	out = NULL;
 	goto done;
 nomem:
 	rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 done:
-	if (rc != SF_OK) {
-		free(*lines);
-		*lines = NULL;
-	}
+	if (rc != SF_OK)
+		points_clear(pts, ni);
 	sf_assign_columns_free(out, ni);
 	sf_assign_columns_free(grid, ni);
-	sf_table_free(table);
 	free(values);
 	free(given);
 	return rc;
@@ -150,11 +248,15 @@ refuse_nonfinite(const sf_run_predict_settings *s, const sf_fitfile *f,
 	    point, name, isnan(value) ? "not a number" : "infinite");
 }
 
-/* One fit's predictions, and the unit its text's header names. */
+/* One fit's predictions, and the unit its text's header names; as CSV,
+ * its group's label (NULL: no group column) and whether the header line
+ * comes first. */
 typedef struct one_text {
 	const sf_fitfile *f;
 	const sf_prediction *p;
 	const char *unit;
+	const char *group;
+	int header;
 } one_text;
 
 /* The lines above the table: the bands and the interval of a new run. */
@@ -206,6 +308,8 @@ print_head(FILE *out, const one_text *t, const char *head)
 		fprintf(out, "%*s  ", sf_text_width(f->inputs[i].name, 8),
 		        f->inputs[i].name);
 	fprintf(out, "%*s  ", sf_text_width(head, 12), head);
+	if (t->p->observed != NULL)
+		fprintf(out, "%12s  %8s  ", "observed", "error");
 	if (t->p->interval)
 		fprintf(out, "%-28s", "95% new run");
 	fprintf(out, "%-28s", "95% band (mean)");
@@ -231,6 +335,18 @@ print_point(FILE *out, const one_text *t, const char *head, size_t k)
 		        cell);
 	}
 	fprintf(out, "%*.6g  ", sf_text_width(head, 12), p->points[k].time);
+	if (p->observed != NULL) {
+		double e = sf_prediction_error(p, k);
+
+		if (isnan(p->observed[k]))
+			fprintf(out, "%12s  ", "-");
+		else
+			fprintf(out, "%12.6g  ", p->observed[k]);
+		if (isnan(e))
+			fprintf(out, "%8s  ", "-");
+		else
+			fprintf(out, "%+7.2f%%  ", e);
+	}
 	if (p->interval) {
 		sf_text_band(p->points[k].pi, 6, cell, sizeof cell);
 		fprintf(out, "%-28s", cell);
@@ -280,6 +396,34 @@ print_parts(FILE *out, const sf_prediction *p)
 		fputc('\n', out);
 }
 
+/* Under the table of a grid with its output: the points' scores against
+ * it, as validate reports its held-out rows'. */
+static void
+print_scores(FILE *out, const sf_fitfile *f, const sf_prediction *p)
+{
+	sf_holdout_scores sc;
+
+	if (p->observed == NULL)
+		return;
+	sf_prediction_scores(p, &sc);
+	fputs("\nagainst the grid's ", out);
+	sf_escape_print(out, f->output, 0);
+	if (sc.count == 0) {
+		fputs(": no row has a measured value\n", out);
+		return;
+	}
+	fprintf(out,
+	        ": %zu rows, MAPE %.3g%%, max error %.3g%%, bias %+.3g%%\n",
+	        sc.count, sc.mape, sc.max_ape, sc.bias);
+	if (sc.interval_rows > 0)
+		fprintf(out,
+		        "95%% intervals for a new run: %.3g%% of %zu rows "
+		        "inside, mean half-width %.3g%%, interval score "
+		        "%.3g%%\n",
+		        sc.coverage95, sc.interval_rows, sc.mean_halfwidth_pct,
+		        sc.interval_score);
+}
+
 static int
 print_one(FILE *out, const void *arg)
 {
@@ -299,7 +443,98 @@ print_one(FILE *out, const void *arg)
 			             "an extrapolation\n");
 			break;
 		}
+	print_scores(out, t->f, t->p);
 	print_parts(out, t->p);
+	return SF_OK;
+}
+
+/* The CSV header of one fit's predictions. */
+static void
+csv_head(FILE *out, const one_text *t)
+{
+	const sf_fitfile *f = t->f;
+	const sf_prediction *p = t->p;
+	int first = 1;
+
+	if (t->group != NULL) {
+		sf_text_csv_field(out, "group", first);
+		first = 0;
+	}
+	for (size_t i = 0; i < f->ninputs; i++, first = 0)
+		sf_text_csv_field(out, f->inputs[i].name, first);
+	sf_text_csv_field(out, "time", first);
+	if (p->observed != NULL) {
+		sf_text_csv_field(out, "observed", 0);
+		sf_text_csv_field(out, "error_pct", 0);
+	}
+	if (p->interval) {
+		sf_text_csv_field(out, "interval95_lo", 0);
+		sf_text_csv_field(out, "interval95_hi", 0);
+	}
+	sf_text_csv_field(out, "ci95_lo", 0);
+	sf_text_csv_field(out, "ci95_hi", 0);
+	if (p->bootstrap) {
+		sf_text_csv_field(out, "ci95_bootstrap_lo", 0);
+		sf_text_csv_field(out, "ci95_bootstrap_hi", 0);
+	}
+	for (size_t j = 0; j < f->nterms; j++)
+		sf_text_csv_field(out, f->terms[j].name, 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+}
+
+/* Input i of point k as a CSV field: a text input's value by name. */
+static void
+csv_input(FILE *out, const sf_fitfile *f, size_t i, double x, int first)
+{
+	if (f->inputs[i].levels != NULL && x >= 0 &&
+	    x < (double)f->inputs[i].nlevels)
+		sf_text_csv_field(out, f->inputs[i].levels[(size_t)x], first);
+	else
+		sf_text_csv_number(out, x, first);
+}
+
+/* One fit's predictions as CSV: an sf_run_print_fn. */
+static int
+print_csv_one(FILE *out, const void *arg)
+{
+	const one_text *t = arg;
+	const sf_fitfile *f = t->f;
+	const sf_prediction *p = t->p;
+
+	if (t->header)
+		csv_head(out, t);
+	for (size_t k = 0; k < p->n; k++) {
+		const sf_predict_point *pt = &p->points[k];
+		int first = 1;
+
+		if (t->group != NULL) {
+			sf_text_csv_field(out, t->group, first);
+			first = 0;
+		}
+		for (size_t i = 0; i < f->ninputs; i++, first = 0)
+			csv_input(out, f, i, p->inputs[i * p->n + k], first);
+		sf_text_csv_number(out, pt->time, first);
+		if (p->observed != NULL) {
+			sf_text_csv_number(out, p->observed[k], 0);
+			sf_text_csv_number(out, sf_prediction_error(p, k), 0);
+		}
+		if (p->interval) {
+			sf_text_csv_number(out, pt->pi.lo, 0);
+			sf_text_csv_number(out, pt->pi.hi, 0);
+		}
+		sf_text_csv_number(out, pt->ci.lo, 0);
+		sf_text_csv_number(out, pt->ci.hi, 0);
+		if (p->bootstrap) {
+			sf_text_csv_number(out, pt->boot.lo, 0);
+			sf_text_csv_number(out, pt->boot.hi, 0);
+		}
+		for (size_t j = 0; j < f->nterms; j++)
+			sf_text_csv_number(out, p->terms[j * p->n + k], 0);
+		sf_text_csv_field(
+		    out, sf_prediction_outside(p, k) ? "true" : "false", 0);
+		putc('\n', out);
+	}
 	return SF_OK;
 }
 
@@ -382,36 +617,69 @@ print_average(FILE *out, const void *arg)
 	return SF_OK;
 }
 
+/* Several fits averaged, as CSV: an sf_run_print_fn. */
+static int
+print_csv_average(FILE *out, const void *arg)
+{
+	const average_text *t = arg;
+	const sf_fitfile *const *fits = t->fits, *f = fits[0];
+	const sf_average *avg = t->avg;
+
+	for (size_t i = 0; i < f->ninputs; i++)
+		sf_text_csv_field(out, f->inputs[i].name, i == 0);
+	sf_text_csv_field(out, "time", f->ninputs == 0);
+	sf_text_csv_field(out, "interval95_lo", 0);
+	sf_text_csv_field(out, "interval95_hi", 0);
+	for (size_t i = 0; i < avg->nfits; i++)
+		sf_text_csv_field(out, fits[i]->name, 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+	for (size_t k = 0; k < avg->n; k++) {
+		int outside = 0;
+
+		for (size_t i = 0; i < f->ninputs; i++)
+			csv_input(out, f, i,
+			          avg->each[0]->inputs[i * avg->n + k], i == 0);
+		sf_text_csv_number(out, avg->time[k], f->ninputs == 0);
+		sf_text_csv_number(out, avg->interval[k].lo, 0);
+		sf_text_csv_number(out, avg->interval[k].hi, 0);
+		for (size_t i = 0; i < avg->nfits; i++) {
+			sf_text_csv_number(out, avg->each[i]->points[k].time,
+			                   0);
+			outside |= sf_prediction_outside(avg->each[i], k);
+		}
+		sf_text_csv_field(out, outside ? "true" : "false", 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* The k fits averaged as how says. */
 static int
 average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
              size_t k, sf_average_weights how, sf_run_predict_result *r,
              sf_error *err)
 {
-	double **columns = NULL;
-	int *lines = NULL;
-	size_t n = 0;
+	points pts;
 	int rc;
 
 	for (size_t i = 0; i < k; i++)
 		sf_fitfile_warn(fits[i], s->warn, s->warn_ctx);
 	if (sf_average_check(fits, k, err) != SF_OK)
 		return sf_run_request(err, "%s", err->message);
-	if ((rc = gather_points(fits[0], s, &columns, &n, &lines, err)) !=
-	    SF_OK)
+	if ((rc = gather_points(fits[0], s, &pts, err)) != SF_OK)
 		return rc;
-	rc = sf_average_run(fits, k, how, (const double *const *)columns, n,
-	                    &r->average, err);
-	sf_assign_columns_free(columns, fits[0]->ninputs);
+	rc = sf_average_run(fits, k, how, (const double *const *)pts.columns,
+	                    pts.n, &r->average, err);
 	if (rc != SF_OK) {
-		free(lines);
+		points_clear(&pts, fits[0]->ninputs);
 		return rc == SF_EVALUE ? sf_run_request(err, "%s", err->message)
 		                       : rc;
 	}
 	for (size_t i = 0; i < k && rc == SF_OK; i++)
-		rc = refuse_nonfinite(s, fits[i], r->average->each[i], lines,
-		                      err);
-	free(lines);
+		rc = refuse_nonfinite(s, fits[i], r->average->each[i],
+		                      pts.lines, err);
+	points_clear(&pts, fits[0]->ninputs);
 	if (rc != SF_OK)
 		return rc;
 	for (size_t i = 0; i < k && !s->quiet; i++)
@@ -420,7 +688,8 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 	{
 		average_text t = {fits, s, r->average, how};
 
-		return sf_run_text(print_average, &t, &r->out.text, err);
+		return sf_run_text(s->csv ? print_csv_average : print_average,
+		                   &t, &r->out.text, err);
 	}
 }
 
@@ -447,29 +716,31 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 /* Predict with fit f: *p, and its text in *text. */
 static int
 predict_one(const sf_run_predict_settings *s, const sf_fitfile *f,
-            sf_prediction **p, char **text, sf_error *err)
+            const char *group, int header, sf_prediction **p, char **text,
+            sf_error *err)
 {
-	double **columns = NULL;
-	int *lines = NULL;
-	size_t n = 0;
+	points pts;
 	int rc;
 
 	sf_fitfile_warn(f, s->warn, s->warn_ctx);
-	if ((rc = gather_points(f, s, &columns, &n, &lines, err)) != SF_OK)
+	if ((rc = gather_points(f, s, &pts, err)) != SF_OK)
 		return rc;
-	rc = sf_predict(f, (const double *const *)columns, n, p, err);
-	sf_assign_columns_free(columns, f->ninputs);
-	if (rc == SF_OK)
-		rc = refuse_nonfinite(s, f, *p, lines, err);
-	free(lines);
+	rc = sf_predict(f, (const double *const *)pts.columns, pts.n, p, err);
+	if (rc == SF_OK) {
+		(*p)->observed = pts.observed;
+		pts.observed = NULL;
+		rc = refuse_nonfinite(s, f, *p, pts.lines, err);
+	}
+	points_clear(&pts, f->ninputs);
 	if (rc != SF_OK)
 		return rc;
 	if (!s->quiet)
 		sf_prediction_warn(f, *p, s->warn, s->warn_ctx);
 	{
-		one_text t = {f, *p, s->unit};
+		one_text t = {f, *p, s->unit, group, header};
 
-		return sf_run_text(print_one, &t, text, err);
+		return sf_run_text(s->csv ? print_csv_one : print_one, &t, text,
+		                   err);
 	}
 }
 
@@ -489,9 +760,11 @@ predict_groups(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	for (size_t i = 0; i < set->count && rc == SF_OK; i++) {
 		char *text = NULL;
 
-		rc = predict_one(s, set->fits[i], &r->predictions[i], &text,
-		                 err);
-		if (rc == SF_OK) {
+		rc = predict_one(s, set->fits[i], set->labels[i], i == 0,
+		                 &r->predictions[i], &text, err);
+		if (rc == SF_OK && s->csv)
+			fputs(text, all); /* one table, a group column */
+		else if (rc == SF_OK) {
 			fprintf(all, "%s== group ", i > 0 ? "\n" : "");
 			sf_escape_print(all, set->labels[i], 0);
 			fprintf(all, " ==\n%s", text);
@@ -566,8 +839,8 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	/* A groups file answers for each group it selects; one group
 	 * chosen answers as a plain fit file does. */
 	if (!r->set->grouped || (s->group != NULL && r->set->count == 1))
-		return predict_one(s, r->set->fits[0], &r->predictions[0],
-		                   &r->out.text, err);
+		return predict_one(s, r->set->fits[0], NULL, 1,
+		                   &r->predictions[0], &r->out.text, err);
 	return predict_groups(s, r, err);
 }
 

@@ -13,9 +13,14 @@
  *
  * The points are written as people write them (use/assign.h): each text
  * of at is one point, "NAME=VALUE,..." with a value for every input, then
- * the rows of the grid, a CSV with a column per input.  A point that is
- * not understood is a fault of the request (SF_EREQUEST, its message
- * naming --at); a grid's faults are placed at FILE:LINE:COL.
+ * the rows of the grid, a CSV with a column per input or the data's own
+ * columns read through the fit's inputs (inputs: "NAME=EXPR" overrides,
+ * sf_assign_grid()).  When the grid holds the fit's output (model.output,
+ * read as the fit read it), one fit's prediction carries it as observed
+ * values (use/predict.h), and its text and JSON add each row's error and
+ * the scores against them.  A point that is not understood is a fault of
+ * the request (SF_EREQUEST, its message naming --at or --input); a grid's
+ * faults are placed at FILE:LINE:COL.
  *
  * Ownership: the result owns the fits, predictions, JSON and text; the
  * settings' texts are only read during the call.  Thread safety: one
@@ -45,11 +50,17 @@ typedef struct sf_run_predict_settings {
 	const char *const *at;    /* points, "NAME=VALUE,..." each */
 	size_t nat;
 	const char *grid;           /* a CSV of points; NULL: none */
+	const char *const *inputs;  /* "NAME=EXPR" each: input NAME's */
+	size_t ninputs;             /* column or expression in the grid */
 	sf_average_weights weights; /* of an average */
 	const char *unit;           /* the time's unit in the text's header
 	                               (one of sf_model_units); NULL: the
 	                               fit's data.unit */
 	int json;                   /* 1: build the JSON document too */
+	int csv;                    /* 1: the text is the table as CSV
+	                               (use/text.h): a header line, a line a
+	                               point (a group's points after the
+	                               other's, a group column first) */
 	sf_warn_fn warn;            /* warnings; NULL: none */
 	void *warn_ctx;
 	int quiet; /* 1: warn only that a fit file was written by a later

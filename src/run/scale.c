@@ -400,6 +400,92 @@ print_studies(FILE *out, const void *arg)
 	return SF_OK;
 }
 
+/* One study's table as CSV: every value, the terms' own (not shares). */
+static void
+csv_one(FILE *out, const sf_scale *sc)
+{
+	const sf_fitfile *f = sc->f;
+	const sf_sweep *w = sc->table;
+	const sf_prediction *p = w->pred;
+
+	sf_text_csv_field(out, f->inputs[sc->s.var].name, 1);
+	sf_text_csv_field(out, "time", 0);
+	if (p->interval) {
+		sf_text_csv_field(out, "interval95_lo", 0);
+		sf_text_csv_field(out, "interval95_hi", 0);
+	}
+	sf_text_csv_field(out, p->bootstrap ? "ci95_bootstrap_lo" : "ci95_lo",
+	                  0);
+	sf_text_csv_field(out, p->bootstrap ? "ci95_bootstrap_hi" : "ci95_hi",
+	                  0);
+	if (sc->s.workers) {
+		sf_text_csv_field(out, "speedup", 0);
+		sf_text_csv_field(out, "efficiency", 0);
+	}
+	if (w->cost != NULL)
+		sf_text_csv_field(out, "cost", 0);
+	for (size_t j = 0; j < f->nterms; j++)
+		sf_text_csv_field(out, f->terms[j].name, 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+	for (size_t k = 0; k < w->n; k++) {
+		sf_band band = sf_prediction_band(p, k);
+
+		sf_text_csv_number(out, w->x[k], 1);
+		sf_text_csv_number(out, p->points[k].time, 0);
+		if (p->interval) {
+			sf_text_csv_number(out, p->points[k].pi.lo, 0);
+			sf_text_csv_number(out, p->points[k].pi.hi, 0);
+		}
+		sf_text_csv_number(out, band.lo, 0);
+		sf_text_csv_number(out, band.hi, 0);
+		if (sc->s.workers) {
+			sf_text_csv_number(out, w->speedup[k], 0);
+			sf_text_csv_number(out, w->efficiency[k], 0);
+		}
+		if (w->cost != NULL)
+			sf_text_csv_number(out, w->cost[k], 0);
+		for (size_t j = 0; j < f->nterms; j++)
+			sf_text_csv_number(out, p->terms[j * w->n + k], 0);
+		sf_text_csv_field(
+		    out, sf_prediction_outside(p, k) ? "true" : "false", 0);
+		putc('\n', out);
+	}
+}
+
+/* The studies as CSV (--csv): an sf_run_print_fn; several fits, a time
+ * column per fit (named by its label). */
+static int
+print_csv(FILE *out, const void *arg)
+{
+	const sf_run_scale_result *r = arg;
+	const sf_scale *first = r->studies[0];
+
+	if (r->count == 1) {
+		csv_one(out, first);
+		return SF_OK;
+	}
+	sf_text_csv_field(out, first->f->inputs[first->s.var].name, 1);
+	for (size_t j = 0; j < r->count; j++)
+		sf_text_csv_field(out, r->labels[j], 0);
+	sf_text_csv_field(out, "extrapolated", 0);
+	putc('\n', out);
+	for (size_t k = 0; k < first->table->n; k++) {
+		int outside = 0;
+
+		sf_text_csv_number(out, first->table->x[k], 1);
+		for (size_t j = 0; j < r->count; j++) {
+			const sf_prediction *p = r->studies[j]->table->pred;
+
+			sf_text_csv_number(out, p->points[k].time, 0);
+			outside |= sf_prediction_outside(p, k);
+		}
+		sf_text_csv_field(out, outside ? "true" : "false", 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* ---- the run ------------------------------------------------------------- */
 
 /* Every fit of every file: a groups file (from fit --by) gives each group
@@ -620,6 +706,10 @@ sf_run_scale(const sf_run_scale_settings *s, sf_run_scale_result **out,
 		free(r);
 		return sf_run_request(err, "no fit file to study");
 	}
+	if (s->json && s->csv) {
+		free(r);
+		return sf_run_request(err, "--json and --csv: choose one");
+	}
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	if ((rc = run_studies(s, r, err)) != SF_OK)
@@ -633,7 +723,8 @@ sf_run_scale(const sf_run_scale_settings *s, sf_run_scale_result **out,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto fail;
 	}
-	if ((rc = sf_run_text(print_studies, r, &r->out.text, err)) != SF_OK)
+	if ((rc = sf_run_text(s->csv ? print_csv : print_studies, r,
+	                      &r->out.text, err)) != SF_OK)
 		goto fail;
 	*out = r;
 	return SF_OK;

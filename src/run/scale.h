@@ -49,6 +49,8 @@ typedef struct sf_run_scale_settings {
 	const char *data;         /* measurements for the chart (a CSV);
 	                             needs a chart */
 	int json;                 /* 1: build the JSON document too */
+	int csv;                  /* 1: the text is the table as CSV
+	                             (use/text.h) */
 	sf_warn_fn warn;          /* warnings; NULL: none */
 	void *warn_ctx;
 	int quiet; /* 1: warn only that a fit file was written by a later

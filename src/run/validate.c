@@ -2,12 +2,14 @@
  * validate.c (run/) - the pipeline of `scalefit validate`, and its text.
  */
 #include "run/validate.h"
+#include "use/text.h"
 #include "base/escape.h"
 #include "fit/ensemble.h"
 #include "fit/tune.h"
 #include "use/report.h"
 #include "use/validation.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +251,54 @@ print_text(FILE *out, const void *arg)
 	return print_levels(out, v);
 }
 
+/* Every predicted row as CSV (--csv): an sf_run_print_fn, the names of
+ * the JSON's predictions. */
+static int
+print_csv(FILE *out, const void *arg)
+{
+	const validation *v = arg;
+	const sf_dataset *d = v->d;
+	const sf_holdout *h = v->h;
+	static const char *const head[] = {"row", "line", "fold"};
+	static const char *const tail[] = {"observed",      "predicted",
+	                                   "error_pct",     "interval95_lo",
+	                                   "interval95_hi", "distance"};
+
+	for (size_t k = 0; k < 3; k++)
+		sf_text_csv_field(out, head[k], k == 0);
+	for (size_t i = 0; i < d->ninputs; i++)
+		sf_text_csv_field(out, d->inputs[i].name, 0);
+	for (size_t k = 0; k < 6; k++)
+		sf_text_csv_field(out, tail[k], 0);
+	putc('\n', out);
+	for (size_t r = 0; r < d->rows; r++) {
+		double y = d->output[r], f = h->predicted[r];
+
+		if (h->fold[r] == SF_FOLD_TRAIN || isnan(f))
+			continue;
+		fprintf(out, "%zu,%d,%d", r, d->lines[r], h->fold[r]);
+		for (size_t i = 0; i < d->ninputs; i++) {
+			const sf_dataset_input *in = &d->inputs[i];
+			double x = in->values[r];
+
+			if (in->levels != NULL)
+				sf_text_csv_field(out, in->levels[(size_t)x],
+				                  0);
+			else
+				sf_text_csv_number(out, x, 0);
+		}
+		sf_text_csv_number(out, y, 0);
+		sf_text_csv_number(out, f, 0);
+		sf_text_csv_number(out, 100 * (f - y) / y, 0);
+		sf_text_csv_number(out, h->lo95 != NULL ? h->lo95[r] : NAN, 0);
+		sf_text_csv_number(out, h->lo95 != NULL ? h->hi95[r] : NAN, 0);
+		sf_text_csv_number(
+		    out, h->distance != NULL ? h->distance[r] : NAN, 0);
+		putc('\n', out);
+	}
+	return SF_OK;
+}
+
 /* The name of the way s holds rows out. */
 static const char *
 method_of(const sf_run_validate_settings *s)
@@ -290,7 +340,8 @@ validate_one(const sf_run_validate_settings *s, const sf_model *m,
 	{
 		validation v = {m, data, h, s->train, method, 0, NULL, NULL};
 
-		rc = sf_run_text(print_text, &v, &out->text, err);
+		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
+		                 &out->text, err);
 	}
 done:
 	free(fold);
@@ -407,7 +458,8 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 		                s->train,       method_of(s),      k,
 		                r->members,     r->member_holdouts};
 
-		rc = sf_run_text(print_text, &v, &r->out.text, err);
+		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
+		                 &r->out.text, err);
 	}
 	return rc;
 }
@@ -449,6 +501,9 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 		return sf_error_set(err, SF_EREQUEST,
 		                    "validate needs exactly one of --train "
 		                    "EXPR, --kfold K and --loo");
+	if (s->csv && s->json)
+		return sf_error_set(err, SF_EREQUEST,
+		                    "--json and --csv: choose one");
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->method = method_of(s);
@@ -470,7 +525,11 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 	}
 	rc = sf_run_data_prepare(set, &s->data, &s->options, s->warn,
 	                         s->warn_ctx, &r->model, &r->problem, err);
-	if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
+	if (rc == SF_OK && s->csv && sf_run_data_grouped(r->model, &s->data))
+		rc = sf_error_set(err, SF_EREQUEST,
+		                  "--csv prints one table: not with groups "
+		                  "(--by, or the model's by:)");
+	else if (rc == SF_OK && sf_run_data_grouped(r->model, &s->data)) {
 		sf_fleet_job job = {
 		    s, r->model, r->problem.formula,
 		    sf_fit_settings_effective(r->model, &s->options).seed};

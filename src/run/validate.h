@@ -36,6 +36,8 @@ typedef struct sf_run_validate_settings {
 	size_t kfold;           /* K-fold cross-validation, K >= 2 */
 	int loo;                /* leave one configuration out */
 	int json;               /* 1: build the JSON document too */
+	int csv;                /* 1: the text is every predicted row as CSV
+	                           (use/text.h); not with groups */
 	sf_warn_fn warn;        /* warnings; NULL: none */
 	void *warn_ctx;
 } sf_run_validate_settings;

@@ -5,6 +5,7 @@
 
 #include "base/number.h"
 #include "base/suggest.h"
+#include "input/dataset.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -212,49 +213,152 @@ read_column(const sf_fitfile *f, size_t i, const sf_table *t, size_t col,
 	return SF_OK;
 }
 
+/* A grid without the column of input i's own name: "no column 'p' for
+ * input p", with the nearest column. */
+static int
+no_input_column(const sf_fitfile *f, size_t i, const sf_table *t, sf_error *err)
+{
+	const char *name = f->inputs[i].name;
+	size_t near = sf_table_column_nearest(t, name);
+	int line, column;
+
+	sf_table_column_position(t, 0, &line, &column);
+	if (near != SF_CSV_NONE)
+		return sf_error_at(err, SF_ENAME, sf_table_file(t), line, 0,
+		                   "no column '%s' for input %s; did you mean "
+		                   "'%s'?",
+		                   name, name, sf_table_column_name(t, near));
+	return sf_error_at(err, SF_ENAME, sf_table_file(t), line, 0,
+	                   "no column '%s' for input %s (a grid has a column "
+	                   "per input, or the data's columns)",
+	                   name, name);
+}
+
+/* Error e of evaluating input i's text over grid t (from: "--input", or
+ * NULL for the fit's inputs), placed at the grid's header: a column it
+ * lacks named with the nearest one. */
+static int
+mapped_error(const sf_fitfile *f, size_t i, const char *text, const char *from,
+             const sf_table *t, const sf_error *e, sf_error *err)
+{
+	const char *name = f->inputs[i].name, *q;
+	char missing[ITEM_MAX] = "", hint[ITEM_MAX + 32] = "";
+	char own[ITEM_MAX + 32] = "";
+	size_t near;
+	int line, column;
+
+	sf_table_column_position(t, 0, &line, &column);
+	if (e->code != SF_ENAME ||
+	    strncmp(e->message, "unknown name '", 14) != 0 ||
+	    (q = strchr(e->message + 14, '\'')) == NULL)
+		return sf_error_at(
+		    err, e->code, sf_table_file(t), line, 0,
+		    "input %s (%s = %s in %s): %s", name, name, text,
+		    from != NULL ? from : "the fit's inputs", e->message);
+	snprintf(missing, sizeof missing, "%.*s", (int)(q - (e->message + 14)),
+	         e->message + 14);
+	if ((near = sf_table_column_nearest(t, missing)) == SF_CSV_NONE &&
+	    from == NULL)
+		near = sf_table_column_nearest(t, name);
+	if (near != SF_CSV_NONE)
+		snprintf(hint, sizeof hint, "; did you mean '%s'?",
+		         sf_table_column_name(t, near));
+	if (from == NULL)
+		snprintf(own, sizeof own, "'%s' for input %s, nor ", name,
+		         name);
+	return sf_error_at(err, SF_ENAME, sf_table_file(t), line, 0,
+	                   "no column %s'%s' (%s = %s in %s)%s", own, missing,
+	                   name, text, from != NULL ? from : "the fit's inputs",
+	                   hint);
+}
+
+/* Input i's values from its text over grid t, as fit read them from the
+ * data (from: "--input", or NULL for the fit's inputs): a column of that name
+ * whole (a text input's values translated to the fit's codes), else the
+ * expression over the grid's numeric columns. */
+static int
+mapped_column(const sf_fitfile *f, size_t i, const char *text, const char *from,
+              const sf_table *t, double *out, sf_error *err)
+{
+	size_t col = sf_dataset_named_column(t, text), rows = sf_table_rows(t);
+	char message[SF_ERROR_MESSAGE_MAX];
+	sf_error e;
+	int rc;
+
+	if (col != SF_CSV_NONE)
+		return read_column(f, i, t, col, out, err);
+	if (f->inputs[i].levels != NULL) {
+		e.code = SF_ENAME;
+		snprintf(e.message, sizeof e.message, "unknown name '%s'",
+		         text);
+		return mapped_error(f, i, text, from, t, &e, err);
+	}
+	if ((rc = sf_dataset_eval_table(t, text, out, &e)) != SF_OK)
+		return rc == SF_ENOMEM
+		           ? sf_error_set(err, rc, "out of memory")
+		           : mapped_error(f, i, text, from, t, &e, err);
+	for (size_t r = 0; r < rows; r++)
+		if (!isfinite(out[r])) {
+			snprintf(message, sizeof message,
+			         "input %s (%s = %s in %s) is %s on this row",
+			         f->inputs[i].name, f->inputs[i].name, text,
+			         from != NULL ? from : "the fit's inputs",
+			         isnan(out[r]) ? "not a number (an empty cell?)"
+			                       : "infinite");
+			return row_error(t, r, SF_EVALUE, message, err);
+		}
+	return SF_OK;
+}
+
+/* Input i's values from grid t into out: the column of its name, unless
+ * exprs gives it a text; else its text (exprs', or the fit's inputs'). */
+static int
+grid_column(const sf_fitfile *f, size_t i, const sf_table *t,
+            const char *const *exprs, double *out, sf_error *err)
+{
+	const sf_fitfile_input *in = &f->inputs[i];
+	const char *text = in->column != NULL ? in->column : in->name;
+	const char *from = NULL;
+	size_t col = sf_table_column_find(t, in->name);
+
+	if (exprs != NULL && exprs[i] != NULL) {
+		text = exprs[i];
+		from = "--input";
+	} else if (col != SF_CSV_NONE)
+		return read_column(f, i, t, col, out, err);
+	else if (strcmp(text, in->name) == 0)
+		return no_input_column(f, i, t, err);
+	return mapped_column(f, i, text, from, t, out, err);
+}
+
 int
-sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
-                sf_error *err)
+sf_assign_grid(const sf_fitfile *f, const sf_table *t, const char *const *exprs,
+               double ***columns, sf_error *err)
 {
 	size_t rows = sf_table_rows(t);
 	double **out = calloc(f->ninputs + 1, sizeof *out);
-	int line, column, rc;
+	int rc;
 
 	*columns = NULL;
 	if (out == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	sf_table_column_position(t, 0, &line, &column);
 	for (size_t i = 0; i < f->ninputs; i++) {
-		const char *name = f->inputs[i].name;
-		size_t col = sf_table_column_find(t, name);
-
-		if (col == SF_CSV_NONE) {
-			size_t near = sf_table_column_nearest(t, name);
-
-			if (near != SF_CSV_NONE)
-				sf_error_at(
-				    err, SF_ENAME, sf_table_file(t), line, 0,
-				    "no column '%s' for input %s; did "
-				    "you mean '%s'?",
-				    name, name, sf_table_column_name(t, near));
-			else
-				sf_error_at(err, SF_ENAME, sf_table_file(t),
-				            line, 0,
-				            "no column '%s' for input %s "
-				            "(a grid has a column per input)",
-				            name, name);
-			sf_assign_columns_free(out, f->ninputs);
-			return SF_ENAME;
-		}
 		if ((out[i] = malloc((rows + 1) * sizeof *out[i])) == NULL) {
 			sf_assign_columns_free(out, f->ninputs);
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
 		}
-		if ((rc = read_column(f, i, t, col, out[i], err)) != SF_OK) {
+		if ((rc = grid_column(f, i, t, exprs, out[i], err)) != SF_OK) {
 			sf_assign_columns_free(out, f->ninputs);
 			return rc;
 		}
 	}
 	*columns = out;
 	return SF_OK;
+}
+
+int
+sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
+                sf_error *err)
+{
+	return sf_assign_grid(f, t, NULL, columns, err);
 }

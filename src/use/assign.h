@@ -45,13 +45,25 @@ int sf_assign_parse(const sf_fitfile *f, const char *text, double *values,
                     unsigned char *given, sf_error *err);
 
 /*
- * The points of a CSV grid whose columns are named after the inputs
- * (other columns are ignored): *columns gets f->ninputs new arrays of
+ * The points of a CSV grid: *columns gets f->ninputs new arrays of
  * sf_table_rows(t) values each (free with sf_assign_columns_free()).
- * Returns SF_OK, or SF_ENAME (a missing column, an unknown text value),
- * SF_ETYPE (text in a numeric input's column), SF_EVALUE (an empty cell),
- * SF_ENOMEM, with err at FILE:LINE:COL.
+ * Input i takes the grid's column of its own name, or else, as fit read it
+ * from the data, its text: exprs[i] when exprs and it are not NULL (an
+ * --input override, which the column of its name does not outrank), else
+ * the fit's model.inputs entry: a column of that name whole (a text
+ * input's values translated to the fit's codes), or an expression over the
+ * grid's numeric columns (input/dataset.h).  So a grid is a column per
+ * input, the data's own columns, or both.  Other columns are ignored.
+ * Returns SF_OK, or SF_ENAME (a missing column, named with the nearest one
+ * and the input's text; an unknown text value), SF_ETYPE (text in a
+ * numeric input's column), SF_EVALUE (an empty cell; a value that is not a
+ * number), SF_ESYNTAX (a bad --input expression), SF_ENOMEM, with err at
+ * FILE:LINE:COL.
  */
+int sf_assign_grid(const sf_fitfile *f, const sf_table *t,
+                   const char *const *exprs, double ***columns, sf_error *err);
+
+/* sf_assign_grid() with the fit's own inputs (exprs NULL). */
 int sf_assign_table(const sf_fitfile *f, const sf_table *t, double ***columns,
                     sf_error *err);
 

@@ -40,6 +40,47 @@ by_level_json(const sf_compare_candidate *c)
 	return o;
 }
 
+/* The comparison's object around the candidates' list (consumed): the
+ * ranking keys only when asked for (--rank) or by --train, so that the
+ * document of a plain comparison is as it always was.  NULL when out of
+ * memory. */
+static json_t *
+comparison_object(const sf_compare *cmp, json_t *list)
+{
+	json_t *o = json_pack(
+	    "{s:I, s:o}", "kfold", (json_int_t)cmp->s.kfold, "train",
+	    cmp->s.train != NULL ? json_string(cmp->s.train) : json_null());
+	int ok = o != NULL;
+
+	if (o != NULL &&
+	    (cmp->s.rank != SF_COMPARE_RANK_DEFAULT || cmp->s.train != NULL)) {
+		sf_json_put(o, "ranked_by",
+		            json_string(sf_compare_ranking_get(
+		                            sf_compare_rank_used(cmp))
+		                            ->name),
+		            &ok);
+		sf_json_put(o, "ranked_because",
+		            json_string(cmp->s.rank != SF_COMPARE_RANK_DEFAULT
+		                            ? "--rank"
+		                            : "--train"),
+		            &ok);
+	}
+	if (o != NULL) {
+		sf_json_put(o, "same_rows",
+		            json_boolean(sf_compare_other_row_set(cmp) == 0),
+		            &ok);
+		sf_json_put(o, "comparable",
+		            json_boolean(sf_compare_other_rows(cmp) == 0), &ok);
+		sf_json_put(o, "candidates", json_incref(list), &ok);
+	}
+	json_decref(list);
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *
 sf_comparison_json(const sf_compare *cmp)
 {
@@ -83,13 +124,10 @@ sf_comparison_json(const sf_compare *cmp)
 	}
 	if (list == NULL)
 		return NULL;
-	root = json_pack(
-	    "{s:s, s:{s:I, s:o, s:b, s:b, s:o}}", "scalefit_version",
-	    PACKAGE_VERSION, "comparison", "kfold", (json_int_t)cmp->s.kfold,
-	    "train",
-	    cmp->s.train != NULL ? json_string(cmp->s.train) : json_null(),
-	    "same_rows", sf_compare_other_row_set(cmp) == 0, "comparable",
-	    sf_compare_other_rows(cmp) == 0, "candidates", list);
+	if ((root = json_pack("{s:s, s:o}", "scalefit_version", PACKAGE_VERSION,
+	                      "comparison", comparison_object(cmp, list))) ==
+	    NULL)
+		return NULL;
 	/* Exact fits: their aicc is null (-inf) and they share the weight;
 	 * the note says so (only then: other documents are unchanged). */
 	if (root != NULL && sf_compare_exact(cmp) > 0 &&

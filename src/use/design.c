@@ -182,13 +182,16 @@ sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
 size_t
 sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
                const sf_design_point *cand, size_t n, double budget,
-               size_t max_runs, size_t *order, sf_design_gain *after)
+               size_t max_runs, double min_narrowing, size_t *order,
+               sf_design_gain *after, int *small)
 {
 	unsigned char *used = calloc(n + 1, 1);
 	sf_design_gain here, g;
 	size_t runs = 0;
 	state s;
 
+	if (small != NULL)
+		*small = 0;
 	if (used == NULL || state_init(&s, fit) != SF_OK) {
 		free(used);
 		return (size_t)-1;
@@ -197,25 +200,33 @@ sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
 	target_interval(fit, &s, target, dot(fit, &s, target->grad, s.a),
 	                &here);
 	while (runs < max_runs) {
-		size_t best = n;
+		size_t best = n, affordable = 0;
 		double best_rate = -INFINITY;
 
 		for (size_t i = 0; i < n; i++) {
-			double rate;
+			double rate, narrowing;
 
 			if (used[i] || !(cand[i].cost <= budget))
 				continue;
+			affordable++;
 			measure(fit, &s, target, &cand[i], 0, &g);
-			rate = (here.halfwidth_pct - g.halfwidth_pct) /
-			       (cand[i].cost > 0 ? cand[i].cost : 1);
+			narrowing = here.halfwidth_pct - g.halfwidth_pct;
+			if (min_narrowing > 0 &&
+			    !(narrowing >= min_narrowing * here.halfwidth_pct))
+				continue;
+			rate =
+			    narrowing / (cand[i].cost > 0 ? cand[i].cost : 1);
 			/* ties to the earlier candidate: deterministic */
 			if (rate > best_rate) {
 				best_rate = rate;
 				best = i;
 			}
 		}
-		if (best == n)
+		if (best == n) {
+			if (small != NULL)
+				*small = affordable > 0;
 			break;
+		}
 		measure(fit, &s, target, &cand[best], 1, &here);
 		used[best] = 1;
 		budget -= cand[best].cost;
@@ -450,6 +461,18 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 	}
 }
 
+/* The target's interval of noise alone, and its share of today's. */
+static void
+noise_floor(const next_work *w, sf_next *x)
+{
+	double lo, hi, ratio;
+
+	sf_interval_at(w->df.error, w->tp.time, 0, 0, &lo, &hi);
+	x->noise_pct = 100 * (hi - lo) / (2 * fabs(w->tp.time));
+	ratio = x->noise_pct / x->now.halfwidth_pct;
+	x->noise_share = isfinite(ratio) ? ratio * ratio : NAN;
+}
+
 int
 sf_next_run(const sf_fitfile *f, const double *target,
             const double *const *columns, size_t n, double budget,
@@ -490,9 +513,12 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	if ((rc = sf_design_rank(&w.df, &w.tp, w.cp, n, &x->now, x->gains,
 	                         err)) != SF_OK)
 		goto done;
-	if ((x->nplan = sf_design_plan(&w.df, &w.tp, w.cp, n, budget, max_runs,
-	                               x->plan, x->after)) == (size_t)-1)
+	if ((x->nplan = sf_design_plan(
+	         &w.df, &w.tp, w.cp, n, budget, max_runs,
+	         isfinite(budget) ? SF_DESIGN_MIN_NARROWING : 0, x->plan,
+	         x->after, &x->plan_small)) == (size_t)-1)
 		goto oom;
+	noise_floor(&w, x);
 	if (rank_candidates(x) != SF_OK)
 		goto oom;
 	*out = x;
@@ -507,6 +533,12 @@ done:
 	sf_next_free(x);
 	next_work_free(&w);
 	return rc;
+}
+
+int
+sf_next_all_noise(const sf_next *x)
+{
+	return x->noise_share >= SF_DESIGN_NOISE_SHARE;
 }
 
 /* One point's inputs as a JSON object (a text input by its value). */
@@ -603,6 +635,18 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 	sf_json_put(
 	    root, "budget",
 	    isfinite(x->budget) ? sf_json_number(x->budget) : json_null(), &ok);
+	/* Only when they speak: other documents are as they were. */
+	if (sf_next_all_noise(x)) {
+		sf_json_put(root, "noise_halfwidth_pct",
+		            sf_json_number(x->noise_pct), &ok);
+		sf_json_put(root, "noise_share", sf_json_number(x->noise_share),
+		            &ok);
+	}
+	if (isfinite(x->budget))
+		sf_json_put(root, "min_narrowing_pct",
+		            sf_json_number(100 * SF_DESIGN_MIN_NARROWING), &ok);
+	if (x->plan_small)
+		sf_json_put(root, "plan_stopped_small", json_true(), &ok);
 	if (!ok) {
 		json_decref(root);
 		return NULL;

@@ -78,14 +78,27 @@ int sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
 /*
  * A plan within budget: up to max_runs candidates (indices into cand, in
  * the order to run them) chosen greedily by the narrowing per unit of cost
- * among those the rest of the budget affords; a candidate may be chosen
- * once.  after[k] is the target's interval after the first k + 1 runs.
- * Returns the number of runs planned (0 when none is affordable), or
- * (size_t)-1 when out of memory.
+ * among those the rest of the budget affords and that narrow the target's
+ * half-width by at least min_narrowing of it (a fraction; 0: any); a
+ * candidate may be chosen once.  after[k] is the target's interval after
+ * the first k + 1 runs.  *small (may be NULL) becomes 1 when the plan
+ * stopped because every run the budget still affords narrows less than
+ * min_narrowing.  Returns the number of runs planned (0 when none is
+ * affordable), or (size_t)-1 when out of memory.
  */
 size_t sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
                       const sf_design_point *cand, size_t n, double budget,
-                      size_t max_runs, size_t *order, sf_design_gain *after);
+                      size_t max_runs, double min_narrowing, size_t *order,
+                      sf_design_gain *after, int *small);
+
+/* With a budget, a run is planned only when it narrows the target's
+ * interval by at least this fraction of its half-width (1%). */
+#define SF_DESIGN_MIN_NARROWING 0.01
+
+/* The target's interval is nearly all noise when the scatter of runs is at
+ * least this share of its variance (the squared ratio of the interval of
+ * noise alone to today's): no run will narrow it much. */
+#define SF_DESIGN_NOISE_SHARE 0.9
 
 /*
  * `scalefit next`: for fit f (which must carry its error model, FIT.json's
@@ -123,6 +136,12 @@ typedef struct sf_next {
 	size_t *plan;          /* nplan candidate indices, in order */
 	sf_design_gain *after; /* nplan: the target after each of them */
 	double budget;
+	int plan_small;     /* the plan stopped at runs narrowing less than
+	                       SF_DESIGN_MIN_NARROWING (with a budget) */
+	double noise_pct;   /* the half-width of noise alone at the target
+	                       (no constants' or model error), % */
+	double noise_share; /* (noise_pct / now.halfwidth_pct)^2: its share
+	                       of today's interval (NaN when unknown) */
 } sf_next;
 
 /*
@@ -137,6 +156,10 @@ int sf_next_run(const sf_fitfile *f, const double *target,
 
 /* Release x.  Accepts NULL. */
 void sf_next_free(sf_next *x);
+
+/* 1 when the target's interval is nearly all noise (x->noise_share at
+ * least SF_DESIGN_NOISE_SHARE): no run will narrow it much. */
+int sf_next_all_noise(const sf_next *x);
 
 /* The JSON document of `scalefit next --json` (scalefit(1)), at most top
  * ranked candidates; NULL when out of memory. */

@@ -7,6 +7,7 @@
 
 #include "solve/covariance.h"
 #include "use/json.h"
+#include "use/validation.h"
 #include "use/report.h"
 
 #include <math.h>
@@ -24,6 +25,7 @@ sf_prediction_free(sf_prediction *p)
 	free(p->terms);
 	free(p->gradient);
 	free(p->range);
+	free(p->observed);
 	free(p);
 }
 
@@ -454,6 +456,40 @@ sf_prediction_nonfinite(const sf_fitfile *f, const sf_prediction *p,
 	return p->n;
 }
 
+double
+sf_prediction_error(const sf_prediction *p, size_t k)
+{
+	double y, e;
+
+	if (p->observed == NULL)
+		return NAN;
+	y = p->observed[k];
+	e = 100 * (p->points[k].time - y) / y;
+	return isfinite(e) ? e : NAN;
+}
+
+/* Point k as a scored row: an sf_score_row_fn. */
+static int
+scored_point(const void *ctx, size_t k, double *y, double *f, double *lo,
+             double *hi)
+{
+	const sf_prediction *p = ctx;
+
+	if (isnan(sf_prediction_error(p, k)))
+		return 0;
+	*y = p->observed[k];
+	*f = p->points[k].time;
+	*lo = p->interval ? p->points[k].pi.lo : NAN;
+	*hi = p->interval ? p->points[k].pi.hi : NAN;
+	return 1;
+}
+
+void
+sf_prediction_scores(const sf_prediction *p, sf_holdout_scores *out)
+{
+	sf_scores_rows(p->observed != NULL ? p->n : 0, scored_point, p, out);
+}
+
 void
 sf_prediction_level_json(json_t *o, const sf_fitfile *f, const sf_prediction *p,
                          int *ok)
@@ -540,6 +576,12 @@ write_point(FILE *out, const void *ctx, size_t k, int depth)
 		sf_json_writer_number(&w, p->terms[j * p->n + k]);
 	}
 	sf_json_writer_close(&w, '}');
+	if (p->observed != NULL) {
+		sf_json_writer_next(&w, "observed");
+		sf_json_writer_number(&w, p->observed[k]);
+		sf_json_writer_next(&w, "error_pct");
+		sf_json_writer_number(&w, sf_prediction_error(p, k));
+	}
 	sf_json_writer_next(&w, "extrapolated");
 	sf_json_writer_bool(&w, sf_prediction_outside(p, k));
 	sf_json_writer_next(&w, "outside");
@@ -563,6 +605,15 @@ sf_prediction_head_json(json_t *o, const sf_fitfile *f, const sf_prediction *p)
 	sf_json_put(o, "model", json_string(f->name), &ok);
 	sf_json_put(o, "output", json_string(f->output), &ok);
 	sf_prediction_level_json(o, f, p, &ok);
+	if (p->observed != NULL) {
+		json_t *scores = json_object();
+		sf_holdout_scores s;
+
+		sf_prediction_scores(p, &s);
+		if (scores != NULL)
+			sf_validation_scores_json(scores, &s, &ok);
+		sf_json_put(o, "observed_scores", scores, &ok);
+	}
 	return ok ? SF_OK : SF_ENOMEM;
 }
 

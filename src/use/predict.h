@@ -34,6 +34,7 @@
 #define SF_PREDICT_H
 
 #include "base/error.h"
+#include "fit/validate.h"
 #include "use/fitfile.h"
 
 #include <jansson.h>
@@ -106,6 +107,10 @@ typedef struct sf_prediction {
 	                         at j * n + k */
 	unsigned char *range; /* ninputs x n: enum sf_predict_range */
 	double t;             /* the t quantile of the delta-method band */
+	double *observed;     /* n: the output measured at each point (a
+	                         grid's output column; NaN where none), or
+	                         NULL when there is none (set by the caller;
+	                         sf_prediction_free() frees it) */
 } sf_prediction;
 
 /*
@@ -140,6 +145,20 @@ int sf_prediction_outside(const sf_prediction *p, size_t k);
 sf_band sf_prediction_band(const sf_prediction *p, size_t k);
 
 /*
+ * The error of point k against its observed value, 100 (time - y) / y, or
+ * NaN when it has none (no observed values, an empty cell, y = 0).
+ */
+double sf_prediction_error(const sf_prediction *p, size_t k);
+
+/*
+ * The scores of p's points against their observed values, as a
+ * validation's held-out rows are scored (fit/validate.h: MAPE, max error,
+ * bias; coverage of the new-run interval, its mean half-width and the
+ * interval score), over the points with an error (NaN where none).
+ */
+void sf_prediction_scores(const sf_prediction *p, sf_holdout_scores *out);
+
+/*
  * Warn through warn (nothing when NULL) of every point of p that lies
  * outside the fitted ranges, one warning at f's path per point: "point 2
  * lies outside the fitted range (p = 32 > 16): the prediction is an
@@ -166,9 +185,12 @@ void sf_prediction_bands_json(json_t *o, const sf_prediction *p, size_t k,
 
 /*
  * The JSON document of `scalefit predict --json`: fit, model, output,
- * level_percent, dof, t, bootstrap_samples, and per point its inputs (a
- * text input by name), time, stderr, bands, terms, extrapolated and the
- * inputs outside their fitted range.  NULL when out of memory.  One tree:
+ * level_percent, dof, t, bootstrap_samples, with observed values the
+ * scores against them ("observed_scores": sf_prediction_scores() with
+ * use/validation.h's keys), and per point its inputs (a text input by
+ * name), time, stderr, bands, terms, extrapolated, the inputs outside
+ * their fitted range and, with observed values, "observed" and
+ * "error_pct" (sf_prediction_error()).  NULL when out of memory.  One tree:
  * for many points write it with sf_prediction_write_json().
  */
 json_t *sf_prediction_json(const sf_fitfile *f, const sf_prediction *p);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -81,4 +82,42 @@ sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
 
 	if (unit != NULL && n < size)
 		snprintf(out + n, size - n, " (%s)", unit);
+}
+
+void
+sf_text_csv_field(FILE *out, const char *text, int first)
+{
+	size_t n = strlen(text);
+	char *escaped = malloc(4 * n + 1);
+
+	if (!first)
+		putc(',', out);
+	if (escaped == NULL) { /* out of memory: still a field */
+		sf_escape_print(out, "", 0);
+		return;
+	}
+	sf_escape(escaped, 4 * n + 1, text, 0);
+	n = strlen(escaped);
+	if (strpbrk(escaped, ",\"") == NULL &&
+	    (n == 0 || (escaped[0] != ' ' && escaped[n - 1] != ' '))) {
+		fputs(escaped, out);
+	} else {
+		putc('"', out);
+		for (const char *c = escaped; *c != '\0'; c++) {
+			if (*c == '"')
+				putc('"', out);
+			putc(*c, out);
+		}
+		putc('"', out);
+	}
+	free(escaped);
+}
+
+void
+sf_text_csv_number(FILE *out, double x, int first)
+{
+	if (!first)
+		putc(',', out);
+	if (isfinite(x))
+		fprintf(out, "%.17g", x);
 }

@@ -15,6 +15,7 @@
 #include "use/predict.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The width of a column headed name: its length escaped, but at least
  * least. */
@@ -39,5 +40,18 @@ void sf_text_noise(const sf_fitfile *f, char *out, size_t size);
  * (one of s, ms, min, h) is not NULL: "epoch_time (min)". */
 void sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
                          size_t size);
+
+/*
+ * The tables as CSV (--csv on predict, scale, validate and compare): a
+ * field, after a comma unless first.  Text is escaped as above (a control
+ * character, a line break included, becomes a visible escape), then
+ * quoted as RFC 4180 asks when it holds a comma, a double quote or a
+ * leading or trailing blank: in double quotes, each double quote doubled.
+ * A number is written with 17 significant digits ("%.17g", as the JSON
+ * documents), and as an empty field when it is not finite (no value).
+ * Lines end with a line feed.
+ */
+void sf_text_csv_field(FILE *out, const char *text, int first);
+void sf_text_csv_number(FILE *out, double x, int first);
 
 #endif /* SF_TEXT_H */

@@ -31,6 +31,16 @@ interval_scores_json(json_t *o, const sf_holdout_scores *s, int *ok)
 	sf_json_put(o, "interval_score", sf_json_number(s->interval_score), ok);
 }
 
+void
+sf_validation_scores_json(json_t *o, const sf_holdout_scores *s, int *ok)
+{
+	sf_json_put(o, "rows", json_integer((json_int_t)s->count), ok);
+	sf_json_put(o, "mape", sf_json_number(s->mape), ok);
+	sf_json_put(o, "max_ape", sf_json_number(s->max_ape), ok);
+	sf_json_put(o, "bias", sf_json_number(s->bias), ok);
+	interval_scores_json(o, s, ok);
+}
+
 /* The scores by value of every input with 2 to SF_HOLDOUT_LEVELS_MAX
  * held-out values. */
 static json_t *

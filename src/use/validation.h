@@ -33,6 +33,11 @@
 void sf_validation_value(const sf_dataset_input *in, double v, char *buf,
                          size_t size);
 
+/* Scores s as members of o: "rows", "mape", "max_ape", "bias" and the
+ * interval scores "interval_rows", "coverage95", "mean_halfwidth_pct",
+ * "interval_score" (null where NaN).  A failure clears *ok (json.h). */
+void sf_validation_scores_json(json_t *o, const sf_holdout_scores *s, int *ok);
+
 /* The document of holdout h of model m over d, made by method ("split",
  * "kfold" or "leave-one-configuration-out") with condition train (NULL
  * but for a split); NULL when out of memory. */
