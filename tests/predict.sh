@@ -586,6 +586,9 @@ expect 0 '^  fitted  *8 rows' "plot --group draws one group" \
 "$SCALEFIT" fit "$srcdir/tests/data/ensemble/two.yaml" -q -o "$work/ens.json" >/dev/null 2>&1
 expect 0 '^  fitted  *224 rows  MAPE' "plot of an ensemble: its formulas' rows" \
 	-- plot "$work/ens.json" -o "$work/ens.svg"
+expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: predict it alone" \
+	"predict refuses to average an ensemble with another fit" \
+	-- predict "$work/cand-generic.json" "$work/ens.json" --at p=8,b=16,n=256000
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
 	-- plot "$work/broken.json" -o "$work/x.svg"

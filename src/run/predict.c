@@ -578,8 +578,8 @@ print_average(FILE *out, const void *arg)
 		    out, fits[i]->name[0] ? fits[i]->name : fits[i]->path, 0);
 		fprintf(out, " %.3f", avg->weight[i]);
 	}
-	fprintf(out, "\ntime: the median, and the 95%% interval for a new run, "
-	             "of the mixture of\neach fit's\n\n");
+	fprintf(out, "\ntime: the median of the fits' weighted mixture, and "
+	             "its 95%% interval for a new run\n\n");
 	for (size_t i = 0; i < f->ninputs; i++)
 		fprintf(out, "%*s  ", sf_text_width(f->inputs[i].name, 8),
 		        f->inputs[i].name);
@@ -693,6 +693,33 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 	}
 }
 
+/* SF_OK when the fit file at path (text: its text, or NULL) is one plain
+ * fit, which an average takes; else why not, as a request error. */
+static int
+check_averaged(const char *path, const char *text, sf_error *err)
+{
+	sf_fitfile_set *set = NULL;
+	int rc = sf_fitfile_load_groups_text(path, text, NULL,
+	                                     SF_FITFILE_NO_MEASURED, &set, err);
+
+	if (rc != SF_OK)
+		return rc;
+	if (set->grouped)
+		rc = sf_run_request(err,
+		                    "%s holds the fits of %zu groups (a --by "
+		                    "fit): an average takes plain fit files; "
+		                    "predict a group alone with --group KEY",
+		                    path, set->count);
+	else if (set->fits[0]->nmembers > 0)
+		rc =
+		    sf_run_request(err,
+		                   "%s is an ensemble's fit, already a mixture "
+		                   "of its formulas: predict it alone",
+		                   path);
+	sf_fitfile_set_free(set);
+	return rc;
+}
+
 /* Several files: their fits' average (use/average.h). */
 static int
 predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
@@ -700,6 +727,11 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 {
 	int rc;
 
+	for (size_t i = 0; i < s->nfits; i++)
+		if ((rc = check_averaged(s->fits[i],
+		                         s->texts != NULL ? s->texts[i] : NULL,
+		                         err)) != SF_OK)
+			return rc;
 	if ((r->fits = calloc(s->nfits, sizeof *r->fits)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nfits < s->nfits; r->nfits++)
