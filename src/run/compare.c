@@ -84,9 +84,12 @@ print_table(FILE *out, const sf_compare *cmp)
 		else
 			fprintf(out, "%8s ", "");
 		if (isnan(x->max_corr))
-			fprintf(out, "%6s  ", "-");
+			fprintf(out, "%6s", "-");
 		else
-			fprintf(out, "%6.3f  ", x->max_corr);
+			fprintf(out, "%6.3f", x->max_corr);
+		/* No line ends in spaces: the notes' gap only before one. */
+		if (x->at_bound > 0 || x->over || x->poor[0])
+			fputs("  ", out);
 		if (x->at_bound > 0)
 			fprintf(out, "%zu at bound%s", x->at_bound,
 			        x->over || x->poor[0] ? "; " : "");
