@@ -227,6 +227,12 @@ def bench(family, generations, reps, p, b, n, y):
           f"and CSV load")
     print(f"  scalefit is {t_sc / t_sf_fit:.1f}x faster fit for fit, "
           f"{t_sc / t_sf:.1f}x counting its start-up (target >= 50x)")
+    # The spread: each run's time, and the ratio of the runs paired by seed.
+    ratios = sorted(a[0] / b[3] for a, b in zip(sc, sf))
+    print(f"  spread: scipy {min(r[0] for r in sc):.3f}-"
+          f"{max(r[0] for r in sc):.3f} s, scalefit "
+          f"{min(r[3] for r in sf):.4f}-{max(r[3] for r in sf):.4f} s; "
+          f"paired ratios {ratios[0]:.1f}x-{ratios[-1]:.1f}x")
     reached = "reaches" if sep[0][1] <= best_sc * (1 + 1e-9) else \
         "does NOT reach"
     print(f"  scalefit's default (separable, auto scale, polished): "
