@@ -693,10 +693,11 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 	}
 }
 
-/* SF_OK when the fit file at path (text: its text, or NULL) is one plain
- * fit, which an average takes; else why not, as a request error. */
+/* The fit file at path (text: its text, or NULL) into *out when it is one
+ * plain fit, which an average takes; else why not, as a request error. */
 static int
-check_averaged(const char *path, const char *text, sf_error *err)
+load_averaged(const char *path, const char *text, sf_fitfile **out,
+              sf_error *err)
 {
 	sf_fitfile_set *set = NULL;
 	int rc = sf_fitfile_load_groups_text(path, text, NULL,
@@ -716,6 +717,10 @@ check_averaged(const char *path, const char *text, sf_error *err)
 		                   "%s is an ensemble's fit, already a mixture "
 		                   "of its formulas: predict it alone",
 		                   path);
+	else {
+		*out = set->fits[0];
+		set->fits[0] = NULL;
+	}
 	sf_fitfile_set_free(set);
 	return rc;
 }
@@ -727,19 +732,13 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 {
 	int rc;
 
-	for (size_t i = 0; i < s->nfits; i++)
-		if ((rc = check_averaged(s->fits[i],
-		                         s->texts != NULL ? s->texts[i] : NULL,
-		                         err)) != SF_OK)
-			return rc;
 	if ((r->fits = calloc(s->nfits, sizeof *r->fits)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nfits < s->nfits; r->nfits++)
-		if ((rc = sf_fitfile_load_text(
-		         s->fits[r->nfits],
-		         s->texts != NULL ? s->texts[r->nfits] : NULL,
-		         SF_FITFILE_NO_MEASURED, &r->fits[r->nfits], err)) !=
-		    SF_OK)
+		if ((rc = load_averaged(s->fits[r->nfits],
+		                        s->texts != NULL ? s->texts[r->nfits]
+		                                         : NULL,
+		                        &r->fits[r->nfits], err)) != SF_OK)
 			return rc;
 	return average_fits(s, (const sf_fitfile *const *)r->fits, s->nfits,
 	                    s->weights, r, err);
