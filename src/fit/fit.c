@@ -985,7 +985,8 @@ search_and_polish(const sf_cost *cost, const sf_formula *f, const sf_model *m,
 	budget = run.budget;
 	np = r->population;
 	r->restarts = 0;
-	while (restart_again(r, &run, used, budget, r->cost, 2 * np)) {
+	while (!o->first_run_only &&
+	       restart_again(r, &run, used, budget, r->cost, 2 * np)) {
 		if (c == NULL && (c = result_alloc(r->nparams, &r->settings,
 		                                   r->linear)) == NULL) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");

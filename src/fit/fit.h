@@ -65,7 +65,8 @@ typedef struct sf_fit_options {
 	 * no global search, only the polish from this theta (a warm start,
 	 * for bootstrap replicates near a known optimum). */
 	const double *warm_start;
-	int polish;    /* -1: the model's; 0 off; 1 on */
+	int first_run_only; /* 1: no restarts (a score, not an answer) */
+	int polish;         /* -1: the model's; 0 off; 1 on */
 	int separable; /* -1: the model's; 0 off; 1 on */
 	/* Called once per generation when not NULL; must not touch the fit. */
 	void (*progress)(void *ctx, const sf_fit_progress *p);
