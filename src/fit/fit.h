@@ -67,7 +67,7 @@ typedef struct sf_fit_options {
 	const double *warm_start;
 	int first_run_only; /* 1: no restarts (a score, not an answer) */
 	int polish;         /* -1: the model's; 0 off; 1 on */
-	int separable; /* -1: the model's; 0 off; 1 on */
+	int separable;      /* -1: the model's; 0 off; 1 on */
 	/* Called once per generation when not NULL; must not touch the fit. */
 	void (*progress)(void *ctx, const sf_fit_progress *p);
 	void *progress_ctx;
