@@ -100,18 +100,11 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		if (sf_write_atomic(output, text, strlen(text), "the model",
 		                    &err) != SF_OK)
 			status = cli_error(&err);
+	} else if (print_escaped(text) != SF_OK) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
 	} else {
-		if (print_escaped(text) != SF_OK) {
-			sf_error_set(&err, SF_ENOMEM, "out of memory");
-			status = cli_error(&err);
-			goto done;
-		}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fputs("scalefit: error: could not write standard "
-			      "output\n",
-			      stderr);
-			status = SF_EXIT_USAGE;
-		}
+		status = cli_flush_stdout();
 	}
 done:
 	free(text);
