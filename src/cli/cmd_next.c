@@ -37,11 +37,12 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
 	    CLI_END,
 	};
+	const char *const *fits;
+	size_t nfits;
 	int rc;
 
-	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK ||
-	    (rc = cli_operands(cmd->name, argc, argv, 1, CLI_FIT_FILE)) !=
-	        SF_EXIT_OK)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, 1, &fits, &nfits)) !=
+	    SF_EXIT_OK)
 		return rc;
 	if (s->target == NULL)
 		return cli_usage(cmd->name, NULL,
@@ -55,7 +56,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 		    "FILE.csv, one of them");
 	if (s->nset > 0 && s->over == NULL)
 		return cli_usage(cmd->name, NULL, "--set goes with --over");
-	s->fit = argv[optind];
+	s->fit = fits[0];
 	return SF_EXIT_OK;
 }
 

@@ -21,20 +21,21 @@ parse_args(const sf_command *cmd, int argc, char **argv,
 	    CLI_FLAG("quiet", 'q' | CLI_SHORT, quiet),
 	    CLI_END,
 	};
+	const char *const *fits;
+	size_t nfits;
 	int rc;
 
-	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK ||
-	    (rc = cli_operands(cmd->name, argc, argv, INT_MAX, CLI_FIT_FILE)) !=
-	        SF_EXIT_OK)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &fits,
+	                         &nfits)) != SF_EXIT_OK)
 		return rc;
-	if (argc - optind > 1)
+	if (nfits > 1)
 		return cli_usage(cmd->name, NULL,
 		                 "unexpected argument '%s': plot draws one fit",
-		                 argv[optind + 1]);
+		                 fits[1]);
 	if (s->output == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say where to write the chart: -o FILE.svg");
-	s->fit = argv[optind];
+	s->fit = fits[0];
 	/* Never draw the chart over the fit file or the data. */
 	if ((rc = cli_output_not_input(cmd->name, "-o", s->output, s->fit,
 	                               "the fit file")) != SF_EXIT_OK)

@@ -60,15 +60,14 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	};
 	int rc;
 
-	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK ||
-	    (rc = cli_operands(cmd->name, argc, argv, INT_MAX, CLI_FIT_FILE)) !=
-	        SF_EXIT_OK)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &a->s.fits,
+	                         &a->s.nfits)) != SF_EXIT_OK)
 		return rc;
-	if (a->s.group != NULL && argc - optind > 1)
+	if (a->s.group != NULL && a->s.nfits > 1)
 		return cli_usage(cmd->name, NULL,
 		                 "--group goes with one fit file, not an "
 		                 "average of several");
-	if (a->weights_given && argc - optind < 2)
+	if (a->weights_given && a->s.nfits < 2)
 		return cli_usage(cmd->name, NULL,
 		                 "--weights goes with two or more fit files");
 	if (a->s.nat == 0 && a->s.grid == NULL)
@@ -82,8 +81,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "--input maps the columns of a --grid "
 		                 "FILE.csv to the fit's inputs: give a grid");
-	a->s.fits = (const char *const *)argv + optind;
-	a->s.nfits = (size_t)(argc - optind);
 	return SF_EXIT_OK;
 }
 

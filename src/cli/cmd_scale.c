@@ -78,16 +78,13 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	};
 	int rc;
 
-	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK ||
-	    (rc = cli_operands(cmd->name, argc, argv, INT_MAX, CLI_FIT_FILE)) !=
-	        SF_EXIT_OK)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &a->s.fits,
+	                         &a->s.nfits)) != SF_EXIT_OK)
 		return rc;
 	if (a->s.request.over == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say what to sweep: --over NAME=LO:HI (for "
 		                 "example --over p=1:1024)");
-	a->s.fits = (const char *const *)argv + optind;
-	a->s.nfits = (size_t)(argc - optind);
 	a->s.request.set = a->set;
 	return SF_EXIT_OK;
 }

@@ -139,6 +139,21 @@ cli_parse(const sf_command *cmd, const cli_option *options, int argc,
 }
 
 int
+cli_parse_fits(const sf_command *cmd, const cli_option *options, int argc,
+               char **argv, int most, const char *const **fits, size_t *nfits)
+{
+	int rc;
+
+	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK ||
+	    (rc = cli_operands(cmd->name, argc, argv, most, CLI_FIT_FILE)) !=
+	        SF_EXIT_OK)
+		return rc;
+	*fits = (const char *const *)argv + optind;
+	*nfits = (size_t)(argc - optind);
+	return SF_EXIT_OK;
+}
+
+int
 cli_once(const char *cmd, const char *name, const char *how, const char **value,
          const char *arg)
 {

@@ -188,6 +188,16 @@ enum { CLI_OPTIONS_MAX = 63 };
 int cli_parse(const sf_command *cmd, const cli_option *options, int argc,
               char **argv);
 
+/*
+ * cli_parse() for a command on fit files (predict, scale, next, plot),
+ * then its operands (cli_operands): one fit file at least ("CMD needs a
+ * fit file (FIT.json, ...)"), most at the most, in *fits (argv's own) and
+ * *nfits.  Returns SF_EXIT_OK, or the first status that is not.
+ */
+int cli_parse_fits(const sf_command *cmd, const cli_option *options, int argc,
+                   char **argv, int most, const char *const **fits,
+                   size_t *nfits);
+
 /* The setter of the fit options' rows (CLI_FIT_OPTIONS): to is an
  * sf_fit_options. */
 int cli_fit_option(const char *cmd, int val, const char *arg, void *to);
