@@ -520,8 +520,9 @@ read_settings(const scalefit_settings *s, unsigned command, apply_fn apply,
 
 /* ---- fit, validate, compare, discover ------------------------------------ */
 
-/* A fit, data or fleet option id with value v into fit and data: SF_OK,
- * an error, or -1 when id is none of them. */
+/* A fit, data or fleet option id with value v into fit and data (--model
+ * too, which read_settings lets only fit and validate take): SF_OK, an
+ * error, or -1 when id is none of them. */
 static int
 fitting_option(int id, const char *v, sf_fit_options *fit, sf_run_data *data,
                sf_options *o, sf_error *err)
@@ -531,6 +532,10 @@ fitting_option(int id, const char *v, sf_fit_options *fit, sf_run_data *data,
 
 	if ((rc = fit_option(id, v, fit, err)) >= 0)
 		return rc;
+	if (id == O_MODEL) {
+		data->model = v;
+		return SF_OK;
+	}
 	return data_option(id, v, &d, o, err);
 }
 
@@ -543,9 +548,6 @@ apply_fit(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 	if ((rc = fitting_option(id, v, &r->options, &r->data, o, err)) >= 0)
 		return rc;
 	switch (id) {
-	case O_MODEL:
-		r->data.model = v;
-		return SF_OK;
 	case O_OUTPUT:
 		o->output = v;
 		return SF_OK;
@@ -593,9 +595,6 @@ apply_validate(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 	if ((rc = fitting_option(id, v, &r->options, &r->data, o, err)) >= 0)
 		return rc;
 	switch (id) {
-	case O_MODEL:
-		r->data.model = v;
-		return SF_OK;
 	case O_TRAIN:
 		r->train = v;
 		break;

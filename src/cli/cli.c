@@ -1,8 +1,6 @@
 /*
  * cli.c - diagnostics and the shared front of every command.
  */
-#define _GNU_SOURCE /* getopt_long */
-
 #include "cli/cli.h"
 #include "base/escape.h"
 #include "base/atomic.h"
@@ -76,6 +74,40 @@ cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
 }
 
 int
+cli_operands(const char *cmd, int argc, char **argv, int most, const char *what)
+{
+	if (argc - optind < 1)
+		return cli_usage(cmd, NULL, "%s needs %s", cmd, what);
+	if (argc - optind > most)
+		return cli_usage(cmd, NULL, "unexpected argument '%s'",
+		                 argv[optind + most]);
+	return SF_EXIT_OK;
+}
+
+int
+cli_model_operands(const char *cmd, int argc, char **argv, const char **model,
+                   const char **data)
+{
+	int status = cli_operands(cmd, argc, argv, 2, "a model file");
+
+	if (status == SF_EXIT_OK) {
+		*model = argv[optind];
+		*data = argc - optind == 2 ? argv[optind + 1] : NULL;
+	}
+	return status;
+}
+
+int
+cli_out_of_memory(void)
+{
+	sf_error err;
+
+	sf_error_clear(&err);
+	sf_error_set(&err, SF_ENOMEM, "out of memory");
+	return cli_error(&err);
+}
+
+int
 cli_output_not_input(const char *cmd, const char *option, const char *output,
                      const char *input, const char *what)
 {
@@ -94,39 +126,6 @@ cli_output_not_input(const char *cmd, const char *option, const char *output,
 	return cli_usage(cmd, NULL,
 	                 "%s '%s' is %s '%s': it would be overwritten", option,
 	                 output, what, input);
-}
-
-int
-cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
-               const void *long_options)
-{
-	const struct option *opts = long_options;
-	const char *arg = optind - 1 < argc ? argv[optind - 1] : "";
-	const char *names[64];
-	char bare[128];
-	size_t n = 0;
-
-	/* A known option missing its argument. */
-	for (size_t i = 0; opts[i].name != NULL; i++) {
-		if (opts[i].val == optopt_value && optopt_value != 0 &&
-		    opts[i].has_arg == required_argument)
-			return cli_usage(cmd, NULL,
-			                 "option '--%s' needs an argument",
-			                 opts[i].name);
-		if (n < 64)
-			names[n++] = opts[i].name;
-	}
-	if (strncmp(arg, "--", 2) == 0) {
-		snprintf(bare, sizeof bare, "%s", arg + 2);
-		bare[strcspn(bare, "=")] = '\0';
-		const char *near = sf_suggest_nearest(bare, names, n);
-		if (near != NULL) {
-			char hint[140];
-			snprintf(hint, sizeof hint, "--%s", near);
-			return cli_usage(cmd, hint, "unknown option '%s'", arg);
-		}
-	}
-	return cli_usage(cmd, NULL, "unknown option '%s'", arg);
 }
 
 int
@@ -180,149 +179,41 @@ read_stdin(void *ctx, char **out, size_t *size, sf_error *err)
 }
 
 int
-cli_stdin_table(const char *path, sf_table **t, sf_error *err)
+cli_stdin_data(cli_data *d, sf_table **t)
 {
+	const char *path = d->run.path;
+	sf_error err;
+
+	sf_error_clear(&err);
 	*t = NULL;
 	if (path == NULL || strcmp(path, "-") != 0)
-		return SF_OK;
+		return SF_EXIT_OK;
 	/* Under mpirun standard input reaches rank 0 alone: it reads, every
 	 * rank parses the same bytes. */
-	return sf_run_data_read(read_stdin, NULL, "<stdin>", t, err);
+	if (sf_run_data_read(read_stdin, NULL, "<stdin>", t, &err) != SF_OK)
+		return cli_error(&err);
+	d->run.table = *t;
+	return SF_EXIT_OK;
+}
+
+int
+cli_open_model(const char *cmd, const char *path, const cli_data *d, int quiet,
+               sf_model_set **set, const sf_model **m)
+{
+	sf_error err;
+
+	sf_error_clear(&err);
+	if (cli_load_models(path, 0, d, set, quiet, &err) != SF_OK)
+		return cli_error(&err);
+	if ((*m = cli_choose_model(cmd, *set, d->run.model, path)) == NULL)
+		return SF_EXIT_USAGE;
+	return SF_EXIT_OK;
 }
 
 const char *
 cli_library_dir(void)
 {
 	return sf_run_library_dir();
-}
-
-int
-cli_once(const char *cmd, const char *name, const char *how, const char **value,
-         const char *arg)
-{
-	if (*value != NULL)
-		return cli_usage(
-		    cmd, NULL, "--%s given twice ('%s', then '%s'): %s", name,
-		    *value, arg, how != NULL ? how : "give it once");
-	*value = arg;
-	return SF_EXIT_OK;
-}
-
-int
-cli_data_option(const char *cmd, int c, const char *arg, cli_data *d)
-{
-	sf_run_data *r = &d->run;
-
-	switch (c) {
-	case CLI_OPT_WHERE:
-		return cli_once(cmd, "where",
-		                "give one condition, joined with &&",
-		                &r->change.where, arg);
-	case CLI_OPT_OUTPUT_COLUMN:
-		return cli_once(cmd, "output-column", NULL, &r->change.output,
-		                arg);
-	case CLI_OPT_INPUT:
-		if (r->change.ninputs == CLI_DATA_INPUTS_MAX)
-			return cli_usage(cmd, NULL,
-			                 "at most %d --input options",
-			                 CLI_DATA_INPUTS_MAX);
-		d->inputs[r->change.ninputs++] = arg;
-		r->change.inputs = d->inputs;
-		return SF_EXIT_OK;
-	case CLI_OPT_BY:
-		return cli_once(cmd, "by", "give the columns in one, --by a,b",
-		                &r->by, arg);
-	case CLI_OPT_DETAILS:
-		r->details = 1;
-		return SF_EXIT_OK;
-	default:
-		return -1;
-	}
-}
-
-static int
-parse_choice(const char *cmd, const char *option, const char *arg,
-             const char *const *names, size_t n, int *index)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return *index = (int)i, SF_EXIT_OK;
-	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
-	                 "unknown %s '%s'", option, arg);
-}
-
-int
-cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o)
-{
-	static const char *const scales[] = {"auto", "linear", "log"};
-	const char *near = NULL;
-	size_t count = 0;
-	int k = 0;
-
-	switch (c) {
-	case 's':
-		if (sf_parse_u64(arg, &o->seed) != SF_OK)
-			return cli_usage(cmd, NULL,
-			                 "--seed needs a whole number "
-			                 "from 0 to 2^64-1, not '%s'",
-			                 arg);
-		o->has_seed = 1;
-		break;
-	case 't':
-		if (cli_count(cmd, "threads", arg, 1, SF_THREADS_MAX, &count) !=
-		    SF_EXIT_OK)
-			return SF_EXIT_USAGE;
-		o->threads = (int)count;
-		break;
-	case 'a':
-		if (sf_de_algorithm_find(arg, &o->algorithm, &near) != SF_OK)
-			return cli_usage(cmd, near, "unknown algorithm '%s'",
-			                 arg);
-		o->has_algorithm = 1;
-		break;
-	case 'e':
-		if (cli_count(cmd, "max-evals", arg, 1, SIZE_MAX,
-		              &o->max_evals) != SF_EXIT_OK)
-			return SF_EXIT_USAGE;
-		break;
-	case 'l':
-		if (sf_loss_find(arg, &o->loss, &near) != SF_OK)
-			return cli_usage(cmd, near, "unknown loss '%s'", arg);
-		o->has_loss = 1;
-		break;
-	case 'L':
-		if (sf_parse_double(arg, &o->lambda) != SF_OK || o->lambda < 0)
-			return cli_usage(cmd, NULL,
-			                 "--lambda needs a number >= "
-			                 "0, not '%s'",
-			                 arg);
-		o->has_lambda = 1;
-		break;
-	case 'T':
-		if (sf_parse_double(arg, &o->time_limit) != SF_OK ||
-		    !(o->time_limit > 0))
-			return cli_usage(cmd, NULL,
-			                 "--time-limit needs a number "
-			                 "of seconds > 0, not '%s'",
-			                 arg);
-		break;
-	case 'P':
-		o->polish = 0;
-		break;
-	case 'N':
-		o->separable = 0;
-		break;
-	case 'S':
-		if (parse_choice(cmd, "scale", arg, scales, 3, &k) !=
-		    SF_EXIT_OK)
-			return SF_EXIT_USAGE;
-		o->has_scale = 1;
-		o->scale = (sf_search_scale)k;
-		break;
-	default:
-		return -1;
-	}
-	return SF_EXIT_OK;
 }
 
 const sf_model *
@@ -336,26 +227,6 @@ cli_choose_model(const char *cmd, const sf_model_set *set, const char *name,
 	if ((m = sf_run_data_choose(set, name, path, &err)) == NULL)
 		cli_fail(cmd, &err);
 	return m;
-}
-
-int
-cli_count(const char *cmd, const char *option, const char *text, size_t lo,
-          size_t hi, size_t *out)
-{
-	uint64_t count;
-
-	if (sf_parse_count(text, &count) == SF_OK && count >= lo &&
-	    count <= hi) {
-		*out = (size_t)count;
-		return SF_EXIT_OK;
-	}
-	if (hi == SIZE_MAX)
-		return cli_usage(cmd, NULL,
-		                 "--%s needs a whole number >= %zu, not '%s'",
-		                 option, lo, text);
-	return cli_usage(cmd, NULL,
-	                 "--%s needs a whole number from %zu to %zu, not '%s'",
-	                 option, lo, hi, text);
 }
 
 /* Help text with each mark of a vocabulary (cli.h) replaced by the names
@@ -402,21 +273,6 @@ cli_help_exit(const sf_command *cmd)
 	cli_print_help(stdout, cmd);
 	/* exit() would flush stdout too late to see that it failed. */
 	exit(cli_flush_stdout());
-}
-
-int
-cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
-                 const void *long_options, sf_fit_options *o)
-{
-	int rc;
-
-	if (c == 'h')
-		cli_help_exit(cmd);
-	rc = cli_fit_option(cmd->name, c, optarg, o);
-	if (rc < 0)
-		return cli_bad_option(cmd->name, argc, argv, optopt,
-		                      long_options);
-	return rc;
 }
 
 /* The failed groups, named on stderr: status 1. */

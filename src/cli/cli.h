@@ -1,9 +1,10 @@
 /*
  * cli.h - what the scalefit commands share: exit statuses, diagnostics on
- * stderr, the options every fitting or data-reading command parses, and
- * the printing of a run's output.  A command parses its options into the
- * settings of its run (run/), calls it, and prints what it gives back.
- * Internal to the program: the library never includes it.
+ * stderr, what the options every fitting or data-reading command parses
+ * fill in (cli/parse.h parses them), and the printing of a run's output.  A
+ * command parses its options into the settings of its run (run/), calls it, and
+ * prints what it gives back. Internal to the program: the library never
+ * includes it.
  */
 #ifndef SF_CLI_H
 #define SF_CLI_H
@@ -32,19 +33,32 @@ typedef struct sf_command {
 	int (*run)(const struct sf_command *cmd, int argc, char **argv);
 } sf_command;
 
-/*
- * Parse text, the argument of --option, as a whole number from lo to hi
- * (hi = SIZE_MAX: no upper limit) into *out.  Returns SF_EXIT_OK, or
- * prints the usage error ("--option needs a whole number ...") and
- * returns SF_EXIT_USAGE.
- */
-int cli_count(const char *cmd, const char *option, const char *text, size_t lo,
-              size_t hi, size_t *out);
-
 /* Print a command's help (usage line, summary, options) to out: the same
  * text for `scalefit help NAME` and `scalefit NAME --help`, the marks
  * CLI_HELP_ALGORITHMS and CLI_HELP_LOSSES replaced by their lists. */
 void cli_print_help(FILE *out, const sf_command *cmd);
+
+/*
+ * The operands after the options, argv[optind..argc-1]: a usage error
+ * "CMD needs WHAT" when there are none, "unexpected argument 'ARG'" for
+ * the first beyond most.  Returns SF_EXIT_OK or SF_EXIT_USAGE.
+ */
+int cli_operands(const char *cmd, int argc, char **argv, int most,
+                 const char *what);
+
+/* What predict, scale, next and plot need, in cli_operands' message. */
+#define CLI_FIT_FILE "a fit file (FIT.json, from 'scalefit fit -o FIT.json')"
+
+/*
+ * The operands MODEL.yaml [DATA.csv] (cli_operands: "CMD needs a model
+ * file"): the model file's path in *model, the data file's in *data (NULL
+ * when there is none).  Returns SF_EXIT_OK or SF_EXIT_USAGE.
+ */
+int cli_model_operands(const char *cmd, int argc, char **argv,
+                       const char **model, const char **data);
+
+/* "out of memory" as an error: its exit status. */
+int cli_out_of_memory(void);
 
 /* Print the command's help on stdout and exit: 0, or 2 when stdout could
  * not be written (a full disk must not look like success). */
@@ -69,36 +83,13 @@ void cli_warning(void *ctx, const sf_error *warning);
 int cli_usage(const char *cmd, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The unknown option at argv[optind - 1] after getopt_long returned '?',
- * with the nearest of the command's long options. */
-int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
-                   const void *long_options);
-
-/* The options of every command that fits (fit, validate, compare): the
- * overrides of the model's fit settings. */
-/* clang-format off: one option a line */
-#define CLI_FIT_OPTIONS                                                        \
-	{"seed", required_argument, NULL, 's'},                                \
-	    {"threads", required_argument, NULL, 't'},                         \
-	    {"algorithm", required_argument, NULL, 'a'},                       \
-	    {"max-evals", required_argument, NULL, 'e'},                       \
-	    {"loss", required_argument, NULL, 'l'},                            \
-	    {"lambda", required_argument, NULL, 'L'},                          \
-	    {"time-limit", required_argument, NULL, 'T'},                      \
-	    {"no-polish", no_argument, NULL, 'P'},                             \
-	    {"no-separable", no_argument, NULL, 'N'},                          \
-	{                                                                      \
-		"scale", required_argument, NULL, 'S'                          \
-	}
-/* clang-format on */
-
 /* Help text names the choices of a vocabulary by these marks, which
  * cli_print_help replaces by the names in its table: "lshade, jso or de"
  * (solve/de.h), "relative, sse, log, absolute or huber" (solve/loss.h). */
 #define CLI_HELP_ALGORITHMS "{algorithms}"
 #define CLI_HELP_LOSSES "{losses}"
 
-/* The help lines of those options. */
+/* The help lines of the fit options (cli/parse.h's CLI_FIT_OPTIONS). */
 #define CLI_FIT_OPTIONS_HELP                                                   \
 	"      --seed N        random seed (default: the model's, else 1)\n"   \
 	"      --threads N     OpenMP threads for the cost (default: all)\n"   \
@@ -114,26 +105,11 @@ int cli_bad_option(const char *cmd, int argc, char **argv, int optopt_value,
 	"      --scale S       search parameters auto (both ways), linear "    \
 	"or log\n"
 
-/*
- * Apply fit option c (a CLI_FIT_OPTIONS value) with argument arg to o.
- * Returns SF_EXIT_OK, SF_EXIT_USAGE after printing why arg is bad, or -1
- * when c is not a fit option.
- */
-int cli_fit_option(const char *cmd, int c, const char *arg, sf_fit_options *o);
-
-/*
- * The last case of a fitting command's option switch: -h/--help (prints
- * the command's help and exits 0), a fit option (into o), or an unknown
- * option (a usage error with the nearest of long_options).  Returns
- * SF_EXIT_OK or SF_EXIT_USAGE.
- */
-int cli_other_option(const sf_command *cmd, int c, int argc, char **argv,
-                     const void *long_options, sf_fit_options *o);
-
 /* ---- the data and fleet options: --where, --output-column, --input, --by,
  * --details ------------------------------------------------------------- */
 
-/* Their option values, past every short option's character. */
+/* Their option values (cli/parse.h's CLI_DATA_OPTIONS and
+ * CLI_FLEET_OPTIONS), past every short option's character. */
 enum {
 	CLI_OPT_WHERE = 0x200,
 	CLI_OPT_OUTPUT_COLUMN,
@@ -150,15 +126,6 @@ typedef struct cli_data {
 	const char *inputs[CLI_DATA_INPUTS_MAX]; /* "NAME=EXPR" */
 } cli_data;
 
-/* clang-format off: one option a line */
-#define CLI_DATA_OPTIONS                                                       \
-	{"where", required_argument, NULL, CLI_OPT_WHERE},                     \
-	    {"output-column", required_argument, NULL, CLI_OPT_OUTPUT_COLUMN}, \
-	{                                                                      \
-		"input", required_argument, NULL, CLI_OPT_INPUT                \
-	}
-/* clang-format on */
-
 #define CLI_DATA_OPTIONS_HELP                                                  \
 	"      --where EXPR    keep the rows where EXPR holds, instead of "    \
 	"data.where\n"                                                         \
@@ -168,28 +135,12 @@ typedef struct cli_data {
 	"      --input NAME=EXPR     input NAME's column or expression "       \
 	"(repeatable)\n"
 
-/* The options of the commands that run fleets (--by). */
-/* clang-format off: one option a line */
-#define CLI_FLEET_OPTIONS                                                      \
-	{"by", required_argument, NULL, CLI_OPT_BY},                           \
-	{                                                                      \
-		"details", no_argument, NULL, CLI_OPT_DETAILS                  \
-	}
-/* clang-format on */
-
 #define CLI_FLEET_OPTIONS_HELP                                                 \
 	"      --by COLUMNS    one fit per group of rows with equal values "   \
 	"of these\n                      columns (comma-separated; "           \
 	"overrides data.by)\n"                                                 \
 	"      --details       with --by: each group's whole report after "    \
 	"the summary\n"
-
-/*
- * Apply data or fleet option c (a CLI_DATA_OPTIONS or CLI_FLEET_OPTIONS
- * value) with argument arg to d.  Returns SF_EXIT_OK, SF_EXIT_USAGE after
- * the message, or -1 when c is none of them.
- */
-int cli_data_option(const char *cmd, int c, const char *arg, cli_data *d);
 
 /* Load the model file ("@NAME": the library formula NAME, cli_library_dir)
  * with flags (input/model.h) and d's changes applied to every model;
@@ -198,11 +149,22 @@ int cli_load_models(const char *path, unsigned flags, const cli_data *d,
                     sf_model_set **set, int quiet, sf_error *err);
 
 /*
- * Standard input as data: when path is "-", read it whole into *t (named
- * "<stdin>" in messages), else set *t to NULL.  Returns SF_OK or the
- * error of reading or parsing it.
+ * Standard input as the data: when d's path is "-", read it whole into *t
+ * (named "<stdin>" in messages), which d->run.table then points at; else
+ * *t is NULL.  Returns SF_EXIT_OK, or the exit status after the error of
+ * reading or parsing it.  The caller frees *t (sf_table_free).
  */
-int cli_stdin_table(const char *path, sf_table **t, sf_error *err);
+int cli_stdin_data(cli_data *d, sf_table **t);
+
+/*
+ * The model file of a command that fits one model: loaded as
+ * cli_load_models does (no flags) into *set, and its model in *m: the
+ * only one, or the one --model (d->run.model) names.  Returns SF_EXIT_OK,
+ * or the exit status after the message; the caller frees *set, also when
+ * there is no such model.
+ */
+int cli_open_model(const char *cmd, const char *path, const cli_data *d,
+                   int quiet, sf_model_set **set, const sf_model **m);
 
 /* The formula library's directory: sf_run_library_dir() ($SCALEFIT_LIBRARY
  * when set and not empty, else the installed package data directory). */
@@ -212,15 +174,6 @@ const char *cli_library_dir(void);
  * (NULL after a usage message when there is none such). */
 const sf_model *cli_choose_model(const char *cmd, const sf_model_set *set,
                                  const char *name, const char *path);
-
-/*
- * Option --name's value arg into *value, refused (a usage error naming
- * both values, then how to do it instead: how, or "give it once" when
- * NULL) when *value was set before: the last would silently win.  Returns
- * SF_EXIT_OK or SF_EXIT_USAGE.
- */
-int cli_once(const char *cmd, const char *name, const char *how,
-             const char **value, const char *arg);
 
 /*
  * Refuse an output (option's argument, e.g. "-o") that is "-" (it would

@@ -3,13 +3,10 @@
  * and its data without fitting, and show what scalefit understood
  * (run/check.h does the work).
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "base/escape.h"
 #include "run/check.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,54 +42,34 @@ check_model(const sf_model_set *set, size_t i, const sf_run_data *d, int quiet)
 int
 sf_command_check(const sf_command *cmd, int argc, char **argv)
 {
-	static const struct option options[] = {
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_DATA_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	const char *model_path;
 	cli_data data;
 	sf_table *in = NULL; /* DATA.csv "-": standard input */
 	sf_model_set *set = NULL;
 	sf_error err;
-	int quiet = 0, c, status = SF_EXIT_OK;
+	int quiet = 0, status = SF_EXIT_OK;
+	/* --help returns (through main's check of stdout) where the other
+	 * commands exit. */
+	const cli_option options[] = {
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &quiet),
+	    CLI_HELP_RETURN,
+	    CLI_DATA_OPTIONS(&data),
+	    CLI_END,
+	};
 
 	memset(&data, 0, sizeof data);
 	sf_error_clear(&err);
-	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			cli_print_help(stdout, cmd);
-			return SF_EXIT_OK;
-		default:
-			status = cli_data_option(cmd->name, c, optarg, &data);
-			if (status == SF_EXIT_OK)
-				break;
-			if (status > 0)
-				return status;
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-			                      options);
-		}
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL, "check needs a model file");
-	if (argc - optind > 2)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 2]);
-	model_path = argv[optind];
-	if (argc - optind == 2)
-		data.run.path = argv[optind + 1];
+	if ((status = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return status == CLI_HELP_SHOWN ? SF_EXIT_OK : status;
+	if ((status = cli_model_operands(cmd->name, argc, argv, &model_path,
+	                                 &data.run.path)) != SF_EXIT_OK)
+		return status;
 	if (cli_load_models(model_path, 0, &data, &set, quiet, &err) != SF_OK)
 		return cli_error(&err);
-	if (cli_stdin_table(data.run.path, &in, &err) != SF_OK) {
+	if ((status = cli_stdin_data(&data, &in)) != SF_EXIT_OK) {
 		sf_model_set_free(set);
-		return cli_error(&err);
+		return status;
 	}
-	data.run.table = in;
 	for (size_t i = 0; i < set->count && status == SF_EXIT_OK; i++)
 		status = check_model(set, i, &data.run, quiet);
 	if (status == SF_EXIT_OK)

@@ -5,13 +5,10 @@
  * The fitting, scoring, ranking and the texts are run/compare.h's; this
  * file parses the arguments, prints, and turns errors into exit statuses.
  */
-#define _GNU_SOURCE /* getopt_long */
-
 #include "base/suggest.h"
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/compare.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,73 +32,43 @@ has_suffix(const char *s, const char *suffix)
 
 /* --rank: a name of fit/compare.h's table of rankings. */
 static int
-parse_rank(const sf_command *cmd, const char *arg, sf_compare_rank_by *rank)
+parse_rank(const char *cmd, int val, const char *arg, void *to)
 {
+	sf_compare_rank_by *rank = to;
 	const char *names[SF_COMPARE_RANKINGS];
 	size_t n = 0;
 
+	(void)val;
 	if ((*rank = sf_compare_ranking_find(arg)) != SF_COMPARE_RANKINGS)
 		return SF_EXIT_OK;
 	for (int r = SF_COMPARE_RANK_AICC; r < SF_COMPARE_RANKINGS; r++)
 		names[n++] =
 		    sf_compare_ranking_get((sf_compare_rank_by)r)->name;
-	return cli_usage(cmd->name, sf_suggest_nearest(arg, names, n),
+	return cli_usage(cmd, sf_suggest_nearest(arg, names, n),
 	                 "--rank is aicc, cv or extrapolation, not '%s'", arg);
 }
 
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, compare_args *a)
 {
-	static const struct option options[] = {
-	    {"train", required_argument, NULL, 'r'},
-	    {"kfold", required_argument, NULL, 'k'},
-	    {"rank", required_argument, NULL, 'R'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"csv", no_argument, NULL, 'c'},
-	    CLI_FIT_OPTIONS,
-	    CLI_DATA_OPTIONS,
-	    {"quiet", no_argument, NULL, 'q'},
-	    CLI_FLEET_OPTIONS,
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	const cli_option options[] = {
+	    CLI_TEXT("train", 'r', &a->s.train),
+	    CLI_COUNT("kfold", 'k', 2, 1000000, &a->s.kfold),
+	    CLI_CALL("rank", 'R', required_argument, parse_rank, &a->s.rank),
+	    CLI_FLAG("json", 'j', &a->json),
+	    CLI_FLAG("csv", 'c', &a->s.csv),
+	    CLI_FIT_OPTIONS(&a->s.options),
+	    CLI_DATA_OPTIONS(&a->data),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
+	    CLI_FLEET_OPTIONS(&a->data),
+	    CLI_END,
 	};
-	int c, rc;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	sf_run_compare_settings_init(&a->s);
-	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			a->s.train = optarg;
-			break;
-		case 'k':
-			if (cli_count(cmd->name, "kfold", optarg, 2, 1000000,
-			              &a->s.kfold) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			break;
-		case 'R':
-			if ((rc = parse_rank(cmd, optarg, &a->s.rank)) !=
-			    SF_EXIT_OK)
-				return rc;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		case 'c':
-			a->s.csv = 1;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		default:
-			if ((rc = cli_data_option(cmd->name, c, optarg,
-			                          &a->data)) < 0)
-				rc = cli_other_option(cmd, c, argc, argv,
-				                      options, &a->s.options);
-			if (rc != SF_EXIT_OK)
-				return rc;
-		}
-	}
+	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return rc;
 	for (int i = optind; i < argc; i++) {
 		if ((has_suffix(argv[i], ".csv") ||
 		     strcmp(argv[i], "-") == 0) &&
@@ -133,15 +100,14 @@ sf_command_compare(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_stdin_table(a.data.run.path, &in, &err) != SF_OK)
-		return cli_error(&err);
+	if ((status = cli_stdin_data(&a.data, &in)) != SF_EXIT_OK)
+		return status;
 	for (size_t f = 0; f < a.npaths && status == SF_EXIT_OK; f++)
 		if (cli_load_models(a.paths[f], 0, &a.data, &sets[f], a.quiet,
 		                    &err) != SF_OK)
 			status = cli_error(&err);
 	if (status != SF_EXIT_OK)
 		goto done;
-	a.data.run.table = in;
 	a.s.data = a.data.run;
 	a.s.json = a.json;
 	a.s.warn = a.quiet ? NULL : cli_warning;

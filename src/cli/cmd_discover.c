@@ -5,16 +5,13 @@
  * winner as a model file (run/discover.h does the work); with --by and
  * -o DIR, each group's winner as a file in DIR.
  */
-#define _GNU_SOURCE /* getopt_long */
-
 #include "base/atomic.h"
 #include "base/number.h"
 #include "base/units.h"
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/discover.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,100 +23,58 @@ typedef struct discover_args {
 	cli_data data;              /* with --by, --details */
 } discover_args;
 
-/* A discover option c with argument arg into a: SF_EXIT_OK, SF_EXIT_USAGE
- * after the message, or -1 when c is none of discover's own. */
+/* --budget: formulas scored at most. */
 static int
-discover_option(const sf_command *cmd, int c, const char *arg, discover_args *a)
+parse_budget(const char *cmd, int val, const char *arg, void *to)
 {
-	sf_discover_options *o = &a->s.options;
+	size_t *budget = to;
 	uint64_t count;
 
-	switch (c) {
-	case 'r':
-		o->train = arg;
+	(void)val;
+	if (sf_parse_count(arg, &count) == SF_OK && count >= 1 &&
+	    count <= SF_DISCOVER_MAX_BUDGET) {
+		*budget = (size_t)count;
 		return SF_EXIT_OK;
-	case 'K':
-		return cli_count(cmd->name, "max-terms", arg, 1,
-		                 SF_DISCOVER_MAX_TERMS, &o->max_terms);
-	case 'W':
-		return cli_count(cmd->name, "beam", arg, 1, 10000, &o->beam);
-	case 'B':
-		if (sf_parse_count(arg, &count) == SF_OK && count >= 1 &&
-		    count <= SF_DISCOVER_MAX_BUDGET) {
-			o->budget = (size_t)count;
-			return SF_EXIT_OK;
-		}
-		return cli_usage(cmd->name, NULL,
-		                 "--budget needs a whole number from 1 to %d "
-		                 "(a search keeps every formula it scores: "
-		                 "about 0.5 GB at the most), not '%s'",
-		                 SF_DISCOVER_MAX_BUDGET, arg);
-	case 'n':
-		return cli_count(cmd->name, "top", arg, 1, 1000, &o->top);
-	case 'M':
-		return cli_count(cmd->name, "members", arg, 1,
-		                 SF_DISCOVER_MAX_MEMBERS, &o->members);
-	case 'X':
-		o->extrapolate = arg;
-		return SF_EXIT_OK;
-	case 'o':
-		a->s.output = arg;
-		return SF_EXIT_OK;
-	case 'j':
-		a->s.json = 1;
-		return SF_EXIT_OK;
-	case 'S' + 256:
-		a->s.shapes = 1;
-		return SF_EXIT_OK;
-	case 'q':
-		a->quiet = 1;
-		return SF_EXIT_OK;
-	default:
-		return -1;
 	}
+	return cli_usage(cmd, NULL,
+	                 "--budget needs a whole number from 1 to %d (a search "
+	                 "keeps every formula it scores: about 0.5 GB at the "
+	                 "most), not '%s'",
+	                 SF_DISCOVER_MAX_BUDGET, arg);
 }
 
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 {
-	static const struct option options[] = {
-	    {"train", required_argument, NULL, 'r'},
-	    {"max-terms", required_argument, NULL, 'K'},
-	    {"beam", required_argument, NULL, 'W'},
-	    {"budget", required_argument, NULL, 'B'},
-	    {"extrapolate", required_argument, NULL, 'X'},
-	    {"top", required_argument, NULL, 'n'},
-	    {"members", required_argument, NULL, 'M'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"shapes", no_argument, NULL, 'S' + 256},
-	    CLI_FIT_OPTIONS,
-	    CLI_DATA_OPTIONS,
-	    {"quiet", no_argument, NULL, 'q'},
-	    CLI_FLEET_OPTIONS,
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	sf_discover_options *o = &a->s.options;
+	const cli_option options[] = {
+	    CLI_TEXT("train", 'r', &o->train),
+	    CLI_COUNT("max-terms", 'K', 1, SF_DISCOVER_MAX_TERMS,
+	              &o->max_terms),
+	    CLI_COUNT("beam", 'W', 1, 10000, &o->beam),
+	    CLI_CALL("budget", 'B', required_argument, parse_budget,
+	             &o->budget),
+	    CLI_TEXT("extrapolate", 'X', &o->extrapolate),
+	    CLI_COUNT("top", 'n', 1, 1000, &o->top),
+	    CLI_COUNT("members", 'M', 1, SF_DISCOVER_MAX_MEMBERS, &o->members),
+	    CLI_TEXT("output", 'o' | CLI_SHORT, &a->s.output),
+	    CLI_FLAG("json", 'j', &a->s.json),
+	    CLI_FLAG("shapes", 'S' + 256, &a->s.shapes),
+	    CLI_FIT_OPTIONS(&o->fit),
+	    CLI_DATA_OPTIONS(&a->data),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
+	    CLI_FLEET_OPTIONS(&a->data),
+	    CLI_END,
 	};
-	int c, rc;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	sf_run_discover_settings_init(&a->s);
-	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-		if ((rc = discover_option(cmd, c, optarg, a)) < 0 &&
-		    (rc = cli_data_option(cmd->name, c, optarg, &a->data)) < 0)
-			rc = cli_other_option(cmd, c, argc, argv, options,
-			                      &a->s.options.fit);
-		if (rc != SF_EXIT_OK)
-			return rc;
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL,
-		                 "discover needs a model file");
-	if (argc - optind > 2)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 2]);
-	a->model_path = argv[optind];
-	a->data.run.path = argc - optind == 2 ? argv[optind + 1] : NULL;
+	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return rc;
+	if ((rc = cli_model_operands(cmd->name, argc, argv, &a->model_path,
+	                             &a->data.run.path)) != SF_EXIT_OK)
+		return rc;
 	a->s.options.threads = a->s.options.fit.threads;
 	if (a->s.shapes && a->s.output != NULL)
 		return cli_usage(cmd->name, NULL,

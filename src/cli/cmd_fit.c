@@ -2,13 +2,10 @@
  * cmd_fit.c - `scalefit fit MODEL.yaml [DATA.csv]`: fit the constants and
  * report them.
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "base/units.h"
 #include "run/fit.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,81 +42,52 @@ typedef struct fit_args {
 	cli_data data;
 } fit_args;
 
+/* --residuals: auto, all or none. */
+static int
+parse_residuals(const char *cmd, int val, const char *arg, void *to)
+{
+	sf_residuals *residuals = to;
+
+	(void)val;
+	if (strcmp(arg, "auto") == 0)
+		*residuals = SF_RESIDUALS_AUTO;
+	else if (strcmp(arg, "all") == 0)
+		*residuals = SF_RESIDUALS_ALL;
+	else if (strcmp(arg, "none") == 0)
+		*residuals = SF_RESIDUALS_NONE;
+	else
+		return cli_usage(
+		    cmd, NULL, "--residuals takes auto, all or none, not '%s'",
+		    arg);
+	return SF_EXIT_OK;
+}
+
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, fit_args *a)
 {
-	static const struct option options[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"json", no_argument, NULL, 'j'},
-	    CLI_FIT_OPTIONS,
-	    CLI_DATA_OPTIONS,
-	    {"bootstrap", required_argument, NULL, 'B'},
-	    {"restarts", required_argument, NULL, 'R'},
-	    {"model", required_argument, NULL, 'm'},
-	    {"residuals", required_argument, NULL, 'E'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    CLI_FLEET_OPTIONS,
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	sf_run_fit_settings *s = &a->s;
+	const cli_option options[] = {
+	    CLI_TEXT("output", 'o' | CLI_SHORT, &a->output),
+	    CLI_FLAG("json", 'j', &a->json),
+	    CLI_FIT_OPTIONS(&s->options),
+	    CLI_DATA_OPTIONS(&a->data),
+	    CLI_COUNT("bootstrap", 'B', 10, 100000, &s->bootstrap),
+	    CLI_COUNT("restarts", 'R', 2, 100000, &s->restarts),
+	    CLI_TEXT("model", 'm', &a->data.run.model),
+	    CLI_CALL("residuals", 'E', required_argument, parse_residuals,
+	             &s->residuals),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
+	    CLI_FLEET_OPTIONS(&a->data),
+	    CLI_END,
 	};
-	int c, rc;
+	int rc;
 
 	memset(a, 0, sizeof *a);
-	sf_run_fit_settings_init(&a->s);
-	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		case 'B':
-		case 'R':
-			if (cli_count(cmd->name,
-			              c == 'B' ? "bootstrap" : "restarts",
-			              optarg, c == 'B' ? 10 : 2, 100000,
-			              c == 'B' ? &a->s.bootstrap
-			                       : &a->s.restarts) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			break;
-		case 'm':
-			a->data.run.model = optarg;
-			break;
-		case 'E':
-			if (strcmp(optarg, "auto") == 0)
-				a->s.residuals = SF_RESIDUALS_AUTO;
-			else if (strcmp(optarg, "all") == 0)
-				a->s.residuals = SF_RESIDUALS_ALL;
-			else if (strcmp(optarg, "none") == 0)
-				a->s.residuals = SF_RESIDUALS_NONE;
-			else
-				return cli_usage(
-				    cmd->name, NULL,
-				    "--residuals takes auto, all or "
-				    "none, not '%s'",
-				    optarg);
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		default:
-			if ((rc = cli_data_option(cmd->name, c, optarg,
-			                          &a->data)) < 0)
-				rc = cli_other_option(cmd, c, argc, argv,
-				                      options, &a->s.options);
-			if (rc != SF_EXIT_OK)
-				return rc;
-		}
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL, "fit needs a model file");
-	if (argc - optind > 2)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 2]);
-	a->model_path = argv[optind];
-	a->data.run.path = argc - optind == 2 ? argv[optind + 1] : NULL;
-	return SF_EXIT_OK;
+	sf_run_fit_settings_init(s);
+	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return rc;
+	return cli_model_operands(cmd->name, argc, argv, &a->model_path,
+	                          &a->data.run.path);
 }
 
 /* Print r as asked; -o only once stdout took the report. */
@@ -158,14 +126,9 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, 0, &a.data, &set, a.quiet, &err) !=
-	    SF_OK)
-		return cli_error(&err);
-	if ((m = cli_choose_model(cmd->name, set, a.data.run.model,
-	                          a.model_path)) == NULL) {
-		status = SF_EXIT_USAGE;
+	if ((status = cli_open_model(cmd->name, a.model_path, &a.data, a.quiet,
+	                             &set, &m)) != SF_EXIT_OK)
 		goto done;
-	}
 	/* Never write the report over one of the fit's own inputs. */
 	if ((status = cli_output_not_input(cmd->name, "-o", a.output,
 	                                   a.model_path, "the model file")) !=
@@ -175,11 +138,8 @@ sf_command_fit(const sf_command *cmd, int argc, char **argv)
 	         a.data.run.path != NULL ? a.data.run.path : m->data_file,
 	         "the data file")) != SF_EXIT_OK)
 		goto done;
-	if (cli_stdin_table(a.data.run.path, &in, &err) != SF_OK) {
-		status = cli_error(&err);
+	if ((status = cli_stdin_data(&a.data, &in)) != SF_EXIT_OK)
 		goto done;
-	}
-	a.data.run.table = in;
 	a.s.data = a.data.run;
 	a.s.json = a.json || a.output != NULL;
 	a.s.warn = a.quiet ? NULL : cli_warning;

@@ -3,13 +3,10 @@
  * formula (its name, to use as @NAME, its inputs and its description),
  * under a header line.
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "base/escape.h"
 #include "input/library.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,22 +16,16 @@ enum { FORMULA_INPUTS_MAX = 96 };
 int
 sf_command_formulas(const sf_command *cmd, int argc, char **argv)
 {
-	static const struct option options[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	static const cli_option options[] = {CLI_END};
 	sf_library_entry *e = NULL;
 	char(*inputs)[FORMULA_INPUTS_MAX] = NULL;
 	size_t n = 0, width = 0, iwidth = 6; /* "inputs" */
 	sf_error err;
-	int c;
+	int status;
 
 	sf_error_clear(&err);
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		if (c == 'h')
-			cli_help_exit(cmd);
-		return cli_bad_option(cmd->name, argc, argv, optopt, options);
-	}
+	if ((status = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return status;
 	if (optind < argc)
 		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
 		                 argv[optind]);

@@ -3,15 +3,14 @@
  * start from, its inputs guessed from the data's column names
  * (input/scaffold.h).
  */
-#define _GNU_SOURCE /* getopt_long */
+#define _GNU_SOURCE /* realpath */
 
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "base/escape.h"
 #include "base/atomic.h"
 #include "input/csv.h"
 #include "input/scaffold.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,41 +53,25 @@ print_escaped(const char *text)
 int
 sf_command_init(const sf_command *cmd, int argc, char **argv)
 {
-	static const struct option options[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"force", no_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	const char *data, *output = NULL;
 	char name[128], *file = NULL, *text = NULL;
 	sf_table *t = NULL;
 	sf_scaffold g;
 	sf_error err;
 	struct stat st;
-	int c, force = 0, status = SF_EXIT_OK;
+	int force = 0, status = SF_EXIT_OK;
+	const cli_option options[] = {
+	    CLI_TEXT("output", 'o' | CLI_SHORT, &output),
+	    CLI_FLAG("force", 'f' | CLI_SHORT, &force),
+	    CLI_END,
+	};
 
 	sf_error_clear(&err);
-	while ((c = getopt_long(argc, argv, "o:fh", options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case 'h':
-			cli_help_exit(cmd);
-		default:
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-			                      options);
-		}
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL, "init needs a data file");
-	if (argc - optind > 1)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 1]);
+	if ((status = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return status;
+	if ((status = cli_operands(cmd->name, argc, argv, 1, "a data file")) !=
+	    SF_EXIT_OK)
+		return status;
 	data = argv[optind];
 	if ((status = cli_output_not_input(cmd->name, "-o", output, data,
 	                                   "the data file")) != SF_EXIT_OK)
@@ -117,18 +100,11 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		if (sf_write_atomic(output, text, strlen(text), "the model",
 		                    &err) != SF_OK)
 			status = cli_error(&err);
+	} else if (print_escaped(text) != SF_OK) {
+		sf_error_set(&err, SF_ENOMEM, "out of memory");
+		status = cli_error(&err);
 	} else {
-		if (print_escaped(text) != SF_OK) {
-			sf_error_set(&err, SF_ENOMEM, "out of memory");
-			status = cli_error(&err);
-			goto done;
-		}
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fputs("scalefit: error: could not write standard "
-			      "output\n",
-			      stderr);
-			status = SF_EXIT_USAGE;
-		}
+		status = cli_flush_stdout();
 	}
 done:
 	free(text);

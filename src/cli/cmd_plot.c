@@ -3,12 +3,10 @@
  * chart of a fit, observed against predicted and each row's error by
  * input, with the rows it did not fit marked (run/plot.h does the work).
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/plot.h"
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,55 +14,28 @@ static int
 parse_args(const sf_command *cmd, int argc, char **argv,
            sf_run_plot_settings *s, int *quiet)
 {
-	static const struct option options[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"data", required_argument, NULL, 'd'},
-	    {"group", required_argument, NULL, 'G'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	const cli_option options[] = {
+	    CLI_ONCE("output", 'o' | CLI_SHORT, &s->output),
+	    CLI_ONCE("data", 'd', &s->data),
+	    CLI_ONCE("group", 'G', &s->group),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, quiet),
+	    CLI_END,
 	};
-	int c, rc;
+	const char *const *fits;
+	size_t nfits;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "o:qh", options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			rc = cli_once(cmd->name, "output", NULL, &s->output,
-			              optarg);
-			break;
-		case 'd':
-			rc =
-			    cli_once(cmd->name, "data", NULL, &s->data, optarg);
-			break;
-		case 'G':
-			rc = cli_once(cmd->name, "group", NULL, &s->group,
-			              optarg);
-			break;
-		case 'q':
-			*quiet = 1;
-			rc = SF_EXIT_OK;
-			break;
-		case 'h':
-			cli_help_exit(cmd);
-		default:
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-			                      options);
-		}
-		if (rc != SF_EXIT_OK)
-			return rc;
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL,
-		                 "plot needs a fit file (FIT.json, from "
-		                 "'scalefit fit -o FIT.json')");
-	if (argc - optind > 1)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &fits,
+	                         &nfits)) != SF_EXIT_OK)
+		return rc;
+	if (nfits > 1)
 		return cli_usage(cmd->name, NULL,
 		                 "unexpected argument '%s': plot draws one fit",
-		                 argv[optind + 1]);
+		                 fits[1]);
 	if (s->output == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say where to write the chart: -o FILE.svg");
-	s->fit = argv[optind];
+	s->fit = fits[0];
 	/* Never draw the chart over the fit file or the data. */
 	if ((rc = cli_output_not_input(cmd->name, "-o", s->output, s->fit,
 	                               "the fit file")) != SF_EXIT_OK)

@@ -4,13 +4,10 @@
  * its 95% band and each term's part, and a warning for every extrapolation
  * (run/predict.h does the work).
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "base/suggest.h"
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/predict.h"
 
-#include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,108 +18,56 @@ typedef struct predict_args {
 	sf_run_predict_settings s;
 } predict_args;
 
-/* --unit: one of sf_model_units. */
+/* --weights: how to average several fits. */
 static int
-parse_unit(const sf_command *cmd, const char *arg, const char **unit)
+parse_weights(const char *cmd, int val, const char *arg, void *to)
 {
-	*unit = NULL;
-	for (size_t k = 0; k < SF_MODEL_UNITS; k++)
-		if (strcmp(arg, sf_model_units[k]) == 0)
-			*unit = sf_model_units[k];
-	if (*unit == NULL)
+	predict_args *a = to;
+
+	(void)val;
+	if (strcmp(arg, "extrapolation") == 0)
+		a->s.weights = SF_AVERAGE_EXTRAPOLATION;
+	else if (strcmp(arg, "aicc") == 0)
+		a->s.weights = SF_AVERAGE_AICC;
+	else if (strcmp(arg, "equal") == 0)
+		a->s.weights = SF_AVERAGE_EQUAL;
+	else
 		return cli_usage(
-		    cmd->name,
-		    sf_suggest_nearest(arg, sf_model_units, SF_MODEL_UNITS),
-		    "unknown --unit '%s' (s, ms, min or h)", arg);
+		    cmd, NULL,
+		    "--weights is extrapolation, aicc or equal, not "
+		    "'%s'",
+		    arg);
+	a->weights_given = 1;
 	return SF_EXIT_OK;
-}
-
-static int
-parse_option(const sf_command *cmd, int c, predict_args *a)
-{
-	sf_run_predict_settings *s = &a->s;
-
-	switch (c) {
-	case 'a':
-		a->at[s->nat++] = optarg;
-		return SF_EXIT_OK;
-	case 'g':
-		if (s->grid != NULL)
-			return cli_usage(cmd->name, NULL,
-			                 "--grid is given twice");
-		s->grid = optarg;
-		return SF_EXIT_OK;
-	case 'i':
-		a->inputs[s->ninputs++] = optarg;
-		return SF_EXIT_OK;
-	case 'j':
-		s->json = 1;
-		return SF_EXIT_OK;
-	case 'c':
-		s->csv = 1;
-		return SF_EXIT_OK;
-	case 'w':
-		if (strcmp(optarg, "extrapolation") == 0)
-			s->weights = SF_AVERAGE_EXTRAPOLATION;
-		else if (strcmp(optarg, "aicc") == 0)
-			s->weights = SF_AVERAGE_AICC;
-		else if (strcmp(optarg, "equal") == 0)
-			s->weights = SF_AVERAGE_EQUAL;
-		else
-			return cli_usage(cmd->name, NULL,
-			                 "--weights is extrapolation, aicc or "
-			                 "equal, not '%s'",
-			                 optarg);
-		a->weights_given = 1;
-		return SF_EXIT_OK;
-	case 'G':
-		return cli_once(cmd->name, "group", NULL, &s->group, optarg);
-	case 'u':
-		return parse_unit(cmd, optarg, &s->unit);
-	case 'q':
-		s->quiet = 1;
-		return SF_EXIT_OK;
-	default:
-		return -1;
-	}
 }
 
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 {
-	static const struct option options[] = {
-	    {"at", required_argument, NULL, 'a'},
-	    {"grid", required_argument, NULL, 'g'},
-	    {"input", required_argument, NULL, 'i'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"csv", no_argument, NULL, 'c'},
-	    {"weights", required_argument, NULL, 'w'},
-	    {"group", required_argument, NULL, 'G'},
-	    {"unit", required_argument, NULL, 'u'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	sf_run_predict_settings *s = &a->s;
+	const cli_option options[] = {
+	    CLI_LIST("at", 'a' | CLI_SHORT, a->at, &s->nat),
+	    CLI_ONCE_SAYING("grid", 'g', "--grid is given twice", &s->grid),
+	    CLI_LIST("input", 'i', a->inputs, &s->ninputs),
+	    CLI_FLAG("json", 'j', &s->json),
+	    CLI_FLAG("csv", 'c', &s->csv),
+	    CLI_CALL("weights", 'w', required_argument, parse_weights, a),
+	    CLI_ONCE("group", 'G', &s->group),
+	    CLI_NAME("unit", 'u', "--unit", sf_model_units, SF_MODEL_UNITS,
+	             &s->unit),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &s->quiet),
+	    CLI_END,
 	};
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "a:qh", options, NULL)) != -1) {
-		if (c == 'h')
-			cli_help_exit(cmd);
-		if ((rc = parse_option(cmd, c, a)) < 0)
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-			                      options);
-		if (rc != SF_EXIT_OK)
-			return rc;
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL,
-		                 "predict needs a fit file (FIT.json, from "
-		                 "'scalefit fit -o FIT.json')");
-	if (a->s.group != NULL && argc - optind > 1)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &a->s.fits,
+	                         &a->s.nfits)) != SF_EXIT_OK)
+		return rc;
+	if (a->s.group != NULL && a->s.nfits > 1)
 		return cli_usage(cmd->name, NULL,
 		                 "--group goes with one fit file, not an "
 		                 "average of several");
-	if (a->weights_given && argc - optind < 2)
+	if (a->weights_given && a->s.nfits < 2)
 		return cli_usage(cmd->name, NULL,
 		                 "--weights goes with two or more fit files");
 	if (a->s.nat == 0 && a->s.grid == NULL)
@@ -136,8 +81,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 		return cli_usage(cmd->name, NULL,
 		                 "--input maps the columns of a --grid "
 		                 "FILE.csv to the fit's inputs: give a grid");
-	a->s.fits = (const char *const *)argv + optind;
-	a->s.nfits = (size_t)(argc - optind);
 	return SF_EXIT_OK;
 }
 
@@ -154,8 +97,7 @@ sf_command_predict(const sf_command *cmd, int argc, char **argv)
 	if ((a.at = calloc((size_t)argc + 1, sizeof *a.at)) == NULL ||
 	    (a.inputs = calloc((size_t)argc + 1, sizeof *a.inputs)) == NULL) {
 		free(a.at);
-		sf_error_set(&err, SF_ENOMEM, "out of memory");
-		return cli_error(&err);
+		return cli_out_of_memory();
 	}
 	a.s.at = a.at;
 	a.s.inputs = a.inputs;

@@ -4,15 +4,12 @@
  * term shares, the headline answers, and optionally a chart
  * (run/scale.h does the work).
  */
-#define _GNU_SOURCE /* getopt_long */
-
 #include "base/number.h"
-#include "base/suggest.h"
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/scale.h"
 
-#include <getopt.h>
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,159 +21,70 @@ typedef struct scale_args {
 	sf_run_scale_settings s;
 } scale_args;
 
-/* --unit (--time-unit): one of sf_scale_units. */
-static int
-parse_unit(const sf_command *cmd, const char *arg, const char **unit)
-{
-	*unit = NULL;
-	for (size_t k = 0; k < SF_SCALE_UNITS; k++)
-		if (strcmp(arg, sf_scale_units[k]) == 0)
-			*unit = sf_scale_units[k];
-	if (*unit == NULL)
-		return cli_usage(
-		    cmd->name,
-		    sf_suggest_nearest(arg, sf_scale_units, SF_SCALE_UNITS),
-		    "unknown --unit '%s' (s, ms, min or h)", arg);
-	return SF_EXIT_OK;
-}
-
 /* --panel: efficiency or shares. */
 static int
-parse_panel(const sf_command *cmd, const char *arg, sf_scale_panel *panel)
+parse_panel(const char *cmd, int val, const char *arg, void *to)
 {
 	static const char *const panels[] = {"efficiency", "shares"};
+	sf_scale_panel *panel = to;
+	int k = 0;
 
-	if (strcmp(arg, panels[0]) == 0)
-		*panel = SF_SCALE_PANEL_EFFICIENCY;
-	else if (strcmp(arg, panels[1]) == 0)
-		*panel = SF_SCALE_PANEL_SHARES;
-	else
-		return cli_usage(cmd->name, sf_suggest_nearest(arg, panels, 2),
-		                 "unknown --panel '%s' (efficiency or shares)",
-		                 arg);
+	(void)val;
+	if (cli_choice(cmd, "--panel", arg, panels, 2, 1, &k) != SF_EXIT_OK)
+		return SF_EXIT_USAGE;
+	*panel = k == 0 ? SF_SCALE_PANEL_EFFICIENCY : SF_SCALE_PANEL_SHARES;
 	return SF_EXIT_OK;
 }
 
-/* The options of the study itself: into the request q. */
+/* --log or --linear: how the points are spaced. */
 static int
-parse_request(const sf_command *cmd, int c, scale_args *a)
+parse_spacing(const char *cmd, int val, const char *arg, void *to)
 {
-	sf_scale_request *q = &a->s.request;
+	sf_sweep_spacing *spacing = to;
 
-	switch (c) {
-	case 'o':
-		if (q->over != NULL)
-			return cli_usage(cmd->name, NULL,
-			                 "--over is given twice: a sweep moves "
-			                 "one input");
-		q->over = optarg;
-		return SF_EXIT_OK;
-	case 's':
-		a->set[q->nset++] = optarg;
-		return SF_EXIT_OK;
-	case 'c':
-		if (sf_parse_double(optarg, &q->price) != SF_OK ||
-		    !(q->price > 0))
-			return cli_usage(cmd->name, NULL,
-			                 "--cost needs a price per worker-hour "
-			                 "> 0, not '%s'",
-			                 optarg);
-		return SF_EXIT_OK;
-	case 'u':
-		return parse_unit(cmd, optarg, &q->time_unit);
-	case 'n':
-		return cli_count(cmd->name, "points", optarg, 2, MAX_POINTS,
-		                 &q->points);
-	case 'L':
-	case 'l':
-		if (q->spacing != SF_SWEEP_AUTO)
-			return cli_usage(cmd->name, NULL,
-			                 "give --log or --linear, not both");
-		q->spacing = c == 'L' ? SF_SWEEP_LOG : SF_SWEEP_LINEAR;
-		return SF_EXIT_OK;
-	case 'P':
-		return parse_panel(cmd, optarg, &q->panel);
-	case 'w':
-		q->workers = optarg;
-		return SF_EXIT_OK;
-	default:
-		return -1;
-	}
-}
-
-/* The options of what is reported: into the settings. */
-static int
-parse_report(int c, scale_args *a)
-{
-	switch (c) {
-	case 'd':
-		a->s.data = optarg;
-		return SF_EXIT_OK;
-	case 'p':
-		a->s.plot = optarg;
-		return SF_EXIT_OK;
-	case 'j':
-		a->s.json = 1;
-		return SF_EXIT_OK;
-	case 'V':
-		a->s.csv = 1;
-		return SF_EXIT_OK;
-	case 'G':
-		return cli_once("scale", "group", NULL, &a->s.group, optarg);
-	case 'q':
-		a->s.quiet = 1;
-		return SF_EXIT_OK;
-	default:
-		return -1;
-	}
+	(void)arg;
+	if (*spacing != SF_SWEEP_AUTO)
+		return cli_usage(cmd, NULL, "give --log or --linear, not both");
+	*spacing = val == 'L' ? SF_SWEEP_LOG : SF_SWEEP_LINEAR;
+	return SF_EXIT_OK;
 }
 
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 {
-	static const struct option options[] = {
-	    {"over", required_argument, NULL, 'o'},
-	    {"set", required_argument, NULL, 's'},
-	    {"cost", required_argument, NULL, 'c'},
-	    {"time-unit", required_argument, NULL, 'u'},
-	    {"unit", required_argument, NULL, 'u'},
-	    {"points", required_argument, NULL, 'n'},
-	    {"log", no_argument, NULL, 'L'},
-	    {"linear", no_argument, NULL, 'l'},
-	    {"plot", required_argument, NULL, 'p'},
-	    {"data", required_argument, NULL, 'd'},
-	    {"panel", required_argument, NULL, 'P'},
-	    {"workers", required_argument, NULL, 'w'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"csv", no_argument, NULL, 'V'},
-	    {"group", required_argument, NULL, 'G'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	sf_scale_request *q = &a->s.request;
+	const cli_option options[] = {
+	    CLI_ONCE_SAYING("over", 'o',
+	                    "--over is given twice: a sweep moves one input",
+	                    &q->over),
+	    CLI_LIST("set", 's', a->set, &q->nset),
+	    CLI_NUMBER("cost", 'c', "a price per worker-hour > 0", &q->price),
+	    CLI_NAME("time-unit", 'u', "--unit", sf_scale_units, SF_SCALE_UNITS,
+	             &q->time_unit),
+	    CLI_NAME("unit", 'u', "--unit", sf_scale_units, SF_SCALE_UNITS,
+	             &q->time_unit),
+	    CLI_COUNT("points", 'n', 2, MAX_POINTS, &q->points),
+	    CLI_CALL("log", 'L', no_argument, parse_spacing, &q->spacing),
+	    CLI_CALL("linear", 'l', no_argument, parse_spacing, &q->spacing),
+	    CLI_TEXT("plot", 'p', &a->s.plot),
+	    CLI_TEXT("data", 'd', &a->s.data),
+	    CLI_CALL("panel", 'P', required_argument, parse_panel, &q->panel),
+	    CLI_TEXT("workers", 'w', &q->workers),
+	    CLI_FLAG("json", 'j', &a->s.json),
+	    CLI_FLAG("csv", 'V', &a->s.csv),
+	    CLI_ONCE("group", 'G', &a->s.group),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->s.quiet),
+	    CLI_END,
 	};
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
-		if (c == 'h')
-			cli_help_exit(cmd);
-		if ((rc = parse_request(cmd, c, a)) < 0 &&
-		    (rc = parse_report(c, a)) < 0)
-			return cli_bad_option(cmd->name, argc, argv, optopt,
-			                      options);
-		if (rc != SF_EXIT_OK)
-			return rc;
-	}
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL,
-		                 "scale needs a fit file (FIT.json, from "
-		                 "'scalefit fit -o FIT.json')");
-
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &a->s.fits,
+	                         &a->s.nfits)) != SF_EXIT_OK)
+		return rc;
 	if (a->s.request.over == NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "say what to sweep: --over NAME=LO:HI (for "
 		                 "example --over p=1:1024)");
-	a->s.fits = (const char *const *)argv + optind;
-	a->s.nfits = (size_t)(argc - optind);
 	a->s.request.set = a->set;
 	return SF_EXIT_OK;
 }
@@ -191,10 +99,8 @@ sf_command_scale(const sf_command *cmd, int argc, char **argv)
 
 	sf_error_clear(&err);
 	sf_run_scale_settings_init(&a.s);
-	if ((a.set = calloc((size_t)argc + 1, sizeof *a.set)) == NULL) {
-		sf_error_set(&err, SF_ENOMEM, "out of memory");
-		return cli_error(&err);
-	}
+	if ((a.set = calloc((size_t)argc + 1, sizeof *a.set)) == NULL)
+		return cli_out_of_memory();
 	a.s.warn = cli_warning;
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		goto done;

@@ -4,93 +4,64 @@
  * far off the predictions are, overall and per value of each input
  * (run/validate.h does the work).
  */
-#define _GNU_SOURCE /* getopt_long */
-
-#include "cli/cli.h"
+#include "cli/parse.h"
 #include "run/validate.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct validate_args {
 	const char *model_path;
 	int json, quiet;
+	int methods; /* of --train, --kfold and --loo, how many were given */
 	sf_run_validate_settings s; /* s.data: data.run, once parsed */
 	cli_data data;
 } validate_args;
 
+/* --train, --kfold or --loo: a way of holding rows out, counted. */
+static int
+parse_method(const char *cmd, int val, const char *arg, void *to)
+{
+	validate_args *a = to;
+
+	a->methods++;
+	if (val == 'r')
+		a->s.train = arg;
+	else if (val == 'O')
+		a->s.loo = 1;
+	else
+		return cli_count(cmd, "kfold", arg, 2, 1000000, &a->s.kfold);
+	return SF_EXIT_OK;
+}
+
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, validate_args *a)
 {
-	static const struct option options[] = {
-	    {"train", required_argument, NULL, 'r'},
-	    {"kfold", required_argument, NULL, 'k'},
-	    {"loo", no_argument, NULL, 'O'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"csv", no_argument, NULL, 'c'},
-	    CLI_FIT_OPTIONS,
-	    CLI_DATA_OPTIONS,
-	    {"model", required_argument, NULL, 'm'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    CLI_FLEET_OPTIONS,
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	const cli_option options[] = {
+	    CLI_CALL("train", 'r', required_argument, parse_method, a),
+	    CLI_CALL("kfold", 'k', required_argument, parse_method, a),
+	    CLI_CALL("loo", 'O', no_argument, parse_method, a),
+	    CLI_FLAG("json", 'j', &a->json),
+	    CLI_FLAG("csv", 'c', &a->s.csv),
+	    CLI_FIT_OPTIONS(&a->s.options),
+	    CLI_DATA_OPTIONS(&a->data),
+	    CLI_TEXT("model", 'm', &a->data.run.model),
+	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
+	    CLI_FLEET_OPTIONS(&a->data),
+	    CLI_END,
 	};
-	int c, rc, methods = 0;
+	int rc;
 
 	memset(a, 0, sizeof *a);
 	sf_run_validate_settings_init(&a->s);
-	while ((c = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			a->s.train = optarg;
-			methods++;
-			break;
-		case 'k':
-			if (cli_count(cmd->name, "kfold", optarg, 2, 1000000,
-			              &a->s.kfold) != SF_EXIT_OK)
-				return SF_EXIT_USAGE;
-			methods++;
-			break;
-		case 'O':
-			a->s.loo = 1;
-			methods++;
-			break;
-		case 'c':
-			a->s.csv = 1;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		case 'm':
-			a->data.run.model = optarg;
-			break;
-		case 'q':
-			a->quiet = 1;
-			break;
-		default:
-			if ((rc = cli_data_option(cmd->name, c, optarg,
-			                          &a->data)) < 0)
-				rc = cli_other_option(cmd, c, argc, argv,
-				                      options, &a->s.options);
-			if (rc != SF_EXIT_OK)
-				return rc;
-		}
-	}
-	if (methods != 1)
+	if ((rc = cli_parse(cmd, options, argc, argv)) != SF_EXIT_OK)
+		return rc;
+	if (a->methods != 1)
 		return cli_usage(cmd->name, NULL,
 		                 "validate needs exactly one of --train EXPR, "
 		                 "--kfold K and --loo");
-	if (argc - optind < 1)
-		return cli_usage(cmd->name, NULL,
-		                 "validate needs a model file");
-	if (argc - optind > 2)
-		return cli_usage(cmd->name, NULL, "unexpected argument '%s'",
-		                 argv[optind + 2]);
-	a->model_path = argv[optind];
-	a->data.run.path = argc - optind == 2 ? argv[optind + 1] : NULL;
-	return SF_EXIT_OK;
+	return cli_model_operands(cmd->name, argc, argv, &a->model_path,
+	                          &a->data.run.path);
 }
 
 int
@@ -99,6 +70,7 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_model_set *set = NULL;
 	sf_run_validate_result *r = NULL;
 	sf_table *in = NULL; /* DATA.csv "-": standard input */
+	const sf_model *m;
 	validate_args a;
 	sf_error err;
 	int status;
@@ -106,19 +78,10 @@ sf_command_validate(const sf_command *cmd, int argc, char **argv)
 	sf_error_clear(&err);
 	if ((status = parse_args(cmd, argc, argv, &a)) != SF_EXIT_OK)
 		return status;
-	if (cli_load_models(a.model_path, 0, &a.data, &set, a.quiet, &err) !=
-	    SF_OK)
-		return cli_error(&err);
-	if (cli_choose_model(cmd->name, set, a.data.run.model, a.model_path) ==
-	    NULL) {
-		status = SF_EXIT_USAGE;
+	if ((status = cli_open_model(cmd->name, a.model_path, &a.data, a.quiet,
+	                             &set, &m)) != SF_EXIT_OK ||
+	    (status = cli_stdin_data(&a.data, &in)) != SF_EXIT_OK)
 		goto done;
-	}
-	if (cli_stdin_table(a.data.run.path, &in, &err) != SF_OK) {
-		status = cli_error(&err);
-		goto done;
-	}
-	a.data.run.table = in;
 	a.s.data = a.data.run;
 	a.s.json = a.json;
 	a.s.warn = a.quiet ? NULL : cli_warning;

@@ -122,7 +122,7 @@ static int
 setup_settings(const sf_model *m, const sf_model_discover *s,
                const sf_discover_options *o, sf_setup *st, sf_error *err)
 {
-	sf_loss loss = o->fit.has_loss ? o->fit.loss : m->fit.loss;
+	sf_loss loss = sf_fit_loss(m, &o->fit);
 
 	st->factors = pick(0, s->factors, SF_DISCOVER_DEFAULT_FACTORS);
 	st->max_terms =

@@ -145,7 +145,7 @@ candidate_new(sf_compare *cmp, const sf_model *m, sf_error *err)
 		return NULL;
 	}
 	c->model = m;
-	c->loss = cmp->s.options.has_loss ? cmp->s.options.loss : m->fit.loss;
+	c->loss = sf_fit_loss(m, &cmp->s.options);
 	c->cv_mape = c->extra_mape = NAN;
 	c->max_corr = NAN; /* none: no two parameters with a correlation */
 	return c;

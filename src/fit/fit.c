@@ -36,6 +36,12 @@ sf_fit_result_free(sf_fit_result *r)
 	free(r);
 }
 
+sf_loss
+sf_fit_loss(const sf_model *m, const sf_fit_options *o)
+{
+	return o->has_loss ? o->loss : m->fit.loss;
+}
+
 sf_fit_settings
 sf_fit_settings_effective(const sf_model *m, const sf_fit_options *o)
 {

@@ -139,6 +139,10 @@ void sf_fit_options_init(sf_fit_options *o);
 sf_fit_settings sf_fit_settings_effective(const sf_model *m,
                                           const sf_fit_options *o);
 
+/* The loss a fit of m with options o uses: o's (--loss), else the
+ * model's; what sf_fit_settings_effective() says, without the rest. */
+sf_loss sf_fit_loss(const sf_model *m, const sf_fit_options *o);
+
 /*
  * Fit formula f of model m to dataset d at one lambda.  Returns SF_OK and
  * a new result in *out; SF_EFAIL when no candidate had a finite cost (then

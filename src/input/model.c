@@ -13,6 +13,7 @@
 #include "input/model.h"
 #include "input/schema.h"
 #include "expr/expr.h"
+#include "base/text.h"
 #include "base/units.h"
 
 #include <ctype.h>
@@ -27,17 +28,6 @@
 
 /* The state of one load; its flags are enum sf_model_flag. */
 typedef sf_schema loader;
-
-static char *
-dup_string(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *copy = malloc(n);
-
-	if (copy != NULL)
-		memcpy(copy, s, n);
-	return copy;
-}
 
 /* Copy a non-empty scalar with its position into *t. */
 static int
@@ -57,7 +47,7 @@ get_formula(loader *ld, const yaml_node_t *node, const char *what,
 		                      what);
 	p = sf_schema_at(ld, node);
 	free(t->text);
-	t->text = dup_string(sf_schema_scalar(node));
+	t->text = sf_text_dup(sf_schema_scalar(node));
 	if (t->text == NULL)
 		return sf_schema_oom(ld);
 	t->line = p.line;
@@ -189,7 +179,7 @@ load_inputs(loader *ld, const yaml_node_t *node, sf_model *m)
 		if (in == NULL) {
 			in = &m->inputs[m->ninputs++];
 			memset(in, 0, sizeof *in);
-			if ((in->name = dup_string(name)) == NULL)
+			if ((in->name = sf_text_dup(name)) == NULL)
 				return sf_schema_oom(ld);
 		}
 		{
@@ -352,7 +342,7 @@ load_parameters(loader *ld, const yaml_node_t *node, sf_model *m)
 		yaml_node_t *key = sf_schema_node(ld, pair->key);
 		sf_model_param *p = &m->params[m->nparams++];
 
-		if ((p->name = dup_string(sf_schema_scalar(key))) == NULL)
+		if ((p->name = sf_text_dup(sf_schema_scalar(key))) == NULL)
 			return sf_schema_oom(ld);
 		rc = load_param(ld, key, sf_schema_node(ld, pair->value), p);
 		if (rc != SF_OK)
@@ -426,7 +416,7 @@ load_terms(loader *ld, const yaml_node_t *node, sf_model *m)
 
 		t->line = at.line;
 		t->column = at.column;
-		if ((t->name = dup_string(sf_schema_scalar(key))) == NULL)
+		if ((t->name = sf_text_dup(sf_schema_scalar(key))) == NULL)
 			return sf_schema_oom(ld);
 		snprintf(what, sizeof what, "term '%s'", t->name);
 		t->kind = sf_term_kind_guess(t->name);
@@ -768,7 +758,7 @@ static int
 copy_text(const sf_model_text *from, sf_model_text *to)
 {
 	*to = *from;
-	if (from->text != NULL && (to->text = dup_string(from->text)) == NULL)
+	if (from->text != NULL && (to->text = sf_text_dup(from->text)) == NULL)
 		return SF_ENOMEM;
 	return SF_OK;
 }
@@ -783,7 +773,7 @@ model_new(loader *ld, const sf_model *shared)
 	if (m == NULL)
 		return NULL;
 	sf_fit_settings_default(&m->fit);
-	m->path = dup_string(ld->path);
+	m->path = sf_text_dup(ld->path);
 	m->source = source_hold(ld, shared != NULL ? shared->source : NULL);
 	if (m->path == NULL || m->source == NULL)
 		goto fail;
@@ -793,7 +783,7 @@ model_new(loader *ld, const sf_model *shared)
 	m->fit = shared->fit;
 	m->unit = shared->unit;
 	if ((shared->description != NULL &&
-	     (m->description = dup_string(shared->description)) == NULL) ||
+	     (m->description = sf_text_dup(shared->description)) == NULL) ||
 	    copy_text(&shared->data_file_at, &m->data_file_at) != SF_OK ||
 	    copy_text(&shared->where, &m->where) != SF_OK ||
 	    copy_text(&shared->by, &m->by) != SF_OK ||
@@ -804,7 +794,7 @@ model_new(loader *ld, const sf_model *shared)
 	if (m->inputs == NULL)
 		goto fail;
 	for (size_t i = 0; i < shared->ninputs; i++) {
-		m->inputs[i].name = dup_string(shared->inputs[i].name);
+		m->inputs[i].name = sf_text_dup(shared->inputs[i].name);
 		m->inputs[i].line = shared->inputs[i].line;
 		m->inputs[i].column = shared->inputs[i].column;
 		m->inputs[i].derived = shared->inputs[i].derived;
@@ -890,7 +880,7 @@ load_text_key(loader *ld, const yaml_node_t *node, const char *key, char **out)
 	         ld, v, key, text, strcmp(key, "description") == 0)) != SF_OK)
 		return rc;
 	free(*out);
-	if ((*out = dup_string(text)) == NULL)
+	if ((*out = sf_text_dup(text)) == NULL)
 		return sf_schema_oom(ld);
 	return SF_OK;
 }
@@ -924,7 +914,7 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 	    (ld->flags & SF_MODEL_FORMULA_OPTIONAL)) {
 		/* scalefit discover: the formula is what it looks for */
 		if (m->description == NULL &&
-		    (m->description = dup_string("")) == NULL)
+		    (m->description = sf_text_dup("")) == NULL)
 			return sf_schema_oom(ld);
 		return check_name_clashes(ld, m);
 	}
@@ -939,7 +929,8 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 		    ld, node, SF_EVALUE,
 		    "the model has no parameter to fit: add "
 		    "one under 'parameters' with min and max");
-	if (m->description == NULL && (m->description = dup_string("")) == NULL)
+	if (m->description == NULL &&
+	    (m->description = sf_text_dup("")) == NULL)
 		return sf_schema_oom(ld);
 	return check_name_clashes(ld, m);
 }
@@ -962,7 +953,7 @@ default_name(const char *path, const char *list_name, size_t index)
 		snprintf(buf, sizeof buf, "%.*s-%zu", (int)n, base, index + 1);
 	else
 		snprintf(buf, sizeof buf, "%.*s", (int)n, base);
-	return dup_string(buf);
+	return sf_text_dup(buf);
 }
 
 static int

@@ -25,6 +25,23 @@ has(const char *lower, const char *word)
 	return strstr(lower, word) != NULL;
 }
 
+/* A column name's first LOWER_MAX - 1 bytes in lower case, what the
+ * guesses match words in: their length. */
+enum { LOWER_MAX = 128 };
+
+static size_t
+lower_name(const char *name, char lower[LOWER_MAX])
+{
+	size_t n = strlen(name);
+
+	if (n >= LOWER_MAX)
+		n = LOWER_MAX - 1;
+	for (size_t i = 0; i < n; i++)
+		lower[i] = (char)tolower((unsigned char)name[i]);
+	lower[n] = '\0';
+	return n;
+}
+
 sf_scaffold_role
 sf_scaffold_role_of(const char *name)
 {
@@ -33,14 +50,9 @@ sf_scaffold_role_of(const char *name)
 	    "ranks",  "procs", "processes", "devices", "world_size"};
 	static const char *const counts[] = {"samples", "images", "tokens",
 	                                     "examples"};
-	char lower[128];
-	size_t n = strlen(name);
+	char lower[LOWER_MAX];
+	size_t n = lower_name(name, lower);
 
-	if (n >= sizeof lower)
-		n = sizeof lower - 1;
-	for (size_t i = 0; i < n; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[n] = '\0';
 	/* a rate is none of them: images_per_sec, throughput */
 	if (has(lower, "per_s") || has(lower, "per_min") || has(lower, "/s") ||
 	    has(lower, "throughput") || has(lower, "rate") ||
@@ -83,14 +95,9 @@ columns_list(const sf_table *t, char *buf, size_t size)
 static int
 worker_rank(const char *name)
 {
-	char lower[128];
-	size_t n = strlen(name);
+	char lower[LOWER_MAX];
 
-	if (n >= sizeof lower)
-		n = sizeof lower - 1;
-	for (size_t i = 0; i < n; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[n] = '\0';
+	lower_name(name, lower);
 	return has(lower, "node") && !has(lower, "worker") &&
 	       !has(lower, "gpu");
 }
@@ -180,10 +187,31 @@ nameable_columns(const sf_table *t, const sf_scaffold *g, sf_error *err)
 	return SF_OK;
 }
 
+/*
+ * The column of role the model needs (col: the one found, or SF_CSV_NONE):
+ * SF_OK when found; else SF_ETYPE when a text column's name says role
+ * (text_column), or SF_ENAME: no numeric column looks like what (its
+ * name's hint, then the table's columns).
+ */
+static int
+required(const sf_table *t, size_t col, sf_scaffold_role role, const char *what,
+         const char *hint, const char *columns, sf_error *err)
+{
+	if (col != SF_CSV_NONE)
+		return SF_OK;
+	if (text_column(t, role, what, err) != SF_OK)
+		return SF_ETYPE;
+	return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
+	                   "no numeric column looks like %s (%s); its columns "
+	                   "are: %s",
+	                   what, hint, columns);
+}
+
 int
 sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 {
 	char columns[256];
+	int rc;
 
 	g->p = g->b = g->n = g->output = g->steps = SF_CSV_NONE;
 	g->b_global = g->per_step = 0;
@@ -229,40 +257,24 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 	}
 	columns_list(t, columns, sizeof columns);
 	if (g->output != SF_CSV_NONE) {
-		char lower[128];
-		const char *name = sf_table_column_name(t, g->output);
-		size_t n = strlen(name) < 127 ? strlen(name) : 127;
+		char lower[LOWER_MAX];
 
-		for (size_t i = 0; i < n; i++)
-			lower[i] = (char)tolower((unsigned char)name[i]);
-		lower[n] = '\0';
+		lower_name(sf_table_column_name(t, g->output), lower);
 		/* the time of one step: no count of the data processed */
 		if (has(lower, "step") || has(lower, "iter")) {
 			g->per_step = 1;
 			g->n = g->steps = SF_CSV_NONE;
 		}
 	}
-	if (g->output == SF_CSV_NONE &&
-	    text_column(t, SF_ROLE_TIME, "the measured time", err) != SF_OK)
-		return SF_ETYPE;
-	if (g->output == SF_CSV_NONE)
-		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
-		                   "no numeric column looks like the measured "
-		                   "time (a name with time, seconds or "
-		                   "duration, or ending in _s); its columns "
-		                   "are: %s",
-		                   columns);
-	if (g->p == SF_CSV_NONE &&
-	    text_column(t, SF_ROLE_WORKERS, "the number of workers", err) !=
-	        SF_OK)
-		return SF_ETYPE;
-	if (g->p == SF_CSV_NONE)
-		return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
-		                   "no numeric column looks like the number "
-		                   "of workers (a name with workers, gpus, "
-		                   "nodes, ranks, procs, devices or "
-		                   "world_size); its columns are: %s",
-		                   columns);
+	if ((rc = required(t, g->output, SF_ROLE_TIME, "the measured time",
+	                   "a name with time, seconds or duration, or ending "
+	                   "in _s",
+	                   columns, err)) != SF_OK ||
+	    (rc = required(t, g->p, SF_ROLE_WORKERS, "the number of workers",
+	                   "a name with workers, gpus, nodes, ranks, procs, "
+	                   "devices or world_size",
+	                   columns, err)) != SF_OK)
+		return rc;
 	return nameable_columns(t, g, err);
 }
 

@@ -98,8 +98,8 @@ sf_run_data_prepare(const sf_model_set *set, const sf_run_data *d,
 	if ((*m = sf_run_data_choose(set, d->model, set->models[0]->path,
 	                             err)) == NULL)
 		return SF_EREQUEST;
-	return sf_run_data_open(*m, d, o->has_loss ? o->loss : (*m)->fit.loss,
-	                        set->count > 1, warn, warn_ctx, p, err);
+	return sf_run_data_open(*m, d, sf_fit_loss(*m, o), set->count > 1, warn,
+	                        warn_ctx, p, err);
 }
 
 int

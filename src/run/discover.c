@@ -138,7 +138,7 @@ rows_open(const sf_model_set *set, const sf_run_discover_settings *s,
 {
 	const sf_model *m = set->models[0];
 	const sf_fit_options *o = &s->options.fit;
-	sf_loss loss = o->has_loss ? o->loss : m->fit.loss;
+	sf_loss loss = sf_fit_loss(m, o);
 	int rc;
 
 	memset(w, 0, sizeof *w);
@@ -156,8 +156,8 @@ rows_open(const sf_model_set *set, const sf_run_discover_settings *s,
 		if (g->time.text == NULL)
 			continue;
 		if ((rc = sf_problem_open_table(
-		         g, w->table, o->has_loss ? o->loss : g->fit.loss, NULL,
-		         NULL, &w->given[w->ngiven], err)) != SF_OK)
+		         g, w->table, sf_fit_loss(g, o), NULL, NULL,
+		         &w->given[w->ngiven], err)) != SF_OK)
 			return rc;
 		w->ngiven++;
 	}

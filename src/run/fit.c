@@ -224,11 +224,7 @@ ensemble_json(const sf_run_fit_result *r)
 	            &ok);
 	sf_json_put(root, "fits", fits, &ok);
 	json_decref(members);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }
 
 /* Every member of ensemble set fitted to its rows, then weighted. */
@@ -248,8 +244,7 @@ fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
 	for (size_t i = 0; i < k && rc == SF_OK; i++) {
 		const sf_model *m = set->models[i];
 		sf_run_fit_result *x = calloc(1, sizeof *x);
-		sf_loss loss =
-		    s->options.has_loss ? s->options.loss : m->fit.loss;
+		sf_loss loss = sf_fit_loss(m, &s->options);
 
 		if ((r->members[i] = x) == NULL) {
 			rc = sf_error_set(err, SF_ENOMEM, "out of memory");

@@ -23,11 +23,16 @@ sf_run_scale_result_free(sf_run_scale_result *r)
 {
 	if (r == NULL)
 		return;
+	/* Each array has r->count elements, or is NULL. */
 	for (size_t j = 0; j < r->count; j++) {
 		if (r->studies != NULL)
 			sf_scale_free(r->studies[j]);
 		if (r->labels != NULL)
 			free(r->labels[j]);
+		if (r->held_x != NULL)
+			free(r->held_x[j]);
+		if (r->held_y != NULL)
+			free(r->held_y[j]);
 	}
 	free(r->studies);
 	free(r->labels);
@@ -35,12 +40,6 @@ sf_run_scale_result_free(sf_run_scale_result *r)
 		sf_fitfile_set_free(r->sets[p]);
 	free(r->sets);
 	sf_svg_free(r->chart);
-	for (size_t j = 0; j < r->count; j++) {
-		if (r->held_x != NULL)
-			free(r->held_x[j]);
-		if (r->held_y != NULL)
-			free(r->held_y[j]);
-	}
 	free(r->held_x);
 	free(r->held_y);
 	sf_run_output_clear(&r->out);
@@ -90,6 +89,7 @@ print_answers(FILE *out, const sf_scale *sc)
 	const sf_sweep_answers *a = &sc->answers;
 	const char *x = f->inputs[sc->s.var].name;
 	char comm[256], comp[256];
+	const char *first, *first_terms, *second, *second_terms;
 
 	fprintf(out, "\n");
 	/* Along the batch the least time is an end of the range, not an
@@ -114,26 +114,27 @@ print_answers(FILE *out, const sf_scale *sc)
 		        a->efficient);
 	sf_scale_kind_terms(f, SF_TERM_COMMUNICATION, comm, sizeof comm);
 	sf_scale_kind_terms(f, SF_TERM_COMPUTE, comp, sizeof comp);
+	/* The kind of terms above at the sweep's start, and the other. */
+	first = a->comm_first ? "communication" : "compute";
+	first_terms = a->comm_first ? comm : comp;
+	second = a->comm_first ? "compute" : "communication";
+	second_terms = a->comm_first ? comp : comm;
 	switch (a->crossover) {
 	case SF_SWEEP_CROSS_AT:
 		fprintf(
 		    out,
 		    "  crossover          %s (%s) overtakes %s (%s) at %s = "
 		    "%.6g\n",
-		    a->comm_first ? "compute" : "communication",
-		    a->comm_first ? comp : comm,
-		    a->comm_first ? "communication" : "compute",
-		    a->comm_first ? comm : comp, x, a->crossover_x);
+		    second, second_terms, first, first_terms, x,
+		    a->crossover_x);
 		break;
 	case SF_SWEEP_CROSS_NEVER:
 		fprintf(
 		    out,
 		    "  crossover          none: %s (%s) stays above %s (%s) "
 		    "from %s = %g to %g\n",
-		    a->comm_first ? "communication" : "compute",
-		    a->comm_first ? comm : comp,
-		    a->comm_first ? "compute" : "communication",
-		    a->comm_first ? comp : comm, x, sc->lo, sc->hi);
+		    first, first_terms, second, second_terms, x, sc->lo,
+		    sc->hi);
 		break;
 	default:
 		/* No term of kind compute or none of communication: the

@@ -6,6 +6,7 @@
 #include "base/escape.h"
 #include "fit/ensemble.h"
 #include "fit/tune.h"
+#include "use/json.h"
 #include "use/report.h"
 #include "use/validation.h"
 
@@ -385,11 +386,7 @@ ensemble_json(const sf_run_validate_settings *s, const sf_model *first,
 		members = NULL;
 	}
 	json_decref(members);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }
 
 /* Every member of ensemble set validated on the same folds (the first
@@ -411,8 +408,7 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 	r->model = set->models[0];
 	for (size_t i = 0; i < k && rc == SF_OK; i++) {
 		const sf_model *m = set->models[i];
-		sf_loss loss =
-		    s->options.has_loss ? s->options.loss : m->fit.loss;
+		sf_loss loss = sf_fit_loss(m, &s->options);
 
 		rc = sf_run_data_open(
 		    m, &s->data, loss, 1, s->warn, s->warn_ctx,
@@ -446,8 +442,7 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 		rc = sf_ensemble_holdout(
 		    (const sf_holdout *const *)r->member_holdouts, k,
 		    r->problem.data,
-		    sf_loss_get(s->options.has_loss ? s->options.loss
-		                                    : set->models[0]->fit.loss)
+		    sf_loss_get(sf_fit_loss(set->models[0], &s->options))
 		        ->multiplicative,
 		    &r->holdout, err);
 	if (rc == SF_OK && s->json &&

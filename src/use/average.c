@@ -275,11 +275,7 @@ head_json(const sf_fitfile *const *fits, const sf_average *a)
 		models = NULL;
 	}
 	json_decref(models);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }
 
 int

@@ -33,11 +33,7 @@ by_level_json(const sf_compare_candidate *c)
 		                        sf_json_number(x->bias))) != 0)
 			ok = 0;
 	}
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return sf_json_done(o, ok);
 }
 
 /* The comparison's object around the candidates' list (consumed): the
@@ -74,11 +70,7 @@ comparison_object(const sf_compare *cmp, json_t *list)
 		sf_json_put(o, "candidates", json_incref(list), &ok);
 	}
 	json_decref(list);
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return sf_json_done(o, ok);
 }
 
 json_t *

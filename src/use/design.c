@@ -647,9 +647,5 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 		            sf_json_number(100 * SF_DESIGN_MIN_NARROWING), &ok);
 	if (x->plan_small)
 		sf_json_put(root, "plan_stopped_small", json_true(), &ok);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }

@@ -21,6 +21,15 @@ sf_json_put(json_t *o, const char *key, json_t *v, int *ok)
 }
 
 json_t *
+sf_json_done(json_t *root, int ok)
+{
+	if (ok)
+		return root;
+	json_decref(root);
+	return NULL;
+}
+
+json_t *
 sf_json_pair(double a, double b)
 {
 	json_t *v = json_array();

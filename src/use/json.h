@@ -20,6 +20,10 @@
 /* Set o[key] = v, taking v's reference; a NULL v or a failure clears *ok. */
 void sf_json_put(json_t *o, const char *key, json_t *v, int *ok);
 
+/* The end of a tree built with *ok: root when ok, else NULL after
+ * releasing root (which may be NULL). */
+json_t *sf_json_done(json_t *root, int ok);
+
 /* The array [a, b] of two numbers (null when not finite), or NULL when out
  * of memory. */
 json_t *sf_json_pair(double a, double b);

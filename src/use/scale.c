@@ -823,11 +823,7 @@ sf_scale_json(const sf_scale *sc)
 			ok = 0;
 	sf_json_put(root, "points", points, &ok);
 	sf_json_put(root, "answers", answers_json(sc, &ok), &ok);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }
 
 /* A measured point of a curve: its swept value and time. */

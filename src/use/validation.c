@@ -173,9 +173,5 @@ sf_validation_json(const sf_model *m, const sf_dataset *d, const sf_holdout *h,
 	sf_json_put(v, "groups", groups_json(d, h, &ok), &ok);
 	sf_json_put(v, "distance_bands", bands_json(d, h, &ok), &ok);
 	sf_json_put(v, "predictions", predictions_json(d, h, &ok), &ok);
-	if (!ok) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
+	return sf_json_done(root, ok);
 }
