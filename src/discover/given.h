@@ -20,9 +20,9 @@
  * into the candidate c: each of g's folds fitted by sf_tune_fit without
  * restarts (a fold's fit is a score, and restarts cost twice the first
  * run each: a formula with max() took most of discover's 5 s) and
- * predicting the rows above, then every training row as `fit` fits it.  The AICc is in the
- * search's loss, from the predictions, so that it compares with the
- * discovered formulas' whatever the model's own loss.  Scores that would
+ * predicting the rows above, then every training row as `fit` fits it.  The
+ * AICc is in the search's loss, from the predictions, so that it compares with
+ * the discovered formulas' whatever the model's own loss.  Scores that would
  * not compare (other training rows, a fold that failed) are NaN.  Returns
  * SF_OK, SF_ENOMEM, or the split's errors.
  */
