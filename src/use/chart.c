@@ -137,13 +137,8 @@ sf_chart_grid(sf_svg *s, const sf_chart_panel *pn, int powers_of_two,
 	for (size_t k = 0; k < nmajor; k++) {
 		double y = sf_axis_map(&pn->y, major[k]);
 
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              pn->x0, y, pn->x1, y, SF_CHART_GRID, pn->x0 - 5,
-		              y, pn->x0, y, SF_CHART_AXIS);
+		sf_svg_line(s, pn->x0, y, pn->x1, y, SF_CHART_GRID, "");
+		sf_svg_line(s, pn->x0 - 5, y, pn->x0, y, SF_CHART_AXIS, "");
 		if (percent)
 			snprintf(label, sizeof label, "%.0f%%", major[k] * 100);
 		else
@@ -155,10 +150,7 @@ sf_chart_grid(sf_svg *s, const sf_chart_panel *pn, int powers_of_two,
 	}
 	for (size_t k = 0; k < nminor; k++) {
 		double y = sf_axis_map(&pn->y, minor[k]);
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              pn->x0 - 3, y, pn->x0, y, SF_CHART_AXIS);
+		sf_svg_line(s, pn->x0 - 3, y, pn->x0, y, SF_CHART_AXIS, "");
 	}
 	/* x axis */
 	nmajor = sf_axis_ticks(&pn->x, powers_of_two, major, SF_CHART_MAX_TICKS,
@@ -166,13 +158,8 @@ sf_chart_grid(sf_svg *s, const sf_chart_panel *pn, int powers_of_two,
 	for (size_t k = 0; k < nmajor; k++) {
 		double x = sf_axis_map(&pn->x, major[k]);
 
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n"
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              x, pn->y0, x, pn->y1, SF_CHART_GRID, x, pn->y1, x,
-		              pn->y1 + 5, SF_CHART_AXIS);
+		sf_svg_line(s, x, pn->y0, x, pn->y1, SF_CHART_GRID, "");
+		sf_svg_line(s, x, pn->y1, x, pn->y1 + 5, SF_CHART_AXIS, "");
 		if (!x_labels)
 			continue;
 		sf_axis_label(major[k], label, sizeof label);
@@ -183,10 +170,7 @@ sf_chart_grid(sf_svg *s, const sf_chart_panel *pn, int powers_of_two,
 	}
 	for (size_t k = 0; k < nminor; k++) {
 		double x = sf_axis_map(&pn->x, minor[k]);
-		sf_svg_printf(s,
-		              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-		              "y2=\"%.2f\" stroke=\"%s\"/>\n",
-		              x, pn->y1, x, pn->y1 + 3, SF_CHART_AXIS);
+		sf_svg_line(s, x, pn->y1, x, pn->y1 + 3, SF_CHART_AXIS, "");
 	}
 }
 

@@ -446,11 +446,8 @@ draw_errors(sf_svg *s, const sf_fitplot *p, const chart *c, size_t j)
 	sf_chart_grid(s, pn, c->pow2[j], 1, 1);
 	sf_svg_printf(s, "<g class=\"errors\" clip-path=\"url(#%s)\">\n",
 	              pn->clip);
-	sf_svg_printf(s,
-	              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
-	              "stroke=\"%s\" stroke-width=\"1.5\" "
-	              "stroke-dasharray=\"5 3\"/>\n",
-	              pn->x0, zero, pn->x1, zero, SF_CHART_AXIS);
+	sf_svg_line(s, pn->x0, zero, pn->x1, zero, SF_CHART_AXIS,
+	            "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"");
 	sf_chart_points(s, pn, &p->fitted.inputs[i * p->fitted.n],
 	                c->error_fitted, p->fitted.n, SF_CHART_MEASURED, 0);
 	sf_chart_points(s, pn, &p->held.inputs[i * p->held.n], c->error_held,

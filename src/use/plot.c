@@ -180,12 +180,9 @@ draw_crossover(sf_svg *s, const sf_chart_panel *pn, double x)
 {
 	if (!isfinite(x))
 		return;
-	sf_svg_printf(s,
-	              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-	              "y2=\"%.2f\" stroke=\"%s\" stroke-width=\"1.5\" "
-	              "stroke-dasharray=\"5 3\"/>\n",
-	              sf_axis_map(&pn->x, x), pn->y0, sf_axis_map(&pn->x, x),
-	              pn->y1, SF_CHART_AXIS);
+	sf_svg_line(s, sf_axis_map(&pn->x, x), pn->y0, sf_axis_map(&pn->x, x),
+	            pn->y1, SF_CHART_AXIS,
+	            "stroke-width=\"1.5\" stroke-dasharray=\"5 3\"");
 }
 
 /* The dotted line of 50% parallel efficiency across the panel. */
@@ -194,11 +191,8 @@ draw_half(sf_svg *s, const sf_chart_panel *pn)
 {
 	double y = sf_axis_map(&pn->y, 0.5);
 
-	sf_svg_printf(s,
-	              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" "
-	              "y2=\"%.2f\" stroke=\"#888888\" "
-	              "stroke-dasharray=\"2 3\"/>\n",
-	              pn->x0, y, pn->x1, y);
+	sf_svg_line(s, pn->x0, y, pn->x1, y, "#888888",
+	            "stroke-dasharray=\"2 3\"");
 }
 
 static void

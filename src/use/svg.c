@@ -149,6 +149,17 @@ sf_svg_text(sf_svg *s, double x, double y, const char *attrs, const char *text)
 }
 
 void
+sf_svg_line(sf_svg *s, double x1, double y1, double x2, double y2,
+            const char *stroke, const char *attrs)
+{
+	sf_svg_printf(s,
+	              "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+	              "stroke=\"%s\"%s%s/>\n",
+	              x1, y1, x2, y2, stroke, attrs[0] != '\0' ? " " : "",
+	              attrs);
+}
+
+void
 sf_svg_polyline(sf_svg *s, const double *x, const double *y, size_t n,
                 const char *attrs)
 {

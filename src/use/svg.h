@@ -47,6 +47,11 @@ void sf_svg_printf(sf_svg *s, const char *fmt, ...)
 void sf_svg_text(sf_svg *s, double x, double y, const char *attrs,
                  const char *text);
 
+/* A <line> from (x1, y1) to (x2, y2) in pixels, drawn in colour stroke,
+ * with the given extra attributes (markup, may be ""). */
+void sf_svg_line(sf_svg *s, double x1, double y1, double x2, double y2,
+                 const char *stroke, const char *attrs);
+
 /* A path through the n points (x[k], y[k]) in pixels; a non-finite point
  * ends one piece and the next finite one starts another.  attrs are the
  * extra attributes (stroke, fill...). */
