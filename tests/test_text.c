@@ -1,11 +1,13 @@
 /*
  * test_text.c - the growing string (base/text.h): appends of every kind,
  * growth past many doublings, bytes with NULs, an empty text taken, reuse
- * after take and free, and sf_text_dup.
+ * after take and free, and sf_text_dup; the doubling array of base/grow.h.
  */
+#include "base/grow.h"
 #include "base/text.h"
 #include "testing.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,33 @@ test_edges(void)
 	free(d);
 }
 
+/* sf_grow: room left keeps the array; a full one doubles (first when
+ * empty) and keeps its items; an impossible size fails and keeps both. */
+static void
+test_grow(void)
+{
+	size_t cap = 0, n;
+	int *a = NULL, *b;
+
+	for (n = 0; n < 1000; n++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(
+		    b = sf_grow(a, &cap, n, sizeof *a, 4));
+		a = b;
+		a[n] = (int)n;
+		CU_ASSERT(cap > n);
+	}
+	CU_ASSERT_EQUAL(cap, 1024); /* 4, 8, ..., 1024 */
+	CU_ASSERT_PTR_EQUAL(sf_grow(a, &cap, 1000, sizeof *a, 4), a);
+	for (n = 0; n < 1000; n++)
+		if (a[n] != (int)n)
+			break;
+	CU_ASSERT_EQUAL(n, 1000);
+	CU_ASSERT_PTR_NULL(sf_grow(a, &cap, cap, SIZE_MAX / 1024, 4));
+	CU_ASSERT_EQUAL(cap, 1024);
+	CU_ASSERT_EQUAL(a[999], 999);
+	free(a);
+}
+
 int
 main(void)
 {
@@ -97,6 +126,7 @@ main(void)
 	    {"appends, take, reuse", test_appends},
 	    {"growth", test_growth},
 	    {"empty, NUL bytes, failure, dup", test_edges},
+	    {"a doubling array", test_grow},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

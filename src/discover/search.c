@@ -4,6 +4,7 @@
  * non-linear variants (search.h).
  */
 #include "discover/search.h"
+#include "base/grow.h"
 #include "base/units.h"
 
 #include <math.h>
@@ -82,14 +83,9 @@ add_formula(sf_search *s, const uint32_t *atom, size_t n, int *added)
 		    memcmp(o->atom, atom, n * sizeof *atom) == 0)
 			return s->slot[t];
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		sf_entry *grown = realloc(s->e, cap * sizeof *grown);
-		if (grown == NULL)
-			return SIZE_MAX;
-		s->e = grown;
-		s->cap = cap;
-	}
+	if ((e = sf_grow(s->e, &s->cap, s->n, sizeof *e, 1024)) == NULL)
+		return SIZE_MAX;
+	s->e = e;
 	e = &s->e[s->n];
 	memset(e, 0, sizeof *e);
 	memcpy(e->atom, atom, n * sizeof *atom);
@@ -604,14 +600,9 @@ add_variant(sf_search *s, size_t base, int variant, size_t a, size_t b,
 {
 	sf_entry *e;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		sf_entry *grown = realloc(s->e, cap * sizeof *grown);
-		if (grown == NULL)
-			return -1;
-		s->e = grown;
-		s->cap = cap;
-	}
+	if ((e = sf_grow(s->e, &s->cap, s->n, sizeof *e, 1024)) == NULL)
+		return -1;
+	s->e = e;
 	e = &s->e[s->n++];
 	*e = s->e[base];
 	e->variant = (unsigned char)variant;

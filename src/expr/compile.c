@@ -21,6 +21,7 @@
  * 4. Staging and code generation: codegen.c.
  */
 #include "expr/codegen.h"
+#include "base/grow.h"
 #include "expr/internal.h"
 
 #include <stdlib.h>
@@ -106,6 +107,7 @@ dag_rehash(dag *g, size_t tcap)
 static int32_t
 dag_intern(dag *g, const dnode *k)
 {
+	dnode *m;
 	size_t h;
 
 	if (g->failed)
@@ -119,15 +121,10 @@ dag_intern(dag *g, const dnode *k)
 			return g->table[h];
 		h = (h + 1) & (g->tcap - 1);
 	}
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 256;
-		dnode *m = realloc(g->nodes, cap * sizeof *m);
-
-		if (m == NULL || g->n >= INT32_MAX - 1)
-			goto oom;
-		g->nodes = m;
-		g->cap = cap;
-	}
+	if (g->n >= INT32_MAX - 1 ||
+	    (m = sf_grow(g->nodes, &g->cap, g->n, sizeof *m, 256)) == NULL)
+		goto oom;
+	g->nodes = m;
 	g->nodes[g->n] = *k;
 	g->table[h] = (int32_t)g->n;
 	return (int32_t)g->n++;

@@ -4,6 +4,7 @@
  * (interval.h).
  */
 #include "fit/interval.h"
+#include "base/grow.h"
 #include "base/sort.h"
 #include "fit/cost.h"
 
@@ -252,15 +253,11 @@ typedef struct chain {
 static int
 chain_push(chain *c, cut k)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		cut *more = realloc(c->cuts, cap * sizeof *more);
+	cut *cuts = sf_grow(c->cuts, &c->cap, c->n, sizeof *cuts, 16);
 
-		if (more == NULL)
-			return SF_ENOMEM;
-		c->cuts = more;
-		c->cap = cap;
-	}
+	if (cuts == NULL)
+		return SF_ENOMEM;
+	c->cuts = cuts;
 	c->cuts[c->n++] = k;
 	return SF_OK;
 }

@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input/csv.h"
+#include "base/grow.h"
 #include "input/record.h"
 
 #include <errno.h>
@@ -170,6 +171,7 @@ static int
 csv_dict_intern(csv_dict *d, const char *s, size_t n, size_t *id)
 {
 	uint64_t h = csv_hash(s, n);
+	csv_entry *entries;
 	size_t i;
 
 	if (2 * (d->count + 1) > d->nslots && csv_dict_rehash(d) != SF_OK)
@@ -184,18 +186,10 @@ csv_dict_intern(csv_dict *d, const char *s, size_t n, size_t *id)
 			return SF_OK;
 		}
 	}
-	if (d->count == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 16;
-		csv_entry *entries;
-
-		if (cap > SIZE_MAX / sizeof *entries)
-			return SF_ENOMEM;
-		entries = realloc(d->entries, cap * sizeof *entries);
-		if (entries == NULL)
-			return SF_ENOMEM;
-		d->entries = entries;
-		d->cap = cap;
-	}
+	if ((entries = sf_grow(d->entries, &d->cap, d->count, sizeof *entries,
+	                       16)) == NULL)
+		return SF_ENOMEM;
+	d->entries = entries;
 	if (n + 1 > d->text_cap - d->text_used) {
 		size_t cap = d->text_cap ? d->text_cap : 256;
 		char *text;
