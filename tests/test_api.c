@@ -8,6 +8,7 @@
 #include "api/scalefit.h"
 #include "testing.h"
 
+#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -245,6 +246,57 @@ test_columns_as_csv(void)
 	scalefit_data_free(csv);
 	scalefit_data_free(texts);
 	scalefit_data_free(codes);
+}
+
+/* A line's constant from columns added in the program's locale, which
+ * the test sets with setlocale before adding them. */
+static double
+line_slope(void)
+{
+	const char *inputs[] = {"p=x"}, *params[] = {"a=0:10", "b=0:10"};
+	double x[8], y[8], slope = NAN;
+	scalefit_model *m = NULL;
+	scalefit_data *d = NULL;
+	scalefit_fit *f = NULL;
+	scalefit_error e;
+
+	for (int i = 0; i < 8; i++) {
+		x[i] = i + 1.5;
+		y[i] = 2.25 + 3.125 * x[i];
+	}
+	if (scalefit_model_formula("a + b * p", inputs, 1, params, 2, &m, &e) ==
+	        SCALEFIT_OK &&
+	    scalefit_data_new(NULL, &d, &e) == SCALEFIT_OK &&
+	    scalefit_data_add_numbers(d, "x", x, 8, &e) == SCALEFIT_OK &&
+	    scalefit_data_add_numbers(d, "time", y, 8, &e) == SCALEFIT_OK &&
+	    scalefit_run_fit(m, d, NULL, &f, &e) == SCALEFIT_OK)
+		slope = scalefit_fit_value(f, 1);
+	else
+		fprintf(stderr, "%s\n", e.text);
+	scalefit_fit_free(f);
+	scalefit_data_free(d);
+	scalefit_model_free(m);
+	return slope;
+}
+
+/* Numbers are written as cells in the C locale whatever the program's:
+ * a decimal comma once split each fractional cell in two. */
+static void
+test_columns_in_a_comma_locale(void)
+{
+	const char *names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+	                       "fr_FR.utf8"};
+	double c = line_slope(), comma = NAN;
+	int found = 0;
+
+	CU_ASSERT(fabs(c - 3.125) < 1e-6);
+	for (size_t i = 0; i < sizeof names / sizeof *names && !found; i++)
+		found = setlocale(LC_ALL, names[i]) != NULL;
+	if (!found)
+		return; /* no such locale installed: nothing to check */
+	comma = line_slope();
+	setlocale(LC_ALL, "C");
+	CU_ASSERT_EQUAL(comma, c);
 }
 
 static void
@@ -709,6 +761,8 @@ main(void)
 	    {"fit: constants, metrics, report by path", test_fit},
 	    {"columns give the CSV's constants bit for bit",
 	     test_columns_as_csv},
+	    {"columns in a locale with a decimal comma",
+	     test_columns_in_a_comma_locale},
 	    {"data: errors", test_data_errors},
 	    {"models: errors at FILE:LINE:COL", test_model_errors},
 	    {"a model from its parts", test_model_from_parts},

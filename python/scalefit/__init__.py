@@ -16,7 +16,8 @@ with the same settings, numbers (bit for bit), JSON and messages as the
 Models are a path, "@NAME" (a formula of the library, `scalefit
 formulas`), YAML text (anything holding a line break) or a Model.  Data
 are a CSV path, a pandas DataFrame or a dict of columns (lists or numpy
-arrays).  Options are the command line's, with underscores for dashes
+arrays), converted for each run, or a Data made once from one of those
+for many runs (as a Model is opened once): scalefit.Data(df).  Options are the command line's, with underscores for dashes
 (max_evals=, no_polish=True, lambda_= for lambda); a flag is True; a
 repeatable option takes a list; inputs= takes a dict {"p": "gpus"}; output= and
 output_column= name the measured column; model_name= chooses a model of
@@ -47,7 +48,8 @@ try:
 except ImportError:  # dicts of lists then
     _pd = None
 
-__all__ = ["Error", "ScalefitWarning", "Model", "Fit", "Report", "Study",
+__all__ = ["Error", "ScalefitWarning", "Model", "Data", "Fit", "Report",
+           "Study",
            "fit", "load", "validate", "compare", "discover", "predict",
            "scale", "next_runs"]
 
@@ -162,8 +164,22 @@ def _number(x):
     return repr(float(x))
 
 
-class _Data:
-    """The rows of a run: a CSV path, or columns given to the library."""
+class Data:
+    """Rows to run on, converted once: a CSV path, a pandas DataFrame or a
+    dict of columns (lists or numpy arrays), as data= takes them.  Give it
+    as data= to fit(), validate(), compare() and discover() to run many
+    times on the same rows without converting them for each run:
+
+        rows = scalefit.Data(df)
+        fits = [scalefit.fit(model, data=rows, seed=s) for s in range(100)]
+
+    It is the library's data handle (scalefit_data_new and its columns,
+    or scalefit_data_csv), made once and read by every run, by runs in
+    several threads at once too.  The columns are copied when it is made:
+    later changes to the DataFrame are not seen.  A CSV path is read by
+    each run, as the command reads its file.  Errors in the cells (an
+    infinite number) raise Error here; the rows' own (a bad cell, a
+    missing column) raise it in the run, as with a DataFrame."""
 
     def __init__(self, data):
         self._h = ctypes.c_void_p()
@@ -190,6 +206,9 @@ class _Data:
               len(levels), codes, n)
         del keep
 
+    def __repr__(self):
+        return "<scalefit.Data>"
+
     def __del__(self):
         if getattr(self, "_h", None):
             _L.scalefit_data_free(self._h)
@@ -202,7 +221,7 @@ def _is_frame(data):
 
 def _columns(data):
     if _is_frame(data):
-        return [(c, data[c]) for c in data.columns]
+        return list(data.items())
     if isinstance(data, dict):
         return list(data.items())
     raise TypeError("data is a CSV path, a pandas DataFrame or a dict of "
@@ -244,7 +263,11 @@ def _as_levels(values):
     int64s, the count of rows, what keeps the codes alive); an empty cell
     has code -1."""
     if _pd is not None and _np is not None and not isinstance(values, list):
-        codes, uniques = _pd.factorize(_pd.Series(values), sort=False)
+        if getattr(values, "dtype", None) == object:
+            values = _np.asarray(values)  # the same codes, a third sooner
+        else:
+            values = _pd.Series(values)
+        codes, uniques = _pd.factorize(values, sort=False)
         levels = [_cell_text(u) or "" for u in uniques]
         codes = _np.ascontiguousarray(codes, dtype=_np.int64)
         keep = codes
@@ -524,7 +547,9 @@ def load(path):
 
 
 def _data(data):
-    return None if data is None else _Data(data)
+    if data is None or isinstance(data, Data):
+        return data
+    return Data(data)
 
 
 def validate(model, data=None, **options):

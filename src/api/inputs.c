@@ -1,6 +1,9 @@
 /*
  * inputs.c - models and rows for the C API's runs.
  */
+/* strfromd (ISO/IEC TS 18661-1, C23), which glibc declares on request. */
+#define __STDC_WANT_IEC_60559_BFP_EXT__ 1
+
 #include "api/inputs.h"
 #include "base/number.h"
 #include "base/text.h"
@@ -351,6 +354,26 @@ put_whole(sf_text *t, double x)
 	sf_text_append(t, p, (size_t)(digits + sizeof digits - p));
 }
 
+/*
+ * x with 17 significant digits, as printf's "%.17g" writes it, into cell
+ * (size bytes); returns its length.  glibc's strfromd writes the same
+ * digits through the same conversion without parsing a format, and
+ * without printf's slow path, which glibc takes in every process where
+ * a library registered a printf hook: libquadmath does when it is loaded,
+ * as in any Python process that imported numpy.  The caller holds the C
+ * locale (sf_call_begin), so the point is '.'.
+ */
+static int
+seventeen_digits(char *cell, size_t size, double x)
+{
+#if defined(__GLIBC__) &&                                                      \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+	return strfromd(cell, size, "%.17g", x);
+#else
+	return snprintf(cell, size, "%.17g", x);
+#endif
+}
+
 /* x as a CSV cell that reads back as exactly x, appended to t: whole
  * numbers in digits, others with 17 significant digits; NaN empty. */
 static void
@@ -363,7 +386,7 @@ number_cell(sf_text *t, double x)
 
 	if (x == floor(x) && fabs(x) < 1e15 && !(x == 0 && signbit(x)))
 		put_whole(t, x);
-	else if ((n = snprintf(cell, sizeof cell, "%.17g", x)) > 0)
+	else if ((n = seventeen_digits(cell, sizeof cell, x)) > 0)
 		sf_text_append(t, cell, (size_t)n);
 }
 
@@ -417,7 +440,8 @@ put_cell(sf_text *t, const scalefit_data *d, const char *name, const cells *c,
 	return SF_OK;
 }
 
-/* Add column name of n cells c. */
+/* Add column name of n cells c.  The cells are written in the C locale,
+ * whatever the program's (a decimal comma would split a cell in two). */
 static int
 add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
            scalefit_error *err)
@@ -425,6 +449,7 @@ add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
 	data_column col = {NULL, NULL, calloc(n + 1, sizeof(size_t))};
 	sf_text t = SF_TEXT_INIT;
 	data_column *more;
+	sf_call call;
 	sf_error e;
 	int rc;
 
@@ -442,10 +467,12 @@ add_column(scalefit_data *d, const char *name, const cells *c, size_t n,
 		rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
 		goto fail;
 	}
+	sf_call_begin(&call);
 	for (size_t i = 0; i < n && rc == SF_OK; i++) {
 		col.start[i] = t.length;
 		rc = put_cell(&t, d, name, c, i, &e);
 	}
+	sf_call_end(&call);
 	if (rc != SF_OK)
 		goto fail;
 	col.text = sf_text_take(&t);

@@ -56,6 +56,27 @@ number_is_word(const char *s, size_t n, const char *w)
 	return 1;
 }
 
+/* "e" and the exponent e (|e| <= 99999999) in digits, written at out
+ * with a NUL: what snprintf's "e%lld" writes, without printf, which in a
+ * process where a library registered a printf hook (libquadmath does)
+ * takes glibc's slow path on every call. */
+static void
+number_put_exponent(char *out, long long e)
+{
+	char digits[12], *p = digits + sizeof digits;
+	unsigned long long n =
+	    e < 0 ? (unsigned long long)-e : (unsigned long long)e;
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (e < 0)
+		*--p = '-';
+	*out++ = 'e';
+	memcpy(out, p, (size_t)(digits + sizeof digits - p));
+	out[digits + sizeof digits - p] = '\0';
+}
+
 /*
  * The general conversion.  The literal (already checked) is rewritten with
  * its significant digits only, no point, and a matching exponent, so strtod
@@ -107,7 +128,7 @@ number_slow(const char *s, const char *end, int negative, long long exponent,
 		exponent = 99999999;
 	if (exponent < -99999999)
 		exponent = -99999999;
-	snprintf(digits + kept, sizeof digits - kept, "e%lld", exponent);
+	number_put_exponent(digits + kept, exponent);
 	v = strtod(digits, &stop);
 	if (negative)
 		v = -v;

@@ -48,6 +48,33 @@ def test_csv_path_is_the_commands(cli):
     assert fit.report["parameters"] == cli["parameters"]
 
 
+def test_data_made_once_runs_many_times(cli):
+    """scalefit.Data: converted once, the same constants at every run as
+    the command's, from a DataFrame, a dict or the CSV path; the
+    DataFrame's later changes are not seen (its columns were copied)."""
+    pd = pytest.importorskip("pandas")
+    df = pd.read_csv(CSV)
+    rows = scalefit.Data(df)
+    model = scalefit.Model(MODEL)
+    first = scalefit.fit(model, data=rows, threads=1)
+    df["train_time_s"] = 1.0
+    second = scalefit.fit(model, data=rows, threads=1)
+    assert first.params == second.params == _params(cli)
+    assert second.report["data"]["file"] == "<DataFrame>"
+    assert second.report["data"] == first.report["data"]
+    assert scalefit.fit(MODEL, data=scalefit.Data(CSV)).report["data"] \
+        == cli["data"]
+    assert scalefit.fit(MODEL, data=scalefit.Data(_dict_of_columns())) \
+        .params == _params(cli)
+
+
+def test_data_errors_are_the_columns():
+    with pytest.raises(scalefit.Error, match="a measurement is finite"):
+        scalefit.Data({"x": [1.0, math.inf]})
+    with pytest.raises(TypeError):
+        scalefit.Data(3)
+
+
 def test_model_data_file_and_library_name(cli):
     assert scalefit.fit(MODEL).params == _params(cli)
     assert scalefit.fit("@ddp-generic").params == _params(cli)
