@@ -55,18 +55,16 @@ given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
 	size_t l = ch->last[f], n = ch->start[l + 1];
 	sf_dataset *sub = NULL;
 	sf_fit_result *r = NULL;
-	sf_fit_options fold_fo = *fo;
 	sf_error fold_err;
 	double e = 0;
 	int rc;
 
 	*ok = 0;
-	fold_fo.first_run_only = 1;
 	for (size_t q = 0; q < n; q++)
 		rows[q] = ch->row[q];
 	if ((rc = sf_dataset_select(train, rows, n, &sub, err)) != SF_OK)
 		return rc;
-	rc = sf_tune_fit(p->model, sub, p->formula, &fold_fo, &r, &fold_err);
+	rc = sf_tune_fit(p->model, sub, p->formula, fo, &r, &fold_err);
 	sf_dataset_free(sub);
 	if (rc == SF_ENOMEM) {
 		*err = fold_err;
@@ -133,6 +131,7 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 	int rc, fitted = 0;
 
 	fo.progress = NULL;
+	fo.first_run_only = 1; /* a score: see given.h */
 	if ((rc = given_candidate(p, g->ch.nfolds, c, err)) != SF_OK ||
 	    (rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
 	        SF_OK)

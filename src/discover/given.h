@@ -17,14 +17,15 @@
 
 /*
  * Score problem p's formula (its own table and rows, split by o->train)
- * into the candidate c: each of g's folds fitted by sf_tune_fit without
- * restarts (a fold's fit is a score, and restarts cost twice the first
- * run each: a formula with max() took most of discover's 5 s) and
- * predicting the rows above, then every training row as `fit` fits it.  The
- * AICc is in the search's loss, from the predictions, so that it compares with
- * the discovered formulas' whatever the model's own loss.  Scores that would
- * not compare (other training rows, a fold that failed) are NaN.  Returns
- * SF_OK, SF_ENOMEM, or the split's errors.
+ * into the candidate c: each of g's folds fitted by sf_tune_fit and
+ * predicting the rows above, then every training row.  Each fit runs
+ * without its restarts: these fits are scores for the board, and the
+ * restarts (each twice the first run) of a formula with max() took most of
+ * discover's time.  The AICc is in the search's loss, from the
+ * predictions, so that it compares with the discovered formulas' whatever
+ * the model's own loss.  Scores that would not compare (other training
+ * rows, a fold that failed) are NaN.  Returns SF_OK, SF_ENOMEM, or the
+ * split's errors.
  */
 int sf_given_score(const sf_problem *p, const sf_discover_options *o,
                    const sf_setup *st, const sf_grammar *g,
