@@ -56,6 +56,23 @@ end(call_state *x, int rc, scalefit_error *err)
 	return rc == SF_OK ? SCALEFIT_OK : sf_call_error(err, &x->e);
 }
 
+/* begin, for a call that returns a report: *out stays NULL unless the
+ * call ends well. */
+static void
+begin_report(call_state *x, scalefit_report **out, scalefit_error *err)
+{
+	begin(x, err);
+	*out = NULL;
+}
+
+/* end, handing the call's report to *out when rc is SF_OK. */
+static int
+end_report(call_state *x, int rc, scalefit_report **out, scalefit_error *err)
+{
+	return end(x, rc == SF_OK ? sf_result_hand(&x->report, out, &x->e) : rc,
+	           err);
+}
+
 /* The model set of m to run on (x->set), with the data change, and the
  * rows of d into data. */
 static int
@@ -223,8 +240,7 @@ scalefit_run_validate(const scalefit_model *m, const scalefit_data *d,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	sf_run_validate_settings_init(&r);
 	if ((rc = sf_options_validate(s, &r, &x.o, &x.e)) != SF_OK ||
 	    (rc = open_inputs(&x, m, 0, d, &r.data)) != SF_OK)
@@ -239,8 +255,7 @@ scalefit_run_validate(const scalefit_model *m, const scalefit_data *d,
 		                        : res->holdout->predicted_rows == 0,
 		                    &x.e);
 	sf_run_validate_result_free(res);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
 
 int
@@ -255,8 +270,7 @@ scalefit_run_compare(const scalefit_model *const *models, size_t n,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	sf_run_compare_settings_init(&r);
 	if ((rc = sf_options_compare(s, &r, &x.o, &x.e)) != SF_OK)
 		return end(&x, rc, err);
@@ -289,8 +303,7 @@ scalefit_run_compare(const scalefit_model *const *models, size_t n,
 	sf_run_compare_result_free(res);
 	for (size_t i = 0; i < n && i < SF_RUN_COMPARE_MAX; i++)
 		sf_model_set_free(owned[i]);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
 
 /* ---- predict, scale, next ------------------------------------------------ */
@@ -323,8 +336,7 @@ scalefit_run_predict(const scalefit_fit *const *fits, size_t n,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	memset(&r, 0, sizeof r);
 	if ((rc = sf_options_predict(s, n, &r, &x.o, &x.e)) == SF_OK &&
 	    (rc = fit_texts(fits, n, &names, &texts, &x.e)) == SF_OK) {
@@ -341,8 +353,7 @@ scalefit_run_predict(const scalefit_fit *const *fits, size_t n,
 	sf_run_predict_result_free(res);
 	free(names);
 	free(texts);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
 
 /* Never draw the chart over one of the n fits' files. */
@@ -400,8 +411,7 @@ scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	sf_run_scale_settings_init(&r);
 	if ((rc = sf_options_scale(s, &r, &x.o, &x.e)) == SF_OK &&
 	    (rc = fit_texts(fits, n, &names, &texts, &x.e)) == SF_OK &&
@@ -416,8 +426,7 @@ scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
 	}
 	free(names);
 	free(texts);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
 
 int
@@ -429,8 +438,7 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	sf_run_next_settings_init(&r);
 	if ((rc = sf_options_next(s, &r, &x.o, &x.e)) == SF_OK) {
 		r.fit = f->name;
@@ -443,8 +451,7 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 			                    0, &x.e);
 	}
 	sf_run_next_result_free(res);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
 
 /* ---- discover ------------------------------------------------------------ */
@@ -476,8 +483,7 @@ scalefit_run_discover(const scalefit_model *m, const scalefit_data *d,
 	call_state x;
 	int rc;
 
-	begin(&x, err);
-	*out = NULL;
+	begin_report(&x, out, err);
 	sf_run_discover_settings_init(&r);
 	if ((rc = sf_options_discover(s, &r.options, &r.data.change, &x.o,
 	                              &x.e)) != SF_OK ||
@@ -497,6 +503,5 @@ scalefit_run_discover(const scalefit_model *m, const scalefit_data *d,
 		    &x.report, "discover", &res->out, &x.w,
 		    res->fleet != NULL && res->fleet->failed > 0, &x.e);
 	sf_run_discover_result_free(res);
-	return end(&x, rc == SF_OK ? sf_result_hand(&x.report, out, &x.e) : rc,
-	           err);
+	return end_report(&x, rc, out, err);
 }
