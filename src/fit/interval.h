@@ -106,9 +106,9 @@ typedef struct sf_interval_prior {
 	double scale, dof, bias_weight;
 } sf_interval_prior;
 
-#define SF_INTERVAL_PRIOR_SCALE 0.127
-#define SF_INTERVAL_PRIOR_DOF 3.476
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.964
+#define SF_INTERVAL_PRIOR_SCALE 0.126
+#define SF_INTERVAL_PRIOR_DOF 3.301
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.882
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
