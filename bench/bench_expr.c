@@ -1,7 +1,7 @@
 /*
  * bench_expr.c - the expression engine against hand-written C.
  *
- * Evaluates the generic DDP formula of SPEC.md,
+ * Evaluates a generic DDP formula (expressions/ddp-generic.yaml without io),
  *     steps   = floor(n / (p * b))
  *     compute = steps * (a + c * b^e)          (e fixed = 1)
  *     comm    = steps * (l * log2(p) + w * (p - 1) / p)

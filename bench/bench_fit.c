@@ -2,12 +2,12 @@
  * bench_fit.c - thread scaling of `scalefit fit` (issue 5: >= 1.7x from 1
  * to 2 threads on a 10,000-row dataset).
  *
- * Writes a synthetic 10,000-row dataset of the generic DDP formula of
- * SPEC.md (p, b, n over a grid, 2% multiplicative noise, fixed seed) to a
- * temporary directory, then fits it with a fixed evaluation budget (so
- * both runs do the same work: L-SHADE, linear scale, no polish) with 1
- * thread and with 2, REPS times each, and prints the median wall times
- * and their ratio; the search covers all five constants (--no-separable),
+ * Writes a synthetic 10,000-row dataset of a generic DDP formula (as
+ * expressions/ddp-generic.yaml; p, b, n over a grid, 2% multiplicative
+ * noise, fixed seed) to a temporary directory, then fits it with a fixed
+ * evaluation budget (so both runs do the same work: L-SHADE, linear scale, no
+ * polish) with 1 thread and with 2, REPS times each, and prints the median wall
+ * times and their ratio; the search covers all five constants (--no-separable),
  * since the default solves this formula without any search - whose time
  * it prints too.  Without OpenMP it says so and exits 0.
  *
