@@ -70,7 +70,7 @@ add_formula(sf_search *s, const uint32_t *atom, size_t n, int *added)
 {
 	uint64_t h = atoms_hash(atom, n);
 	size_t t;
-	sf_entry *e;
+	sf_entry *e, *grown;
 
 	*added = 0;
 	if (2 * (s->n + 1) > s->hcap && grow_hash(s) != 0)
@@ -83,9 +83,9 @@ add_formula(sf_search *s, const uint32_t *atom, size_t n, int *added)
 		    memcmp(o->atom, atom, n * sizeof *atom) == 0)
 			return s->slot[t];
 	}
-	if ((e = sf_grow(s->e, &s->cap, s->n, sizeof *e, 1024)) == NULL)
+	if ((grown = sf_grow(s->e, &s->cap, s->n, sizeof *grown, 1024)) == NULL)
 		return SIZE_MAX;
-	s->e = e;
+	s->e = grown;
 	e = &s->e[s->n];
 	memset(e, 0, sizeof *e);
 	memcpy(e->atom, atom, n * sizeof *atom);
@@ -598,11 +598,11 @@ static int
 add_variant(sf_search *s, size_t base, int variant, size_t a, size_t b,
             double lo, double hi)
 {
-	sf_entry *e;
+	sf_entry *e, *grown;
 
-	if ((e = sf_grow(s->e, &s->cap, s->n, sizeof *e, 1024)) == NULL)
+	if ((grown = sf_grow(s->e, &s->cap, s->n, sizeof *grown, 1024)) == NULL)
 		return -1;
-	s->e = e;
+	s->e = grown;
 	e = &s->e[s->n++];
 	*e = s->e[base];
 	e->variant = (unsigned char)variant;
