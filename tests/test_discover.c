@@ -585,6 +585,83 @@ test_threads(void)
 		free(cols[c]);
 }
 
+/* Candidate c's prediction at the one-row columns cols (p, b, n). */
+static double
+member_at(const sf_discover_candidate *c, double *const cols[3])
+{
+	const char *names[2 * 9];
+	double values[2 * 9], sum = 0, term;
+	size_t nfixed = 0;
+
+	for (size_t t = 0; t < c->nterms; t++)
+		for (size_t q = 0; q < c->terms[t].nparams; q++) {
+			names[nfixed] = c->terms[t].param[q];
+			values[nfixed++] = c->terms[t].value[q];
+		}
+	for (size_t t = 0; t < c->nterms; t++) {
+		if (columns_eval(c->terms[t].expr, (const double *const *)cols,
+		                 1, names, values, nfixed, &term) != SF_OK)
+			return NAN;
+		sum += term;
+	}
+	return sum;
+}
+
+/*
+ * How far the ensemble parts one doubling beyond the training rows: at
+ * p = 32 (the design's top level is 16) with the named row's b and n, the
+ * members' predictions, recomputed here from their terms, span exactly
+ * low to high.  The first simulated formulas whose search ties several
+ * formulas are taken; at least one must.
+ */
+static void
+test_members_apart(void)
+{
+	double *cols[3], *at[3], one[3];
+	size_t rows, seen = 0;
+
+	for (int c = 0; c < 3; c++) {
+		cols[c] = malloc(256 * sizeof **cols);
+		at[c] = &one[c];
+	}
+	for (size_t i = 0; i < NTRUTHS && seen < 3; i++) {
+		sf_discover_result *r = discover_truth(i, 1, cols, &rows);
+		double low = INFINITY, high = -INFINITY;
+		size_t row;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		if (r->nmembers < 2) {
+			CU_ASSERT_EQUAL(r->apart_line, 0);
+			CU_ASSERT(isnan(r->apart_low));
+			sf_discover_result_free(r);
+			continue;
+		}
+		seen++;
+		/* the CSV's header is line 1: row k is line k + 2 */
+		CU_ASSERT_FATAL(r->apart_line >= 2 &&
+		                (size_t)r->apart_line - 2 < rows);
+		row = (size_t)r->apart_line - 2;
+		CU_ASSERT_EQUAL(cols[0][row], 16);
+		CU_ASSERT_EQUAL(r->apart_at, 32);
+		one[0] = 32;
+		one[1] = cols[1][row];
+		one[2] = cols[2][row];
+		for (size_t m = 0; m < r->nmembers; m++) {
+			double y = member_at(&r->board[r->members[m]], at);
+
+			low = y < low ? y : low;
+			high = y > high ? y : high;
+		}
+		CU_ASSERT(low > 0 && low <= high);
+		CU_ASSERT_DOUBLE_EQUAL(r->apart_low, low, 1e-12 * low);
+		CU_ASSERT_DOUBLE_EQUAL(r->apart_high, high, 1e-12 * high);
+		sf_discover_result_free(r);
+	}
+	CU_ASSERT(seen > 0);
+	for (int c = 0; c < 3; c++)
+		free(cols[c]);
+}
+
 /*
  * The selection.  The time is 1/p work plus a per-sample cost growing as
  * p^1.2, an exponent the grid does not have; the model file's own formula
@@ -1033,6 +1110,7 @@ main(void)
 	     test_hostile_model_file},
 	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 20 of 22 simulated formulas", test_recovery},
+	    {"how far the ensemble parts beyond the rows", test_members_apart},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

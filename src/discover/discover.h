@@ -195,6 +195,13 @@ typedef struct sf_discover_result {
 	 * tied discovered formulas that extrapolated best (lowest score). */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
+	/* How far the members part one doubling beyond the training rows:
+	 * their lowest and highest prediction at the training row of the top
+	 * level whose time is the median there (apart_line, its line in the
+	 * data file), with the extrapolated input at apart_at, twice the top.
+	 * NaN (apart_line 0) with fewer than 2 members or a top level <= 0. */
+	double apart_at, apart_low, apart_high;
+	int apart_line;
 } sf_discover_result;
 
 /*

@@ -88,12 +88,35 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 		sf_text_printf(out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
 		               i + 1, r->members[i] + 1, c->score, c->formula);
 	}
+	if (r->apart_line > 0)
+		sf_text_printf(out,
+		               "  one doubling beyond the training rows (%s = "
+		               "%.6g, the other inputs those of\n  line %d, "
+		               "the median time at the top level) they predict "
+		               "%.5g to %.5g:\n  the highest %.3g%% above the "
+		               "lowest\n",
+		               r->extrapolate, r->apart_at, r->apart_line,
+		               r->apart_low, r->apart_high,
+		               100 * (r->apart_high / r->apart_low - 1));
 	sf_text_printf(
 	    out, "  they fit the training rows about equally well and part "
 	         "ways beyond them:\n  `scalefit fit` weighs each by its "
 	         "extrapolation evidence, `scale` and\n  `predict` show the "
 	         "mixture's interval, and a run beyond the range tells\n  "
 	         "the formulas apart (`next` plans for the heaviest)\n");
+}
+
+/* How far the ensemble's members part one doubling beyond the training
+ * rows (discover.h: apart_*), or null. */
+static json_t *
+apart_json(const sf_discover_result *r)
+{
+	if (r->apart_line == 0)
+		return json_null();
+	return json_pack("{s:s, s:o, s:i, s:o, s:o}", "input", r->extrapolate,
+	                 "at", sf_json_number(r->apart_at), "line",
+	                 r->apart_line, "low", sf_json_number(r->apart_low),
+	                 "high", sf_json_number(r->apart_high));
 }
 
 /* The board, the rule that ranked it, and the winner's constants. */
@@ -232,5 +255,11 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    "winner", (json_int_t)(r->winner + 1), "ensemble", members, "board",
 	    board, "output",
 	    output != NULL ? json_string(output) : json_null());
+	if (root != NULL &&
+	    json_object_set_new(json_object_get(root, "discover"),
+	                        "ensemble_apart", apart_json(r)) != 0) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }

@@ -5,13 +5,17 @@
  * (sf_discover_shapes).
  */
 #include "base/clock.h"
+#include "base/sort.h"
 #include "discover/board.h"
 #include "discover/discover.h"
 #include "discover/given.h"
 #include "discover/grammar.h"
 #include "discover/search.h"
 #include "discover/setup.h"
+#include "expr/expr.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +86,100 @@ score_given(const sf_problem *given, size_t ngiven,
 	return rc;
 }
 
+/* Rows by their time, for sf_sort_indices. */
+static int
+by_output(const void *ctx, size_t a, size_t b)
+{
+	const double *y = ((const sf_dataset *)ctx)->output;
+
+	return (y[a] > y[b]) - (y[a] < y[b]);
+}
+
+/* The training row of the top level of input x whose time is the median
+ * there (the lower of two middle ones): SF_OK and *row, SIZE_MAX when d
+ * has no row; SF_ENOMEM. */
+static int
+top_median_row(const sf_dataset *d, size_t x, size_t *row, sf_error *err)
+{
+	const double *v = d->inputs[x].values;
+	size_t *idx = malloc((2 * d->rows + 1) * sizeof *idx), n = 0;
+	double top = -INFINITY;
+
+	*row = SIZE_MAX;
+	if (idx == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < d->rows; i++)
+		top = v[i] > top ? v[i] : top;
+	for (size_t i = 0; i < d->rows; i++)
+		if (v[i] == top)
+			idx[n++] = i;
+	sf_sort_indices(idx, idx + d->rows, n, by_output, d);
+	if (n > 0)
+		*row = idx[(n - 1) / 2];
+	free(idx);
+	return SF_OK;
+}
+
+/* Candidate c's prediction at row of d with input x at value at: the sum
+ * of its terms, each with its fitted constants.  Returns SF_OK or the
+ * expression's error. */
+static int
+predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
+           size_t x, double at, double *out, sf_error *err)
+{
+	sf_expr_scope *s = sf_expr_scope_new();
+	double sum = 0, term;
+	int rc =
+	    s == NULL ? sf_error_set(err, SF_ENOMEM, "out of memory") : SF_OK;
+
+	for (size_t i = 0; i < d->ninputs && rc == SF_OK; i++)
+		rc = sf_expr_scope_add_fixed(
+		    s, d->inputs[i].name,
+		    i == x ? at : d->inputs[i].values[row], err);
+	for (size_t t = 0; t < c->nterms && rc == SF_OK; t++)
+		for (size_t q = 0; q < c->terms[t].nparams && rc == SF_OK; q++)
+			rc = sf_expr_scope_add_fixed(s, c->terms[t].param[q],
+			                             c->terms[t].value[q], err);
+	for (size_t t = 0; t < c->nterms && rc == SF_OK; t++)
+		if ((rc = sf_expr_eval_columns(s, c->terms[t].expr, NULL, 1,
+		                               &term, err)) == SF_OK)
+			sum += term;
+	sf_expr_scope_free(s);
+	*out = sum;
+	return rc;
+}
+
+/* How far r's members part one doubling beyond the training rows d along
+ * input x (discover.h: apart_*).  Returns SF_OK or an evaluation's
+ * error. */
+static int
+members_apart(sf_discover_result *r, const sf_dataset *d, size_t x,
+              sf_error *err)
+{
+	size_t row;
+	int rc = top_median_row(d, x, &row, err);
+
+	r->apart_at = r->apart_low = r->apart_high = NAN;
+	r->apart_line = 0;
+	if (rc != SF_OK || r->nmembers < 2 || row == SIZE_MAX ||
+	    !(d->inputs[x].values[row] > 0))
+		return SF_OK;
+	r->apart_at = 2 * d->inputs[x].values[row];
+	r->apart_low = INFINITY;
+	r->apart_high = -INFINITY;
+	for (size_t i = 0; i < r->nmembers && rc == SF_OK; i++) {
+		double y;
+
+		if ((rc = predict_at(&r->board[r->members[i]], d, row, x,
+		                     r->apart_at, &y, err)) != SF_OK)
+			break;
+		r->apart_low = y < r->apart_low ? y : r->apart_low;
+		r->apart_high = y > r->apart_high ? y : r->apart_high;
+	}
+	r->apart_line = d->lines[row];
+	return rc;
+}
+
 int
 sf_discover_run(const sf_model *m, const sf_model_discover *s,
                 const sf_dataset *d, const sf_problem *given, size_t ngiven,
@@ -122,6 +220,8 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	if ((rc = score_given(given, ngiven, o, &st, &g, &scored, err)) ==
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
+	if (rc == SF_OK)
+		rc = members_apart(r, train, (size_t)st.extrap, err);
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);
