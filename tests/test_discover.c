@@ -1040,6 +1040,66 @@ test_hostile_model_file(void)
 	}
 }
 
+/* Inputs named as discover names its constants (t0, c_compute): the
+ * constants take a '_' until they are names of their own, so the written
+ * model loads (it was refused: "'t0' is both an input and a parameter"). */
+static void
+test_input_names(void)
+{
+	static const char *const csv = "p,b,n,y\n"
+	                               "1,16,160,10\n"
+	                               "1,32,640,12\n"
+	                               "2,16,320,9\n"
+	                               "2,32,1280,11\n"
+	                               "4,16,640,8\n"
+	                               "4,32,2560,10\n"
+	                               "8,16,1280,7\n"
+	                               "8,32,5120,9\n";
+	sf_discover_options o;
+	sf_discover_result *r;
+	sf_model_set *set = NULL;
+	char *model = NULL;
+	sf_error err;
+	fixture fx;
+
+	CU_ASSERT_EQUAL_FATAL(
+	    fixture_open(&fx,
+	                 "data: {output: y}\n"
+	                 "inputs: {t0: p, c_compute: b, n: n}\n"
+	                 "discover: {extrapolate: t0}\n",
+	                 csv),
+	    0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	o.max_terms = 2;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	for (size_t i = 0; i < r->nboard; i++)
+		for (size_t t = 0; t < r->board[i].nterms; t++)
+			for (size_t q = 0; q < r->board[i].terms[t].nparams;
+			     q++) {
+				const char *c = r->board[i].terms[t].param[q];
+
+				CU_ASSERT(strcmp(c, "t0") != 0 &&
+				          strcmp(c, "c_compute") != 0 &&
+				          strcmp(c, "n") != 0);
+			}
+	CU_ASSERT_STRING_EQUAL(r->board[r->winner].terms[0].param[0], "t0_");
+	CU_ASSERT_EQUAL(sf_discover_model_text(r, r->winner, fx.set->models[0],
+	                                       "out.yaml", "runs.csv", &model,
+	                                       &err),
+	                SF_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(model);
+	if (sf_model_parse("out.yaml", model, strlen(model), &set, NULL, NULL,
+	                   &err) != SF_OK)
+		fprintf(stderr, "\n%s\n%s\n", err.message, model);
+	CU_ASSERT_PTR_NOT_NULL(set);
+	sf_model_set_free(set);
+	free(model);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+}
+
 /* A search stops adding formulas at its budget or its time limit. */
 static void
 test_stop(void)
@@ -1111,6 +1171,7 @@ main(void)
 	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 20 of 22 simulated formulas", test_recovery},
 	    {"how far the ensemble parts beyond the rows", test_members_apart},
+	    {"inputs named as the constants", test_input_names},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

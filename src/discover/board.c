@@ -165,26 +165,42 @@ name_terms(sf_discover_candidate *c)
 	return 0;
 }
 
+/* name, with '_' appended while it is the name of one of d's inputs: a
+ * constant named as an input would not load (an input named t0). */
+static void
+avoid_inputs(char *name, size_t size, const sf_dataset *d)
+{
+	for (size_t i = 0; i < d->ninputs; i++)
+		if (strcmp(name, d->inputs[i].name) == 0 &&
+		    strlen(name) + 1 < size) {
+			strcat(name, "_");
+			i = (size_t)-1; /* again, from the first input */
+		}
+}
+
 /* The term's constants' names and its expression over them: u's
  * constant c_NAME; an overlap's other shape v's h_NAME when v is of the
  * term's kind, else h_KIND, named by the kind of that shape (vkind): in
  * max(c_comm * log2(p), h_compute / p^(1/2)) the second is split over
  * the workers.  A formula has one variant, so one h_ constant at most. */
 static int
-term_expression(sf_discover_term *x, const char *u, const char *v,
-                sf_term_kind vkind)
+term_expression(const sf_dataset *d, sf_discover_term *x, const char *u,
+                const char *v, sf_term_kind vkind)
 {
 	char p0[64], p1[64];
 	sf_text b = SF_TEXT_INIT;
 
 	if (x->kind == SF_TERM_OVERHEAD) {
 		snprintf(p0, sizeof p0, "t0");
-		sf_text_printf(&b, "t0");
+		avoid_inputs(p0, sizeof p0, d);
+		sf_text_printf(&b, "%s", p0);
 	} else {
 		snprintf(p0, sizeof p0, "c_%s", x->name);
+		avoid_inputs(p0, sizeof p0, d);
 		snprintf(p1, sizeof p1, "%s_%s", v != NULL ? "h" : "e",
 		         v != NULL && vkind != x->kind ? kind_word(vkind)
 		                                       : x->name);
+		avoid_inputs(p1, sizeof p1, d);
 		if (v != NULL)
 			sf_text_printf(&b, "max(%s * %s, %s * %s)", p0, u, p1,
 			               v);
@@ -293,14 +309,15 @@ term_texts(const sf_grammar *g, const sf_setup *st, const sf_entry *e, size_t q,
 	int named = -1, rc = -1;
 
 	snprintf(ename, sizeof ename, "e_%s", y->name);
+	avoid_inputs(ename, sizeof ename, g->d);
 	if (e->variant == SF_VARIANT_EXPONENT && q == e->a)
 		named = e->b;
 	sf_shape_text(&u, g->d, st, &g->shapes[e->atom[q]], named, ename, NULL);
 	if (e->variant != SF_VARIANT_OVERLAP || q != e->a) {
 		y->shape = sf_text_take(&u);
-		return y->shape != NULL
-		           ? term_expression(y, y->shape, NULL, SF_TERM_OTHER)
-		           : -1;
+		return y->shape != NULL ? term_expression(g->d, y, y->shape,
+		                                          NULL, SF_TERM_OTHER)
+		                        : -1;
 	}
 	sf_shape_text(&v, g->d, st, &g->shapes[e->atom[e->b]], -1, NULL, NULL);
 	if (!u.failed && !v.failed) {
@@ -308,7 +325,7 @@ term_texts(const sf_grammar *g, const sf_setup *st, const sf_entry *e, size_t q,
 		y->shape = sf_text_take(&full);
 		if (y->shape != NULL)
 			rc = term_expression(
-			    y, u.data, v.data,
+			    g->d, y, u.data, v.data,
 			    sf_shape_kind(st, &g->shapes[e->atom[e->b]]));
 	}
 	sf_text_free(&u);
@@ -334,7 +351,8 @@ candidate_from_entry(const sf_grammar *g, const sf_setup *st, sf_score_ws *ws,
 		if (term_texts(g, st, e, q, &c->terms[t++]) != 0)
 			return -1;
 	}
-	if (term_expression(&c->terms[0], "1", NULL, SF_TERM_OTHER) != 0 ||
+	if (term_expression(g->d, &c->terms[0], "1", NULL, SF_TERM_OTHER) !=
+	        0 ||
 	    (c->formula = sf_board_formula_text(c)) == NULL)
 		return -1;
 	return 0;
