@@ -343,15 +343,10 @@ check_column(const scalefit_data *d, const char *name, size_t n, sf_error *err)
 static void
 put_whole(sf_text *t, double x)
 {
-	char digits[24], *p = digits + sizeof digits;
-	uint64_t n = (uint64_t)fabs(x);
+	char digits[24], *end = digits + sizeof digits;
+	char *p = sf_number_digits(end, (unsigned long long)fabs(x), x < 0);
 
-	do
-		*--p = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	if (x < 0)
-		*--p = '-';
-	sf_text_append(t, p, (size_t)(digits + sizeof digits - p));
+	sf_text_append(t, p, (size_t)(end - p));
 }
 
 /*

@@ -57,24 +57,18 @@ number_is_word(const char *s, size_t n, const char *w)
 }
 
 /* "e" and the exponent e (|e| <= 99999999) in digits, written at out
- * with a NUL: what snprintf's "e%lld" writes, without printf, which in a
- * process where a library registered a printf hook (libquadmath does)
- * takes glibc's slow path on every call. */
+ * with a NUL: what snprintf's "e%lld" writes (sf_number_digits: why not
+ * printf). */
 static void
 number_put_exponent(char *out, long long e)
 {
-	char digits[12], *p = digits + sizeof digits;
-	unsigned long long n =
-	    e < 0 ? (unsigned long long)-e : (unsigned long long)e;
+	char digits[24], *end = digits + sizeof digits;
+	char *p = sf_number_digits(
+	    end, e < 0 ? (unsigned long long)-e : (unsigned long long)e, e < 0);
 
-	do
-		*--p = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	if (e < 0)
-		*--p = '-';
 	*out++ = 'e';
-	memcpy(out, p, (size_t)(digits + sizeof digits - p));
-	out[digits + sizeof digits - p] = '\0';
+	memcpy(out, p, (size_t)(end - p));
+	out[end - p] = '\0';
 }
 
 /*
@@ -354,4 +348,17 @@ sf_format_double(char *buf, size_t n, double v)
 	if (strchr(buf, 'e') != NULL && v == floor(v) && fabs(v) < 1e7)
 		snprintf(buf, n, "%.0f", v);
 	return buf;
+}
+
+char *
+sf_number_digits(char *end, unsigned long long n, int negative)
+{
+	char *p = end;
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (negative)
+		*--p = '-';
+	return p;
 }

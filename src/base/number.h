@@ -69,4 +69,14 @@ int sf_parse_u64(const char *text, uint64_t *value);
  */
 char *sf_format_double(char *buf, size_t n, double v);
 
+/*
+ * n in decimal digits, after a '-' when negative, written backwards so
+ * that it ends just before end (room for 21 bytes before it); returns
+ * where it starts.  What printf's "%llu" writes, without printf: glibc
+ * takes its slow path on every call in a process where a library
+ * registered a printf hook (libquadmath does, as in a Python process that
+ * imported numpy), and cells and exponents are written per number.
+ */
+char *sf_number_digits(char *end, unsigned long long n, int negative);
+
 #endif /* SF_NUMBER_H */

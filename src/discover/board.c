@@ -170,12 +170,9 @@ name_terms(sf_discover_candidate *c)
 static void
 avoid_inputs(char *name, size_t size, const sf_dataset *d)
 {
-	for (size_t i = 0; i < d->ninputs; i++)
-		if (strcmp(name, d->inputs[i].name) == 0 &&
-		    strlen(name) + 1 < size) {
-			strcat(name, "_");
-			i = (size_t)-1; /* again, from the first input */
-		}
+	while (sf_dataset_input_find(d, name) != NULL &&
+	       strlen(name) + 1 < size)
+		strcat(name, "_");
 }
 
 /* The term's constants' names and its expression over them: u's

@@ -15,7 +15,6 @@
 #include "expr/expr.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,27 +94,20 @@ by_output(const void *ctx, size_t a, size_t b)
 	return (y[a] > y[b]) - (y[a] < y[b]);
 }
 
-/* The training row of the top level of input x whose time is the median
- * there (the lower of two middle ones): SF_OK and *row, SIZE_MAX when d
- * has no row; SF_ENOMEM. */
+/* The training row of g's top level whose time is the median there (the
+ * lower of two middle ones): SF_OK and *row; SF_ENOMEM. */
 static int
-top_median_row(const sf_dataset *d, size_t x, size_t *row, sf_error *err)
+top_median_row(const sf_grammar *g, size_t *row, sf_error *err)
 {
-	const double *v = d->inputs[x].values;
-	size_t *idx = malloc((2 * d->rows + 1) * sizeof *idx), n = 0;
-	double top = -INFINITY;
+	const sf_chain *ch = &g->ch;
+	size_t first = ch->start[ch->nlevels - 1], n = ch->rows - first;
+	size_t *idx = malloc((2 * n + 1) * sizeof *idx);
 
-	*row = SIZE_MAX;
 	if (idx == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t i = 0; i < d->rows; i++)
-		top = v[i] > top ? v[i] : top;
-	for (size_t i = 0; i < d->rows; i++)
-		if (v[i] == top)
-			idx[n++] = i;
-	sf_sort_indices(idx, idx + d->rows, n, by_output, d);
-	if (n > 0)
-		*row = idx[(n - 1) / 2];
+	memcpy(idx, ch->row + first, n * sizeof *idx);
+	sf_sort_indices(idx, idx + n, n, by_output, g->d);
+	*row = idx[(n - 1) / 2];
 	free(idx);
 	return SF_OK;
 }
@@ -149,22 +141,25 @@ predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
 	return rc;
 }
 
-/* How far r's members part one doubling beyond the training rows d along
- * input x (discover.h: apart_*).  Returns SF_OK or an evaluation's
- * error. */
+/* How far r's members part one doubling beyond g's training rows along
+ * input x, the chain's (discover.h: apart_*).  Returns SF_OK, SF_ENOMEM
+ * or an evaluation's error. */
 static int
-members_apart(sf_discover_result *r, const sf_dataset *d, size_t x,
+members_apart(sf_discover_result *r, const sf_grammar *g, size_t x,
               sf_error *err)
 {
-	size_t row;
-	int rc = top_median_row(d, x, &row, err);
+	const sf_dataset *d = g->d;
+	double top = g->ch.levels[g->ch.nlevels - 1];
+	size_t row = 0;
+	int rc;
 
 	r->apart_at = r->apart_low = r->apart_high = NAN;
 	r->apart_line = 0;
-	if (rc != SF_OK || r->nmembers < 2 || row == SIZE_MAX ||
-	    !(d->inputs[x].values[row] > 0))
+	if (r->nmembers < 2 || !(top > 0))
 		return SF_OK;
-	r->apart_at = 2 * d->inputs[x].values[row];
+	if ((rc = top_median_row(g, &row, err)) != SF_OK)
+		return rc;
+	r->apart_at = 2 * top;
 	r->apart_low = INFINITY;
 	r->apart_high = -INFINITY;
 	for (size_t i = 0; i < r->nmembers && rc == SF_OK; i++) {
@@ -221,7 +216,7 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
 	if (rc == SF_OK)
-		rc = members_apart(r, train, (size_t)st.extrap, err);
+		rc = members_apart(r, &g, (size_t)st.extrap, err);
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);
