@@ -1075,10 +1075,16 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 	snprintf(d->sha256, sizeof d->sha256, "%s", sf_table_sha256(t));
 	d->table_rows = n;
 	if ((rc = output_text(m, t, &output, err)) != SF_OK ||
-	    (rc = column_scope_init(&cs, t, err)) != SF_OK ||
-	    (rc = report_missing(m, t, &cs, &output, err)) != SF_OK ||
-	    (rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK)
+	    (rc = column_scope_init(&cs, t, err)) != SF_OK)
 		goto done;
+	/* Two or more missing columns are named in one message; they are
+	 * looked for only when a name was missing, so that a bind that works
+	 * compiles each expression once. */
+	if ((rc = evaluate_all(m, t, &cs, &output, &v, err)) != SF_OK) {
+		if (rc == SF_ENAME)
+			(void)report_missing(m, t, &cs, &output, err);
+		goto done;
+	}
 	warn_unknown_literal(m, t, literal, sizeof literal, warn, warn_ctx);
 	if (dataset_alloc_rows(d, m, t, n, v.weight != NULL) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
