@@ -708,17 +708,10 @@ sf_options_discover(const scalefit_settings *s, sf_discover_options *r,
 
 /* ---- predict, scale, next ------------------------------------------------ */
 
-/* predict's settings, and whether weights were given. */
-typedef struct predict_ctx {
-	sf_run_predict_settings *r;
-	int weights;
-} predict_ctx;
-
 static int
 apply_predict(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 {
-	predict_ctx *c = ctx;
-	sf_run_predict_settings *r = c->r;
+	sf_run_predict_settings *r = ctx;
 	int k = 0, rc;
 
 	switch (id) {
@@ -730,19 +723,13 @@ apply_predict(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 		r->grid = v;
 		return SF_OK;
 	case O_WEIGHTS:
-		if (strcmp(v, "extrapolation") == 0)
-			r->weights = SF_AVERAGE_EXTRAPOLATION;
-		else if (strcmp(v, "aicc") == 0)
-			r->weights = SF_AVERAGE_AICC;
-		else if (strcmp(v, "equal") == 0)
-			r->weights = SF_AVERAGE_EQUAL;
-		else
+		if (sf_average_weights_find(v, &r->weights) != 0)
 			return sf_run_request(
 			    err,
 			    "--weights is extrapolation, aicc "
 			    "or equal, not '%s'",
 			    v);
-		c->weights = 1;
+		r->weights_given = 1;
 		return SF_OK;
 	case O_GROUP:
 		r->group = v;
@@ -759,22 +746,12 @@ int
 sf_options_predict(const scalefit_settings *s, size_t nfits,
                    sf_run_predict_settings *r, sf_options *o, sf_error *err)
 {
-	predict_ctx c = {r, 0};
 	int rc;
 
-	if ((rc = read_settings(s, PREDICT, apply_predict, &c, o, err)) !=
-	    SF_OK)
+	(void)nfits; /* sf_run_predict checks the request against it */
+	if ((rc = read_settings(s, PREDICT, apply_predict, r, o, err)) != SF_OK)
 		return rc;
 	r->quiet = o->quiet;
-	if (r->group != NULL && nfits > 1)
-		return sf_run_request(err, "--group goes with one fit file, "
-		                           "not an average of several");
-	if (c.weights && nfits < 2)
-		return sf_run_request(err, "--weights goes with two or more "
-		                           "fit files");
-	if (r->nat == 0 && r->grid == NULL)
-		return sf_run_request(err, "say where to predict: --at "
-		                           "NAME=VALUE,... or --grid FILE.csv");
 	return SF_OK;
 }
 

@@ -14,7 +14,6 @@
 typedef struct predict_args {
 	const char **at;     /* the --at texts, s.at */
 	const char **inputs; /* the --input texts, s.inputs */
-	int weights_given;
 	sf_run_predict_settings s;
 } predict_args;
 
@@ -22,22 +21,16 @@ typedef struct predict_args {
 static int
 parse_weights(const char *cmd, int val, const char *arg, void *to)
 {
-	predict_args *a = to;
+	sf_run_predict_settings *s = to;
 
 	(void)val;
-	if (strcmp(arg, "extrapolation") == 0)
-		a->s.weights = SF_AVERAGE_EXTRAPOLATION;
-	else if (strcmp(arg, "aicc") == 0)
-		a->s.weights = SF_AVERAGE_AICC;
-	else if (strcmp(arg, "equal") == 0)
-		a->s.weights = SF_AVERAGE_EQUAL;
-	else
+	if (sf_average_weights_find(arg, &s->weights) != 0)
 		return cli_usage(
 		    cmd, NULL,
 		    "--weights is extrapolation, aicc or equal, not "
 		    "'%s'",
 		    arg);
-	a->weights_given = 1;
+	s->weights_given = 1;
 	return SF_EXIT_OK;
 }
 
@@ -51,7 +44,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    CLI_LIST("input", 'i', a->inputs, &s->ninputs),
 	    CLI_FLAG("json", 'j', &s->json),
 	    CLI_FLAG("csv", 'c', &s->csv),
-	    CLI_CALL("weights", 'w', required_argument, parse_weights, a),
+	    CLI_CALL("weights", 'w', required_argument, parse_weights, s),
 	    CLI_ONCE("group", 'G', &s->group),
 	    CLI_NAME("unit", 'u', "--unit", sf_model_units, SF_MODEL_UNITS,
 	             &s->unit),
@@ -63,24 +56,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &a->s.fits,
 	                         &a->s.nfits)) != SF_EXIT_OK)
 		return rc;
-	if (a->s.group != NULL && a->s.nfits > 1)
-		return cli_usage(cmd->name, NULL,
-		                 "--group goes with one fit file, not an "
-		                 "average of several");
-	if (a->weights_given && a->s.nfits < 2)
-		return cli_usage(cmd->name, NULL,
-		                 "--weights goes with two or more fit files");
-	if (a->s.nat == 0 && a->s.grid == NULL)
-		return cli_usage(cmd->name, NULL,
-		                 "say where to predict: --at NAME=VALUE,... "
-		                 "or --grid FILE.csv");
-	if (a->s.json && a->s.csv)
-		return cli_usage(cmd->name, NULL,
-		                 "--json and --csv: choose one");
-	if (a->s.ninputs > 0 && a->s.grid == NULL)
-		return cli_usage(cmd->name, NULL,
-		                 "--input maps the columns of a --grid "
-		                 "FILE.csv to the fit's inputs: give a grid");
+	/* what the options ask together is checked by sf_run_predict */
 	return SF_EXIT_OK;
 }
 

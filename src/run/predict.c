@@ -875,19 +875,42 @@ predict_file(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	return predict_groups(s, r, err);
 }
 
+/* What s asks that cannot be done: SF_EREQUEST and why, else SF_OK. */
+static int
+check_request(const sf_run_predict_settings *s, sf_error *err)
+{
+	if (s->nfits == 0)
+		return sf_run_request(err, "no fit file to predict with");
+	if (s->group != NULL && s->nfits > 1)
+		return sf_run_request(err, "--group goes with one fit file, "
+		                           "not an average of several");
+	if (s->weights_given && s->nfits < 2)
+		return sf_run_request(err, "--weights goes with two or more "
+		                           "fit files");
+	if (s->nat == 0 && s->grid == NULL)
+		return sf_run_request(err, "say where to predict: --at "
+		                           "NAME=VALUE,... or --grid FILE.csv");
+	if (s->json && s->csv)
+		return sf_run_request(err, "--json and --csv: choose one");
+	if (s->ninputs > 0 && s->grid == NULL)
+		return sf_run_request(err,
+		                      "--input maps the columns of a "
+		                      "--grid FILE.csv to the fit's inputs: "
+		                      "give a grid");
+	return SF_OK;
+}
+
 int
 sf_run_predict(const sf_run_predict_settings *s, sf_run_predict_result **out,
                sf_error *err)
 {
-	sf_run_predict_result *r = calloc(1, sizeof *r);
+	sf_run_predict_result *r;
 	int rc;
 
 	*out = NULL;
-	if (s->nfits == 0) {
-		free(r);
-		return sf_run_request(err, "no fit file to predict with");
-	}
-	if (r == NULL)
+	if ((rc = check_request(s, err)) != SF_OK)
+		return rc;
+	if ((r = calloc(1, sizeof *r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	rc =
 	    s->nfits > 1 ? predict_average(s, r, err) : predict_file(s, r, err);

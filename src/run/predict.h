@@ -53,6 +53,8 @@ typedef struct sf_run_predict_settings {
 	const char *const *inputs;  /* "NAME=EXPR" each: input NAME's */
 	size_t ninputs;             /* column or expression in the grid */
 	sf_average_weights weights; /* of an average */
+	int weights_given;          /* 1: weights was asked for (it needs
+	                               two or more fits) */
 	const char *unit;           /* the time's unit in the text's header
 	                               (one of sf_model_units); NULL: the
 	                               fit's data.unit */

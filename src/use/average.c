@@ -31,6 +31,19 @@ same_text(const char *a, const char *b)
 }
 
 int
+sf_average_weights_find(const char *name, sf_average_weights *how)
+{
+	static const char *const names[] = {"extrapolation", "aicc", "equal"};
+
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+		if (strcmp(name, names[k]) == 0) {
+			*how = (sf_average_weights)k;
+			return 0;
+		}
+	return -1;
+}
+
+int
 sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 {
 	const sf_fitfile *a = fits[0];

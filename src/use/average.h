@@ -42,6 +42,10 @@ typedef enum sf_average_weights {
 	SF_AVERAGE_EQUAL              /* 1 / k each */
 } sf_average_weights;
 
+/* The weights named name ("extrapolation", "aicc", "equal") into *how:
+ * 0, or -1 when name is none of them. */
+int sf_average_weights_find(const char *name, sf_average_weights *how);
+
 /* The averaged predictions at n points. */
 typedef struct sf_average {
 	size_t nfits, n;
