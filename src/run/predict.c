@@ -263,8 +263,6 @@ typedef struct one_text {
 static void
 print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 {
-	char cell[96];
-
 	/* The name and output come from the file: escaped. */
 	sf_escape_print(out, f->name[0] ? f->name : "fit", 0);
 	fputs(": predicted ", out);
@@ -285,14 +283,10 @@ print_bands(FILE *out, const sf_fitfile *f, const sf_prediction *p)
 		fprintf(out, " and by the bootstrap (%zu replicates)",
 		        p->boot_used);
 	fprintf(out, "\n");
-	if (p->interval) {
-		sf_text_noise(f, cell, sizeof cell);
-		fprintf(out, "95%% interval for a new run: %s%s%s\n",
-		        f->nmembers > 0 ? "" : "noise ", cell,
-		        p->growth_unknown ? "; model error beyond the fitted "
-		                            "range not estimated"
-		                          : "");
-	} else
+	if (p->interval)
+		sf_text_new_run_line(out, "95% interval for a new run: ", f,
+		                     p->growth_unknown);
+	else
 		fprintf(out, "no interval for a new run: the fit file has no "
 		             "prediction_interval (refit with this version)\n");
 	fprintf(out, "\n");

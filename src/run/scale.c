@@ -176,7 +176,7 @@ print_title(FILE *out, const sf_scale *sc)
 	const sf_fitfile *f = sc->f;
 	const sf_prediction *p = sc->table->pred;
 	const sf_fitfile_input *in = &f->inputs[sc->s.var];
-	char fixed[256], cell[96];
+	char fixed[256];
 
 	sf_scale_fixed_text(sc, fixed, sizeof fixed);
 	/* The name, output and column come from the file: escaped. */
@@ -204,14 +204,9 @@ print_title(FILE *out, const sf_scale *sc)
 		        p->t, f->dof);
 	else
 		fprintf(out, "95%% band: none (the fit has no covariance)\n");
-	if (p->interval) {
-		sf_text_noise(f, cell, sizeof cell);
-		fprintf(out, "95%% new run: %s%s%s\n",
-		        f->nmembers > 0 ? "" : "noise ", cell,
-		        p->growth_unknown ? "; model error beyond the fitted "
-		                            "range not estimated"
-		                          : "");
-	}
+	if (p->interval)
+		sf_text_new_run_line(out, "95% new run: ", f,
+		                     p->growth_unknown);
 }
 
 /* The table's header line; head is the time column's. */

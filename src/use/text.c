@@ -75,6 +75,19 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 }
 
 void
+sf_text_new_run_line(FILE *out, const char *lead, const sf_fitfile *f,
+                     int growth_unknown)
+{
+	char cell[96];
+
+	sf_text_noise(f, cell, sizeof cell);
+	fprintf(out, "%s%s%s%s\n", lead, f->nmembers > 0 ? "" : "noise ", cell,
+	        growth_unknown ? "; model error beyond the fitted range not "
+	                         "estimated"
+	                       : "");
+}
+
+void
 sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
                     size_t size)
 {

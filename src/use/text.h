@@ -36,6 +36,13 @@ void sf_text_input(const sf_fitfile *f, size_t i, double x, char *out,
  * when f has no error model. */
 void sf_text_noise(const sf_fitfile *f, char *out, size_t size);
 
+/* The line of a new run's error model on out: lead ("95% new run: "),
+ * "noise " unless f is an ensemble, sf_text_noise's text, and that the
+ * model error beyond the fitted range is not estimated when
+ * growth_unknown. */
+void sf_text_new_run_line(FILE *out, const char *lead, const sf_fitfile *f,
+                          int growth_unknown);
+
 /* The header of the time's column: f's output, and " (UNIT)" when unit
  * (one of s, ms, min, h) is not NULL: "epoch_time (min)". */
 void sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
