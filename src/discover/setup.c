@@ -207,8 +207,48 @@ setup_extrapolate(const sf_model *m, const sf_model_discover *s,
 	return SF_OK;
 }
 
-/* The count (the block's, else an input called n) and the workers (the
- * block's, else the extrapolated input). */
+/* The batch per worker and step: the block's, else an input called b.
+ * The steps ceil(n / (p b)) need the count and the workers too, so
+ * without them there is none.  A batch that is the count or the workers
+ * would make the steps 1 / p or n / p^2; one that is the extrapolated
+ * input is refused as the count is, so each role is an input of its own.
+ * Errors when the block names such a batch; the default's b is then
+ * simply no batch. */
+static int
+setup_batch(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
+            sf_setup *st, sf_error *err)
+{
+	static const char *const why[] = {
+	    "is the count; the steps divide it by the workers and the batch",
+	    "is the workers input; the steps divide the count by the workers "
+	    "and the batch",
+	    "is the extrapolated input; name the batch per worker, or none"};
+	int rc, clash;
+
+	st->batch = -1;
+	if (s->batch.text == NULL) {
+		st->batch = numeric_input(d, "b");
+	} else if (strcmp(s->batch.text, "none") != 0 &&
+	           (rc = resolve_input(m, &s->batch, d, "discover.batch",
+	                               s->batch.text, &st->batch, err)) !=
+	               SF_OK) {
+		return rc;
+	}
+	clash = st->batch < 0              ? -1
+	        : st->batch == st->count   ? 0
+	        : st->batch == st->workers ? 1
+	        : st->batch == st->extrap  ? 2
+	                                   : -1;
+	if (clash >= 0 && s->batch.text != NULL)
+		return name_error(m, &s->batch, d, "discover.batch",
+		                  s->batch.text, why[clash], err);
+	if (clash >= 0 || st->count < 0 || st->workers < 0)
+		st->batch = -1;
+	return SF_OK;
+}
+
+/* The count (the block's, else an input called n), the workers (the
+ * block's, else the extrapolated input) and the batch. */
 static int
 setup_roles(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
             sf_setup *st, sf_error *err)
@@ -240,7 +280,7 @@ setup_roles(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 		                  "is the extrapolated input; the count "
 		                  "multiplies every term instead",
 		                  err);
-	return SF_OK;
+	return setup_batch(m, s, d, st, err);
 }
 
 /* The inputs factors may use: the block's list, else every numeric input

@@ -1,9 +1,10 @@
 /*
  * setup.h - the settings of one search (discover.h): the discover: block's,
  * the command line's overrides and the defaults, and the roles of the
- * inputs - the one extrapolated along, the count, the workers and those
- * the factors may use - resolved against the data's inputs, an unknown or
- * text input reported at its place in the model file.
+ * inputs - the one extrapolated along, the count, the workers, the batch
+ * (per worker and step) and those the factors may use - resolved against
+ * the data's inputs, an unknown or text input reported at its place in the
+ * model file.
  *
  * The loss is the model's or the options', mapped to the two the search
  * knows: sse, else relative.
@@ -38,7 +39,9 @@ typedef struct sf_setup {
 	int logs[SF_DISCOVER_MAX_LOG + 1];
 	size_t nlogs;
 	int extrap, count, workers;
-	int *use; /* per input: 1 when factors may use it */
+	int batch; /* -1 without a count and workers too: the whole steps
+	              ceil(count / (workers batch)) need all three */
+	int *use;  /* per input: 1 when factors may use it */
 	sf_loss loss;
 } sf_setup;
 
@@ -47,7 +50,8 @@ typedef struct sf_setup {
  * and the options o into st.  Returns SF_OK; SF_ENAME for a name in s or
  * o that is not a numeric input (at its position in m's file when it
  * comes from there), a count that is the extrapolated input or among
- * discover.inputs; SF_EVALUE when no input says which to extrapolate
+ * discover.inputs, a discover.batch that is the count, the workers or the
+ * extrapolated input; SF_EVALUE when no input says which to extrapolate
  * along, or for a discover.budget above SF_DISCOVER_MAX_BUDGET (at the
  * block); SF_EUSAGE for --max-terms above SF_DISCOVER_MAX_TERMS, or a
  * --budget above SF_DISCOVER_MAX_BUDGET; SF_ENOMEM.  st is the caller's to free

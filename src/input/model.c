@@ -464,6 +464,7 @@ discover_free(sf_model_discover *d)
 	free_text(&d->extrapolate);
 	free_text(&d->count);
 	free_text(&d->workers);
+	free_text(&d->batch);
 	for (size_t i = 0; i < d->ninputs; i++)
 		free_text(&d->inputs[i]);
 	d->ninputs = 0;
@@ -597,9 +598,9 @@ static int
 load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 {
 	static const char *const keys[] = {
-	    "extrapolate", "count",      "workers",   "inputs", "exponents",
-	    "logs",        "factors",    "max_terms", "beam",   "budget",
-	    "overlap",     "continuous", "tie"};
+	    "extrapolate", "count",   "workers",    "batch",     "inputs",
+	    "exponents",   "logs",    "factors",    "max_terms", "beam",
+	    "budget",      "overlap", "continuous", "tie"};
 	const size_t nkeys = sizeof keys / sizeof keys[0];
 	sf_schema_position at = sf_schema_at(ld, node);
 	yaml_node_t *v;
@@ -622,6 +623,10 @@ load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "workers")) != NULL &&
 	    (rc = get_input_name(ld, v, "discover.workers", 1, &d->workers)) !=
+	        SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "batch")) != NULL &&
+	    (rc = get_input_name(ld, v, "discover.batch", 1, &d->batch)) !=
 	        SF_OK)
 		return rc;
 	if ((rc = load_discover_lists(ld, node, d)) != SF_OK)

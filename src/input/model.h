@@ -136,6 +136,7 @@ typedef struct sf_model_discover {
 	sf_model_text extrapolate; /* an input's name; text NULL: absent */
 	sf_model_text count;       /* an input's name or "none" */
 	sf_model_text workers;     /* an input's name or "none" */
+	sf_model_text batch;       /* an input's name or "none" */
 	sf_model_text inputs[SF_DISCOVER_MAX_LIST];
 	size_t ninputs; /* 0: every numeric input */
 	double exponents[SF_DISCOVER_MAX_LIST];
