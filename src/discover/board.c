@@ -43,6 +43,7 @@ sf_discover_result_free(sf_discover_result *r)
 	free(r->train);
 	free(r->count);
 	free(r->workers);
+	free(r->batch);
 	for (size_t i = 0; i < r->ninputs; i++)
 		free(r->inputs[i]);
 	free(r->inputs);

@@ -163,6 +163,8 @@ typedef struct sf_discover_result {
 	char *extrapolate; /* the input extrapolated along */
 	char *count;       /* the count input, or NULL */
 	char *workers;     /* the input with communication shapes, or NULL */
+	char *batch;       /* the batch per worker and step, or NULL */
+	int steps;         /* the grammar has the whole steps (grammar.h) */
 	char **inputs;     /* the inputs the factors use */
 	size_t ninputs;
 	char *train;        /* --train's expression, or NULL */

@@ -18,6 +18,13 @@ static const double comm_exponents[] = {0, -1, -2};
 /* More shapes than this is a grammar to narrow, not to search. */
 enum { MAX_SHAPES = 200000 };
 
+/* What the whole steps ceil(n / (p b)) cost beyond the count they round:
+ * the quotient's two factors and the rounding.  A steps shape S F then
+ * reads as more complicated than n F / (p b) (whose factors cost at most
+ * one more than F's and the quotient's), so that where the two columns
+ * are equal the count's shape is the one kept, and a tie is won by it. */
+enum { STEPS_COST = 3 };
+
 void
 sf_grammar_free(sf_grammar *g)
 {
@@ -28,6 +35,7 @@ sf_grammar_free(sf_grammar *g)
 	free(g->shapes);
 	free(g->col);
 	free(g->ones);
+	free(g->steps);
 	free(g->x);
 	free(g->cfg);
 	memset(g, 0, sizeof *g);
@@ -115,12 +123,16 @@ shape_compare(const void *a, const void *b)
 /* The column of shape s over the sorted rows into out; 0 when it is not
  * finite, all zero or constant (then it is the start-up's). */
 static int
-shape_column(const sf_grammar *g, const sf_shape *s, int count, double *out)
+shape_column(const sf_grammar *g, const sf_setup *st, const sf_shape *s,
+             double *out)
 {
+	const double *unit = s->steps   ? g->steps
+	                     : s->count ? g->x + (size_t)st->count * g->rows
+	                                : NULL;
 	double lo = INFINITY, hi = -INFINITY, big = 0;
 
 	for (size_t r = 0; r < g->rows; r++) {
-		double v = count >= 0 ? g->x[(size_t)count * g->rows + r] : 1;
+		double v = unit != NULL ? unit[r] : 1;
 
 		for (int k = 0; k < s->nfactors; k++)
 			v *= factor_value(
@@ -226,16 +238,63 @@ factor_lists_make(const sf_grammar *g, const sf_setup *st, factor_lists *fl,
 	return SF_OK;
 }
 
+/* May f multiply the steps?  Per-step compute grows with the batch
+ * (b^i, i > 0), per-step exchange with the workers (log2(p)^j or p^i,
+ * i > 0, and the communication shapes); other inputs (a model's size) by
+ * their powers.  The count is in the steps already. */
+static int
+steps_factor(const sf_setup *st, const sf_factor *f)
+{
+	if (f->kind == SF_FACTOR_COMM)
+		return 1;
+	if (f->input == st->batch)
+		return f->i > 0 && f->j == 0;
+	if (f->input == st->workers)
+		return f->i >= 0 && (f->i == 0 || f->j == 0);
+	return f->j == 0;
+}
+
+/* The lists of fl that steps_factor keeps, into sl (its own arrays, to
+ * free with factor_lists_free). */
+static int
+steps_lists_make(const factor_lists *fl, const sf_setup *st, size_t ninputs,
+                 factor_lists *sl, sf_error *err)
+{
+	memset(sl, 0, sizeof *sl);
+	sl->max_list = fl->max_list;
+	sl->list = malloc((ninputs + 1) * sl->max_list * sizeof *sl->list);
+	sl->n = calloc(ninputs + 1, sizeof *sl->n);
+	sl->inputs = malloc((ninputs + 1) * sizeof *sl->inputs);
+	if (sl->list == NULL || sl->n == NULL || sl->inputs == NULL) {
+		factor_lists_free(sl);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < fl->ninputs; k++) {
+		size_t i = fl->inputs[k];
+
+		for (size_t a = 0; a < fl->n[i]; a++) {
+			const sf_factor *f = &fl->list[i * fl->max_list + a];
+			if (steps_factor(st, f))
+				sl->list[i * sl->max_list + sl->n[i]++] = *f;
+		}
+		if (sl->n[i] > 0)
+			sl->inputs[sl->ninputs++] = i;
+	}
+	return SF_OK;
+}
+
 /* Combination c (in mixed radix) of the lists of inputs pick[0..np),
- * times the count or not, the order-th shape enumerated. */
+ * times the count, the steps or neither, the order-th shape enumerated. */
 static sf_shape
 shape_of(const factor_lists *fl, const size_t *pick, size_t np, int count,
-         size_t c, size_t order)
+         int steps, size_t c, size_t order)
 {
 	sf_shape s;
 
 	memset(&s, 0, sizeof s);
 	s.count = count;
+	s.steps = steps;
+	s.cost = steps ? STEPS_COST : 0;
 	s.nfactors = (int)np;
 	s.order = order;
 	for (size_t q = 0; q < np; q++) {
@@ -247,15 +306,37 @@ shape_of(const factor_lists *fl, const size_t *pick, size_t np, int count,
 	return s;
 }
 
-/* The grammar's shapes in the order of enumeration - subsets of the
- * inputs (at most st->factors of them), the product of their lists,
- * without and with the count - into out when it is not NULL; returns how
- * many there are. */
-static size_t
-enumerate_shapes(const factor_lists *fl, const sf_setup *st, sf_shape *out)
+/* May factors over the inputs pick[0..np) make a shape without the count,
+ * with it, or with the steps?  With a count, a term without it is a
+ * per-run cost, which can depend on the workers only (launching them,
+ * setting up their communication), not on the batch.  A step's cost is
+ * its compute (the batch) or its exchange (the workers), not a product of
+ * the two. */
+static int
+shape_allowed(const sf_setup *st, const size_t *pick, size_t np, int count,
+              int steps)
 {
-	size_t n = 0;
+	int batch = 0, workers = 0;
 
+	for (size_t q = 0; q < np; q++) {
+		batch |= (int)pick[q] == st->batch;
+		workers |= (int)pick[q] == st->workers;
+	}
+	if (steps)
+		return !(batch && workers);
+	if (count)
+		return 1;
+	return np > 0 && (st->count < 0 || (np == 1 && workers));
+}
+
+/* The shapes of the lists fl in the order of enumeration - subsets of the
+ * inputs (at most st->factors of them), the product of their lists,
+ * without and with the count, or (steps) with the steps - into out from
+ * index n when out is not NULL; returns n plus how many there are. */
+static size_t
+enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
+                 size_t n, sf_shape *out)
+{
 	for (unsigned long mask = 0; mask < (1ul << fl->ninputs); mask++) {
 		size_t pick[SF_DISCOVER_MAX_FACTORS], np = 0, combos = 1;
 		size_t bits = 0;
@@ -269,20 +350,14 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st, sf_shape *out)
 				pick[np++] = fl->inputs[b];
 		for (size_t q = 0; q < np; q++)
 			combos *= fl->n[pick[q]];
-		for (int count = 0; count <= (st->count >= 0); count++) {
-			/* With a count, a term without it is a per-run cost,
-			 * which can depend on the workers only (launching
-			 * them, setting up their communication), not on the
-			 * batch. */
-			if (!count &&
-			    (np == 0 ||
-			     (st->count >= 0 &&
-			      (np > 1 || (int)pick[0] != st->workers))))
+		for (int count = steps; count <= (steps || st->count >= 0);
+		     count++) {
+			if (!shape_allowed(st, pick, np, count, steps))
 				continue;
 			for (size_t c = 0; c < combos; c++, n++)
 				if (out != NULL)
-					out[n] =
-					    shape_of(fl, pick, np, count, c, n);
+					out[n] = shape_of(fl, pick, np, count,
+					                  steps, c, n);
 		}
 	}
 	return n;
@@ -322,7 +397,7 @@ keep_distinct(sf_grammar *g, const sf_setup *st, const sf_shape *all,
 		size_t t;
 		int dup = 0;
 
-		if (!shape_column(g, &all[s], all[s].count ? st->count : -1, v))
+		if (!shape_column(g, st, &all[s], v))
 			continue;
 		h = column_signature(v, g->rows, &cc, &sc);
 		for (t = h & (table - 1); sig_shape[t] != SIZE_MAX;
@@ -357,14 +432,22 @@ done:
 static int
 make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 {
-	factor_lists fl;
+	factor_lists fl, sl;
 	sf_shape *all = NULL;
-	size_t total;
+	size_t total, plain;
 	int rc;
 
+	memset(&sl, 0, sizeof sl);
 	if ((rc = factor_lists_make(g, st, &fl, err)) != SF_OK)
 		return rc;
-	total = enumerate_shapes(&fl, st, NULL);
+	if (g->steps != NULL && (rc = steps_lists_make(&fl, st, g->d->ninputs,
+	                                               &sl, err)) != SF_OK) {
+		factor_lists_free(&fl);
+		return rc;
+	}
+	total = plain = enumerate_shapes(&fl, st, 0, 0, NULL);
+	if (g->steps != NULL)
+		total = enumerate_shapes(&sl, st, 1, plain, NULL);
 	if (total > MAX_SHAPES)
 		rc =
 		    sf_error_set(err, SF_EVALUE,
@@ -375,13 +458,49 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	else if ((all = malloc((total + 1) * sizeof *all)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		enumerate_shapes(&fl, st, all);
+		enumerate_shapes(&fl, st, 0, 0, all);
+		if (g->steps != NULL)
+			enumerate_shapes(&sl, st, 1, plain, all);
 		qsort(all, total, sizeof *all, shape_compare);
 		rc = keep_distinct(g, st, all, total, err);
 	}
 	factor_lists_free(&fl);
+	factor_lists_free(&sl);
 	free(all);
 	return rc;
+}
+
+/* The whole steps ceil(n / (p b)) of each sorted row into g->steps, as
+ * the expression language computes them (the model file's text), when the
+ * setup has a batch and n / (p b) > 0 is not whole on some row; a
+ * quotient within 1e-9 of a whole number is whole (a batch B / p whose
+ * product with p is B but for rounding).  Else g->steps stays NULL: there
+ * S is n / (p b), which the count's shapes already write. */
+static int
+make_steps(sf_grammar *g, const sf_setup *st, sf_error *err)
+{
+	const double *n, *p, *b;
+	int fractional = 0;
+
+	if (st->batch < 0 || st->count < 0 || st->workers < 0)
+		return SF_OK;
+	n = g->x + (size_t)st->count * g->rows;
+	p = g->x + (size_t)st->workers * g->rows;
+	b = g->x + (size_t)st->batch * g->rows;
+	for (size_t r = 0; r < g->rows; r++) {
+		double q = n[r] / (p[r] * b[r]);
+
+		if (!(q > 0) || !isfinite(q))
+			return SF_OK;
+		fractional |= fabs(q - nearbyint(q)) > 1e-9 * q;
+	}
+	if (!fractional)
+		return SF_OK;
+	if ((g->steps = malloc((g->rows + 1) * sizeof *g->steps)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t r = 0; r < g->rows; r++)
+		g->steps[r] = ceil(n[r] / (p[r] * b[r]));
+	return SF_OK;
 }
 
 /* The training rows sorted by level, their weights, and the columns. */
@@ -437,6 +556,8 @@ sf_grammar_make(const sf_model *m, const sf_dataset *d, const sf_setup *st,
 		for (size_t c = 0; c < d->nconfigs; c++)
 			g->min_configs += v[d->configs[c].first_row] <= top;
 	}
+	if ((rc = make_steps(g, st, err)) != SF_OK)
+		return rc;
 	return make_shapes(g, st, err);
 }
 
@@ -484,9 +605,9 @@ put_power(sf_text *b, const char *x, double e)
 	sf_text_printf(b, "%s^%s", x, t);
 }
 
-/* The numerator collects the coefficient, the count and every factor's
- * positive power, log power or p - 1; the denominator the negative
- * powers. */
+/* The numerator collects the coefficient, the count (or the steps: NULL
+ * in num) and every factor's positive power, log power or p - 1; the
+ * denominator the negative powers. */
 void
 sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
               const sf_shape *s, int named, const char *name,
@@ -502,7 +623,9 @@ sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
 
 	if (coefficient != NULL)
 		num[nn] = coefficient, num_e[nn] = 1, num_log[nn++] = 0;
-	if (s->count)
+	if (s->steps)
+		num[nn] = NULL, num_e[nn] = 1, num_log[nn++] = 0;
+	else if (s->count)
 		num[nn] = d->inputs[st->count].name, num_e[nn] = 1,
 		num_log[nn++] = 0;
 	for (int q = 0; q < s->nfactors; q++) {
@@ -527,7 +650,12 @@ sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
 	for (size_t q = 0; q < nn; q++) {
 		sf_text_printf(b, "%s", first ? "" : " * ");
 		first = 0;
-		if (num_log[q] < 0)
+		if (num[q] == NULL)
+			sf_text_printf(b, "ceil(%s / (%s * %s))",
+			               d->inputs[st->count].name,
+			               d->inputs[st->workers].name,
+			               d->inputs[st->batch].name);
+		else if (num_log[q] < 0)
 			sf_text_printf(b, "(%s - 1)", num[q]);
 		else if (num_log[q] > 0 && num_e[q] == 1)
 			sf_text_printf(b, "log2(%s)", num[q]);
@@ -566,7 +694,7 @@ sf_shape_kind(const sf_setup *st, const sf_shape *s)
 	}
 	if (comm)
 		return SF_TERM_COMMUNICATION;
-	if (s->count && !split)
+	if (s->count && !s->steps && !split)
 		return SF_TERM_IO;
 	return SF_TERM_COMPUTE;
 }

@@ -8,12 +8,18 @@
  * the log powers), and for the workers input also (p - 1) p^i, i = 0, -1,
  * -2.  Powers that need x > 0 are offered only when every value is; an
  * input that does not vary offers none.  With a count, a term without it
- * is a per-run cost and may use the workers only.  Shapes are ordered by
- * how complicated they read (factor costs, the count), then by their place
- * in the enumeration, and kept once: a shape whose column is an increasing
- * affine map of a simpler one's on the training rows (b^2 and b where b
- * takes two values) gives the same formulas, the start-up being in every
- * one, and so is left out.
+ * is a per-run cost and may use the workers only.  With a batch b too, the
+ * whole steps S = ceil(n / (p b)) may stand for the count, times per-step
+ * factors: powers of the batch (compute) or the workers' log2(p)^j, p^i
+ * and communication shapes (exchange), not both, and powers of the other
+ * inputs; they are offered only when n / (p b) is not whole on some
+ * training row (else S is n / (p b), which the count's shapes write).
+ * Shapes are ordered by how complicated they read (factor costs, the
+ * count, the steps' rounding), then by their place in the enumeration, and
+ * kept once: a shape whose column is an increasing affine map of a simpler
+ * one's on the training rows (b^2 and b where b takes two values) gives
+ * the same formulas, the start-up being in every one, and so is left
+ * out.
  *
  * The grammar also holds what every fit needs: the rows' outputs and
  * weights (the relative loss's 1 / y^2, times the data's weights), each
@@ -43,9 +49,13 @@ typedef struct sf_factor {
 	double i;
 } sf_factor;
 
-/* The count (or 1) times the factors, over distinct inputs. */
+/* The count (or 1, or the whole steps) times the factors, over distinct
+ * inputs. */
 typedef struct sf_shape {
-	int count, nfactors, cost;
+	int count;          /* 1: the count, or the steps, multiplies it */
+	int steps;          /* 1: the whole steps ceil(n / (p b)) do */
+	int nfactors, cost; /* cost: the factors', and the steps' over the
+	                       count's */
 	sf_factor f[SF_DISCOVER_MAX_FACTORS];
 	size_t order; /* of enumeration: the last tie-break */
 } sf_shape;
@@ -60,10 +70,12 @@ typedef struct sf_grammar {
 	size_t min_configs; /* configurations the first fold fits */
 	size_t nshapes;
 	sf_shape *shapes;
-	double *col;  /* nshapes x rows */
-	double *ones; /* the start-up's column */
-	double *x;    /* d->ninputs x rows: the inputs, sorted */
-	size_t *cfg;  /* each sorted row's configuration */
+	double *col;   /* nshapes x rows */
+	double *ones;  /* the start-up's column */
+	double *steps; /* ceil(n / (p b)) per sorted row; NULL when the grammar
+	                  has no steps (no batch, or n / (p b) whole) */
+	double *x;     /* d->ninputs x rows: the inputs, sorted */
+	size_t *cfg;   /* each sorted row's configuration */
 } sf_grammar;
 
 /*
@@ -82,10 +94,10 @@ void sf_grammar_free(sf_grammar *g);
 
 /*
  * Append shape s as an expression over d's inputs to b, "n * log2(p) /
- * (p * b)": the count and the factors' positive parts over their negative
- * ones.  With named >= 0, factor `named` is written x^name (a fitted
- * exponent).  With coefficient, the text is the term: coefficient times
- * the shape.
+ * (p * b)": the count (or the steps, "ceil(n / (p * b))") and the
+ * factors' positive parts over their negative ones.  With named >= 0, factor
+ * `named` is written x^name (a fitted exponent).  With coefficient, the text is
+ * the term: coefficient times the shape.
  */
 void sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
                    const sf_shape *s, int named, const char *name,
@@ -94,7 +106,8 @@ void sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
 /* What a shape says its term is: growing with the workers (a power or
  * log of p, p - 1) is communication; a count split over the workers is
  * compute, a count that is not is the input pipeline (io); without a
- * count, per-step work is compute. */
+ * count, per-step work is compute, and so is the steps' (each worker's
+ * batch, every step). */
 sf_term_kind sf_shape_kind(const sf_setup *st, const sf_shape *s);
 
 #endif /* SF_DISCOVER_GRAMMAR_H */

@@ -327,6 +327,8 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	                 NULL);
 	sf_yaml_out_pair(y, "workers", r->workers != NULL ? r->workers : "none",
 	                 NULL);
+	sf_yaml_out_pair(y, "batch", r->batch != NULL ? r->batch : "none",
+	                 NULL);
 	sf_yaml_out_flow_seq(y, "inputs");
 	for (size_t i = 0; i < r->ninputs; i++)
 		sf_yaml_out_item(y, r->inputs[i]);

@@ -58,7 +58,13 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 	sf_text_printf(out, "\n  grammar: %zu term shapes over", r->shapes);
 	for (size_t i = 0; i < r->ninputs; i++)
 		sf_text_printf(out, "%s %s", i > 0 ? "," : "", r->inputs[i]);
-	if (r->count != NULL)
+	if (r->steps)
+		sf_text_printf(
+		    out,
+		    ", times the count %s, its whole steps ceil(%s / "
+		    "(%s * %s)) or neither",
+		    r->count, r->count, r->workers, r->batch);
+	else if (r->count != NULL)
 		sf_text_printf(out, ", times the count %s or not", r->count);
 	sf_text_printf(out, "; up to %zu terms, %zu factors each\n",
 	               r->max_terms, r->factors);
@@ -228,7 +234,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 		json_array_append_new(
 		    members, json_integer((json_int_t)(r->members[i] + 1)));
 	root = json_pack(
-	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:s, s:o, s:I, "
+	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:o, s:s, s:o, "
+	    "s:I, "
 	    "s:I, s:o, s:o, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, s:I, "
 	    "s:I, "
 	    "s:I, s:o, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
@@ -236,8 +243,9 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    "file", m->path, "data", data, "discover", "extrapolate",
 	    r->extrapolate, "count",
 	    r->count != NULL ? json_string(r->count) : json_null(), "workers",
-	    r->workers != NULL ? json_string(r->workers) : json_null(),
-	    "inputs", inputs, "loss", sf_loss_name(r->loss), "train",
+	    r->workers != NULL ? json_string(r->workers) : json_null(), "batch",
+	    r->batch != NULL ? json_string(r->batch) : json_null(), "inputs",
+	    inputs, "loss", sf_loss_name(r->loss), "train",
 	    r->train != NULL ? json_string(r->train) : json_null(), "rows",
 	    (json_int_t)r->rows, "held_out", (json_int_t)r->held_out, "levels",
 	    levels, "folds", folds, "shapes", (json_int_t)r->shapes,

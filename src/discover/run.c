@@ -30,12 +30,16 @@ describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
 	    st->count >= 0 ? sf_text_dup(d->inputs[st->count].name) : NULL;
 	r->workers =
 	    st->workers >= 0 ? sf_text_dup(d->inputs[st->workers].name) : NULL;
+	r->batch =
+	    st->batch >= 0 ? sf_text_dup(d->inputs[st->batch].name) : NULL;
+	r->steps = g->steps != NULL;
 	r->inputs = calloc(d->ninputs + 1, sizeof *r->inputs);
 	r->levels = malloc((g->ch.nlevels + 1) * sizeof *r->levels);
 	r->fold_last = malloc((g->ch.nfolds + 1) * sizeof *r->fold_last);
 	r->fold_rows = malloc((g->ch.nfolds + 1) * sizeof *r->fold_rows);
 	if (r->extrapolate == NULL || (st->count >= 0 && r->count == NULL) ||
-	    (st->workers >= 0 && r->workers == NULL) || r->inputs == NULL ||
+	    (st->workers >= 0 && r->workers == NULL) ||
+	    (st->batch >= 0 && r->batch == NULL) || r->inputs == NULL ||
 	    r->levels == NULL || r->fold_last == NULL || r->fold_rows == NULL)
 		return -1;
 	for (size_t i = 0; i < d->ninputs; i++)
