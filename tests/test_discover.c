@@ -200,8 +200,9 @@ test_grammar(void)
 	             sizeof fractions / sizeof *fractions);
 }
 
-/* Bad names in the block are reported at their place in the file; too
- * few levels and an empty --train are clear errors. */
+/* Bad names in the block are reported at their place in the file (the
+ * batch's like the count's); too few levels and an empty --train are
+ * clear errors. */
 static void
 test_errors(void)
 {
@@ -225,6 +226,14 @@ test_errors(void)
 	     "--extrapolate: 'bb' is not an input; did you mean 'b'?"},
 	    {"discover: {budget: 1000001}\n", NULL, NULL, SF_EVALUE, 3, 11,
 	     "discover.budget must be at most 1000000 formulas"},
+	    {"discover: {batch: bb}\n", NULL, NULL, SF_ENAME, 3, 19,
+	     "discover.batch: 'bb' is not an input; did you mean 'b'?"},
+	    {"discover: {batch: n}\n", NULL, NULL, SF_ENAME, 3, 19,
+	     "discover.batch: 'n' is the count"},
+	    {"discover: {batch: p}\n", NULL, NULL, SF_ENAME, 3, 19,
+	     "discover.batch: 'p' is the workers input"},
+	    {"discover: {extrapolate: b, workers: p, batch: b}\n", NULL, NULL,
+	     SF_ENAME, 3, 47, "discover.batch: 'b' is the extrapolated input"},
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -271,6 +280,11 @@ test_errors(void)
 static const double design_p[] = {1, 2, 3, 4, 6, 8, 12, 16};
 static const double design_b[] = {8, 16, 32, 64, 128};
 static const double design_it[] = {50, 200};
+/* The whole-steps design: a fixed data set of n samples whatever p and b,
+ * a little over a whole number of the largest global batches (2048), so
+ * that at p = 8..16 and the large batches a run takes 2-4 steps where
+ * n / (p b) is 1.03-3.1. */
+static const double design_n[] = {2100, 6300};
 enum { DESIGN_REPS = 2 };
 
 enum { MAX_TRUE = 4, NTRUTHS = 22 };
@@ -278,7 +292,8 @@ enum { MAX_TRUE = 4, NTRUTHS = 22 };
 /* A formula of the grammar: t0 plus up to MAX_TRUE shapes, each given
  * the share of the mean time its term takes. */
 typedef struct truth {
-	int per_step; /* no count: the inputs are p and b */
+	int per_step; /* 1: no count, the inputs are p and b; 2: n from
+	                 design_n (whole steps), not p b iterations */
 	const char *shape[MAX_TRUE];
 	double share[MAX_TRUE];
 } truth;
@@ -322,8 +337,11 @@ simulate(const truth *t, double sigma, uint64_t seed, sf_text *csv,
 				for (size_t r = 0; r < DESIGN_REPS; r++) {
 					cols[0][n] = design_p[a];
 					cols[1][n] = design_b[b];
-					cols[2][n] = design_p[a] * design_b[b] *
-					             design_it[i];
+					cols[2][n] = t->per_step == 2
+					                 ? design_n[i]
+					                 : design_p[a] *
+					                       design_b[b] *
+					                       design_it[i];
 					y[n++] = 0;
 				}
 	/* t0 takes a tenth of the mean time, the terms their shares */
@@ -486,18 +504,38 @@ static const truth truths[NTRUTHS] = {
     {0, {"n / p", "n * log2(p) / b"}, {0.6, 0.3}},
 };
 
-/* Simulate truth i and discover it. */
+/* Whole steps: per-step compute (the batch) and exchange (log2(p), a
+ * parameter server's p), over a fixed data set, where the steps are few at
+ * the top levels and n / (p b) is not them.  Not here: a fixed cost per
+ * step, or the ring's (p - 1) / p, at a share of 0.3: at the top levels
+ * they differ from n / (p b) and n (p - 1) / (p^2 b) by about the noise
+ * (their AICc within 10), and the tie rule rightly takes those simpler
+ * shapes. */
+enum { NSTEPS = 5 };
+static const truth step_truths[NSTEPS] = {
+    {2, {"ceil(n / (p * b)) * b"}, {0.9}},
+    {2, {"ceil(n / (p * b)) * b", "ceil(n / (p * b)) * log2(p)"}, {0.6, 0.3}},
+    {2, {"ceil(n / (p * b)) * b", "ceil(n / (p * b)) * p"}, {0.6, 0.3}},
+    {2, {"ceil(n / (p * b)) * b", "n"}, {0.6, 0.3}},
+    {2,
+     {"ceil(n / (p * b)) * b", "ceil(n / (p * b)) * log2(p)", "n"},
+     {0.4, 0.25, 0.25}},
+};
+
+/* Simulate truth i of list (of count) and discover it; the noise grows
+ * from 2% to 5% along the list, the seed is base + i. */
 static sf_discover_result *
-discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
+discover_in(const truth *list, size_t count, uint64_t base, size_t i,
+            int threads, double *cols[3], size_t *rows)
 {
-	const truth *t = &truths[i];
-	double sigma = 0.02 + 0.03 * (double)i / (NTRUTHS - 1);
+	const truth *t = &list[i];
+	double sigma = 0.02 + 0.03 * (double)i / (double)(count - 1);
 	sf_discover_options o;
 	sf_discover_result *r;
 	sf_text csv = SF_TEXT_INIT;
 	fixture fx;
 
-	simulate(t, sigma, 1000 + i, &csv, cols, rows);
+	simulate(t, sigma, base + i, &csv, cols, rows);
 	if (getenv("DUMP") != NULL) {
 		char name[64];
 		FILE *f;
@@ -507,7 +545,7 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 		fclose(f);
 	}
 	if (fixture_open(&fx,
-	                 t->per_step
+	                 t->per_step == 1
 	                     ? "data: {output: y}\ninputs: {p: p, b: b}\n"
 	                     : "data: {output: y}\n"
 	                       "inputs: {p: p, b: b, n: n}\n",
@@ -521,6 +559,13 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 	fixture_close(&fx);
 	sf_text_free(&csv);
 	return r;
+}
+
+/* Simulate truth i of truths and discover it. */
+static sf_discover_result *
+discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
+{
+	return discover_in(truths, NTRUTHS, 1000, i, threads, cols, rows);
 }
 
 static void
@@ -546,6 +591,38 @@ test_recovery(void)
 	}
 	fprintf(stderr, "\n  recovered %zu of %d ", found, NTRUTHS);
 	CU_ASSERT_TRUE(found >= NTRUTHS - 2);
+	for (int c = 0; c < 3; c++)
+		free(cols[c]);
+}
+
+/* The whole-steps truths, recovered as the others are. */
+static void
+test_recovery_steps(void)
+{
+	size_t found = 0;
+	double *cols[3];
+
+	for (int c = 0; c < 3; c++)
+		cols[c] = malloc(256 * sizeof **cols);
+	for (size_t i = 0; i < NSTEPS; i++) {
+		size_t rows;
+		sf_discover_result *r =
+		    discover_in(step_truths, NSTEPS, 2000, i, 0, cols, &rows);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_TRUE(r->steps);
+		if (recovered(r, &step_truths[i], cols, rows))
+			found++;
+		else
+			fprintf(stderr,
+			        "\n  steps truth %zu (%s, ...) not "
+			        "found: %s",
+			        i, step_truths[i].shape[0],
+			        r->board[r->winner].formula);
+		sf_discover_result_free(r);
+	}
+	fprintf(stderr, "\n  recovered %zu of %d ", found, NSTEPS);
+	CU_ASSERT_TRUE(found >= NSTEPS - 1);
 	for (int c = 0; c < 3; c++)
 		free(cols[c]);
 }
@@ -1170,6 +1247,7 @@ main(void)
 	     test_hostile_model_file},
 	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 20 of 22 simulated formulas", test_recovery},
+	    {"recovery: whole steps, 4 of 5", test_recovery_steps},
 	    {"how far the ensemble parts beyond the rows", test_members_apart},
 	    {"inputs named as the constants", test_input_names},
 	    CU_TEST_INFO_NULL,
