@@ -11,10 +11,17 @@
  * log2(x)^j with i from an exponent grid and j from 0, 1, 2 (Extra-P's
  * performance model normal form), and for the workers input p also the
  * communication shapes (p - 1) p^i, i = -2, -1, 0 (so (p - 1) / p and
- * p - 1, per run or per step n / (p b)).  Two variants have a constant the
- * time is not linear in: the overlap max(c_u s_u, c_v s_v) of two terms
- * (an input pipeline hidden behind the computation) and, when asked for,
- * a fitted exponent in place of a grid one.
+ * p - 1, per run or per step n / (p b)).  With a batch input b (per worker
+ * and step) too, s_k may instead be the whole steps S = ceil(n / (p b))
+ * (a loader keeping the last partial batch, PyTorch's default) times
+ * per-step factors: the batch's powers b^i, i > 0 (compute), or the
+ * workers' log2(p)^j, p^i, i > 0, and communication shapes (exchange), not
+ * both, and the other inputs' powers; only where n / (p b) is not whole on
+ * some training row (else S is n / (p b)), and costing more than the
+ * count's shapes, so the fractional steps win a tie.  Two variants have a
+ * constant the time is not linear in: the overlap max(c_u s_u, c_v s_v) of
+ * two terms (an input pipeline hidden behind the computation) and, when
+ * asked for, a fitted exponent in place of a grid one.
  *
  * How it is fast: every shape's column is computed once over the training
  * rows, sorted by the level of the extrapolated input.  A formula is fitted
