@@ -393,7 +393,7 @@ static double
 tie_band(sf_search *s, const sf_setup *st, const sf_ranked *all, size_t n,
          double best)
 {
-	double band = best * st->tie;
+	double band = best * st->space.tie;
 
 	for (size_t i = 0; i < n; i++) {
 		double fold[256];

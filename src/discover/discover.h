@@ -115,6 +115,17 @@ enum { SF_DISCOVER_MAX_MEMBERS = 8 };
  * (scalefit(1), LIMITS). */
 #define SF_DISCOVER_MAX_BUDGET 1000000
 
+/* The search space's lists and variants and the tie: what a search used
+ * (sf_setup) and reports (sf_discover_result). */
+typedef struct sf_discover_space {
+	double tie;
+	int overlap, continuous;
+	double exponents[SF_DISCOVER_MAX_LIST];
+	size_t nexponents;
+	int logs[SF_DISCOVER_MAX_LOG + 1];
+	size_t nlogs;
+} sf_discover_space;
+
 /* The command line's overrides, and what the command wants back. */
 typedef struct sf_discover_options {
 	const char *train;       /* --train EXPR: the training rows; NULL all */
@@ -189,12 +200,7 @@ typedef struct sf_discover_result {
 	int time_limit_reached; /* the search stopped at the time limit */
 	double seconds;         /* of the search */
 	size_t factors, max_terms, beam, budget; /* the settings used */
-	double tie;
-	int overlap, continuous;
-	double exponents[SF_DISCOVER_MAX_LIST];
-	size_t nexponents;
-	int logs[SF_DISCOVER_MAX_LOG + 1];
-	size_t nlogs;
+	sf_discover_space space;
 	double best_score;            /* the lowest score */
 	double band;                  /* scores up to best + band tie */
 	sf_discover_candidate *board; /* best first */

@@ -86,10 +86,10 @@ input_factors(const sf_setup *st, int x, const double *v, size_t rows,
 	}
 	if (!(lo < hi))
 		return 0;
-	for (size_t a = 0; a < st->nexponents; a++)
-		for (size_t b = 0; b < st->nlogs; b++) {
-			sf_factor f = {x, SF_FACTOR_POWER, st->logs[b],
-			               st->exponents[a]};
+	for (size_t a = 0; a < st->space.nexponents; a++)
+		for (size_t b = 0; b < st->space.nlogs; b++) {
+			sf_factor f = {x, SF_FACTOR_POWER, st->space.logs[b],
+			               st->space.exponents[a]};
 			int positive_only =
 			    f.j > 0 || f.i < 0 || !is_integer(f.i);
 
@@ -209,7 +209,7 @@ factor_lists_make(const sf_grammar *g, const sf_setup *st, factor_lists *fl,
 	const sf_dataset *d = g->d;
 
 	memset(fl, 0, sizeof *fl);
-	fl->max_list = st->nexponents * st->nlogs + 3;
+	fl->max_list = st->space.nexponents * st->space.nlogs + 3;
 	fl->list = malloc((d->ninputs + 1) * fl->max_list * sizeof *fl->list);
 	fl->n = calloc(d->ninputs + 1, sizeof *fl->n);
 	fl->inputs = malloc((d->ninputs + 1) * sizeof *fl->inputs);

@@ -335,20 +335,20 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	sf_yaml_out_end(y, NULL);
 	/* the same doubles the grid holds: 1/3 is 0.3333333333333333 */
 	sf_yaml_out_flow_seq(y, "exponents");
-	for (size_t i = 0; i < r->nexponents; i++)
-		sf_yaml_out_item_number(y, r->exponents[i]);
+	for (size_t i = 0; i < r->space.nexponents; i++)
+		sf_yaml_out_item_number(y, r->space.exponents[i]);
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_flow_seq(y, "logs");
-	for (size_t i = 0; i < r->nlogs; i++)
-		sf_yaml_out_item_number(y, r->logs[i]);
+	for (size_t i = 0; i < r->space.nlogs; i++)
+		sf_yaml_out_item_number(y, r->space.logs[i]);
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_count(y, "factors", r->factors, NULL);
 	sf_yaml_out_count(y, "max_terms", r->max_terms, NULL);
 	sf_yaml_out_count(y, "beam", r->beam, NULL);
 	sf_yaml_out_count(y, "budget", r->budget, NULL);
-	sf_yaml_out_bool(y, "overlap", r->overlap, NULL);
-	sf_yaml_out_bool(y, "continuous", r->continuous, NULL);
-	sf_yaml_out_number(y, "tie", r->tie, NULL);
+	sf_yaml_out_bool(y, "overlap", r->space.overlap, NULL);
+	sf_yaml_out_bool(y, "continuous", r->space.continuous, NULL);
+	sf_yaml_out_number(y, "tie", r->space.tie, NULL);
 	sf_yaml_out_end(y, NULL);
 }
 

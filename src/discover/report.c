@@ -142,7 +142,7 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 	    "two standard errors, or\n  %.3g%% of it); the simplest tied "
 	    "wins: fewest constants, then (among\n  those within 10 of the "
 	    "lowest AICc) simplest shapes, then AICc\n",
-	    r->best_score + r->band, 100 * r->tie);
+	    r->best_score + r->band, 100 * r->space.tie);
 	if (r->winner > 0)
 		sf_text_printf(
 		    out,
@@ -257,12 +257,12 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	                                  : NAN),
 	    "settings", "factors", (json_int_t)r->factors, "max_terms",
 	    (json_int_t)r->max_terms, "beam", (json_int_t)r->beam, "budget",
-	    (json_int_t)r->budget, "tie", sf_json_number(r->tie), "overlap",
-	    r->overlap, "continuous", r->continuous, "best_extrapolation_mape",
-	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
-	    "winner", (json_int_t)(r->winner + 1), "ensemble", members, "board",
-	    board, "output",
-	    output != NULL ? json_string(output) : json_null());
+	    (json_int_t)r->budget, "tie", sf_json_number(r->space.tie),
+	    "overlap", r->space.overlap, "continuous", r->space.continuous,
+	    "best_extrapolation_mape", sf_json_number(r->best_score),
+	    "tie_band", sf_json_number(r->band), "winner",
+	    (json_int_t)(r->winner + 1), "ensemble", members, "board", board,
+	    "output", output != NULL ? json_string(output) : json_null());
 	if (root != NULL &&
 	    json_object_set_new(json_object_get(root, "discover"),
 	                        "ensemble_apart", apart_json(r)) != 0) {

@@ -62,13 +62,7 @@ describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
 	r->max_terms = st->max_terms;
 	r->beam = st->beam;
 	r->budget = st->budget;
-	r->tie = st->tie;
-	r->overlap = st->overlap;
-	r->continuous = st->continuous;
-	memcpy(r->exponents, st->exponents, sizeof r->exponents);
-	r->nexponents = st->nexponents;
-	memcpy(r->logs, st->logs, sizeof r->logs);
-	r->nlogs = st->nlogs;
+	r->space = st->space;
 	return 0;
 }
 

@@ -710,7 +710,8 @@ variants(sf_search *s, sf_error *err)
 		nbest += n;
 	}
 	/* the sums of pairs of the best singles, to overlap */
-	if (s->st->overlap && s->st->max_terms >= 2 && s->g->min_configs >= 3) {
+	if (s->st->space.overlap && s->st->max_terms >= 2 &&
+	    s->g->min_configs >= 3) {
 		size_t from = s->n, npairs = 0;
 
 		for (size_t i = 0; i < nsingle; i++)
@@ -732,8 +733,8 @@ variants(sf_search *s, sf_error *err)
 				goto oom;
 	}
 	for (size_t i = 0; i < nbest; i++)
-		if ((s->st->overlap && add_overlaps(s, best[i]) != 0) ||
-		    (s->st->continuous && add_exponents(s, best[i]) != 0))
+		if ((s->st->space.overlap && add_overlaps(s, best[i]) != 0) ||
+		    (s->st->space.continuous && add_exponents(s, best[i]) != 0))
 			goto oom;
 	free(best);
 	free(list);

@@ -150,30 +150,30 @@ setup_settings(const sf_model *m, const sf_model_discover *s,
 	st->members = pick(o->members, 0, SF_DISCOVER_DEFAULT_MEMBERS);
 	if (st->members > SF_DISCOVER_MAX_MEMBERS)
 		st->members = SF_DISCOVER_MAX_MEMBERS;
-	st->tie = s->tie >= 0 ? s->tie : SF_DISCOVER_DEFAULT_TIE;
-	st->overlap = s->overlap >= 0 ? s->overlap : 1;
-	st->continuous = s->continuous >= 0 ? s->continuous : 0;
+	st->space.tie = s->tie >= 0 ? s->tie : SF_DISCOVER_DEFAULT_TIE;
+	st->space.overlap = s->overlap >= 0 ? s->overlap : 1;
+	st->space.continuous = s->continuous >= 0 ? s->continuous : 0;
 	st->loss = loss == SF_LOSS_SSE ? SF_LOSS_SSE : SF_LOSS_RELATIVE;
 	if (st->max_terms > SF_DISCOVER_MAX_TERMS)
 		return sf_error_set(err, SF_EUSAGE,
 		                    "--max-terms must be at most %d",
 		                    SF_DISCOVER_MAX_TERMS);
 	if (s->nexponents > 0) {
-		memcpy(st->exponents, s->exponents,
+		memcpy(st->space.exponents, s->exponents,
 		       s->nexponents * sizeof *s->exponents);
-		st->nexponents = s->nexponents;
+		st->space.nexponents = s->nexponents;
 	} else {
-		st->nexponents =
+		st->space.nexponents =
 		    sizeof default_exponents / sizeof default_exponents[0];
-		memcpy(st->exponents, default_exponents,
+		memcpy(st->space.exponents, default_exponents,
 		       sizeof default_exponents);
 	}
 	if (s->nlogs > 0) {
-		memcpy(st->logs, s->logs, s->nlogs * sizeof *s->logs);
-		st->nlogs = s->nlogs;
+		memcpy(st->space.logs, s->logs, s->nlogs * sizeof *s->logs);
+		st->space.nlogs = s->nlogs;
 	} else {
-		st->nlogs = sizeof default_logs / sizeof default_logs[0];
-		memcpy(st->logs, default_logs, sizeof default_logs);
+		st->space.nlogs = sizeof default_logs / sizeof default_logs[0];
+		memcpy(st->space.logs, default_logs, sizeof default_logs);
 	}
 	return SF_OK;
 }

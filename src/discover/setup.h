@@ -32,12 +32,7 @@ typedef struct sf_setup {
 	size_t factors, max_terms, beam, budget, top, members;
 	struct timespec start; /* when the search began (base/clock.h) */
 	double time_limit;     /* seconds from start; 0: none */
-	double tie;
-	int overlap, continuous;
-	double exponents[SF_DISCOVER_MAX_LIST];
-	size_t nexponents;
-	int logs[SF_DISCOVER_MAX_LOG + 1];
-	size_t nlogs;
+	sf_discover_space space;
 	int extrap, count, workers;
 	int batch; /* -1 without a count and workers too: the whole steps
 	              ceil(count / (workers batch)) need all three */
