@@ -29,7 +29,8 @@ def with_prior(text, dataset):
     if p is None:
         return text
     flow = (f"prior: {{scale: {p['scale']}, dof: {p['dof']}, "
-            f"bias_weight: {p['bias_weight']}}}")
+            f"bias_weight: {p['bias_weight']}, "
+            f"noise_weight: {p['noise_weight']}}}")
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if re.match(r"^fit:\s*\{", line):

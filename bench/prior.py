@@ -24,12 +24,16 @@ This script measures it and fits the prior:
             variance its noise explains); `scalefit validate --train` the
             error per doubling z beyond the cut (the slope through the
             origin of ln(observed / predicted) on the distance).
-  fit       the scale s0, degrees of freedom nu0 and bias weight kappa0
-            of the prior that maximise the predictive likelihood of every
-            z given its own chain, through the same posterior as
-            fit/interval.c (replicated below); and the same leaving out
-            each dataset in turn (leave-one-dataset-out), so that no
-            dataset calibrates its own intervals.
+  fit       the scale a, noise weight r (the prior's scale at a fit's
+            noise sigma is s0 = sqrt(a^2 + (r sigma)^2)), degrees of
+            freedom nu0 and bias weight kappa0 of the prior that maximise
+            the predictive likelihood of every z given its own chain,
+            through the same posterior as fit/interval.c (replicated
+            below); and the same leaving out each dataset in turn
+            (leave-one-dataset-out), so that no dataset calibrates its own
+            intervals.  It prints the leave-one-dataset-out predictive
+            log-likelihood of this prior and of one scale for every noise
+            (r = 0): the evidence that the noise term earns its place.
 
 It prints the prior (compare with SF_INTERVAL_PRIOR_* in fit/interval.h:
 "stale" when they differ), the leave-one-dataset-out priors, and writes
@@ -161,9 +165,11 @@ def evidence(directory, model, where, train):
         if d and d > 0 and p["predicted"] > 0 and p["observed"] > 0:
             pts.append((d, math.log(p["observed"] / p["predicted"])))
     z = slope(pts)
-    if z is None:
-        return None
-    return {"sigma": pi["sigma"], "chain": pi.get("chain", []), "z": z}
+    if z is None or pi["errors"] != "multiplicative":
+        return None  # the corpus's fits all have relative errors
+    return {"sigma": pi["sigma"], "sigma_residual": pi["sigma_residual"],
+            "sigma_replicates": pi["sigma_replicates"],
+            "chain": pi.get("chain", []), "z": z}
 
 
 def one(job):
@@ -196,10 +202,10 @@ def one(job):
         return found
 
 
-def posterior(case, scale, dof, kappa0):
+def posterior(case, scale, dof, kappa0, noise_weight):
     """fit/interval.c's posterior: the centre, scale and degrees of
     freedom of the error per doubling beyond the range."""
-    c2 = scale * scale
+    c2 = scale * scale + (noise_weight * case["sigma"]) ** 2
     s0 = s1 = s2 = t0 = t1 = 0.0
     cuts = case["chain"]
     for k in cuts:
@@ -231,35 +237,81 @@ def posterior(case, scale, dof, kappa0):
     return bias, math.sqrt(growth2), nu
 
 
-def neg_log_lik(theta, cases):
-    scale, dof, kappa0 = (math.exp(t) for t in theta)
-    total = 0.0
-    for c in cases:
-        mu, s, nu = posterior(c, scale, dof, kappa0)
-        total -= stats.t.logpdf(c["z"], nu, mu, s)
-    return total
+KEYS = ("scale", "dof", "bias_weight", "noise_weight")
+
+
+def neg_log_lik(theta, cases, kappa0, noise=True):
+    """Minus the log-likelihood of the cases' z under the prior theta (the
+    logs of scale, dof and, with noise, the noise weight) and kappa0."""
+    scale, dof = math.exp(theta[0]), math.exp(theta[1])
+    weight = math.exp(theta[2]) if noise else 0.0
+    post = [posterior(c, scale, dof, kappa0, weight) for c in cases]
+    return -float(stats.t.logpdf([c["z"] for c in cases],
+                                 [p[2] for p in post], [p[0] for p in post],
+                                 [p[1] for p in post]).sum())
 
 
 # Where the prior may lie: a scale from 1% to 100% per doubling, 2 to 50
 # cuts' worth of evidence (below 2 the prior's growth has no finite
 # variance and its t quantile runs away: left without tf_cnn_benchmarks,
 # the fit went to the old bound 0.3 and its intervals to 170% half-width),
-# a bias held from loosely to firmly at 0.
+# a noise weight from 0.01 to 20.
 BOUNDS = [(math.log(0.01), math.log(1.0)), (math.log(2.0), math.log(50)),
-          (math.log(0.1), math.log(100))]
+          (math.log(0.01), math.log(20))]
+
+# The bias weights tried.  The likelihood is nearly flat in kappa0 (how
+# firmly the bias is held at 0), and fitted with the rest it ran to its
+# bound without one dataset (a-GPUBench: 100); so it is chosen by
+# held-out likelihood, leaving one dataset out at a time, instead: the
+# smallest within KAPPA_NATS of the best, since among priors the corpus
+# supports equally the one that lets a dataset's own chain move the
+# interval's centre most is the one to trust (the misses beyond the range
+# are one-sided, and the chain is the only witness of which side).
+KAPPAS = (1.0, 1.5, 2.0, 3.0, 4.5, 7.0, 10.0)
+KAPPA_NATS = 1.0
 
 
-def fit_prior(cases):
-    """The maximum-likelihood prior within BOUNDS, from a few starts."""
+def fit_prior(cases, kappa0, noise=True):
+    """The maximum-likelihood prior at kappa0 within BOUNDS, from two
+    starts (noise False: the noise weight held at 0)."""
+    n = 3 if noise else 2
     best = None
-    for start in ([0.08, 2, 1], [0.15, 5, 3], [0.05, 1, 0.5]):
-        r = optimize.minimize(neg_log_lik, [math.log(v) for v in start],
-                              args=(cases,), method="L-BFGS-B",
-                              bounds=BOUNDS)
+    for start in ([0.08, 3, 1], [0.15, 5, 0.3]):
+        r = optimize.minimize(neg_log_lik, [math.log(v) for v in start][:n],
+                              args=(cases, kappa0, noise), method="L-BFGS-B",
+                              bounds=BOUNDS[:n])
         if best is None or r.fun < best.fun:
             best = r
-    return dict(zip(("scale", "dof", "bias_weight"),
-                    (math.exp(t) for t in best.x)))
+    x = [math.exp(t) for t in best.x]
+    return {"scale": x[0], "dof": x[1], "bias_weight": kappa0,
+            "noise_weight": x[2] if noise else 0.0}
+
+
+def theta_of(p, noise=True):
+    return [math.log(p["scale"]), math.log(p["dof"])] + (
+        [math.log(p["noise_weight"])] if noise else [])
+
+
+def held_out_log_lik(cases, kappa0, noise=True):
+    """The log-likelihood of each dataset's cases under the prior fitted
+    at kappa0 without it, summed over the datasets."""
+    total = 0.0
+    for d in sorted({c["dataset"] for c in cases}):
+        p = fit_prior([c for c in cases if c["dataset"] != d], kappa0, noise)
+        total -= neg_log_lik(theta_of(p, noise),
+                             [c for c in cases if c["dataset"] == d],
+                             kappa0, noise)
+    return total
+
+
+def choose_prior(cases, noise=True):
+    """The prior of cases: kappa0 from KAPPAS by held-out likelihood (see
+    KAPPAS), the rest by maximum likelihood; and kappa0's held-out
+    log-likelihood."""
+    ll = {k: held_out_log_lik(cases, k, noise) for k in KAPPAS}
+    best = max(ll.values())
+    kappa0 = min(k for k in KAPPAS if ll[k] >= best - KAPPA_NATS)
+    return fit_prior(cases, kappa0, noise), ll[kappa0]
 
 
 def compiled():
@@ -267,7 +319,8 @@ def compiled():
     get = lambda n: float(re.search(rf"#define SF_INTERVAL_PRIOR_{n} (\S+)",
                                     text).group(1))
     return {"scale": get("SCALE"), "dof": get("DOF"),
-            "bias_weight": get("BIAS_WEIGHT")}
+            "bias_weight": get("BIAS_WEIGHT"),
+            "noise_weight": get("NOISE_WEIGHT")}
 
 
 def option(name, default=None):
@@ -295,20 +348,37 @@ def main():
     counts = ", ".join(f"{d} {sum(c['dataset'] == d for c in cases)}"
                        for d in datasets)
     print(f"{len(cases)} cases from {len(work)} campaign cuts ({counts})")
-    every = fit_prior(cases)
-    lodo = {d: fit_prior([c for c in cases if c["dataset"] != d])
+    every, held_ll = choose_prior(cases)
+    # leave-one-dataset-out all the way down: kappa0 too is chosen
+    # without the dataset left out
+    lodo = {d: choose_prior([c for c in cases if c["dataset"] != d])[0]
             for d in datasets}
     now = compiled()
     every = {k: round(v, 3) for k, v in every.items()}
     stale = any(abs(now[k] - every[k]) > 1e-9 for k in now)
-    print(f"prior (every dataset): scale {every['scale']}, dof "
-          f"{every['dof']}, bias weight {every['bias_weight']}; "
-          f"fit/interval.h has {now['scale']}, {now['dof']}, "
+    print(f"prior (every dataset): scale {every['scale']}, noise weight "
+          f"{every['noise_weight']}, dof {every['dof']}, bias weight "
+          f"{every['bias_weight']}; fit/interval.h has {now['scale']}, "
+          f"{now['noise_weight']}, {now['dof']}, "
           f"{now['bias_weight']}{': stale' if stale else ''}")
     for d in datasets:
-        print(f"  without {d:12} scale {lodo[d]['scale']:.3f}, dof "
-              f"{lodo[d]['dof']:.2f}, bias weight "
-              f"{lodo[d]['bias_weight']:.2f}")
+        p = lodo[d]
+        held = [c for c in cases if c["dataset"] == d]
+        inside = 0
+        for c in held:
+            mu, sd, nu = posterior(c, p["scale"], p["dof"], p["bias_weight"],
+                                   p["noise_weight"])
+            inside += abs(c["z"] - mu) <= stats.t.ppf(0.975, nu) * sd
+        print(f"  without {d:12} scale {p['scale']:.3f}, noise weight "
+              f"{p['noise_weight']:.3f}, dof {p['dof']:.2f}, bias weight "
+              f"{p['bias_weight']:.2f}: {100 * inside / len(held):.1f}% "
+              f"of its {len(held)} errors per doubling inside the 95% "
+              "interval")
+    flat = choose_prior(cases, noise=False)
+    print(f"held-out log-likelihood (leave-one-dataset-out): {held_ll:.2f} "
+          f"with the noise weight, {flat[1]:.2f} with one scale for every "
+          f"noise (scale {flat[0]['scale']:.3f}, dof {flat[0]['dof']:.2f}, "
+          f"bias weight {flat[0]['bias_weight']:.2f})")
     with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:
         json.dump({"every": every,
                    "leave_out": {d: {k: round(v, 3) for k, v in p.items()}

@@ -333,7 +333,7 @@ fi
 expect 0 "plan within a budget of 1e+06, leaving out runs that narrow the interval by less than 1% of its half-width" \
 	"next --budget shows its threshold" \
 	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
-expect 0 "^    then stop: every run the rest of the budget (9.715e+05) affords narrows the interval by less than 1%$" \
+expect 0 "^    then stop: every run the rest of the budget (9.545e+05) affords narrows the interval by less than 1%$" \
 	"and stops at runs that narrow less" \
 	-- next "$work/ddp-now.json" --target p=8,b=64,n=1280000 --over p=1:8 --budget 1e6
 expect 0 '"plan_stopped_small": true' "and its JSON says so" \

@@ -44,12 +44,13 @@ test_normalise(void)
 }
 
 /* One member with all the weight: its own t quantiles; two members far
- * apart with equal weights: the median between them, the interval holding
- * both; errors multiplicative: the same on the log, returned as times. */
+ * apart with equal weights: the mean between them, the interval holding
+ * both; errors multiplicative: the same on the log, returned as times; a
+ * bias beyond the range moves the interval, not the prediction. */
 static void
 test_mix(void)
 {
-	sf_interval_t t[2] = {{10, 1, 5}, {20, 2, 8}};
+	sf_interval_t t[2] = {{10, 1, 5, 0}, {20, 2, 8, 0}};
 	double w[2] = {1, 0}, m, lo, hi, q = gsl_cdf_tdist_Pinv(0.975, 5);
 
 	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 0, &m, &lo, &hi));
@@ -59,7 +60,8 @@ test_mix(void)
 	w[0] = w[1] = 0.5;
 	t[1].centre = 40;
 	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 0, &m, &lo, &hi));
-	CU_ASSERT(m > 10 && m < 40);
+	/* the weighted mean, however wide each member's interval */
+	CU_ASSERT(close_to(m, 25, 1e-12));
 	CU_ASSERT(lo < 10 && hi > 40);
 	t[0].centre = log(10);
 	t[0].scale = 0.1;
@@ -68,6 +70,14 @@ test_mix(void)
 	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 1, &m, &lo, &hi));
 	CU_ASSERT(close_to(m, 10, 1e-9));
 	CU_ASSERT(close_to(hi, 10 * exp(0.1 * q), 1e-9));
+	/* a member whose model error leans up by 0.05: its interval leans,
+	 * its prediction stays its formula's */
+	t[0].centre = log(10) + 0.05;
+	t[0].shift = 0.05;
+	CU_ASSERT_TRUE(sf_ensemble_mix(w, t, 2, 1, &m, &lo, &hi));
+	CU_ASSERT(close_to(m, 10, 1e-9));
+	CU_ASSERT(close_to(lo, 10 * exp(0.05 - 0.1 * q), 1e-9));
+	CU_ASSERT(close_to(hi, 10 * exp(0.05 + 0.1 * q), 1e-9));
 	/* nothing to mix */
 	t[0].scale = NAN;
 	CU_ASSERT_FALSE(sf_ensemble_mix(w, t, 2, 1, &m, &lo, &hi));

@@ -1087,6 +1087,8 @@ test_json_interval(void)
 	    {"prediction_interval.prior.scale", REAL, 0.125, NULL},
 	    {"prediction_interval.prior.dof", REAL, 3.5, NULL},
 	    {"prediction_interval.prior.bias_weight", INT, 3, NULL},
+	    {"prediction_interval.prior.noise_weight", REAL, 1.5, NULL},
+	    {"prediction_interval.prior.scale_at_noise", REAL, 0.15625, NULL},
 	    {"prediction_interval.chain_fits", INT, 3, NULL},
 	    {"prediction_interval.chain_points", INT, 0, NULL},
 	    {"prediction_interval.chain_cuts", INT, 0, NULL},
@@ -1109,6 +1111,8 @@ test_json_interval(void)
 	im.prior.scale = 0.125;
 	im.prior.dof = 3.5;
 	im.prior.bias_weight = 3;
+	im.prior.noise_weight = 1.5;
+	im.prior_scale = 0.15625;
 	im.bias = 0.015625;
 	im.growth = 0.125;
 	im.growth_dof = 3.5;

@@ -37,7 +37,7 @@ static int
 usable(const double *w, const sf_interval_t *t, size_t i)
 {
 	return w[i] > 0 && isfinite(t[i].centre) && t[i].scale > 0 &&
-	       isfinite(t[i].scale) && t[i].dof > 0;
+	       isfinite(t[i].scale) && t[i].dof > 0 && isfinite(t[i].shift);
 }
 
 static double
@@ -71,27 +71,33 @@ mixture_quantile(const double *w, const sf_interval_t *t, size_t k, double q,
 
 int
 sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
-                int multiplicative, double *median, double *lo, double *hi)
+                int multiplicative, double *point, double *lo, double *hi)
 {
-	double a = INFINITY, b = -INFINITY, used = 0, tail;
+	double a = INFINITY, b = -INFINITY, used = 0, sum = 0, tail;
 
-	*median = *lo = *hi = NAN;
+	*point = *lo = *hi = NAN;
 	for (size_t i = 0; i < k; i++) {
 		if (!usable(w, t, i))
 			continue;
 		used += w[i];
+		sum += w[i] * (t[i].centre - t[i].shift);
 		a = fmin(a, t[i].centre - MIX_REACH * t[i].scale);
 		b = fmax(b, t[i].centre + MIX_REACH * t[i].scale);
 	}
 	if (!(used > 0) || !(a < b))
 		return 0;
-	/* The members left out do not count: the quantiles of what is. */
+	/* The members left out do not count: the quantiles of what is.  The
+	 * point is the weighted mean of the formulas' own predictions
+	 * (Bates and Granger's combination; a single fit's prediction is its
+	 * formula's, without its bias beyond the range), so that how wide a
+	 * member's interval is does not move it; the interval leans by the
+	 * biases. */
 	tail = (1 - SF_INTERVAL_LEVEL) / 2 * used;
-	*median = mixture_quantile(w, t, k, 0.5 * used, a, b);
+	*point = sum / used;
 	*lo = mixture_quantile(w, t, k, tail, a, b);
 	*hi = mixture_quantile(w, t, k, used - tail, a, b);
 	if (multiplicative) {
-		*median = exp(*median);
+		*point = exp(*point);
 		*lo = exp(*lo);
 		*hi = exp(*hi);
 	}

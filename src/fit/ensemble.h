@@ -1,8 +1,9 @@
 /*
  * ensemble.h - several formulas fitted to the same rows, read as one
  * prediction: each weighted by how well it extrapolates, the prediction
- * the median of the mixture of their predictive distributions, and a new
- * run's 95% interval the mixture's 2.5% and 97.5% quantiles.
+ * the weighted mean of theirs (on the log of the time when errors are
+ * multiplicative), and a new run's 95% interval the 2.5% and 97.5%
+ * quantiles of the mixture of their predictive distributions.
  *
  * Why: beyond the measured range formulas that fit it equally well part
  * ways, and the one a search ranks first is often not the one that
@@ -12,9 +13,10 @@
  *
  * Weights (interval.h, sf_interval_weight): a member counts in inverse
  * proportion to its expected squared error per doubling beyond the range,
- * bias^2 + growth^2 of its error model - the corpus prior updated by its
- * own forward chain - the combination of forecasts by inverse mean
- * squared error (Bates and Granger 1969).
+ * bias^2 + growth^2 of its error model - the corpus prior (at no noise,
+ * the same for every member) updated by its own forward chain - the
+ * combination of forecasts by inverse mean squared error (Bates and
+ * Granger 1969).
  *
  * Ownership: the functions fill caller-owned arrays; sf_ensemble_holdout
  * returns a new holdout (validate.h) the caller frees.
@@ -36,20 +38,23 @@
 int sf_ensemble_normalise(double *w, size_t k);
 
 /*
- * The median and the 2.5% and 97.5% quantiles of the mixture of k t
+ * The point and the 2.5% and 97.5% quantiles of the mixture of k t
  * distributions t[i] with weights w[i] (summing to 1; members with weight
- * 0 or a non-finite or non-positive scale are left out).  With
+ * 0 or a non-finite or non-positive scale are left out): the point is
+ * the weighted mean of their centres without their shifts (the formulas'
+ * own predictions: the interval leans by the model error's bias, the
+ * prediction does not), the quantiles the mixture's.  With
  * multiplicative errors the distributions are of the log of the time and
  * the results are returned as times.  Returns 1, or 0 (NaN results) when
  * no member is left.
  */
 int sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
-                    int multiplicative, double *median, double *lo, double *hi);
+                    int multiplicative, double *point, double *lo, double *hi);
 
 /*
  * The holdout of an ensemble from its k members' holdouts over the same
  * rows and folds, each run with shapes (validate.h): a row's prediction is
- * the median of its members' mixture, weighted by their folds' weights,
+ * the point of its members' mixture, weighted by their folds' weights,
  * and its interval the mixture's quantiles; the scores are recomputed.
  * Rows a member did not predict are left out.  Returns SF_OK and a new
  * holdout in *out, or SF_ENOMEM.

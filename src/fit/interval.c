@@ -89,12 +89,13 @@ sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
 	if (im->multiplicative) {
 		A = model * model;
 		B = im->sigma * im->sigma + v / (time * time);
-		out->centre = log(time) + mu;
+		out->shift = mu;
 	} else {
 		A = model * fabs(time) * model * fabs(time);
 		B = im->sigma * im->sigma + v;
-		out->centre = time + mu * fabs(time);
+		out->shift = mu * fabs(time);
 	}
+	out->centre = (im->multiplicative ? log(time) : time) + out->shift;
 	out->scale = sqrt(A + B);
 	/* Welch-Satterthwaite: the model part has growth_dof degrees of
 	 * freedom, the noise and parameters the fit's dof. */
@@ -476,7 +477,7 @@ static void
 posterior(sf_interval_model *im, const chain *c, size_t skip)
 {
 	const sf_interval_prior *p = &im->prior;
-	const double c2 = p->scale * p->scale;
+	const double c2 = im->prior_scale * im->prior_scale;
 	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
 	double var_a, prior_var, ss = 0, E = 0;
 
@@ -528,10 +529,12 @@ posterior(sf_interval_model *im, const chain *c, size_t skip)
 
 /*
  * The regime check (interval.h): input j's top cut against the posterior
- * of every other cut and the prior.
+ * of every other cut and the prior.  On a change, *top gets the top cut's
+ * error per doubling.
  */
 static int
-regime_change(const sf_interval_model *im, const chain *c, size_t j)
+regime_change(const sf_interval_model *im, const chain *c, size_t j,
+              double *top)
 {
 	sf_interval_model others = *im;
 
@@ -541,13 +544,31 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j)
 		if (k->input != j || k->rank != 0)
 			continue;
 		posterior(&others, c, j);
+		*top = k->slope;
 		return k->slope - others.bias > 2 * others.growth;
 	}
 	return 0;
 }
 
-double
-sf_interval_weight(const sf_interval_model *im)
+/*
+ * Widen im for a regime change whose top cut erred by top per doubling:
+ * the model error beyond is an equal mixture of two answers, the whole
+ * chain's (im's centre) and the top regime's carrying on (centre top), each
+ * with im's spread; its centre is their mean and its spread adds half
+ * their distance (the mixture's variance).
+ */
+static void
+widen_for_regime(sf_interval_model *im, double top)
+{
+	const double half = (top - im->bias) / 2;
+
+	im->bias += half;
+	im->growth = sqrt(im->growth * im->growth + half * half);
+}
+
+/* 1 / (bias^2 + growth^2) of im's posterior. */
+static double
+inverse_error(const sf_interval_model *im)
 {
 	double b = isfinite(im->bias) ? im->bias : 0;
 	double e = b * b + im->growth * im->growth;
@@ -555,11 +576,34 @@ sf_interval_weight(const sf_interval_model *im)
 	return e > 0 && isfinite(e) ? 1 / e : 0;
 }
 
+double
+sf_interval_weight(const sf_interval_model *im)
+{
+	return im->weight > 0 && isfinite(im->weight) ? im->weight
+	                                              : inverse_error(im);
+}
+
+/* The error model of im and chain c, regime check included (interval.h),
+ * from the prior's scale at im->prior_scale. */
+static void
+error_model(sf_interval_model *im, const chain *c, size_t top)
+{
+	double top_slope = 0;
+
+	posterior(im, c, SIZE_MAX);
+	if (top != SIZE_MAX && regime_change(im, c, top, &top_slope)) {
+		im->regime = 1;
+		im->regime_input = top;
+		widen_for_regime(im, top_slope);
+	}
+}
+
 sf_interval_prior
 sf_interval_prior_default(void)
 {
 	sf_interval_prior p = {SF_INTERVAL_PRIOR_SCALE, SF_INTERVAL_PRIOR_DOF,
-	                       SF_INTERVAL_PRIOR_BIAS_WEIGHT};
+	                       SF_INTERVAL_PRIOR_BIAS_WEIGHT,
+	                       SF_INTERVAL_PRIOR_NOISE_WEIGHT};
 
 	return p;
 }
@@ -578,6 +622,25 @@ noise_of(sf_interval_model *im, const sf_dataset *d, const sf_stats *s)
 		im->sigma = im->sigma_replicates;
 }
 
+/* The prior's scale at im's noise (interval.h): s0 = sqrt(a^2 + (r
+ * sigma)^2), sigma as a share of the time (of the mean |time| of d with
+ * additive errors). */
+static double
+prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
+{
+	double share = im->sigma, a = im->prior.scale, r;
+
+	if (!im->multiplicative) {
+		double sum = 0;
+
+		for (size_t i = 0; i < d->rows; i++)
+			sum += fabs(d->output[i]);
+		share = sum > 0 ? im->sigma * (double)d->rows / sum : 0;
+	}
+	r = isfinite(share) ? im->prior.noise_weight * share : 0;
+	return sqrt(a * a + r * r);
+}
+
 int
 sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
                       const sf_formula *f, const sf_fit_options *o,
@@ -593,13 +656,15 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 
 	memset(out, 0, sizeof *out);
 	out->prior = prior != NULL ? *prior : sf_interval_prior_default();
-	/* A model file's fit.prior replaces the built-in scale and dof. */
+	/* A model file's fit.prior replaces what it gives of the built-in. */
 	if (prior == NULL && m->fit.prior_scale > 0)
 		out->prior.scale = m->fit.prior_scale;
 	if (prior == NULL && m->fit.prior_dof > 0)
 		out->prior.dof = m->fit.prior_dof;
 	if (prior == NULL && m->fit.prior_bias_weight > 0)
 		out->prior.bias_weight = m->fit.prior_bias_weight;
+	if (prior == NULL && m->fit.prior_noise_weight >= 0)
+		out->prior.noise_weight = m->fit.prior_noise_weight;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */
 	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	if (s->dof < 1 || !isfinite(s->t95))
@@ -608,6 +673,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		                    "prediction interval needs more rows than "
 		                    "fitted constants");
 	noise_of(out, d, s);
+	out->prior_scale = prior_scale_at(out, d);
 	if (chain_work_alloc(&w, d) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
@@ -639,7 +705,18 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_fits = c.fits;
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
-	posterior(out, &c, SIZE_MAX);
+	/* the ensemble weight: the chain's evidence from the prior at no
+	 * noise, before any regime's widening (a hedge of the interval, not
+	 * evidence against the formula: on a-GPUBench it moved the weight to
+	 * the formulas whose top cut had not seen the slowdown) */
+	{
+		sf_interval_model shared = *out;
+
+		shared.prior_scale = out->prior.scale;
+		posterior(&shared, &c, SIZE_MAX);
+		out->weight = inverse_error(&shared);
+	}
+	error_model(out, &c, top);
 	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
 		const cut *k = &c.cuts[i];
 		sf_interval_cut x = {k->input, k->upto,
@@ -647,10 +724,6 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		                     k->reach, noise_var(k, out->sigma)};
 
 		out->cuts[i] = x;
-	}
-	if (top != SIZE_MAX && regime_change(out, &c, top)) {
-		out->regime = 1;
-		out->regime_input = top;
 	}
 done:
 	free(c.cuts);
@@ -696,7 +769,8 @@ sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 			distance[i] = D;
 		if (shape != NULL &&
 		    !sf_interval_shape(im, pred[i], var[i], D, &shape[i]))
-			shape[i].centre = shape[i].scale = shape[i].dof = NAN;
+			shape[i].centre = shape[i].scale = shape[i].dof =
+			    shape[i].shift = NAN;
 		sf_interval_at(im, pred[i], var[i], D, &lo[i], &hi[i]);
 	}
 done:

@@ -29,7 +29,12 @@
  * fits it: how far fitted formulas missed per doubling beyond their
  * range), updated by the data's own forward chain:
  *
- *   prior       s0^2 ~ scaled-Inv-chi^2(nu0, s0^2), mu | s ~ N(0, s^2 / kappa0)
+ *   prior       s0^2 ~ scaled-Inv-chi^2(nu0, s0^2), mu | s ~ N(0, s^2 /
+ * kappa0), s0 = sqrt(a^2 + (r sigma)^2): the scale grows with the noise sigma
+ * the formula leaves inside the range (as a share of the time), because in the
+ * corpus a formula that fits its range loosely misses beyond it by more
+ *               (leave-one-dataset-out, this predicted the corpus's
+ *               misses better than one scale for all: bench/prior.py)
  *   the chain   along each numeric input with at least 3 levels (values
  *               within 10% of each other are one level), the rows up to a
  *               level (at least two levels of it, and more rows than
@@ -98,17 +103,20 @@ enum { SF_INTERVAL_CUTS = 8 };
 #define SF_INTERVAL_LEVEL 0.95
 
 /* The prior of the model error per doubling beyond the fitted range:
- * scale s0 and its degrees of freedom nu0 (how many cuts' worth of
- * evidence it holds), and kappa0, how strongly the bias mu is held at 0.
- * The defaults were fitted by bench/prior.py on the bundled corpus; a
- * model file's fit.prior replaces the first two. */
+ * its scale a at no noise and noise_weight r, how much of the noise
+ * sigma it adds (s0 = sqrt(a^2 + (r sigma)^2)); its degrees of freedom
+ * nu0 (how many cuts' worth of evidence it holds); and kappa0, how
+ * strongly the bias mu is held at 0.  The defaults were fitted by
+ * bench/prior.py on the bundled corpus; a model file's fit.prior replaces
+ * any of them. */
 typedef struct sf_interval_prior {
-	double scale, dof, bias_weight;
+	double scale, dof, bias_weight, noise_weight;
 } sf_interval_prior;
 
-#define SF_INTERVAL_PRIOR_SCALE 0.126
-#define SF_INTERVAL_PRIOR_DOF 3.301
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.882
+#define SF_INTERVAL_PRIOR_SCALE 0.071
+#define SF_INTERVAL_PRIOR_DOF 3.000
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.000
+#define SF_INTERVAL_PRIOR_NOISE_WEIGHT 1.040
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
@@ -139,6 +147,7 @@ typedef struct sf_interval_model {
 	double dof;              /* of the residual variance */
 	double t;                /* t(0.975, dof) */
 	sf_interval_prior prior; /* the prior the posterior started from */
+	double prior_scale;      /* s0 at this fit's noise (above) */
 	double bias;             /* mu: model-error centre per doubling */
 	double growth;           /* s: model-error scale per doubling */
 	double growth_dof;       /* nu: its degrees of freedom */
@@ -149,6 +158,13 @@ typedef struct sf_interval_model {
 	size_t chain_cuts;       /* cuts whose predictions gave evidence */
 	int regime;              /* the largest levels scale worse than
 	                            the formula (see above) */
+	double weight;           /* 1 / (bias^2 + growth^2) of the same
+	                            posterior from the prior's scale at no
+	                            noise: what an ensemble weighs the formula
+	                            by, all of its formulas from one prior (at
+	                            each one's own noise, the prior would favour
+	                            the formula that follows its rows most
+	                            closely: an in-sample choice); 0 unknown */
 	size_t regime_input;     /* which input, when regime is set */
 	sf_interval_cut cuts[SF_INTERVAL_CUTS_KEPT]; /* the first chain_cuts
 	                            of them (at most the array) */
@@ -178,9 +194,11 @@ double sf_interval_distance(size_t n, const double *lo, const double *hi,
 
 /* A new measurement's distribution at a point: a t with dof degrees of
  * freedom, centre and scale, on the log of the time (multiplicative
- * errors) or on the time. */
+ * errors) or on the time.  shift is the part of centre that is the model
+ * error's bias beyond the range (mu D, on the same scale; 0 inside): the
+ * interval leans by it, the prediction does not. */
 typedef struct sf_interval_t {
-	double centre, scale, dof;
+	double centre, scale, dof, shift;
 } sf_interval_t;
 
 /*
@@ -220,8 +238,9 @@ int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 
 /*
  * The weight of a formula with error model im in an ensemble (ensemble.h):
- * 1 / (bias^2 + growth^2), its inverse expected squared error per doubling
- * beyond the range; 0 when the growth is unknown.
+ * im's weight, else (a FIT.json before it) 1 / (bias^2 + growth^2), its
+ * inverse expected squared error per doubling beyond the range; 0 when
+ * the growth is unknown.
  */
 double sf_interval_weight(const sf_interval_model *im);
 

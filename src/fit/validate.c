@@ -280,14 +280,14 @@ typedef struct fold_ctx {
 } fold_ctx;
 
 /* The per-row numbers a holdout holds: the prediction, then with
- * intervals lo95, hi95, distance, then with shapes centre, scale, dof and
- * weight. */
-enum { CHANNELS_MAX = 8 };
+ * intervals lo95, hi95, distance, then with shapes centre, scale, dof,
+ * shift and weight. */
+enum { CHANNELS_MAX = 9 };
 
 static size_t
 channels(const sf_holdout *h)
 {
-	return h->shape != NULL ? 8 : h->lo95 != NULL ? 4 : 1;
+	return h->shape != NULL ? 9 : h->lo95 != NULL ? 4 : 1;
 }
 
 /* The address of row i's channel q in h. */
@@ -309,6 +309,8 @@ channel(sf_holdout *h, size_t q, size_t i)
 		return &h->shape[i].scale;
 	case 6:
 		return &h->shape[i].dof;
+	case 7:
+		return &h->shape[i].shift;
 	default:
 		return &h->weight[i];
 	}

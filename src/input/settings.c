@@ -41,6 +41,7 @@ sf_fit_settings_default(sf_fit_settings *s)
 	         sf_de_strategy_name(classic.mutation, classic.crossover));
 	s->tol = -1;
 	s->atol = -1;
+	s->prior_noise_weight = -1;
 	s->recombination = -1;
 	s->init = SF_INIT_LATIN;
 	s->polish = 1;
@@ -346,18 +347,19 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
-/* prior: {scale: S, dof: N, bias_weight: K}, each > 0: the model
- * error's prior. */
+/* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R}, each > 0
+ * (R >= 0): the model error's prior. */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {"scale", "dof", "bias_weight"};
+	static const char *const keys[] = {"scale", "dof", "bias_weight",
+	                                   "noise_weight"};
 	yaml_node_t *v;
 	int rc;
 
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "prior", keys, 3)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "prior", keys, 4)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "scale")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "scale", 1e-6, 10,
@@ -370,6 +372,10 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	if ((v = sf_schema_get(ld, node, "bias_weight")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "bias_weight", 0.001, 1e6,
 	                              &s->prior_bias_weight)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "noise_weight")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "noise_weight", 0, 100,
+	                              &s->prior_noise_weight)) != SF_OK)
 		return rc;
 	return SF_OK;
 }

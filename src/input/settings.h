@@ -75,9 +75,9 @@ typedef struct sf_fit_settings {
 	size_t stagnation; /* generations without progress; 0: default */
 	/* The prior of the model error beyond the fitted range
 	 * (fit/interval.h): its scale per doubling, degrees of freedom and
-	 * bias weight; 0: the built-in one's (fitted on the bundled
-	 * corpus). */
-	double prior_scale, prior_dof, prior_bias_weight;
+	 * bias weight, 0: the built-in one's (fitted on the bundled corpus);
+	 * its noise weight, < 0: the built-in one's. */
+	double prior_scale, prior_dof, prior_bias_weight, prior_noise_weight;
 } sf_fit_settings;
 
 /* Fill s with the defaults of a model file without a `fit:` block. */

@@ -179,7 +179,7 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 			goto done;
 	}
 	for (size_t p = 0; p < n; p++) {
-		double mean = 0, median;
+		double mean = 0, point;
 		int ok = 1;
 
 		for (size_t i = 0; i < k; i++) {
@@ -192,14 +192,15 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 			    !(c[i].scale > 0))
 				ok &= a->weight[i] == 0;
 		}
-		/* The mixture's median, when every weighted fit has its
-		 * distribution there; else the weighted mean alone. */
+		/* The mixture's point (fit/ensemble.h) when every weighted fit
+		 * has its distribution there; else the weighted mean of the
+		 * times, without an interval. */
 		a->time[p] = mean;
 		a->interval[p].lo = a->interval[p].hi = NAN;
 		if (ok &&
-		    sf_ensemble_mix(a->weight, c, k, mult, &median,
+		    sf_ensemble_mix(a->weight, c, k, mult, &point,
 		                    &a->interval[p].lo, &a->interval[p].hi))
-			a->time[p] = median;
+			a->time[p] = point;
 	}
 	*out = a;
 	a = NULL;

@@ -11,9 +11,10 @@
  * (predict.h, interval.h) is read as its predictive distribution - a
  * Student t with the fit's degrees of freedom, on the log of the time when
  * errors are multiplicative, centred on f_i with the scale that gives its
- * own 95% interval - and the averaged time is the median of their
- * mixture with the weights and the interval its 2.5% and 97.5%
- * quantiles: one fit's interval when it has all the weight, wider than
+ * own 95% interval - and the averaged time is their weighted mean (of
+ * the logs: a geometric mean, when errors are multiplicative; each fit's
+ * own prediction, without its bias beyond the range) and the interval the
+ * 2.5% and 97.5% quantiles of their mixture with the weights: one fit's interval when it has all the weight, wider than
  * every one of them when the formulas disagree (the weighted mean of the
  * times where a weighted fit has no interval).
  *
@@ -50,7 +51,7 @@ int sf_average_weights_find(const char *name, sf_average_weights *how);
 typedef struct sf_average {
 	size_t nfits, n;
 	double *weight;       /* nfits */
-	double *time;         /* n: the mixture's median time */
+	double *time;         /* n: the weighted mean time */
 	sf_band *interval;    /* n: the mixture's 95% interval */
 	sf_prediction **each; /* nfits: each fit's own predictions */
 } sf_average;

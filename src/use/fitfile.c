@@ -624,7 +624,9 @@ load_interval(loader *ld, const json_t *root)
 	    (rc = optional_interval_number(ld, pi, "model_bias", -INFINITY,
 	                                   &im->bias)) != SF_OK ||
 	    (rc = optional_interval_number(ld, pi, "model_growth_dof", 0,
-	                                   &im->growth_dof)) != SF_OK)
+	                                   &im->growth_dof)) != SF_OK ||
+	    (rc = optional_interval_number(ld, pi, "model_weight", 0,
+	                                   &im->weight)) != SF_OK)
 		return rc;
 	if (!(im->t > 0))
 		return fail(ld, "prediction_interval.t", SF_EVALUE,

@@ -293,7 +293,7 @@ ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
 
 /*
  * An ensemble's prediction (fitfile.h): each member's at the points, then
- * at each point the median and the 95% interval of a new run of their
+ * at each point the point and the 95% interval of a new run of their
  * mixture with the ensemble's weights (fit/ensemble.h), and the band of
  * the mean as the mixture of the members' mean bands.  It has no terms
  * and no gradient; the distance is the first member's.
@@ -314,7 +314,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 		rc = sf_predict(f->members[m], columns, n, &each[m], err);
 	for (size_t q = 0; q < n && rc == SF_OK; q++) {
 		sf_predict_point *pt = &p->points[q];
-		double median;
+		double point;
 		int ok = 1;
 
 		for (size_t m = 0; m < k; m++) {
@@ -328,6 +328,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 			mean[m].centre = x->time;
 			mean[m].scale = x->se;
 			mean[m].dof = fm->dof >= 1 ? fm->dof : 1;
+			mean[m].shift = 0;
 		}
 		ensemble_parts(f, each, q, t, pt);
 		pt->se = NAN;
@@ -338,11 +339,11 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 			sf_ensemble_mix(f->weights, t, k,
 			                f->interval.multiplicative, &pt->time,
 			                &pt->pi.lo, &pt->pi.hi);
-		if (!sf_ensemble_mix(f->weights, mean, k, 0, &median,
-		                     &pt->ci.lo, &pt->ci.hi))
+		if (!sf_ensemble_mix(f->weights, mean, k, 0, &point, &pt->ci.lo,
+		                     &pt->ci.hi))
 			pt->ci.lo = pt->ci.hi = NAN;
 		if (isnan(pt->time))
-			pt->time = median;
+			pt->time = point;
 	}
 	p->interval = f->has_interval;
 	p->t = NAN;

@@ -487,10 +487,12 @@ resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 	return o;
 }
 
-/* The prior of the model error per doubling (interval.h). */
+/* The prior of the model error per doubling (interval.h), and its scale
+ * at the fit's noise. */
 static json_t *
-prior_json(const sf_interval_prior *p, int *ok)
+prior_json(const sf_interval_model *im, int *ok)
 {
+	const sf_interval_prior *p = &im->prior;
 	json_t *o = json_object();
 
 	if (o == NULL) {
@@ -500,6 +502,8 @@ prior_json(const sf_interval_prior *p, int *ok)
 	put(o, "scale", sf_json_number(p->scale), ok);
 	put(o, "dof", sf_json_number(p->dof), ok);
 	put(o, "bias_weight", sf_json_number(p->bias_weight), ok);
+	put(o, "noise_weight", sf_json_number(p->noise_weight), ok);
+	put(o, "scale_at_noise", sf_json_number(im->prior_scale), ok);
 	return o;
 }
 
@@ -555,7 +559,8 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	put(o, "model_growth", sf_json_number(im->growth), ok);
 	put(o, "model_growth_dof", sf_json_number(im->growth_dof), ok);
 	put(o, "model_evidence", sf_json_number(im->evidence), ok);
-	put(o, "prior", prior_json(&im->prior, ok), ok);
+	put(o, "model_weight", sf_json_number(im->weight), ok);
+	put(o, "prior", prior_json(im, ok), ok);
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
 	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
 	put(o, "chain_cuts", json_integer((json_int_t)im->chain_cuts), ok);
