@@ -14,9 +14,10 @@
  * own 95% interval - and the averaged time is their weighted mean (of
  * the logs: a geometric mean, when errors are multiplicative; each fit's
  * own prediction, without its bias beyond the range) and the interval the
- * 2.5% and 97.5% quantiles of their mixture with the weights: one fit's interval when it has all the weight, wider than
- * every one of them when the formulas disagree (the weighted mean of the
- * times where a weighted fit has no interval).
+ * 2.5% and 97.5% quantiles of their mixture with the weights: one fit's
+ * interval when it has all the weight, wider than every one of them when the
+ * formulas disagree (the weighted mean of the times where a weighted fit has no
+ * interval).
  *
  * Fits can be averaged when they are not ensembles (an ensemble's fit is
  * already a mixture), were fitted to the same rows with the same loss
