@@ -778,6 +778,49 @@ test_members_apart(void)
 }
 
 /*
+ * The pace beyond the rows: times that halve from p = 1 to 4, then hardly
+ * fall from 4 to 8 (contention), and a grammar of 1 / p alone, so that the
+ * winner t0 + c / p keeps halving its variable part beyond p = 8: it
+ * speeds up more than the two largest levels did, and the report says so.
+ * With times that keep halving, it does not.
+ */
+static void
+test_pace(void)
+{
+	static const char yaml[] =
+	    "name: pace\ndata: {file: discover.csv, output: y}\n"
+	    "inputs: {p: p, b: b}\n"
+	    "discover: {exponents: [-1], logs: [0], max_terms: 1, "
+	    "overlap: false}\n";
+	static const char *const csv[2] = {
+	    "p,b,y\n1,8,40\n1,16,41\n2,8,20.5\n2,16,21\n4,8,11\n4,16,11.5\n"
+	    "8,8,10\n8,16,10.5\n",
+	    "p,b,y\n1,8,40\n1,16,41\n2,8,20.5\n2,16,21\n4,8,10.5\n4,16,11\n"
+	    "8,8,5.5\n8,16,5.75\n"};
+	sf_discover_options o;
+
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	for (int k = 0; k < 2; k++) {
+		fixture fx;
+		sf_discover_result *r;
+
+		CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv[k]), 0);
+		r = run(&fx, &o);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		/* the top level's median-time row and its b's row at p = 4 */
+		CU_ASSERT(r->pace_line == 8 || r->pace_line == 9);
+		CU_ASSERT(r->pace_measured > 0 && r->pace_beyond > 0);
+		CU_ASSERT_EQUAL(r->pace_faster, k == 0);
+		if (k == 0)
+			CU_ASSERT(r->pace_measured > 0.85 &&
+			          r->pace_beyond < 0.8);
+		sf_discover_result_free(r);
+		fixture_close(&fx);
+	}
+}
+
+/*
  * The selection.  The time is 1/p work plus a per-sample cost growing as
  * p^1.2, an exponent the grid does not have; the model file's own formula
  * has that exact term and two more, p^2 and p^3, which follow the noise.
@@ -1287,6 +1330,7 @@ main(void)
 	    {"recovery: 20 of 22 simulated formulas", test_recovery},
 	    {"recovery: whole steps, 4 of 5", test_recovery_steps},
 	    {"how far the ensemble parts beyond the rows", test_members_apart},
+	    {"the pace beyond the rows against the measured", test_pace},
 	    {"inputs named as the constants", test_input_names},
 	    CU_TEST_INFO_NULL,
 	};

@@ -110,6 +110,11 @@
 #define SF_DISCOVER_DEFAULT_MEMBERS 5
 enum { SF_DISCOVER_MAX_MEMBERS = 8 };
 
+/* How much lower per doubling a winner's pace beyond the training rows
+ * may be than the measured pace between their two largest levels before
+ * the report warns (a share of the time: a run's noise, not a trend). */
+#define SF_DISCOVER_PACE_SLACK 0.05
+
 /* The most formulas a search scores (--budget, discover.budget): it keeps
  * every one (about 0.5 KB each), so this bounds its table at about 0.5 GB
  * (scalefit(1), LIMITS). */
@@ -217,6 +222,19 @@ typedef struct sf_discover_result {
 	 * NaN (apart_line 0) with fewer than 2 members or a top level <= 0. */
 	double apart_at, apart_low, apart_high;
 	int apart_line;
+	/* The pace of the winner beyond the training rows against the
+	 * measured one, at that row of the top level (pace_line, its line):
+	 * per doubling of the extrapolated input the time goes times
+	 * pace_beyond from the top level to twice it (the winner's
+	 * prediction), and times pace_measured from the level below to the
+	 * top (the row's time against the median of the level below's rows
+	 * of the same configuration).  The winner speeds up more than the
+	 * largest measured levels when pace_beyond < pace_measured -
+	 * SF_DISCOVER_PACE_SLACK (pace_faster).  NaN (pace_line 0) when the
+	 * winner is the model file's own formula, the level below has no row
+	 * of that configuration, or a level or time is <= 0. */
+	double pace_beyond, pace_measured;
+	int pace_line, pace_faster;
 } sf_discover_result;
 
 /*

@@ -125,6 +125,21 @@ apart_json(const sf_discover_result *r)
 	                 "high", sf_json_number(r->apart_high));
 }
 
+/* The winner's pace beyond the training rows against the measured one
+ * (discover.h: pace_*), or null. */
+static json_t *
+pace_json(const sf_discover_result *r)
+{
+	if (r->pace_line == 0)
+		return json_null();
+	return json_pack("{s:s, s:o, s:i, s:o, s:o, s:b}", "input",
+	                 r->extrapolate, "from",
+	                 sf_json_number(r->levels[r->nlevels - 1]), "line",
+	                 r->pace_line, "beyond", sf_json_number(r->pace_beyond),
+	                 "measured", sf_json_number(r->pace_measured),
+	                 "faster_than_measured", r->pace_faster);
+}
+
 /* The board, the rule that ranked it, and the winner's constants. */
 static void
 text_board(sf_text *out, const sf_discover_result *r, const char *output)
@@ -159,6 +174,20 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 			               w->terms[t].value[q],
 			               w->refitted ? "" : " (search)");
 	sf_text_printf(out, "  MAPE %.3g%% on the training rows\n", w->mape);
+	if (r->pace_faster)
+		sf_text_printf(out,
+		               "  warning: beyond the training rows it speeds "
+		               "up more than "
+		               "their largest\n  levels did: per doubling of "
+		               "%s its time goes "
+		               "x%.3g from %s = %.6g (line %d's\n  other "
+		               "inputs), the measured "
+		               "times x%.3g from the level below; the time "
+		               "may\n  stop falling "
+		               "sooner than it says\n",
+		               r->extrapolate, r->pace_beyond, r->extrapolate,
+		               r->levels[r->nlevels - 1], r->pace_line,
+		               r->pace_measured);
 	text_ensemble(out, r, output);
 	if (output != NULL)
 		sf_text_printf(out, "\nwrote %s\n", output);
@@ -264,8 +293,10 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    (json_int_t)(r->winner + 1), "ensemble", members, "board", board,
 	    "output", output != NULL ? json_string(output) : json_null());
 	if (root != NULL &&
-	    json_object_set_new(json_object_get(root, "discover"),
-	                        "ensemble_apart", apart_json(r)) != 0) {
+	    (json_object_set_new(json_object_get(root, "discover"),
+	                         "ensemble_apart", apart_json(r)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"), "pace",
+	                         pace_json(r)) != 0)) {
 		json_decref(root);
 		return NULL;
 	}

@@ -173,6 +173,77 @@ members_apart(sf_discover_result *r, const sf_grammar *g, size_t x,
 	return rc;
 }
 
+/* Whether training row i is row's configuration but for input x. */
+static int
+same_but(const sf_dataset *d, size_t i, size_t row, size_t x)
+{
+	for (size_t j = 0; j < d->ninputs; j++)
+		if (j != x &&
+		    d->inputs[j].values[i] != d->inputs[j].values[row])
+			return 0;
+	return 1;
+}
+
+/* The median time of the training rows of level l of g's chain with
+ * row's configuration but for input x into *out (NaN when none). */
+static int
+level_median(const sf_grammar *g, size_t l, size_t row, size_t x, double *out,
+             sf_error *err)
+{
+	const sf_chain *ch = &g->ch;
+	size_t first = ch->start[l], n = ch->start[l + 1] - first, k = 0;
+	size_t *idx = malloc((2 * n + 1) * sizeof *idx); /* with the sort's scratch */
+
+	*out = NAN;
+	if (idx == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (same_but(g->d, ch->row[first + i], row, x))
+			idx[k++] = ch->row[first + i];
+	sf_sort_indices(idx, idx + k, k, by_output, g->d);
+	if (k > 0)
+		*out = g->d->output[idx[(k - 1) / 2]];
+	free(idx);
+	return SF_OK;
+}
+
+/* The winner's pace beyond g's training rows along input x against the
+ * measured pace of their two largest levels (discover.h: pace_*).
+ * Returns SF_OK, SF_ENOMEM or an evaluation's error. */
+static int
+winner_pace(sf_discover_result *r, const sf_grammar *g, size_t x, sf_error *err)
+{
+	const sf_chain *ch = &g->ch;
+	const double top = ch->levels[ch->nlevels - 1];
+	const double below = ch->levels[ch->nlevels - 2];
+	const sf_discover_candidate *w = &r->board[r->winner];
+	double y_below, at_top, beyond;
+	size_t row = 0;
+	int rc;
+
+	r->pace_beyond = r->pace_measured = NAN;
+	r->pace_line = r->pace_faster = 0;
+	if (!(below > 0) || w->model != NULL)
+		return SF_OK;
+	if ((rc = top_median_row(g, &row, err)) != SF_OK ||
+	    (rc = level_median(g, ch->nlevels - 2, row, x, &y_below, err)) !=
+	        SF_OK ||
+	    !(y_below > 0) || !(g->d->output[row] > 0))
+		return rc;
+	if ((rc = predict_at(w, g->d, row, x, top, &at_top, err)) != SF_OK ||
+	    (rc = predict_at(w, g->d, row, x, 2 * top, &beyond, err)) != SF_OK)
+		return rc;
+	if (!(at_top > 0) || !isfinite(beyond))
+		return SF_OK;
+	r->pace_beyond = beyond / at_top;
+	r->pace_measured =
+	    pow(g->d->output[row] / y_below, 1 / log2(top / below));
+	r->pace_line = g->d->lines[row];
+	r->pace_faster =
+	    r->pace_beyond < r->pace_measured - SF_DISCOVER_PACE_SLACK;
+	return SF_OK;
+}
+
 int
 sf_discover_run(const sf_model *m, const sf_model_discover *s,
                 const sf_dataset *d, const sf_problem *given, size_t ngiven,
@@ -215,6 +286,8 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
 	if (rc == SF_OK)
 		rc = members_apart(r, &g, (size_t)st.extrap, err);
+	if (rc == SF_OK)
+		rc = winner_pace(r, &g, (size_t)st.extrap, err);
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);
