@@ -192,7 +192,8 @@ level_median(const sf_grammar *g, size_t l, size_t row, size_t x, double *out,
 {
 	const sf_chain *ch = &g->ch;
 	size_t first = ch->start[l], n = ch->start[l + 1] - first, k = 0;
-	size_t *idx = malloc((2 * n + 1) * sizeof *idx); /* with the sort's scratch */
+	/* the level's rows, then the sort's scratch */
+	size_t *idx = malloc((2 * n + 1) * sizeof *idx);
 
 	*out = NAN;
 	if (idx == NULL)
