@@ -172,6 +172,34 @@ test_defaults(void)
 	CU_ASSERT_TRUE(m->fit.polish);
 	CU_ASSERT_FALSE(m->fit.has_seed);
 	CU_ASSERT_EQUAL(m->fit.weighting, SF_WEIGHTS_NONE);
+	/* the interval's prior: the built-in one's (0, and < 0 for the noise
+	 * weight, whose 0 is a value) */
+	CU_ASSERT_EQUAL(m->fit.prior_scale, 0);
+	CU_ASSERT(m->fit.prior_noise_weight < 0);
+	sf_model_set_free(set);
+}
+
+/* fit.prior: each key read, and a noise weight of 0 kept (no noise term). */
+static void
+test_prior(void)
+{
+	static const char text[] = "time: a * p\n"
+	                           "parameters: {a: {min: 0, max: 1}}\n"
+	                           "fit: {prior: {scale: 0.1, noise_weight: 0, "
+	                           "dof: 4, bias_weight: 2}}\n";
+	sf_model_set *set;
+	sf_error err;
+	const sf_model *m;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("prior.yaml", text,
+	                                     sizeof text - 1, &set, NULL, NULL,
+	                                     &err),
+	                      SF_OK);
+	m = set->models[0];
+	CU_ASSERT_EQUAL(m->fit.prior_scale, 0.1);
+	CU_ASSERT_EQUAL(m->fit.prior_noise_weight, 0);
+	CU_ASSERT_EQUAL(m->fit.prior_dof, 4);
+	CU_ASSERT_EQUAL(m->fit.prior_bias_weight, 2);
 	sf_model_set_free(set);
 }
 
@@ -551,6 +579,7 @@ main(void)
 	    {"good: every key of the generic model", test_good_ddp},
 	    {"good: models list sharing data", test_good_models_list},
 	    {"defaults", test_defaults},
+	    {"fit.prior", test_prior},
 	    {"bad files: position and message", test_bad_files},
 	    {"derived inputs: moved to the terms", test_derived_inputs},
 	    {"missing file", test_missing_file},
