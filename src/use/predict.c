@@ -293,7 +293,7 @@ ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
 
 /*
  * An ensemble's prediction (fitfile.h): each member's at the points, then
- * at each point the point and the 95% interval of a new run of their
+ * at each point the time and the 95% interval of a new run of their
  * mixture with the ensemble's weights (fit/ensemble.h), and the band of
  * the mean as the mixture of the members' mean bands.  It has no terms
  * and no gradient; the distance is the first member's.
