@@ -42,7 +42,7 @@ dataset's own left-out prior into the model files they write (fit.prior,
 scalefit-model(5)).
 
 Usage: /usr/bin/python3 bench/prior.py [--jobs N] [--save FILE | --load FILE]
-(from the built tree; about 5 minutes on two cores; --save keeps the
+(from the built tree; about 2 minutes on two cores; --save keeps the
 evidence, --load fits from evidence saved by the same build)
 """
 
@@ -167,6 +167,7 @@ def evidence(directory, model, where, train):
     z = slope(pts)
     if z is None or pi["errors"] != "multiplicative":
         return None  # the corpus's fits all have relative errors
+    # both noises kept for --save: the prior uses sigma, their larger
     return {"sigma": pi["sigma"], "sigma_residual": pi["sigma_residual"],
             "sigma_replicates": pi["sigma_replicates"],
             "chain": pi.get("chain", []), "z": z}
@@ -235,9 +236,6 @@ def posterior(case, scale, dof, kappa0, noise_weight):
     nu = dof + len(cuts)
     growth2 = (dof * c2 + ss) / nu + post_var
     return bias, math.sqrt(growth2), nu
-
-
-KEYS = ("scale", "dof", "bias_weight", "noise_weight")
 
 
 def neg_log_lik(theta, cases, kappa0, noise=True):
