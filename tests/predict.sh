@@ -137,6 +137,12 @@ expect 2 "--input p is given twice" "--input twice" \
 	-- predict "$simple" --grid "$work/data.csv" --input p=workers --input p=samples
 expect 2 "'p' is not NAME=EXPR" "--input without =" \
 	-- predict "$simple" --grid "$work/data.csv" --input p
+expect 2 "'p=  ' is not NAME=EXPR" "--input with a blank expression" \
+	-- predict "$simple" --grid "$work/data.csv" --input 'p=  '
+expect 2 "'=workers' is not NAME=EXPR" "--input without a name" \
+	-- predict "$simple" --grid "$work/data.csv" --input '=workers'
+expect 0 '^ *4 *1 *21 *18 ' "--input's name with blanks around it, as fit reads it" \
+	-- predict "$simple" --grid "$work/both.csv" --input ' p = w / 4' -q
 expect 2 "--input maps the columns of a --grid" "--input without --grid" \
 	-- predict "$simple" --at p=1,n=1 --input p=workers
 expect 2 "data.csv:3: input p (p = samples / (workers - 32) in --input) is infinite on this row" \

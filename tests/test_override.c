@@ -168,6 +168,38 @@ test_bad_options(void)
 	sf_model_set_free(set);
 }
 
+/* The split both --input options read: the name, blanks around it left
+ * out, and the expression after the '='; no name, no '=', a blank
+ * expression or a name too long for the buffer refused. */
+static void
+test_split(void)
+{
+	char name[8];
+	const char *expr = NULL;
+
+	CU_ASSERT_EQUAL(
+	    sf_override_input_split(" p = nodes * 2", name, sizeof name, &expr),
+	    SF_OK);
+	CU_ASSERT_STRING_EQUAL(name, "p");
+	CU_ASSERT_STRING_EQUAL(expr, " nodes * 2");
+	CU_ASSERT_EQUAL(sf_override_input_split("p", name, sizeof name, &expr),
+	                SF_ESYNTAX);
+	CU_ASSERT_EQUAL(
+	    sf_override_input_split(" =x", name, sizeof name, &expr),
+	    SF_ESYNTAX);
+	CU_ASSERT_EQUAL(
+	    sf_override_input_split("p= \t", name, sizeof name, &expr),
+	    SF_ESYNTAX);
+	/* a name of seven bytes fits in eight, one of eight does not */
+	CU_ASSERT_EQUAL(
+	    sf_override_input_split("workers=w", name, sizeof name, &expr),
+	    SF_OK);
+	CU_ASSERT_STRING_EQUAL(name, "workers");
+	CU_ASSERT_EQUAL(
+	    sf_override_input_split("workerss=w", name, sizeof name, &expr),
+	    SF_ESYNTAX);
+}
+
 int
 main(void)
 {
@@ -176,6 +208,7 @@ main(void)
 	    {"an error in a replaced text points at the option",
 	     test_error_at_option},
 	    {"bad --input and --output-column", test_bad_options},
+	    {"NAME=EXPR split", test_split},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

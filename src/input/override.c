@@ -38,31 +38,49 @@ blank(const char *text)
 	return *text == '\0';
 }
 
+int
+sf_override_input_split(const char *arg, char *name, size_t size,
+                        const char **expr)
+{
+	const char *eq = strchr(arg, '=');
+	size_t from = 0, n;
+
+	if (eq == NULL || blank(eq + 1))
+		return SF_ESYNTAX;
+	n = (size_t)(eq - arg);
+	while (from < n && isspace((unsigned char)arg[from]))
+		from++;
+	while (n > from && isspace((unsigned char)arg[n - 1]))
+		n--;
+	if (n == from || n - from >= size)
+		return SF_ESYNTAX;
+	memcpy(name, arg + from, n - from);
+	name[n - from] = '\0';
+	*expr = eq + 1;
+	return SF_OK;
+}
+
 /* One "NAME=EXPR" into m's input NAME. */
 static int
 override_input(sf_model *m, const char *arg, sf_error *err)
 {
-	const char *eq = strchr(arg, '='), *names[64];
+	const char *expr, *names[64] = {NULL};
 	char name[128], inputs[256];
-	size_t n, used = 0, count = 0;
+	size_t used = 0, count = 0;
 
-	if (eq == NULL || eq == arg || blank(eq + 1))
+	if (sf_override_input_split(arg, name, sizeof name, &expr) != SF_OK)
 		return sf_error_at(err, SF_ESYNTAX, "--input", 0, 0,
 		                   "'%s' is not NAME=EXPR (an input of the "
 		                   "model and the column or expression it "
 		                   "takes, such as p=workers)",
 		                   arg);
-	n = (size_t)(eq - arg);
-	while (n > 0 && isspace((unsigned char)arg[n - 1]))
-		n--;
-	snprintf(name, sizeof name, "%.*s", (int)n, arg);
 	for (size_t i = 0; i < m->ninputs; i++) {
 		if (strcmp(m->inputs[i].name, name) == 0) {
 			char option[160];
 
 			snprintf(option, sizeof option, "--input %s", name);
-			return replace(&m->inputs[i].expr, eq + 1,
-			               strlen(eq + 1), option, err);
+			return replace(&m->inputs[i].expr, expr, strlen(expr),
+			               option, err);
 		}
 		if (count < 64)
 			names[count++] = m->inputs[i].name;

@@ -29,6 +29,17 @@ typedef struct sf_data_override {
 	size_t ninputs;
 } sf_data_override;
 
+/*
+ * The NAME and EXPR of an --input text arg, "NAME=EXPR": the name, blanks
+ * around it left out, into name (size bytes), and *expr past the '='.
+ * Returns SF_OK, or SF_ESYNTAX (no message: the caller says what the
+ * option is for) when arg has no '=', an empty name, a name of size bytes
+ * or more, or a blank expression.  fit's --input and predict's (over a
+ * grid's columns) read their texts with it.
+ */
+int sf_override_input_split(const char *arg, char *name, size_t size,
+                            const char **expr);
+
 /* 1 when o replaces nothing (o may be NULL). */
 int sf_data_override_empty(const sf_data_override *o);
 

@@ -5,6 +5,7 @@
 #include "base/escape.h"
 #include "input/csv.h"
 #include "input/dataset.h"
+#include "input/override.h"
 #include "use/assign.h"
 #include "use/json.h"
 #include "use/text.h"
@@ -83,14 +84,12 @@ input_texts(const sf_fitfile *f, const sf_run_predict_settings *s,
 	if ((*exprs = calloc(f->ninputs + 1, sizeof **exprs)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t k = 0; k < s->ninputs; k++) {
-		const char *eq = strchr(s->inputs[k], '=');
+		const char *expr;
 		char name[128];
 		size_t i;
 
-		snprintf(name, sizeof name, "%.*s",
-		         eq != NULL ? (int)(eq - s->inputs[k]) : 0,
-		         s->inputs[k]);
-		if (eq == NULL || eq[1] == '\0')
+		if (sf_override_input_split(s->inputs[k], name, sizeof name,
+		                            &expr) != SF_OK)
 			return sf_run_request(
 			    err,
 			    "--input '%s' is not NAME=EXPR (an "
@@ -104,7 +103,7 @@ input_texts(const sf_fitfile *f, const sf_run_predict_settings *s,
 		if ((*exprs)[i] != NULL)
 			return sf_run_request(err, "--input %s is given twice",
 			                      name);
-		(*exprs)[i] = eq + 1;
+		(*exprs)[i] = expr;
 	}
 	return SF_OK;
 }
