@@ -574,14 +574,6 @@ discover_in(const truth *list, size_t count, uint64_t base, size_t i,
 	fixture fx;
 
 	simulate(t, sigma, base + i, &csv, cols, rows);
-	if (getenv("DUMP") != NULL) {
-		char name[64];
-		FILE *f;
-		snprintf(name, sizeof name, "/tmp/disc/sim/truth%zu.csv", i);
-		f = fopen(name, "w");
-		fputs(csv.data, f);
-		fclose(f);
-	}
 	if (fixture_open(&fx,
 	                 t->per_step == 1
 	                     ? "data: {output: y}\ninputs: {p: p, b: b}\n"
@@ -606,63 +598,50 @@ discover_truth(size_t i, int threads, double *cols[3], size_t *rows)
 	return discover_in(truths, NTRUTHS, 1000, i, threads, cols, rows);
 }
 
-static void
-test_recovery(void)
+/* How many truths of list (of count, seeds from base) discover finds,
+ * each reporting the steps shapes in its grammar when steps is set. */
+static size_t
+recover_all(const truth *list, size_t count, uint64_t base, int steps)
 {
 	size_t found = 0;
 	double *cols[3];
 
 	for (int c = 0; c < 3; c++)
 		cols[c] = malloc(256 * sizeof **cols);
-	for (size_t i = 0; i < NTRUTHS; i++) {
+	for (size_t i = 0; i < count; i++) {
 		size_t rows;
-		sf_discover_result *r = discover_truth(i, 0, cols, &rows);
+		sf_discover_result *r =
+		    discover_in(list, count, base, i, 0, cols, &rows);
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-		if (recovered(r, &truths[i], cols, rows))
+		if (steps)
+			CU_ASSERT_TRUE(r->steps);
+		if (recovered(r, &list[i], cols, rows))
 			found++;
 		else
-			fprintf(stderr, "\n  truth %zu (%s, ...) not found: %s",
-			        i, truths[i].shape[0],
+			fprintf(stderr,
+			        "\n  %struth %zu (%s, ...) not found: %s",
+			        steps ? "steps " : "", i, list[i].shape[0],
 			        r->board[r->winner].formula);
 		sf_discover_result_free(r);
 	}
-	fprintf(stderr, "\n  recovered %zu of %d ", found, NTRUTHS);
-	CU_ASSERT_TRUE(found >= NTRUTHS - 2);
+	fprintf(stderr, "\n  recovered %zu of %zu ", found, count);
 	for (int c = 0; c < 3; c++)
 		free(cols[c]);
+	return found;
+}
+
+static void
+test_recovery(void)
+{
+	CU_ASSERT_TRUE(recover_all(truths, NTRUTHS, 1000, 0) >= NTRUTHS - 2);
 }
 
 /* The whole-steps truths, recovered as the others are. */
 static void
 test_recovery_steps(void)
 {
-	size_t found = 0;
-	double *cols[3];
-
-	for (int c = 0; c < 3; c++)
-		cols[c] = malloc(256 * sizeof **cols);
-	for (size_t i = 0; i < NSTEPS; i++) {
-		size_t rows;
-		sf_discover_result *r =
-		    discover_in(step_truths, NSTEPS, 2000, i, 0, cols, &rows);
-
-		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-		CU_ASSERT_TRUE(r->steps);
-		if (recovered(r, &step_truths[i], cols, rows))
-			found++;
-		else
-			fprintf(stderr,
-			        "\n  steps truth %zu (%s, ...) not "
-			        "found: %s",
-			        i, step_truths[i].shape[0],
-			        r->board[r->winner].formula);
-		sf_discover_result_free(r);
-	}
-	fprintf(stderr, "\n  recovered %zu of %d ", found, NSTEPS);
-	CU_ASSERT_TRUE(found >= NSTEPS - 1);
-	for (int c = 0; c < 3; c++)
-		free(cols[c]);
+	CU_ASSERT_TRUE(recover_all(step_truths, NSTEPS, 2000, 1) >= NSTEPS - 1);
 }
 
 /* The same board, bit for bit, on 1 and 3 threads. */

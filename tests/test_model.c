@@ -148,20 +148,27 @@ test_models_list_defaults(void)
 	sf_model_set_free(set);
 }
 
+/* The model set of the model file text (named path), which must load. */
+static sf_model_set *
+parse_ok(const char *path, const char *text)
+{
+	sf_model_set *set = NULL;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &err),
+	    SF_OK);
+	return set;
+}
+
 static void
 test_defaults(void)
 {
 	static const char text[] = "time: a * p\n"
 	                           "parameters: {a: {min: 0, max: 1}}\n";
-	sf_model_set *set;
-	sf_error err;
-	const sf_model *m;
+	sf_model_set *set = parse_ok("dir/sub/my.model.yaml", text);
+	const sf_model *m = set->models[0];
 
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("dir/sub/my.model.yaml", text,
-	                                     sizeof text - 1, &set, NULL, NULL,
-	                                     &err),
-	                      SF_OK);
-	m = set->models[0];
 	CU_ASSERT_STRING_EQUAL(m->name, "my");
 	CU_ASSERT_STRING_EQUAL(m->description, "");
 	CU_ASSERT_PTR_NULL(m->data_file);
@@ -187,15 +194,9 @@ test_prior(void)
 	                           "parameters: {a: {min: 0, max: 1}}\n"
 	                           "fit: {prior: {scale: 0.1, noise_weight: 0, "
 	                           "dof: 4, bias_weight: 2}}\n";
-	sf_model_set *set;
-	sf_error err;
-	const sf_model *m;
+	sf_model_set *set = parse_ok("prior.yaml", text);
+	const sf_model *m = set->models[0];
 
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("prior.yaml", text,
-	                                     sizeof text - 1, &set, NULL, NULL,
-	                                     &err),
-	                      SF_OK);
-	m = set->models[0];
 	CU_ASSERT_EQUAL(m->fit.prior_scale, 0.1);
 	CU_ASSERT_EQUAL(m->fit.prior_noise_weight, 0);
 	CU_ASSERT_EQUAL(m->fit.prior_dof, 4);
