@@ -92,24 +92,6 @@ by_output(const void *ctx, size_t a, size_t b)
 	return (y[a] > y[b]) - (y[a] < y[b]);
 }
 
-/* The training row of g's top level whose time is the median there (the
- * lower of two middle ones): SF_OK and *row; SF_ENOMEM. */
-static int
-top_median_row(const sf_grammar *g, size_t *row, sf_error *err)
-{
-	const sf_chain *ch = &g->ch;
-	size_t first = ch->start[ch->nlevels - 1], n = ch->rows - first;
-	size_t *idx = malloc((2 * n + 1) * sizeof *idx);
-
-	if (idx == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	memcpy(idx, ch->row + first, n * sizeof *idx);
-	sf_sort_indices(idx, idx + n, n, by_output, g->d);
-	*row = idx[(n - 1) / 2];
-	free(idx);
-	return SF_OK;
-}
-
 /* Candidate c's prediction at row of d with input x at value at: the sum
  * of its terms, each with its fitted constants.  Returns SF_OK or the
  * expression's error. */
@@ -139,24 +121,61 @@ predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
 	return rc;
 }
 
-/* How far r's members part one doubling beyond g's training rows along
- * input x, the chain's (discover.h: apart_*).  Returns SF_OK, SF_ENOMEM
- * or an evaluation's error. */
+/* Whether training row i is row's configuration but for input x. */
 static int
-members_apart(sf_discover_result *r, const sf_grammar *g, size_t x,
+same_but(const sf_dataset *d, size_t i, size_t row, size_t x)
+{
+	for (size_t j = 0; j < d->ninputs; j++)
+		if (j != x &&
+		    d->inputs[j].values[i] != d->inputs[j].values[row])
+			return 0;
+	return 1;
+}
+
+/* The training row of level l of g's chain whose time is the median
+ * there (the lower of two middle ones), among the rows of row like's
+ * configuration but for input x when like is not SIZE_MAX: SF_OK and
+ * *row, SIZE_MAX when there is none; SF_ENOMEM. */
+static int
+median_row(const sf_grammar *g, size_t l, size_t like, size_t x, size_t *row,
+           sf_error *err)
+{
+	const sf_chain *ch = &g->ch;
+	size_t first = ch->start[l], n = ch->start[l + 1] - first, k = 0;
+	/* the level's rows, then the sort's scratch */
+	size_t *idx = malloc((2 * n + 1) * sizeof *idx);
+
+	*row = SIZE_MAX;
+	if (idx == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		size_t r = ch->row[first + i];
+
+		if (like == SIZE_MAX || same_but(g->d, r, like, x))
+			idx[k++] = r;
+	}
+	sf_sort_indices(idx, idx + k, k, by_output, g->d);
+	if (k > 0)
+		*row = idx[(k - 1) / 2];
+	free(idx);
+	return SF_OK;
+}
+
+/* How far r's members part one doubling beyond g's training rows along
+ * input x, the chain's, at the top level's median-time row (discover.h:
+ * apart_*).  Returns SF_OK or an evaluation's error. */
+static int
+members_apart(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
               sf_error *err)
 {
 	const sf_dataset *d = g->d;
 	double top = g->ch.levels[g->ch.nlevels - 1];
-	size_t row = 0;
-	int rc;
+	int rc = SF_OK;
 
 	r->apart_at = r->apart_low = r->apart_high = NAN;
 	r->apart_line = 0;
 	if (r->nmembers < 2 || !(top > 0))
 		return SF_OK;
-	if ((rc = top_median_row(g, &row, err)) != SF_OK)
-		return rc;
 	r->apart_at = 2 * top;
 	r->apart_low = INFINITY;
 	r->apart_high = -INFINITY;
@@ -173,64 +192,33 @@ members_apart(sf_discover_result *r, const sf_grammar *g, size_t x,
 	return rc;
 }
 
-/* Whether training row i is row's configuration but for input x. */
-static int
-same_but(const sf_dataset *d, size_t i, size_t row, size_t x)
-{
-	for (size_t j = 0; j < d->ninputs; j++)
-		if (j != x &&
-		    d->inputs[j].values[i] != d->inputs[j].values[row])
-			return 0;
-	return 1;
-}
-
-/* The median time of the training rows of level l of g's chain with
- * row's configuration but for input x into *out (NaN when none). */
-static int
-level_median(const sf_grammar *g, size_t l, size_t row, size_t x, double *out,
-             sf_error *err)
-{
-	const sf_chain *ch = &g->ch;
-	size_t first = ch->start[l], n = ch->start[l + 1] - first, k = 0;
-	/* the level's rows, then the sort's scratch */
-	size_t *idx = malloc((2 * n + 1) * sizeof *idx);
-
-	*out = NAN;
-	if (idx == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		if (same_but(g->d, ch->row[first + i], row, x))
-			idx[k++] = ch->row[first + i];
-	sf_sort_indices(idx, idx + k, k, by_output, g->d);
-	if (k > 0)
-		*out = g->d->output[idx[(k - 1) / 2]];
-	free(idx);
-	return SF_OK;
-}
-
 /* The winner's pace beyond g's training rows along input x against the
- * measured pace of their two largest levels (discover.h: pace_*).
- * Returns SF_OK, SF_ENOMEM or an evaluation's error. */
+ * measured pace of their two largest levels, at the top level's
+ * median-time row (discover.h: pace_*).  Returns SF_OK, SF_ENOMEM or an
+ * evaluation's error. */
 static int
-winner_pace(sf_discover_result *r, const sf_grammar *g, size_t x, sf_error *err)
+winner_pace(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
+            sf_error *err)
 {
 	const sf_chain *ch = &g->ch;
 	const double top = ch->levels[ch->nlevels - 1];
 	const double below = ch->levels[ch->nlevels - 2];
 	const sf_discover_candidate *w = &r->board[r->winner];
 	double y_below, at_top, beyond;
-	size_t row = 0;
+	size_t at_below;
 	int rc;
 
 	r->pace_beyond = r->pace_measured = NAN;
 	r->pace_line = r->pace_faster = 0;
 	if (!(below > 0) || w->model != NULL)
 		return SF_OK;
-	if ((rc = top_median_row(g, &row, err)) != SF_OK ||
-	    (rc = level_median(g, ch->nlevels - 2, row, x, &y_below, err)) !=
+	if ((rc = median_row(g, ch->nlevels - 2, row, x, &at_below, err)) !=
 	        SF_OK ||
-	    !(y_below > 0) || !(g->d->output[row] > 0))
+	    at_below == SIZE_MAX)
 		return rc;
+	y_below = g->d->output[at_below];
+	if (!(y_below > 0) || !(g->d->output[row] > 0))
+		return SF_OK;
 	if ((rc = predict_at(w, g->d, row, x, top, &at_top, err)) != SF_OK ||
 	    (rc = predict_at(w, g->d, row, x, 2 * top, &beyond, err)) != SF_OK)
 		return rc;
@@ -258,6 +246,7 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	sf_search se = {0};
 	sf_grammar g = {0};
 	sf_setup st = {0};
+	size_t top_row = 0;
 	int rc;
 
 	*out = NULL;
@@ -286,9 +275,12 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
 	if (rc == SF_OK)
-		rc = members_apart(r, &g, (size_t)st.extrap, err);
+		rc = median_row(&g, g.ch.nlevels - 1, SIZE_MAX, 0, &top_row,
+		                err);
 	if (rc == SF_OK)
-		rc = winner_pace(r, &g, (size_t)st.extrap, err);
+		rc = members_apart(r, &g, (size_t)st.extrap, top_row, err);
+	if (rc == SF_OK)
+		rc = winner_pace(r, &g, (size_t)st.extrap, top_row, err);
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);
