@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,5 +83,60 @@ sf_file_fopen(const char *path, FILE **f, sf_error *err)
 		return sf_error_at(err, SF_EIO, path, 0, 0, "cannot open: %s",
 		                   strerror(saved));
 	}
+	return SF_OK;
+}
+
+int
+sf_file_read_all(FILE *in, const char *path, size_t max, const char *what,
+                 int stop_at_nul, char **out, size_t *out_length, sf_error *err)
+{
+	char *text = NULL;
+	size_t length = 0, size = 0;
+	struct stat st;
+	int rc = SF_OK;
+
+	*out = NULL;
+	*out_length = 0;
+	for (;;) {
+		size_t got;
+
+		/* A bound on memory: /dev/zero fails instead of growing
+		 * until the process is killed (scalefit(1) LIMITS). */
+		if (length > max ||
+		    (length == 0 && fstat(fileno(in), &st) == 0 &&
+		     S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max)) {
+			rc = sf_error_at(err, SF_EVALUE, path, 0, 0,
+			                 "larger than the %zu MiB %s may have",
+			                 max >> 20, what);
+			goto done;
+		}
+		if (size - length < 4096) {
+			char *grown = realloc(text, size * 2 + 65536);
+
+			if (grown == NULL) {
+				rc = sf_error_set(err, SF_ENOMEM,
+				                  "out of memory");
+				goto done;
+			}
+			text = grown;
+			size = size * 2 + 65536;
+		}
+		got = fread(text + length, 1, size - length, in);
+		length += got;
+		if (got == 0 || (stop_at_nul && memchr(text + length - got,
+		                                       '\0', got) != NULL))
+			break;
+	}
+	if (ferror(in))
+		rc = sf_error_at(err, SF_EIO, path, 0, 0, "cannot read: %s",
+		                 strerror(errno));
+done:
+	fclose(in);
+	if (rc != SF_OK) {
+		free(text);
+		return rc;
+	}
+	*out = text;
+	*out_length = length;
 	return SF_OK;
 }

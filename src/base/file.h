@@ -37,4 +37,16 @@ int sf_file_fopen(const char *path, FILE **f, sf_error *err);
  * FIFO", "a directory", "a character device", ... ("a regular file"). */
 const char *sf_file_kind(unsigned mode);
 
+/*
+ * Read stream in, opened from path, whole into *out (malloc'd, *length
+ * bytes), and close it.  More than max bytes is SF_EVALUE at path:
+ * "larger than the N MiB WHAT may have" (what: "a model file"), before
+ * reading when a regular file's size says so; with stop_at_nul the read
+ * ends after a NUL byte (a format that holds none reports it at its
+ * place).  SF_EIO on a read error, SF_ENOMEM.
+ */
+int sf_file_read_all(FILE *in, const char *path, size_t max, const char *what,
+                     int stop_at_nul, char **out, size_t *length,
+                     sf_error *err);
+
 #endif /* SF_FILE_H */

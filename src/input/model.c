@@ -13,6 +13,7 @@
 #include "input/model.h"
 #include "input/schema.h"
 #include "expr/expr.h"
+#include "base/file.h"
 #include "base/text.h"
 #include "base/units.h"
 
@@ -1183,9 +1184,6 @@ read_model_file(void *ctx, char **out, size_t *out_length, sf_error *err)
 {
 	const char *path = ctx;
 	FILE *f;
-	char *text = NULL;
-	size_t length = 0, capacity = 0;
-	int rc;
 
 	*out = NULL;
 	*out_length = 0;
@@ -1193,49 +1191,8 @@ read_model_file(void *ctx, char **out, size_t *out_length, sf_error *err)
 		return sf_error_at(err, SF_EIO, path, 0, 0,
 		                   "cannot open the model file: %s",
 		                   strerror(errno));
-	for (;;) {
-		size_t got;
-
-		/* A bound on memory: /dev/zero fails instead of growing
-		 * until the process is killed (scalefit(1) LIMITS). */
-		if (length > MODEL_MAX_BYTES) {
-			free(text);
-			fclose(f);
-			return sf_error_at(
-			    err, SF_EVALUE, path, 0, 0,
-			    "larger than the %d MiB a model file "
-			    "may have",
-			    MODEL_MAX_BYTES >> 20);
-		}
-		if (capacity - length < 4096) {
-			char *grown = realloc(text, capacity * 2 + 4096);
-			if (grown == NULL) {
-				free(text);
-				fclose(f);
-				return sf_error_at(err, SF_ENOMEM, path, 0, 0,
-				                   "out of memory reading the "
-				                   "model file");
-			}
-			text = grown;
-			capacity = capacity * 2 + 4096;
-		}
-		got = fread(text + length, 1, capacity - length, f);
-		length += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = sf_error_at(err, SF_EIO, path, 0, 0,
-		                 "cannot read the model file: %s",
-		                 strerror(errno));
-		fclose(f);
-		free(text);
-		return rc;
-	}
-	fclose(f);
-	*out = text;
-	*out_length = length;
-	return SF_OK;
+	return sf_file_read_all(f, path, MODEL_MAX_BYTES, "a model file", 0,
+	                        out, out_length, err);
 }
 
 int
