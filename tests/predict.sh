@@ -286,7 +286,7 @@ for m in generic amdahl; do
 	"$SCALEFIT" fit "$srcdir/expressions/ddp-candidates.yaml" --model $m -q \
 		-o "$work/cand-$m.json" >/dev/null 2>&1
 done
-expect 0 'averaged over 2 fits (weighted by extrapolation evidence): generic 0\.9' \
+expect 0 'averaged over 2 fits (weighted by extrapolation evidence): generic 0\.8' \
 	"predict over two fits weighs them by their extrapolation evidence" \
 	-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --at p=8,b=16,n=256000 -q
 expect 0 'averaged over 2 fits (Akaike weights): generic 1.000, amdahl 0.000' \
@@ -369,6 +369,25 @@ sed 's/"sigma": [0-9.e-]*/"sigma": -1/' "$work/ddp-now.json" >"$work/bad-sigma.j
 expect 2 'prediction_interval.sigma should be a finite number >= 0, not -1' \
 	"a negative noise is refused" \
 	-- predict "$work/bad-sigma.json" --at p=8,b=16,n=256000
+
+sed 's/"growth": [0-9.e-]*/"growth": -0.5/' "$work/ddp-now.json" >"$work/bad-growth.json"
+expect 2 'bad-growth.json:[0-9]*:[0-9]*: .*prediction_interval.model_error\[0\].growth should be a finite number >= 0, not -0.5' \
+	"a negative model error is refused with its place" \
+	-- predict "$work/bad-growth.json" --at p=8,b=16,n=256000
+sed '/"model_error"/,/"model_weight"/s/"input": "p"/"input": "gpus"/' "$work/ddp-now.json" >"$work/bad-along.json"
+expect 2 "model_error\[0\] names 'gpus', which is not an input of the fit" \
+	"a model error along an unknown input is refused" \
+	-- predict "$work/bad-along.json" --at p=8,b=16,n=256000
+sed 's/"model_error": \[/"model_error": 3, "was": [/' "$work/ddp-now.json" >"$work/bad-list.json"
+expect 2 "prediction_interval.model_error should be a list" \
+	"a model error that is not a list is refused" \
+	-- predict "$work/bad-list.json" --at p=8,b=16,n=256000
+# A FIT.json before model_error (one model_growth for every input): its
+# model error is unknown, and predict says so.
+sed 's/"model_error"/"model_growth": 0.1, "was"/' "$work/ddp-now.json" >"$work/old-pi.json"
+expect 0 "model error beyond the fitted range not estimated" \
+	"an older error model is read with its model error unknown" \
+	-- predict "$work/old-pi.json" --at p=8,b=16,n=256000
 
 # An error leaves an existing chart as it was, and no temporary file.
 echo "old chart" >"$work/keep.svg"

@@ -30,6 +30,15 @@ close_to(double x, double y, double rel)
 	return fabs(x - y) <= rel * fabs(y);
 }
 
+/* The distance alone: the norm over inputs of sf_interval_doublings. */
+static double
+distance(size_t n, const double *lo, const double *hi,
+         const unsigned char *numeric, const double *x)
+{
+	return sqrt(
+	    sf_interval_beyond_at(NULL, n, lo, hi, numeric, x).distance2);
+}
+
 static void
 test_distance(void)
 {
@@ -38,58 +47,83 @@ test_distance(void)
 	double x[4] = {2, 16, 0, 5};
 
 	/* inside every range */
-	CU_ASSERT_EQUAL(sf_interval_distance(4, lo, hi, numeric, x), 0);
+	CU_ASSERT_EQUAL(distance(4, lo, hi, numeric, x), 0);
 	/* p = 16 from [1, 4]: two doublings */
 	x[0] = 16;
-	CU_ASSERT_DOUBLE_EQUAL(sf_interval_distance(4, lo, hi, numeric, x), 2,
-	                       1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(distance(4, lo, hi, numeric, x), 2, 1e-15);
 	/* and b = 1 below [2, 64]: one halving; the norm of (2, 1) */
 	x[1] = 1;
-	CU_ASSERT_DOUBLE_EQUAL(sf_interval_distance(4, lo, hi, numeric, x),
-	                       sqrt(5), 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(distance(4, lo, hi, numeric, x), sqrt(5), 1e-15);
 	/* a range through zero is measured in widths: 2 = one width above */
 	x[0] = 2;
 	x[1] = 16;
 	x[2] = 3;
-	CU_ASSERT_DOUBLE_EQUAL(sf_interval_distance(4, lo, hi, numeric, x), 1,
-	                       1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(distance(4, lo, hi, numeric, x), 1, 1e-15);
 	/* a text input (numeric 0) never counts, nor does NULL numeric
 	 * skip numeric ones */
 	x[2] = 0;
 	x[3] = 7;
-	CU_ASSERT_EQUAL(sf_interval_distance(4, lo, hi, numeric, x), 0);
-	CU_ASSERT_DOUBLE_EQUAL(sf_interval_distance(3, lo, hi, NULL, x), 0, 0);
+	CU_ASSERT_EQUAL(distance(4, lo, hi, numeric, x), 0);
+	CU_ASSERT_DOUBLE_EQUAL(distance(3, lo, hi, NULL, x), 0, 0);
+	/* a range that is not finite never counts */
+	CU_ASSERT_EQUAL(sf_interval_doublings(NAN, 4, 16), 0);
+}
+
+/* im with the model error (bias, growth, dof) along every input. */
+static void
+set_error(sf_interval_model *im, double bias, double growth, double dof)
+{
+	for (size_t j = 0; j <= SF_INTERVAL_INPUTS; j++) {
+		im->along[j].bias = bias;
+		im->along[j].growth = growth;
+		im->along[j].growth_dof = dof;
+	}
+}
+
+/* D doublings beyond along input 0 of im. */
+static sf_interval_beyond
+out_by(const sf_interval_model *im, double D)
+{
+	sf_interval_beyond b = {0, 0, 0, 0};
+
+	sf_interval_beyond_add(im, 0, D, &b);
+	return b;
 }
 
 static void
 test_interval_at(void)
 {
 	sf_interval_model im;
+	sf_interval_beyond b;
 	double lo, hi, s;
 
 	memset(&im, 0, sizeof im);
 	im.multiplicative = 1;
 	im.sigma = 0.05;
 	im.t = 2;
-	im.growth = 0.1;
+	set_error(&im, 0, 0.1, 0);
 	/* f = 100, mean variance 4 (2% of f), two doublings out: s^2 =
 	 * 0.05^2 + 0.02^2 + 0.2^2 */
 	s = sqrt(0.0025 + 0.0004 + 0.04);
-	sf_interval_at(&im, 100, 4, 2, &lo, &hi);
+	b = out_by(&im, 2);
+	sf_interval_at(&im, 100, 4, &b, &lo, &hi);
 	CU_ASSERT(close_to(lo, 100 * exp(-2 * s), 1e-14));
 	CU_ASSERT(close_to(hi, 100 * exp(2 * s), 1e-14));
 	/* unknown growth and mean variance count as 0 */
-	im.growth = NAN;
-	sf_interval_at(&im, 100, NAN, 5, &lo, &hi);
+	set_error(&im, 0, NAN, 0);
+	b = out_by(&im, 5);
+	sf_interval_at(&im, 100, NAN, &b, &lo, &hi);
 	CU_ASSERT(close_to(hi, 100 * exp(0.1), 1e-14));
 	/* additive: f +- t sqrt(s^2 + v + (c D f)^2) */
 	im.multiplicative = 0;
 	im.sigma = 3;
-	im.growth = 0.1;
-	sf_interval_at(&im, 50, 16, 1, &lo, &hi);
+	set_error(&im, 0, 0.1, 0);
+	b = out_by(&im, 1);
+	sf_interval_at(&im, 50, 16, &b, &lo, &hi);
 	CU_ASSERT(close_to(hi - 50, 2 * sqrt(9 + 16 + 25), 1e-14));
 	CU_ASSERT(close_to(50 - lo, 2 * sqrt(9 + 16 + 25), 1e-14));
-	sf_interval_at(&im, INFINITY, 0, 0, &lo, &hi);
+	b = out_by(&im, 0);
+	sf_interval_at(&im, INFINITY, 0, &b, &lo, &hi);
 	CU_ASSERT(isnan(lo) && isnan(hi));
 	/* the model part as a t with growth_dof degrees of freedom and a
 	 * bias: centre ln 100 + 0.05 D, quantile at Welch-Satterthwaite's
@@ -98,20 +132,41 @@ test_interval_at(void)
 	im.sigma = 0.05;
 	im.t = 2.2621571627409915; /* t(0.975, 9) */
 	im.dof = 9;
-	im.growth = 0.1;
-	im.growth_dof = 4;
-	im.bias = 0.05;
+	set_error(&im, 0.05, 0.1, 4);
 	{
 		double A = 0.04, B = 0.0025;
 		double dof = (A + B) * (A + B) / (A * A / 4 + B * B / 9);
 		double q = gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(A + B);
 
-		sf_interval_at(&im, 100, 0, 2, &lo, &hi);
+		b = out_by(&im, 2);
+		sf_interval_at(&im, 100, 0, &b, &lo, &hi);
 		CU_ASSERT(close_to(lo, 100 * exp(0.1 - q), 1e-12));
 		CU_ASSERT(close_to(hi, 100 * exp(0.1 + q), 1e-12));
 	}
+	/* each input its own error: 2 doublings along input 0 (0.1 per
+	 * doubling, dof 4) and 1 along input 1 (0.3, bias -0.1, dof 6):
+	 * variance and centre add, the dof by Welch-Satterthwaite over the
+	 * three parts */
+	im.ninputs = 2;
+	im.along[1].bias = -0.1;
+	im.along[1].growth = 0.3;
+	im.along[1].growth_dof = 6;
+	{
+		double A0 = 0.04, A1 = 0.09, B = 0.0025, A = A0 + A1;
+		double dof =
+		    (A + B) * (A + B) / (A0 * A0 / 4 + A1 * A1 / 6 + B * B / 9);
+		double q = gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(A + B);
+
+		b = out_by(&im, 2);
+		sf_interval_beyond_add(&im, 1, 1, &b);
+		CU_ASSERT_DOUBLE_EQUAL(b.distance2, 5, 1e-15);
+		sf_interval_at(&im, 100, 0, &b, &lo, &hi);
+		CU_ASSERT(close_to(lo, 100 * exp(0.1 - 0.1 - q), 1e-12));
+		CU_ASSERT(close_to(hi, 100 * exp(0.1 - 0.1 + q), 1e-12));
+	}
 	/* inside the range neither: the fit's own t */
-	sf_interval_at(&im, 100, 0, 0, &lo, &hi);
+	b = out_by(&im, 0);
+	sf_interval_at(&im, 100, 0, &b, &lo, &hi);
 	CU_ASSERT(close_to(hi, 100 * exp(im.t * 0.05), 1e-14));
 }
 
@@ -208,6 +263,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 		sf_fit_result *r = NULL;
 		sf_stats *st = NULL;
 		sf_interval_model im;
+		sf_interval_beyond at;
 		sf_error err;
 		sim s;
 		double lo, hi, y, v[2], g[2];
@@ -232,7 +288,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 			return;
 		}
 		cov->fits++;
-		cov->growth_sum += isnan(im.growth) ? 0 : im.growth;
+		cov->growth_sum += im.along[0].growth;
 		cov->prior_scale_sum += im.prior_scale;
 		/* the fitted mean's variance at p: g = (1, 1/p) */
 		for (size_t q = 0; q < 2; q++) {
@@ -249,18 +305,20 @@ simulate(double c, uint64_t seed, coverage *cov)
 						        st->cov[a * 2 + b] *
 						        g[b];
 		}
-		sf_interval_at(&im, r->theta[0] + r->theta[1] / 4, v[0], 0, &lo,
-		               &hi);
+		at = out_by(&im, 0);
+		sf_interval_at(&im, r->theta[0] + r->theta[1] / 4, v[0], &at,
+		               &lo, &hi);
 		y = truth(4, c) * exp(sf_rng_normal(&rng, 0, SIM_SIGMA));
 		cov->inside += lo <= y && y <= hi;
-		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], 1,
+		at = out_by(&im, 1);
+		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], &at,
 		               &lo, &hi);
 		y = truth(16, c) * exp(sf_rng_normal(&rng, 0, SIM_SIGMA));
 		cov->beyond += lo <= y && y <= hi;
 		cov->width_beyond += log(hi / lo);
-		im.growth = NAN;
-		im.bias = 0;
-		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], 1,
+		set_error(&im, 0, NAN, 0);
+		at = out_by(&im, 1);
+		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], &at,
 		               &lo, &hi);
 		cov->beyond_noise_only += lo <= y && y <= hi;
 		cov->width_noise_only += log(hi / lo);
@@ -372,10 +430,11 @@ test_never_zero(void)
 	    im.prior_scale,
 	    sqrt(p.scale * p.scale + pow(p.noise_weight * im.sigma, 2)), 1e-12);
 	CU_ASSERT(im.sigma > 0.01 && im.prior_scale > p.scale);
-	CU_ASSERT(im.growth >=
+	CU_ASSERT(im.along[0].growth >=
 	          im.prior_scale *
 	              sqrt(p.dof / (p.dof + (double)im.chain_cuts)));
-	CU_ASSERT(im.growth_dof > p.dof);
+	CU_ASSERT(im.along[0].growth_dof > p.dof);
+	CU_ASSERT_EQUAL(im.along[0].evidence, (double)im.chain_cuts);
 }
 
 /*
@@ -401,10 +460,11 @@ test_regime(void)
 	CU_ASSERT_EQUAL(im.regime_input, 0);
 	CU_ASSERT(upto == 6 && top > 0.3);
 	/* the centre half way to the top cut's error, within one spread */
-	CU_ASSERT(im.bias > 0 && im.bias < top);
-	CU_ASSERT(im.growth >= top - im.bias);
+	CU_ASSERT(im.along[0].bias > 0 && im.along[0].bias < top);
+	CU_ASSERT(im.along[0].growth >= top - im.along[0].bias);
 	/* the ensemble weight is the chain's evidence, not widened */
-	CU_ASSERT(im.weight > 1 / (im.bias * im.bias + im.growth * im.growth));
+	CU_ASSERT(im.weight > 1 / (im.along[0].bias * im.along[0].bias +
+	                           im.along[0].growth * im.along[0].growth));
 }
 
 int

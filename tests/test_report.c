@@ -1080,10 +1080,13 @@ test_json_interval(void)
 	    {"prediction_interval.replicate_dof", INT, 6, NULL},
 	    {"prediction_interval.dof", INT, 9, NULL},
 	    {"prediction_interval.t", REAL, 2.2621571627409915, NULL},
-	    {"prediction_interval.model_bias", REAL, 0.015625, NULL},
-	    {"prediction_interval.model_growth", REAL, 0.125, NULL},
-	    {"prediction_interval.model_growth_dof", REAL, 3.5, NULL},
-	    {"prediction_interval.model_evidence", INT, 0, NULL},
+	    {"prediction_interval.model_error[0].input", STR, 0, "p"},
+	    {"prediction_interval.model_error[0].bias", REAL, 0.015625, NULL},
+	    {"prediction_interval.model_error[0].growth", REAL, 0.125, NULL},
+	    {"prediction_interval.model_error[0].growth_dof", REAL, 3.5, NULL},
+	    {"prediction_interval.model_error[0].evidence", INT, 0, NULL},
+	    {"prediction_interval.model_error[1].input", STR, 0, "n"},
+	    {"prediction_interval.model_error[2]", ABSENT, 0, NULL},
 	    {"prediction_interval.prior.scale", REAL, 0.125, NULL},
 	    {"prediction_interval.prior.dof", REAL, 3.5, NULL},
 	    {"prediction_interval.prior.bias_weight", INT, 3, NULL},
@@ -1113,9 +1116,12 @@ test_json_interval(void)
 	im.prior.bias_weight = 3;
 	im.prior.noise_weight = 1.5;
 	im.prior_scale = 0.15625;
-	im.bias = 0.015625;
-	im.growth = 0.125;
-	im.growth_dof = 3.5;
+	im.ninputs = h.report.data->ninputs;
+	for (size_t k = 0; k <= SF_INTERVAL_INPUTS; k++) {
+		im.along[k].bias = 0.015625;
+		im.along[k].growth = 0.125;
+		im.along[k].growth_dof = 3.5;
+	}
 	im.chain_fits = 3;
 	h.report.interval = &im;
 	j = sf_report_json(&h.report);

@@ -51,70 +51,97 @@ replicate_scatter(const sf_dataset *d, int multiplicative, double *sd,
 }
 
 double
-sf_interval_distance(size_t n, const double *lo, const double *hi,
-                     const unsigned char *numeric, const double *x)
+sf_interval_doublings(double lo, double hi, double x)
 {
-	double sum = 0;
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(x))
+		return 0;
+	if (x > hi)
+		return lo > 0    ? log2(x / hi)
+		       : hi > lo ? (x - hi) / (hi - lo)
+		                 : 1;
+	if (x < lo)
+		return lo > 0 && x > 0 ? log2(lo / x)
+		       : hi > lo       ? (lo - x) / (hi - lo)
+		                       : 1;
+	return 0;
+}
 
-	for (size_t i = 0; i < n; i++) {
-		double d = 0;
+const sf_interval_along *
+sf_interval_along_of(const sf_interval_model *im, size_t j)
+{
+	return &im->along[j < im->ninputs && j < SF_INTERVAL_INPUTS
+	                      ? j
+	                      : SF_INTERVAL_INPUTS];
+}
 
-		if ((numeric != NULL && !numeric[i]) || !isfinite(lo[i]) ||
-		    !isfinite(hi[i]) || !isfinite(x[i]))
-			continue;
-		if (x[i] > hi[i])
-			d = lo[i] > 0       ? log2(x[i] / hi[i])
-			    : hi[i] > lo[i] ? (x[i] - hi[i]) / (hi[i] - lo[i])
-			                    : 1;
-		else if (x[i] < lo[i])
-			d = lo[i] > 0 && x[i] > 0 ? log2(lo[i] / x[i])
-			    : hi[i] > lo[i] ? (lo[i] - x[i]) / (hi[i] - lo[i])
-			                    : 1;
-		sum += d * d;
+void
+sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
+                       sf_interval_beyond *b)
+{
+	b->distance2 += d * d;
+	if (im != NULL && d != 0) {
+		const sf_interval_along *a = sf_interval_along_of(im, j);
+		double c = isnan(a->growth) ? 0 : a->growth, v = c * d * c * d;
+
+		b->shift += isfinite(a->bias) ? a->bias * d : 0;
+		b->var += v;
+		if (a->growth_dof > 0)
+			b->var_over_dof += v * v / a->growth_dof;
 	}
-	return sqrt(sum);
+}
+
+sf_interval_beyond
+sf_interval_beyond_at(const sf_interval_model *im, size_t n, const double *lo,
+                      const double *hi, const unsigned char *numeric,
+                      const double *x)
+{
+	sf_interval_beyond b = {0, 0, 0, 0};
+
+	for (size_t i = 0; i < n; i++)
+		if (numeric == NULL || numeric[i])
+			sf_interval_beyond_add(
+			    im, i, sf_interval_doublings(lo[i], hi[i], x[i]),
+			    &b);
+	return b;
 }
 
 int
 sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
-                  double distance, sf_interval_t *out)
+                  const sf_interval_beyond *beyond, sf_interval_t *out)
 {
-	double c = isnan(im->growth) ? 0 : im->growth;
-	double mu = isfinite(im->bias) ? im->bias * distance : 0;
 	double v = isfinite(mean_var) && mean_var > 0 ? mean_var : 0;
-	double model = c * distance, A, B;
+	double A = beyond->var, Aq = beyond->var_over_dof, B;
 
 	if (!isfinite(time) || (im->multiplicative && !(time > 0)))
 		return 0;
 	if (im->multiplicative) {
-		A = model * model;
 		B = im->sigma * im->sigma + v / (time * time);
-		out->shift = mu;
+		out->shift = beyond->shift;
 	} else {
-		A = model * fabs(time) * model * fabs(time);
+		A *= time * time;
+		Aq *= time * time * time * time;
 		B = im->sigma * im->sigma + v;
-		out->shift = mu * fabs(time);
+		out->shift = beyond->shift * fabs(time);
 	}
 	out->centre = (im->multiplicative ? log(time) : time) + out->shift;
 	out->scale = sqrt(A + B);
-	/* Welch-Satterthwaite: the model part has growth_dof degrees of
-	 * freedom, the noise and parameters the fit's dof. */
+	/* Welch-Satterthwaite: the model part has each input's growth_dof
+	 * degrees of freedom, the noise and parameters the fit's dof. */
 	out->dof = im->dof >= 1 ? im->dof : 1;
-	if (A > 0 && im->growth_dof > 0)
-		out->dof = (A + B) * (A + B) /
-		           (A * A / im->growth_dof + B * B / out->dof);
+	if (A > 0 && Aq > 0)
+		out->dof = (A + B) * (A + B) / (Aq + B * B / out->dof);
 	return 1;
 }
 
 void
 sf_interval_at(const sf_interval_model *im, double time, double mean_var,
-               double distance, double *lo, double *hi)
+               const sf_interval_beyond *beyond, double *lo, double *hi)
 {
 	sf_interval_t t;
 	double q;
 
 	*lo = *hi = NAN;
-	if (!sf_interval_shape(im, time, mean_var, distance, &t))
+	if (!sf_interval_shape(im, time, mean_var, beyond, &t))
 		return;
 	/* Inside the range (or from an older FIT.json) the fit's own t. */
 	q = t.dof == (im->dof >= 1 ? im->dof : 1)
@@ -324,8 +351,9 @@ cut_slope(const sf_dataset *d, const chain_work *w, int multiplicative,
 			continue;
 		for (size_t k = 0; k < d->ninputs; k++)
 			w->x[k] = d->inputs[k].values[i];
-		D = sf_interval_distance(d->ninputs, w->lo, w->hi, w->numeric,
-		                         w->x);
+		D = sqrt(sf_interval_beyond_at(NULL, d->ninputs, w->lo, w->hi,
+		                               w->numeric, w->x)
+		             .distance2);
 		e = signed_error(multiplicative, w->pred[i], d->output[i]);
 		if (!(D > 0) || !isfinite(e))
 			continue;
@@ -355,22 +383,22 @@ rows_hash(const size_t *rows, size_t n)
 	return h;
 }
 
-/* 1 when c holds a cut that refit on the same rows: the same evidence
+/* The cut of c that refit on the same rows, or NULL: the same evidence
  * (two inputs that move together, as Ernest's cores and data size). */
-static int
-chain_has(const chain *c, size_t ntrain, uint64_t id)
+static const cut *
+chain_find(const chain *c, size_t ntrain, uint64_t id)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (c->cuts[i].ntrain == ntrain && c->cuts[i].rows_id == id)
-			return 1;
-	return 0;
+			return &c->cuts[i];
+	return NULL;
 }
 
 /*
  * Refit on the rows where input j is at most cut_value and record the
- * cut's error per doubling on the rows beyond it.  A refit that fails, a
- * cut with too few rows on either side, or one whose rows an earlier cut
- * refit on records nothing.
+ * cut's error per doubling on the rows beyond it.  A refit that fails
+ * or a cut with too few rows on either side records nothing; one whose
+ * rows an earlier cut refit on records that cut again, along j.
  */
 static int
 chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
@@ -383,6 +411,7 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	sf_stats *st = NULL;
 	sf_error fit_err;
 	cut k = {j, rank, cut_value, 0, NAN, 0, 0, 0, 0};
+	const cut *same;
 	int rc;
 
 	for (size_t i = 0; i < d->rows; i++)
@@ -392,8 +421,18 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 		return SF_OK;
 	k.ntrain = ntrain;
 	k.rows_id = rows_hash(w->rows, ntrain);
-	if (chain_has(c, k.ntrain, k.rows_id))
-		return SF_OK;
+	k.below = cut_value > 0 ? log2(top / cut_value)
+	          : top > w->levels[0]
+	              ? (top - cut_value) / (top - w->levels[0])
+	              : 0;
+	if ((same = chain_find(c, k.ntrain, k.rows_id)) != NULL) {
+		k.slope = same->slope;
+		k.reach = same->reach;
+		k.spread = same->spread;
+		return chain_push(c, k) != SF_OK
+		           ? sf_error_set(err, SF_ENOMEM, "out of memory")
+		           : SF_OK;
+	}
 	ranges_of(d, w->rows, ntrain, w->lo, w->hi);
 	if ((rc = sf_dataset_select(d, w->rows, ntrain, &sub, err)) != SF_OK)
 		return rc;
@@ -422,10 +461,6 @@ chain_step(const sf_model *m, const sf_dataset *d, const sf_formula *f,
 	c->fits++;
 	k.slope =
 	    cut_slope(d, w, multiplicative, j, cut_value, &k.reach, &k.spread);
-	k.below = cut_value > 0 ? log2(top / cut_value)
-	          : top > w->levels[0]
-	              ? (top - cut_value) / (top - w->levels[0])
-	              : 0;
 	if (!(k.reach > 0) || !isfinite(k.slope))
 		return SF_OK;
 	for (size_t i = 0; i < d->rows; i++)
@@ -473,13 +508,18 @@ noise_var(const cut *k, double sigma)
 	return (sigma * sigma * k->reach + k->spread) / (k->reach * k->reach);
 }
 
-static void
-posterior(sf_interval_model *im, const chain *c, size_t skip)
+/*
+ * The posterior along input j (interval.h) from its cuts, the top one left
+ * out when skip_top, and the prior at im's scale.
+ */
+static sf_interval_along
+posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top)
 {
 	const sf_interval_prior *p = &im->prior;
 	const double c2 = im->prior_scale * im->prior_scale;
 	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
 	double var_a, prior_var, ss = 0, E = 0;
+	sf_interval_along out;
 
 	/* The cuts' slopes m_k against how far below the top their levels
 	 * end, b_k: m = a - beta b, by weighted least squares (weights
@@ -490,7 +530,7 @@ posterior(sf_interval_model *im, const chain *c, size_t skip)
 		const cut *k = &c->cuts[i];
 		double u;
 
-		if (k->input == skip && k->rank == 0)
+		if (k->input != j || (skip_top && k->rank == 0))
 			continue;
 		u = 1 / (noise_var(k, im->sigma) + c2);
 		S0 += u;
@@ -508,42 +548,42 @@ posterior(sf_interval_model *im, const chain *c, size_t skip)
 	/* a as an observation of the bias, whose prior is N(0, s0^2 /
 	 * kappa0). */
 	prior_var = c2 / p->bias_weight;
-	im->bias = isfinite(var_a) ? a * prior_var / (prior_var + var_a) : 0;
+	out.bias = isfinite(var_a) ? a * prior_var / (prior_var + var_a) : 0;
 	for (size_t i = 0; i < c->n; i++) {
 		const cut *k = &c->cuts[i];
 		double r;
 
-		if (k->input == skip && k->rank == 0)
+		if (k->input != j || (skip_top && k->rank == 0))
 			continue;
 		r = k->slope - (a + b * k->below);
 		r = r * r - noise_var(k, im->sigma);
 		ss += r > 0 ? r : 0;
 	}
-	im->evidence = E;
-	im->growth_dof = p->dof + E;
-	im->growth =
-	    sqrt((p->dof * c2 + ss) / im->growth_dof +
+	out.evidence = E;
+	out.growth_dof = p->dof + E;
+	out.growth =
+	    sqrt((p->dof * c2 + ss) / out.growth_dof +
 	         (isfinite(var_a) ? prior_var * var_a / (prior_var + var_a)
 	                          : prior_var));
+	return out;
 }
 
 /*
  * The regime check (interval.h): input j's top cut against the posterior
- * of every other cut and the prior.  On a change, *top gets the top cut's
+ * of its other cuts and the prior.  On a change, *top gets the top cut's
  * error per doubling.
  */
 static int
 regime_change(const sf_interval_model *im, const chain *c, size_t j,
               double *top)
 {
-	sf_interval_model others = *im;
-
 	for (size_t i = 0; i < c->n; i++) {
 		const cut *k = &c->cuts[i];
+		sf_interval_along others;
 
 		if (k->input != j || k->rank != 0)
 			continue;
-		posterior(&others, c, j);
+		others = posterior(im, c, j, 1);
 		*top = k->slope;
 		return k->slope - others.bias > 2 * others.growth;
 	}
@@ -551,51 +591,74 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j,
 }
 
 /*
- * Widen im for a regime change whose top cut erred by top per doubling:
+ * Widen a for a regime change whose top cut erred by top per doubling:
  * the model error beyond is an equal mixture of two answers, the whole
- * chain's (im's centre) and the top regime's carrying on (centre top), each
- * with im's spread; its centre is their mean and its spread adds half
+ * chain's (a's centre) and the top regime's carrying on (centre top), each
+ * with a's spread; its centre is their mean and its spread adds half
  * their distance (the mixture's variance).
  */
 static void
-widen_for_regime(sf_interval_model *im, double top)
+widen_for_regime(sf_interval_along *a, double top)
 {
-	const double half = (top - im->bias) / 2;
+	const double half = (top - a->bias) / 2;
 
-	im->bias += half;
-	im->growth = sqrt(im->growth * im->growth + half * half);
+	a->bias += half;
+	a->growth = sqrt(a->growth * a->growth + half * half);
 }
 
-/* 1 / (bias^2 + growth^2) of im's posterior. */
+/* The mean over im's numeric inputs (numeric[j]) of bias^2 + growth^2:
+ * the expected squared error per doubling beyond the range; NaN when a
+ * growth is unknown. */
 static double
-inverse_error(const sf_interval_model *im)
+mean_square_error(const sf_interval_model *im, const unsigned char *numeric)
 {
-	double b = isfinite(im->bias) ? im->bias : 0;
-	double e = b * b + im->growth * im->growth;
+	double sum = 0;
+	size_t n = 0;
 
-	return e > 0 && isfinite(e) ? 1 / e : 0;
+	for (size_t j = 0; j < im->ninputs; j++) {
+		const sf_interval_along *a = sf_interval_along_of(im, j);
+		double b = isfinite(a->bias) ? a->bias : 0;
+
+		if (numeric != NULL && !numeric[j])
+			continue;
+		sum += b * b + a->growth * a->growth;
+		n++;
+	}
+	return n > 0 ? sum / (double)n : NAN;
 }
 
 double
 sf_interval_weight(const sf_interval_model *im)
 {
-	return im->weight > 0 && isfinite(im->weight) ? im->weight
-	                                              : inverse_error(im);
+	double e;
+
+	if (im->weight > 0 && isfinite(im->weight))
+		return im->weight;
+	e = mean_square_error(im, NULL);
+	return e > 0 && isfinite(e) ? 1 / e : 0;
 }
 
-/* The error model of im and chain c, regime check included (interval.h),
- * from the prior's scale at im->prior_scale. */
-static void
-error_model(sf_interval_model *im, const chain *c, size_t top)
+/* The error model along every input of im from chain c (numeric[j]: input
+ * j is numeric), the regime check on input top included (interval.h),
+ * from the prior's scale at im->prior_scale.  Returns the weight: 1 / the
+ * mean squared error before any regime's widening. */
+static double
+error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
+            size_t top)
 {
-	double top_slope = 0;
+	double top_slope = 0, e;
 
-	posterior(im, c, SIZE_MAX);
-	if (top != SIZE_MAX && regime_change(im, c, top, &top_slope)) {
+	for (size_t j = 0; j < im->ninputs && j < SF_INTERVAL_INPUTS; j++)
+		im->along[j] = posterior(im, c, j, 0);
+	im->along[SF_INTERVAL_INPUTS] = posterior(im, c, SIZE_MAX, 0);
+	e = mean_square_error(im, numeric);
+	if (top != SIZE_MAX && top < SF_INTERVAL_INPUTS &&
+	    regime_change(im, c, top, &top_slope)) {
 		im->regime = 1;
 		im->regime_input = top;
-		widen_for_regime(im, top_slope);
+		widen_for_regime(&im->along[top], top_slope);
 	}
+	return e > 0 && isfinite(e) ? 1 / e : 0;
 }
 
 sf_interval_prior
@@ -622,13 +685,12 @@ noise_of(sf_interval_model *im, const sf_dataset *d, const sf_stats *s)
 		im->sigma = im->sigma_replicates;
 }
 
-/* The prior's scale at im's noise (interval.h): s0 = sqrt(a^2 + (r
- * sigma)^2), sigma as a share of the time (of the mean |time| of d with
- * additive errors). */
+/* im's noise sigma as a share of the time (of the mean |time| of d with
+ * additive errors); 0 when unknown. */
 static double
-prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
+noise_share(const sf_interval_model *im, const sf_dataset *d)
 {
-	double share = im->sigma, a = im->prior.scale, r;
+	double share = im->sigma;
 
 	if (!im->multiplicative) {
 		double sum = 0;
@@ -637,7 +699,17 @@ prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
 			sum += fabs(d->output[i]);
 		share = sum > 0 ? im->sigma * (double)d->rows / sum : 0;
 	}
-	r = isfinite(share) ? im->prior.noise_weight * share : 0;
+	return isfinite(share) ? share : 0;
+}
+
+/* The prior's scale at im's noise (interval.h): s0 = sqrt(a^2 + (r
+ * sigma)^2). */
+static double
+prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
+{
+	double a = im->prior.scale,
+	       r = im->prior.noise_weight * noise_share(im, d);
+
 	return sqrt(a * a + r * r);
 }
 
@@ -674,6 +746,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		                    "fitted constants");
 	noise_of(out, d, s);
 	out->prior_scale = prior_scale_at(out, d);
+	out->ninputs = d->ninputs;
 	if (chain_work_alloc(&w, d) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
@@ -705,18 +778,23 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_fits = c.fits;
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
-	/* the ensemble weight: the chain's evidence from the prior at no
-	 * noise, before any regime's widening (a hedge of the interval, not
-	 * evidence against the formula: on a-GPUBench it moved the weight to
-	 * the formulas whose top cut had not seen the slowdown) */
+	/* the ensemble weight: 1 / the expected squared error of a new run a
+	 * doubling beyond, its noise and its model error, the latter the
+	 * chain's evidence from the prior at no noise (at each formula's own
+	 * noise the prior would favour the one that follows its rows most
+	 * closely, twice) and before any regime's widening (a hedge of the
+	 * interval, not evidence against the formula: on a-GPUBench it moved
+	 * the weight to the formulas whose top cut had not seen the
+	 * slowdown) */
 	{
 		sf_interval_model shared = *out;
+		double e, v = noise_share(out, d);
 
 		shared.prior_scale = out->prior.scale;
-		posterior(&shared, &c, SIZE_MAX);
-		out->weight = inverse_error(&shared);
+		e = error_model(&shared, &c, w.numeric, SIZE_MAX);
+		out->weight = e > 0 ? 1 / (v * v + 1 / e) : 0;
 	}
-	error_model(out, &c, top);
+	error_model(out, &c, w.numeric, top);
 	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
 		const cut *k = &c.cuts[i];
 		sf_interval_cut x = {k->input, k->upto,
@@ -760,18 +838,18 @@ sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 	if ((rc = rows_mean_var(f, d, theta, cov, pred, var, err)) != SF_OK)
 		goto done;
 	for (size_t i = 0; i < n; i++) {
-		double D;
+		sf_interval_beyond b;
 
 		for (size_t j = 0; j < J; j++)
 			x[j] = d->inputs[j].values[i];
-		D = sf_interval_distance(J, rlo, rhi, numeric, x);
+		b = sf_interval_beyond_at(im, J, rlo, rhi, numeric, x);
 		if (distance != NULL)
-			distance[i] = D;
+			distance[i] = sqrt(b.distance2);
 		if (shape != NULL &&
-		    !sf_interval_shape(im, pred[i], var[i], D, &shape[i]))
+		    !sf_interval_shape(im, pred[i], var[i], &b, &shape[i]))
 			shape[i].centre = shape[i].scale = shape[i].dof =
 			    shape[i].shift = NAN;
-		sf_interval_at(im, pred[i], var[i], D, &lo[i], &hi[i]);
+		sf_interval_at(im, pred[i], var[i], &b, &lo[i], &hi[i]);
 	}
 done:
 	free(pred);

@@ -14,14 +14,19 @@
  *   parameters  the fitted constants' uncertainty: the delta method's
  *               g^T C g (stats.h), the variance of the fitted mean.
  *   model       the formula's error beyond the fitted range, which no
- *               residual shows.  Per doubling of distance D beyond the
- *               range it is a bias mu and a spread s: the error at D has
- *               centre mu D and scale s D.  D is the Euclidean norm over
- *               the numeric inputs of how far each lies outside its fitted
- *               [lo, hi] - in doublings, log2(x / hi) or log2(lo / x),
- *               when lo > 0, else in range widths - and is 0 inside.
+ *               residual shows.  Per doubling beyond the range along input
+ *               j it is a bias mu_j and a spread s_j: at a point d_j
+ *               doublings beyond along each input (log2(x / hi) or log2(lo
+ *               / x) when lo > 0, else in range widths; 0 inside) its
+ *               centre is sum_j mu_j d_j and its variance sum_j (s_j
+ *               d_j)^2.  Each input has its own because a formula may
+ *               follow one input well and another badly: in the corpus
+ *               the cuts along the worker count alone predicted the
+ *               misses beyond it far better than every input's cuts
+ *               pooled (bench/prior.py).  D, the Euclidean norm of the
+ *               d_j, is the distance the reports show.
  *
- * mu and s are never taken from the data alone: a formula that predicted
+ * mu_j and s_j are never taken from the data alone: a formula that predicted
  * its own larger levels well once may still miss the next doubling (a
  * lucky chain, or the formula chosen because its chain looked best).
  * They are the posterior of a normal-inverse-chi^2 model whose prior
@@ -44,37 +49,42 @@
  *               doubling: the least-squares slope through the origin of
  *               its predictions' errors e_i = ln(y_i / f_i) (additive
  *               errors: (y_i - f_i) / |f_i|) on their distances D_i from
- *               the cut's range.  Its weight w_k halves with each level
- *               below the input's top cut (the top cut sees the most
- *               levels and predicts at the distance an answer will), times
- *               S / (S + sigma^2 / s0^2), S = sum D_i^2, so a cut whose
- *               predictions hardly leave its range says little beyond
- *               the noise.
- *   posterior   W = sum w_k, mbar = sum w_k m_k / W, kappa = kappa0 + W,
- *               mu = W mbar / kappa, nu = nu0 + W,
- *               s^2 = (nu0 s0^2 + sum w_k (m_k - mbar)^2
- *                      + kappa0 W mbar^2 / kappa) (1 + 1 / kappa) / nu
+ *               the cut's range, and v_k, the variance of m_k that the
+ *               noise and the refit's own uncertainty explain.  A cut
+ *               whose rows an earlier cut refitted on (two inputs that
+ *               move together) is evidence along both inputs.
+ *   posterior   per input j, from its cuts alone: their slopes m_k
+ *               against how far below the input's top their levels end,
+ *               b_k, as m = a - beta b by weighted least squares (weights
+ *               1 / (v_k + s0^2), beta held near 0 by a ridge of 1 /
+ *               s0^2), a is the error per doubling the cuts point to at
+ *               the top; mu_j = a shrunk towards 0 by the prior N(0, s0^2
+ *               / kappa0); nu_j = nu0 + E (E cuts), and s_j^2 = (nu0
+ *               s0^2 + sum_k max(0, r_k^2 - v_k)) / nu_j + var(mu_j), r_k
+ *               the cuts' residuals.  An input with no cut (fewer than 3
+ *               levels) has the prior alone: mu 0, s0 and nu0.
  *
  * so the spread is never zero, and the data's evidence outweighs the
- * prior as it holds more levels.  The model part at D is a t with nu
- * degrees of freedom, centre mu D and scale s D; with the noise and
- * parameters (a t with dof degrees of freedom) the interval's quantile is
- * taken at Welch-Satterthwaite's degrees of freedom.  A positive mu (the
- * chain's runs came out slower than the formula) moves the interval up:
- * the interval is skewed, the point prediction stays the formula's.
+ * prior as it holds more levels.  The model part is a t with, per input,
+ * nu_j degrees of freedom; with the noise and parameters (a t with dof
+ * degrees of freedom) the interval's quantile is taken at
+ * Welch-Satterthwaite's degrees of freedom.  A positive mu_j (the chain's
+ * runs came out slower than the formula) moves the interval up: the
+ * interval is skewed, the point prediction stays the formula's.
  *
  * Regime change: when the top cut of the extrapolated input (the input
- * with the most levels) misses by more than twice the spread the other
+ * with the most levels) misses by more than twice the spread its other
  * cuts and the prior allow, on the slow side, the largest measured
- * levels scale worse than the formula; `regime` is set and the report
- * says so.
+ * levels scale worse than the formula; `regime` is set, the report says
+ * so and that input's error is widened (interval.c).
  *
  * Scales: with the relative, log and Huber losses errors are relative
- * (multiplicative): s and s D are fractions of the time, and the interval
- * is f exp(mu D +- q sqrt(sigma^2 + g^T C g / f^2 + (s D)^2)), never below
- * zero.  With the sse and absolute losses errors are additive: sigma is
- * in the output's unit and the interval is f (1 + mu D) +- q sqrt(sigma^2
- * + g^T C g + (s D f)^2).  Inside the range q = t(0.975, dof), as before.
+ * (multiplicative): s_j and mu_j are fractions of the time, and the interval
+ * is f exp(M +- q sqrt(sigma^2 + g^T C g / f^2 + V)), never below zero, M
+ * and V the model part's centre and variance above.  With the sse and
+ * absolute losses errors are additive: sigma is in the output's unit and
+ * the interval is f (1 + M) +- q sqrt(sigma^2 + g^T C g + V f^2).  Inside the
+ * range q = t(0.975, dof), as before.
  *
  * Ownership: an sf_interval_model is a plain value (no pointers).
  * Thread safety: sf_interval_calibrate runs fits one after another (each
@@ -113,10 +123,10 @@ typedef struct sf_interval_prior {
 	double scale, dof, bias_weight, noise_weight;
 } sf_interval_prior;
 
-#define SF_INTERVAL_PRIOR_SCALE 0.071
-#define SF_INTERVAL_PRIOR_DOF 3.000
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 2.000
-#define SF_INTERVAL_PRIOR_NOISE_WEIGHT 1.040
+#define SF_INTERVAL_PRIOR_SCALE 0.124
+#define SF_INTERVAL_PRIOR_DOF 38.459
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 10.000
+#define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.889
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
@@ -136,6 +146,19 @@ typedef struct sf_interval_cut {
 /* Cuts kept for the report, at most (the posterior uses every one). */
 enum { SF_INTERVAL_CUTS_KEPT = 32 };
 
+/* Inputs whose model error has an entry of its own: the error along any
+ * further input is the prior's alone (the entry after them). */
+enum { SF_INTERVAL_INPUTS = 16 };
+
+/* The model error per doubling beyond the range along one input. */
+typedef struct sf_interval_along {
+	double bias;       /* mu_j: its centre */
+	double growth;     /* s_j: its scale (NaN: unknown, an older file) */
+	double growth_dof; /* nu_j: its degrees of freedom (0: normal) */
+	double evidence;   /* E: the cuts along the input (0: the prior
+	                      alone) */
+} sf_interval_along;
+
 /* What a fit says about the error of a new measurement. */
 typedef struct sf_interval_model {
 	int multiplicative;      /* 1: errors relative to the time */
@@ -148,27 +171,60 @@ typedef struct sf_interval_model {
 	double t;                /* t(0.975, dof) */
 	sf_interval_prior prior; /* the prior the posterior started from */
 	double prior_scale;      /* s0 at this fit's noise (above) */
-	double bias;             /* mu: model-error centre per doubling */
-	double growth;           /* s: model-error scale per doubling */
-	double growth_dof;       /* nu: its degrees of freedom */
-	double evidence;         /* W: the chain's total weight (0: the prior
-	                            alone) */
-	size_t chain_fits;       /* refits made by the forward chain */
-	size_t chain_points;     /* their predictions beyond the range */
-	size_t chain_cuts;       /* cuts whose predictions gave evidence */
-	int regime;              /* the largest levels scale worse than
-	                            the formula (see above) */
-	double weight;           /* 1 / (bias^2 + growth^2) of the same
-	                            posterior from the prior's scale at no
-	                            noise: what an ensemble weighs the formula
-	                            by, all of its formulas from one prior (at
-	                            each one's own noise, the prior would favour
-	                            the formula that follows its rows most
-	                            closely: an in-sample choice); 0 unknown */
-	size_t regime_input;     /* which input, when regime is set */
+	size_t ninputs;          /* the data's inputs */
+	sf_interval_along along[SF_INTERVAL_INPUTS + 1]; /* per input (see
+	                            sf_interval_along_of); non-numeric inputs'
+	                            are never used */
+	size_t chain_fits;   /* refits made by the forward chain */
+	size_t chain_points; /* their predictions beyond the range */
+	size_t chain_cuts;   /* cuts whose predictions gave evidence */
+	int regime;          /* the largest levels scale worse than
+	                        the formula (see above) */
+	double weight;       /* 1 / (sigma^2 + the mean over the numeric
+	                        inputs of mu_j^2 + s_j^2), sigma as a
+	                        share of the time and the model error from
+	                        the prior's scale at no noise: a new run's
+	                        expected squared error a doubling beyond,
+	                        what an ensemble weighs the formula by (at
+	                        each formula's own noise, the prior would
+	                        favour the formula that follows its rows
+	                        most closely twice); 0 unknown */
+	size_t regime_input; /* which input, when regime is set */
 	sf_interval_cut cuts[SF_INTERVAL_CUTS_KEPT]; /* the first chain_cuts
 	                            of them (at most the array) */
 } sf_interval_model;
+
+/* The model error along input j of im: its own entry, or past
+ * SF_INTERVAL_INPUTS the prior's. */
+const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
+                                              size_t j);
+
+/* How far a point lies beyond the fitted range, as the model error sees
+ * it: the sums over inputs of mu_j d_j (shift), (s_j d_j)^2 (var) and
+ * (s_j d_j)^4 / nu_j (var_over_dof, for Welch-Satterthwaite), on the
+ * relative scale; and D^2 = sum d_j^2.  All 0 inside the range. */
+typedef struct sf_interval_beyond {
+	double shift, var, var_over_dof, distance2;
+} sf_interval_beyond;
+
+/* Add d doublings beyond the range along input j to *b. */
+void sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
+                            sf_interval_beyond *b);
+
+/*
+ * How far point x lies beyond the box [lo_i, hi_i] over n inputs (entries
+ * with numeric[i] == 0, or a non-finite range, are skipped; numeric may be
+ * NULL for all), with im's model error along each (im may be NULL: the
+ * distance alone).
+ */
+sf_interval_beyond sf_interval_beyond_at(const sf_interval_model *im, size_t n,
+                                         const double *lo, const double *hi,
+                                         const unsigned char *numeric,
+                                         const double *x);
+
+/* Doublings of x beyond [lo, hi] (in range widths when lo <= 0); 0
+ * inside, or when the range is not finite. */
+double sf_interval_doublings(double lo, double hi, double x);
 
 /*
  * The error model of fit r (with statistics s) of formula f of model m to
@@ -184,42 +240,33 @@ int sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
                           const sf_interval_prior *prior,
                           sf_interval_model *out, sf_error *err);
 
-/*
- * The distance D of point x beyond the box [lo_i, hi_i] over n inputs
- * (entries with numeric[i] == 0, or a non-finite range, are skipped;
- * numeric may be NULL for all).  0 inside.
- */
-double sf_interval_distance(size_t n, const double *lo, const double *hi,
-                            const unsigned char *numeric, const double *x);
-
 /* A new measurement's distribution at a point: a t with dof degrees of
  * freedom, centre and scale, on the log of the time (multiplicative
  * errors) or on the time.  shift is the part of centre that is the model
- * error's bias beyond the range (mu D, on the same scale; 0 inside): the
- * interval leans by it, the prediction does not. */
+ * error's bias beyond the range (sum mu_j d_j, on the same scale; 0
+ * inside): the interval leans by it, the prediction does not. */
 typedef struct sf_interval_t {
 	double centre, scale, dof, shift;
 } sf_interval_t;
 
 /*
  * The distribution of a new measurement at a point whose prediction is
- * time, whose fitted mean has variance mean_var and which lies at
- * distance D beyond the fitted range (see sf_interval_at).  Returns 1 and
- * fills *out, or 0 when time is not finite (or not positive with
- * multiplicative errors).
+ * time, whose fitted mean has variance mean_var and which lies *beyond
+ * the fitted range (see sf_interval_at).  Returns 1 and fills *out, or 0
+ * when time is not finite (or not positive with multiplicative errors).
  */
 int sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
-                      double distance, sf_interval_t *out);
+                      const sf_interval_beyond *beyond, sf_interval_t *out);
 
 /*
  * The 95% prediction interval [*lo, *hi] of a new measurement at a point
  * whose prediction is time, whose fitted mean has variance mean_var (g^T
- * C g; NaN or negative counts as 0) and which lies at distance D beyond
- * the fitted range.  A NaN growth counts as 0 (a FIT.json of an older
- * version may lack it).  NaN bounds when time is not finite.
+ * C g; NaN or negative counts as 0) and which lies *beyond the fitted
+ * range.  A NaN growth counts as 0 (a FIT.json of an older version may
+ * lack it).  NaN bounds when time is not finite.
  */
 void sf_interval_at(const sf_interval_model *im, double time, double mean_var,
-                    double distance, double *lo, double *hi);
+                    const sf_interval_beyond *beyond, double *lo, double *hi);
 
 /*
  * The 95% prediction intervals [lo_i, hi_i] of every row of d from the fit
@@ -238,9 +285,9 @@ int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 
 /*
  * The weight of a formula with error model im in an ensemble (ensemble.h):
- * im's weight, else (a FIT.json before it) 1 / (bias^2 + growth^2), its
- * inverse expected squared error per doubling beyond the range; 0 when
- * the growth is unknown.
+ * im's weight, else (a FIT.json before it) 1 / the mean over inputs of
+ * bias^2 + growth^2, its inverse expected squared error per doubling
+ * beyond the range; 0 when the growth is unknown.
  */
 double sf_interval_weight(const sf_interval_model *im);
 

@@ -172,18 +172,18 @@ print_ensemble(FILE *out, const void *arg)
 
 	fprintf(out,
 	        "ensemble of %zu formulas of %s, each weighted by the inverse "
-	        "of its\nexpected squared error per doubling beyond the "
-	        "fitted range:\n\n  %-16s %8s %9s %11s %11s\n",
+	        "of a\nnew run's expected squared error a doubling beyond "
+	        "the fitted range\n(its root, the last column):\n\n  %-16s %8s "
+	        "%9s %11s %11s\n",
 	        r->nmembers, r->members[0]->model->path, "model", "weight",
-	        "MAPE", "AICc", "per dbl.");
+	        "MAPE", "AICc", "error");
 	for (size_t i = 0; i < r->nmembers; i++) {
 		const sf_run_fit_result *m = r->members[i];
 		char growth[32] = "-";
 
-		if (m->has_interval)
-			snprintf(growth, sizeof growth, "%+.2g%% +-%.2g%%",
-			         100 * m->interval.bias,
-			         100 * m->interval.growth);
+		if (m->has_interval && sf_interval_weight(&m->interval) > 0)
+			snprintf(growth, sizeof growth, "%.2g%%",
+			         100 / sqrt(sf_interval_weight(&m->interval)));
 		fprintf(out, "  %-16.16s %8.3f %8.3g%% %11.5g %11s\n",
 		        m->model->name, r->weights[i],
 		        m->stats != NULL ? m->stats->mape : NAN,

@@ -187,7 +187,7 @@ sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 
 			mean += a->weight[i] * pt->time;
 			if (!sf_interval_shape(&fits[i]->interval, pt->time,
-			                       pt->se * pt->se, pt->distance,
+			                       pt->se * pt->se, &pt->beyond,
 			                       &c[i]) ||
 			    !(c[i].scale > 0))
 				ok &= a->weight[i] == 0;

@@ -100,10 +100,12 @@ static void
 target_interval(const sf_design_fit *f, const state *s,
                 const sf_design_point *t, double v, sf_design_gain *g)
 {
+	sf_interval_beyond b = sf_interval_beyond_at(
+	    f->error, f->ninputs, s->lo, s->hi, f->numeric, t->x);
+
 	g->mean_var = v;
-	g->distance =
-	    sf_interval_distance(f->ninputs, s->lo, s->hi, f->numeric, t->x);
-	sf_interval_at(f->error, t->time, v, g->distance, &g->lo, &g->hi);
+	g->distance = sqrt(b.distance2);
+	sf_interval_at(f->error, t->time, v, &b, &g->lo, &g->hi);
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
 }
 
@@ -119,6 +121,7 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
 	const double k = loss_scale(f, c),
 	             s2 = f->error->sigma * f->error->sigma;
 	double *gc = s->b, q, denom, vt, tc;
+	sf_interval_beyond b;
 	int use;
 
 	for (size_t j = 0; j < P; j++)
@@ -151,9 +154,11 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
 		memcpy(s->lo, s->lo2, J * sizeof *s->lo);
 		memcpy(s->hi, s->hi2, J * sizeof *s->hi);
 	}
+	b = sf_interval_beyond_at(f->error, J, s->lo2, s->hi2, f->numeric,
+	                          t->x);
 	g->mean_var = vt;
-	g->distance = sf_interval_distance(J, s->lo2, s->hi2, f->numeric, t->x);
-	sf_interval_at(f->error, t->time, vt, g->distance, &g->lo, &g->hi);
+	g->distance = sqrt(b.distance2);
+	sf_interval_at(f->error, t->time, vt, &b, &g->lo, &g->hi);
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
 }
 
@@ -465,9 +470,10 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 static void
 noise_floor(const next_work *w, sf_next *x)
 {
+	const sf_interval_beyond inside = {0, 0, 0, 0};
 	double lo, hi, ratio;
 
-	sf_interval_at(w->df.error, w->tp.time, 0, 0, &lo, &hi);
+	sf_interval_at(w->df.error, w->tp.time, 0, &inside, &lo, &hi);
 	x->noise_pct = 100 * (hi - lo) / (2 * fabs(w->tp.time));
 	ratio = x->noise_pct / x->now.halfwidth_pct;
 	x->noise_share = isfinite(ratio) ? ratio * ratio : NAN;

@@ -17,15 +17,12 @@
 #include "base/suggest.h"
 #include "base/units.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { PATH_MAX_BYTES = 384 };
 
@@ -535,21 +532,21 @@ load_dof(loader *ld, const json_t *root)
 	return SF_OK;
 }
 
-/* One number of prediction_interval: finite, at least lo (NaN allowed for
- * null when null_ok). */
+/* One number of prediction_interval (or of its part at parent): finite,
+ * at least lo (NaN allowed for null when null_ok). */
 static int
-interval_number(loader *ld, const json_t *pi, const char *key, int null_ok,
-                double lo, double *out)
+interval_number(loader *ld, const json_t *pi, const char *parent,
+                const char *key, int null_ok, double lo, double *out)
 {
 	char path[PATH_MAX_BYTES];
 	json_t *v;
 	int rc;
 
-	member_path(path, "prediction_interval", key);
+	member_path(path, parent, key);
 	v = json_object_get(pi, key);
 	if (v == NULL)
-		return fail(ld, "prediction_interval", SF_ENAME,
-		            "prediction_interval has no key '%s'", key);
+		return fail(ld, parent, SF_ENAME, "%s has no key '%s'", parent,
+		            key);
 	if ((rc = get_number(ld, v, path, null_ok, out)) != SF_OK)
 		return rc;
 	if (isnan(*out) && null_ok)
@@ -565,13 +562,76 @@ interval_number(loader *ld, const json_t *pi, const char *key, int null_ok,
  * lack: 0 when absent (no bias; growth_dof 0 keeps the old normal model
  * part). */
 static int
-optional_interval_number(loader *ld, const json_t *pi, const char *key,
-                         double lo, double *out)
+optional_interval_number(loader *ld, const json_t *pi, const char *parent,
+                         const char *key, double lo, double *out)
 {
 	*out = 0;
 	if (json_object_get(pi, key) == NULL)
 		return SF_OK;
-	return interval_number(ld, pi, key, 0, lo, out);
+	return interval_number(ld, pi, parent, key, 0, lo, out);
+}
+
+/* The model error of one input: prediction_interval.model_error[i]. */
+static int
+load_along(loader *ld, const json_t *e, size_t i)
+{
+	sf_interval_model *im = &ld->f->interval;
+	const json_t *name = json_object_get(e, "input");
+	char path[PATH_MAX_BYTES];
+	sf_interval_along a;
+	size_t j;
+	int rc;
+
+	snprintf(path, sizeof path, "prediction_interval.model_error[%zu]", i);
+	if (!json_is_object(e) || !json_is_string(name))
+		return fail(ld, path, SF_EVALUE,
+		            "%s should be an object whose \"input\" names an "
+		            "input of the fit",
+		            path);
+	j = sf_fitfile_input_find(ld->f, json_string_value(name));
+	if (j == SF_FITFILE_NONE)
+		return fail(ld, path, SF_ENAME,
+		            "%s names '%s', which is not an input of the fit",
+		            path, json_string_value(name));
+	if ((rc = interval_number(ld, e, path, "growth", 1, 0, &a.growth)) !=
+	        SF_OK ||
+	    (rc = interval_number(ld, e, path, "bias", 0, -INFINITY,
+	                          &a.bias)) != SF_OK ||
+	    (rc = interval_number(ld, e, path, "growth_dof", 0, 0,
+	                          &a.growth_dof)) != SF_OK ||
+	    (rc = interval_number(ld, e, path, "evidence", 0, 0,
+	                          &a.evidence)) != SF_OK)
+		return rc;
+	im->along[j < SF_INTERVAL_INPUTS ? j : SF_INTERVAL_INPUTS] = a;
+	return SF_OK;
+}
+
+/* The model error beyond the range along each input.  A file before
+ * model_error had one model_growth for every input, from a posterior
+ * that pooled them: the error is unknown, as the reports say. */
+static int
+load_model_error(loader *ld, const json_t *pi)
+{
+	sf_interval_model *im = &ld->f->interval;
+	const json_t *list = json_object_get(pi, "model_error"), *e;
+	const sf_interval_along unknown = {0, NAN, 0, 0};
+	size_t i;
+	int rc;
+
+	im->ninputs = ld->f->ninputs;
+	for (size_t j = 0; j <= SF_INTERVAL_INPUTS; j++)
+		im->along[j] = unknown;
+	if (list == NULL)
+		return SF_OK;
+	if (!json_is_array(list))
+		return fail(ld, "prediction_interval.model_error", SF_EVALUE,
+		            "prediction_interval.model_error should be a list");
+	json_array_foreach(list, i, e)
+	{
+		if ((rc = load_along(ld, e, i)) != SF_OK)
+			return rc;
+	}
+	return SF_OK;
 }
 
 /* The error model of a new run, for prediction intervals. */
@@ -615,18 +675,16 @@ load_interval(loader *ld, const json_t *root)
 	}
 	memset(im, 0, sizeof *im);
 	im->multiplicative = kind[0] == 'm';
-	if ((rc = interval_number(ld, pi, "sigma", 0, 0, &im->sigma)) !=
-	        SF_OK ||
-	    (rc = interval_number(ld, pi, "t", 0, 0, &im->t)) != SF_OK ||
-	    (rc = interval_number(ld, pi, "dof", 0, 0, &im->dof)) != SF_OK ||
-	    (rc = interval_number(ld, pi, "model_growth", 1, 0, &im->growth)) !=
-	        SF_OK ||
-	    (rc = optional_interval_number(ld, pi, "model_bias", -INFINITY,
-	                                   &im->bias)) != SF_OK ||
-	    (rc = optional_interval_number(ld, pi, "model_growth_dof", 0,
-	                                   &im->growth_dof)) != SF_OK ||
-	    (rc = optional_interval_number(ld, pi, "model_weight", 0,
-	                                   &im->weight)) != SF_OK)
+	if ((rc = interval_number(ld, pi, "prediction_interval", "sigma", 0, 0,
+	                          &im->sigma)) != SF_OK ||
+	    (rc = interval_number(ld, pi, "prediction_interval", "t", 0, 0,
+	                          &im->t)) != SF_OK ||
+	    (rc = interval_number(ld, pi, "prediction_interval", "dof", 0, 0,
+	                          &im->dof)) != SF_OK ||
+	    (rc = load_model_error(ld, pi)) != SF_OK ||
+	    (rc = optional_interval_number(ld, pi, "prediction_interval",
+	                                   "model_weight", 0, &im->weight)) !=
+	        SF_OK)
 		return rc;
 	if (!(im->t > 0))
 		return fail(ld, "prediction_interval.t", SF_EVALUE,
@@ -1308,9 +1366,6 @@ static int
 read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 {
 	FILE *in;
-	char *text = NULL;
-	size_t length = 0, size = 0;
-	struct stat st;
 	int rc;
 
 	*out = NULL;
@@ -1318,47 +1373,9 @@ read_fitfile(const char *path, char **out, size_t *out_length, sf_error *err)
 	/* A FIFO or a device is refused, not waited on (base/file.h). */
 	if ((rc = sf_file_fopen(path, &in, err)) != SF_OK)
 		return rc;
-	for (;;) {
-		/* A bound on memory: /dev/zero fails instead of growing
-		 * until the process is killed (scalefit(1) LIMITS). */
-		if (length > FITFILE_MAX_BYTES ||
-		    (length == 0 && fstat(fileno(in), &st) == 0 &&
-		     S_ISREG(st.st_mode) &&
-		     (uintmax_t)st.st_size > FITFILE_MAX_BYTES)) {
-			free(text);
-			fclose(in);
-			return sf_error_at(err, SF_EVALUE, path, 0, 0,
-			                   "larger than the %d MiB a fit file "
-			                   "may have",
-			                   FITFILE_MAX_BYTES >> 20);
-		}
-		if (length == size) {
-			char *grown = realloc(text, size = size * 2 + 65536);
-			if (grown == NULL) {
-				free(text);
-				fclose(in);
-				return sf_error_set(err, SF_ENOMEM,
-				                    "out of memory");
-			}
-			text = grown;
-		}
-		size_t got = fread(text + length, 1, size - length, in);
-		length += got;
-		/* JSON holds no NUL byte: the parser reports this one. */
-		if (got == 0 || memchr(text + length - got, '\0', got) != NULL)
-			break;
-	}
-	if (ferror(in)) {
-		sf_error_at(err, SF_EIO, path, 0, 0, "cannot read: %s",
-		            strerror(errno));
-		free(text);
-		fclose(in);
-		return SF_EIO;
-	}
-	fclose(in);
-	*out = text;
-	*out_length = length;
-	return SF_OK;
+	/* JSON holds no NUL byte: the parser reports the first. */
+	return sf_file_read_all(in, path, FITFILE_MAX_BYTES, "a fit file", 1,
+	                        out, out_length, err);
 }
 
 /* read_fitfile as an sf_read_fn: ctx is the path. */

@@ -30,8 +30,10 @@
  *   bootstrap.samples       [[theta_0 .. theta_P-1], ...]        optional
  *   prediction_interval     {"errors": "multiplicative" or "additive",
  *                           "sigma": s >= 0, "t": t > 0, "dof": n >= 0,
- *                           "model_growth": c >= 0 or null}, the error
- *                           model of a new run (interval.h)      optional
+ *                           "model_error": [{"input": name,
+ *                           "growth": s >= 0 or null, "bias", "growth_dof",
+ *                           "evidence"}]}, the error model of a new run
+ *                           (interval.h)                         optional
  *
  * Values that contradict what fit writes are errors (SF_EVALUE) at the
  * value: a constant outside its bounds, min > max, a covariance not

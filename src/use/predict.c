@@ -141,9 +141,8 @@ static void
 parts_of(const sf_fitfile *f, sf_predict_point *pt)
 {
 	const sf_interval_model *im = &f->interval;
-	double v = isfinite(pt->se) ? pt->se * pt->se : 0, D = pt->distance;
-	double c = isfinite(im->growth) ? im->growth : 0;
-	double mu = isfinite(im->bias) ? im->bias : 0, total;
+	double v = isfinite(pt->se) ? pt->se * pt->se : 0, total;
+	double mu = pt->beyond.shift;
 
 	for (int q = 0; q < SF_PARTS; q++)
 		pt->parts[q] = q == SF_PART_FORMULAS ? 0 : NAN;
@@ -152,7 +151,7 @@ parts_of(const sf_fitfile *f, sf_predict_point *pt)
 	pt->parts[SF_PART_NOISE] = im->sigma * im->sigma;
 	pt->parts[SF_PART_CONSTANTS] =
 	    im->multiplicative ? v / (pt->time * pt->time) : v;
-	pt->parts[SF_PART_MODEL] = (c * c + mu * mu) * D * D;
+	pt->parts[SF_PART_MODEL] = pt->beyond.var + mu * mu;
 	if (!im->multiplicative)
 		pt->parts[SF_PART_MODEL] *= pt->time * pt->time;
 	total = pt->parts[SF_PART_NOISE] + pt->parts[SF_PART_CONSTANTS] +
@@ -168,25 +167,32 @@ static void
 interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 {
 	sf_predict_point *pt = &p->points[k];
-	double sum = 0;
+	const sf_interval_model *im = f->has_interval ? &f->interval : NULL;
+	sf_interval_beyond b = {0, 0, 0, 0};
+
+	int unknown = 0;
 
 	for (size_t i = 0; i < f->ninputs; i++) {
 		const sf_fitfile_input *in = &f->inputs[i];
-		double x = p->inputs[i * p->n + k], d;
-		unsigned char numeric = 1;
 
 		if (in->levels != NULL)
 			continue;
-		d = sf_interval_distance(1, &in->lo, &in->hi, &numeric, &x);
-		sum += d * d;
+		sf_interval_beyond_add(
+		    im, i,
+		    sf_interval_doublings(in->lo, in->hi,
+		                          p->inputs[i * p->n + k]),
+		    &b);
+		unknown |=
+		    im != NULL && isnan(sf_interval_along_of(im, i)->growth);
 	}
-	pt->distance = sqrt(sum);
+	pt->beyond = b;
+	pt->distance = sqrt(b.distance2);
 	pt->pi.lo = pt->pi.hi = NAN;
 	p->interval = f->has_interval;
-	p->growth_unknown = f->has_interval && isnan(f->interval.growth);
+	p->growth_unknown = unknown;
 	if (f->has_interval)
-		sf_interval_at(&f->interval, pt->time, pt->se * pt->se,
-		               pt->distance, &pt->pi.lo, &pt->pi.hi);
+		sf_interval_at(im, pt->time, pt->se * pt->se, &pt->beyond,
+		               &pt->pi.lo, &pt->pi.hi);
 	parts_of(f, pt);
 }
 
@@ -322,7 +328,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 			const sf_fitfile *fm = f->members[m];
 
 			ok &= sf_interval_shape(&fm->interval, x->time,
-			                        x->se * x->se, x->distance,
+			                        x->se * x->se, &x->beyond,
 			                        &t[m]) ||
 			      f->weights[m] == 0;
 			mean[m].centre = x->time;
@@ -333,6 +339,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 		ensemble_parts(f, each, q, t, pt);
 		pt->se = NAN;
 		pt->distance = each[0]->points[q].distance;
+		pt->beyond = each[0]->points[q].beyond;
 		pt->boot.lo = pt->boot.hi = NAN;
 		pt->pi.lo = pt->pi.hi = pt->time = NAN;
 		if (ok)

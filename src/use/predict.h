@@ -83,9 +83,11 @@ typedef struct sf_predict_point {
 	                    (interval.h); NaN unless the fit has its error
 	                    model (sf_prediction.interval) */
 	double distance; /* beyond the fitted range (interval.h); 0 inside */
-	double parts[SF_PARTS]; /* each part's share of the new run's
-	                           variance there (summing to 1); NaN
-	                           without an interval */
+	sf_interval_beyond beyond; /* the same along each input, with the
+	                              fit's model error there */
+	double parts[SF_PARTS];    /* each part's share of the new run's
+	                              variance there (summing to 1); NaN
+	                              without an interval */
 } sf_predict_point;
 
 /* Predictions at n points. */

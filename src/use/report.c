@@ -534,6 +534,32 @@ chain_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	return a;
 }
 
+/* The model error along each numeric input (interval.h). */
+static json_t *
+model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; a != NULL && j < r->data->ninputs; j++) {
+		const sf_interval_along *e = sf_interval_along_of(im, j);
+		json_t *o;
+
+		if (r->data->inputs[j].levels != NULL)
+			continue;
+		o = json_object();
+		put(o, "input", json_string(r->data->inputs[j].name), ok);
+		put(o, "bias", sf_json_number(e->bias), ok);
+		put(o, "growth", sf_json_number(e->growth), ok);
+		put(o, "growth_dof", sf_json_number(e->growth_dof), ok);
+		put(o, "evidence", sf_json_number(e->evidence), ok);
+		if (o == NULL || json_array_append_new(a, o) != 0)
+			*ok = 0;
+	}
+	if (a == NULL)
+		*ok = 0;
+	return a;
+}
+
 /* What predict needs for a new measurement's interval (interval.h). */
 static json_t *
 interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
@@ -555,10 +581,7 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	    ok);
 	put(o, "dof", sf_json_number(im->dof), ok);
 	put(o, "t", sf_json_number(im->t), ok);
-	put(o, "model_bias", sf_json_number(im->bias), ok);
-	put(o, "model_growth", sf_json_number(im->growth), ok);
-	put(o, "model_growth_dof", sf_json_number(im->growth_dof), ok);
-	put(o, "model_evidence", sf_json_number(im->evidence), ok);
+	put(o, "model_error", model_error_json(r, im, ok), ok);
 	put(o, "model_weight", sf_json_number(im->weight), ok);
 	put(o, "prior", prior_json(im, ok), ok);
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
@@ -720,6 +743,9 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 	}
 }
 
+/* A model error's centre worth a word: half a percent per doubling. */
+#define SKEW_SHOWN 0.005
+
 /* The error model of a new measurement, in a few lines. */
 static void
 print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
@@ -729,15 +755,25 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 	        im->multiplicative ? 100 * im->sigma : im->sigma,
 	        im->multiplicative ? "%" : "",
 	        im->sigma > im->sigma_residual ? "replicate" : "residual");
-	fprintf(out, "model error beyond the fitted range %.3g%% per doubling",
-	        100 * im->growth);
-	if (fabs(im->bias) >= 0.0005)
-		fprintf(out,
-		        ", centred %+.3g%% per doubling\n    (the chain's "
-		        "runs came out %s than the formula: the interval "
-		        "is skewed %s)",
-		        100 * im->bias, im->bias > 0 ? "slower" : "faster",
-		        im->bias > 0 ? "up" : "down");
+	fprintf(out, "model error per doubling beyond the fitted range:");
+	for (size_t j = 0; j < r->data->ninputs; j++) {
+		const sf_interval_along *e = sf_interval_along_of(im, j);
+
+		if (r->data->inputs[j].levels != NULL)
+			continue;
+		fprintf(out, "\n    along %s %.3g%%", r->data->inputs[j].name,
+		        100 * e->growth);
+		if (e->evidence == 0)
+			fprintf(out, " (the prior alone: fewer than 3 levels)");
+		else if (fabs(e->bias) >= SKEW_SHOWN)
+			fprintf(
+			    out,
+			    ", centred %+.3g%% (its chain's runs came out %s "
+			    "than the formula:\n      the interval is skewed "
+			    "%s)",
+			    100 * e->bias, e->bias > 0 ? "slower" : "faster",
+			    e->bias > 0 ? "up" : "down");
+	}
 	if (im->chain_cuts > 0)
 		fprintf(out,
 		        "\n    (the corpus prior and forward chaining: %zu "

@@ -68,17 +68,25 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 	             (im->multiplicative ? 100 : 1) * im->sigma);
 	if (!im->multiplicative && n >= 0 && (size_t)n < size)
 		n += (int)sf_escape(out + n, size - (size_t)n, f->output, 0);
-	if (!isnan(im->growth) && n >= 0 && (size_t)n < size)
-		snprintf(out + n, size - (size_t)n,
-		         ", +%.3g%% per doubling beyond the fitted range",
-		         100 * im->growth);
+	for (size_t j = 0, shown = 0; j < f->ninputs; j++) {
+		const sf_interval_along *a = sf_interval_along_of(im, j);
+
+		if (f->inputs[j].levels != NULL || isnan(a->growth) || n < 0 ||
+		    (size_t)n >= size)
+			continue;
+		n += snprintf(out + n, size - (size_t)n, "%s+%.3g%% along %s",
+		              shown++ == 0 ? ", per doubling beyond the "
+		                             "fitted range "
+		                           : ", ",
+		              100 * a->growth, f->inputs[j].name);
+	}
 }
 
 void
 sf_text_new_run_line(FILE *out, const char *lead, const sf_fitfile *f,
                      int growth_unknown)
 {
-	char cell[96];
+	char cell[192];
 
 	sf_text_noise(f, cell, sizeof cell);
 	fprintf(out, "%s%s%s%s\n", lead, f->nmembers > 0 ? "" : "noise ", cell,
