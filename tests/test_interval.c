@@ -467,11 +467,95 @@ test_regime(void)
 	                           im.along[0].growth * im.along[0].growth));
 }
 
+/*
+ * Each input its own model error: a + c / p + d b fitted to 10 + 100 / p
+ * + b^2 / 20 (right in p, wrong in b: the time grows as b^2 beyond the
+ * measured b) on p = 1-8 and b = 1-16.  The cuts along b miss on the slow
+ * side and those along p do not, so the error along b is centred higher
+ * and wider than along p; pooled, both would have been the same.
+ */
+static void
+test_per_input(void)
+{
+	static const char yaml[] = "name: two\n"
+	                           "data: {file: two.csv, output: y}\n"
+	                           "inputs: {p: p, b: b}\n"
+	                           "parameters:\n"
+	                           "  a: {min: 0, max: 1000}\n"
+	                           "  c: {min: 0, max: 10000}\n"
+	                           "  d: {min: 0, max: 1000}\n"
+	                           "time: a + c / p + d * b\n";
+	static const double ps[] = {1, 2, 4, 8}, bs[] = {1, 2, 4, 8, 16};
+	char csv[8192];
+	size_t len = 0;
+	sf_rng rng;
+	sim s;
+	sf_csv_options opt;
+	sf_fit_options o;
+	sf_fit_result *r = NULL;
+	sf_stats *st = NULL;
+	sf_interval_model im;
+	sf_error err;
+
+	memset(&s, 0, sizeof s);
+	sf_rng_seed(&rng, 20261127, 11);
+	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,b,y\n");
+	for (size_t i = 0; i < 4; i++)
+		for (size_t j = 0; j < 5; j++)
+			for (size_t k = 0; k < 2; k++)
+				len += (size_t)snprintf(
+				    csv + len, sizeof csv - len,
+				    "%g,%g,%.17g\n", ps[i], bs[j],
+				    (10 + 100 / ps[i] + bs[j] * bs[j] / 20) *
+				        exp(sf_rng_normal(&rng, 0, SIM_SIGMA)));
+	sf_csv_options_init(&opt);
+	sf_fit_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_FATAL(
+	    sf_model_parse("two.yaml", yaml, strlen(yaml), &s.set, NULL, NULL,
+	                   &err) == SF_OK &&
+	    sf_table_parse(csv, len, "two.csv", &opt, &s.table, &err) ==
+	        SF_OK &&
+	    sf_dataset_bind(s.set->models[0], s.table, 1, &s.data, NULL, NULL,
+	                    &err) == SF_OK &&
+	    sf_formula_compile(s.set->models[0], s.data, &s.formula, NULL, NULL,
+	                       &err) == SF_OK &&
+	    sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r, &err) ==
+	        SF_OK &&
+	    sf_stats_compute(s.formula, s.data, r, &st, &err) == SF_OK &&
+	    sf_interval_calibrate(s.set->models[0], s.data, s.formula, &o, r,
+	                          st, NULL, &im, &err) == SF_OK);
+	printf("\n    along p: bias %+.4f growth %.4f (%g cuts); along b: bias "
+	       "%+.4f growth %.4f (%g cuts)\n",
+	       im.along[0].bias, im.along[0].growth, im.along[0].evidence,
+	       im.along[1].bias, im.along[1].growth, im.along[1].evidence);
+	CU_ASSERT(im.along[0].evidence >= 2 && im.along[1].evidence >= 2);
+	CU_ASSERT(im.along[1].bias > im.along[0].bias);
+	CU_ASSERT(im.along[1].growth > im.along[0].growth);
+	/* a doubling beyond along b: its interval leans up more than a
+	 * doubling beyond along p */
+	{
+		sf_interval_beyond bp = {0, 0, 0, 0}, bb = {0, 0, 0, 0};
+		double lo_p, hi_p, lo_b, hi_b;
+
+		sf_interval_beyond_add(&im, 0, 1, &bp);
+		sf_interval_beyond_add(&im, 1, 1, &bb);
+		sf_interval_at(&im, 100, 0, &bp, &lo_p, &hi_p);
+		sf_interval_at(&im, 100, 0, &bb, &lo_b, &hi_b);
+		CU_ASSERT(hi_b > hi_p);
+		CU_ASSERT(log(hi_b / lo_b) > log(hi_p / lo_p));
+	}
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sim_free(&s);
+}
+
 int
 main(void)
 {
 	CU_TestInfo interval_tests[] = {
 	    {"distance beyond the fitted range", test_distance},
+	    {"each input its own model error", test_per_input},
 	    {"the interval's formula", test_interval_at},
 	    {"calibrated with the right formula (1000 fits)", test_calibrated},
 	    {"wider with a missing term (1000 fits)", test_missing_term},
