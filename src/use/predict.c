@@ -169,7 +169,6 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 	sf_predict_point *pt = &p->points[k];
 	const sf_interval_model *im = f->has_interval ? &f->interval : NULL;
 	sf_interval_beyond b = {0, 0, 0, 0};
-
 	int unknown = 0;
 
 	for (size_t i = 0; i < f->ninputs; i++) {

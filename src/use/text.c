@@ -68,17 +68,21 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 	             (im->multiplicative ? 100 : 1) * im->sigma);
 	if (!im->multiplicative && n >= 0 && (size_t)n < size)
 		n += (int)sf_escape(out + n, size - (size_t)n, f->output, 0);
+	/* each input's model error, its name escaped as the output's */
 	for (size_t j = 0, shown = 0; j < f->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 
 		if (f->inputs[j].levels != NULL || isnan(a->growth) || n < 0 ||
 		    (size_t)n >= size)
 			continue;
-		n += snprintf(out + n, size - (size_t)n, "%s+%.3g%% along %s",
+		n += snprintf(out + n, size - (size_t)n, "%s+%.3g%% along ",
 		              shown++ == 0 ? ", per doubling beyond the "
 		                             "fitted range "
 		                           : ", ",
-		              100 * a->growth, f->inputs[j].name);
+		              100 * a->growth);
+		if (n >= 0 && (size_t)n < size)
+			n += (int)sf_escape(out + n, size - (size_t)n,
+			                    f->inputs[j].name, 0);
 	}
 }
 
