@@ -46,7 +46,7 @@ dataset's own left-out prior into the model files they write (fit.prior,
 scalefit-model(5)).
 
 Usage: /usr/bin/python3 bench/prior.py [--jobs N] [--save FILE | --load FILE]
-(from the built tree; about 3 minutes on two cores; --save keeps the
+(from the built tree; under a minute on two cores; --save keeps the
 evidence, --load fits from evidence saved by the same build)
 """
 
