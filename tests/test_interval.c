@@ -462,6 +462,10 @@ test_regime(void)
 	/* the centre half way to the top cut's error, within one spread */
 	CU_ASSERT(im.along[0].bias > 0 && im.along[0].bias < top);
 	CU_ASSERT(im.along[0].growth >= top - im.along[0].bias);
+	/* the top levels slowed down (contention) while the formula keeps
+	 * speeding up: the pace check holds the measured pace too */
+	CU_ASSERT(im.pace_checked && im.pace_input == 0 && im.pace_widened);
+	CU_ASSERT(im.pace_measured > 1 && im.pace_beyond < 1);
 	/* the ensemble weight is the chain's evidence, not widened */
 	CU_ASSERT(im.weight > 1 / (im.along[0].bias * im.along[0].bias +
 	                           im.along[0].growth * im.along[0].growth));

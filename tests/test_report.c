@@ -1096,6 +1096,7 @@ test_json_interval(void)
 	    {"prediction_interval.chain_points", INT, 0, NULL},
 	    {"prediction_interval.chain_cuts", INT, 0, NULL},
 	    {"prediction_interval.regime", NUL, 0, NULL},
+	    {"prediction_interval.pace", NUL, 0, NULL},
 	};
 
 	hand_open(&h);

@@ -293,7 +293,7 @@ chain_push(chain *c, cut k)
 /* Work arrays of the chain, sized for d. */
 typedef struct chain_work {
 	unsigned char *numeric;
-	size_t *rows;
+	size_t *rows, *tmp;
 	double *levels, *lo, *hi, *x, *pred, *var;
 } chain_work;
 
@@ -302,6 +302,7 @@ chain_work_free(chain_work *w)
 {
 	free(w->numeric);
 	free(w->rows);
+	free(w->tmp);
 	free(w->levels);
 	free(w->lo);
 	free(w->hi);
@@ -317,15 +318,16 @@ chain_work_alloc(chain_work *w, const sf_dataset *d)
 
 	w->numeric = malloc(J + 1);
 	w->rows = malloc((n + 1) * sizeof *w->rows);
+	w->tmp = malloc((n + 1) * sizeof *w->tmp);
 	w->levels = malloc((n + 1) * sizeof *w->levels);
 	w->lo = malloc((J + 1) * sizeof *w->lo);
 	w->hi = malloc((J + 1) * sizeof *w->hi);
 	w->x = malloc((J + 1) * sizeof *w->x);
 	w->pred = malloc((n + 1) * sizeof *w->pred);
 	w->var = malloc((n + 1) * sizeof *w->var);
-	if (w->numeric == NULL || w->rows == NULL || w->levels == NULL ||
-	    w->lo == NULL || w->hi == NULL || w->x == NULL || w->pred == NULL ||
-	    w->var == NULL)
+	if (w->numeric == NULL || w->rows == NULL || w->tmp == NULL ||
+	    w->levels == NULL || w->lo == NULL || w->hi == NULL ||
+	    w->x == NULL || w->pred == NULL || w->var == NULL)
 		return SF_ENOMEM;
 	for (size_t j = 0; j < J; j++)
 		w->numeric[j] = d->inputs[j].levels == NULL;
@@ -661,6 +663,135 @@ error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
 	return e > 0 && isfinite(e) ? 1 / e : 0;
 }
 
+/* Rows by their time, for sf_sort_indices. */
+static int
+by_time(const void *ctx, size_t a, size_t b)
+{
+	const double *y = ((const sf_dataset *)ctx)->output;
+
+	return (y[a] > y[b]) - (y[a] < y[b]);
+}
+
+/* 1 when rows a and b of d agree on every input but j. */
+static int
+same_but(const sf_dataset *d, size_t a, size_t b, size_t j)
+{
+	for (size_t k = 0; k < d->ninputs; k++)
+		if (k != j && d->inputs[k].values[a] != d->inputs[k].values[b])
+			return 0;
+	return 1;
+}
+
+/* The median-time row of d (the lower middle one) whose input j is at
+ * level and, when like is not SIZE_MAX, whose other inputs are like's;
+ * SIZE_MAX when there is none.  rows and tmp hold d->rows each. */
+static size_t
+median_time_row(const sf_dataset *d, size_t j, double level, size_t like,
+                size_t *rows, size_t *tmp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->rows; i++)
+		if (d->inputs[j].values[i] == level &&
+		    (like == SIZE_MAX || same_but(d, i, like, j)))
+			rows[n++] = i;
+	sf_sort_indices(rows, tmp, n, by_time, d);
+	return n > 0 ? rows[(n - 1) / 2] : SIZE_MAX;
+}
+
+/*
+ * The pace check along input j (interval.h) of formula f at theta: the
+ * time's factor per doubling between the median-time row of j's top value
+ * and the median row of its configuration at the next value below
+ * (*measured), and the formula's from that top row to twice its j
+ * (*beyond); both NaN when j's top values are not positive, no row of the
+ * configuration lies below, or the formula's time does not fall beyond
+ * (j does not speed the run up).  Returns SF_OK, SF_ENOMEM or a
+ * prediction's error.
+ */
+static int
+pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
+           size_t j, chain_work *w, double *measured, double *beyond,
+           sf_error *err)
+{
+	const double *x = d->inputs[j].values;
+	double top = -INFINITY, below = -INFINITY, y_top, y_below, at[2];
+	size_t row, under;
+	sf_dataset *one = NULL;
+	int rc;
+
+	*measured = *beyond = NAN;
+	for (size_t i = 0; i < d->rows; i++)
+		top = x[i] > top ? x[i] : top;
+	row = median_time_row(d, j, top, SIZE_MAX, w->rows, w->tmp);
+	if (!(top > 0) || row == SIZE_MAX)
+		return SF_OK;
+	for (size_t i = 0; i < d->rows; i++)
+		if (x[i] < top && x[i] > below && same_but(d, i, row, j))
+			below = x[i];
+	if (!(below > 0))
+		return SF_OK;
+	under = median_time_row(d, j, below, row, w->rows, w->tmp);
+	y_top = d->output[row];
+	y_below = d->output[under];
+	if (!(y_top > 0) || !(y_below > 0))
+		return SF_OK;
+	if ((rc = sf_dataset_select(d, &row, 1, &one, err)) != SF_OK)
+		return rc;
+	rc = rows_mean_var(f, one, theta, NULL, &at[0], NULL, err);
+	one->inputs[j].values[0] = 2 * top;
+	if (rc == SF_OK)
+		rc = rows_mean_var(f, one, theta, NULL, &at[1], NULL, err);
+	sf_dataset_free(one);
+	if (rc != SF_OK)
+		return rc;
+	if (at[0] > 0 && at[1] < at[0]) {
+		*measured = pow(y_top / y_below, 1 / log2(top / below));
+		*beyond = at[1] / at[0];
+	}
+	return SF_OK;
+}
+
+/*
+ * The pace check of every numeric input of d (interval.h): each whose
+ * formula speeds up beyond its range by more than the measured pace allows
+ * is widened; im's pace_* tell of the input with the largest gap.
+ */
+static int
+check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
+           const double *theta, chain_work *w, sf_error *err)
+{
+	double worst = -INFINITY;
+
+	im->pace_checked = im->pace_widened = 0;
+	im->pace_measured = im->pace_beyond = NAN;
+	for (size_t j = 0; j < d->ninputs && j < SF_INTERVAL_INPUTS; j++) {
+		double measured, beyond, gap;
+		int rc;
+
+		if (!w->numeric[j])
+			continue;
+		if ((rc = pace_along(f, d, theta, j, w, &measured, &beyond,
+		                     err)) != SF_OK)
+			return rc;
+		if (!isfinite(measured) || !(beyond > 0))
+			continue;
+		gap = log(measured / beyond);
+		if (beyond < measured - SF_INTERVAL_PACE_SLACK)
+			widen_for_regime(&im->along[j], gap);
+		if (gap > worst) {
+			worst = gap;
+			im->pace_checked = 1;
+			im->pace_input = j;
+			im->pace_measured = measured;
+			im->pace_beyond = beyond;
+			im->pace_widened =
+			    beyond < measured - SF_INTERVAL_PACE_SLACK;
+		}
+	}
+	return SF_OK;
+}
+
 sf_interval_prior
 sf_interval_prior_default(void)
 {
@@ -795,6 +926,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		out->weight = e > 0 ? 1 / (v * v + 1 / e) : 0;
 	}
 	error_model(out, &c, w.numeric, top);
+	rc = check_pace(out, f, d, r->theta, &w, err);
 	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
 		const cut *k = &c.cuts[i];
 		sf_interval_cut x = {k->input, k->upto,

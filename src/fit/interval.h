@@ -82,6 +82,20 @@
  * levels scale worse than the formula; `regime` is set, the report says
  * so and that input's error is widened (interval.c).
  *
+ * Pace: along an input that speeds the run up (the formula's time falls
+ * beyond the range), data-parallel training has diminishing returns: a
+ * doubling beyond the range gains at most what the last measured one did
+ * (with non-negative terms, a / p + b + c p^k and the like, ln t is convex
+ * in ln p).  When the formula's time falls faster over the doubling
+ * beyond the top than the measurements did over the one below it (its
+ * factor per doubling lower by more than SF_INTERVAL_PACE_SLACK, at the
+ * top level's median-time row against the row of its configuration at
+ * the level below, whose time may even be lower: contention), the measured
+ * pace carrying on is an answer the interval must hold: that input's
+ * error is widened as for a regime change, to an equal mixture of the
+ * posterior and an error of ln(measured / formula factor) per doubling,
+ * and the report says so (`pace_*`).
+ *
  * Scales: with the relative, log and Huber losses errors are relative
  * (multiplicative): s_j and mu_j are fractions of the time, and the interval
  * is f exp(M +- q sqrt(sigma^2 + g^T C g / f^2 + V)), never below zero, M
@@ -112,6 +126,10 @@ enum { SF_INTERVAL_CUTS = 8 };
 /* Values of an input closer than this (a ratio above 1, or a share of its
  * range) are one level of it for the forward chain. */
 #define SF_INTERVAL_LEVEL_GAP 0.1
+
+/* How much lower than the measured time factor per doubling the
+ * formula's beyond the range may be before the pace check widens. */
+#define SF_INTERVAL_PACE_SLACK 0.05
 
 /* The 95% level. */
 #define SF_INTERVAL_LEVEL 0.95
@@ -179,21 +197,26 @@ typedef struct sf_interval_model {
 	sf_interval_along along[SF_INTERVAL_INPUTS + 1]; /* per input (see
 	                            sf_interval_along_of); non-numeric inputs'
 	                            are never used */
-	size_t chain_fits;   /* refits made by the forward chain */
-	size_t chain_points; /* their predictions beyond the range */
-	size_t chain_cuts;   /* cuts whose predictions gave evidence */
-	int regime;          /* the largest levels scale worse than
-	                        the formula (see above) */
-	double weight;       /* 1 / (sigma^2 + the mean over the numeric
-	                        inputs of mu_j^2 + s_j^2), sigma as a
-	                        share of the time and the model error from
-	                        the prior's scale at no noise: a new run's
-	                        expected squared error a doubling beyond,
-	                        what an ensemble weighs the formula by (at
-	                        each formula's own noise, the prior would
-	                        favour the formula that follows its rows
-	                        most closely twice); 0 unknown */
-	size_t regime_input; /* which input, when regime is set */
+	size_t chain_fits;    /* refits made by the forward chain */
+	size_t chain_points;  /* their predictions beyond the range */
+	size_t chain_cuts;    /* cuts whose predictions gave evidence */
+	int regime;           /* the largest levels scale worse than
+	                         the formula (see above) */
+	double weight;        /* 1 / (sigma^2 + the mean over the numeric
+	                         inputs of mu_j^2 + s_j^2), sigma as a
+	                         share of the time and the model error from
+	                         the prior's scale at no noise: a new run's
+	                         expected squared error a doubling beyond,
+	                         what an ensemble weighs the formula by (at
+	                         each formula's own noise, the prior would
+	                         favour the formula that follows its rows
+	                         most closely twice); 0 unknown */
+	size_t regime_input;  /* which input, when regime is set */
+	int pace_checked;     /* an input's pace could be checked: */
+	size_t pace_input;    /* the one with the largest gap */
+	double pace_measured; /* its top levels' time factor per doubling */
+	double pace_beyond;   /* the formula's over the doubling beyond */
+	int pace_widened;     /* beyond is faster than measured: widened */
 	sf_interval_cut cuts[SF_INTERVAL_CUTS_KEPT]; /* the first chain_cuts
 	                            of them (at most the array) */
 } sf_interval_model;

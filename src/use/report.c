@@ -560,6 +560,22 @@ model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	return a;
 }
 
+/* The pace check (interval.h), or null when no input could be checked. */
+static json_t *
+pace_json(const sf_report *r, const sf_interval_model *im, int *ok)
+{
+	json_t *o;
+
+	if (!im->pace_checked || im->pace_input >= r->data->ninputs)
+		return json_null();
+	o = json_object();
+	put(o, "input", json_string(r->data->inputs[im->pace_input].name), ok);
+	put(o, "measured", sf_json_number(im->pace_measured), ok);
+	put(o, "beyond", sf_json_number(im->pace_beyond), ok);
+	put(o, "widened", json_boolean(im->pace_widened), ok);
+	return o;
+}
+
 /* What predict needs for a new measurement's interval (interval.h). */
 static json_t *
 interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
@@ -592,6 +608,7 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	    im->regime ? json_string(r->data->inputs[im->regime_input].name)
 	               : json_null(),
 	    ok);
+	put(o, "pace", pace_json(r, im, ok), ok);
 	return o;
 }
 
@@ -788,6 +805,16 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 		        "worse than the formula;\n    beyond them the interval "
 		        "is wide on purpose\n",
 		        r->data->inputs[im->regime_input].name);
+	if (im->pace_checked && im->pace_widened &&
+	    im->pace_input < r->data->ninputs)
+		fprintf(
+		    out,
+		    "  warning: beyond the fitted range of %s the formula "
+		    "speeds up more than its\n    largest measured levels "
+		    "did (x%.3g per doubling against x%.3g measured);\n"
+		    "    the interval holds the measured pace carrying on\n",
+		    r->data->inputs[im->pace_input].name, im->pace_beyond,
+		    im->pace_measured);
 }
 
 /* The table of parameters: value, standard error, 95% interval, bounds. */
