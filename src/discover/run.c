@@ -83,15 +83,6 @@ score_given(const sf_problem *given, size_t ngiven,
 	return rc;
 }
 
-/* Rows by their time, for sf_sort_indices. */
-static int
-by_output(const void *ctx, size_t a, size_t b)
-{
-	const double *y = ((const sf_dataset *)ctx)->output;
-
-	return (y[a] > y[b]) - (y[a] < y[b]);
-}
-
 /* Candidate c's prediction at row of d with input x at value at: the sum
  * of its terms, each with its fitted constants.  Returns SF_OK or the
  * expression's error. */
@@ -121,17 +112,6 @@ predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
 	return rc;
 }
 
-/* Whether training row i is row's configuration but for input x. */
-static int
-same_but(const sf_dataset *d, size_t i, size_t row, size_t x)
-{
-	for (size_t j = 0; j < d->ninputs; j++)
-		if (j != x &&
-		    d->inputs[j].values[i] != d->inputs[j].values[row])
-			return 0;
-	return 1;
-}
-
 /* The training row of level l of g's chain whose time is the median
  * there (the lower of two middle ones), among the rows of row like's
  * configuration but for input x when like is not SIZE_MAX: SF_OK and
@@ -151,10 +131,10 @@ median_row(const sf_grammar *g, size_t l, size_t like, size_t x, size_t *row,
 	for (size_t i = 0; i < n; i++) {
 		size_t r = ch->row[first + i];
 
-		if (like == SIZE_MAX || same_but(g->d, r, like, x))
+		if (like == SIZE_MAX || sf_dataset_same_but(g->d, r, like, x))
 			idx[k++] = r;
 	}
-	sf_sort_indices(idx, idx + k, k, by_output, g->d);
+	sf_sort_indices(idx, idx + k, k, sf_dataset_by_output, g->d);
 	if (k > 0)
 		*row = idx[(k - 1) / 2];
 	free(idx);

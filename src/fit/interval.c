@@ -593,16 +593,15 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j,
 }
 
 /*
- * Widen a for a regime change whose top cut erred by top per doubling:
- * the model error beyond is an equal mixture of two answers, the whole
- * chain's (a's centre) and the top regime's carrying on (centre top), each
- * with a's spread; its centre is their mean and its spread adds half
- * their distance (the mixture's variance).
+ * Widen a towards another answer, an error of other per doubling (a
+ * regime change's top cut, the measured pace): the model error beyond is
+ * an equal mixture of the two, each with a's spread; its centre is their
+ * mean and its spread adds half their distance (the mixture's variance).
  */
 static void
-widen_for_regime(sf_interval_along *a, double top)
+widen_towards(sf_interval_along *a, double other)
 {
-	const double half = (top - a->bias) / 2;
+	const double half = (other - a->bias) / 2;
 
 	a->bias += half;
 	a->growth = sqrt(a->growth * a->growth + half * half);
@@ -642,44 +641,25 @@ sf_interval_weight(const sf_interval_model *im)
 
 /* The error model along every input of im from chain c (numeric[j]: input
  * j is numeric), the regime check on input top included (interval.h),
- * from the prior's scale at im->prior_scale.  Returns the weight: 1 / the
- * mean squared error before any regime's widening. */
+ * from the prior's scale at im->prior_scale.  Returns the mean over the
+ * numeric inputs of bias^2 + growth^2 before any regime's widening. */
 static double
 error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
             size_t top)
 {
-	double top_slope = 0, e;
+	double top_slope = 0, mse;
 
 	for (size_t j = 0; j < im->ninputs && j < SF_INTERVAL_INPUTS; j++)
 		im->along[j] = posterior(im, c, j, 0);
 	im->along[SF_INTERVAL_INPUTS] = posterior(im, c, SIZE_MAX, 0);
-	e = mean_square_error(im, numeric);
+	mse = mean_square_error(im, numeric);
 	if (top != SIZE_MAX && top < SF_INTERVAL_INPUTS &&
 	    regime_change(im, c, top, &top_slope)) {
 		im->regime = 1;
 		im->regime_input = top;
-		widen_for_regime(&im->along[top], top_slope);
+		widen_towards(&im->along[top], top_slope);
 	}
-	return e > 0 && isfinite(e) ? 1 / e : 0;
-}
-
-/* Rows by their time, for sf_sort_indices. */
-static int
-by_time(const void *ctx, size_t a, size_t b)
-{
-	const double *y = ((const sf_dataset *)ctx)->output;
-
-	return (y[a] > y[b]) - (y[a] < y[b]);
-}
-
-/* 1 when rows a and b of d agree on every input but j. */
-static int
-same_but(const sf_dataset *d, size_t a, size_t b, size_t j)
-{
-	for (size_t k = 0; k < d->ninputs; k++)
-		if (k != j && d->inputs[k].values[a] != d->inputs[k].values[b])
-			return 0;
-	return 1;
+	return mse;
 }
 
 /* The median-time row of d (the lower middle one) whose input j is at
@@ -693,9 +673,9 @@ median_time_row(const sf_dataset *d, size_t j, double level, size_t like,
 
 	for (size_t i = 0; i < d->rows; i++)
 		if (d->inputs[j].values[i] == level &&
-		    (like == SIZE_MAX || same_but(d, i, like, j)))
+		    (like == SIZE_MAX || sf_dataset_same_but(d, i, like, j)))
 			rows[n++] = i;
-	sf_sort_indices(rows, tmp, n, by_time, d);
+	sf_sort_indices(rows, tmp, n, sf_dataset_by_output, d);
 	return n > 0 ? rows[(n - 1) / 2] : SIZE_MAX;
 }
 
@@ -727,7 +707,8 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 	if (!(top > 0) || row == SIZE_MAX)
 		return SF_OK;
 	for (size_t i = 0; i < d->rows; i++)
-		if (x[i] < top && x[i] > below && same_but(d, i, row, j))
+		if (x[i] < top && x[i] > below &&
+		    sf_dataset_same_but(d, i, row, j))
 			below = x[i];
 	if (!(below > 0))
 		return SF_OK;
@@ -778,7 +759,7 @@ check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
 			continue;
 		gap = log(measured / beyond);
 		if (beyond < measured - SF_INTERVAL_PACE_SLACK)
-			widen_for_regime(&im->along[j], gap);
+			widen_towards(&im->along[j], gap);
 		if (gap > worst) {
 			worst = gap;
 			im->pace_checked = 1;
@@ -919,11 +900,12 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	 * slowdown) */
 	{
 		sf_interval_model shared = *out;
-		double e, v = noise_share(out, d);
+		double v = noise_share(out, d), mse;
 
 		shared.prior_scale = out->prior.scale;
-		e = error_model(&shared, &c, w.numeric, SIZE_MAX);
-		out->weight = e > 0 ? 1 / (v * v + 1 / e) : 0;
+		mse = error_model(&shared, &c, w.numeric, SIZE_MAX);
+		out->weight =
+		    isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;
 	}
 	error_model(out, &c, w.numeric, top);
 	rc = check_pace(out, f, d, r->theta, &w, err);

@@ -1182,3 +1182,20 @@ oom:
 	sf_dataset_free(s);
 	return sf_error_set(err, SF_ENOMEM, "out of memory");
 }
+
+int
+sf_dataset_same_but(const sf_dataset *d, size_t a, size_t b, size_t j)
+{
+	for (size_t k = 0; k < d->ninputs; k++)
+		if (k != j && d->inputs[k].values[a] != d->inputs[k].values[b])
+			return 0;
+	return 1;
+}
+
+int
+sf_dataset_by_output(const void *ctx, size_t a, size_t b)
+{
+	const double *y = ((const sf_dataset *)ctx)->output;
+
+	return (y[a] > y[b]) - (y[a] < y[b]);
+}

@@ -166,4 +166,10 @@ int sf_dataset_replicate_split(const sf_dataset *d, sf_dataset_split *out);
 void sf_dataset_repetitions(const sf_dataset *d, size_t *repeated,
                             size_t *max_count, double *median_cv);
 
+/* 1 when rows a and b of d agree on every input but input j. */
+int sf_dataset_same_but(const sf_dataset *d, size_t a, size_t b, size_t j);
+
+/* Rows of d (ctx) by their time, for sf_sort_indices (base/sort.h). */
+int sf_dataset_by_output(const void *ctx, size_t a, size_t b);
+
 #endif /* SF_DATASET_H */
