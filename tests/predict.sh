@@ -361,27 +361,27 @@ expect 2 "whole and >= 1 for workers" "next --over fractional workers" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=0.5:8
 expect 2 "no prediction_interval: refit it" "next on an older fit file" \
 	-- next "$data/ddp.json" --target p=64,b=16,n=256000,model=rnn --over p=1:32
-sed 's/"errors": "multiplicative"/"errors": "sideways"/' "$work/ddp-now.json" >"$work/bad-pi.json"
-expect 2 'bad-pi.json:[0-9]*:[0-9]*: .*prediction_interval.errors should be "multiplicative" or "additive", not "sideways"' \
-	"a bad error model is refused with its place" \
-	-- predict "$work/bad-pi.json" --at p=8,b=16,n=256000
-sed 's/"sigma": [0-9.e-]*/"sigma": -1/' "$work/ddp-now.json" >"$work/bad-sigma.json"
-expect 2 'prediction_interval.sigma should be a finite number >= 0, not -1' \
-	"a negative noise is refused" \
-	-- predict "$work/bad-sigma.json" --at p=8,b=16,n=256000
-
-sed 's/"growth": [0-9.e-]*/"growth": -0.5/' "$work/ddp-now.json" >"$work/bad-growth.json"
-expect 2 'bad-growth.json:[0-9]*:[0-9]*: .*prediction_interval.model_error\[0\].growth should be a finite number >= 0, not -0.5' \
-	"a negative model error is refused with its place" \
-	-- predict "$work/bad-growth.json" --at p=8,b=16,n=256000
-sed '/"model_error"/,/"model_weight"/s/"input": "p"/"input": "gpus"/' "$work/ddp-now.json" >"$work/bad-along.json"
-expect 2 "model_error\[0\] names 'gpus', which is not an input of the fit" \
-	"a model error along an unknown input is refused" \
-	-- predict "$work/bad-along.json" --at p=8,b=16,n=256000
-sed 's/"model_error": \[/"model_error": 3, "was": [/' "$work/ddp-now.json" >"$work/bad-list.json"
-expect 2 "prediction_interval.model_error should be a list" \
-	"a model error that is not a list is refused" \
-	-- predict "$work/bad-list.json" --at p=8,b=16,n=256000
+# refused_edit SED NAME PATTERN WHAT: ddp-now.json edited by SED into
+# NAME.json is refused by predict with PATTERN.
+refused_edit() {
+	sed "$1" "$work/ddp-now.json" >"$work/$2.json"
+	expect 2 "$3" "$4" -- predict "$work/$2.json" --at p=8,b=16,n=256000
+}
+refused_edit 's/"errors": "multiplicative"/"errors": "sideways"/' bad-pi \
+	'bad-pi.json:[0-9]*:[0-9]*: .*prediction_interval.errors should be "multiplicative" or "additive", not "sideways"' \
+	"a bad error model is refused with its place"
+refused_edit 's/"sigma": [0-9.e-]*/"sigma": -1/' bad-sigma \
+	'prediction_interval.sigma should be a finite number >= 0, not -1' \
+	"a negative noise is refused"
+refused_edit 's/"growth": [0-9.e-]*/"growth": -0.5/' bad-growth \
+	'bad-growth.json:[0-9]*:[0-9]*: .*prediction_interval.model_error\[0\].growth should be a finite number >= 0, not -0.5' \
+	"a negative model error is refused with its place"
+refused_edit '/"model_error"/,/"model_weight"/s/"input": "p"/"input": "gpus"/' bad-along \
+	"model_error\[0\] names 'gpus', which is not an input of the fit" \
+	"a model error along an unknown input is refused"
+refused_edit 's/"model_error": \[/"model_error": 3, "was": [/' bad-list \
+	"prediction_interval.model_error should be a list" \
+	"a model error that is not a list is refused"
 # A FIT.json before model_error (one model_growth for every input): its
 # model error is unknown, and predict says so.
 sed 's/"model_error"/"model_growth": 0.1, "was"/' "$work/ddp-now.json" >"$work/old-pi.json"

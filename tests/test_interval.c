@@ -203,31 +203,14 @@ sim_free(sim *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* One simulated dataset from the truth with multiplicative noise, and the
- * model a + b / p bound to it. */
+/* The model yaml bound to the CSV text csv (len bytes) and compiled into
+ * *s.  Returns 0, or -1 (s freed) saying why. */
 static int
-sim_open(sim *s, sf_rng *rng, double c)
+sim_parse(sim *s, const char *yaml, const char *csv, size_t len)
 {
-	static const char yaml[] = "name: sim\n"
-	                           "data: {file: sim.csv, output: y}\n"
-	                           "inputs: {p: p}\n"
-	                           "parameters:\n"
-	                           "  a: {min: 0, max: 1000}\n"
-	                           "  b: {min: 0, max: 10000}\n"
-	                           "time: a + b / p\n";
-	char csv[4096];
-	size_t len = 0;
 	sf_csv_options opt;
 	sf_error err;
 
-	memset(s, 0, sizeof *s);
-	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,y\n");
-	for (size_t l = 0; l < SIM_LEVELS; l++)
-		for (size_t r = 0; r < SIM_REPS; r++)
-			len += (size_t)snprintf(
-			    csv + len, sizeof csv - len, "%g,%.17g\n", sim_p[l],
-			    truth(sim_p[l], c) *
-			        exp(sf_rng_normal(rng, 0, SIM_SIGMA)));
 	sf_csv_options_init(&opt);
 	if (sf_model_parse("sim.yaml", yaml, strlen(yaml), &s->set, NULL, NULL,
 	                   &err) != SF_OK ||
@@ -242,6 +225,55 @@ sim_open(sim *s, sf_rng *rng, double c)
 		return -1;
 	}
 	return 0;
+}
+
+/* s's model fitted (one thread) into *r, its statistics into *st and its
+ * error model into *im.  Returns 0, or -1 (the caller frees *r and *st,
+ * which may be NULL). */
+static int
+sim_calibrate(const sim *s, sf_fit_result **r, sf_stats **st,
+              sf_interval_model *im)
+{
+	sf_fit_options o;
+	sf_error err;
+
+	*r = NULL;
+	*st = NULL;
+	sf_fit_options_init(&o);
+	o.threads = 1;
+	if (sf_tune_fit(s->set->models[0], s->data, s->formula, &o, r, &err) ==
+	        SF_OK &&
+	    sf_stats_compute(s->formula, s->data, *r, st, &err) == SF_OK &&
+	    sf_interval_calibrate(s->set->models[0], s->data, s->formula, &o,
+	                          *r, *st, NULL, im, &err) == SF_OK)
+		return 0;
+	return -1;
+}
+
+/* One simulated dataset from the truth with multiplicative noise, and the
+ * model a + b / p bound to it. */
+static int
+sim_open(sim *s, sf_rng *rng, double c)
+{
+	static const char yaml[] = "name: sim\n"
+	                           "data: {file: sim.csv, output: y}\n"
+	                           "inputs: {p: p}\n"
+	                           "parameters:\n"
+	                           "  a: {min: 0, max: 1000}\n"
+	                           "  b: {min: 0, max: 10000}\n"
+	                           "time: a + b / p\n";
+	char csv[4096];
+	size_t len = 0;
+
+	memset(s, 0, sizeof *s);
+	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,y\n");
+	for (size_t l = 0; l < SIM_LEVELS; l++)
+		for (size_t r = 0; r < SIM_REPS; r++)
+			len += (size_t)snprintf(
+			    csv + len, sizeof csv - len, "%g,%.17g\n", sim_p[l],
+			    truth(sim_p[l], c) *
+			        exp(sf_rng_normal(rng, 0, SIM_SIGMA)));
+	return sim_parse(s, yaml, csv, len);
 }
 
 /* Coverage counts of one simulated fit's intervals at p = 4 (inside) and
@@ -259,12 +291,10 @@ simulate(double c, uint64_t seed, coverage *cov)
 	memset(cov, 0, sizeof *cov);
 	sf_rng_seed(&rng, seed, 7);
 	for (size_t k = 0; k < SIM_FITS; k++) {
-		sf_fit_options o;
-		sf_fit_result *r = NULL;
-		sf_stats *st = NULL;
+		sf_fit_result *r;
+		sf_stats *st;
 		sf_interval_model im;
 		sf_interval_beyond at;
-		sf_error err;
 		sim s;
 		double lo, hi, y, v[2], g[2];
 
@@ -272,15 +302,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 			CU_FAIL("simulated data did not load");
 			return;
 		}
-		sf_fit_options_init(&o);
-		o.threads = 1;
-		if (sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r,
-		                &err) != SF_OK ||
-		    sf_stats_compute(s.formula, s.data, r, &st, &err) !=
-		        SF_OK ||
-		    sf_interval_calibrate(s.set->models[0], s.data, s.formula,
-		                          &o, r, st, NULL, &im,
-		                          &err) != SF_OK) {
+		if (sim_calibrate(&s, &r, &st, &im) != 0) {
 			CU_FAIL("a simulated fit failed");
 			sf_stats_free(st);
 			sf_fit_result_free(r);
@@ -388,23 +410,14 @@ one_error_model(double c, uint64_t seq, sf_interval_model *im)
 {
 	sf_rng rng;
 	sim s;
-	sf_fit_options o;
-	sf_fit_result *r = NULL;
-	sf_stats *st = NULL;
-	sf_error err;
-	int rc = -1;
+	sf_fit_result *r;
+	sf_stats *st;
+	int rc;
 
 	sf_rng_seed(&rng, 20261127, seq);
 	if (sim_open(&s, &rng, c) != 0)
 		return -1;
-	sf_fit_options_init(&o);
-	o.threads = 1;
-	if (sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r, &err) ==
-	        SF_OK &&
-	    sf_stats_compute(s.formula, s.data, r, &st, &err) == SF_OK &&
-	    sf_interval_calibrate(s.set->models[0], s.data, s.formula, &o, r,
-	                          st, NULL, im, &err) == SF_OK)
-		rc = 0;
+	rc = sim_calibrate(&s, &r, &st, im);
 	sf_stats_free(st);
 	sf_fit_result_free(r);
 	sim_free(&s);
@@ -494,12 +507,9 @@ test_per_input(void)
 	size_t len = 0;
 	sf_rng rng;
 	sim s;
-	sf_csv_options opt;
-	sf_fit_options o;
-	sf_fit_result *r = NULL;
-	sf_stats *st = NULL;
+	sf_fit_result *r;
+	sf_stats *st;
 	sf_interval_model im;
-	sf_error err;
 
 	memset(&s, 0, sizeof s);
 	sf_rng_seed(&rng, 20261127, 11);
@@ -512,23 +522,8 @@ test_per_input(void)
 				    "%g,%g,%.17g\n", ps[i], bs[j],
 				    (10 + 100 / ps[i] + bs[j] * bs[j] / 20) *
 				        exp(sf_rng_normal(&rng, 0, SIM_SIGMA)));
-	sf_csv_options_init(&opt);
-	sf_fit_options_init(&o);
-	o.threads = 1;
-	CU_ASSERT_FATAL(
-	    sf_model_parse("two.yaml", yaml, strlen(yaml), &s.set, NULL, NULL,
-	                   &err) == SF_OK &&
-	    sf_table_parse(csv, len, "two.csv", &opt, &s.table, &err) ==
-	        SF_OK &&
-	    sf_dataset_bind(s.set->models[0], s.table, 1, &s.data, NULL, NULL,
-	                    &err) == SF_OK &&
-	    sf_formula_compile(s.set->models[0], s.data, &s.formula, NULL, NULL,
-	                       &err) == SF_OK &&
-	    sf_tune_fit(s.set->models[0], s.data, s.formula, &o, &r, &err) ==
-	        SF_OK &&
-	    sf_stats_compute(s.formula, s.data, r, &st, &err) == SF_OK &&
-	    sf_interval_calibrate(s.set->models[0], s.data, s.formula, &o, r,
-	                          st, NULL, &im, &err) == SF_OK);
+	CU_ASSERT_FATAL(sim_parse(&s, yaml, csv, len) == 0);
+	CU_ASSERT_FATAL(sim_calibrate(&s, &r, &st, &im) == 0);
 	printf("\n    along p: bias %+.4f growth %.4f (%g cuts); along b: bias "
 	       "%+.4f growth %.4f (%g cuts)\n",
 	       im.along[0].bias, im.along[0].growth, im.along[0].evidence,
