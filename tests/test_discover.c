@@ -147,10 +147,12 @@ check_shapes(const char *block, const char *csv, const char *const *want,
 /*
  * The shapes of small grids, by hand.  With exponents -1, 1 and log
  * powers 0, 1, one factor: p gives 1/p, log2(p)/p, p, p log2(p) and the
- * communication shapes p - 1, (p - 1)/p, (p - 1)/p^2, of which p - 1 is p
- * shifted (the same formulas with the constant) and goes; b gives the
- * same four powers.  Without the count only the workers' factors; with it
- * the count alone, times a p factor or a b factor.
+ * communication shapes p - 1, (p - 1)/p, (p - 1)/p^2; p - 1 is p shifted
+ * down, which with a start-up >= 0 is not the same formulas (t0 + c (p -
+ * 1) may need t0 < c as t0 + c p), so both stay; b gives the same four
+ * powers.  Without the count only the workers' factors; with it the count
+ * alone, times a p factor or a b factor - none a cost per step that falls
+ * with p (n / p is the same per step, n / p^2 would fall).
  */
 static void
 test_grammar(void)
@@ -160,6 +162,7 @@ test_grammar(void)
 	    "log2(p) / p",
 	    "p",
 	    "p * log2(p)",
+	    "(p - 1)",
 	    "(p - 1) / p",
 	    "(p - 1) / p^2",
 	    "n",
@@ -175,17 +178,30 @@ test_grammar(void)
 	    "n * b",
 	    "n * b * log2(b)",
 	};
-	/* b takes two values: b^0.5, b and b^2 are one shape, 1/b another
-	 * (decreasing); exponents as the language reads them back. */
-	static const char *const two_b[] = {"1 / b", "b"};
+	/* b takes two values: b^0.5 is 3.3 + 0.073 b, the same formulas as
+	 * b's; b^2 is 96 b - 2048, whose formulas b's cannot write with a
+	 * start-up >= 0, so it stays; 1/b is another (decreasing); exponents
+	 * as the language reads them back. */
+	static const char *const two_b[] = {"1 / b", "b", "b^2"};
+	/* With the count, n / p^2 would cost less per step as workers join
+	 * and is no shape; 1 / p^2 without the count is a cost per run and
+	 * stays. */
+	static const char *const monotone[] = {
+	    "1 / p^2",     "1 / p",           "p",
+	    "(p - 1)",     "(p - 1) / p",     "(p - 1) / p^2",
+	    "n",           "n / p",           "n * p",
+	    "n * (p - 1)", "n * (p - 1) / p", "n * (p - 1) / p^2",
+	};
 	static const char *const fractions[] = {
 	    "1 / p^(1/2)", "p^(1/3)", "p^(1/4)", "p^(3/2)", "1 / p^0.3",
 	};
 	/* A fixed data set: n / (p b) is not whole, so the whole steps S
 	 * come in, times the b and p factors that make a per-step cost: b,
-	 * p and the communication shapes, not p log2(p) or b log2(b). */
+	 * p and the communication shapes that do not fall with p, not
+	 * p log2(p), b log2(b) or (p - 1) / p^2. */
 	static const char *const steps[] = {
 	    "p",
+	    "(p - 1)",
 	    "(p - 1) / p",
 	    "p * log2(p)",
 	    "(p - 1) / p^2",
@@ -202,7 +218,6 @@ test_grammar(void)
 	    "ceil(n / (p * b)) * (p - 1)",
 	    "ceil(n / (p * b)) * (p - 1) / p",
 	    "ceil(n / (p * b)) * b",
-	    "ceil(n / (p * b)) * (p - 1) / p^2",
 	};
 	static const char *const steps_csv = "p,b,n,y\n"
 	                                     "1,16,100,10\n"
@@ -230,7 +245,10 @@ test_grammar(void)
 	             steps_csv, steps, sizeof steps / sizeof *steps);
 	check_shapes("discover: {exponents: [1], logs: [0, 1], factors: 1, "
 	             "batch: none}\n",
-	             steps_csv, steps, 12);
+	             steps_csv, steps, 13);
+	check_shapes("discover: {inputs: [p], exponents: [-2, -1, 1], logs: "
+	             "[0], factors: 1}\n",
+	             grammar_csv, monotone, sizeof monotone / sizeof *monotone);
 	check_shapes("discover: {inputs: [p], count: none, workers: none, "
 	             "exponents: [-0.5, 0.3333333333333333, 0.25, 1.5, -0.3], "
 	             "logs: [0]}\n",
@@ -642,6 +660,45 @@ static void
 test_recovery_steps(void)
 {
 	CU_ASSERT_TRUE(recover_all(step_truths, NSTEPS, 2000, 1) >= NSTEPS - 1);
+}
+
+/*
+ * Twins: where b takes two values, b and b^2 both stay in the grammar (b^2
+ * is 96 b - 2048, which b cannot write with a start-up >= 0), but when
+ * both fits have a start-up >= 0 they fit the rows exactly alike: the
+ * board shows the simpler, b, alone.
+ */
+static void
+test_twins(void)
+{
+	static const char yaml[] = "data: {output: y}\n"
+	                           "inputs: {p: p, b: b}\n"
+	                           "discover: {count: none, inputs: [b], "
+	                           "exponents: [1, 2], logs: [0], "
+	                           "max_terms: 1, overlap: false}\n";
+	static const char csv[] = "p,b,y\n"
+	                          "1,32,3.62\n1,64,5.17\n"
+	                          "2,32,3.58\n2,64,5.25\n"
+	                          "4,32,3.61\n4,64,5.19\n"
+	                          "8,32,3.63\n8,64,5.21\n";
+	sf_discover_options o;
+	sf_discover_result *r;
+	size_t with_b = 0;
+	fixture fx;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv), 0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	for (size_t i = 0; i < r->nboard; i++) {
+		with_b += r->board[i].k == 2;
+		CU_ASSERT_PTR_NULL(strstr(r->board[i].formula, "b^2"));
+	}
+	CU_ASSERT_EQUAL(with_b, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->board[r->winner].formula, "* b"));
+	sf_discover_result_free(r);
+	fixture_close(&fx);
 }
 
 /* The same board, bit for bit, on 1 and 3 threads. */
@@ -1301,6 +1358,7 @@ main(void)
 	     test_search_stops},
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
+	    {"twins: one of two formulas that fit alike", test_twins},
 	    {"the same board on 1 and 3 threads", test_threads},
 	    {"the winner's model file and its refit", test_model_file},
 	    {"hostile names and texts: the model file reads back",

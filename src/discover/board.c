@@ -444,6 +444,33 @@ on_board(const sf_discover_result *r, const char *formula)
 	return 0;
 }
 
+/* a and b alike to the normal equations' rounding (two twins' fits
+ * solve differently scaled Gram matrices: they differ near 1e-8). */
+static int
+close_to(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 * (fabs(a) + fabs(b)) + 1e-300;
+}
+
+/* 1 when a discovered formula of r's board fits the training rows exactly
+ * as c does, with as many constants: a twin (t0 + c (p - 1) and t0' + c
+ * p, or b and b^2 where b takes two values, when both fits have a
+ * start-up >= 0), the same answer on the rows and their folds, whose
+ * simpler self is shown. */
+static int
+twin_on_board(const sf_discover_result *r, const sf_discover_candidate *c)
+{
+	for (size_t q = 0; q < r->nboard; q++) {
+		const sf_discover_candidate *o = &r->board[q];
+
+		if (o->model == NULL && o->k == c->k &&
+		    close_to(o->score, c->score) &&
+		    close_to(o->aicc, c->aicc) && close_to(o->mape, c->mape))
+			return 1;
+	}
+	return 0;
+}
+
 /* The board entry of x, if it has one: a given formula, moved over, or
  * one of the top discovered ones (*shown so far), once: an exponent
  * fitted from two grid values is one formula reached two ways.  Returns
@@ -463,7 +490,7 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 			sf_board_candidate_free(c);
 			return -1;
 		}
-		if (on_board(r, c->formula)) {
+		if (on_board(r, c->formula) || twin_on_board(r, c)) {
 			sf_board_candidate_free(c);
 			memset(c, 0, sizeof *c);
 			return 0;

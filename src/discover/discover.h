@@ -65,10 +65,14 @@
  * exponent variants, are scored the same way.
  * A formula with a term whose constant is 0 on all rows, or an overlap
  * whose one side never wins, is its simpler self and is not chosen.  Shapes are
- * kept once: one whose column is an increasing affine map of a simpler one's on
- * the training rows (b^2 and b where b takes two values) gives the same
- * formulas, the start-up being in every one.  With a count, a term without it
- * is a per-run cost and may use the workers only.
+ * kept once: one whose column is c + d times a simpler one's on the
+ * training rows, c >= 0 and d > 0 (b^0.5 and b where b takes two values),
+ * gives the same formulas, the start-up (>= 0) taking c; with c < 0 (b^2,
+ * p - 1) both stay, and a formula that fits the rows exactly as a simpler
+ * one does (its twin) is left off the board.  With a count, a term without
+ * it is a per-run cost and may use the workers only, and a term with it
+ * (or its whole steps) may not cost less per step as workers join (n / p^2
+ * is no shape: grammar.h).
  *
  * Determinism: formulas are fitted in parallel (OpenMP), each by one
  * thread with its own workspace, and chosen serially in a fixed order with

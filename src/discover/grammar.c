@@ -149,9 +149,10 @@ shape_column(const sf_grammar *g, const sf_setup *st, const sf_shape *s,
 }
 
 /* A hash of a column up to an affine map a + b v, b > 0: every formula
- * has the start-up constant, so two such columns give the same formulas
- * (b^x is a + b' b when b takes two values).  *center and *scale make
- * (v - center) * scale the column compared. */
+ * has the start-up constant, so two such columns may give the same
+ * formulas (b^x is a + b' b when b takes two values; same_column says
+ * when they do).  *center and *scale make (v - center) * scale the column
+ * compared. */
 static uint64_t
 column_signature(const double *v, size_t rows, double *center, double *scale)
 {
@@ -173,14 +174,21 @@ column_signature(const double *v, size_t rows, double *center, double *scale)
 	return h;
 }
 
+/* 1 when column b is c + d a for columns a with c >= 0 and d > 0 (each
+ * as column_signature normalised it): a formula's term d' b is then
+ * d' d a plus d' c >= 0 that the start-up takes, so a's formulas are
+ * b's.  With c < 0 they are not, the start-up being >= 0 (b, with the
+ * batch at 32 or 64, is 32 log2(b) - 128), and both are kept. */
 static int
 same_column(const double *a, double ca, double sa, const double *b, double cb,
             double sb, size_t rows)
 {
+	double c = cb - ca * sa / sb;
+
 	for (size_t r = 0; r < rows; r++)
 		if (fabs((a[r] - ca) * sa - (b[r] - cb) * sb) > 1e-8)
 			return 0;
-	return 1;
+	return c >= -1e-9 * fabs(cb);
 }
 
 /* The factors each input the grammar uses contributes: input i's are
@@ -329,6 +337,39 @@ shape_allowed(const sf_setup *st, const size_t *pick, size_t np, int count,
 	return np > 0 && (st->count < 0 || (np == 1 && workers));
 }
 
+/* The least exponent i a workers factor p^i log2(p)^j (comm: (p - 1) p^i)
+ * of a term may have; -INFINITY when the physics says nothing.  A run of
+ * data-parallel training takes steps = n / (p b) (or the whole steps),
+ * and a cost per step does not fall as workers join: each computes its
+ * own batch, and an exchange does not shrink.  A term of the steps costs
+ * f(p) per step, so f must not fall in p >= 1; a term n f(p) costs
+ * p b f(p) per step, so p f(p) must not (n / p^2 would be a superlinear
+ * speed-up).  A term without the count may be a cost per run that does
+ * fall (a fixed evaluation shared by the workers), and without a count
+ * a row may be a step or a whole run: nothing is pruned there. */
+double
+sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f, int count,
+                          int steps)
+{
+	double least;
+
+	if (f->input != st->workers || st->count < 0 || !count)
+		return -INFINITY;
+	least = steps ? 0 : -1;
+	return f->kind == SF_FACTOR_COMM ? least - 1 : least;
+}
+
+/* 1 when every factor of s has at least its least exponent. */
+static int
+shape_monotone(const sf_setup *st, const sf_shape *s)
+{
+	for (int q = 0; q < s->nfactors; q++)
+		if (s->f[q].i <
+		    sf_grammar_least_exponent(st, &s->f[q], s->count, s->steps))
+			return 0;
+	return 1;
+}
+
 /* The shapes of the lists fl in the order of enumeration - subsets of the
  * inputs (at most st->factors of them), the product of their lists,
  * without and with the count, or (steps) with the steps - into out from
@@ -354,10 +395,16 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
 		     count++) {
 			if (!shape_allowed(st, pick, np, count, steps))
 				continue;
-			for (size_t c = 0; c < combos; c++, n++)
+			for (size_t c = 0; c < combos; c++) {
+				sf_shape sh =
+				    shape_of(fl, pick, np, count, steps, c, n);
+
+				if (!shape_monotone(st, &sh))
+					continue;
 				if (out != NULL)
-					out[n] = shape_of(fl, pick, np, count,
-					                  steps, c, n);
+					out[n] = sh;
+				n++;
+			}
 		}
 	}
 	return n;

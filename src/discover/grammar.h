@@ -16,10 +16,13 @@
  * training row (else S is n / (p b), which the count's shapes write).
  * Shapes are ordered by how complicated they read (factor costs, the
  * count, the steps' rounding), then by their place in the enumeration, and
- * kept once: a shape whose column is an increasing affine map of a simpler
- * one's on the training rows (b^2 and b where b takes two values) gives
- * the same formulas, the start-up being in every one, and so is left
- * out.
+ * kept once: a shape whose column is c + d times a simpler one's on the
+ * training rows, c >= 0 and d > 0 (b^0.5 and b where b takes two values),
+ * gives the same formulas, the start-up (>= 0) taking c, and so is left
+ * out; with c < 0 (b^2, p - 1) it is not.  With a count, no shape costs
+ * less per step as workers join (sf_grammar_least_exponent): in
+ * data-parallel training each worker computes its own batch and an
+ * exchange does not shrink.
  *
  * The grammar also holds what every fit needs: the rows' outputs and
  * weights (the relative loss's 1 / y^2, times the data's weights), each
@@ -102,6 +105,14 @@ void sf_grammar_free(sf_grammar *g);
 void sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
                    const sf_shape *s, int named, const char *name,
                    const char *coefficient);
+
+/* The least exponent i that factor f (x^i log2(x)^j, or (x - 1) x^i) of
+ * a shape may have, the count (count) or its whole steps (steps too)
+ * multiplying it or not: a workers factor's cost per step must not fall
+ * as workers join (grammar.c); -INFINITY for any other input, a term
+ * without the count, and without a count. */
+double sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f,
+                                 int count, int steps);
 
 /* What a shape says its term is: growing with the workers (a power or
  * log of p, p - 1) is communication; a count split over the workers is

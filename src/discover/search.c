@@ -663,6 +663,7 @@ add_exponents(sf_search *s, size_t base)
 			const double *x =
 			    g->x + (size_t)sh->f[q].input * g->rows;
 			int positive = 1;
+			double least;
 
 			for (size_t r = 0; r < g->rows; r++)
 				positive &= x[r] > 0;
@@ -670,8 +671,11 @@ add_exponents(sf_search *s, size_t base)
 			    e.k + 1 > g->min_configs ||
 			    sf_setup_stop(s->st, s->n) != 0)
 				continue;
+			least = sf_grammar_least_exponent(s->st, &sh->f[q],
+			                                  sh->count, sh->steps);
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,
-			                (size_t)q, sh->f[q].i - 0.5,
+			                (size_t)q,
+			                fmax(sh->f[q].i - 0.5, least),
 			                sh->f[q].i + 0.5) != 0)
 				return -1;
 		}
