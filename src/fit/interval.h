@@ -23,9 +23,9 @@
  *               follow one input well and another badly (a-GPUBench's
  *               formulas in the CPU threads, not in the GPUs); in the
  *               corpus the worker count's own cuts give its misses a far
- *               higher likelihood than every input's pooled, and as good
- *               an interval score (bench/prior.py).  D, the Euclidean
- *               norm of the d_j, is the distance the reports show.
+ *               higher likelihood than every input's pooled, and a better
+ *               interval score (1.46 against 1.54, bench/prior.py).  D, the
+ * Euclidean norm of the d_j, is the distance the reports show.
  *
  * mu_j and s_j are never taken from the data alone: a formula that predicted
  * its own larger levels well once may still miss the next doubling (a
@@ -145,10 +145,10 @@ typedef struct sf_interval_prior {
 	double scale, dof, bias_weight, noise_weight;
 } sf_interval_prior;
 
-#define SF_INTERVAL_PRIOR_SCALE 0.124
-#define SF_INTERVAL_PRIOR_DOF 38.459
-#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 10.000
-#define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.889
+#define SF_INTERVAL_PRIOR_SCALE 0.123
+#define SF_INTERVAL_PRIOR_DOF 49.938
+#define SF_INTERVAL_PRIOR_BIAS_WEIGHT 7.000
+#define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.861
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
