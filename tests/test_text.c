@@ -119,6 +119,25 @@ test_grow(void)
 	free(a);
 }
 
+/* Lower case: cut to the room, NUL-terminated, in place too; bytes
+ * beyond ASCII kept. */
+static void
+test_lower(void)
+{
+	char out[8], in_place[] = "GPU_Count";
+
+	CU_ASSERT_EQUAL(sf_text_lower("Batch_Size", out, sizeof out), 7);
+	CU_ASSERT_STRING_EQUAL(out, "batch_s");
+	CU_ASSERT_EQUAL(sf_text_lower("", out, sizeof out), 0);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	CU_ASSERT_EQUAL(sf_text_lower("ABC", out, 1), 0);
+	CU_ASSERT_STRING_EQUAL(out, "");
+	CU_ASSERT_EQUAL(sf_text_lower("N\xc3\x9c", out, sizeof out), 3);
+	CU_ASSERT_STRING_EQUAL(out, "n\xc3\x9c");
+	CU_ASSERT_EQUAL(sf_text_lower(in_place, in_place, sizeof in_place), 9);
+	CU_ASSERT_STRING_EQUAL(in_place, "gpu_count");
+}
+
 int
 main(void)
 {
@@ -127,6 +146,7 @@ main(void)
 	    {"growth", test_growth},
 	    {"empty, NUL bytes, failure, dup", test_edges},
 	    {"a doubling array", test_grow},
+	    {"lower case", test_lower},
 	    CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

@@ -4,6 +4,7 @@
  */
 #include "base/text.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,17 @@ sf_text_free(sf_text *t)
 		return;
 	free(t->data);
 	memset(t, 0, sizeof *t);
+}
+
+size_t
+sf_text_lower(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; s[n] != '\0' && n + 1 < size; n++)
+		out[n] = (char)tolower((unsigned char)s[n]);
+	out[n] = '\0';
+	return n;
 }
 
 char *

@@ -67,4 +67,9 @@ void sf_text_free(sf_text *t);
 /* A malloc'd copy of s, or NULL when out of memory. */
 char *sf_text_dup(const char *s);
 
+/* The first size - 1 bytes of s (size >= 1) in ASCII lower case into out,
+ * NUL-terminated (out may be s): what names are matched in, case-blind.
+ * Returns the bytes written without the NUL. */
+size_t sf_text_lower(const char *s, char *out, size_t size);
+
 #endif /* SF_TEXT_H */

@@ -375,12 +375,9 @@ sf_term_kind_guess(const char *name)
 	    {"startup", SF_TERM_OVERHEAD},
 	};
 	char lower[64];
-	size_t i;
 
-	for (i = 0; name[i] != '\0' && i + 1 < sizeof lower; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[i] = '\0';
-	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+	sf_text_lower(name, lower, sizeof lower);
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (strncmp(lower, words[i].word, strlen(words[i].word)) == 0)
 			return words[i].kind;
 	return SF_TERM_OTHER;

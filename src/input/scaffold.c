@@ -25,22 +25,9 @@ has(const char *lower, const char *word)
 	return strstr(lower, word) != NULL;
 }
 
-/* A column name's first LOWER_MAX - 1 bytes in lower case, what the
- * guesses match words in: their length. */
+/* The bytes of a column name the guesses match words in, lower-cased
+ * (sf_text_lower). */
 enum { LOWER_MAX = 128 };
-
-static size_t
-lower_name(const char *name, char lower[LOWER_MAX])
-{
-	size_t n = strlen(name);
-
-	if (n >= LOWER_MAX)
-		n = LOWER_MAX - 1;
-	for (size_t i = 0; i < n; i++)
-		lower[i] = (char)tolower((unsigned char)name[i]);
-	lower[n] = '\0';
-	return n;
-}
 
 sf_scaffold_role
 sf_scaffold_role_of(const char *name)
@@ -51,7 +38,7 @@ sf_scaffold_role_of(const char *name)
 	static const char *const counts[] = {"samples", "images", "tokens",
 	                                     "examples"};
 	char lower[LOWER_MAX];
-	size_t n = lower_name(name, lower);
+	size_t n = sf_text_lower(name, lower, sizeof lower);
 
 	/* a rate is none of them: images_per_sec, throughput */
 	if (has(lower, "per_s") || has(lower, "per_min") || has(lower, "/s") ||
@@ -97,7 +84,7 @@ worker_rank(const char *name)
 {
 	char lower[LOWER_MAX];
 
-	lower_name(name, lower);
+	sf_text_lower(name, lower, sizeof lower);
 	return has(lower, "node") && !has(lower, "worker") &&
 	       !has(lower, "gpu");
 }
@@ -259,7 +246,8 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 	if (g->output != SF_CSV_NONE) {
 		char lower[LOWER_MAX];
 
-		lower_name(sf_table_column_name(t, g->output), lower);
+		sf_text_lower(sf_table_column_name(t, g->output), lower,
+		              sizeof lower);
 		/* the time of one step: no count of the data processed */
 		if (has(lower, "step") || has(lower, "iter")) {
 			g->per_step = 1;

@@ -369,8 +369,8 @@ group_files(const sf_groups *gs, const char *dir, char **files, sf_error *err)
 				rc = SF_ENOMEM;
 				break;
 			}
-			for (char *c = folded[i]; *c != '\0'; c++)
-				*c = (char)tolower((unsigned char)*c);
+			sf_text_lower(folded[i], folded[i],
+			              strlen(folded[i]) + 1);
 			rc = sf_names_add(&seen, folded[i], i, &existing);
 		}
 		sf_text_free(&name);
