@@ -24,8 +24,9 @@
  *               formulas in the CPU threads, not in the GPUs); in the
  *               corpus the worker count's own cuts give its misses a far
  *               higher likelihood than every input's pooled, and a better
- *               interval score (1.46 against 1.54, bench/prior.py).  D, the
- * Euclidean norm of the d_j, is the distance the reports show.
+ *               interval score (1.46 against 1.54, bench/prior.py).
+ *               D, the Euclidean norm of the d_j, is the distance the
+ *               reports show.
  *
  * mu_j and s_j are never taken from the data alone: a formula that predicted
  * its own larger levels well once may still miss the next doubling (a
