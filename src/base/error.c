@@ -35,6 +35,7 @@ sf_error_set(sf_error *e, int code, const char *fmt, ...)
 	if (e == NULL)
 		return code;
 	e->code = code;
+	e->name[0] = '\0';
 	va_start(ap, fmt);
 	error_vmessage(e, fmt, ap);
 	va_end(ap);
@@ -55,6 +56,7 @@ sf_error_at(sf_error *e, int code, const char *file, int line, int column,
 	e->column = column;
 	e->source[0] = '\0';
 	e->source_column = 0;
+	e->name[0] = '\0';
 	va_start(ap, fmt);
 	error_vmessage(e, fmt, ap);
 	va_end(ap);

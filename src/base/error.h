@@ -36,7 +36,8 @@ typedef enum sf_status {
 enum {
 	SF_ERROR_FILE_MAX = 512,    /* bytes kept of a file name */
 	SF_ERROR_MESSAGE_MAX = 512, /* bytes kept of a message */
-	SF_ERROR_SOURCE_MAX = 160   /* bytes kept of the offending line */
+	SF_ERROR_SOURCE_MAX = 160,  /* bytes kept of the offending line */
+	SF_ERROR_NAME_MAX = 128     /* bytes kept of an unknown name */
 };
 
 /*
@@ -44,7 +45,9 @@ enum {
  * such position" (a whole-file error has line 0, a whole-line error column
  * 0).  column counts bytes of the source line.  source holds (part of) the
  * offending line and source_column the caret's 1-based position in it, or 0
- * when no line was quoted.
+ * when no line was quoted.  name is the name an expression used that its
+ * scope does not know (SF_ENAME, "unknown name 'X'"), for callers that say
+ * so in the data's terms (no such column); "" for every other error.
  */
 typedef struct sf_error {
 	int code;
@@ -54,6 +57,7 @@ typedef struct sf_error {
 	char file[SF_ERROR_FILE_MAX];
 	char message[SF_ERROR_MESSAGE_MAX];
 	char source[SF_ERROR_SOURCE_MAX];
+	char name[SF_ERROR_NAME_MAX];
 } sf_error;
 
 /* Reset e to "no error".  Accepts NULL. */

@@ -601,8 +601,11 @@ resolve_name(resolver *r, int k)
 		                   "'%s' is a function; call it as %s(...)",
 		                   name, name);
 	suggest_name(r, name, hint, sizeof hint);
-	return sf_error_at(r->err, SF_ENAME, NULL, 1, node_column(r, k),
-	                   "unknown name '%s'%s", name, hint);
+	sf_error_at(r->err, SF_ENAME, NULL, 1, node_column(r, k),
+	            "unknown name '%s'%s", name, hint);
+	if (r->err != NULL)
+		snprintf(r->err->name, sizeof r->err->name, "%s", name);
+	return SF_ENAME;
 }
 
 /* The code a string literal gets against text input e: its index among

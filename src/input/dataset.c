@@ -91,7 +91,7 @@ list_columns(const sf_table *t, char *buf, size_t size)
 }
 
 /*
- * err is the engine's "unknown name 'X'" for the model text at: the data
+ * err is the engine's unknown name (err->name) for the model text at: the data
  * has no such column.  Say so from the data's side, with the table's
  * columns and the nearest of them; the position stays where the name is
  * used (the model file, or the command-line option the text came from).
@@ -100,15 +100,12 @@ static void
 no_such_column(const sf_model *m, const sf_table *t, const sf_model_text *at,
                sf_error *err)
 {
-	char name[100], columns[256], input_note[256] = "";
-	const char *names[256], *near, *q = strchr(err->message, '\''), *e;
+	char name[SF_ERROR_NAME_MAX], columns[256], input_note[256] = "";
+	const char *names[256], *near;
 	size_t ncols = sf_table_columns(t), n = 0;
 
-	if (q == NULL || (e = strchr(q + 1, '\'')) == NULL) {
-		sf_model_locate(m, at, err);
-		return;
-	}
-	snprintf(name, sizeof name, "%.*s", (int)(e - q - 1), q + 1);
+	/* the message below replaces the record's, name with it */
+	snprintf(name, sizeof name, "%s", err->name);
 	for (size_t c = 0; c < ncols && n < 256; c++)
 		names[n++] = sf_table_column_name(t, c);
 	near = sf_suggest_nearest(name, names, n);
@@ -170,8 +167,7 @@ evaluate(const sf_model *m, const sf_table *t, const column_scope *cs,
 
 	if (rc == SF_ETYPE && err != NULL)
 		explain_text_column(cs->table, at->text, err);
-	if (rc == SF_ENAME && err != NULL &&
-	    strncmp(err->message, "unknown name '", 14) == 0)
+	if (rc == SF_ENAME && err != NULL && err->name[0] != '\0')
 		no_such_column(m, t, at, err);
 	else if (rc != SF_OK && rc != SF_ENOMEM)
 		sf_model_locate(m, at, err);
@@ -286,22 +282,31 @@ text_column(const sf_table *t, const char *text)
 }
 
 /*
- * Fill out with the model text at over every row.  A text that is exactly
- * the name of a numeric column takes that column as it is, so columns
- * whose names are not identifiers ("time (s)", "batch-size") can still be
- * an output, a weight or an input whole; anything else is an expression.
+ * 1 when text is exactly the name of a numeric column of t, whose values
+ * are then copied into out: columns whose names are not identifiers
+ * ("time (s)", "batch-size") can still be an output, a weight or an input
+ * whole.  0 when it is an expression to evaluate.
  */
+static int
+copy_named_column(const sf_table *t, const char *text, double *out)
+{
+	size_t col = sf_dataset_named_column(t, text);
+
+	if (col == SF_CSV_NONE || sf_table_column_kind(t, col) == SF_CSV_TEXT)
+		return 0;
+	memcpy(out, sf_table_column_values(t, col),
+	       sf_table_rows(t) * sizeof *out);
+	return 1;
+}
+
+/* Fill out with the model text at over every row: a numeric column named
+ * whole, or an expression. */
 static int
 evaluate_or_copy(const sf_model *m, const sf_table *t, const column_scope *cs,
                  const sf_model_text *at, double *out, sf_error *err)
 {
-	size_t col = sf_dataset_named_column(t, at->text);
-
-	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
-		memcpy(out, sf_table_column_values(t, col),
-		       sf_table_rows(t) * sizeof *out);
+	if (copy_named_column(t, at->text, out))
 		return SF_OK;
-	}
 	return evaluate(m, t, cs, at, out, err);
 }
 
@@ -606,11 +611,11 @@ table_values_free(table_values *v, size_t ninputs)
 enum { MISSING_MAX = 8 };
 
 typedef struct missing {
-	const sf_model_text *at; /* the text naming it */
-	char name[64];           /* the column it names */
-	int column;              /* of the name in the text (1-based) */
-	char what[80];           /* "input p", "the output", "where:" */
-	char fix[160];           /* "--input p=workers" */
+	const sf_model_text *at;      /* the text naming it */
+	char name[SF_ERROR_NAME_MAX]; /* the column it names */
+	int column;                   /* of the name in the text (1-based) */
+	char what[80];                /* "input p", "the output", "where:" */
+	char fix[160];                /* "--input p=workers" */
 } missing;
 
 /* Whether text at (compiled, not evaluated) names a column t lacks: its
@@ -619,21 +624,19 @@ static int
 lacks_column(const sf_table *t, const column_scope *cs, const sf_model_text *at,
              missing *x)
 {
-	const char *q;
 	double none = 0;
 	sf_error e;
 
+	sf_error_clear(&e);
 	if (at->text == NULL ||
 	    sf_dataset_named_column(t, at->text) != SF_CSV_NONE ||
 	    sf_expr_eval_columns(cs->scope, at->text, cs->columns, 0, &none,
 	                         &e) != SF_ENAME ||
-	    strncmp(e.message, "unknown name '", 14) != 0 ||
-	    (q = strchr(e.message + 14, '\'')) == NULL)
+	    e.name[0] == '\0')
 		return 0;
 	x->at = at;
 	x->column = e.column > 0 ? e.column : 1;
-	snprintf(x->name, sizeof x->name, "%.*s", (int)(q - (e.message + 14)),
-	         e.message + 14);
+	snprintf(x->name, sizeof x->name, "%s", e.name);
 	return 1;
 }
 
@@ -900,15 +903,11 @@ int
 sf_dataset_eval_table(const sf_table *t, const char *text, double *out,
                       sf_error *err)
 {
-	size_t col = sf_dataset_named_column(t, text);
 	column_scope cs = {0};
 	int rc;
 
-	if (col != SF_CSV_NONE && sf_table_column_kind(t, col) != SF_CSV_TEXT) {
-		memcpy(out, sf_table_column_values(t, col),
-		       sf_table_rows(t) * sizeof *out);
+	if (copy_named_column(t, text, out))
 		return SF_OK;
-	}
 	if ((rc = column_scope_init(&cs, t, err)) == SF_OK)
 		rc = sf_expr_eval_columns(cs.scope, text, cs.columns, cs.nrows,
 		                          out, err);

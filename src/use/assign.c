@@ -241,22 +241,19 @@ static int
 mapped_error(const sf_fitfile *f, size_t i, const char *text, const char *from,
              const sf_table *t, const sf_error *e, sf_error *err)
 {
-	const char *name = f->inputs[i].name, *q;
+	const char *name = f->inputs[i].name;
 	char missing[ITEM_MAX] = "", hint[ITEM_MAX + 32] = "";
 	char own[ITEM_MAX + 32] = "";
 	size_t near;
 	int line, column;
 
 	sf_table_column_position(t, 0, &line, &column);
-	if (e->code != SF_ENAME ||
-	    strncmp(e->message, "unknown name '", 14) != 0 ||
-	    (q = strchr(e->message + 14, '\'')) == NULL)
+	if (e->code != SF_ENAME || e->name[0] == '\0')
 		return sf_error_at(
 		    err, e->code, sf_table_file(t), line, 0,
 		    "input %s (%s = %s in %s): %s", name, name, text,
 		    from != NULL ? from : "the fit's inputs", e->message);
-	snprintf(missing, sizeof missing, "%.*s", (int)(q - (e->message + 14)),
-	         e->message + 14);
+	snprintf(missing, sizeof missing, "%s", e->name);
 	if ((near = sf_table_column_nearest(t, missing)) == SF_CSV_NONE &&
 	    from == NULL)
 		near = sf_table_column_nearest(t, name);
@@ -285,12 +282,13 @@ mapped_column(const sf_fitfile *f, size_t i, const char *text, const char *from,
 	sf_error e;
 	int rc;
 
+	sf_error_clear(&e);
 	if (col != SF_CSV_NONE)
 		return read_column(f, i, t, col, out, err);
 	if (f->inputs[i].levels != NULL) {
-		e.code = SF_ENAME;
-		snprintf(e.message, sizeof e.message, "unknown name '%s'",
-		         text);
+		/* a text input is a column whole: no column, no input */
+		sf_error_set(&e, SF_ENAME, "unknown name '%s'", text);
+		snprintf(e.name, sizeof e.name, "%s", text);
 		return mapped_error(f, i, text, from, t, &e, err);
 	}
 	if ((rc = sf_dataset_eval_table(t, text, out, &e)) != SF_OK)
