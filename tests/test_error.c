@@ -18,6 +18,13 @@ test_set_keeps_code_and_message(void)
 	CU_ASSERT_EQUAL(e.code, SF_EVALUE);
 	CU_ASSERT_STRING_EQUAL(e.message, "min 3 > max 2");
 	CU_ASSERT_EQUAL(e.line, 0);
+	/* a new error forgets the unknown name of the one before */
+	strcpy(e.name, "xx");
+	sf_error_set(&e, SF_EVALUE, "another");
+	CU_ASSERT_STRING_EQUAL(e.name, "");
+	strcpy(e.name, "xx");
+	sf_error_at(&e, SF_ENAME, "f", 1, 2, "another");
+	CU_ASSERT_STRING_EQUAL(e.name, "");
 }
 
 static void

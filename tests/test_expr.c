@@ -702,6 +702,16 @@ check_error(sf_expr_scope *s, const ecase *c, unsigned flags)
 		        c->code, c->column, c->message);
 		CU_FAIL("error case");
 	}
+	/* the record names the unknown name, and only that: "" for every
+	 * other error */
+	if (strncmp(err.message, "unknown name '", 14) == 0) {
+		size_t n = strcspn(err.message + 14, "'");
+
+		CU_ASSERT_EQUAL(strlen(err.name), n);
+		CU_ASSERT_EQUAL(strncmp(err.name, err.message + 14, n), 0);
+	} else {
+		CU_ASSERT_STRING_EQUAL(err.name, "");
+	}
 	/* the canonical printer reports the same error */
 	if (!(flags & SF_EXPR_DATA_ONLY)) {
 		char *canon = sf_expr_canonical(s, c->text, &err);
