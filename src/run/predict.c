@@ -370,7 +370,7 @@ print_parts(FILE *out, const sf_prediction *p)
 		const sf_predict_point *pt = &p->points[k];
 		int top = 0;
 
-		if (!p->interval || !(pt->distance > 0) ||
+		if (!p->interval || !(pt->beyond.distance2 > 0) ||
 		    !isfinite(pt->parts[0]))
 			continue;
 		for (int q = 1; q < SF_PARTS; q++)

@@ -558,9 +558,8 @@ interval_number(loader *ld, const json_t *pi, const char *parent,
 	return SF_OK;
 }
 
-/* A number of prediction_interval that files before the corpus prior
- * lack: 0 when absent (no bias; growth_dof 0 keeps the old normal model
- * part). */
+/* A number of prediction_interval that older files lack (model_weight:
+ * 0 when absent, the weight then taken from the model error). */
 static int
 optional_interval_number(loader *ld, const json_t *pi, const char *parent,
                          const char *key, double lo, double *out)

@@ -160,7 +160,6 @@ parts_of(const sf_fitfile *f, sf_predict_point *pt)
 		pt->parts[q] = total > 0 ? pt->parts[q] / total : NAN;
 }
 
-/* Compute everything once the arrays exist. */
 /* Point k's distance beyond the fitted range and, when the fit has the
  * error model of a new run, its prediction interval. */
 static void
@@ -185,7 +184,6 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 		    im != NULL && isnan(sf_interval_along_of(im, i)->growth);
 	}
 	pt->beyond = b;
-	pt->distance = sqrt(b.distance2);
 	pt->pi.lo = pt->pi.hi = NAN;
 	p->interval = f->has_interval;
 	p->growth_unknown = unknown;
@@ -301,7 +299,7 @@ ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
  * at each point the time and the 95% interval of a new run of their
  * mixture with the ensemble's weights (fit/ensemble.h), and the band of
  * the mean as the mixture of the members' mean bands.  It has no terms
- * and no gradient; the distance is the first member's.
+ * and no gradient; how far beyond the range is the first member's.
  */
 static int
 mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
@@ -337,7 +335,6 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 		}
 		ensemble_parts(f, each, q, t, pt);
 		pt->se = NAN;
-		pt->distance = each[0]->points[q].distance;
 		pt->beyond = each[0]->points[q].beyond;
 		pt->boot.lo = pt->boot.hi = NAN;
 		pt->pi.lo = pt->pi.hi = pt->time = NAN;

@@ -74,17 +74,18 @@ const char *sf_part_name(int part);
  * a new kind of interval is one more member, not one more pair of arrays.
  */
 typedef struct sf_predict_point {
-	double time;     /* the predicted time f(x, theta) */
-	double se;       /* sqrt(g^T C g); NaN when unknown */
-	sf_band ci;      /* the delta-method band */
-	sf_band boot;    /* the bootstrap band; NaN unless the fit has
-	                    replicates (sf_prediction.bootstrap) */
-	sf_band pi;      /* the 95% prediction interval of a new run
-	                    (interval.h); NaN unless the fit has its error
-	                    model (sf_prediction.interval) */
-	double distance; /* beyond the fitted range (interval.h); 0 inside */
-	sf_interval_beyond beyond; /* the same along each input, with the
-	                              fit's model error there */
+	double time;               /* the predicted time f(x, theta) */
+	double se;                 /* sqrt(g^T C g); NaN when unknown */
+	sf_band ci;                /* the delta-method band */
+	sf_band boot;              /* the bootstrap band; NaN unless the fit has
+	                              replicates (sf_prediction.bootstrap) */
+	sf_band pi;                /* the 95% prediction interval of a new run
+	                              (interval.h); NaN unless the fit has its error
+	                              model (sf_prediction.interval) */
+	sf_interval_beyond beyond; /* how far beyond the fitted range, along
+	                              each input (distance2: the squared
+	                              distance, 0 inside), with the fit's
+	                              model error there (interval.h) */
 	double parts[SF_PARTS];    /* each part's share of the new run's
 	                              variance there (summing to 1); NaN
 	                              without an interval */
