@@ -924,6 +924,105 @@ test_selection(void)
 }
 
 /*
+ * The model file's formula in the answer.  The time is the one
+ * test_selection simulates (a p^1.2 the grid does not have), and the file's
+ * formula is that truth, written with a derived input and a helper term:
+ * it extrapolates at least as well as anything found, so it is tied and
+ * joins the ensemble, right after the winner.  The ensemble's file holds
+ * it as the file writes it (its derived input under its own inputs:, its
+ * constants fitted), under its name, which here is a discovered
+ * formula's ("d1"), so it is told apart; the file loads, and the members'
+ * spread one doubling beyond the rows counts its prediction.
+ */
+static void
+test_given_member(void)
+{
+	static const char yaml[] =
+	    "name: d1\n"
+	    "data: {output: y}\n"
+	    "inputs: {p: p, b: b, n: n, per: {derived: n / p}}\n"
+	    "parameters:\n"
+	    "  t0: {min: 0, max: 1e4}\n"
+	    "  a: {min: 0, max: 100}\n"
+	    "  c: {min: 0, max: 100}\n"
+	    "  u: 1\n"
+	    "terms:\n"
+	    "  work: {expr: a * per * u, kind: compute}\n"
+	    "  comm: {expr: c * n * p^1.2, kind: communication}\n"
+	    "time: t0 + work + comm\n";
+	double *cols[3];
+	sf_text csv = SF_TEXT_INIT;
+	size_t rows;
+	truth t = {0, {"n / p", "n * p^1.2"}, {0.63, 0.27}};
+	sf_discover_options o;
+	sf_discover_result *r = NULL;
+	sf_problem given = {0};
+	sf_model_set *set = NULL;
+	fixture fx;
+	sf_error err;
+	char *model = NULL;
+
+	for (int c = 0; c < 3; c++)
+		cols[c] = malloc(256 * sizeof **cols);
+	simulate(&t, 0.01, 77, &csv, cols, &rows);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv.data), 0);
+	given.model = fx.set->models[0];
+	given.data = fx.data;
+	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, fx.data,
+	                                         &given.formula, NULL, NULL,
+	                                         &err),
+	                      SF_OK);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL_FATAL(sf_discover_run(given.model, &fx.set->discover,
+	                                      fx.data, &given, 1, &o, &r, &err),
+	                      SF_OK);
+	CU_ASSERT_TRUE_FATAL(r->nmembers >= 2);
+	{
+		const sf_discover_candidate *g = &r->board[r->members[1]];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g->model);
+		CU_ASSERT_STRING_EQUAL(g->model, "d1");
+		CU_ASSERT_TRUE(g->tied);
+		/* fitted on the training rows: the truth's start-up (100)
+		 * and its 1% noise */
+		CU_ASSERT_EQUAL_FATAL(g->given.nparams, 4);
+		CU_ASSERT_DOUBLE_EQUAL(g->given.params[0].value, 100, 5);
+		CU_ASSERT_TRUE(g->given.params[1].value > 0);
+		CU_ASSERT_TRUE(g->given.params[2].value > 0);
+		CU_ASSERT_TRUE(g->given.params[3].fixed);
+		CU_ASSERT_TRUE(g->mape < 1.5);
+	}
+	CU_ASSERT_TRUE(r->apart_line > 0);
+	CU_ASSERT_TRUE(r->apart_low > 0 && r->apart_low <= r->apart_high);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_discover_model_text(r, r->winner, fx.set->models[0], "out.yaml",
+	                           "sim.csv", &model, &err),
+	    SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "  - name: \"d1-2\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(model, "    inputs:\n      per: {derived: \"n / p\"}\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(model, "      u: 1\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(model, "    time: \"t0 + work + comm\"\n"));
+	CU_ASSERT_EQUAL(sf_model_parse("out.yaml", model, strlen(model), &set,
+	                               NULL, NULL, &err),
+	                SF_OK);
+	if (set != NULL) {
+		CU_ASSERT_TRUE(set->ensemble);
+		CU_ASSERT_STRING_EQUAL(set->models[1]->name, "d1-2");
+	}
+	sf_model_set_free(set);
+	free(model);
+	sf_discover_result_free(r);
+	sf_formula_free(given.formula);
+	fixture_close(&fx);
+	sf_text_free(&csv);
+	for (int c = 0; c < 3; c++)
+		free(cols[c]);
+}
+
+/*
  * The winner's model file: it loads as a model, names its terms with
  * kinds, keeps p for --train, and the pipeline's fit of it (refit) gives
  * the search's constants, none at an upper bound.
@@ -1359,6 +1458,8 @@ main(void)
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
 	    {"twins: one of two formulas that fit alike", test_twins},
+	    {"the model file's tied formula joins the ensemble",
+	     test_given_member},
 	    {"the same board on 1 and 3 threads", test_threads},
 	    {"the winner's model file and its refit", test_model_file},
 	    {"hostile names and texts: the model file reads back",

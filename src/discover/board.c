@@ -23,10 +23,26 @@ term_free(sf_discover_term *t)
 		free(t->param[q]);
 }
 
+/* Release g's strings and arrays (not g). */
+static void
+given_free(sf_discover_given *g)
+{
+	for (size_t i = 0; i < g->nparams; i++)
+		free(g->params[i].name);
+	free(g->params);
+	for (size_t t = 0; t < g->nterms; t++) {
+		free(g->terms[t].name);
+		free(g->terms[t].expr);
+	}
+	free(g->terms);
+	free(g->time);
+}
+
 void
 sf_board_candidate_free(sf_discover_candidate *c)
 {
 	free(c->model);
+	given_free(&c->given);
 	free(c->formula);
 	for (size_t t = 0; t < c->nterms; t++)
 		term_free(&c->terms[t]);
@@ -508,22 +524,29 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 
 /*
  * The ensemble (discover.h): the winner, then up to max - 1 more of the
- * tied discovered formulas on the board, in the board's order (the
- * simplest first).  The winner is the simplest of the tied, which is not
- * always the one that extrapolates best: the ensemble keeps the others
- * in the answer, weighted by their evidence when fitted.
+ * tied formulas on the board: the model file's own first, then the
+ * discovered ones, each in the board's order (the simplest first).  The
+ * winner is the simplest of the tied, which is not always the one that
+ * extrapolates best: the ensemble keeps the others in the answer,
+ * weighted by their evidence when fitted.  A formula of the file goes
+ * first because it was written before the rows were seen: it carries
+ * none of the search's luck (the best of thousands of folds' scores is
+ * biased low), so where the folds cannot tell it from the found ones the
+ * answer keeps it.
  */
 static void
 choose_members(sf_discover_result *r, size_t max)
 {
 	r->members[0] = r->winner;
 	r->nmembers = 1;
-	for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
-		const sf_discover_candidate *c = &r->board[i];
+	for (int given = 1; given >= 0; given--)
+		for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
+			const sf_discover_candidate *c = &r->board[i];
 
-		if (i != r->winner && c->model == NULL && c->tied)
-			r->members[r->nmembers++] = i;
-	}
+			if (i != r->winner && (c->model != NULL) == given &&
+			    c->tied && isfinite(c->score))
+				r->members[r->nmembers++] = i;
+		}
 }
 
 int

@@ -49,7 +49,10 @@
  * essentially no support, Burnham and Anderson) count as fitting equally
  * well, and the simplest shapes win, then the lowest AICc.  A formula with
  * more constants than the first fold has configurations is not
- * considered.
+ * considered.  The answer is an ensemble: the winner, then the model
+ * file's own tied formulas (written before the rows were seen, they
+ * carry none of the search's luck; with the winner even when they beat
+ * it), then the simplest other tied ones (members).
  *
  * The search: beam searches over the number of terms, first with
  * one-factor shapes, then with up to `factors`; at each number of terms
@@ -109,8 +112,9 @@
 #define SF_DISCOVER_DEFAULT_BUDGET 200000
 #define SF_DISCOVER_DEFAULT_TIE 0.05
 #define SF_DISCOVER_DEFAULT_TOP 10
-/* Formulas of the ensemble discover writes (the winner and the tied that
- * extrapolated best), and the most --members takes. */
+/* Formulas of the ensemble discover writes (the winner, the model file's
+ * tied formulas, the simplest other tied ones), and the most --members
+ * takes. */
 #define SF_DISCOVER_DEFAULT_MEMBERS 5
 enum { SF_DISCOVER_MAX_MEMBERS = 8 };
 
@@ -169,10 +173,35 @@ typedef struct sf_discover_term {
 	double upper[SF_DISCOVER_TERM_PARAMS];
 } sf_discover_term;
 
+/* A constant of the model file's formula: fixed at value, or fitted
+ * (value, on the training rows) within [lower, upper]. */
+typedef struct sf_discover_param {
+	char *name;
+	int fixed;
+	double value, lower, upper;
+} sf_discover_param;
+
+/* A term of the model file's formula, or one of its derived inputs. */
+typedef struct sf_discover_given_term {
+	char *name, *expr;
+	sf_term_kind kind;
+	int derived;
+} sf_discover_given_term;
+
+/* The model file's formula, as an ensemble's member writes it. */
+typedef struct sf_discover_given {
+	sf_discover_param *params;
+	size_t nparams;
+	sf_discover_given_term *terms; /* in the file's order */
+	size_t nterms;
+	char *time;
+} sf_discover_given;
+
 /* A formula on the board. */
 typedef struct sf_discover_candidate {
-	char *model;   /* a formula of the model file: its name; else NULL */
-	char *formula; /* for people: constants written in */
+	char *model; /* a formula of the model file: its name; else NULL */
+	sf_discover_given given; /* with model: that formula */
+	char *formula;           /* for people: constants written in */
 	size_t nterms; /* discovered formulas: terms[0] is the start-up */
 	sf_discover_term *terms;
 	size_t k;     /* fitted constants */
@@ -216,7 +245,8 @@ typedef struct sf_discover_result {
 	size_t nboard;
 	size_t winner; /* board index of the best found */
 	/* The ensemble written: board indices, the winner first, then the
-	 * tied discovered formulas that extrapolated best (lowest score). */
+	 * model file's tied formulas, then the other tied discovered ones,
+	 * in the board's order (the simplest first). */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
 	/* How far the members part one doubling beyond the training rows:

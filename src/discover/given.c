@@ -14,6 +14,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* m's formula into g, as its file writes it: its constants (with their
+ * bounds; fitted ones valued NaN until fitted), its derived inputs and
+ * terms, its time.  Returns 0, or -1 when out of memory. */
+static int
+copy_formula(const sf_model *m, sf_discover_given *g)
+{
+	g->params = calloc(m->nparams + 1, sizeof *g->params);
+	g->terms = calloc(m->nterms + 1, sizeof *g->terms);
+	if (g->params == NULL || g->terms == NULL ||
+	    (g->time = sf_text_dup(m->time.text)) == NULL)
+		return -1;
+	for (size_t i = 0; i < m->nparams; i++, g->nparams++) {
+		const sf_model_param *x = &m->params[i];
+		sf_discover_param *y = &g->params[i];
+
+		if ((y->name = sf_text_dup(x->name)) == NULL)
+			return -1;
+		y->fixed = x->fixed;
+		y->value = x->fixed ? x->value : NAN;
+		y->lower = x->min;
+		y->upper = x->max;
+	}
+	for (size_t t = 0; t < m->nterms; t++, g->nterms++) {
+		const sf_model_term *x = &m->terms[t];
+		sf_discover_given_term *y = &g->terms[t];
+
+		if ((y->name = sf_text_dup(x->name)) == NULL ||
+		    (y->expr = sf_text_dup(x->expr.text)) == NULL)
+			return -1;
+		y->kind = x->kind;
+		y->derived = x->derived;
+	}
+	return 0;
+}
+
 /* c for p's formula before it is scored: its name, its formula as the
  * file writes it, its constants; every score NaN. */
 static int
@@ -28,7 +63,8 @@ given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
 	c->score = c->mape = c->aicc = NAN;
 	if ((c->model = sf_text_dup(m->name)) == NULL ||
 	    (c->fold_mape = malloc((nfolds + 1) * sizeof *c->fold_mape)) ==
-	        NULL)
+	        NULL ||
+	    copy_formula(m, &c->given) != 0)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t f = 0; f < nfolds; f++)
 		c->fold_mape[f] = NAN;
@@ -86,8 +122,8 @@ given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
 }
 
 /* p's formula fitted by the pipeline on every training row: c's MAPE,
- * and its AICc with g's weights (g's rows are train's sorted: the same
- * weights, row by row); *fitted = 0 when the fit failed (SF_EFAIL).
+ * its constants, and its AICc with g's weights (g's rows are train's sorted:
+ * the same weights, row by row); *fitted = 0 when the fit failed (SF_EFAIL).
  * Returns SF_OK, or the fit's and the prediction's other errors. */
 static int
 given_all_rows(const sf_problem *p, const sf_dataset *train,
@@ -112,6 +148,9 @@ given_all_rows(const sf_problem *p, const sf_dataset *train,
 		}
 		c->mape = 100 * ape / (double)g->rows;
 		c->aicc = sf_score_aicc(chisqr, g->rows, c->k);
+		for (size_t j = 0; j < p->formula->nparams; j++)
+			c->given.params[p->formula->fitted[j]].value =
+			    r->theta[j];
 		*fitted = 1;
 	}
 	sf_fit_result_free(r);

@@ -263,9 +263,15 @@ write_inputs(sf_yaml_out *y, const sf_discover_result *r,
 		const char *name = m->inputs[i].name;
 		int used = strcmp(name, r->extrapolate) == 0 ||
 		           (r->train != NULL && mentions(r->train, name));
-		for (size_t f = 0; f < n; f++)
+		for (size_t f = 0; f < n; f++) {
+			const sf_discover_given *g = &c[f]->given;
+
 			for (size_t t = 0; t < c[f]->nterms; t++)
 				used |= mentions(c[f]->terms[t].expr, name);
+			for (size_t t = 0; t < g->nterms; t++)
+				used |= mentions(g->terms[t].expr, name);
+			used |= g->time != NULL && mentions(g->time, name);
+		}
 		if (used)
 			sf_yaml_out_pair(y, name, m->inputs[i].expr.text, NULL);
 	}
@@ -311,6 +317,61 @@ write_formula(sf_yaml_out *y, const sf_discover_candidate *c)
 	sf_text_free(&time);
 }
 
+/* The model file's formula g as a member writes it: its derived inputs
+ * (under its own inputs:), constants (fitted ones with bounds and a note
+ * of their fit), terms and time. */
+static void
+write_given(sf_yaml_out *y, const sf_discover_given *g)
+{
+	size_t derived = 0;
+
+	for (size_t t = 0; t < g->nterms; t++)
+		derived += g->terms[t].derived;
+	if (derived > 0) {
+		sf_yaml_out_map(y, "inputs");
+		for (size_t t = 0; t < g->nterms; t++)
+			if (g->terms[t].derived) {
+				sf_yaml_out_flow_map(y, g->terms[t].name);
+				sf_yaml_out_pair(y, "derived", g->terms[t].expr,
+				                 NULL);
+				sf_yaml_out_end(y, NULL);
+			}
+		sf_yaml_out_end(y, NULL);
+	}
+	sf_yaml_out_map(y, "parameters");
+	for (size_t i = 0; i < g->nparams; i++) {
+		const sf_discover_param *x = &g->params[i];
+		char v[32], note[48];
+
+		if (x->fixed) {
+			sf_yaml_out_number(y, x->name, x->value, NULL);
+			continue;
+		}
+		snprintf(note, sizeof note, "fitted %s",
+		         sf_format_double(v, sizeof v, x->value));
+		sf_yaml_out_flow_map(y, x->name);
+		sf_yaml_out_number(y, "min", x->lower, NULL);
+		sf_yaml_out_number(y, "max", x->upper, NULL);
+		sf_yaml_out_end(y, note);
+	}
+	sf_yaml_out_end(y, NULL);
+	if (derived < g->nterms) {
+		sf_yaml_out_map(y, "terms");
+		for (size_t t = 0; t < g->nterms; t++) {
+			if (g->terms[t].derived)
+				continue;
+			sf_yaml_out_flow_map(y, g->terms[t].name);
+			sf_yaml_out_pair(y, "expr", g->terms[t].expr, NULL);
+			sf_yaml_out_pair(y, "kind",
+			                 sf_term_kind_name(g->terms[t].kind),
+			                 NULL);
+			sf_yaml_out_end(y, NULL);
+		}
+		sf_yaml_out_end(y, NULL);
+	}
+	sf_yaml_out_pair(y, "time", g->time, NULL);
+}
+
 /* fit: with the search's loss (and m's weights), and the discover: block
  * that was used. */
 static void
@@ -352,6 +413,48 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	sf_yaml_out_end(y, NULL);
 }
 
+/* 1 when name is one of names[0..n) (NULL: none yet). */
+static int
+taken(char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] != NULL && strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The members' names into names[0..n) (malloc'd): dI for the I-th, a
+ * discovered formula; the model file's name for its own, with "-2",
+ * "-3", ... while another member has it (a d and digits are the
+ * discovered ones' names).  Returns 0, or -1 when out of memory. */
+static int
+member_names(const sf_discover_candidate *const *c, size_t n, char **names)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i]->model == NULL) {
+			sf_text b = SF_TEXT_INIT;
+
+			sf_text_printf(&b, "d%zu", i + 1);
+			if ((names[i] = sf_text_take(&b)) == NULL)
+				return -1;
+		}
+	for (size_t i = 0; i < n; i++) {
+		sf_text b = SF_TEXT_INIT;
+
+		if (c[i]->model == NULL)
+			continue;
+		sf_text_puts(&b, c[i]->model);
+		for (size_t k = 2; b.data != NULL && taken(names, n, b.data);
+		     k++) {
+			sf_text_free(&b);
+			sf_text_printf(&b, "%s-%zu", c[i]->model, k);
+		}
+		if ((names[i] = sf_text_take(&b)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
 /* The ensemble of r's members: the story, data, inputs, `ensemble: true`
  * and each member's formula in models: (the winner first). */
 static void
@@ -360,27 +463,39 @@ write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 {
 	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
 	const sf_discover_candidate *w = &r->board[r->winner];
-	char name[32];
+	char *names[SF_DISCOVER_MAX_MEMBERS] = {0};
 
 	for (size_t i = 0; i < r->nmembers; i++)
 		c[i] = &r->board[r->members[i]];
+	if (member_names(c, r->nmembers, names) != 0) {
+		y->text->failed = 1;
+		goto done;
+	}
 	write_story(y, r, w, m->name, data);
 	sf_yaml_out_comment(y,
-	                    "An ensemble: the %zu formulas below fit the "
-	                    "training rows about equally",
+	                    "An ensemble of %zu formulas that part ways beyond "
+	                    "the training rows:",
 	                    r->nmembers);
-	sf_yaml_out_comment(y, "well (their scores are within the tie of the "
-	                       "best) and part ways beyond");
-	sf_yaml_out_comment(y, "them.  fit weighs each by the inverse of its "
-	                       "expected squared error");
-	sf_yaml_out_comment(y, "per doubling beyond the fitted range; predict, "
-	                       "scale and validate read");
-	sf_yaml_out_comment(y, "them as one prediction, the median of their "
-	                       "weighted mixture, whose");
-	sf_yaml_out_comment(y, "interval holds their disagreement.  d1 is the "
-	                       "simplest (the winner).");
+	if (w->tied)
+		sf_yaml_out_comment(y, "d1, the winner, and those tied with "
+		                       "the best score (within the tie");
+	else
+		sf_yaml_out_comment(y, "d1, the best found, and those that "
+		                       "extrapolated better (within the tie");
+	sf_yaml_out_comment(y, "of the best): the model file's own first "
+	                       "(named as there; written");
+	sf_yaml_out_comment(y, "before the rows were seen, they carry none of "
+	                       "the search's luck), then");
+	sf_yaml_out_comment(y, "the simplest found.  fit weighs each by the "
+	                       "inverse of its expected");
+	sf_yaml_out_comment(y, "squared error per doubling beyond the fitted "
+	                       "range; predict, scale and");
+	sf_yaml_out_comment(y, "validate read them as one prediction, the "
+	                       "median of their weighted");
+	sf_yaml_out_comment(y, "mixture, whose interval holds their "
+	                       "disagreement.");
 	for (size_t i = 0; i < r->nmembers; i++)
-		sf_yaml_out_comment(y, "  d%zu: score %.3g%%: %s", i + 1,
+		sf_yaml_out_comment(y, "  %s: score %.3g%%: %s", names[i],
 		                    c[i]->score, c[i]->formula);
 	sf_yaml_out_comment(y, "%s", "");
 	write_term_notes(y, w);
@@ -389,14 +504,19 @@ write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 	sf_yaml_out_bool(y, "ensemble", 1, NULL);
 	sf_yaml_out_seq(y, "models");
 	for (size_t i = 0; i < r->nmembers; i++) {
-		snprintf(name, sizeof name, "d%zu", i + 1);
 		sf_yaml_out_item_map(y);
-		sf_yaml_out_pair(y, "name", name, NULL);
+		sf_yaml_out_pair(y, "name", names[i], NULL);
 		sf_yaml_out_pair(y, "description", c[i]->formula, NULL);
-		write_formula(y, c[i]);
+		if (c[i]->model != NULL)
+			write_given(y, &c[i]->given);
+		else
+			write_formula(y, c[i]);
 		sf_yaml_out_end(y, NULL);
 	}
 	sf_yaml_out_end(y, NULL);
+done:
+	for (size_t i = 0; i < r->nmembers; i++)
+		free(names[i]);
 }
 
 int

@@ -91,8 +91,15 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	for (size_t i = 0; i < r->nmembers; i++) {
 		const sf_discover_candidate *c = &r->board[r->members[i]];
 
-		sf_text_printf(out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
-		               i + 1, r->members[i] + 1, c->score, c->formula);
+		if (c->model != NULL)
+			sf_text_printf(out,
+			               "  %s  rank (%zu) extrap %6.3g%%  "
+			               "the model file's formula\n",
+			               c->model, r->members[i] + 1, c->score);
+		else
+			sf_text_printf(
+			    out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
+			    i + 1, r->members[i] + 1, c->score, c->formula);
 	}
 	if (r->apart_line > 0)
 		sf_text_printf(out,

@@ -83,9 +83,32 @@ score_given(const sf_problem *given, size_t ngiven,
 	return rc;
 }
 
+/* The model file's formula g at the inputs and constants of scope s:
+ * its terms (each may use those before it) and its time into *out.
+ * Returns SF_OK or the expression's error. */
+static int
+given_at(const sf_discover_given *g, sf_expr_scope *s, double *out,
+         sf_error *err)
+{
+	double v;
+	int rc = SF_OK;
+
+	for (size_t i = 0; i < g->nparams && rc == SF_OK; i++)
+		rc = sf_expr_scope_add_fixed(s, g->params[i].name,
+		                             g->params[i].value, err);
+	for (size_t t = 0; t < g->nterms && rc == SF_OK; t++)
+		if ((rc = sf_expr_eval_columns(s, g->terms[t].expr, NULL, 1, &v,
+		                               err)) == SF_OK)
+			rc = sf_expr_scope_add_fixed(s, g->terms[t].name, v,
+			                             err);
+	if (rc == SF_OK)
+		rc = sf_expr_eval_columns(s, g->time, NULL, 1, out, err);
+	return rc;
+}
+
 /* Candidate c's prediction at row of d with input x at value at: the sum
- * of its terms, each with its fitted constants.  Returns SF_OK or the
- * expression's error. */
+ * of its terms, each with its fitted constants (the model file's formula:
+ * its time).  Returns SF_OK or the expression's error. */
 static int
 predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
            size_t x, double at, double *out, sf_error *err)
@@ -99,6 +122,11 @@ predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
 		rc = sf_expr_scope_add_fixed(
 		    s, d->inputs[i].name,
 		    i == x ? at : d->inputs[i].values[row], err);
+	if (c->model != NULL && rc == SF_OK) {
+		rc = given_at(&c->given, s, out, err);
+		sf_expr_scope_free(s);
+		return rc;
+	}
 	for (size_t t = 0; t < c->nterms && rc == SF_OK; t++)
 		for (size_t q = 0; q < c->terms[t].nparams && rc == SF_OK; q++)
 			rc = sf_expr_scope_add_fixed(s, c->terms[t].param[q],
