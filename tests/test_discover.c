@@ -927,8 +927,9 @@ test_selection(void)
  * The model file's formula in the answer.  The time is the one
  * test_selection simulates (a p^1.2 the grid does not have), and the file's
  * formula is that truth, written with a derived input and a helper term:
- * it extrapolates at least as well as anything found, so it is tied and
- * joins the ensemble, right after the winner.  The ensemble's file holds
+ * it extrapolates better than anything found, and is tied (two of its
+ * score's standard errors) and joins the ensemble right after the
+ * winner.  The ensemble's file holds
  * it as the file writes it (its derived input under its own inputs:, its
  * constants fitted), under its name, which here is a discovered
  * formula's ("d1"), so it is told apart; the file loads, and the members'
@@ -992,6 +993,11 @@ test_given_member(void)
 		CU_ASSERT_TRUE(g->given.params[2].value > 0);
 		CU_ASSERT_TRUE(g->given.params[3].fixed);
 		CU_ASSERT_TRUE(g->mape < 1.5);
+		/* the truth scores best; its score's standard error is
+		 * found as a found one's, and the tie is two of them */
+		CU_ASSERT_TRUE(isfinite(g->se) && g->se > 0);
+		CU_ASSERT_EQUAL(g->score, r->best_score);
+		CU_ASSERT_TRUE(r->band >= 2 * g->se);
 	}
 	CU_ASSERT_TRUE(r->apart_line > 0);
 	CU_ASSERT_TRUE(r->apart_low > 0 && r->apart_low <= r->apart_high);

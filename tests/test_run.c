@@ -461,6 +461,87 @@ silent(void (*f)(void))
 	return size;
 }
 
+/* 1 when r's board has a formula given as name. */
+static int
+on_board(const sf_run_discover_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->search->nboard; i++)
+		if (r->search->board[i].model != NULL &&
+		    strcmp(r->search->board[i].model, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Count the warnings. */
+static void
+count_warning(void *ctx, const sf_error *w)
+{
+	(void)w;
+	(*(int *)ctx)++;
+}
+
+/*
+ * discover with the formula library: on the quick start's model (inputs p,
+ * b and n) the library's formulas of those inputs are on the board, named
+ * @NAME (@NAME/MODEL in a models: file); those of other inputs are not,
+ * nor the model's own file, nor the library's copy of its formula
+ * (@ddp-candidates/generic fits the rows exactly as it does).  Off with
+ * discover.library: false; a library that cannot be read is a warning.
+ */
+static void
+test_discover_library(void)
+{
+	sf_model_set *set = load("expressions/ddp-generic.yaml");
+	sf_run_discover_settings s;
+	sf_run_discover_result *r = NULL;
+	sf_error err;
+	int warnings = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	sf_run_discover_settings_init(&s);
+	s.options.threads = 1;
+	s.options.budget = 3000;
+	s.library = sf_test_path("");
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_TRUE(on_board(r, "ddp-generic"));
+	CU_ASSERT_TRUE(on_board(r, "@gustafson"));
+	CU_ASSERT_TRUE(on_board(r, "@amdahl"));
+	CU_ASSERT_TRUE(on_board(r, "@ernest"));
+	CU_ASSERT_TRUE(on_board(r, "@ddp-candidates/io-parallel"));
+	CU_ASSERT_FALSE(on_board(r, "@ddp-candidates/generic"));
+	CU_ASSERT_FALSE(on_board(r, "@ddp-generic"));
+	CU_ASSERT_FALSE(on_board(r, "@pollux"));
+	CU_ASSERT_FALSE(on_board(r, "@lattuada"));
+	CU_ASSERT_FALSE(on_board(r, "@ddp-pipeline"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "model @gustafson: "));
+	CU_ASSERT_TRUE(r->search->space.library);
+	for (size_t i = 0; i < r->search->nboard; i++) {
+		const sf_discover_candidate *c = &r->search->board[i];
+
+		if (c->model != NULL)
+			CU_ASSERT_EQUAL(c->library, c->model[0] == '@');
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->model_text, "  library: true\n"));
+	sf_run_discover_result_free(r);
+	/* off */
+	set->discover.library = 0;
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_TRUE(on_board(r, "ddp-generic"));
+	CU_ASSERT_FALSE(on_board(r, "@gustafson"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->model_text, "  library: false\n"));
+	sf_run_discover_result_free(r);
+	/* no library there: a warning, and the search as without */
+	set->discover.library = -1;
+	s.library = in_dir("nowhere");
+	s.warn = count_warning;
+	s.warn_ctx = &warnings;
+	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
+	CU_ASSERT_EQUAL(warnings, 1);
+	CU_ASSERT_FALSE(on_board(r, "@gustafson"));
+	sf_run_discover_result_free(r);
+	sf_model_set_free(set);
+}
+
 /* discover: the board, the winner's model file, the shapes, a fleet, and
  * the requests it refuses. */
 static void
@@ -603,6 +684,8 @@ main(void)
 	    {"check and its groups", test_check},
 	    {"discover: board, model file, shapes, fleet, refusals",
 	     test_discover},
+	    {"discover: the library's formulas beside the found ones",
+	     test_discover_library},
 	    {"a bad model: code, FILE:LINE:COL, nothing printed",
 	     test_bad_model},
 	    {"no such model: a fault of the request", test_no_such_model},

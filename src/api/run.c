@@ -493,6 +493,7 @@ scalefit_run_discover(const scalefit_model *m, const scalefit_data *d,
 	r.data.by = x.o.by;
 	r.data.details = x.o.details;
 	r.output = x.o.output;
+	r.library = sf_run_library_dir();
 	r.shapes = x.o.shapes;
 	r.json = 1;
 	r.warn = warner(&x);

@@ -76,6 +76,7 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	                             &a->data.run.path)) != SF_EXIT_OK)
 		return rc;
 	a->s.options.threads = a->s.options.fit.threads;
+	a->s.library = cli_library_dir();
 	if (a->s.shapes && a->s.output != NULL)
 		return cli_usage(cmd->name, NULL,
 		                 "--shapes lists the grammar's term shapes: it "

@@ -386,7 +386,7 @@ rank_all(const sf_search *s, const sf_discover_candidate *given, size_t ngiven,
 	}
 	for (size_t i = 0; i < ngiven; i++) {
 		sf_ranked x = {given[i].score,
-		               0,
+		               given[i].se,
 		               given[i].aicc,
 		               given[i].k,
 		               SIZE_MAX,
@@ -415,10 +415,17 @@ tie_band(sf_search *s, const sf_setup *st, const sf_ranked *all, size_t n,
 		double fold[256];
 		sf_entry copy;
 
+		if (all[i].score != best)
+			continue;
+		/* a given formula's was found with its score */
+		if (all[i].index >= s->n) {
+			if (2 * all[i].se > band)
+				band = 2 * all[i].se;
+			continue;
+		}
 		/* the search leaves standard errors out: only the best's
 		 * is needed */
-		if (all[i].score != best || all[i].index >= s->n ||
-		    s->g->ch.nfolds > 256)
+		if (s->g->ch.nfolds > 256)
 			continue;
 		copy = s->e[all[i].index];
 		sf_score_entry(s->g, &s->ws[0], &copy, fold, NULL, NULL);
@@ -468,18 +475,20 @@ close_to(double a, double b)
 	return fabs(a - b) <= 1e-6 * (fabs(a) + fabs(b)) + 1e-300;
 }
 
-/* 1 when a discovered formula of r's board fits the training rows exactly
- * as c does, with as many constants: a twin (t0 + c (p - 1) and t0' + c
- * p, or b and b^2 where b takes two values, when both fits have a
- * start-up >= 0), the same answer on the rows and their folds, whose
- * simpler self is shown. */
+/* 1 when a formula of r's board (a discovered one, or any with
+ * any_origin) fits the training rows exactly as c does, with as many
+ * constants: a twin (t0 + c (p - 1) and t0' + c p, or b and b^2 where b
+ * takes two values, when both fits have a start-up >= 0; a library
+ * formula that is the model file's own), the same answer on the rows and
+ * their folds, shown once. */
 static int
-twin_on_board(const sf_discover_result *r, const sf_discover_candidate *c)
+twin_on_board(const sf_discover_result *r, const sf_discover_candidate *c,
+              int any_origin)
 {
 	for (size_t q = 0; q < r->nboard; q++) {
 		const sf_discover_candidate *o = &r->board[q];
 
-		if (o->model == NULL && o->k == c->k &&
+		if ((o->model == NULL || any_origin) && o->k == c->k &&
 		    close_to(o->score, c->score) &&
 		    close_to(o->aicc, c->aicc) && close_to(o->mape, c->mape))
 			return 1;
@@ -498,15 +507,20 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 	sf_discover_candidate *c = &r->board[r->nboard];
 
 	if (x->index >= s->n) {
-		*c = given[x->index - s->n];
-		memset(&given[x->index - s->n], 0, sizeof *given);
+		sf_discover_candidate *g = &given[x->index - s->n];
+
+		/* a library formula the file or the library has already */
+		if (g->library && isfinite(g->score) && twin_on_board(r, g, 1))
+			return 0;
+		*c = *g;
+		memset(g, 0, sizeof *g);
 	} else if (*shown < st->top && isfinite(x->score)) {
 		if (candidate_from_entry(s->g, st, &s->ws[0], &s->e[x->index],
 		                         c) != 0) {
 			sf_board_candidate_free(c);
 			return -1;
 		}
-		if (on_board(r, c->formula) || twin_on_board(r, c)) {
+		if (on_board(r, c->formula) || twin_on_board(r, c, 0)) {
 			sf_board_candidate_free(c);
 			memset(c, 0, sizeof *c);
 			return 0;
@@ -525,7 +539,8 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
 /*
  * The ensemble (discover.h): the winner, then up to max - 1 more of the
  * tied formulas on the board: the model file's own first, then the
- * discovered ones, each in the board's order (the simplest first).  The
+ * others (found or the library's), each in the board's order (the
+ * simplest first).  The
  * winner is the simplest of the tied, which is not always the one that
  * extrapolates best: the ensemble keeps the others in the answer,
  * weighted by their evidence when fitted.  A formula of the file goes
@@ -539,11 +554,12 @@ choose_members(sf_discover_result *r, size_t max)
 {
 	r->members[0] = r->winner;
 	r->nmembers = 1;
-	for (int given = 1; given >= 0; given--)
+	for (int own = 1; own >= 0; own--)
 		for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
 			const sf_discover_candidate *c = &r->board[i];
 
-			if (i != r->winner && (c->model != NULL) == given &&
+			if (i != r->winner &&
+			    (c->model != NULL && !c->library) == own &&
 			    c->tied && isfinite(c->score))
 				r->members[r->nmembers++] = i;
 		}

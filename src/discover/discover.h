@@ -86,7 +86,8 @@
  * inputs, the training rows), chain (levels and folds), grammar (the
  * shapes, their columns and text), score (a formula's fits and scores),
  * search (the formula table, beams, swaps, variants), board (ranking and
- * the candidates), given (the model file's own formulas), run.c
+ * the candidates), given (the formulas given: the model file's own and
+ * the library's), run.c
  * (sf_discover_run, sf_discover_shapes), modelfile.c (the model file of a
  * formula, its refit) and report (the JSON and text reports).  This header
  * is the whole public API but the report's.
@@ -133,6 +134,7 @@ enum { SF_DISCOVER_MAX_MEMBERS = 8 };
 typedef struct sf_discover_space {
 	double tie;
 	int overlap, continuous;
+	int library; /* the library's formulas scored beside (the caller's) */
 	double exponents[SF_DISCOVER_MAX_LIST];
 	size_t nexponents;
 	int logs[SF_DISCOVER_MAX_LOG + 1];
@@ -199,13 +201,17 @@ typedef struct sf_discover_given {
 
 /* A formula on the board. */
 typedef struct sf_discover_candidate {
-	char *model; /* a formula of the model file: its name; else NULL */
+	char *model; /* a formula given (the model file's, or the library's,
+	                named @NAME): its name; else NULL */
+	int library; /* given by the library (its name starts with @) */
 	sf_discover_given given; /* with model: that formula */
 	char *formula;           /* for people: constants written in */
 	size_t nterms; /* discovered formulas: terms[0] is the start-up */
 	sf_discover_term *terms;
 	size_t k;     /* fitted constants */
 	double score; /* the mean of the folds' MAPE, percent */
+	double se;    /* its standard error (a given formula's; NaN for a
+	                 found one, whose the board computes for the best) */
 	double
 	    *fold_mape; /* per fold (NaN where a given formula's fit failed) */
 	double mape;    /* on all training rows, percent */
@@ -245,8 +251,8 @@ typedef struct sf_discover_result {
 	size_t nboard;
 	size_t winner; /* board index of the best found */
 	/* The ensemble written: board indices, the winner first, then the
-	 * model file's tied formulas, then the other tied discovered ones,
-	 * in the board's order (the simplest first). */
+	 * model file's tied formulas, then the other tied ones (found or
+	 * the library's), in the board's order (the simplest first). */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
 	/* How far the members part one doubling beyond the training rows:
@@ -283,7 +289,8 @@ int sf_discover_split(const sf_dataset *d, const char *train, sf_dataset **out,
 /*
  * Search for the formula of model m's data d (all rows; the split is
  * done here with o->train) under the block s, and score the formulas of
- * given[0..ngiven) (problems of the model file's own formulas, may be 0)
+ * given[0..ngiven) (problems of the model file's own formulas, then of
+ * the library's named @NAME as run/discover.c grafts them, may be 0)
  * the same way through the fit pipeline (sf_tune_fit) for the board.
  * The search stops adding formulas at the budget, and (with
  * o->fit.time_limit, else the model's fit.time_limit) once that many

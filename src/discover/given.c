@@ -8,6 +8,7 @@
 #include "fit/tune.h"
 #include "fit/validate.h"
 #include "input/formula.h"
+#include "input/library.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -60,7 +61,8 @@ given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
 	char *canonical;
 
 	memset(c, 0, sizeof *c);
-	c->score = c->mape = c->aicc = NAN;
+	c->score = c->se = c->mape = c->aicc = NAN;
+	c->library = m->name[0] == SF_LIBRARY_PREFIX;
 	if ((c->model = sf_text_dup(m->name)) == NULL ||
 	    (c->fold_mape = malloc((nfolds + 1) * sizeof *c->fold_mape)) ==
 	        NULL ||
@@ -78,21 +80,23 @@ given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
 	return SF_OK;
 }
 
-/* Fold f of p's formula on train (sorted by ch): fitted by the pipeline
- * on the rows at levels up to ch->last[f], its MAPE predicting the rows
- * above into *mape, *ok = 1; *ok = 0 when the fit or the prediction
- * failed.  rows and pred are scratch of train->rows.  Returns SF_OK, or
- * SF_ENOMEM and the selection's errors. */
+/* Fold f of p's formula on train (sorted by ch, as g's rows are): fitted
+ * by the pipeline on the rows at levels up to ch->last[f], its MAPE
+ * predicting the rows above into *mape and the variance of that mean
+ * (sf_score_ape_mean, with g's configurations; ws is scratch) into *var,
+ * *ok = 1; *ok = 0 when the fit or the prediction failed.  rows and pred
+ * are scratch of train->rows.  Returns SF_OK, or SF_ENOMEM and the
+ * selection's errors. */
 static int
 given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
-           size_t f, const sf_fit_options *fo, size_t *rows, double *pred,
-           double *mape, int *ok, sf_error *err)
+           const sf_grammar *g, sf_score_ws *ws, size_t f,
+           const sf_fit_options *fo, size_t *rows, double *pred, double *mape,
+           double *var, int *ok, sf_error *err)
 {
 	size_t l = ch->last[f], n = ch->start[l + 1];
 	sf_dataset *sub = NULL;
 	sf_fit_result *r = NULL;
 	sf_error fold_err;
-	double e = 0;
 	int rc;
 
 	*ok = 0;
@@ -113,10 +117,10 @@ given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
 		return SF_OK;
 	for (size_t q = n; q < train->rows; q++) {
 		size_t row = ch->row[q];
-		e += fabs(pred[row] - train->output[row]) /
-		     fabs(train->output[row]);
+		ws->ape[q] = fabs(pred[row] - train->output[row]) /
+		             fabs(train->output[row]);
 	}
-	*mape = 100 * e / (double)(train->rows - n);
+	*mape = 100 * sf_score_ape_mean(g, ws, n, train->rows, var);
 	*ok = 1;
 	return SF_OK;
 }
@@ -164,9 +168,10 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 {
 	sf_fit_options fo = o->fit;
 	sf_dataset *train = NULL;
-	double *pred = NULL, sum = 0;
+	double *pred = NULL, sum = 0, se = 0;
 	size_t held, *rows = NULL, x = SIZE_MAX, failed = 0;
 	sf_chain ch = {0};
+	sf_score_ws ws = {0};
 	int rc, fitted = 0;
 
 	fo.progress = NULL;
@@ -186,27 +191,32 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 		goto done;
 	rows = malloc((train->rows + 1) * sizeof *rows);
 	pred = malloc((train->rows + 1) * sizeof *pred);
-	if (rows == NULL || pred == NULL) {
+	if (rows == NULL || pred == NULL || !sf_score_ws_alloc(&ws, g)) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
 	for (size_t f = 0; f < ch.nfolds && f < g->ch.nfolds; f++) {
+		double v = 0;
 		int ok;
 
-		if ((rc = given_fold(p, train, &ch, f, &fo, rows, pred,
-		                     &c->fold_mape[f], &ok, err)) != SF_OK)
+		if ((rc = given_fold(p, train, &ch, g, &ws, f, &fo, rows, pred,
+		                     &c->fold_mape[f], &v, &ok, err)) != SF_OK)
 			goto done;
-		if (ok)
+		if (ok) {
 			sum += sf_chain_fold_weight(&ch, f) * c->fold_mape[f];
-		else
+			se += sf_chain_fold_weight(&ch, f) * sqrt(v);
+		} else {
 			failed++;
+		}
 	}
 	rc = given_all_rows(p, train, g, &fo, pred, c, &fitted, err);
-	if (rc == SF_OK && fitted)
-		c->score = failed == 0 && ch.nfolds == g->ch.nfolds
-		               ? sum / sf_chain_fold_weights(&ch)
-		               : NAN;
+	if (rc == SF_OK && fitted && failed == 0 && ch.nfolds == g->ch.nfolds) {
+		/* as the search's scores (score.c: finish) */
+		c->score = sum / sf_chain_fold_weights(&ch);
+		c->se = 100 * se / sf_chain_fold_weights(&ch);
+	}
 done:
+	sf_score_ws_free(&ws);
 	sf_dataset_free(train);
 	free(rows);
 	free(pred);

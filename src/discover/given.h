@@ -1,9 +1,11 @@
 /*
- * given.h - the model file's own formulas on the board (discover.h):
- * each scored as the search scores its own - the same training rows and
- * folds - but through the fit pipeline (sf_tune_fit), as `scalefit fit`
- * fits it, so that the board compares what was found with what was
- * written.
+ * given.h - the formulas given on the board (discover.h): the model
+ * file's own, and the formula library's that take its inputs (named
+ * @NAME; run/discover.c grafts them onto the file's rows).  Each is
+ * scored as the search scores its own - the same training rows and folds,
+ * the same standard error - but through the fit pipeline (sf_tune_fit),
+ * as `scalefit fit` fits it, so that the board compares what was found
+ * with what was written; and kept as written, for an ensemble's member.
  *
  * Ownership: the candidate is the caller's (sf_board_candidate_free).
  */

@@ -128,27 +128,15 @@ gram_loss(size_t k, const double *S, const double *t, double yy,
 	return loss;
 }
 
-/*
- * Mean |f - y| / |y| of c over sorted rows [from, to), and in *var (when
- * not NULL) the variance of that mean, clustered by configuration: repetitions
- * of one configuration are not independent evidence (their errors share the
- * configuration's), so the sums of deviations per configuration are the
- * units (the cluster-robust estimator, C / (C - 1) sum_c S_c^2 / n^2).
- */
-static double
-mean_ape(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
-         size_t k, const double *c, size_t from, size_t to, double *var)
+double
+sf_score_ape_mean(const sf_grammar *g, sf_score_ws *ws, size_t from, size_t to,
+                  double *var)
 {
 	double sum = 0, mean, n = (double)(to - from), ss = 0;
 	size_t nc = 0;
 
-	for (size_t r = from; r < to; r++) {
-		double f = 0;
-		for (size_t a = 0; a < k; a++)
-			f += c[a] * cols[a][r];
-		ws->ape[r] = fabs(f - g->y[r]) / fabs(g->y[r]);
+	for (size_t r = from; r < to; r++)
 		sum += ws->ape[r];
-	}
 	mean = to > from ? sum / n : NAN;
 	if (var == NULL)
 		return mean;
@@ -166,6 +154,21 @@ mean_ape(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
 	}
 	*var = nc > 1 ? (double)nc / (double)(nc - 1) * ss / (n * n) : 0;
 	return mean;
+}
+
+/* Mean |f - y| / |y| of c over sorted rows [from, to), and its variance
+ * (sf_score_ape_mean). */
+static double
+mean_ape(const sf_grammar *g, sf_score_ws *ws, const double *const *cols,
+         size_t k, const double *c, size_t from, size_t to, double *var)
+{
+	for (size_t r = from; r < to; r++) {
+		double f = 0;
+		for (size_t a = 0; a < k; a++)
+			f += c[a] * cols[a][r];
+		ws->ape[r] = fabs(f - g->y[r]) / fabs(g->y[r]);
+	}
+	return sf_score_ape_mean(g, ws, from, to, var);
 }
 
 double

@@ -93,6 +93,17 @@ void sf_score_level_grams(const sf_grammar *g, sf_score_ws *ws,
  * +INFINITY when n <= k + 1. */
 double sf_score_aicc(double chisqr, size_t n, size_t k);
 
+/*
+ * The mean of ws->ape over g's sorted rows [from, to), and in *var (when
+ * not NULL) the variance of that mean, clustered by configuration:
+ * repetitions of one configuration are not independent evidence (their
+ * errors share the configuration's), so the sums of deviations per
+ * configuration are the units (the cluster-robust estimator, C / (C - 1)
+ * sum_c S_c^2 / n^2).  NaN for no rows.
+ */
+double sf_score_ape_mean(const sf_grammar *g, sf_score_ws *ws, size_t from,
+                         size_t to, double *var);
+
 /* The columns of e into cols (the start-up's first; a variant's, computed
  * per value of its constant, last and left NULL); returns how many. */
 size_t sf_entry_columns(const sf_grammar *g, const sf_entry *e,

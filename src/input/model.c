@@ -453,6 +453,7 @@ discover_default(sf_model_discover *d)
 	memset(d, 0, sizeof *d);
 	d->overlap = -1;
 	d->continuous = -1;
+	d->library = -1;
 	d->tie = -1;
 }
 
@@ -598,7 +599,7 @@ load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 	static const char *const keys[] = {
 	    "extrapolate", "count",   "workers",    "batch",     "inputs",
 	    "exponents",   "logs",    "factors",    "max_terms", "beam",
-	    "budget",      "overlap", "continuous", "tie"};
+	    "budget",      "overlap", "continuous", "library",   "tie"};
 	const size_t nkeys = sizeof keys / sizeof keys[0];
 	sf_schema_position at = sf_schema_at(ld, node);
 	yaml_node_t *v;
@@ -654,6 +655,10 @@ load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 	if ((v = sf_schema_get(ld, node, "continuous")) != NULL &&
 	    (rc = sf_schema_bool(ld, v, "discover.continuous",
 	                         &d->continuous)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "library")) != NULL &&
+	    (rc = sf_schema_bool(ld, v, "discover.library", &d->library)) !=
+	        SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "tie")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "discover.tie", 0, 1, &d->tie)) !=

@@ -127,8 +127,9 @@ enum {
  * The `discover:` block: the grammar and the search of `scalefit
  * discover`.  The loader checks types, ranges and repetitions; whether a
  * name is one of the model's inputs is checked by the discover module
- * (fit/discover.h), which reports it at the name's position.  Counts left
- * at 0, tie < 0 and overlap or continuous < 0 mean "the default".
+ * (discover/discover.h), which reports it at the name's position.  Counts
+ * left at 0, tie < 0 and overlap, continuous or library < 0 mean "the
+ * default".
  */
 typedef struct sf_model_discover {
 	int given;                 /* 1 when the file has the block */
@@ -149,6 +150,8 @@ typedef struct sf_model_discover {
 	size_t budget;    /* formulas fitted at most */
 	int overlap;      /* max(term, term) candidates: 1, 0, -1 default */
 	int continuous;   /* fitted exponents: 1, 0, -1 default */
+	int library;      /* the formula library's formulas that take the
+	                     model's inputs on the board: 1, 0, -1 default */
 	double tie;       /* relative tolerance of the selection's tie */
 } sf_model_discover;
 

@@ -13,6 +13,7 @@
 #include "discover/report.h"
 #include "expr/expr.h"
 #include "input/groups.h"
+#include "input/library.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -50,12 +51,17 @@ sf_run_discover_result_free(sf_run_discover_result *r)
 	free(r);
 }
 
-/* What a run reads: the rows and the file's own formulas on them. */
+/* What a run reads: the rows and the formulas given on them. */
 typedef struct rows {
 	sf_table *table;
 	sf_dataset *data;
-	sf_problem *given; /* the models of the file with a formula */
+	sf_problem *given; /* the models of the file with a formula, then the
+	                      library's that take its inputs */
 	size_t ngiven;
+	sf_model_set **library; /* the library's files read */
+	size_t nlibrary;
+	sf_model *grafts; /* the library's formulas on the file's rows */
+	size_t ngrafts;
 } rows;
 
 static void
@@ -64,8 +70,165 @@ rows_close(rows *w)
 	for (size_t i = 0; i < w->ngiven; i++)
 		sf_problem_close(&w->given[i]);
 	free(w->given);
+	for (size_t i = 0; i < w->ngrafts; i++)
+		free(w->grafts[i].name);
+	free(w->grafts);
+	for (size_t i = 0; i < w->nlibrary; i++)
+		sf_model_set_free(w->library[i]);
+	free(w->library);
 	sf_dataset_free(w->data);
 	sf_table_free(w->table);
+}
+
+/* 1 when every input of library formula f is an input of m by name. */
+static int
+takes_inputs(const sf_model *f, const sf_model *m)
+{
+	for (size_t i = 0; i < f->ninputs; i++) {
+		size_t j = 0;
+
+		while (j < m->ninputs &&
+		       strcmp(f->inputs[i].name, m->inputs[j].name) != 0)
+			j++;
+		if (j == m->ninputs)
+			return 0;
+	}
+	return 1;
+}
+
+/* Library formula f (model index of the count in its file, named name)
+ * on m's rows: f's constants, terms and time with m's data, inputs and
+ * fit settings (borrowed: both models outlive it), as "@NAME" or, in a
+ * models: file, "@NAME/MODEL".  NULL when out of memory. */
+static sf_model *
+graft(const sf_model *f, size_t count, const char *name, const sf_model *m,
+      sf_model *g)
+{
+	sf_text label = SF_TEXT_INIT;
+
+	*g = *f;
+	sf_text_printf(&label, "%c%s", SF_LIBRARY_PREFIX, name);
+	if (count > 1)
+		sf_text_printf(&label, "/%s", f->name);
+	if ((g->name = sf_text_take(&label)) == NULL)
+		return NULL;
+	g->data_file = m->data_file;
+	g->data_file_at = m->data_file_at;
+	g->where = m->where;
+	g->by = m->by;
+	g->output = m->output;
+	g->unit = m->unit;
+	g->weight = m->weight;
+	g->inputs = m->inputs;
+	g->ninputs = m->ninputs;
+	g->fit = m->fit;
+	return g;
+}
+
+/* Library file set's formulas that take m's inputs, opened on w's rows
+ * with the loss o gives m, onto w->given.  A formula that does not bind
+ * or compile there (a constant named as one of m's inputs) is left out.
+ * Returns SF_OK or SF_ENOMEM. */
+static int
+graft_file(const sf_model_set *set, const char *name, const sf_model *m,
+           const sf_fit_options *o, rows *w, sf_error *err)
+{
+	for (size_t i = 0; i < set->count; i++) {
+		const sf_model *f = set->models[i];
+		sf_model *g = &w->grafts[w->ngrafts];
+		sf_error e;
+		int rc;
+
+		if (f->time.text == NULL || !takes_inputs(f, m))
+			continue;
+		if (graft(f, set->count, name, m, g) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		w->ngrafts++;
+		rc = sf_problem_open_table(g, w->table, sf_fit_loss(m, o), NULL,
+		                           NULL, &w->given[w->ngiven], &e);
+		if (rc == SF_ENOMEM)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		w->ngiven += rc == SF_OK;
+	}
+	return SF_OK;
+}
+
+/* A warning that what (cause: the error, where it was) leaves the
+ * library's formulas, or one of them, off the board. */
+static void
+warn_library(const sf_run_discover_settings *s, const sf_error *cause,
+             const char *what)
+{
+	sf_error w;
+
+	if (s->warn == NULL)
+		return;
+	sf_error_clear(&w);
+	sf_error_at(&w, SF_OK, cause->file, cause->line, cause->column,
+	            "%s, so it is not scored beside the found formulas: %s",
+	            what, cause->message);
+	s->warn(s->warn_ctx, &w);
+}
+
+/* The formulas of the library at dir that take m's inputs (by name: p
+ * the workers, b the batch, n the count, as discover reads them), on w's
+ * rows after the file's own, m's own file left out.  A library that
+ * cannot be read, or a file of it that does not load, is warned about
+ * and left out.  Returns SF_OK or SF_ENOMEM. */
+static int
+library_open(const sf_model *m, const char *dir,
+             const sf_run_discover_settings *s, rows *w, sf_error *err)
+{
+	sf_library_entry *e = NULL;
+	size_t n = 0, total = 0;
+	sf_problem *given;
+	sf_error lerr;
+	int rc = sf_library_list(dir, s->warn, s->warn_ctx, &e, &n, &lerr);
+
+	if (rc == SF_ENOMEM)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK) {
+		warn_library(s, &lerr, "the formula library cannot be read");
+		return SF_OK;
+	}
+	if ((w->library = calloc(n + 1, sizeof *w->library)) == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		if (sf_file_same(e[i].path, m->path))
+			continue;
+		rc = sf_model_load(e[i].path, &w->library[w->nlibrary], NULL,
+		                   NULL, &lerr);
+		if (rc == SF_ENOMEM)
+			goto nomem;
+		if (rc != SF_OK) {
+			warn_library(s, &lerr,
+			             "a library formula does not load");
+			continue;
+		}
+		total += w->library[w->nlibrary++]->count;
+	}
+	given = realloc(w->given, (w->ngiven + total + 1) * sizeof *given);
+	if (given == NULL ||
+	    (w->grafts = calloc(total + 1, sizeof *w->grafts)) == NULL) {
+		if (given != NULL)
+			w->given = given;
+		goto nomem;
+	}
+	w->given = given;
+	for (size_t i = 0, k = 0; i < n && rc != SF_ENOMEM; i++) {
+		if (sf_file_same(e[i].path, m->path))
+			continue;
+		/* the files that loaded, in the list's order */
+		if (k < w->nlibrary &&
+		    sf_file_same(w->library[k]->models[0]->path, e[i].path))
+			rc = graft_file(w->library[k++], e[i].name, m,
+			                &s->options.fit, w, err);
+	}
+	sf_library_entries_free(e, n);
+	return rc == SF_ENOMEM ? rc : SF_OK;
+nomem:
+	sf_library_entries_free(e, n);
+	return sf_error_set(err, SF_ENOMEM, "out of memory");
 }
 
 /* 1 when the directory of path exists. */
@@ -161,6 +324,8 @@ rows_open(const sf_model_set *set, const sf_run_discover_settings *s,
 			return rc;
 		w->ngiven++;
 	}
+	if (s->library != NULL && set->discover.library != 0)
+		return library_open(m, s->library, s, w, err);
 	return SF_OK;
 }
 

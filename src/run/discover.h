@@ -64,13 +64,18 @@ typedef struct sf_run_discover_settings {
 	sf_discover_options options; /* --train, --max-terms, --beam,
 	                                --budget, --extrapolate, --top and
 	                                the fit options */
-	const char *output; /* -o: where the winner's model file will be
-	                       written (it names its data relative to it),
-	                       with groups the directory of theirs; NULL:
-	                       nowhere */
-	int shapes;         /* 1: list the grammar's shapes, no search */
-	int json;           /* 1: build the JSON document too */
-	sf_warn_fn warn;    /* warnings; NULL: none */
+	const char *output;  /* -o: where the winner's model file will be
+	                        written (it names its data relative to it),
+	                        with groups the directory of theirs; NULL:
+	                        nowhere */
+	const char *library; /* the formula library's directory
+	                        (input/library.h): its formulas that take the
+	                        model's inputs are scored beside the found
+	                        ones, unless discover.library is false; NULL:
+	                        none */
+	int shapes;          /* 1: list the grammar's shapes, no search */
+	int json;            /* 1: build the JSON document too */
+	sf_warn_fn warn;     /* warnings; NULL: none */
 	void *warn_ctx;
 } sf_run_discover_settings;
 
