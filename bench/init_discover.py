@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""The path a new user takes, on the bundled campaigns: `scalefit init` on
+the CSV, then `discover --train` on the model it wrote, then `validate
+--train` on what discover wrote; against `validate --train` on init's
+model itself.
+
+init's model holds the generic data-parallel formula cut to the columns
+it recognised (scaffold.h), so discover scores that formula beside the
+found ones and the library's: a tied one joins the ensemble it writes.
+Per group of each campaign the model is init's on the whole CSV with a
+where: that keeps the group, and the dataset's left-out prior
+(bench/lodo.py); everything is chosen on the training rows.
+
+Campaigns (the splits of bench/discover_campaigns.py):
+  agpubench  a-GPUBench, GTX 1080 Ti, per network x framework: 1-4 -> 8
+             GPUs (init's inputs p, b, n: no cpu_threads)
+  pollux     Pollux / AdaptDL T4 step times, per job: <= 16 -> 20-64 GPUs
+  tfcnn      tf_cnn_benchmarks, per series: <= 4 (<= 16 distributed) ->
+             the rest
+
+Usage: /usr/bin/python3 bench/init_discover.py [CAMPAIGN...]
+       (from the built tree; default all; every run --threads 1)
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import accuracy_agpubench as ag  # noqa: E402
+from lodo import with_prior  # noqa: E402
+import accuracy_pollux_tfcnn as pt  # noqa: E402
+
+SCALEFIT = os.environ.get("SCALEFIT",
+                          os.path.join(HERE, "..", "src", "scalefit"))
+
+
+def run(args):
+    out = subprocess.run([SCALEFIT] + args + ["--threads", "1", "--json",
+                                              "-q"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(" ".join(args) + ": " + out.stderr)
+    return json.loads(out.stdout)
+
+
+def init_text(directory, data, tag):
+    """init's model of the whole CSV."""
+    path = os.path.join(directory, tag + "-init.yaml")
+    out = subprocess.run([SCALEFIT, "init", data, "-o", path],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("init " + data + ": " + out.stderr)
+    with open(path) as f:
+        return f.read()
+
+
+def case(directory, tag, base, where, train, dataset):
+    """init's model of one group: validated as it is, and discovered."""
+    quoted = where.replace('"', '\\"')
+    text = with_prior(base.replace("\ninputs:",
+                                   f"\n  where: \"{quoted}\"\ninputs:", 1),
+                      dataset)
+    model = os.path.join(directory, tag + ".yaml")
+    with open(model, "w") as f:
+        f.write(text)
+    found = os.path.join(directory, tag + "-discovered.yaml")
+    d = run(["discover", model, "--train", train, "-o", found])["discover"]
+    with open(found) as f:
+        text = f.read()
+    with open(found, "w") as f:
+        f.write(with_prior(text, dataset))
+    vd = run(["validate", found, "--train", train])["validation"]
+    vi = run(["validate", model, "--train", train])["validation"]
+    own = sum(1 for i in d["ensemble"]
+              if d["board"][i - 1]["model"] is not None
+              and not d["board"][i - 1]["model"].startswith("@"))
+    return vi, vd, own
+
+
+def pct(x):
+    return "-" if x is None else f"{x:.1f}%"
+
+
+def report(name, rows):
+    print(f"\n### {name}\n")
+    print("| group | init: test MAPE | coverage95 | +-width "
+          "| init + discover: test MAPE | coverage95 | +-width "
+          "| init's formula in the ensemble |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for group, vi, vd, own in rows:
+        print(f"| {group} | {vi['mape']:.2f}% | {pct(vi['coverage95'])} "
+              f"| {pct(vi['mean_halfwidth_pct'])} | {vd['mape']:.2f}% "
+              f"| {pct(vd['coverage95'])} "
+              f"| {pct(vd['mean_halfwidth_pct'])} "
+              f"| {'yes' if own else 'no'} |")
+    n = len(rows)
+    print(f"\n{name}: mean over {n} groups: init {mean(rows, 1)}, "
+          f"init + discover {mean(rows, 2)}; init's formula in the "
+          f"ensemble in {sum(1 for r in rows if r[3])} of {n}")
+
+
+def mean(rows, i):
+    """The mean test MAPE of rows[...][i], and its intervals' coverage and
+    half-width over the groups that have them (a fit with no degrees of
+    freedom left has none)."""
+    v = [r[i] for r in rows]
+    iv = [x for x in v if x["coverage95"] is not None]
+    text = f"{sum(x['mape'] for x in v) / len(v):.2f}%"
+    if not iv:
+        return text + " (no intervals)"
+    return (text + f" (coverage {sum(x['coverage95'] for x in iv) / len(iv):.1f}%"
+            f", half-width "
+            f"{sum(x['mean_halfwidth_pct'] for x in iv) / len(iv):.1f}%"
+            + (f", over the {len(iv)} groups with intervals"
+               if len(iv) < len(v) else "") + ")")
+
+
+def agpubench(directory):
+    base = init_text(directory, ag.DATA, "agpubench")
+    rows = []
+    for network, framework in ag.GROUPS:
+        where = (f"network == '{network}' && framework == '{framework}'"
+                 " && gpu == 'GTX 1080 Ti'")
+        rows.append((f"{network} / {framework}",)
+                    + case(directory, f"ag-{network}-{framework}", base,
+                           where, "p <= 4", "agpubench"))
+    report("a-GPUBench: fit 1-4 GPUs, predict 8", rows)
+
+
+def pollux(directory):
+    base = init_text(directory, pt.POLLUX, "pollux")
+    with open(pt.POLLUX, newline="") as f:
+        jobs = sorted({r["job"] for r in csv.DictReader(f)})
+    rows = [(job,) + case(directory, f"pollux-{job}", base,
+                          f"job == {pt.quote(job)}", "p <= 16", "pollux")
+            for job in jobs]
+    report("Pollux / AdaptDL (T4): fit <= 16 GPUs, predict 20-64", rows)
+
+
+def tfcnn(directory):
+    base = init_text(directory, pt.TFCNN, "tfcnn")
+    series = {}
+    with open(pt.TFCNN, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["platform"], r["model"], r["variable_update"],
+                   r["data"])
+            series.setdefault(key, set()).add(int(r["gpus"]))
+    rows = []
+    for i, key in enumerate(sorted(series)):
+        limit = 16 if "distributed" in key[0] else 4
+        if max(series[key]) <= limit:
+            continue
+        where = " && ".join(
+            f"{c} == {pt.quote(v)}"
+            for c, v in zip(["platform", "model", "variable_update",
+                             "data"], key))
+        rows.append((" / ".join(key),)
+                    + case(directory, f"tfcnn-{i}", base, where,
+                           f"p <= {limit}", "tfcnn"))
+    report("tf_cnn_benchmarks: fit <= 4 GPUs (<= 16 distributed), "
+           "predict the rest", rows)
+
+
+def main():
+    chosen = sys.argv[1:] or ["agpubench", "pollux", "tfcnn"]
+    with tempfile.TemporaryDirectory() as directory:
+        for name in chosen:
+            globals()[name](directory)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except RuntimeError as e:  # a scalefit run failed: no table from it
+        sys.exit("init_discover.py: " + str(e).strip())
