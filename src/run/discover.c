@@ -60,7 +60,7 @@ typedef struct rows {
 	size_t ngiven;
 	sf_model_set **library; /* the library's files read */
 	size_t nlibrary;
-	sf_model *grafts; /* the library's formulas on the file's rows */
+	sf_model **grafts; /* the library's formulas on the file's rows */
 	size_t ngrafts;
 } rows;
 
@@ -70,8 +70,10 @@ rows_close(rows *w)
 	for (size_t i = 0; i < w->ngiven; i++)
 		sf_problem_close(&w->given[i]);
 	free(w->given);
-	for (size_t i = 0; i < w->ngrafts; i++)
-		free(w->grafts[i].name);
+	for (size_t i = 0; i < w->ngrafts; i++) {
+		free(w->grafts[i]->name);
+		free(w->grafts[i]);
+	}
 	free(w->grafts);
 	for (size_t i = 0; i < w->nlibrary; i++)
 		sf_model_set_free(w->library[i]);
@@ -96,22 +98,27 @@ takes_inputs(const sf_model *f, const sf_model *m)
 	return 1;
 }
 
-/* Library formula f (model index of the count in its file, named name)
- * on m's rows: f's constants, terms and time with m's data, inputs and
- * fit settings (borrowed: both models outlive it), as "@NAME" or, in a
- * models: file, "@NAME/MODEL".  NULL when out of memory. */
+/* Library formula f (of a file of count formulas, named name) on m's
+ * rows: a new model with f's constants, terms and time and m's data,
+ * inputs and fit settings (borrowed: both models outlive it), named
+ * "@NAME" or, in a models: file, "@NAME/MODEL".  NULL when out of
+ * memory. */
 static sf_model *
-graft(const sf_model *f, size_t count, const char *name, const sf_model *m,
-      sf_model *g)
+graft(const sf_model *f, size_t count, const char *name, const sf_model *m)
 {
+	sf_model *g = malloc(sizeof *g);
 	sf_text label = SF_TEXT_INIT;
 
+	if (g == NULL)
+		return NULL;
 	*g = *f;
 	sf_text_printf(&label, "%c%s", SF_LIBRARY_PREFIX, name);
 	if (count > 1)
 		sf_text_printf(&label, "/%s", f->name);
-	if ((g->name = sf_text_take(&label)) == NULL)
+	if ((g->name = sf_text_take(&label)) == NULL) {
+		free(g);
 		return NULL;
+	}
 	g->data_file = m->data_file;
 	g->data_file_at = m->data_file_at;
 	g->where = m->where;
@@ -133,17 +140,29 @@ static int
 graft_file(const sf_model_set *set, const char *name, const sf_model *m,
            const sf_fit_options *o, rows *w, sf_error *err)
 {
+	size_t more = w->ngiven + set->count + 1;
+	sf_problem *given = realloc(w->given, more * sizeof *given);
+	sf_model **grafts;
+
+	if (given != NULL)
+		w->given = given;
+	grafts =
+	    realloc(w->grafts, (w->ngrafts + set->count + 1) * sizeof *grafts);
+	if (grafts != NULL)
+		w->grafts = grafts;
+	if (given == NULL || grafts == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (size_t i = 0; i < set->count; i++) {
 		const sf_model *f = set->models[i];
-		sf_model *g = &w->grafts[w->ngrafts];
+		sf_model *g;
 		sf_error e;
 		int rc;
 
 		if (f->time.text == NULL || !takes_inputs(f, m))
 			continue;
-		if (graft(f, set->count, name, m, g) == NULL)
+		if ((g = graft(f, set->count, name, m)) == NULL)
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
-		w->ngrafts++;
+		w->grafts[w->ngrafts++] = g;
 		rc = sf_problem_open_table(g, w->table, sf_fit_loss(m, o), NULL,
 		                           NULL, &w->given[w->ngiven], &e);
 		if (rc == SF_ENOMEM)
@@ -172,16 +191,16 @@ warn_library(const sf_run_discover_settings *s, const sf_error *cause,
 
 /* The formulas of the library at dir that take m's inputs (by name: p
  * the workers, b the batch, n the count, as discover reads them), on w's
- * rows after the file's own, m's own file left out.  A library that
- * cannot be read, or a file of it that does not load, is warned about
- * and left out.  Returns SF_OK or SF_ENOMEM. */
+ * rows after the file's own.  (When m's file is the library's, its copy
+ * fits the rows exactly as m's own formula: the board shows it once.)
+ * A library that cannot be read, or a file of it that does not load, is
+ * warned about and left out.  Returns SF_OK or SF_ENOMEM. */
 static int
 library_open(const sf_model *m, const char *dir,
              const sf_run_discover_settings *s, rows *w, sf_error *err)
 {
 	sf_library_entry *e = NULL;
-	size_t n = 0, total = 0;
-	sf_problem *given;
+	size_t n = 0;
 	sf_error lerr;
 	int rc = sf_library_list(dir, s->warn, s->warn_ctx, &e, &n, &lerr);
 
@@ -192,43 +211,25 @@ library_open(const sf_model *m, const char *dir,
 		return SF_OK;
 	}
 	if ((w->library = calloc(n + 1, sizeof *w->library)) == NULL)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		if (sf_file_same(e[i].path, m->path))
-			continue;
-		rc = sf_model_load(e[i].path, &w->library[w->nlibrary], NULL,
-		                   NULL, &lerr);
-		if (rc == SF_ENOMEM)
-			goto nomem;
-		if (rc != SF_OK) {
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && rc == SF_OK; i++) {
+		sf_model_set *set = NULL;
+
+		rc = sf_model_load(e[i].path, &set, NULL, NULL, &lerr);
+		if (rc == SF_OK) {
+			w->library[w->nlibrary++] = set;
+			rc = graft_file(set, e[i].name, m, &s->options.fit, w,
+			                err);
+		} else if (rc == SF_ENOMEM) {
+			sf_error_set(err, SF_ENOMEM, "out of memory");
+		} else {
 			warn_library(s, &lerr,
 			             "a library formula does not load");
-			continue;
+			rc = SF_OK;
 		}
-		total += w->library[w->nlibrary++]->count;
-	}
-	given = realloc(w->given, (w->ngiven + total + 1) * sizeof *given);
-	if (given == NULL ||
-	    (w->grafts = calloc(total + 1, sizeof *w->grafts)) == NULL) {
-		if (given != NULL)
-			w->given = given;
-		goto nomem;
-	}
-	w->given = given;
-	for (size_t i = 0, k = 0; i < n && rc != SF_ENOMEM; i++) {
-		if (sf_file_same(e[i].path, m->path))
-			continue;
-		/* the files that loaded, in the list's order */
-		if (k < w->nlibrary &&
-		    sf_file_same(w->library[k]->models[0]->path, e[i].path))
-			rc = graft_file(w->library[k++], e[i].name, m,
-			                &s->options.fit, w, err);
 	}
 	sf_library_entries_free(e, n);
-	return rc == SF_ENOMEM ? rc : SF_OK;
-nomem:
-	sf_library_entries_free(e, n);
-	return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return rc;
 }
 
 /* 1 when the directory of path exists. */
