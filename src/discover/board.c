@@ -540,14 +540,14 @@ board_add(sf_discover_result *r, sf_search *s, const sf_setup *st,
  * The ensemble (discover.h): the winner, then up to max - 1 more of the
  * tied formulas on the board: the model file's own first, then the
  * others (found or the library's), each in the board's order (the
- * simplest first).  The
- * winner is the simplest of the tied, which is not always the one that
- * extrapolates best: the ensemble keeps the others in the answer,
- * weighted by their evidence when fitted.  A formula of the file goes
- * first because it was written before the rows were seen: it carries
- * none of the search's luck (the best of thousands of folds' scores is
- * biased low), so where the folds cannot tell it from the found ones the
- * answer keeps it.
+ * simplest first).  The winner is the simplest of the tied, which is not
+ * always the one that extrapolates best: the ensemble keeps the others
+ * in the answer, weighted by their evidence when fitted.  A formula of
+ * the file goes first because it was written before the rows were seen:
+ * it carries none of the search's luck (the best of thousands of folds'
+ * scores is biased low), so where the folds cannot tell it from the found
+ * ones the answer keeps it.  (The library's are as blind to the rows, but
+ * many and generic: they take their place in the board's order.)
  */
 static void
 choose_members(sf_discover_result *r, size_t max)

@@ -317,9 +317,9 @@ write_formula(sf_yaml_out *y, const sf_discover_candidate *c)
 	sf_text_free(&time);
 }
 
-/* The model file's formula g as a member writes it: its derived inputs
- * (under its own inputs:), constants (fitted ones with bounds and a note
- * of their fit), terms and time. */
+/* A given formula g (the model file's, the library's) as a member writes
+ * it: its derived inputs (under its own inputs:), constants (fitted ones
+ * with bounds and a note of their fit), terms and time. */
 static void
 write_given(sf_yaml_out *y, const sf_discover_given *g)
 {
@@ -425,9 +425,10 @@ taken(char *const *names, size_t n, const char *name)
 }
 
 /* The members' names into names[0..n) (malloc'd): dI for the I-th, a
- * discovered formula; the model file's name for its own, with "-2",
- * "-3", ... while another member has it (a d and digits are the
- * discovered ones' names).  Returns 0, or -1 when out of memory. */
+ * discovered formula; a given one's name (the model file's, or @NAME for
+ * the library's), with "-2", "-3", ... while another member has it (a d
+ * and digits are the discovered ones' names).  Returns 0, or -1 when out
+ * of memory. */
 static int
 member_names(const sf_discover_candidate *const *c, size_t n, char **names)
 {
@@ -487,14 +488,15 @@ write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 	                       "(named as there; written");
 	sf_yaml_out_comment(y, "before the rows were seen, they carry none of "
 	                       "the search's luck), then");
-	sf_yaml_out_comment(y, "the simplest found.  fit weighs each by the "
-	                       "inverse of its expected");
-	sf_yaml_out_comment(y, "squared error per doubling beyond the fitted "
-	                       "range; predict, scale and");
-	sf_yaml_out_comment(y, "validate read them as one prediction, the "
-	                       "median of their weighted");
-	sf_yaml_out_comment(y, "mixture, whose interval holds their "
-	                       "disagreement.");
+	sf_yaml_out_comment(y, "the simplest others (found, or the library's "
+	                       "as @NAME).  fit weighs");
+	sf_yaml_out_comment(y, "each by the inverse of its expected squared "
+	                       "error per doubling beyond");
+	sf_yaml_out_comment(y, "the fitted range; predict, scale and validate "
+	                       "read them as one");
+	sf_yaml_out_comment(y, "prediction, the median of their weighted "
+	                       "mixture, whose interval holds");
+	sf_yaml_out_comment(y, "their disagreement.");
 	for (size_t i = 0; i < r->nmembers; i++)
 		sf_yaml_out_comment(y, "  %s: score %.3g%%: %s", names[i],
 		                    c[i]->score, c[i]->formula);

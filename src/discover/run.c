@@ -83,7 +83,8 @@ score_given(const sf_problem *given, size_t ngiven,
 	return rc;
 }
 
-/* The model file's formula g at the inputs and constants of scope s:
+/* A given formula g (the model file's, the library's) at the inputs of
+ * scope s, with its fitted constants:
  * its terms (each may use those before it) and its time into *out.
  * Returns SF_OK or the expression's error. */
 static int
@@ -107,8 +108,8 @@ given_at(const sf_discover_given *g, sf_expr_scope *s, double *out,
 }
 
 /* Candidate c's prediction at row of d with input x at value at: the sum
- * of its terms, each with its fitted constants (the model file's formula:
- * its time).  Returns SF_OK or the expression's error. */
+ * of its terms, each with its fitted constants (a given formula: its
+ * time).  Returns SF_OK or the expression's error. */
 static int
 predict_at(const sf_discover_candidate *c, const sf_dataset *d, size_t row,
            size_t x, double at, double *out, sf_error *err)
