@@ -548,6 +548,7 @@ test_discover_block(void)
 	CU_ASSERT_EQUAL(d->budget, 5000);
 	CU_ASSERT_EQUAL(d->overlap, 0);
 	CU_ASSERT_EQUAL(d->continuous, 1);
+	CU_ASSERT_EQUAL(d->library, 0);
 	CU_ASSERT_EQUAL(d->tie, 0.1);
 	sf_model_set_free(set);
 
@@ -560,6 +561,7 @@ test_discover_block(void)
 	CU_ASSERT_EQUAL(d->factors + d->max_terms + d->beam + d->budget, 0);
 	CU_ASSERT_EQUAL(d->overlap, -1);
 	CU_ASSERT_EQUAL(d->continuous, -1);
+	CU_ASSERT_EQUAL(d->library, -1);
 	CU_ASSERT_TRUE(d->tie < 0);
 	sf_model_set_free(set);
 
