@@ -166,9 +166,10 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 	    "lowest AICc) simplest shapes, then AICc\n",
 	    r->best_score + r->band, 100 * r->space.tie);
 	if (r->winner > 0)
-		sf_text_printf(
-		    out,
-		    "  the model file's formula ranks above the best found\n");
+		sf_text_printf(out, "  %s %s ranks above the best found\n",
+		               r->board[0].library ? "the library's formula"
+		                                   : "the model file's formula",
+		               r->board[0].model);
 	sf_text_printf(
 	    out,
 	    "\nbest found, fitted on the %zu training rows as 'scalefit "
