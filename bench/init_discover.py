@@ -15,6 +15,8 @@ Campaigns (the splits of bench/discover_campaigns.py):
   agpubench  a-GPUBench, GTX 1080 Ti, per network x framework: 1-4 -> 8
              GPUs (init's inputs p, b, n: no cpu_threads)
   pollux     Pollux / AdaptDL T4 step times, per job: <= 16 -> 20-64 GPUs
+  pollux8    the same jobs, <= 8 -> 12-16 GPUs (the split of the unseen
+             workloads issue 26 reports; not in the default run)
   tfcnn      tf_cnn_benchmarks, per series: <= 4 (<= 16 distributed) ->
              the rest
 
@@ -140,6 +142,18 @@ def pollux(directory):
                           f"job == {pt.quote(job)}", "p <= 16", "pollux")
             for job in jobs]
     report("Pollux / AdaptDL (T4): fit <= 16 GPUs, predict 20-64", rows)
+
+
+def pollux8(directory):
+    """The unseen workloads' split (issue 26): fit <= 8 GPUs, score 12-16."""
+    base = init_text(directory, pt.POLLUX, "pollux8")
+    with open(pt.POLLUX, newline="") as f:
+        jobs = sorted({r["job"] for r in csv.DictReader(f)})
+    rows = [(job,) + case(directory, f"pollux8-{job}", base,
+                          f"job == {pt.quote(job)} && gpus <= 16", "p <= 8",
+                          "pollux")
+            for job in jobs]
+    report("Pollux / AdaptDL (T4): fit <= 8 GPUs, predict 12-16", rows)
 
 
 def tfcnn(directory):
