@@ -134,26 +134,27 @@ def agpubench(directory):
     report("a-GPUBench: fit 1-4 GPUs, predict 8", rows)
 
 
-def pollux(directory):
-    base = init_text(directory, pt.POLLUX, "pollux")
+def pollux_jobs(directory, tag, within, train, title):
+    """Every Pollux job, its rows within (a condition, or ""), fit where
+    train holds."""
+    base = init_text(directory, pt.POLLUX, tag)
     with open(pt.POLLUX, newline="") as f:
         jobs = sorted({r["job"] for r in csv.DictReader(f)})
-    rows = [(job,) + case(directory, f"pollux-{job}", base,
-                          f"job == {pt.quote(job)}", "p <= 16", "pollux")
+    rows = [(job,) + case(directory, f"{tag}-{job}", base,
+                          f"job == {pt.quote(job)}{within}", train, "pollux")
             for job in jobs]
-    report("Pollux / AdaptDL (T4): fit <= 16 GPUs, predict 20-64", rows)
+    report(title, rows)
+
+
+def pollux(directory):
+    pollux_jobs(directory, "pollux", "", "p <= 16",
+                "Pollux / AdaptDL (T4): fit <= 16 GPUs, predict 20-64")
 
 
 def pollux8(directory):
     """The unseen workloads' split (issue 26): fit <= 8 GPUs, score 12-16."""
-    base = init_text(directory, pt.POLLUX, "pollux8")
-    with open(pt.POLLUX, newline="") as f:
-        jobs = sorted({r["job"] for r in csv.DictReader(f)})
-    rows = [(job,) + case(directory, f"pollux8-{job}", base,
-                          f"job == {pt.quote(job)} && gpus <= 16", "p <= 8",
-                          "pollux")
-            for job in jobs]
-    report("Pollux / AdaptDL (T4): fit <= 8 GPUs, predict 12-16", rows)
+    pollux_jobs(directory, "pollux8", " && gpus <= 16", "p <= 8",
+                "Pollux / AdaptDL (T4): fit <= 8 GPUs, predict 12-16")
 
 
 def tfcnn(directory):

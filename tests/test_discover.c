@@ -856,6 +856,44 @@ test_pace(void)
 	}
 }
 
+/* A search of the rows of test_selection's truth (1/p work plus a
+ * per-sample cost growing as p^1.2, 1% noise) with the own formula of the
+ * model file yaml scored beside: the result, or NULL; *fx and *given
+ * (its formula compiled) are the caller's to close and free. */
+static sf_discover_result *
+given_search(const char *yaml, fixture *fx, sf_problem *given)
+{
+	truth t = {0, {"n / p", "n * p^1.2"}, {0.63, 0.27}};
+	double *cols[3];
+	sf_text csv = SF_TEXT_INIT;
+	size_t rows;
+	sf_discover_options o;
+	sf_discover_result *r = NULL;
+	sf_error err;
+	int rc;
+
+	for (int c = 0; c < 3; c++)
+		cols[c] = malloc(256 * sizeof **cols);
+	simulate(&t, 0.01, 77, &csv, cols, &rows);
+	rc = fixture_open(fx, yaml, csv.data);
+	sf_text_free(&csv);
+	for (int c = 0; c < 3; c++)
+		free(cols[c]);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	given->model = fx->set->models[0];
+	given->data = fx->data;
+	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given->model, fx->data,
+	                                         &given->formula, NULL, NULL,
+	                                         &err),
+	                      SF_OK);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL(sf_discover_run(given->model, &fx->set->discover,
+	                                fx->data, given, 1, &o, &r, &err),
+	                SF_OK);
+	return r;
+}
+
 /*
  * The selection.  The time is 1/p work plus a per-sample cost growing as
  * p^1.2, an exponent the grid does not have; the model file's own formula
@@ -879,32 +917,12 @@ test_selection(void)
 	    "  e: {min: -100, max: 100}\n"
 	    "time: t0 + a * n / p + c * n * p^1.2 + d * n * p^2 + e * n * "
 	    "p^3\n";
-	double *cols[3];
-	sf_text csv = SF_TEXT_INIT;
-	size_t rows;
-	truth t = {0, {"n / p", "n * p^1.2"}, {0.63, 0.27}};
-	sf_discover_options o;
-	sf_discover_result *r = NULL;
 	sf_problem given = {0};
 	fixture fx;
-	sf_error err;
+	sf_discover_result *r = given_search(yaml, &fx, &given);
 	size_t gi = SIZE_MAX;
 
-	for (int c = 0; c < 3; c++)
-		cols[c] = malloc(256 * sizeof **cols);
-	simulate(&t, 0.01, 77, &csv, cols, &rows);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv.data), 0);
-	given.model = fx.set->models[0];
-	given.data = fx.data;
-	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, fx.data,
-	                                         &given.formula, NULL, NULL,
-	                                         &err),
-	                      SF_OK);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	CU_ASSERT_EQUAL_FATAL(sf_discover_run(given.model, &fx.set->discover,
-	                                      fx.data, &given, 1, &o, &r, &err),
-	                      SF_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	for (size_t i = 0; i < r->nboard; i++)
 		if (r->board[i].model != NULL)
 			gi = i;
@@ -918,9 +936,6 @@ test_selection(void)
 	sf_discover_result_free(r);
 	sf_formula_free(given.formula);
 	fixture_close(&fx);
-	sf_text_free(&csv);
-	for (int c = 0; c < 3; c++)
-		free(cols[c]);
 }
 
 /*
@@ -951,33 +966,14 @@ test_given_member(void)
 	    "  work: {expr: a * per * u, kind: compute}\n"
 	    "  comm: {expr: c * n * p^1.2, kind: communication}\n"
 	    "time: t0 + work + comm\n";
-	double *cols[3];
-	sf_text csv = SF_TEXT_INIT;
-	size_t rows;
-	truth t = {0, {"n / p", "n * p^1.2"}, {0.63, 0.27}};
-	sf_discover_options o;
-	sf_discover_result *r = NULL;
 	sf_problem given = {0};
 	sf_model_set *set = NULL;
 	fixture fx;
 	sf_error err;
 	char *model = NULL;
+	sf_discover_result *r = given_search(yaml, &fx, &given);
 
-	for (int c = 0; c < 3; c++)
-		cols[c] = malloc(256 * sizeof **cols);
-	simulate(&t, 0.01, 77, &csv, cols, &rows);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv.data), 0);
-	given.model = fx.set->models[0];
-	given.data = fx.data;
-	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, fx.data,
-	                                         &given.formula, NULL, NULL,
-	                                         &err),
-	                      SF_OK);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	CU_ASSERT_EQUAL_FATAL(sf_discover_run(given.model, &fx.set->discover,
-	                                      fx.data, &given, 1, &o, &r, &err),
-	                      SF_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_TRUE_FATAL(r->nmembers >= 2);
 	{
 		const sf_discover_candidate *g = &r->board[r->members[1]];
@@ -1023,9 +1019,6 @@ test_given_member(void)
 	sf_discover_result_free(r);
 	sf_formula_free(given.formula);
 	fixture_close(&fx);
-	sf_text_free(&csv);
-	for (int c = 0; c < 3; c++)
-		free(cols[c]);
 }
 
 /*
