@@ -160,6 +160,11 @@ typedef struct sf_discover_options {
 /* Fill o with "no override". */
 void sf_discover_options_init(sf_discover_options *o);
 
+/* 1 when the block s asks for the library's formulas beside the found
+ * ones (discover.library, default true); the caller grafts them
+ * (run/discover.c). */
+int sf_discover_uses_library(const sf_model_discover *s);
+
 enum { SF_DISCOVER_TERM_PARAMS = 2 };
 
 /* A term of a formula, as it is written to a model file. */

@@ -9,6 +9,14 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Where a given formula c comes from, for the text. */
+static const char *
+given_origin(const sf_discover_candidate *c)
+{
+	return c->library ? "the library's formula"
+	                  : "the model file's formula";
+}
+
 /* The candidate's board line. */
 static void
 print_candidate(sf_text *out, const sf_discover_result *r, size_t i)
@@ -93,9 +101,9 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 
 		if (c->model != NULL)
 			sf_text_printf(out,
-			               "  %s  rank (%zu) extrap %6.3g%%  "
-			               "the model file's formula\n",
-			               c->model, r->members[i] + 1, c->score);
+			               "  %s  rank (%zu) extrap %6.3g%%  %s\n",
+			               c->model, r->members[i] + 1, c->score,
+			               given_origin(c));
 		else
 			sf_text_printf(
 			    out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
@@ -167,9 +175,7 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 	    r->best_score + r->band, 100 * r->space.tie);
 	if (r->winner > 0)
 		sf_text_printf(out, "  %s %s ranks above the best found\n",
-		               r->board[0].library ? "the library's formula"
-		                                   : "the model file's formula",
-		               r->board[0].model);
+		               given_origin(&r->board[0]), r->board[0].model);
 	sf_text_printf(
 	    out,
 	    "\nbest found, fitted on the %zu training rows as 'scalefit "

@@ -36,6 +36,12 @@ sf_discover_options_init(sf_discover_options *o)
 	sf_fit_options_init(&o->fit);
 }
 
+int
+sf_discover_uses_library(const sf_model_discover *s)
+{
+	return s->library != 0;
+}
+
 static size_t
 pick(size_t option, size_t block, size_t fallback)
 {
@@ -153,7 +159,7 @@ setup_settings(const sf_model *m, const sf_model_discover *s,
 	st->space.tie = s->tie >= 0 ? s->tie : SF_DISCOVER_DEFAULT_TIE;
 	st->space.overlap = s->overlap >= 0 ? s->overlap : 1;
 	st->space.continuous = s->continuous >= 0 ? s->continuous : 0;
-	st->space.library = s->library != 0;
+	st->space.library = sf_discover_uses_library(s);
 	st->loss = loss == SF_LOSS_SSE ? SF_LOSS_SSE : SF_LOSS_RELATIVE;
 	if (st->max_terms > SF_DISCOVER_MAX_TERMS)
 		return sf_error_set(err, SF_EUSAGE,

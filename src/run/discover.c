@@ -325,7 +325,9 @@ rows_open(const sf_model_set *set, const sf_run_discover_settings *s,
 			return rc;
 		w->ngiven++;
 	}
-	if (s->library != NULL && set->discover.library != 0)
+	/* the shapes alone score nothing */
+	if (s->library != NULL && !s->shapes &&
+	    sf_discover_uses_library(&set->discover))
 		return library_open(m, s->library, s, w, err);
 	return SF_OK;
 }
