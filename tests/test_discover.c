@@ -701,6 +701,72 @@ test_twins(void)
 	fixture_close(&fx);
 }
 
+/* 1 when found formula big holds every term shape of small, and more. */
+static int
+holds_terms_of(const sf_discover_candidate *big,
+               const sf_discover_candidate *small)
+{
+	if (big->model != NULL || small->model != NULL ||
+	    big->nterms <= small->nterms)
+		return 0;
+	for (size_t i = 0; i < small->nterms; i++) {
+		int found = 0;
+
+		for (size_t j = 0; j < big->nterms; j++)
+			found |= strcmp(big->terms[j].shape,
+			                small->terms[i].shape) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Occam's window.  ElasticFlow's ResNet-50 at 1-4 GPUs (a fixed global
+ * batch of 64, 128 or 256, datasets/elasticflow_a100): several tied
+ * formulas are a tied simpler one plus a term with a constant near 0,
+ * which the folds score no better.  None of them joins the ensemble (the
+ * search counts them), and every member left is a different formula.
+ */
+static void
+test_occam(void)
+{
+	static const char yaml[] = "data: {output: y}\n"
+	                           "inputs: {p: p, b: b}\n";
+	static const char csv[] = "p,b,y\n"
+	                          "1,64,0.14613521496454876\n"
+	                          "2,32,0.08447038412094116\n"
+	                          "4,16,0.05464801629384358\n"
+	                          "1,128,0.2735698954264323\n"
+	                          "2,64,0.15106815735499057\n"
+	                          "4,32,0.0890931979815165\n"
+	                          "1,256,0.542483231226603\n"
+	                          "2,128,0.28997141440709434\n"
+	                          "4,64,0.16152969121932978\n";
+	sf_discover_options o;
+	sf_discover_result *r;
+	fixture fx;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv), 0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_TRUE(r->nested > 0);
+	CU_ASSERT_TRUE(r->nmembers >= 2);
+	for (size_t i = 0; i < r->nmembers; i++)
+		for (size_t j = 0; j < r->nmembers; j++) {
+			const sf_discover_candidate
+			    *a = &r->board[r->members[i]],
+			    *b = &r->board[r->members[j]];
+
+			CU_ASSERT_FALSE(holds_terms_of(a, b) &&
+			                !(a->score < b->score));
+		}
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+}
+
 /* The same board, bit for bit, on 1 and 3 threads. */
 static void
 test_threads(void)
@@ -1457,6 +1523,7 @@ main(void)
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
 	    {"twins: one of two formulas that fit alike", test_twins},
+	    {"Occam's window: no member is another plus terms", test_occam},
 	    {"the model file's tied formula joins the ensemble",
 	     test_given_member},
 	    {"the same board on 1 and 3 threads", test_threads},

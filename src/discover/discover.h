@@ -52,7 +52,9 @@
  * considered.  The answer is an ensemble: the winner, then the model
  * file's own tied formulas (written before the rows were seen, they
  * carry none of the search's luck; with the winner even when they beat
- * it), then the simplest other tied ones (members).
+ * it), then the simplest other tied ones (members), leaving out a
+ * found formula that is a member plus terms that extrapolated no better
+ * (Occam's window, Madigan and Raftery 1994).
  *
  * The search: beam searches over the number of terms, first with
  * one-factor shapes, then with up to `factors`; at each number of terms
@@ -260,6 +262,9 @@ typedef struct sf_discover_result {
 	 * the library's), in the board's order (the simplest first). */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
+	/* Tied found formulas left out of it as a member plus terms that
+	 * extrapolated no better (board.c: Occam's window). */
+	size_t nested;
 	/* How far the members part one doubling beyond the training rows:
 	 * their lowest and highest prediction at the training row of the top
 	 * level whose time is the median there (apart_line, its line in the

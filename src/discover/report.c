@@ -96,6 +96,11 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	               "\nthe ensemble%s: the winner and the next %zu tied "
 	               "formulas on the board\n",
 	               output != NULL ? " written" : "", r->nmembers - 1);
+	if (r->nested > 0)
+		sf_text_printf(out,
+		               "  (past %zu tied that are a member plus terms "
+		               "that extrapolated no better)\n",
+		               r->nested);
 	for (size_t i = 0; i < r->nmembers; i++) {
 		const sf_discover_candidate *c = &r->board[r->members[i]];
 
@@ -310,6 +315,9 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	if (root != NULL &&
 	    (json_object_set_new(json_object_get(root, "discover"),
 	                         "ensemble_apart", apart_json(r)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"),
+	                         "ensemble_nested",
+	                         json_integer((json_int_t)r->nested)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "pace",
 	                         pace_json(r)) != 0)) {
 		json_decref(root);
