@@ -19,6 +19,11 @@ Campaigns (the splits of bench/discover_campaigns.py):
              workloads issue 26 reports; not in the default run)
   tfcnn      tf_cnn_benchmarks, per series: <= 4 (<= 16 distributed) ->
              the rest
+  elasticflow  ElasticFlow A100 step times, per job: <= 8 -> 16-64 GPUs
+  gavel      Gavel step times, per model x GPU x placement, 4 or more
+             worker counts and a batch: <= 4 -> 8 GPUs
+             (elasticflow and gavel are in no other discover benchmark:
+             discover's defaults were never chosen on them)
 
 Usage: /usr/bin/python3 bench/init_discover.py [CAMPAIGN...]
        (from the built tree; default all; every run --threads 1)
@@ -27,6 +32,7 @@ Usage: /usr/bin/python3 bench/init_discover.py [CAMPAIGN...]
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -107,15 +113,16 @@ def report(name, rows):
 
 
 def mean(rows, i):
-    """The mean test MAPE of rows[...][i], and its intervals' coverage and
-    half-width over the groups that have them (a fit with no degrees of
-    freedom left has none)."""
+    """The mean (and median) test MAPE of rows[...][i], and its intervals'
+    coverage and half-width over the groups that have them (a fit with no
+    degrees of freedom left has none)."""
     v = [r[i] for r in rows]
     iv = [x for x in v if x["coverage95"] is not None]
-    text = f"{sum(x['mape'] for x in v) / len(v):.2f}%"
+    text = (f"{sum(x['mape'] for x in v) / len(v):.2f}% (median "
+            f"{statistics.median(x['mape'] for x in v):.2f}%,")
     if not iv:
-        return text + " (no intervals)"
-    return (text + f" (coverage {sum(x['coverage95'] for x in iv) / len(iv):.1f}%"
+        return text + " no intervals)"
+    return (text + f" coverage {sum(x['coverage95'] for x in iv) / len(iv):.1f}%"
             f", half-width "
             f"{sum(x['mean_halfwidth_pct'] for x in iv) / len(iv):.1f}%"
             + (f", over the {len(iv)} groups with intervals"
@@ -181,8 +188,54 @@ def tfcnn(directory):
            "predict the rest", rows)
 
 
+ELASTICFLOW = os.path.join(HERE, "..", "datasets", "elasticflow_a100",
+                           "throughputs.csv")
+GAVEL = os.path.join(HERE, "..", "datasets", "gavel_throughputs",
+                     "throughputs.csv")
+
+
+def groups_of(path, key, train_top):
+    """The groups (values of the key columns) of path with a batch,
+    at least 3 worker counts up to train_top and one above it."""
+    levels = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["batch_per_gpu"]:
+                levels.setdefault(tuple(r[k] for k in key),
+                                  set()).add(float(r["gpus"]))
+    return [k for k in sorted(levels)
+            if sum(1 for v in levels[k] if v <= train_top) >= 3
+            and max(levels[k]) > train_top]
+
+
+def held_out(directory, path, tag, key, train_top, dataset, title,
+             numeric=()):
+    base = init_text(directory, path, tag)
+    rows = []
+    for i, k in enumerate(groups_of(path, key, train_top)):
+        where = " && ".join(f"{c} == {v if c in numeric else pt.quote(v)}"
+                            for c, v in zip(key, k))
+        rows.append((" / ".join(k),)
+                    + case(directory, f"{tag}-{i}", base, where,
+                           f"p <= {train_top:g}", dataset))
+    report(title, rows)
+
+
+def elasticflow(directory):
+    held_out(directory, ELASTICFLOW, "elasticflow", ["job"], 8,
+             "elasticflow", "ElasticFlow (A100): fit <= 8 GPUs, predict "
+             "16-64")
+
+
+def gavel(directory):
+    held_out(directory, GAVEL, "gavel", ["model", "gpu", "consolidated"], 4,
+             "gavel", "Gavel: fit <= 4 GPUs, predict 8",
+             numeric=("consolidated",))
+
+
 def main():
-    chosen = sys.argv[1:] or ["agpubench", "pollux", "tfcnn"]
+    chosen = sys.argv[1:] or ["agpubench", "pollux", "tfcnn", "elasticflow",
+                              "gavel"]
     with tempfile.TemporaryDirectory() as directory:
         for name in chosen:
             globals()[name](directory)
