@@ -558,6 +558,38 @@ adds_nothing(const sf_discover_candidate *big,
 	return 1;
 }
 
+/*
+ * The most constants of a formula of the model file that fits the
+ * training rows at least as well as every tied found formula once the
+ * search is paid for, or 0 when there is none.  A found formula pays 2
+ * ln M per constant in its AICc instead of 2, M the shapes it was chosen
+ * among (Foster and George's risk inflation criterion: the best of many
+ * candidate terms fits the rows better than its shape deserves); the
+ * file's was written before the rows were seen and pays nothing.
+ */
+static size_t
+unpaid_constants(const sf_discover_result *r)
+{
+	double paid = INFINITY, m = (double)r->shapes;
+	size_t most = 0;
+
+	for (size_t i = 0; m > 2 && i < r->nboard; i++) {
+		const sf_discover_candidate *c = &r->board[i];
+		double v = c->aicc + 2 * (double)c->k * (log(m) - 1);
+
+		if (c->model == NULL && c->tied && isfinite(v) && v < paid)
+			paid = v;
+	}
+	for (size_t i = 0; i < r->nboard; i++) {
+		const sf_discover_candidate *c = &r->board[i];
+
+		if (c->model != NULL && !c->library && !c->foreign &&
+		    isfinite(c->aicc) && c->aicc <= paid && c->k > most)
+			most = c->k;
+	}
+	return most;
+}
+
 /* 1 when board formula i adds nothing to a member chosen so far. */
 static int
 nests_a_member(const sf_discover_result *r, size_t i)
@@ -580,6 +612,14 @@ nests_a_member(const sf_discover_result *r, size_t i)
  * scores is biased low), so where the folds cannot tell it from the found
  * ones the answer keeps it.  (The library's are as blind to the rows, but
  * many and generic: they take their place in the board's order.)
+ *
+ * Where the search did not pay for itself (unpaid_constants), the file's
+ * formulas that fit as well join even when not tied, and no formula with
+ * more constants than they have does, the winner aside: each constant
+ * costs such a formula more than the file's.  On ElasticFlow's jobs
+ * fitted on up to 8 GPUs the found formulas' terms in 1 / b run away at
+ * 64 GPUs (a batch of 1 to 4): the file's generic formula does not.
+ *
  * A found formula that is a member plus terms the folds did not reward
  * is left out (Madigan and Raftery's Occam's window): it predicts what
  * the member does inside the range, and beyond it adds only the spread
@@ -589,16 +629,22 @@ nests_a_member(const sf_discover_result *r, size_t i)
 static void
 choose_members(sf_discover_result *r, size_t max)
 {
+	size_t unpaid = unpaid_constants(r);
+
 	r->members[0] = r->winner;
 	r->nmembers = 1;
 	r->nested = 0;
+	r->unpaid = unpaid;
 	for (int own = 1; own >= 0; own--)
 		for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
 			const sf_discover_candidate *c = &r->board[i];
+			int file = c->model != NULL && !c->library;
+			int joins = (c->tied && isfinite(c->score)) ||
+			            (file && unpaid > 0 && c->k <= unpaid);
 
-			if (i == r->winner ||
-			    (c->model != NULL && !c->library) != own ||
-			    !c->tied || !isfinite(c->score))
+			if (i == r->winner || file != own || !joins ||
+			    c->foreign ||
+			    (unpaid > 0 && !file && c->k > unpaid))
 				continue;
 			if (nests_a_member(r, i))
 				r->nested++;

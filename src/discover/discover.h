@@ -54,7 +54,12 @@
  * carry none of the search's luck; with the winner even when they beat
  * it), then the simplest other tied ones (members), leaving out a
  * found formula that is a member plus terms that extrapolated no better
- * (Occam's window, Madigan and Raftery 1994).
+ * (Occam's window, Madigan and Raftery 1994).  When a formula of the file
+ * fits the training rows as well as every tied found one once each found
+ * constant pays 2 ln M of AICc (M shapes searched: Foster and George's
+ * risk inflation criterion), the search did not pay for itself: that
+ * formula joins untied, and no found formula with more constants does
+ * but the winner.
  *
  * The search: beam searches over the number of terms, first with
  * one-factor shapes, then with up to `factors`; at each number of terms
@@ -211,6 +216,9 @@ typedef struct sf_discover_candidate {
 	char *model; /* a formula given (the model file's, or the library's,
 	                named @NAME): its name; else NULL */
 	int library; /* given by the library (its name starts with @) */
+	int foreign; /* given, with an input the searched model has not (a
+	                member's own input of a models: file): never in the
+	                ensemble, whose inputs are the searched model's */
 	sf_discover_given given; /* with model: that formula */
 	char *formula;           /* for people: constants written in */
 	size_t nterms; /* discovered formulas: terms[0] is the start-up */
@@ -265,6 +273,12 @@ typedef struct sf_discover_result {
 	/* Tied found formulas left out of it as a member plus terms that
 	 * extrapolated no better (board.c: Occam's window). */
 	size_t nested;
+	/* The most constants of a formula of the model file that fits the
+	 * training rows as well as every tied found one once the search is
+	 * paid for (board.c: the risk inflation criterion), 0 when none:
+	 * then it joins the ensemble, and no found formula with more
+	 * constants does but the winner. */
+	size_t unpaid;
 	/* How far the members part one doubling beyond the training rows:
 	 * their lowest and highest prediction at the training row of the top
 	 * level whose time is the median there (apart_line, its line in the

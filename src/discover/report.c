@@ -93,9 +93,20 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	if (r->nmembers < 2)
 		return;
 	sf_text_printf(out,
-	               "\nthe ensemble%s: the winner and the next %zu tied "
-	               "formulas on the board\n",
+	               r->unpaid > 0 ? "\nthe ensemble%s: the winner and %zu "
+	                               "more formulas on the board\n"
+	                             : "\nthe ensemble%s: the winner and the "
+	                               "next %zu tied formulas on the board\n",
 	               output != NULL ? " written" : "", r->nmembers - 1);
+	if (r->unpaid > 0)
+		sf_text_printf(
+		    out,
+		    "  (the search did not pay for itself: formulas of the "
+		    "model file fit the training\n  rows as well once "
+		    "each found constant costs 2 ln(%zu shapes) of "
+		    "AICc: they\n  join, and no found formula with "
+		    "more than %zu constants does but the winner)\n",
+		    r->shapes, r->unpaid);
 	if (r->nested > 0)
 		sf_text_printf(out,
 		               "  (past %zu tied that are a member plus terms "
@@ -318,6 +329,9 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	     json_object_set_new(json_object_get(root, "discover"),
 	                         "ensemble_nested",
 	                         json_integer((json_int_t)r->nested)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"),
+	                         "search_unpaid",
+	                         json_integer((json_int_t)r->unpaid)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "pace",
 	                         pace_json(r)) != 0)) {
 		json_decref(root);
