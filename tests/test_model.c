@@ -161,6 +161,27 @@ parse_ok(const char *path, const char *text)
 	return set;
 }
 
+/* A member's inputs are the file's and its own: the first member's are
+ * within the second's, not the other way round. */
+static void
+test_inputs_within(void)
+{
+	sf_model_set *set =
+	    parse_ok("w.yaml", "inputs: {p: p}\n"
+	                       "models:\n"
+	                       "  - parameters: {a: {min: 0, max: 1}}\n"
+	                       "    time: a * p\n"
+	                       "  - inputs: {t: threads}\n"
+	                       "    parameters: {a: {min: 0, max: 1}}\n"
+	                       "    time: a * p / t\n");
+
+	CU_ASSERT_EQUAL_FATAL(set->count, 2);
+	CU_ASSERT_TRUE(sf_model_inputs_within(set->models[0], set->models[1]));
+	CU_ASSERT_FALSE(sf_model_inputs_within(set->models[1], set->models[0]));
+	CU_ASSERT_TRUE(sf_model_inputs_within(set->models[1], set->models[1]));
+	sf_model_set_free(set);
+}
+
 static void
 test_defaults(void)
 {
@@ -588,6 +609,7 @@ main(void)
 	    {"missing file", test_missing_file},
 	    {"models: list name, description, population",
 	     test_models_list_defaults},
+	    {"a member's inputs within another's", test_inputs_within},
 	    {"warning: strategy ignored", test_warning_strategy_ignored},
 	    {"warning: mutation, recombination ignored",
 	     test_warning_de_settings_ignored},

@@ -161,22 +161,6 @@ given_all_rows(const sf_problem *p, const sf_dataset *train,
 	return rc;
 }
 
-/* 1 when a has an input b has not (by name). */
-static int
-has_foreign_input(const sf_dataset *a, const sf_dataset *b)
-{
-	for (size_t i = 0; i < a->ninputs; i++) {
-		size_t j = 0;
-
-		while (j < b->ninputs &&
-		       strcmp(a->inputs[i].name, b->inputs[j].name) != 0)
-			j++;
-		if (j == b->ninputs)
-			return 1;
-	}
-	return 0;
-}
-
 int
 sf_given_score(const sf_problem *p, const sf_discover_options *o,
                const sf_setup *st, const sf_grammar *g,
@@ -196,7 +180,6 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 	    (rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
 	        SF_OK)
 		return rc;
-	c->foreign = has_foreign_input(train, g->d);
 	for (size_t i = 0; i < train->ninputs; i++)
 		if (strcmp(train->inputs[i].name,
 		           g->d->inputs[st->extrap].name) == 0)

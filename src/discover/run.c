@@ -67,9 +67,10 @@ describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
 }
 
 /* The file's own formulas scored as the search scores its own, into
- * *scored (ngiven of them; the caller frees them). */
+ * *scored (ngiven of them; the caller frees them), each marked foreign
+ * when it has an input the searched model m has not. */
 static int
-score_given(const sf_problem *given, size_t ngiven,
+score_given(const sf_model *m, const sf_problem *given, size_t ngiven,
             const sf_discover_options *o, const sf_setup *st,
             const sf_grammar *g, sf_discover_candidate **scored, sf_error *err)
 {
@@ -78,8 +79,11 @@ score_given(const sf_problem *given, size_t ngiven,
 	*scored = NULL;
 	if (ngiven > 0 && (*scored = calloc(ngiven, sizeof **scored)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t i = 0; i < ngiven && rc == SF_OK; i++)
+	for (size_t i = 0; i < ngiven && rc == SF_OK; i++) {
 		rc = sf_given_score(&given[i], o, st, g, &(*scored)[i], err);
+		(*scored)[i].foreign =
+		    !sf_model_inputs_within(given[i].model, m);
+	}
 	return rc;
 }
 
@@ -280,7 +284,7 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	r->budget_reached = se.budget_reached && se.n >= st.budget;
 	r->time_limit_reached = se.budget_reached && se.n < st.budget;
 	r->seconds = sf_clock_seconds_since(&start);
-	if ((rc = score_given(given, ngiven, o, &st, &g, &scored, err)) ==
+	if ((rc = score_given(m, given, ngiven, o, &st, &g, &scored, err)) ==
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
 	if (rc == SF_OK)

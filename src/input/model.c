@@ -1320,6 +1320,21 @@ sf_model_fitted_count(const sf_model *m)
 	return n;
 }
 
+int
+sf_model_inputs_within(const sf_model *a, const sf_model *b)
+{
+	for (size_t i = 0; i < a->ninputs; i++) {
+		size_t j = 0;
+
+		while (j < b->ninputs &&
+		       strcmp(a->inputs[i].name, b->inputs[j].name) != 0)
+			j++;
+		if (j == b->ninputs)
+			return 0;
+	}
+	return 1;
+}
+
 const char *const sf_model_units[SF_MODEL_UNITS] = {"s", "ms", "min", "h"};
 
 const char *

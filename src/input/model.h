@@ -215,6 +215,9 @@ void sf_model_locate(const sf_model *m, const sf_model_text *at, sf_error *err);
 /* The number of fitted (not fixed) parameters. */
 size_t sf_model_fitted_count(const sf_model *m);
 
+/* 1 when every input of a is an input of b (by name), else 0. */
+int sf_model_inputs_within(const sf_model *a, const sf_model *b);
+
 /* The units data.unit takes: seconds, milliseconds, minutes, hours. */
 #define SF_MODEL_UNITS 4
 extern const char *const sf_model_units[SF_MODEL_UNITS];

@@ -82,22 +82,6 @@ rows_close(rows *w)
 	sf_table_free(w->table);
 }
 
-/* 1 when every input of library formula f is an input of m by name. */
-static int
-takes_inputs(const sf_model *f, const sf_model *m)
-{
-	for (size_t i = 0; i < f->ninputs; i++) {
-		size_t j = 0;
-
-		while (j < m->ninputs &&
-		       strcmp(f->inputs[i].name, m->inputs[j].name) != 0)
-			j++;
-		if (j == m->ninputs)
-			return 0;
-	}
-	return 1;
-}
-
 /* Library formula f (of a file of count formulas, named name) on m's
  * rows: a new model with f's constants, terms and time and m's data,
  * inputs and fit settings (borrowed: both models outlive it), named
@@ -158,7 +142,7 @@ graft_file(const sf_model_set *set, const char *name, const sf_model *m,
 		sf_error e;
 		int rc;
 
-		if (f->time.text == NULL || !takes_inputs(f, m))
+		if (f->time.text == NULL || !sf_model_inputs_within(f, m))
 			continue;
 		if ((g = graft(f, set->count, name, m)) == NULL)
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
