@@ -559,19 +559,16 @@ adds_nothing(const sf_discover_candidate *big,
 }
 
 /*
- * The most constants of a formula of the model file that fits the
- * training rows at least as well as every tied found formula once the
- * search is paid for, or 0 when there is none.  A found formula pays 2
- * ln M per constant in its AICc instead of 2, M the shapes it was chosen
+ * The tied found formulas' best AICc once the search is paid for: each
+ * constant costs 2 ln M instead of 2, M the shapes the formula was chosen
  * among (Foster and George's risk inflation criterion: the best of many
- * candidate terms fits the rows better than its shape deserves); the
- * file's was written before the rows were seen and pays nothing.
+ * candidate terms fits the rows better than its shape deserves).
+ * INFINITY when no tied found formula has a finite AICc.
  */
-static size_t
-unpaid_constants(const sf_discover_result *r)
+static double
+paid_aicc(const sf_discover_result *r)
 {
 	double paid = INFINITY, m = (double)r->shapes;
-	size_t most = 0;
 
 	for (size_t i = 0; m > 2 && i < r->nboard; i++) {
 		const sf_discover_candidate *c = &r->board[i];
@@ -580,14 +577,16 @@ unpaid_constants(const sf_discover_result *r)
 		if (c->model == NULL && c->tied && isfinite(v) && v < paid)
 			paid = v;
 	}
-	for (size_t i = 0; i < r->nboard; i++) {
-		const sf_discover_candidate *c = &r->board[i];
+	return paid;
+}
 
-		if (c->model != NULL && !c->library && !c->foreign &&
-		    isfinite(c->aicc) && c->aicc <= paid && c->k > most)
-			most = c->k;
-	}
-	return most;
+/* 1 when c is a formula of the model file (written before the rows were
+ * seen, it pays nothing) whose AICc is no higher than paid. */
+static int
+file_unpaid(const sf_discover_candidate *c, double paid)
+{
+	return c->model != NULL && !c->library && !c->foreign &&
+	       isfinite(c->aicc) && c->aicc <= paid;
 }
 
 /* 1 when board formula i adds nothing to a member chosen so far. */
@@ -613,12 +612,12 @@ nests_a_member(const sf_discover_result *r, size_t i)
  * ones the answer keeps it.  (The library's are as blind to the rows, but
  * many and generic: they take their place in the board's order.)
  *
- * Where the search did not pay for itself (unpaid_constants), the file's
- * formulas that fit as well join even when not tied, and no formula with
- * more constants than they have does, the winner aside: each constant
- * costs such a formula more than the file's.  On ElasticFlow's jobs
- * fitted on up to 8 GPUs the found formulas' terms in 1 / b run away at
- * 64 GPUs (a batch of 1 to 4): the file's generic formula does not.
+ * Where the search did not pay for itself (paid_aicc, file_unpaid), the
+ * file's formulas that fit as well join even when not tied, and no
+ * formula with more constants than they have does, the winner aside:
+ * each constant costs such a formula more than the file's.  On ElasticFlow's
+ * jobs fitted on up to 8 GPUs the found formulas' terms in 1 / b run away at 64
+ * GPUs (a batch of 1 to 4): the file's generic formula does not.
  *
  * A found formula that is a member plus terms the folds did not reward
  * is left out (Madigan and Raftery's Occam's window): it predicts what
@@ -629,22 +628,26 @@ nests_a_member(const sf_discover_result *r, size_t i)
 static void
 choose_members(sf_discover_result *r, size_t max)
 {
-	size_t unpaid = unpaid_constants(r);
+	double paid = paid_aicc(r);
 
 	r->members[0] = r->winner;
 	r->nmembers = 1;
 	r->nested = 0;
-	r->unpaid = unpaid;
+	r->unpaid = 0;
+	for (size_t i = 0; i < r->nboard; i++)
+		if (file_unpaid(&r->board[i], paid) &&
+		    r->board[i].k > r->unpaid)
+			r->unpaid = r->board[i].k;
 	for (int own = 1; own >= 0; own--)
 		for (size_t i = 0; i < r->nboard && r->nmembers < max; i++) {
 			const sf_discover_candidate *c = &r->board[i];
 			int file = c->model != NULL && !c->library;
 			int joins = (c->tied && isfinite(c->score)) ||
-			            (file && unpaid > 0 && c->k <= unpaid);
+			            file_unpaid(c, paid);
 
 			if (i == r->winner || file != own || !joins ||
 			    c->foreign ||
-			    (unpaid > 0 && !file && c->k > unpaid))
+			    (r->unpaid > 0 && !file && c->k > r->unpaid))
 				continue;
 			if (nests_a_member(r, i))
 				r->nested++;
