@@ -30,7 +30,6 @@ Usage: /usr/bin/python3 bench/init_discover.py [CAMPAIGN...]
 """
 
 import csv
-import json
 import os
 import statistics
 import subprocess
@@ -42,18 +41,7 @@ sys.path.insert(0, HERE)
 import accuracy_agpubench as ag  # noqa: E402
 from lodo import with_prior  # noqa: E402
 import accuracy_pollux_tfcnn as pt  # noqa: E402
-
-SCALEFIT = os.environ.get("SCALEFIT",
-                          os.path.join(HERE, "..", "src", "scalefit"))
-
-
-def run(args):
-    out = subprocess.run([SCALEFIT] + args + ["--threads", "1", "--json",
-                                              "-q"],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(" ".join(args) + ": " + out.stderr)
-    return json.loads(out.stdout)
+from discover_campaigns import SCALEFIT, run  # noqa: E402
 
 
 def init_text(directory, data, tag):

@@ -662,6 +662,19 @@ test_recovery_steps(void)
 	CU_ASSERT_TRUE(recover_all(step_truths, NSTEPS, 2000, 1) >= NSTEPS - 1);
 }
 
+/* The default search (one thread) of the model yaml over csv, into
+ * *fx (the caller closes it). */
+static sf_discover_result *
+search_rows(fixture *fx, const char *yaml, const char *csv)
+{
+	sf_discover_options o;
+
+	CU_ASSERT_EQUAL_FATAL(fixture_open(fx, yaml, csv), 0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	return run(fx, &o);
+}
+
 /*
  * Twins: where b takes two values, b and b^2 both stay in the grammar (b^2
  * is 96 b - 2048, which b cannot write with a start-up >= 0), but when
@@ -681,15 +694,10 @@ test_twins(void)
 	                          "2,32,3.58\n2,64,5.25\n"
 	                          "4,32,3.61\n4,64,5.19\n"
 	                          "8,32,3.63\n8,64,5.21\n";
-	sf_discover_options o;
-	sf_discover_result *r;
-	size_t with_b = 0;
 	fixture fx;
+	sf_discover_result *r = search_rows(&fx, yaml, csv);
+	size_t with_b = 0;
 
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv), 0);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	for (size_t i = 0; i < r->nboard; i++) {
 		with_b += r->board[i].k == 2;
@@ -743,14 +751,9 @@ test_occam(void)
 	                          "1,256,0.542483231226603\n"
 	                          "2,128,0.28997141440709434\n"
 	                          "4,64,0.16152969121932978\n";
-	sf_discover_options o;
-	sf_discover_result *r;
 	fixture fx;
+	sf_discover_result *r = search_rows(&fx, yaml, csv);
 
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, yaml, csv), 0);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_TRUE(r->nested > 0);
 	CU_ASSERT_TRUE(r->nmembers >= 2);
@@ -922,29 +925,38 @@ test_pace(void)
 	}
 }
 
+/* The search of fx's first model with given's formula (its model and
+ * data set by the caller; compiled here: the caller frees it) scored
+ * beside. */
+static sf_discover_result *
+search_given(fixture *fx, sf_problem *given)
+{
+	sf_discover_options o;
+	sf_discover_result *r = NULL;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given->model, given->data,
+	                                         &given->formula, NULL, NULL,
+	                                         &err),
+	                      SF_OK);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL(sf_discover_run(fx->set->models[0], &fx->set->discover,
+	                                fx->data, given, 1, &o, &r, &err),
+	                SF_OK);
+	return r;
+}
+
 /* The search of the model yaml over csv, the model's own formula given
  * (given->formula compiled: the caller frees it). */
 static sf_discover_result *
 search_with_file(const char *yaml, const char *csv, fixture *fx,
                  sf_problem *given)
 {
-	sf_discover_options o;
-	sf_discover_result *r = NULL;
-	sf_error err;
-
 	CU_ASSERT_EQUAL_FATAL(fixture_open(fx, yaml, csv), 0);
 	given->model = fx->set->models[0];
 	given->data = fx->data;
-	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given->model, fx->data,
-	                                         &given->formula, NULL, NULL,
-	                                         &err),
-	                      SF_OK);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	CU_ASSERT_EQUAL(sf_discover_run(given->model, &fx->set->discover,
-	                                fx->data, given, 1, &o, &r, &err),
-	                SF_OK);
-	return r;
+	return search_given(fx, given);
 }
 
 /* A search of the rows of test_selection's truth (1/p work plus a
@@ -1187,7 +1199,6 @@ test_foreign(void)
 	sf_problem given = {0};
 	sf_dataset *own = NULL;
 	fixture fx;
-	sf_discover_options o;
 	sf_discover_result *r = NULL;
 	sf_error err;
 	size_t gi = SIZE_MAX;
@@ -1206,15 +1217,7 @@ test_foreign(void)
 	                      SF_OK);
 	given.model = fx.set->models[1];
 	given.data = own;
-	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, own,
-	                                         &given.formula, NULL, NULL,
-	                                         &err),
-	                      SF_OK);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	CU_ASSERT_EQUAL(sf_discover_run(fx.set->models[0], &fx.set->discover,
-	                                fx.data, &given, 1, &o, &r, &err),
-	                SF_OK);
+	r = search_given(&fx, &given);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	for (size_t i = 0; i < r->nboard; i++)
 		if (r->board[i].model != NULL)

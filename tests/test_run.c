@@ -472,14 +472,6 @@ on_board(const sf_run_discover_result *r, const char *name)
 	return 0;
 }
 
-/* Count the warnings. */
-static void
-count_warning(void *ctx, const sf_error *w)
-{
-	(void)w;
-	(*(int *)ctx)++;
-}
-
 /*
  * discover with the formula library: on the quick start's model (inputs p,
  * b and n) the library's formulas of those inputs are on the board, named
@@ -495,7 +487,7 @@ test_discover_library(void)
 	sf_run_discover_settings s;
 	sf_run_discover_result *r = NULL;
 	sf_error err;
-	int warnings = 0;
+	sf_test_warnings warnings = {0};
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	sf_run_discover_settings_init(&s);
@@ -535,10 +527,10 @@ test_discover_library(void)
 	/* no library there: a warning, and the search as without */
 	set->discover.library = -1;
 	s.library = in_dir("nowhere");
-	s.warn = count_warning;
+	s.warn = sf_test_warn;
 	s.warn_ctx = &warnings;
 	CU_ASSERT_EQUAL_FATAL(sf_run_discover(set, &s, &r, &err), SF_OK);
-	CU_ASSERT_EQUAL(warnings, 1);
+	CU_ASSERT_EQUAL(warnings.count, 1);
 	CU_ASSERT_FALSE(on_board(r, "@gustafson"));
 	sf_run_discover_result_free(r);
 	sf_model_set_free(set);

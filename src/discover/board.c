@@ -570,7 +570,9 @@ paid_aicc(const sf_discover_result *r)
 {
 	double paid = INFINITY, m = (double)r->shapes;
 
-	for (size_t i = 0; m > 2 && i < r->nboard; i++) {
+	if (!(m > 2))
+		return INFINITY;
+	for (size_t i = 0; i < r->nboard; i++) {
 		const sf_discover_candidate *c = &r->board[i];
 		double v = c->aicc + 2 * (double)c->k * (log(m) - 1);
 
