@@ -7,6 +7,10 @@ model itself.
 init's model holds the generic data-parallel formula cut to the columns
 it recognised (scaffold.h), so discover scores that formula beside the
 found ones and the library's: a tied one joins the ensemble it writes.
+The last column says whether discover's held-back check ran (4 or more
+training levels) and whether it gave the answer to init's formula
+(refuted: the inner search's winner predicted the top training level
+worse than init's formula did).
 Per group of each campaign the model is init's on the whole CSV with a
 where: that keeps the group, and the dataset's left-out prior
 (bench/lodo.py); everything is chosen on the training rows.
@@ -75,7 +79,9 @@ def case(directory, tag, base, where, train, dataset):
     own = sum(1 for i in d["ensemble"]
               if d["board"][i - 1]["model"] is not None
               and not d["board"][i - 1]["model"].startswith("@"))
-    return vi, vd, own
+    held = d["held_back"]
+    return vi, vd, own, (None if held is None
+                         else "refuted" if held["refuted"] else "held")
 
 
 def pct(x):
@@ -86,18 +92,21 @@ def report(name, rows):
     print(f"\n### {name}\n")
     print("| group | init: test MAPE | coverage95 | +-width "
           "| init + discover: test MAPE | coverage95 | +-width "
-          "| init's formula in the ensemble |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
-    for group, vi, vd, own in rows:
+          "| init's formula in the ensemble | held-back check |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for group, vi, vd, own, held in rows:
         print(f"| {group} | {vi['mape']:.2f}% | {pct(vi['coverage95'])} "
               f"| {pct(vi['mean_halfwidth_pct'])} | {vd['mape']:.2f}% "
               f"| {pct(vd['coverage95'])} "
               f"| {pct(vd['mean_halfwidth_pct'])} "
-              f"| {'yes' if own else 'no'} |")
+              f"| {'yes' if own else 'no'} | {held or '-'} |")
     n = len(rows)
     print(f"\n{name}: mean over {n} groups: init {mean(rows, 1)}, "
           f"init + discover {mean(rows, 2)}; init's formula in the "
-          f"ensemble in {sum(1 for r in rows if r[3])} of {n}")
+          f"ensemble in {sum(1 for r in rows if r[3])} of {n}; the "
+          f"held-back check ran in {sum(1 for r in rows if r[4])} and "
+          f"gave the answer to init's formula in "
+          f"{sum(1 for r in rows if r[4] == 'refuted')}")
 
 
 def mean(rows, i):

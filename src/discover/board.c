@@ -69,6 +69,8 @@ sf_discover_result_free(sf_discover_result *r)
 	for (size_t i = 0; i < r->nboard; i++)
 		sf_board_candidate_free(&r->board[i]);
 	free(r->board);
+	free(r->held.found);
+	free(r->held.file);
 	free(r);
 }
 
@@ -628,11 +630,12 @@ nests_a_member(const sf_discover_result *r, size_t i)
  * the time, on ElasticFlow's ResNet-50 fitted on 1-4 GPUs).
  */
 static void
-choose_members(sf_discover_result *r, size_t max)
+choose_members(sf_discover_result *r, size_t lead, size_t max)
 {
 	double paid = paid_aicc(r);
+	int file_only = lead != r->winner;
 
-	r->members[0] = r->winner;
+	r->members[0] = lead;
 	r->nmembers = 1;
 	r->nested = 0;
 	r->unpaid = 0;
@@ -647,8 +650,8 @@ choose_members(sf_discover_result *r, size_t max)
 			int joins = (c->tied && isfinite(c->score)) ||
 			            file_unpaid(c, paid);
 
-			if (i == r->winner || file != own || !joins ||
-			    c->foreign ||
+			if (i == lead || i == r->winner || file != own ||
+			    !joins || c->foreign || (file_only && !file) ||
 			    (r->unpaid > 0 && !file && c->k > r->unpaid))
 				continue;
 			if (nests_a_member(r, i))
@@ -696,6 +699,12 @@ sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
 		                  "no formula of the grammar could be fitted "
 		                  "to the training rows");
 	if (rc == SF_OK)
-		choose_members(r, st->members);
+		choose_members(r, r->winner, st->members);
 	return rc;
+}
+
+void
+sf_board_lead(sf_discover_result *r, size_t lead, size_t max)
+{
+	choose_members(r, lead, max);
 }

@@ -35,6 +35,14 @@
 int sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
                   sf_discover_candidate *given, size_t ngiven, sf_error *err);
 
+/*
+ * Choose r's ensemble again with board formula lead first (the held-back
+ * check's answer when it refuted the search: a formula of the model
+ * file): then only the model file's formulas join, by the rule that
+ * sf_board_make applies to the winner's company, at most max in all.
+ */
+void sf_board_lead(sf_discover_result *r, size_t lead, size_t max);
+
 /* The formula of c for people, its constants written in ("0.019 +
  * 0.47 / p"), malloc'd; NULL when out of memory. */
 char *sf_board_formula_text(const sf_discover_candidate *c);

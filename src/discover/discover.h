@@ -59,7 +59,10 @@
  * constant pays 2 ln M of AICc (M shapes searched: Foster and George's
  * risk inflation criterion), the search did not pay for itself: that
  * formula joins untied, and no found formula with more constants does
- * but the winner.
+ * but the winner.  Last the held-back check (sf_discover_heldback)
+ * searches again without the top level and, when the file's best formula
+ * predicts that level better than the inner search's winner, gives the
+ * answer to the file's formulas.
  *
  * The search: beam searches over the number of terms, first with
  * one-factor shapes, then with up to `factors`; at each number of terms
@@ -95,9 +98,9 @@
  * search (the formula table, beams, swaps, variants), board (ranking and
  * the candidates), given (the formulas given: the model file's own and
  * the library's), run.c
- * (sf_discover_run, sf_discover_shapes), modelfile.c (the model file of a
- * formula, its refit) and report (the JSON and text reports).  This header
- * is the whole public API but the report's.
+ * (sf_discover_run, the held-back check, sf_discover_shapes), modelfile.c (the
+ * model file of a formula, its refit) and report (the JSON and text reports).
+ * This header is the whole public API but the report's.
  *
  * Ownership: results are the caller's (sf_discover_result_free); nothing
  * is kept from the arguments.
@@ -235,6 +238,31 @@ typedef struct sf_discover_candidate {
 	int refitted;   /* the values are sf_discover_refit()'s */
 } sf_discover_candidate;
 
+/*
+ * The search judged on a level it did not see (run.c: nested validation,
+ * Cawley and Talbot 2010): run again, with the same settings, on the
+ * training rows below the top level of the extrapolated input, its winner
+ * and the model file's best formula there (each fitted on those rows)
+ * predict the top level's training rows.  Its folds chose the winner, so
+ * they flatter it (the best of thousands of scores is biased low); the
+ * held-back level did not choose either.  When the file's formula
+ * predicts it better the search did not earn its answer (refuted): the
+ * file's formula leads the ensemble, with the file's other formulas that
+ * join, and no found or library formula does.  level is NaN when the
+ * check was not run: fewer than 4 levels (the inner search needs 3), no
+ * formula of the model file that can join, or an inner search that
+ * fitted nothing.
+ */
+typedef struct sf_discover_heldback {
+	double level;      /* the level held back: the top training level */
+	size_t rows;       /* its training rows */
+	char *found;       /* the inner search's winner, constants written in */
+	double found_mape; /* its MAPE there, percent */
+	char *file;        /* the model file's formula: its name */
+	double file_mape;
+	int refuted; /* file_mape < found_mape */
+} sf_discover_heldback;
+
 /* What a search did and found. */
 typedef struct sf_discover_result {
 	char *extrapolate; /* the input extrapolated along */
@@ -267,7 +295,9 @@ typedef struct sf_discover_result {
 	size_t winner; /* board index of the best found */
 	/* The ensemble written: board indices, the winner first, then the
 	 * model file's tied formulas, then the other tied ones (found or
-	 * the library's), in the board's order (the simplest first). */
+	 * the library's), in the board's order (the simplest first); when
+	 * the held-back check refuted the search, the file's formula it
+	 * judged first, then the file's others that join. */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
 	/* Tied found formulas left out of it as a member plus terms that
@@ -299,6 +329,7 @@ typedef struct sf_discover_result {
 	 * of that configuration, or a level or time is <= 0. */
 	double pace_beyond, pace_measured;
 	int pace_line, pace_faster;
+	sf_discover_heldback held;
 } sf_discover_result;
 
 /*
@@ -322,6 +353,9 @@ int sf_discover_split(const sf_dataset *d, const char *train, sf_dataset **out,
  * finished, the board is made of those scored (budget_reached,
  * time_limit_reached).  The file's formulas and the winner's refit are
  * each fitted under that time limit too, as `scalefit fit` fits them.
+ * Then the held-back check (sf_discover_heldback) searches again, under
+ * the same budget and time limit, and may give the ensemble to the
+ * file's formulas.
  * Returns SF_OK and a new result in *out.  Errors: a name in s or o that
  * is not a numeric input (SF_ENAME, at its position in m's file when it
  * comes from there), a budget above SF_DISCOVER_MAX_BUDGET (SF_EVALUE),
@@ -350,17 +384,17 @@ int sf_discover_shapes(const sf_model *m, const sf_model_discover *s,
 
 /*
  * A complete, commented model file for the discovered formula board[index]
- * of r (index r->winner with r->nmembers > 1: the ensemble of the
- * members, a models: file with `ensemble: true` whose first model is the
- * winner): m's data block (data.file written relative to the directory of
- * out_path, data_path being the CSV that was read), the inputs it uses,
- * its constants with bounds that are not active (>= 0, at most ten times
- * what the shortest run allows, rounded up to a power of 10), its terms
- * with their kinds, fit: with the search's loss, and the discover: block
- * that was used.  The inputs are those the terms use, the extrapolated
- * one and those --train names, so `validate --train` takes the file.  *text is
- * malloc'd; the caller frees it.  Returns SF_OK, SF_EVALUE for a formula of the
- * model file, SF_ENOMEM.
+ * of r (index r->winner with r->nmembers > 1, or when the held-back check
+ * refuted the search: the ensemble of the members, a models: file with
+ * `ensemble: true` whose first model is the first member): m's data block
+ * (data.file written relative to the directory of out_path, data_path being the
+ * CSV that was read), the inputs it uses, its constants with bounds that are
+ * not active (>= 0, at most ten times what the shortest run allows, rounded up
+ * to a power of 10), its terms with their kinds, fit: with the search's loss,
+ * and the discover: block that was used.  The inputs are those the terms use,
+ * the extrapolated one and those --train names, so `validate --train` takes the
+ * file.  *text is malloc'd; the caller frees it.  Returns SF_OK, SF_EVALUE for
+ * a formula of the model file, SF_ENOMEM.
  */
 int sf_discover_model_text(const sf_discover_result *r, size_t index,
                            const sf_model *m, const char *out_path,
@@ -370,7 +404,9 @@ int sf_discover_model_text(const sf_discover_result *r, size_t index,
  * Fit the model file text (written by sf_discover_model_text, read as if
  * it were at path) on the training rows (o->train) with the fit pipeline,
  * exactly as `scalefit fit` (or `validate --train`) fits it, and put the
- * constants into board[index] (refitted = 1, mape from this fit).
+ * constants into board[index] (refitted = 1, mape from this fit); the
+ * winner is left as the search fitted it when the text does not hold it
+ * (the held-back check refuted the search: *fit stays NULL).
  * *fit, when not NULL, gets the fit's result (the caller frees it).
  * Errors: those of loading the text, its data and the fit.
  */

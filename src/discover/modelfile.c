@@ -156,11 +156,22 @@ write_story(sf_yaml_out *y, const sf_discover_result *r,
 {
 	char held[128] = "", lv[32];
 
-	sf_yaml_out_comment(y,
-	                    "%s-discovered: a formula found by scalefit "
-	                    "discover, chosen by how well",
-	                    model);
-	sf_yaml_out_comment(y, "it extrapolates.");
+	if (c->model != NULL)
+		sf_yaml_out_comment(
+		    y,
+		    "%s-discovered: the model file's formula %s, "
+		    "kept by scalefit",
+		    model, c->model);
+	else
+		sf_yaml_out_comment(
+		    y,
+		    "%s-discovered: a formula found by scalefit "
+		    "discover, chosen by how well",
+		    model);
+	sf_yaml_out_comment(y, c->model != NULL
+	                           ? "discover: the search's choice "
+	                             "extrapolated worse."
+	                           : "it extrapolates.");
 	sf_yaml_out_comment(y, "%s", "");
 	if (r->held_out > 0)
 		snprintf(held, sizeof held,
@@ -231,7 +242,8 @@ write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
 	sf_text name = SF_TEXT_INIT, about = SF_TEXT_INIT;
 
 	sf_text_printf(&name, "%s-discovered", m->name);
-	sf_text_printf(&about, "Found by scalefit discover: %s", c->formula);
+	sf_text_printf(&about, "%s by scalefit discover: %s",
+	               c->model != NULL ? "Kept" : "Found", c->formula);
 	if (name.failed || about.failed)
 		y->text->failed = 1;
 	else {
@@ -457,23 +469,11 @@ member_names(const sf_discover_candidate *const *c, size_t n, char **names)
 	return 0;
 }
 
-/* The ensemble of r's members: the story, data, inputs, `ensemble: true`
- * and each member's formula in models: (the winner first). */
+/* Why the ensemble of r, led by the winner w, holds its members. */
 static void
-write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
-               const char *data, const char *file)
+write_company(sf_yaml_out *y, const sf_discover_result *r,
+              const sf_discover_candidate *w)
 {
-	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
-	const sf_discover_candidate *w = &r->board[r->winner];
-	char *names[SF_DISCOVER_MAX_MEMBERS] = {0};
-
-	for (size_t i = 0; i < r->nmembers; i++)
-		c[i] = &r->board[r->members[i]];
-	if (member_names(c, r->nmembers, names) != 0) {
-		y->text->failed = 1;
-		goto done;
-	}
-	write_story(y, r, w, m->name, data);
 	sf_yaml_out_comment(y,
 	                    "An ensemble of %zu formulas that part ways beyond "
 	                    "the training rows:",
@@ -497,14 +497,89 @@ write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 	sf_yaml_out_comment(y, "prediction, the median of their weighted "
 	                       "mixture, whose interval holds");
 	sf_yaml_out_comment(y, "their disagreement.");
+	if (r->unpaid > 0) {
+		sf_yaml_out_comment(y, "The search did not pay for itself: the "
+		                       "model file's formulas that fit");
+		sf_yaml_out_comment(y,
+		                    "the training rows as well once each found "
+		                    "constant costs 2 ln(%zu",
+		                    r->shapes);
+		sf_yaml_out_comment(y,
+		                    "shapes) of AICc join, tied or not, and no "
+		                    "found formula with more");
+		sf_yaml_out_comment(
+		    y, "than %zu constants does but the winner.", r->unpaid);
+	}
+}
+
+/* Why the ensemble of r holds the model file's formulas alone: the
+ * held-back check refuted the search. */
+static void
+write_refuted(sf_yaml_out *y, const sf_discover_result *r)
+{
+	const sf_discover_heldback *h = &r->held;
+	char lv[32];
+
+	sf_yaml_out_comment(y, "The held-back check: searched again on the "
+	                       "training rows below");
+	sf_yaml_out_comment(y, "%s = %s, the search chose", r->extrapolate,
+	                    sf_format_double(lv, sizeof lv, h->level));
+	sf_yaml_out_comment(y, "  %s", h->found);
+	sf_yaml_out_comment(y,
+	                    "which predicted the %zu rows at %s = %s with MAPE "
+	                    "%.3g%%; the model",
+	                    h->rows, r->extrapolate, lv, h->found_mape);
+	sf_yaml_out_comment(y, "file's %s, fitted on the same rows, %.3g%%.",
+	                    h->file, h->file_mape);
+	sf_yaml_out_comment(y, "On a level its folds did not see, the search "
+	                       "lost to the formula");
+	sf_yaml_out_comment(y, "written before the rows were seen: the "
+	                       "answer is the model file's");
+	sf_yaml_out_comment(y, "(its formulas that fit as well join it; no "
+	                       "found or library formula");
+	sf_yaml_out_comment(y, "does).");
+	if (r->nmembers > 1) {
+		sf_yaml_out_comment(y, "fit weighs each by the inverse of its "
+		                       "expected squared error per");
+		sf_yaml_out_comment(y, "doubling beyond the fitted range; "
+		                       "predict, scale and validate read");
+		sf_yaml_out_comment(y, "them as one prediction.");
+	}
+}
+
+/* The ensemble of r's members: the story, data, inputs, `ensemble: true`
+ * (with more than one) and each member's formula in models: (the first
+ * member first: the winner, or the file's formula the held-back check
+ * chose). */
+static void
+write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
+               const char *data, const char *file)
+{
+	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
+	const sf_discover_candidate *w = &r->board[r->members[0]];
+	char *names[SF_DISCOVER_MAX_MEMBERS] = {0};
+
+	for (size_t i = 0; i < r->nmembers; i++)
+		c[i] = &r->board[r->members[i]];
+	if (member_names(c, r->nmembers, names) != 0) {
+		y->text->failed = 1;
+		goto done;
+	}
+	write_story(y, r, w, m->name, data);
+	if (r->held.refuted)
+		write_refuted(y, r);
+	else
+		write_company(y, r, w);
 	for (size_t i = 0; i < r->nmembers; i++)
 		sf_yaml_out_comment(y, "  %s: score %.3g%%: %s", names[i],
 		                    c[i]->score, c[i]->formula);
 	sf_yaml_out_comment(y, "%s", "");
-	write_term_notes(y, w);
+	if (w->model == NULL)
+		write_term_notes(y, w);
 	write_data(y, w, m, file);
 	write_inputs(y, r, c, r->nmembers, m);
-	sf_yaml_out_bool(y, "ensemble", 1, NULL);
+	if (r->nmembers > 1) /* else the file's formula alone */
+		sf_yaml_out_bool(y, "ensemble", 1, NULL);
 	sf_yaml_out_seq(y, "models");
 	for (size_t i = 0; i < r->nmembers; i++) {
 		sf_yaml_out_item_map(y);
@@ -534,7 +609,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	sf_yaml_out y;
 
 	*text = NULL;
-	if (c->model != NULL)
+	if (c->model != NULL && !(index == r->winner && r->held.refuted))
 		return sf_error_set(err, SF_EVALUE,
 		                    "'%s' is the model file's own formula",
 		                    c->model);
@@ -546,7 +621,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
 	sf_yaml_out_init(&y, &b);
-	if (index == r->winner && r->nmembers > 1)
+	if (index == r->winner && (r->nmembers > 1 || r->held.refuted))
 		write_ensemble(&y, r, m, base, file);
 	else {
 		write_story(&y, r, c, m->name, base);
@@ -579,6 +654,8 @@ sf_discover_refit(sf_discover_result *r, size_t index, const char *path,
 
 	if (fit != NULL)
 		*fit = NULL;
+	if (index == r->winner && r->held.refuted)
+		return SF_OK; /* the text holds the model file's formulas */
 	/* the file's own loss, as `scalefit fit FILE` would */
 	fo.has_loss = 0;
 	fo.progress = NULL;

@@ -86,10 +86,50 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 	                            : "");
 }
 
+/* The held-back check (discover.h), when it ran. */
+static void
+text_held_back(sf_text *out, const sf_discover_result *r)
+{
+	const sf_discover_heldback *h = &r->held;
+	char lv[32];
+
+	if (h->file == NULL)
+		return;
+	sf_text_printf(
+	    out,
+	    "\nheld-back check: searched again on the training rows below %s "
+	    "= %s, the\n  search's choice predicted the %zu row%s there with "
+	    "MAPE %.3g%%, the model\n  file's %s %.3g%%; %s\n",
+	    r->extrapolate, sf_format_double(lv, sizeof lv, h->level), h->rows,
+	    h->rows == 1 ? "" : "s", h->found_mape, h->file, h->file_mape,
+	    h->refuted ? "on a level it did not see the search lost:\n  "
+	                 "the answer is the model file's"
+	               : "on a level it did not see the search\n  held: "
+	                 "its answer stands");
+}
+
 /* The ensemble the model file holds, and how to see where it parts ways. */
 static void
 text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 {
+	if (r->held.refuted) {
+		sf_text_printf(out,
+		               "\nthe %s%s: the model file's formula%s, not "
+		               "the search's\n",
+		               r->nmembers > 1 ? "ensemble" : "answer",
+		               output != NULL ? " written" : "",
+		               r->nmembers > 1 ? "s" : "");
+		for (size_t i = 0; i < r->nmembers; i++) {
+			const sf_discover_candidate *c =
+			    &r->board[r->members[i]];
+
+			sf_text_printf(out,
+			               "  %s  rank (%zu) extrap %6.3g%%  %s\n",
+			               c->model, r->members[i] + 1, c->score,
+			               given_origin(c));
+		}
+		return;
+	}
 	if (r->nmembers < 2)
 		return;
 	sf_text_printf(out,
@@ -156,6 +196,22 @@ apart_json(const sf_discover_result *r)
 	                 "high", sf_json_number(r->apart_high));
 }
 
+/* The held-back check (discover.h), or null when it did not run. */
+static json_t *
+held_back_json(const sf_discover_result *r)
+{
+	const sf_discover_heldback *h = &r->held;
+
+	if (h->file == NULL)
+		return json_null();
+	return json_pack("{s:s, s:o, s:I, s:s, s:o, s:s, s:o, s:b}", "input",
+	                 r->extrapolate, "level", sf_json_number(h->level),
+	                 "rows", (json_int_t)h->rows, "found", h->found,
+	                 "found_mape", sf_json_number(h->found_mape), "file",
+	                 h->file, "file_mape", sf_json_number(h->file_mape),
+	                 "refuted", h->refuted);
+}
+
 /* The winner's pace beyond the training rows against the measured one
  * (discover.h: pace_*), or null. */
 static json_t *
@@ -218,6 +274,7 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		               r->extrapolate, r->pace_beyond, r->extrapolate,
 		               r->levels[r->nlevels - 1], r->pace_line,
 		               r->pace_measured);
+	text_held_back(out, r);
 	text_ensemble(out, r, output);
 	if (output != NULL)
 		sf_text_printf(out, "\nwrote %s\n", output);
@@ -333,7 +390,9 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	                         "search_unpaid",
 	                         json_integer((json_int_t)r->unpaid)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "pace",
-	                         pace_json(r)) != 0)) {
+	                         pace_json(r)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"), "held_back",
+	                         held_back_json(r)) != 0)) {
 		json_decref(root);
 		return NULL;
 	}

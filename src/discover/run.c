@@ -6,6 +6,7 @@
  */
 #include "base/clock.h"
 #include "base/sort.h"
+#include "base/text.h"
 #include "discover/board.h"
 #include "discover/discover.h"
 #include "discover/given.h"
@@ -13,6 +14,7 @@
 #include "discover/search.h"
 #include "discover/setup.h"
 #include "expr/expr.h"
+#include "input/library.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -246,11 +248,141 @@ winner_pace(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 	return SF_OK;
 }
 
+/* The model file's formula of r's board with the best score that can lead
+ * an ensemble (not the library's, no input of its own): its index, or
+ * SIZE_MAX. */
+static size_t
+best_file_formula(const sf_discover_result *r)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < r->nboard; i++) {
+		const sf_discover_candidate *c = &r->board[i];
+
+		if (c->model != NULL && !c->library && !c->foreign &&
+		    isfinite(c->score) &&
+		    (best == SIZE_MAX || c->score < r->board[best].score))
+			best = i;
+	}
+	return best;
+}
+
+/* The MAPE, percent, of candidate c over the rows of level l of g's chain
+ * (INFINITY when a prediction is not finite) into *mape.  Returns SF_OK or
+ * an evaluation's error. */
+static int
+level_mape(const sf_discover_candidate *c, const sf_grammar *g, size_t l,
+           size_t x, double *mape, sf_error *err)
+{
+	const sf_chain *ch = &g->ch;
+	double sum = 0;
+	int rc = SF_OK;
+
+	for (size_t i = ch->start[l]; i < ch->start[l + 1] && rc == SF_OK;
+	     i++) {
+		size_t row = ch->row[i];
+		double y = g->d->output[row], f;
+
+		if ((rc = predict_at(c, g->d, row, x,
+		                     g->d->inputs[x].values[row], &f, err)) ==
+		    SF_OK)
+			sum += isfinite(f) ? fabs(y - f) / fabs(y) : INFINITY;
+	}
+	*mape = 100 * sum / (double)(ch->start[l + 1] - ch->start[l]);
+	return rc;
+}
+
+static int search(const sf_model *m, const sf_model_discover *s,
+                  const sf_dataset *d, const sf_problem *given, size_t ngiven,
+                  const sf_discover_options *o, int check,
+                  sf_discover_result **out, sf_error *err);
+
+/* The held-back check (discover.h: sf_discover_heldback) of r, whose
+ * training rows g holds along input x, searched with m, s, d, given and o
+ * as r was; on a refutation r's ensemble is chosen again (at most max).
+ * Returns SF_OK (also when the check cannot run), SF_ENOMEM or an
+ * evaluation's error. */
+static int
+held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
+          const sf_dataset *d, const sf_problem *given, size_t ngiven,
+          const sf_discover_options *o, const sf_grammar *g, size_t x,
+          size_t max, sf_error *err)
+{
+	sf_discover_heldback *h = &r->held;
+	const size_t top = g->ch.nlevels - 1;
+	sf_discover_options inner = *o;
+	sf_discover_result *n = NULL;
+	sf_text train = SF_TEXT_INIT;
+	size_t found, file, lead = SIZE_MAX, nfile = 0;
+	sf_error ignored;
+	int rc;
+
+	h->level = h->found_mape = h->file_mape = NAN;
+	if (g->ch.nlevels < 4 || best_file_formula(r) == SIZE_MAX)
+		return SF_OK;
+	/* the rows below the top level: its value written exactly */
+	sf_text_printf(&train, "%s%s%s%s < %.17g", o->train != NULL ? "(" : "",
+	               o->train != NULL ? o->train : "",
+	               o->train != NULL ? ") && " : "", r->extrapolate,
+	               g->ch.levels[top]);
+	if (train.failed) {
+		sf_text_free(&train);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	inner.train = train.data;
+	/* the model file's formulas only (the library's follow them): the
+	 * check judges the search against the file */
+	while (nfile < ngiven &&
+	       given[nfile].model->name[0] != SF_LIBRARY_PREFIX)
+		nfile++;
+	rc = search(m, s, d, given, nfile, &inner, 0, &n, &ignored);
+	sf_text_free(&train);
+	if (rc != SF_OK)
+		return rc == SF_ENOMEM
+		           ? sf_error_set(err, SF_ENOMEM, "out of memory")
+		           : SF_OK;
+	found = n->winner;
+	file = best_file_formula(n);
+	if (file != SIZE_MAX &&
+	    (rc = level_mape(&n->board[found], g, top, x, &h->found_mape,
+	                     err)) == SF_OK &&
+	    (rc = level_mape(&n->board[file], g, top, x, &h->file_mape, err)) ==
+	        SF_OK) {
+		h->level = g->ch.levels[top];
+		h->rows = g->ch.start[top + 1] - g->ch.start[top];
+		h->found = sf_text_dup(n->board[found].formula);
+		h->file = sf_text_dup(n->board[file].model);
+		if (h->found == NULL || h->file == NULL)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	h->refuted =
+	    rc == SF_OK && h->file != NULL && h->file_mape < h->found_mape;
+	for (size_t i = 0; h->refuted && i < r->nboard; i++)
+		if (r->board[i].model != NULL && !r->board[i].library &&
+		    strcmp(r->board[i].model, h->file) == 0)
+			lead = i;
+	if (lead != SIZE_MAX)
+		sf_board_lead(r, lead, max);
+	else
+		h->refuted = 0;
+	sf_discover_result_free(n);
+	return rc;
+}
+
 int
 sf_discover_run(const sf_model *m, const sf_model_discover *s,
                 const sf_dataset *d, const sf_problem *given, size_t ngiven,
                 const sf_discover_options *o, sf_discover_result **out,
                 sf_error *err)
+{
+	return search(m, s, d, given, ngiven, o, 1, out, err);
+}
+
+/* sf_discover_run, with the held-back check when check is 1. */
+static int
+search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
+       const sf_problem *given, size_t ngiven, const sf_discover_options *o,
+       int check, sf_discover_result **out, sf_error *err)
 {
 	sf_discover_result *r = calloc(1, sizeof *r);
 	sf_discover_candidate *scored = NULL;
@@ -287,6 +419,9 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	if ((rc = score_given(m, given, ngiven, o, &st, &g, &scored, err)) ==
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
+	if (rc == SF_OK && check)
+		rc = held_back(r, m, s, d, given, ngiven, o, &g,
+		               (size_t)st.extrap, st.members, err);
 	if (rc == SF_OK)
 		rc = median_row(&g, g.ch.nlevels - 1, SIZE_MAX, 0, &top_row,
 		                err);
