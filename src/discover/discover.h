@@ -250,8 +250,8 @@ typedef struct sf_discover_candidate {
  * file's formula leads the ensemble, with the file's other formulas that
  * join, and no found or library formula does.  level is NaN when the
  * check was not run: fewer than 4 levels (the inner search needs 3), no
- * formula of the model file that can join, or an inner search that
- * fitted nothing.
+ * formula of the model file that can join, an inner search the time
+ * limit cut short (or no time left), or one that fitted nothing.
  */
 typedef struct sf_discover_heldback {
 	double level;      /* the level held back: the top training level */
@@ -354,8 +354,8 @@ int sf_discover_split(const sf_dataset *d, const char *train, sf_dataset **out,
  * time_limit_reached).  The file's formulas and the winner's refit are
  * each fitted under that time limit too, as `scalefit fit` fits them.
  * Then the held-back check (sf_discover_heldback) searches again, under
- * the same budget and time limit, and may give the ensemble to the
- * file's formulas.
+ * the same budget and within what is left of the time limit, and may give
+ * the ensemble to the file's formulas.
  * Returns SF_OK and a new result in *out.  Errors: a name in s or o that
  * is not a numeric input (SF_ENAME, at its position in m's file when it
  * comes from there), a budget above SF_DISCOVER_MAX_BUDGET (SF_EVALUE),

@@ -298,18 +298,20 @@ static int search(const sf_model *m, const sf_model_discover *s,
                   sf_discover_result **out, sf_error *err);
 
 /* The held-back check (discover.h: sf_discover_heldback) of r, whose
- * training rows g holds along input x, searched with m, s, d, given and o
- * as r was; on a refutation r's ensemble is chosen again (at most max).
- * Returns SF_OK (also when the check cannot run), SF_ENOMEM or an
- * evaluation's error. */
+ * training rows g holds along input st's extrapolated one, searched with
+ * m, s, d, given and o as r was; on a refutation r's ensemble is chosen
+ * again.  The inner search has what is left of st's time limit: none
+ * left, no check.  Returns SF_OK (also when the check cannot run),
+ * SF_ENOMEM or an evaluation's error. */
 static int
 held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
           const sf_dataset *d, const sf_problem *given, size_t ngiven,
-          const sf_discover_options *o, const sf_grammar *g, size_t x,
-          size_t max, sf_error *err)
+          const sf_discover_options *o, const sf_setup *st, const sf_grammar *g,
+          sf_error *err)
 {
 	sf_discover_heldback *h = &r->held;
-	const size_t top = g->ch.nlevels - 1;
+	const size_t top = g->ch.nlevels - 1, x = (size_t)st->extrap;
+	const double left = st->time_limit - sf_clock_seconds_since(&st->start);
 	sf_discover_options inner = *o;
 	sf_discover_result *n = NULL;
 	sf_text train = SF_TEXT_INIT;
@@ -318,8 +320,11 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 	int rc;
 
 	h->level = h->found_mape = h->file_mape = NAN;
-	if (g->ch.nlevels < 4 || best_file_formula(r) == SIZE_MAX)
+	if (g->ch.nlevels < 4 || best_file_formula(r) == SIZE_MAX ||
+	    (st->time_limit > 0 && !(left > 0)))
 		return SF_OK;
+	if (st->time_limit > 0)
+		inner.fit.time_limit = left;
 	/* the rows below the top level: its value written exactly */
 	sf_text_printf(&train, "%s%s%s%s < %.17g", o->train != NULL ? "(" : "",
 	               o->train != NULL ? o->train : "",
@@ -342,7 +347,8 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 		           ? sf_error_set(err, SF_ENOMEM, "out of memory")
 		           : SF_OK;
 	found = n->winner;
-	file = best_file_formula(n);
+	/* a search the time limit cut short is not the one judged */
+	file = n->time_limit_reached ? SIZE_MAX : best_file_formula(n);
 	if (file != SIZE_MAX &&
 	    (rc = level_mape(&n->board[found], g, top, x, &h->found_mape,
 	                     err)) == SF_OK &&
@@ -362,7 +368,7 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 		    strcmp(r->board[i].model, h->file) == 0)
 			lead = i;
 	if (lead != SIZE_MAX)
-		sf_board_lead(r, lead, max);
+		sf_board_lead(r, lead, st->members);
 	else
 		h->refuted = 0;
 	sf_discover_result_free(n);
@@ -420,8 +426,7 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
 	if (rc == SF_OK && check)
-		rc = held_back(r, m, s, d, given, ngiven, o, &g,
-		               (size_t)st.extrap, st.members, err);
+		rc = held_back(r, m, s, d, given, ngiven, o, &st, &g, err);
 	if (rc == SF_OK)
 		rc = median_row(&g, g.ch.nlevels - 1, SIZE_MAX, 0, &top_row,
 		                err);
