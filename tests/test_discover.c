@@ -1217,8 +1217,8 @@ test_unpaid(void)
  * generic formula's 5%, but searched again on 1-4 GPUs the search's
  * choice misses the rows at 8 by 12.9%, the generic formula (fitted on
  * the same rows) by 4.4%.  The answer is the model file's formula alone:
- * the written file is an ensemble of it, and the winner, not in it, is
- * not refitted.  (At 16-64 GPUs init's formula missed by 1.95%, the
+ * the written file holds it (no ensemble: true), and the winner, not in
+ * it, is not refitted.  (At 16-64 GPUs init's formula missed by 1.95%, the
  * search's ensemble by 17.6%: bench/init_discover.py elasticflow.)
  */
 static void
