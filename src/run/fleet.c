@@ -366,11 +366,12 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 		                    "candidates"),
 		    0);
 		const json_t *search = json_object_get(r, "discover");
-		const json_t *found =
-		    json_array_get(json_object_get(search, "board"),
-		                   (size_t)json_integer_value(
-		                       json_object_get(search, "winner")) -
-		                       1);
+		/* discover's answer: the ensemble's first formula */
+		const json_t *found = json_array_get(
+		    json_object_get(search, "board"),
+		    (size_t)json_integer_value(json_array_get(
+		        json_object_get(search, "ensemble"), 0)) -
+		        1);
 		if (mape == NULL) /* validate: the held-out rows' */
 			mape = json_object_get(json_object_get(r, "validation"),
 			                       "mape");
@@ -398,15 +399,22 @@ sf_fleet_print_summary(const sf_fleet *f, FILE *out)
 			         json_number_value(
 			             json_object_get(best, "akaike_weight")));
 		}
-		if (found != NULL) { /* discover: the winner */
+		if (found != NULL) { /* discover: the winner, or the file's */
 			const char *formula = json_string_value(
 			    json_object_get(found, "formula"));
+			int kept = json_string_value(
+			               json_object_get(found, "model")) != NULL;
+
 			mape = json_object_get(found, "mape");
-			snprintf(constants, sizeof constants,
-			         "best: %s (extrapolation MAPE %.3g%%)",
-			         formula != NULL ? formula : "-",
-			         json_number_value(json_object_get(
-			             found, "extrapolation_mape")));
+			snprintf(
+			    constants, sizeof constants,
+			    kept ? "kept: the model file's %s (extrapolation "
+			           "MAPE %.3g%%; the search lost the "
+			           "held-back check)"
+			         : "best: %s (extrapolation MAPE %.3g%%)",
+			    formula != NULL ? formula : "-",
+			    json_number_value(
+			        json_object_get(found, "extrapolation_mape")));
 		}
 		if (json_is_number(mape))
 			snprintf(m, sizeof m, "%.2f%%",
