@@ -576,7 +576,8 @@ def compare(models, data=None, **options):
 def discover(model, data=None, **options):
     """`scalefit discover`: the formula found from the data.  A Report
     whose table is the board; output_file= writes the winner's model file
-    (an ensemble with members= above 1), which names its data file, so
+    (an ensemble with members= above 1; the model file's own formulas when
+    the held-back check refuted the search), which names its data file, so
     data must be a CSV path (a DataFrame or dict is refused); shapes=True
     gives report["shapes"], the grammar's term shapes."""
     m, d, s = _model(model), _data(data), _Settings(options)

@@ -456,7 +456,7 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 
 /* ---- discover ------------------------------------------------------------ */
 
-/* The winner's model file of res written to output whole (base/atomic.h),
+/* The answer's model file of res written to output whole (base/atomic.h),
  * one file at a time (api/call.h). */
 static int
 write_model(const char *output, const sf_run_discover_result *res,

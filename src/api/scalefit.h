@@ -392,7 +392,9 @@ SCALEFIT_API int scalefit_run_compare(const scalefit_model *const *models,
 /* `scalefit discover`: the formula found from m's data and inputs (its
  * `time:` optional), chosen by how well it extrapolates; with "output",
  * the best written as a model file (with "members" above 1, the ensemble
- * of the winner and the tied formulas after it), which names its data
+ * of the winner and the tied formulas after it; the model file's own
+ * formulas when discover's held-back check refuted the search), which
+ * names its data
  * file: d must be a CSV file's (columns in memory are refused,
  * SCALEFIT_EREQUEST).  With "shapes", the report is {"shapes": [...]},
  * the grammar's term shapes. */
