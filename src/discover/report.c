@@ -249,10 +249,8 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		sf_text_printf(out, "  %s %s ranks above the best found\n",
 		               given_origin(&r->board[0]), r->board[0].model);
 	sf_text_printf(
-	    out,
-	    "\nbest found, fitted on the %zu training rows as 'scalefit "
-	    "fit' fits the file:\n",
-	    r->rows);
+	    out, "\nbest found, fitted on the %zu training rows %s:\n", r->rows,
+	    w->refitted ? "as 'scalefit fit' fits the file" : "by the search");
 	for (size_t t = 0; t < w->nterms; t++)
 		for (size_t q = 0; q < w->terms[t].nparams; q++)
 			sf_text_printf(out, "  %-16s %14.8g%s\n",

@@ -30,8 +30,10 @@ json_t *sf_discover_report_json(const sf_model *m, const char *data,
 
 /*
  * The text report of the same, malloc'd, or NULL when out of memory.  The
- * winner's constants are marked "(search)" unless sf_discover_refit()
- * fitted them through the pipeline.
+ * winner's constants are said to be the search's, and each is marked
+ * "(search)", unless sf_discover_refit() fitted them through the pipeline
+ * (not when the held-back check refuted the search: the file written
+ * does not hold the winner).
  */
 char *sf_discover_report_text(const sf_model *m, const char *data,
                               const sf_discover_result *r, const char *output);
