@@ -361,11 +361,16 @@ def main():
     now = compiled()
     every = {k: round(v, 3) for k, v in every.items()}
     stale = any(abs(now[k] - every[k]) > 1e-9 for k in now)
+    # the score is flat with many shallow minima: a refit that differs
+    # may not be better, so both scores are shown
+    scores = (f" (mean interval score on the corpus: the refit "
+              f"{interval_score(every, cases):.4f}, the header's "
+              f"{interval_score(now, cases):.4f})") if stale else ""
     print(f"prior (every dataset): scale {every['scale']}, noise weight "
           f"{every['noise_weight']}, dof {every['dof']}, bias weight "
           f"{every['bias_weight']}; fit/interval.h has {now['scale']}, "
           f"{now['noise_weight']}, {now['dof']}, "
-          f"{now['bias_weight']}{': stale' if stale else ''}")
+          f"{now['bias_weight']}{': stale' if stale else ''}{scores}")
     for d in datasets:
         p = lodo[d]
         held_cases = [c for c in cases if c["dataset"] == d]
