@@ -248,10 +248,10 @@ typedef struct sf_discover_candidate {
  * held-back level did not choose either.  When the file's formula
  * predicts it better the search did not earn its answer (refuted): the
  * file's formula leads the ensemble, with the file's other formulas that
- * join, and no found or library formula does.  level is NaN when the
- * check was not run: fewer than 4 levels (the inner search needs 3), no
- * formula of the model file that can join, an inner search the time
- * limit cut short (or no time left), or one that fitted nothing.
+ * join, and no found or library formula does.  level is NaN (found and
+ * file NULL) when the check was not run: fewer than 4 levels (the inner search
+ * needs 3), no formula of the model file that can join, an inner search the
+ * time limit cut short (or no time left), or one that fitted nothing.
  */
 typedef struct sf_discover_heldback {
 	double level;      /* the level held back: the top training level */

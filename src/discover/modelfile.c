@@ -156,22 +156,22 @@ write_story(sf_yaml_out *y, const sf_discover_result *r,
 {
 	char held[128] = "", lv[32];
 
-	if (c->model != NULL)
+	if (c->model != NULL) {
 		sf_yaml_out_comment(
 		    y,
 		    "%s-discovered: the model file's formula %s, "
 		    "kept by scalefit",
 		    model, c->model);
-	else
+		sf_yaml_out_comment(y, "discover: the search's choice "
+		                       "extrapolated worse.");
+	} else {
 		sf_yaml_out_comment(
 		    y,
 		    "%s-discovered: a formula found by scalefit "
 		    "discover, chosen by how well",
 		    model);
-	sf_yaml_out_comment(y, c->model != NULL
-	                           ? "discover: the search's choice "
-	                             "extrapolated worse."
-	                           : "it extrapolates.");
+		sf_yaml_out_comment(y, "it extrapolates.");
+	}
 	sf_yaml_out_comment(y, "%s", "");
 	if (r->held_out > 0)
 		snprintf(held, sizeof held,

@@ -108,6 +108,25 @@ text_held_back(sf_text *out, const sf_discover_result *r)
 	                 "its answer stands");
 }
 
+/* A line per member of r's ensemble: its name, rank and score. */
+static void
+text_members(sf_text *out, const sf_discover_result *r)
+{
+	for (size_t i = 0; i < r->nmembers; i++) {
+		const sf_discover_candidate *c = &r->board[r->members[i]];
+
+		if (c->model != NULL)
+			sf_text_printf(out,
+			               "  %s  rank (%zu) extrap %6.3g%%  %s\n",
+			               c->model, r->members[i] + 1, c->score,
+			               given_origin(c));
+		else
+			sf_text_printf(
+			    out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
+			    i + 1, r->members[i] + 1, c->score, c->formula);
+	}
+}
+
 /* The ensemble the model file holds, and how to see where it parts ways. */
 static void
 text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
@@ -119,15 +138,7 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 		               r->nmembers > 1 ? "ensemble" : "answer",
 		               output != NULL ? " written" : "",
 		               r->nmembers > 1 ? "s" : "");
-		for (size_t i = 0; i < r->nmembers; i++) {
-			const sf_discover_candidate *c =
-			    &r->board[r->members[i]];
-
-			sf_text_printf(out,
-			               "  %s  rank (%zu) extrap %6.3g%%  %s\n",
-			               c->model, r->members[i] + 1, c->score,
-			               given_origin(c));
-		}
+		text_members(out, r);
 		return;
 	}
 	if (r->nmembers < 2)
@@ -152,19 +163,7 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 		               "  (past %zu tied that are a member plus terms "
 		               "that extrapolated no better)\n",
 		               r->nested);
-	for (size_t i = 0; i < r->nmembers; i++) {
-		const sf_discover_candidate *c = &r->board[r->members[i]];
-
-		if (c->model != NULL)
-			sf_text_printf(out,
-			               "  %s  rank (%zu) extrap %6.3g%%  %s\n",
-			               c->model, r->members[i] + 1, c->score,
-			               given_origin(c));
-		else
-			sf_text_printf(
-			    out, "  d%zu  rank %-3zu extrap %6.3g%%  %s\n",
-			    i + 1, r->members[i] + 1, c->score, c->formula);
-	}
+	text_members(out, r);
 	if (r->apart_line > 0)
 		sf_text_printf(out,
 		               "  one doubling beyond the training rows (%s = "
