@@ -12,6 +12,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit.h>
 #include <math.h>
+#include <string.h>
 
 /* Ernest's Spark RCV1 example: cores, input fraction, seconds. */
 static const double ernest[7][3] = {
@@ -116,56 +117,102 @@ test_upper_bound_and_stride(void)
 	sf_boxls_free(w);
 }
 
-/* Random boxed problems: the answer is feasible and satisfies the KKT
- * conditions (zero gradient where free, the right sign at a bound). */
+/* Random boxed problems of 1-6 unknowns (those summed in registers and
+ * those summed in the workspace): the answer is feasible and satisfies
+ * the KKT conditions (zero gradient where free, the right sign at a
+ * bound). */
 static void
 test_kkt_random(void)
 {
-	enum { M = 12, K = 5, PROBLEMS = 300 };
-	double J[M * K], r0[M], lo[K], hi[K], x[K];
-	size_t col[K] = {0, 1, 2, 3, 4}, at_bounds = 0;
-	sf_boxls *w = sf_boxls_alloc(K);
+	enum { M = 12, KMAX = 6, PROBLEMS = 300 };
+	double J[M * KMAX], r0[M], lo[KMAX], hi[KMAX], x[KMAX];
+	size_t col[KMAX] = {0, 1, 2, 3, 4, 5};
+	sf_boxls *w = sf_boxls_alloc(KMAX);
 	sf_rng rng;
 
 	sf_rng_seed(&rng, 2026, 11);
-	for (int p = 0; p < PROBLEMS; p++) {
-		double scale = 0;
+	for (size_t K = 1; K <= KMAX; K++) {
+		size_t at_bounds = 0;
 
-		for (size_t i = 0; i < M * K; i++)
-			J[i] = sf_rng_normal(&rng, 0, 1);
-		for (size_t i = 0; i < M; i++)
-			r0[i] = sf_rng_normal(&rng, 0, 3);
-		for (size_t j = 0; j < K; j++) {
-			lo[j] = -sf_rng_uniform(&rng);
-			hi[j] = sf_rng_uniform(&rng);
+		for (int p = 0; p < PROBLEMS; p++) {
+			double scale = 0;
+
+			for (size_t i = 0; i < M * K; i++)
+				J[i] = sf_rng_normal(&rng, 0, 1);
+			for (size_t i = 0; i < M; i++)
+				r0[i] = sf_rng_normal(&rng, 0, 3);
+			for (size_t j = 0; j < K; j++) {
+				lo[j] = -sf_rng_uniform(&rng);
+				hi[j] = sf_rng_uniform(&rng);
+			}
+			CU_ASSERT_EQUAL_FATAL(
+			    sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x),
+			    0);
+			for (size_t i = 0; i < M; i++)
+				scale = fmax(scale, fabs(r0[i]));
+			for (size_t j = 0; j < K; j++) {
+				double g = 0; /* d/dx_j of ||r0 + J x||^2 / 2 */
+
+				CU_ASSERT(x[j] >= lo[j] && x[j] <= hi[j]);
+				for (size_t i = 0; i < M; i++) {
+					double r = r0[i];
+					for (size_t c = 0; c < K; c++)
+						r += J[i * K + c] * x[c];
+					g += J[i * K + j] * r;
+				}
+				if (x[j] == lo[j]) {
+					CU_ASSERT(g >= -1e-9 * scale);
+					at_bounds++;
+				} else if (x[j] == hi[j]) {
+					CU_ASSERT(g <= 1e-9 * scale);
+					at_bounds++;
+				} else {
+					CU_ASSERT(fabs(g) <= 1e-9 * scale * M);
+				}
+			}
+		}
+		/* the boxes are tight enough that many answers sit on
+		 * them */
+		CU_ASSERT(at_bounds > PROBLEMS * K / 2);
+	}
+	sf_boxls_free(w);
+}
+
+/* Every count of unknowns gives the answer of the same problem laid out
+ * as some columns of a wider matrix: 1-4 are summed in registers, more in
+ * the workspace, and the sums are the same bits either way. */
+static void
+test_layouts(void)
+{
+	enum { M = 9, W = 8 };
+	double wide[M * W], r0[M];
+	sf_boxls *w = sf_boxls_alloc(W);
+	sf_rng rng;
+
+	sf_rng_seed(&rng, 2026, 27);
+	for (size_t i = 0; i < M * W; i++)
+		wide[i] = sf_rng_normal(&rng, 0, 1);
+	for (size_t i = 0; i < M; i++)
+		r0[i] = sf_rng_normal(&rng, 0, 3);
+	for (size_t k = 1; k <= 6; k++) {
+		/* columns k..2k-1 of wide (reversed), and the same packed */
+		double packed[M * W], x_wide[W], x_packed[W], l[W], h[W];
+		size_t col[W];
+
+		for (size_t a = 0; a < k; a++) {
+			col[a] = 2 * k - 1 - a < W ? 2 * k - 1 - a : a;
+			l[a] = -sf_rng_uniform(&rng);
+			h[a] = sf_rng_uniform(&rng);
+			for (size_t i = 0; i < M; i++)
+				packed[i * k + a] = wide[i * W + col[a]];
 		}
 		CU_ASSERT_EQUAL_FATAL(
-		    sf_boxls_solve(w, M, K, r0, J, K, col, lo, hi, x), 0);
-		for (size_t i = 0; i < M; i++)
-			scale = fmax(scale, fabs(r0[i]));
-		for (size_t j = 0; j < K; j++) {
-			double g = 0; /* d/dx_j of ||r0 + J x||^2 / 2 */
-
-			CU_ASSERT(x[j] >= lo[j] && x[j] <= hi[j]);
-			for (size_t i = 0; i < M; i++) {
-				double r = r0[i];
-				for (size_t c = 0; c < K; c++)
-					r += J[i * K + c] * x[c];
-				g += J[i * K + j] * r;
-			}
-			if (x[j] == lo[j]) {
-				CU_ASSERT(g >= -1e-9 * scale);
-				at_bounds++;
-			} else if (x[j] == hi[j]) {
-				CU_ASSERT(g <= 1e-9 * scale);
-				at_bounds++;
-			} else {
-				CU_ASSERT(fabs(g) <= 1e-9 * scale * M);
-			}
-		}
+		    sf_boxls_solve(w, M, k, r0, wide, W, col, l, h, x_wide), 0);
+		CU_ASSERT_EQUAL_FATAL(sf_boxls_solve(w, M, k, r0, packed, k,
+		                                     NULL, l, h, x_packed),
+		                      0);
+		CU_ASSERT(memcmp(x_wide, x_packed, k * sizeof *x_wide) == 0);
 	}
-	/* the boxes are tight enough that many answers sit on them */
-	CU_ASSERT(at_bounds > PROBLEMS);
 	sf_boxls_free(w);
 }
 
@@ -342,7 +389,11 @@ main(void)
 	    {"NNLS: Ernest's answer, theta2 at 0", test_ernest_nnls},
 	    {"an upper bound, strided columns, empty box",
 	     test_upper_bound_and_stride},
-	    {"300 random boxes: feasible, KKT", test_kkt_random},
+	    {"300 random boxes of each 1-6 unknowns: feasible, KKT",
+	     test_kkt_random},
+	    {"a packed J without col: the answer of the same columns of a "
+	     "wider one",
+	     test_layouts},
 	    {"Gram form: the rows' answer on 400 random problems",
 	     test_gram_matches_rows},
 	    {"Gram form: repeated, zero, overflowing columns",

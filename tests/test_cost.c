@@ -717,6 +717,27 @@ test_profile(void)
 	}
 	sf_cost_free(c);
 	sf_test_problem_close(&fx);
+
+	/* The solve needs the derivatives by the solved constants only: at
+	 * b = 0 the one by b is infinite, yet the candidate has a cost,
+	 * a = mean y = 4.5 and sse 19 (the whole Jacobian is not finite). */
+	CU_ASSERT_FATAL(rows_open(&fx, "a + sqrt(b) * x",
+	                          "  a: {min: -10, max: 10}\n"
+	                          "  b: {min: 0, max: 4}\n") == 0);
+	c = cost_new(&fx, NULL, settings(SF_LOSS_SSE, 0, SF_PENALTY_NONE, 0));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	theta[0] = 1;
+	theta[1] = 0;
+	{
+		double r[4], J[4 * 2];
+
+		CU_ASSERT_EQUAL(sf_cost_residuals(c, theta, r, J), SF_EVALUE);
+	}
+	CU_ASSERT_EQUAL_FATAL(sf_cost_set_separable(c, first, &err), SF_OK);
+	CU_ASSERT(close_to(sf_cost_profile(c, theta, 0), 19, 1e-12));
+	CU_ASSERT(close_to(theta[0], 4.5, 1e-12));
+	sf_cost_free(c);
+	sf_test_problem_close(&fx);
 }
 
 /* ---- many rows: chunks and threads ----------------------------------------

@@ -1526,6 +1526,74 @@ test_ddp(void)
 	free(out);
 }
 
+/* The derivatives by some parameters only: each output the bits of the
+ * whole gradient's, for less work per row. */
+static void
+test_wrt(void)
+{
+	enum { ROWS = 300, P = 5 };
+	sf_expr_scope *s = ddp_scope();
+	const char *text = "t0 + max(compute, comm) + w * sqrt(c)";
+	static const int masks[][P] = {
+	    {1, 0, 0, 0, 0}, {1, 1, 0, 0, 1}, {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}};
+	const double theta[P] = {0.5, 1e-3, 1e-5, 2e-3, 3e-3};
+	double *p = malloc(3 * ROWS * sizeof *p), *b = p + ROWS, *n = b + ROWS;
+	const double *cols[3] = {p, b, n};
+	double *full = malloc((1 + P) * ROWS * sizeof *full);
+	double *some = malloc((1 + P) * ROWS * sizeof *some);
+	double scratch[4096];
+	sf_program *pd;
+	sf_expr_data *dd;
+	sf_program_stats all;
+	sf_error err;
+
+	CU_ASSERT_FATAL(p && full && some);
+	ddp_data(ROWS, p, b, n);
+	pd = sf_program_compile(s, &text, 1, SF_EXPR_DERIVATIVES, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pd);
+	dd = sf_expr_data_new(pd, cols, ROWS, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dd);
+	CU_ASSERT_FATAL(sf_program_scratch_size(pd) <= 4096);
+	sf_program_eval(pd, dd, theta, 0, ROWS, full, scratch);
+	sf_program_get_stats(pd, &all);
+	for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+		sf_program *pw =
+		    sf_program_compile_wrt(s, text, masks[m], &err);
+		sf_expr_data *dw;
+		sf_program_stats st;
+		size_t o = 1, wanted = 0;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
+		for (size_t j = 0; j < P; j++)
+			wanted += masks[m][j] != 0;
+		CU_ASSERT_EQUAL(sf_program_outputs(pw), 1 + wanted);
+		dw = sf_expr_data_new(pw, cols, ROWS, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(dw);
+		CU_ASSERT_FATAL(sf_program_scratch_size(pw) <= 4096);
+		sf_program_eval(pw, dw, theta, 0, ROWS, some, scratch);
+		CU_ASSERT(memcmp(some, full, ROWS * sizeof *some) == 0);
+		for (size_t j = 0; j < P; j++) {
+			if (!masks[m][j])
+				continue;
+			CU_ASSERT(memcmp(some + o * ROWS, full + (1 + j) * ROWS,
+			                 ROWS * sizeof *some) == 0);
+			o++;
+		}
+		sf_program_get_stats(pw, &st);
+		CU_ASSERT(wanted == P
+		              ? st.row_instructions == all.row_instructions
+		              : st.row_instructions < all.row_instructions);
+		sf_expr_data_free(dw);
+		sf_program_free(pw);
+	}
+	sf_expr_data_free(dd);
+	sf_program_free(pd);
+	sf_expr_scope_free(s);
+	free(p);
+	free(full);
+	free(some);
+}
+
 /* Data-only and parameter-only work never runs per row. */
 static void
 test_hoisting(void)
@@ -2280,6 +2348,8 @@ main(void)
 	    {"derivative zero", test_derivative_zero},
 	    {"which parameters each output reads", test_output_uses_param},
 	    {"DDP model", test_ddp},
+	    {"derivatives by some parameters: the same bits, less work",
+	     test_wrt},
 	    {"hoisting", test_hoisting},
 	    {"data are copied", test_data_copied},
 	    {"text inputs", test_text_inputs},

@@ -792,15 +792,32 @@ parse_all(const sf_expr_scope *s, const char *const *texts, size_t n,
 	return SF_OK;
 }
 
-sf_program *
-sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
-                   unsigned flags, int *failed_index, sf_error *err)
+/* Keep of the n * (1 + P) roots each text's value and its derivatives by
+ * the parameters flagged in wrt, in place, in order; their count. */
+static size_t
+keep_wrt(int32_t *roots, size_t n, size_t P, const int *wrt)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t o = 0; o <= P; o++)
+			if (o == 0 || wrt[o - 1])
+				roots[kept++] = roots[k * (1 + P) + o];
+	return kept;
+}
+
+/* sf_program_compile, or with wrt (and SF_EXPR_DERIVATIVES) the
+ * derivatives by the flagged parameters only: sf_program_compile_wrt. */
+static sf_program *
+compile_program(const sf_expr_scope *s, const char *const *texts, size_t n,
+                unsigned flags, const int *wrt, int *failed_index,
+                sf_error *err)
 {
 	sf_program *p = NULL;
 	sf_ast **trees = NULL;
 	int32_t *roots = NULL;
 	dag g;
-	size_t P, nout;
+	size_t P, nout, W = 0;
 
 	memset(&g, 0, sizeof g);
 	if (failed_index != NULL)
@@ -811,9 +828,13 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 		return NULL;
 	}
 	P = s->count[SF_EXPR_PARAM];
-	nout = (flags & SF_EXPR_DERIVATIVES) ? n * (1 + P) : n;
+	for (size_t j = 0; wrt != NULL && j < P; j++)
+		W += wrt[j] != 0;
+	nout = !(flags & SF_EXPR_DERIVATIVES) ? n
+	       : wrt != NULL                  ? n * (1 + W)
+	                                      : n * (1 + P);
 	trees = calloc(n, sizeof *trees);
-	roots = malloc(nout * sizeof *roots);
+	roots = malloc(n * (1 + P) * sizeof *roots);
 	p = calloc(1, sizeof *p);
 	if (trees == NULL || roots == NULL || p == NULL)
 		goto oom;
@@ -832,6 +853,9 @@ sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
 	if ((flags & SF_EXPR_DERIVATIVES) &&
 	    differentiate(&g, roots, n, P) != SF_OK)
 		goto oom;
+	/* the same DAG, fewer outputs: the kept ones' bits do not change */
+	if ((flags & SF_EXPR_DERIVATIVES) && wrt != NULL)
+		keep_wrt(roots, n, P, wrt);
 	/* stages and code */
 	if (sf_codegen_generate(&g, p, roots, nout, n) != SF_OK)
 		goto oom;
@@ -850,6 +874,21 @@ done:
 	free(g.nodes);
 	free(g.table);
 	return p;
+}
+
+sf_program *
+sf_program_compile(const sf_expr_scope *s, const char *const *texts, size_t n,
+                   unsigned flags, int *failed_index, sf_error *err)
+{
+	return compile_program(s, texts, n, flags, NULL, failed_index, err);
+}
+
+sf_program *
+sf_program_compile_wrt(const sf_expr_scope *s, const char *text, const int *wrt,
+                       sf_error *err)
+{
+	return compile_program(s, &text, 1, SF_EXPR_DERIVATIVES, wrt, NULL,
+	                       err);
 }
 
 void

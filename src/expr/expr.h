@@ -232,6 +232,17 @@ sf_program *sf_program_compile(const sf_expr_scope *s, const char *const *texts,
                                size_t n, unsigned flags, int *failed_index,
                                sf_error *err);
 
+/*
+ * One text and its derivatives by the parameters flagged in wrt (P
+ * flags) only: output 0 is the value, output 1 + a the derivative by the
+ * a-th flagged parameter.  Each output has the bits of the same output of
+ * sf_program_compile(s, &text, 1, SF_EXPR_DERIVATIVES, ...), for less
+ * work when few derivatives are wanted (the separable fit's linear
+ * constants).  Returns the program, or NULL with err filled.
+ */
+sf_program *sf_program_compile_wrt(const sf_expr_scope *s, const char *text,
+                                   const int *wrt, sf_error *err);
+
 /* Release p.  Accepts NULL.  Data bound to p must be freed first. */
 void sf_program_free(sf_program *p);
 

@@ -32,8 +32,13 @@ typedef struct cost_slot {
 
 struct sf_cost {
 	const sf_formula *formula;
+	const sf_dataset *data;      /* the rows (their inputs are bound) */
 	sf_expr_data *value_data;    /* rows bound to formula->value */
 	sf_expr_data *gradient_data; /* rows bound to formula->gradient */
+	/* separable: the time and its derivatives by the linear constants
+	 * only, all a profile needs (the others' cost the most to run) */
+	sf_program *profile;
+	sf_expr_data *profile_data;
 	const double *y;
 	double *w; /* NULL: every weight is 1 */
 	double *q; /* sse, relative: the loss is sum q_i (f_i - y_i)^2 */
@@ -46,6 +51,7 @@ struct sf_cost {
 	double *linear_lo, *linear_hi;
 	cost_slot *slots;
 	int nslots;
+	size_t scratch; /* doubles each slot's scratch holds */
 };
 
 static void
@@ -66,6 +72,8 @@ sf_cost_free(sf_cost *c)
 		return;
 	sf_expr_data_free(c->value_data);
 	sf_expr_data_free(c->gradient_data);
+	sf_expr_data_free(c->profile_data);
+	sf_program_free(c->profile);
 	free(c->w);
 	free(c->q);
 	free(c->scale);
@@ -77,6 +85,24 @@ sf_cost_free(sf_cost *c)
 			slot_free(&c->slots[t]);
 	free(c->slots);
 	free(c);
+}
+
+/* Bind d's rows to program p, as sf_expr_data_new. */
+static sf_expr_data *
+bind_rows(const sf_program *p, const sf_dataset *d, sf_error *err)
+{
+	const double **columns = calloc(d->ninputs + 1, sizeof *columns);
+	sf_expr_data *data;
+
+	if (columns == NULL) {
+		sf_error_set(err, SF_ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < d->ninputs; i++)
+		columns[i] = d->inputs[i].values;
+	data = sf_expr_data_new(p, columns, d->rows, err);
+	free(columns);
+	return data;
 }
 
 static int
@@ -96,7 +122,6 @@ sf_cost *
 sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
               const sf_cost_settings *s, sf_error *err)
 {
-	const double **columns = NULL;
 	size_t scratch, outputs;
 	sf_cost *c;
 
@@ -115,24 +140,19 @@ sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		goto oom;
 	c->formula = f;
+	c->data = d;
 	c->y = d->output;
 	c->n = d->rows;
 	c->P = f->nparams;
 	c->s = *s;
 	c->loss = sf_loss_get(s->loss);
 	c->nslots = thread_count(s->threads);
-	columns = calloc(d->ninputs + 1, sizeof *columns);
 	c->scale = calloc(c->P + 1, sizeof *c->scale);
 	c->slots = calloc((size_t)c->nslots, sizeof *c->slots);
-	if (columns == NULL || c->scale == NULL || c->slots == NULL)
+	if (c->scale == NULL || c->slots == NULL)
 		goto oom;
-	for (size_t i = 0; i < d->ninputs; i++)
-		columns[i] = d->inputs[i].values;
-	c->value_data = sf_expr_data_new(f->value, columns, d->rows, err);
-	if (c->value_data == NULL)
-		goto fail;
-	c->gradient_data = sf_expr_data_new(f->gradient, columns, d->rows, err);
-	if (c->gradient_data == NULL)
+	if ((c->value_data = bind_rows(f->value, d, err)) == NULL ||
+	    (c->gradient_data = bind_rows(f->gradient, d, err)) == NULL)
 		goto fail;
 	if (weights != NULL) {
 		if ((c->w = malloc(c->n * sizeof *c->w)) == NULL)
@@ -158,18 +178,17 @@ sf_cost_alloc(const sf_formula *f, const sf_dataset *d, const double *weights,
 	if (sf_program_scratch_size(f->gradient) > scratch)
 		scratch = sf_program_scratch_size(f->gradient);
 	outputs = sf_program_outputs(f->gradient);
+	c->scratch = scratch;
 	for (int t = 0; t < c->nslots; t++) {
 		c->slots[t].scratch = malloc((scratch + 1) * sizeof(double));
 		c->slots[t].out = malloc(COST_CHUNK * outputs * sizeof(double));
 		if (c->slots[t].scratch == NULL || c->slots[t].out == NULL)
 			goto oom;
 	}
-	free(columns);
 	return c;
 oom:
 	sf_error_set(err, SF_ENOMEM, "out of memory");
 fail:
-	free(columns);
 	sf_cost_free(c);
 	return NULL;
 }
@@ -320,15 +339,20 @@ sf_cost_residual_count(const sf_cost *c)
 	return c->n + (penalty_rows(c) ? c->P : 0);
 }
 
+/*
+ * The residuals at theta into r and, when J is not NULL, their derivatives
+ * into J (a row of W per residual): prog's output 0 is the time, its
+ * output 1 + a the time's derivative by theta_{col(a)}, col(a) = cols[a]
+ * (a when cols is NULL).  SF_EVALUE when a residual or a derivative is
+ * not finite.
+ */
 static int
-residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
-             int slot)
+residuals_by(const sf_cost *c, const sf_program *prog, const sf_expr_data *data,
+             size_t W, const size_t *cols, const double *theta, double *r,
+             double *J, int slot)
 {
 	const cost_slot *ws = &c->slots[slot];
 	const size_t P = c->P;
-	const sf_program *prog =
-	    J != NULL ? c->formula->gradient : c->formula->value;
-	const sf_expr_data *data = J != NULL ? c->gradient_data : c->value_data;
 
 	/* Row i's residual, and g = dr/df, which turns df/dtheta into the
 	 * residual's derivative: dr/dtheta = g df/dtheta. */
@@ -350,12 +374,12 @@ residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
 				return SF_EVALUE;
 			if (J == NULL)
 				continue;
-			for (size_t j = 0; j < P; j++) {
+			for (size_t a = 0; a < W; a++) {
 				double d =
-				    g * ws->out[(1 + j) * len + (i - begin)];
+				    g * ws->out[(1 + a) * len + (i - begin)];
 				if (!isfinite(d))
 					return SF_EVALUE;
-				J[i * P + j] = d;
+				J[i * W + a] = d;
 			}
 		}
 	}
@@ -366,12 +390,27 @@ residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
 			r[c->n + j] = sl * theta[j] * c->scale[j];
 			if (J == NULL)
 				continue;
-			for (size_t k = 0; k < P; k++)
-				J[(c->n + j) * P + k] =
-				    k == j ? sl * c->scale[j] : 0;
+			for (size_t a = 0; a < W; a++)
+				J[(c->n + j) * W + a] =
+				    (cols != NULL ? cols[a] : a) == j
+				        ? sl * c->scale[j]
+				        : 0;
 		}
 	}
 	return SF_OK;
+}
+
+/* The residuals at theta into r and, when J is not NULL, their whole
+ * Jacobian into J (m x P). */
+static int
+residuals_at(const sf_cost *c, const double *theta, double *r, double *J,
+             int slot)
+{
+	return J != NULL
+	           ? residuals_by(c, c->formula->gradient, c->gradient_data,
+	                          c->P, NULL, theta, r, J, slot)
+	           : residuals_by(c, c->formula->value, c->value_data, 0, NULL,
+	                          theta, r, NULL, slot);
 }
 
 int
@@ -525,6 +564,23 @@ done:
 	return count;
 }
 
+/* Every slot's scratch at least n doubles; 0, or -1 when out of memory. */
+static int
+grow_scratch(sf_cost *c, size_t n)
+{
+	if (n <= c->scratch)
+		return 0;
+	for (int t = 0; t < c->nslots; t++) {
+		double *s = realloc(c->slots[t].scratch, (n + 1) * sizeof *s);
+
+		if (s == NULL)
+			return -1;
+		c->slots[t].scratch = s;
+	}
+	c->scratch = n;
+	return 0;
+}
+
 int
 sf_cost_set_separable(sf_cost *c, const int *linear, sf_error *err)
 {
@@ -548,6 +604,16 @@ sf_cost_set_separable(sf_cost *c, const int *linear, sf_error *err)
 			c->linear_hi[c->nlinear] = f->upper[j];
 			c->linear[c->nlinear++] = j;
 		}
+	sf_expr_data_free(c->profile_data);
+	sf_program_free(c->profile);
+	c->profile_data = NULL;
+	if ((c->profile = sf_program_compile_wrt(f->scope, f->time, linear,
+	                                         err)) == NULL ||
+	    (c->profile_data = bind_rows(c->profile, c->data, err)) == NULL ||
+	    grow_scratch(c, sf_program_scratch_size(c->profile)) != 0) {
+		c->nlinear = 0; /* not separable: never a half-made profile */
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
 	return SF_OK;
 }
 
@@ -567,9 +633,10 @@ sf_cost_profile(const sf_cost *c, double *theta, int slot)
 	 * their Jacobian at 0 there, and solve for the best values. */
 	for (size_t a = 0; a < c->nlinear; a++)
 		theta[c->linear[a]] = 0;
-	if (residuals_at(c, theta, ws->r, ws->J, slot) != SF_OK ||
-	    sf_boxls_solve(ws->ls, m, c->nlinear, ws->r, ws->J, c->P, c->linear,
-	                   c->linear_lo, c->linear_hi, ws->x) != 0)
+	if (residuals_by(c, c->profile, c->profile_data, c->nlinear, c->linear,
+	                 theta, ws->r, ws->J, slot) != SF_OK ||
+	    sf_boxls_solve(ws->ls, m, c->nlinear, ws->r, ws->J, c->nlinear,
+	                   NULL, c->linear_lo, c->linear_hi, ws->x) != 0)
 		return INFINITY;
 	for (size_t a = 0; a < c->nlinear; a++)
 		theta[c->linear[a]] = ws->x[a];

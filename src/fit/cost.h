@@ -43,10 +43,10 @@ typedef struct sf_cost_settings {
 } sf_cost_settings;
 
 /*
- * A cost over the rows of d for formula f.  weights (d->rows values) may
- * be NULL for 1 each, and is copied.  Returns NULL with err filled
- * (SF_ENOMEM; SF_EVALUE for lambda < 0, an unknown loss, or a
- * non-positive huber_delta for a loss that uses it).
+ * A cost over the rows of d for formula f, both of which must outlive
+ * it.  weights (d->rows values) may be NULL for 1 each, and is copied.  Returns
+ * NULL with err filled (SF_ENOMEM; SF_EVALUE for lambda < 0, an unknown loss,
+ * or a non-positive huber_delta for a loss that uses it).
  */
 sf_cost *sf_cost_alloc(const sf_formula *f, const sf_dataset *d,
                        const double *weights, const sf_cost_settings *s,

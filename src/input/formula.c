@@ -7,6 +7,7 @@
  * that reader for a model file.
  */
 #include "input/formula.h"
+#include "base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,7 @@ sf_formula_free(sf_formula *f)
 	sf_program_free(f->gradient);
 	sf_program_free(f->terms);
 	sf_expr_scope_free(f->scope);
+	free(f->time);
 	free(f->fitted);
 	free(f->lower);
 	free(f->upper);
@@ -178,6 +180,11 @@ sf_formula_build(const sf_formula_source *src, sf_formula **out,
 		sf_expr_scope_set_warning_handler(f->scope, scope_warning, &b);
 	if ((rc = build_scope(f, &b, &e)) != SF_OK)
 		goto done;
+	if ((f->time = sf_text_dup(src->time != NULL ? src->time : "")) ==
+	    NULL) {
+		sf_error_set(&e, SF_ENOMEM, "out of memory");
+		goto done;
+	}
 	texts[0] = src->time;
 	for (size_t k = 0; k < src->nterms; k++)
 		texts[k + 1] = src->terms[k].name;

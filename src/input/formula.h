@@ -29,6 +29,7 @@
 
 typedef struct sf_formula {
 	sf_expr_scope *scope;
+	char *time;            /* the time's text, compiled in scope */
 	sf_program *value;     /* 1 output: the time */
 	sf_program *gradient;  /* 1 + P outputs: time, d time / d theta_j */
 	sf_program *terms;     /* 1 + T outputs: time, then each term */

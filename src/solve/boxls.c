@@ -9,8 +9,12 @@
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { FREE = 0, AT_LOWER, AT_UPPER };
+
+/* Unknowns whose normal equations are summed in registers together. */
+enum { BLOCK = 4 };
 
 struct sf_boxls {
 	size_t cap;
@@ -20,6 +24,7 @@ struct sf_boxls {
 	double *y, *z;    /* the iterate and the free subproblem's answer */
 	double *M, *rhs;  /* the free subsystem */
 	size_t *free_idx; /* k free unknowns, then k fixed ones */
+	size_t *col;      /* J's column of each unknown */
 	int *state;
 };
 
@@ -42,6 +47,7 @@ sf_boxls_free(sf_boxls *w)
 	free(w->M);
 	free(w->rhs);
 	free(w->free_idx);
+	free(w->col);
 	free(w->state);
 	free(w);
 }
@@ -65,10 +71,12 @@ sf_boxls_alloc(size_t k)
 	w->z = malloc(n * sizeof *w->z);
 	w->rhs = malloc(n * sizeof *w->rhs);
 	w->free_idx = malloc(2 * n * sizeof *w->free_idx);
+	w->col = malloc(n * sizeof *w->col);
 	w->state = malloc(n * sizeof *w->state);
 	if (w->A == NULL || w->M == NULL || w->b == NULL || w->d == NULL ||
 	    w->lo == NULL || w->hi == NULL || w->y == NULL || w->z == NULL ||
-	    w->rhs == NULL || w->free_idx == NULL || w->state == NULL) {
+	    w->rhs == NULL || w->free_idx == NULL || w->col == NULL ||
+	    w->state == NULL) {
 		sf_boxls_free(w);
 		return NULL;
 	}
@@ -335,6 +343,136 @@ answer(const sf_boxls *w, size_t k, const double *lower, const double *upper,
 
 /* ---- the two forms ----------------------------------------------------- */
 
+/* ---- the normal equations from the rows -------------------------------- */
+
+/*
+ * A = J^T J and b = -J^T r0 in blocks of up to 4 unknowns, each block's
+ * sums in registers through one pass over the rows.  Every sum adds its
+ * rows in row order, from 0, as one pass per sum would: the same bits
+ * whatever the blocking.
+ */
+
+/* For K (a constant where inlined) columns c[0..K): sb[a] = -sum J_a r0
+ * and sA[a (a + 1) / 2 + e] = sum J_a J_e for e <= a. */
+static inline void
+diagonal_sums(size_t m, size_t K, const double *J, size_t ld, const size_t *c,
+              const double *r0, double *restrict sb, double *restrict sA)
+{
+	double b[BLOCK] = {0}, A[BLOCK * (BLOCK + 1) / 2] = {0};
+
+	for (size_t i = 0; i < m; i++) {
+		const double *row = J + i * ld, r = r0[i];
+		double v[BLOCK];
+
+#pragma GCC unroll 4
+		for (size_t a = 0; a < K; a++)
+			v[a] = row[c[a]];
+#pragma GCC unroll 4
+		for (size_t a = 0; a < K; a++) {
+			b[a] -= v[a] * r;
+#pragma GCC unroll 4
+			for (size_t e = 0; e <= a; e++)
+				A[a * (a + 1) / 2 + e] += v[a] * v[e];
+		}
+	}
+	for (size_t a = 0; a < K; a++) {
+		sb[a] = b[a];
+		for (size_t e = 0; e <= a; e++)
+			sA[a * (a + 1) / 2 + e] = A[a * (a + 1) / 2 + e];
+	}
+}
+
+/* s[a * 4 + e] = sum J_{c[a]} J_{d[e]}, four columns by four. */
+static void
+cross_sums(size_t m, const double *J, size_t ld, const size_t *c,
+           const size_t *d, double *restrict s)
+{
+	double A[BLOCK * BLOCK] = {0};
+
+	for (size_t i = 0; i < m; i++) {
+		const double *row = J + i * ld;
+		double u[BLOCK], v[BLOCK];
+
+#pragma GCC unroll 4
+		for (size_t a = 0; a < BLOCK; a++) {
+			u[a] = row[c[a]];
+			v[a] = row[d[a]];
+		}
+#pragma GCC unroll 4
+		for (size_t a = 0; a < BLOCK; a++)
+#pragma GCC unroll 4
+			for (size_t e = 0; e < BLOCK; e++)
+				A[a * BLOCK + e] += u[a] * v[e];
+	}
+	memcpy(s, A, sizeof A);
+}
+
+/* The K unknowns from a0 on (K <= 4, a constant where inlined): their
+ * b and their block of A, in w. */
+static inline void
+diagonal_block(sf_boxls *w, size_t k, size_t a0, size_t K, size_t m,
+               const double *J, size_t ld, const double *r0)
+{
+	double sb[BLOCK], sA[BLOCK * (BLOCK + 1) / 2];
+
+	diagonal_sums(m, K, J, ld, w->col + a0, r0, sb, sA);
+	for (size_t a = 0; a < K; a++) {
+		w->b[a0 + a] = sb[a];
+		for (size_t e = 0; e <= a; e++)
+			w->A[(a0 + a) * k + a0 + e] =
+			    w->A[(a0 + e) * k + a0 + a] =
+			        sA[a * (a + 1) / 2 + e];
+	}
+}
+
+/* w's A and b from J's rows (the columns col lists, or the first k). */
+static void
+normal_equations(sf_boxls *w, size_t m, size_t k, const double *r0,
+                 const double *J, size_t ld, const size_t *col)
+{
+	size_t full = k / BLOCK * BLOCK;
+
+	for (size_t a = 0; a < k; a++)
+		w->col[a] = col != NULL ? col[a] : a;
+	for (size_t a0 = 0; a0 < full; a0 += BLOCK) {
+		diagonal_block(w, k, a0, BLOCK, m, J, ld, r0);
+		for (size_t e0 = 0; e0 < a0; e0 += BLOCK) {
+			double s[BLOCK * BLOCK];
+
+			cross_sums(m, J, ld, w->col + a0, w->col + e0, s);
+			for (size_t a = 0; a < BLOCK; a++)
+				for (size_t e = 0; e < BLOCK; e++)
+					w->A[(a0 + a) * k + e0 + e] =
+					    w->A[(e0 + e) * k + a0 + a] =
+					        s[a * BLOCK + e];
+		}
+	}
+	/* The last k mod 4 unknowns: their own block, and their products
+	 * with the full blocks' columns a sum per pass. */
+	switch (k - full) {
+	case 1:
+		diagonal_block(w, k, full, 1, m, J, ld, r0);
+		break;
+	case 2:
+		diagonal_block(w, k, full, 2, m, J, ld, r0);
+		break;
+	case 3:
+		diagonal_block(w, k, full, 3, m, J, ld, r0);
+		break;
+	default:
+		break;
+	}
+	for (size_t a = full; a < k; a++)
+		for (size_t e = 0; e < full; e++) {
+			const size_t ca = w->col[a], ce = w->col[e];
+			double t = 0;
+
+			for (size_t i = 0; i < m; i++)
+				t += J[i * ld + ca] * J[i * ld + ce];
+			w->A[a * k + e] = w->A[e * k + a] = t;
+		}
+}
+
 int
 sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
                const double *J, size_t ld, const size_t *col,
@@ -342,21 +480,7 @@ sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
 {
 	if (k > w->cap)
 		return -1;
-	/* A = J^T J, b = -J^T r0 */
-	for (size_t a = 0; a < k; a++) {
-		double s = 0;
-
-		for (size_t i = 0; i < m; i++)
-			s -= J[i * ld + col[a]] * r0[i];
-		w->b[a] = s;
-		for (size_t c = 0; c <= a; c++) {
-			double t = 0;
-
-			for (size_t i = 0; i < m; i++)
-				t += J[i * ld + col[a]] * J[i * ld + col[c]];
-			w->A[a * k + c] = w->A[c * k + a] = t;
-		}
-	}
+	normal_equations(w, m, k, r0, J, ld, col);
 	/* Scale to a unit diagonal; a zero column leaves its unknown at the
 	 * feasible point nearest 0 (it does not change the residuals). */
 	for (size_t a = 0; a < k; a++) {

@@ -37,7 +37,8 @@ void sf_boxls_free(sf_boxls *w);
 /*
  * Solve for x (k values; its input is ignored) given r0 (m values) and J
  * (m x k, row-major, with row stride ld >= k so J may be some columns of a
- * wider matrix: column c of the problem is J[i * ld + col[c]]).  Returns 0
+ * wider matrix: column c of the problem is J[i * ld + col[c]], or
+ * J[i * ld + c] when col is NULL).  Returns 0
  * on success, -1 when the inputs are not finite or the bounds are empty.
  */
 int sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
