@@ -341,11 +341,8 @@ answer(const sf_boxls *w, size_t k, const double *lower, const double *upper,
 	}
 }
 
-/* ---- the two forms ----------------------------------------------------- */
-
-/* ---- the normal equations from the rows -------------------------------- */
-
-/*
+/* ---- the normal equations from the rows --------------------------------
+ *
  * A = J^T J and b = -J^T r0 in blocks of up to 4 unknowns, each block's
  * sums in registers through one pass over the rows.  Every sum adds its
  * rows in row order, from 0, as one pass per sum would: the same bits
@@ -472,6 +469,8 @@ normal_equations(sf_boxls *w, size_t m, size_t k, const double *r0,
 			w->A[a * k + e] = w->A[e * k + a] = t;
 		}
 }
+
+/* ---- the two forms ----------------------------------------------------- */
 
 int
 sf_boxls_solve(sf_boxls *w, size_t m, size_t k, const double *r0,
