@@ -11,6 +11,12 @@ The last column says whether discover's held-back check ran (4 or more
 training levels) and whether it gave the answer to init's formula
 (refuted: the inner search's winner predicted the top training level
 worse than init's formula did).
+The summary line of a campaign gives each path's mean test MAPE (and
+median) and, over the groups with intervals, the mean coverage of the 95%
+prediction intervals, their mean half-width and their mean interval
+score (validate's: the width plus 40 times the misses, as a share of the
+time; a proper score, lower is better, that weighs coverage against
+width: the yardstick for a change to the intervals).
 Per group of each campaign the model is init's on the whole CSV with a
 where: that keeps the group, and the dataset's left-out prior
 (bench/lodo.py); everything is chosen on the training rows.
@@ -122,6 +128,8 @@ def mean(rows, i):
     return (text + f" coverage {sum(x['coverage95'] for x in iv) / len(iv):.1f}%"
             f", half-width "
             f"{sum(x['mean_halfwidth_pct'] for x in iv) / len(iv):.1f}%"
+            f", interval score "
+            f"{sum(x['interval_score'] for x in iv) / len(iv):.1f}%"
             + (f", over the {len(iv)} groups with intervals"
                if len(iv) < len(v) else "") + ")")
 
