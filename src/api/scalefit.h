@@ -392,8 +392,10 @@ SCALEFIT_API int scalefit_run_compare(const scalefit_model *const *models,
 /* `scalefit discover`: the formula found from m's data and inputs (its
  * `time:` optional), chosen by how well it extrapolates; with "output",
  * the best written as a model file (with "members" above 1, the ensemble
- * of the winner and the tied formulas after it; the model file's own
- * formulas when discover's held-back check refuted the search), which
+ * of the winner and the tied formulas after it, with the model file's own
+ * tied or not where the search did not pay for itself or one fold judged
+ * it; the model file's own formulas alone when discover's held-back
+ * check refuted the search), which
  * names its data
  * file: d must be a CSV file's (columns in memory are refused,
  * SCALEFIT_EREQUEST).  With "shapes", the report is {"shapes": [...]},

@@ -294,8 +294,10 @@ typedef struct sf_discover_result {
 	size_t nboard;
 	size_t winner; /* board index of the best found */
 	/* The ensemble written: board indices, the winner first, then the
-	 * model file's tied formulas, then the other tied ones (found or
-	 * the library's), in the board's order (the simplest first); when
+	 * model file's tied formulas (tied or not where the search did not
+	 * pay for itself, unpaid, or one fold judged it, one_fold), then the
+	 * other tied ones (found or the library's), in the board's order
+	 * (the simplest first); when
 	 * the held-back check refuted the search, the file's formula it
 	 * judged first, then the file's others that join. */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
@@ -309,6 +311,11 @@ typedef struct sf_discover_result {
 	 * then it joins the ensemble, and no found formula with more
 	 * constants does but the winner. */
 	size_t unpaid;
+	/* 1 when one fold judged the search (3 training levels) and a
+	 * formula of the model file that was not tied joined the ensemble
+	 * for it (board.c): the choice among the search's thousands rests on
+	 * one level's predictions, the luckiest score of many. */
+	int one_fold;
 	/* How far the members part one doubling beyond the training rows:
 	 * their lowest and highest prediction at the training row of the top
 	 * level whose time is the median there (apart_line, its line in the

@@ -510,6 +510,15 @@ write_company(sf_yaml_out *y, const sf_discover_result *r,
 		sf_yaml_out_comment(
 		    y, "than %zu constants does but the winner.", r->unpaid);
 	}
+	if (r->one_fold) {
+		sf_yaml_out_comment(y, "One fold judged the search: its choice "
+		                       "rests on the predictions at");
+		sf_yaml_out_comment(y,
+		                    "one level, the best of %zu scores; the "
+		                    "model file's formulas join,",
+		                    r->evaluated);
+		sf_yaml_out_comment(y, "tied or not.");
+	}
 }
 
 /* Why the ensemble of r holds the model file's formulas alone: the

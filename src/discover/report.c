@@ -144,11 +144,19 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	if (r->nmembers < 2)
 		return;
 	sf_text_printf(out,
-	               r->unpaid > 0 ? "\nthe ensemble%s: the winner and %zu "
-	                               "more formulas on the board\n"
-	                             : "\nthe ensemble%s: the winner and the "
-	                               "next %zu tied formulas on the board\n",
+	               r->unpaid > 0 || r->one_fold
+	                   ? "\nthe ensemble%s: the winner and %zu "
+	                     "more formulas on the board\n"
+	                   : "\nthe ensemble%s: the winner and the "
+	                     "next %zu tied formulas on the board\n",
 	               output != NULL ? " written" : "", r->nmembers - 1);
+	if (r->one_fold)
+		sf_text_printf(
+		    out,
+		    "  (one fold judged the search: its choice rests on the "
+		    "predictions at one\n  level, the best of %zu scores; "
+		    "the model file's formulas join, tied or not)\n",
+		    r->evaluated);
 	if (r->unpaid > 0)
 		sf_text_printf(
 		    out,
@@ -386,6 +394,9 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	     json_object_set_new(json_object_get(root, "discover"),
 	                         "search_unpaid",
 	                         json_integer((json_int_t)r->unpaid)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"),
+	                         "search_one_fold",
+	                         json_boolean(r->one_fold)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "pace",
 	                         pace_json(r)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "held_back",
