@@ -793,8 +793,8 @@ parse_all(const sf_expr_scope *s, const char *const *texts, size_t n,
 }
 
 /* Keep of the n * (1 + P) roots each text's value and its derivatives by
- * the parameters flagged in wrt, in place, in order; their count. */
-static size_t
+ * the parameters flagged in wrt, in place, in order. */
+static void
 keep_wrt(int32_t *roots, size_t n, size_t P, const int *wrt)
 {
 	size_t kept = 0;
@@ -803,7 +803,6 @@ keep_wrt(int32_t *roots, size_t n, size_t P, const int *wrt)
 		for (size_t o = 0; o <= P; o++)
 			if (o == 0 || wrt[o - 1])
 				roots[kept++] = roots[k * (1 + P) + o];
-	return kept;
 }
 
 /* sf_program_compile, or with wrt (and SF_EXPR_DERIVATIVES) the

@@ -299,8 +299,9 @@ sf_cost_population(const sf_cost *c, double *candidates, size_t n,
 {
 	const size_t P = c->P;
 	long count = (long)n;
-	/* A separable candidate also evaluates the P derivatives. */
-	size_t work = n * c->n * (c->nlinear > 0 ? 1 + P : 1);
+	/* A separable candidate also evaluates the solved constants'
+	 * derivatives. */
+	size_t work = n * c->n * (c->nlinear > 0 ? 1 + c->nlinear : 1);
 
 	(void)work; /* unused without OpenMP */
 #ifdef _OPENMP

@@ -182,7 +182,7 @@ sf_formula_build(const sf_formula_source *src, sf_formula **out,
 		goto done;
 	if ((f->time = sf_text_dup(src->time != NULL ? src->time : "")) ==
 	    NULL) {
-		sf_error_set(&e, SF_ENOMEM, "out of memory");
+		rc = sf_error_set(&e, SF_ENOMEM, "out of memory");
 		goto done;
 	}
 	texts[0] = src->time;
