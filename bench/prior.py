@@ -208,10 +208,12 @@ def one(job):
         return found
 
 
-def posterior(case, scale, dof, kappa0, noise_weight):
+def posterior(case, scale, dof, kappa0, noise_weight, extra=0.0):
     """fit/interval.c's posterior: the centre, scale and degrees of
-    freedom of the error per doubling beyond the range."""
-    c2 = scale * scale + (noise_weight * case["sigma"]) ** 2
+    freedom of the error per doubling beyond the range.  extra is added to
+    the prior's squared scale (0 in fit/interval.c; bench/disagreement.py
+    tries the formulas' disagreement there)."""
+    c2 = scale * scale + (noise_weight * case["sigma"]) ** 2 + extra
     s0 = s1 = s2 = t0 = t1 = 0.0
     # the cuts along the input extrapolated (None: every input's pooled)
     cuts = [k for k in case["chain"]
