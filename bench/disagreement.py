@@ -24,7 +24,6 @@ Usage: /usr/bin/python3 bench/disagreement.py [--load FILE] [--jobs N]
 build, else it is gathered again; about 5 minutes on two cores)
 """
 
-import csv
 import json
 import math
 import os
@@ -37,86 +36,54 @@ import prior as P  # noqa: E402
 from scipy import optimize, stats  # noqa: E402
 
 
-def predictions(directory, model, train):
-    """line -> (distance, observed, predicted) beyond the training rows."""
-    rc, out, _ = P.run(["validate", model, "--train", train, "--json",
-                        "-q"], directory)
-    if rc != 0:
-        return None
-    return {p["line"]: (p["distance"], p["observed"], p["predicted"])
-            for p in json.loads(out)["validation"]["predictions"]
-            if p.get("distance") and p["distance"] > 0
-            and p["predicted"] > 0 and p["observed"] > 0}
-
-
 def disagreement(job):
-    """The campaign cut's (dataset, name, cut) and g, or None."""
+    """The campaign cut's (dataset, name, cut), g and each formula's z, or
+    None."""
     dataset, name, rows, worker, cut = job
     with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        if P.run(["init", "data.csv", "-o", "init.yaml"], d)[0] != 0:
-            return None
-        with open(os.path.join(d, "init.yaml")) as f:
-            x = P.input_of(f.read(), worker)
+        x = P.init_model(d, rows, worker)
         if x is None:
             return None
         train = f"{x} <= {cut:g}"
-        a = predictions(d, "init.yaml", train)
+        a = P.beyond(d, "init.yaml", train)
         if P.run(["discover", "init.yaml", "--train", train, "--members",
                   "1", "-o", "found.yaml", "-q"], d)[0] != 0:
             return None
-        b = predictions(d, "found.yaml", train)
+        b = P.beyond(d, "found.yaml", train)
         common = [k for k in (a or {}) if k in (b or {})]
         if not common:
             return None
-        g = P.slope([(a[k][0], math.log(b[k][2] / a[k][2]))
-                     for k in common])
-        zi = P.slope([(a[k][0], math.log(a[k][1] / a[k][2]))
-                      for k in common])
-        zd = P.slope([(a[k][0], math.log(b[k][1] / b[k][2]))
-                      for k in common])
-        return {"key": [dataset, name, cut], "g": g, "init": zi,
-                "discover": zd}
 
+        def per_doubling(ratio):
+            return P.slope([(a[k][0], math.log(ratio(k))) for k in common])
 
-def score(p, cases):
-    """The mean interval score and coverage of cases under prior p =
-    (scale, dof, bias weight, noise weight, q)."""
-    total = inside = 0.0
-    for c in cases:
-        mu, sd, nu = P.posterior(c, p[0], p[1], p[2], p[3],
-                                 (p[4] * c["g"]) ** 2)
-        half = stats.t.ppf(0.5 + P.LEVEL / 2, nu) * sd
-        miss = max(0.0, abs(c["z"] - mu) - half)
-        total += 2 * half + 2 / (1 - P.LEVEL) * miss
-        inside += miss == 0
-    return total / len(cases), inside / len(cases)
+        return {"key": [dataset, name, cut],
+                "g": per_doubling(lambda k: b[k][2] / a[k][2]),
+                "init": per_doubling(lambda k: a[k][1] / a[k][2]),
+                "discover": per_doubling(lambda k: b[k][1] / b[k][2])}
 
 
 def fit(cases, with_g):
-    """The prior of least interval score, as prior.py fits it (Nelder-Mead
-    within its BOUNDS per bias weight), q in [0.001, 20] when with_g."""
+    """The prior of least interval score and its q, as prior.py fits it
+    (Nelder-Mead within its BOUNDS per bias weight), q in [0.001, 20] when
+    with_g (else 0)."""
     bounds = P.BOUNDS + ([(math.log(1e-3), math.log(20))] if with_g else [])
     best = None
     for kappa0 in P.KAPPAS:
         def f(t):
             if any(not lo <= v <= hi for v, (lo, hi) in zip(t, bounds)):
                 return math.inf
-            x = [math.exp(v) for v in t]
-            return score((x[0], x[1], kappa0, x[2],
-                          x[3] if with_g else 0.0), cases)[0]
+            q = math.exp(t[3]) if with_g else 0.0
+            return P.interval_score(P.prior_of(t[:3], kappa0, True), cases,
+                                    lambda c: (q * c["g"]) ** 2)
         start = [math.log(v) for v in (0.1, 5, 1, 0.5)][:len(bounds)]
         r = optimize.minimize(f, start, method="Nelder-Mead",
                               options={"xatol": 1e-3, "fatol": 1e-6,
                                        "maxiter": 800})
         if best is None or r.fun < best[0]:
-            x = [math.exp(v) for v in r.x]
-            best = (r.fun, (x[0], x[1], kappa0, x[2],
-                            x[3] if with_g else 0.0))
-    return best[1]
+            best = (r.fun, P.prior_of(r.x[:3], kappa0, True),
+                    math.exp(r.x[3]) if with_g else 0.0)
+    return best[1], best[2]
 
 
 def main():
@@ -147,14 +114,20 @@ def main():
         total = covered = 0.0
         for d in sorted({c["dataset"] for c in cases}):
             held = [c for c in cases if c["dataset"] == d]
-            p = fit([c for c in cases if c["dataset"] != d], with_g)
-            s, inside = score(p, held)
+            p, q = fit([c for c in cases if c["dataset"] != d], with_g)
+
+            def extra(c):
+                return (q * c["g"]) ** 2
+
+            s = P.interval_score(p, held, extra)
+            inside = P.coverage(p, held, extra)
             total += s * len(held)
             covered += inside * len(held)
             print(f"  {'with' if with_g else 'without':7} g, without {d:12}"
-                  f" scale {p[0]:.3f}, dof {p[1]:.1f}, bias weight "
-                  f"{p[2]:g}, noise weight {p[3]:.3f}, q {p[4]:.3f}: "
-                  f"score {s:.3f}, {100 * inside:.1f}% inside")
+                  f" scale {p['scale']:.3f}, dof {p['dof']:.1f}, bias "
+                  f"weight {p['bias_weight']:g}, noise weight "
+                  f"{p['noise_weight']:.3f}, q {q:.3f}: score {s:.3f}, "
+                  f"{100 * inside:.1f}% inside")
         print(f"{'with' if with_g else 'without'} the disagreement: "
               f"held-out interval score {total / len(cases):.3f}, "
               f"{100 * covered / len(cases):.1f}% inside")

@@ -150,6 +150,34 @@ def slope(points):
     return sde / sdd if sdd > 0 else None
 
 
+def beyond(directory, model, train):
+    """model's predictions of the rows beyond the training rows where
+    train holds: line -> (distance in doublings, observed, predicted),
+    positive times only; None when validate failed."""
+    rc, out, _ = run(["validate", model, "--train", train, "--json", "-q"],
+                     directory)
+    if rc != 0:
+        return None
+    return {p["line"]: (p["distance"], p["observed"], p["predicted"])
+            for p in json.loads(out)["validation"]["predictions"]
+            if p.get("distance") and p["distance"] > 0
+            and p["predicted"] > 0 and p["observed"] > 0}
+
+
+def init_model(directory, rows, worker):
+    """rows written to directory/data.csv and `scalefit init` run on it
+    into init.yaml: the name of its input for the worker column, or None
+    when init failed or has none."""
+    with open(os.path.join(directory, "data.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    if run(["init", "data.csv", "-o", "init.yaml"], directory)[0] != 0:
+        return None
+    with open(os.path.join(directory, "init.yaml")) as f:
+        return input_of(f.read(), worker)
+
+
 def evidence(directory, model, where, train, worker):
     """The chain of the fit on the training rows, the worker input's name
     and z beyond them."""
@@ -160,16 +188,10 @@ def evidence(directory, model, where, train, worker):
     pi = json.loads(out).get("prediction_interval")
     if pi is None:
         return None
-    rc, out, err = run(["validate", model, "--train", train, "--json",
-                        "-q"], directory)
-    if rc != 0:
+    rows = beyond(directory, model, train)
+    if rows is None:
         return None
-    pts = []
-    for p in json.loads(out)["validation"]["predictions"]:
-        d = p.get("distance")
-        if d and d > 0 and p["predicted"] > 0 and p["observed"] > 0:
-            pts.append((d, math.log(p["observed"] / p["predicted"])))
-    z = slope(pts)
+    z = slope([(d, math.log(obs / pred)) for d, obs, pred in rows.values()])
     if z is None or pi["errors"] != "multiplicative":
         return None  # the corpus's fits all have relative errors
     # both noises kept for --save: the prior uses sigma, their larger
@@ -181,15 +203,7 @@ def evidence(directory, model, where, train, worker):
 def one(job):
     dataset, name, rows, worker, cut = job
     with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        rc, _, _ = run(["init", "data.csv", "-o", "init.yaml"], d)
-        if rc != 0:
-            return []
-        with open(os.path.join(d, "init.yaml")) as f:
-            x = input_of(f.read(), worker)
+        x = init_model(d, rows, worker)
         if x is None:
             return []
         where, train = f"{worker} <= {cut:g}", f"{x} <= {cut:g}"
@@ -250,21 +264,33 @@ def posterior(case, scale, dof, kappa0, noise_weight, extra=0.0):
 LEVEL = 0.95
 
 
-def interval_score(p, cases):
+def intervals(p, cases, extra=None):
+    """The centre and half-width of each case's 95% interval of z under
+    prior p; extra(case), when given, is posterior()'s extra."""
+    post = [posterior(c, p["scale"], p["dof"], p["bias_weight"],
+                      p["noise_weight"], extra(c) if extra else 0.0)
+            for c in cases]
+    q = stats.t.ppf(0.5 + LEVEL / 2, [x[2] for x in post])
+    return [(mu, t * sd) for (mu, sd, _), t in zip(post, q)]
+
+
+def interval_score(p, cases, extra=None):
     """The mean 95% interval score of the cases' z under prior p
     (Gneiting and Raftery 2007): the interval's width plus 2 / (1 - level)
     times how far z falls outside it.  A proper score of exactly the
     interval the reports give: the prior it picks is the sharpest of those
     that hold."""
-    post = [posterior(c, p["scale"], p["dof"], p["bias_weight"],
-                      p["noise_weight"]) for c in cases]
-    q = stats.t.ppf(0.5 + LEVEL / 2, [x[2] for x in post])
     total = 0.0
-    for c, (mu, sd, _), t in zip(cases, post, q):
-        half = t * sd
+    for c, (mu, half) in zip(cases, intervals(p, cases, extra)):
         total += 2 * half + 2 / (1 - LEVEL) * max(0.0, abs(c["z"] - mu) -
                                                   half)
     return total / len(cases)
+
+
+def coverage(p, cases, extra=None):
+    """The share of the cases' z inside their 95% interval under p."""
+    return sum(abs(c["z"] - mu) <= half for c, (mu, half)
+               in zip(cases, intervals(p, cases, extra))) / len(cases)
 
 
 # Where the prior may lie: a scale from 1% to 100% per doubling, 2 to 50
@@ -376,14 +402,10 @@ def main():
     for d in datasets:
         p = lodo[d]
         held_cases = [c for c in cases if c["dataset"] == d]
-        inside = 0
-        for c in held_cases:
-            mu, sd, nu = posterior(c, p["scale"], p["dof"], p["bias_weight"],
-                                   p["noise_weight"])
-            inside += abs(c["z"] - mu) <= stats.t.ppf(0.975, nu) * sd
+        inside = coverage(p, held_cases)
         print(f"  without {d:12} scale {p['scale']:.3f}, noise weight "
               f"{p['noise_weight']:.3f}, dof {p['dof']:.2f}, bias weight "
-              f"{p['bias_weight']:.2f}: {100 * inside / len(held_cases):.1f}%"
+              f"{p['bias_weight']:.2f}: {100 * inside:.1f}%"
               f" of its {len(held_cases)} errors per doubling inside the 95%"
               f" interval, score {interval_score(p, held_cases):.3f}")
     flat = held_out_score(cases, noise=False)[0]

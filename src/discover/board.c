@@ -584,13 +584,18 @@ paid_aicc(const sf_discover_result *r)
 	return paid;
 }
 
+int
+sf_board_file_member(const sf_discover_candidate *c)
+{
+	return c->model != NULL && !c->library && !c->foreign;
+}
+
 /* 1 when c is a formula of the model file (written before the rows were
  * seen, it pays nothing) whose AICc is no higher than paid. */
 static int
 file_unpaid(const sf_discover_candidate *c, double paid)
 {
-	return c->model != NULL && !c->library && !c->foreign &&
-	       isfinite(c->aicc) && c->aicc <= paid;
+	return sf_board_file_member(c) && isfinite(c->aicc) && c->aicc <= paid;
 }
 
 /* 1 when c is a formula of the model file with a score and one fold
@@ -600,8 +605,7 @@ file_unpaid(const sf_discover_candidate *c, double paid)
 static int
 one_fold_file(const sf_discover_result *r, const sf_discover_candidate *c)
 {
-	return r->nfolds == 1 && c->model != NULL && !c->library &&
-	       !c->foreign && isfinite(c->score);
+	return r->nfolds == 1 && sf_board_file_member(c) && isfinite(c->score);
 }
 
 /* 1 when board formula i adds nothing to a member chosen so far. */
@@ -666,19 +670,19 @@ choose_members(sf_discover_result *r, size_t lead, size_t max)
 			const sf_discover_candidate *c = &r->board[i];
 			int file = c->model != NULL && !c->library;
 			int tied = c->tied && isfinite(c->score);
-			int joins =
-			    tied || file_unpaid(c, paid) || one_fold_file(r, c);
+			int unpaid = file_unpaid(c, paid);
+			int one_fold = !tied && !unpaid && one_fold_file(r, c);
 
 			if (i == lead || i == r->winner || file != own ||
-			    !joins || c->foreign || (file_only && !file) ||
+			    !(tied || unpaid || one_fold) || c->foreign ||
+			    (file_only && !file) ||
 			    (r->unpaid > 0 && !file && c->k > r->unpaid))
 				continue;
 			if (nests_a_member(r, i)) {
 				r->nested++;
 			} else {
 				r->members[r->nmembers++] = i;
-				r->one_fold |= !tied && !file_unpaid(c, paid) &&
-				               one_fold_file(r, c);
+				r->one_fold |= one_fold;
 			}
 		}
 }

@@ -35,6 +35,10 @@
 int sf_board_make(sf_discover_result *r, sf_search *s, const sf_setup *st,
                   sf_discover_candidate *given, size_t ngiven, sf_error *err);
 
+/* 1 when c is a formula of the model file that can be in an ensemble:
+ * not the library's, and no input of its own. */
+int sf_board_file_member(const sf_discover_candidate *c);
+
 /*
  * Choose r's ensemble again with board formula lead first (the held-back
  * check's answer when it refuted the search: a formula of the model

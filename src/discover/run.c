@@ -259,8 +259,7 @@ best_file_formula(const sf_discover_result *r)
 	for (size_t i = 0; i < r->nboard; i++) {
 		const sf_discover_candidate *c = &r->board[i];
 
-		if (c->model != NULL && !c->library && !c->foreign &&
-		    isfinite(c->score) &&
+		if (sf_board_file_member(c) && isfinite(c->score) &&
 		    (best == SIZE_MAX || c->score < r->board[best].score))
 			best = i;
 	}
