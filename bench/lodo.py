@@ -24,19 +24,29 @@ def prior_for(dataset):
 
 
 def with_prior(text, dataset):
-    """Model text with fit.prior set to dataset's left-out prior."""
+    """Model text with fit.prior set to dataset's left-out prior (beside
+    what a prior: block of fit: holds already: the disagreement discover
+    writes)."""
     p = prior_for(dataset)
     if p is None:
         return text
-    flow = (f"prior: {{scale: {p['scale']}, dof: {p['dof']}, "
-            f"bias_weight: {p['bias_weight']}, "
-            f"noise_weight: {p['noise_weight']}}}")
+    keys = ("scale", "dof", "bias_weight", "noise_weight", "agreed_scale",
+            "disagreement_weight")
+    pairs = [f"{k}: {p[k]}" for k in keys if k in p]
+    flow = f"prior: {{{', '.join(pairs)}}}"
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if re.match(r"^fit:\s*\{", line):
             lines[i] = re.sub(r"\}\s*$", f", {flow}}}", line)
             return "\n".join(lines) + "\n"
         if re.match(r"^fit:\s*$", line):
-            lines.insert(i + 1, f"  {flow}")
+            end = next((j for j in range(i + 1, len(lines))
+                        if re.match(r"^\S", lines[j])), len(lines))
+            block = next((j for j in range(i + 1, end)
+                          if re.match(r"^  prior:\s*$", lines[j])), None)
+            if block is not None:
+                lines[block + 1:block + 1] = [f"    {x}" for x in pairs]
+            else:
+                lines.insert(i + 1, f"  {flow}")
             return "\n".join(lines) + "\n"
     return text.rstrip("\n") + f"\nfit: {{{flow}}}\n"

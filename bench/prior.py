@@ -197,7 +197,8 @@ def evidence(directory, model, where, train, worker):
     # both noises kept for --save: the prior uses sigma, their larger
     return {"sigma": pi["sigma"], "sigma_residual": pi["sigma_residual"],
             "sigma_replicates": pi["sigma_replicates"],
-            "chain": pi.get("chain", []), "input": worker, "z": z}
+            "chain": pi.get("chain", []), "input": worker, "z": z,
+            "disagreement": pi["prior"].get("disagreement")}
 
 
 def one(job):
@@ -222,12 +223,23 @@ def one(job):
         return found
 
 
-def posterior(case, scale, dof, kappa0, noise_weight, extra=0.0):
-    """fit/interval.c's posterior: the centre, scale and degrees of
-    freedom of the error per doubling beyond the range.  extra is added to
-    the prior's squared scale (0 in fit/interval.c; bench/disagreement.py
-    tries the formulas' disagreement there)."""
-    c2 = scale * scale + (noise_weight * case["sigma"]) ** 2 + extra
+def prior_variance(case, p):
+    """s0^2, the prior's squared scale at the case's noise and, when
+    discover measured it, its formulas' disagreement G (fit/interval.c's
+    prior_scale_at)."""
+    noise = (p["noise_weight"] * case["sigma"]) ** 2
+    g = case.get("disagreement")
+    if g is None:
+        return p["scale"] ** 2 + noise
+    return (p["agreed_scale"] ** 2 + noise +
+            (p["disagreement_weight"] * g) ** 2)
+
+
+def posterior(case, p):
+    """fit/interval.c's posterior under prior p: the centre, scale and
+    degrees of freedom of the error per doubling beyond the range."""
+    dof, kappa0 = p["dof"], p["bias_weight"]
+    c2 = prior_variance(case, p)
     s0 = s1 = s2 = t0 = t1 = 0.0
     # the cuts along the input extrapolated (None: every input's pooled)
     cuts = [k for k in case["chain"]
@@ -264,33 +276,31 @@ def posterior(case, scale, dof, kappa0, noise_weight, extra=0.0):
 LEVEL = 0.95
 
 
-def intervals(p, cases, extra=None):
+def intervals(p, cases):
     """The centre and half-width of each case's 95% interval of z under
-    prior p; extra(case), when given, is posterior()'s extra."""
-    post = [posterior(c, p["scale"], p["dof"], p["bias_weight"],
-                      p["noise_weight"], extra(c) if extra else 0.0)
-            for c in cases]
+    prior p."""
+    post = [posterior(c, p) for c in cases]
     q = stats.t.ppf(0.5 + LEVEL / 2, [x[2] for x in post])
     return [(mu, t * sd) for (mu, sd, _), t in zip(post, q)]
 
 
-def interval_score(p, cases, extra=None):
+def interval_score(p, cases):
     """The mean 95% interval score of the cases' z under prior p
     (Gneiting and Raftery 2007): the interval's width plus 2 / (1 - level)
     times how far z falls outside it.  A proper score of exactly the
     interval the reports give: the prior it picks is the sharpest of those
     that hold."""
     total = 0.0
-    for c, (mu, half) in zip(cases, intervals(p, cases, extra)):
+    for c, (mu, half) in zip(cases, intervals(p, cases)):
         total += 2 * half + 2 / (1 - LEVEL) * max(0.0, abs(c["z"] - mu) -
                                                   half)
     return total / len(cases)
 
 
-def coverage(p, cases, extra=None):
+def coverage(p, cases):
     """The share of the cases' z inside their 95% interval under p."""
     return sum(abs(c["z"] - mu) <= half for c, (mu, half)
-               in zip(cases, intervals(p, cases, extra))) / len(cases)
+               in zip(cases, intervals(p, cases))) / len(cases)
 
 
 # Where the prior may lie: a scale from 1% to 100% per doubling, 2 to 50
@@ -304,16 +314,58 @@ BOUNDS = [(math.log(0.01), math.log(1.0)), (math.log(2.0), math.log(50)),
 KAPPAS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.5, 7.0, 10.0)
 
 
+# Where the prior beside a known disagreement may lie: a' from 1% to 100%
+# per doubling, q from 0.001 to 20.
+AGREED_BOUNDS = [(math.log(0.01), math.log(1.0)),
+                 (math.log(1e-3), math.log(20))]
+
+
 def prior_of(theta, kappa0, noise):
     x = [math.exp(t) for t in theta]
     return {"scale": x[0], "dof": x[1], "bias_weight": kappa0,
-            "noise_weight": x[2] if noise else 0.0}
+            "noise_weight": x[2] if noise else 0.0,
+            "agreed_scale": x[0], "disagreement_weight": 0.0}
+
+
+def without_disagreement(cases):
+    return [dict(c, disagreement=None) for c in cases]
+
+
+def fit_agreed(p, cases):
+    """p with the a' and q of least interval score on the cases with a
+    disagreement (its scale, dof, noise and bias weights held): Nelder-Mead
+    within AGREED_BOUNDS from two starts.  p unchanged without such
+    cases."""
+    known = [c for c in cases if c.get("disagreement") is not None]
+    if not known:
+        return p
+
+    def score(theta):
+        if any(not lo <= t <= hi for t, (lo, hi) in zip(theta,
+                                                         AGREED_BOUNDS)):
+            return math.inf
+        return interval_score(dict(p, agreed_scale=math.exp(theta[0]),
+                                   disagreement_weight=math.exp(theta[1])),
+                              known)
+
+    best = None
+    for start in ((0.05, 1.0), (0.1, 0.3)):
+        r = optimize.minimize(score, [math.log(v) for v in start],
+                              method="Nelder-Mead",
+                              options={"xatol": 1e-3, "fatol": 1e-6,
+                                       "maxiter": 600})
+        if best is None or r.fun < best.fun:
+            best = r
+    return dict(p, agreed_scale=math.exp(best.x[0]),
+                disagreement_weight=math.exp(best.x[1]))
 
 
 def fit_prior(cases, noise=True):
     """The prior of cases with the least interval score: per kappa0 of
     KAPPAS, the scale, dof and (noise False: held at 0) noise weight by
-    Nelder-Mead within BOUNDS.
+    Nelder-Mead within BOUNDS, every case as if no disagreement were known
+    (what init's files and the shipped formulas get); then a' and q on
+    the cases with one (fit_agreed).
 
     It was maximum likelihood once; but the likelihood scores the whole
     density, and with each input's own chain it ran nu0 to its bound 2
@@ -321,11 +373,12 @@ def fit_prior(cases, noise=True):
     of a-GPUBench's and Gavel's errors left out (and 76% of
     tests/test_interval's formula with a missing contention term)."""
     n = 3 if noise else 2
+    blind = without_disagreement(cases)
 
     def score(theta, kappa0):
         if any(not lo <= t <= hi for t, (lo, hi) in zip(theta, BOUNDS)):
             return math.inf
-        return interval_score(prior_of(theta, kappa0, noise), cases)
+        return interval_score(prior_of(theta, kappa0, noise), blind)
 
     best = None
     for kappa0 in KAPPAS:
@@ -335,7 +388,7 @@ def fit_prior(cases, noise=True):
                                        "maxiter": 600})
         if best is None or r.fun < best[0]:
             best = (r.fun, prior_of(r.x, kappa0, noise))
-    return best[1]
+    return fit_agreed(best[1], cases)
 
 
 def held_out_score(cases, noise=True):
@@ -350,13 +403,54 @@ def held_out_score(cases, noise=True):
     return total / len(cases), priors
 
 
+def disagreement_report(cases, lodo):
+    """Leave-one-dataset-out, per dataset: the interval score of the
+    discovered formulas' cases counting their disagreement and blind to
+    it; and of init's formula's cases given the disagreement discover
+    measured at the same cut (a' and q fitted on them, without the
+    dataset): whether it would help there too."""
+    g = {(c["dataset"], c["name"], c["cut"]): c["disagreement"]
+         for c in cases if c.get("disagreement") is not None}
+    found = [c for c in cases if c.get("disagreement") is not None]
+    init = [dict(c, disagreement=g[(c["dataset"], c["name"], c["cut"])])
+            for c in cases if c["path"] == "init" and
+            (c["dataset"], c["name"], c["cut"]) in g]
+    rows = []
+    for d in sorted({c["dataset"] for c in found}):
+        mine = [c for c in found if c["dataset"] == d]
+        others = [c for c in init if c["dataset"] != d]
+        inits = [c for c in init if c["dataset"] == d]
+        p = lodo[d]
+        q = fit_agreed(p, others)
+        rows.append((len(mine), interval_score(p, mine),
+                     interval_score(p, without_disagreement(mine)),
+                     coverage(p, mine), len(inits),
+                     interval_score(q, inits) if inits else 0.0,
+                     interval_score(p, without_disagreement(inits))
+                     if inits else 0.0))
+        print(f"  {d:12} discover's {len(mine)}: {rows[-1][1]:.3f} counting"
+              f" the disagreement, {rows[-1][2]:.3f} blind to it, "
+              f"{100 * rows[-1][3]:.1f}% inside; init's {len(inits)} given "
+              f"it: {rows[-1][5]:.3f}, {rows[-1][6]:.3f} blind")
+
+    def mean(k, n):
+        total = sum(r[n] for r in rows)
+        return sum(r[k] * r[n] for r in rows) / total if total else 0.0
+    print(f"the formulas' disagreement, held out: discover's {len(found)} "
+          f"cases {mean(1, 0):.3f} counting it, {mean(2, 0):.3f} blind, "
+          f"{100 * mean(3, 0):.1f}% inside; init's {len(init)} given it "
+          f"{mean(5, 4):.3f}, {mean(6, 4):.3f} blind (init writes none)")
+
+
 def compiled():
     text = open(os.path.join(TOP, "src", "fit", "interval.h")).read()
     get = lambda n: float(re.search(rf"#define SF_INTERVAL_PRIOR_{n} (\S+)",
                                     text).group(1))
     return {"scale": get("SCALE"), "dof": get("DOF"),
             "bias_weight": get("BIAS_WEIGHT"),
-            "noise_weight": get("NOISE_WEIGHT")}
+            "noise_weight": get("NOISE_WEIGHT"),
+            "agreed_scale": get("AGREED_SCALE"),
+            "disagreement_weight": get("DISAGREEMENT_WEIGHT")}
 
 
 def option(name, default=None):
@@ -387,25 +481,39 @@ def main():
     every = fit_prior(cases)
     held, lodo = held_out_score(cases)
     now = compiled()
+    plain = ("scale", "noise_weight", "dof", "bias_weight")
     every = {k: round(v, 3) for k, v in every.items()}
-    stale = any(abs(now[k] - every[k]) > 1e-9 for k in now)
+    stale = any(abs(now[k] - every[k]) > 1e-9 for k in plain)
     # the score is flat with many shallow minima: a refit that differs
     # may not be better, so both scores are shown
+    blind = without_disagreement(cases)
     scores = (f" (mean interval score on the corpus: the refit "
-              f"{interval_score(every, cases):.4f}, the header's "
-              f"{interval_score(now, cases):.4f})") if stale else ""
+              f"{interval_score(every, blind):.4f}, the header's "
+              f"{interval_score(now, blind):.4f})") if stale else ""
     print(f"prior (every dataset): scale {every['scale']}, noise weight "
           f"{every['noise_weight']}, dof {every['dof']}, bias weight "
           f"{every['bias_weight']}; fit/interval.h has {now['scale']}, "
           f"{now['noise_weight']}, {now['dof']}, "
           f"{now['bias_weight']}{': stale' if stale else ''}{scores}")
+    # a' and q atop the header's prior: what fit/interval.c combines
+    agreed = {k: round(v, 3) for k, v in fit_agreed(now, cases).items()}
+    known = [c for c in cases if c.get("disagreement") is not None]
+    stale = any(abs(now[k] - agreed[k]) > 1e-9
+                for k in ("agreed_scale", "disagreement_weight"))
+    print(f"beside a known disagreement ({len(known)} cases, discover's "
+          f"formulas): agreed scale {agreed['agreed_scale']}, disagreement "
+          f"weight {agreed['disagreement_weight']} atop fit/interval.h's "
+          f"prior; it has {now['agreed_scale']}, "
+          f"{now['disagreement_weight']}{': stale' if stale else ''}")
     for d in datasets:
         p = lodo[d]
         held_cases = [c for c in cases if c["dataset"] == d]
         inside = coverage(p, held_cases)
         print(f"  without {d:12} scale {p['scale']:.3f}, noise weight "
               f"{p['noise_weight']:.3f}, dof {p['dof']:.2f}, bias weight "
-              f"{p['bias_weight']:.2f}: {100 * inside:.1f}%"
+              f"{p['bias_weight']:.2f}, agreed scale "
+              f"{p['agreed_scale']:.3f}, disagreement weight "
+              f"{p['disagreement_weight']:.3f}: {100 * inside:.1f}%"
               f" of its {len(held_cases)} errors per doubling inside the 95%"
               f" interval, score {interval_score(p, held_cases):.3f}")
     flat = held_out_score(cases, noise=False)[0]
@@ -414,6 +522,8 @@ def main():
           f"better): {held:.3f}; {flat:.3f} with one scale for every noise; "
           f"{pooled:.3f} with every input's cuts pooled into one error per "
           "doubling instead of the worker input's own")
+    if known:
+        disagreement_report(cases, lodo)
     with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:
         json.dump({"every": every,
                    "leave_out": {d: {k: round(v, 3) for k, v in p.items()}

@@ -403,10 +403,11 @@ test_missing_term(void)
 }
 
 /* The error model *im of the model a + b / p fitted to one simulated
- * dataset (truth(p, c), rng stream seq).  Returns 0, or -1 after a test
+ * dataset (truth(p, c), rng stream seq), with the formulas' disagreement
+ * g in its fit.prior (< 0: none).  Returns 0, or -1 after a test
  * failure. */
 static int
-one_error_model(double c, uint64_t seq, sf_interval_model *im)
+one_error_model(double c, uint64_t seq, double g, sf_interval_model *im)
 {
 	sf_rng rng;
 	sim s;
@@ -417,6 +418,7 @@ one_error_model(double c, uint64_t seq, sf_interval_model *im)
 	sf_rng_seed(&rng, 20261127, seq);
 	if (sim_open(&s, &rng, c) != 0)
 		return -1;
+	s.set->models[0]->fit.prior_disagreement = g;
 	rc = sim_calibrate(&s, &r, &st, im);
 	sf_stats_free(st);
 	sf_fit_result_free(r);
@@ -436,7 +438,7 @@ test_never_zero(void)
 	sf_interval_model im;
 	const sf_interval_prior p = sf_interval_prior_default();
 
-	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, &im), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, -1, &im), 0);
 	CU_ASSERT(im.chain_cuts >= 3);
 	/* the prior's scale at this fit's noise (interval.h) */
 	CU_ASSERT_DOUBLE_EQUAL(
@@ -448,6 +450,55 @@ test_never_zero(void)
 	              sqrt(p.dof / (p.dof + (double)im.chain_cuts)));
 	CU_ASSERT(im.along[0].growth_dof > p.dof);
 	CU_ASSERT_EQUAL(im.along[0].evidence, (double)im.chain_cuts);
+}
+
+/*
+ * A known disagreement (fit.prior.disagreement, as discover writes it):
+ * the prior's scale becomes sqrt(a'^2 + (r sigma)^2 + (q G)^2), so
+ * formulas that agree (G = 0) leave a narrower interval beyond the range
+ * than an unknown disagreement, and formulas that part by 30% per
+ * doubling a wider one; inside the range all three are the noise's, and
+ * the ensemble's weight (which compares formulas of one dataset) does not
+ * move.
+ */
+static void
+test_disagreement(void)
+{
+	const sf_interval_prior p = sf_interval_prior_default();
+	const double g[3] = {-1, 0, 0.3};
+	sf_interval_model im[3];
+	double beyond[3], inside[3], noise2;
+
+	for (size_t k = 0; k < 3; k++) {
+		sf_interval_beyond b;
+		double lo, hi;
+
+		CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, g[k], &im[k]), 0);
+		b = out_by(&im[k], 2);
+		sf_interval_at(&im[k], 100, 0, &b, &lo, &hi);
+		beyond[k] = log(hi / lo);
+		b = out_by(&im[k], 0);
+		sf_interval_at(&im[k], 100, 0, &b, &lo, &hi);
+		inside[k] = log(hi / lo);
+	}
+	noise2 = pow(p.noise_weight * im[0].sigma, 2);
+	CU_ASSERT(isnan(im[0].disagreement));
+	CU_ASSERT_EQUAL(im[2].disagreement, 0.3);
+	CU_ASSERT_DOUBLE_EQUAL(im[0].prior_scale,
+	                       sqrt(p.scale * p.scale + noise2), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(im[1].prior_scale,
+	                       sqrt(p.agreed_scale * p.agreed_scale + noise2),
+	                       1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(im[2].prior_scale,
+	                       sqrt(p.agreed_scale * p.agreed_scale + noise2 +
+	                            pow(p.disagreement_weight * 0.3, 2)),
+	                       1e-12);
+	CU_ASSERT(beyond[1] < beyond[0] && beyond[0] < beyond[2]);
+	CU_ASSERT(im[1].along[0].growth < im[0].along[0].growth);
+	CU_ASSERT(im[2].along[0].growth > im[0].along[0].growth);
+	CU_ASSERT_DOUBLE_EQUAL(inside[1], inside[0], 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(inside[2], inside[0], 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(im[2].weight, im[0].weight, 1e-12);
 }
 
 /*
@@ -463,7 +514,7 @@ test_regime(void)
 	sf_interval_model im;
 	double top = NAN, upto = 0;
 
-	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, &im), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, -1, &im), 0);
 	for (size_t i = 0; i < im.chain_cuts && i < SF_INTERVAL_CUTS_KEPT; i++)
 		if (im.cuts[i].upto > upto) {
 			upto = im.cuts[i].upto;
@@ -559,6 +610,7 @@ main(void)
 	    {"calibrated with the right formula (1000 fits)", test_calibrated},
 	    {"wider with a missing term (1000 fits)", test_missing_term},
 	    {"never zero beyond the range", test_never_zero},
+	    {"the formulas' disagreement in the prior", test_disagreement},
 	    {"wide on purpose after a regime change", test_regime},
 	    CU_TEST_INFO_NULL,
 	};

@@ -204,17 +204,27 @@ test_defaults(void)
 	 * weight, whose 0 is a value) */
 	CU_ASSERT_EQUAL(m->fit.prior_scale, 0);
 	CU_ASSERT(m->fit.prior_noise_weight < 0);
+	/* no disagreement known; a' and q the built-in ones' */
+	CU_ASSERT(m->fit.prior_disagreement < 0);
+	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
+	CU_ASSERT(m->fit.prior_disagreement_weight < 0);
 	sf_model_set_free(set);
 }
 
-/* fit.prior: each key read, and a noise weight of 0 kept (no noise term). */
+/* fit.prior: each key read, and a noise weight, a disagreement and its
+ * weight of 0 kept (0 is a value: no such term). */
 static void
 test_prior(void)
 {
 	static const char text[] = "time: a * p\n"
 	                           "parameters: {a: {min: 0, max: 1}}\n"
 	                           "fit: {prior: {scale: 0.1, noise_weight: 0, "
-	                           "dof: 4, bias_weight: 2}}\n";
+	                           "dof: 4, bias_weight: 2, disagreement: 0, "
+	                           "agreed_scale: 0.05, disagreement_weight: "
+	                           "0}}\n";
+	static const char half[] = "time: a * p\n"
+	                           "parameters: {a: {min: 0, max: 1}}\n"
+	                           "fit:\n  prior:\n    disagreement: 0.25\n";
 	sf_model_set *set = parse_ok("prior.yaml", text);
 	const sf_model *m = set->models[0];
 
@@ -222,6 +232,17 @@ test_prior(void)
 	CU_ASSERT_EQUAL(m->fit.prior_noise_weight, 0);
 	CU_ASSERT_EQUAL(m->fit.prior_dof, 4);
 	CU_ASSERT_EQUAL(m->fit.prior_bias_weight, 2);
+	CU_ASSERT_EQUAL(m->fit.prior_disagreement, 0);
+	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0.05);
+	CU_ASSERT_EQUAL(m->fit.prior_disagreement_weight, 0);
+	sf_model_set_free(set);
+	/* the disagreement alone, as discover writes it: the rest built in */
+	set = parse_ok("half.yaml", half);
+	m = set->models[0];
+	CU_ASSERT_EQUAL(m->fit.prior_disagreement, 0.25);
+	CU_ASSERT_EQUAL(m->fit.prior_scale, 0);
+	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
+	CU_ASSERT(m->fit.prior_disagreement_weight < 0);
 	sf_model_set_free(set);
 }
 

@@ -384,8 +384,8 @@ write_given(sf_yaml_out *y, const sf_discover_given *g)
 	sf_yaml_out_pair(y, "time", g->time, NULL);
 }
 
-/* fit: with the search's loss (and m's weights), and the discover: block
- * that was used. */
+/* fit: with the search's loss (and m's weights) and the formulas'
+ * disagreement beyond the range, and the discover: block that was used. */
 static void
 write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 {
@@ -393,6 +393,23 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
 	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
 		sf_yaml_out_pair(y, "weights", "inverse_variance", NULL);
+	if (r->disagreement_with != SIZE_MAX) {
+		char g[32];
+
+		/* to a hundredth of a percent: what the interval needs */
+		snprintf(g, sizeof g, "%.4f",
+		         r->disagreement_shown ? 0 : fabs(r->disagreement));
+		sf_yaml_out_map(y, "prior");
+		sf_yaml_out_number(
+		    y, "disagreement", strtod(g, NULL),
+		    r->disagreement_shown
+		        ? "the file's formula is a member: the ensemble's "
+		          "mixture shows how far it and the search's part ways"
+		        : "how fast the search's winner and the file's formula "
+		          "part ways per doubling beyond the rows: it widens "
+		          "the intervals");
+		sf_yaml_out_end(y, NULL);
+	}
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_map(y, "discover");
 	sf_yaml_out_pair(y, "extrapolate", r->extrapolate, NULL);

@@ -203,6 +203,19 @@ apart_json(const sf_discover_result *r)
 	                 "high", sf_json_number(r->apart_high));
 }
 
+/* How fast the winner and the model file's formula part ways beyond the
+ * training rows (discover.h: disagreement), or null. */
+static json_t *
+disagreement_json(const sf_discover_result *r)
+{
+	if (r->disagreement_with == SIZE_MAX)
+		return json_null();
+	return json_pack("{s:s, s:o, s:b}", "with",
+	                 r->board[r->disagreement_with].model, "per_doubling",
+	                 sf_json_number(r->disagreement), "in_ensemble",
+	                 r->disagreement_shown);
+}
+
 /* The held-back check (discover.h), or null when it did not run. */
 static json_t *
 held_back_json(const sf_discover_result *r)
@@ -279,6 +292,20 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		               r->extrapolate, r->pace_beyond, r->extrapolate,
 		               r->levels[r->nlevels - 1], r->pace_line,
 		               r->pace_measured);
+	if (r->disagreement_with != SIZE_MAX)
+		sf_text_printf(
+		    out,
+		    "  it and the model file's %s part ways by %+.1f%% per "
+		    "doubling beyond the\n  training rows (log scale)%s\n",
+		    r->board[r->disagreement_with].model,
+		    /* no "-0.0%" for formulas that agree */
+		    fabs(r->disagreement) < 5e-4 ? 0 : 100 * r->disagreement,
+		    r->disagreement_shown
+		        ? ": the ensemble holds both, and its mixture\n  shows "
+		          "that beyond the range"
+		        : ": the model file discover writes keeps it\n  as "
+		          "fit.prior.disagreement, which widens its intervals "
+		          "beyond the range");
 	text_held_back(out, r);
 	text_ensemble(out, r, output);
 	if (output != NULL)
@@ -399,6 +426,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	                         json_boolean(r->one_fold)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "pace",
 	                         pace_json(r)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"),
+	                         "disagreement", disagreement_json(r)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "held_back",
 	                         held_back_json(r)) != 0)) {
 		json_decref(root);

@@ -266,6 +266,51 @@ best_file_formula(const sf_discover_result *r)
 	return best;
 }
 
+/* How fast r's winner and the model file's best formula part ways beyond
+ * g's training rows along input x (discover.h: disagreement).  Returns
+ * SF_OK or an evaluation's error. */
+static int
+formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
+              sf_error *err)
+{
+	const sf_chain *ch = &g->ch;
+	const size_t top = ch->nlevels - 1, file = best_file_formula(r);
+	const double level = ch->levels[top];
+	double sxy = 0, sxx = 0;
+	int rc = SF_OK;
+
+	r->disagreement = NAN;
+	r->disagreement_with = SIZE_MAX;
+	r->disagreement_shown = 0;
+	if (file == SIZE_MAX || !(level > 0))
+		return SF_OK;
+	for (size_t i = ch->start[top]; i < ch->start[top + 1]; i++)
+		for (int k = 1; k <= 2 && rc == SF_OK; k++) {
+			double found, given;
+
+			if ((rc = predict_at(&r->board[r->winner], g->d,
+			                     ch->row[i], x, ldexp(level, k),
+			                     &found, err)) != SF_OK ||
+			    (rc = predict_at(&r->board[file], g->d, ch->row[i],
+			                     x, ldexp(level, k), &given,
+			                     err)) != SF_OK)
+				break;
+			if (found > 0 && given > 0 && isfinite(found) &&
+			    isfinite(given)) {
+				sxy += k * log(found / given);
+				sxx += k * k;
+			}
+		}
+	if (rc == SF_OK && sxx > 0) {
+		r->disagreement = sxy / sxx;
+		r->disagreement_with = file;
+		for (size_t m = 0; m < r->nmembers; m++)
+			if (r->members[m] == file)
+				r->disagreement_shown = 1;
+	}
+	return rc;
+}
+
 /* The MAPE, percent, of candidate c over the rows of level l of g's chain
  * (INFINITY when a prediction is not finite) into *mape.  Returns SF_OK or
  * an evaluation's error. */
@@ -433,6 +478,8 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 		rc = members_apart(r, &g, (size_t)st.extrap, top_row, err);
 	if (rc == SF_OK)
 		rc = winner_pace(r, &g, (size_t)st.extrap, top_row, err);
+	if (rc == SF_OK)
+		rc = formulas_part(r, &g, (size_t)st.extrap, err);
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);

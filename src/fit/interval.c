@@ -776,9 +776,12 @@ check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
 sf_interval_prior
 sf_interval_prior_default(void)
 {
-	sf_interval_prior p = {SF_INTERVAL_PRIOR_SCALE, SF_INTERVAL_PRIOR_DOF,
+	sf_interval_prior p = {SF_INTERVAL_PRIOR_SCALE,
+	                       SF_INTERVAL_PRIOR_DOF,
 	                       SF_INTERVAL_PRIOR_BIAS_WEIGHT,
-	                       SF_INTERVAL_PRIOR_NOISE_WEIGHT};
+	                       SF_INTERVAL_PRIOR_NOISE_WEIGHT,
+	                       SF_INTERVAL_PRIOR_AGREED_SCALE,
+	                       SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT};
 
 	return p;
 }
@@ -814,15 +817,21 @@ noise_share(const sf_interval_model *im, const sf_dataset *d)
 	return isfinite(share) ? share : 0;
 }
 
-/* The prior's scale at im's noise (interval.h): s0 = sqrt(a^2 + (r
- * sigma)^2). */
+/* The prior's scale at im's noise and the formulas' disagreement
+ * (interval.h): s0 = sqrt(a^2 + (r sigma)^2), or sqrt(a'^2 + (r sigma)^2 +
+ * (q G)^2) with G known. */
 static double
 prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
 {
-	double a = im->prior.scale,
-	       r = im->prior.noise_weight * noise_share(im, d);
+	double r = im->prior.noise_weight * noise_share(im, d);
 
-	return sqrt(a * a + r * r);
+	if (isfinite(im->disagreement)) {
+		double a = im->prior.agreed_scale,
+		       g = im->prior.disagreement_weight * im->disagreement;
+
+		return sqrt(a * a + r * r + g * g);
+	}
+	return sqrt(im->prior.scale * im->prior.scale + r * r);
 }
 
 int
@@ -849,6 +858,13 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		out->prior.bias_weight = m->fit.prior_bias_weight;
 	if (prior == NULL && m->fit.prior_noise_weight >= 0)
 		out->prior.noise_weight = m->fit.prior_noise_weight;
+	if (prior == NULL && m->fit.prior_agreed_scale > 0)
+		out->prior.agreed_scale = m->fit.prior_agreed_scale;
+	if (prior == NULL && m->fit.prior_disagreement_weight >= 0)
+		out->prior.disagreement_weight =
+		    m->fit.prior_disagreement_weight;
+	out->disagreement =
+	    m->fit.prior_disagreement >= 0 ? m->fit.prior_disagreement : NAN;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */
 	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	if (s->dof < 1 || !isfinite(s->t95))

@@ -45,6 +45,18 @@
  *               whose 95% intervals for the corpus's misses have the
  *               least interval score (leave-one-dataset-out, 1.46 against
  *               2.20 for one scale for every noise).
+ *               When two formulas that fit the rows equally well are known
+ *               to part ways beyond them at G per doubling (`discover`
+ *               writes G, the slope of the log of its winner's prediction
+ *               over the model file's formula's, into fit.prior), G is
+ *               evidence of this dataset's own model error: s0 =
+ *               sqrt(a'^2 + (r sigma)^2 + (q G)^2), a' the scale the
+ *               disagreement does not show (bench/prior.py fits a' and q
+ *               on the corpus's discovered formulas, the rest held:
+ *               leave-one-dataset-out their interval score falls from
+ *               1.94 to 1.02).  discover writes G = 0 when the file's
+ *               formula is a member of its ensemble, whose mixture shows
+ *               the disagreement already.
  *   the chain   along each numeric input with at least 3 levels (values
  *               within 10% of each other are one level), the rows up to a
  *               level (at least two levels of it, and more rows than
@@ -144,12 +156,17 @@ enum { SF_INTERVAL_CUTS = 8 };
  * any of them. */
 typedef struct sf_interval_prior {
 	double scale, dof, bias_weight, noise_weight;
+	/* with the formulas' disagreement G known: a' in place of scale, and
+	 * q, how much of G it adds (above) */
+	double agreed_scale, disagreement_weight;
 } sf_interval_prior;
 
 #define SF_INTERVAL_PRIOR_SCALE 0.123
 #define SF_INTERVAL_PRIOR_DOF 49.938
 #define SF_INTERVAL_PRIOR_BIAS_WEIGHT 7.000
 #define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.861
+#define SF_INTERVAL_PRIOR_AGREED_SCALE 0.074
+#define SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT 0.974
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
@@ -193,6 +210,8 @@ typedef struct sf_interval_model {
 	double dof;              /* of the residual variance */
 	double t;                /* t(0.975, dof) */
 	sf_interval_prior prior; /* the prior the posterior started from */
+	double disagreement;     /* G, the formulas' disagreement per
+	                            doubling (fit.prior); NaN unknown */
 	double prior_scale;      /* s0 at this fit's noise (above) */
 	size_t ninputs;          /* the data's inputs */
 	sf_interval_along along[SF_INTERVAL_INPUTS + 1]; /* per input (see

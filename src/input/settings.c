@@ -42,6 +42,8 @@ sf_fit_settings_default(sf_fit_settings *s)
 	s->tol = -1;
 	s->atol = -1;
 	s->prior_noise_weight = -1;
+	s->prior_disagreement = -1;
+	s->prior_disagreement_weight = -1;
 	s->recombination = -1;
 	s->init = SF_INIT_LATIN;
 	s->polish = 1;
@@ -347,19 +349,25 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
-/* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R}, each > 0
- * (R >= 0): the model error's prior. */
+/* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R,
+ * disagreement: G, agreed_scale: A, disagreement_weight: Q}, each > 0 (R,
+ * G, Q >= 0): the model error's prior. */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {"scale", "dof", "bias_weight",
-	                                   "noise_weight"};
+	static const char *const keys[] = {"scale",
+	                                   "dof",
+	                                   "bias_weight",
+	                                   "noise_weight",
+	                                   "disagreement",
+	                                   "agreed_scale",
+	                                   "disagreement_weight"};
 	yaml_node_t *v;
 	int rc;
 
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "prior", keys, 4)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "prior", keys, 7)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "scale")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "scale", 1e-6, 10,
@@ -376,6 +384,18 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	if ((v = sf_schema_get(ld, node, "noise_weight")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "noise_weight", 0, 100,
 	                              &s->prior_noise_weight)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "disagreement")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "disagreement", 0, 10,
+	                              &s->prior_disagreement)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "agreed_scale")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "agreed_scale", 1e-6, 10,
+	                              &s->prior_agreed_scale)) != SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "disagreement_weight")) != NULL &&
+	    (rc = sf_schema_number_in(ld, v, "disagreement_weight", 0, 100,
+	                              &s->prior_disagreement_weight)) != SF_OK)
 		return rc;
 	return SF_OK;
 }

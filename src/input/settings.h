@@ -78,6 +78,11 @@ typedef struct sf_fit_settings {
 	 * bias weight, 0: the built-in one's (fitted on the bundled corpus);
 	 * its noise weight, < 0: the built-in one's. */
 	double prior_scale, prior_dof, prior_bias_weight, prior_noise_weight;
+	/* How fast two formulas that fit the rows part ways per doubling
+	 * beyond them (`discover` writes it), < 0: unknown; and the prior's
+	 * scale beside it (0) and its weight (< 0), the built-in ones'. */
+	double prior_disagreement, prior_agreed_scale,
+	    prior_disagreement_weight;
 } sf_fit_settings;
 
 /* Fill s with the defaults of a model file without a `fit:` block. */

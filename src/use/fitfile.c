@@ -650,6 +650,7 @@ load_interval(loader *ld, const json_t *root)
 	if (errors == NULL)
 		return rc;
 	kind = json_string_value(errors);
+	im->disagreement = NAN; /* the file keeps what it widened, not why */
 	if (strcmp(kind, "multiplicative") != 0 &&
 	    strcmp(kind, "additive") != 0)
 		return fail(ld, "prediction_interval.errors", SF_EVALUE,

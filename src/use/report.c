@@ -487,8 +487,8 @@ resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 	return o;
 }
 
-/* The prior of the model error per doubling (interval.h), and its scale
- * at the fit's noise. */
+/* The prior of the model error per doubling (interval.h), the formulas'
+ * disagreement when known, and its scale at the fit's noise. */
 static json_t *
 prior_json(const sf_interval_model *im, int *ok)
 {
@@ -503,6 +503,12 @@ prior_json(const sf_interval_model *im, int *ok)
 	put(o, "dof", sf_json_number(p->dof), ok);
 	put(o, "bias_weight", sf_json_number(p->bias_weight), ok);
 	put(o, "noise_weight", sf_json_number(p->noise_weight), ok);
+	if (isfinite(im->disagreement)) {
+		put(o, "disagreement", sf_json_number(im->disagreement), ok);
+		put(o, "agreed_scale", sf_json_number(p->agreed_scale), ok);
+		put(o, "disagreement_weight",
+		    sf_json_number(p->disagreement_weight), ok);
+	}
 	put(o, "scale_at_noise", sf_json_number(im->prior_scale), ok);
 	return o;
 }
@@ -799,6 +805,13 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 	else
 		fprintf(out, "\n    (the corpus prior alone: no input with 3 "
 		             "levels to chain along)\n");
+	if (isfinite(im->disagreement))
+		fprintf(
+		    out,
+		    "    (the prior's scale counts formulas that fit as well "
+		    "parting %.3g%% per doubling\n    beyond the range: "
+		    "fit.prior.disagreement)\n",
+		    100 * im->disagreement);
 	if (im->regime)
 		fprintf(out,
 		        "  warning: the largest measured levels of %s scale "
