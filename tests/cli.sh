@@ -419,6 +419,20 @@ expect 0 "the search lost" "discover: the held-back check gives the answer to th
 	discover "$srcdir/expressions/ddp-generic.yaml" -o "$work/ddp-found.yaml"
 expect 0 "fit of ddp-generic" "fit takes the file's formula discover wrote" -- \
 	fit "$work/ddp-found.yaml" -q
+# The file's formula leads the ensemble: its mixture shows how far the
+# formulas part, and the written disagreement is 0 (fit.prior).
+if grep -q "^    disagreement: 0  # the file's formula is a member" "$work/ddp-found.yaml"; then
+	echo "ok: discover -o: the disagreement the ensemble shows is 0"
+	passed=$((passed + 1))
+else
+	echo "FAIL: discover -o: no fit.prior.disagreement 0 in the written file"
+	failed=$((failed + 1))
+fi
+expect 0 "fit.prior.disagreement 0)" "fit: the prior's scale beside formulas that agree" -- \
+	fit "$work/ddp-found.yaml" -q
+sed 's/^    disagreement: 0  #/    disagreement: 0.25  #/' "$work/ddp-found.yaml" >"$work/ddp-apart.yaml"
+expect 0 "parting 25% per doubling" "fit: the prior's scale counts a disagreement" -- \
+	fit "$work/ddp-apart.yaml" -q
 expect 0 '"refuted": true' "discover --json: the held-back check" -- \
 	discover "$srcdir/expressions/ddp-generic.yaml" --json -q
 cp "$work/spark.yaml" "$work/spark.keep"

@@ -805,13 +805,19 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 	else
 		fprintf(out, "\n    (the corpus prior alone: no input with 3 "
 		             "levels to chain along)\n");
-	if (isfinite(im->disagreement))
+	if (isfinite(im->disagreement) && im->disagreement > 0)
 		fprintf(
 		    out,
 		    "    (the prior's scale counts formulas that fit as well "
 		    "parting %.3g%% per doubling\n    beyond the range: "
 		    "fit.prior.disagreement)\n",
 		    100 * im->disagreement);
+	else if (isfinite(im->disagreement))
+		fprintf(out,
+		        "    (the prior's scale is the one beside formulas "
+		        "that fit as well and agree beyond\n    the range, "
+		        "or whose parting the ensemble shows: "
+		        "fit.prior.disagreement 0)\n");
 	if (im->regime)
 		fprintf(out,
 		        "  warning: the largest measured levels of %s scale "
