@@ -317,6 +317,20 @@ expect 0 "point 1: model error" "predict names the interval's largest part beyon
 	-- predict "$work/ddp-now.json" --at p=64,b=16,n=256000
 expect 0 '"interval_parts": {' "predict --json gives each point's interval parts" \
 	-- predict "$work/ddp-now.json" --at p=64,b=16,n=256000 --json
+# Formulas that part ways fast (fit.prior.disagreement, as discover
+# writes it) are the largest part of a single fit's interval far out; a
+# tampered disagreement in the fit file is refused at its place.
+top=$(cd "$srcdir" && pwd)
+sed -e "s#file: ../datasets/#file: $top/datasets/#" \
+	-e 's/^  loss: relative$/  loss: relative\n  prior: {disagreement: 1}/' \
+	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-apart.yaml"
+"$SCALEFIT" fit "$work/ddp-apart.yaml" -q -o "$work/ddp-apart.json" >/dev/null 2>&1
+expect 0 "point 1: formula disagreement" "predict names the formulas' disagreement a fit's model file gave" \
+	-- predict "$work/ddp-apart.json" --at p=64,b=16,n=256000
+sed 's/"disagreement": 1,/"disagreement": -1,/' "$work/ddp-apart.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.prior.disagreement should be a finite number >= 0, not -1" \
+	"a negative disagreement in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=64,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------
 expect 0 '^     1        32 ' "next ranks the run nearest the target first" \

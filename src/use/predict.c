@@ -136,7 +136,9 @@ sf_part_name(int part)
 
 /* The shares of a single fit's new-run variance at pt: noise, the
  * constants (on the loss's scale) and the model error, its centre
- * counted with its spread. */
+ * counted with its spread; of that, the formulas' disagreement its model
+ * file gave (fit.prior) takes its share of the prior's variance (q G)^2 /
+ * s0^2 (interval.h: the prior, not the chain, holds most of it). */
 static void
 parts_of(const sf_fitfile *f, sf_predict_point *pt)
 {
@@ -154,8 +156,16 @@ parts_of(const sf_fitfile *f, sf_predict_point *pt)
 	pt->parts[SF_PART_MODEL] = pt->beyond.var + mu * mu;
 	if (!im->multiplicative)
 		pt->parts[SF_PART_MODEL] *= pt->time * pt->time;
+	if (isfinite(im->disagreement) && im->prior_scale > 0) {
+		double g = im->prior.disagreement_weight * im->disagreement;
+
+		pt->parts[SF_PART_FORMULAS] =
+		    pt->parts[SF_PART_MODEL] *
+		    fmin(1, g * g / (im->prior_scale * im->prior_scale));
+		pt->parts[SF_PART_MODEL] -= pt->parts[SF_PART_FORMULAS];
+	}
 	total = pt->parts[SF_PART_NOISE] + pt->parts[SF_PART_CONSTANTS] +
-	        pt->parts[SF_PART_MODEL];
+	        pt->parts[SF_PART_MODEL] + pt->parts[SF_PART_FORMULAS];
 	for (int q = 0; q < SF_PARTS; q++)
 		pt->parts[q] = total > 0 ? pt->parts[q] / total : NAN;
 }
@@ -262,7 +272,8 @@ done:
 /*
  * The shares of an ensemble's new-run variance at point q: its members'
  * own parts, weighted, and their disagreement, the weighted variance of
- * their centres t[m].centre (on the loss's scale).
+ * their centres t[m].centre (on the loss's scale), with any their model
+ * file gave.
  */
 static void
 ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
@@ -282,16 +293,14 @@ ensemble_parts(const sf_fitfile *f, sf_prediction *const *each, size_t q,
 		spread +=
 		    f->weights[m] * (t[m].centre - mean) * (t[m].centre - mean);
 		var += f->weights[m] * s2;
-		for (int k = 0; k < SF_PART_FORMULAS; k++)
+		for (int k = 0; k < SF_PARTS; k++)
 			if (isfinite(x->parts[k]))
 				own[k] += f->weights[m] * x->parts[k] * s2;
 	}
 	total = var + spread;
+	own[SF_PART_FORMULAS] += spread;
 	for (int k = 0; k < SF_PARTS; k++)
-		pt->parts[k] =
-		    total > 0
-		        ? (k == SF_PART_FORMULAS ? spread : own[k]) / total
-		        : NAN;
+		pt->parts[k] = total > 0 ? own[k] / total : NAN;
 }
 
 /*
