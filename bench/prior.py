@@ -17,10 +17,7 @@ This script measures it and fits the prior:
             formula for a message size.
   paths     the new user's two: `scalefit init` on the group's CSV (the
             generic data-parallel formula cut to its inputs), and the
-            formula `scalefit discover --train --members 1` finds on init's
-            model; and a third that only checks the formulas'
-            disagreement: discover on the data alone (init's model
-            without its formula), whose reference is the library's best.
+            formula `scalefit discover --train --members 1` finds.
   evidence  for each, `scalefit fit` on the training rows gives the forward
             chain's cuts (prediction_interval.chain: each cut's error per
             doubling m, how far below the top its levels end b, and the
@@ -37,11 +34,7 @@ This script measures it and fits the prior:
             mean interval score (width plus 40 times the miss: calibrated
             and sharp); and the same leaving out each dataset in turn
             (leave-one-dataset-out), so that no dataset calibrates its own
-            intervals (the first two paths).  Then, the rest held, the
-            scale a' and weight q of the prior beside a known disagreement
-            G (s0 = sqrt(a'^2 + (r sigma)^2 + (q G)^2)) on the discovered
-            formulas' cases, G as their model file says.  It prints the
-            held-out score of this prior, of one
+            intervals.  It prints the held-out score of this prior, of one
             scale for every noise (r = 0: the evidence that the noise term
             earns its place) and of every input's cuts pooled into one
             error (the evidence for one error per input).
@@ -209,32 +202,24 @@ def evidence(directory, model, where, train, worker):
 
 
 def one(job):
-    """The evidence of one campaign cut along the three paths: init's
-    formula, the one discover finds on init's model (the file's formula its
-    reference for the disagreement), and the one it finds on the data alone
-    (init's model without its formula: the library's best its reference)."""
     dataset, name, rows, worker, cut = job
     with tempfile.TemporaryDirectory() as d:
         x = init_model(d, rows, worker)
         if x is None:
             return []
         where, train = f"{worker} <= {cut:g}", f"{x} <= {cut:g}"
-        with open(os.path.join(d, "init.yaml")) as f:
-            text = f.read()
-        with open(os.path.join(d, "data.yaml"), "w") as f:
-            f.write(text[:text.index("\nparameters:") + 1])
         found = []
         e = evidence(d, "init.yaml", where, train, x)
         if e:
             found.append(dict(e, dataset=dataset, name=name, cut=cut,
                               path="init"))
-        for path, model in (("discover", "init.yaml"), ("data", "data.yaml")):
-            rc, _, _ = run(["discover", model, "--train", train,
-                            "--members", "1", "-o", "found.yaml", "-q"], d)
-            e = evidence(d, "found.yaml", where, train, x) if rc == 0 else None
+        rc, _, _ = run(["discover", "init.yaml", "--train", train,
+                        "--members", "1", "-o", "found.yaml", "-q"], d)
+        if rc == 0:
+            e = evidence(d, "found.yaml", where, train, x)
             if e:
                 found.append(dict(e, dataset=dataset, name=name, cut=cut,
-                                  path=path))
+                                  path="discover"))
         return found
 
 
@@ -421,50 +406,40 @@ def held_out_score(cases, noise=True):
 def disagreement_report(cases, lodo):
     """Leave-one-dataset-out, per dataset: the interval score of the
     discovered formulas' cases counting their disagreement and blind to
-    it, on init's model (whose cases fitted a' and q) and on the data alone
-    (whose cases they never saw); and of init's formula's cases given the
-    disagreement discover measured at the same cut (a' and q fitted on
-    them, without the dataset): whether it would help there too."""
+    it; and of init's formula's cases given the disagreement discover
+    measured at the same cut (a' and q fitted on them, without the
+    dataset): whether it would help there too."""
     g = {(c["dataset"], c["name"], c["cut"]): c["disagreement"]
-         for c in cases if c["path"] == "discover" and
-         c.get("disagreement") is not None}
+         for c in cases if c.get("disagreement") is not None}
+    found = [c for c in cases if c.get("disagreement") is not None]
     init = [dict(c, disagreement=g[(c["dataset"], c["name"], c["cut"])])
             for c in cases if c["path"] == "init" and
             (c["dataset"], c["name"], c["cut"]) in g]
-    paths = {path: [c for c in cases if c["path"] == path and
-                    c.get("disagreement") is not None]
-             for path in ("discover", "data")}
-    rows = {path: [] for path in ("discover", "data", "init")}
-    for d in sorted({c["dataset"] for c in cases}):
+    rows = []
+    for d in sorted({c["dataset"] for c in found}):
+        mine = [c for c in found if c["dataset"] == d]
+        others = [c for c in init if c["dataset"] != d]
+        inits = [c for c in init if c["dataset"] == d]
         p = lodo[d]
-        line = f"  {d:12}"
-        for path, mine in list(paths.items()) + [("init", init)]:
-            mine = [c for c in mine if c["dataset"] == d]
-            if not mine:
-                continue
-            q = p if path != "init" else fit_agreed(
-                p, [c for c in init if c["dataset"] != d])
-            rows[path].append((len(mine), interval_score(q, mine),
-                               interval_score(p, without_disagreement(mine)),
-                               coverage(q, mine)))
-            line += (f" {path} {len(mine)}: {rows[path][-1][1]:.3f} "
-                     f"(blind {rows[path][-1][2]:.3f}, "
-                     f"{100 * rows[path][-1][3]:.0f}% inside);")
-        print(line.rstrip(";"))
+        q = fit_agreed(p, others)
+        rows.append((len(mine), interval_score(p, mine),
+                     interval_score(p, without_disagreement(mine)),
+                     coverage(p, mine), len(inits),
+                     interval_score(q, inits) if inits else 0.0,
+                     interval_score(p, without_disagreement(inits))
+                     if inits else 0.0))
+        print(f"  {d:12} discover's {len(mine)}: {rows[-1][1]:.3f} counting"
+              f" the disagreement, {rows[-1][2]:.3f} blind to it, "
+              f"{100 * rows[-1][3]:.1f}% inside; init's {len(inits)} given "
+              f"it: {rows[-1][5]:.3f}, {rows[-1][6]:.3f} blind")
 
-    def mean(path, k):
-        n = sum(r[0] for r in rows[path])
-        return sum(r[k] * r[0] for r in rows[path]) / n if n else 0.0
-
-    for path, what in (("discover", "discover on init's model (fitted a' "
-                        "and q)"), ("data", "discover on the data alone "
-                                    "(never seen by the fit)"),
-                       ("init", "init's formula given discover's "
-                        "(init writes none)")):
-        print(f"the formulas' disagreement, held out, {what}: "
-              f"{sum(r[0] for r in rows[path])} cases, "
-              f"{mean(path, 1):.3f} counting it, {mean(path, 2):.3f} "
-              f"blind, {100 * mean(path, 3):.1f}% inside")
+    def mean(k, n):
+        total = sum(r[n] for r in rows)
+        return sum(r[k] * r[n] for r in rows) / total if total else 0.0
+    print(f"the formulas' disagreement, held out: discover's {len(found)} "
+          f"cases {mean(1, 0):.3f} counting it, {mean(2, 0):.3f} blind, "
+          f"{100 * mean(3, 0):.1f}% inside; init's {len(init)} given it "
+          f"{mean(5, 4):.3f}, {mean(6, 4):.3f} blind (init writes none)")
 
 
 def compiled():
@@ -499,23 +474,19 @@ def main():
             json.dump(cases, f)
     if not cases:
         sys.exit("prior.py: no campaign gave evidence: is SCALEFIT built?")
-    fitted = [c for c in cases if c["path"] != "data"]
-    datasets = sorted({c["dataset"] for c in fitted})
-    counts = ", ".join(f"{d} {sum(c['dataset'] == d for c in fitted)}"
+    datasets = sorted({c["dataset"] for c in cases})
+    counts = ", ".join(f"{d} {sum(c['dataset'] == d for c in cases)}"
                        for d in datasets)
-    print(f"{len(fitted)} cases from {len(work)} campaign cuts ({counts}), "
-          f"and {len(cases) - len(fitted)} of discover on the data alone")
-    # the prior is fitted on init's and discover-on-init's cases; the data
-    # alone's are the disagreement's held-out check
-    every = fit_prior(fitted)
-    held, lodo = held_out_score(fitted)
+    print(f"{len(cases)} cases from {len(work)} campaign cuts ({counts})")
+    every = fit_prior(cases)
+    held, lodo = held_out_score(cases)
     now = compiled()
     plain = ("scale", "noise_weight", "dof", "bias_weight")
     every = {k: round(v, 3) for k, v in every.items()}
     stale = any(abs(now[k] - every[k]) > 1e-9 for k in plain)
     # the score is flat with many shallow minima: a refit that differs
     # may not be better, so both scores are shown
-    blind = without_disagreement(fitted)
+    blind = without_disagreement(cases)
     scores = (f" (mean interval score on the corpus: the refit "
               f"{interval_score(every, blind):.4f}, the header's "
               f"{interval_score(now, blind):.4f})") if stale else ""
@@ -525,8 +496,8 @@ def main():
           f"{now['noise_weight']}, {now['dof']}, "
           f"{now['bias_weight']}{': stale' if stale else ''}{scores}")
     # a' and q atop the header's prior: what fit/interval.c combines
-    agreed = {k: round(v, 3) for k, v in fit_agreed(now, fitted).items()}
-    known = [c for c in fitted if c.get("disagreement") is not None]
+    agreed = {k: round(v, 3) for k, v in fit_agreed(now, cases).items()}
+    known = [c for c in cases if c.get("disagreement") is not None]
     stale = any(abs(now[k] - agreed[k]) > 1e-9
                 for k in ("agreed_scale", "disagreement_weight"))
     print(f"beside a known disagreement ({len(known)} cases, discover's "
@@ -536,7 +507,7 @@ def main():
           f"{now['disagreement_weight']}{': stale' if stale else ''}")
     for d in datasets:
         p = lodo[d]
-        held_cases = [c for c in fitted if c["dataset"] == d]
+        held_cases = [c for c in cases if c["dataset"] == d]
         inside = coverage(p, held_cases)
         print(f"  without {d:12} scale {p['scale']:.3f}, noise weight "
               f"{p['noise_weight']:.3f}, dof {p['dof']:.2f}, bias weight "
@@ -545,8 +516,8 @@ def main():
               f"{p['disagreement_weight']:.3f}: {100 * inside:.1f}%"
               f" of its {len(held_cases)} errors per doubling inside the 95%"
               f" interval, score {interval_score(p, held_cases):.3f}")
-    flat = held_out_score(fitted, noise=False)[0]
-    pooled = held_out_score([dict(c, input=None) for c in fitted])[0]
+    flat = held_out_score(cases, noise=False)[0]
+    pooled = held_out_score([dict(c, input=None) for c in cases])[0]
     print(f"held-out interval score (leave-one-dataset-out, lower is "
           f"better): {held:.3f}; {flat:.3f} with one scale for every noise; "
           f"{pooled:.3f} with every input's cuts pooled into one error per "
@@ -557,7 +528,7 @@ def main():
         json.dump({"every": every,
                    "leave_out": {d: {k: round(v, 3) for k, v in p.items()}
                                  for d, p in lodo.items()},
-                   "cases": len(fitted)}, f, indent=1)
+                   "cases": len(cases)}, f, indent=1)
         f.write("\n")
     return 0
 

@@ -336,9 +336,8 @@ typedef struct sf_discover_result {
 	 * of that configuration, or a level or time is <= 0. */
 	double pace_beyond, pace_measured;
 	int pace_line, pace_faster;
-	/* How fast the winner and the model file's best-scoring formula,
-	 * without one the library's (board index disagreement_with; one
-	 * that can join an ensemble), part ways beyond the training rows
+	/* How fast the winner and the model file's best-scoring formula
+	 * (board index disagreement_with) part ways beyond the training rows
 	 * along the extrapolated input: the least-squares slope through the
 	 * origin of ln(winner / file formula) on the doublings 1 and 2 beyond
 	 * the top level, at every training row of the top level.  The
@@ -346,8 +345,8 @@ typedef struct sf_discover_result {
 	 * which widens the intervals (fit/interval.h), or 0 when that
 	 * formula is a member of the ensemble (disagreement_shown): the
 	 * members' mixture shows it already.  NaN (disagreement_with
-	 * SIZE_MAX) when no given formula has a score, the top level is <=
-	 * 0, or no prediction there is positive. */
+	 * SIZE_MAX) when the model file has no formula with a score, the top
+	 * level is <= 0, or no prediction there is positive. */
 	double disagreement;
 	size_t disagreement_with;
 	int disagreement_shown;

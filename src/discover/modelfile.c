@@ -403,9 +403,9 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		sf_yaml_out_number(
 		    y, "disagreement", strtod(g, NULL),
 		    r->disagreement_shown
-		        ? "the given formula is a member: the ensemble's "
+		        ? "the file's formula is a member: the ensemble's "
 		          "mixture shows how far it and the search's part ways"
-		        : "how fast the search's winner and the given formula "
+		        : "how fast the search's winner and the file's formula "
 		          "part ways per doubling beyond the rows: it widens "
 		          "the intervals");
 		sf_yaml_out_end(y, NULL);

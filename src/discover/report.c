@@ -295,10 +295,8 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 	if (r->disagreement_with != SIZE_MAX)
 		sf_text_printf(
 		    out,
-		    "  it and %s %s part ways by %+.1f%% per doubling "
-		    "beyond the\n  training rows (log scale)%s\n",
-		    r->board[r->disagreement_with].library ? "the library's"
-		                                           : "the model file's",
+		    "  it and the model file's %s part ways by %+.1f%% per "
+		    "doubling beyond the\n  training rows (log scale)%s\n",
 		    r->board[r->disagreement_with].model,
 		    /* no "-0.0%" for formulas that agree */
 		    fabs(r->disagreement) < 5e-4 ? 0 : 100 * r->disagreement,

@@ -248,45 +248,33 @@ winner_pace(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 	return SF_OK;
 }
 
-/* The given formula of r's board with the best score that can join an
- * ensemble (no input of its own), of the model file (library 0: not the
- * library's) or of the library (1): its index, or SIZE_MAX. */
+/* The model file's formula of r's board with the best score that can lead
+ * an ensemble (not the library's, no input of its own): its index, or
+ * SIZE_MAX. */
 static size_t
-best_given(const sf_discover_result *r, int library)
+best_file_formula(const sf_discover_result *r)
 {
 	size_t best = SIZE_MAX;
 
 	for (size_t i = 0; i < r->nboard; i++) {
 		const sf_discover_candidate *c = &r->board[i];
-		int kind = library
-		               ? c->model != NULL && c->library && !c->foreign
-		               : sf_board_file_member(c);
 
-		if (kind && isfinite(c->score) &&
+		if (sf_board_file_member(c) && isfinite(c->score) &&
 		    (best == SIZE_MAX || c->score < r->board[best].score))
 			best = i;
 	}
 	return best;
 }
 
-/* The model file's formula of r's board with the best score that can lead
- * an ensemble: its index, or SIZE_MAX. */
-static size_t
-best_file_formula(const sf_discover_result *r)
-{
-	return best_given(r, 0);
-}
-
-/* How fast r's winner and the model file's best formula (without one,
- * the library's) part ways beyond g's training rows along input x
- * (discover.h: disagreement).  Returns SF_OK or an evaluation's error. */
+/* How fast r's winner and the model file's best formula part ways beyond
+ * g's training rows along input x (discover.h: disagreement).  Returns
+ * SF_OK or an evaluation's error. */
 static int
 formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
               sf_error *err)
 {
 	const sf_chain *ch = &g->ch;
-	const size_t top = ch->nlevels - 1, file = best_file_formula(r),
-	             ref = file != SIZE_MAX ? file : best_given(r, 1);
+	const size_t top = ch->nlevels - 1, file = best_file_formula(r);
 	const double level = ch->levels[top];
 	double sxy = 0, sxx = 0;
 	int rc = SF_OK;
@@ -294,7 +282,7 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 	r->disagreement = NAN;
 	r->disagreement_with = SIZE_MAX;
 	r->disagreement_shown = 0;
-	if (ref == SIZE_MAX || !(level > 0))
+	if (file == SIZE_MAX || !(level > 0))
 		return SF_OK;
 	for (size_t i = ch->start[top]; i < ch->start[top + 1]; i++)
 		for (int k = 1; k <= 2 && rc == SF_OK; k++) {
@@ -303,7 +291,7 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 			if ((rc = predict_at(&r->board[r->winner], g->d,
 			                     ch->row[i], x, ldexp(level, k),
 			                     &found, err)) != SF_OK ||
-			    (rc = predict_at(&r->board[ref], g->d, ch->row[i],
+			    (rc = predict_at(&r->board[file], g->d, ch->row[i],
 			                     x, ldexp(level, k), &given,
 			                     err)) != SF_OK)
 				break;
@@ -315,9 +303,9 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 		}
 	if (rc == SF_OK && sxx > 0) {
 		r->disagreement = sxy / sxx;
-		r->disagreement_with = ref;
+		r->disagreement_with = file;
 		for (size_t m = 0; m < r->nmembers; m++)
-			if (r->members[m] == ref)
+			if (r->members[m] == file)
 				r->disagreement_shown = 1;
 	}
 	return rc;

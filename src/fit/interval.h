@@ -48,8 +48,7 @@
  *               When two formulas that fit the rows equally well are known
  *               to part ways beyond them at G per doubling (`discover`
  *               writes G, the slope of the log of its winner's prediction
- *               over the model file's formula's, or the library's,
- *               into fit.prior), G is
+ *               over the model file's formula's, into fit.prior), G is
  *               evidence of this dataset's own model error: s0 =
  *               sqrt(a'^2 + (r sigma)^2 + (q G)^2), a' the scale the
  *               disagreement does not show (bench/prior.py fits a' and q
