@@ -419,10 +419,10 @@ expect 0 "the search lost" "discover: the held-back check gives the answer to th
 	discover "$srcdir/expressions/ddp-generic.yaml" -o "$work/ddp-found.yaml"
 expect 0 "fit of ddp-generic" "fit takes the file's formula discover wrote" -- \
 	fit "$work/ddp-found.yaml" -q
-# The file's formula leads the ensemble: its mixture shows how far the
-# formulas part, and the written disagreement is 0 (fit.prior).
-if grep -q "^    disagreement: 0  # the file's formula is a member" "$work/ddp-found.yaml"; then
-	echo "ok: discover -o: the disagreement the ensemble shows is 0"
+# The held-back check refuted the search: the file's formula leads the
+# ensemble, and the refuted formula's parting is not counted (fit.prior).
+if grep -q "^    disagreement: 0  # the held-back check refuted the search's winner" "$work/ddp-found.yaml"; then
+	echo "ok: discover -o: a refuted search's disagreement is 0"
 	passed=$((passed + 1))
 else
 	echo "FAIL: discover -o: no fit.prior.disagreement 0 in the written file"

@@ -344,7 +344,9 @@ typedef struct sf_discover_result {
 	 * written model file carries its size as fit.prior.disagreement,
 	 * which widens the intervals (fit/interval.h), or 0 when that
 	 * formula is a member of the ensemble (disagreement_shown): the
-	 * members' mixture shows it already.  NaN (disagreement_with
+	 * members' mixture shows it already, or the held-back check refuted
+	 * the winner (held.refuted: the file's formula leads, and the
+	 * refuted formula's parting is not counted).  NaN (disagreement_with
 	 * SIZE_MAX) when the model file has no formula with a score, the top
 	 * level is <= 0, or no prediction there is positive. */
 	double disagreement;

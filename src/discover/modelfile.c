@@ -402,12 +402,17 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		sf_yaml_out_map(y, "prior");
 		sf_yaml_out_number(
 		    y, "disagreement", strtod(g, NULL),
-		    r->disagreement_shown
-		        ? "the file's formula is a member: the ensemble's "
-		          "mixture shows how far it and the search's part ways"
-		        : "how fast the search's winner and the file's formula "
+		    !r->disagreement_shown
+		        ? "how fast the search's winner and the file's formula "
 		          "part ways per doubling beyond the rows: it widens "
-		          "the intervals");
+		          "the intervals"
+		    : r->held.refuted
+		        ? "the held-back check refuted the search's winner: "
+		          "its "
+		          "parting from the file's formula is not counted"
+		        : "the file's formula is a member: the ensemble's "
+		          "mixture shows how far it and the search's part "
+		          "ways");
 		sf_yaml_out_end(y, NULL);
 	}
 	sf_yaml_out_end(y, NULL);

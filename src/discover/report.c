@@ -300,12 +300,15 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		    r->board[r->disagreement_with].model,
 		    /* no "-0.0%" for formulas that agree */
 		    fabs(r->disagreement) < 5e-4 ? 0 : 100 * r->disagreement,
-		    r->disagreement_shown
-		        ? ": the ensemble holds both, and its mixture\n  shows "
-		          "that beyond the range"
-		        : ": the model file discover writes keeps it\n  as "
+		    !r->disagreement_shown
+		        ? ": the model file discover writes keeps it\n  as "
 		          "fit.prior.disagreement, which widens its intervals "
-		          "beyond the range");
+		          "beyond the range"
+		    : r->held.refuted
+		        ? ": the held-back check refuted the search's\n  "
+		          "choice, so the file written counts none of it"
+		        : ": the ensemble holds both, and its mixture\n  shows "
+		          "that beyond the range");
 	text_held_back(out, r);
 	text_ensemble(out, r, output);
 	if (output != NULL)
