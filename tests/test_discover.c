@@ -1343,8 +1343,8 @@ test_one_fold(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(r->nmembers, 1);
 	CU_ASSERT_FALSE(r->disagreement_shown);
-	CU_ASSERT_EQUAL(r->disagreement,
-	                g); /* the same search, members aside */
+	/* the same search, the members aside */
+	CU_ASSERT_EQUAL(r->disagreement, g);
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_discover_model_text(r, r->winner, fx.set->models[0], "out.yaml",
 	                           "rows.csv", &text, &err),
