@@ -407,9 +407,9 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		          "part ways per doubling beyond the rows: it widens "
 		          "the intervals"
 		    : r->held.refuted
-		        ? "the held-back check refuted the search's winner: "
-		          "its "
-		          "parting from the file's formula is not counted"
+		        ? "the held-back check refuted the search's "
+		          "winner: its parting from the file's formula "
+		          "is not counted"
 		        : "the file's formula is a member: the ensemble's "
 		          "mixture shows how far it and the search's part "
 		          "ways");
