@@ -7,10 +7,12 @@ model itself.
 init's model holds the generic data-parallel formula cut to the columns
 it recognised (scaffold.h), so discover scores that formula beside the
 found ones and the library's: a tied one joins the ensemble it writes.
-The last column says whether discover's held-back check ran (4 or more
-training levels) and whether it gave the answer to init's formula
-(refuted: the inner search's winner predicted the top training level
-worse than init's formula did).
+The held-back check column says whether discover's held-back check ran
+(4 or more training levels) and whether it gave the answer to init's
+formula (refuted: the inner search's winner predicted the top training
+level worse than init's formula did); the last, the disagreement the
+discovered file's intervals count (fit.prior.disagreement, per doubling:
+0 where init's formula is in the ensemble or leads it).
 The summary line of a campaign gives each path's mean test MAPE (and
 median) and, over the groups with intervals, the mean coverage of the 95%
 prediction intervals, their mean half-width and their mean interval
@@ -86,8 +88,12 @@ def case(directory, tag, base, where, train, dataset):
               if d["board"][i - 1]["model"] is not None
               and not d["board"][i - 1]["model"].startswith("@"))
     held = d["held_back"]
+    g = d["disagreement"]
+    # the disagreement the discovered file's intervals count (fit.prior)
+    written = (None if g is None else 0.0 if g["in_ensemble"]
+               else abs(g["per_doubling"]))
     return vi, vd, own, (None if held is None
-                         else "refuted" if held["refuted"] else "held")
+                         else "refuted" if held["refuted"] else "held"), written
 
 
 def pct(x):
@@ -98,21 +104,25 @@ def report(name, rows):
     print(f"\n### {name}\n")
     print("| group | init: test MAPE | coverage95 | +-width "
           "| init + discover: test MAPE | coverage95 | +-width "
-          "| init's formula in the ensemble | held-back check |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|")
-    for group, vi, vd, own, held in rows:
+          "| init's formula in the ensemble | held-back check "
+          "| disagreement written |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
+    for group, vi, vd, own, held, g in rows:
         print(f"| {group} | {vi['mape']:.2f}% | {pct(vi['coverage95'])} "
               f"| {pct(vi['mean_halfwidth_pct'])} | {vd['mape']:.2f}% "
               f"| {pct(vd['coverage95'])} "
               f"| {pct(vd['mean_halfwidth_pct'])} "
-              f"| {'yes' if own else 'no'} | {held or '-'} |")
+              f"| {'yes' if own else 'no'} | {held or '-'} "
+              f"| {pct(None if g is None else 100 * g)} |")
     n = len(rows)
     print(f"\n{name}: mean over {n} groups: init {mean(rows, 1)}, "
           f"init + discover {mean(rows, 2)}; init's formula in the "
           f"ensemble in {sum(1 for r in rows if r[3])} of {n}; the "
           f"held-back check ran in {sum(1 for r in rows if r[4])} and "
           f"gave the answer to init's formula in "
-          f"{sum(1 for r in rows if r[4] == 'refuted')}")
+          f"{sum(1 for r in rows if r[4] == 'refuted')}; the disagreement "
+          f"written > 0 in {sum(1 for r in rows if r[5])} (0: the file's "
+          f"formula in the ensemble, or the check refuted the search)")
 
 
 def mean(rows, i):
