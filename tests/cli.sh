@@ -12,6 +12,8 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 
+. "$srcdir/tests/verdict.sh"
+
 # expect STATUS PATTERN DESCRIPTION -- ARGS...: run scalefit with ARGS and
 # check its exit status and that stdout+stderr match the grep PATTERN.
 expect() {
@@ -28,8 +30,7 @@ expect() {
 		sed 's/^/  | /' "$work/out" "$work/err"
 		failed=$((failed + 1))
 	else
-		echo "ok: $what"
-		passed=$((passed + 1))
+		pass "$what"
 	fi
 }
 
@@ -42,22 +43,18 @@ lacks() {
 		cat "$work/out" "$work/err"
 	fi | grep -q -e "$1"
 	if [ $? -eq 0 ]; then
-		echo "FAIL: $2: output has '$1'"
-		failed=$((failed + 1))
+		fail "$2: output has '$1'"
 	else
-		echo "ok: $2"
-		passed=$((passed + 1))
+		pass "$2"
 	fi
 }
 
 # stderr_only DESCRIPTION: the last run printed nothing on stdout.
 stdout_empty() {
 	if [ -s "$work/out" ]; then
-		echo "FAIL: $1: stdout not empty"
-		failed=$((failed + 1))
+		fail "$1: stdout not empty"
 	else
-		echo "ok: $1"
-		passed=$((passed + 1))
+		pass "$1"
 	fi
 }
 
@@ -131,11 +128,9 @@ check_vocab() { # WHAT OPTION FIT-VALUE HEADING MODEL5-SYNOPSIS-KEY
 			missing="$missing; tests/fuzz/yaml.dict lacks \"$n\""
 	done
 	if [ -z "$missing" ]; then
-		echo "ok: every $1 ($names) in the help, the man pages and the fuzz dictionary"
-		passed=$((passed + 1))
+		pass "every $1 ($names) in the help, the man pages and the fuzz dictionary"
 	else
-		echo "FAIL: $1: ${missing#; }"
-		failed=$((failed + 1))
+		fail "$1: ${missing#; }"
 	fi
 }
 check_vocab loss loss "{loss: zzzzzzzzzz}" ".SH LOSSES AND PENALTY" loss
@@ -152,20 +147,16 @@ printf 'old\n' >"$work/fit.json"
 expect 2 "decimal_comma.csv" "fit -o with bad data fails" -- \
 	fit "$ernest" "$srcdir/tests/data/csv/bad/decimal_comma.csv" -o "$work/fit.json"
 if [ "$(cat "$work/fit.json")" = old ] && [ "$(ls "$work" | grep -c fit)" -eq 1 ]; then
-	echo "ok: a failed fit leaves -o's file untouched, no temporary left"
-	passed=$((passed + 1))
+	pass "a failed fit leaves -o's file untouched, no temporary left"
 else
-	echo "FAIL: a failed fit touched -o's file or left a temporary"
-	failed=$((failed + 1))
+	fail "a failed fit touched -o's file or left a temporary"
 fi
 expect 2 "cannot create" "fit -o into a missing directory" -- fit "$ernest" -q -o "$work/none/fit.json"
 expect 0 "" "fit -o writes the report" -- fit "$ernest" -q -o "$work/fit.json"
 if grep -q '"scalefit_version"' "$work/fit.json" && tail -c 2 "$work/fit.json" | grep -q '}'; then
-	echo "ok: -o wrote a whole JSON report"
-	passed=$((passed + 1))
+	pass "-o wrote a whole JSON report"
 else
-	echo "FAIL: -o's report is not whole"
-	failed=$((failed + 1))
+	fail "-o's report is not whole"
 fi
 # -o and --plot never overwrite an input, and name the file they refuse.
 cp "$ernest" "$work/m.yaml"
@@ -178,11 +169,9 @@ expect 2 "is the data file" "fit -o DATA.csv is refused" -- fit "$work/m.yaml" "
 cp "$work/fit.json" "$work/fit.orig"
 expect 2 "--plot '.*fit.json' is the fit file" "scale --plot FIT.json is refused" -- scale "$work/fit.json" --over p=1:64 --plot "$work/fit.json"
 if cmp -s "$work/m.yaml" "$work/m.orig" && cmp -s "$work/data.csv" "$work/data.orig" && cmp -s "$work/fit.json" "$work/fit.orig"; then
-	echo "ok: the refused outputs left their inputs as they were"
-	passed=$((passed + 1))
+	pass "the refused outputs left their inputs as they were"
 else
-	echo "FAIL: an input was overwritten"
-	failed=$((failed + 1))
+	fail "an input was overwritten"
 fi
 expect 2 "cannot write the report to an empty file name" "fit -o ''" -- fit "$ernest" -q -o ''
 if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
@@ -193,11 +182,9 @@ if command -v mkfifo >/dev/null && mkfifo "$work/fifo"; then
 	[ -p "$work/fifo" ] || kill "$reader"
 	wait "$reader"
 	if [ -p "$work/fifo" ] && grep -q '"scalefit_version"' "$work/fifo.out"; then
-		echo "ok: the FIFO stays a FIFO and its reader got the report"
-		passed=$((passed + 1))
+		pass "the FIFO stays a FIFO and its reader got the report"
 	else
-		echo "FAIL: the FIFO was replaced or its reader got nothing"
-		failed=$((failed + 1))
+		fail "the FIFO was replaced or its reader got nothing"
 	fi
 fi
 # A mistyped one-letter grid column is suggested like a mistyped --at name.
@@ -213,8 +200,7 @@ for t in 1 2 7; do
 done
 if [ -s "$work/threads1.json" ] && cmp -s "$work/threads1.json" "$work/threads2.json" &&
 	cmp -s "$work/threads1.json" "$work/threads7.json"; then
-	echo "ok: OMP_NUM_THREADS=1, 2, 7 give byte-identical reports"
-	passed=$((passed + 1))
+	pass "OMP_NUM_THREADS=1, 2, 7 give byte-identical reports"
 else
 	echo "FAIL: the report depends on the thread count"
 	diff "$work/threads1.json" "$work/threads7.json" | head -20
@@ -347,8 +333,7 @@ folds() { "$SCALEFIT" validate "$@" --kfold 3 --json -q | grep '"fold"' | tr -d 
 cv_mape() { "$SCALEFIT" compare "$@" --kfold 3 --json -q | grep '"cv_mape"'; }
 check_seed() { # DESCRIPTION MODEL_7 SEED_7 SEED_1 MODEL_7_SEED_1
 	if [ -n "$2" ] && [ "$2" = "$3" ] && [ "$2" != "$4" ] && [ "$5" = "$4" ]; then
-		echo "ok: $1"
-		passed=$((passed + 1))
+		pass "$1"
 	else
 		echo "FAIL: $1"
 		printf '  | %s\n' "model seed 7: $2" "--seed 7: $3" "--seed 1: $4" "model 7, --seed 1: $5"
@@ -390,11 +375,9 @@ awk 'skip { if ($0 ~ "^" pad "}") skip = 0; next }
 if grep -q '"formulas_per_second"' "$work/d.json" &&
 	! grep -q -e '_per_second' -e '"elapsed"' "$work/d-stripped.json" &&
 	grep -q '"evaluated"' "$work/d-stripped.json"; then
-	echo "ok: discover --json: the clock's fields under seconds"
-	passed=$((passed + 1))
+	pass "discover --json: the clock's fields under seconds"
 else
-	echo "FAIL: discover --json: the clock's fields under seconds"
-	failed=$((failed + 1))
+	fail "discover --json: the clock's fields under seconds"
 fi
 expect 0 "^n / p$" "discover --shapes lists the grammar" -- discover "$work/spark.yaml" --shapes
 expect 0 "\"shapes\": \[" "discover --shapes --json: the shapes as JSON" -- discover "$work/spark.yaml" --shapes --json
@@ -486,20 +469,16 @@ ok = (abs(said - sxy / sxx) <= 1e-9 * abs(said) and said > 1 and
 sys.exit(0 if ok else 1)
 PY
 then
-	echo "ok: discover's disagreement is the one fit and predict give, and written"
-	passed=$((passed + 1))
+	pass "discover's disagreement is the one fit and predict give, and written"
 else
-	echo "FAIL: discover's disagreement differs from fit and predict's, or is not written"
-	failed=$((failed + 1))
+	fail "discover's disagreement differs from fit and predict's, or is not written"
 fi
 # The held-back check refuted the search: the file's formula leads the
 # ensemble, and the refuted formula's parting is not counted (fit.prior).
 if grep -q "^    disagreement: 0  # the held-back check refuted the search's winner" "$work/ddp-found.yaml"; then
-	echo "ok: discover -o: a refuted search's disagreement is 0"
-	passed=$((passed + 1))
+	pass "discover -o: a refuted search's disagreement is 0"
 else
-	echo "FAIL: discover -o: no fit.prior.disagreement 0 in the written file"
-	failed=$((failed + 1))
+	fail "discover -o: no fit.prior.disagreement 0 in the written file"
 fi
 expect 0 "fit.prior.disagreement 0)" "fit: the prior's scale beside formulas that agree" -- \
 	fit "$work/ddp-found.yaml" -q
@@ -511,11 +490,9 @@ expect 0 '"refuted": true' "discover --json: the held-back check" -- \
 cp "$work/spark.yaml" "$work/spark.keep"
 expect 2 "is the model file .*: it would be overwritten" "discover -o onto its model file" -- discover "$work/spark.yaml" -o "$work/spark.yaml"
 if cmp -s "$work/spark.yaml" "$work/spark.keep"; then
-	echo "ok: discover never writes over its model file"
-	passed=$((passed + 1))
+	pass "discover never writes over its model file"
 else
-	echo "FAIL: discover -o changed its model file"
-	failed=$((failed + 1))
+	fail "discover -o changed its model file"
 fi
 expect 0 "wrote $work/found.yaml" "discover -o writes the winner" -- discover "$work/spark.yaml" --train 'p <= 16' -o "$work/found.yaml" -q
 expect 0 "1 model ready to fit" "check takes the written model" -- check "$work/found.yaml" -q
@@ -544,11 +521,9 @@ expect 0 '^ *p *time (h) ' "predict --unit h" -- predict "$work/u.json" --at p=2
 expect 2 "unknown --unit 'hr' (s, ms, min or h); did you mean 'h'" "predict --unit hr is refused" -- predict "$work/u.json" --at p=2 --unit hr
 expect 0 '^ *p *time (min) ' "scale's header says the model's unit" -- scale "$work/u.json" --over p=1:8 -q --plot "$work/u.svg"
 if grep -q '>time (minutes)<' "$work/u.svg"; then
-	echo "ok: the chart's time axis names the unit"
-	passed=$((passed + 1))
+	pass "the chart's time axis names the unit"
 else
-	echo "FAIL: the chart's time axis lacks the unit"
-	failed=$((failed + 1))
+	fail "the chart's time axis lacks the unit"
 fi
 expect 0 '^ *p *time (s) ' "scale --unit s overrides data.unit" -- scale "$work/u.json" --over p=1:8 -q --unit s
 
@@ -575,11 +550,9 @@ expect 2 "threads needs a whole number from 1 to 1024" "--threads above the cap"
 printf 'name: "\033]0;owned\007"\n' >"$work/esc.yaml"
 expect 2 'x1b]0;owned' "a raw escape in a model file is shown as \\x1b" -- check "$work/esc.yaml"
 if grep -q "$(printf '\033')" "$work/out" "$work/err"; then
-	echo "FAIL: an escape character reached the terminal"
-	failed=$((failed + 1))
+	fail "an escape character reached the terminal"
 else
-	echo "ok: no escape character reached the terminal"
-	passed=$((passed + 1))
+	pass "no escape character reached the terminal"
 fi
 
 # predict refuses a corrupted FIT.json and skips failed replicates.
@@ -604,11 +577,9 @@ sed 's/"scalefit_version": "[0-9]*\./"scalefit_version": "99./' "$work/boot.json
 expect 0 "v99.json: written by scalefit 99\." "a FIT.json of a later major version is read with a warning" -- predict "$work/v99.json" --at p=64,n=1
 expect 0 "95% band (mean)" "one usable replicate: predict still answers" -- predict "$work/one.json" --at p=64,n=1
 if grep -q "bootstrap band" "$work/out"; then
-	echo "FAIL: one replicate gave a bootstrap band"
-	failed=$((failed + 1))
+	fail "one replicate gave a bootstrap band"
 else
-	echo "ok: fewer than 5 usable replicates give no bootstrap band"
-	passed=$((passed + 1))
+	pass "fewer than 5 usable replicates give no bootstrap band"
 fi
 
 # check refuses what fit would: bounds too far apart, a population above
@@ -635,32 +606,26 @@ expect 2 "cr.csv:1:12: a carriage return inside a line" "a CR-only CSV is named 
 # A full stdout must not look like success.
 if [ -w /dev/full ]; then
 	if "$SCALEFIT" --help >/dev/full 2>"$work/err"; then
-		echo "FAIL: writing to /dev/full succeeded"
-		failed=$((failed + 1))
+		fail "writing to /dev/full succeeded"
 	else
-		echo "ok: write error on stdout is an error"
-		passed=$((passed + 1))
+		pass "write error on stdout is an error"
 	fi
 	for c in fit predict scale validate compare next; do
 		"$SCALEFIT" $c --help >/dev/full 2>"$work/err"
 		got=$?
 		if [ "$got" -eq 2 ] && grep -q "could not write standard output" "$work/err"; then
-			echo "ok: $c --help >/dev/full exits 2"
-			passed=$((passed + 1))
+			pass "$c --help >/dev/full exits 2"
 		else
-			echo "FAIL: $c --help >/dev/full exits $got"
-			failed=$((failed + 1))
+			fail "$c --help >/dev/full exits $got"
 		fi
 	done
 	rm -f "$work/full.json"
 	"$SCALEFIT" fit "$ernest" -q -o "$work/full.json" >/dev/full 2>"$work/err"
 	got=$?
 	if [ "$got" -eq 2 ] && [ ! -e "$work/full.json" ]; then
-		echo "ok: fit -o F >/dev/full exits 2 and writes no F"
-		passed=$((passed + 1))
+		pass "fit -o F >/dev/full exits 2 and writes no F"
 	else
-		echo "FAIL: fit -o F >/dev/full exits $got, F $(ls "$work/full.json" 2>/dev/null || echo absent)"
-		failed=$((failed + 1))
+		fail "fit -o F >/dev/full exits $got, F $(ls "$work/full.json" 2>/dev/null || echo absent)"
 	fi
 fi
 
@@ -675,11 +640,9 @@ expect 0 '^formula  *inputs  *description$' "formulas: a header line" -- formula
 for f in "$srcdir"/expressions/*.yaml; do
 	f=$(basename "$f" .yaml)
 	if ! "$SCALEFIT" formulas | grep -q "^@$f "; then
-		echo "FAIL: formulas lists $f"
-		failed=$((failed + 1))
+		fail "formulas lists $f"
 	elif ! grep -q "expressions/$f.yaml" "$srcdir/Makefile.am"; then
-		echo "FAIL: make install installs expressions/$f.yaml"
-		failed=$((failed + 1))
+		fail "make install installs expressions/$f.yaml"
 	else
 		passed=$((passed + 1))
 	fi
@@ -745,8 +708,7 @@ stdin_expect() {
 	"$SCALEFIT" "$@" <"$own" >"$work/out" 2>"$work/err"
 	got=$?
 	if [ "$got" -eq "$want" ] && cat "$work/out" "$work/err" | grep -q -e "$pattern"; then
-		echo "ok: $what"
-		passed=$((passed + 1))
+		pass "$what"
 	else
 		echo "FAIL: $what: exit $got"
 		sed 's/^/  | /' "$work/out" "$work/err"
@@ -760,11 +722,9 @@ stdin_expect 0 "validation of cnn on <stdin> (12 rows)" "validate MODEL -" -- va
 stdin_expect 2 "discover writes a model that names its data file" "discover refuses -" -- discover "$cmpdir/cnn.yaml" -
 printf 'a,b\n1,2\n' | "$SCALEFIT" fit "$cmpdir/cnn.yaml" - >"$work/out" 2>&1
 if [ $? -eq 2 ] && grep -q "<stdin> lacks 3 columns the model reads: 'model' (where:)" "$work/out"; then
-	echo "ok: errors in standard input's rows name <stdin>"
-	passed=$((passed + 1))
+	pass "errors in standard input's rows name <stdin>"
 else
-	echo "FAIL: errors in standard input's rows name <stdin>"
-	failed=$((failed + 1))
+	fail "errors in standard input's rows name <stdin>"
 fi
 expect 0 "fitted on the 8 rows where workers <= 8, predicting the other 4" "validate --train over a column, not an input" \
 	-- validate "$cmpdir/cnn.yaml" --train 'workers <= 8' -q
@@ -790,11 +750,9 @@ expect 0 "gap.csv:[0-9]*: model 'linear': row skipped" "and compare's" \
 expect 0 "^    the linear search won (cost [0-9.e-]*, the log one [0-9.e-]*)" "the report says scale auto searched both ways" -- fit @amdahl
 "$SCALEFIT" fit @amdahl --scale linear >"$work/out" 2>&1
 if grep -q "scale auto" "$work/out"; then
-	echo "FAIL: one search is not reported as two"
-	failed=$((failed + 1))
+	fail "one search is not reported as two"
 else
-	echo "ok: one search is not reported as two"
-	passed=$((passed + 1))
+	pass "one search is not reported as two"
 fi
 expect 0 "after 1 iteration)" "1 iteration, singular" -- fit "$cmpdir/cnn.yaml" -q
 unset SCALEFIT_LIBRARY
@@ -828,37 +786,29 @@ MODEL
 expect 0 "leaves out the residuals of its 100001 rows" "fit -o: residuals of 100001 rows left out, with a warning" -- \
 	fit "$work/many.yaml" -o "$work/many.json"
 if ! grep -q '"residuals":' "$work/many.json" && grep -q '"residuals_omitted": 100001' "$work/many.json"; then
-	echo "ok: the report says how many rows' residuals it left out"
-	passed=$((passed + 1))
+	pass "the report says how many rows' residuals it left out"
 else
-	echo "FAIL: many.json has residuals or lacks residuals_omitted"
-	failed=$((failed + 1))
+	fail "many.json has residuals or lacks residuals_omitted"
 fi
 expect 0 " 3 .*4[0-9]\.[0-9]" "predict on a fit without residuals" -- predict "$work/many.json" --at p=3
 expect 0 "" "fit --residuals all" -- fit "$work/many.yaml" -q --residuals all -o "$work/many-all.json"
 if [ "$(grep -c '"observed"' "$work/many-all.json")" -eq 100001 ]; then
-	echo "ok: --residuals all writes every row"
-	passed=$((passed + 1))
+	pass "--residuals all writes every row"
 else
-	echo "FAIL: --residuals all wrote $(grep -c '"observed"' "$work/many-all.json") rows"
-	failed=$((failed + 1))
+	fail "--residuals all wrote $(grep -c '"observed"' "$work/many-all.json") rows"
 fi
 expect 0 "" "predict on a fit with 100001 residuals skips them" -- predict "$work/many-all.json" --at p=3
 if "$SCALEFIT" predict "$work/many-all.json" --at p=3 2>&1 | tail -n 1 >"$work/p1" &&
 	"$SCALEFIT" predict "$work/many.json" --at p=3 2>&1 | tail -n 1 >"$work/p2" && cmp -s "$work/p1" "$work/p2"; then
-	echo "ok: predict answers the same with and without residuals"
-	passed=$((passed + 1))
+	pass "predict answers the same with and without residuals"
 else
-	echo "FAIL: predict differs with and without residuals"
-	failed=$((failed + 1))
+	fail "predict differs with and without residuals"
 fi
 expect 0 "" "fit --residuals none" -- fit "$ernest" -q --residuals none -o "$work/none.json"
 if ! grep -q '"residuals":' "$work/none.json" && grep -q '"residuals_omitted": 7' "$work/none.json"; then
-	echo "ok: --residuals none leaves them out of a small fit"
-	passed=$((passed + 1))
+	pass "--residuals none leaves them out of a small fit"
 else
-	echo "FAIL: --residuals none"
-	failed=$((failed + 1))
+	fail "--residuals none"
 fi
 expect 2 "--residuals takes auto, all or none, not 'some'" "fit --residuals some" -- fit "$ernest" --residuals some
 
@@ -875,11 +825,9 @@ awk 'BEGIN {
 "$SCALEFIT" init "$work/steps.csv" -o "$work/steps.yaml" >/dev/null 2>&1
 if grep -q '^  steps: {derived: "max(1, floor(n / (p \* b)))"}$' "$work/steps.yaml" &&
 	grep -q "reproduces column 'steps' on all 10 rows" "$work/steps.yaml"; then
-	echo "ok: init writes the steps that reproduce the column, derived"
-	passed=$((passed + 1))
+	pass "init writes the steps that reproduce the column, derived"
 else
-	echo "FAIL: init writes the steps that reproduce the column, derived"
-	failed=$((failed + 1))
+	fail "init writes the steps that reproduce the column, derived"
 fi
 expect 0 "steps *= max(1, floor(n / (p \* b))) *\[derived input\]" "check lists a derived input" -- \
 	check "$work/steps.yaml"
@@ -888,8 +836,7 @@ expect 0 "" "fit of a model with a derived input" -- fit "$work/steps.yaml" -q -
 "$SCALEFIT" predict "$work/steps.json" --at p=64,b=32,n=50000 --json >"$work/p64.json" 2>&1
 expect 0 "" "predict of a derived input's model" -- predict "$work/steps.json" --at p=64,b=32,n=50000
 if grep -q '"steps": 24' "$work/p64.json" || grep -q '"steps": 24.0' "$work/p64.json"; then
-	echo "ok: predict computes the derived steps from p, b and n"
-	passed=$((passed + 1))
+	pass "predict computes the derived steps from p, b and n"
 else
 	echo "FAIL: predict computes the derived steps from p, b and n"
 	sed 's/^/  | /' "$work/p64.json" | grep -i steps

@@ -53,15 +53,7 @@ resnet-depth.yaml:sum             532  4.7  0.9756
 resnet-depth.yaml:pipeline        532  5.4  0.9616
 '
 
-pass() {
-	echo "ok: $1"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL: $1"
-	failed=$((failed + 1))
-}
+. "$srcdir/tests/verdict.sh"
 
 # field OBJECT KEY FILE: the value of KEY in the top-level JSON object OBJECT
 # of FILE, as scalefit prints it (one key per line); empty if absent.

@@ -15,15 +15,7 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 
-pass() {
-	echo "ok: $1"
-	passed=$((passed + 1))
-}
-
-fail() {
-	echo "FAIL: $1"
-	failed=$((failed + 1))
-}
+. "$srcdir/tests/verdict.sh"
 
 # expect STATUS PATTERN DESCRIPTION -- ARGS...: run scalefit with ARGS and
 # check its exit status and that stdout+stderr match the grep PATTERN.

@@ -428,7 +428,9 @@ sf_discover_run(const sf_model *m, const sf_model_discover *s,
 	return search(m, s, d, given, ngiven, o, 1, out, err);
 }
 
-/* sf_discover_run, with the held-back check when check is 1. */
+/* sf_discover_run; with check 0 (the held-back check's inner search, read
+ * for its winner) without the check and without what the report says
+ * beyond the rows. */
 static int
 search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
        const sf_problem *given, size_t ngiven, const sf_discover_options *o,
@@ -448,6 +450,8 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 	sf_clock_now(&start);
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	r->disagreement = NAN; /* not measured (check 0) */
+	r->disagreement_with = SIZE_MAX;
 	if ((rc = sf_setup_make(m, s, d, o, &st, err)) != SF_OK ||
 	    (rc = sf_discover_split(d, o->train, &train, &r->held_out, err)) !=
 	        SF_OK ||
@@ -469,17 +473,24 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 	if ((rc = score_given(m, given, ngiven, o, &st, &g, &scored, err)) ==
 	    SF_OK)
 		rc = sf_board_make(r, &se, &st, scored, ngiven, err);
-	if (rc == SF_OK && check)
-		rc = held_back(r, m, s, d, given, ngiven, o, &st, &g, err);
-	if (rc == SF_OK)
-		rc = median_row(&g, g.ch.nlevels - 1, SIZE_MAX, 0, &top_row,
-		                err);
-	if (rc == SF_OK)
-		rc = members_apart(r, &g, (size_t)st.extrap, top_row, err);
-	if (rc == SF_OK)
-		rc = winner_pace(r, &g, (size_t)st.extrap, top_row, err);
-	if (rc == SF_OK)
-		rc = formulas_part(r, &g, (size_t)st.extrap, err);
+	/* the held-back check and what the report says beyond the rows: the
+	 * outer search's (the check's inner one is read for its winner) */
+	if (check) {
+		if (rc == SF_OK)
+			rc = held_back(r, m, s, d, given, ngiven, o, &st, &g,
+			               err);
+		if (rc == SF_OK)
+			rc = median_row(&g, g.ch.nlevels - 1, SIZE_MAX, 0,
+			                &top_row, err);
+		if (rc == SF_OK)
+			rc = members_apart(r, &g, (size_t)st.extrap, top_row,
+			                   err);
+		if (rc == SF_OK)
+			rc =
+			    winner_pace(r, &g, (size_t)st.extrap, top_row, err);
+		if (rc == SF_OK)
+			rc = formulas_part(r, &g, (size_t)st.extrap, err);
+	}
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)
 		sf_board_candidate_free(&scored[i]);

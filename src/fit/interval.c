@@ -834,6 +834,28 @@ prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
 	return sqrt(im->prior.scale * im->prior.scale + r * r);
 }
 
+/* The built-in prior with what the model file's fit.prior gives of it in
+ * place (settings.h: 0, or < 0 for the weights, is not given). */
+static sf_interval_prior
+prior_of_file(const sf_fit_settings *fs)
+{
+	sf_interval_prior p = sf_interval_prior_default();
+
+	if (fs->prior_scale > 0)
+		p.scale = fs->prior_scale;
+	if (fs->prior_dof > 0)
+		p.dof = fs->prior_dof;
+	if (fs->prior_bias_weight > 0)
+		p.bias_weight = fs->prior_bias_weight;
+	if (fs->prior_noise_weight >= 0)
+		p.noise_weight = fs->prior_noise_weight;
+	if (fs->prior_agreed_scale > 0)
+		p.agreed_scale = fs->prior_agreed_scale;
+	if (fs->prior_disagreement_weight >= 0)
+		p.disagreement_weight = fs->prior_disagreement_weight;
+	return p;
+}
+
 int
 sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
                       const sf_formula *f, const sf_fit_options *o,
@@ -848,21 +870,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	int rc = SF_OK;
 
 	memset(out, 0, sizeof *out);
-	out->prior = prior != NULL ? *prior : sf_interval_prior_default();
-	/* A model file's fit.prior replaces what it gives of the built-in. */
-	if (prior == NULL && m->fit.prior_scale > 0)
-		out->prior.scale = m->fit.prior_scale;
-	if (prior == NULL && m->fit.prior_dof > 0)
-		out->prior.dof = m->fit.prior_dof;
-	if (prior == NULL && m->fit.prior_bias_weight > 0)
-		out->prior.bias_weight = m->fit.prior_bias_weight;
-	if (prior == NULL && m->fit.prior_noise_weight >= 0)
-		out->prior.noise_weight = m->fit.prior_noise_weight;
-	if (prior == NULL && m->fit.prior_agreed_scale > 0)
-		out->prior.agreed_scale = m->fit.prior_agreed_scale;
-	if (prior == NULL && m->fit.prior_disagreement_weight >= 0)
-		out->prior.disagreement_weight =
-		    m->fit.prior_disagreement_weight;
+	out->prior = prior != NULL ? *prior : prior_of_file(&m->fit);
 	out->disagreement =
 	    m->fit.prior_disagreement >= 0 ? m->fit.prior_disagreement : NAN;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */

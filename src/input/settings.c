@@ -350,53 +350,42 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 }
 
 /* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R,
- * disagreement: G, agreed_scale: A, disagreement_weight: Q}, each > 0 (R,
- * G, Q >= 0): the model error's prior. */
+ * disagreement: G, agreed_scale: A, disagreement_weight: Q}, each in its
+ * range: the model error's prior (fit/interval.h). */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	static const char *const keys[] = {"scale",
-	                                   "dof",
-	                                   "bias_weight",
-	                                   "noise_weight",
-	                                   "disagreement",
-	                                   "agreed_scale",
-	                                   "disagreement_weight"};
+	enum { NPRIOR = 7 };
+	/* the keys, their ranges and fields, in the order they are read */
+	const struct {
+		const char *key;
+		double lo, hi;
+		double *field;
+	} prior[NPRIOR] = {
+	    {"scale", 1e-6, 10, &s->prior_scale},
+	    {"dof", 0.01, 1000, &s->prior_dof},
+	    {"bias_weight", 0.001, 1e6, &s->prior_bias_weight},
+	    {"noise_weight", 0, 100, &s->prior_noise_weight},
+	    {"disagreement", 0, 10, &s->prior_disagreement},
+	    {"agreed_scale", 1e-6, 10, &s->prior_agreed_scale},
+	    {"disagreement_weight", 0, 100, &s->prior_disagreement_weight},
+	};
+	const char *keys[NPRIOR];
 	yaml_node_t *v;
 	int rc;
 
+	for (size_t k = 0; k < NPRIOR; k++)
+		keys[k] = prior[k].key;
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "prior", keys, 7)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "prior", keys, NPRIOR)) != SF_OK)
 		return rc;
-	if ((v = sf_schema_get(ld, node, "scale")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "scale", 1e-6, 10,
-	                              &s->prior_scale)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "dof")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "dof", 0.01, 1000,
-	                              &s->prior_dof)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "bias_weight")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "bias_weight", 0.001, 1e6,
-	                              &s->prior_bias_weight)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "noise_weight")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "noise_weight", 0, 100,
-	                              &s->prior_noise_weight)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "disagreement")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "disagreement", 0, 10,
-	                              &s->prior_disagreement)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "agreed_scale")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "agreed_scale", 1e-6, 10,
-	                              &s->prior_agreed_scale)) != SF_OK)
-		return rc;
-	if ((v = sf_schema_get(ld, node, "disagreement_weight")) != NULL &&
-	    (rc = sf_schema_number_in(ld, v, "disagreement_weight", 0, 100,
-	                              &s->prior_disagreement_weight)) != SF_OK)
-		return rc;
+	for (size_t k = 0; k < NPRIOR; k++)
+		if ((v = sf_schema_get(ld, node, prior[k].key)) != NULL &&
+		    (rc = sf_schema_number_in(ld, v, prior[k].key, prior[k].lo,
+		                              prior[k].hi, prior[k].field)) !=
+		        SF_OK)
+			return rc;
 	return SF_OK;
 }
 

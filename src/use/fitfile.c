@@ -1,16 +1,15 @@
 /*
- * fitfile.c - reading FIT.json back into a compiled formula.
+ * fitfile.c - reading FIT.json back into a compiled formula, section by
+ * section.
  *
- * jansson parses the text and says where a syntax error is, but keeps no
- * position for the values it returns.  So that an ill-typed or missing key
- * is still reported at FILE:LINE:COL, the loader names every value by its
- * path ("model.terms.comm.expr", "covariance[2][1]") and
- * sf_jsonpath_locate() (jsonpath.h) walks the
- * text, already known to be valid JSON, along that path to the value.  The
- * formula is compiled by formula.h's builder, as a model's is; place()
- * tells it where each name and formula is in the file.
+ * jansson parses the text and says where a syntax error is; an ill-typed
+ * or missing value is reported at FILE:LINE:COL by its path through
+ * jsondoc.h's typed access.  The formula is compiled by formula.h's
+ * builder, as a model's is; place() tells it where each name and formula
+ * is in the file.
  */
 #include "use/fitfile.h"
+#include "use/jsondoc.h"
 #include "use/jsonpath.h"
 #include "base/file.h"
 #include "base/number.h"
@@ -24,15 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PATH_MAX_BYTES = 384 };
-
-/* What the loader needs everywhere: the text (for positions), the error
- * record and the fit being filled. */
+/* What the loader needs everywhere: the document (its text for
+ * positions, the error record, the fit's warnings) and the fit being
+ * filled. */
 typedef struct loader {
-	const char *name;
-	const char *text;
-	size_t length;
-	sf_error *err;
+	sf_jsondoc doc;
 	sf_fitfile *f;
 	/* term k's formula is the value of "model.terms.NAME" itself (1) or
 	 * of its "expr" member (0) */
@@ -46,190 +41,6 @@ typedef struct loader {
 	size_t measured_cap; /* rows f->measured has room for */
 } loader;
 
-/* Fill e with an error at byte offset off, quoting its line. */
-static int
-error_at_offset(const loader *ld, sf_error *e, size_t off, int code,
-                const char *message)
-{
-	int line, column;
-
-	if (e == NULL)
-		return code;
-	sf_error_position(ld->text, ld->length, off, &line, &column);
-	sf_error_at(e, code, ld->name, line, column, "%s", message);
-	sf_error_quote(e, ld->text, ld->length);
-	return code;
-}
-
-/* An error at the value named path (see sf_jsonpath_locate()). */
-static int fail(loader *ld, const char *path, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-fail(loader *ld, const char *path, int code, const char *fmt, ...)
-{
-	char message[SF_ERROR_MESSAGE_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
-	return error_at_offset(ld, ld->err,
-	                       sf_jsonpath_locate(ld->text, ld->length, path),
-	                       code, message);
-}
-
-/* A warning at the value named path, kept in the fit (sf_fitfile_warn());
- * one that cannot be kept (no memory) is dropped. */
-static void warn_at(loader *ld, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-warn_at(loader *ld, const char *path, const char *fmt, ...)
-{
-	char message[SF_ERROR_MESSAGE_MAX];
-	sf_fitfile *f = ld->f;
-	sf_error *more;
-	va_list ap;
-
-	if ((more = realloc(f->warnings, (f->nwarnings + 1) * sizeof *more)) ==
-	    NULL)
-		return;
-	f->warnings = more;
-	va_start(ap, fmt);
-	vsnprintf(message, sizeof message, fmt, ap);
-	va_end(ap);
-	sf_error_clear(&more[f->nwarnings]);
-	error_at_offset(ld, &more[f->nwarnings++],
-	                sf_jsonpath_locate(ld->text, ld->length, path), SF_OK,
-	                message);
-}
-
-static int
-out_of_memory(loader *ld)
-{
-	return sf_error_set(ld->err, SF_ENOMEM, "out of memory");
-}
-
-/* ---- typed access -------------------------------------------------------- */
-
-static const char *
-type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:
-		return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	default:
-		return "null";
-	}
-}
-
-/* Copy parent, then the pieces, into out (PATH_MAX_BYTES), cutting what
- * does not fit: a path is only used for messages and sf_jsonpath_locate(). */
-static void
-join(char *out, const char *parent, const char *sep, const char *piece)
-{
-	size_t used = 0;
-	const char *parts[3] = {parent, sep, piece};
-
-	for (size_t k = 0; k < 3; k++) {
-		size_t n = strlen(parts[k]);
-
-		if (n > PATH_MAX_BYTES - 1 - used)
-			n = PATH_MAX_BYTES - 1 - used;
-		memmove(out + used, parts[k], n);
-		used += n;
-	}
-	out[used] = '\0';
-}
-
-/* The path of member key of the value at parent. */
-static void
-member_path(char *out, const char *parent, const char *key)
-{
-	join(out, parent, parent[0] != '\0' ? "." : "", key);
-}
-
-static void
-element_path(char *out, const char *parent, size_t index)
-{
-	char number[32];
-
-	snprintf(number, sizeof number, "[%zu]", index);
-	join(out, parent, "", number);
-}
-
-/* 1 when v has the type wanted ("object", "array", "string", "number");
- * else fill the error at path and return 0. */
-static int
-check_type(loader *ld, const json_t *v, const char *path, const char *wanted)
-{
-	int ok = (strcmp(wanted, "object") == 0 && json_is_object(v)) ||
-	         (strcmp(wanted, "array") == 0 && json_is_array(v)) ||
-	         (strcmp(wanted, "string") == 0 && json_is_string(v)) ||
-	         (strcmp(wanted, "number") == 0 && json_is_number(v));
-	const char *article = strchr("aeiou", wanted[0]) != NULL ? "an" : "a";
-
-	if (!ok)
-		fail(ld, path, SF_ETYPE, "%s should be %s %s, not %s",
-		     path[0] != '\0' ? path : "the file's top level", article,
-		     wanted, type_name(v));
-	return ok;
-}
-
-/*
- * Member key of object obj (named parent) of type wanted.  required: a
- * missing member is an error; else NULL is returned with no error (and so
- * is a null member).  *rc is set to the status.
- */
-static json_t *
-member(loader *ld, const json_t *obj, const char *parent, const char *key,
-       const char *wanted, int required, int *rc)
-{
-	char path[PATH_MAX_BYTES];
-	json_t *v = json_object_get(obj, key);
-
-	*rc = SF_OK;
-	member_path(path, parent, key);
-	if (v == NULL || (json_is_null(v) && !required)) {
-		if (required)
-			*rc =
-			    fail(ld, parent, SF_ENAME, "%s has no key '%s'",
-			         parent[0] != '\0' ? parent : "the file", key);
-		return NULL;
-	}
-	if (!check_type(ld, v, path, wanted)) {
-		*rc = SF_ETYPE;
-		return NULL;
-	}
-	return v;
-}
-
-/* A number, or NaN for null (when null_ok); an error otherwise. */
-static int
-get_number(loader *ld, const json_t *v, const char *path, int null_ok,
-           double *out)
-{
-	if (json_is_null(v) && null_ok) {
-		*out = NAN;
-		return SF_OK;
-	}
-	if (!check_type(ld, v, path, "number"))
-		return SF_ETYPE;
-	*out = json_number_value(v);
-	return SF_OK;
-}
-
 /* ---- sections ------------------------------------------------------------ */
 
 static int
@@ -240,52 +51,57 @@ load_inputs(loader *ld, const json_t *model)
 	json_t *inputs, *v;
 	int rc;
 
-	inputs = member(ld, model, "model", "inputs", "object", 1, &rc);
+	inputs = sf_jsondoc_member(&ld->doc, model, "model", "inputs", "object",
+	                           1, &rc);
 	if (inputs == NULL)
 		return rc;
 	f->inputs = calloc(json_object_size(inputs) + 1, sizeof *f->inputs);
 	if (f->inputs == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	json_object_foreach(inputs, name, v)
 	{
 		sf_fitfile_input *in = &f->inputs[f->ninputs++];
-		char path[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX];
 		json_t *column = v, *levels;
 
 		in->lo = in->hi = NAN;
-		member_path(path, "model.inputs", name);
+		sf_jsondoc_member_path(path, "model.inputs", name);
 		if ((in->name = strdup(name)) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 		if (json_is_object(v)) {
-			column =
-			    member(ld, v, path, "column", "string", 1, &rc);
+			column = sf_jsondoc_member(&ld->doc, v, path, "column",
+			                           "string", 1, &rc);
 			if (column == NULL)
 				return rc;
-			levels = member(ld, v, path, "levels", "array", 1, &rc);
+			levels = sf_jsondoc_member(&ld->doc, v, path, "levels",
+			                           "array", 1, &rc);
 			if (levels == NULL)
 				return rc;
 			in->levels = calloc(json_array_size(levels) + 1,
 			                    sizeof *in->levels);
 			if (in->levels == NULL)
-				return out_of_memory(ld);
+				return sf_jsondoc_oom(&ld->doc);
 			for (size_t k = 0; k < json_array_size(levels); k++) {
-				char at[PATH_MAX_BYTES], lpath[PATH_MAX_BYTES];
+				char at[SF_JSONDOC_PATH_MAX],
+				    lpath[SF_JSONDOC_PATH_MAX];
 				json_t *s = json_array_get(levels, k);
 
-				member_path(lpath, path, "levels");
-				element_path(at, lpath, k);
-				if (!check_type(ld, s, at, "string"))
+				sf_jsondoc_member_path(lpath, path, "levels");
+				sf_jsondoc_element_path(at, lpath, k);
+				if (!sf_jsondoc_check_type(&ld->doc, s, at,
+				                           "string"))
 					return SF_ETYPE;
 				in->levels[k] = strdup(json_string_value(s));
 				if (in->levels[k] == NULL)
-					return out_of_memory(ld);
+					return sf_jsondoc_oom(&ld->doc);
 				in->nlevels++;
 			}
-		} else if (!check_type(ld, v, path, "string")) {
+		} else if (!sf_jsondoc_check_type(&ld->doc, v, path,
+		                                  "string")) {
 			return SF_ETYPE;
 		}
 		if ((in->column = strdup(json_string_value(column))) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 	}
 	return SF_OK;
 }
@@ -300,7 +116,8 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 	size_t n;
 	int rc;
 
-	params = member(ld, root, "", "parameters", "object", 1, &rc);
+	params = sf_jsondoc_member(&ld->doc, root, "", "parameters", "object",
+	                           1, &rc);
 	if (params == NULL)
 		return rc;
 	n = json_object_size(params);
@@ -310,55 +127,57 @@ load_parameters(loader *ld, const json_t *root, json_t *fixed)
 	ld->upper = calloc(n + 1, sizeof *ld->upper);
 	if (f->param_names == NULL || f->theta == NULL || ld->lower == NULL ||
 	    ld->upper == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	json_object_foreach(params, name, v)
 	{
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX], at[SF_JSONDOC_PATH_MAX];
 		json_t *value, *bound;
 		double x;
 		size_t j = f->nparams;
 
-		member_path(path, "parameters", name);
-		if (!check_type(ld, v, path, "object"))
+		sf_jsondoc_member_path(path, "parameters", name);
+		if (!sf_jsondoc_check_type(&ld->doc, v, path, "object"))
 			return SF_ETYPE;
-		value = member(ld, v, path, "value", "number", 1, &rc);
+		value = sf_jsondoc_member(&ld->doc, v, path, "value", "number",
+		                          1, &rc);
 		if (value == NULL)
 			return rc;
-		member_path(at, path, "value");
+		sf_jsondoc_member_path(at, path, "value");
 		if (!isfinite(x = json_number_value(value)))
-			return fail(ld, at, SF_EVALUE, "%s is not finite", at);
+			return sf_jsondoc_fail(&ld->doc, at, SF_EVALUE,
+			                       "%s is not finite", at);
 		if (json_is_true(json_object_get(v, "fixed"))) {
 			/* model.fixed, when present, already has it. */
 			if (json_object_get(fixed, name) == NULL &&
 			    json_object_set(fixed, name, value) != 0)
-				return out_of_memory(ld);
+				return sf_jsondoc_oom(&ld->doc);
 			continue;
 		}
 		if ((f->param_names[j] = strdup(name)) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 		/* Counted now: a bad bound below must not leak the name. */
 		f->nparams++;
 		f->theta[j] = x;
 		ld->lower[j] = ld->upper[j] = NAN;
-		if ((bound = member(ld, v, path, "min", "number", 0, &rc)) !=
-		    NULL)
+		if ((bound = sf_jsondoc_member(&ld->doc, v, path, "min",
+		                               "number", 0, &rc)) != NULL)
 			ld->lower[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
-		if ((bound = member(ld, v, path, "max", "number", 0, &rc)) !=
-		    NULL)
+		if ((bound = sf_jsondoc_member(&ld->doc, v, path, "max",
+		                               "number", 0, &rc)) != NULL)
 			ld->upper[j] = json_number_value(bound);
 		else if (rc != SF_OK)
 			return rc;
 		/* A fit keeps its constants within their bounds: one
 		 * outside was edited (a time of -62494.8 followed). */
 		if (ld->lower[j] > ld->upper[j])
-			return fail(ld, path, SF_EVALUE,
-			            "%s has min %g > max %g", path,
-			            ld->lower[j], ld->upper[j]);
+			return sf_jsondoc_fail(&ld->doc, path, SF_EVALUE,
+			                       "%s has min %g > max %g", path,
+			                       ld->lower[j], ld->upper[j]);
 		if (x < ld->lower[j] || x > ld->upper[j])
-			return fail(
-			    ld, at, SF_EVALUE,
+			return sf_jsondoc_fail(
+			    &ld->doc, at, SF_EVALUE,
 			    "%s is %g, outside its bounds [%g, %g]: the "
 			    "file was edited or damaged",
 			    at, x, ld->lower[j], ld->upper[j]);
@@ -374,29 +193,32 @@ load_terms(loader *ld, const json_t *model)
 	json_t *terms, *v;
 	int rc;
 
-	terms = member(ld, model, "model", "terms", "object", 1, &rc);
+	terms = sf_jsondoc_member(&ld->doc, model, "model", "terms", "object",
+	                          1, &rc);
 	if (terms == NULL)
 		return rc;
 	f->terms = calloc(json_object_size(terms) + 1, sizeof *f->terms);
 	ld->term_is_string = calloc(json_object_size(terms) + 1, 1);
 	if (f->terms == NULL || ld->term_is_string == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	json_object_foreach(terms, name, v)
 	{
 		sf_fitfile_term *t = &f->terms[f->nterms];
-		char path[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX];
 		json_t *expr = v, *kind;
 
-		member_path(path, "model.terms", name);
+		sf_jsondoc_member_path(path, "model.terms", name);
 		ld->term_is_string[f->nterms++] = json_is_string(v);
 		if ((t->name = strdup(name)) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 		t->kind = sf_term_kind_guess(name);
 		if (json_is_object(v)) {
-			if ((expr = member(ld, v, path, "expr", "string", 1,
-			                   &rc)) == NULL)
+			if ((expr = sf_jsondoc_member(&ld->doc, v, path, "expr",
+			                              "string", 1, &rc)) ==
+			    NULL)
 				return rc;
-			kind = member(ld, v, path, "kind", "string", 0, &rc);
+			kind = sf_jsondoc_member(&ld->doc, v, path, "kind",
+			                         "string", 0, &rc);
 			if (rc != SF_OK)
 				return rc;
 			for (int k = SF_TERM_OTHER;
@@ -405,13 +227,14 @@ load_terms(loader *ld, const json_t *model)
 				           sf_term_kind_name(k)) == 0)
 					t->kind = (sf_term_kind)k;
 		} else if (!json_is_string(v)) {
-			return fail(ld, path, SF_ETYPE,
-			            "%s should be a string or an object with "
-			            "expr, not %s",
-			            path, type_name(v));
+			return sf_jsondoc_fail(
+			    &ld->doc, path, SF_ETYPE,
+			    "%s should be a string or an object with "
+			    "expr, not %s",
+			    path, sf_jsondoc_type_name(v));
 		}
 		if ((t->expr = strdup(json_string_value(expr))) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 	}
 	return SF_OK;
 }
@@ -430,28 +253,29 @@ check_covariance(loader *ld, size_t i, size_t j)
 	const double *c = ld->f->cov;
 	double a = c[i * p + j], b = c[j * p + i];
 	double vi = c[i * p + i], vj = c[j * p + j], scale = sqrt(vi * vj);
-	char at[PATH_MAX_BYTES], other[PATH_MAX_BYTES];
+	char at[SF_JSONDOC_PATH_MAX], other[SF_JSONDOC_PATH_MAX];
 
-	element_path(at, "covariance", i);
-	element_path(at, at, j);
-	element_path(other, "covariance", j);
-	element_path(other, other, i);
+	sf_jsondoc_element_path(at, "covariance", i);
+	sf_jsondoc_element_path(at, at, j);
+	sf_jsondoc_element_path(other, "covariance", j);
+	sf_jsondoc_element_path(other, other, i);
 	if (isnan(a) != (isnan(vi) || isnan(vj)) || isnan(b) != isnan(a))
-		return fail(
-		    ld, isnan(a) == isnan(b) ? at : other, SF_EVALUE,
+		return sf_jsondoc_fail(
+		    &ld->doc, isnan(a) == isnan(b) ? at : other, SF_EVALUE,
 		    "%s and %s should be null exactly when the variance "
 		    "of %s or %s is: the file was edited or damaged",
 		    at, other, ld->f->param_names[i], ld->f->param_names[j]);
 	if (isnan(a))
 		return SF_OK;
 	if (fabs(a - b) > 1e-9 * fmax(fmax(fabs(a), fabs(b)), scale))
-		return fail(ld, at, SF_EVALUE,
-		            "%s is %g but %s is %g: a covariance is symmetric; "
-		            "the file was edited or damaged",
-		            at, a, other, b);
+		return sf_jsondoc_fail(
+		    &ld->doc, at, SF_EVALUE,
+		    "%s is %g but %s is %g: a covariance is symmetric; "
+		    "the file was edited or damaged",
+		    at, a, other, b);
 	if (fabs(a) > scale * (1 + 1e-6) + 1e-300)
-		return fail(
-		    ld, at, SF_EVALUE,
+		return sf_jsondoc_fail(
+		    &ld->doc, at, SF_EVALUE,
 		    "%s is %g: a correlation of %.4g between %s and %s, "
 		    "outside [-1, 1]; the file was edited or damaged",
 		    at, a, a / scale, ld->f->param_names[i],
@@ -468,40 +292,43 @@ load_covariance(loader *ld, const json_t *root)
 	json_t *rows;
 	int rc;
 
-	rows = member(ld, root, "", "covariance", "array", 0, &rc);
+	rows = sf_jsondoc_member(&ld->doc, root, "", "covariance", "array", 0,
+	                         &rc);
 	if (rows == NULL)
 		return rc;
 	if (json_array_size(rows) != p)
-		return fail(ld, "covariance", SF_EVALUE,
-		            "covariance has %zu rows, but the fit has %zu "
-		            "parameters",
-		            json_array_size(rows), p);
+		return sf_jsondoc_fail(
+		    &ld->doc, "covariance", SF_EVALUE,
+		    "covariance has %zu rows, but the fit has %zu "
+		    "parameters",
+		    json_array_size(rows), p);
 	if ((f->cov = calloc(p * p + 1, sizeof *f->cov)) == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	for (size_t i = 0; i < p; i++) {
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX], at[SF_JSONDOC_PATH_MAX];
 		json_t *row = json_array_get(rows, i);
 
-		element_path(path, "covariance", i);
-		if (!check_type(ld, row, path, "array"))
+		sf_jsondoc_element_path(path, "covariance", i);
+		if (!sf_jsondoc_check_type(&ld->doc, row, path, "array"))
 			return SF_ETYPE;
 		if (json_array_size(row) != p)
-			return fail(ld, path, SF_EVALUE,
-			            "%s has %zu values, not %zu", path,
-			            json_array_size(row), p);
+			return sf_jsondoc_fail(&ld->doc, path, SF_EVALUE,
+			                       "%s has %zu values, not %zu",
+			                       path, json_array_size(row), p);
 		for (size_t j = 0; j < p; j++) {
-			element_path(at, path, j);
-			if ((rc = get_number(ld, json_array_get(row, j), at, 1,
-			                     &f->cov[i * p + j])) != SF_OK)
+			sf_jsondoc_element_path(at, path, j);
+			if ((rc = sf_jsondoc_number(
+			         &ld->doc, json_array_get(row, j), at, 1,
+			         &f->cov[i * p + j])) != SF_OK)
 				return rc;
 		}
 		/* A negative variance would give a band of zero (or NaN)
 		 * width: the file was corrupted. */
 		if (f->cov[i * p + i] < 0) {
-			element_path(path, "covariance", i);
-			element_path(path, path, i);
-			return fail(
-			    ld, path, SF_EVALUE,
+			sf_jsondoc_element_path(path, "covariance", i);
+			sf_jsondoc_element_path(path, path, i);
+			return sf_jsondoc_fail(
+			    &ld->doc, path, SF_EVALUE,
 			    "%s is a variance and should be >= 0, not %g", path,
 			    f->cov[i * p + i]);
 		}
@@ -519,16 +346,19 @@ load_dof(loader *ld, const json_t *root)
 	json_t *metrics, *dof;
 	int rc;
 
-	metrics = member(ld, root, "", "metrics", "object", 0, &rc);
+	metrics =
+	    sf_jsondoc_member(&ld->doc, root, "", "metrics", "object", 0, &rc);
 	if (metrics == NULL)
 		return rc;
-	dof = member(ld, metrics, "metrics", "dof", "number", 0, &rc);
+	dof = sf_jsondoc_member(&ld->doc, metrics, "metrics", "dof", "number",
+	                        0, &rc);
 	if (dof == NULL)
 		return rc;
 	ld->f->dof = json_number_value(dof);
 	if (!(ld->f->dof >= 0))
-		return fail(ld, "metrics.dof", SF_EVALUE,
-		            "metrics.dof should be >= 0, not %g", ld->f->dof);
+		return sf_jsondoc_fail(&ld->doc, "metrics.dof", SF_EVALUE,
+		                       "metrics.dof should be >= 0, not %g",
+		                       ld->f->dof);
 	return SF_OK;
 }
 
@@ -538,23 +368,24 @@ static int
 interval_number(loader *ld, const json_t *pi, const char *parent,
                 const char *key, int null_ok, double lo, double *out)
 {
-	char path[PATH_MAX_BYTES];
+	char path[SF_JSONDOC_PATH_MAX];
 	json_t *v;
 	int rc;
 
-	member_path(path, parent, key);
+	sf_jsondoc_member_path(path, parent, key);
 	v = json_object_get(pi, key);
 	if (v == NULL)
-		return fail(ld, parent, SF_ENAME, "%s has no key '%s'", parent,
-		            key);
-	if ((rc = get_number(ld, v, path, null_ok, out)) != SF_OK)
+		return sf_jsondoc_fail(&ld->doc, parent, SF_ENAME,
+		                       "%s has no key '%s'", parent, key);
+	if ((rc = sf_jsondoc_number(&ld->doc, v, path, null_ok, out)) != SF_OK)
 		return rc;
 	if (isnan(*out) && null_ok)
 		return SF_OK;
 	if (!isfinite(*out) || *out < lo)
-		return fail(ld, path, SF_EVALUE,
-		            "%s should be a finite number >= %g, not %g", path,
-		            lo, *out);
+		return sf_jsondoc_fail(
+		    &ld->doc, path, SF_EVALUE,
+		    "%s should be a finite number >= %g, not %g", path, lo,
+		    *out);
 	return SF_OK;
 }
 
@@ -576,22 +407,24 @@ load_along(loader *ld, const json_t *e, size_t i)
 {
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *name = json_object_get(e, "input");
-	char path[PATH_MAX_BYTES];
+	char path[SF_JSONDOC_PATH_MAX];
 	sf_interval_along a;
 	size_t j;
 	int rc;
 
 	snprintf(path, sizeof path, "prediction_interval.model_error[%zu]", i);
 	if (!json_is_object(e) || !json_is_string(name))
-		return fail(ld, path, SF_EVALUE,
-		            "%s should be an object whose \"input\" names an "
-		            "input of the fit",
-		            path);
+		return sf_jsondoc_fail(
+		    &ld->doc, path, SF_EVALUE,
+		    "%s should be an object whose \"input\" names an "
+		    "input of the fit",
+		    path);
 	j = sf_fitfile_input_find(ld->f, json_string_value(name));
 	if (j == SF_FITFILE_NONE)
-		return fail(ld, path, SF_ENAME,
-		            "%s names '%s', which is not an input of the fit",
-		            path, json_string_value(name));
+		return sf_jsondoc_fail(
+		    &ld->doc, path, SF_ENAME,
+		    "%s names '%s', which is not an input of the fit", path,
+		    json_string_value(name));
 	if ((rc = interval_number(ld, e, path, "growth", 1, 0, &a.growth)) !=
 	        SF_OK ||
 	    (rc = interval_number(ld, e, path, "bias", 0, -INFINITY,
@@ -623,8 +456,9 @@ load_model_error(loader *ld, const json_t *pi)
 	if (list == NULL)
 		return SF_OK;
 	if (!json_is_array(list))
-		return fail(ld, "prediction_interval.model_error", SF_EVALUE,
-		            "prediction_interval.model_error should be a list");
+		return sf_jsondoc_fail(
+		    &ld->doc, "prediction_interval.model_error", SF_EVALUE,
+		    "prediction_interval.model_error should be a list");
 	json_array_foreach(list, i, e)
 	{
 		if ((rc = load_along(ld, e, i)) != SF_OK)
@@ -672,35 +506,39 @@ load_interval(loader *ld, const json_t *root)
 	const char *kind;
 	int rc;
 
-	pi = member(ld, root, "", "prediction_interval", "object", 0, &rc);
+	pi = sf_jsondoc_member(&ld->doc, root, "", "prediction_interval",
+	                       "object", 0, &rc);
 	if (pi == NULL)
 		return rc;
-	errors =
-	    member(ld, pi, "prediction_interval", "errors", "string", 1, &rc);
+	errors = sf_jsondoc_member(&ld->doc, pi, "prediction_interval",
+	                           "errors", "string", 1, &rc);
 	if (errors == NULL)
 		return rc;
 	kind = json_string_value(errors);
 	if (strcmp(kind, "multiplicative") != 0 &&
 	    strcmp(kind, "additive") != 0)
-		return fail(ld, "prediction_interval.errors", SF_EVALUE,
-		            "prediction_interval.errors should be "
-		            "\"multiplicative\" or \"additive\", not \"%s\"",
-		            kind);
+		return sf_jsondoc_fail(
+		    &ld->doc, "prediction_interval.errors", SF_EVALUE,
+		    "prediction_interval.errors should be "
+		    "\"multiplicative\" or \"additive\", not \"%s\"",
+		    kind);
 	/* This version's intervals are 95% ones: another level would be
 	 * printed as 95% (a tampered "level": 7 was). */
 	{
-		json_t *level = member(ld, pi, "prediction_interval", "level",
-		                       "number", 0, &rc);
+		json_t *level =
+		    sf_jsondoc_member(&ld->doc, pi, "prediction_interval",
+		                      "level", "number", 0, &rc);
 
 		if (rc != SF_OK)
 			return rc;
 		if (level != NULL &&
 		    fabs(json_number_value(level) - SF_INTERVAL_LEVEL) > 1e-9)
-			return fail(ld, "prediction_interval.level", SF_EVALUE,
-			            "prediction_interval.level is %g, but this "
-			            "version computes %g%% intervals only (%g)",
-			            json_number_value(level),
-			            100 * SF_INTERVAL_LEVEL, SF_INTERVAL_LEVEL);
+			return sf_jsondoc_fail(
+			    &ld->doc, "prediction_interval.level", SF_EVALUE,
+			    "prediction_interval.level is %g, but this "
+			    "version computes %g%% intervals only (%g)",
+			    json_number_value(level), 100 * SF_INTERVAL_LEVEL,
+			    SF_INTERVAL_LEVEL);
 	}
 	memset(im, 0, sizeof *im);
 	im->multiplicative = kind[0] == 'm';
@@ -717,8 +555,9 @@ load_interval(loader *ld, const json_t *root)
 	        SF_OK)
 		return rc;
 	if (!(im->t > 0))
-		return fail(ld, "prediction_interval.t", SF_EVALUE,
-		            "prediction_interval.t should be > 0");
+		return sf_jsondoc_fail(&ld->doc, "prediction_interval.t",
+		                       SF_EVALUE,
+		                       "prediction_interval.t should be > 0");
 	ld->f->has_interval = 1;
 	return SF_OK;
 }
@@ -754,7 +593,7 @@ load_provenance(loader *ld, const json_t *root)
 	f->data_where = optional_text(data, "where");
 	f->loss = optional_text(fit, "loss");
 	if (f->data_sha256 == NULL || f->data_where == NULL || f->loss == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	return SF_OK;
 }
 
@@ -765,32 +604,35 @@ load_ranges(loader *ld, const json_t *root)
 	json_t *ranges;
 	int rc;
 
-	ranges = member(ld, root, "", "input_ranges", "object", 0, &rc);
+	ranges = sf_jsondoc_member(&ld->doc, root, "", "input_ranges", "object",
+	                           0, &rc);
 	if (ranges == NULL)
 		return rc;
 	for (size_t i = 0; i < f->ninputs; i++) {
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX], at[SF_JSONDOC_PATH_MAX];
 		json_t *pair = json_object_get(ranges, f->inputs[i].name);
 
-		member_path(path, "input_ranges", f->inputs[i].name);
+		sf_jsondoc_member_path(path, "input_ranges", f->inputs[i].name);
 		if (pair == NULL || f->inputs[i].levels != NULL)
 			continue;
-		if (!check_type(ld, pair, path, "array"))
+		if (!sf_jsondoc_check_type(&ld->doc, pair, path, "array"))
 			return SF_ETYPE;
 		if (json_array_size(pair) != 2)
-			return fail(ld, path, SF_EVALUE,
-			            "%s should be [lowest, highest]", path);
-		element_path(at, path, 0);
-		if ((rc = get_number(ld, json_array_get(pair, 0), at, 1,
-		                     &f->inputs[i].lo)) != SF_OK)
+			return sf_jsondoc_fail(&ld->doc, path, SF_EVALUE,
+			                       "%s should be [lowest, highest]",
+			                       path);
+		sf_jsondoc_element_path(at, path, 0);
+		if ((rc = sf_jsondoc_number(&ld->doc, json_array_get(pair, 0),
+		                            at, 1, &f->inputs[i].lo)) != SF_OK)
 			return rc;
-		element_path(at, path, 1);
-		if ((rc = get_number(ld, json_array_get(pair, 1), at, 1,
-		                     &f->inputs[i].hi)) != SF_OK)
+		sf_jsondoc_element_path(at, path, 1);
+		if ((rc = sf_jsondoc_number(&ld->doc, json_array_get(pair, 1),
+		                            at, 1, &f->inputs[i].hi)) != SF_OK)
 			return rc;
 		if (f->inputs[i].lo > f->inputs[i].hi)
-			return fail(ld, path, SF_EVALUE, "%s is empty: %g > %g",
-			            path, f->inputs[i].lo, f->inputs[i].hi);
+			return sf_jsondoc_fail(
+			    &ld->doc, path, SF_EVALUE, "%s is empty: %g > %g",
+			    path, f->inputs[i].lo, f->inputs[i].hi);
 	}
 	return SF_OK;
 }
@@ -806,18 +648,18 @@ syntax_error(const loader *ld, size_t base, const json_error_t *jerr)
 	 * is the byte offset after the last byte it read, the end of the
 	 * offending token: point at that byte. */
 	if (jerr->position >= 0 &&
-	    base + (size_t)jerr->position <= ld->length) {
+	    base + (size_t)jerr->position <= ld->doc.length) {
 		size_t at = base + (size_t)jerr->position;
 		int l, c;
 
-		sf_error_position(ld->text, ld->length, at > 0 ? at - 1 : 0, &l,
-		                  &c);
+		sf_error_position(ld->doc.text, ld->doc.length,
+		                  at > 0 ? at - 1 : 0, &l, &c);
 		if (base > 0 || l == jerr->line)
 			line = l, column = c;
 	}
-	sf_error_at(ld->err, SF_ESYNTAX, ld->name, line > 0 ? line : 0,
+	sf_error_at(ld->doc.err, SF_ESYNTAX, ld->doc.name, line > 0 ? line : 0,
 	            column > 0 ? column : 0, "not valid JSON: %s", jerr->text);
-	sf_error_quote(ld->err, ld->text, ld->length);
+	sf_error_quote(ld->doc.err, ld->doc.text, ld->doc.length);
 	return SF_ESYNTAX;
 }
 
@@ -828,7 +670,8 @@ syntax_at(const loader *ld, size_t off, const char *what)
 	char message[SF_ERROR_MESSAGE_MAX];
 
 	snprintf(message, sizeof message, "not valid JSON: %s", what);
-	return error_at_offset(ld, ld->err, off, SF_ESYNTAX, message);
+	return sf_jsondoc_error_at(&ld->doc, ld->doc.err, off, SF_ESYNTAX,
+	                           message);
 }
 
 /* Residual row r (row, from the tree or parsed alone) into the measured
@@ -838,7 +681,7 @@ add_measured(loader *ld, const json_t *row, size_t r)
 {
 	sf_fitfile *f = ld->f;
 	const size_t ni = f->ninputs;
-	char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+	char path[SF_JSONDOC_PATH_MAX], at[SF_JSONDOC_PATH_MAX];
 	json_t *inputs, *v;
 	double *x, y;
 	int complete = 1, rc;
@@ -850,35 +693,37 @@ add_measured(loader *ld, const json_t *row, size_t r)
 		double *ys;
 
 		if (xs == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 		f->measured_inputs = xs;
 		if ((ys = realloc(f->measured, cap * sizeof *ys)) == NULL)
-			return out_of_memory(ld);
+			return sf_jsondoc_oom(&ld->doc);
 		f->measured = ys;
 		ld->measured_cap = cap;
 	}
 	x = &f->measured_inputs[f->nmeasured * ni];
-	element_path(path, "residuals", r);
-	if (!check_type(ld, row, path, "object"))
+	sf_jsondoc_element_path(path, "residuals", r);
+	if (!sf_jsondoc_check_type(&ld->doc, row, path, "object"))
 		return SF_ETYPE;
-	member_path(at, path, "inputs");
-	if ((inputs = member(ld, row, path, "inputs", "object", 1, &rc)) ==
-	    NULL)
+	sf_jsondoc_member_path(at, path, "inputs");
+	if ((inputs = sf_jsondoc_member(&ld->doc, row, path, "inputs", "object",
+	                                1, &rc)) == NULL)
 		return rc;
 	for (size_t i = 0; i < ni; i++) {
-		char ip[PATH_MAX_BYTES];
+		char ip[SF_JSONDOC_PATH_MAX];
 
-		member_path(ip, at, f->inputs[i].name);
+		sf_jsondoc_member_path(ip, at, f->inputs[i].name);
 		v = json_object_get(inputs, f->inputs[i].name);
 		if (v == NULL) {
 			complete = 0;
 			continue;
 		}
-		if ((rc = get_number(ld, v, ip, 1, &x[i])) != SF_OK)
+		if ((rc = sf_jsondoc_number(&ld->doc, v, ip, 1, &x[i])) !=
+		    SF_OK)
 			return rc;
 		complete &= isfinite(x[i]) != 0;
 	}
-	if ((v = member(ld, row, path, "observed", "number", 0, &rc)) == NULL)
+	if ((v = sf_jsondoc_member(&ld->doc, row, path, "observed", "number", 0,
+	                           &rc)) == NULL)
 		return rc;
 	y = json_number_value(v);
 	if (complete && isfinite(y))
@@ -900,12 +745,12 @@ stream_residuals(loader *ld)
 		json_error_t jerr;
 		json_t *row;
 
-		if (!sf_jsonpath_element(ld->text, ld->res_close, &at, &start,
-		                         &end, &problem))
+		if (!sf_jsonpath_element(ld->doc.text, ld->res_close, &at,
+		                         &start, &end, &problem))
 			return problem == NULL ? SF_OK
 			                       : syntax_at(ld, at, problem);
 		row =
-		    json_loadb(ld->text + start, end - start,
+		    json_loadb(ld->doc.text + start, end - start,
 		               JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 		if (row == NULL)
 			return syntax_error(ld, start, &jerr);
@@ -927,7 +772,8 @@ load_residuals(loader *ld, const json_t *root)
 		return ld->flags & SF_FITFILE_NO_MEASURED
 		           ? SF_OK
 		           : stream_residuals(ld);
-	rows = member(ld, root, "", "residuals", "array", 0, &rc);
+	rows =
+	    sf_jsondoc_member(&ld->doc, root, "", "residuals", "array", 0, &rc);
 	for (size_t r = 0; rows != NULL && r < json_array_size(rows); r++)
 		if ((rc = add_measured(ld, json_array_get(rows, r), r)) !=
 		    SF_OK)
@@ -955,30 +801,32 @@ check_replicates(loader *ld, const json_t *boot, size_t n, size_t kept)
 	size_t j = 0;
 
 	if (json_is_number(count) && json_number_value(count) != (double)n)
-		return fail(ld, "bootstrap.replicates", SF_EVALUE,
-		            "bootstrap.replicates is %g, but bootstrap.samples "
-		            "holds %zu",
-		            json_number_value(count), n);
+		return sf_jsondoc_fail(
+		    &ld->doc, "bootstrap.replicates", SF_EVALUE,
+		    "bootstrap.replicates is %g, but bootstrap.samples "
+		    "holds %zu",
+		    json_number_value(count), n);
 	json_object_foreach((json_t *)names, name, v)
 	{
 		if (j >= p || strcmp(name, f->param_names[j]) != 0)
-			return fail(ld, "bootstrap.parameters", SF_EVALUE,
-			            "bootstrap.parameters names %s where the "
-			            "fit's constant %zu is %s: the replicates "
-			            "are another fit's",
-			            name, j + 1,
-			            j < p ? f->param_names[j] : "-");
+			return sf_jsondoc_fail(
+			    &ld->doc, "bootstrap.parameters", SF_EVALUE,
+			    "bootstrap.parameters names %s where the "
+			    "fit's constant %zu is %s: the replicates "
+			    "are another fit's",
+			    name, j + 1, j < p ? f->param_names[j] : "-");
 		j++;
 	}
 	if (json_is_object(names) && j != p)
-		return fail(ld, "bootstrap.parameters", SF_EVALUE,
-		            "bootstrap.parameters names %zu constants, the fit "
-		            "has %zu",
-		            j, p);
+		return sf_jsondoc_fail(
+		    &ld->doc, "bootstrap.parameters", SF_EVALUE,
+		    "bootstrap.parameters names %zu constants, the fit "
+		    "has %zu",
+		    j, p);
 	for (j = 0; j < p && kept >= 2; j++) {
 		double lo = INFINITY, hi = -INFINITY, x = f->theta[j];
 		double se = f->cov != NULL ? sqrt(f->cov[j * p + j]) : NAN;
-		char at[PATH_MAX_BYTES];
+		char at[SF_JSONDOC_PATH_MAX];
 
 		for (size_t r = 0; r < kept; r++) {
 			lo = fmin(lo, f->samples[r * p + j]);
@@ -988,18 +836,18 @@ check_replicates(loader *ld, const json_t *boot, size_t n, size_t kept)
 		if (x == ld->lower[j] || x == ld->upper[j] ||
 		    lo == ld->lower[j] || hi == ld->upper[j])
 			continue;
-		member_path(at, "parameters", f->param_names[j]);
+		sf_jsondoc_member_path(at, "parameters", f->param_names[j]);
 		if (lo == hi && lo != x && se > 1e-9 * fabs(x))
-			return fail(
-			    ld, "bootstrap.samples", SF_EVALUE,
+			return sf_jsondoc_fail(
+			    &ld->doc, "bootstrap.samples", SF_EVALUE,
 			    "the %zu bootstrap replicates of %s are all "
 			    "%g, but the fit's value is %g with a standard "
 			    "error of %g: they are not this fit's "
 			    "replicates",
 			    kept, f->param_names[j], lo, x, se);
 		if (kept >= SF_FITFILE_MIN_SAMPLES && (x < lo || x > hi))
-			warn_at(
-			    ld, at,
+			sf_jsondoc_warn(
+			    &ld->doc, at,
 			    "%s is %g, outside the range [%g, %g] of its %zu "
 			    "bootstrap replicates: they may be another fit's",
 			    f->param_names[j], x, lo, hi, kept);
@@ -1015,28 +863,31 @@ load_bootstrap(loader *ld, const json_t *root)
 	json_t *boot, *samples;
 	int rc;
 
-	boot = member(ld, root, "", "bootstrap", "object", 0, &rc);
+	boot = sf_jsondoc_member(&ld->doc, root, "", "bootstrap", "object", 0,
+	                         &rc);
 	if (boot == NULL)
 		return rc;
-	samples = member(ld, boot, "bootstrap", "samples", "array", 1, &rc);
+	samples = sf_jsondoc_member(&ld->doc, boot, "bootstrap", "samples",
+	                            "array", 1, &rc);
 	if (samples == NULL)
 		return rc;
 	n = json_array_size(samples);
 	if ((f->samples = calloc(n * p + 1, sizeof *f->samples)) == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	for (size_t s = 0; s < n; s++) {
-		char path[PATH_MAX_BYTES], at[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX], at[SF_JSONDOC_PATH_MAX];
 		json_t *theta = json_array_get(samples, s);
 		size_t nulls = 0;
 
-		element_path(path, "bootstrap.samples", s);
-		if (!check_type(ld, theta, path, "array"))
+		sf_jsondoc_element_path(path, "bootstrap.samples", s);
+		if (!sf_jsondoc_check_type(&ld->doc, theta, path, "array"))
 			return SF_ETYPE;
 		if (json_array_size(theta) != p)
-			return fail(ld, path, SF_EVALUE,
-			            "%s has %zu values, but the fit has %zu "
-			            "parameters",
-			            path, json_array_size(theta), p);
+			return sf_jsondoc_fail(
+			    &ld->doc, path, SF_EVALUE,
+			    "%s has %zu values, but the fit has %zu "
+			    "parameters",
+			    path, json_array_size(theta), p);
 		/* fit --bootstrap writes a failed replicate as all nulls:
 		 * skip it. */
 		for (size_t j = 0; j < p; j++)
@@ -1046,17 +897,18 @@ load_bootstrap(loader *ld, const json_t *root)
 		for (size_t j = 0; j < p; j++) {
 			double *x = &f->samples[kept * p + j];
 
-			element_path(at, path, j);
-			if ((rc = get_number(ld, json_array_get(theta, j), at,
-			                     0, x)) != SF_OK)
+			sf_jsondoc_element_path(at, path, j);
+			if ((rc = sf_jsondoc_number(&ld->doc,
+			                            json_array_get(theta, j),
+			                            at, 0, x)) != SF_OK)
 				return rc;
 			if (!isfinite(*x))
-				return fail(ld, at, SF_EVALUE,
-				            "%s is not finite", at);
+				return sf_jsondoc_fail(&ld->doc, at, SF_EVALUE,
+				                       "%s is not finite", at);
 			/* replicates are fits within the same bounds */
 			if (*x < ld->lower[j] || *x > ld->upper[j])
-				return fail(
-				    ld, at, SF_EVALUE,
+				return sf_jsondoc_fail(
+				    &ld->doc, at, SF_EVALUE,
 				    "%s is %g, outside the bounds [%g, "
 				    "%g] of %s: not a replicate of this "
 				    "fit",
@@ -1084,8 +936,11 @@ string_offset(const loader *ld, size_t quote, int column)
 {
 	size_t i = quote + 1;
 
-	for (int c = 1; c < column && i < ld->length && ld->text[i] != '"'; c++)
-		i += ld->text[i] != '\\' ? 1 : ld->text[i + 1] == 'u' ? 6 : 2;
+	for (int c = 1;
+	     c < column && i < ld->doc.length && ld->doc.text[i] != '"'; c++)
+		i += ld->doc.text[i] != '\\'      ? 1
+		     : ld->doc.text[i + 1] == 'u' ? 6
+		                                  : 2;
 	return i;
 }
 
@@ -1097,11 +952,11 @@ text_path(const loader *ld, size_t index, char *path)
 	const sf_fitfile_term *t;
 
 	if (index == 0) {
-		snprintf(path, PATH_MAX_BYTES, "model.time");
+		snprintf(path, SF_JSONDOC_PATH_MAX, "model.time");
 		return;
 	}
 	t = &ld->f->terms[index - 1];
-	snprintf(path, PATH_MAX_BYTES, "model.terms.%s%s", t->name,
+	snprintf(path, SF_JSONDOC_PATH_MAX, "model.terms.%s%s", t->name,
 	         ld->term_is_string[index - 1] ? "" : ".expr");
 }
 
@@ -1116,7 +971,7 @@ place_at(const loader *ld, sf_error *e, const char *path, int column,
          const char *fmt, ...)
 {
 	char message[SF_ERROR_MESSAGE_MAX];
-	size_t off = sf_jsonpath_locate(ld->text, ld->length, path);
+	size_t off = sf_jsonpath_locate(ld->doc.text, ld->doc.length, path);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -1124,7 +979,7 @@ place_at(const loader *ld, sf_error *e, const char *path, int column,
 	va_end(ap);
 	if (column > 0)
 		off = string_offset(ld, off, column);
-	error_at_offset(ld, e, off, e->code, message);
+	sf_jsondoc_error_at(&ld->doc, e, off, e->code, message);
 }
 
 /* Place error e, which the engine raised about a part of the formula
@@ -1135,20 +990,22 @@ place(void *ctx, sf_formula_part part, size_t index, sf_error *e)
 {
 	const loader *ld = ctx;
 	const sf_fitfile *f = ld->f;
-	char path[PATH_MAX_BYTES];
+	char path[SF_JSONDOC_PATH_MAX];
 
 	if (part == SF_FORMULA_INPUT) {
-		member_path(path, "model.inputs", f->inputs[index].name);
+		sf_jsondoc_member_path(path, "model.inputs",
+		                       f->inputs[index].name);
 		place_at(ld, e, path, 0, "input '%s': %s",
 		         f->inputs[index].name, e->message);
 	} else if (part == SF_FORMULA_PARAM && index < f->nparams) {
-		member_path(path, "parameters", f->param_names[index]);
+		sf_jsondoc_member_path(path, "parameters",
+		                       f->param_names[index]);
 		place_at(ld, e, path, 0, "parameter '%s': %s",
 		         f->param_names[index], e->message);
 	} else if (part == SF_FORMULA_PARAM) {
 		const char *name = ld->fixed_names[index - f->nparams];
 
-		member_path(path, "model.fixed", name);
+		sf_jsondoc_member_path(path, "model.fixed", name);
 		place_at(ld, e, path, 0, "fixed constant '%s': %s", name,
 		         e->message);
 	} else {
@@ -1184,7 +1041,7 @@ compile_formula(loader *ld, const json_t *fixed)
 	ld->fixed_names = calloc(nfixed + 1, sizeof *ld->fixed_names);
 	if (inputs == NULL || params == NULL || terms == NULL ||
 	    ld->fixed_names == NULL) {
-		rc = out_of_memory(ld);
+		rc = sf_jsondoc_oom(&ld->doc);
 		goto done;
 	}
 	for (size_t i = 0; i < f->ninputs; i++) {
@@ -1199,11 +1056,11 @@ compile_formula(loader *ld, const json_t *fixed)
 	}
 	json_object_foreach((json_t *)fixed, name, v)
 	{
-		char path[PATH_MAX_BYTES];
+		char path[SF_JSONDOC_PATH_MAX];
 
-		member_path(path, "model.fixed", name);
-		if ((rc = get_number(ld, v, path, 0, &params[n].value)) !=
-		    SF_OK)
+		sf_jsondoc_member_path(path, "model.fixed", name);
+		if ((rc = sf_jsondoc_number(&ld->doc, v, path, 0,
+		                            &params[n].value)) != SF_OK)
 			goto done;
 		params[n].name = ld->fixed_names[n - f->nparams] = name;
 		params[n++].fixed = 1;
@@ -1213,7 +1070,7 @@ compile_formula(loader *ld, const json_t *fixed)
 		terms[k].text = f->terms[k].expr;
 	}
 	src.nparams = n;
-	rc = sf_formula_build(&src, &f->formula, NULL, NULL, ld->err);
+	rc = sf_formula_build(&src, &f->formula, NULL, NULL, ld->doc.err);
 done:
 	free(inputs);
 	free(params);
@@ -1260,21 +1117,22 @@ load_all(loader *ld, json_t *root)
 	json_t *model, *time, *text, *fixed;
 	int rc;
 
-	if (!check_type(ld, root, "", "object"))
+	if (!sf_jsondoc_check_type(&ld->doc, root, "", "object"))
 		return SF_ETYPE;
 	if (json_is_array(json_object_get(root, "groups"))) {
 		json_t *g0 = json_array_get(json_object_get(root, "groups"), 0);
 		const char *label =
 		    json_string_value(json_object_get(g0, "label"));
 		return sf_error_at(
-		    ld->err, SF_EUSAGE, ld->name, 0, 0,
+		    ld->doc.err, SF_EUSAGE, ld->doc.name, 0, 0,
 		    "holds the fits of %zu groups (a --by fit): choose one "
 		    "with --group KEY%s%s",
 		    json_array_size(json_object_get(root, "groups")),
 		    label != NULL ? ", e.g. --group " : "",
 		    label != NULL ? label : "");
 	}
-	text = member(ld, root, "", "scalefit_version", "string", 0, &rc);
+	text = sf_jsondoc_member(&ld->doc, root, "", "scalefit_version",
+	                         "string", 0, &rc);
 	if (rc != SF_OK)
 		return rc;
 	/* A later major version may mean what this one reads differently:
@@ -1286,37 +1144,42 @@ load_all(loader *ld, json_t *root)
 		f->version_newer =
 		    strtol(v, NULL, 10) > strtol(PACKAGE_VERSION, NULL, 10);
 	}
-	if ((model = member(ld, root, "", "model", "object", 1, &rc)) == NULL)
+	if ((model = sf_jsondoc_member(&ld->doc, root, "", "model", "object", 1,
+	                               &rc)) == NULL)
 		return rc;
-	if ((time = member(ld, model, "model", "time", "string", 1, &rc)) ==
-	    NULL)
+	if ((time = sf_jsondoc_member(&ld->doc, model, "model", "time",
+	                              "string", 1, &rc)) == NULL)
 		return rc;
 	if ((f->time = strdup(json_string_value(time))) == NULL)
-		return out_of_memory(ld);
-	text = member(ld, model, "model", "name", "string", 0, &rc);
+		return sf_jsondoc_oom(&ld->doc);
+	text = sf_jsondoc_member(&ld->doc, model, "model", "name", "string", 0,
+	                         &rc);
 	if (rc != SF_OK)
 		return rc;
 	f->name = strdup(text != NULL ? json_string_value(text) : "");
-	text = member(ld, model, "model", "output", "string", 0, &rc);
+	text = sf_jsondoc_member(&ld->doc, model, "model", "output", "string",
+	                         0, &rc);
 	if (rc != SF_OK)
 		return rc;
 	f->output = strdup(text != NULL ? json_string_value(text) : "time");
 	if (f->name == NULL || f->output == NULL)
-		return out_of_memory(ld);
-	text = member(ld, model, "model", "unit", "string", 0, &rc);
+		return sf_jsondoc_oom(&ld->doc);
+	text = sf_jsondoc_member(&ld->doc, model, "model", "unit", "string", 0,
+	                         &rc);
 	if (rc != SF_OK)
 		return rc;
 	/* A unit this version does not know is no unit (seconds). */
 	for (size_t k = 0; text != NULL && k < SF_MODEL_UNITS; k++)
 		if (strcmp(json_string_value(text), sf_model_units[k]) == 0)
 			f->unit = sf_model_units[k];
-	fixed = member(ld, model, "model", "fixed", "object", 0, &rc);
+	fixed = sf_jsondoc_member(&ld->doc, model, "model", "fixed", "object",
+	                          0, &rc);
 	if (rc != SF_OK)
 		return rc;
 	/* A copy: fixed parameters listed only under parameters join it. */
 	fixed = fixed != NULL ? json_copy(fixed) : json_object();
 	if (fixed == NULL)
-		return out_of_memory(ld);
+		return sf_jsondoc_oom(&ld->doc);
 	if ((rc = load_inputs(ld, model)) != SF_OK ||
 	    (rc = load_parameters(ld, root, fixed)) != SF_OK ||
 	    (rc = load_terms(ld, model)) != SF_OK ||
@@ -1340,10 +1203,10 @@ static int
 parse(const char *text, size_t length, const char *name, unsigned flags,
       sf_fitfile **out, sf_error *err)
 {
-	loader ld = {.name = name != NULL ? name : "",
-	             .text = text,
-	             .length = length,
-	             .err = err,
+	loader ld = {.doc = {.name = name != NULL ? name : "",
+	                     .text = text,
+	                     .length = length,
+	                     .err = err},
 	             .flags = flags};
 	json_error_t jerr;
 	json_t *root;
@@ -1358,8 +1221,12 @@ parse(const char *text, size_t length, const char *name, unsigned flags,
 	if (root == NULL)
 		return syntax_error(&ld, 0, &jerr);
 	ld.f = calloc(1, sizeof *ld.f);
-	if (ld.f == NULL || (ld.f->path = strdup(ld.name)) == NULL) {
-		rc = out_of_memory(&ld);
+	if (ld.f != NULL) { /* its warnings are the fit's */
+		ld.doc.warnings = &ld.f->warnings;
+		ld.doc.nwarnings = &ld.f->nwarnings;
+	}
+	if (ld.f == NULL || (ld.f->path = strdup(ld.doc.name)) == NULL) {
+		rc = sf_jsondoc_oom(&ld.doc);
 	} else {
 		rc = load_all(&ld, root);
 	}
