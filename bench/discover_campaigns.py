@@ -106,12 +106,23 @@ def row(name, shipped, vs, w, vd, seconds):
           f"| {seconds:.2f} | `{w['formula']}` |")
 
 
-def summary(name, shipped, found):
+def summary(name, shipped, validations):
+    """The campaign's mean test MAPE, shipped against discovered, and the
+    discovered files' own 95% intervals (validate's): the mean over the
+    groups with intervals of their coverage and half-width."""
+    found = [v["mape"] for v in validations]
     n = len(found)
     better = sum(1 for s, d in zip(shipped, found) if d <= s)
+    scored = [v for v in validations if v.get("interval_rows", 0) > 0]
+    intervals = (
+        f"; the discovered files' 95% intervals over {len(scored)} groups: "
+        f"coverage {sum(v['coverage95'] for v in scored) / len(scored):.1f}%"
+        f", half-width "
+        f"{sum(v['mean_halfwidth_pct'] for v in scored) / len(scored):.1f}%"
+        if scored else "")
     print(f"\n{name}: mean test MAPE over {n} groups: shipped "
           f"{sum(shipped) / n:.2f}%, discovered {sum(found) / n:.2f}% "
-          f"(discovered at least as good in {better} of {n})")
+          f"(discovered at least as good in {better} of {n}){intervals}")
 
 
 def agpubench(directory):
@@ -138,7 +149,7 @@ def agpubench(directory):
         w, vd, seconds = discovered(directory, tag + "-d", ag.DATA, where,
                                     "train_time_s", inputs, "p <= 4")
         shipped.append(vs["mape"])
-        found.append(vd["mape"])
+        found.append(vd)
         row(f"{network} / {framework}", formula, vs, w, vd, seconds)
     summary("a-GPUBench", shipped, found)
 
@@ -159,7 +170,7 @@ def pollux(directory):
                                     pt.POLLUX, where, "step_time_s",
                                     inputs, "p <= 16")
         shipped.append(vs["mape"])
-        found.append(vd["mape"])
+        found.append(vd)
         row(job, formula, vs, w, vd, seconds)
     summary("Pollux", shipped, found)
 
@@ -194,7 +205,7 @@ def tfcnn(directory):
                                     "step_time_s", inputs,
                                     f"p <= {limit}")
         shipped.append(vs["mape"])
-        found.append(vd["mape"])
+        found.append(vd)
         row(f"{platform} / {model} / {update} / {data}", formula, vs, w,
             vd, seconds)
     summary("tf_cnn_benchmarks", shipped, found)
@@ -251,7 +262,7 @@ def ernest(directory):
     vd = run(["validate", out, "--train", "p <= 16"])["validation"]
     w = d["board"][d["winner"] - 1]
     row("Spark LR / RCV1", formula, vs, w, vd, seconds)
-    summary("Ernest", [vs["mape"]], [vd["mape"]])
+    summary("Ernest", [vs["mape"]], [vd])
 
 
 def speed():

@@ -323,6 +323,27 @@ sed 's/"disagreement": 1,/"disagreement": -1,/' "$work/ddp-apart.json" >"$work/d
 expect 2 "prediction_interval.prior.disagreement should be a finite number >= 0, not -1" \
 	"a negative disagreement in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=64,b=16,n=256000
+# Above the range a new run's noise is the top level's, read back from
+# the fit file (model_error[].noise_above): a large one there widens the
+# interval above the range, where predict names the noise, and leaves the
+# interval inside it alone; a negative one is refused at its place.
+awk '/"input": "p"/ { p = 1 } p && /"noise_above":/ { sub(/"noise_above": [^,]*/, "\"noise_above\": 0.9"); p = 0 } { print }' \
+	"$work/ddp-now.json" >"$work/ddp-loud.json"
+expect 0 "point 1: noise" "predict names the top level's noise above the range" \
+	-- predict "$work/ddp-loud.json" --at p=8,b=16,n=256000
+"$SCALEFIT" predict "$work/ddp-now.json" --at p=3,b=16,n=256000 -q >"$work/inside-now" 2>&1
+"$SCALEFIT" predict "$work/ddp-loud.json" --at p=3,b=16,n=256000 -q 2>&1 |
+	grep -v 'above the range' >"$work/inside-loud"
+if grep -v 'above the range' "$work/inside-now" | cmp -s - "$work/inside-loud" &&
+	grep -q '0.9' "$work/ddp-loud.json"; then
+	pass "the top level's noise leaves the interval inside the range alone"
+else
+	fail "the top level's noise leaves the interval inside the range alone"
+fi
+sed 's/"noise_above": [^,]*,/"noise_above": -1,/' "$work/ddp-now.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\].noise_above should be a finite number >= 0, not -1" \
+	"a negative noise above the range in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------
 expect 0 '^     1        32 ' "next ranks the run nearest the target first" \

@@ -84,7 +84,7 @@ set_error(sf_interval_model *im, double bias, double growth, double dof)
 static sf_interval_beyond
 out_by(const sf_interval_model *im, double D)
 {
-	sf_interval_beyond b = {0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
 
 	sf_interval_beyond_add(im, 0, D, &b);
 	return b;
@@ -530,6 +530,9 @@ test_regime(void)
 	 * speeding up: the pace check holds the measured pace too */
 	CU_ASSERT(im.pace_checked && im.pace_input == 0 && im.pace_widened);
 	CU_ASSERT(im.pace_measured > 1 && im.pace_beyond < 1);
+	/* the formula misses the top level (p = 8): its residuals there make
+	 * a new run's noise above the range larger than the pooled one */
+	CU_ASSERT(im.along[0].noise > im.sigma);
 	/* the ensemble weight is the chain's evidence, not widened */
 	CU_ASSERT(im.weight > 1 / (im.along[0].bias * im.along[0].bias +
 	                           im.along[0].growth * im.along[0].growth));
@@ -585,7 +588,8 @@ test_per_input(void)
 	/* a doubling beyond along b: its interval leans up more than a
 	 * doubling beyond along p */
 	{
-		sf_interval_beyond bp = {0, 0, 0, 0}, bb = {0, 0, 0, 0};
+		sf_interval_beyond bp = {0, 0, 0, 0, 0, 0},
+		                   bb = {0, 0, 0, 0, 0, 0};
 		double lo_p, hi_p, lo_b, hi_b;
 
 		sf_interval_beyond_add(&im, 0, 1, &bp);
@@ -600,6 +604,171 @@ test_per_input(void)
 	sim_free(&s);
 }
 
+/* Levels and noise of the heteroscedastic simulation: repeats that
+ * scatter 25% at p <= 4 and 3% at p = 6 and 8 (and at 16, the new run
+ * beyond), as runs placed over machines in more ways at a few workers
+ * than at many do. */
+static const double hetero_p[] = {1, 2, 4, 6, 8};
+enum { HETERO_LEVELS = 5, HETERO_REPS = 16, HETERO_FITS = 400 };
+
+static double
+hetero_sd(double p)
+{
+	return p <= 4 ? 0.25 : 0.03;
+}
+
+/* One heteroscedastic dataset of the right formula, bound to a + b / p,
+ * into *s; the relative sample scatter of its top level's repeats (as
+ * interval.c pools it) into *top. */
+static int
+hetero_open(sim *s, sf_rng *rng, double *top)
+{
+	static const char yaml[] = "name: hetero\n"
+	                           "data: {file: hetero.csv, output: y}\n"
+	                           "inputs: {p: p}\n"
+	                           "parameters:\n"
+	                           "  a: {min: 0, max: 1000}\n"
+	                           "  b: {min: 0, max: 10000}\n"
+	                           "time: a + b / p\n";
+	char csv[8192];
+	size_t len = 0;
+
+	memset(s, 0, sizeof *s);
+	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,y\n");
+	for (size_t l = 0; l < HETERO_LEVELS; l++) {
+		double y[HETERO_REPS], mean = 0, ss = 0;
+
+		for (size_t r = 0; r < HETERO_REPS; r++) {
+			y[r] =
+			    truth(hetero_p[l], 0) *
+			    exp(sf_rng_normal(rng, 0, hetero_sd(hetero_p[l])));
+			mean += y[r] / HETERO_REPS;
+			len +=
+			    (size_t)snprintf(csv + len, sizeof csv - len,
+			                     "%g,%.17g\n", hetero_p[l], y[r]);
+		}
+		for (size_t r = 0; r < HETERO_REPS; r++)
+			ss += (y[r] - mean) * (y[r] - mean);
+		*top = sqrt(ss / (HETERO_REPS - 1)) / mean;
+	}
+	return sim_parse(s, yaml, csv, len);
+}
+
+/*
+ * The noise above the range is the top level's: with repeats that
+ * scatter far more at the small levels than at the top one, the noise of
+ * a new run beyond is the top level's (its repeats' scatter, or the
+ * residuals' there if larger) shrunk toward the pooled one (a prior worth
+ * SF_INTERVAL_TOP_NOISE_PRIOR_DOF runs): over 400 simulated fits the interval a
+ * doubling beyond holds 95% of new runs and is narrower than with the pooled
+ * noise, and its noise part alone holds 93% or more at a fraction of the pooled
+ * noise's width (which holds them all); inside the range and below it the
+ * interval is the pooled noise's, as before.
+ */
+static void
+test_top_noise(void)
+{
+	sf_rng rng;
+	size_t fits = 0, whole = 0, covered = 0, covered_pooled = 0;
+	double width = 0, width_pooled = 0;
+
+	sf_rng_seed(&rng, 20261128, 3);
+	for (size_t k = 0; k < HETERO_FITS; k++) {
+		sf_fit_result *r;
+		sf_stats *st;
+		sf_interval_model im, pooled;
+		sf_interval_beyond at;
+		sim s;
+		double top, lo, hi, plo, phi, y, f16, n, want;
+
+		if (hetero_open(&s, &rng, &top) != 0 ||
+		    sim_calibrate(&s, &r, &st, &im) != 0) {
+			CU_FAIL("a simulated fit failed");
+			return;
+		}
+		/* the top level's noise - its repeats' scatter, or the
+		 * residuals' there if larger (each row counting the fit's
+		 * share of degrees of freedom) - shrunk toward sigma */
+		n = HETERO_REPS - 1;
+		{
+			double ss = 0,
+			       share = (double)st->dof / (double)s.data->rows;
+			size_t m = 0;
+
+			for (size_t i = 0; i < s.data->rows; i++)
+				if (s.data->inputs[0].values[i] == 8) {
+					double e = log(
+					    s.data->output[i] /
+					    (r->theta[0] + r->theta[1] / 8));
+					ss += e * e;
+					m++;
+				}
+			if (sqrt(ss / ((double)m * share)) > top) {
+				top = sqrt(ss / ((double)m * share));
+				n = (double)m * share;
+			}
+		}
+		want = sqrt((n * top * top + SF_INTERVAL_TOP_NOISE_PRIOR_DOF *
+		                                 im.sigma * im.sigma) /
+		            (n + SF_INTERVAL_TOP_NOISE_PRIOR_DOF));
+		if (k < 3) {
+			CU_ASSERT_DOUBLE_EQUAL(im.along[0].noise, want,
+			                       1e-6 * want);
+			CU_ASSERT_DOUBLE_EQUAL(
+			    im.along[0].noise_dof,
+			    n + SF_INTERVAL_TOP_NOISE_PRIOR_DOF, 1e-9);
+			CU_ASSERT(im.along[0].noise < im.sigma);
+		}
+		pooled = im;
+		pooled.along[0].noise = pooled.along[0].noise_dof = 0;
+		/* inside and below the range: the pooled noise's interval */
+		for (int q = 0; q < 2; q++) {
+			at = out_by(&im, q == 0 ? 0 : -1);
+			CU_ASSERT_EQUAL(at.noise, 0);
+			sf_interval_at(&im, 50, 0, &at, &lo, &hi);
+			at = out_by(&pooled, q == 0 ? 0 : -1);
+			sf_interval_at(&pooled, 50, 0, &at, &plo, &phi);
+			CU_ASSERT_DOUBLE_EQUAL(lo, plo, 1e-12 * plo);
+			CU_ASSERT_DOUBLE_EQUAL(hi, phi, 1e-12 * phi);
+		}
+		/* a doubling beyond: one new run there, in the whole
+		 * interval (no wider than the pooled noise's) and in the
+		 * noise's part alone (the model error left out) */
+		f16 = r->theta[0] + r->theta[1] / 16;
+		y = truth(16, 0) * exp(sf_rng_normal(&rng, 0, hetero_sd(16)));
+		at = out_by(&im, 1);
+		sf_interval_at(&im, f16, 0, &at, &lo, &hi);
+		at = out_by(&pooled, 1);
+		sf_interval_at(&pooled, f16, 0, &at, &plo, &phi);
+		fits++;
+		whole += lo <= y && y <= hi;
+		CU_ASSERT(log(hi / lo) < log(phi / plo));
+		set_error(&im, 0, NAN, 0);
+		set_error(&pooled, 0, NAN, 0);
+		at = out_by(&im, 1);
+		sf_interval_at(&im, f16, 0, &at, &lo, &hi);
+		at = out_by(&pooled, 1);
+		sf_interval_at(&pooled, f16, 0, &at, &plo, &phi);
+		covered += lo <= y && y <= hi;
+		covered_pooled += plo <= y && y <= phi;
+		width += log(hi / lo);
+		width_pooled += log(phi / plo);
+		sf_stats_free(st);
+		sf_fit_result_free(r);
+		sim_free(&s);
+	}
+	printf("\n    a doubling beyond: %.1f%% covered; the noise's part "
+	       "alone, the top level's %.1f%% (width %.3f), the pooled "
+	       "%.1f%% (width %.3f)\n",
+	       100.0 * (double)whole / (double)fits,
+	       100.0 * (double)covered / (double)fits, width / (double)fits,
+	       100.0 * (double)covered_pooled / (double)fits,
+	       width_pooled / (double)fits);
+	CU_ASSERT(whole >= 0.95 * (double)fits);
+	CU_ASSERT(covered >= 0.93 * (double)fits);
+	CU_ASSERT(width < 0.75 * width_pooled);
+}
+
 int
 main(void)
 {
@@ -612,6 +781,8 @@ main(void)
 	    {"never zero beyond the range", test_never_zero},
 	    {"the formulas' disagreement in the prior", test_disagreement},
 	    {"wide on purpose after a regime change", test_regime},
+	    {"the noise above the range: the top level's (400 fits)",
+	     test_top_noise},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

@@ -24,10 +24,12 @@ signed_error(int multiplicative, double pred, double y)
 	return pred != 0 ? (y - pred) / fabs(pred) : NAN;
 }
 
-/* Pooled variance of repeated configurations, on the model's scale. */
+/* Pooled variance of repeated configurations, on the model's scale: of
+ * every one when j is SIZE_MAX, else of those whose input j is at
+ * level. */
 static void
-replicate_scatter(const sf_dataset *d, int multiplicative, double *sd,
-                  size_t *dof)
+replicate_scatter(const sf_dataset *d, int multiplicative, size_t j,
+                  double level, double *sd, size_t *dof)
 {
 	double sum = 0;
 	size_t n = 0;
@@ -36,7 +38,9 @@ replicate_scatter(const sf_dataset *d, int multiplicative, double *sd,
 		const sf_dataset_config *k = &d->configs[c];
 		double v = k->sd;
 
-		if (k->count < 2 || !isfinite(v))
+		if (k->count < 2 || !isfinite(v) ||
+		    (j != SIZE_MAX &&
+		     d->inputs[j].values[k->first_row] != level))
 			continue;
 		if (multiplicative) {
 			if (!(k->mean > 0))
@@ -66,6 +70,14 @@ sf_interval_doublings(double lo, double hi, double x)
 	return 0;
 }
 
+double
+sf_interval_signed_doublings(double lo, double hi, double x)
+{
+	double d = sf_interval_doublings(lo, hi, x);
+
+	return x < lo ? -d : d;
+}
+
 const sf_interval_along *
 sf_interval_along_of(const sf_interval_model *im, size_t j)
 {
@@ -83,10 +95,22 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 		double c = isnan(a->growth) ? 0 : a->growth, v = c * d * c * d;
 
-		b->shift += isfinite(a->bias) ? a->bias * d : 0;
+		b->shift += isfinite(a->bias) ? a->bias * fabs(d) : 0;
 		b->var += v;
 		if (a->growth_dof > 0)
 			b->var_over_dof += v * v / a->growth_dof;
+	}
+	/* above the range the noise is the top level's (the runs nearest),
+	 * the pooled one's where that is unknown; the largest over inputs */
+	if (im != NULL && d > 0) {
+		const sf_interval_along *a = sf_interval_along_of(im, j);
+		int known = a->noise > 0 && isfinite(a->noise);
+		double n = known ? a->noise : im->sigma;
+
+		if (n > b->noise) {
+			b->noise = n;
+			b->noise_dof = known ? a->noise_dof : 0;
+		}
 	}
 }
 
@@ -95,12 +119,13 @@ sf_interval_beyond_at(const sf_interval_model *im, size_t n, const double *lo,
                       const double *hi, const unsigned char *numeric,
                       const double *x)
 {
-	sf_interval_beyond b = {0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
 
 	for (size_t i = 0; i < n; i++)
 		if (numeric == NULL || numeric[i])
 			sf_interval_beyond_add(
-			    im, i, sf_interval_doublings(lo[i], hi[i], x[i]),
+			    im, i,
+			    sf_interval_signed_doublings(lo[i], hi[i], x[i]),
 			    &b);
 	return b;
 }
@@ -111,23 +136,27 @@ sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
 {
 	double v = isfinite(mean_var) && mean_var > 0 ? mean_var : 0;
 	double A = beyond->var, Aq = beyond->var_over_dof, B;
+	double noise = beyond->noise > 0 ? beyond->noise : im->sigma;
 
 	if (!isfinite(time) || (im->multiplicative && !(time > 0)))
 		return 0;
 	if (im->multiplicative) {
-		B = im->sigma * im->sigma + v / (time * time);
+		B = noise * noise + v / (time * time);
 		out->shift = beyond->shift;
 	} else {
 		A *= time * time;
 		Aq *= time * time * time * time;
-		B = im->sigma * im->sigma + v;
+		B = noise * noise + v;
 		out->shift = beyond->shift * fabs(time);
 	}
 	out->centre = (im->multiplicative ? log(time) : time) + out->shift;
 	out->scale = sqrt(A + B);
 	/* Welch-Satterthwaite: the model part has each input's growth_dof
-	 * degrees of freedom, the noise and parameters the fit's dof. */
+	 * degrees of freedom, the noise and parameters the fit's dof (a top
+	 * level's scatter: its runs') */
 	out->dof = im->dof >= 1 ? im->dof : 1;
+	if (beyond->noise > 0 && beyond->noise_dof >= 1)
+		out->dof = beyond->noise_dof;
 	if (A > 0 && Aq > 0)
 		out->dof = (A + B) * (A + B) / (Aq + B * B / out->dof);
 	return 1;
@@ -521,7 +550,7 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top)
 	const double c2 = im->prior_scale * im->prior_scale;
 	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
 	double var_a, prior_var, ss = 0, E = 0;
-	sf_interval_along out;
+	sf_interval_along out = {0, 0, 0, 0, 0, 0};
 
 	/* The cuts' slopes m_k against how far below the top their levels
 	 * end, b_k: m = a - beta b, by weighted least squares (weights
@@ -793,11 +822,83 @@ noise_of(sf_interval_model *im, const sf_dataset *d, const sf_stats *s)
 	im->dof = (double)s->dof;
 	im->t = s->t95;
 	im->sigma_residual = sqrt(s->chisqr / (double)s->dof);
-	replicate_scatter(d, im->multiplicative, &im->sigma_replicates,
-	                  &im->replicate_dof);
+	replicate_scatter(d, im->multiplicative, SIZE_MAX, 0,
+	                  &im->sigma_replicates, &im->replicate_dof);
 	im->sigma = im->sigma_residual;
 	if (im->replicate_dof > 0 && im->sigma_replicates > im->sigma)
 		im->sigma = im->sigma_replicates;
+}
+
+/* The root mean square of the fit's residuals (on im's scale; the
+ * predictions pred) over the rows of d whose input j is at level, each
+ * counted with the fit's share of degrees of freedom per row (dof_share),
+ * into *rms and its degrees of freedom into *dof. */
+static void
+residual_scatter(const sf_interval_model *im, const sf_dataset *d,
+                 const double *pred, double dof_share, size_t j, double level,
+                 double *rms, double *dof)
+{
+	double sum = 0, n = 0;
+
+	for (size_t i = 0; i < d->rows; i++) {
+		double e, w = d->weight != NULL ? d->weight[i] : 1;
+
+		if (d->inputs[j].values[i] != level)
+			continue;
+		e = im->multiplicative ? signed_error(1, pred[i], d->output[i])
+		                       : d->output[i] - pred[i];
+		if (!isfinite(e))
+			continue;
+		sum += w * e * e;
+		n += 1;
+	}
+	*dof = n * dof_share;
+	*rms = *dof > 0 ? sqrt(sum / *dof) : NAN;
+}
+
+/* Each numeric input's noise above the range (interval.h): the noise of
+ * the runs at its top level - the larger of their repeats' scatter and
+ * of the fit's residuals there, as sigma is of both over every row -
+ * shrunk toward sigma as toward a prior worth
+ * SF_INTERVAL_TOP_NOISE_PRIOR_DOF runs (the scaled-inverse-chi-squared
+ * update).  The pooled scatter mixes every level's, and runs spread over
+ * machines in more ways at a few workers than at many (Pollux's
+ * placements: bert's repeats scatter 48% at 2 GPUs, 15% at 8 and 3-5% at
+ * 9-16) would widen every prediction beyond by the smallest levels'
+ * noise. */
+static void
+top_noise(sf_interval_model *im, const sf_dataset *d, const sf_stats *s,
+          const unsigned char *numeric)
+{
+	const double s2 = im->sigma * im->sigma,
+	             n0 = SF_INTERVAL_TOP_NOISE_PRIOR_DOF,
+	             share = (double)s->dof / (double)d->rows;
+
+	for (size_t j = 0; j < d->ninputs && j < SF_INTERVAL_INPUTS; j++) {
+		double top = -INFINITY, sd, rms, n, nr;
+		size_t dof;
+
+		im->along[j].noise = im->along[j].noise_dof = 0;
+		if (!numeric[j])
+			continue;
+		for (size_t i = 0; i < d->rows; i++)
+			if (d->inputs[j].values[i] > top)
+				top = d->inputs[j].values[i];
+		replicate_scatter(d, im->multiplicative, j, top, &sd, &dof);
+		residual_scatter(im, d, s->predicted, share, j, top, &rms, &nr);
+		n = (double)dof;
+		if (!(dof > 0 && sd > 0) || (nr > 0 && rms > sd)) {
+			sd = rms;
+			n = nr;
+		}
+		if (n > 0 && sd > 0 && isfinite(sd)) {
+			im->along[j].noise =
+			    sqrt((n * sd * sd + n0 * s2) / (n + n0));
+			im->along[j].noise_dof = n + n0;
+		}
+	}
+	im->along[SF_INTERVAL_INPUTS].noise = 0;
+	im->along[SF_INTERVAL_INPUTS].noise_dof = 0;
 }
 
 /* im's noise sigma as a share of the time (of the mean |time| of d with
@@ -932,6 +1033,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		    isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;
 	}
 	error_model(out, &c, w.numeric, top);
+	top_noise(out, d, s, w.numeric);
 	rc = check_pace(out, f, d, r->theta, &w, err);
 	for (size_t i = 0; i < c.n && i < SF_INTERVAL_CUTS_KEPT; i++) {
 		const cut *k = &c.cuts[i];

@@ -197,7 +197,20 @@ typedef struct sf_interval_along {
 	double growth_dof; /* nu_j: its degrees of freedom (0: normal) */
 	double evidence;   /* E: the cuts along the input (0: the prior
 	                      alone) */
+	double noise;      /* the noise of a new run above the range along
+	                      it (sigma's scale): the runs' at its top level
+	                      (their repeats' scatter, or the fit's residuals
+	                      there if larger), shrunk toward sigma; 0
+	                      unknown (sigma serves) */
+	double noise_dof;  /* its degrees of freedom: the top level's and
+	                      the prior's */
 } sf_interval_along;
+
+/* How many runs' worth the pooled scatter sigma counts as, as the prior of
+ * a top level's noise: a level with as many repeats moves it half way
+ * (chosen at 10 between 10 and 30 on Pollux <= 8 -> 12-16, <= 16 ->
+ * 20-64 and a-GPUBench 1-4 -> 8: README). */
+#define SF_INTERVAL_TOP_NOISE_PRIOR_DOF 10
 
 /* What a fit says about the error of a new measurement. */
 typedef struct sf_interval_model {
@@ -247,14 +260,24 @@ const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
 /* How far a point lies beyond the fitted range, as the model error sees
- * it: the sums over inputs of mu_j d_j (shift), (s_j d_j)^2 (var) and
+ * it: the sums over inputs of mu_j |d_j| (shift), (s_j d_j)^2 (var) and
  * (s_j d_j)^4 / nu_j (var_over_dof, for Welch-Satterthwaite), on the
- * relative scale; and D^2 = sum d_j^2.  All 0 inside the range. */
+ * relative scale; and D^2 = sum d_j^2.  All 0 inside the range.  noise:
+ * the largest of the top levels' noises (sf_interval_along.noise) of the
+ * inputs the point lies above, or the pooled sigma for one whose is
+ * unknown; 0 when it lies above none (the pooled sigma serves), with its
+ * degrees of freedom noise_dof (0: the fit's). */
 typedef struct sf_interval_beyond {
 	double shift, var, var_over_dof, distance2;
+	double noise, noise_dof;
 } sf_interval_beyond;
 
-/* Add d doublings beyond the range along input j to *b. */
+/* Input j's doublings beyond [lo, hi] at x (sf_interval_doublings),
+ * negative below the range. */
+double sf_interval_signed_doublings(double lo, double hi, double x);
+
+/* Add d doublings beyond the range along input j to *b: above it when
+ * d > 0, below when d < 0 (sf_interval_signed_doublings). */
 void sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
                             sf_interval_beyond *b);
 

@@ -466,14 +466,18 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 	}
 }
 
-/* The target's interval of noise alone, and its share of today's. */
+/* The target's interval of noise alone (a new run's there: above the
+ * range the top level's), and its share of today's. */
 static void
 noise_floor(const next_work *w, sf_next *x)
 {
-	const sf_interval_beyond inside = {0, 0, 0, 0};
+	const sf_interval_beyond b =
+	    sf_interval_beyond_at(w->df.error, w->df.ninputs, w->df.lo,
+	                          w->df.hi, w->df.numeric, w->tp.x);
+	const sf_interval_beyond noise = {0, 0, 0, 0, b.noise, b.noise_dof};
 	double lo, hi, ratio;
 
-	sf_interval_at(w->df.error, w->tp.time, 0, &inside, &lo, &hi);
+	sf_interval_at(w->df.error, w->tp.time, 0, &noise, &lo, &hi);
 	x->noise_pct = 100 * (hi - lo) / (2 * fabs(w->tp.time));
 	ratio = x->noise_pct / x->now.halfwidth_pct;
 	x->noise_share = isfinite(ratio) ? ratio * ratio : NAN;

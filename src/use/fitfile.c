@@ -432,7 +432,11 @@ load_along(loader *ld, const json_t *e, size_t i)
 	    (rc = interval_number(ld, e, path, "growth_dof", 0, 0,
 	                          &a.growth_dof)) != SF_OK ||
 	    (rc = interval_number(ld, e, path, "evidence", 0, 0,
-	                          &a.evidence)) != SF_OK)
+	                          &a.evidence)) != SF_OK ||
+	    (rc = optional_interval_number(ld, e, path, "noise_above", 0,
+	                                   &a.noise)) != SF_OK ||
+	    (rc = optional_interval_number(ld, e, path, "noise_above_dof", 0,
+	                                   &a.noise_dof)) != SF_OK)
 		return rc;
 	im->along[j < SF_INTERVAL_INPUTS ? j : SF_INTERVAL_INPUTS] = a;
 	return SF_OK;
@@ -446,7 +450,7 @@ load_model_error(loader *ld, const json_t *pi)
 {
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *list = json_object_get(pi, "model_error"), *e;
-	const sf_interval_along unknown = {0, NAN, 0, 0};
+	const sf_interval_along unknown = {0, NAN, 0, 0, 0, 0};
 	size_t i;
 	int rc;
 

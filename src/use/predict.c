@@ -150,7 +150,9 @@ parts_of(const sf_fitfile *f, sf_predict_point *pt)
 		pt->parts[q] = q == SF_PART_FORMULAS ? 0 : NAN;
 	if (!f->has_interval || !(pt->time != 0) || !isfinite(pt->time))
 		return;
-	pt->parts[SF_PART_NOISE] = im->sigma * im->sigma;
+	pt->parts[SF_PART_NOISE] = pt->beyond.noise > 0
+	                               ? pt->beyond.noise * pt->beyond.noise
+	                               : im->sigma * im->sigma;
 	pt->parts[SF_PART_CONSTANTS] =
 	    im->multiplicative ? v / (pt->time * pt->time) : v;
 	pt->parts[SF_PART_MODEL] = pt->beyond.var + mu * mu;
@@ -177,7 +179,7 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 {
 	sf_predict_point *pt = &p->points[k];
 	const sf_interval_model *im = f->has_interval ? &f->interval : NULL;
-	sf_interval_beyond b = {0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
 	int unknown = 0;
 
 	for (size_t i = 0; i < f->ninputs; i++) {
@@ -187,8 +189,8 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 			continue;
 		sf_interval_beyond_add(
 		    im, i,
-		    sf_interval_doublings(in->lo, in->hi,
-		                          p->inputs[i * p->n + k]),
+		    sf_interval_signed_doublings(in->lo, in->hi,
+		                                 p->inputs[i * p->n + k]),
 		    &b);
 		unknown |=
 		    im != NULL && isnan(sf_interval_along_of(im, i)->growth);

@@ -558,6 +558,13 @@ model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
 		put(o, "growth", sf_json_number(e->growth), ok);
 		put(o, "growth_dof", sf_json_number(e->growth_dof), ok);
 		put(o, "evidence", sf_json_number(e->evidence), ok);
+		/* only where the top level gives it; a file without it
+		 * reads as unknown (sigma serves) */
+		if (e->noise > 0) {
+			put(o, "noise_above", sf_json_number(e->noise), ok);
+			put(o, "noise_above_dof", sf_json_number(e->noise_dof),
+			    ok);
+		}
 		if (o == NULL || json_array_append_new(a, o) != 0)
 			*ok = 0;
 	}
@@ -769,6 +776,29 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 /* A model error's centre worth a word: half a percent per doubling. */
 #define SKEW_SHOWN 0.005
 
+/* The noise above the range of the inputs whose top level gives it
+ * (interval.h: sf_interval_along.noise), one line; none, nothing. */
+static void
+print_top_noise(const sf_report *r, const sf_interval_model *im, FILE *out)
+{
+	const char *sep = "    noise above the range (the runs at each "
+	                  "input's top level):\n      ";
+
+	for (size_t j = 0; j < r->data->ninputs; j++) {
+		const sf_interval_along *e = sf_interval_along_of(im, j);
+
+		if (r->data->inputs[j].levels != NULL || !(e->noise > 0))
+			continue;
+		fprintf(out, "%s%s %s%.3g%s (%.0f dof)", sep,
+		        r->data->inputs[j].name, im->multiplicative ? "" : "+-",
+		        im->multiplicative ? 100 * e->noise : e->noise,
+		        im->multiplicative ? "%" : "", e->noise_dof);
+		sep = ", ";
+	}
+	if (sep[0] == ',') /* one was printed */
+		fputc('\n', out);
+}
+
 /* The error model of a new measurement, in a few lines. */
 static void
 print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
@@ -805,6 +835,7 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 	else
 		fprintf(out, "\n    (the corpus prior alone: no input with 3 "
 		             "levels to chain along)\n");
+	print_top_noise(r, im, out);
 	if (isfinite(im->disagreement) && im->disagreement > 0)
 		fprintf(
 		    out,

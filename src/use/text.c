@@ -68,6 +68,27 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 	             (im->multiplicative ? 100 : 1) * im->sigma);
 	if (!im->multiplicative && n >= 0 && (size_t)n < size)
 		n += (int)sf_escape(out + n, size - (size_t)n, f->output, 0);
+	/* the noise above the range where a top level gives it */
+	size_t above = 0;
+	for (size_t j = 0; j < f->ninputs; j++) {
+		const sf_interval_along *a = sf_interval_along_of(im, j);
+
+		if (f->inputs[j].levels != NULL || !(a->noise > 0) || n < 0 ||
+		    (size_t)n >= size)
+			continue;
+		n += snprintf(out + n, size - (size_t)n, "%s",
+		              above++ == 0 ? " (above the range: " : ", ");
+		if (n >= 0 && (size_t)n < size)
+			n += (int)sf_escape(out + n, size - (size_t)n,
+			                    f->inputs[j].name, 0);
+		if (n >= 0 && (size_t)n < size)
+			n +=
+			    snprintf(out + n, size - (size_t)n,
+			             im->multiplicative ? " %.3g%%" : " +-%.3g",
+			             (im->multiplicative ? 100 : 1) * a->noise);
+	}
+	if (above > 0 && n >= 0 && (size_t)n < size)
+		n += snprintf(out + n, size - (size_t)n, ")");
 	/* each input's model error, its name escaped as the output's */
 	for (size_t j = 0, shown = 0; j < f->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
@@ -90,7 +111,7 @@ void
 sf_text_new_run_line(FILE *out, const char *lead, const sf_fitfile *f,
                      int growth_unknown)
 {
-	char cell[192];
+	char cell[512];
 
 	sf_text_noise(f, cell, sizeof cell);
 	fprintf(out, "%s%s%s%s\n", lead, f->nmembers > 0 ? "" : "noise ", cell,
