@@ -109,6 +109,18 @@ target_interval(const sf_design_fit *f, const state *s,
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
 }
 
+/* The variance of a run at candidate c: the fit's noise, above the fitted
+ * range its top level's (interval.h). */
+static double
+noise_at(const sf_design_fit *f, const sf_design_point *c)
+{
+	const sf_interval_beyond b = sf_interval_beyond_at(
+	    f->error, f->ninputs, f->lo, f->hi, f->numeric, c->x);
+	const double sigma = b.noise > 0 ? b.noise : f->error->sigma;
+
+	return sigma * sigma;
+}
+
 /*
  * What measuring candidate c would do to state s (read-only); with apply,
  * do it: update the covariance and the range.
@@ -118,8 +130,7 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
         const sf_design_point *c, int apply, sf_design_gain *g)
 {
 	const size_t P = f->nparams, J = f->ninputs;
-	const double k = loss_scale(f, c),
-	             s2 = f->error->sigma * f->error->sigma;
+	const double k = loss_scale(f, c), s2 = noise_at(f, c);
 	double *gc = s->b, q, denom, vt, tc;
 	sf_interval_beyond b;
 	int use;

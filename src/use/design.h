@@ -6,7 +6,8 @@
  * The fit is linearised at its constants (as the covariance is).  A new run
  * at candidate x adds one row to the information; with g~ its gradient on
  * the loss's scale (df/dtheta, divided by f(x) when errors are
- * multiplicative) and s^2 the noise variance, the covariance becomes, by
+ * multiplicative) and s^2 the noise variance of a run at x (above the
+ * fitted range its top level's: interval.h), the covariance becomes, by
  * Sherman and Morrison,
  *   C' = C - C g~ g~^T C / (s^2 + g~^T C g~),
  * so the fitted mean's variance at the target t drops by
