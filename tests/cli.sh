@@ -473,6 +473,28 @@ then
 else
 	fail "discover's disagreement differs from fit and predict's, or is not written"
 fi
+# --to: how far the ensemble's formulas part at a value of the extrapolated
+# input the user asks about; at twice the top level, the default's numbers.
+ddp="$srcdir/expressions/ddp-generic.yaml"
+expect 0 "4.42 doublings beyond the training rows (p = 64," "discover --to: the parting far out" -- \
+	discover "$ddp" --train 'p <= 3' --to 64 -q
+expect 0 "within the training rows' range (p = 2," "discover --to inside the range" -- \
+	discover "$ddp" --train 'p <= 3' --to 2 -q
+expect 0 "below the training rows (p = 0.5," "discover --to below the range" -- \
+	discover "$ddp" --train 'p <= 3' --to 0.5 -q
+"$SCALEFIT" discover "$ddp" --train 'p <= 3' --json -q 2>/dev/null |
+	grep -A5 '"ensemble_apart"' >"$work/apart-default"
+"$SCALEFIT" discover "$ddp" --train 'p <= 3' --to 6 --json -q 2>/dev/null |
+	grep -A5 '"ensemble_apart"' >"$work/apart-6"
+if grep -q '"at": 6,' "$work/apart-default" && cmp -s "$work/apart-default" "$work/apart-6"; then
+	pass "discover --to at twice the top level is the default"
+else
+	fail "discover --to at twice the top level is the default"
+fi
+for bad in 0 -3 inf nan abc; do
+	expect 2 "--to needs a value of the extrapolated input > 0, not '$bad'" "discover --to $bad" -- \
+		discover "$ddp" --to "$bad"
+done
 # The held-back check refuted the search: the file's formula leads the
 # ensemble, and the refuted formula's parting is not counted (fit.prior).
 if grep -q "^    disagreement: 0  # the held-back check refuted the search's winner" "$work/ddp-found.yaml"; then

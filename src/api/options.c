@@ -65,6 +65,7 @@ enum option_id {
 	O_TOP,
 	O_SHAPES,
 	O_MEMBERS,
+	O_TO,
 	O_AT,
 	O_GRID,
 	O_WEIGHTS,
@@ -127,6 +128,7 @@ static const option options[O_COUNT] = {
     [O_TOP] = {"top", ONE, DISCOVER | NEXT},
     [O_SHAPES] = {"shapes", NONE, DISCOVER},
     [O_MEMBERS] = {"members", ONE, DISCOVER},
+    [O_TO] = {"to", ONE, DISCOVER},
     [O_AT] = {"at", MANY, PREDICT},
     [O_GRID] = {"grid", ONE, PREDICT},
     [O_WEIGHTS] = {"weights", ONE, PREDICT},
@@ -686,6 +688,10 @@ apply_discover(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 	case O_MEMBERS:
 		return read_count("members", v, 1, SF_DISCOVER_MAX_MEMBERS,
 		                  &r->members, err);
+	case O_TO:
+		return read_number("to",
+		                   "a value of the extrapolated input > 0", v,
+		                   0, &r->to, err);
 	case O_OUTPUT:
 		o->output = v;
 		return SF_OK;

@@ -57,6 +57,8 @@ parse_args(const sf_command *cmd, int argc, char **argv, discover_args *a)
 	    CLI_TEXT("extrapolate", 'X', &o->extrapolate),
 	    CLI_COUNT("top", 'n', 1, 1000, &o->top),
 	    CLI_COUNT("members", 'M', 1, SF_DISCOVER_MAX_MEMBERS, &o->members),
+	    CLI_NUMBER("to", 'T', "a value of the extrapolated input > 0",
+	               &o->to),
 	    CLI_TEXT("output", 'o' | CLI_SHORT, &a->s.output),
 	    CLI_FLAG("json", 'j', &a->s.json),
 	    CLI_FLAG("shapes", 'S' + 256, &a->s.shapes),

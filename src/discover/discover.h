@@ -162,6 +162,9 @@ typedef struct sf_discover_options {
 	size_t top;     /* discovered formulas on the board; 0: default */
 	size_t members; /* formulas of the ensemble; 0: default, 1: the
 	                   winner alone */
+	double to;      /* --to: the extrapolated input's value at which the
+	                   report says how far the members part; 0: twice the
+	                   top training level */
 	int threads;    /* OpenMP threads of the search; <= 0: all */
 	/* How the model file's own formulas and the winner are fitted. */
 	sf_fit_options fit;
@@ -316,11 +319,12 @@ typedef struct sf_discover_result {
 	 * for it (board.c): the choice among the search's thousands rests on
 	 * one level's predictions, the luckiest score of many. */
 	int one_fold;
-	/* How far the members part one doubling beyond the training rows:
-	 * their lowest and highest prediction at the training row of the top
-	 * level whose time is the median there (apart_line, its line in the
-	 * data file), with the extrapolated input at apart_at, twice the top.
-	 * NaN (apart_line 0) with fewer than 2 members or a top level <= 0. */
+	/* How far the members part beyond the training rows: their lowest
+	 * and highest prediction at the training row of the top level whose
+	 * time is the median there (apart_line, its line in the data file),
+	 * with the extrapolated input at apart_at: --to, else twice the top
+	 * (one doubling beyond).  NaN (apart_line 0) with fewer than 2
+	 * members or a top level <= 0. */
 	double apart_at, apart_low, apart_high;
 	int apart_line;
 	/* The pace of the winner beyond the training rows against the

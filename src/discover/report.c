@@ -127,10 +127,32 @@ text_members(sf_text *out, const sf_discover_result *r)
 	}
 }
 
+/* Where the members' parting is shown, in words, into buf (size n): one
+ * doubling beyond the training rows (the default), or as far as --to
+ * asked: so many doublings beyond them, within their range or below it. */
+static const char *
+apart_where(const sf_discover_result *r, char *buf, size_t n)
+{
+	double top = r->nlevels > 0 ? r->levels[r->nlevels - 1] : NAN;
+	double d = log2(r->apart_at / top);
+
+	if (r->apart_at == 2 * top)
+		snprintf(buf, n, "one doubling beyond the training rows");
+	else if (d > 0)
+		snprintf(buf, n, "%.3g doublings beyond the training rows", d);
+	else if (r->apart_at >= r->levels[0])
+		snprintf(buf, n, "within the training rows' range");
+	else
+		snprintf(buf, n, "below the training rows");
+	return buf;
+}
+
 /* The ensemble the model file holds, and how to see where it parts ways. */
 static void
 text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 {
+	char where[64], above[32];
+
 	if (r->held.refuted) {
 		sf_text_printf(out,
 		               "\nthe %s%s: the model file's formula%s, not "
@@ -172,16 +194,22 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 		               "that extrapolated no better)\n",
 		               r->nested);
 	text_members(out, r);
-	if (r->apart_line > 0)
-		sf_text_printf(out,
-		               "  one doubling beyond the training rows (%s = "
-		               "%.6g, the other inputs those of\n  line %d, "
-		               "the median time at the top level) they predict "
-		               "%.5g to %.5g:\n  the highest %.3g%% above the "
-		               "lowest\n",
-		               r->extrapolate, r->apart_at, r->apart_line,
-		               r->apart_low, r->apart_high,
-		               100 * (r->apart_high / r->apart_low - 1));
+	if (r->apart_line > 0) {
+		double pct = 100 * (r->apart_high / r->apart_low - 1);
+
+		/* a percentage in thousands reads whole, not as 1.45e+03 */
+		snprintf(above, sizeof above, pct < 1000 ? "%.3g" : "%.0f",
+		         pct);
+		sf_text_printf(
+		    out,
+		    "  %s (%s = %.6g, the other inputs those of\n  "
+		    "line %d, the median time at the top level) they "
+		    "predict %.5g to %.5g:\n  the highest %s%% "
+		    "above the lowest\n",
+		    apart_where(r, where, sizeof where), r->extrapolate,
+		    r->apart_at, r->apart_line, r->apart_low, r->apart_high,
+		    above);
+	}
 	sf_text_printf(
 	    out, "  they fit the training rows about equally well and part "
 	         "ways beyond them:\n  `scalefit fit` weighs each by its "

@@ -176,12 +176,13 @@ median_row(const sf_grammar *g, size_t l, size_t like, size_t x, size_t *row,
 	return SF_OK;
 }
 
-/* How far r's members part one doubling beyond g's training rows along
- * input x, the chain's, at the top level's median-time row (discover.h:
- * apart_*).  Returns SF_OK or an evaluation's error. */
+/* How far r's members part beyond g's training rows along input x, the
+ * chain's, at the top level's median-time row with x at `to` (0: twice
+ * the top level; discover.h: apart_*).  Returns SF_OK or an evaluation's
+ * error. */
 static int
 members_apart(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
-              sf_error *err)
+              double to, sf_error *err)
 {
 	const sf_dataset *d = g->d;
 	double top = g->ch.levels[g->ch.nlevels - 1];
@@ -191,7 +192,7 @@ members_apart(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 	r->apart_line = 0;
 	if (r->nmembers < 2 || !(top > 0))
 		return SF_OK;
-	r->apart_at = 2 * top;
+	r->apart_at = to > 0 ? to : 2 * top;
 	r->apart_low = INFINITY;
 	r->apart_high = -INFINITY;
 	for (size_t i = 0; i < r->nmembers && rc == SF_OK; i++) {
@@ -484,7 +485,7 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 			                &top_row, err);
 		if (rc == SF_OK)
 			rc = members_apart(r, &g, (size_t)st.extrap, top_row,
-			                   err);
+			                   o->to, err);
 		if (rc == SF_OK)
 			rc =
 			    winner_pace(r, &g, (size_t)st.extrap, top_row, err);

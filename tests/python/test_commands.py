@@ -144,6 +144,21 @@ def test_discover_is_the_commands(tmp_path):
     assert scalefit.discover(AMDAHL, shapes=True).report["shapes"]
 
 
+def test_discover_to_is_the_commands():
+    """--to (the value of the extrapolated input the ensemble's parting is
+    shown at) by keyword, as the command line takes it and refuses it."""
+    ddp = path("expressions", "ddp-generic.yaml")
+    cli = command("discover", ddp, "--train", "p <= 3", "--to", "64",
+                  "--threads", "1", "--json")[1]
+    report = scalefit.discover(ddp, train="p <= 3", to=64, threads=1)
+    assert _masked(report.json) == _masked(cli)
+    assert report.report["discover"]["ensemble_apart"]["at"] == 64
+    assert "4.42 doublings beyond the training rows" in report.text
+    with pytest.raises(scalefit.Error, match="--to needs a value of the "
+                       "extrapolated input > 0, not '-1'"):
+        scalefit.discover(ddp, to=-1)
+
+
 def test_discover_refuses_rows_in_memory():
     pd = pytest.importorskip("pandas")
     frame = pd.read_csv(path("datasets", "elasticflow_a100",
