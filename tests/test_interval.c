@@ -168,6 +168,22 @@ test_interval_at(void)
 	b = out_by(&im, 0);
 	sf_interval_at(&im, 100, 0, &b, &lo, &hi);
 	CU_ASSERT(close_to(hi, 100 * exp(im.t * 0.05), 1e-14));
+	/* below the range the prior alone (scale s0 = 0.2, 40 dof; the
+	 * chain's bias 0.05 and growth 0.1 are of the way up), the pooled
+	 * noise; without the prior's scale (an older fit file), the
+	 * posterior as above the range */
+	im.prior_scale = 0.2;
+	im.prior.dof = 40;
+	b = out_by(&im, -2);
+	CU_ASSERT_DOUBLE_EQUAL(b.distance2, 4, 1e-15);
+	CU_ASSERT_EQUAL(b.shift, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b.var, 0.16, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(b.var_over_dof, 0.16 * 0.16 / 40, 1e-15);
+	CU_ASSERT_EQUAL(b.noise, 0);
+	im.prior_scale = 0;
+	b = out_by(&im, -2);
+	CU_ASSERT_DOUBLE_EQUAL(b.shift, 0.1, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(b.var, 0.04, 1e-15);
 }
 
 /* The simulated experiment: p = 1, 2, 3, 4, 6, 8, three runs each. */

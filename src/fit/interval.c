@@ -91,7 +91,12 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
                        sf_interval_beyond *b)
 {
 	b->distance2 += d * d;
-	if (im != NULL && d != 0) {
+	/* above the range the input's posterior; below it the prior alone
+	 * (a fit file without the prior's scale: the posterior): the chain
+	 * refits smaller levels and predicts larger ones, and says nothing
+	 * of the formula's error going down (a batch per worker that falls
+	 * as workers join a fixed global batch) */
+	if (im != NULL && (d > 0 || (d < 0 && !(im->prior_scale > 0)))) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 		double c = isnan(a->growth) ? 0 : a->growth, v = c * d * c * d;
 
@@ -99,6 +104,13 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 		b->var += v;
 		if (a->growth_dof > 0)
 			b->var_over_dof += v * v / a->growth_dof;
+	} else if (im != NULL && d < 0 &&
+	           !isnan(sf_interval_along_of(im, j)->growth)) {
+		double v = im->prior_scale * d * im->prior_scale * d;
+
+		b->var += v;
+		if (im->prior.dof > 0)
+			b->var_over_dof += v * v / im->prior.dof;
 	}
 	/* above the range the noise is the top level's (the runs nearest),
 	 * the pooled one's where that is unknown; the largest over inputs */

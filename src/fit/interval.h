@@ -260,9 +260,11 @@ const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
 /* How far a point lies beyond the fitted range, as the model error sees
- * it: the sums over inputs of mu_j |d_j| (shift), (s_j d_j)^2 (var) and
+ * it: the sums over inputs of mu_j d_j (shift), (s_j d_j)^2 (var) and
  * (s_j d_j)^4 / nu_j (var_over_dof, for Welch-Satterthwaite), on the
- * relative scale; and D^2 = sum d_j^2.  All 0 inside the range.  noise:
+ * relative scale, above the range (below it the prior alone: s_j the
+ * prior's scale s0, mu_j 0, nu_j its dof); and D^2 = sum d_j^2.  All 0
+ * inside the range.  noise:
  * the largest of the top levels' noises (sf_interval_along.noise) of the
  * inputs the point lies above, or the pooled sigma for one whose is
  * unknown; 0 when it lies above none (the pooled sigma serves), with its

@@ -471,33 +471,40 @@ load_model_error(loader *ld, const json_t *pi)
 	return SF_OK;
 }
 
-/* The formulas' disagreement the fit's prior counted, with its weight
- * and the prior's scale at the fit's noise (prediction_interval.prior:
- * what the interval's parts split the model error by); NaN when the fit
- * had none, or the file is older. */
+/* The prior's scale at the fit's noise and its degrees of freedom (the
+ * model error below the range), and the formulas' disagreement it
+ * counted with its weight (what the interval's parts split the model
+ * error by): prediction_interval.prior; the scale 0 and the disagreement
+ * NaN when the file is older, or the fit had none. */
 static int
-load_disagreement(loader *ld, const json_t *pi)
+load_prior(loader *ld, const json_t *pi)
 {
 	static const char path[] = "prediction_interval.prior";
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *prior = json_object_get(pi, "prior");
-	double g, q, s0;
+	double g, q;
 	int rc;
 
 	im->disagreement = NAN;
-	if (!json_is_object(prior) ||
-	    json_object_get(prior, "disagreement") == NULL)
+	im->prior_scale = 0;
+	if (!json_is_object(prior))
+		return SF_OK;
+	if ((rc = optional_interval_number(ld, prior, path, "scale_at_noise", 0,
+	                                   &im->prior_scale)) != SF_OK ||
+	    (rc = optional_interval_number(ld, prior, path, "dof", 0,
+	                                   &im->prior.dof)) != SF_OK)
+		return rc;
+	if (json_object_get(prior, "disagreement") == NULL)
 		return SF_OK;
 	if ((rc = interval_number(ld, prior, path, "disagreement", 0, 0, &g)) !=
 	        SF_OK ||
 	    (rc = interval_number(ld, prior, path, "disagreement_weight", 0, 0,
 	                          &q)) != SF_OK ||
 	    (rc = interval_number(ld, prior, path, "scale_at_noise", 0, 0,
-	                          &s0)) != SF_OK)
+	                          &im->prior_scale)) != SF_OK)
 		return rc;
 	im->disagreement = g;
 	im->prior.disagreement_weight = q;
-	im->prior_scale = s0;
 	return SF_OK;
 }
 
@@ -553,7 +560,7 @@ load_interval(loader *ld, const json_t *root)
 	    (rc = interval_number(ld, pi, "prediction_interval", "dof", 0, 0,
 	                          &im->dof)) != SF_OK ||
 	    (rc = load_model_error(ld, pi)) != SF_OK ||
-	    (rc = load_disagreement(ld, pi)) != SF_OK ||
+	    (rc = load_prior(ld, pi)) != SF_OK ||
 	    (rc = optional_interval_number(ld, pi, "prediction_interval",
 	                                   "model_weight", 0, &im->weight)) !=
 	        SF_OK)
