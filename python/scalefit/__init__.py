@@ -578,8 +578,10 @@ def discover(model, data=None, **options):
     whose table is the board; output_file= writes the winner's model file
     (an ensemble with members= above 1; the model file's own formulas when
     the held-back check refuted the search), which names its data file, so
-    data must be a CSV path (a DataFrame or dict is refused); shapes=True
-    gives report["shapes"], the grammar's term shapes."""
+    data must be a CSV path (a DataFrame or dict is refused); to=V says
+    how far the ensemble's formulas part at that value of the extrapolated
+    input (report["discover"]["ensemble_apart"]); shapes=True gives
+    report["shapes"], the grammar's term shapes."""
     m, d, s = _model(model), _data(data), _Settings(options)
     h = ctypes.c_void_p()
     _call(_L.scalefit_run_discover, m._h, d and d._h, s._h, ctypes.byref(h))
