@@ -266,18 +266,21 @@ sim_calibrate(const sim *s, sf_fit_result **r, sf_stats **st,
 	return -1;
 }
 
+/* The model of the simulations: a + b / p, the right formula when the
+ * truth's c is 0. */
+static const char sim_model[] = "name: sim\n"
+                                "data: {file: sim.csv, output: y}\n"
+                                "inputs: {p: p}\n"
+                                "parameters:\n"
+                                "  a: {min: 0, max: 1000}\n"
+                                "  b: {min: 0, max: 10000}\n"
+                                "time: a + b / p\n";
+
 /* One simulated dataset from the truth with multiplicative noise, and the
  * model a + b / p bound to it. */
 static int
 sim_open(sim *s, sf_rng *rng, double c)
 {
-	static const char yaml[] = "name: sim\n"
-	                           "data: {file: sim.csv, output: y}\n"
-	                           "inputs: {p: p}\n"
-	                           "parameters:\n"
-	                           "  a: {min: 0, max: 1000}\n"
-	                           "  b: {min: 0, max: 10000}\n"
-	                           "time: a + b / p\n";
 	char csv[4096];
 	size_t len = 0;
 
@@ -289,7 +292,7 @@ sim_open(sim *s, sf_rng *rng, double c)
 			    csv + len, sizeof csv - len, "%g,%.17g\n", sim_p[l],
 			    truth(sim_p[l], c) *
 			        exp(sf_rng_normal(rng, 0, SIM_SIGMA)));
-	return sim_parse(s, yaml, csv, len);
+	return sim_parse(s, sim_model, csv, len);
 }
 
 /* Coverage counts of one simulated fit's intervals at p = 4 (inside) and
@@ -639,13 +642,6 @@ hetero_sd(double p)
 static int
 hetero_open(sim *s, sf_rng *rng, double *top)
 {
-	static const char yaml[] = "name: hetero\n"
-	                           "data: {file: hetero.csv, output: y}\n"
-	                           "inputs: {p: p}\n"
-	                           "parameters:\n"
-	                           "  a: {min: 0, max: 1000}\n"
-	                           "  b: {min: 0, max: 10000}\n"
-	                           "time: a + b / p\n";
 	char csv[8192];
 	size_t len = 0;
 
@@ -667,7 +663,7 @@ hetero_open(sim *s, sf_rng *rng, double *top)
 			ss += (y[r] - mean) * (y[r] - mean);
 		*top = sqrt(ss / (HETERO_REPS - 1)) / mean;
 	}
-	return sim_parse(s, yaml, csv, len);
+	return sim_parse(s, sim_model, csv, len);
 }
 
 /*

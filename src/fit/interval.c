@@ -90,32 +90,30 @@ void
 sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
                        sf_interval_beyond *b)
 {
+	const sf_interval_along *a;
+	int prior;
+	double c, v, nu;
+
 	b->distance2 += d * d;
+	if (im == NULL || d == 0)
+		return;
+	a = sf_interval_along_of(im, j);
 	/* above the range the input's posterior; below it the prior alone
 	 * (a fit file without the prior's scale: the posterior): the chain
 	 * refits smaller levels and predicts larger ones, and says nothing
 	 * of the formula's error going down (a batch per worker that falls
 	 * as workers join a fixed global batch) */
-	if (im != NULL && (d > 0 || (d < 0 && !(im->prior_scale > 0)))) {
-		const sf_interval_along *a = sf_interval_along_of(im, j);
-		double c = isnan(a->growth) ? 0 : a->growth, v = c * d * c * d;
-
-		b->shift += isfinite(a->bias) ? a->bias * fabs(d) : 0;
-		b->var += v;
-		if (a->growth_dof > 0)
-			b->var_over_dof += v * v / a->growth_dof;
-	} else if (im != NULL && d < 0 &&
-	           !isnan(sf_interval_along_of(im, j)->growth)) {
-		double v = im->prior_scale * d * im->prior_scale * d;
-
-		b->var += v;
-		if (im->prior.dof > 0)
-			b->var_over_dof += v * v / im->prior.dof;
-	}
+	prior = d < 0 && im->prior_scale > 0;
+	c = isnan(a->growth) ? 0 : prior ? im->prior_scale : a->growth;
+	nu = prior ? im->prior.dof : a->growth_dof;
+	v = c * d * c * d;
+	b->shift += !prior && isfinite(a->bias) ? a->bias * fabs(d) : 0;
+	b->var += v;
+	if (nu > 0)
+		b->var_over_dof += v * v / nu;
 	/* above the range the noise is the top level's (the runs nearest),
 	 * the pooled one's where that is unknown; the largest over inputs */
-	if (im != NULL && d > 0) {
-		const sf_interval_along *a = sf_interval_along_of(im, j);
+	if (d > 0) {
 		int known = a->noise > 0 && isfinite(a->noise);
 		double n = known ? a->noise : im->sigma;
 
@@ -124,6 +122,12 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 			b->noise_dof = known ? a->noise_dof : 0;
 		}
 	}
+}
+
+double
+sf_interval_noise(const sf_interval_model *im, const sf_interval_beyond *b)
+{
+	return b->noise > 0 ? b->noise : im->sigma;
 }
 
 sf_interval_beyond
@@ -148,7 +152,7 @@ sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
 {
 	double v = isfinite(mean_var) && mean_var > 0 ? mean_var : 0;
 	double A = beyond->var, Aq = beyond->var_over_dof, B;
-	double noise = beyond->noise > 0 ? beyond->noise : im->sigma;
+	double noise = sf_interval_noise(im, beyond);
 
 	if (!isfinite(time) || (im->multiplicative && !(time > 0)))
 		return 0;
@@ -841,14 +845,14 @@ noise_of(sf_interval_model *im, const sf_dataset *d, const sf_stats *s)
 		im->sigma = im->sigma_replicates;
 }
 
-/* The root mean square of the fit's residuals (on im's scale; the
- * predictions pred) over the rows of d whose input j is at level, each
+/* The root mean square of the fit's residuals (on the model's scale;
+ * the predictions pred) over the rows of d whose input j is at level, each
  * counted with the fit's share of degrees of freedom per row (dof_share),
  * into *rms and its degrees of freedom into *dof. */
 static void
-residual_scatter(const sf_interval_model *im, const sf_dataset *d,
-                 const double *pred, double dof_share, size_t j, double level,
-                 double *rms, double *dof)
+residual_scatter(const sf_dataset *d, int multiplicative, const double *pred,
+                 double dof_share, size_t j, double level, double *rms,
+                 double *dof)
 {
 	double sum = 0, n = 0;
 
@@ -857,8 +861,8 @@ residual_scatter(const sf_interval_model *im, const sf_dataset *d,
 
 		if (d->inputs[j].values[i] != level)
 			continue;
-		e = im->multiplicative ? signed_error(1, pred[i], d->output[i])
-		                       : d->output[i] - pred[i];
+		e = multiplicative ? signed_error(1, pred[i], d->output[i])
+		                   : d->output[i] - pred[i];
 		if (!isfinite(e))
 			continue;
 		sum += w * e * e;
@@ -897,7 +901,8 @@ top_noise(sf_interval_model *im, const sf_dataset *d, const sf_stats *s,
 			if (d->inputs[j].values[i] > top)
 				top = d->inputs[j].values[i];
 		replicate_scatter(d, im->multiplicative, j, top, &sd, &dof);
-		residual_scatter(im, d, s->predicted, share, j, top, &rms, &nr);
+		residual_scatter(d, im->multiplicative, s->predicted, share, j,
+		                 top, &rms, &nr);
 		n = (double)dof;
 		if (!(dof > 0 && sd > 0) || (nr > 0 && rms > sd)) {
 			sd = rms;

@@ -283,6 +283,11 @@ double sf_interval_signed_doublings(double lo, double hi, double x);
 void sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
                             sf_interval_beyond *b);
 
+/* The noise sd of a new run at a point b beyond the range: its top
+ * level's (b->noise), else the fit's sigma. */
+double sf_interval_noise(const sf_interval_model *im,
+                         const sf_interval_beyond *b);
+
 /*
  * How far point x lies beyond the box [lo_i, hi_i] over n inputs (entries
  * with numeric[i] == 0, or a non-finite range, are skipped; numeric may be

@@ -116,7 +116,7 @@ noise_at(const sf_design_fit *f, const sf_design_point *c)
 {
 	const sf_interval_beyond b = sf_interval_beyond_at(
 	    f->error, f->ninputs, f->lo, f->hi, f->numeric, c->x);
-	const double sigma = b.noise > 0 ? b.noise : f->error->sigma;
+	const double sigma = sf_interval_noise(f->error, &b);
 
 	return sigma * sigma;
 }

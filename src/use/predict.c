@@ -143,16 +143,15 @@ static void
 parts_of(const sf_fitfile *f, sf_predict_point *pt)
 {
 	const sf_interval_model *im = &f->interval;
-	double v = isfinite(pt->se) ? pt->se * pt->se : 0, total;
+	double v = isfinite(pt->se) ? pt->se * pt->se : 0, total, noise;
 	double mu = pt->beyond.shift;
 
 	for (int q = 0; q < SF_PARTS; q++)
 		pt->parts[q] = q == SF_PART_FORMULAS ? 0 : NAN;
 	if (!f->has_interval || !(pt->time != 0) || !isfinite(pt->time))
 		return;
-	pt->parts[SF_PART_NOISE] = pt->beyond.noise > 0
-	                               ? pt->beyond.noise * pt->beyond.noise
-	                               : im->sigma * im->sigma;
+	noise = sf_interval_noise(im, &pt->beyond);
+	pt->parts[SF_PART_NOISE] = noise * noise;
 	pt->parts[SF_PART_CONSTANTS] =
 	    im->multiplicative ? v / (pt->time * pt->time) : v;
 	pt->parts[SF_PART_MODEL] = pt->beyond.var + mu * mu;

@@ -781,21 +781,22 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 static void
 print_top_noise(const sf_report *r, const sf_interval_model *im, FILE *out)
 {
-	const char *sep = "    noise above the range (the runs at each "
-	                  "input's top level):\n      ";
+	size_t shown = 0;
 
 	for (size_t j = 0; j < r->data->ninputs; j++) {
 		const sf_interval_along *e = sf_interval_along_of(im, j);
 
 		if (r->data->inputs[j].levels != NULL || !(e->noise > 0))
 			continue;
-		fprintf(out, "%s%s %s%.3g%s (%.0f dof)", sep,
+		fprintf(out, "%s%s %s%.3g%s (%.0f dof)",
+		        shown++ == 0 ? "    noise above the range (the runs at "
+		                       "each input's top level):\n      "
+		                     : ", ",
 		        r->data->inputs[j].name, im->multiplicative ? "" : "+-",
 		        im->multiplicative ? 100 * e->noise : e->noise,
 		        im->multiplicative ? "%" : "", e->noise_dof);
-		sep = ", ";
 	}
-	if (sep[0] == ',') /* one was printed */
+	if (shown > 0)
 		fputc('\n', out);
 }
 

@@ -5,6 +5,7 @@
 #include "base/escape.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +36,36 @@ sf_text_input(const sf_fitfile *f, size_t i, double x, char *out, size_t size)
 		snprintf(out, size, "%g", x);
 }
 
+/* printf-append to out (size) at *n, while there is room; *n counts as
+ * snprintf's result does, so a cut text stays cut. */
+static void
+append(char *out, size_t size, int *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n < 0 || (size_t)*n >= size)
+		return;
+	va_start(ap, fmt);
+	*n += vsnprintf(out + *n, size - (size_t)*n, fmt, ap);
+	va_end(ap);
+}
+
+/* A name from the data or the model appended escaped (sf_escape). */
+static void
+append_name(char *out, size_t size, int *n, const char *name)
+{
+	if (*n >= 0 && (size_t)*n < size)
+		*n += (int)sf_escape(out + *n, size - (size_t)*n, name, 0);
+}
+
 void
 sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 {
 	const sf_interval_model *im = &f->interval;
-	int n;
+	const char *unit = im->multiplicative ? "%" : "";
+	const double scale = im->multiplicative ? 100 : 1;
+	size_t shown = 0;
+	int n = 0;
 
 	if (!f->has_interval) {
 		snprintf(out, size, "-");
@@ -47,63 +73,46 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 	}
 	if (f->nmembers > 0) {
 		/* an ensemble: its members' weights (names escaped) */
-		n = snprintf(out, size, "the mixture of %zu formulas' (",
-		             f->nmembers);
-		for (size_t m = 0;
-		     m < f->nmembers && n >= 0 && (size_t)n < size; m++) {
-			n += snprintf(out + n, size - (size_t)n, "%s",
-			              m > 0 ? ", " : "");
-			if (n >= 0 && (size_t)n < size)
-				n += (int)sf_escape(out + n, size - (size_t)n,
-				                    f->members[m]->name, 0);
-			if (n >= 0 && (size_t)n < size)
-				n += snprintf(out + n, size - (size_t)n,
-				              " %.2f", f->weights[m]);
+		append(out, size, &n, "the mixture of %zu formulas' (",
+		       f->nmembers);
+		for (size_t m = 0; m < f->nmembers; m++) {
+			append(out, size, &n, "%s", m > 0 ? ", " : "");
+			append_name(out, size, &n, f->members[m]->name);
+			append(out, size, &n, " %.2f", f->weights[m]);
 		}
-		if (n >= 0 && (size_t)n < size)
-			snprintf(out + n, size - (size_t)n, ")");
+		append(out, size, &n, ")");
 		return;
 	}
-	n = snprintf(out, size, im->multiplicative ? "%.3g%%" : "+-%.3g ",
-	             (im->multiplicative ? 100 : 1) * im->sigma);
-	if (!im->multiplicative && n >= 0 && (size_t)n < size)
-		n += (int)sf_escape(out + n, size - (size_t)n, f->output, 0);
+	append(out, size, &n, im->multiplicative ? "%.3g%%" : "+-%.3g ",
+	       scale * im->sigma);
+	if (!im->multiplicative)
+		append_name(out, size, &n, f->output);
 	/* the noise above the range where a top level gives it */
-	size_t above = 0;
 	for (size_t j = 0; j < f->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 
-		if (f->inputs[j].levels != NULL || !(a->noise > 0) || n < 0 ||
-		    (size_t)n >= size)
+		if (f->inputs[j].levels != NULL || !(a->noise > 0))
 			continue;
-		n += snprintf(out + n, size - (size_t)n, "%s",
-		              above++ == 0 ? " (above the range: " : ", ");
-		if (n >= 0 && (size_t)n < size)
-			n += (int)sf_escape(out + n, size - (size_t)n,
-			                    f->inputs[j].name, 0);
-		if (n >= 0 && (size_t)n < size)
-			n +=
-			    snprintf(out + n, size - (size_t)n,
-			             im->multiplicative ? " %.3g%%" : " +-%.3g",
-			             (im->multiplicative ? 100 : 1) * a->noise);
+		append(out, size, &n, "%s",
+		       shown++ == 0 ? " (above the range: " : ", ");
+		append_name(out, size, &n, f->inputs[j].name);
+		append(out, size, &n, " %s%.3g%s",
+		       im->multiplicative ? "" : "+-", scale * a->noise, unit);
 	}
-	if (above > 0 && n >= 0 && (size_t)n < size)
-		n += snprintf(out + n, size - (size_t)n, ")");
+	if (shown > 0)
+		append(out, size, &n, ")");
 	/* each input's model error, its name escaped as the output's */
-	for (size_t j = 0, shown = 0; j < f->ninputs; j++) {
+	shown = 0;
+	for (size_t j = 0; j < f->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 
-		if (f->inputs[j].levels != NULL || isnan(a->growth) || n < 0 ||
-		    (size_t)n >= size)
+		if (f->inputs[j].levels != NULL || isnan(a->growth))
 			continue;
-		n += snprintf(out + n, size - (size_t)n, "%s+%.3g%% along ",
-		              shown++ == 0 ? ", per doubling beyond the "
-		                             "fitted range "
-		                           : ", ",
-		              100 * a->growth);
-		if (n >= 0 && (size_t)n < size)
-			n += (int)sf_escape(out + n, size - (size_t)n,
-			                    f->inputs[j].name, 0);
+		append(out, size, &n, "%s+%.3g%% along ",
+		       shown++ == 0 ? ", per doubling beyond the fitted range "
+		                    : ", ",
+		       100 * a->growth);
+		append_name(out, size, &n, f->inputs[j].name);
 	}
 }
 
