@@ -17,6 +17,7 @@
 #include "expr/expr.h"
 #include "base/clock.h"
 #include "discover/discover.h"
+#include "discover/report.h"
 #include "discover/setup.h"
 #include "input/csv.h"
 #include "input/formula.h"
@@ -1358,6 +1359,63 @@ test_one_fold(void)
 }
 
 /*
+ * Contention that sets in at the top of the training rows
+ * (bench/contention.py's runs at k = 0.2: a step's compute, a ring
+ * all-reduce and 0.004 (p - 6)^1.5 above 6 workers, 3% noise; p = 1-8, b
+ * = 16, 32, 64, three runs each).  The generic formula, fitted on every
+ * level, misses the top one on the slow side (its regime check fires);
+ * the found formulas bend to fit it.  The file discover writes carries
+ * the generic formula's regime, to the hundredth of a percent, and says
+ * why; the report says so too.
+ */
+static void
+test_file_regime(void)
+{
+	sf_text csv = SF_TEXT_INIT;
+	sf_problem given = {0};
+	sf_discover_result *r;
+	sf_rng rng;
+	fixture fx;
+	char *text = NULL, *report = NULL, line[64];
+	sf_error err;
+
+	sf_rng_seed(&rng, 20261128, 3);
+	sf_text_printf(&csv, "p,b,y\n");
+	for (int p = 1; p <= 8; p++)
+		for (int b = 16; b <= 64; b *= 2)
+			for (int k = 0; k < 3; k++)
+				sf_text_printf(
+				    &csv, "%d,%d,%.17g\n", p, b,
+				    (0.01 + 0.002 * b + 0.03 * (p - 1) / p +
+				     0.004 * log2(p) +
+				     (p > 6 ? 0.004 * pow(p - 6, 1.5) : 0)) *
+				        exp(sf_rng_normal(&rng, 0, 0.03)));
+	r = search_with_file(generic_yaml, csv.data, &fx, &given);
+	sf_text_free(&csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_FATAL(r->regime_with < r->nboard);
+	CU_ASSERT_STRING_EQUAL(r->board[r->regime_with].model, "generic");
+	CU_ASSERT(r->regime > 0.2);
+	CU_ASSERT(isnan(r->board[r->winner].regime)); /* found: no check */
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_discover_model_text(r, r->winner, fx.set->models[0], "out.yaml",
+	                           "rows.csv", &text, &err),
+	    SF_OK);
+	snprintf(line, sizeof line, "\n    regime: %.4f  # the largest",
+	         r->regime);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, line));
+	report = sf_discover_report_text(fx.set->models[0], "rows.csv", r,
+	                                 "out.yaml");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "keeps it as fit.prior.regime"));
+	free(report);
+	free(text);
+	sf_discover_result_free(r);
+	sf_formula_free(given.formula);
+	fixture_close(&fx);
+}
+
+/*
  * A formula of a models: file whose member has an input of its own (t
  * here, as gpu-upgrade.yaml's replicate-kepler has cpu_threads) is
  * scored, but never joins the ensemble, whose inputs are the searched
@@ -1862,6 +1920,8 @@ main(void)
 	     "level better",
 	     test_held_back},
 	    {"one fold: the file's formula joins, tied or not", test_one_fold},
+	    {"the file's formula's regime: the file carries it",
+	     test_file_regime},
 	    {"a member's own input: scored, never in the ensemble",
 	     test_foreign},
 	    {"the model file's tied formula joins the ensemble",

@@ -423,10 +423,11 @@ test_missing_term(void)
 
 /* The error model *im of the model a + b / p fitted to one simulated
  * dataset (truth(p, c), rng stream seq), with the formulas' disagreement
- * g in its fit.prior (< 0: none).  Returns 0, or -1 after a test
- * failure. */
+ * g and the model file's formula's regime R in its fit.prior (< 0:
+ * none).  Returns 0, or -1 after a test failure. */
 static int
-one_error_model(double c, uint64_t seq, double g, sf_interval_model *im)
+one_error_model(double c, uint64_t seq, double g, double R,
+                sf_interval_model *im)
 {
 	sf_rng rng;
 	sim s;
@@ -438,6 +439,7 @@ one_error_model(double c, uint64_t seq, double g, sf_interval_model *im)
 	if (sim_open(&s, &rng, c) != 0)
 		return -1;
 	s.set->models[0]->fit.prior_disagreement = g;
+	s.set->models[0]->fit.prior_regime = R;
 	rc = sim_calibrate(&s, &r, &st, im);
 	sf_stats_free(st);
 	sf_fit_result_free(r);
@@ -457,7 +459,7 @@ test_never_zero(void)
 	sf_interval_model im;
 	const sf_interval_prior p = sf_interval_prior_default();
 
-	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, -1, &im), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, -1, -1, &im), 0);
 	CU_ASSERT(im.chain_cuts >= 3);
 	/* the prior's scale at this fit's noise (interval.h) */
 	CU_ASSERT_DOUBLE_EQUAL(
@@ -492,7 +494,8 @@ test_disagreement(void)
 		sf_interval_beyond b;
 		double lo, hi;
 
-		CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, g[k], &im[k]), 0);
+		CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, g[k], -1, &im[k]),
+		                      0);
 		b = out_by(&im[k], 2);
 		sf_interval_at(&im[k], 100, 0, &b, &lo, &hi);
 		beyond[k] = log(hi / lo);
@@ -533,7 +536,7 @@ test_regime(void)
 	sf_interval_model im;
 	double top = NAN, upto = 0;
 
-	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, -1, &im), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, -1, -1, &im), 0);
 	for (size_t i = 0; i < im.chain_cuts && i < SF_INTERVAL_CUTS_KEPT; i++)
 		if (im.cuts[i].upto > upto) {
 			upto = im.cuts[i].upto;
@@ -555,6 +558,69 @@ test_regime(void)
 	/* the ensemble weight is the chain's evidence, not widened */
 	CU_ASSERT(im.weight > 1 / (im.along[0].bias * im.along[0].bias +
 	                           im.along[0].growth * im.along[0].growth));
+}
+
+/*
+ * The model file's formula's regime (fit.prior.regime, as discover writes
+ * it): a formula whose own chain sees no change widens toward it, as for
+ * its own regime - the model error's centre half way, its variance plus
+ * the square of that half (the mixture's) - and says it was the file's;
+ * inside the range and in the ensemble's weight nothing moves.  A
+ * formula whose own top cut missed by more keeps its own.
+ */
+static void
+test_regime_carried(void)
+{
+	const double R = 0.3;
+	sf_interval_model own, carried, below, steep;
+	sf_interval_beyond b;
+	double pace, bias, var, half, lo[2], hi[2];
+
+	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, -1, -1, &own), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(0, 7, -1, R, &carried), 0);
+	CU_ASSERT_EQUAL(own.regime, 0);
+	CU_ASSERT(isnan(own.regime_prior));
+	CU_ASSERT_EQUAL(carried.regime_prior, R);
+	CU_ASSERT_EQUAL(carried.regime, 1);
+	CU_ASSERT_EQUAL(carried.regime_carried, 1);
+	CU_ASSERT_EQUAL(carried.regime_input, 0);
+	CU_ASSERT_EQUAL(carried.regime_slope, R);
+	/* the pace check widened both after (the formula speeds up beyond
+	 * more than the runs did): undo it on own's, widen toward R, redo */
+	CU_ASSERT_FATAL(own.pace_widened && carried.pace_widened);
+	pace = log(own.pace_measured / own.pace_beyond);
+	bias = 2 * own.along[0].bias - pace;
+	var = pow(own.along[0].growth, 2) - pow((pace - bias) / 2, 2);
+	half = (R - bias) / 2;
+	CU_ASSERT(half > 0.1);
+	bias += half;
+	var += half * half;
+	half = (pace - bias) / 2;
+	CU_ASSERT_DOUBLE_EQUAL(carried.along[0].bias, bias + half, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(carried.along[0].growth, sqrt(var + half * half),
+	                       1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(carried.weight, own.weight, 1e-12);
+	b = out_by(&own, 0);
+	sf_interval_at(&own, 100, 0, &b, &lo[0], &hi[0]);
+	b = out_by(&carried, 0);
+	sf_interval_at(&carried, 100, 0, &b, &lo[1], &hi[1]);
+	CU_ASSERT_DOUBLE_EQUAL(lo[1], lo[0], 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(hi[1], hi[0], 1e-12);
+	b = out_by(&own, 1);
+	sf_interval_at(&own, 100, 0, &b, &lo[0], &hi[0]);
+	b = out_by(&carried, 1);
+	sf_interval_at(&carried, 100, 0, &b, &lo[1], &hi[1]);
+	CU_ASSERT(hi[1] > hi[0] * exp(0.05));
+	/* the regime simulation's own top cut misses by more than 0.01 */
+	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, -1, -1, &steep), 0);
+	CU_ASSERT_EQUAL_FATAL(one_error_model(-1, 9, -1, 0.01, &below), 0);
+	CU_ASSERT_EQUAL(below.regime, 1);
+	CU_ASSERT_EQUAL(below.regime_carried, 0);
+	CU_ASSERT(below.regime_slope > 0.3);
+	CU_ASSERT_EQUAL(below.regime_slope, steep.regime_slope);
+	CU_ASSERT_DOUBLE_EQUAL(below.along[0].bias, steep.along[0].bias, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(below.along[0].growth, steep.along[0].growth,
+	                       1e-15);
 }
 
 /*
@@ -793,6 +859,7 @@ main(void)
 	    {"never zero beyond the range", test_never_zero},
 	    {"the formulas' disagreement in the prior", test_disagreement},
 	    {"wide on purpose after a regime change", test_regime},
+	    {"the model file's formula's regime carried", test_regime_carried},
 	    {"the noise above the range: the top level's (400 fits)",
 	     test_top_noise},
 	    CU_TEST_INFO_NULL,

@@ -208,6 +208,7 @@ test_defaults(void)
 	CU_ASSERT(m->fit.prior_disagreement < 0);
 	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
 	CU_ASSERT(m->fit.prior_disagreement_weight < 0);
+	CU_ASSERT(m->fit.prior_regime < 0); /* no regime known */
 	sf_model_set_free(set);
 }
 
@@ -224,7 +225,8 @@ test_prior(void)
 	                           "0}}\n";
 	static const char half[] = "time: a * p\n"
 	                           "parameters: {a: {min: 0, max: 1}}\n"
-	                           "fit:\n  prior:\n    disagreement: 0.25\n";
+	                           "fit:\n  prior:\n    disagreement: 0.25\n"
+	                           "    regime: 0.3374\n";
 	sf_model_set *set = parse_ok("prior.yaml", text);
 	const sf_model *m = set->models[0];
 
@@ -235,11 +237,14 @@ test_prior(void)
 	CU_ASSERT_EQUAL(m->fit.prior_disagreement, 0);
 	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0.05);
 	CU_ASSERT_EQUAL(m->fit.prior_disagreement_weight, 0);
+	CU_ASSERT(m->fit.prior_regime < 0);
 	sf_model_set_free(set);
-	/* the disagreement alone, as discover writes it: the rest built in */
+	/* the disagreement and the regime, as discover writes them: the rest
+	 * built in */
 	set = parse_ok("half.yaml", half);
 	m = set->models[0];
 	CU_ASSERT_EQUAL(m->fit.prior_disagreement, 0.25);
+	CU_ASSERT_EQUAL(m->fit.prior_regime, 0.3374);
 	CU_ASSERT_EQUAL(m->fit.prior_scale, 0);
 	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
 	CU_ASSERT(m->fit.prior_disagreement_weight < 0);

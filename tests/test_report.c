@@ -1092,6 +1092,7 @@ test_json_interval(void)
 	    {"prediction_interval.prior.bias_weight", INT, 3, NULL},
 	    {"prediction_interval.prior.noise_weight", REAL, 1.5, NULL},
 	    {"prediction_interval.prior.scale_at_noise", REAL, 0.15625, NULL},
+	    {"prediction_interval.prior.regime", ABSENT, 0, NULL},
 	    {"prediction_interval.chain_fits", INT, 3, NULL},
 	    {"prediction_interval.chain_points", INT, 0, NULL},
 	    {"prediction_interval.chain_cuts", INT, 0, NULL},
@@ -1117,6 +1118,7 @@ test_json_interval(void)
 	im.prior.bias_weight = 3;
 	im.prior.noise_weight = 1.5;
 	im.prior_scale = 0.15625;
+	im.regime_prior = NAN; /* the model file carries none */
 	im.ninputs = h.report.data->ninputs;
 	for (size_t k = 0; k <= SF_INTERVAL_INPUTS; k++) {
 		im.along[k].bias = 0.015625;

@@ -239,6 +239,11 @@ typedef struct sf_discover_candidate {
 	double aicc;    /* on all training rows, in the search's loss */
 	int tied;       /* within the tie of the best score */
 	int refitted;   /* the values are sf_discover_refit()'s */
+	double regime;  /* a model file's formula: its regime check on the
+	                   training rows along the extrapolated input
+	                   (fit/interval.h), the top cut's error per doubling
+	                   when the largest levels scale worse than it;
+	                   else NaN */
 } sf_discover_candidate;
 
 /*
@@ -356,6 +361,17 @@ typedef struct sf_discover_result {
 	double disagreement;
 	size_t disagreement_with;
 	int disagreement_shown;
+	/* The regime check of the model file's best-scoring formula (board
+	 * index regime_with) on the training rows (fit/interval.h): the
+	 * largest levels of the extrapolated input scale worse than it, its
+	 * top cut missing by regime per doubling.  The found formulas that
+	 * fit those levels bend to them, so their own chains do not show it:
+	 * the written model file carries it as fit.prior.regime, which widens
+	 * every member's interval beyond the range toward it.  NaN
+	 * (regime_with SIZE_MAX) when the check did not fire, or the file's
+	 * formula has no interval. */
+	double regime;
+	size_t regime_with;
 	sf_discover_heldback held;
 } sf_discover_result;
 

@@ -5,6 +5,8 @@
 #include "discover/given.h"
 #include "base/text.h"
 #include "discover/score.h"
+#include "fit/interval.h"
+#include "fit/stats.h"
 #include "fit/tune.h"
 #include "fit/validate.h"
 #include "input/formula.h"
@@ -61,7 +63,7 @@ given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
 	char *canonical;
 
 	memset(c, 0, sizeof *c);
-	c->score = c->se = c->mape = c->aicc = NAN;
+	c->score = c->se = c->mape = c->aicc = c->regime = NAN;
 	c->library = m->name[0] == SF_LIBRARY_PREFIX;
 	if ((c->model = sf_text_dup(m->name)) == NULL ||
 	    (c->fold_mape = malloc((nfolds + 1) * sizeof *c->fold_mape)) ==
@@ -125,14 +127,49 @@ given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
 	return SF_OK;
 }
 
-/* p's formula fitted by the pipeline on every training row: c's MAPE,
- * its constants, and its AICc with g's weights (g's rows are train's sorted:
- * the same weights, row by row); *fitted = 0 when the fit failed (SF_EFAIL).
- * Returns SF_OK, or the fit's and the prediction's other errors. */
+/* The regime check (fit/interval.h) of p's formula fitted by r on the
+ * training rows train, along input x: its top cut's error per doubling
+ * when the largest levels scale worse than the formula, else NaN.  Only
+ * out of memory is an error: a formula without an interval has no check. */
+static int
+given_regime(const sf_problem *p, const sf_dataset *train,
+             const sf_fit_options *fo, const sf_fit_result *r, size_t x,
+             double *regime, sf_error *err)
+{
+	sf_model own = *p->model; /* read only: its pointers are shared */
+	sf_stats *s = NULL;
+	sf_interval_model im;
+	sf_error quiet;
+	int rc;
+
+	*regime = NAN;
+	/* its own check, not one a file discover wrote carries */
+	own.fit.prior_regime = -1;
+	rc = sf_stats_compute(p->formula, train, r, &s, &quiet);
+	if (rc == SF_OK)
+		rc = sf_interval_calibrate(&own, train, p->formula, fo, r, s,
+		                           NULL, &im, &quiet);
+	sf_stats_free(s);
+	if (rc == SF_ENOMEM) {
+		*err = quiet;
+		return rc;
+	}
+	if (rc == SF_OK && im.regime && im.regime_input == x)
+		*regime = im.regime_slope;
+	return SF_OK;
+}
+
+/* p's formula fitted by the pipeline on every training row (x the
+ * extrapolated input): c's MAPE, its constants, its AICc with g's weights
+ * (g's rows are train's sorted: the same weights, row by row) and, for the
+ * model file's formulas, its regime check; *fitted = 0 when the fit failed
+ * (SF_EFAIL).  Returns SF_OK, or the fit's and the prediction's other
+ * errors. */
 static int
 given_all_rows(const sf_problem *p, const sf_dataset *train,
-               const sf_grammar *g, const sf_fit_options *fo, double *pred,
-               sf_discover_candidate *c, int *fitted, sf_error *err)
+               const sf_grammar *g, const sf_fit_options *fo, size_t x,
+               double *pred, sf_discover_candidate *c, int *fitted,
+               sf_error *err)
 {
 	sf_fit_result *r = NULL;
 	double chisqr = 0, ape = 0;
@@ -156,6 +193,8 @@ given_all_rows(const sf_problem *p, const sf_dataset *train,
 			c->given.params[p->formula->fitted[j]].value =
 			    r->theta[j];
 		*fitted = 1;
+		if (!c->library)
+			rc = given_regime(p, train, fo, r, x, &c->regime, err);
 	}
 	sf_fit_result_free(r);
 	return rc;
@@ -209,7 +248,7 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 			failed++;
 		}
 	}
-	rc = given_all_rows(p, train, g, &fo, pred, c, &fitted, err);
+	rc = given_all_rows(p, train, g, &fo, x, pred, c, &fitted, err);
 	if (rc == SF_OK && fitted && failed == 0 && ch.nfolds == g->ch.nfolds) {
 		/* as the search's scores (score.c: finish) */
 		c->score = sum / sf_chain_fold_weights(&ch);

@@ -384,8 +384,19 @@ write_given(sf_yaml_out *y, const sf_discover_given *g)
 	sf_yaml_out_pair(y, "time", g->time, NULL);
 }
 
-/* fit: with the search's loss (and m's weights) and the formulas'
- * disagreement beyond the range, and the discover: block that was used. */
+/* x to a hundredth of a percent: what the interval needs of a share. */
+static double
+to_hundredth_percent(double x)
+{
+	char g[32];
+
+	snprintf(g, sizeof g, "%.4f", x);
+	return strtod(g, NULL);
+}
+
+/* fit: with the search's loss (and m's weights), the formulas'
+ * disagreement beyond the range and the file's formula's regime check,
+ * and the discover: block that was used. */
 static void
 write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 {
@@ -393,15 +404,13 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
 	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
 		sf_yaml_out_pair(y, "weights", "inverse_variance", NULL);
-	if (r->disagreement_with != SIZE_MAX) {
-		char g[32];
-
-		/* to a hundredth of a percent: what the interval needs */
-		snprintf(g, sizeof g, "%.4f",
-		         r->disagreement_shown ? 0 : fabs(r->disagreement));
+	if (r->disagreement_with != SIZE_MAX || r->regime_with != SIZE_MAX)
 		sf_yaml_out_map(y, "prior");
+	if (r->disagreement_with != SIZE_MAX)
 		sf_yaml_out_number(
-		    y, "disagreement", strtod(g, NULL),
+		    y, "disagreement",
+		    to_hundredth_percent(
+		        r->disagreement_shown ? 0 : fabs(r->disagreement)),
 		    !r->disagreement_shown
 		        ? "how fast the search's winner and the file's formula "
 		          "part ways per doubling beyond the rows: it widens "
@@ -413,8 +422,14 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		        : "the file's formula is a member: the ensemble's "
 		          "mixture shows how far it and the search's part "
 		          "ways");
+	if (r->regime_with != SIZE_MAX)
+		sf_yaml_out_number(
+		    y, "regime", to_hundredth_percent(r->regime),
+		    "the largest training levels came out this "
+		    "much above the file's formula per doubling: "
+		    "every formula's interval widens toward it");
+	if (r->disagreement_with != SIZE_MAX || r->regime_with != SIZE_MAX)
 		sf_yaml_out_end(y, NULL);
-	}
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_map(y, "discover");
 	sf_yaml_out_pair(y, "extrapolate", r->extrapolate, NULL);

@@ -244,6 +244,16 @@ disagreement_json(const sf_discover_result *r)
 	                 r->disagreement_shown);
 }
 
+/* The model file's formula's regime check (discover.h: regime); only
+ * when it fired. */
+static json_t *
+regime_json(const sf_discover_result *r)
+{
+	return json_pack("{s:s, s:s, s:o}", "input", r->extrapolate, "with",
+	                 r->board[r->regime_with].model, "per_doubling",
+	                 sf_json_number(r->regime));
+}
+
 /* The held-back check (discover.h), or null when it did not run. */
 static json_t *
 held_back_json(const sf_discover_result *r)
@@ -337,6 +347,18 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		          "choice, so the file written counts none of it"
 		        : ": the ensemble holds both, and its mixture\n  shows "
 		          "that beyond the range");
+	if (r->regime_with != SIZE_MAX)
+		sf_text_printf(
+		    out,
+		    "  warning: the largest training levels of %s scale worse "
+		    "than the model file's\n  %s (they came out %+.1f%% per "
+		    "doubling above its refit on the levels\n  below): the "
+		    "found formulas bend to fit them, so their folds cannot "
+		    "show\n  it; the model file discover writes keeps it as "
+		    "fit.prior.regime, which\n  widens every formula's "
+		    "interval beyond the range toward it\n",
+		    r->extrapolate, r->board[r->regime_with].model,
+		    100 * r->regime);
 	text_held_back(out, r);
 	text_ensemble(out, r, output);
 	if (output != NULL)
@@ -460,7 +482,11 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	     json_object_set_new(json_object_get(root, "discover"),
 	                         "disagreement", disagreement_json(r)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"), "held_back",
-	                         held_back_json(r)) != 0)) {
+	                         held_back_json(r)) != 0 ||
+	     /* only when it fired: other reports stay as they were */
+	     (r->regime_with != SIZE_MAX &&
+	      json_object_set_new(json_object_get(root, "discover"), "regime",
+	                          regime_json(r)) != 0))) {
 		json_decref(root);
 		return NULL;
 	}

@@ -312,6 +312,19 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 	return rc;
 }
 
+/* The regime check of the model file's best formula (discover.h:
+ * regime) into r. */
+static void
+file_regime(sf_discover_result *r)
+{
+	const size_t file = best_file_formula(r);
+
+	if (file != SIZE_MAX && isfinite(r->board[file].regime)) {
+		r->regime = r->board[file].regime;
+		r->regime_with = file;
+	}
+}
+
 /* The MAPE, percent, of candidate c over the rows of level l of g's chain
  * (INFINITY when a prediction is not finite) into *mape.  Returns SF_OK or
  * an evaluation's error. */
@@ -453,6 +466,8 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->disagreement = NAN; /* not measured (check 0) */
 	r->disagreement_with = SIZE_MAX;
+	r->regime = NAN;
+	r->regime_with = SIZE_MAX;
 	if ((rc = sf_setup_make(m, s, d, o, &st, err)) != SF_OK ||
 	    (rc = sf_discover_split(d, o->train, &train, &r->held_out, err)) !=
 	        SF_OK ||
@@ -491,6 +506,8 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 			    winner_pace(r, &g, (size_t)st.extrap, top_row, err);
 		if (rc == SF_OK)
 			rc = formulas_part(r, &g, (size_t)st.extrap, err);
+		if (rc == SF_OK)
+			file_regime(r);
 	}
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)

@@ -685,7 +685,8 @@ sf_interval_weight(const sf_interval_model *im)
 }
 
 /* The error model along every input of im from chain c (numeric[j]: input
- * j is numeric), the regime check on input top included (interval.h),
+ * j is numeric), the regime check on input top included with the model
+ * file's (im->regime_prior, NaN none: interval.h),
  * from the prior's scale at im->prior_scale.  Returns the mean over the
  * numeric inputs of bias^2 + growth^2 before any regime's widening. */
 static double
@@ -698,10 +699,18 @@ error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
 		im->along[j] = posterior(im, c, j, 0);
 	im->along[SF_INTERVAL_INPUTS] = posterior(im, c, SIZE_MAX, 0);
 	mse = mean_square_error(im, numeric);
-	if (top != SIZE_MAX && top < SF_INTERVAL_INPUTS &&
-	    regime_change(im, c, top, &top_slope)) {
+	if (top == SIZE_MAX || top >= SF_INTERVAL_INPUTS)
+		return mse;
+	if (!regime_change(im, c, top, &top_slope))
+		top_slope = -INFINITY;
+	if (im->regime_prior > top_slope) {
+		top_slope = im->regime_prior;
+		im->regime_carried = 1;
+	}
+	if (isfinite(top_slope)) {
 		im->regime = 1;
 		im->regime_input = top;
+		im->regime_slope = top_slope;
 		widen_towards(&im->along[top], top_slope);
 	}
 	return mse;
@@ -991,6 +1000,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->prior = prior != NULL ? *prior : prior_of_file(&m->fit);
 	out->disagreement =
 	    m->fit.prior_disagreement >= 0 ? m->fit.prior_disagreement : NAN;
+	out->regime_prior =
+	    m->fit.prior_regime >= 0 ? m->fit.prior_regime : NAN;
 	/* Relative errors for the losses whose errors are (solve/loss.h). */
 	out->multiplicative = sf_loss_get(r->settings.loss)->multiplicative;
 	if (s->dof < 1 || !isfinite(s->t95))

@@ -93,7 +93,14 @@
  * with the most levels) misses by more than twice the spread its other
  * cuts and the prior allow, on the slow side, the largest measured
  * levels scale worse than the formula; `regime` is set, the report says
- * so and that input's error is widened (interval.c).
+ * so and that input's error is widened (interval.c) toward the top cut's
+ * error per doubling.  A model file that `discover` wrote carries the
+ * check of the file's own formula on the training rows (fit.prior.regime,
+ * its top cut's error per doubling when it fired): a found formula that
+ * bends to fit the largest levels hides the change from its own chain
+ * (its shape was chosen on those rows), so every formula fitted from the
+ * file widens toward the larger of the two (`regime_carried` when it was
+ * the file's).
  *
  * Pace: along an input that speeds the run up (the formula's time falls
  * beyond the range), data-parallel training has diminishing returns: a
@@ -225,6 +232,8 @@ typedef struct sf_interval_model {
 	sf_interval_prior prior; /* the prior the posterior started from */
 	double disagreement;     /* G, the formulas' disagreement per
 	                            doubling (fit.prior); NaN unknown */
+	double regime_prior;     /* R, the model file's formula's regime
+	                            (fit.prior.regime); NaN none */
 	double prior_scale;      /* s0 at this fit's noise (above) */
 	size_t ninputs;          /* the data's inputs */
 	sf_interval_along along[SF_INTERVAL_INPUTS + 1]; /* per input (see
@@ -245,6 +254,8 @@ typedef struct sf_interval_model {
 	                         favour the formula that follows its rows
 	                         most closely twice); 0 unknown */
 	size_t regime_input;  /* which input, when regime is set */
+	double regime_slope;  /* the error per doubling it widened toward */
+	int regime_carried;   /* that was R, not the formula's own top cut */
 	int pace_checked;     /* an input's pace could be checked: */
 	size_t pace_input;    /* the one with the largest gap */
 	double pace_measured; /* its top levels' time factor per doubling */

@@ -44,6 +44,7 @@ sf_fit_settings_default(sf_fit_settings *s)
 	s->prior_noise_weight = -1;
 	s->prior_disagreement = -1;
 	s->prior_disagreement_weight = -1;
+	s->prior_regime = -1;
 	s->recombination = -1;
 	s->init = SF_INIT_LATIN;
 	s->polish = 1;
@@ -350,12 +351,12 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 }
 
 /* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R,
- * disagreement: G, agreed_scale: A, disagreement_weight: Q}, each in its
- * range: the model error's prior (fit/interval.h). */
+ * disagreement: G, agreed_scale: A, disagreement_weight: Q, regime: R},
+ * each in its range: the model error's prior (fit/interval.h). */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	enum { NPRIOR = 7 };
+	enum { NPRIOR = 8 };
 	/* the keys, their ranges and fields, in the order they are read */
 	const struct {
 		const char *key;
@@ -369,6 +370,7 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    {"disagreement", 0, 10, &s->prior_disagreement},
 	    {"agreed_scale", 1e-6, 10, &s->prior_agreed_scale},
 	    {"disagreement_weight", 0, 100, &s->prior_disagreement_weight},
+	    {"regime", 0, 10, &s->prior_regime},
 	};
 	const char *keys[NPRIOR];
 	yaml_node_t *v;

@@ -83,6 +83,10 @@ typedef struct sf_fit_settings {
 	 * scale beside it (0) and its weight (< 0), the built-in ones'. */
 	double prior_disagreement, prior_agreed_scale,
 	    prior_disagreement_weight;
+	/* How far the largest measured levels came out above the model
+	 * file's formula, per doubling, when its regime check fired on the
+	 * rows (`discover` writes it), < 0: none known. */
+	double prior_regime;
 } sf_fit_settings;
 
 /* Fill s with the defaults of a model file without a `fit:` block. */

@@ -486,6 +486,8 @@ load_prior(loader *ld, const json_t *pi)
 	int rc;
 
 	im->disagreement = NAN;
+	/* the model error read is widened for a regime already */
+	im->regime_prior = NAN;
 	im->prior_scale = 0;
 	if (!json_is_object(prior))
 		return SF_OK;

@@ -509,6 +509,8 @@ prior_json(const sf_interval_model *im, int *ok)
 		put(o, "disagreement_weight",
 		    sf_json_number(p->disagreement_weight), ok);
 	}
+	if (isfinite(im->regime_prior))
+		put(o, "regime", sf_json_number(im->regime_prior), ok);
 	put(o, "scale_at_noise", sf_json_number(im->prior_scale), ok);
 	return o;
 }
@@ -850,7 +852,16 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 		        "that fit as well and agree beyond\n    the range, "
 		        "or whose parting the ensemble shows: "
 		        "fit.prior.disagreement 0)\n");
-	if (im->regime)
+	if (im->regime && im->regime_carried)
+		fprintf(
+		    out,
+		    "  warning: the largest measured levels of %s scale "
+		    "worse than the model file's\n    formula (its top "
+		    "level %+.3g%% per doubling above it: fit.prior.regime);"
+		    "\n    beyond them the interval is wide on purpose\n",
+		    r->data->inputs[im->regime_input].name,
+		    100 * im->regime_slope);
+	else if (im->regime)
 		fprintf(out,
 		        "  warning: the largest measured levels of %s scale "
 		        "worse than the formula;\n    beyond them the interval "
