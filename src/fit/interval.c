@@ -617,8 +617,9 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top)
 
 /*
  * The regime check (interval.h): input j's top cut against the posterior
- * of its other cuts and the prior.  On a change, *top gets the top cut's
- * error per doubling.
+ * of its other cuts and the prior, one-sided at 95% (the slow side is the
+ * change that matters).  On a change, *top gets the top cut's error per
+ * doubling.
  */
 static int
 regime_change(const sf_interval_model *im, const chain *c, size_t j,
@@ -632,7 +633,10 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j,
 			continue;
 		others = posterior(im, c, j, 1);
 		*top = k->slope;
-		return k->slope - others.bias > 2 * others.growth;
+		return k->slope - others.bias >
+		       gsl_cdf_tdist_Pinv(SF_INTERVAL_LEVEL,
+		                          others.growth_dof) *
+		           others.growth;
 	}
 	return 0;
 }

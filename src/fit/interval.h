@@ -90,10 +90,11 @@
  * interval is skewed, the point prediction stays the formula's.
  *
  * Regime change: when the top cut of the extrapolated input (the input
- * with the most levels) misses by more than twice the spread its other
- * cuts and the prior allow, on the slow side, the largest measured
- * levels scale worse than the formula; `regime` is set, the report says
- * so and that input's error is widened (interval.c) toward the top cut's
+ * with the most levels) misses on the slow side by more than the spread
+ * its other cuts and the prior allow, at a one-sided 95% (their t's
+ * quantile at their degrees of freedom: only a slowdown counts), the largest
+ * measured levels scale worse than the formula; `regime` is set, the report
+ * says so and that input's error is widened (interval.c) toward the top cut's
  * error per doubling.  A model file that `discover` wrote carries the
  * check of the file's own formula on the training rows (fit.prior.regime,
  * its top cut's error per doubling when it fired): a found formula that
