@@ -383,8 +383,7 @@ test_calibrated(void)
 	beyond = 100.0 * (double)cov.beyond / (double)cov.fits;
 	printf("\n    right formula: coverage %.1f%% inside, %.1f%% a "
 	       "doubling beyond; mean growth %.4f; regime warnings %zu\n",
-	       inside, beyond, cov.growth_sum / (double)cov.fits,
-	       cov.regimes);
+	       inside, beyond, cov.growth_sum / (double)cov.fits, cov.regimes);
 	CU_ASSERT(inside >= 93 && inside <= 97);
 	/* a right formula's top cut rarely looks like a change: the check
 	 * is one-sided at 95% against the model error's spread, which the
