@@ -19,12 +19,20 @@ on that model, then `validate --train 'p <= 8'` on what it wrote.  Printed
 per k, over the seeds: the mean test MAPE at 12 and 16 workers, the mean
 coverage of the 95% intervals and their mean half-width.
 
+Then the same steps as whole runs, as issue 27 describes the unseen
+workloads: a run of n = 1024, 4096 or 16384 samples takes max(1,
+floor(n / (p b))) steps (a data loader that drops the last partial
+batch; at 12-16 workers and the small n, 1-2 steps) or ceil(n / (p b))
+(one that keeps it), each step's time as above; 2 runs of each p, b and n.
+init writes the generic formula with n / (p b) steps; discover may take
+the whole steps, rounded either way.
+
 Not in `make bench`: it measures a known gap (the chain of 1-8 workers
 cannot see contention that sets in past them), for the next change that
 tries to close it.
 
 Usage: /usr/bin/python3 bench/contention.py [SEEDS]  (from the built tree;
-default 8 seeds; about a minute)
+default 8 seeds; about five minutes)
 """
 
 import csv
@@ -64,6 +72,24 @@ def write_runs(path, seed, k):
                                 math.exp(rng.gauss(0, 0.03))])
 
 
+SAMPLES = [1024, 4096, 16384]
+
+
+def write_whole_runs(path, seed, k, rounding):
+    """Runs of n samples: whole steps, rounded down or up."""
+    rng = random.Random(seed)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["workers", "batch_size", "samples", "time"])
+        for p in LEVELS:
+            for b in BATCHES:
+                for n in SAMPLES:
+                    for _ in range(2):
+                        steps = max(1, rounding(n / (p * b)))
+                        w.writerow([p, b, n, steps * step(p, b, k) *
+                                    math.exp(rng.gauss(0, 0.03))])
+
+
 def run(args, cwd):
     out = subprocess.run([SCALEFIT] + args, capture_output=True, text=True,
                          cwd=cwd)
@@ -77,27 +103,47 @@ def validate(model, cwd):
                            "-q"], cwd))["validation"]
 
 
+def both_paths(d, write, seeds):
+    """Each seed's runs through init and init + discover: the table's
+    cells (mean MAPE, coverage and half-width of each path)."""
+    init, found = [], []
+    for seed in range(1, seeds + 1):
+        write(os.path.join(d, "runs.csv"), seed)
+        run(["init", "runs.csv", "-o", "runs.yaml", "--force"], d)
+        init.append(validate("runs.yaml", d))
+        run(["discover", "runs.yaml", "--train", "p <= 8", "-o",
+             "found.yaml", "--threads", "1", "-q"], d)
+        found.append(validate("found.yaml", d))
+    cells = []
+    for vs in (init, found):
+        cells += [f"{statistics.mean(v['mape'] for v in vs):.1f}%",
+                  f"{statistics.mean(v['coverage95'] for v in vs):.1f}%",
+                  f"{statistics.mean(v['mean_halfwidth_pct'] for v in vs):.1f}%"]
+    return cells
+
+
 def main():
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-    print("| contention k | init: MAPE | coverage95 | +-width "
-          "| init + discover: MAPE | coverage95 | +-width |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    head = ("init: MAPE | coverage95 | +-width "
+            "| init + discover: MAPE | coverage95 | +-width |")
     with tempfile.TemporaryDirectory() as d:
+        print("step times\n\n| contention k | " + head)
+        print("|---:|---:|---:|---:|---:|---:|---:|")
         for k in CONTENTION:
-            init, found = [], []
-            for seed in range(1, seeds + 1):
-                write_runs(os.path.join(d, "runs.csv"), seed, k)
-                run(["init", "runs.csv", "-o", "runs.yaml", "--force"], d)
-                init.append(validate("runs.yaml", d))
-                run(["discover", "runs.yaml", "--train", "p <= 8", "-o",
-                     "found.yaml", "--threads", "1", "-q"], d)
-                found.append(validate("found.yaml", d))
-            cells = []
-            for vs in (init, found):
-                cells += [f"{statistics.mean(v['mape'] for v in vs):.1f}%",
-                          f"{statistics.mean(v['coverage95'] for v in vs):.1f}%",
-                          f"{statistics.mean(v['mean_halfwidth_pct'] for v in vs):.1f}%"]
+            cells = both_paths(
+                d, lambda path, seed: write_runs(path, seed, k), seeds)
             print(f"| {k:g} | " + " | ".join(cells) + " |")
+        print("\nwhole runs of n samples\n\n| steps | contention k | "
+              + head)
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for name, rounding in (("max(1, floor)", math.floor),
+                               ("ceil", math.ceil)):
+            for k in (0.0, 0.1):
+                cells = both_paths(
+                    d, lambda path, seed: write_whole_runs(path, seed, k,
+                                                           rounding),
+                    seeds)
+                print(f"| {name} | {k:g} | " + " | ".join(cells) + " |")
     return 0
 
 

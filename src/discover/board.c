@@ -90,6 +90,28 @@ upper_bound(const sf_grammar *g, const double *s)
 	return pow(10, ceil(log10(10 * least)));
 }
 
+/* The comma between the two parts of an overlap's shape "max(U, V)" (sh
+ * starts "max("): the first outside U's parentheses, U and V may hold a
+ * max() of their own (the whole steps rounded down, max(1, floor(n / (p *
+ * b)))); NULL when sh is not one max() but a product that starts with
+ * one. */
+static const char *
+overlap_comma(const char *sh)
+{
+	const char *comma = NULL;
+	int depth = 0;
+
+	for (const char *s = sh + 4; *s != '\0'; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && --depth < 0)
+			return s[1] == '\0' ? comma : NULL;
+		else if (*s == ',' && depth == 0 && comma == NULL)
+			comma = s;
+	}
+	return NULL;
+}
+
 char *
 sf_board_formula_text(const sf_discover_candidate *c)
 {
@@ -98,15 +120,15 @@ sf_board_formula_text(const sf_discover_candidate *c)
 	for (size_t t = 0; t < c->nterms; t++) {
 		const sf_discover_term *x = &c->terms[t];
 		char v[32], w[32];
-		const char *sh = x->shape;
+		const char *sh = x->shape, *comma = NULL;
 
 		snprintf(v, sizeof v, "%.4g", x->value[0]);
 		if (t > 0)
 			sf_text_printf(&b, " + ");
-		if (strncmp(sh, "max(", 4) == 0) {
+		if (x->nparams == 2 && strncmp(sh, "max(", 4) == 0 &&
+		    (comma = overlap_comma(sh)) != NULL) {
 			/* sh is "max(U, V)": the constants go in front */
-			const char *u = sh + 4, *comma = strstr(sh, ", ");
-			const char *second = comma + 2;
+			const char *u = sh + 4, *second = comma + 2;
 			int nu = (int)(comma - u), nv = (int)strlen(second) - 1;
 
 			snprintf(w, sizeof w, "%.4g", x->value[1]);

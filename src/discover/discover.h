@@ -13,7 +13,8 @@
  * communication shapes (p - 1) p^i, i = -2, -1, 0 (so (p - 1) / p and
  * p - 1, per run or per step n / (p b)).  With a batch input b (per worker
  * and step) too, s_k may instead be the whole steps S = ceil(n / (p b))
- * (a loader keeping the last partial batch, PyTorch's default) times
+ * (a loader keeping the last partial batch, PyTorch's default) or max(1,
+ * floor(n / (p b))) (one dropping it) times
  * per-step factors: the batch's powers b^i, i > 0 (compute), or the
  * workers' log2(p)^j, p^i, i > 0, and communication shapes (exchange), not
  * both, and the other inputs' powers; only where n / (p b) is not whole on

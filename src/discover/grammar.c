@@ -22,8 +22,9 @@ enum { MAX_SHAPES = 200000 };
  * the quotient's two factors and the rounding.  A steps shape S F then
  * reads as more complicated than n F / (p b) (whose factors cost at most
  * one more than F's and the quotient's), so that where the two columns
- * are equal the count's shape is the one kept, and a tie is won by it. */
-enum { STEPS_COST = 3 };
+ * are equal the count's shape is the one kept, and a tie is won by it.
+ * Rounded down, max(1, floor(.)) reads as one more. */
+static const int steps_cost[SF_STEPS_KINDS] = {0, 3, 4};
 
 void
 sf_grammar_free(sf_grammar *g)
@@ -35,7 +36,8 @@ sf_grammar_free(sf_grammar *g)
 	free(g->shapes);
 	free(g->col);
 	free(g->ones);
-	free(g->steps);
+	free(g->steps[SF_STEPS_CEIL]);
+	free(g->steps[SF_STEPS_FLOOR]);
 	free(g->x);
 	free(g->cfg);
 	memset(g, 0, sizeof *g);
@@ -126,7 +128,7 @@ static int
 shape_column(const sf_grammar *g, const sf_setup *st, const sf_shape *s,
              double *out)
 {
-	const double *unit = s->steps   ? g->steps
+	const double *unit = s->steps   ? g->steps[s->steps]
 	                     : s->count ? g->x + (size_t)st->count * g->rows
 	                                : NULL;
 	double lo = INFINITY, hi = -INFINITY, big = 0;
@@ -302,7 +304,7 @@ shape_of(const factor_lists *fl, const size_t *pick, size_t np, int count,
 	memset(&s, 0, sizeof s);
 	s.count = count;
 	s.steps = steps;
-	s.cost = steps ? STEPS_COST : 0;
+	s.cost = steps_cost[steps];
 	s.nfactors = (int)np;
 	s.order = order;
 	for (size_t q = 0; q < np; q++) {
@@ -372,8 +374,9 @@ shape_monotone(const sf_setup *st, const sf_shape *s)
 
 /* The shapes of the lists fl in the order of enumeration - subsets of the
  * inputs (at most st->factors of them), the product of their lists,
- * without and with the count, or (steps) with the steps - into out from
- * index n when out is not NULL; returns n plus how many there are. */
+ * without and with the count, or (steps: SF_STEPS_*) with the steps so
+ * rounded - into out from index n when out is not NULL; returns n plus
+ * how many there are. */
 static size_t
 enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
                  size_t n, sf_shape *out)
@@ -391,7 +394,8 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
 				pick[np++] = fl->inputs[b];
 		for (size_t q = 0; q < np; q++)
 			combos *= fl->n[pick[q]];
-		for (int count = steps; count <= (steps || st->count >= 0);
+		for (int count = steps != SF_STEPS_NONE;
+		     count <= (steps != SF_STEPS_NONE || st->count >= 0);
 		     count++) {
 			if (!shape_allowed(st, pick, np, count, steps))
 				continue;
@@ -481,20 +485,22 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 {
 	factor_lists fl, sl;
 	sf_shape *all = NULL;
-	size_t total, plain;
+	size_t total;
 	int rc;
 
 	memset(&sl, 0, sizeof sl);
 	if ((rc = factor_lists_make(g, st, &fl, err)) != SF_OK)
 		return rc;
-	if (g->steps != NULL && (rc = steps_lists_make(&fl, st, g->d->ninputs,
-	                                               &sl, err)) != SF_OK) {
+	if (g->steps[SF_STEPS_CEIL] != NULL &&
+	    (rc = steps_lists_make(&fl, st, g->d->ninputs, &sl, err)) !=
+	        SF_OK) {
 		factor_lists_free(&fl);
 		return rc;
 	}
-	total = plain = enumerate_shapes(&fl, st, 0, 0, NULL);
-	if (g->steps != NULL)
-		total = enumerate_shapes(&sl, st, 1, plain, NULL);
+	total = enumerate_shapes(&fl, st, SF_STEPS_NONE, 0, NULL);
+	if (g->steps[SF_STEPS_CEIL] != NULL)
+		for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
+			total = enumerate_shapes(&sl, st, k, total, NULL);
 	if (total > MAX_SHAPES)
 		rc =
 		    sf_error_set(err, SF_EVALUE,
@@ -505,9 +511,11 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	else if ((all = malloc((total + 1) * sizeof *all)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		enumerate_shapes(&fl, st, 0, 0, all);
-		if (g->steps != NULL)
-			enumerate_shapes(&sl, st, 1, plain, all);
+		size_t n = enumerate_shapes(&fl, st, SF_STEPS_NONE, 0, all);
+
+		if (g->steps[SF_STEPS_CEIL] != NULL)
+			for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
+				n = enumerate_shapes(&sl, st, k, n, all);
 		qsort(all, total, sizeof *all, shape_compare);
 		rc = keep_distinct(g, st, all, total, err);
 	}
@@ -517,12 +525,13 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	return rc;
 }
 
-/* The whole steps ceil(n / (p b)) of each sorted row into g->steps, as
- * the expression language computes them (the model file's text), when the
- * setup has a batch and n / (p b) > 0 is not whole on some row; a
- * quotient within 1e-9 of a whole number is whole (a batch B / p whose
- * product with p is B but for rounding).  Else g->steps stays NULL: there
- * S is n / (p b), which the count's shapes already write. */
+/* The whole steps of each sorted row, rounded up, ceil(n / (p b)), and
+ * down, max(1, floor(n / (p b))), into g->steps, as the expression
+ * language computes them (the model file's text), when the setup has a
+ * batch and n / (p b) > 0 is not whole on some row; a quotient within
+ * 1e-9 of a whole number is whole (a batch B / p whose product with p is
+ * B but for rounding).  Else g->steps stay NULL: there S is n / (p b),
+ * which the count's shapes already write. */
 static int
 make_steps(sf_grammar *g, const sf_setup *st, sf_error *err)
 {
@@ -543,10 +552,16 @@ make_steps(sf_grammar *g, const sf_setup *st, sf_error *err)
 	}
 	if (!fractional)
 		return SF_OK;
-	if ((g->steps = malloc((g->rows + 1) * sizeof *g->steps)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t r = 0; r < g->rows; r++)
-		g->steps[r] = ceil(n[r] / (p[r] * b[r]));
+	for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
+		if ((g->steps[k] = malloc((g->rows + 1) * sizeof(double))) ==
+		    NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t r = 0; r < g->rows; r++) {
+		double q = n[r] / (p[r] * b[r]), down = floor(q);
+
+		g->steps[SF_STEPS_CEIL][r] = ceil(q);
+		g->steps[SF_STEPS_FLOOR][r] = down > 1 ? down : 1;
+	}
 	return SF_OK;
 }
 
@@ -698,7 +713,10 @@ sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
 		sf_text_printf(b, "%s", first ? "" : " * ");
 		first = 0;
 		if (num[q] == NULL)
-			sf_text_printf(b, "ceil(%s / (%s * %s))",
+			sf_text_printf(b,
+			               s->steps == SF_STEPS_CEIL
+			                   ? "ceil(%s / (%s * %s))"
+			                   : "max(1, floor(%s / (%s * %s)))",
 			               d->inputs[st->count].name,
 			               d->inputs[st->workers].name,
 			               d->inputs[st->batch].name);

@@ -9,11 +9,14 @@
  * -2.  Powers that need x > 0 are offered only when every value is; an
  * input that does not vary offers none.  With a count, a term without it
  * is a per-run cost and may use the workers only.  With a batch b too, the
- * whole steps S = ceil(n / (p b)) may stand for the count, times per-step
- * factors: powers of the batch (compute) or the workers' log2(p)^j, p^i
- * and communication shapes (exchange), not both, and powers of the other
- * inputs; they are offered only when n / (p b) is not whole on some
- * training row (else S is n / (p b), which the count's shapes write).
+ * whole steps S may stand for the count, rounded either way a data
+ * loader rounds them - ceil(n / (p b)) keeps the last partial batch,
+ * max(1, floor(n / (p b))) drops it - times per-step factors: powers of
+ * the batch (compute) or the workers' log2(p)^j, p^i and communication
+ * shapes (exchange), not both, and powers of the other inputs; they are
+ * offered only when n / (p b) is not whole on some training row (else S
+ * is n / (p b), which the count's shapes write), and the folds tell the
+ * roundings apart.
  * Shapes are ordered by how complicated they read (factor costs, the
  * count, the steps' rounding), then by their place in the enumeration, and
  * kept once: a shape whose column is c + d times a simpler one's on the
@@ -46,6 +49,11 @@
 /* A factor's form: x^i log2(x)^j, or (x - 1) x^i (communication). */
 enum { SF_FACTOR_POWER, SF_FACTOR_COMM };
 
+/* What multiplies a shape's factors besides the count: nothing, or the
+ * whole steps rounded up, ceil(n / (p b)), or down, max(1, floor(n /
+ * (p b))). */
+enum { SF_STEPS_NONE, SF_STEPS_CEIL, SF_STEPS_FLOOR, SF_STEPS_KINDS };
+
 /* x^i log2(x)^j, or (x - 1) x^i. */
 typedef struct sf_factor {
 	int input, kind, j;
@@ -56,7 +64,7 @@ typedef struct sf_factor {
  * inputs. */
 typedef struct sf_shape {
 	int count;          /* 1: the count, or the steps, multiplies it */
-	int steps;          /* 1: the whole steps ceil(n / (p b)) do */
+	int steps;          /* SF_STEPS_*: the whole steps do, so rounded */
 	int nfactors, cost; /* cost: the factors', and the steps' over the
 	                       count's */
 	sf_factor f[SF_DISCOVER_MAX_FACTORS];
@@ -73,12 +81,13 @@ typedef struct sf_grammar {
 	size_t min_configs; /* configurations the first fold fits */
 	size_t nshapes;
 	sf_shape *shapes;
-	double *col;   /* nshapes x rows */
-	double *ones;  /* the start-up's column */
-	double *steps; /* ceil(n / (p b)) per sorted row; NULL when the grammar
-	                  has no steps (no batch, or n / (p b) whole) */
-	double *x;     /* d->ninputs x rows: the inputs, sorted */
-	size_t *cfg;   /* each sorted row's configuration */
+	double *col;                   /* nshapes x rows */
+	double *ones;                  /* the start-up's column */
+	double *steps[SF_STEPS_KINDS]; /* [SF_STEPS_CEIL], [SF_STEPS_FLOOR]:
+	                  the whole steps per sorted row; NULL when the
+	                  grammar has none (no batch, or n / (p b) whole) */
+	double *x;   /* d->ninputs x rows: the inputs, sorted */
+	size_t *cfg; /* each sorted row's configuration */
 } sf_grammar;
 
 /*
@@ -97,7 +106,8 @@ void sf_grammar_free(sf_grammar *g);
 
 /*
  * Append shape s as an expression over d's inputs to b, "n * log2(p) /
- * (p * b)": the count (or the steps, "ceil(n / (p * b))") and the
+ * (p * b)": the count (or the steps, "ceil(n / (p * b))" or "max(1,
+ * floor(n / (p * b)))") and the
  * factors' positive parts over their negative ones.  With named >= 0, factor
  * `named` is written x^name (a fitted exponent).  With coefficient, the text is
  * the term: coefficient times the shape.

@@ -70,7 +70,7 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 		sf_text_printf(
 		    out,
 		    ", times the count %s, its whole steps ceil(%s / "
-		    "(%s * %s)) or neither",
+		    "(%s * %s)) or max(1, floor(.)), or neither",
 		    r->count, r->count, r->workers, r->batch);
 	else if (r->count != NULL)
 		sf_text_printf(out, ", times the count %s or not", r->count);

@@ -34,7 +34,7 @@ describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
 	    st->workers >= 0 ? sf_text_dup(d->inputs[st->workers].name) : NULL;
 	r->batch =
 	    st->batch >= 0 ? sf_text_dup(d->inputs[st->batch].name) : NULL;
-	r->steps = g->steps != NULL;
+	r->steps = g->steps[SF_STEPS_CEIL] != NULL;
 	r->inputs = calloc(d->ninputs + 1, sizeof *r->inputs);
 	r->levels = malloc((g->ch.nlevels + 1) * sizeof *r->levels);
 	r->fold_last = malloc((g->ch.nfolds + 1) * sizeof *r->fold_last);

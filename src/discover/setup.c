@@ -215,7 +215,7 @@ setup_extrapolate(const sf_model *m, const sf_model_discover *s,
 }
 
 /* The batch per worker and step: the block's, else an input called b.
- * The steps ceil(n / (p b)) need the count and the workers too, so
+ * The whole steps of n / (p b) need the count and the workers too, so
  * without them there is none.  A batch that is the count or the workers
  * would make the steps 1 / p or n / p^2; one that is the extrapolated
  * input is refused as the count is, so each role is an input of its own.
