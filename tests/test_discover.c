@@ -676,6 +676,60 @@ test_recovery_steps(void)
 	CU_ASSERT_TRUE(recover_all(step_truths, NSTEPS, 2000, 1) >= NSTEPS - 1);
 }
 
+/* A formula with the whole steps rounded down (step_truths' first such)
+ * found, and written to a model file that reads back and compiles: its
+ * max(1, floor(n / (p * b))) is the expression language's, and the
+ * board's text of it is the file's. */
+static void
+test_floor_file(void)
+{
+	const char *floor_steps = "max(1, floor(n / (p * b)))";
+	double *cols[3];
+	sf_text csv = SF_TEXT_INIT;
+	size_t rows;
+	fixture fx;
+	sf_discover_options o;
+	sf_discover_result *r;
+	sf_model_set *set = NULL;
+	sf_formula *f = NULL;
+	char *text = NULL;
+	sf_error err;
+
+	for (int c = 0; c < 3; c++)
+		cols[c] = malloc(256 * sizeof **cols);
+	simulate(&step_truths[5], 0.02, 77, &csv, cols, &rows);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
+	                                   "data: {output: y}\n"
+	                                   "inputs: {p: p, b: b, n: n}\n",
+	                                   csv.data),
+	                      0);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(r->board[r->winner].formula, floor_steps));
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_discover_model_text(r, r->winner, fx.set->models[0], "out.yaml",
+	                           "rows.csv", &text, &err),
+	    SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, floor_steps));
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("out.yaml", text, strlen(text),
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(
+	    sf_formula_compile(set->models[0], fx.data, &f, NULL, NULL, &err),
+	    SF_OK);
+	sf_formula_free(f);
+	sf_model_set_free(set);
+	free(text);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+	sf_text_free(&csv);
+	for (int c = 0; c < 3; c++)
+		free(cols[c]);
+}
+
 /* ElasticFlow's ResNet-50 at 1-8 GPUs (a global batch of 64, 128 or 256,
  * datasets/elasticflow_a100). */
 static const char resnet50_csv[] = "p,b,y\n"
@@ -1946,6 +2000,8 @@ main(void)
 	    {"variants: a fitted exponent, an overlap", test_variants},
 	    {"recovery: 20 of 22 simulated formulas", test_recovery},
 	    {"recovery: whole steps, 6 of 7", test_recovery_steps},
+	    {"whole steps rounded down: the model file reads back",
+	     test_floor_file},
 	    {"how far the ensemble parts beyond the rows", test_members_apart},
 	    {"the pace beyond the rows against the measured", test_pace},
 	    {"inputs named as the constants", test_input_names},
