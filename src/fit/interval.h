@@ -92,16 +92,16 @@
  * Regime change: when the top cut of the extrapolated input (the input
  * with the most levels) misses on the slow side by more than the spread
  * its other cuts and the prior allow, at a one-sided 95% (their t's
- * quantile at their degrees of freedom: only a slowdown counts), the largest
- * measured levels scale worse than the formula; `regime` is set, the report
- * says so and that input's error is widened (interval.c) toward the top cut's
- * error per doubling.  A model file that `discover` wrote carries the
- * check of the file's own formula on the training rows (fit.prior.regime,
- * its top cut's error per doubling when it fired): a found formula that
- * bends to fit the largest levels hides the change from its own chain
- * (its shape was chosen on those rows), so every formula fitted from the
- * file widens toward the larger of the two (`regime_carried` when it was
- * the file's).
+ * quantile at their degrees of freedom: only a slowdown counts), the
+ * largest measured levels scale worse than the formula; `regime` is set,
+ * the report says so and that input's error is widened (interval.c)
+ * toward the top cut's error per doubling.  A model file that `discover`
+ * wrote carries the check of the file's own formula on the training rows
+ * (fit.prior.regime, its top cut's error per doubling when it fired): a
+ * found formula that bends to fit the largest levels hides the change
+ * from its own chain (its shape was chosen on those rows), so every
+ * formula fitted from the file widens toward the larger of the two
+ * (`regime_carried` when it was the file's).
  *
  * Pace: along an input that speeds the run up (the formula's time falls
  * beyond the range), data-parallel training has diminishing returns: a

@@ -1,7 +1,8 @@
 """A claim about answers beyond the measured range, checked by simulation
 on the path a new user takes (the commands, fixed seeds): `init` on the
 CSV, `discover --train` on its model, `validate --train` on what discover
-wrote - bench/contention.py's runs and path, its k = 0.2 row.
+wrote - bench/contention.py's runs and path, the k = 0.2 row of its
+step times.
 
 Contention sets in at 6 of the 8 training worker counts (a step's compute,
 a ring all-reduce and 0.2 * 0.02 (p - 6)^1.5 seconds, 3% noise; three
