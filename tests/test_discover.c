@@ -592,21 +592,20 @@ static const truth step_truths[NSTEPS] = {
     {2, {"max(1, floor(n / (p * b))) * b", "n"}, {0.6, 0.3}},
 };
 
-/* Simulate truth i of list (of count) and discover it; the noise grows
- * from 2% to 5% along the list, the seed is base + i. */
+/* Simulate truth t (noise sigma, seed) and discover it (one thread or
+ * threads) with *fx open over its rows, left open for the caller to
+ * close; NULL (fx zeroed, closing it is safe) when the rows did not
+ * load. */
 static sf_discover_result *
-discover_in(const truth *list, size_t count, uint64_t base, size_t i,
-            int threads, double *cols[3], size_t *rows)
+discover_open(const truth *t, double sigma, uint64_t seed, int threads,
+              fixture *fx, double *cols[3], size_t *rows)
 {
-	const truth *t = &list[i];
-	double sigma = 0.02 + 0.03 * (double)i / (double)(count - 1);
 	sf_discover_options o;
 	sf_discover_result *r;
 	sf_text csv = SF_TEXT_INIT;
-	fixture fx;
 
-	simulate(t, sigma, base + i, &csv, cols, rows);
-	if (fixture_open(&fx,
+	simulate(t, sigma, seed, &csv, cols, rows);
+	if (fixture_open(fx,
 	                 t->per_step == 1
 	                     ? "data: {output: y}\ninputs: {p: p, b: b}\n"
 	                     : "data: {output: y}\n"
@@ -617,9 +616,23 @@ discover_in(const truth *list, size_t count, uint64_t base, size_t i,
 	}
 	sf_discover_options_init(&o);
 	o.threads = threads;
-	r = run(&fx, &o);
-	fixture_close(&fx);
+	r = run(fx, &o);
 	sf_text_free(&csv);
+	return r;
+}
+
+/* Simulate truth i of list (of count) and discover it; the noise grows
+ * from 2% to 5% along the list, the seed is base + i. */
+static sf_discover_result *
+discover_in(const truth *list, size_t count, uint64_t base, size_t i,
+            int threads, double *cols[3], size_t *rows)
+{
+	fixture fx;
+	sf_discover_result *r = discover_open(
+	    &list[i], 0.02 + 0.03 * (double)i / (double)(count - 1), base + i,
+	    threads, &fx, cols, rows);
+
+	fixture_close(&fx); /* safe when it did not open: it is zeroed */
 	return r;
 }
 
@@ -685,10 +698,8 @@ test_floor_file(void)
 {
 	const char *floor_steps = "max(1, floor(n / (p * b)))";
 	double *cols[3];
-	sf_text csv = SF_TEXT_INIT;
 	size_t rows;
 	fixture fx;
-	sf_discover_options o;
 	sf_discover_result *r;
 	sf_model_set *set = NULL;
 	sf_formula *f = NULL;
@@ -697,15 +708,7 @@ test_floor_file(void)
 
 	for (int c = 0; c < 3; c++)
 		cols[c] = malloc(256 * sizeof **cols);
-	simulate(&step_truths[5], 0.02, 77, &csv, cols, &rows);
-	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx,
-	                                   "data: {output: y}\n"
-	                                   "inputs: {p: p, b: b, n: n}\n",
-	                                   csv.data),
-	                      0);
-	sf_discover_options_init(&o);
-	o.threads = 1;
-	r = run(&fx, &o);
+	r = discover_open(&step_truths[5], 0.02, 77, 1, &fx, cols, &rows);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(r->board[r->winner].formula, floor_steps));
@@ -725,7 +728,6 @@ test_floor_file(void)
 	free(text);
 	sf_discover_result_free(r);
 	fixture_close(&fx);
-	sf_text_free(&csv);
 	for (int c = 0; c < 3; c++)
 		free(cols[c]);
 }
@@ -1463,7 +1465,6 @@ test_file_regime(void)
 	CU_ASSERT_FATAL(r->regime_with < r->nboard);
 	CU_ASSERT_STRING_EQUAL(r->board[r->regime_with].model, "generic");
 	CU_ASSERT(r->regime > 0.2);
-	CU_ASSERT(isnan(r->board[r->winner].regime)); /* found: no check */
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_discover_model_text(r, r->winner, fx.set->models[0], "out.yaml",
 	                           "rows.csv", &text, &err),

@@ -3,6 +3,7 @@
  * remembered in the text.
  */
 #include "base/text.h"
+#include "base/escape.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -77,6 +78,21 @@ sf_text_vprintf(sf_text *t, const char *fmt, va_list ap)
 		return;
 	vsnprintf(t->data + t->length, t->capacity - t->length, fmt, ap);
 	t->length += (size_t)n;
+}
+
+void
+sf_text_escaped(sf_text *t, const char *s)
+{
+	size_t n = sf_escape_length(s, 0) + 1;
+	char *e = malloc(n);
+
+	if (e == NULL) {
+		t->failed = 1;
+		return;
+	}
+	sf_escape(e, n, s, 0);
+	sf_text_puts(t, e);
+	free(e);
 }
 
 void

@@ -44,6 +44,10 @@ void sf_text_puts(sf_text *t, const char *s);
 /* Append one byte. */
 void sf_text_putc(sf_text *t, char c);
 
+/* Append the string s escaped for a terminal (base/escape.h, no flags:
+ * control bytes, tabs and line breaks as \xHH and the like). */
+void sf_text_escaped(sf_text *t, const char *s);
+
 /* Append printf(fmt, ...). */
 void sf_text_printf(sf_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -311,7 +311,6 @@ candidate_constants(const sf_grammar *g, const sf_setup *st, sf_score_ws *ws,
 	c->score = e->sc.score;
 	c->mape = e->sc.mape;
 	c->aicc = e->sc.aicc;
-	c->regime = NAN; /* the model file's formulas' only */
 	c->nterms = 1 + e->nterms - (e->variant == SF_VARIANT_OVERLAP);
 	c->terms = calloc(c->nterms, sizeof *c->terms);
 	c->fold_mape = malloc((g->ch.nfolds + 1) * sizeof *c->fold_mape);

@@ -240,11 +240,6 @@ typedef struct sf_discover_candidate {
 	double aicc;    /* on all training rows, in the search's loss */
 	int tied;       /* within the tie of the best score */
 	int refitted;   /* the values are sf_discover_refit()'s */
-	double regime;  /* a model file's formula: its regime check on the
-	                   training rows along the extrapolated input
-	                   (fit/interval.h), the top cut's error per doubling
-	                   when the largest levels scale worse than it;
-	                   else NaN */
 } sf_discover_candidate;
 
 /*

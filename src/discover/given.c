@@ -63,7 +63,7 @@ given_candidate(const sf_problem *p, size_t nfolds, sf_discover_candidate *c,
 	char *canonical;
 
 	memset(c, 0, sizeof *c);
-	c->score = c->se = c->mape = c->aicc = c->regime = NAN;
+	c->score = c->se = c->mape = c->aicc = NAN;
 	c->library = m->name[0] == SF_LIBRARY_PREFIX;
 	if ((c->model = sf_text_dup(m->name)) == NULL ||
 	    (c->fold_mape = malloc((nfolds + 1) * sizeof *c->fold_mape)) ==
@@ -127,49 +127,14 @@ given_fold(const sf_problem *p, const sf_dataset *train, const sf_chain *ch,
 	return SF_OK;
 }
 
-/* The regime check (fit/interval.h) of p's formula fitted by r on the
- * training rows train, along input x: its top cut's error per doubling
- * when the largest levels scale worse than the formula, else NaN.  Only
- * out of memory is an error: a formula without an interval has no check. */
-static int
-given_regime(const sf_problem *p, const sf_dataset *train,
-             const sf_fit_options *fo, const sf_fit_result *r, size_t x,
-             double *regime, sf_error *err)
-{
-	sf_model own = *p->model; /* read only: its pointers are shared */
-	sf_stats *s = NULL;
-	sf_interval_model im;
-	sf_error quiet;
-	int rc;
-
-	*regime = NAN;
-	/* its own check, not one a file discover wrote carries */
-	own.fit.prior_regime = -1;
-	rc = sf_stats_compute(p->formula, train, r, &s, &quiet);
-	if (rc == SF_OK)
-		rc = sf_interval_calibrate(&own, train, p->formula, fo, r, s,
-		                           NULL, &im, &quiet);
-	sf_stats_free(s);
-	if (rc == SF_ENOMEM) {
-		*err = quiet;
-		return rc;
-	}
-	if (rc == SF_OK && im.regime && im.regime_input == x)
-		*regime = im.regime_slope;
-	return SF_OK;
-}
-
-/* p's formula fitted by the pipeline on every training row (x the
- * extrapolated input): c's MAPE, its constants, its AICc with g's weights
- * (g's rows are train's sorted: the same weights, row by row) and, for the
- * model file's formulas, its regime check; *fitted = 0 when the fit failed
- * (SF_EFAIL).  Returns SF_OK, or the fit's and the prediction's other
- * errors. */
+/* p's formula fitted by the pipeline on every training row: c's MAPE,
+ * its constants, and its AICc with g's weights (g's rows are train's sorted:
+ * the same weights, row by row); *fitted = 0 when the fit failed (SF_EFAIL).
+ * Returns SF_OK, or the fit's and the prediction's other errors. */
 static int
 given_all_rows(const sf_problem *p, const sf_dataset *train,
-               const sf_grammar *g, const sf_fit_options *fo, size_t x,
-               double *pred, sf_discover_candidate *c, int *fitted,
-               sf_error *err)
+               const sf_grammar *g, const sf_fit_options *fo, double *pred,
+               sf_discover_candidate *c, int *fitted, sf_error *err)
 {
 	sf_fit_result *r = NULL;
 	double chisqr = 0, ape = 0;
@@ -193,8 +158,6 @@ given_all_rows(const sf_problem *p, const sf_dataset *train,
 			c->given.params[p->formula->fitted[j]].value =
 			    r->theta[j];
 		*fitted = 1;
-		if (!c->library)
-			rc = given_regime(p, train, fo, r, x, &c->regime, err);
 	}
 	sf_fit_result_free(r);
 	return rc;
@@ -248,7 +211,7 @@ sf_given_score(const sf_problem *p, const sf_discover_options *o,
 			failed++;
 		}
 	}
-	rc = given_all_rows(p, train, g, &fo, x, pred, c, &fitted, err);
+	rc = given_all_rows(p, train, g, &fo, pred, c, &fitted, err);
 	if (rc == SF_OK && fitted && failed == 0 && ch.nfolds == g->ch.nfolds) {
 		/* as the search's scores (score.c: finish) */
 		c->score = sum / sf_chain_fold_weights(&ch);
@@ -261,4 +224,48 @@ done:
 	free(pred);
 	sf_chain_free(&ch);
 	return rc;
+}
+
+int
+sf_given_regime(const sf_problem *p, const sf_discover_options *o,
+                const char *along, double *regime, sf_error *err)
+{
+	sf_model own = *p->model; /* read only: its pointers are shared */
+	sf_fit_options fo = o->fit;
+	sf_dataset *train = NULL;
+	sf_fit_result *r = NULL;
+	sf_stats *s = NULL;
+	sf_interval_model im;
+	sf_error quiet;
+	size_t held, x = SIZE_MAX;
+	int rc;
+
+	*regime = NAN;
+	/* the fit sf_given_score made of every training row, again */
+	fo.progress = NULL;
+	fo.first_run_only = 1;
+	/* its own check, not one a file discover wrote carries */
+	own.fit.prior_regime = -1;
+	if ((rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
+	    SF_OK)
+		return rc;
+	for (size_t i = 0; i < train->ninputs; i++)
+		if (strcmp(train->inputs[i].name, along) == 0)
+			x = i;
+	rc = sf_tune_fit(&own, train, p->formula, &fo, &r, &quiet);
+	if (rc == SF_OK)
+		rc = sf_stats_compute(p->formula, train, r, &s, &quiet);
+	if (rc == SF_OK)
+		rc = sf_interval_calibrate(&own, train, p->formula, &fo, r, s,
+		                           NULL, &im, &quiet);
+	if (rc == SF_OK && im.regime && im.regime_input == x)
+		*regime = im.regime_slope;
+	sf_stats_free(s);
+	sf_fit_result_free(r);
+	sf_dataset_free(train);
+	if (rc == SF_ENOMEM) {
+		*err = quiet;
+		return rc;
+	}
+	return SF_OK;
 }

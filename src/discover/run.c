@@ -313,16 +313,27 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 }
 
 /* The regime check of the model file's best formula (discover.h:
- * regime) into r. */
-static void
-file_regime(sf_discover_result *r)
+ * regime) into r: that formula of given[0..ngiven), fitted again on the
+ * training rows of o.  Returns SF_OK, or sf_given_regime's errors. */
+static int
+file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
+            const sf_discover_options *o, sf_error *err)
 {
 	const size_t file = best_file_formula(r);
+	double regime = NAN;
+	int rc = SF_OK;
 
-	if (file != SIZE_MAX && isfinite(r->board[file].regime)) {
-		r->regime = r->board[file].regime;
+	for (size_t i = 0; i < ngiven && file != SIZE_MAX; i++)
+		if (strcmp(given[i].model->name, r->board[file].model) == 0) {
+			rc = sf_given_regime(&given[i], o, r->extrapolate,
+			                     &regime, err);
+			break;
+		}
+	if (rc == SF_OK && isfinite(regime)) {
+		r->regime = regime;
 		r->regime_with = file;
 	}
+	return rc;
 }
 
 /* The MAPE, percent, of candidate c over the rows of level l of g's chain
@@ -507,7 +518,7 @@ search(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 		if (rc == SF_OK)
 			rc = formulas_part(r, &g, (size_t)st.extrap, err);
 		if (rc == SF_OK)
-			file_regime(r);
+			rc = file_regime(r, given, ngiven, o, err);
 	}
 done:
 	for (size_t i = 0; scored != NULL && i < ngiven; i++)

@@ -688,22 +688,6 @@ discover_group(void *ctx, const sf_dataset *group, size_t index,
 	return rc;
 }
 
-/* Text appended to out, escaped for a terminal. */
-static void
-put_escaped(sf_text *out, const char *text)
-{
-	size_t n = sf_escape_length(text, 0) + 1;
-	char *e = malloc(n);
-
-	if (e == NULL) {
-		out->failed = 1;
-		return;
-	}
-	sf_escape(e, n, text, 0);
-	sf_text_puts(out, e);
-	free(e);
-}
-
 /* The model files of r's fleet taken out of its groups' JSON into
  * r->files (files: each group's path), and a line for each added to the
  * text: "wrote PATH (group LABEL)". */
@@ -735,9 +719,9 @@ take_files(sf_run_discover_result *r, char *const *files, sf_error *err)
 		if (f->path == NULL || f->text == NULL || f->label == NULL)
 			return sf_error_set(err, SF_ENOMEM, "out of memory");
 		sf_text_puts(&text, "wrote ");
-		put_escaped(&text, f->path);
+		sf_text_escaped(&text, f->path);
 		sf_text_puts(&text, " (group ");
-		put_escaped(&text, f->label);
+		sf_text_escaped(&text, f->label);
 		sf_text_puts(&text, ")\n");
 	}
 	free(r->out.text);

@@ -5,7 +5,6 @@
 #include "base/escape.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,71 +35,47 @@ sf_text_input(const sf_fitfile *f, size_t i, double x, char *out, size_t size)
 		snprintf(out, size, "%g", x);
 }
 
-/* printf-append to out (size) at *n, while there is room; *n counts as
- * snprintf's result does, so a cut text stays cut. */
-static void
-append(char *out, size_t size, int *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (*n < 0 || (size_t)*n >= size)
-		return;
-	va_start(ap, fmt);
-	*n += vsnprintf(out + *n, size - (size_t)*n, fmt, ap);
-	va_end(ap);
-}
-
-/* A name from the data or the model appended escaped (sf_escape). */
-static void
-append_name(char *out, size_t size, int *n, const char *name)
-{
-	if (*n >= 0 && (size_t)*n < size)
-		*n += (int)sf_escape(out + *n, size - (size_t)*n, name, 0);
-}
-
 void
-sf_text_noise(const sf_fitfile *f, char *out, size_t size)
+sf_text_noise(const sf_fitfile *f, sf_text *out)
 {
 	const sf_interval_model *im = &f->interval;
 	const char *unit = im->multiplicative ? "%" : "";
 	const double scale = im->multiplicative ? 100 : 1;
 	size_t shown = 0;
-	int n = 0;
 
 	if (!f->has_interval) {
-		snprintf(out, size, "-");
+		sf_text_puts(out, "-");
 		return;
 	}
 	if (f->nmembers > 0) {
 		/* an ensemble: its members' weights (names escaped) */
-		append(out, size, &n, "the mixture of %zu formulas' (",
-		       f->nmembers);
+		sf_text_printf(out, "the mixture of %zu formulas' (",
+		               f->nmembers);
 		for (size_t m = 0; m < f->nmembers; m++) {
-			append(out, size, &n, "%s", m > 0 ? ", " : "");
-			append_name(out, size, &n, f->members[m]->name);
-			append(out, size, &n, " %.2f", f->weights[m]);
+			sf_text_puts(out, m > 0 ? ", " : "");
+			sf_text_escaped(out, f->members[m]->name);
+			sf_text_printf(out, " %.2f", f->weights[m]);
 		}
-		append(out, size, &n, ")");
+		sf_text_puts(out, ")");
 		return;
 	}
-	append(out, size, &n, im->multiplicative ? "%.3g%%" : "+-%.3g ",
-	       scale * im->sigma);
+	sf_text_printf(out, im->multiplicative ? "%.3g%%" : "+-%.3g ",
+	               scale * im->sigma);
 	if (!im->multiplicative)
-		append_name(out, size, &n, f->output);
+		sf_text_escaped(out, f->output);
 	/* the noise above the range where a top level gives it */
 	for (size_t j = 0; j < f->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 
 		if (f->inputs[j].levels != NULL || !(a->noise > 0))
 			continue;
-		append(out, size, &n, "%s",
-		       shown++ == 0 ? " (above the range: " : ", ");
-		append_name(out, size, &n, f->inputs[j].name);
-		append(out, size, &n, " %s%.3g%s",
-		       im->multiplicative ? "" : "+-", scale * a->noise, unit);
+		sf_text_puts(out, shown++ == 0 ? " (above the range: " : ", ");
+		sf_text_escaped(out, f->inputs[j].name);
+		sf_text_printf(out, " %s%.3g%s", im->multiplicative ? "" : "+-",
+		               scale * a->noise, unit);
 	}
 	if (shown > 0)
-		append(out, size, &n, ")");
+		sf_text_puts(out, ")");
 	/* each input's model error, its name escaped as the output's */
 	shown = 0;
 	for (size_t j = 0; j < f->ninputs; j++) {
@@ -108,11 +83,12 @@ sf_text_noise(const sf_fitfile *f, char *out, size_t size)
 
 		if (f->inputs[j].levels != NULL || isnan(a->growth))
 			continue;
-		append(out, size, &n, "%s+%.3g%% along ",
-		       shown++ == 0 ? ", per doubling beyond the fitted range "
-		                    : ", ",
-		       100 * a->growth);
-		append_name(out, size, &n, f->inputs[j].name);
+		sf_text_printf(out, "%s+%.3g%% along ",
+		               shown++ == 0
+		                   ? ", per doubling beyond the fitted range "
+		                   : ", ",
+		               100 * a->growth);
+		sf_text_escaped(out, f->inputs[j].name);
 	}
 }
 
@@ -120,13 +96,15 @@ void
 sf_text_new_run_line(FILE *out, const char *lead, const sf_fitfile *f,
                      int growth_unknown)
 {
-	char cell[512];
+	sf_text cell = SF_TEXT_INIT;
 
-	sf_text_noise(f, cell, sizeof cell);
-	fprintf(out, "%s%s%s%s\n", lead, f->nmembers > 0 ? "" : "noise ", cell,
+	sf_text_noise(f, &cell);
+	fprintf(out, "%s%s%s%s\n", lead, f->nmembers > 0 ? "" : "noise ",
+	        cell.failed ? "(out of memory)" : sf_text_str(&cell),
 	        growth_unknown ? "; model error beyond the fitted range not "
 	                         "estimated"
 	                       : "");
+	sf_text_free(&cell);
 }
 
 void

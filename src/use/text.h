@@ -5,12 +5,15 @@
  *
  * Text that comes from the fit file (the output's name, a text input's
  * values) is escaped for the terminal (base/escape.h), and a width counts
- * the escaped text.  Every function writes at most size bytes to out,
- * always NUL-terminated when size > 0, and keeps nothing.  Thread-safe.
+ * the escaped text.  A function given out and size writes at most size
+ * bytes there, always NUL-terminated when size > 0; sf_text_noise
+ * appends to a growing text (base/text.h).  None keeps anything.
+ * Thread-safe.
  */
-#ifndef SF_TEXT_H
-#define SF_TEXT_H
+#ifndef SF_USE_TEXT_H
+#define SF_USE_TEXT_H
 
+#include "base/text.h"
 #include "use/fitfile.h"
 #include "use/predict.h"
 
@@ -31,10 +34,12 @@ void sf_text_input(const sf_fitfile *f, size_t i, double x, char *out,
                    size_t size);
 
 /* The noise of a new run of fit f, "4.66%" (multiplicative errors) or
- * "+-0.243 UNIT" (additive, in the output's unit), and with its model
- * error ", +7.47% per doubling beyond the fitted range" when known; "-"
- * when f has no error model. */
-void sf_text_noise(const sf_fitfile *f, char *out, size_t size);
+ * "+-0.243 UNIT" (additive, in the output's unit), with the noise above
+ * the range where a top level gives it " (above the range: p 6.02%)"
+ * and its model error ", +7.47% per doubling beyond the fitted range"
+ * when known; "-" when f has no error model; appended to out (names
+ * escaped), an ensemble's members and weights in place of all that. */
+void sf_text_noise(const sf_fitfile *f, sf_text *out);
 
 /* The line of a new run's error model on out: lead ("95% new run: "),
  * "noise " unless f is an ensemble, sf_text_noise's text, and that the
@@ -61,4 +66,4 @@ void sf_text_time_header(const sf_fitfile *f, const char *unit, char *out,
 void sf_text_csv_field(FILE *out, const char *text, int first);
 void sf_text_csv_number(FILE *out, double x, int first);
 
-#endif /* SF_TEXT_H */
+#endif /* SF_USE_TEXT_H */
