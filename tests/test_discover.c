@@ -17,6 +17,7 @@
 #include "expr/expr.h"
 #include "base/clock.h"
 #include "discover/discover.h"
+#include "discover/given.h"
 #include "discover/report.h"
 #include "discover/setup.h"
 #include "input/csv.h"
@@ -1483,6 +1484,101 @@ test_file_regime(void)
 	fixture_close(&fx);
 }
 
+/* Rows of generic_yaml's formula at p = 1-8, b = 16, 32, 64, 3 repeats,
+ * with contention k (p - 6)^1.5 above 6 workers, 3% noise from seed. */
+static void
+contention_rows(double k, uint64_t seed, sf_text *csv)
+{
+	sf_rng rng;
+
+	sf_rng_seed(&rng, seed, 3);
+	sf_text_printf(csv, "p,b,y\n");
+	for (int p = 1; p <= 8; p++)
+		for (int b = 16; b <= 64; b *= 2)
+			for (int r = 0; r < 3; r++)
+				sf_text_printf(
+				    csv, "%d,%d,%.17g\n", p, b,
+				    (0.01 + 0.002 * b + 0.03 * (p - 1) / p +
+				     0.004 * log2(p) +
+				     (p > 6 ? k * pow(p - 6, 1.5) : 0)) *
+				        exp(sf_rng_normal(&rng, 0, 0.03)));
+}
+
+/* The regime check of generic_yaml's formula on contention_rows(k, seed)
+ * under a prior with the formulas' disagreement (< 0: none known). */
+static double
+regime_under(double k, uint64_t seed, double disagreement)
+{
+	sf_text csv = SF_TEXT_INIT;
+	sf_problem given = {0};
+	sf_discover_options o;
+	fixture fx;
+	double regime = NAN;
+	sf_error err;
+
+	contention_rows(k, seed, &csv);
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, generic_yaml, csv.data), 0);
+	sf_text_free(&csv);
+	given.model = fx.set->models[0];
+	given.data = fx.data;
+	CU_ASSERT_EQUAL_FATAL(sf_formula_compile(given.model, given.data,
+	                                         &given.formula, NULL, NULL,
+	                                         &err),
+	                      SF_OK);
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL(
+	    sf_given_regime(&given, &o, "p", disagreement, &regime, &err),
+	    SF_OK);
+	sf_formula_free(given.formula);
+	fixture_close(&fx);
+	return regime;
+}
+
+/*
+ * The file's formula's regime check runs under the prior of the file
+ * discover writes: where the found formulas and the file's agree beyond
+ * the rows (a disagreement of 0 written), the model error they leave is
+ * the agreed scale's, smaller than the corpus's, so a top cut that misses
+ * on the slow side stands out sooner.  Contention of 0.002 (p - 6)^1.5
+ * (bench/contention.py's k = 0.1: 1-5% at 7 and 8 workers): the check
+ * fires in 33 of 40 seeds under the written prior, 13 under the model
+ * file's; without contention in 5 of 200 (0 of 200): about the one-sided
+ * 5% it is set at.  And discover carries the written prior's check.
+ */
+static void
+test_regime_prior(void)
+{
+	int fired = 0, fired_file = 0, false_alarms = 0;
+	sf_text csv = SF_TEXT_INIT;
+	sf_problem given = {0};
+	sf_discover_result *r;
+	fixture fx;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		fired += isfinite(regime_under(0.002, seed, 0));
+		fired_file += isfinite(regime_under(0.002, seed, -1));
+	}
+	CU_ASSERT(fired >= 30);
+	CU_ASSERT(fired_file <= 20);
+	for (uint64_t seed = 1; seed <= 200; seed++)
+		false_alarms += isfinite(regime_under(0, seed, 0));
+	CU_ASSERT(false_alarms <= 10);
+	/* seed 3: the written prior's check fires, the model file's not */
+	contention_rows(0.002, 3, &csv);
+	r = search_with_file(generic_yaml, csv.data, &fx, &given);
+	sf_text_free(&csv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(sf_discover_written_disagreement(r), 0);
+	CU_ASSERT(isnan(regime_under(0.002, 3, -1)));
+	CU_ASSERT_FATAL(r->regime_with < r->nboard);
+	CU_ASSERT_DOUBLE_EQUAL(r->regime, regime_under(0.002, 3, 0), 1e-12);
+	CU_ASSERT(r->regime > 0.15);
+	sf_discover_result_free(r);
+	sf_formula_free(given.formula);
+	fixture_close(&fx);
+}
+
 /*
  * A formula of a models: file whose member has an input of its own (t
  * here, as gpu-upgrade.yaml's replicate-kepler has cpu_threads) is
@@ -1990,6 +2086,8 @@ main(void)
 	    {"one fold: the file's formula joins, tied or not", test_one_fold},
 	    {"the file's formula's regime: the file carries it",
 	     test_file_regime},
+	    {"the regime check under the written file's prior",
+	     test_regime_prior},
 	    {"a member's own input: scored, never in the ensemble",
 	     test_foreign},
 	    {"the model file's tied formula joins the ensemble",

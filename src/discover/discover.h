@@ -440,6 +440,13 @@ int sf_discover_model_text(const sf_discover_result *r, size_t index,
                            const char *data_path, char **text, sf_error *err);
 
 /*
+ * The fit.prior.disagreement the model file of r carries (to 1e-4): 0 when
+ * the file's formula is a member (the mixture shows the parting), else
+ * abs(r->disagreement); -1 when r measured none.
+ */
+double sf_discover_written_disagreement(const sf_discover_result *r);
+
+/*
  * Fit the model file text (written by sf_discover_model_text, read as if
  * it were at path) on the training rows (o->train) with the fit pipeline,
  * exactly as `scalefit fit` (or `validate --train`) fits it, and put the

@@ -228,7 +228,8 @@ done:
 
 int
 sf_given_regime(const sf_problem *p, const sf_discover_options *o,
-                const char *along, double *regime, sf_error *err)
+                const char *along, double disagreement, double *regime,
+                sf_error *err)
 {
 	sf_model own = *p->model; /* read only: its pointers are shared */
 	sf_fit_options fo = o->fit;
@@ -246,6 +247,8 @@ sf_given_regime(const sf_problem *p, const sf_discover_options *o,
 	fo.first_run_only = 1;
 	/* its own check, not one a file discover wrote carries */
 	own.fit.prior_regime = -1;
+	if (disagreement >= 0)
+		own.fit.prior_disagreement = disagreement;
 	if ((rc = sf_discover_split(p->data, o->train, &train, &held, err)) !=
 	    SF_OK)
 		return rc;

@@ -36,13 +36,17 @@ int sf_given_score(const sf_problem *p, const sf_discover_options *o,
 /*
  * The regime check (fit/interval.h) of problem p's formula, fitted as
  * sf_given_score fits it on its training rows (o->train), along the
- * input named along: its top cut's error per doubling when the largest
- * levels scale worse than the formula, else NaN in *regime - its own
- * check, not the fit.prior.regime a file discover wrote carries.  Only
+ * input named along, under the prior of the file discover writes (its
+ * fit.prior.disagreement, when >= 0: the check tests the top cut against
+ * the spread the written file's intervals assume): its top cut's error
+ * per doubling when the largest levels scale worse than the formula,
+ * else NaN in *regime - its own check, not the fit.prior.regime a file
+ * discover wrote carries.  Only
  * out of memory and the split's errors are errors: a formula whose fit
  * fails, or that has no interval, has no check.
  */
 int sf_given_regime(const sf_problem *p, const sf_discover_options *o,
-                    const char *along, double *regime, sf_error *err);
+                    const char *along, double disagreement, double *regime,
+                    sf_error *err);
 
 #endif /* SF_DISCOVER_GIVEN_H */

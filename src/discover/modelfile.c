@@ -394,6 +394,15 @@ to_hundredth_percent(double x)
 	return strtod(g, NULL);
 }
 
+double
+sf_discover_written_disagreement(const sf_discover_result *r)
+{
+	if (r->disagreement_with == SIZE_MAX)
+		return -1;
+	return to_hundredth_percent(
+	    r->disagreement_shown ? 0 : fabs(r->disagreement));
+}
+
 /* fit: with the search's loss (and m's weights), the formulas'
  * disagreement beyond the range and the file's formula's regime check,
  * and the discover: block that was used. */
@@ -408,9 +417,7 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		sf_yaml_out_map(y, "prior");
 	if (r->disagreement_with != SIZE_MAX)
 		sf_yaml_out_number(
-		    y, "disagreement",
-		    to_hundredth_percent(
-		        r->disagreement_shown ? 0 : fabs(r->disagreement)),
+		    y, "disagreement", sf_discover_written_disagreement(r),
 		    !r->disagreement_shown
 		        ? "how fast the search's winner and the file's formula "
 		          "part ways per doubling beyond the rows: it widens "

@@ -314,7 +314,9 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 
 /* The regime check of the model file's best formula (discover.h:
  * regime) into r: that formula of given[0..ngiven), fitted again on the
- * training rows of o.  Returns SF_OK, or sf_given_regime's errors. */
+ * training rows of o under the prior of the file r writes (its
+ * disagreement: formulas_part first).  Returns SF_OK, or
+ * sf_given_regime's errors. */
 static int
 file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
             const sf_discover_options *o, sf_error *err)
@@ -325,8 +327,9 @@ file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
 
 	for (size_t i = 0; i < ngiven && file != SIZE_MAX; i++)
 		if (strcmp(given[i].model->name, r->board[file].model) == 0) {
-			rc = sf_given_regime(&given[i], o, r->extrapolate,
-			                     &regime, err);
+			rc = sf_given_regime(
+			    &given[i], o, r->extrapolate,
+			    sf_discover_written_disagreement(r), &regime, err);
 			break;
 		}
 	if (rc == SF_OK && isfinite(regime)) {
