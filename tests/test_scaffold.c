@@ -50,6 +50,22 @@ test_roles(void)
 	    {"num_steps", SF_ROLE_STEPS},
 	    {"steps_per_s", SF_ROLE_NONE},
 	    {"step_time_s", SF_ROLE_TIME},
+	    {"nproc_per_node", SF_ROLE_WORKERS},
+	    {"num_replicas", SF_ROLE_WORKERS},
+	    {"accelerators", SF_ROLE_WORKERS},
+	    {"cores", SF_ROLE_WORKERS},
+	    {"machines", SF_ROLE_WORKERS},
+	    {"executors", SF_ROLE_WORKERS},
+	    {"dataset_size", SF_ROLE_COUNT},
+	    {"data_chunks", SF_ROLE_COUNT},
+	    {"num_sequences", SF_ROLE_COUNT},
+	    {"elapsed", SF_ROLE_TIME},
+	    {"latency_ms", SF_ROLE_TIME},
+	    {"epoch_sec", SF_ROLE_TIME},
+	    {"train_ms", SF_ROLE_TIME},
+	    {"num_iters", SF_ROLE_STEPS},
+	    {"samples_per_sec", SF_ROLE_NONE},
+	    {"batch_ms", SF_ROLE_BATCH},
 	};
 
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -208,6 +224,21 @@ test_steps(void)
 	CU_ASSERT_PTR_NULL(strstr(text, "t0:"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 2);
 	free(text);
+	sf_table_free(t);
+	/* the cores over the machines (Ernest's Spark runs); the workers
+	 * over a count per node, which goes after the nodes */
+	t = table("machines,cores,time_s\n1,8,50\n2,16,30\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 1);
+	sf_table_free(t);
+	t = table("nodes,accelerators_per_node,accelerators,time_s\n"
+	          "1,8,8,50\n2,8,16,30\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 2);
+	sf_table_free(t);
+	t = table("nodes,gpus_per_node,time_s\n1,8,50\n2,8,30\n");
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.p, 0);
 	sf_table_free(t);
 }
 

@@ -29,39 +29,137 @@ has(const char *lower, const char *word)
  * (sf_text_lower). */
 enum { LOWER_MAX = 128 };
 
-sf_scaffold_role
-sf_scaffold_role_of(const char *name)
+/*
+ * The words of each role, in the order they are tried: a rate first
+ * (none of the roles), then the batch, the time, the workers, the count
+ * and the steps.  A word matches anywhere in the lower-cased name, or at
+ * its end when at_end.  Of the workers' words, rank says which column a
+ * table with several takes (worker_rank): a worker over a core (a
+ * processor's, when nothing names the workers), over a node or a machine
+ * (several workers each).
+ */
+static const struct {
+	const char *word;
+	sf_scaffold_role role;
+	int at_end, rank;
+} vocabulary[] = {
+    {"per_s", SF_ROLE_NONE, 0, 0},
+    {"per_min", SF_ROLE_NONE, 0, 0},
+    {"/s", SF_ROLE_NONE, 0, 0},
+    {"throughput", SF_ROLE_NONE, 0, 0},
+    {"rate", SF_ROLE_NONE, 0, 0},
+    {"speed", SF_ROLE_NONE, 0, 0},
+    {"batch", SF_ROLE_BATCH, 0, 0},
+    {"time", SF_ROLE_TIME, 0, 0},
+    {"second", SF_ROLE_TIME, 0, 0},
+    {"duration", SF_ROLE_TIME, 0, 0},
+    {"elapsed", SF_ROLE_TIME, 0, 0},
+    {"latency", SF_ROLE_TIME, 0, 0},
+    {"_s", SF_ROLE_TIME, 1, 0},
+    {"_sec", SF_ROLE_TIME, 1, 0},
+    {"_ms", SF_ROLE_TIME, 1, 0},
+    {"worker", SF_ROLE_WORKERS, 0, 0},
+    {"gpus", SF_ROLE_WORKERS, 0, 0},
+    {"gpu_count", SF_ROLE_WORKERS, 0, 0},
+    {"num_gpu", SF_ROLE_WORKERS, 0, 0},
+    {"ranks", SF_ROLE_WORKERS, 0, 0},
+    {"procs", SF_ROLE_WORKERS, 0, 0},
+    {"nproc", SF_ROLE_WORKERS, 0, 0},
+    {"processes", SF_ROLE_WORKERS, 0, 0},
+    {"devices", SF_ROLE_WORKERS, 0, 0},
+    {"accelerators", SF_ROLE_WORKERS, 0, 0},
+    {"replicas", SF_ROLE_WORKERS, 0, 0},
+    {"world_size", SF_ROLE_WORKERS, 0, 0},
+    {"cores", SF_ROLE_WORKERS, 0, 1},
+    {"executors", SF_ROLE_WORKERS, 0, 1},
+    {"nodes", SF_ROLE_WORKERS, 0, 2},
+    {"machines", SF_ROLE_WORKERS, 0, 2},
+    {"samples", SF_ROLE_COUNT, 0, 0},
+    {"images", SF_ROLE_COUNT, 0, 0},
+    {"tokens", SF_ROLE_COUNT, 0, 0},
+    {"examples", SF_ROLE_COUNT, 0, 0},
+    {"sequences", SF_ROLE_COUNT, 0, 0},
+    {"records", SF_ROLE_COUNT, 0, 0},
+    {"chunks", SF_ROLE_COUNT, 0, 0},
+    {"dataset_size", SF_ROLE_COUNT, 0, 0},
+    {"data_size", SF_ROLE_COUNT, 0, 0},
+    {"iteration", SF_ROLE_STEPS, 0, 0},
+    {"iters", SF_ROLE_STEPS, 0, 0},
+    {"steps", SF_ROLE_STEPS, 0, 0},
+};
+enum { VOCABULARY = sizeof vocabulary / sizeof vocabulary[0] };
+
+/* The entry of the vocabulary a column named name matches, or -1. */
+static int
+word_of(const char *name)
 {
-	static const char *const workers[] = {
-	    "worker", "gpus",  "gpu_count", "num_gpu", "nodes",
-	    "ranks",  "procs", "processes", "devices", "world_size"};
-	static const char *const counts[] = {"samples", "images", "tokens",
-	                                     "examples"};
 	char lower[LOWER_MAX];
 	size_t n = sf_text_lower(name, lower, sizeof lower);
 
-	/* a rate is none of them: images_per_sec, throughput */
-	if (has(lower, "per_s") || has(lower, "per_min") || has(lower, "/s") ||
-	    has(lower, "throughput") || has(lower, "rate") ||
-	    has(lower, "speed"))
+	for (int k = 0; k < VOCABULARY; k++) {
+		const char *w = vocabulary[k].word;
+		size_t len = strlen(w);
+
+		if (vocabulary[k].at_end
+		        ? n > len && strcmp(lower + n - len, w) == 0
+		        : has(lower, w))
+			return k;
+	}
+	return -1;
+}
+
+sf_scaffold_role
+sf_scaffold_role_of(const char *name)
+{
+	int k = word_of(name);
+	char lower[LOWER_MAX];
+
+	if (k < 0)
 		return SF_ROLE_NONE;
-	if (has(lower, "batch"))
-		return has(lower, "global") || has(lower, "total")
-		           ? SF_ROLE_GLOBAL_BATCH
-		           : SF_ROLE_BATCH;
-	if (has(lower, "time") || has(lower, "second") ||
-	    has(lower, "duration") ||
-	    (n > 2 && strcmp(lower + n - 2, "_s") == 0))
-		return SF_ROLE_TIME;
-	for (size_t i = 0; i < sizeof workers / sizeof workers[0]; i++)
-		if (has(lower, workers[i]))
-			return SF_ROLE_WORKERS;
-	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
-		if (has(lower, counts[i]))
-			return SF_ROLE_COUNT;
-	if (has(lower, "iteration") || has(lower, "steps"))
-		return SF_ROLE_STEPS;
-	return SF_ROLE_NONE;
+	sf_text_lower(name, lower, sizeof lower);
+	if (vocabulary[k].role == SF_ROLE_BATCH &&
+	    (has(lower, "global") || has(lower, "total")))
+		return SF_ROLE_GLOBAL_BATCH;
+	return vocabulary[k].role;
+}
+
+/* The words of role matched at_end or anywhere, "a, b or c", into buf. */
+static size_t
+words_list(sf_scaffold_role role, int at_end, char *buf, size_t size)
+{
+	size_t used = 0, count = 0, seen = 0;
+
+	for (int k = 0; k < VOCABULARY; k++)
+		count += vocabulary[k].role == role &&
+		         vocabulary[k].at_end == at_end;
+	for (int k = 0; k < VOCABULARY && used < size; k++) {
+		int w;
+
+		if (vocabulary[k].role != role ||
+		    vocabulary[k].at_end != at_end)
+			continue;
+		seen++;
+		w = snprintf(buf + used, size - used, "%s%s",
+		             seen == 1       ? ""
+		             : seen == count ? " or "
+		                             : ", ",
+		             vocabulary[k].word);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	return count;
+}
+
+/* What names of role look like, for the errors: "a name with a, b or c,
+ * or ending in d or e", into buf. */
+static void
+role_words(sf_scaffold_role role, char *buf, size_t size)
+{
+	char anywhere[256], ending[64];
+	size_t ends = words_list(role, 1, ending, sizeof ending);
+
+	words_list(role, 0, anywhere, sizeof anywhere);
+	snprintf(buf, size, "a name with %s%s%s", anywhere,
+	         ends > 0 ? ", or ending in " : "", ends > 0 ? ending : "");
 }
 
 /* The table's column names, comma-separated, into buf. */
@@ -78,15 +176,19 @@ columns_list(const sf_table *t, char *buf, size_t size)
 	}
 }
 
-/* 1 for a column of nodes (several workers each), else 0. */
+/* Which worker column a table with several takes: the lowest rank (the
+ * vocabulary's), then the first; a count per node or machine
+ * (accelerators_per_node beside accelerators) after every other. */
 static int
 worker_rank(const char *name)
 {
 	char lower[LOWER_MAX];
+	int k = word_of(name);
 
 	sf_text_lower(name, lower, sizeof lower);
-	return has(lower, "node") && !has(lower, "worker") &&
-	       !has(lower, "gpu");
+	if (has(lower, "per_node") || has(lower, "per_machine"))
+		return 3;
+	return k >= 0 ? vocabulary[k].rank : 0;
 }
 
 /*
@@ -182,16 +284,19 @@ nameable_columns(const sf_table *t, const sf_scaffold *g, sf_error *err)
  */
 static int
 required(const sf_table *t, size_t col, sf_scaffold_role role, const char *what,
-         const char *hint, const char *columns, sf_error *err)
+         const char *columns, sf_error *err)
 {
+	char words[512];
+
 	if (col != SF_CSV_NONE)
 		return SF_OK;
 	if (text_column(t, role, what, err) != SF_OK)
 		return SF_ETYPE;
+	role_words(role, words, sizeof words);
 	return sf_error_at(err, SF_ENAME, sf_table_file(t), 0, 0,
-	                   "no numeric column looks like %s (%s); its columns "
-	                   "are: %s",
-	                   what, hint, columns);
+	                   "no numeric column looks like %s (%s); "
+	                   "its columns are: %s",
+	                   what, words, columns);
 }
 
 int
@@ -255,12 +360,8 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 		}
 	}
 	if ((rc = required(t, g->output, SF_ROLE_TIME, "the measured time",
-	                   "a name with time, seconds or duration, or ending "
-	                   "in _s",
 	                   columns, err)) != SF_OK ||
 	    (rc = required(t, g->p, SF_ROLE_WORKERS, "the number of workers",
-	                   "a name with workers, gpus, nodes, ranks, procs, "
-	                   "devices or world_size",
 	                   columns, err)) != SF_OK)
 		return rc;
 	return nameable_columns(t, g, err);

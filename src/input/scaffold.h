@@ -3,14 +3,15 @@
  * (what `scalefit init DATA.csv` writes).
  *
  * Each column's role is guessed from its name (case-insensitive, by the
- * words in it): a worker count (workers, gpus, nodes, ranks, procs,
- * devices, world_size) is the input p; a batch size (batch) is b, per
- * worker unless the name says global or total (then b = that column /
- * p); a count of data processed (samples, images, tokens, examples) is n,
- * else, with a batch, the steps of the run (iterations, steps) times the
- * global batch is;
- * the measured time (time, seconds, duration, a name ending in _s) is the
- * output.  Rates ("images_per_sec", "throughput") are none of these.  The
+ * words in it; scaffold.c's vocabulary is the one list): a worker count
+ * (workers, gpus, ranks, world_size, ...; cores; nodes, machines) is the
+ * input p; a batch size (batch) is b, per worker unless the name says
+ * global or total (then b = that column / p); a count of data processed
+ * (samples, images, tokens, dataset_size, ...) is n, else, with a batch,
+ * the steps of the run (iterations, iters, steps) times the global batch
+ * is; the measured time (time, seconds, duration, elapsed, latency, a
+ * name ending in _s, _sec or _ms) is the output.  Rates
+ * ("images_per_sec", "throughput") are none of these.  The
  * formula is the library's generic data-parallel one (@ddp-generic,
  * Kavarakuntla et al. 2024) cut to the inputs found:
  *   time = t0 + steps (a + c b) + steps (l log2 p + w (p - 1) / p) + r n
@@ -24,7 +25,8 @@
  * (`steps: {derived: RULE}`, input/model.h), said in a comment (no rule:
  * the term n / (p b), and a comment says the column was not
  * reproduced).  A worker
- * column is preferred to a column of nodes.  Every constant is >= 0, and its
+ * column is preferred to one of cores, that to one of nodes or machines,
+ * that to a count per node.  Every constant is >= 0, and its
  * upper bound comes from the data: no term can exceed a run's measured
  * time, so a constant whose term is K x (its multiplier) is at most the
  * largest time / multiplier over the rows, rounded up to 1, 2 or 5 times
