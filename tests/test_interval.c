@@ -566,6 +566,80 @@ test_regime(void)
 	                           im.along[0].growth * im.along[0].growth));
 }
 
+/* Whole runs of n samples in steps of 16 per worker, max(1, floor(n /
+ * (16 p))) of them, each 0.01 + 0.032 + 0.03 (p - 1) / p s long (0.2%
+ * noise), fitted by a formula whose steps are the model's: the error model
+ * into *im. */
+static int
+whole_steps_model(const char *steps, sf_interval_model *im)
+{
+	char yaml[512], csv[8192];
+	size_t len = 0;
+	sf_rng rng;
+	sf_fit_result *r = NULL;
+	sf_stats *st = NULL;
+	sim s;
+	int rc;
+
+	snprintf(yaml, sizeof yaml,
+	         "name: steps\n"
+	         "data: {file: sim.csv, output: y}\n"
+	         "inputs: {p: p, n: n}\n"
+	         "parameters:\n"
+	         "  a: {min: 0, max: 1}\n"
+	         "  w: {min: 0, max: 1}\n"
+	         "terms: {steps: \"%s\"}\n"
+	         "time: steps * (a + w * (p - 1) / p)\n",
+	         steps);
+	sf_rng_seed(&rng, 20261128, 7);
+	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,n,y\n");
+	for (int p = 1; p <= 8; p++)
+		for (int n = 128; n <= 512; n *= 2)
+			for (int k = 0; k < 2; k++) {
+				double whole = floor(n / (16.0 * p));
+
+				len += (size_t)snprintf(
+				    csv + len, sizeof csv - len,
+				    "%d,%d,%.17g\n", p, n,
+				    (whole > 1 ? whole : 1) *
+				        (0.042 + 0.03 * (p - 1) / p) *
+				        exp(sf_rng_normal(&rng, 0, 0.002)));
+			}
+	if (sim_parse(&s, yaml, csv, len) != 0)
+		return -1;
+	rc = sim_calibrate(&s, &r, &st, im);
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sim_free(&s);
+	return rc;
+}
+
+/*
+ * The pace check and whole steps.  At the top level's median-time row (8
+ * workers, 256 samples: 2 steps, as at 7) the measured time hardly moves
+ * from 7 workers, and at 16 a run takes 1 step: a formula with the
+ * rounded steps falls by half beyond the range, faster than the measured
+ * pace, but gives that pace between the measured rows itself - not the
+ * smooth formula the convexity argument is about, so nothing is widened.
+ * The same rows with n / (16 p) steps: that formula misses the measured
+ * pace between the rows too, and is widened.
+ */
+static void
+test_pace_whole_steps(void)
+{
+	sf_interval_model whole, smooth;
+
+	CU_ASSERT_EQUAL_FATAL(
+	    whole_steps_model("max(1, floor(n / (16 * p)))", &whole), 0);
+	CU_ASSERT_EQUAL_FATAL(whole_steps_model("n / (16 * p)", &smooth), 0);
+	CU_ASSERT_FATAL(whole.pace_checked && whole.pace_input == 0);
+	CU_ASSERT(whole.pace_beyond <
+	          whole.pace_measured - SF_INTERVAL_PACE_SLACK);
+	CU_ASSERT(!whole.pace_widened);
+	CU_ASSERT_FATAL(smooth.pace_checked && smooth.pace_input == 0);
+	CU_ASSERT(smooth.pace_widened);
+}
+
 /*
  * The model file's formula's regime (fit.prior.regime, as discover writes
  * it): a formula whose own chain sees no change widens toward it, as for
@@ -865,6 +939,7 @@ main(void)
 	    {"never zero beyond the range", test_never_zero},
 	    {"the formulas' disagreement in the prior", test_disagreement},
 	    {"wide on purpose after a regime change", test_regime},
+	    {"the pace check and whole steps", test_pace_whole_steps},
 	    {"the model file's formula's regime carried", test_regime_carried},
 	    {"the noise above the range: the top level's (400 fits)",
 	     test_top_noise},

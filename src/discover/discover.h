@@ -262,7 +262,10 @@ typedef struct sf_discover_heldback {
 	size_t rows;       /* its training rows */
 	char *found;       /* the inner search's winner, constants written in */
 	double found_mape; /* its MAPE there, percent */
-	char *file;        /* the model file's formula: its name */
+	double found_slow; /* the mean of ln(time / its prediction) there,
+	                      per doubling from the level below */
+	double found_slow_se; /* and that mean's standard error */
+	char *file;           /* the model file's formula: its name */
 	double file_mape;
 	int refuted; /* file_mape < found_mape */
 } sf_discover_heldback;
@@ -358,16 +361,25 @@ typedef struct sf_discover_result {
 	size_t disagreement_with;
 	int disagreement_shown;
 	/* The regime check of the model file's best-scoring formula (board
-	 * index regime_with) on the training rows (fit/interval.h): the
-	 * largest levels of the extrapolated input scale worse than it, its
-	 * top cut missing by regime per doubling.  The found formulas that
-	 * fit those levels bend to them, so their own chains do not show it:
-	 * the written model file carries it as fit.prior.regime, which widens
+	 * index regime_with) on the training rows (fit/interval.h), under the
+	 * prior of the file written: the largest levels of the extrapolated
+	 * input scale worse than it, its top cut missing by regime per
+	 * doubling - at most, when the held-back check held (the search
+	 * without the top level predicted it better than that formula), by
+	 * as much as the search's choice there came out short per doubling
+	 * plus the one-sided 95% of that mean's noise (regime_bounded when
+	 * that bound set it): beyond it the miss is the formula's own shape's
+	 * (whole steps it does not take), the search's shape being chosen
+	 * without the level; none when that bound is not positive (the
+	 * search foresaw the level).  The found formulas that fit those
+	 * levels bend to them, so their own chains do not show it: the
+	 * written model file carries it as fit.prior.regime, which widens
 	 * every member's interval beyond the range toward it.  NaN
-	 * (regime_with SIZE_MAX) when the check did not fire, or the file's
-	 * formula has no interval. */
+	 * (regime_with SIZE_MAX) when the check did not fire, the search
+	 * foresaw the level, or the file's formula has no interval. */
 	double regime;
 	size_t regime_with;
+	int regime_bounded;
 	sf_discover_heldback held;
 } sf_discover_result;
 

@@ -249,9 +249,10 @@ disagreement_json(const sf_discover_result *r)
 static json_t *
 regime_json(const sf_discover_result *r)
 {
-	return json_pack("{s:s, s:s, s:o}", "input", r->extrapolate, "with",
-	                 r->board[r->regime_with].model, "per_doubling",
-	                 sf_json_number(r->regime));
+	return json_pack("{s:s, s:s, s:o, s:b}", "input", r->extrapolate,
+	                 "with", r->board[r->regime_with].model, "per_doubling",
+	                 sf_json_number(r->regime), "bounded",
+	                 r->regime_bounded);
 }
 
 /* The held-back check (discover.h), or null when it did not run. */
@@ -347,7 +348,20 @@ text_board(sf_text *out, const sf_discover_result *r, const char *output)
 		          "choice, so the file written counts none of it"
 		        : ": the ensemble holds both, and its mixture\n  shows "
 		          "that beyond the range");
-	if (r->regime_with != SIZE_MAX)
+	if (r->regime_with != SIZE_MAX && r->regime_bounded)
+		sf_text_printf(
+		    out,
+		    "  warning: the largest training levels of %s scale worse "
+		    "than the model file's\n  %s and than the search made "
+		    "without them (its choice came out up to\n  %+.1f%% per "
+		    "doubling short of them): the found formulas bend to fit "
+		    "them, so\n  their folds cannot show it; the model file "
+		    "discover writes keeps it as\n  fit.prior.regime, which "
+		    "widens every formula's interval beyond the range\n  "
+		    "toward it\n",
+		    r->extrapolate, r->board[r->regime_with].model,
+		    100 * r->regime);
+	else if (r->regime_with != SIZE_MAX)
 		sf_text_printf(
 		    out,
 		    "  warning: the largest training levels of %s scale worse "

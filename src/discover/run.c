@@ -14,7 +14,10 @@
 #include "discover/search.h"
 #include "discover/setup.h"
 #include "expr/expr.h"
+#include "fit/interval.h"
 #include "input/library.h"
+
+#include <gsl/gsl_cdf.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -312,6 +315,31 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 	return rc;
 }
 
+/* 1 when the held-back check ran and held: the search without the top
+ * level predicted it better than the file's formula did. */
+static int
+held(const sf_discover_heldback *h)
+{
+	return isfinite(h->level) && isfinite(h->found_slow) && h->rows >= 2 &&
+	       !h->refuted;
+}
+
+/* The most the change of regime at the top level may be by what a held
+ * search without that level saw: its choice's miss there per doubling
+ * and the one-sided 95% of that mean's noise (INFINITY when the check did
+ * not hold).  The file's formula's miss beyond it is its own shape's
+ * (whole steps it does not take, a term it lacks): the search's shape was
+ * chosen without the level.  Below 0 the search foresaw the level. */
+static double
+regime_bound(const sf_discover_heldback *h)
+{
+	if (!held(h))
+		return INFINITY;
+	return h->found_slow +
+	       gsl_cdf_tdist_Pinv(SF_INTERVAL_LEVEL, (double)(h->rows - 1)) *
+	           h->found_slow_se;
+}
+
 /* The regime check of the model file's best formula (discover.h:
  * regime) into r: that formula of given[0..ngiven), fitted again on the
  * training rows of o under the prior of the file r writes (its
@@ -332,35 +360,51 @@ file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
 			    sf_discover_written_disagreement(r), &regime, err);
 			break;
 		}
-	if (rc == SF_OK && isfinite(regime)) {
-		r->regime = regime;
+	if (rc == SF_OK && isfinite(regime) && regime_bound(&r->held) > 0) {
+		r->regime = fmin(regime, regime_bound(&r->held));
+		r->regime_bounded = regime_bound(&r->held) < regime;
 		r->regime_with = file;
 	}
 	return rc;
 }
 
 /* The MAPE, percent, of candidate c over the rows of level l of g's chain
- * (INFINITY when a prediction is not finite) into *mape.  Returns SF_OK or
- * an evaluation's error. */
+ * (INFINITY when a prediction is not finite) into *mape; when slow is not
+ * NULL, the mean of ln(time / prediction) there into *slow (NaN when a
+ * time or prediction is not positive) and its standard error into *se.
+ * Returns SF_OK or an evaluation's error. */
 static int
-level_mape(const sf_discover_candidate *c, const sf_grammar *g, size_t l,
-           size_t x, double *mape, sf_error *err)
+level_errors(const sf_discover_candidate *c, const sf_grammar *g, size_t l,
+             size_t x, double *mape, double *slow, double *se, sf_error *err)
 {
 	const sf_chain *ch = &g->ch;
-	double sum = 0;
+	const size_t n = ch->start[l + 1] - ch->start[l];
+	double sum = 0, s1 = 0, s2 = 0;
 	int rc = SF_OK;
 
 	for (size_t i = ch->start[l]; i < ch->start[l + 1] && rc == SF_OK;
 	     i++) {
 		size_t row = ch->row[i];
-		double y = g->d->output[row], f;
+		double y = g->d->output[row], f, e;
 
 		if ((rc = predict_at(c, g->d, row, x,
-		                     g->d->inputs[x].values[row], &f, err)) ==
+		                     g->d->inputs[x].values[row], &f, err)) !=
 		    SF_OK)
-			sum += isfinite(f) ? fabs(y - f) / fabs(y) : INFINITY;
+			break;
+		sum += isfinite(f) ? fabs(y - f) / fabs(y) : INFINITY;
+		e = y > 0 && f > 0 && isfinite(f) ? log(y / f) : NAN;
+		s1 += e;
+		s2 += e * e;
 	}
-	*mape = 100 * sum / (double)(ch->start[l + 1] - ch->start[l]);
+	*mape = 100 * sum / (double)n;
+	if (slow != NULL) {
+		double m = s1 / (double)n;
+		double v =
+		    n > 1 ? (s2 - (double)n * m * m) / (double)(n - 1) : NAN;
+
+		*slow = m;
+		*se = sqrt((v > 0 ? v : 0) / (double)n);
+	}
 	return rc;
 }
 
@@ -392,6 +436,7 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 	int rc;
 
 	h->level = h->found_mape = h->file_mape = NAN;
+	h->found_slow = h->found_slow_se = NAN;
 	if (g->ch.nlevels < 4 || best_file_formula(r) == SIZE_MAX ||
 	    (st->time_limit > 0 && !(left > 0)))
 		return SF_OK;
@@ -422,12 +467,20 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 	/* a search the time limit cut short is not the one judged */
 	file = n->time_limit_reached ? SIZE_MAX : best_file_formula(n);
 	if (file != SIZE_MAX &&
-	    (rc = level_mape(&n->board[found], g, top, x, &h->found_mape,
-	                     err)) == SF_OK &&
-	    (rc = level_mape(&n->board[file], g, top, x, &h->file_mape, err)) ==
-	        SF_OK) {
+	    (rc = level_errors(&n->board[found], g, top, x, &h->found_mape,
+	                       &h->found_slow, &h->found_slow_se, err)) ==
+	        SF_OK &&
+	    (rc = level_errors(&n->board[file], g, top, x, &h->file_mape, NULL,
+	                       NULL, err)) == SF_OK) {
+		const double doublings =
+		    log2(g->ch.levels[top] / g->ch.levels[top - 1]);
+
 		h->level = g->ch.levels[top];
 		h->rows = g->ch.start[top + 1] - g->ch.start[top];
+		/* per doubling from the level below, where the inner search's
+		 * rows end */
+		h->found_slow /= doublings;
+		h->found_slow_se /= doublings;
 		h->found = sf_text_dup(n->board[found].formula);
 		h->file = sf_text_dup(n->board[file].model);
 		if (h->found == NULL || h->file == NULL)

@@ -741,24 +741,24 @@ median_time_row(const sf_dataset *d, size_t j, double level, size_t like,
  * The pace check along input j (interval.h) of formula f at theta: the
  * time's factor per doubling between the median-time row of j's top value
  * and the median row of its configuration at the next value below
- * (*measured), and the formula's from that top row to twice its j
- * (*beyond); both NaN when j's top values are not positive, no row of the
- * configuration lies below, or the formula's time does not fall beyond
- * (j does not speed the run up).  Returns SF_OK, SF_ENOMEM or a
- * prediction's error.
+ * (*measured), the formula's between the same two rows (*own), and the
+ * formula's from that top row to twice its j (*beyond); all NaN when j's
+ * top values are not positive, no row of the configuration lies below, or
+ * the formula's time does not fall beyond (j does not speed the run up).
+ * Returns SF_OK, SF_ENOMEM or a prediction's error.
  */
 static int
 pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
-           size_t j, chain_work *w, double *measured, double *beyond,
-           sf_error *err)
+           size_t j, chain_work *w, double *measured, double *own,
+           double *beyond, sf_error *err)
 {
 	const double *x = d->inputs[j].values;
-	double top = -INFINITY, below = -INFINITY, y_top, y_below, at[2];
-	size_t row, under;
-	sf_dataset *one = NULL;
+	double top = -INFINITY, below = -INFINITY, y_top, y_below, at[3];
+	size_t row, under, pair[2];
+	sf_dataset *two = NULL;
 	int rc;
 
-	*measured = *beyond = NAN;
+	*measured = *own = *beyond = NAN;
 	for (size_t i = 0; i < d->rows; i++)
 		top = x[i] > top ? x[i] : top;
 	row = median_time_row(d, j, top, SIZE_MAX, w->rows, w->tmp);
@@ -775,17 +775,20 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 	y_below = d->output[under];
 	if (!(y_top > 0) || !(y_below > 0))
 		return SF_OK;
-	if ((rc = sf_dataset_select(d, &row, 1, &one, err)) != SF_OK)
+	pair[0] = row;
+	pair[1] = under;
+	if ((rc = sf_dataset_select(d, pair, 2, &two, err)) != SF_OK)
 		return rc;
-	rc = rows_mean_var(f, one, theta, NULL, &at[0], NULL, err);
-	one->inputs[j].values[0] = 2 * top;
+	rc = rows_mean_var(f, two, theta, NULL, at, NULL, err);
+	two->inputs[j].values[0] = 2 * top;
 	if (rc == SF_OK)
-		rc = rows_mean_var(f, one, theta, NULL, &at[1], NULL, err);
-	sf_dataset_free(one);
+		rc = rows_mean_var(f, two, theta, NULL, &at[1], NULL, err);
+	sf_dataset_free(two);
 	if (rc != SF_OK)
 		return rc;
-	if (at[0] > 0 && at[1] < at[0]) {
+	if (at[0] > 0 && at[1] < at[0] && at[2] > 0) {
 		*measured = pow(y_top / y_below, 1 / log2(top / below));
+		*own = pow(at[0] / at[2], 1 / log2(top / below));
 		*beyond = at[1] / at[0];
 	}
 	return SF_OK;
@@ -793,8 +796,9 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 
 /*
  * The pace check of every numeric input of d (interval.h): each whose
- * formula speeds up beyond its range by more than the measured pace allows
- * is widened; im's pace_* tell of the input with the largest gap.
+ * formula speeds up beyond its range by more than the measured pace allows,
+ * and misses that pace between the measured rows too, is widened; im's
+ * pace_* tell of the input with the largest gap.
  */
 static int
 check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
@@ -805,18 +809,23 @@ check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
 	im->pace_checked = im->pace_widened = 0;
 	im->pace_measured = im->pace_beyond = NAN;
 	for (size_t j = 0; j < d->ninputs && j < SF_INTERVAL_INPUTS; j++) {
-		double measured, beyond, gap;
-		int rc;
+		double measured, own, beyond, gap;
+		int rc, faster;
 
 		if (!w->numeric[j])
 			continue;
-		if ((rc = pace_along(f, d, theta, j, w, &measured, &beyond,
-		                     err)) != SF_OK)
+		if ((rc = pace_along(f, d, theta, j, w, &measured, &own,
+		                     &beyond, err)) != SF_OK)
 			return rc;
 		if (!isfinite(measured) || !(beyond > 0))
 			continue;
 		gap = log(measured / beyond);
-		if (beyond < measured - SF_INTERVAL_PACE_SLACK)
+		/* a formula that gives the measured pace itself and is
+		 * faster beyond is not smooth there (its whole steps fall
+		 * from 2 to 1): the convexity behind the check is not its */
+		faster = beyond < measured - SF_INTERVAL_PACE_SLACK &&
+		         own < measured - SF_INTERVAL_PACE_SLACK;
+		if (faster)
 			widen_towards(&im->along[j], gap);
 		if (gap > worst) {
 			worst = gap;
@@ -824,8 +833,7 @@ check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
 			im->pace_input = j;
 			im->pace_measured = measured;
 			im->pace_beyond = beyond;
-			im->pace_widened =
-			    beyond < measured - SF_INTERVAL_PACE_SLACK;
+			im->pace_widened = faster;
 		}
 	}
 	return SF_OK;
