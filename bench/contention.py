@@ -24,15 +24,17 @@ workloads: a run of n = 1024, 4096 or 16384 samples takes max(1,
 floor(n / (p b))) steps (a data loader that drops the last partial
 batch; at 12-16 workers and the small n, 1-2 steps) or ceil(n / (p b))
 (one that keeps it), each step's time as above; 2 runs of each p, b and n.
-init writes the generic formula with n / (p b) steps; discover may take
-the whole steps, rounded either way.
+init writes the generic formula with the steps its fits choose (n / (p b)
+or whole, rounded either way: run/init.h); discover may take the whole
+steps, rounded either way.  Last with n = 256, 1024 or 4096: a run of 256
+samples takes 1 step from 4 workers on (at b = 64).
 
 Not in `make bench`: it measures a known gap (the chain of 1-8 workers
 cannot see contention that sets in past them), for the next change that
 tries to close it.
 
 Usage: /usr/bin/python3 bench/contention.py [SEEDS]  (from the built tree;
-default 8 seeds; about five minutes)
+default 8 seeds; about seven minutes)
 """
 
 import csv
@@ -73,9 +75,10 @@ def write_runs(path, seed, k):
 
 
 SAMPLES = [1024, 4096, 16384]
+FEW_SAMPLES = [256, 1024, 4096]
 
 
-def write_whole_runs(path, seed, k, rounding):
+def write_whole_runs(path, seed, k, rounding, samples=SAMPLES):
     """Runs of n samples: whole steps, rounded down or up."""
     rng = random.Random(seed)
     with open(path, "w", newline="") as f:
@@ -83,7 +86,7 @@ def write_whole_runs(path, seed, k, rounding):
         w.writerow(["workers", "batch_size", "samples", "time"])
         for p in LEVELS:
             for b in BATCHES:
-                for n in SAMPLES:
+                for n in samples:
                     for _ in range(2):
                         steps = max(1, rounding(n / (p * b)))
                         w.writerow([p, b, n, steps * step(p, b, k) *
@@ -133,17 +136,20 @@ def main():
             cells = both_paths(
                 d, lambda path, seed: write_runs(path, seed, k), seeds)
             print(f"| {k:g} | " + " | ".join(cells) + " |")
-        print("\nwhole runs of n samples\n\n| steps | contention k | "
-              + head)
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for name, rounding in (("max(1, floor)", math.floor),
-                               ("ceil", math.ceil)):
-            for k in (0.0, 0.1):
-                cells = both_paths(
-                    d, lambda path, seed: write_whole_runs(path, seed, k,
-                                                           rounding),
-                    seeds)
-                print(f"| {name} | {k:g} | " + " | ".join(cells) + " |")
+        for title, samples in (("whole runs of n samples", SAMPLES),
+                               ("whole runs of few samples (n = 256, 1024, "
+                                "4096)", FEW_SAMPLES)):
+            print(f"\n{title}\n\n| steps | contention k | " + head)
+            print("|---|---:|---:|---:|---:|---:|---:|---:|")
+            for name, rounding in (("max(1, floor)", math.floor),
+                                   ("ceil", math.ceil)):
+                for k in (0.0, 0.1):
+                    cells = both_paths(
+                        d, lambda path, seed: write_whole_runs(
+                            path, seed, k, rounding, samples),
+                        seeds)
+                    print(f"| {name} | {k:g} | " + " | ".join(cells)
+                          + " |")
     return 0
 
 

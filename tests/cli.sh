@@ -866,6 +866,30 @@ else
 fi
 expect 2 "unknown input 'steps' (inputs: p, b, n)" "a derived input is not given" -- \
 	predict "$work/steps.json" --at p=4,b=32,n=50000,steps=3
+# without a steps column, whole runs of 256-4096 samples: init fits the
+# generic formula with n / (p b) steps, rounded down and rounded up, and
+# writes the rounding the runs took (its AICc lower by more than 10)
+for rounding in floor ceil smooth; do
+	awk -v rounding="$rounding" 'BEGIN {
+		print "workers,batch_size,samples,time"
+		srand(7)
+		for (p = 1; p <= 8; p++)
+			for (b = 16; b <= 64; b *= 2)
+				for (n = 256; n <= 4096; n *= 4)
+					for (r = 0; r < 2; r++) {
+						q = n / (p * b)
+						st = rounding == "smooth" ? q : rounding == "ceil" ? (q == int(q) ? q : int(q) + 1) : (int(q) < 1 ? 1 : int(q))
+						printf "%d,%d,%d,%.6g\n", p, b, n, st * (0.01 + 0.002 * b + 0.03 * (p - 1) / p) * (1 + 0.03 * (rand() - 0.5))
+					}
+	}' >"$work/whole-$rounding.csv"
+done
+expect 0 '^  steps: "max(1, floor(n / (p \* b)))"$' "init writes whole steps rounded down" -- init "$work/whole-floor.csv"
+expect 0 "^  # whole steps, rounded down: the runs' fit's AICc" "init says why the steps are rounded down" -- init "$work/whole-floor.csv"
+expect 0 '^  steps: "ceil(n / (p \* b))"$' "init writes whole steps rounded up" -- init "$work/whole-ceil.csv"
+expect 0 '^  steps: "n / (p \* b)"$' "init keeps n / (p b) for runs that take it" -- init "$work/whole-smooth.csv"
+expect 0 "^  # steps n / (p \* b): as whole steps, rounded down (AICc" "init says the whole steps fit no better" -- init "$work/whole-smooth.csv"
+"$SCALEFIT" init "$work/whole-floor.csv" -o "$work/whole-floor.yaml" >/dev/null 2>&1
+expect 0 "ok: 1 model ready to fit" "init's rounded steps check" -- check "$work/whole-floor.yaml"
 printf 'name: col\ndata: {file: steps.csv, output: time_s}\ninputs: {p: workers, b: batch, n: samples, steps: steps}\nparameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}}\ntime: "t0 + a * steps"\n' >"$work/col.yaml"
 expect 0 "" "fit with steps as a column" -- fit "$work/col.yaml" -q -o "$work/col.json"
 expect 0 "steps = 100 is held while p is swept, but in the fitted rows steps is a function of the other inputs and changes with p" \

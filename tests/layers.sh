@@ -13,8 +13,8 @@
 # back into cli/: a file of cli/ includes cli/, run/ and base/ headers
 # only, and of the others just these, for what they are needed for:
 #   input/csv.h       init reads the CSV it guesses a model from
-#   input/scaffold.h  init's guess (a command of the input stage: there
-#                     is no pipeline to call)
+#   input/scaffold.h  init's guess of the columns (run/init writes the
+#                     model from it)
 #   input/library.h   formulas lists the formula library
 set -eu
 srcdir=${srcdir:-.}

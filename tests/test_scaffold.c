@@ -301,6 +301,59 @@ test_steps_rule(void)
 	}
 }
 
+/* Without a steps column: whether the runs may take whole steps (n / (p b)
+ * not whole on some row), and the steps written rounded as asked, the
+ * bounds following the rounded steps and the note above them. */
+static void
+test_whole_steps(void)
+{
+	/* 1000 / 32 = 31.25 steps at 1 worker, 0.49 at 64 */
+	sf_table *t = table("workers,batch,samples,time_s\n1,32,1000,50\n"
+	                    "2,32,1000,30\n16,32,1000,10\n64,32,1000,8\n");
+	sf_table *whole = table("workers,batch,samples,time_s\n1,32,1024,50\n"
+	                        "2,32,1024,30\n");
+	sf_table *steps = table("workers,batch,samples,steps,time_s\n"
+	                        "1,32,1000,31,50\n2,32,1000,15,30\n");
+	sf_scaffold g;
+	sf_error err;
+	char *text = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(whole, &g, &err), SF_OK);
+	CU_ASSERT_FALSE(sf_scaffold_whole_steps(whole, &g));
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(steps, &g, &err), SF_OK);
+	CU_ASSERT_FALSE(sf_scaffold_whole_steps(steps, &g));
+	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
+	CU_ASSERT_EQUAL(g.steps_rounding, SF_SCAFFOLD_STEPS_QUOTIENT);
+	CU_ASSERT_TRUE(sf_scaffold_whole_steps(t, &g));
+	g.steps_rounding = SF_SCAFFOLD_STEPS_FLOOR;
+	g.steps_note = "whole steps, rounded down: a note";
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  # whole steps, rounded down: a note\n"
+	                 "  steps: \"max(1, floor(n / (p * b)))\"\n"));
+	/* a <= 8 / 1 step at 64 workers (n / (p b) would give 0.49) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: 0, max: 10}"));
+	CU_ASSERT_EQUAL(rows_bound(t, text), 4);
+	free(text);
+	g.steps_rounding = SF_SCAFFOLD_STEPS_CEIL;
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "  steps: \"ceil(n / (p * b))\"\n"));
+	free(text);
+	g.steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g.steps_note = NULL;
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  steps: \"n / (p * b)\"\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: 0, max: 20}"));
+	free(text);
+	sf_table_free(t);
+	sf_table_free(whole);
+	sf_table_free(steps);
+}
+
 static void
 test_refusals(void)
 {
@@ -508,6 +561,8 @@ main(void)
 	    {"fewer inputs: the formula cut to them", test_cut},
 	    {"steps and a global batch; a per-step time", test_steps},
 	    {"a steps column: the rule that reproduces it", test_steps_rule},
+	    {"no steps column: whole steps, rounded as asked",
+	     test_whole_steps},
 	    {"no time, no workers, no usable row", test_refusals},
 	    {"hostile cells and names: the model reads back", test_hostile},
 	    {"the edges: control characters, huge and tiny times, a bad cell",

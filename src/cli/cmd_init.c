@@ -10,6 +10,7 @@
 #include "base/atomic.h"
 #include "input/csv.h"
 #include "input/scaffold.h"
+#include "run/init.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -90,7 +91,7 @@ sf_command_init(const sf_command *cmd, int argc, char **argv)
 		goto done;
 	}
 	if ((file = data_file_for(data, output)) == NULL ||
-	    sf_scaffold_write(t, &g, name, file, &text, &err) != SF_OK) {
+	    sf_run_init_model(t, &g, name, file, &text, &err) != SF_OK) {
 		if (file == NULL)
 			sf_error_set(&err, SF_ENOMEM, "out of memory");
 		status = cli_error(&err);

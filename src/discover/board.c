@@ -4,6 +4,7 @@
  * (board.h); a result freed (discover.h).
  */
 #include "discover/board.h"
+#include "fit/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -475,9 +476,10 @@ mark_tied(sf_ranked *all, size_t n, double best, double band)
 		    all[i].aicc < lowest[all[i].k])
 			lowest[all[i].k] = all[i].aicc;
 	for (size_t i = 0; i < n; i++)
-		all[i].supported = all[i].tied && all[i].k < MAXC + 2 &&
-		                   (all[i].aicc <= lowest[all[i].k] + 10 ||
-		                    !isfinite(lowest[all[i].k]));
+		all[i].supported =
+		    all[i].tied && all[i].k < MAXC + 2 &&
+		    (all[i].aicc <= lowest[all[i].k] + SF_AICC_NO_SUPPORT ||
+		     !isfinite(lowest[all[i].k]));
 }
 
 /* 1 when a discovered formula of r's board reads as formula. */

@@ -741,16 +741,20 @@ median_time_row(const sf_dataset *d, size_t j, double level, size_t like,
  * The pace check along input j (interval.h) of formula f at theta: the
  * time's factor per doubling between the median-time row of j's top value
  * and the median row of its configuration at the next value below
- * (*measured), the formula's between the same two rows (*own), and the
- * formula's from that top row to twice its j (*beyond); all NaN when j's
- * top values are not positive, no row of the configuration lies below, or
- * the formula's time does not fall beyond (j does not speed the run up).
- * Returns SF_OK, SF_ENOMEM or a prediction's error.
+ * (*measured) and the standard deviation of its log from the noise of
+ * the two rows (*spread: im's repeats' scatter, else its noise), the
+ * formula's between the same two rows
+ * (*own), and the formula's from that top row to twice its j (*beyond);
+ * all NaN when j's top values are not positive, no row of the
+ * configuration lies below, or the formula's time does not fall beyond (j
+ * does not speed the run up).  Returns SF_OK, SF_ENOMEM or a prediction's
+ * error.
  */
 static int
-pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
-           size_t j, chain_work *w, double *measured, double *own,
-           double *beyond, sf_error *err)
+pace_along(const sf_interval_model *im, const sf_formula *f,
+           const sf_dataset *d, const double *theta, size_t j, chain_work *w,
+           double *measured, double *spread, double *own, double *beyond,
+           sf_error *err)
 {
 	const double *x = d->inputs[j].values;
 	double top = -INFINITY, below = -INFINITY, y_top, y_below, at[3];
@@ -758,7 +762,7 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 	sf_dataset *two = NULL;
 	int rc;
 
-	*measured = *own = *beyond = NAN;
+	*measured = *spread = *own = *beyond = NAN;
 	for (size_t i = 0; i < d->rows; i++)
 		top = x[i] > top ? x[i] : top;
 	row = median_time_row(d, j, top, SIZE_MAX, w->rows, w->tmp);
@@ -787,7 +791,17 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 	if (rc != SF_OK)
 		return rc;
 	if (at[0] > 0 && at[1] < at[0] && at[2] > 0) {
+		/* each row's noise on the log scale: its repeats' scatter
+		 * where known (a formula's misfit is not the rows' noise) */
+		const double sigma = isfinite(im->sigma_replicates)
+		                         ? im->sigma_replicates
+		                         : im->sigma;
+		double n_top = im->multiplicative ? sigma : sigma / y_top;
+		double n_below = im->multiplicative ? sigma : sigma / y_below;
+
 		*measured = pow(y_top / y_below, 1 / log2(top / below));
+		*spread =
+		    sqrt(n_top * n_top + n_below * n_below) / log2(top / below);
 		*own = pow(at[0] / at[2], 1 / log2(top / below));
 		*beyond = at[1] / at[0];
 	}
@@ -797,8 +811,9 @@ pace_along(const sf_formula *f, const sf_dataset *d, const double *theta,
 /*
  * The pace check of every numeric input of d (interval.h): each whose
  * formula speeds up beyond its range by more than the measured pace allows,
- * and misses that pace between the measured rows too, is widened; im's
- * pace_* tell of the input with the largest gap.
+ * and misses that pace between the measured rows too by more than their
+ * noise allows (one-sided, 95%), is widened; im's pace_* tell of the input
+ * with the largest gap.
  */
 static int
 check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
@@ -809,22 +824,26 @@ check_pace(sf_interval_model *im, const sf_formula *f, const sf_dataset *d,
 	im->pace_checked = im->pace_widened = 0;
 	im->pace_measured = im->pace_beyond = NAN;
 	for (size_t j = 0; j < d->ninputs && j < SF_INTERVAL_INPUTS; j++) {
-		double measured, own, beyond, gap;
+		double measured, spread, own, beyond, gap;
 		int rc, faster;
 
 		if (!w->numeric[j])
 			continue;
-		if ((rc = pace_along(f, d, theta, j, w, &measured, &own,
-		                     &beyond, err)) != SF_OK)
+		if ((rc = pace_along(im, f, d, theta, j, w, &measured, &spread,
+		                     &own, &beyond, err)) != SF_OK)
 			return rc;
 		if (!isfinite(measured) || !(beyond > 0))
 			continue;
 		gap = log(measured / beyond);
-		/* a formula that gives the measured pace itself and is
-		 * faster beyond is not smooth there (its whole steps fall
-		 * from 2 to 1): the convexity behind the check is not its */
+		/* a formula that gives the measured pace itself, within the
+		 * two rows' noise (levels a fifth of a doubling apart make
+		 * it five times a row's), and is faster beyond is not smooth
+		 * there (its whole steps fall from 2 to 1): the convexity
+		 * behind the check is not its */
 		faster = beyond < measured - SF_INTERVAL_PACE_SLACK &&
-		         own < measured - SF_INTERVAL_PACE_SLACK;
+		         own < measured - SF_INTERVAL_PACE_SLACK &&
+		         log(measured / own) >
+		             gsl_cdf_ugaussian_Pinv(SF_INTERVAL_LEVEL) * spread;
 		if (faster)
 			widen_towards(&im->along[j], gap);
 		if (gap > worst) {

@@ -112,9 +112,11 @@
  * factor per doubling lower by more than SF_INTERVAL_PACE_SLACK, at the
  * top level's median-time row against the row of its configuration at
  * the level below, whose time may even be lower: contention) and its own
- * factor between those two rows is lower too (one that gives the measured
- * pace and falls faster beyond is not smooth there: whole steps that drop
- * from 2 to 1), the measured
+ * factor between those two rows is lower too, by more than the two rows'
+ * noise allows at a one-sided 95% (their repeats' scatter, else the
+ * fit's: levels a fifth of a doubling apart make it five times a row's;
+ * and one that gives the measured pace and falls faster beyond is not
+ * smooth there: whole steps that drop from 2 to 1), the measured
  * pace carrying on is an answer the interval must hold: that input's
  * error is widened as for a regime change, to an equal mixture of the
  * posterior and an error of ln(measured / formula factor) per doubling,

@@ -62,6 +62,10 @@ void sf_stats_free(sf_stats *s);
  * span for it to be called poorly determined. */
 #define SF_STATS_POOR_SHARE 0.5
 
+/* An AICc this much above the lowest of a set of models fitted to the
+ * same rows: essentially no support (Burnham and Anderson, 2002). */
+#define SF_AICC_NO_SUPPORT 10.0
+
 /*
  * 1 when theta_j is poorly determined: searched (not solved separably,
  * r->linear), not held at a bound, with a finite standard error and a 95%

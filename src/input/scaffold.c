@@ -307,6 +307,8 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 
 	g->p = g->b = g->n = g->output = g->steps = SF_CSV_NONE;
 	g->b_global = g->per_step = 0;
+	g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g->steps_note = NULL;
 	for (size_t c = 0; c < sf_table_columns(t); c++) {
 		sf_scaffold_role role =
 		    sf_scaffold_role_of(sf_table_column_name(t, c));
@@ -447,11 +449,27 @@ enum { K_T0, K_A, K_C, K_L, K_W, K_R, K_COUNT };
  * How a run's steps follow from n, p and b, the rules tried in order
  * against a steps column of the data (the runs of a framework take whole
  * steps: max(1, floor(...)) drops a last partial batch, ceil(...) keeps
- * it).  Each is written around the quotient "n / (p * b)" or "n / p".
+ * it), or the one a guess says without such a column (sf_scaffold_steps,
+ * in the same order).  Each is written around the quotient "n / (p * b)"
+ * or "n / p".
  */
-enum { RULE_EXACT, RULE_FLOOR, RULE_CEIL, RULE_COUNT };
+enum {
+	RULE_EXACT = SF_SCAFFOLD_STEPS_QUOTIENT,
+	RULE_FLOOR = SF_SCAFFOLD_STEPS_FLOOR,
+	RULE_CEIL = SF_SCAFFOLD_STEPS_CEIL,
+	RULE_COUNT = SF_SCAFFOLD_STEPS_KINDS
+};
 static const char *const rule_around[RULE_COUNT][2] = {
     {"", ""}, {"max(1, floor(", "))"}, {"ceil(", ")"}};
+
+/* Rule k applied to the quotient q, as the expression says. */
+static double
+rule_apply(int k, double q)
+{
+	if (k == RULE_FLOOR)
+		return floor(q) > 1 ? floor(q) : 1;
+	return k == RULE_CEIL ? ceil(q) : q;
+}
 
 /* Rule k of quotient as an expression, into buf. */
 static void
@@ -485,6 +503,8 @@ typedef struct plan {
 	steps_rule steps; /* the steps column against the rules */
 	const double *sc; /* a whole-steps rule's column: each run's steps,
 	                     else NULL (steps = n / (p b)) */
+	int rounding;     /* without such a column, the guess's rule of the
+	                     quotient (RULE_EXACT: none) */
 } plan;
 
 /* The bounds of every constant over the usable rows of t. */
@@ -508,7 +528,9 @@ plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 		st = g->per_step ? 1
 		     : pl->sc != NULL
 		         ? pl->sc[r]
-		         : (pl->nc != NULL ? pl->nc[r] : 1) / (pr * br);
+		         : rule_apply(pl->rounding,
+		                      (pl->nc != NULL ? pl->nc[r] : 1) /
+		                          (pr * br));
 		mult[K_T0] = 1;
 		mult[K_A] = st;
 		mult[K_C] = st * br;
@@ -600,6 +622,12 @@ plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
 		pl->nc = pl->from_steps;
 	}
 	pl->per_step = g->per_step;
+	/* whole steps need the count, the workers and the batch */
+	pl->rounding = pl->sc == NULL && pl->nc != NULL && pl->bc != NULL &&
+	                       !pl->n_from_steps &&
+	                       g->steps_rounding < SF_SCAFFOLD_STEPS_KINDS
+	                   ? (int)g->steps_rounding
+	                   : RULE_EXACT;
 	pl->used[K_T0] = !g->per_step; /* a step has no start-up of its own */
 	pl->used[K_A] = pl->bc != NULL;
 	pl->used[K_C] = 1;
@@ -614,6 +642,39 @@ plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
 		                   pl->bc != NULL ? ", a batch > 0" : "",
 		                   pl->nc != NULL ? ", a count > 0" : "");
 	return plan_finite(t, g, pl, err);
+}
+
+int
+sf_scaffold_whole_steps(const sf_table *t, const sf_scaffold *g)
+{
+	const steps_rule none = {0, RULE_COUNT, 0};
+	const double *y;
+	sf_scaffold exact = *g;
+	sf_error ignored;
+	int fractional = 0;
+	plan pl;
+
+	if (g->per_step || g->steps != SF_CSV_NONE)
+		return 0;
+	exact.steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	if (plan_make(t, &exact, &none, &pl, &ignored) != SF_OK ||
+	    pl.nc == NULL || pl.bc == NULL) {
+		free(pl.from_steps);
+		return 0;
+	}
+	y = sf_table_column_values(t, g->output);
+	for (size_t r = 0; r < sf_table_rows(t) && !fractional; r++) {
+		double pr = pl.p[r],
+		       br = g->b_global ? pl.bc[r] / pr : pl.bc[r];
+		double q = pl.nc[r] / (pr * br);
+
+		/* the rows the bounds count, as discover's grammar asks */
+		if (isfinite(y[r]) && y[r] > 0 && pr >= 1 && br > 0 &&
+		    pl.nc[r] > 0 && isfinite(q))
+			fractional = fabs(q - nearbyint(q)) > 1e-9 * q;
+	}
+	free(pl.from_steps);
+	return fractional;
 }
 
 /* A text column of t that a where: could pick rows by, as a comment: the
@@ -757,7 +818,7 @@ write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 		sf_yaml_out_pair(y, "steps", "1", NULL);
 		return;
 	}
-	rule_text(in_inputs ? sr->rule : RULE_EXACT, steps_quotient(pl), expr,
+	rule_text(in_inputs ? sr->rule : pl->rounding, steps_quotient(pl), expr,
 	          sizeof expr);
 	if (in_inputs) {
 		sf_yaml_out_comment(y,
@@ -776,6 +837,8 @@ write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 		    "column '%s' not reproduced: it is neither %s nor "
 		    "its floor or ceiling on every row",
 		    sf_table_column_name(t, g->steps), steps_quotient(pl));
+	if (g->steps_note != NULL && !pl->per_step)
+		sf_yaml_out_comment(y, "%s", g->steps_note);
 	sf_yaml_out_pair(y, "steps", expr, NULL);
 }
 

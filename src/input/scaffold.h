@@ -24,7 +24,9 @@
  * column on every row is written as the derived input steps
  * (`steps: {derived: RULE}`, input/model.h), said in a comment (no rule:
  * the term n / (p b), and a comment says the column was not
- * reproduced).  A worker
+ * reproduced).  Without a steps column the steps are the quotient, or
+ * whole as the caller says (steps_rounding: run/init chooses by fits
+ * where sf_scaffold_whole_steps says the runs may take them).  A worker
  * column is preferred to one of cores, that to one of nodes or machines,
  * that to a count per node.  Every constant is >= 0, and its
  * upper bound comes from the data: no term can exceed a run's measured
@@ -58,14 +60,38 @@ typedef enum sf_scaffold_role {
 /* The role of a column named name.  Thread-safe. */
 sf_scaffold_role sf_scaffold_role_of(const char *name);
 
+/* How a run's steps follow from n, p and b without a steps column: the
+ * quotient n / (p b), or whole steps rounded down (max(1, floor(.)): a
+ * data loader that drops the last partial batch) or up (ceil(.): one
+ * that keeps it). */
+typedef enum sf_scaffold_steps {
+	SF_SCAFFOLD_STEPS_QUOTIENT,
+	SF_SCAFFOLD_STEPS_FLOOR,
+	SF_SCAFFOLD_STEPS_CEIL,
+	SF_SCAFFOLD_STEPS_KINDS
+} sf_scaffold_steps;
+
 /* The columns chosen, SF_CSV_NONE for none (the first numeric column of
- * each role, in the table's order). */
+ * each role, in the table's order), and how the steps are written. */
 typedef struct sf_scaffold {
 	size_t p, b, n, output, steps;
 	int b_global; /* b is the column / p */
 	int per_step; /* the output is the time of one step (its name says
 	                 step or iter): steps = 1, no n */
+	sf_scaffold_steps steps_rounding; /* the quotient unless the caller
+	                 chose (sf_scaffold_whole_steps) */
+	const char *steps_note; /* a comment above a rounded steps term (its
+	                 text borrowed), or NULL */
 } sf_scaffold;
+
+/*
+ * 1 when t's runs under guess g may take whole steps the quotient does
+ * not give: a count, the workers and a batch, no steps column, and
+ * n / (p b) further than a relative 1e-9 from a whole number on some row
+ * the model binds (as discover's grammar asks); else 0.  Which rounding
+ * the runs took is for a fit to say (run/init).
+ */
+int sf_scaffold_whole_steps(const sf_table *t, const sf_scaffold *g);
 
 /*
  * Guess the columns of t.  Returns SF_OK; SF_ETYPE when a column whose

@@ -11,17 +11,19 @@
  *
  * The input: its first byte's low six bits are the length L of the data
  * file's name that follows (0: "runs.csv"; the name ends early at a NUL),
- * then the CSV text.  In memory, with no file and no process: the CSV is
- * parsed (sf_table_parse), the columns guessed (sf_scaffold_guess) and the
- * model written as init writes it (sf_scaffold_name, sf_scaffold_write).
- * Whenever init accepts, the model must load (sf_model_parse, check's
- * loader) and bind to the table with its formula compiled
- * (sf_problem_open_table, what check does with the rows); its name must
- * be the file's, with the control characters a name may not hold as _;
- * its data.file the name given; its output and inputs the table's
- * columns; every bound finite with min < max; and the text free of raw
- * control characters.  init must never fail as a bug (SF_EINTERNAL: its
- * own check of what it wrote).  A broken invariant aborts.
+ * its top two the steps' rounding where the runs may take whole steps
+ * (sf_scaffold_whole_steps: 0 and 3 the quotient, 1 down, 2 up; run/init
+ * chooses it by fits, which a fuzzer has no time for), then the CSV text.  In
+ * memory, with no file and no process: the CSV is parsed (sf_table_parse), the
+ * columns guessed (sf_scaffold_guess) and the model written as init writes it
+ * (sf_scaffold_name, sf_scaffold_write). Whenever init accepts, the model must
+ * load (sf_model_parse, check's loader) and bind to the table with its formula
+ * compiled (sf_problem_open_table, what check does with the rows); its name
+ * must be the file's, with the control characters a name may not hold as _; its
+ * data.file the name given; its output and inputs the table's columns; every
+ * bound finite with min < max; and the text free of raw control characters.
+ * init must never fail as a bug (SF_EINTERNAL: its own check of what it wrote).
+ * A broken invariant aborts.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -104,6 +106,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char name[128];
 
 		sf_scaffold_name(file, name, sizeof name);
+		if (sf_scaffold_whole_steps(t, &g) && (data[0] >> 6) % 3 != 0) {
+			g.steps_rounding =
+			    (sf_scaffold_steps)((data[0] >> 6) % 3);
+			g.steps_note = "whole steps";
+		}
 		rc = sf_scaffold_write(t, &g, name, file, &text, &err);
 		/* init refuses (no usable row, a control character in the
 		 * file's name, a bound beyond a double) or runs out of

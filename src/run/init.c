@@ -1,0 +1,99 @@
+/*
+ * init.c (run/) - the model `scalefit init` writes, its whole steps
+ * chosen by a fit (init.h).
+ */
+#include "run/init.h"
+#include "fit/stats.h"
+#include "fit/tune.h"
+#include "input/problem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The AICc of the model text fitted on the rows of t it binds (one
+ * thread, no restarts), or INFINITY when it does not fit. */
+static double
+aicc_of(const sf_table *t, const char *text)
+{
+	sf_model_set *set = NULL;
+	sf_problem p = {0};
+	sf_fit_options o;
+	sf_fit_result *r = NULL;
+	sf_stats *s = NULL;
+	sf_error ignored;
+	double aicc = INFINITY;
+
+	sf_fit_options_init(&o);
+	o.threads = 1;
+	o.first_run_only = 1;
+	if (sf_problem_open_written("init", "MODEL.yaml", text, t, &set, &p,
+	                            &ignored) == SF_OK &&
+	    sf_tune_fit(set->models[0], p.data, p.formula, &o, &r, &ignored) ==
+	        SF_OK &&
+	    sf_stats_compute(p.formula, p.data, r, &s, &ignored) == SF_OK &&
+	    isfinite(s->aicc))
+		aicc = s->aicc;
+	sf_stats_free(s);
+	sf_fit_result_free(r);
+	sf_problem_close(&p);
+	sf_model_set_free(set);
+	return aicc;
+}
+
+int
+sf_run_init_model(const sf_table *t, sf_scaffold *g, const char *name,
+                  const char *data_file, char **text, sf_error *err)
+{
+	static const char *const said[SF_SCAFFOLD_STEPS_KINDS] = {
+	    "n / (p * b)", "rounded down", "rounded up"};
+	static const int other[SF_SCAFFOLD_STEPS_KINDS] = {
+	    SF_SCAFFOLD_STEPS_QUOTIENT, SF_SCAFFOLD_STEPS_CEIL,
+	    SF_SCAFFOLD_STEPS_FLOOR};
+	double aicc[SF_SCAFFOLD_STEPS_KINDS];
+	char note[256];
+	int best = SF_SCAFFOLD_STEPS_QUOTIENT, rc;
+
+	g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g->steps_note = NULL;
+	if (!sf_scaffold_whole_steps(t, g))
+		return sf_scaffold_write(t, g, name, data_file, text, err);
+	for (int k = 0; k < SF_SCAFFOLD_STEPS_KINDS; k++) {
+		char *written = NULL;
+
+		g->steps_rounding = (sf_scaffold_steps)k;
+		if ((rc = sf_scaffold_write(t, g, name, data_file, &written,
+		                            err)) != SF_OK) {
+			g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+			return rc;
+		}
+		aicc[k] = aicc_of(t, written);
+		free(written);
+	}
+	for (int k = SF_SCAFFOLD_STEPS_FLOOR; k < SF_SCAFFOLD_STEPS_KINDS; k++)
+		if (aicc[k] <
+		        aicc[SF_SCAFFOLD_STEPS_QUOTIENT] - SF_AICC_NO_SUPPORT &&
+		    (best == SF_SCAFFOLD_STEPS_QUOTIENT ||
+		     aicc[k] < aicc[best]))
+			best = k;
+	g->steps_rounding = (sf_scaffold_steps)best;
+	if (best == SF_SCAFFOLD_STEPS_QUOTIENT)
+		snprintf(
+		    note, sizeof note,
+		    "steps n / (p * b): as whole steps, rounded down (AICc "
+		    "%.1f) or up (%.1f), the runs fit no clearly better "
+		    "than its %.1f",
+		    aicc[SF_SCAFFOLD_STEPS_FLOOR], aicc[SF_SCAFFOLD_STEPS_CEIL],
+		    aicc[SF_SCAFFOLD_STEPS_QUOTIENT]);
+	else
+		snprintf(note, sizeof note,
+		         "whole steps, %s: the runs' fit's AICc %.1f, against "
+		         "%.1f with n / (p * b) and %.1f %s",
+		         said[best], aicc[best],
+		         aicc[SF_SCAFFOLD_STEPS_QUOTIENT], aicc[other[best]],
+		         said[other[best]]);
+	g->steps_note = note;
+	rc = sf_scaffold_write(t, g, name, data_file, text, err);
+	g->steps_note = NULL;
+	return rc;
+}
