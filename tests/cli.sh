@@ -887,7 +887,7 @@ expect 0 '^  steps: "max(1, floor(n / (p \* b)))"$' "init writes whole steps rou
 expect 0 "^  # whole steps, rounded down: the runs' fit's AICc" "init says why the steps are rounded down" -- init "$work/whole-floor.csv"
 expect 0 '^  steps: "ceil(n / (p \* b))"$' "init writes whole steps rounded up" -- init "$work/whole-ceil.csv"
 expect 0 '^  steps: "n / (p \* b)"$' "init keeps n / (p b) for runs that take it" -- init "$work/whole-smooth.csv"
-expect 0 "^  # steps n / (p \* b): as whole steps, rounded down (AICc" "init says the whole steps fit no better" -- init "$work/whole-smooth.csv"
+expect 0 "^  # steps n / (p \* b): whole steps fit the runs no clearly better (AICc" "init says the whole steps fit no better" -- init "$work/whole-smooth.csv"
 "$SCALEFIT" init "$work/whole-floor.csv" -o "$work/whole-floor.yaml" >/dev/null 2>&1
 expect 0 "ok: 1 model ready to fit" "init's rounded steps check" -- check "$work/whole-floor.yaml"
 printf 'name: col\ndata: {file: steps.csv, output: time_s}\ninputs: {p: workers, b: batch, n: samples, steps: steps}\nparameters: {t0: {min: 0, max: 100}, a: {min: 0, max: 10}}\ntime: "t0 + a * steps"\n' >"$work/col.yaml"

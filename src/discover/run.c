@@ -318,7 +318,7 @@ formulas_part(sf_discover_result *r, const sf_grammar *g, size_t x,
 /* 1 when the held-back check ran and held: the search without the top
  * level predicted it better than the file's formula did. */
 static int
-held(const sf_discover_heldback *h)
+check_held(const sf_discover_heldback *h)
 {
 	return isfinite(h->level) && isfinite(h->found_slow) && h->rows >= 2 &&
 	       !h->refuted;
@@ -333,7 +333,7 @@ held(const sf_discover_heldback *h)
 static double
 regime_bound(const sf_discover_heldback *h)
 {
-	if (!held(h))
+	if (!check_held(h))
 		return INFINITY;
 	return h->found_slow +
 	       gsl_cdf_tdist_Pinv(SF_INTERVAL_LEVEL, (double)(h->rows - 1)) *
@@ -478,8 +478,8 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 		h->level = g->ch.levels[top];
 		h->rows = g->ch.start[top + 1] - g->ch.start[top];
 		/* per doubling from the level below, where the inner search's
-		 * rows end */
-		h->found_slow /= doublings;
+		 * rows end (none for levels that are not positive) */
+		h->found_slow = doublings > 0 ? h->found_slow / doublings : NAN;
 		h->found_slow_se /= doublings;
 		h->found = sf_text_dup(n->board[found].formula);
 		h->file = sf_text_dup(n->board[file].model);

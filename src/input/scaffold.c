@@ -129,6 +129,7 @@ words_list(sf_scaffold_role role, int at_end, char *buf, size_t size)
 {
 	size_t used = 0, count = 0, seen = 0;
 
+	buf[0] = '\0';
 	for (int k = 0; k < VOCABULARY; k++)
 		count += vocabulary[k].role == role &&
 		         vocabulary[k].at_end == at_end;

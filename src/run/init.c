@@ -78,13 +78,13 @@ sf_run_init_model(const sf_table *t, sf_scaffold *g, const char *name,
 			best = k;
 	g->steps_rounding = (sf_scaffold_steps)best;
 	if (best == SF_SCAFFOLD_STEPS_QUOTIENT)
-		snprintf(
-		    note, sizeof note,
-		    "steps n / (p * b): as whole steps, rounded down (AICc "
-		    "%.1f) or up (%.1f), the runs fit no clearly better "
-		    "than its %.1f",
-		    aicc[SF_SCAFFOLD_STEPS_FLOOR], aicc[SF_SCAFFOLD_STEPS_CEIL],
-		    aicc[SF_SCAFFOLD_STEPS_QUOTIENT]);
+		snprintf(note, sizeof note,
+		         "steps n / (p * b): whole steps fit the runs no "
+		         "clearly better (AICc %.1f as written, %.1f rounded "
+		         "down, %.1f rounded up)",
+		         aicc[SF_SCAFFOLD_STEPS_QUOTIENT],
+		         aicc[SF_SCAFFOLD_STEPS_FLOOR],
+		         aicc[SF_SCAFFOLD_STEPS_CEIL]);
 	else
 		snprintf(note, sizeof note,
 		         "whole steps, %s: the runs' fit's AICc %.1f, against "
