@@ -266,6 +266,20 @@ sim_calibrate(const sim *s, sf_fit_result **r, sf_stats **st,
 	return -1;
 }
 
+/* s's error model into *im (sim_calibrate), s freed.  Returns 0 or -1. */
+static int
+sim_error_model(sim *s, sf_interval_model *im)
+{
+	sf_fit_result *r;
+	sf_stats *st;
+	int rc = sim_calibrate(s, &r, &st, im);
+
+	sf_stats_free(st);
+	sf_fit_result_free(r);
+	sim_free(s);
+	return rc;
+}
+
 /* The model of the simulations: a + b / p, the right formula when the
  * truth's c is 0. */
 static const char sim_model[] = "name: sim\n"
@@ -437,20 +451,13 @@ one_error_model(double c, uint64_t seq, double g, double R,
 {
 	sf_rng rng;
 	sim s;
-	sf_fit_result *r;
-	sf_stats *st;
-	int rc;
 
 	sf_rng_seed(&rng, 20261127, seq);
 	if (sim_open(&s, &rng, c) != 0)
 		return -1;
 	s.set->models[0]->fit.prior_disagreement = g;
 	s.set->models[0]->fit.prior_regime = R;
-	rc = sim_calibrate(&s, &r, &st, im);
-	sf_stats_free(st);
-	sf_fit_result_free(r);
-	sim_free(&s);
-	return rc;
+	return sim_error_model(&s, im);
 }
 
 /*
@@ -576,10 +583,7 @@ whole_steps_model(const char *steps, sf_interval_model *im)
 	char yaml[512], csv[8192];
 	size_t len = 0;
 	sf_rng rng;
-	sf_fit_result *r = NULL;
-	sf_stats *st = NULL;
 	sim s;
-	int rc;
 
 	snprintf(yaml, sizeof yaml,
 	         "name: steps\n"
@@ -607,11 +611,7 @@ whole_steps_model(const char *steps, sf_interval_model *im)
 			}
 	if (sim_parse(&s, yaml, csv, len) != 0)
 		return -1;
-	rc = sim_calibrate(&s, &r, &st, im);
-	sf_stats_free(st);
-	sf_fit_result_free(r);
-	sim_free(&s);
-	return rc;
+	return sim_error_model(&s, im);
 }
 
 /*
