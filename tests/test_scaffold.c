@@ -323,9 +323,9 @@ test_whole_steps(void)
 	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(steps, &g, &err), SF_OK);
 	CU_ASSERT_FALSE(sf_scaffold_whole_steps(steps, &g));
 	CU_ASSERT_EQUAL_FATAL(sf_scaffold_guess(t, &g, &err), SF_OK);
-	CU_ASSERT_EQUAL(g.steps_rounding, SF_SCAFFOLD_STEPS_QUOTIENT);
+	CU_ASSERT_EQUAL(g.steps_rounding, SF_STEPS_QUOTIENT);
 	CU_ASSERT_TRUE(sf_scaffold_whole_steps(t, &g));
-	g.steps_rounding = SF_SCAFFOLD_STEPS_FLOOR;
+	g.steps_rounding = SF_STEPS_FLOOR;
 	g.steps_note = "whole steps, rounded down: a note";
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
@@ -336,13 +336,13 @@ test_whole_steps(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a: {min: 0, max: 10}"));
 	CU_ASSERT_EQUAL(rows_bound(t, text), 4);
 	free(text);
-	g.steps_rounding = SF_SCAFFOLD_STEPS_CEIL;
+	g.steps_rounding = SF_STEPS_CEIL;
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(text, "  steps: \"ceil(n / (p * b))\"\n"));
 	free(text);
-	g.steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g.steps_rounding = SF_STEPS_QUOTIENT;
 	g.steps_note = NULL;
 	CU_ASSERT_EQUAL_FATAL(
 	    sf_scaffold_write(t, &g, "m", "runs.csv", &text, &err), SF_OK);

@@ -24,7 +24,11 @@ enum { MAX_SHAPES = 200000 };
  * one more than F's and the quotient's), so that where the two columns
  * are equal the count's shape is the one kept, and a tie is won by it.
  * Rounded down, max(1, floor(.)) reads as one more. */
-static const int steps_cost[SF_STEPS_KINDS] = {0, 3, 4};
+static const int steps_cost[SF_STEPS_RULES] = {0, 4, 3};
+
+/* The whole steps' rules, in the order of enumeration. */
+static const sf_steps_rule whole_steps[] = {SF_STEPS_CEIL, SF_STEPS_FLOOR};
+enum { WHOLE_STEPS = sizeof whole_steps / sizeof whole_steps[0] };
 
 void
 sf_grammar_free(sf_grammar *g)
@@ -36,8 +40,8 @@ sf_grammar_free(sf_grammar *g)
 	free(g->shapes);
 	free(g->col);
 	free(g->ones);
-	free(g->steps[SF_STEPS_CEIL]);
-	free(g->steps[SF_STEPS_FLOOR]);
+	for (size_t k = 0; k < WHOLE_STEPS; k++)
+		free(g->steps[whole_steps[k]]);
 	free(g->x);
 	free(g->cfg);
 	memset(g, 0, sizeof *g);
@@ -297,7 +301,7 @@ steps_lists_make(const factor_lists *fl, const sf_setup *st, size_t ninputs,
  * times the count, the steps or neither, the order-th shape enumerated. */
 static sf_shape
 shape_of(const factor_lists *fl, const size_t *pick, size_t np, int count,
-         int steps, size_t c, size_t order)
+         sf_steps_rule steps, size_t c, size_t order)
 {
 	sf_shape s;
 
@@ -374,12 +378,12 @@ shape_monotone(const sf_setup *st, const sf_shape *s)
 
 /* The shapes of the lists fl in the order of enumeration - subsets of the
  * inputs (at most st->factors of them), the product of their lists,
- * without and with the count, or (steps: SF_STEPS_*) with the steps so
- * rounded - into out from index n when out is not NULL; returns n plus
- * how many there are. */
+ * without and with the count, or (steps other than SF_STEPS_QUOTIENT)
+ * with the steps so rounded - into out from index n when out is not NULL;
+ * returns n plus how many there are. */
 static size_t
-enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
-                 size_t n, sf_shape *out)
+enumerate_shapes(const factor_lists *fl, const sf_setup *st,
+                 sf_steps_rule steps, size_t n, sf_shape *out)
 {
 	for (unsigned long mask = 0; mask < (1ul << fl->ninputs); mask++) {
 		size_t pick[SF_DISCOVER_MAX_FACTORS], np = 0, combos = 1;
@@ -394,8 +398,8 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st, int steps,
 				pick[np++] = fl->inputs[b];
 		for (size_t q = 0; q < np; q++)
 			combos *= fl->n[pick[q]];
-		for (int count = steps != SF_STEPS_NONE;
-		     count <= (steps != SF_STEPS_NONE || st->count >= 0);
+		for (int count = steps != SF_STEPS_QUOTIENT;
+		     count <= (steps != SF_STEPS_QUOTIENT || st->count >= 0);
 		     count++) {
 			if (!shape_allowed(st, pick, np, count, steps))
 				continue;
@@ -497,10 +501,11 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 		factor_lists_free(&fl);
 		return rc;
 	}
-	total = enumerate_shapes(&fl, st, SF_STEPS_NONE, 0, NULL);
+	total = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, NULL);
 	if (g->steps[SF_STEPS_CEIL] != NULL)
-		for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
-			total = enumerate_shapes(&sl, st, k, total, NULL);
+		for (size_t k = 0; k < WHOLE_STEPS; k++)
+			total = enumerate_shapes(&sl, st, whole_steps[k], total,
+			                         NULL);
 	if (total > MAX_SHAPES)
 		rc =
 		    sf_error_set(err, SF_EVALUE,
@@ -511,11 +516,12 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	else if ((all = malloc((total + 1) * sizeof *all)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		size_t n = enumerate_shapes(&fl, st, SF_STEPS_NONE, 0, all);
+		size_t n = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, all);
 
 		if (g->steps[SF_STEPS_CEIL] != NULL)
-			for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
-				n = enumerate_shapes(&sl, st, k, n, all);
+			for (size_t k = 0; k < WHOLE_STEPS; k++)
+				n = enumerate_shapes(&sl, st, whole_steps[k], n,
+				                     all);
 		qsort(all, total, sizeof *all, shape_compare);
 		rc = keep_distinct(g, st, all, total, err);
 	}
@@ -548,19 +554,18 @@ make_steps(sf_grammar *g, const sf_setup *st, sf_error *err)
 
 		if (!(q > 0) || !isfinite(q))
 			return SF_OK;
-		fractional |= fabs(q - nearbyint(q)) > 1e-9 * q;
+		fractional |= sf_steps_fractional(q);
 	}
 	if (!fractional)
 		return SF_OK;
-	for (int k = SF_STEPS_CEIL; k <= SF_STEPS_FLOOR; k++)
-		if ((g->steps[k] = malloc((g->rows + 1) * sizeof(double))) ==
-		    NULL)
-			return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t r = 0; r < g->rows; r++) {
-		double q = n[r] / (p[r] * b[r]), down = floor(q);
+	for (size_t k = 0; k < WHOLE_STEPS; k++) {
+		double *s = malloc((g->rows + 1) * sizeof *s);
 
-		g->steps[SF_STEPS_CEIL][r] = ceil(q);
-		g->steps[SF_STEPS_FLOOR][r] = down > 1 ? down : 1;
+		if ((g->steps[whole_steps[k]] = s) == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+		for (size_t r = 0; r < g->rows; r++)
+			s[r] = sf_steps_apply(whole_steps[k],
+			                      n[r] / (p[r] * b[r]));
 	}
 	return SF_OK;
 }
@@ -713,13 +718,12 @@ sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
 		sf_text_printf(b, "%s", first ? "" : " * ");
 		first = 0;
 		if (num[q] == NULL)
-			sf_text_printf(b,
-			               s->steps == SF_STEPS_CEIL
-			                   ? "ceil(%s / (%s * %s))"
-			                   : "max(1, floor(%s / (%s * %s)))",
+			sf_text_printf(b, "%s%s / (%s * %s)%s",
+			               sf_steps_open(s->steps),
 			               d->inputs[st->count].name,
 			               d->inputs[st->workers].name,
-			               d->inputs[st->batch].name);
+			               d->inputs[st->batch].name,
+			               sf_steps_close(s->steps));
 		else if (num_log[q] < 0)
 			sf_text_printf(b, "(%s - 1)", num[q]);
 		else if (num_log[q] > 0 && num_e[q] == 1)

@@ -43,16 +43,12 @@
 #include "discover/setup.h"
 #include "input/dataset.h"
 #include "input/model.h"
+#include "input/steps.h"
 
 #include <stddef.h>
 
 /* A factor's form: x^i log2(x)^j, or (x - 1) x^i (communication). */
 enum { SF_FACTOR_POWER, SF_FACTOR_COMM };
-
-/* What multiplies a shape's factors besides the count: nothing, or the
- * whole steps rounded up, ceil(n / (p b)), or down, max(1, floor(n /
- * (p b))). */
-enum { SF_STEPS_NONE, SF_STEPS_CEIL, SF_STEPS_FLOOR, SF_STEPS_KINDS };
 
 /* x^i log2(x)^j, or (x - 1) x^i. */
 typedef struct sf_factor {
@@ -63,10 +59,11 @@ typedef struct sf_factor {
 /* The count (or 1, or the whole steps) times the factors, over distinct
  * inputs. */
 typedef struct sf_shape {
-	int count;          /* 1: the count, or the steps, multiplies it */
-	int steps;          /* SF_STEPS_*: the whole steps do, so rounded */
-	int nfactors, cost; /* cost: the factors', and the steps' over the
-	                       count's */
+	int count;           /* 1: the count, or the steps, multiplies it */
+	sf_steps_rule steps; /* input/steps.h: SF_STEPS_QUOTIENT none, else
+	                       the whole steps do, so rounded */
+	int nfactors, cost;  /* cost: the factors', and the steps' over the
+	                        count's */
 	sf_factor f[SF_DISCOVER_MAX_FACTORS];
 	size_t order; /* of enumeration: the last tie-break */
 } sf_shape;
@@ -83,7 +80,7 @@ typedef struct sf_grammar {
 	sf_shape *shapes;
 	double *col;                   /* nshapes x rows */
 	double *ones;                  /* the start-up's column */
-	double *steps[SF_STEPS_KINDS]; /* [SF_STEPS_CEIL], [SF_STEPS_FLOOR]:
+	double *steps[SF_STEPS_RULES]; /* [SF_STEPS_FLOOR], [SF_STEPS_CEIL]:
 	                  the whole steps per sorted row; NULL when the
 	                  grammar has none (no batch, or n / (p b) whole) */
 	double *x;   /* d->ninputs x rows: the inputs, sorted */

@@ -783,6 +783,8 @@ pace_along(const sf_interval_model *im, const sf_formula *f,
 	pair[1] = under;
 	if ((rc = sf_dataset_select(d, pair, 2, &two, err)) != SF_OK)
 		return rc;
+	/* at: the formula at the top row, at that row with twice its j, at
+	 * the row below (the second call writes the last two) */
 	rc = rows_mean_var(f, two, theta, NULL, at, NULL, err);
 	two->inputs[j].values[0] = 2 * top;
 	if (rc == SF_OK)
@@ -798,11 +800,11 @@ pace_along(const sf_interval_model *im, const sf_formula *f,
 		                         : im->sigma;
 		double n_top = im->multiplicative ? sigma : sigma / y_top;
 		double n_below = im->multiplicative ? sigma : sigma / y_below;
+		const double doublings = log2(top / below);
 
-		*measured = pow(y_top / y_below, 1 / log2(top / below));
-		*spread =
-		    sqrt(n_top * n_top + n_below * n_below) / log2(top / below);
-		*own = pow(at[0] / at[2], 1 / log2(top / below));
+		*measured = pow(y_top / y_below, 1 / doublings);
+		*spread = sqrt(n_top * n_top + n_below * n_below) / doublings;
+		*own = pow(at[0] / at[2], 1 / doublings);
 		*beyond = at[1] / at[0];
 	}
 	return SF_OK;

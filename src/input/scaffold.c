@@ -7,6 +7,7 @@
 #include "base/yaml_out.h"
 #include "expr/expr.h"
 #include "input/problem.h"
+#include "input/steps.h"
 
 #include <ctype.h>
 #include <float.h>
@@ -308,7 +309,7 @@ sf_scaffold_guess(const sf_table *t, sf_scaffold *g, sf_error *err)
 
 	g->p = g->b = g->n = g->output = g->steps = SF_CSV_NONE;
 	g->b_global = g->per_step = 0;
-	g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g->steps_rounding = SF_STEPS_QUOTIENT;
 	g->steps_note = NULL;
 	for (size_t c = 0; c < sf_table_columns(t); c++) {
 		sf_scaffold_role role =
@@ -446,45 +447,12 @@ nice_above(double x)
 /* The fitted constants, by what each multiplies per row. */
 enum { K_T0, K_A, K_C, K_L, K_W, K_R, K_COUNT };
 
-/*
- * How a run's steps follow from n, p and b, the rules tried in order
- * against a steps column of the data (the runs of a framework take whole
- * steps: max(1, floor(...)) drops a last partial batch, ceil(...) keeps
- * it), or the one a guess says without such a column (sf_scaffold_steps,
- * in the same order).  Each is written around the quotient "n / (p * b)"
- * or "n / p".
- */
-enum {
-	RULE_EXACT = SF_SCAFFOLD_STEPS_QUOTIENT,
-	RULE_FLOOR = SF_SCAFFOLD_STEPS_FLOOR,
-	RULE_CEIL = SF_SCAFFOLD_STEPS_CEIL,
-	RULE_COUNT = SF_SCAFFOLD_STEPS_KINDS
-};
-static const char *const rule_around[RULE_COUNT][2] = {
-    {"", ""}, {"max(1, floor(", "))"}, {"ceil(", ")"}};
-
-/* Rule k applied to the quotient q, as the expression says. */
-static double
-rule_apply(int k, double q)
-{
-	if (k == RULE_FLOOR)
-		return floor(q) > 1 ? floor(q) : 1;
-	return k == RULE_CEIL ? ceil(q) : q;
-}
-
-/* Rule k of quotient as an expression, into buf. */
-static void
-rule_text(int k, const char *quotient, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s%s%s", rule_around[k][0], quotient,
-	         rule_around[k][1]);
-}
-
-/* What the data said of the steps column: tested or not, the rule that
- * reproduces it on every row (RULE_COUNT for none), and the rows. */
+/* What the data said of the steps column: tested or not, the rule
+ * (input/steps.h, tried in its order) that reproduces it on every row
+ * (SF_STEPS_RULES for none), and the rows. */
 typedef struct steps_rule {
 	int tested;
-	int rule;
+	sf_steps_rule rule;
 	size_t rows;
 } steps_rule;
 
@@ -504,8 +472,8 @@ typedef struct plan {
 	steps_rule steps; /* the steps column against the rules */
 	const double *sc; /* a whole-steps rule's column: each run's steps,
 	                     else NULL (steps = n / (p b)) */
-	int rounding;     /* without such a column, the guess's rule of the
-	                     quotient (RULE_EXACT: none) */
+	sf_steps_rule rounding; /* without such a column, the guess's rule of
+	                     the quotient (SF_STEPS_QUOTIENT: none) */
 } plan;
 
 /* The bounds of every constant over the usable rows of t. */
@@ -529,9 +497,9 @@ plan_bounds(const sf_table *t, const sf_scaffold *g, plan *pl)
 		st = g->per_step ? 1
 		     : pl->sc != NULL
 		         ? pl->sc[r]
-		         : rule_apply(pl->rounding,
-		                      (pl->nc != NULL ? pl->nc[r] : 1) /
-		                          (pr * br));
+		         : sf_steps_apply(pl->rounding,
+		                          (pl->nc != NULL ? pl->nc[r] : 1) /
+		                              (pr * br));
 		mult[K_T0] = 1;
 		mult[K_A] = st;
 		mult[K_C] = st * br;
@@ -594,7 +562,8 @@ plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
 {
 	memset(pl, 0, sizeof *pl);
 	pl->steps = *rule;
-	if (rule->tested && rule->rule != RULE_EXACT && rule->rule < RULE_COUNT)
+	if (rule->tested && rule->rule != SF_STEPS_QUOTIENT &&
+	    rule->rule < SF_STEPS_RULES)
 		pl->sc = sf_table_column_values(t, g->steps);
 	for (int k = 0; k < K_COUNT; k++)
 		pl->over[k] = SIZE_MAX;
@@ -626,9 +595,9 @@ plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
 	/* whole steps need the count, the workers and the batch */
 	pl->rounding = pl->sc == NULL && pl->nc != NULL && pl->bc != NULL &&
 	                       !pl->n_from_steps &&
-	                       g->steps_rounding < SF_SCAFFOLD_STEPS_KINDS
-	                   ? (int)g->steps_rounding
-	                   : RULE_EXACT;
+	                       g->steps_rounding < SF_STEPS_RULES
+	                   ? g->steps_rounding
+	                   : SF_STEPS_QUOTIENT;
 	pl->used[K_T0] = !g->per_step; /* a step has no start-up of its own */
 	pl->used[K_A] = pl->bc != NULL;
 	pl->used[K_C] = 1;
@@ -648,7 +617,7 @@ plan_make(const sf_table *t, const sf_scaffold *g, const steps_rule *rule,
 int
 sf_scaffold_whole_steps(const sf_table *t, const sf_scaffold *g)
 {
-	const steps_rule none = {0, RULE_COUNT, 0};
+	const steps_rule none = {0, SF_STEPS_RULES, 0};
 	const double *y;
 	sf_scaffold exact = *g;
 	sf_error ignored;
@@ -657,7 +626,7 @@ sf_scaffold_whole_steps(const sf_table *t, const sf_scaffold *g)
 
 	if (g->per_step || g->steps != SF_CSV_NONE)
 		return 0;
-	exact.steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	exact.steps_rounding = SF_STEPS_QUOTIENT;
 	if (plan_make(t, &exact, &none, &pl, &ignored) != SF_OK ||
 	    pl.nc == NULL || pl.bc == NULL) {
 		free(pl.from_steps);
@@ -672,7 +641,7 @@ sf_scaffold_whole_steps(const sf_table *t, const sf_scaffold *g)
 		/* the rows the bounds count, as discover's grammar asks */
 		if (isfinite(y[r]) && y[r] > 0 && pr >= 1 && br > 0 &&
 		    pl.nc[r] > 0 && isfinite(q))
-			fractional = fabs(q - nearbyint(q)) > 1e-9 * q;
+			fractional = sf_steps_fractional(q);
 	}
 	free(pl.from_steps);
 	return fractional;
@@ -798,7 +767,7 @@ steps_quotient(const plan *pl)
 static int
 steps_derived(const plan *pl)
 {
-	return pl->steps.tested && pl->steps.rule < RULE_COUNT;
+	return pl->steps.tested && pl->steps.rule < SF_STEPS_RULES;
 }
 
 /* steps, when it belongs where in_inputs says (derived: in inputs:, else
@@ -819,8 +788,8 @@ write_steps(sf_yaml_out *y, const sf_table *t, const sf_scaffold *g,
 		sf_yaml_out_pair(y, "steps", "1", NULL);
 		return;
 	}
-	rule_text(in_inputs ? sr->rule : pl->rounding, steps_quotient(pl), expr,
-	          sizeof expr);
+	sf_steps_text(in_inputs ? sr->rule : pl->rounding, steps_quotient(pl),
+	              expr, sizeof expr);
 	if (in_inputs) {
 		sf_yaml_out_comment(y,
 		                    "a run's steps: reproduces column '%s' on "
@@ -981,7 +950,7 @@ nameable_file(const char *path, sf_error *err)
  * Test the steps column (named column) of d's rows against each rule of
  * quotient in turn: sr says the first that gives the column's value on
  * every row (the exact quotient to a relative 1e-12, its whole-step
- * rules exactly), or RULE_COUNT when none does.  Returns SF_OK, or the
+ * rules exactly), or SF_STEPS_RULES when none does.  Returns SF_OK, or the
  * error of evaluating them (SF_ENOMEM).
  */
 static int
@@ -995,17 +964,18 @@ steps_test(const sf_dataset *d, const char *column, const char *quotient,
 	             : sf_error_set(err, SF_ENOMEM, "out of memory");
 
 	sr->tested = 1;
-	sr->rule = RULE_COUNT;
+	sr->rule = SF_STEPS_RULES;
 	sr->rows = d->rows;
-	for (int k = 0; k < RULE_COUNT && rc == SF_OK; k++) {
+	for (sf_steps_rule k = SF_STEPS_QUOTIENT;
+	     k < SF_STEPS_RULES && rc == SF_OK; k++) {
 		char expr[64];
 		size_t r = 0;
 
-		rule_text(k, quotient, expr, sizeof expr);
+		sf_steps_text(k, quotient, expr, sizeof expr);
 		if ((rc = sf_dataset_eval(d, expr, v, err)) != SF_OK)
 			break;
 		while (r < d->rows &&
-		       (k == RULE_EXACT
+		       (k == SF_STEPS_QUOTIENT
 		            ? fabs(v[r] - col[r]) <= 1e-12 * fabs(col[r])
 		            : v[r] == col[r]))
 			r++;
@@ -1078,7 +1048,7 @@ int
 sf_scaffold_write(const sf_table *t, const sf_scaffold *g, const char *name,
                   const char *data_file, char **text, sf_error *err)
 {
-	steps_rule sr = {0, RULE_COUNT, 0};
+	steps_rule sr = {0, SF_STEPS_RULES, 0};
 	const char *quotient;
 	int rc;
 

@@ -42,6 +42,7 @@
 
 #include "base/error.h"
 #include "input/csv.h"
+#include "input/steps.h"
 
 #include <stddef.h>
 
@@ -60,17 +61,6 @@ typedef enum sf_scaffold_role {
 /* The role of a column named name.  Thread-safe. */
 sf_scaffold_role sf_scaffold_role_of(const char *name);
 
-/* How a run's steps follow from n, p and b without a steps column: the
- * quotient n / (p b), or whole steps rounded down (max(1, floor(.)): a
- * data loader that drops the last partial batch) or up (ceil(.): one
- * that keeps it). */
-typedef enum sf_scaffold_steps {
-	SF_SCAFFOLD_STEPS_QUOTIENT,
-	SF_SCAFFOLD_STEPS_FLOOR,
-	SF_SCAFFOLD_STEPS_CEIL,
-	SF_SCAFFOLD_STEPS_KINDS
-} sf_scaffold_steps;
-
 /* The columns chosen, SF_CSV_NONE for none (the first numeric column of
  * each role, in the table's order), and how the steps are written. */
 typedef struct sf_scaffold {
@@ -78,8 +68,9 @@ typedef struct sf_scaffold {
 	int b_global; /* b is the column / p */
 	int per_step; /* the output is the time of one step (its name says
 	                 step or iter): steps = 1, no n */
-	sf_scaffold_steps steps_rounding; /* the quotient unless the caller
-	                 chose (sf_scaffold_whole_steps) */
+	sf_steps_rule steps_rounding; /* without a steps column (input/
+	                 steps.h): the quotient unless the caller chose
+	                 (sf_scaffold_whole_steps) */
 	const char *steps_note; /* a comment above a rounded steps term (its
 	                 text borrowed), or NULL */
 } sf_scaffold;

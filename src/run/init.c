@@ -45,53 +45,48 @@ int
 sf_run_init_model(const sf_table *t, sf_scaffold *g, const char *name,
                   const char *data_file, char **text, sf_error *err)
 {
-	static const char *const said[SF_SCAFFOLD_STEPS_KINDS] = {
+	static const char *const said[SF_STEPS_RULES] = {
 	    "n / (p * b)", "rounded down", "rounded up"};
-	static const int other[SF_SCAFFOLD_STEPS_KINDS] = {
-	    SF_SCAFFOLD_STEPS_QUOTIENT, SF_SCAFFOLD_STEPS_CEIL,
-	    SF_SCAFFOLD_STEPS_FLOOR};
-	double aicc[SF_SCAFFOLD_STEPS_KINDS];
+	static const int other[SF_STEPS_RULES] = {
+	    SF_STEPS_QUOTIENT, SF_STEPS_CEIL, SF_STEPS_FLOOR};
+	double aicc[SF_STEPS_RULES];
 	char note[256];
-	int best = SF_SCAFFOLD_STEPS_QUOTIENT, rc;
+	int best = SF_STEPS_QUOTIENT, rc;
 
-	g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+	g->steps_rounding = SF_STEPS_QUOTIENT;
 	g->steps_note = NULL;
 	if (!sf_scaffold_whole_steps(t, g))
 		return sf_scaffold_write(t, g, name, data_file, text, err);
-	for (int k = 0; k < SF_SCAFFOLD_STEPS_KINDS; k++) {
+	for (int k = 0; k < SF_STEPS_RULES; k++) {
 		char *written = NULL;
 
-		g->steps_rounding = (sf_scaffold_steps)k;
+		g->steps_rounding = (sf_steps_rule)k;
 		if ((rc = sf_scaffold_write(t, g, name, data_file, &written,
 		                            err)) != SF_OK) {
-			g->steps_rounding = SF_SCAFFOLD_STEPS_QUOTIENT;
+			g->steps_rounding = SF_STEPS_QUOTIENT;
 			return rc;
 		}
 		aicc[k] = aicc_of(t, written);
 		free(written);
 	}
-	for (int k = SF_SCAFFOLD_STEPS_FLOOR; k < SF_SCAFFOLD_STEPS_KINDS; k++)
-		if (aicc[k] <
-		        aicc[SF_SCAFFOLD_STEPS_QUOTIENT] - SF_AICC_NO_SUPPORT &&
-		    (best == SF_SCAFFOLD_STEPS_QUOTIENT ||
-		     aicc[k] < aicc[best]))
+	for (int k = SF_STEPS_FLOOR; k < SF_STEPS_RULES; k++)
+		if (aicc[k] < aicc[SF_STEPS_QUOTIENT] - SF_AICC_NO_SUPPORT &&
+		    (best == SF_STEPS_QUOTIENT || aicc[k] < aicc[best]))
 			best = k;
-	g->steps_rounding = (sf_scaffold_steps)best;
-	if (best == SF_SCAFFOLD_STEPS_QUOTIENT)
+	g->steps_rounding = (sf_steps_rule)best;
+	if (best == SF_STEPS_QUOTIENT)
 		snprintf(note, sizeof note,
 		         "steps n / (p * b): whole steps fit the runs no "
 		         "clearly better (AICc %.1f as written, %.1f rounded "
 		         "down, %.1f rounded up)",
-		         aicc[SF_SCAFFOLD_STEPS_QUOTIENT],
-		         aicc[SF_SCAFFOLD_STEPS_FLOOR],
-		         aicc[SF_SCAFFOLD_STEPS_CEIL]);
+		         aicc[SF_STEPS_QUOTIENT], aicc[SF_STEPS_FLOOR],
+		         aicc[SF_STEPS_CEIL]);
 	else
 		snprintf(note, sizeof note,
 		         "whole steps, %s: the runs' fit's AICc %.1f, against "
 		         "%.1f with n / (p * b) and %.1f %s",
-		         said[best], aicc[best],
-		         aicc[SF_SCAFFOLD_STEPS_QUOTIENT], aicc[other[best]],
-		         said[other[best]]);
+		         said[best], aicc[best], aicc[SF_STEPS_QUOTIENT],
+		         aicc[other[best]], said[other[best]]);
 	g->steps_note = note;
 	rc = sf_scaffold_write(t, g, name, data_file, text, err);
 	g->steps_note = NULL;

@@ -107,8 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		sf_scaffold_name(file, name, sizeof name);
 		if (sf_scaffold_whole_steps(t, &g) && (data[0] >> 6) % 3 != 0) {
-			g.steps_rounding =
-			    (sf_scaffold_steps)((data[0] >> 6) % 3);
+			g.steps_rounding = (sf_steps_rule)((data[0] >> 6) % 3);
 			g.steps_note = "whole steps";
 		}
 		rc = sf_scaffold_write(t, &g, name, file, &text, &err);
