@@ -37,7 +37,10 @@ This script measures it and fits the prior:
             intervals.  It prints the held-out score of this prior, of one
             scale for every noise (r = 0: the evidence that the noise term
             earns its place) and of every input's cuts pooled into one
-            error (the evidence for one error per input).
+            error (the evidence for one error per input); and with each
+            share of s0 by which a chain of SF_INTERVAL_TREND_CUTS cuts or
+            more may scatter about its line (SF_INTERVAL_CUT_SCATTER:
+            not fitted, as the corpus has few such chains).
 
 It prints the prior (compare with SF_INTERVAL_PRIOR_* in fit/interval.h:
 "stale" when they differ), the leave-one-dataset-out priors, and writes
@@ -244,8 +247,11 @@ def posterior(case, p):
     # the cuts along the input extrapolated (None: every input's pooled)
     cuts = [k for k in case["chain"]
             if case["input"] is None or k["input"] == case["input"]]
+    # how far they scatter about their line (fit/interval.c's cut_scatter2)
+    w2 = c2 * (p["cut_scatter"] ** 2 if len(cuts) >= p["trend_cuts"]
+               else 1.0)
     for k in cuts:
-        u = 1 / (k["noise"] + c2)
+        u = 1 / (k["noise"] + w2)
         s0 += u
         s1 += u * k["below"]
         s2 += u * k["below"] ** 2
@@ -320,11 +326,11 @@ AGREED_BOUNDS = [(math.log(0.01), math.log(1.0)),
                  (math.log(1e-3), math.log(20))]
 
 
-def prior_of(theta, kappa0, noise):
+def prior_of(theta, kappa0, noise, scatter):
     x = [math.exp(t) for t in theta]
-    return {"scale": x[0], "dof": x[1], "bias_weight": kappa0,
-            "noise_weight": x[2] if noise else 0.0,
-            "agreed_scale": x[0], "disagreement_weight": 0.0}
+    return dict(scatter, scale=x[0], dof=x[1], bias_weight=kappa0,
+                noise_weight=x[2] if noise else 0.0, agreed_scale=x[0],
+                disagreement_weight=0.0)
 
 
 def without_disagreement(cases):
@@ -360,7 +366,7 @@ def fit_agreed(p, cases):
                 disagreement_weight=math.exp(best.x[1]))
 
 
-def fit_prior(cases, noise=True):
+def fit_prior(cases, noise=True, scatter=None):
     """The prior of cases with the least interval score: per kappa0 of
     KAPPAS, the scale, dof and (noise False: held at 0) noise weight by
     Nelder-Mead within BOUNDS, every case as if no disagreement were known
@@ -374,11 +380,13 @@ def fit_prior(cases, noise=True):
     tests/test_interval's formula with a missing contention term)."""
     n = 3 if noise else 2
     blind = without_disagreement(cases)
+    scatter = scatter or scattering()
 
     def score(theta, kappa0):
         if any(not lo <= t <= hi for t, (lo, hi) in zip(theta, BOUNDS)):
             return math.inf
-        return interval_score(prior_of(theta, kappa0, noise), blind)
+        return interval_score(prior_of(theta, kappa0, noise, scatter),
+                              blind)
 
     best = None
     for kappa0 in KAPPAS:
@@ -387,20 +395,44 @@ def fit_prior(cases, noise=True):
                               options={"xatol": 1e-3, "fatol": 1e-6,
                                        "maxiter": 600})
         if best is None or r.fun < best[0]:
-            best = (r.fun, prior_of(r.x, kappa0, noise))
+            best = (r.fun, prior_of(r.x, kappa0, noise, scatter))
     return fit_agreed(best[1], cases)
 
 
-def held_out_score(cases, noise=True):
+def held_out_score(cases, noise=True, scatter=None):
     """The interval score of each dataset's cases under the prior fitted
     without it (leave-one-dataset-out), averaged over the cases; and the
     priors."""
     total, priors = 0.0, {}
     for d in sorted({c["dataset"] for c in cases}):
         held = [c for c in cases if c["dataset"] == d]
-        priors[d] = fit_prior([c for c in cases if c["dataset"] != d], noise)
+        priors[d] = fit_prior([c for c in cases if c["dataset"] != d], noise,
+                              scatter)
         total += interval_score(priors[d], held) * len(held)
     return total / len(cases), priors
+
+
+# The shares of s0 scatter_scan tries.
+CUT_SCATTERS = (0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 1.0)
+
+
+def scatter_scan(cases):
+    """The held-out score with each of CUT_SCATTERS as how far a long
+    chain's cuts scatter about their line: what the corpus says of
+    SF_INTERVAL_CUT_SCATTER (its chains of SF_INTERVAL_TREND_CUTS cuts or
+    more are few)."""
+    kept = scattering()
+    scores = []
+    for w in CUT_SCATTERS:
+        held = held_out_score(cases, scatter=dict(kept, cut_scatter=w))[0]
+        scores.append(f"{w:g} {held:.3f}")
+    long = sum(sum(k["input"] == c["input"] for k in c["chain"]) >=
+               kept["trend_cuts"] for c in cases)
+    print(f"held-out interval score by how far a chain of "
+          f"{kept['trend_cuts']:g} cuts or more scatters about its line, a "
+          f"share of the prior's scale ({long} of {len(cases)} cases have "
+          f"one; fit/interval.h has {kept['cut_scatter']:g}): "
+          + ", ".join(scores))
 
 
 def disagreement_report(cases, lodo):
@@ -443,14 +475,23 @@ def disagreement_report(cases, lodo):
 
 
 def compiled():
+    """fit/interval.h's prior and how its chains' cuts scatter."""
     text = open(os.path.join(TOP, "src", "fit", "interval.h")).read()
-    get = lambda n: float(re.search(rf"#define SF_INTERVAL_PRIOR_{n} (\S+)",
+    get = lambda n: float(re.search(rf"#define SF_INTERVAL_{n} (\S+)",
                                     text).group(1))
-    return {"scale": get("SCALE"), "dof": get("DOF"),
-            "bias_weight": get("BIAS_WEIGHT"),
-            "noise_weight": get("NOISE_WEIGHT"),
-            "agreed_scale": get("AGREED_SCALE"),
-            "disagreement_weight": get("DISAGREEMENT_WEIGHT")}
+    return {"scale": get("PRIOR_SCALE"), "dof": get("PRIOR_DOF"),
+            "bias_weight": get("PRIOR_BIAS_WEIGHT"),
+            "noise_weight": get("PRIOR_NOISE_WEIGHT"),
+            "agreed_scale": get("PRIOR_AGREED_SCALE"),
+            "disagreement_weight": get("PRIOR_DISAGREEMENT_WEIGHT"),
+            "cut_scatter": get("CUT_SCATTER"),
+            "trend_cuts": get("TREND_CUTS")}
+
+
+def scattering():
+    """How a chain's cuts scatter about their line: fit/interval.h's (not
+    fitted, as the prior's other constants are: scatter_scan)."""
+    return {k: compiled()[k] for k in ("cut_scatter", "trend_cuts")}
 
 
 def option(name, default=None):
@@ -522,6 +563,7 @@ def main():
           f"better): {held:.3f}; {flat:.3f} with one scale for every noise; "
           f"{pooled:.3f} with every input's cuts pooled into one error per "
           "doubling instead of the worker input's own")
+    scatter_scan(cases)
     if known:
         disagreement_report(cases, lodo)
     with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:

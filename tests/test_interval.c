@@ -309,11 +309,55 @@ sim_open(sim *s, sf_rng *rng, double c)
 	return sim_parse(s, sim_model, csv, len);
 }
 
+/*
+ * The posterior along input j of im's cuts weighed as scattering the
+ * prior's scale s0 about their line (interval.h), by hand: *bias, its
+ * centre, and *var, its scale squared.
+ */
+static void
+prior_scatter_posterior(const sf_interval_model *im, size_t j, double *bias,
+                        double *var)
+{
+	const double c2 = im->prior_scale * im->prior_scale;
+	const double prior_var = c2 / im->prior.bias_weight;
+	double S0 = 0, S1 = 0, S2 = 1 / c2, T0 = 0, T1 = 0, ss = 0, E = 0;
+	double det, a, b, var_a;
+
+	for (size_t i = 0; i < im->chain_cuts; i++) {
+		const sf_interval_cut *k = &im->cuts[i];
+		const double u = 1 / (k->noise + c2);
+
+		if (k->input != j)
+			continue;
+		S0 += u, S1 += u * k->below, S2 += u * k->below * k->below;
+		T0 += u * k->slope, T1 += u * k->slope * k->below;
+		E += 1;
+	}
+	det = S0 * S2 - S1 * S1;
+	a = (T0 * S2 - T1 * S1) / det;
+	b = (T0 * S1 - T1 * S0) / det;
+	var_a = S2 / det;
+	for (size_t i = 0; i < im->chain_cuts; i++) {
+		const sf_interval_cut *k = &im->cuts[i];
+		const double r = k->slope - (a + b * k->below);
+
+		if (k->input == j && r * r > k->noise)
+			ss += r * r - k->noise;
+	}
+	*bias = a * prior_var / (prior_var + var_a);
+	*var = (im->prior.dof * c2 + ss) / (im->prior.dof + E) +
+	       prior_var * var_a / (prior_var + var_a);
+}
+
 /* Coverage counts of one simulated fit's intervals at p = 4 (inside) and
  * p = 16 (a doubling beyond the fitted 1-8), each checked on one new run. */
 typedef struct coverage {
 	size_t fits, inside, beyond, beyond_noise_only, regimes;
 	double growth_sum, prior_scale_sum, width_beyond, width_noise_only;
+	/* beyond, the fits without a regime only, with the model error as
+	 * the chain's line gives it and as the prior's scatter would */
+	size_t calm, calm_beyond, calm_beyond_prior;
+	double calm_bias, calm_bias_prior;
 } coverage;
 
 static void
@@ -372,6 +416,22 @@ simulate(double c, uint64_t seed, coverage *cov)
 		y = truth(16, c) * exp(sf_rng_normal(&rng, 0, SIM_SIGMA));
 		cov->beyond += lo <= y && y <= hi;
 		cov->width_beyond += log(hi / lo);
+		if (!im.regime && !im.pace_widened) {
+			sf_interval_model prior = im;
+			double bias, var;
+
+			prior_scatter_posterior(&im, 0, &bias, &var);
+			prior.along[0].bias = bias;
+			prior.along[0].growth = sqrt(var);
+			cov->calm++;
+			cov->calm_beyond += lo <= y && y <= hi;
+			cov->calm_bias += im.along[0].bias;
+			cov->calm_bias_prior += bias;
+			at = out_by(&prior, 1);
+			sf_interval_at(&prior, r->theta[0] + r->theta[1] / 16,
+			               v[1], &at, &lo, &hi);
+			cov->calm_beyond_prior += lo <= y && y <= hi;
+		}
 		set_error(&im, 0, NAN, 0);
 		at = out_by(&im, 1);
 		sf_interval_at(&im, r->theta[0] + r->theta[1] / 16, v[1], &at,
@@ -439,6 +499,41 @@ test_missing_term(void)
 	CU_ASSERT(noise_only < 25);
 	CU_ASSERT(beyond >= 85);
 	CU_ASSERT(beyond > 2 * noise_only);
+}
+
+/*
+ * Contention that sets in late and mild (0.05 (p - 4)^2 above p = 4: the
+ * runs at 6 and 8 workers 1-4% slower than a + b / p, at 16 44%): the
+ * regime check rarely fires, but the chain's cuts miss more the nearer
+ * the top they end.  Weighed as scattering about their own line (four
+ * cuts), that trend carries the interval's centre up; weighed as
+ * scattering the prior's scale, it was shrunk away.  Paired on the same
+ * fits, those without a regime or pace widening.
+ */
+static void
+test_late_contention(void)
+{
+	coverage cov;
+	double line, prior;
+
+	simulate(-0.05, 4242, &cov);
+	CU_ASSERT_EQUAL_FATAL(cov.fits, SIM_FITS);
+	CU_ASSERT_FATAL(cov.calm >= SIM_FITS / 2);
+	line = 100.0 * (double)cov.calm_beyond / (double)cov.calm;
+	prior = 100.0 * (double)cov.calm_beyond_prior / (double)cov.calm;
+	printf("\n    late contention: %zu fits without a regime: coverage "
+	       "%.1f%% a doubling beyond with the chain's line (mean bias "
+	       "%+.4f), %.1f%% with the prior's scatter (%+.4f); all fits "
+	       "%.1f%%, regime warnings %zu\n",
+	       cov.calm, line, cov.calm_bias / (double)cov.calm, prior,
+	       cov.calm_bias_prior / (double)cov.calm,
+	       100.0 * (double)cov.beyond / (double)cov.fits, cov.regimes);
+	/* measured: 36.4% against 29.5% (mean bias +0.0104 against
+	 * +0.0048); still far from 95%, as the contention at 16 is mostly
+	 * beyond what 1-8 show (bench/contention.py) */
+	CU_ASSERT(cov.calm_bias - cov.calm_bias_prior >
+	          0.003 * (double)cov.calm);
+	CU_ASSERT(line >= prior + 5);
 }
 
 /* The error model *im of the model a + b / p fitted to one simulated
@@ -643,8 +738,10 @@ test_pace_whole_steps(void)
 /*
  * The model file's formula's regime (fit.prior.regime, as discover writes
  * it): a formula whose own chain sees no change widens toward it, as for
- * its own regime - the model error's centre half way, its variance plus
- * the square of that half (the mixture's) - and says it was the file's;
+ * its own regime - the model error's centre half way from the posterior
+ * with its cuts weighed as scattering s0 (a chain of 4 or more cuts is
+ * otherwise weighed as its own line's), its variance plus the square of
+ * that half (the mixture's) - and says it was the file's;
  * inside the range and in the ensemble's weight nothing moves.  A
  * formula whose own top cut missed by more keeps its own.
  */
@@ -669,8 +766,9 @@ test_regime_carried(void)
 	 * seed's noise before it weighed the measured pace against that
 	 * noise, is quiet; own's model error widened toward R */
 	CU_ASSERT_FATAL(!own.pace_widened && !carried.pace_widened);
-	bias = own.along[0].bias;
-	var = pow(own.along[0].growth, 2);
+	CU_ASSERT_FATAL(own.chain_cuts <= SF_INTERVAL_CUTS_KEPT);
+	prior_scatter_posterior(&own, 0, &bias, &var);
+	CU_ASSERT(fabs(bias - own.along[0].bias) > 1e-6);
 	half = (R - bias) / 2;
 	CU_ASSERT(half > 0.1);
 	CU_ASSERT_DOUBLE_EQUAL(carried.along[0].bias, bias + half, 1e-12);
@@ -933,6 +1031,8 @@ main(void)
 	    {"the interval's formula", test_interval_at},
 	    {"calibrated with the right formula (1000 fits)", test_calibrated},
 	    {"wider with a missing term (1000 fits)", test_missing_term},
+	    {"late contention: the chain's own line (1000 fits)",
+	     test_late_contention},
 	    {"never zero beyond the range", test_never_zero},
 	    {"the formulas' disagreement in the prior", test_disagreement},
 	    {"wide on purpose after a regime change", test_regime},

@@ -555,23 +555,49 @@ noise_var(const cut *k, double sigma)
 	return (sigma * sigma * k->reach + k->spread) / (k->reach * k->reach);
 }
 
+/* How a posterior weighs the cuts: as scattering about their line by the
+ * prior's scale s0, or by the chain's own (cut_scatter2). */
+enum { SCATTER_PRIOR, SCATTER_CHAIN };
+
+/*
+ * The square of how far the cuts along j scatter about their line, from
+ * the prior's s0^2 = c2 (interval.h): with SCATTER_CHAIN, w s0 on a chain
+ * of at least SF_INTERVAL_TREND_CUTS cuts (enough to show a line of their
+ * own), else s0.
+ */
+static double
+cut_scatter2(const chain *c, size_t j, int scatter, double c2)
+{
+	size_t n = 0;
+
+	if (scatter == SCATTER_PRIOR)
+		return c2;
+	for (size_t i = 0; i < c->n; i++)
+		n += c->cuts[i].input == j;
+	return n >= SF_INTERVAL_TREND_CUTS
+	           ? SF_INTERVAL_CUT_SCATTER * SF_INTERVAL_CUT_SCATTER * c2
+	           : c2;
+}
+
 /*
  * The posterior along input j (interval.h) from its cuts, the top one left
- * out when skip_top, and the prior at im's scale.
+ * out when skip_top, weighed as scatter says, and the prior at im's scale.
  */
 static sf_interval_along
-posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top)
+posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top,
+          int scatter)
 {
 	const sf_interval_prior *p = &im->prior;
 	const double c2 = im->prior_scale * im->prior_scale;
+	const double w2 = cut_scatter2(c, j, scatter, c2);
 	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
 	double var_a, prior_var, ss = 0, E = 0;
 	sf_interval_along out = {0, 0, 0, 0, 0, 0};
 
 	/* The cuts' slopes m_k against how far below the top their levels
 	 * end, b_k: m = a - beta b, by weighted least squares (weights
-	 * 1 / (noise + s0^2)) with beta held near 0 (a change of s0 per
-	 * doubling of level as likely as not) and a near 0 by the prior. a
+	 * 1 / (noise + w2), cut_scatter2) with beta held near 0 (a change of s0
+	 * per doubling of level as likely as not) and a near 0 by the prior. a
 	 * is the error per doubling the cuts point to at the top. */
 	for (size_t i = 0; i < c->n; i++) {
 		const cut *k = &c->cuts[i];
@@ -579,7 +605,7 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top)
 
 		if (k->input != j || (skip_top && k->rank == 0))
 			continue;
-		u = 1 / (noise_var(k, im->sigma) + c2);
+		u = 1 / (noise_var(k, im->sigma) + w2);
 		S0 += u;
 		S1 += u * k->below;
 		S2 += u * k->below * k->below;
@@ -631,7 +657,7 @@ regime_change(const sf_interval_model *im, const chain *c, size_t j,
 
 		if (k->input != j || k->rank != 0)
 			continue;
-		others = posterior(im, c, j, 1);
+		others = posterior(im, c, j, 1, SCATTER_PRIOR);
 		*top = k->slope;
 		return k->slope - others.bias >
 		       gsl_cdf_tdist_Pinv(SF_INTERVAL_LEVEL,
@@ -700,8 +726,9 @@ error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
 	double top_slope = 0, mse;
 
 	for (size_t j = 0; j < im->ninputs && j < SF_INTERVAL_INPUTS; j++)
-		im->along[j] = posterior(im, c, j, 0);
-	im->along[SF_INTERVAL_INPUTS] = posterior(im, c, SIZE_MAX, 0);
+		im->along[j] = posterior(im, c, j, 0, SCATTER_CHAIN);
+	im->along[SF_INTERVAL_INPUTS] =
+	    posterior(im, c, SIZE_MAX, 0, SCATTER_CHAIN);
 	mse = mean_square_error(im, numeric);
 	if (top == SIZE_MAX || top >= SF_INTERVAL_INPUTS)
 		return mse;
@@ -715,6 +742,9 @@ error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
 		im->regime = 1;
 		im->regime_input = top;
 		im->regime_slope = top_slope;
+		/* the top cut breaks from the line: the mixture is of the
+		 * cuts as the prior's scatter about one and the break */
+		im->along[top] = posterior(im, c, top, 0, SCATTER_PRIOR);
 		widen_towards(&im->along[top], top_slope);
 	}
 	return mse;

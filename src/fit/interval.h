@@ -73,13 +73,15 @@
  *   posterior   per input j, from its cuts alone: their slopes m_k
  *               against how far below the input's top their levels end,
  *               b_k, as m = a - beta b by weighted least squares (weights
- *               1 / (v_k + s0^2), beta held near 0 by a ridge of 1 /
- *               s0^2), a is the error per doubling the cuts point to at
- *               the top; mu_j = a shrunk towards 0 by the prior N(0, s0^2
- *               / kappa0); nu_j = nu0 + E (E cuts), and s_j^2 = (nu0
- *               s0^2 + sum_k max(0, r_k^2 - v_k)) / nu_j + var(mu_j), r_k
- *               the cuts' residuals.  An input with no cut (fewer than 3
- *               levels) has the prior alone: mu 0, s0 and nu0.
+ *               1 / (v_k + v): v = (w s0)^2 on a chain of at least
+ *               SF_INTERVAL_TREND_CUTS cuts, else s0^2; beta held near
+ *               0 by a ridge of 1 / s0^2), a is the error per doubling
+ *               the cuts point to at the top; mu_j = a shrunk towards 0
+ *               by the prior N(0, s0^2 / kappa0); nu_j = nu0 + E (E
+ *               cuts), and s_j^2 = (nu0 s0^2 + sum_k max(0, r_k^2 -
+ *               v_k)) / nu_j + var(mu_j), r_k the cuts' residuals.  An
+ *               input with no cut (fewer than 3 levels) has the prior
+ *               alone: mu 0, s0 and nu0.
  *
  * so the spread is never zero, and the data's evidence outweighs the
  * prior as it holds more levels.  The model part is a t with, per input,
@@ -95,11 +97,15 @@
  * quantile at their degrees of freedom: only a slowdown counts), the
  * largest measured levels scale worse than the formula; `regime` is set,
  * the report says so and that input's error is widened (interval.c)
- * toward the top cut's error per doubling.  A model file that `discover`
- * wrote carries the check of the file's own formula on the training rows
- * (fit.prior.regime, its top cut's error per doubling when it fired): a
- * found formula that bends to fit the largest levels hides the change
- * from its own chain (its shape was chosen on those rows), so every
+ * toward the top cut's error per doubling, from the posterior with its
+ * cuts weighed as scattering s0 (they do not lie on one line).  The check
+ * weighs the other cuts so too: a line drawn tightly through them leans
+ * toward a break that has begun, and the check would see none.  A model
+ * file that `discover` wrote carries the check of the file's own formula
+ * on the training rows (fit.prior.regime, its top cut's error per
+ * doubling when it fired): a found formula that bends to fit the largest
+ * levels hides the change from its own chain (its shape was chosen on
+ * those rows), so every
  * formula fitted from the file widens toward the larger of the two
  * (`regime_carried` when it was the file's).
  *
@@ -180,6 +186,18 @@ typedef struct sf_interval_prior {
 #define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.861
 #define SF_INTERVAL_PRIOR_AGREED_SCALE 0.074
 #define SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT 0.974
+
+/* w: how far the cuts of a chain of at least SF_INTERVAL_TREND_CUTS cuts
+ * (a line's two constants and two cuts to check it) scatter about their
+ * line, as a share of the prior's scale s0 (the posterior's weights:
+ * interval.c's cut_scatter2).  Weighed as scattering s0, a chain whose
+ * cuts miss more the nearer the top they end (contention setting in) had
+ * its trend shrunk away; a shorter chain's line is as much its cuts'
+ * noise as their trend, and keeps s0.  bench/prior.py's corpus cannot
+ * tell w = 0.05 from 1 (few of its chains are that long); 0.3 was chosen
+ * on bench/contention.py's simulated runs. */
+#define SF_INTERVAL_CUT_SCATTER 0.3
+#define SF_INTERVAL_TREND_CUTS 4
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
