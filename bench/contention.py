@@ -26,15 +26,18 @@ batch; at 12-16 workers and the small n, 1-2 steps) or ceil(n / (p b))
 (one that keeps it), each step's time as above; 2 runs of each p, b and n.
 init writes the generic formula with the steps its fits choose (n / (p b)
 or whole, rounded either way: run/init.h); discover may take the whole
-steps, rounded either way.  Last with n = 256, 1024 or 4096: a run of 256
-samples takes 1 step from 4 workers on (at b = 64).
+steps, rounded either way.  Then with n = 256, 1024 or 4096: a run of 256
+samples takes 1 step from 4 workers on (at b = 64).  Last the step times
+and the rounded-down whole runs on a sparser grid, p = 1, 2, 4, 6, 8 (and
+12, 16 scored), as campaigns often measure: the chain along p has 3 cuts,
+not 6, and each predicts the 8-worker runs, where contention first shows.
 
 Not in `make bench`: it measures a known gap (the chain of 1-8 workers
 cannot see contention that sets in past them), for the next change that
 tries to close it.
 
 Usage: /usr/bin/python3 bench/contention.py [SEEDS]  (from the built tree;
-default 8 seeds; about seven minutes)
+default 8 seeds; about ten minutes)
 """
 
 import csv
@@ -51,6 +54,8 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                    ".."))
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16]
+# A sparser grid, as campaigns often measure: 3 cuts along p, not 6.
+SPARSE = [1, 2, 4, 6, 8, 12, 16]
 BATCHES = [16, 32, 64]
 CONTENTION = [0.0, 0.05, 0.1, 0.2]
 
@@ -62,12 +67,12 @@ def step(p, b, k):
             + contention)
 
 
-def write_runs(path, seed, k):
+def write_runs(path, seed, k, levels=LEVELS):
     rng = random.Random(seed)
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["workers", "batch_size", "step_time"])
-        for p in LEVELS:
+        for p in levels:
             for b in BATCHES:
                 for _ in range(3):
                     w.writerow([p, b, step(p, b, k) *
@@ -78,13 +83,14 @@ SAMPLES = [1024, 4096, 16384]
 FEW_SAMPLES = [256, 1024, 4096]
 
 
-def write_whole_runs(path, seed, k, rounding, samples=SAMPLES):
+def write_whole_runs(path, seed, k, rounding, samples=SAMPLES,
+                     levels=LEVELS):
     """Runs of n samples: whole steps, rounded down or up."""
     rng = random.Random(seed)
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["workers", "batch_size", "samples", "time"])
-        for p in LEVELS:
+        for p in levels:
             for b in BATCHES:
                 for n in samples:
                     for _ in range(2):
@@ -150,6 +156,21 @@ def main():
                         seeds)
                     print(f"| {name} | {k:g} | " + " | ".join(cells)
                           + " |")
+        print(f"\nthe sparser grid (p = {', '.join(map(str, SPARSE))})\n\n"
+              "| runs | contention k | " + head)
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for k in CONTENTION:
+            cells = both_paths(
+                d, lambda path, seed: write_runs(path, seed, k, SPARSE),
+                seeds)
+            print(f"| step times | {k:g} | " + " | ".join(cells) + " |")
+        for k in (0.0, 0.1):
+            cells = both_paths(
+                d, lambda path, seed: write_whole_runs(
+                    path, seed, k, math.floor, levels=SPARSE),
+                seeds)
+            print(f"| whole, max(1, floor) | {k:g} | " + " | ".join(cells)
+                  + " |")
     return 0
 
 

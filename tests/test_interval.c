@@ -310,13 +310,13 @@ sim_open(sim *s, sf_rng *rng, double c)
 }
 
 /*
- * The posterior along input j of im's cuts weighed as scattering the
- * prior's scale s0 about their line (interval.h), by hand: *bias, its
- * centre, and *var, its scale squared.
+ * The posterior along input j of im's cuts weighed as scattering w s0
+ * about their line (interval.h), by hand: *bias, its centre, and *var,
+ * its scale squared.
  */
 static void
-prior_scatter_posterior(const sf_interval_model *im, size_t j, double *bias,
-                        double *var)
+hand_posterior(const sf_interval_model *im, size_t j, double w, double *bias,
+               double *var)
 {
 	const double c2 = im->prior_scale * im->prior_scale;
 	const double prior_var = c2 / im->prior.bias_weight;
@@ -325,7 +325,7 @@ prior_scatter_posterior(const sf_interval_model *im, size_t j, double *bias,
 
 	for (size_t i = 0; i < im->chain_cuts; i++) {
 		const sf_interval_cut *k = &im->cuts[i];
-		const double u = 1 / (k->noise + c2);
+		const double u = 1 / (k->noise + w * w * c2);
 
 		if (k->input != j)
 			continue;
@@ -420,7 +420,7 @@ simulate(double c, uint64_t seed, coverage *cov)
 			sf_interval_model prior = im;
 			double bias, var;
 
-			prior_scatter_posterior(&im, 0, &bias, &var);
+			hand_posterior(&im, 0, 1, &bias, &var);
 			prior.along[0].bias = bias;
 			prior.along[0].growth = sqrt(var);
 			cov->calm++;
@@ -739,7 +739,7 @@ test_pace_whole_steps(void)
  * The model file's formula's regime (fit.prior.regime, as discover writes
  * it): a formula whose own chain sees no change widens toward it, as for
  * its own regime - the model error's centre half way from the posterior
- * with its cuts weighed as scattering s0 (a chain of 4 or more cuts is
+ * with its cuts weighed as scattering s0 (a chain of 3 or more cuts is
  * otherwise weighed as its own line's), its variance plus the square of
  * that half (the mixture's) - and says it was the file's;
  * inside the range and in the ensemble's weight nothing moves.  A
@@ -767,7 +767,11 @@ test_regime_carried(void)
 	 * noise, is quiet; own's model error widened toward R */
 	CU_ASSERT_FATAL(!own.pace_widened && !carried.pace_widened);
 	CU_ASSERT_FATAL(own.chain_cuts <= SF_INTERVAL_CUTS_KEPT);
-	prior_scatter_posterior(&own, 0, &bias, &var);
+	/* own's chain (4 cuts) weighed as its line, by hand */
+	hand_posterior(&own, 0, SF_INTERVAL_CUT_SCATTER, &bias, &var);
+	CU_ASSERT_DOUBLE_EQUAL(own.along[0].bias, bias, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(own.along[0].growth, sqrt(var), 1e-12);
+	hand_posterior(&own, 0, 1, &bias, &var);
 	CU_ASSERT(fabs(bias - own.along[0].bias) > 1e-6);
 	half = (R - bias) / 2;
 	CU_ASSERT(half > 0.1);

@@ -188,16 +188,17 @@ typedef struct sf_interval_prior {
 #define SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT 0.974
 
 /* w: how far the cuts of a chain of at least SF_INTERVAL_TREND_CUTS cuts
- * (a line's two constants and two cuts to check it) scatter about their
+ * (a line's two constants and a cut to check it) scatter about their
  * line, as a share of the prior's scale s0 (the posterior's weights:
  * interval.c's cut_scatter2).  Weighed as scattering s0, a chain whose
  * cuts miss more the nearer the top they end (contention setting in) had
- * its trend shrunk away; a shorter chain's line is as much its cuts'
- * noise as their trend, and keeps s0.  bench/prior.py's corpus cannot
- * tell w = 0.05 from 1 (few of its chains are that long); 0.3 was chosen
- * on bench/contention.py's simulated runs. */
+ * its trend shrunk away; a shorter chain's line is its cuts' noise as
+ * much as their trend, and keeps s0.  bench/prior.py's corpus cannot
+ * tell w = 0.05 from 1 (few of its chains are that long); 0.3, and 3
+ * cuts rather than 4, were chosen on bench/contention.py's simulated
+ * runs. */
 #define SF_INTERVAL_CUT_SCATTER 0.3
-#define SF_INTERVAL_TREND_CUTS 4
+#define SF_INTERVAL_TREND_CUTS 3
 
 /* The defaults above. */
 sf_interval_prior sf_interval_prior_default(void);
