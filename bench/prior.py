@@ -371,7 +371,8 @@ def fit_prior(cases, noise=True, scatter=None):
     KAPPAS, the scale, dof and (noise False: held at 0) noise weight by
     Nelder-Mead within BOUNDS, every case as if no disagreement were known
     (what init's files and the shipped formulas get); then a' and q on
-    the cases with one (fit_agreed).
+    the cases with one (fit_agreed).  scatter: how a chain's cuts scatter
+    about their line (scattering(), fit/interval.h's when None), held.
 
     It was maximum likelihood once; but the likelihood scores the whole
     density, and with each input's own chain it ran nu0 to its bound 2

@@ -556,14 +556,16 @@ noise_var(const cut *k, double sigma)
 }
 
 /* How a posterior weighs the cuts: as scattering about their line by the
- * prior's scale s0, or by the chain's own (cut_scatter2). */
+ * prior's scale s0, or, on a chain of SF_INTERVAL_TREND_CUTS cuts or more,
+ * by SF_INTERVAL_CUT_SCATTER of it (cut_scatter2). */
 enum { SCATTER_PRIOR, SCATTER_CHAIN };
 
 /*
  * The square of how far the cuts along j scatter about their line, from
  * the prior's s0^2 = c2 (interval.h): with SCATTER_CHAIN, w s0 on a chain
- * of at least SF_INTERVAL_TREND_CUTS cuts (enough to show a line of their
- * own), else s0.
+ * of at least SF_INTERVAL_TREND_CUTS cuts (enough to show a line and check
+ * it; the top cut counts, as SCATTER_CHAIN is never asked with skip_top),
+ * else s0.
  */
 static double
 cut_scatter2(const chain *c, size_t j, int scatter, double c2)

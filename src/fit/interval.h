@@ -125,7 +125,8 @@
  * smooth there: whole steps that drop from 2 to 1), the measured
  * pace carrying on is an answer the interval must hold: that input's
  * error is widened as for a regime change, to an equal mixture of the
- * posterior and an error of ln(measured / formula factor) per doubling,
+ * posterior as it stands (the chain's line: the cuts do not break from
+ * it) and an error of ln(measured / formula factor) per doubling,
  * and the report says so (`pace_*`).
  *
  * Scales: with the relative, log and Huber losses errors are relative
