@@ -350,7 +350,7 @@ file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
             const sf_discover_options *o, sf_error *err)
 {
 	const size_t file = best_file_formula(r);
-	double regime = NAN;
+	double regime = NAN, bound;
 	int rc = SF_OK;
 
 	for (size_t i = 0; i < ngiven && file != SIZE_MAX; i++)
@@ -360,9 +360,10 @@ file_regime(sf_discover_result *r, const sf_problem *given, size_t ngiven,
 			    sf_discover_written_disagreement(r), &regime, err);
 			break;
 		}
-	if (rc == SF_OK && isfinite(regime) && regime_bound(&r->held) > 0) {
-		r->regime = fmin(regime, regime_bound(&r->held));
-		r->regime_bounded = regime_bound(&r->held) < regime;
+	bound = regime_bound(&r->held);
+	if (rc == SF_OK && isfinite(regime) && bound > 0) {
+		r->regime = fmin(regime, bound);
+		r->regime_bounded = bound < regime;
 		r->regime_with = file;
 	}
 	return rc;
@@ -480,7 +481,8 @@ held_back(sf_discover_result *r, const sf_model *m, const sf_model_discover *s,
 		/* per doubling from the level below, where the inner search's
 		 * rows end (none for levels that are not positive) */
 		h->found_slow = doublings > 0 ? h->found_slow / doublings : NAN;
-		h->found_slow_se /= doublings;
+		h->found_slow_se =
+		    doublings > 0 ? h->found_slow_se / doublings : NAN;
 		h->found = sf_text_dup(n->board[found].formula);
 		h->file = sf_text_dup(n->board[file].model);
 		if (h->found == NULL || h->file == NULL)

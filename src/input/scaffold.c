@@ -90,13 +90,11 @@ static const struct {
 };
 enum { VOCABULARY = sizeof vocabulary / sizeof vocabulary[0] };
 
-/* The entry of the vocabulary a column named name matches, or -1. */
+/* The entry of the vocabulary a column name, lower-cased (lower, n bytes
+ * long: sf_text_lower), matches, or -1. */
 static int
-word_of(const char *name)
+word_of(const char *lower, size_t n)
 {
-	char lower[LOWER_MAX];
-	size_t n = sf_text_lower(name, lower, sizeof lower);
-
 	for (int k = 0; k < VOCABULARY; k++) {
 		const char *w = vocabulary[k].word;
 		size_t len = strlen(w);
@@ -112,12 +110,11 @@ word_of(const char *name)
 sf_scaffold_role
 sf_scaffold_role_of(const char *name)
 {
-	int k = word_of(name);
 	char lower[LOWER_MAX];
+	int k = word_of(lower, sf_text_lower(name, lower, sizeof lower));
 
 	if (k < 0)
 		return SF_ROLE_NONE;
-	sf_text_lower(name, lower, sizeof lower);
 	if (vocabulary[k].role == SF_ROLE_BATCH &&
 	    (has(lower, "global") || has(lower, "total")))
 		return SF_ROLE_GLOBAL_BATCH;
@@ -185,9 +182,8 @@ static int
 worker_rank(const char *name)
 {
 	char lower[LOWER_MAX];
-	int k = word_of(name);
+	int k = word_of(lower, sf_text_lower(name, lower, sizeof lower));
 
-	sf_text_lower(name, lower, sizeof lower);
 	if (has(lower, "per_node") || has(lower, "per_machine"))
 		return 3;
 	return k >= 0 ? vocabulary[k].rank : 0;

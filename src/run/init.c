@@ -46,12 +46,10 @@ sf_run_init_model(const sf_table *t, sf_scaffold *g, const char *name,
                   const char *data_file, char **text, sf_error *err)
 {
 	static const char *const said[SF_STEPS_RULES] = {
-	    "n / (p * b)", "rounded down", "rounded up"};
-	static const int other[SF_STEPS_RULES] = {
-	    SF_STEPS_QUOTIENT, SF_STEPS_CEIL, SF_STEPS_FLOOR};
+	    "with n / (p * b)", "rounded down", "rounded up"};
 	double aicc[SF_STEPS_RULES];
 	char note[256];
-	int best = SF_STEPS_QUOTIENT, rc;
+	int best = SF_STEPS_QUOTIENT, other, rc;
 
 	g->steps_rounding = SF_STEPS_QUOTIENT;
 	g->steps_note = NULL;
@@ -81,12 +79,15 @@ sf_run_init_model(const sf_table *t, sf_scaffold *g, const char *name,
 		         "down, %.1f rounded up)",
 		         aicc[SF_STEPS_QUOTIENT], aicc[SF_STEPS_FLOOR],
 		         aicc[SF_STEPS_CEIL]);
-	else
+	else {
+		/* the other rounding */
+		other = best == SF_STEPS_FLOOR ? SF_STEPS_CEIL : SF_STEPS_FLOOR;
 		snprintf(note, sizeof note,
 		         "whole steps, %s: the runs' fit's AICc %.1f, against "
-		         "%.1f with n / (p * b) and %.1f %s",
+		         "%.1f %s and %.1f %s",
 		         said[best], aicc[best], aicc[SF_STEPS_QUOTIENT],
-		         aicc[other[best]], said[other[best]]);
+		         said[SF_STEPS_QUOTIENT], aicc[other], said[other]);
+	}
 	g->steps_note = note;
 	rc = sf_scaffold_write(t, g, name, data_file, text, err);
 	g->steps_note = NULL;
