@@ -247,7 +247,7 @@ def posterior(case, p):
     # the cuts along the input extrapolated (None: every input's pooled)
     cuts = [k for k in case["chain"]
             if case["input"] is None or k["input"] == case["input"]]
-    # how far they scatter about their line (fit/interval.c's cut_scatter2)
+    # how far they scatter about their line (fit/interval.c's chain_line)
     w2 = c2 * (p["cut_scatter"] ** 2 if len(cuts) >= p["trend_cuts"]
                else 1.0)
     for k in cuts:
@@ -262,7 +262,7 @@ def posterior(case, p):
     prior_var = c2 / kappa0
     if det > 0:
         a = (t0 * s2 - t1 * s1) / det
-        b = (t0 * s1 - t1 * s0) / det
+        b = (s0 * t1 - s1 * t0) / det
         var_a = s2 / det
         bias = a * prior_var / (prior_var + var_a)
         post_var = prior_var * var_a / (prior_var + var_a)

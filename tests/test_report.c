@@ -1085,7 +1085,11 @@ test_json_interval(void)
 	    {"prediction_interval.model_error[0].growth", REAL, 0.125, NULL},
 	    {"prediction_interval.model_error[0].growth_dof", REAL, 3.5, NULL},
 	    {"prediction_interval.model_error[0].evidence", INT, 0, NULL},
+	    {"prediction_interval.model_error[0].trend", REAL, 0.0625, NULL},
+	    {"prediction_interval.model_error[0].trend_sd", REAL, 0.03125,
+	     NULL},
 	    {"prediction_interval.model_error[1].input", STR, 0, "n"},
+	    {"prediction_interval.model_error[1].trend", ABSENT, 0, NULL},
 	    {"prediction_interval.model_error[2]", ABSENT, 0, NULL},
 	    {"prediction_interval.prior.scale", REAL, 0.125, NULL},
 	    {"prediction_interval.prior.dof", REAL, 3.5, NULL},
@@ -1125,6 +1129,9 @@ test_json_interval(void)
 		im.along[k].growth = 0.125;
 		im.along[k].growth_dof = 3.5;
 	}
+	/* p's chain climbs toward its top; n's does not (no trend key) */
+	im.along[0].trend = 0.0625;
+	im.along[0].trend_var = 0.03125 * 0.03125;
 	im.chain_fits = 3;
 	h.report.interval = &im;
 	j = sf_report_json(&h.report);

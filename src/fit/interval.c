@@ -108,6 +108,11 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 	nu = prior ? im->prior.dof : a->growth_dof;
 	v = c * d * c * d;
 	b->shift += !prior && isfinite(a->bias) ? a->bias * fabs(d) : 0;
+	/* a climbing error per doubling: mu d + gamma d^2 / 2 at d */
+	if (!prior && a->trend > 0) {
+		b->shift += a->trend * d * d / 2;
+		v += a->trend_var * d * d * d * d / 4;
+	}
 	b->var += v;
 	if (nu > 0)
 		b->var_over_dof += v * v / nu;
@@ -557,28 +562,25 @@ noise_var(const cut *k, double sigma)
 
 /* How a posterior weighs the cuts: as scattering about their line by the
  * prior's scale s0, or, on a chain of SF_INTERVAL_TREND_CUTS cuts or more,
- * by SF_INTERVAL_CUT_SCATTER of it (cut_scatter2). */
+ * as a line of its own (chain_line). */
 enum { SCATTER_PRIOR, SCATTER_CHAIN };
 
 /*
- * The square of how far the cuts along j scatter about their line, from
- * the prior's s0^2 = c2 (interval.h): with SCATTER_CHAIN, w s0 on a chain
- * of at least SF_INTERVAL_TREND_CUTS cuts (enough to show a line and check
- * it; the top cut counts, as SCATTER_CHAIN is never asked with skip_top),
- * else s0.
+ * Whether the cuts along j are weighed as a line of their own (interval.h):
+ * with SCATTER_CHAIN, on a chain of at least SF_INTERVAL_TREND_CUTS cuts
+ * (enough to show a line and check it; the top cut counts, as
+ * SCATTER_CHAIN is never asked with skip_top).
  */
-static double
-cut_scatter2(const chain *c, size_t j, int scatter, double c2)
+static int
+chain_line(const chain *c, size_t j, int scatter)
 {
 	size_t n = 0;
 
 	if (scatter == SCATTER_PRIOR)
-		return c2;
+		return 0;
 	for (size_t i = 0; i < c->n; i++)
 		n += c->cuts[i].input == j;
-	return n >= SF_INTERVAL_TREND_CUTS
-	           ? SF_INTERVAL_CUT_SCATTER * SF_INTERVAL_CUT_SCATTER * c2
-	           : c2;
+	return n >= SF_INTERVAL_TREND_CUTS;
 }
 
 /*
@@ -591,14 +593,17 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top,
 {
 	const sf_interval_prior *p = &im->prior;
 	const double c2 = im->prior_scale * im->prior_scale;
-	const double w2 = cut_scatter2(c, j, scatter, c2);
+	const int line = chain_line(c, j, scatter);
+	/* how far the cuts scatter about their line, squared */
+	const double w2 =
+	    line ? SF_INTERVAL_CUT_SCATTER * SF_INTERVAL_CUT_SCATTER * c2 : c2;
 	double S0 = 0, S1 = 0, S2 = 0, T0 = 0, T1 = 0, det, a, b;
 	double var_a, prior_var, ss = 0, E = 0;
-	sf_interval_along out = {0, 0, 0, 0, 0, 0};
+	sf_interval_along out = {0, 0, 0, 0, 0, 0, 0, 0};
 
 	/* The cuts' slopes m_k against how far below the top their levels
 	 * end, b_k: m = a - beta b, by weighted least squares (weights
-	 * 1 / (noise + w2), cut_scatter2) with beta held near 0 (a change of s0
+	 * 1 / (noise + w2)) with beta held near 0 (a change of s0
 	 * per doubling of level as likely as not) and a near 0 by the prior. a
 	 * is the error per doubling the cuts point to at the top. */
 	for (size_t i = 0; i < c->n; i++) {
@@ -618,7 +623,7 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top,
 	S2 += 1 / c2; /* the ridge on beta */
 	det = S0 * S2 - S1 * S1;
 	a = det > 0 ? (T0 * S2 - T1 * S1) / det : 0;
-	b = det > 0 ? (T0 * S1 - T1 * S0) / det : 0; /* -beta */
+	b = det > 0 ? (S0 * T1 - S1 * T0) / det : 0; /* -beta */
 	var_a = det > 0 ? S2 / det : INFINITY;
 	/* a as an observation of the bias, whose prior is N(0, s0^2 /
 	 * kappa0). */
@@ -633,6 +638,14 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top,
 		r = k->slope - (a + b * k->below);
 		r = r * r - noise_var(k, im->sigma);
 		ss += r > 0 ? r : 0;
+	}
+	/* a line of the chain's own that climbs toward the top (beta > 0)
+	 * climbs on beyond it: what sets in at the largest levels
+	 * (contention) grows as workers join; a falling one is not carried
+	 * (beyond the top a formula does not get better on its own) */
+	if (line && det > 0 && b < 0) {
+		out.trend = -b;
+		out.trend_var = S0 / det;
 	}
 	out.evidence = E;
 	out.growth_dof = p->dof + E;
@@ -684,9 +697,9 @@ widen_towards(sf_interval_along *a, double other)
 	a->growth = sqrt(a->growth * a->growth + half * half);
 }
 
-/* The mean over im's numeric inputs (numeric[j]) of bias^2 + growth^2:
- * the expected squared error per doubling beyond the range; NaN when a
- * growth is unknown. */
+/* The mean over im's numeric inputs (numeric[j]) of the expected squared
+ * error a doubling beyond the range, (bias + trend / 2)^2 + growth^2 +
+ * trend_var / 4; NaN when a growth is unknown. */
 static double
 mean_square_error(const sf_interval_model *im, const unsigned char *numeric)
 {
@@ -695,11 +708,11 @@ mean_square_error(const sf_interval_model *im, const unsigned char *numeric)
 
 	for (size_t j = 0; j < im->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
-		double b = isfinite(a->bias) ? a->bias : 0;
+		double b = (isfinite(a->bias) ? a->bias : 0) + a->trend / 2;
 
 		if (numeric != NULL && !numeric[j])
 			continue;
-		sum += b * b + a->growth * a->growth;
+		sum += b * b + a->growth * a->growth + a->trend_var / 4;
 		n++;
 	}
 	return n > 0 ? sum / (double)n : NAN;
@@ -741,12 +754,17 @@ error_model(sf_interval_model *im, const chain *c, const unsigned char *numeric,
 		im->regime_carried = 1;
 	}
 	if (isfinite(top_slope)) {
+		const sf_interval_along line = im->along[top];
+
 		im->regime = 1;
 		im->regime_input = top;
 		im->regime_slope = top_slope;
 		/* the top cut breaks from the line: the mixture is of the
-		 * cuts as the prior's scatter about one and the break */
+		 * cuts as the prior's scatter about one and the break; the
+		 * line's climb, if any, carries on under both */
 		im->along[top] = posterior(im, c, top, 0, SCATTER_PRIOR);
+		im->along[top].trend = line.trend;
+		im->along[top].trend_var = line.trend_var;
 		widen_towards(&im->along[top], top_slope);
 	}
 	return mse;

@@ -19,14 +19,15 @@
  *               doublings beyond along each input (log2(x / hi) or log2(lo
  *               / x) when lo > 0, else in range widths; 0 inside) its
  *               centre is sum_j mu_j d_j and its variance sum_j (s_j
- *               d_j)^2.  Each input has its own because a formula may
- *               follow one input well and another badly (a-GPUBench's
- *               formulas in the CPU threads, not in the GPUs); in the
- *               corpus the worker count's own cuts give its misses a far
- *               higher likelihood than every input's pooled, and a better
- *               interval score (1.46 against 1.54, bench/prior.py).
- *               D, the Euclidean norm of the d_j, is the distance the
- *               reports show.
+ *               d_j)^2 (above the range, plus a climb gamma_j where the
+ *               posterior below finds one).  Each input has its own
+ *               because a formula may follow one input well and another
+ *               badly (a-GPUBench's formulas in the CPU threads, not in
+ *               the GPUs); in the corpus the worker count's own cuts give
+ *               its misses a far higher likelihood than every input's
+ *               pooled, and a better interval score (1.46 against 1.54,
+ *               bench/prior.py).  D, the Euclidean norm of the d_j, is
+ *               the distance the reports show.
  *
  * mu_j and s_j are never taken from the data alone: a formula that predicted
  * its own larger levels well once may still miss the next doubling (a
@@ -79,7 +80,17 @@
  *               the cuts point to at the top; mu_j = a shrunk towards 0
  *               by the prior N(0, s0^2 / kappa0); nu_j = nu0 + E (E
  *               cuts), and s_j^2 = (nu0 s0^2 + sum_k max(0, r_k^2 -
- *               v_k)) / nu_j + var(mu_j), r_k the cuts' residuals.  An
+ *               v_k)) / nu_j + var(mu_j), r_k the cuts' residuals from
+ *               the line.  On a chain of at least SF_INTERVAL_TREND_CUTS
+ *               cuts whose line climbs toward the top (beta > 0: the
+ *               cuts miss more the nearer the top they end, as when
+ *               contention sets in), the climb carries on beyond it:
+ *               gamma_j = beta, with its variance from the same fit, and
+ *               the error at d doublings beyond is mu_j d + gamma_j d^2
+ *               / 2 at the centre, its variance (s_j d)^2 + var(gamma_j)
+ *               d^4 / 4.  A falling line is not carried: beyond its top
+ *               a formula does not get better on its own, and what sets
+ *               in at the largest levels grows as workers join.  An
  *               input with no cut (fewer than 3 levels) has the prior
  *               alone: mu 0, s0 and nu0.
  *
@@ -167,6 +178,10 @@ enum { SF_INTERVAL_CUTS = 8 };
 /* The 95% level. */
 #define SF_INTERVAL_LEVEL 0.95
 
+/* A model error's centre or climb worth a word in the reports: half a
+ * percent per doubling. */
+#define SF_INTERVAL_SHOWN 0.005
+
 /* The prior of the model error per doubling beyond the fitted range:
  * its scale a at no noise and noise_weight r, how much of the noise
  * sigma it adds (s0 = sqrt(a^2 + (r sigma)^2)); its degrees of freedom
@@ -191,7 +206,7 @@ typedef struct sf_interval_prior {
 /* w: how far the cuts of a chain of at least SF_INTERVAL_TREND_CUTS cuts
  * (a line's two constants and a cut to check it) scatter about their
  * line, as a share of the prior's scale s0 (the posterior's weights:
- * interval.c's cut_scatter2).  Weighed as scattering s0, a chain whose
+ * interval.c's chain_line).  Weighed as scattering s0, a chain whose
  * cuts miss more the nearer the top they end (contention setting in) had
  * its trend shrunk away; a shorter chain's line is its cuts' noise as
  * much as their trend, and keeps s0.  bench/prior.py's corpus cannot
@@ -237,6 +252,10 @@ typedef struct sf_interval_along {
 	                      unknown (sigma serves) */
 	double noise_dof;  /* its degrees of freedom: the top level's and
 	                      the prior's */
+	double trend;      /* gamma_j: how much the error per doubling
+	                      climbs per doubling beyond the top (0: it does
+	                      not; see the posterior above) */
+	double trend_var;  /* its variance */
 } sf_interval_along;
 
 /* How many runs' worth the pooled scatter sigma counts as, as the prior of
@@ -271,7 +290,8 @@ typedef struct sf_interval_model {
 	int regime;           /* the largest levels scale worse than
 	                         the formula (see above) */
 	double weight;        /* 1 / (sigma^2 + the mean over the numeric
-	                         inputs of mu_j^2 + s_j^2), sigma as a
+	                         inputs of (mu_j + gamma_j / 2)^2 + s_j^2 +
+	                         var(gamma_j) / 4), sigma as a
 	                         share of the time and the model error from
 	                         the prior's scale at no noise: a new run's
 	                         expected squared error a doubling beyond,
@@ -297,10 +317,11 @@ const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
 /* How far a point lies beyond the fitted range, as the model error sees
- * it: the sums over inputs of mu_j d_j (shift), (s_j d_j)^2 (var) and
- * (s_j d_j)^4 / nu_j (var_over_dof, for Welch-Satterthwaite), on the
- * relative scale, above the range (below it the prior alone: s_j the
- * prior's scale s0, mu_j 0, nu_j its dof); and D^2 = sum d_j^2.  All 0
+ * it: the sums over inputs of mu_j d_j + gamma_j d_j^2 / 2 (shift), v_j =
+ * (s_j d_j)^2 + var(gamma_j) d_j^4 / 4 (var) and v_j^2 / nu_j
+ * (var_over_dof, for Welch-Satterthwaite), on the relative scale, above
+ * the range (below it the prior alone: s_j the prior's scale s0, mu_j and
+ * gamma_j 0, nu_j its dof); and D^2 = sum d_j^2.  All 0
  * inside the range.  noise:
  * the largest of the top levels' noises (sf_interval_along.noise) of the
  * inputs the point lies above, or the pooled sigma for one whose is

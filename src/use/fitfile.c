@@ -409,6 +409,7 @@ load_along(loader *ld, const json_t *e, size_t i)
 	const json_t *name = json_object_get(e, "input");
 	char path[SF_JSONDOC_PATH_MAX];
 	sf_interval_along a;
+	double trend_sd;
 	size_t j;
 	int rc;
 
@@ -436,8 +437,13 @@ load_along(loader *ld, const json_t *e, size_t i)
 	    (rc = optional_interval_number(ld, e, path, "noise_above", 0,
 	                                   &a.noise)) != SF_OK ||
 	    (rc = optional_interval_number(ld, e, path, "noise_above_dof", 0,
-	                                   &a.noise_dof)) != SF_OK)
+	                                   &a.noise_dof)) != SF_OK ||
+	    (rc = optional_interval_number(ld, e, path, "trend", 0,
+	                                   &a.trend)) != SF_OK ||
+	    (rc = optional_interval_number(ld, e, path, "trend_sd", 0,
+	                                   &trend_sd)) != SF_OK)
 		return rc;
+	a.trend_var = trend_sd * trend_sd;
 	im->along[j < SF_INTERVAL_INPUTS ? j : SF_INTERVAL_INPUTS] = a;
 	return SF_OK;
 }
@@ -450,7 +456,7 @@ load_model_error(loader *ld, const json_t *pi)
 {
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *list = json_object_get(pi, "model_error"), *e;
-	const sf_interval_along unknown = {0, NAN, 0, 0, 0, 0};
+	const sf_interval_along unknown = {0, NAN, 0, 0, 0, 0, 0, 0};
 	size_t i;
 	int rc;
 

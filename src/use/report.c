@@ -560,6 +560,13 @@ model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
 		put(o, "growth", sf_json_number(e->growth), ok);
 		put(o, "growth_dof", sf_json_number(e->growth_dof), ok);
 		put(o, "evidence", sf_json_number(e->evidence), ok);
+		/* only where the chain climbs; a file without it reads as
+		 * none */
+		if (e->trend > 0) {
+			put(o, "trend", sf_json_number(e->trend), ok);
+			put(o, "trend_sd", sf_json_number(sqrt(e->trend_var)),
+			    ok);
+		}
 		/* only where the top level gives it; a file without it
 		 * reads as unknown (sigma serves) */
 		if (e->noise > 0) {
@@ -775,9 +782,6 @@ print_resample(const sf_report *r, const sf_resample *x, int bootstrap,
 	}
 }
 
-/* A model error's centre worth a word: half a percent per doubling. */
-#define SKEW_SHOWN 0.005
-
 /* The noise above the range of the inputs whose top level gives it
  * (interval.h: sf_interval_along.noise), one line; none, nothing. */
 static void
@@ -821,7 +825,7 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 		        100 * e->growth);
 		if (e->evidence == 0)
 			fprintf(out, " (the prior alone: fewer than 3 levels)");
-		else if (fabs(e->bias) >= SKEW_SHOWN)
+		else if (fabs(e->bias) >= SF_INTERVAL_SHOWN)
 			fprintf(
 			    out,
 			    ", centred %+.3g%% (its chain's runs came out %s "
@@ -829,6 +833,13 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    "%s)",
 			    100 * e->bias, e->bias > 0 ? "slower" : "faster",
 			    e->bias > 0 ? "up" : "down");
+		if (e->evidence > 0 && e->trend >= SF_INTERVAL_SHOWN)
+			fprintf(
+			    out,
+			    "\n      climbing %.3g%% per doubling beyond its "
+			    "top (its chain's cuts miss more\n      the "
+			    "nearer the top they end)",
+			    100 * e->trend);
 	}
 	if (im->chain_cuts > 0)
 		fprintf(out,

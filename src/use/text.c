@@ -89,6 +89,9 @@ sf_text_noise(const sf_fitfile *f, sf_text *out)
 		                   : ", ",
 		               100 * a->growth);
 		sf_text_escaped(out, f->inputs[j].name);
+		if (a->trend >= SF_INTERVAL_SHOWN)
+			sf_text_printf(out, " (climbing %.3g%% per doubling)",
+			               100 * a->trend);
 	}
 }
 
