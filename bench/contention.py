@@ -30,14 +30,16 @@ steps, rounded either way.  Then with n = 256, 1024 or 4096: a run of 256
 samples takes 1 step from 4 workers on (at b = 64).  Last the step times
 and the rounded-down whole runs on a sparser grid, p = 1, 2, 4, 6, 8 (and
 12, 16 scored), as campaigns often measure: the chain along p has 3 cuts,
-not 6, and each predicts the 8-worker runs, where contention first shows.
+not 6, and each predicts the 8-worker runs, where contention first shows;
+and the step times on powers of two, p = 1, 2, 4, 8 (12, 16 scored): 2
+cuts, too few for the chain to draw a line through.
 
 Not in `make bench`: it measures a known gap (the chain of 1-8 workers
 cannot see contention that sets in past them), for the next change that
 tries to close it.
 
 Usage: /usr/bin/python3 bench/contention.py [SEEDS]  (from the built tree;
-default 8 seeds; about ten minutes)
+default 8 seeds; about twelve minutes)
 """
 
 import csv
@@ -56,6 +58,9 @@ SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16]
 # A sparser grid, as campaigns often measure: 3 cuts along p, not 6.
 SPARSE = [1, 2, 4, 6, 8, 12, 16]
+# Powers of two, the sparsest common grid: 2 cuts along p, too few to
+# draw a line through.
+POWERS = [1, 2, 4, 8, 12, 16]
 BATCHES = [16, 32, 64]
 CONTENTION = [0.0, 0.05, 0.1, 0.2]
 
@@ -171,6 +176,14 @@ def main():
                 seeds)
             print(f"| whole, max(1, floor) | {k:g} | " + " | ".join(cells)
                   + " |")
+        print(f"\npowers of two (p = {', '.join(map(str, POWERS))})\n\n"
+              "| contention k | " + head)
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        for k in CONTENTION:
+            cells = both_paths(
+                d, lambda path, seed: write_runs(path, seed, k, POWERS),
+                seeds)
+            print(f"| {k:g} | " + " | ".join(cells) + " |")
     return 0
 
 
