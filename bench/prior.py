@@ -25,7 +25,9 @@ This script measures it and fits the prior:
             input count (fit/interval.c gives each input the error its own
             cuts show); `scalefit validate --train` the error per doubling
             z beyond the cut (the slope through the origin of ln(observed /
-            predicted) on the distance).
+            predicted) on the distance) and the scored rows' sum D^3 / sum
+            D^2, their reach (the slope gamma a chain's line carries beyond
+            its top adds gamma / 2 times it to z).
   fit       the scale a, noise weight r (the prior's scale at a fit's
             noise sigma is s0 = sqrt(a^2 + (r sigma)^2)), degrees of
             freedom nu0 and bias weight kappa0 of the prior whose 95%
@@ -197,11 +199,15 @@ def evidence(directory, model, where, train, worker):
     z = slope([(d, math.log(obs / pred)) for d, obs, pred in rows.values()])
     if z is None or pi["errors"] != "multiplicative":
         return None  # the corpus's fits all have relative errors
+    # what a climb gamma adds to z: gamma / 2 sum D^3 / sum D^2 (the
+    # slope through the origin of gamma D^2 / 2 on D)
+    reach = (sum(d ** 3 for d, _, _ in rows.values()) /
+             sum(d ** 2 for d, _, _ in rows.values()))
     # both noises kept for --save: the prior uses sigma, their larger
     return {"sigma": pi["sigma"], "sigma_residual": pi["sigma_residual"],
             "sigma_replicates": pi["sigma_replicates"],
             "chain": pi.get("chain", []), "input": worker, "z": z,
-            "disagreement": pi["prior"].get("disagreement")}
+            "reach": reach, "disagreement": pi["prior"].get("disagreement")}
 
 
 def one(job):
@@ -240,7 +246,8 @@ def prior_variance(case, p):
 
 def posterior(case, p):
     """fit/interval.c's posterior under prior p: the centre, scale and
-    degrees of freedom of the error per doubling beyond the range."""
+    degrees of freedom of the case's error per doubling beyond the range
+    (z), its line's climb included (over the case's distances)."""
     dof, kappa0 = p["dof"], p["bias_weight"]
     c2 = prior_variance(case, p)
     s0 = s1 = s2 = t0 = t1 = 0.0
@@ -248,8 +255,8 @@ def posterior(case, p):
     cuts = [k for k in case["chain"]
             if case["input"] is None or k["input"] == case["input"]]
     # how far they scatter about their line (fit/interval.c's chain_line)
-    w2 = c2 * (p["cut_scatter"] ** 2 if len(cuts) >= p["trend_cuts"]
-               else 1.0)
+    line = len(cuts) >= p["trend_cuts"]
+    w2 = c2 * (p["cut_scatter"] ** 2 if line else 1.0)
     for k in cuts:
         u = 1 / (k["noise"] + w2)
         s0 += u
@@ -276,6 +283,15 @@ def posterior(case, p):
         ss += max(0.0, r * r - k["noise"])
     nu = dof + len(cuts)
     growth2 = (dof * c2 + ss) / nu + post_var
+    # a line of its own carries its slope beyond the top (fit/interval.c):
+    # gamma and mu jointly, under both priors
+    if p.get("slope_carried", True) and line and det > 0:
+        reach = case.get("reach", 1.0)  # evidence saved before: 1
+        a0 = s0 + 1 / prior_var
+        adet = a0 * s2 - s1 * s1
+        gamma = -(a0 * t1 - s1 * t0) / adet
+        bias += gamma / 2 * reach
+        growth2 += a0 / adet / 4 * reach ** 2 + s1 / adet * reach
     return bias, math.sqrt(growth2), nu
 
 

@@ -344,16 +344,19 @@ sed 's/"noise_above": [^,]*,/"noise_above": -1,/' "$work/ddp-now.json" >"$work/d
 expect 2 "prediction_interval.model_error\[0\].noise_above should be a finite number >= 0, not -1" \
 	"a negative noise above the range in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
-# A chain that climbs toward its top (model_error[].trend, read back from
-# the fit file) carries its climb beyond the top: the interval a doubling
-# and more above the range reaches higher, inside it nothing moves; a
-# negative climb is refused at its place.
-awk '/"input": "p"/ { p = 1 } p && /"evidence":/ { sub(/"evidence": /, "\"trend\": 0.25, \"trend_sd\": 0.05, \"evidence\": "); p = 0 } { print }' \
+# A chain whose line climbs toward its top (model_error[].trend, with
+# trend_sd and trend_cov, read back from the fit file) carries its slope
+# beyond the top: the interval a doubling and more above the range reaches
+# higher, inside it nothing moves; the three keys come together, a
+# negative spread and a covariance no variance allows are refused at
+# their place.
+awk '/"input": "p"/ { p = 1 } p && /"evidence":/ { sub(/"evidence": /, "\"trend\": 0.25, \"trend_sd\": 0.05, \"trend_cov\": 0, \"evidence\": "); p = 0 } { print }' \
 	"$work/ddp-now.json" >"$work/ddp-climb.json"
-expect 0 "along p (climbing 25% per doubling)" "predict names a climbing model error" \
+expect 0 "along p (rising 25 points a doubling)" "predict names a model error whose line climbs" \
 	-- predict "$work/ddp-climb.json" --at p=64,b=16,n=256000
 hi_of() { "$SCALEFIT" predict "$1" --at "$2" -q | awk '$1 == "64" || $1 == "3" { gsub(/[],]/, "", $6); print $6 }'; }
 if [ -n "$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" ] &&
+	[ -n "$(hi_of "$work/ddp-now.json" p=3,b=16,n=256000)" ] &&
 	awk -v a="$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" \
 		-v b="$(hi_of "$work/ddp-climb.json" p=64,b=16,n=256000)" 'BEGIN { exit !(b > 1.5 * a) }' &&
 	[ "$(hi_of "$work/ddp-now.json" p=3,b=16,n=256000)" = "$(hi_of "$work/ddp-climb.json" p=3,b=16,n=256000)" ]; then
@@ -361,9 +364,17 @@ if [ -n "$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" ] &&
 else
 	fail "a climbing model error lifts the interval above the range, not inside it"
 fi
-sed 's/"trend": 0.25,/"trend": -1,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
-expect 2 "prediction_interval.model_error\[0\].trend should be a finite number >= 0, not -1" \
-	"a negative climb in a fit file" \
+sed 's/"trend_cov": 0, //' "$work/ddp-climb.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\] should have all of trend, trend_sd and trend_cov or none of them" \
+	"a climb without its covariance in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+sed 's/"trend_sd": 0.05,/"trend_sd": -1,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\].trend_sd should be a finite number >= 0, not -1" \
+	"a negative spread of the climb in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+sed 's/"trend_cov": 0,/"trend_cov": 5,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\].trend_cov should be at most trend_sd times growth in size" \
+	"a climb's covariance no variance allows in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------

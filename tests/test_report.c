@@ -1088,6 +1088,8 @@ test_json_interval(void)
 	    {"prediction_interval.model_error[0].trend", REAL, 0.0625, NULL},
 	    {"prediction_interval.model_error[0].trend_sd", REAL, 0.03125,
 	     NULL},
+	    {"prediction_interval.model_error[0].trend_cov", REAL,
+	     -0.0009765625, NULL},
 	    {"prediction_interval.model_error[1].input", STR, 0, "n"},
 	    {"prediction_interval.model_error[1].trend", ABSENT, 0, NULL},
 	    {"prediction_interval.model_error[2]", ABSENT, 0, NULL},
@@ -1129,9 +1131,11 @@ test_json_interval(void)
 		im.along[k].growth = 0.125;
 		im.along[k].growth_dof = 3.5;
 	}
-	/* p's chain climbs toward its top; n's does not (no trend key) */
+	/* p's chain draws a line that climbs toward its top; n's draws
+	 * none (no trend keys) */
 	im.along[0].trend = 0.0625;
 	im.along[0].trend_var = 0.03125 * 0.03125;
+	im.along[0].trend_cov = -0.0009765625;
 	im.chain_fits = 3;
 	h.report.interval = &im;
 	j = sf_report_json(&h.report);

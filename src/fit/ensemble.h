@@ -13,8 +13,9 @@
  *
  * Weights (interval.h, sf_interval_weight): a member counts in inverse
  * proportion to its expected squared error per doubling beyond the range,
- * bias^2 + growth^2 of its error model - the corpus prior (at no noise,
- * the same for every member) updated by its own forward chain - the
+ * bias^2 + growth^2 of its error model and its line's slope's part - the
+ * corpus prior (at no noise, the same for every member) updated by its
+ * own forward chain - the
  * combination of forecasts by inverse mean squared error (Bates and
  * Granger 1969).
  *

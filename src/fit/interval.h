@@ -19,15 +19,16 @@
  *               doublings beyond along each input (log2(x / hi) or log2(lo
  *               / x) when lo > 0, else in range widths; 0 inside) its
  *               centre is sum_j mu_j d_j and its variance sum_j (s_j
- *               d_j)^2 (above the range, plus a climb gamma_j where the
- *               posterior below finds one).  Each input has its own
- *               because a formula may follow one input well and another
- *               badly (a-GPUBench's formulas in the CPU threads, not in
- *               the GPUs); in the corpus the worker count's own cuts give
- *               its misses a far higher likelihood than every input's
- *               pooled, and a better interval score (1.46 against 1.54,
- *               bench/prior.py).  D, the Euclidean norm of the d_j, is
- *               the distance the reports show.
+ *               d_j)^2; above the range, where the posterior below
+ *               carries its line's slope gamma_j, the centre adds
+ *               gamma_j d_j^2 / 2 and the variance its spread.  Each
+ *               input has its own because a formula may follow one input
+ *               well and another badly (a-GPUBench's formulas in the CPU
+ *               threads, not in the GPUs); in the corpus the worker
+ *               count's own cuts give its misses a far higher likelihood
+ *               than every input's pooled, and a better interval score
+ *               (1.46 against 1.54, bench/prior.py).  D, the Euclidean
+ *               norm of the d_j, is the distance the reports show.
  *
  * mu_j and s_j are never taken from the data alone: a formula that predicted
  * its own larger levels well once may still miss the next doubling (a
@@ -82,15 +83,19 @@
  *               cuts), and s_j^2 = (nu0 s0^2 + sum_k max(0, r_k^2 -
  *               v_k)) / nu_j + var(mu_j), r_k the cuts' residuals from
  *               the line.  On a chain of at least SF_INTERVAL_TREND_CUTS
- *               cuts whose line climbs toward the top (beta > 0: the
- *               cuts miss more the nearer the top they end, as when
- *               contention sets in), the climb carries on beyond it:
- *               gamma_j = beta, with its variance from the same fit, and
- *               the error at d doublings beyond is mu_j d + gamma_j d^2
- *               / 2 at the centre, its variance (s_j d)^2 + var(gamma_j)
- *               d^4 / 4.  A falling line is not carried: beyond its top
- *               a formula does not get better on its own, and what sets
- *               in at the largest levels grows as workers join.  An
+ *               cuts (a line of its own) the line's slope carries on
+ *               beyond the top: the error per doubling d doublings above
+ *               it is mu_j + gamma_j d, gamma_j = beta (> 0: the cuts miss
+ *               more the nearer the top they end, as when contention
+ *               sets in; < 0: less), so the error there is mu_j d +
+ *               gamma_j d^2 / 2 at the centre and its variance (s_j d)^2
+ *               + var(gamma_j) d^4 / 4 + cov(mu_j, gamma_j) d^3.  mu_j
+ *               and gamma_j are one posterior, a and beta's under both
+ *               priors: beta moves with a as the bias's prior pulls a
+ *               toward 0 (they are correlated), so the slope carried is
+ *               of the line whose level the interval uses.  Either way,
+ *               as the data say: carried only when it climbed, a right
+ *               formula's intervals leaned up (test_interval).  An
  *               input with no cut (fewer than 3 levels) has the prior
  *               alone: mu 0, s0 and nu0.
  *
@@ -178,8 +183,9 @@ enum { SF_INTERVAL_CUTS = 8 };
 /* The 95% level. */
 #define SF_INTERVAL_LEVEL 0.95
 
-/* A model error's centre or climb worth a word in the reports: half a
- * percent per doubling. */
+/* A model error's centre worth a word in the reports: half a percent per
+ * doubling (its slope beyond the top: half a point per doubling, per
+ * doubling). */
 #define SF_INTERVAL_SHOWN 0.005
 
 /* The prior of the model error per doubling beyond the fitted range:
@@ -253,9 +259,10 @@ typedef struct sf_interval_along {
 	double noise_dof;  /* its degrees of freedom: the top level's and
 	                      the prior's */
 	double trend;      /* gamma_j: how much the error per doubling
-	                      climbs per doubling beyond the top (0: it does
-	                      not; see the posterior above) */
-	double trend_var;  /* its variance */
+	                      moves per doubling beyond the top (see the
+	                      posterior above) */
+	double trend_var;  /* its variance; 0: no line, nothing carried */
+	double trend_cov;  /* cov(mu_j, gamma_j) */
 } sf_interval_along;
 
 /* How many runs' worth the pooled scatter sigma counts as, as the prior of
@@ -291,7 +298,8 @@ typedef struct sf_interval_model {
 	                         the formula (see above) */
 	double weight;        /* 1 / (sigma^2 + the mean over the numeric
 	                         inputs of (mu_j + gamma_j / 2)^2 + s_j^2 +
-	                         var(gamma_j) / 4), sigma as a
+	                         var(gamma_j) / 4 + cov(mu_j, gamma_j)),
+	                         sigma as a
 	                         share of the time and the model error from
 	                         the prior's scale at no noise: a new run's
 	                         expected squared error a doubling beyond,
@@ -318,7 +326,8 @@ const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
 
 /* How far a point lies beyond the fitted range, as the model error sees
  * it: the sums over inputs of mu_j d_j + gamma_j d_j^2 / 2 (shift), v_j =
- * (s_j d_j)^2 + var(gamma_j) d_j^4 / 4 (var) and v_j^2 / nu_j
+ * (s_j d_j)^2 + var(gamma_j) d_j^4 / 4 + cov(mu_j, gamma_j) d_j^3 (var)
+ * and v_j^2 / nu_j
  * (var_over_dof, for Welch-Satterthwaite), on the relative scale, above
  * the range (below it the prior alone: s_j the prior's scale s0, mu_j and
  * gamma_j 0, nu_j its dof); and D^2 = sum d_j^2.  All 0
@@ -421,8 +430,9 @@ int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 /*
  * The weight of a formula with error model im in an ensemble (ensemble.h):
  * im's weight, else (a FIT.json before it) 1 / the mean over inputs of
- * bias^2 + growth^2, its inverse expected squared error per doubling
- * beyond the range; 0 when the growth is unknown.
+ * the expected squared error a doubling beyond the range (mean_square_error
+ * in interval.c: bias^2 + growth^2 and the line's slope's part); 0 when
+ * the growth is unknown.
  */
 double sf_interval_weight(const sf_interval_model *im);
 

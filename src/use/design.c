@@ -95,17 +95,29 @@ loss_scale(const sf_design_fit *f, const sf_design_point *p)
 	return f->error->multiplicative ? 1 / p->time : 1;
 }
 
-/* The target's interval for state s with mean variance v. */
+/*
+ * The target's interval with the range [lo, hi] and mean variance v.  A
+ * range moved up along an input whose model error climbs (interval.h)
+ * starts there at the error per doubling the climb has reached: mu +
+ * gamma e after e doublings (its uncertainty not grown with it), not at
+ * the fitted top's mu.
+ */
 static void
-target_interval(const sf_design_fit *f, const state *s,
+target_interval(const sf_design_fit *f, const double *lo, const double *hi,
                 const sf_design_point *t, double v, sf_design_gain *g)
 {
-	sf_interval_beyond b = sf_interval_beyond_at(
-	    f->error, f->ninputs, s->lo, s->hi, f->numeric, t->x);
+	sf_interval_model moved = *f->error;
+	sf_interval_beyond b;
 
+	for (size_t i = 0; i < f->ninputs && i < SF_INTERVAL_INPUTS; i++)
+		if (hi[i] > f->hi[i])
+			moved.along[i].bias +=
+			    moved.along[i].trend *
+			    sf_interval_doublings(f->lo[i], f->hi[i], hi[i]);
+	b = sf_interval_beyond_at(&moved, f->ninputs, lo, hi, f->numeric, t->x);
 	g->mean_var = v;
 	g->distance = sqrt(b.distance2);
-	sf_interval_at(f->error, t->time, v, &b, &g->lo, &g->hi);
+	sf_interval_at(&moved, t->time, v, &b, &g->lo, &g->hi);
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
 }
 
@@ -132,7 +144,6 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
 	const size_t P = f->nparams, J = f->ninputs;
 	const double k = loss_scale(f, c), s2 = noise_at(f, c);
 	double *gc = s->b, q, denom, vt, tc;
-	sf_interval_beyond b;
 	int use;
 
 	for (size_t j = 0; j < P; j++)
@@ -165,12 +176,7 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
 		memcpy(s->lo, s->lo2, J * sizeof *s->lo);
 		memcpy(s->hi, s->hi2, J * sizeof *s->hi);
 	}
-	b = sf_interval_beyond_at(f->error, J, s->lo2, s->hi2, f->numeric,
-	                          t->x);
-	g->mean_var = vt;
-	g->distance = sqrt(b.distance2);
-	sf_interval_at(f->error, t->time, vt, &b, &g->lo, &g->hi);
-	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
+	target_interval(f, s->lo2, s->hi2, t, vt, g);
 }
 
 int
@@ -187,7 +193,8 @@ sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
 	if (state_init(&s, fit) != SF_OK)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	cov_times(fit, &s, target->grad, s.a);
-	target_interval(fit, &s, target, dot(fit, &s, target->grad, s.a), now);
+	target_interval(fit, s.lo, s.hi, target,
+	                dot(fit, &s, target->grad, s.a), now);
 	now->d_gain = 0;
 	for (size_t i = 0; i < n; i++)
 		measure(fit, &s, target, &cand[i], 0, &gains[i]);
@@ -213,8 +220,8 @@ sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
 		return (size_t)-1;
 	}
 	cov_times(fit, &s, target->grad, s.a);
-	target_interval(fit, &s, target, dot(fit, &s, target->grad, s.a),
-	                &here);
+	target_interval(fit, s.lo, s.hi, target,
+	                dot(fit, &s, target->grad, s.a), &here);
 	while (runs < max_runs) {
 		size_t best = n, affordable = 0;
 		double best_rate = -INFINITY;

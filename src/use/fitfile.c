@@ -401,6 +401,57 @@ optional_interval_number(loader *ld, const json_t *pi, const char *parent,
 	return interval_number(ld, pi, parent, key, 0, lo, out);
 }
 
+/*
+ * The slope a model error's line carries beyond the top (interval.h), of
+ * the entry e at path into *a: trend, trend_sd and trend_cov together or
+ * none of them (none: no line), with a variance that stays one: trend_sd
+ * squared finite and |trend_cov| at most trend_sd times the growth (the
+ * bias's spread is part of the growth).
+ */
+static int
+load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
+{
+	static const char *const keys[] = {"trend", "trend_sd", "trend_cov"};
+	char at[SF_JSONDOC_PATH_MAX];
+	size_t given = 0;
+	double sd, bound;
+	int rc;
+
+	for (size_t k = 0; k < 3; k++)
+		given += json_object_get(e, keys[k]) != NULL;
+	if (given == 0)
+		return SF_OK;
+	if (given < 3)
+		return sf_jsondoc_fail(
+		    &ld->doc, path, SF_EVALUE,
+		    "%s should have all of trend, trend_sd and trend_cov or "
+		    "none of them",
+		    path);
+	if ((rc = interval_number(ld, e, path, "trend", 0, -INFINITY,
+	                          &a->trend)) != SF_OK ||
+	    (rc = interval_number(ld, e, path, "trend_sd", 0, 0, &sd)) !=
+	        SF_OK ||
+	    (rc = interval_number(ld, e, path, "trend_cov", 0, -INFINITY,
+	                          &a->trend_cov)) != SF_OK)
+		return rc;
+	a->trend_var = sd * sd;
+	bound = sd * (isnan(a->growth) ? 0 : a->growth);
+	if (!isfinite(a->trend_var)) {
+		sf_jsondoc_member_path(at, path, "trend_sd");
+		return sf_jsondoc_fail(&ld->doc, at, SF_EVALUE,
+		                       "%s is too large to square: %g", at, sd);
+	}
+	if (!(fabs(a->trend_cov) <= bound)) {
+		sf_jsondoc_member_path(at, path, "trend_cov");
+		return sf_jsondoc_fail(
+		    &ld->doc, at, SF_EVALUE,
+		    "%s should be at most trend_sd times growth in size "
+		    "(%g), not %g",
+		    at, bound, a->trend_cov);
+	}
+	return SF_OK;
+}
+
 /* The model error of one input: prediction_interval.model_error[i]. */
 static int
 load_along(loader *ld, const json_t *e, size_t i)
@@ -408,8 +459,7 @@ load_along(loader *ld, const json_t *e, size_t i)
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *name = json_object_get(e, "input");
 	char path[SF_JSONDOC_PATH_MAX];
-	sf_interval_along a;
-	double trend_sd;
+	sf_interval_along a = {0};
 	size_t j;
 	int rc;
 
@@ -438,12 +488,8 @@ load_along(loader *ld, const json_t *e, size_t i)
 	                                   &a.noise)) != SF_OK ||
 	    (rc = optional_interval_number(ld, e, path, "noise_above_dof", 0,
 	                                   &a.noise_dof)) != SF_OK ||
-	    (rc = optional_interval_number(ld, e, path, "trend", 0,
-	                                   &a.trend)) != SF_OK ||
-	    (rc = optional_interval_number(ld, e, path, "trend_sd", 0,
-	                                   &trend_sd)) != SF_OK)
+	    (rc = load_trend(ld, e, path, &a)) != SF_OK)
 		return rc;
-	a.trend_var = trend_sd * trend_sd;
 	im->along[j < SF_INTERVAL_INPUTS ? j : SF_INTERVAL_INPUTS] = a;
 	return SF_OK;
 }
@@ -456,7 +502,7 @@ load_model_error(loader *ld, const json_t *pi)
 {
 	sf_interval_model *im = &ld->f->interval;
 	const json_t *list = json_object_get(pi, "model_error"), *e;
-	const sf_interval_along unknown = {0, NAN, 0, 0, 0, 0, 0, 0};
+	const sf_interval_along unknown = {.growth = NAN};
 	size_t i;
 	int rc;
 

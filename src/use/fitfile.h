@@ -32,8 +32,10 @@
  *                           "sigma": s >= 0, "t": t > 0, "dof": n >= 0,
  *                           "model_error": [{"input": name,
  *                           "growth": s >= 0 or null, "bias", "growth_dof",
- *                           "evidence"}]}, the error model of a new run
- *                           (interval.h)                         optional
+ *                           "evidence", optionally "noise_above" and
+ *                           "noise_above_dof", and "trend", "trend_sd"
+ *                           and "trend_cov" together}]}, the error model
+ *                           of a new run (interval.h)            optional
  *
  * Values that contradict what fit writes are errors (SF_EVALUE) at the
  * value: a constant outside its bounds, min > max, a covariance not

@@ -560,12 +560,13 @@ model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
 		put(o, "growth", sf_json_number(e->growth), ok);
 		put(o, "growth_dof", sf_json_number(e->growth_dof), ok);
 		put(o, "evidence", sf_json_number(e->evidence), ok);
-		/* only where the chain climbs; a file without it reads as
-		 * none */
-		if (e->trend > 0) {
+		/* only where the chain draws a line whose slope carries on;
+		 * a file without them reads as none */
+		if (e->trend_var > 0) {
 			put(o, "trend", sf_json_number(e->trend), ok);
 			put(o, "trend_sd", sf_json_number(sqrt(e->trend_var)),
 			    ok);
+			put(o, "trend_cov", sf_json_number(e->trend_cov), ok);
 		}
 		/* only where the top level gives it; a file without it
 		 * reads as unknown (sigma serves) */
@@ -833,13 +834,14 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    "%s)",
 			    100 * e->bias, e->bias > 0 ? "slower" : "faster",
 			    e->bias > 0 ? "up" : "down");
-		if (e->evidence > 0 && e->trend >= SF_INTERVAL_SHOWN)
-			fprintf(
-			    out,
-			    "\n      climbing %.3g%% per doubling beyond its "
-			    "top (its chain's cuts miss more\n      the "
-			    "nearer the top they end)",
-			    100 * e->trend);
+		if (fabs(e->trend) >= SF_INTERVAL_SHOWN)
+			fprintf(out,
+			        "\n      and %s %.3g points a doubling beyond "
+			        "the top (its chain's cuts miss %s\n      the "
+			        "nearer the top they end)",
+			        e->trend > 0 ? "rising" : "falling",
+			        100 * fabs(e->trend),
+			        e->trend > 0 ? "more" : "less");
 	}
 	if (im->chain_cuts > 0)
 		fprintf(out,
