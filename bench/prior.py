@@ -285,8 +285,8 @@ def posterior(case, p):
     growth2 = (dof * c2 + ss) / nu + post_var
     # a line of its own carries its slope beyond the top (fit/interval.c):
     # gamma and mu jointly, under both priors
-    if p.get("slope_carried", True) and line and det > 0:
-        reach = case.get("reach", 1.0)  # evidence saved before: 1
+    if line and det > 0:
+        reach = case["reach"]
         a0 = s0 + 1 / prior_var
         adet = a0 * s2 - s1 * s1
         gamma = -(a0 * t1 - s1 * t0) / adet

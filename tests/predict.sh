@@ -364,6 +364,14 @@ if [ -n "$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" ] &&
 else
 	fail "a climbing model error lifts the interval above the range, not inside it"
 fi
+awk '/"input": "p"/ { p = 1 } p && /"evidence":/ { sub(/"evidence": /, "\"trend\": -0.1, \"trend_sd\": 0.05, \"trend_cov\": 0, \"evidence\": "); p = 0 } { print }' \
+	"$work/ddp-now.json" >"$work/ddp-fall.json"
+if awk -v a="$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" \
+	-v b="$(hi_of "$work/ddp-fall.json" p=64,b=16,n=256000)" 'BEGIN { exit !(b < a) }'; then
+	pass "a falling model error lowers the interval above the range"
+else
+	fail "a falling model error lowers the interval above the range"
+fi
 sed 's/"trend_cov": 0, //' "$work/ddp-climb.json" >"$work/ddp-bad.json"
 expect 2 "prediction_interval.model_error\[0\] should have all of trend, trend_sd and trend_cov or none of them" \
 	"a climb without its covariance in a fit file" \
@@ -372,12 +380,31 @@ sed 's/"trend_sd": 0.05,/"trend_sd": -1,/' "$work/ddp-climb.json" >"$work/ddp-ba
 expect 2 "prediction_interval.model_error\[0\].trend_sd should be a finite number >= 0, not -1" \
 	"a negative spread of the climb in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+sed 's/"trend_sd": 0.05,/"trend_sd": 0,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\].trend_sd should be positive with a finite square, not 0" \
+	"a climb without spread in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+awk '/"input": "p"/ { p = 1 } p && /"growth":/ { sub(/"growth": [^,]*/, "\"growth\": null"); p = 0 } { print }' \
+	"$work/ddp-climb.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.model_error\[0\] has a trend beside a null growth" \
+	"a climb beside an unknown model error in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 sed 's/"trend_cov": 0,/"trend_cov": 5,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
 expect 2 "prediction_interval.model_error\[0\].trend_cov should be at most trend_sd times growth in size" \
 	"a climb's covariance no variance allows in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------
+# A run that moves the range up along a line that climbs starts the error
+# per doubling there at what the slope has reached: the target's interval
+# after a run at 32 reaches higher than the same fit's without the slope.
+after32() { "$SCALEFIT" next "$1" --target p=64,b=16,n=256000 --over p=1:32 -q | awk '$2 == "32" { gsub(/[],]/, "", $8); print $8 }'; }
+if [ -n "$(after32 "$work/ddp-now.json")" ] &&
+	awk -v a="$(after32 "$work/ddp-now.json")" -v b="$(after32 "$work/ddp-climb.json")" 'BEGIN { exit !(b > 1.2 * a) }'; then
+	pass "next: a run up a climbing line leaves the target's interval higher"
+else
+	fail "next: a run up a climbing line leaves the target's interval higher"
+fi
 expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32
 expect 0 'plan within a budget of 20000' "next plans within a budget" \

@@ -209,6 +209,26 @@ test_interval_at(void)
 	b = out_by(&im, -2);
 	CU_ASSERT_EQUAL(b.shift, 0);
 	CU_ASSERT_DOUBLE_EQUAL(b.var, 0.16, 1e-15);
+	/* seen from 2 doublings up, the same line: the error at 1 doubling
+	 * beyond the new top is the old one at 3 less that at 2 (centre and,
+	 * the growth's scatter part aside, variance) */
+	{
+		sf_interval_along a = im.along[0];
+		const sf_interval_beyond at2 = out_by(&im, 2),
+		                         at3 = out_by(&im, 3);
+
+		sf_interval_along_moved(&a, 2);
+		im.along[0] = a;
+		b = out_by(&im, 1);
+		CU_ASSERT_DOUBLE_EQUAL(b.shift, at3.shift - at2.shift, 1e-15);
+		CU_ASSERT_DOUBLE_EQUAL(a.bias, 0.05 + 0.03 * 2, 1e-15);
+		CU_ASSERT_DOUBLE_EQUAL(a.growth * a.growth,
+		                       0.01 + 4 * 0.0004 - 4 * 0.001, 1e-15);
+		CU_ASSERT_DOUBLE_EQUAL(a.trend_cov, -0.001 + 2 * 0.0004, 1e-15);
+		a.trend_var = 0; /* no slope carried: nothing moves */
+		sf_interval_along_moved(&a, 2);
+		CU_ASSERT_DOUBLE_EQUAL(a.bias, 0.05 + 0.03 * 2, 1e-15);
+	}
 }
 
 /* The simulated experiment: p = 1, 2, 3, 4, 6, 8, three runs each. */

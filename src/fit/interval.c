@@ -87,6 +87,18 @@ sf_interval_along_of(const sf_interval_model *im, size_t j)
 }
 
 void
+sf_interval_along_moved(sf_interval_along *a, double e)
+{
+	if (!(a->trend_var > 0) || !(e > 0))
+		return;
+	a->bias += a->trend * e;
+	if (!isnan(a->growth))
+		a->growth = sqrt(a->growth * a->growth + e * e * a->trend_var +
+		                 2 * e * a->trend_cov);
+	a->trend_cov += e * a->trend_var;
+}
+
+void
 sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
                        sf_interval_beyond *b)
 {
@@ -712,7 +724,8 @@ mean_square_error(const sf_interval_model *im, const unsigned char *numeric)
 
 	for (size_t j = 0; j < im->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
-		double b = (isfinite(a->bias) ? a->bias : 0) + a->trend / 2;
+		double b = (isfinite(a->bias) ? a->bias : 0) +
+		           (a->trend_var > 0 ? a->trend / 2 : 0);
 
 		if (numeric != NULL && !numeric[j])
 			continue;

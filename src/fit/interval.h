@@ -93,9 +93,11 @@
  *               and gamma_j are one posterior, a and beta's under both
  *               priors: beta moves with a as the bias's prior pulls a
  *               toward 0 (they are correlated), so the slope carried is
- *               of the line whose level the interval uses.  Either way,
- *               as the data say: carried only when it climbed, a right
- *               formula's intervals leaned up (test_interval).  An
+ *               of the line whose level the interval uses (but on a
+ *               regime's input, below, whose level is the regime's
+ *               mixture).  Either way, as the data say: carried only
+ *               when it climbed, a right formula's intervals leaned up
+ *               (test_interval).  An
  *               input with no cut (fewer than 3 levels) has the prior
  *               alone: mu 0, s0 and nu0.
  *
@@ -114,7 +116,10 @@
  * largest measured levels scale worse than the formula; `regime` is set,
  * the report says so and that input's error is widened (interval.c)
  * toward the top cut's error per doubling, from the posterior with its
- * cuts weighed as scattering s0 (they do not lie on one line).  The check
+ * cuts weighed as scattering s0 (they do not lie on one line); a slope its
+ * line carried carries on (with the top cut: contention that has begun
+ * steepens it; without it, bench/contention.py's k = 0.2 runs lost 4
+ * points of coverage on init's path).  The check
  * weighs the other cuts so too: a line drawn tightly through them leans
  * toward a break that has begun, and the check would see none.  A model
  * file that `discover` wrote carries the check of the file's own formula
@@ -324,13 +329,20 @@ typedef struct sf_interval_model {
 const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
+/* *a as seen from e doublings above its top, where a line's slope has
+ * moved the error per doubling to mu + gamma e: its bias that, its
+ * growth^2 plus e^2 var(gamma) + 2 e cov(mu, gamma), its covariance plus
+ * e var(gamma).  Nothing moves without a slope carried. */
+void sf_interval_along_moved(sf_interval_along *a, double e);
+
 /* How far a point lies beyond the fitted range, as the model error sees
  * it: the sums over inputs of mu_j d_j + gamma_j d_j^2 / 2 (shift), v_j =
  * (s_j d_j)^2 + var(gamma_j) d_j^4 / 4 + cov(mu_j, gamma_j) d_j^3 (var)
  * and v_j^2 / nu_j
  * (var_over_dof, for Welch-Satterthwaite), on the relative scale, above
  * the range (below it the prior alone: s_j the prior's scale s0, mu_j and
- * gamma_j 0, nu_j its dof); and D^2 = sum d_j^2.  All 0
+ * gamma_j 0, nu_j its dof; without the prior's scale, an older fit file,
+ * mu_j and s_j without gamma_j); and D^2 = sum d_j^2.  All 0
  * inside the range.  noise:
  * the largest of the top levels' noises (sf_interval_along.noise) of the
  * inputs the point lies above, or the pooled sigma for one whose is

@@ -97,10 +97,9 @@ loss_scale(const sf_design_fit *f, const sf_design_point *p)
 
 /*
  * The target's interval with the range [lo, hi] and mean variance v.  A
- * range moved up along an input whose model error climbs (interval.h)
- * starts there at the error per doubling the climb has reached: mu +
- * gamma e after e doublings (its uncertainty not grown with it), not at
- * the fitted top's mu.
+ * range moved up along an input whose model error carries a slope
+ * (interval.h) starts there at the error per doubling the slope has
+ * reached, not at the fitted top's (sf_interval_along_moved).
  */
 static void
 target_interval(const sf_design_fit *f, const double *lo, const double *hi,
@@ -111,9 +110,9 @@ target_interval(const sf_design_fit *f, const double *lo, const double *hi,
 
 	for (size_t i = 0; i < f->ninputs && i < SF_INTERVAL_INPUTS; i++)
 		if (hi[i] > f->hi[i])
-			moved.along[i].bias +=
-			    moved.along[i].trend *
-			    sf_interval_doublings(f->lo[i], f->hi[i], hi[i]);
+			sf_interval_along_moved(
+			    &moved.along[i],
+			    sf_interval_doublings(f->lo[i], f->hi[i], hi[i]));
 	b = sf_interval_beyond_at(&moved, f->ninputs, lo, hi, f->numeric, t->x);
 	g->mean_var = v;
 	g->distance = sqrt(b.distance2);

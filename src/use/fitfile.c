@@ -403,10 +403,12 @@ optional_interval_number(loader *ld, const json_t *pi, const char *parent,
 
 /*
  * The slope a model error's line carries beyond the top (interval.h), of
- * the entry e at path into *a: trend, trend_sd and trend_cov together or
- * none of them (none: no line), with a variance that stays one: trend_sd
- * squared finite and |trend_cov| at most trend_sd times the growth (the
- * bias's spread is part of the growth).
+ * the entry e at path into *a (its growth read): trend, trend_sd and
+ * trend_cov together or none of them (none: no line), beside a known
+ * growth, with a variance that stays one: trend_sd positive with a finite
+ * square and |trend_cov| at most trend_sd times the growth (the bias's
+ * spread is part of the growth; then the error's variance is never
+ * negative at any distance).
  */
 static int
 load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
@@ -421,11 +423,13 @@ load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
 		given += json_object_get(e, keys[k]) != NULL;
 	if (given == 0)
 		return SF_OK;
-	if (given < 3)
+	if (given < 3 || isnan(a->growth))
 		return sf_jsondoc_fail(
 		    &ld->doc, path, SF_EVALUE,
-		    "%s should have all of trend, trend_sd and trend_cov or "
-		    "none of them",
+		    given < 3 ? "%s should have all of trend, trend_sd and "
+		                "trend_cov or none of them"
+		              : "%s has a trend beside a null growth: a slope "
+		                "carried needs the model error it moves",
 		    path);
 	if ((rc = interval_number(ld, e, path, "trend", 0, -INFINITY,
 	                          &a->trend)) != SF_OK ||
@@ -435,11 +439,13 @@ load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
 	                          &a->trend_cov)) != SF_OK)
 		return rc;
 	a->trend_var = sd * sd;
-	bound = sd * (isnan(a->growth) ? 0 : a->growth);
-	if (!isfinite(a->trend_var)) {
+	bound = sd * a->growth;
+	if (!(a->trend_var > 0) || !isfinite(a->trend_var)) {
 		sf_jsondoc_member_path(at, path, "trend_sd");
 		return sf_jsondoc_fail(&ld->doc, at, SF_EVALUE,
-		                       "%s is too large to square: %g", at, sd);
+		                       "%s should be positive with a finite "
+		                       "square, not %g",
+		                       at, sd);
 	}
 	if (!(fabs(a->trend_cov) <= bound)) {
 		sf_jsondoc_member_path(at, path, "trend_cov");

@@ -834,14 +834,16 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    "%s)",
 			    100 * e->bias, e->bias > 0 ? "slower" : "faster",
 			    e->bias > 0 ? "up" : "down");
-		if (fabs(e->trend) >= SF_INTERVAL_SHOWN)
-			fprintf(out,
-			        "\n      and %s %.3g points a doubling beyond "
-			        "the top (its chain's cuts miss %s\n      the "
-			        "nearer the top they end)",
-			        e->trend > 0 ? "rising" : "falling",
-			        100 * fabs(e->trend),
-			        e->trend > 0 ? "more" : "less");
+		if (e->trend_var > 0 && fabs(e->trend) >= SF_INTERVAL_SHOWN)
+			fprintf(
+			    out,
+			    "\n      and %s %.3g points a doubling beyond "
+			    "the top (the nearer the top its chain's\n      "
+			    "cuts end, the %s their runs against the "
+			    "formula)",
+			    e->trend > 0 ? "rising" : "falling",
+			    100 * fabs(e->trend),
+			    e->trend > 0 ? "slower" : "faster");
 	}
 	if (im->chain_cuts > 0)
 		fprintf(out,
