@@ -136,6 +136,21 @@ def both_paths(d, write, seeds):
     return cells
 
 
+def row(d, seeds, write, lead):
+    """A table's row: lead, then both paths' cells on the runs write
+    makes."""
+    print(f"| {lead} | " + " | ".join(both_paths(d, write, seeds)) + " |")
+
+
+def step_rows(d, seeds, levels, lead=""):
+    """A table's rows of the step times on the worker counts levels, one
+    per contention k."""
+    for k in CONTENTION:
+        row(d, seeds,
+            lambda path, seed: write_runs(path, seed, k, levels),
+            f"{lead}{k:g}")
+
+
 def main():
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     head = ("init: MAPE | coverage95 | +-width "
@@ -143,10 +158,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         print("step times\n\n| contention k | " + head)
         print("|---:|---:|---:|---:|---:|---:|---:|")
-        for k in CONTENTION:
-            cells = both_paths(
-                d, lambda path, seed: write_runs(path, seed, k), seeds)
-            print(f"| {k:g} | " + " | ".join(cells) + " |")
+        step_rows(d, seeds, LEVELS)
         for title, samples in (("whole runs of n samples", SAMPLES),
                                ("whole runs of few samples (n = 256, 1024, "
                                 "4096)", FEW_SAMPLES)):
@@ -155,35 +167,23 @@ def main():
             for name, rounding in (("max(1, floor)", math.floor),
                                    ("ceil", math.ceil)):
                 for k in (0.0, 0.1):
-                    cells = both_paths(
-                        d, lambda path, seed: write_whole_runs(
+                    row(d, seeds,
+                        lambda path, seed: write_whole_runs(
                             path, seed, k, rounding, samples),
-                        seeds)
-                    print(f"| {name} | {k:g} | " + " | ".join(cells)
-                          + " |")
+                        f"{name} | {k:g}")
         print(f"\nthe sparser grid (p = {', '.join(map(str, SPARSE))})\n\n"
               "| runs | contention k | " + head)
         print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for k in CONTENTION:
-            cells = both_paths(
-                d, lambda path, seed: write_runs(path, seed, k, SPARSE),
-                seeds)
-            print(f"| step times | {k:g} | " + " | ".join(cells) + " |")
+        step_rows(d, seeds, SPARSE, "step times | ")
         for k in (0.0, 0.1):
-            cells = both_paths(
-                d, lambda path, seed: write_whole_runs(
+            row(d, seeds,
+                lambda path, seed: write_whole_runs(
                     path, seed, k, math.floor, levels=SPARSE),
-                seeds)
-            print(f"| whole, max(1, floor) | {k:g} | " + " | ".join(cells)
-                  + " |")
+                f"whole, max(1, floor) | {k:g}")
         print(f"\npowers of two (p = {', '.join(map(str, POWERS))})\n\n"
               "| contention k | " + head)
         print("|---:|---:|---:|---:|---:|---:|---:|")
-        for k in CONTENTION:
-            cells = both_paths(
-                d, lambda path, seed: write_runs(path, seed, k, POWERS),
-                seeds)
-            print(f"| {k:g} | " + " | ".join(cells) + " |")
+        step_rows(d, seeds, POWERS)
     return 0
 
 

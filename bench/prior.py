@@ -199,8 +199,8 @@ def evidence(directory, model, where, train, worker):
     z = slope([(d, math.log(obs / pred)) for d, obs, pred in rows.values()])
     if z is None or pi["errors"] != "multiplicative":
         return None  # the corpus's fits all have relative errors
-    # what a climb gamma adds to z: gamma / 2 sum D^3 / sum D^2 (the
-    # slope through the origin of gamma D^2 / 2 on D)
+    # what a slope gamma carried beyond the top adds to z: gamma / 2 sum
+    # D^3 / sum D^2 (the slope through the origin of gamma D^2 / 2 on D)
     reach = (sum(d ** 3 for d, _, _ in rows.values()) /
              sum(d ** 2 for d, _, _ in rows.values()))
     # both noises kept for --save: the prior uses sigma, their larger
@@ -247,7 +247,8 @@ def prior_variance(case, p):
 def posterior(case, p):
     """fit/interval.c's posterior under prior p: the centre, scale and
     degrees of freedom of the case's error per doubling beyond the range
-    (z), its line's climb included (over the case's distances)."""
+    (z), its line's slope carried included (over the case's
+    distances)."""
     dof, kappa0 = p["dof"], p["bias_weight"]
     c2 = prior_variance(case, p)
     s0 = s1 = s2 = t0 = t1 = 0.0
@@ -266,30 +267,24 @@ def posterior(case, p):
         t1 += u * k["slope"] * k["below"]
     s2 += 1 / c2
     det = s0 * s2 - s1 * s1
-    prior_var = c2 / kappa0
-    if det > 0:
-        a = (t0 * s2 - t1 * s1) / det
-        b = (s0 * t1 - s1 * t0) / det
-        var_a = s2 / det
-        bias = a * prior_var / (prior_var + var_a)
-        post_var = prior_var * var_a / (prior_var + var_a)
-    else:
-        a = b = 0.0
-        bias = 0.0
-        post_var = prior_var
+    # the cuts' own line (ridge on its slope), for their residuals
+    a = (t0 * s2 - t1 * s1) / det if det > 0 else 0.0
+    b = (s0 * t1 - s1 * t0) / det if det > 0 else 0.0
     ss = 0.0
     for k in cuts:
         r = k["slope"] - (a + b * k["below"])
         ss += max(0.0, r * r - k["noise"])
+    # the level and slope jointly, the bias's prior N(0, c2 / kappa0) too
+    a0 = s0 + kappa0 / c2
+    adet = a0 * s2 - s1 * s1
+    bias = (t0 * s2 - t1 * s1) / adet
     nu = dof + len(cuts)
-    growth2 = (dof * c2 + ss) / nu + post_var
-    # a line of its own carries its slope beyond the top (fit/interval.c):
-    # gamma and mu jointly, under both priors
-    if line and det > 0:
-        reach = case["reach"]
-        a0 = s0 + 1 / prior_var
-        adet = a0 * s2 - s1 * s1
+    growth2 = (dof * c2 + ss) / nu + s2 / adet
+    # a line of its own carries its slope gamma beyond the top, over the
+    # case's distances
+    if line:
         gamma = -(a0 * t1 - s1 * t0) / adet
+        reach = case["reach"]
         bias += gamma / 2 * reach
         growth2 += a0 / adet / 4 * reach ** 2 + s1 / adet * reach
     return bias, math.sqrt(growth2), nu

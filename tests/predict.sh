@@ -323,23 +323,32 @@ sed 's/"disagreement": 1,/"disagreement": -1,/' "$work/ddp-apart.json" >"$work/d
 expect 2 "prediction_interval.prior.disagreement should be a finite number >= 0, not -1" \
 	"a negative disagreement in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=64,b=16,n=256000
+# in_p FROM TO IN OUT: fit file IN with the first match of the awk regex
+# FROM in model_error's entry of input p replaced by TO, into OUT.
+in_p() {
+	awk -v from="$1" -v to="$2" \
+		'/"input": "p"/ { p = 1 } p && match($0, from) { sub(from, to); p = 0 } { print }' \
+		"$3" >"$4"
+}
+# hi_of FILE AT: the upper end of the new run's interval predict gives
+# at AT (p = 64 or 3).
+hi_of() { "$SCALEFIT" predict "$1" --at "$2" -q | awk '$1 == "64" || $1 == "3" { gsub(/[],]/, "", $6); print $6 }'; }
+# exceeds B F A: B > F x A, A not empty.
+exceeds() { awk -v b="$1" -v f="$2" -v a="$3" 'BEGIN { exit !(a != "" && b > f * a) }'; }
+
 # Above the range a new run's noise is the top level's, read back from
 # the fit file (model_error[].noise_above): a large one there widens the
 # interval above the range, where predict names the noise, and leaves the
 # interval inside it alone; a negative one is refused at its place.
-awk '/"input": "p"/ { p = 1 } p && /"noise_above":/ { sub(/"noise_above": [^,]*/, "\"noise_above\": 0.9"); p = 0 } { print }' \
-	"$work/ddp-now.json" >"$work/ddp-loud.json"
+in_p '"noise_above": [^,]*' '"noise_above": 0.9' "$work/ddp-now.json" "$work/ddp-loud.json"
 expect 0 "point 1: noise" "predict names the top level's noise above the range" \
 	-- predict "$work/ddp-loud.json" --at p=8,b=16,n=256000
 "$SCALEFIT" predict "$work/ddp-now.json" --at p=3,b=16,n=256000 -q >"$work/inside-now" 2>&1
 "$SCALEFIT" predict "$work/ddp-loud.json" --at p=3,b=16,n=256000 -q 2>&1 |
 	grep -v 'above the range' >"$work/inside-loud"
-if grep -v 'above the range' "$work/inside-now" | cmp -s - "$work/inside-loud" &&
-	grep -q '0.9' "$work/ddp-loud.json"; then
-	pass "the top level's noise leaves the interval inside the range alone"
-else
-	fail "the top level's noise leaves the interval inside the range alone"
-fi
+grep -v 'above the range' "$work/inside-now" | cmp -s - "$work/inside-loud" &&
+	grep -q '0.9' "$work/ddp-loud.json"
+judge $? "the top level's noise leaves the interval inside the range alone"
 sed 's/"noise_above": [^,]*,/"noise_above": -1,/' "$work/ddp-now.json" >"$work/ddp-bad.json"
 expect 2 "prediction_interval.model_error\[0\].noise_above should be a finite number >= 0, not -1" \
 	"a negative noise above the range in a fit file" \
@@ -347,51 +356,43 @@ expect 2 "prediction_interval.model_error\[0\].noise_above should be a finite nu
 # A chain whose line climbs toward its top (model_error[].trend, with
 # trend_sd and trend_cov, read back from the fit file) carries its slope
 # beyond the top: the interval a doubling and more above the range reaches
-# higher, inside it nothing moves; the three keys come together, a
-# negative spread and a covariance no variance allows are refused at
-# their place.
-awk '/"input": "p"/ { p = 1 } p && /"evidence":/ { sub(/"evidence": /, "\"trend\": 0.25, \"trend_sd\": 0.05, \"trend_cov\": 0, \"evidence\": "); p = 0 } { print }' \
-	"$work/ddp-now.json" >"$work/ddp-climb.json"
+# higher, inside it nothing moves, and a falling one lower; the three keys
+# come together, a spread that is not positive, a covariance no variance
+# allows and a slope beside an unknown error are refused at their place.
+in_p '"evidence": ' '"trend": 0.25, "trend_sd": 0.05, "trend_cov": 0, "evidence": ' \
+	"$work/ddp-now.json" "$work/ddp-climb.json"
+in_p '"evidence": ' '"trend": -0.1, "trend_sd": 0.05, "trend_cov": 0, "evidence": ' \
+	"$work/ddp-now.json" "$work/ddp-fall.json"
 expect 0 "along p (rising 25 points a doubling)" "predict names a model error whose line climbs" \
 	-- predict "$work/ddp-climb.json" --at p=64,b=16,n=256000
-hi_of() { "$SCALEFIT" predict "$1" --at "$2" -q | awk '$1 == "64" || $1 == "3" { gsub(/[],]/, "", $6); print $6 }'; }
-if [ -n "$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" ] &&
-	[ -n "$(hi_of "$work/ddp-now.json" p=3,b=16,n=256000)" ] &&
-	awk -v a="$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" \
-		-v b="$(hi_of "$work/ddp-climb.json" p=64,b=16,n=256000)" 'BEGIN { exit !(b > 1.5 * a) }' &&
-	[ "$(hi_of "$work/ddp-now.json" p=3,b=16,n=256000)" = "$(hi_of "$work/ddp-climb.json" p=3,b=16,n=256000)" ]; then
-	pass "a climbing model error lifts the interval above the range, not inside it"
-else
-	fail "a climbing model error lifts the interval above the range, not inside it"
-fi
-awk '/"input": "p"/ { p = 1 } p && /"evidence":/ { sub(/"evidence": /, "\"trend\": -0.1, \"trend_sd\": 0.05, \"trend_cov\": 0, \"evidence\": "); p = 0 } { print }' \
-	"$work/ddp-now.json" >"$work/ddp-fall.json"
-if awk -v a="$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)" \
-	-v b="$(hi_of "$work/ddp-fall.json" p=64,b=16,n=256000)" 'BEGIN { exit !(b < a) }'; then
-	pass "a falling model error lowers the interval above the range"
-else
-	fail "a falling model error lowers the interval above the range"
-fi
-sed 's/"trend_cov": 0, //' "$work/ddp-climb.json" >"$work/ddp-bad.json"
-expect 2 "prediction_interval.model_error\[0\] should have all of trend, trend_sd and trend_cov or none of them" \
-	"a climb without its covariance in a fit file" \
-	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
-sed 's/"trend_sd": 0.05,/"trend_sd": -1,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
-expect 2 "prediction_interval.model_error\[0\].trend_sd should be a finite number >= 0, not -1" \
-	"a negative spread of the climb in a fit file" \
-	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
-sed 's/"trend_sd": 0.05,/"trend_sd": 0,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
-expect 2 "prediction_interval.model_error\[0\].trend_sd should be positive with a finite square, not 0" \
-	"a climb without spread in a fit file" \
-	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
-awk '/"input": "p"/ { p = 1 } p && /"growth":/ { sub(/"growth": [^,]*/, "\"growth\": null"); p = 0 } { print }' \
-	"$work/ddp-climb.json" >"$work/ddp-bad.json"
+now64=$(hi_of "$work/ddp-now.json" p=64,b=16,n=256000)
+now3=$(hi_of "$work/ddp-now.json" p=3,b=16,n=256000)
+exceeds "$(hi_of "$work/ddp-climb.json" p=64,b=16,n=256000)" 1.5 "$now64" &&
+	[ -n "$now3" ] && [ "$now3" = "$(hi_of "$work/ddp-climb.json" p=3,b=16,n=256000)" ]
+judge $? "a climbing model error lifts the interval above the range, not inside it"
+exceeds "$now64" 1 "$(hi_of "$work/ddp-fall.json" p=64,b=16,n=256000)"
+judge $? "a falling model error lowers the interval above the range"
+# refused EDIT PATTERN DESCRIPTION: the climbing fit file edited by the
+# sed expression EDIT is refused with PATTERN.
+refused() {
+	sed "$1" "$work/ddp-climb.json" >"$work/ddp-bad.json"
+	expect 2 "$2" "$3" -- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+}
+refused 's/"trend_cov": 0, //' \
+	"prediction_interval.model_error\[0\] should have all of trend, trend_sd and trend_cov or none of them" \
+	"a climb without its covariance in a fit file"
+refused 's/"trend_sd": 0.05,/"trend_sd": -1,/' \
+	"prediction_interval.model_error\[0\].trend_sd should be a finite number >= 0, not -1" \
+	"a negative spread of the climb in a fit file"
+refused 's/"trend_sd": 0.05,/"trend_sd": 0,/' \
+	"prediction_interval.model_error\[0\].trend_sd should be positive with a finite square, not 0" \
+	"a climb without spread in a fit file"
+refused 's/"trend_cov": 0,/"trend_cov": 5,/' \
+	"prediction_interval.model_error\[0\].trend_cov should be at most trend_sd times growth in size" \
+	"a climb's covariance no variance allows in a fit file"
+in_p '"growth": [^,]*' '"growth": null' "$work/ddp-climb.json" "$work/ddp-bad.json"
 expect 2 "prediction_interval.model_error\[0\] has a trend beside a null growth" \
 	"a climb beside an unknown model error in a fit file" \
-	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
-sed 's/"trend_cov": 0,/"trend_cov": 5,/' "$work/ddp-climb.json" >"$work/ddp-bad.json"
-expect 2 "prediction_interval.model_error\[0\].trend_cov should be at most trend_sd times growth in size" \
-	"a climb's covariance no variance allows in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------
@@ -399,12 +400,8 @@ expect 2 "prediction_interval.model_error\[0\].trend_cov should be at most trend
 # per doubling there at what the slope has reached: the target's interval
 # after a run at 32 reaches higher than the same fit's without the slope.
 after32() { "$SCALEFIT" next "$1" --target p=64,b=16,n=256000 --over p=1:32 -q | awk '$2 == "32" { gsub(/[],]/, "", $8); print $8 }'; }
-if [ -n "$(after32 "$work/ddp-now.json")" ] &&
-	awk -v a="$(after32 "$work/ddp-now.json")" -v b="$(after32 "$work/ddp-climb.json")" 'BEGIN { exit !(b > 1.2 * a) }'; then
-	pass "next: a run up a climbing line leaves the target's interval higher"
-else
-	fail "next: a run up a climbing line leaves the target's interval higher"
-fi
+exceeds "$(after32 "$work/ddp-climb.json")" 1.2 "$(after32 "$work/ddp-now.json")"
+judge $? "next: a run up a climbing line leaves the target's interval higher"
 expect 0 '^     1        32 ' "next ranks the run nearest the target first" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32
 expect 0 'plan within a budget of 20000' "next plans within a budget" \

@@ -78,7 +78,7 @@ set_error(sf_interval_model *im, double bias, double growth, double dof)
 		im->along[j].growth = growth;
 		im->along[j].growth_dof = dof;
 		im->along[j].trend = im->along[j].trend_var = 0;
-		im->along[j].trend_cov = 0;
+		im->along[j].trend_cov = 0; /* no slope carried */
 	}
 }
 
@@ -587,7 +587,7 @@ test_missing_term(void)
  * regime check rarely fires, but the chain's cuts miss more the nearer
  * the top they end.  Weighed as scattering about their own line (four
  * cuts), that trend carries the interval's centre up at the top and its
- * climb on beyond it; weighed as scattering the prior's scale, it was
+ * slope on beyond it; weighed as scattering the prior's scale, it was
  * shrunk away and no line carried.  Paired on the same fits, those
  * without a regime or pace widening.
  */

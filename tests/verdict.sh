@@ -12,3 +12,13 @@ fail() {
 	echo "FAIL: $1"
 	failed=$((failed + 1))
 }
+
+# judge STATUS DESCRIPTION: pass when STATUS (a condition's $?) is 0,
+# else fail.
+judge() {
+	if [ "$1" -eq 0 ]; then
+		pass "$2"
+	else
+		fail "$2"
+	fi
+}

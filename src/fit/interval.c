@@ -86,10 +86,23 @@ sf_interval_along_of(const sf_interval_model *im, size_t j)
 	                      : SF_INTERVAL_INPUTS];
 }
 
+int
+sf_interval_slope_carried(const sf_interval_along *a)
+{
+	return a->trend_var > 0;
+}
+
+int
+sf_interval_slope_shown(const sf_interval_along *a)
+{
+	return sf_interval_slope_carried(a) &&
+	       fabs(a->trend) >= SF_INTERVAL_SHOWN;
+}
+
 void
 sf_interval_along_moved(sf_interval_along *a, double e)
 {
-	if (!(a->trend_var > 0) || !(e > 0))
+	if (!sf_interval_slope_carried(a) || !(e > 0))
 		return;
 	a->bias += a->trend * e;
 	if (!isnan(a->growth))
@@ -123,7 +136,7 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 	/* above the range, an error per doubling that moves by gamma per
 	 * doubling: integrated over the d doublings, mu d + gamma d^2 / 2,
 	 * whose variance adds var(gamma) d^4 / 4 + cov(mu, gamma) d^3 */
-	if (!prior && d > 0 && a->trend_var > 0) {
+	if (!prior && d > 0 && sf_interval_slope_carried(a)) {
 		b->shift += a->trend * d * d / 2;
 		v +=
 		    a->trend_var * d * d * d * d / 4 + a->trend_cov * d * d * d;
@@ -725,7 +738,7 @@ mean_square_error(const sf_interval_model *im, const unsigned char *numeric)
 	for (size_t j = 0; j < im->ninputs; j++) {
 		const sf_interval_along *a = sf_interval_along_of(im, j);
 		double b = (isfinite(a->bias) ? a->bias : 0) +
-		           (a->trend_var > 0 ? a->trend / 2 : 0);
+		           (sf_interval_slope_carried(a) ? a->trend / 2 : 0);
 
 		if (numeric != NULL && !numeric[j])
 			continue;

@@ -329,6 +329,15 @@ typedef struct sf_interval_model {
 const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
+/* Whether a's line carries a slope beyond the top (trend_var > 0: the
+ * posterior found a line, or a fit file gave one); the slope's terms
+ * count nowhere else. */
+int sf_interval_slope_carried(const sf_interval_along *a);
+
+/* Whether the slope a carries is worth a word in the reports
+ * (SF_INTERVAL_SHOWN). */
+int sf_interval_slope_shown(const sf_interval_along *a);
+
 /* *a as seen from e doublings above its top, where a line's slope has
  * moved the error per doubling to mu + gamma e: its bias that, its
  * growth^2 plus e^2 var(gamma) + 2 e cov(mu, gamma), its covariance plus

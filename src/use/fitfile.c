@@ -414,22 +414,24 @@ static int
 load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
 {
 	static const char *const keys[] = {"trend", "trend_sd", "trend_cov"};
+	enum { KEYS = sizeof keys / sizeof keys[0] };
 	char at[SF_JSONDOC_PATH_MAX];
 	size_t given = 0;
 	double sd, bound;
 	int rc;
 
-	for (size_t k = 0; k < 3; k++)
+	for (size_t k = 0; k < KEYS; k++)
 		given += json_object_get(e, keys[k]) != NULL;
 	if (given == 0)
 		return SF_OK;
-	if (given < 3 || isnan(a->growth))
+	if (given < KEYS || isnan(a->growth))
 		return sf_jsondoc_fail(
 		    &ld->doc, path, SF_EVALUE,
-		    given < 3 ? "%s should have all of trend, trend_sd and "
-		                "trend_cov or none of them"
-		              : "%s has a trend beside a null growth: a slope "
-		                "carried needs the model error it moves",
+		    given < KEYS
+		        ? "%s should have all of trend, trend_sd and "
+		          "trend_cov or none of them"
+		        : "%s has a trend beside a null growth: a slope "
+		          "carried needs the model error it moves",
 		    path);
 	if ((rc = interval_number(ld, e, path, "trend", 0, -INFINITY,
 	                          &a->trend)) != SF_OK ||

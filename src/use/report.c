@@ -562,7 +562,7 @@ model_error_json(const sf_report *r, const sf_interval_model *im, int *ok)
 		put(o, "evidence", sf_json_number(e->evidence), ok);
 		/* only where the chain draws a line whose slope carries on;
 		 * a file without them reads as none */
-		if (e->trend_var > 0) {
+		if (sf_interval_slope_carried(e)) {
 			put(o, "trend", sf_json_number(e->trend), ok);
 			put(o, "trend_sd", sf_json_number(sqrt(e->trend_var)),
 			    ok);
@@ -834,7 +834,7 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    "%s)",
 			    100 * e->bias, e->bias > 0 ? "slower" : "faster",
 			    e->bias > 0 ? "up" : "down");
-		if (e->trend_var > 0 && fabs(e->trend) >= SF_INTERVAL_SHOWN)
+		if (sf_interval_slope_shown(e))
 			fprintf(
 			    out,
 			    "\n      and %s %.3g points a doubling beyond "

@@ -89,7 +89,7 @@ sf_text_noise(const sf_fitfile *f, sf_text *out)
 		                   : ", ",
 		               100 * a->growth);
 		sf_text_escaped(out, f->inputs[j].name);
-		if (a->trend_var > 0 && fabs(a->trend) >= SF_INTERVAL_SHOWN)
+		if (sf_interval_slope_shown(a))
 			sf_text_printf(out, " (%s %.3g points a doubling)",
 			               a->trend > 0 ? "rising" : "falling",
 			               100 * fabs(a->trend));
