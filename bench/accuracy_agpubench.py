@@ -41,6 +41,7 @@ Usage: /usr/bin/python3 bench/accuracy_agpubench.py  (from the built tree)
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -125,14 +126,17 @@ GROUPS = [("alexnet", "pytorch"), ("alexnet", "tensorflow"),
 
 
 def write_model(directory, name, where, formula):
-    """The model file, with a-GPUBench's left-out prior (bench/lodo.py)."""
+    """The model file, with a-GPUBench's left-out prior (bench/lodo.py);
+    a formula in g says g is a hardware speed (fit.prior.hardware)."""
     path = os.path.join(directory, name + ".yaml")
+    fit = ("fit:\n  loss: relative\n  prior:\n    hardware: g\n"
+           if re.search(r"\bg\b", FORMULAS[formula]) else
+           "fit: {loss: relative}\n")
     with open(path, "w") as f:
         f.write(with_prior(
             f"name: {name}\ndata:\n  file: {DATA}\n"
             f"  where: \"{where}\"\n  output: train_time_s\n"
-            f"{INPUTS}{FORMULAS[formula]}fit: {{loss: relative}}\n",
-            "agpubench"))
+            f"{INPUTS}{FORMULAS[formula]}{fit}", "agpubench"))
     return path
 
 

@@ -26,13 +26,15 @@ def prior_for(dataset):
 def with_prior(text, dataset):
     """Model text with fit.prior set to dataset's left-out prior (beside
     what a prior: block of fit: holds already: the disagreement discover
-    writes)."""
+    writes, the input that is a hardware speed)."""
     p = prior_for(dataset)
     if p is None:
         return text
     keys = ("scale", "dof", "bias_weight", "noise_weight", "agreed_scale",
-            "disagreement_weight")
-    pairs = [f"{k}: {p[k]}" for k in keys if k in p]
+            "disagreement_weight", "hardware_scale")
+    # a key the file's prior: gives already stays as it is
+    pairs = [f"{k}: {p[k]}" for k in keys
+             if k in p and not re.search(rf"(?<![a-z_]){k}:", text)]
     flow = f"prior: {{{', '.join(pairs)}}}"
     lines = text.splitlines()
     for i, line in enumerate(lines):
@@ -43,10 +45,13 @@ def with_prior(text, dataset):
             end = next((j for j in range(i + 1, len(lines))
                         if re.match(r"^\S", lines[j])), len(lines))
             block = next((j for j in range(i + 1, end)
-                          if re.match(r"^  prior:\s*$", lines[j])), None)
-            if block is not None:
-                lines[block + 1:block + 1] = [f"    {x}" for x in pairs]
-            else:
+                          if re.match(r"^  prior:", lines[j])), None)
+            if block is None:
                 lines.insert(i + 1, f"  {flow}")
+            elif re.match(r"^  prior:\s*\{.*\}\s*$", lines[block]):
+                lines[block] = re.sub(r"\}\s*$", f", {', '.join(pairs)}}}",
+                                      lines[block])
+            else:
+                lines[block + 1:block + 1] = [f"    {x}" for x in pairs]
             return "\n".join(lines) + "\n"
     return text.rstrip("\n") + f"\nfit: {{{flow}}}\n"

@@ -42,7 +42,16 @@ This script measures it and fits the prior:
             error (the evidence for one error per input); and with each
             share of s0 by which a chain of SF_INTERVAL_TREND_CUTS cuts or
             more may scatter about its line (SF_INTERVAL_CUT_SCATTER:
-            not fitted, as the corpus has few such chains).
+            not fitted, as the corpus has few such chains); and whether
+            the bias's prior should lean to the slow side (a lean fitted
+            and scored held out: fit/interval.c has none).
+  hardware  the scale h along an input that is a hardware speed
+            (fit.prior.hardware), atop the prior held, on campaigns
+            fitted on the slower GPUs and scored on the fastest: Gavel's
+            (K80 and P100 -> V100) and a-GPUBench's (-> GTX 1080 Ti), each
+            through a formula whose compute is divided by the GPU's TFLOPS
+            g, its error per doubling along g alone; every dataset's, and
+            each dataset's fitted on the other's.
 
 It prints the prior (compare with SF_INTERVAL_PRIOR_* in fit/interval.h:
 "stale" when they differ), the leave-one-dataset-out priors, and writes
@@ -155,18 +164,24 @@ def slope(points):
     return sde / sdd if sdd > 0 else None
 
 
-def beyond(directory, model, train):
+def beyond(directory, model, train, along=None):
     """model's predictions of the rows beyond the training rows where
     train holds: line -> (distance in doublings, observed, predicted),
-    positive times only; None when validate failed."""
+    positive times only; None when validate failed.  The distance is
+    validate's over every input, or along an input alone when along is
+    (its name, its top training value)."""
     rc, out, _ = run(["validate", model, "--train", train, "--json", "-q"],
                      directory)
     if rc != 0:
         return None
-    return {p["line"]: (p["distance"], p["observed"], p["predicted"])
-            for p in json.loads(out)["validation"]["predictions"]
-            if p.get("distance") and p["distance"] > 0
-            and p["predicted"] > 0 and p["observed"] > 0}
+    found = {}
+    for p in json.loads(out)["validation"]["predictions"]:
+        d = (p.get("distance") if along is None else
+             math.log2(p[along[0]] / along[1]) if p[along[0]] > along[1]
+             else 0)
+        if d and d > 0 and p["predicted"] > 0 and p["observed"] > 0:
+            found[p["line"]] = (d, p["observed"], p["predicted"])
+    return found
 
 
 def init_model(directory, rows, worker):
@@ -183,9 +198,9 @@ def init_model(directory, rows, worker):
         return input_of(f.read(), worker)
 
 
-def evidence(directory, model, where, train, worker):
+def evidence(directory, model, where, train, worker, along=None):
     """The chain of the fit on the training rows, the worker input's name
-    and z beyond them."""
+    and z beyond them (their distances as beyond() takes them)."""
     rc, out, err = run(["fit", model, "--where", where, "--json", "-q",
                         "--residuals", "none"], directory)
     if rc != 0:
@@ -193,8 +208,8 @@ def evidence(directory, model, where, train, worker):
     pi = json.loads(out).get("prediction_interval")
     if pi is None:
         return None
-    rows = beyond(directory, model, train)
-    if rows is None:
+    rows = beyond(directory, model, train, along)
+    if not rows:
         return None
     z = slope([(d, math.log(obs / pred)) for d, obs, pred in rows.values()])
     if z is None or pi["errors"] != "multiplicative":
@@ -232,11 +247,92 @@ def one(job):
         return found
 
 
+# A hardware speed (fit.prior.hardware): campaigns fitted on the slower
+# GPUs and scored on the fastest, with a formula whose per-sample compute
+# is divided by the GPU's peak TFLOPS g, the workers inside their training
+# range.  Gavel's GPUs by their spec sheets' single-precision peaks: K80
+# one GK210 at boost 4.37, P100 (PCIe) 9.3, V100 (SXM2) 15.7 (the other
+# variants move the V100's distance by at most a fifth of a doubling);
+# a-GPUBench's by its gpu_gflops column.
+GAVEL_TFLOPS = {"K80": 4.37, "P100": 9.3, "V100": 15.7}
+HARDWARE = [
+    ("gavel", "gavel_throughputs/throughputs.csv", ["model", "consolidated"],
+     ["gpu", "gpus", "batch_per_gpu", "step_time_s"],
+     lambda r: GAVEL_TFLOPS[r["gpu"]],
+     lambda top: " || ".join(f"gpu == '{k}'" for k, v in
+                             GAVEL_TFLOPS.items() if v <= top),
+     "  p: gpus\n  b: batch_per_gpu\n  g: \"if(gpu == 'V100', "
+     f"{GAVEL_TFLOPS['V100']}, if(gpu == 'P100', {GAVEL_TFLOPS['P100']}, "
+     f"{GAVEL_TFLOPS['K80']}))\"\n",
+     "a + c * b / g + l * log2(p) + w * (p - 1) / p"),
+    ("agpubench", "agpubench_gpu_training/training_times.csv",
+     ["network", "framework"],
+     ["gpu_gflops", "gpus", "global_batch", "iterations", "train_time_s"],
+     lambda r: float(r["gpu_gflops"]) / 1000,
+     lambda top: f"gpu_gflops <= {1000 * top:g}",
+     "  p: gpus\n  b: global_batch / gpus\n  n: global_batch * iterations\n"
+     "  g: gpu_gflops / 1000\n",
+     "t0 + n / (p * b) * (a + c * b / g + l * log2(p) + w * (p - 1) / p)"
+     " + r * n"),
+]
+HARDWARE_BOUNDS = {"t0": 2000, "a": 10, "c": 10, "l": 10, "w": 10,
+                   "r": 0.1}
+
+
+def hardware_campaigns():
+    """(dataset, name, rows, model text, the training rows' where and top
+    g): each group measured on 3 GPUs or more, fitted on all but the
+    fastest and scored on it, at the worker counts the slower ones were
+    measured at."""
+    out = []
+    for dataset, path, key, keep, speed, slower, inputs, time in HARDWARE:
+        for k, rs in sorted(grouped(os.path.join(DATA, path), key, keep,
+                                    "gpus").items()):
+            speeds = sorted({speed(r) for r in rs})
+            if len(speeds) < 3:
+                continue
+            slow = [r for r in rs if speed(r) < speeds[-1]]
+            most = max(float(r["gpus"]) for r in slow)
+            rs = [r for r in rs if float(r["gpus"]) <= most]
+            output = keep[-1]
+            params = [x for x in HARDWARE_BOUNDS
+                      if re.search(rf"\b{x}\b", time)]
+            model = (f"name: hardware\ndata:\n  file: data.csv\n"
+                     f"  output: {output}\ninputs:\n{inputs}parameters:\n"
+                     + "".join(f"  {x}: {{min: 0, max: "
+                               f"{HARDWARE_BOUNDS[x]}}}\n" for x in params)
+                     + f"time: {time}\nfit: {{loss: relative, prior: "
+                     "{hardware: g}}\n")
+            name = dataset + "-" + "-".join(
+                "".join(ch for ch in part if ch.isalnum()) for part in k)
+            out.append((dataset, name, rs, model, slower(speeds[-2]),
+                        speeds[-2]))
+    return out
+
+
+def hardware_one(job):
+    """The case of one hardware campaign: z along g alone."""
+    dataset, name, rows, model, where, top = job
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        with open(os.path.join(d, "hardware.yaml"), "w") as f:
+            f.write(model)
+        e = evidence(d, "hardware.yaml", where, f"g <= {top * 1.001:g}", "g",
+                     along=("g", top))
+        return [dict(e, dataset=dataset, name=name, cut=top, path="shipped",
+                     kind="hardware")] if e else []
+
+
 def prior_variance(case, p):
     """s0^2, the prior's squared scale at the case's noise and, when
     discover measured it, its formulas' disagreement G (fit/interval.c's
-    prior_scale_at)."""
+    prior_scale_at); along a hardware speed h's (hardware_scale_at)."""
     noise = (p["noise_weight"] * case["sigma"]) ** 2
+    if case.get("kind") == "hardware":
+        return p["hardware_scale"] ** 2 + noise
     g = case.get("disagreement")
     if g is None:
         return p["scale"] ** 2 + noise
@@ -274,8 +370,10 @@ def posterior(case, p):
     for k in cuts:
         r = k["slope"] - (a + b * k["below"])
         ss += max(0.0, r * r - k["noise"])
-    # the level and slope jointly, the bias's prior N(0, c2 / kappa0) too
+    # the level and slope jointly, the bias's prior N(lean, c2 / kappa0)
+    # too (lean 0 in fit/interval.c: lean_report)
     a0 = s0 + kappa0 / c2
+    t0 += kappa0 / c2 * p.get("lean", 0.0)
     adet = a0 * s2 - s1 * s1
     bias = (t0 * s2 - t1 * s1) / adet
     nu = dof + len(cuts)
@@ -377,6 +475,67 @@ def fit_agreed(p, cases):
                 disagreement_weight=math.exp(best.x[1]))
 
 
+# Where the prior's scale along a hardware speed may lie: 1% to 300% per
+# doubling.
+HARDWARE_SCALE_BOUNDS = (math.log(0.01), math.log(3.0))
+
+
+def fit_hardware(p, cases):
+    """p with the hardware scale h of least interval score on the cases
+    along a hardware speed (the rest held); p unchanged without any."""
+    if not cases:
+        return p
+    r = optimize.minimize_scalar(
+        lambda x: interval_score(dict(p, hardware_scale=math.exp(x)), cases),
+        bounds=HARDWARE_SCALE_BOUNDS, method="bounded",
+        options={"xatol": 1e-4})
+    return dict(p, hardware_scale=math.exp(r.x))
+
+
+def hardware_report(hardware, now, lodo):
+    """The scale along a hardware speed: fitted atop the header's prior
+    on every hardware case, and atop each dataset's left-out prior on the
+    other datasets' (its left-out value), scored on its own cases against
+    the workers' scale there.  Returns the left-out values."""
+    every = fit_hardware(now, hardware)["hardware_scale"]
+    stale = abs(round(every, 3) - now["hardware_scale"]) > 1e-9
+    print(f"along a hardware speed ({len(hardware)} cases: fitted on the "
+          f"slower GPUs, scored on the fastest): scale {every:.3f} atop "
+          f"fit/interval.h's prior; it has {now['hardware_scale']}"
+          f"{': stale' if stale else ''}")
+    out = {}
+    for d in sorted(lodo):
+        held = [c for c in hardware if c["dataset"] == d]
+        q = fit_hardware(lodo[d], [c for c in hardware
+                                   if c["dataset"] != d])
+        out[d] = q["hardware_scale"]
+        if not held:
+            continue
+        same = dict(q, hardware_scale=q["scale"])
+        print(f"  without {d:12} scale {out[d]:.3f}: "
+              f"{100 * coverage(q, held):.1f}% of its {len(held)} errors "
+              f"per doubling inside the 95% interval, score "
+              f"{interval_score(q, held):.3f}; with the workers' scale "
+              f"{q['scale']:.3f}: {100 * coverage(same, held):.1f}%, "
+              f"{interval_score(same, held):.3f}")
+    return out
+
+
+# Where the lean may lie: from -0.2 to 0.2 per doubling.
+LEAN_BOUNDS = (-0.2, 0.2)
+
+
+def fit_lean(p, cases):
+    """p with the lean, the bias's prior mean, of least interval score on
+    the cases (the rest held, every case as if no disagreement were
+    known)."""
+    blind = without_disagreement(cases)
+    r = optimize.minimize_scalar(
+        lambda x: interval_score(dict(p, lean=x), blind), bounds=LEAN_BOUNDS,
+        method="bounded", options={"xatol": 1e-4})
+    return dict(p, lean=r.x)
+
+
 def fit_prior(cases, noise=True, scatter=None):
     """The prior of cases with the least interval score: per kappa0 of
     KAPPAS, the scale, dof and (noise False: held at 0) noise weight by
@@ -409,6 +568,29 @@ def fit_prior(cases, noise=True, scatter=None):
         if best is None or r.fun < best[0]:
             best = (r.fun, prior_of(r.x, kappa0, noise, scatter))
     return fit_agreed(best[1], cases)
+
+
+def lean_report(cases, now, lodo):
+    """Whether the bias's prior should lean toward slower (issue 26: the
+    misses beyond the range one-sided): the lean fitted atop the header's
+    prior on every dataset, and atop each left-out prior on the other
+    datasets, scored on the one left out against no lean.  fit/interval.c
+    has none (its prior's mean is 0)."""
+    every = fit_lean(now, cases)["lean"]
+    total = base = 0.0
+    leans = []
+    for d in sorted(lodo):
+        held = [c for c in cases if c["dataset"] == d]
+        q = fit_lean(lodo[d], [c for c in cases if c["dataset"] != d])
+        leans.append(f"{d} {q['lean']:+.3f}")
+        total += interval_score(q, held) * len(held)
+        base += interval_score(lodo[d], held) * len(held)
+    slower = sum(c["z"] > 0 for c in cases)
+    print(f"lean (the bias's prior mean): {every:+.3f} per doubling on every "
+          f"dataset ({slower} of {len(cases)} errors beyond on the slow "
+          f"side); left out {', '.join(leans)}: held-out interval score "
+          f"{total / len(cases):.3f} against {base / len(cases):.3f} "
+          "without (fit/interval.c's prior has none)")
 
 
 def held_out_score(cases, noise=True, scatter=None):
@@ -496,6 +678,7 @@ def compiled():
             "noise_weight": get("PRIOR_NOISE_WEIGHT"),
             "agreed_scale": get("PRIOR_AGREED_SCALE"),
             "disagreement_weight": get("PRIOR_DISAGREEMENT_WEIGHT"),
+            "hardware_scale": get("PRIOR_HARDWARE_SCALE"),
             "cut_scatter": get("CUT_SCATTER"),
             "trend_cuts": get("TREND_CUTS")}
 
@@ -522,15 +705,20 @@ def main():
         with ThreadPoolExecutor(jobs) as ex:
             for found in ex.map(one, work):
                 cases.extend(found)
+            for found in ex.map(hardware_one, hardware_campaigns()):
+                cases.extend(found)
     if option("--save") is not None:
         with open(option("--save"), "w") as f:
             json.dump(cases, f)
+    hardware = [c for c in cases if c.get("kind") == "hardware"]
+    cases = [c for c in cases if c.get("kind") != "hardware"]
     if not cases:
         sys.exit("prior.py: no campaign gave evidence: is SCALEFIT built?")
     datasets = sorted({c["dataset"] for c in cases})
     counts = ", ".join(f"{d} {sum(c['dataset'] == d for c in cases)}"
                        for d in datasets)
-    print(f"{len(cases)} cases from {len(work)} campaign cuts ({counts})")
+    print(f"{len(cases)} cases from {len(work)} campaign cuts ({counts}), "
+          f"and {len(hardware)} along a hardware speed")
     every = fit_prior(cases)
     held, lodo = held_out_score(cases)
     now = compiled()
@@ -576,8 +764,13 @@ def main():
           f"{pooled:.3f} with every input's cuts pooled into one error per "
           "doubling instead of the worker input's own")
     scatter_scan(cases)
+    lean_report(cases, now, lodo)
     if known:
         disagreement_report(cases, lodo)
+    for d, h in hardware_report(hardware, now, lodo).items():
+        lodo[d] = dict(lodo[d], hardware_scale=h)
+    every["hardware_scale"] = round(
+        fit_hardware(every, hardware)["hardware_scale"], 3)
     with open(os.path.join(TOP, "bench", "prior.json"), "w") as f:
         json.dump({"every": every,
                    "leave_out": {d: {k: round(v, 3) for k, v in p.items()}

@@ -394,6 +394,32 @@ in_p '"growth": [^,]*' '"growth": null' "$work/ddp-climb.json" "$work/ddp-bad.js
 expect 2 "prediction_interval.model_error\[0\] has a trend beside a null growth" \
 	"a climb beside an unknown model error in a fit file" \
 	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+# An input the model file calls a hardware speed (fit.prior.hardware) has
+# the prior's hardware scale, read back from the fit file: beyond its range
+# the interval is wider than the same fit's without it, inside the range
+# nothing moves; a name that is no input, or one without its scale, is
+# refused at its place.
+sed -e "s#file: ../datasets/#file: $top/datasets/#" \
+	-e 's/^  loss: relative$/  loss: relative\n  prior: {hardware: b}/' \
+	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-hw.yaml"
+"$SCALEFIT" fit "$work/ddp-hw.yaml" -q -o "$work/ddp-hw.json" >/dev/null 2>&1
+expect 0 '"hardware": "b"' "a fit file names its hardware speed" \
+	-- fit "$work/ddp-hw.yaml" --json -q
+expect 0 "(a hardware speed, fit.prior.hardware" "the fit report says which input is a hardware speed" \
+	-- fit "$work/ddp-hw.yaml"
+hw_now=$("$SCALEFIT" predict "$work/ddp-now.json" --at p=3,b=256,n=256000 -q | awk '$1 == "3" { gsub(/[],]/, "", $6); print $6 }')
+hw_wide=$("$SCALEFIT" predict "$work/ddp-hw.json" --at p=3,b=256,n=256000 -q | awk '$1 == "3" { gsub(/[],]/, "", $6); print $6 }')
+exceeds "$hw_wide" 1.2 "$hw_now" && [ -n "$now3" ] &&
+	[ "$now3" = "$(hi_of "$work/ddp-hw.json" p=3,b=16,n=256000)" ]
+judge $? "a hardware speed widens the interval beyond its range, not inside it"
+sed 's/"hardware": "b"/"hardware": "zz"/' "$work/ddp-hw.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.prior.hardware names 'zz', which is not an input of the fit" \
+	"a hardware speed that is no input in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
+sed 's/"hardware_scale_at_noise"/"hardware_noise"/' "$work/ddp-hw.json" >"$work/ddp-bad.json"
+expect 2 "prediction_interval.prior has no key 'hardware_scale_at_noise'" \
+	"a hardware speed without its scale in a fit file" \
+	-- predict "$work/ddp-bad.json" --at p=8,b=16,n=256000
 
 # ---- next ------------------------------------------------------------------
 # A run that moves the range up along a line that climbs starts the error

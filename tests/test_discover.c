@@ -797,6 +797,61 @@ test_twins(void)
 	fixture_close(&fx);
 }
 
+/* The file discover writes from a model whose fit.prior.hardware names
+ * input b, searched over the inputs of factors (b, or p alone): the
+ * hardware speed comes along where the file has the input, and is left
+ * out where it does not (the file would not read back); both read back. */
+static void
+test_hardware_file(void)
+{
+	static const char *const yaml[2] = {
+	    "data: {output: y}\n"
+	    "inputs: {p: p, b: b}\n"
+	    "fit: {prior: {hardware: b, hardware_scale: 0.5}}\n"
+	    "discover: {count: none, inputs: [b], exponents: [1], logs: [0], "
+	    "max_terms: 1, library: false}\n",
+	    "data: {output: y}\n"
+	    "inputs: {p: p, b: b}\n"
+	    "fit: {prior: {hardware: b, hardware_scale: 0.5}}\n"
+	    "discover: {count: none, inputs: [p], exponents: [1], logs: [0], "
+	    "max_terms: 1, library: false}\n"};
+	static const char csv[] = "p,b,y\n"
+	                          "1,32,3.62\n1,64,5.17\n"
+	                          "2,32,3.58\n2,64,5.25\n"
+	                          "4,32,3.61\n4,64,5.19\n"
+	                          "8,32,3.63\n8,64,5.21\n";
+
+	for (int k = 0; k < 2; k++) {
+		fixture fx;
+		sf_discover_result *r = search_rows(&fx, yaml[k], csv, NULL);
+		sf_model_set *set = NULL;
+		char *text = NULL;
+		sf_error err;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_discover_model_text(r, r->winner, fx.set->models[0],
+		                           "out.yaml", "rows.csv", &text, &err),
+		    SF_OK);
+		CU_ASSERT_EQUAL((strstr(text, "\n  b: ") != NULL), k == 0);
+		CU_ASSERT_EQUAL((strstr(text, "hardware: \"b\"") != NULL),
+		                k == 0);
+		CU_ASSERT_EQUAL((strstr(text, "hardware_scale: 0.5") != NULL),
+		                k == 0);
+		CU_ASSERT_EQUAL(sf_model_parse("out.yaml", text, strlen(text),
+		                               &set, NULL, NULL, &err),
+		                SF_OK);
+		if (set != NULL)
+			CU_ASSERT_STRING_EQUAL(
+			    set->models[0]->fit.prior_hardware,
+			    k == 0 ? "b" : "");
+		sf_model_set_free(set);
+		free(text);
+		sf_discover_result_free(r);
+		fixture_close(&fx);
+	}
+}
+
 /* 1 when found formula big holds every term shape of small, and more. */
 static int
 holds_terms_of(const sf_discover_candidate *big,
@@ -2169,6 +2224,8 @@ main(void)
 	    {"selection: best in sample, worse beyond, not chosen",
 	     test_selection},
 	    {"twins: one of two formulas that fit alike", test_twins},
+	    {"a hardware speed: the file carries it where it has the input",
+	     test_hardware_file},
 	    {"Occam's window: no member is another plus terms", test_occam},
 	    {"a search that does not pay: the file's formula joins",
 	     test_unpaid},

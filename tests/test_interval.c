@@ -968,6 +968,92 @@ test_per_input(void)
 	sim_free(&s);
 }
 
+/* The error model of a + c / (p g) over p = 1, 2, 4 and g = 4, 8 (two
+ * levels: no chain along g) with fit: fit (a flow mapping, or "" none). */
+static int
+hardware_error_model(const char *fit, sf_interval_model *im)
+{
+	static const double ps[] = {1, 2, 4}, gs[] = {4, 8};
+	char yaml[1024], csv[4096];
+	size_t len = 0;
+	sf_rng rng;
+	sim s;
+
+	memset(&s, 0, sizeof s);
+	snprintf(yaml, sizeof yaml,
+	         "name: hw\n"
+	         "data: {file: hw.csv, output: y}\n"
+	         "inputs: {p: p, g: g}\n"
+	         "parameters:\n"
+	         "  a: {min: 0, max: 1000}\n"
+	         "  c: {min: 0, max: 10000}\n"
+	         "time: a + c / (p * g)\n%s",
+	         fit);
+	sf_rng_seed(&rng, 20261128, 3);
+	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,g,y\n");
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 2; j++)
+			for (size_t k = 0; k < 3; k++)
+				len += (size_t)snprintf(
+				    csv + len, sizeof csv - len,
+				    "%g,%g,%.17g\n", ps[i], gs[j],
+				    (10 + 400 / (ps[i] * gs[j])) *
+				        exp(sf_rng_normal(&rng, 0, SIM_SIGMA)));
+	if (sim_parse(&s, yaml, csv, len) != 0)
+		return -1;
+	return sim_error_model(&s, im);
+}
+
+/*
+ * An input that is a hardware speed (fit.prior.hardware): along it the
+ * prior's scale is sqrt(h^2 + (r sigma)^2), h the corpus's for one (GPU
+ * generations miss a FLOPS formula by far more per doubling than worker
+ * counts do), above the range and below it; the other inputs' error is
+ * untouched, and the ensemble weight counts the wider error.
+ */
+static void
+test_hardware(void)
+{
+	const sf_interval_prior p = sf_interval_prior_default();
+	sf_interval_model plain, hw;
+	sf_interval_beyond a = {0, 0, 0, 0, 0, 0}, b = {0, 0, 0, 0, 0, 0};
+	double lo_a, hi_a, lo_b, hi_b, ratio;
+
+	CU_ASSERT_EQUAL_FATAL(hardware_error_model("", &plain), 0);
+	CU_ASSERT_EQUAL_FATAL(
+	    hardware_error_model("fit: {prior: {hardware: g}}\n", &hw), 0);
+	CU_ASSERT_EQUAL(plain.hardware, SIZE_MAX);
+	CU_ASSERT_EQUAL(hw.hardware, 1);
+	CU_ASSERT_DOUBLE_EQUAL(hw.hardware_prior_scale,
+	                       sqrt(p.hardware_scale * p.hardware_scale +
+	                            pow(p.noise_weight * hw.sigma, 2)),
+	                       1e-12);
+	CU_ASSERT(p.hardware_scale > p.scale);
+	/* g has 2 levels: the prior alone, its scale the hardware one's */
+	CU_ASSERT_EQUAL(hw.along[1].evidence, 0);
+	ratio = hw.hardware_prior_scale / hw.prior_scale;
+	CU_ASSERT_DOUBLE_EQUAL(hw.along[1].growth / plain.along[1].growth,
+	                       ratio, 1e-9);
+	CU_ASSERT(ratio > 2);
+	/* p's error as before */
+	CU_ASSERT_DOUBLE_EQUAL(hw.along[0].growth, plain.along[0].growth,
+	                       1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(hw.along[0].bias, plain.along[0].bias, 1e-12);
+	/* below the range along g (a slower GPU): the hardware prior alone */
+	sf_interval_beyond_add(&plain, 1, -1, &a);
+	sf_interval_beyond_add(&hw, 1, -1, &b);
+	CU_ASSERT_DOUBLE_EQUAL(b.var / a.var, ratio * ratio, 1e-9);
+	/* a doubling beyond along g: wider */
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	sf_interval_beyond_add(&plain, 1, 1, &a);
+	sf_interval_beyond_add(&hw, 1, 1, &b);
+	sf_interval_at(&plain, 100, 0, &a, &lo_a, &hi_a);
+	sf_interval_at(&hw, 100, 0, &b, &lo_b, &hi_b);
+	CU_ASSERT(hi_b > hi_a && lo_b < lo_a);
+	CU_ASSERT(hw.weight < plain.weight);
+}
+
 /* Levels and noise of the heteroscedastic simulation: repeats that
  * scatter 25% at p <= 4 and 3% at p = 6 and 8 (and at 16, the new run
  * beyond), as runs placed over machines in more ways at a few workers
@@ -1132,6 +1218,7 @@ main(void)
 	CU_TestInfo interval_tests[] = {
 	    {"distance beyond the fitted range", test_distance},
 	    {"each input its own model error", test_per_input},
+	    {"a hardware speed's prior", test_hardware},
 	    {"the interval's formula", test_interval_at},
 	    {"calibrated with the right formula (1000 fits)", test_calibrated},
 	    {"wider with a missing term (1000 fits)", test_missing_term},

@@ -209,6 +209,9 @@ test_defaults(void)
 	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
 	CU_ASSERT(m->fit.prior_disagreement_weight < 0);
 	CU_ASSERT(m->fit.prior_regime < 0); /* no regime known */
+	/* no hardware speed; its scale the built-in one's */
+	CU_ASSERT_EQUAL(m->fit.prior_hardware[0], '\0');
+	CU_ASSERT_EQUAL(m->fit.prior_hardware_scale, 0);
 	sf_model_set_free(set);
 }
 
@@ -227,6 +230,13 @@ test_prior(void)
 	                           "parameters: {a: {min: 0, max: 1}}\n"
 	                           "fit:\n  prior:\n    disagreement: 0.25\n"
 	                           "    regime: 0.3374\n";
+	static const char hardware[] =
+	    "inputs: {p: p, g: gflops}\n"
+	    "models:\n"
+	    "  - {time: a * p / g, parameters: {a: {min: 0, max: 1}}}\n"
+	    "  - {time: a * p + b / g, parameters: {a: {min: 0, max: 1}, "
+	    "b: {min: 0, max: 1}}}\n"
+	    "fit: {prior: {hardware: g, hardware_scale: 0.5}}\n";
 	sf_model_set *set = parse_ok("prior.yaml", text);
 	const sf_model *m = set->models[0];
 
@@ -248,6 +258,18 @@ test_prior(void)
 	CU_ASSERT_EQUAL(m->fit.prior_scale, 0);
 	CU_ASSERT_EQUAL(m->fit.prior_agreed_scale, 0);
 	CU_ASSERT(m->fit.prior_disagreement_weight < 0);
+	sf_model_set_free(set);
+	/* a hardware speed, where the file names it, and its scale; in a
+	 * models: list's shared fit: every member's */
+	set = parse_ok("hardware.yaml", hardware);
+	for (size_t i = 0; i < set->count; i++) {
+		m = set->models[i];
+		CU_ASSERT_STRING_EQUAL(m->fit.prior_hardware, "g");
+		CU_ASSERT_EQUAL(m->fit.prior_hardware_line, 5);
+		CU_ASSERT_EQUAL(m->fit.prior_hardware_column, 25);
+		CU_ASSERT_EQUAL(m->fit.prior_hardware_scale, 0.5);
+	}
+	CU_ASSERT_EQUAL(set->count, 2);
 	sf_model_set_free(set);
 }
 

@@ -1099,11 +1099,18 @@ test_json_interval(void)
 	    {"prediction_interval.prior.noise_weight", REAL, 1.5, NULL},
 	    {"prediction_interval.prior.scale_at_noise", REAL, 0.15625, NULL},
 	    {"prediction_interval.prior.regime", ABSENT, 0, NULL},
+	    {"prediction_interval.prior.hardware", ABSENT, 0, NULL},
 	    {"prediction_interval.chain_fits", INT, 3, NULL},
 	    {"prediction_interval.chain_points", INT, 0, NULL},
 	    {"prediction_interval.chain_cuts", INT, 0, NULL},
 	    {"prediction_interval.regime", NUL, 0, NULL},
 	    {"prediction_interval.pace", NUL, 0, NULL},
+	};
+	const want hw[] = {
+	    {"prediction_interval.prior.hardware", STR, 0, "n"},
+	    {"prediction_interval.prior.hardware_scale", REAL, 0.375, NULL},
+	    {"prediction_interval.prior.hardware_scale_at_noise", REAL, 0.5,
+	     NULL},
 	};
 
 	hand_open(&h);
@@ -1146,6 +1153,15 @@ test_json_interval(void)
 	                       "optimizer correlations covariance input_ranges "
 	                       "prediction_interval residuals");
 	check_json(j, w, COUNT(w));
+	json_decref(j);
+	/* n a hardware speed (fit.prior.hardware): its name, the prior's
+	 * scale along it and that scale at the noise */
+	im.hardware = 1;
+	im.prior.hardware_scale = 0.375;
+	im.hardware_prior_scale = 0.5;
+	j = sf_report_json(&h.report);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	check_json(j, hw, COUNT(hw));
 	json_decref(j);
 	hand_close(&h);
 }

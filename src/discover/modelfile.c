@@ -264,29 +264,38 @@ write_data(sf_yaml_out *y, const sf_discover_candidate *c, const sf_model *m,
 	sf_yaml_out_end(y, NULL);
 }
 
-/* The inputs the terms of the formulas c[0..n) use, the extrapolated one
- * and those --train names, as m defines them. */
+/* 1 when the file of the formulas c[0..n) has input name: the
+ * extrapolated one, those --train names and those their terms use. */
+static int
+input_written(const sf_discover_result *r,
+              const sf_discover_candidate *const *c, size_t n, const char *name)
+{
+	int used = strcmp(name, r->extrapolate) == 0 ||
+	           (r->train != NULL && mentions(r->train, name));
+
+	for (size_t f = 0; f < n; f++) {
+		const sf_discover_given *g = &c[f]->given;
+
+		for (size_t t = 0; t < c[f]->nterms; t++)
+			used |= mentions(c[f]->terms[t].expr, name);
+		for (size_t t = 0; t < g->nterms; t++)
+			used |= mentions(g->terms[t].expr, name);
+		used |= g->time != NULL && mentions(g->time, name);
+	}
+	return used;
+}
+
+/* The inputs of the formulas c[0..n) (input_written), as m defines
+ * them. */
 static void
 write_inputs(sf_yaml_out *y, const sf_discover_result *r,
              const sf_discover_candidate *const *c, size_t n, const sf_model *m)
 {
 	sf_yaml_out_map(y, "inputs");
-	for (size_t i = 0; i < m->ninputs; i++) {
-		const char *name = m->inputs[i].name;
-		int used = strcmp(name, r->extrapolate) == 0 ||
-		           (r->train != NULL && mentions(r->train, name));
-		for (size_t f = 0; f < n; f++) {
-			const sf_discover_given *g = &c[f]->given;
-
-			for (size_t t = 0; t < c[f]->nterms; t++)
-				used |= mentions(c[f]->terms[t].expr, name);
-			for (size_t t = 0; t < g->nterms; t++)
-				used |= mentions(g->terms[t].expr, name);
-			used |= g->time != NULL && mentions(g->time, name);
-		}
-		if (used)
-			sf_yaml_out_pair(y, name, m->inputs[i].expr.text, NULL);
-	}
+	for (size_t i = 0; i < m->ninputs; i++)
+		if (input_written(r, c, n, m->inputs[i].name))
+			sf_yaml_out_pair(y, m->inputs[i].name,
+			                 m->inputs[i].expr.text, NULL);
 	sf_yaml_out_end(y, NULL);
 }
 
@@ -404,16 +413,22 @@ sf_discover_written_disagreement(const sf_discover_result *r)
 }
 
 /* fit: with the search's loss (and m's weights), the formulas'
- * disagreement beyond the range and the file's formula's regime check,
- * and the discover: block that was used. */
+ * disagreement beyond the range, the file's formula's regime check and,
+ * when hardware (m's fit.prior.hardware) is an input written, it and the
+ * prior's scale along it that m gives; and the discover: block that was
+ * used. */
 static void
-write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
+write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
+               int hardware)
 {
+	const int prior = r->disagreement_with != SIZE_MAX ||
+	                  r->regime_with != SIZE_MAX || hardware;
+
 	sf_yaml_out_map(y, "fit");
 	sf_yaml_out_pair(y, "loss", sf_loss_name(r->loss), NULL);
 	if (m->fit.weighting == SF_WEIGHTS_INVERSE_VARIANCE)
 		sf_yaml_out_pair(y, "weights", "inverse_variance", NULL);
-	if (r->disagreement_with != SIZE_MAX || r->regime_with != SIZE_MAX)
+	if (prior)
 		sf_yaml_out_map(y, "prior");
 	if (r->disagreement_with != SIZE_MAX)
 		sf_yaml_out_number(
@@ -435,7 +450,14 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m)
 		    "the largest training levels came out this "
 		    "much above the file's formula per doubling: "
 		    "every formula's interval widens toward it");
-	if (r->disagreement_with != SIZE_MAX || r->regime_with != SIZE_MAX)
+	if (hardware) {
+		sf_yaml_out_pair(y, "hardware", m->fit.prior_hardware,
+		                 "a hardware speed, as the model file says");
+		if (m->fit.prior_hardware_scale > 0)
+			sf_yaml_out_number(y, "hardware_scale",
+			                   m->fit.prior_hardware_scale, NULL);
+	}
+	if (prior)
 		sf_yaml_out_end(y, NULL);
 	sf_yaml_out_end(y, NULL);
 	sf_yaml_out_map(y, "discover");
@@ -658,6 +680,7 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	const sf_discover_candidate *c = &r->board[index];
 	const char *base;
 	char *file = NULL;
+	int hardware;
 	sf_text b = SF_TEXT_INIT;
 	sf_yaml_out y;
 
@@ -674,16 +697,25 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	base = data_path != NULL ? strrchr(data_path, '/') : NULL;
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
 	sf_yaml_out_init(&y, &b);
-	if (index == r->winner && (r->nmembers > 1 || r->held.refuted))
+	if (index == r->winner && (r->nmembers > 1 || r->held.refuted)) {
+		const sf_discover_candidate *members[SF_DISCOVER_MAX_MEMBERS];
+
+		for (size_t i = 0; i < r->nmembers; i++)
+			members[i] = &r->board[r->members[i]];
 		write_ensemble(&y, r, m, base, file);
-	else {
+		hardware = m->fit.prior_hardware[0] != '\0' &&
+		           input_written(r, members, r->nmembers,
+		                         m->fit.prior_hardware);
+	} else {
 		write_story(&y, r, c, m->name, base);
 		write_term_notes(&y, c);
 		write_data(&y, c, m, file);
 		write_inputs(&y, r, &c, 1, m);
 		write_formula(&y, c);
+		hardware = m->fit.prior_hardware[0] != '\0' &&
+		           input_written(r, &c, 1, m->fit.prior_hardware);
 	}
-	write_settings(&y, r, m);
+	write_settings(&y, r, m, hardware);
 	free(file);
 	return sf_yaml_out_finish(&y, text, err);
 }

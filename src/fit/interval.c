@@ -86,6 +86,16 @@ sf_interval_along_of(const sf_interval_model *im, size_t j)
 	                      : SF_INTERVAL_INPUTS];
 }
 
+/* The prior's scale s0 along input j of im: a hardware speed's, or the
+ * one of every other input (a model read without it: 0 hardware scale). */
+static double
+prior_scale_along(const sf_interval_model *im, size_t j)
+{
+	return j == im->hardware && im->hardware_prior_scale > 0
+	           ? im->hardware_prior_scale
+	           : im->prior_scale;
+}
+
 int
 sf_interval_slope_carried(const sf_interval_along *a)
 {
@@ -128,8 +138,8 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 	 * refits smaller levels and predicts larger ones, and says nothing
 	 * of the formula's error going down (a batch per worker that falls
 	 * as workers join a fixed global batch) */
-	prior = d < 0 && im->prior_scale > 0;
-	c = isnan(a->growth) ? 0 : prior ? im->prior_scale : a->growth;
+	prior = d < 0 && prior_scale_along(im, j) > 0;
+	c = isnan(a->growth) ? 0 : prior ? prior_scale_along(im, j) : a->growth;
 	nu = prior ? im->prior.dof : a->growth_dof;
 	v = c * d * c * d;
 	b->shift += !prior && isfinite(a->bias) ? a->bias * fabs(d) : 0;
@@ -620,7 +630,7 @@ posterior(const sf_interval_model *im, const chain *c, size_t j, int skip_top,
           int scatter)
 {
 	const sf_interval_prior *p = &im->prior;
-	const double c2 = im->prior_scale * im->prior_scale;
+	const double s0 = prior_scale_along(im, j), c2 = s0 * s0;
 	const int line = chain_line(c, j, scatter);
 	/* how far the cuts scatter about their line, squared */
 	const double w2 =
@@ -954,7 +964,8 @@ sf_interval_prior_default(void)
 	                       SF_INTERVAL_PRIOR_BIAS_WEIGHT,
 	                       SF_INTERVAL_PRIOR_NOISE_WEIGHT,
 	                       SF_INTERVAL_PRIOR_AGREED_SCALE,
-	                       SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT};
+	                       SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT,
+	                       SF_INTERVAL_PRIOR_HARDWARE_SCALE};
 
 	return p;
 }
@@ -1080,6 +1091,28 @@ prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
 	return sqrt(im->prior.scale * im->prior.scale + r * r);
 }
 
+/* The prior's scale along a hardware speed at im's noise (interval.h): s0
+ * = sqrt(h^2 + (r sigma)^2), the formulas' disagreement aside (it is
+ * measured along the extrapolated input). */
+static double
+hardware_scale_at(const sf_interval_model *im, const sf_dataset *d)
+{
+	double r = im->prior.noise_weight * noise_share(im, d),
+	       h = im->prior.hardware_scale;
+
+	return sqrt(h * h + r * r);
+}
+
+/* The input of d that m's fit.prior.hardware names, or SIZE_MAX. */
+static size_t
+hardware_input(const sf_model *m, const sf_dataset *d)
+{
+	for (size_t j = 0; j < d->ninputs && m->fit.prior_hardware[0]; j++)
+		if (strcmp(d->inputs[j].name, m->fit.prior_hardware) == 0)
+			return j;
+	return SIZE_MAX;
+}
+
 /* The built-in prior with what the model file's fit.prior gives of it in
  * place (settings.h: 0, or < 0 for the weights, is not given). */
 static sf_interval_prior
@@ -1099,6 +1132,8 @@ prior_of_file(const sf_fit_settings *fs)
 		p.agreed_scale = fs->prior_agreed_scale;
 	if (fs->prior_disagreement_weight >= 0)
 		p.disagreement_weight = fs->prior_disagreement_weight;
+	if (fs->prior_hardware_scale > 0)
+		p.hardware_scale = fs->prior_hardware_scale;
 	return p;
 }
 
@@ -1130,6 +1165,9 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		                    "fitted constants");
 	noise_of(out, d, s);
 	out->prior_scale = prior_scale_at(out, d);
+	out->hardware = hardware_input(m, d);
+	out->hardware_prior_scale =
+	    out->hardware != SIZE_MAX ? hardware_scale_at(out, d) : 0;
 	out->ninputs = d->ninputs;
 	if (chain_work_alloc(&w, d) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
@@ -1175,6 +1213,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		double v = noise_share(out, d), mse;
 
 		shared.prior_scale = out->prior.scale;
+		shared.hardware_prior_scale =
+		    out->hardware != SIZE_MAX ? out->prior.hardware_scale : 0;
 		mse = error_model(&shared, &c, w.numeric, SIZE_MAX);
 		out->weight =
 		    isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;

@@ -59,6 +59,13 @@
  *               1.94 to 1.02).  discover writes G = 0 when the file's
  *               formula is a member of its ensemble, whose mixture shows
  *               the disagreement already.
+ *               Along the input the model file calls a hardware speed
+ *               (fit.prior.hardware: a GPU's TFLOPS), s0 = sqrt(h^2 + (r
+ *               sigma)^2) instead, above the range and below it: a
+ *               formula fitted on some GPU generations misses a faster
+ *               one by a median 0.47 per doubling of its speed, against
+ *               0.05 along the workers (bench/prior.py fits h on Gavel's
+ *               and a-GPUBench's GPUs, the rest held).
  *   the chain   along each numeric input with at least 3 levels (values
  *               within 10% of each other are one level), the rows up to a
  *               level (at least two levels of it, and more rows than
@@ -205,6 +212,9 @@ typedef struct sf_interval_prior {
 	/* with the formulas' disagreement G known: a' in place of scale, and
 	 * q, how much of G it adds (above) */
 	double agreed_scale, disagreement_weight;
+	/* along an input that is a hardware speed (fit.prior.hardware): h
+	 * in place of a (or a'), s0 = sqrt(h^2 + (r sigma)^2) */
+	double hardware_scale;
 } sf_interval_prior;
 
 #define SF_INTERVAL_PRIOR_SCALE 0.123
@@ -213,6 +223,7 @@ typedef struct sf_interval_prior {
 #define SF_INTERVAL_PRIOR_NOISE_WEIGHT 0.861
 #define SF_INTERVAL_PRIOR_AGREED_SCALE 0.074
 #define SF_INTERVAL_PRIOR_DISAGREEMENT_WEIGHT 0.974
+#define SF_INTERVAL_PRIOR_HARDWARE_SCALE 0.753
 
 /* w: how far the cuts of a chain of at least SF_INTERVAL_TREND_CUTS cuts
  * (a line's two constants and a cut to check it) scatter about their
@@ -292,7 +303,10 @@ typedef struct sf_interval_model {
 	double regime_prior;     /* R, the model file's formula's regime
 	                            (fit.prior.regime); NaN none */
 	double prior_scale;      /* s0 at this fit's noise (above) */
-	size_t ninputs;          /* the data's inputs */
+	size_t hardware;         /* the input that is a hardware speed, or
+	                            SIZE_MAX none */
+	double hardware_prior_scale; /* s0 along it at this fit's noise */
+	size_t ninputs;              /* the data's inputs */
 	sf_interval_along along[SF_INTERVAL_INPUTS + 1]; /* per input (see
 	                            sf_interval_along_of); non-numeric inputs'
 	                            are never used */

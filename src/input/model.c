@@ -14,6 +14,7 @@
 #include "input/schema.h"
 #include "expr/expr.h"
 #include "base/file.h"
+#include "base/suggest.h"
 #include "base/text.h"
 #include "base/units.h"
 
@@ -873,6 +874,30 @@ check_name_clashes(loader *ld, const sf_model *m)
 	return SF_OK;
 }
 
+/* fit.prior.hardware, when given, names an input of m. */
+static int
+check_prior_hardware(loader *ld, const sf_model *m)
+{
+	const sf_fit_settings *fs = &m->fit;
+	const char *names[256], *near;
+	size_t n = 0;
+
+	if (fs->prior_hardware[0] == '\0')
+		return SF_OK;
+	for (size_t j = 0; j < m->ninputs; j++) {
+		if (strcmp(m->inputs[j].name, fs->prior_hardware) == 0)
+			return SF_OK;
+		if (n < sizeof names / sizeof *names)
+			names[n++] = m->inputs[j].name;
+	}
+	near = sf_suggest_nearest(fs->prior_hardware, names, n);
+	return sf_schema_fail_at(
+	    ld, fs->prior_hardware_line, fs->prior_hardware_column, SF_ENAME,
+	    "fit.prior.hardware '%s' is not an input of the model%s%s%s",
+	    fs->prior_hardware, near != NULL ? "; did you mean '" : "",
+	    near != NULL ? near : "", near != NULL ? "'?" : "");
+}
+
 /* An optional text key: when present, *out becomes a copy of it. */
 static int
 load_text_key(loader *ld, const yaml_node_t *node, const char *key, char **out)
@@ -917,6 +942,8 @@ load_model_body(loader *ld, const yaml_node_t *node, sf_model *m)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "fit")) != NULL &&
 	    (rc = sf_settings_load(ld, v, &m->fit)) != SF_OK)
+		return rc;
+	if ((rc = check_prior_hardware(ld, m)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "time")) == NULL &&
 	    (ld->flags & SF_MODEL_FORMULA_OPTIONAL)) {

@@ -350,13 +350,41 @@ load_optimizer(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	return SF_OK;
 }
 
+/* prior.hardware: an input's name (the model checks that it is one),
+ * kept with where it is written. */
+static int
+load_hardware(sf_schema *ld, const yaml_node_t *v, sf_fit_settings *s)
+{
+	const char *text;
+	sf_schema_position at;
+	int rc = sf_schema_text(ld, v, "hardware", &text);
+
+	if (rc != SF_OK)
+		return rc;
+	if (text[0] == '\0')
+		return sf_schema_fail(ld, v, SF_EVALUE,
+		                      "hardware must name an input of the "
+		                      "model");
+	if (strlen(text) >= sizeof s->prior_hardware)
+		return sf_schema_fail(ld, v, SF_EVALUE,
+		                      "hardware names an input of %zu "
+		                      "characters: at most %d",
+		                      strlen(text), SF_SETTINGS_NAME - 1);
+	at = sf_schema_at(ld, v);
+	snprintf(s->prior_hardware, sizeof s->prior_hardware, "%s", text);
+	s->prior_hardware_line = at.line;
+	s->prior_hardware_column = at.column;
+	return SF_OK;
+}
+
 /* prior: {scale: S, dof: N, bias_weight: K, noise_weight: R,
- * disagreement: G, agreed_scale: A, disagreement_weight: Q, regime: R},
- * each in its range: the model error's prior (fit/interval.h). */
+ * disagreement: G, agreed_scale: A, disagreement_weight: Q, regime: R,
+ * hardware_scale: H, hardware: NAME}, each in its range: the model
+ * error's prior (fit/interval.h). */
 static int
 load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 {
-	enum { NPRIOR = 8 };
+	enum { NPRIOR = 9 };
 	/* the keys, their ranges and fields, in the order they are read */
 	const struct {
 		const char *key;
@@ -371,16 +399,18 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 	    {"agreed_scale", 1e-6, 10, &s->prior_agreed_scale},
 	    {"disagreement_weight", 0, 100, &s->prior_disagreement_weight},
 	    {"regime", 0, 10, &s->prior_regime},
+	    {"hardware_scale", 1e-6, 10, &s->prior_hardware_scale},
 	};
-	const char *keys[NPRIOR];
+	const char *keys[NPRIOR + 1];
 	yaml_node_t *v;
 	int rc;
 
 	for (size_t k = 0; k < NPRIOR; k++)
 		keys[k] = prior[k].key;
+	keys[NPRIOR] = "hardware";
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE, "prior")) !=
 	        SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "prior", keys, NPRIOR)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "prior", keys, NPRIOR + 1)) != SF_OK)
 		return rc;
 	for (size_t k = 0; k < NPRIOR; k++)
 		if ((v = sf_schema_get(ld, node, prior[k].key)) != NULL &&
@@ -388,6 +418,8 @@ load_prior(sf_schema *ld, const yaml_node_t *node, sf_fit_settings *s)
 		                              prior[k].hi, prior[k].field)) !=
 		        SF_OK)
 			return rc;
+	if ((v = sf_schema_get(ld, node, "hardware")) != NULL)
+		return load_hardware(ld, v, s);
 	return SF_OK;
 }
 

@@ -43,6 +43,9 @@ typedef enum sf_init_method {
 	SF_INIT_UNIFORM
 } sf_init_method;
 
+/* The longest input name fit.prior.hardware holds, with its NUL. */
+enum { SF_SETTINGS_NAME = 64 };
+
 /*
  * How to fit.  Numeric settings left at 0 (or negative for tol/atol) mean
  * "the algorithm's default"; has_* flags record what the file set, so the
@@ -87,6 +90,12 @@ typedef struct sf_fit_settings {
 	 * file's formula, per doubling, when its regime check fired on the
 	 * rows (`discover` writes it), < 0: none known. */
 	double prior_regime;
+	/* The input that is a hardware speed (a GPU's FLOPS), "" none, and
+	 * where the file names it; the prior's scale along it, 0: the
+	 * built-in one's. */
+	char prior_hardware[SF_SETTINGS_NAME];
+	int prior_hardware_line, prior_hardware_column;
+	double prior_hardware_scale;
 } sf_fit_settings;
 
 /* Fill s with the defaults of a model file without a `fit:` block. */

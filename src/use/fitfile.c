@@ -531,11 +531,41 @@ load_model_error(loader *ld, const json_t *pi)
 	return SF_OK;
 }
 
+/* The input of prior that is a hardware speed, and the prior's scale
+ * along it at the fit's noise (both or neither): none when absent. */
+static int
+load_hardware(loader *ld, const json_t *prior, const char *path)
+{
+	sf_interval_model *im = &ld->f->interval;
+	const json_t *name = json_object_get(prior, "hardware");
+	char at[SF_JSONDOC_PATH_MAX];
+	size_t j;
+
+	im->hardware = SIZE_MAX;
+	im->hardware_prior_scale = 0;
+	if (name == NULL)
+		return SF_OK;
+	sf_jsondoc_member_path(at, path, "hardware");
+	if (!json_is_string(name))
+		return sf_jsondoc_fail(&ld->doc, at, SF_ETYPE,
+		                       "%s should be an input's name", at);
+	j = sf_fitfile_input_find(ld->f, json_string_value(name));
+	if (j == SF_FITFILE_NONE)
+		return sf_jsondoc_fail(
+		    &ld->doc, at, SF_ENAME,
+		    "%s names '%s', which is not an input of the fit", at,
+		    json_string_value(name));
+	im->hardware = j;
+	return interval_number(ld, prior, path, "hardware_scale_at_noise", 0,
+	                       1e-12, &im->hardware_prior_scale);
+}
+
 /* The prior's scale at the fit's noise and its degrees of freedom (the
- * model error below the range), and the formulas' disagreement it
- * counted with its weight (what the interval's parts split the model
- * error by): prediction_interval.prior; the scale 0 and the disagreement
- * NaN when the file is older, or the fit had none. */
+ * model error below the range), the formulas' disagreement it counted
+ * with its weight (what the interval's parts split the model error by)
+ * and its input that is a hardware speed: prediction_interval.prior; the
+ * scale 0 and the disagreement NaN when the file is older, or the fit
+ * had none. */
 static int
 load_prior(loader *ld, const json_t *pi)
 {
@@ -549,12 +579,15 @@ load_prior(loader *ld, const json_t *pi)
 	/* the model error read is widened for a regime already */
 	im->regime_prior = NAN;
 	im->prior_scale = 0;
+	im->hardware = SIZE_MAX;
+	im->hardware_prior_scale = 0;
 	if (!json_is_object(prior))
 		return SF_OK;
 	if ((rc = optional_interval_number(ld, prior, path, "scale_at_noise", 0,
 	                                   &im->prior_scale)) != SF_OK ||
 	    (rc = optional_interval_number(ld, prior, path, "dof", 0,
-	                                   &im->prior.dof)) != SF_OK)
+	                                   &im->prior.dof)) != SF_OK ||
+	    (rc = load_hardware(ld, prior, path)) != SF_OK)
 		return rc;
 	if (json_object_get(prior, "disagreement") == NULL)
 		return SF_OK;

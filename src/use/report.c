@@ -488,9 +488,10 @@ resample_json(const sf_report *r, const sf_resample *x, int bootstrap, int *ok)
 }
 
 /* The prior of the model error per doubling (interval.h), the formulas'
- * disagreement when known, and its scale at the fit's noise. */
+ * disagreement when known, its scale at the fit's noise, and along a
+ * hardware speed when the model names one. */
 static json_t *
-prior_json(const sf_interval_model *im, int *ok)
+prior_json(const sf_report *r, const sf_interval_model *im, int *ok)
 {
 	const sf_interval_prior *p = &im->prior;
 	json_t *o = json_object();
@@ -512,6 +513,13 @@ prior_json(const sf_interval_model *im, int *ok)
 	if (isfinite(im->regime_prior))
 		put(o, "regime", sf_json_number(im->regime_prior), ok);
 	put(o, "scale_at_noise", sf_json_number(im->prior_scale), ok);
+	if (im->hardware < r->data->ninputs && im->hardware_prior_scale > 0) {
+		put(o, "hardware",
+		    json_string(r->data->inputs[im->hardware].name), ok);
+		put(o, "hardware_scale", sf_json_number(p->hardware_scale), ok);
+		put(o, "hardware_scale_at_noise",
+		    sf_json_number(im->hardware_prior_scale), ok);
+	}
 	return o;
 }
 
@@ -622,7 +630,7 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	put(o, "t", sf_json_number(im->t), ok);
 	put(o, "model_error", model_error_json(r, im, ok), ok);
 	put(o, "model_weight", sf_json_number(im->weight), ok);
-	put(o, "prior", prior_json(im, ok), ok);
+	put(o, "prior", prior_json(r, im, ok), ok);
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
 	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
 	put(o, "chain_cuts", json_integer((json_int_t)im->chain_cuts), ok);
@@ -844,6 +852,12 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    e->trend > 0 ? "rising" : "falling",
 			    100 * fabs(e->trend),
 			    e->trend > 0 ? "slower" : "faster");
+		if (j == im->hardware && im->hardware_prior_scale > 0)
+			fprintf(
+			    out,
+			    "\n      (a hardware speed, fit.prior.hardware: "
+			    "the prior's scale %.3g%% at this noise)",
+			    100 * im->hardware_prior_scale);
 	}
 	if (im->chain_cuts > 0)
 		fprintf(out,
