@@ -168,17 +168,19 @@ def beyond(directory, model, train, along=None):
     """model's predictions of the rows beyond the training rows where
     train holds: line -> (distance in doublings, observed, predicted),
     positive times only; None when validate failed.  The distance is
-    validate's over every input, or along an input alone when along is
-    (its name, its top training value)."""
+    validate's over every input, or when along is (an input's name, its
+    top training value) the distance along it of the rows beyond the
+    range along it alone."""
     rc, out, _ = run(["validate", model, "--train", train, "--json", "-q"],
                      directory)
     if rc != 0:
         return None
     found = {}
     for p in json.loads(out)["validation"]["predictions"]:
-        d = (p.get("distance") if along is None else
-             math.log2(p[along[0]] / along[1]) if p[along[0]] > along[1]
-             else 0)
+        d = p.get("distance")
+        if along is not None and d:
+            own = math.log2(p[along[0]] / along[1])
+            d = own if abs(d - own) < 1e-9 else 0
         if d and d > 0 and p["predicted"] > 0 and p["observed"] > 0:
             found[p["line"]] = (d, p["observed"], p["predicted"])
     return found

@@ -412,6 +412,44 @@ hw_wide=$("$SCALEFIT" predict "$work/ddp-hw.json" --at p=3,b=256,n=256000 -q | a
 exceeds "$hw_wide" 1.2 "$hw_now" && [ -n "$now3" ] &&
 	[ "$now3" = "$(hi_of "$work/ddp-hw.json" p=3,b=16,n=256000)" ]
 judge $? "a hardware speed widens the interval beyond its range, not inside it"
+# below its range the interval is the prior's alone, read from the fit
+# file's hardware_scale_at_noise (above it model_error already says)
+lo_now=$("$SCALEFIT" predict "$work/ddp-now.json" --at p=3,b=1,n=256000 -q | awk '$1 == "3" { gsub(/[],[]/, "", $5); print $5 }')
+lo_wide=$("$SCALEFIT" predict "$work/ddp-hw.json" --at p=3,b=1,n=256000 -q | awk '$1 == "3" { gsub(/[],[]/, "", $5); print $5 }')
+exceeds "$lo_now" 1.2 "$lo_wide"
+judge $? "below a hardware speed's range the interval is its prior's, read back"
+# a formulas' disagreement (along the workers) is none of the hardware
+# speed's error: below b's range alone, the model error is the largest part
+sed -e "s#file: ../datasets/#file: $top/datasets/#" \
+	-e 's/^  loss: relative$/  loss: relative\n  prior: {hardware: b, disagreement: 1}/' \
+	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-hw-apart.yaml"
+"$SCALEFIT" fit "$work/ddp-hw-apart.yaml" -q -o "$work/ddp-hw-apart.json" >/dev/null 2>&1
+expect 0 "point 1: model error" "a formulas' disagreement takes no share of a hardware speed's error" \
+	-- predict "$work/ddp-hw-apart.json" --at p=3,b=1,n=256000
+# a text input is no speed: refused in the model file and the fit file
+printf 'p,cat,y\n1,x,1\n2,y,2.1\n4,x,3.9\n8,y,8.2\n3,x,3.1\n' >"$work/hwc.csv"
+printf 'name: hwc\ndata: {file: hwc.csv, output: y}\ninputs: {p: p, c: cat}\nparameters: {a: {min: 0, max: 10}}\ntime: a * p\nfit: {prior: {hardware: c}}\n' >"$work/hwc.yaml"
+expect 2 "hwc.yaml:6:25: fit.prior.hardware 'c' is a text input" \
+	"a text input named as a hardware speed in a model file" \
+	-- fit "$work/hwc.yaml"
+# and so is an input past the first 16, which share one model error
+awk 'BEGIN { for (i = 0; i < 17; i++) printf "c%d,", i; print "y";
+	for (r = 1; r <= 6; r++) { for (i = 0; i < 17; i++) printf "%d,", r + i; print r } }' \
+	>"$work/h17.csv"
+awk 'BEGIN { printf "name: h17\ndata: {file: h17.csv, output: y}\ninputs: {";
+	for (i = 0; i < 17; i++) printf "%sx%d: c%d", i ? ", " : "", i, i;
+	print "}\nparameters: {a: {min: 0, max: 10}}\ntime: a * x0\nfit: {prior: {hardware: x16}}" }' \
+	>"$work/h17.yaml"
+expect 2 "h17.yaml:6:25: fit.prior.hardware 'x16' is past the model's first 16 inputs" \
+	"a 17th input named as a hardware speed" \
+	-- fit "$work/h17.yaml"
+sed 's/^fit: .*$/fit: {loss: relative}/' "$work/hwc.yaml" >"$work/hwc-plain.yaml"
+"$SCALEFIT" fit "$work/hwc-plain.yaml" -q -o "$work/hwc.json" >/dev/null 2>&1
+sed 's/"scale_at_noise": \([^,}]*\)/"scale_at_noise": \1, "hardware": "c", "hardware_scale_at_noise": 0.5/' \
+	"$work/hwc.json" >"$work/hwc-bad.json"
+expect 2 "prediction_interval.prior.hardware names 'c', a text input" \
+	"a text input named as a hardware speed in a fit file" \
+	-- predict "$work/hwc-bad.json" --at p=2,c=x
 sed 's/"hardware": "b"/"hardware": "zz"/' "$work/ddp-hw.json" >"$work/ddp-bad.json"
 expect 2 "prediction_interval.prior.hardware names 'zz', which is not an input of the fit" \
 	"a hardware speed that is no input in a fit file" \

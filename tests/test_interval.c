@@ -86,7 +86,7 @@ set_error(sf_interval_model *im, double bias, double growth, double dof)
 static sf_interval_beyond
 out_by(const sf_interval_model *im, double D)
 {
-	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0, 0};
 
 	sf_interval_beyond_add(im, 0, D, &b);
 	return b;
@@ -952,8 +952,8 @@ test_per_input(void)
 	/* a doubling beyond along b: its interval leans up more than a
 	 * doubling beyond along p */
 	{
-		sf_interval_beyond bp = {0, 0, 0, 0, 0, 0},
-		                   bb = {0, 0, 0, 0, 0, 0};
+		sf_interval_beyond bp = {0, 0, 0, 0, 0, 0, 0},
+		                   bb = {0, 0, 0, 0, 0, 0, 0};
 		double lo_p, hi_p, lo_b, hi_b;
 
 		sf_interval_beyond_add(&im, 0, 1, &bp);
@@ -1009,14 +1009,16 @@ hardware_error_model(const char *fit, sf_interval_model *im)
  * prior's scale is sqrt(h^2 + (r sigma)^2), h the corpus's for one (GPU
  * generations miss a FLOPS formula by far more per doubling than worker
  * counts do), above the range and below it; the other inputs' error is
- * untouched, and the ensemble weight counts the wider error.
+ * untouched, a point's model error says how much of it is the hardware
+ * speed's own, and the ensemble weight does not move (a prior every
+ * member shares would only flatten the weights).
  */
 static void
 test_hardware(void)
 {
 	const sf_interval_prior p = sf_interval_prior_default();
 	sf_interval_model plain, hw;
-	sf_interval_beyond a = {0, 0, 0, 0, 0, 0}, b = {0, 0, 0, 0, 0, 0};
+	sf_interval_beyond a = {0, 0, 0, 0, 0, 0, 0}, b = {0, 0, 0, 0, 0, 0, 0};
 	double lo_a, hi_a, lo_b, hi_b, ratio;
 
 	CU_ASSERT_EQUAL_FATAL(hardware_error_model("", &plain), 0);
@@ -1043,6 +1045,15 @@ test_hardware(void)
 	sf_interval_beyond_add(&plain, 1, -1, &a);
 	sf_interval_beyond_add(&hw, 1, -1, &b);
 	CU_ASSERT_DOUBLE_EQUAL(b.var / a.var, ratio * ratio, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.hardware, b.var + b.shift * b.shift, 1e-15);
+	CU_ASSERT_EQUAL(a.hardware, 0);
+	/* beyond along p too: the hardware speed's own part stays g's */
+	{
+		sf_interval_beyond c = b;
+
+		sf_interval_beyond_add(&hw, 0, 1, &c);
+		CU_ASSERT(c.var > b.var && c.hardware == b.hardware);
+	}
 	/* a doubling beyond along g: wider */
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
@@ -1051,7 +1062,7 @@ test_hardware(void)
 	sf_interval_at(&plain, 100, 0, &a, &lo_a, &hi_a);
 	sf_interval_at(&hw, 100, 0, &b, &lo_b, &hi_b);
 	CU_ASSERT(hi_b > hi_a && lo_b < lo_a);
-	CU_ASSERT(hw.weight < plain.weight);
+	CU_ASSERT_DOUBLE_EQUAL(hw.weight, plain.weight, 1e-12);
 }
 
 /* Levels and noise of the heteroscedastic simulation: repeats that

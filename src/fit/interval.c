@@ -127,7 +127,7 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 {
 	const sf_interval_along *a;
 	int prior;
-	double c, v, nu;
+	double c, v, nu, shift;
 
 	b->distance2 += d * d;
 	if (im == NULL || d == 0)
@@ -142,16 +142,19 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 	c = isnan(a->growth) ? 0 : prior ? prior_scale_along(im, j) : a->growth;
 	nu = prior ? im->prior.dof : a->growth_dof;
 	v = c * d * c * d;
-	b->shift += !prior && isfinite(a->bias) ? a->bias * fabs(d) : 0;
+	shift = !prior && isfinite(a->bias) ? a->bias * fabs(d) : 0;
 	/* above the range, an error per doubling that moves by gamma per
 	 * doubling: integrated over the d doublings, mu d + gamma d^2 / 2,
 	 * whose variance adds var(gamma) d^4 / 4 + cov(mu, gamma) d^3 */
 	if (!prior && d > 0 && sf_interval_slope_carried(a)) {
-		b->shift += a->trend * d * d / 2;
+		shift += a->trend * d * d / 2;
 		v +=
 		    a->trend_var * d * d * d * d / 4 + a->trend_cov * d * d * d;
 	}
+	b->shift += shift;
 	b->var += v;
+	if (j == im->hardware && im->hardware_prior_scale > 0)
+		b->hardware += v + shift * shift;
 	if (nu > 0)
 		b->var_over_dof += v * v / nu;
 	/* above the range the noise is the top level's (the runs nearest),
@@ -178,7 +181,7 @@ sf_interval_beyond_at(const sf_interval_model *im, size_t n, const double *lo,
                       const double *hi, const unsigned char *numeric,
                       const double *x)
 {
-	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0, 0};
 
 	for (size_t i = 0; i < n; i++)
 		if (numeric == NULL || numeric[i])
@@ -1103,6 +1106,9 @@ hardware_scale_at(const sf_interval_model *im, const sf_dataset *d)
 	return sqrt(h * h + r * r);
 }
 
+_Static_assert((int)SF_INTERVAL_INPUTS == (int)SF_SETTINGS_HARDWARE_INPUTS,
+               "fit.prior.hardware names an input with an error of its own");
+
 /* The input of d that m's fit.prior.hardware names, or SIZE_MAX. */
 static size_t
 hardware_input(const sf_model *m, const sf_dataset *d)
@@ -1213,8 +1219,9 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		double v = noise_share(out, d), mse;
 
 		shared.prior_scale = out->prior.scale;
-		shared.hardware_prior_scale =
-		    out->hardware != SIZE_MAX ? out->prior.hardware_scale : 0;
+		/* a hardware speed's wider prior too is the same for every
+		 * member: it would only flatten the weights */
+		shared.hardware_prior_scale = 0;
 		mse = error_model(&shared, &c, w.numeric, SIZE_MAX);
 		out->weight =
 		    isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;

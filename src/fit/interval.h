@@ -374,6 +374,9 @@ void sf_interval_along_moved(sf_interval_along *a, double e);
 typedef struct sf_interval_beyond {
 	double shift, var, var_over_dof, distance2;
 	double noise, noise_dof;
+	double hardware; /* of var + shift^2, the hardware speed's own
+	                    (fit.prior.hardware): no formulas' disagreement
+	                    is in it */
 } sf_interval_beyond;
 
 /* Input j's doublings beyond [lo, hi] at x (sf_interval_doublings),

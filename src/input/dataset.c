@@ -1050,6 +1050,33 @@ warn_counts(const sf_table *t, size_t reported, size_t unset, sf_warn_fn warn,
 	}
 }
 
+/* m's fit.prior.hardware, when it names an input of d, names a numeric
+ * one (a speed, not a label) with a model error of its own. */
+static int
+check_hardware(const sf_model *m, const sf_dataset *d, sf_error *err)
+{
+	const char *why = NULL;
+
+	for (size_t j = 0; j < d->ninputs && why == NULL; j++)
+		if (strcmp(d->inputs[j].name, m->fit.prior_hardware) != 0)
+			continue;
+		else if (d->inputs[j].levels != NULL)
+			why =
+			    "a text input (its values are labels): a hardware "
+			    "speed is a number, such as a GPU's TFLOPS";
+		else if (j >= SF_SETTINGS_HARDWARE_INPUTS)
+			why = "past the model's first 16 inputs, which alone "
+			      "have a model error of their own";
+	if (why == NULL)
+		return SF_OK;
+	sf_error_at(err, SF_ETYPE, m->path, m->fit.prior_hardware_line,
+	            m->fit.prior_hardware_column,
+	            "fit.prior.hardware '%s' is %s", m->fit.prior_hardware,
+	            why);
+	sf_error_quote(err, m->source, m->source_length);
+	return SF_ETYPE;
+}
+
 int
 sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
                 sf_dataset **out, sf_warn_fn warn, void *warn_ctx,
@@ -1104,7 +1131,7 @@ sf_dataset_bind(const sf_model *m, const sf_table *t, int positive,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
-	rc = SF_OK;
+	rc = check_hardware(m, d, err);
 done:
 	table_values_free(&v, m->ninputs);
 	column_scope_free(&cs);

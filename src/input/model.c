@@ -890,6 +890,15 @@ check_prior_hardware(loader *ld, const sf_model *m)
 		if (n < sizeof names / sizeof *names)
 			names[n++] = m->inputs[j].name;
 	}
+	for (size_t t = 0; t < m->nterms; t++)
+		if (strcmp(m->terms[t].name, fs->prior_hardware) == 0)
+			return sf_schema_fail_at(
+			    ld, fs->prior_hardware_line,
+			    fs->prior_hardware_column, SF_ENAME,
+			    "fit.prior.hardware '%s' is computed from other "
+			    "inputs (a term): name the input it is computed "
+			    "from",
+			    fs->prior_hardware);
 	near = sf_suggest_nearest(fs->prior_hardware, names, n);
 	return sf_schema_fail_at(
 	    ld, fs->prior_hardware_line, fs->prior_hardware_column, SF_ENAME,

@@ -43,8 +43,10 @@ typedef enum sf_init_method {
 	SF_INIT_UNIFORM
 } sf_init_method;
 
-/* The longest input name fit.prior.hardware holds, with its NUL. */
-enum { SF_SETTINGS_NAME = 64 };
+/* The longest input name fit.prior.hardware holds, with its NUL; and
+ * the inputs it may name, the first of the model's (those with a model
+ * error of their own: fit/interval.h's SF_INTERVAL_INPUTS). */
+enum { SF_SETTINGS_NAME = 64, SF_SETTINGS_HARDWARE_INPUTS = 16 };
 
 /*
  * How to fit.  Numeric settings left at 0 (or negative for tol/atol) mean

@@ -491,7 +491,7 @@ noise_floor(const next_work *w, sf_next *x)
 	const sf_interval_beyond b =
 	    sf_interval_beyond_at(w->df.error, w->df.ninputs, w->df.lo,
 	                          w->df.hi, w->df.numeric, w->tp.x);
-	const sf_interval_beyond noise = {0, 0, 0, 0, b.noise, b.noise_dof};
+	const sf_interval_beyond noise = {0, 0, 0, 0, b.noise, b.noise_dof, 0};
 	double lo, hi, ratio;
 
 	sf_interval_at(w->df.error, w->tp.time, 0, &noise, &lo, &hi);

@@ -555,6 +555,12 @@ load_hardware(loader *ld, const json_t *prior, const char *path)
 		    &ld->doc, at, SF_ENAME,
 		    "%s names '%s', which is not an input of the fit", at,
 		    json_string_value(name));
+	if (ld->f->inputs[j].levels != NULL)
+		return sf_jsondoc_fail(
+		    &ld->doc, at, SF_ETYPE,
+		    "%s names '%s', a text input: a hardware "
+		    "speed is a number",
+		    at, json_string_value(name));
 	im->hardware = j;
 	return interval_number(ld, prior, path, "hardware_scale_at_noise", 0,
 	                       1e-12, &im->hardware_prior_scale);

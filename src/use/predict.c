@@ -136,9 +136,10 @@ sf_part_name(int part)
 
 /* The shares of a single fit's new-run variance at pt: noise, the
  * constants (on the loss's scale) and the model error, its centre
- * counted with its spread; of that, the formulas' disagreement its model
- * file gave (fit.prior) takes its share of the prior's variance (q G)^2 /
- * s0^2 (interval.h: the prior, not the chain, holds most of it). */
+ * counted with its spread; of that, but a hardware speed's own, the
+ * formulas' disagreement its model file gave (fit.prior) takes its share
+ * of the prior's variance (q G)^2 / s0^2 (interval.h: the prior, not the
+ * chain, holds most of it). */
 static void
 parts_of(const sf_fitfile *f, sf_predict_point *pt)
 {
@@ -158,11 +159,14 @@ parts_of(const sf_fitfile *f, sf_predict_point *pt)
 	if (!im->multiplicative)
 		pt->parts[SF_PART_MODEL] *= pt->time * pt->time;
 	if (isfinite(im->disagreement) && im->prior_scale > 0) {
-		double g = im->prior.disagreement_weight * im->disagreement;
+		double g = im->prior.disagreement_weight * im->disagreement,
+		       own = fmax(0, pt->beyond.var + mu * mu -
+		                         pt->beyond.hardware);
 
+		if (!im->multiplicative)
+			own *= pt->time * pt->time;
 		pt->parts[SF_PART_FORMULAS] =
-		    pt->parts[SF_PART_MODEL] *
-		    fmin(1, g * g / (im->prior_scale * im->prior_scale));
+		    own * fmin(1, g * g / (im->prior_scale * im->prior_scale));
 		pt->parts[SF_PART_MODEL] -= pt->parts[SF_PART_FORMULAS];
 	}
 	total = pt->parts[SF_PART_NOISE] + pt->parts[SF_PART_CONSTANTS] +
@@ -178,7 +182,7 @@ interval_of(const sf_fitfile *f, sf_prediction *p, size_t k)
 {
 	sf_predict_point *pt = &p->points[k];
 	const sf_interval_model *im = f->has_interval ? &f->interval : NULL;
-	sf_interval_beyond b = {0, 0, 0, 0, 0, 0};
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0, 0};
 	int unknown = 0;
 
 	for (size_t i = 0; i < f->ninputs; i++) {
