@@ -313,9 +313,13 @@ expect 0 '"interval_parts": {' "predict --json gives each point's interval parts
 # writes it) are the largest part of a single fit's interval far out; a
 # tampered disagreement in the fit file is refused at its place.
 top=$(cd "$srcdir" && pwd)
-sed -e "s#file: ../datasets/#file: $top/datasets/#" \
-	-e 's/^  loss: relative$/  loss: relative\n  prior: {disagreement: 1}/' \
-	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-apart.yaml"
+# generic_with PRIOR OUT: the quick start's model with fit.prior PRIOR.
+generic_with() {
+	sed -e "s#file: ../datasets/#file: $top/datasets/#" \
+		-e "s/^  loss: relative\$/  loss: relative\n  prior: {$1}/" \
+		"$srcdir/expressions/ddp-generic.yaml" >"$2"
+}
+generic_with "disagreement: 1" "$work/ddp-apart.yaml"
 "$SCALEFIT" fit "$work/ddp-apart.yaml" -q -o "$work/ddp-apart.json" >/dev/null 2>&1
 expect 0 "point 1: formula disagreement" "predict names the formulas' disagreement a fit's model file gave" \
 	-- predict "$work/ddp-apart.json" --at p=64,b=16,n=256000
@@ -399,9 +403,7 @@ expect 2 "prediction_interval.model_error\[0\] has a trend beside a null growth"
 # the interval is wider than the same fit's without it, inside the range
 # nothing moves; a name that is no input, or one without its scale, is
 # refused at its place.
-sed -e "s#file: ../datasets/#file: $top/datasets/#" \
-	-e 's/^  loss: relative$/  loss: relative\n  prior: {hardware: b}/' \
-	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-hw.yaml"
+generic_with "hardware: b" "$work/ddp-hw.yaml"
 "$SCALEFIT" fit "$work/ddp-hw.yaml" -q -o "$work/ddp-hw.json" >/dev/null 2>&1
 expect 0 '"hardware": "b"' "a fit file names its hardware speed" \
 	-- fit "$work/ddp-hw.yaml" --json -q
@@ -420,9 +422,7 @@ exceeds "$lo_now" 1.2 "$lo_wide"
 judge $? "below a hardware speed's range the interval is its prior's, read back"
 # a formulas' disagreement (along the workers) is none of the hardware
 # speed's error: below b's range alone, the model error is the largest part
-sed -e "s#file: ../datasets/#file: $top/datasets/#" \
-	-e 's/^  loss: relative$/  loss: relative\n  prior: {hardware: b, disagreement: 1}/' \
-	"$srcdir/expressions/ddp-generic.yaml" >"$work/ddp-hw-apart.yaml"
+generic_with "hardware: b, disagreement: 1" "$work/ddp-hw-apart.yaml"
 "$SCALEFIT" fit "$work/ddp-hw-apart.yaml" -q -o "$work/ddp-hw-apart.json" >/dev/null 2>&1
 expect 0 "point 1: model error" "a formulas' disagreement takes no share of a hardware speed's error" \
 	-- predict "$work/ddp-hw-apart.json" --at p=3,b=1,n=256000

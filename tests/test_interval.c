@@ -895,6 +895,33 @@ test_regime_carried(void)
 	                       1e-15);
 }
 
+/* Runs of mean(x, y) over the grid xs x ys, reps of each, with SIM_SIGMA
+ * log-normal noise, as CSV text under header into csv; its length. */
+static size_t
+grid_csv(char *csv, size_t size, const char *header, const double *xs,
+         size_t nx, const double *ys, size_t ny, size_t reps,
+         double (*mean)(double, double), sf_rng *rng)
+{
+	size_t len = (size_t)snprintf(csv, size, "%s\n", header);
+
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			for (size_t k = 0; k < reps; k++)
+				len += (size_t)snprintf(
+				    csv + len, size - len, "%g,%g,%.17g\n",
+				    xs[i], ys[j],
+				    mean(xs[i], ys[j]) *
+				        exp(sf_rng_normal(rng, 0, SIM_SIGMA)));
+	return len;
+}
+
+/* test_per_input's truth: b^2, which its formula lacks. */
+static double
+per_input_mean(double p, double b)
+{
+	return 10 + 100 / p + b * b / 20;
+}
+
 /*
  * Each input its own model error: a + c / p + d b fitted to 10 + 100 / p
  * + b^2 / 20 (right in p, wrong in b: the time grows as b^2 beyond the
@@ -926,15 +953,8 @@ test_per_input(void)
 
 	memset(&s, 0, sizeof s);
 	sf_rng_seed(&rng, 20261127, 11);
-	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,b,y\n");
-	for (size_t i = 0; i < 4; i++)
-		for (size_t j = 0; j < 5; j++)
-			for (size_t k = 0; k < 2; k++)
-				len += (size_t)snprintf(
-				    csv + len, sizeof csv - len,
-				    "%g,%g,%.17g\n", ps[i], bs[j],
-				    (10 + 100 / ps[i] + bs[j] * bs[j] / 20) *
-				        exp(sf_rng_normal(&rng, 0, SIM_SIGMA)));
+	len = grid_csv(csv, sizeof csv, "p,b,y", ps, 4, bs, 5, 2,
+	               per_input_mean, &rng);
 	CU_ASSERT_FATAL(sim_parse(&s, yaml, csv, len) == 0);
 	CU_ASSERT_FATAL(sim_calibrate(&s, &r, &st, &im) == 0);
 	printf("\n    along p: bias %+.4f growth %.4f (%g cuts); along b: bias "
@@ -968,6 +988,13 @@ test_per_input(void)
 	sim_free(&s);
 }
 
+/* test_hardware's truth: a speed g dividing the work. */
+static double
+hardware_mean(double p, double g)
+{
+	return 10 + 400 / (p * g);
+}
+
 /* The error model of a + c / (p g) over p = 1, 2, 4 and g = 4, 8 (two
  * levels: no chain along g) with fit: fit (a flow mapping, or "" none). */
 static int
@@ -990,15 +1017,8 @@ hardware_error_model(const char *fit, sf_interval_model *im)
 	         "time: a + c / (p * g)\n%s",
 	         fit);
 	sf_rng_seed(&rng, 20261128, 3);
-	len += (size_t)snprintf(csv + len, sizeof csv - len, "p,g,y\n");
-	for (size_t i = 0; i < 3; i++)
-		for (size_t j = 0; j < 2; j++)
-			for (size_t k = 0; k < 3; k++)
-				len += (size_t)snprintf(
-				    csv + len, sizeof csv - len,
-				    "%g,%g,%.17g\n", ps[i], gs[j],
-				    (10 + 400 / (ps[i] * gs[j])) *
-				        exp(sf_rng_normal(&rng, 0, SIM_SIGMA)));
+	len = grid_csv(csv, sizeof csv, "p,g,y", ps, 3, gs, 2, 3, hardware_mean,
+	               &rng);
 	if (sim_parse(&s, yaml, csv, len) != 0)
 		return -1;
 	return sim_error_model(&s, im);

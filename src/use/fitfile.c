@@ -460,6 +460,19 @@ load_trend(loader *ld, const json_t *e, const char *path, sf_interval_along *a)
 	return SF_OK;
 }
 
+/* The input of the fit a string at path names, into *j. */
+static int
+input_named(loader *ld, const json_t *name, const char *path, size_t *j)
+{
+	*j = sf_fitfile_input_find(ld->f, json_string_value(name));
+	if (*j == SF_FITFILE_NONE)
+		return sf_jsondoc_fail(
+		    &ld->doc, path, SF_ENAME,
+		    "%s names '%s', which is not an input of the fit", path,
+		    json_string_value(name));
+	return SF_OK;
+}
+
 /* The model error of one input: prediction_interval.model_error[i]. */
 static int
 load_along(loader *ld, const json_t *e, size_t i)
@@ -478,12 +491,8 @@ load_along(loader *ld, const json_t *e, size_t i)
 		    "%s should be an object whose \"input\" names an "
 		    "input of the fit",
 		    path);
-	j = sf_fitfile_input_find(ld->f, json_string_value(name));
-	if (j == SF_FITFILE_NONE)
-		return sf_jsondoc_fail(
-		    &ld->doc, path, SF_ENAME,
-		    "%s names '%s', which is not an input of the fit", path,
-		    json_string_value(name));
+	if ((rc = input_named(ld, name, path, &j)) != SF_OK)
+		return rc;
 	if ((rc = interval_number(ld, e, path, "growth", 1, 0, &a.growth)) !=
 	        SF_OK ||
 	    (rc = interval_number(ld, e, path, "bias", 0, -INFINITY,
@@ -540,6 +549,7 @@ load_hardware(loader *ld, const json_t *prior, const char *path)
 	const json_t *name = json_object_get(prior, "hardware");
 	char at[SF_JSONDOC_PATH_MAX];
 	size_t j;
+	int rc;
 
 	im->hardware = SIZE_MAX;
 	im->hardware_prior_scale = 0;
@@ -549,12 +559,8 @@ load_hardware(loader *ld, const json_t *prior, const char *path)
 	if (!json_is_string(name))
 		return sf_jsondoc_fail(&ld->doc, at, SF_ETYPE,
 		                       "%s should be an input's name", at);
-	j = sf_fitfile_input_find(ld->f, json_string_value(name));
-	if (j == SF_FITFILE_NONE)
-		return sf_jsondoc_fail(
-		    &ld->doc, at, SF_ENAME,
-		    "%s names '%s', which is not an input of the fit", at,
-		    json_string_value(name));
+	if ((rc = input_named(ld, name, at, &j)) != SF_OK)
+		return rc;
 	if (ld->f->inputs[j].levels != NULL)
 		return sf_jsondoc_fail(
 		    &ld->doc, at, SF_ETYPE,
