@@ -1055,26 +1055,34 @@ warn_counts(const sf_table *t, size_t reported, size_t unset, sf_warn_fn warn,
 static int
 check_hardware(const sf_model *m, const sf_dataset *d, sf_error *err)
 {
-	const char *why = NULL;
+	const sf_fit_settings *fs = &m->fit;
 
-	for (size_t j = 0; j < d->ninputs && why == NULL; j++)
-		if (strcmp(d->inputs[j].name, m->fit.prior_hardware) != 0)
+	for (size_t j = 0; j < d->ninputs; j++) {
+		if (strcmp(d->inputs[j].name, fs->prior_hardware) != 0)
 			continue;
-		else if (d->inputs[j].levels != NULL)
-			why =
-			    "a text input (its values are labels): a hardware "
-			    "speed is a number, such as a GPU's TFLOPS";
+		if (d->inputs[j].levels != NULL)
+			sf_error_at(
+			    err, SF_ETYPE, m->path, fs->prior_hardware_line,
+			    fs->prior_hardware_column,
+			    "fit.prior.hardware '%s' is a text input "
+			    "(its values are labels): a hardware speed is "
+			    "a number, such as a GPU's TFLOPS",
+			    fs->prior_hardware);
 		else if (j >= SF_SETTINGS_HARDWARE_INPUTS)
-			why = "past the model's first 16 inputs, which alone "
-			      "have a model error of their own";
-	if (why == NULL)
-		return SF_OK;
-	sf_error_at(err, SF_ETYPE, m->path, m->fit.prior_hardware_line,
-	            m->fit.prior_hardware_column,
-	            "fit.prior.hardware '%s' is %s", m->fit.prior_hardware,
-	            why);
-	sf_error_quote(err, m->source, m->source_length);
-	return SF_ETYPE;
+			sf_error_at(
+			    err, SF_ETYPE, m->path, fs->prior_hardware_line,
+			    fs->prior_hardware_column,
+			    "fit.prior.hardware '%s' is past the model's "
+			    "first %d inputs, which alone have a model "
+			    "error of their own",
+			    fs->prior_hardware,
+			    (int)SF_SETTINGS_HARDWARE_INPUTS);
+		else
+			return SF_OK;
+		sf_error_quote(err, m->source, m->source_length);
+		return SF_ETYPE;
+	}
+	return SF_OK;
 }
 
 int

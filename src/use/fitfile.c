@@ -540,8 +540,8 @@ load_model_error(loader *ld, const json_t *pi)
 	return SF_OK;
 }
 
-/* The input of prior that is a hardware speed, and the prior's scale
- * along it at the fit's noise (both or neither): none when absent. */
+/* The input of prior that is a hardware speed, and with it the prior's
+ * scale along it at the fit's noise: none when it names none. */
 static int
 load_hardware(loader *ld, const json_t *prior, const char *path)
 {
