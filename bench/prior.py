@@ -186,14 +186,19 @@ def beyond(directory, model, train, along=None):
     return found
 
 
-def init_model(directory, rows, worker):
-    """rows written to directory/data.csv and `scalefit init` run on it
-    into init.yaml: the name of its input for the worker column, or None
-    when init failed or has none."""
+def write_rows(directory, rows):
+    """rows written to directory/data.csv."""
     with open(os.path.join(directory, "data.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+
+
+def init_model(directory, rows, worker):
+    """rows written to directory/data.csv and `scalefit init` run on it
+    into init.yaml: the name of its input for the worker column, or None
+    when init failed or has none."""
+    write_rows(directory, rows)
     if run(["init", "data.csv", "-o", "init.yaml"], directory)[0] != 0:
         return None
     with open(os.path.join(directory, "init.yaml")) as f:
@@ -316,10 +321,7 @@ def hardware_one(job):
     """The case of one hardware campaign: z along g alone."""
     dataset, name, rows, model, where, top = job
     with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "data.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_rows(d, rows)
         with open(os.path.join(d, "hardware.yaml"), "w") as f:
             f.write(model)
         e = evidence(d, "hardware.yaml", where, f"g <= {top * 1.001:g}", "g",

@@ -944,7 +944,7 @@ test_per_input(void)
 	                           "time: a + c / p + d * b\n";
 	static const double ps[] = {1, 2, 4, 8}, bs[] = {1, 2, 4, 8, 16};
 	char csv[8192];
-	size_t len = 0;
+	size_t len;
 	sf_rng rng;
 	sim s;
 	sf_fit_result *r;
@@ -1002,7 +1002,7 @@ hardware_error_model(const char *fit, sf_interval_model *im)
 {
 	static const double ps[] = {1, 2, 4}, gs[] = {4, 8};
 	char yaml[1024], csv[4096];
-	size_t len = 0;
+	size_t len;
 	sf_rng rng;
 	sim s;
 

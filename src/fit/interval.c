@@ -86,14 +86,19 @@ sf_interval_along_of(const sf_interval_model *im, size_t j)
 	                      : SF_INTERVAL_INPUTS];
 }
 
+int
+sf_interval_is_hardware(const sf_interval_model *im, size_t j)
+{
+	return j == im->hardware && im->hardware_prior_scale > 0;
+}
+
 /* The prior's scale s0 along input j of im: a hardware speed's, or the
- * one of every other input (a model read without it: 0 hardware scale). */
+ * one of every other input. */
 static double
 prior_scale_along(const sf_interval_model *im, size_t j)
 {
-	return j == im->hardware && im->hardware_prior_scale > 0
-	           ? im->hardware_prior_scale
-	           : im->prior_scale;
+	return sf_interval_is_hardware(im, j) ? im->hardware_prior_scale
+	                                      : im->prior_scale;
 }
 
 int
@@ -153,7 +158,7 @@ sf_interval_beyond_add(const sf_interval_model *im, size_t j, double d,
 	}
 	b->shift += shift;
 	b->var += v;
-	if (j == im->hardware && im->hardware_prior_scale > 0)
+	if (sf_interval_is_hardware(im, j))
 		b->hardware += v + shift * shift;
 	if (nu > 0)
 		b->var_over_dof += v * v / nu;
@@ -1113,7 +1118,9 @@ _Static_assert((int)SF_INTERVAL_INPUTS == (int)SF_SETTINGS_HARDWARE_INPUTS,
 static size_t
 hardware_input(const sf_model *m, const sf_dataset *d)
 {
-	for (size_t j = 0; j < d->ninputs && m->fit.prior_hardware[0]; j++)
+	if (m->fit.prior_hardware[0] == '\0')
+		return SIZE_MAX;
+	for (size_t j = 0; j < d->ninputs; j++)
 		if (strcmp(d->inputs[j].name, m->fit.prior_hardware) == 0)
 			return j;
 	return SIZE_MAX;

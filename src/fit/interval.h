@@ -343,6 +343,11 @@ typedef struct sf_interval_model {
 const sf_interval_along *sf_interval_along_of(const sf_interval_model *im,
                                               size_t j);
 
+/* 1 when input j of im is its hardware speed (fit.prior.hardware) with
+ * the prior's scale of one (0 on a model read without it, whose hardware
+ * a zeroed model leaves at input 0). */
+int sf_interval_is_hardware(const sf_interval_model *im, size_t j);
+
 /* Whether a's line carries a slope beyond the top (trend_var > 0: the
  * posterior found a line, or a fit file gave one); the slope's terms
  * count nowhere else. */

@@ -34,8 +34,12 @@
  *                           "growth": s >= 0 or null, "bias", "growth_dof",
  *                           "evidence", optionally "noise_above" and
  *                           "noise_above_dof", and "trend", "trend_sd"
- *                           and "trend_cov" together}]}, the error model
- *                           of a new run (interval.h)            optional
+ *                           and "trend_cov" together}], "prior":
+ *                           {"scale_at_noise", "dof", the disagreement
+ *                           and its weight, a "hardware" input with its
+ *                           "hardware_scale_at_noise"}}, the error model
+ *                           of a new run (interval.h; read by
+ *                           use/fitinterval.c)                   optional
  *
  * Values that contradict what fit writes are errors (SF_EVALUE) at the
  * value: a constant outside its bounds, min > max, a covariance not
@@ -65,6 +69,7 @@
 #include "fit/interval.h"
 #include "input/formula.h"
 #include "input/model.h"
+#include "use/jsondoc.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -210,6 +215,15 @@ void sf_fitfile_free(sf_fitfile *f);
  * FILE:LINE:COL).
  */
 void sf_fitfile_warn(const sf_fitfile *f, sf_warn_fn warn, void *ctx);
+
+/*
+ * For the loader alone (fitfile.c): f's interval (and has_interval) from
+ * root's prediction_interval when the file has one, SF_OK without it; a
+ * value of the wrong type or out of its range fails through doc at its
+ * path.  fitinterval.c reads that section.
+ */
+int sf_fitfile_load_interval(sf_jsondoc *doc, sf_fitfile *f,
+                             const json_t *root);
 
 /* The slot of the input called name, or SF_FITFILE_NONE. */
 size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);

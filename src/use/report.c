@@ -513,7 +513,8 @@ prior_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	if (isfinite(im->regime_prior))
 		put(o, "regime", sf_json_number(im->regime_prior), ok);
 	put(o, "scale_at_noise", sf_json_number(im->prior_scale), ok);
-	if (im->hardware < r->data->ninputs && im->hardware_prior_scale > 0) {
+	if (sf_interval_is_hardware(im, im->hardware) &&
+	    im->hardware < r->data->ninputs) {
 		put(o, "hardware",
 		    json_string(r->data->inputs[im->hardware].name), ok);
 		put(o, "hardware_scale", sf_json_number(p->hardware_scale), ok);
@@ -852,7 +853,7 @@ print_interval(const sf_report *r, const sf_interval_model *im, FILE *out)
 			    e->trend > 0 ? "rising" : "falling",
 			    100 * fabs(e->trend),
 			    e->trend > 0 ? "slower" : "faster");
-		if (j == im->hardware && im->hardware_prior_scale > 0)
+		if (sf_interval_is_hardware(im, j))
 			fprintf(
 			    out,
 			    "\n      (a hardware speed, fit.prior.hardware: "

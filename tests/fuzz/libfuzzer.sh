@@ -76,7 +76,7 @@ fitfile)
 		 src/expr/eval.c src/expr/level.c src/expr/lex.c src/expr/parse.c
 		 src/expr/scope.c src/input/formula.c src/base/rng.c src/base/units.c src/solve/de.c
 		 src/solve/loss.c src/input/schema.c src/input/settings.c
-		 src/input/model.c src/use/fitfile.c src/use/jsondoc.c"
+		 src/input/model.c src/use/fitfile.c src/use/fitinterval.c src/use/jsondoc.c"
 	dict=tests/fuzz/json.dict
 	libs="$(pkg-config --libs yaml-0.1 jansson)" ;;
 *)
