@@ -86,7 +86,8 @@
  * one does (its twin) is left off the board.  With a count, a term without
  * it is a per-run cost and may use the workers only, and a term with it
  * (or its whole steps) may not cost less per step as workers join (n / p^2
- * is no shape: grammar.h).
+ * is no shape: grammar.h); with a count or without, no term's cost per
+ * step grows faster than p^2 (p^2 log2(p) and n p log2(p) are no shapes).
  *
  * Determinism: formulas are fitted in parallel (OpenMP), each by one
  * thread with its own workspace, and chosen serially in a fixed order with

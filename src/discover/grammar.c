@@ -365,13 +365,28 @@ sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f, int count,
 	return f->kind == SF_FACTOR_COMM ? least - 1 : least;
 }
 
-/* 1 when every factor of s has at least its least exponent. */
+double
+sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f, int count,
+                         int steps)
+{
+	double most = SF_GRAMMAR_MOST_ORDER;
+
+	if (f->input != st->workers)
+		return INFINITY;
+	most -= f->kind == SF_FACTOR_COMM ? 1 : 0.5 * f->j;
+	return count && !steps && st->count >= 0 ? most - 1 : most;
+}
+
+/* 1 when every factor of s has an exponent its term's cost per step
+ * allows: at least the least, at most the most. */
 static int
-shape_monotone(const sf_setup *st, const sf_shape *s)
+shape_exponents_allowed(const sf_setup *st, const sf_shape *s)
 {
 	for (int q = 0; q < s->nfactors; q++)
-		if (s->f[q].i <
-		    sf_grammar_least_exponent(st, &s->f[q], s->count, s->steps))
+		if (s->f[q].i < sf_grammar_least_exponent(st, &s->f[q],
+		                                          s->count, s->steps) ||
+		    s->f[q].i > sf_grammar_most_exponent(st, &s->f[q], s->count,
+		                                         s->steps))
 			return 0;
 	return 1;
 }
@@ -407,7 +422,7 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st,
 				sf_shape sh =
 				    shape_of(fl, pick, np, count, steps, c, n);
 
-				if (!shape_monotone(st, &sh))
+				if (!shape_exponents_allowed(st, &sh))
 					continue;
 				if (out != NULL)
 					out[n] = sh;

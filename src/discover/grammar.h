@@ -25,7 +25,8 @@
  * out; with c < 0 (b^2, p - 1) it is not.  With a count, no shape costs
  * less per step as workers join (sf_grammar_least_exponent): in
  * data-parallel training each worker computes its own batch and an
- * exchange does not shrink.
+ * exchange does not shrink; and no shape's cost per step grows faster
+ * than p^2 (sf_grammar_most_exponent).
  *
  * The grammar also holds what every fit needs: the rows' outputs and
  * weights (the relative loss's 1 / y^2, times the data's weights), each
@@ -120,6 +121,22 @@ void sf_shape_text(sf_text *b, const sf_dataset *d, const sf_setup *st,
  * without the count, and without a count. */
 double sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f,
                                  int count, int steps);
+
+/* A step's cost grows at most as p^2 in the workers p (contention
+ * between every pair of workers, an exchange of all to all; a ring's
+ * all-reduce grows as p, a tree's as log2(p)): a shape that grows faster
+ * extrapolates a runaway, not a cost of data-parallel training. */
+#define SF_GRAMMAR_MOST_ORDER 2.0
+
+/* The largest exponent i that factor f of a shape may have, the count
+ * (count) or its whole steps (steps too) multiplying it or not: a workers
+ * factor's cost per step grows at most as p^SF_GRAMMAR_MOST_ORDER over
+ * the doublings extrapolated, p^i log2(p)^j as p^(i + j / 2) (log2(p)
+ * goes 2, 3, 4 from 4 to 16 workers: as p^0.58, then p^0.42), (p - 1) p^i
+ * as p^(i + 1), and a term of the count, n f(p), costs p b f(p) a step
+ * (its steps are n / (p b)); INFINITY for any other input. */
+double sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f,
+                                int count, int steps);
 
 /* What a shape says its term is: growing with the workers (a power or
  * log of p, p - 1) is communication; a count split over the workers is

@@ -663,7 +663,7 @@ add_exponents(sf_search *s, size_t base)
 			const double *x =
 			    g->x + (size_t)sh->f[q].input * g->rows;
 			int positive = 1;
-			double least;
+			double least, most;
 
 			for (size_t r = 0; r < g->rows; r++)
 				positive &= x[r] > 0;
@@ -673,10 +673,12 @@ add_exponents(sf_search *s, size_t base)
 				continue;
 			least = sf_grammar_least_exponent(s->st, &sh->f[q],
 			                                  sh->count, sh->steps);
+			most = sf_grammar_most_exponent(s->st, &sh->f[q],
+			                                sh->count, sh->steps);
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,
 			                (size_t)q,
 			                fmax(sh->f[q].i - 0.5, least),
-			                sh->f[q].i + 0.5) != 0)
+			                fmin(sh->f[q].i + 0.5, most)) != 0)
 				return -1;
 		}
 	}
