@@ -44,7 +44,9 @@ This script measures it and fits the prior:
             more may scatter about its line (SF_INTERVAL_CUT_SCATTER:
             not fitted, as the corpus has few such chains); and whether
             the bias's prior should lean to the slow side (a lean fitted
-            and scored held out: fit/interval.c has none).
+            and scored held out: fit/interval.c has none), or the interval
+            be skewed, wider on the slow side and narrower on the fast
+            (skew_report: fit/interval.c's is symmetric about its centre).
   hardware  the scale h along an input that is a hardware speed
             (fit.prior.hardware), atop the prior held, on campaigns
             fitted on the slower GPUs and scored on the fastest: Gavel's
@@ -597,6 +599,65 @@ def lean_report(cases, now, lodo):
           "without (fit/interval.c's prior has none)")
 
 
+# A skew's reach: e^0.5 = 1.65 times the width on the slow side.
+SKEW_BOUNDS = (-0.5, 0.5)
+SKEWS = (0.1, 0.2, 0.3)
+
+
+def skewed_score(p, cases, skew, by_chain=False):
+    """The mean 95% interval score of the cases' z under prior p, each
+    interval's slow half e^skew times its width and its fast half e^-skew
+    times (by_chain: skew times the sign of the chain's bias, skewed
+    toward the side the chain's cuts missed on)."""
+    total = 0.0
+    for c, (mu, half) in zip(cases, intervals(p, cases)):
+        k = skew * (math.copysign(1, mu) if mu != 0 else 0) if by_chain \
+            else skew
+        lo, hi = mu - half * math.exp(-k), mu + half * math.exp(k)
+        total += hi - lo + 2 / (1 - LEVEL) * (max(0.0, lo - c["z"]) +
+                                              max(0.0, c["z"] - hi))
+    return total / len(cases)
+
+
+def skew_report(cases, lodo):
+    """Whether the interval should be skewed toward the slow side (issue
+    26: the misses beyond the range one-sided), held out: each dataset's
+    cases under its left-out prior with a fixed skew, with the skew fitted
+    on the other datasets, and skewed toward the side its chain missed on.
+    fit/interval.c's interval is symmetric about its centre."""
+    datasets = sorted(lodo)
+
+    def held(score):
+        return sum(score(d, [c for c in cases if c["dataset"] == d]) *
+                   sum(c["dataset"] == d for c in cases)
+                   for d in datasets) / len(cases)
+
+    fixed = ", ".join(
+        f"{k:g} {held(lambda d, h: skewed_score(lodo[d], h, k)):.3f}"
+        for k in SKEWS)
+    fitted = {}
+    for d in datasets:
+        others = [c for c in cases if c["dataset"] != d]
+        fitted[d] = optimize.minimize_scalar(
+            lambda k: skewed_score(lodo[d], others, k), bounds=SKEW_BOUNDS,
+            method="bounded", options={"xatol": 1e-4}).x
+    left = held(lambda d, h: skewed_score(lodo[d], h, fitted[d]))
+    chain = held(lambda d, h: skewed_score(lodo[d], h, SKEWS[1], True))
+    above = below = 0
+    for d in datasets:
+        mine = [c for c in cases if c["dataset"] == d]
+        for c, (mu, half) in zip(mine, intervals(lodo[d], mine)):
+            above += c["z"] > mu + half
+            below += c["z"] < mu - half
+    print(f"skew (the slow half e^k times the width, the fast half e^-k): "
+          f"held-out interval score {held(lambda d, h: skewed_score(lodo[d], h, 0)):.3f} "
+          f"symmetric ({above} misses on the slow side, {below} on the "
+          f"fast); fixed k {fixed}; k fitted without each dataset "
+          + ", ".join(f"{d} {fitted[d]:+.3f}" for d in datasets)
+          + f": {left:.3f}; toward the chain's side, k {SKEWS[1]:g}: "
+          f"{chain:.3f} (fit/interval.c's interval is symmetric)")
+
+
 def held_out_score(cases, noise=True, scatter=None):
     """The interval score of each dataset's cases under the prior fitted
     without it (leave-one-dataset-out), averaged over the cases; and the
@@ -769,6 +830,7 @@ def main():
           "doubling instead of the worker input's own")
     scatter_scan(cases)
     lean_report(cases, now, lodo)
+    skew_report(cases, lodo)
     if known:
         disagreement_report(cases, lodo)
     for d, h in hardware_report(hardware, now, lodo).items():
