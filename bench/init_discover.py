@@ -35,7 +35,8 @@ Campaigns (the splits of bench/discover_campaigns.py):
   gavel      Gavel step times, per model x GPU x placement, 4 or more
              worker counts and a batch: <= 4 -> 8 GPUs
              (elasticflow and gavel are in no other discover benchmark:
-             discover's defaults were never chosen on them)
+             discover's defaults were not tuned on them; the cap on a
+             shape's growth, p^2 a step, was measured on them too)
 
 Usage: /usr/bin/python3 bench/init_discover.py [CAMPAIGN...]
        (from the built tree; default all; every run --threads 1)

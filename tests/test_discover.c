@@ -196,7 +196,65 @@ test_grammar(void)
 	};
 	/* A step's cost grows at most as p^2, a log2(p) counting as p^0.5:
 	 * p^2 log2(p) and, with the count (p b a step), n p log2(p), n p^1.5
-	 * and n p^2 are no shapes; p^1.5 log2(p) and n p are. */
+	 * and n p^2 are no shapes; p^1.5 log2(p) and n p are.  With logs up to
+	 * 2: n log2(p)^2 and n p^0.5 log2(p) are, n p^0.5 log2(p)^2 is not; a
+	 * term of the whole steps costs its factor a step, so S p^2 is a shape
+	 * where n p^2 is not.  Without a count or a batch the workers are no
+	 * data-parallel training's (a problem size, as Extra-P extrapolates)
+	 * and p^2 log2(p) stays, unless discover.workers names them. */
+	static const char *const logs[] = {
+	    "n",
+	    "log2(p)",
+	    "p",
+	    "(p - 1)",
+	    "(p - 1) / p",
+	    "log2(p)^2",
+	    "p^(1/2)",
+	    "p * log2(p)",
+	    "(p - 1) / p^2",
+	    "n * log2(p)",
+	    "n * p",
+	    "n * (p - 1)",
+	    "n * (p - 1) / p",
+	    "p^(1/2) * log2(p)",
+	    "p * log2(p)^2",
+	    "n * log2(p)^2",
+	    "n * p^(1/2)",
+	    "n * (p - 1) / p^2",
+	    "p^(1/2) * log2(p)^2",
+	    "n * p^(1/2) * log2(p)",
+	};
+	static const char *const square_steps[] = {
+	    "n",
+	    "p",
+	    "(p - 1)",
+	    "(p - 1) / p",
+	    "p^2",
+	    "(p - 1) / p^2",
+	    "n * p",
+	    "n * (p - 1)",
+	    "n * (p - 1) / p",
+	    "n * b",
+	    "n * (p - 1) / p^2",
+	    "n * b^2",
+	    "ceil(n / (p * b))",
+	    "ceil(n / (p * b)) * p",
+	    "ceil(n / (p * b)) * (p - 1)",
+	    "ceil(n / (p * b)) * (p - 1) / p",
+	    "ceil(n / (p * b)) * b",
+	    "ceil(n / (p * b)) * p^2",
+	    "ceil(n / (p * b)) * b^2",
+	    "max(1, floor(n / (p * b)))",
+	    "max(1, floor(n / (p * b))) * p",
+	    "max(1, floor(n / (p * b))) * (p - 1)",
+	    "max(1, floor(n / (p * b))) * (p - 1) / p",
+	    "max(1, floor(n / (p * b))) * b",
+	    "max(1, floor(n / (p * b))) * p^2",
+	    "max(1, floor(n / (p * b))) * b^2",
+	};
+	static const char *const size_input[] = {
+	    "(p - 1)", "(p - 1) / p", "p^2", "(p - 1) / p^2", "p^2 * log2(p)",
+	};
 	static const char *const growth[] = {
 	    "p",
 	    "p * log2(p)",
@@ -270,15 +328,30 @@ test_grammar(void)
 	             two_b_csv, two_b, sizeof two_b / sizeof *two_b);
 	check_shapes("discover: {exponents: [1], logs: [0, 1], factors: 1}\n",
 	             steps_csv, steps, sizeof steps / sizeof *steps);
+	/* without a batch, steps[] but its whole steps */
 	check_shapes("discover: {exponents: [1], logs: [0, 1], factors: 1, "
 	             "batch: none}\n",
-	             steps_csv, steps, 12);
+	             steps_csv, steps, sizeof steps / sizeof *steps - 10);
 	check_shapes("discover: {inputs: [p], exponents: [-2, -1, 1], logs: "
 	             "[0], factors: 1}\n",
 	             grammar_csv, monotone, sizeof monotone / sizeof *monotone);
 	check_shapes("discover: {inputs: [p], exponents: [1, 1.5, 2], logs: "
 	             "[0, 1], factors: 1}\n",
 	             grammar_csv, growth, sizeof growth / sizeof *growth);
+	check_shapes("discover: {inputs: [p], exponents: [0, 0.5, 1], logs: "
+	             "[0, 1, 2], factors: 1}\n",
+	             grammar_csv, logs, sizeof logs / sizeof *logs);
+	check_shapes("discover: {exponents: [1, 2], logs: [0], factors: 1}\n",
+	             steps_csv, square_steps,
+	             sizeof square_steps / sizeof *square_steps);
+	check_shapes("discover: {inputs: [p], count: none, batch: none, "
+	             "exponents: [2], logs: [0, 1], factors: 1}\n",
+	             grammar_csv, size_input,
+	             sizeof size_input / sizeof *size_input);
+	check_shapes("discover: {inputs: [p], count: none, batch: none, "
+	             "workers: p, exponents: [2], logs: [0, 1], factors: 1}\n",
+	             grammar_csv, size_input,
+	             sizeof size_input / sizeof *size_input - 1);
 	check_shapes("discover: {inputs: [p], count: none, workers: none, "
 	             "exponents: [-0.5, 0.3333333333333333, 0.25, 1.5, -0.3], "
 	             "logs: [0]}\n",

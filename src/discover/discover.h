@@ -290,6 +290,7 @@ typedef struct sf_discover_result {
 	size_t *fold_last;  /* fold f fits levels[0..fold_last[f]] */
 	size_t *fold_rows;  /* and predicts this many rows */
 	size_t shapes;      /* distinct term shapes over the training rows */
+	size_t too_steep;   /* shapes left out: cost per step above p^2 */
 	size_t evaluated;   /* formulas scored */
 	int budget_reached; /* the search stopped at the budget */
 	int time_limit_reached; /* the search stopped at the time limit */

@@ -343,62 +343,79 @@ shape_allowed(const sf_setup *st, const size_t *pick, size_t np, int count,
 	return np > 0 && (st->count < 0 || (np == 1 && workers));
 }
 
-/* The least exponent i a workers factor p^i log2(p)^j (comm: (p - 1) p^i)
- * of a term may have; -INFINITY when the physics says nothing.  A run of
- * data-parallel training takes steps = n / (p b) (or the whole steps),
- * and a cost per step does not fall as workers join: each computes its
- * own batch, and an exchange does not shrink.  A term of the steps costs
- * f(p) per step, so f must not fall in p >= 1; a term n f(p) costs
- * p b f(p) per step, so p f(p) must not (n / p^2 would be a superlinear
- * speed-up).  A term without the count may be a cost per run that does
- * fall (a fixed evaluation shared by the workers), and without a count
- * a row may be a step or a whole run: nothing is pruned there. */
+/* What a workers factor f of a term adds to its exponent i as a power of
+ * p in the term's cost per step, a log2(p) counting as p^log_power: a
+ * run of data-parallel training takes n / (p b) steps (or the whole
+ * steps), so a term n f(p) costs p b f(p) a step, one power more, and a
+ * term of the steps f(p); (p - 1) p^i grows as p^(i + 1). */
+static double
+step_power(const sf_factor *f, int count, int steps, double log_power)
+{
+	return (f->kind == SF_FACTOR_COMM ? 1 : log_power * f->j) +
+	       (count && !steps ? 1 : 0);
+}
+
+/* The least exponent: a cost per step does not fall as workers join,
+ * each computing its own batch, and an exchange does not shrink, so a
+ * term's cost per step must not fall in p >= 1 (a log2(p) never makes it
+ * fall: it counts as p^0 here; n / p^2 would be a superlinear speed-up).
+ * A term without the count may be a cost per run that does fall (a fixed
+ * evaluation shared by the workers), and without a count a row may be a
+ * step or a whole run: nothing is pruned there. */
 double
 sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f, int count,
                           int steps)
 {
-	double least;
-
 	if (f->input != st->workers || st->count < 0 || !count)
 		return -INFINITY;
-	least = steps ? 0 : -1;
-	return f->kind == SF_FACTOR_COMM ? least - 1 : least;
+	return -step_power(f, count, steps, 0);
 }
 
+/* The most exponent: nothing in data-parallel training costs more a step
+ * than p^2 (every pair of workers contending, an exchange of all to all),
+ * and a shape fitted to the small scales that grows faster runs away
+ * beyond them (Gavel's LSTM on V100s: p^2 log2(p)^2 and p^(3/2)
+ * log2(p)^2, a 4-GPU level 3 times as slow as its neighbours, missed the
+ * 8-GPU runs by 878%).  A log2(p) counts as p^0.5 here, its growth over
+ * 4-16 workers, where runs are extrapolated.  Only for the workers of
+ * data-parallel training (st->growth_capped). */
 double
 sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f, int count,
                          int steps)
 {
-	double most = SF_GRAMMAR_MOST_ORDER;
-
-	if (f->input != st->workers)
+	if (f->input != st->workers || !st->growth_capped)
 		return INFINITY;
-	most -= f->kind == SF_FACTOR_COMM ? 1 : 0.5 * f->j;
-	return count && !steps && st->count >= 0 ? most - 1 : most;
+	return SF_GRAMMAR_MOST_ORDER - step_power(f, count, steps, 0.5);
 }
 
-/* 1 when every factor of s has an exponent its term's cost per step
- * allows: at least the least, at most the most. */
+/* Whether every factor of s has an exponent its term's cost per step
+ * allows: SHAPE_ALLOWED, else SHAPE_FALLS (below the least) or
+ * SHAPE_TOO_STEEP (above the most). */
+enum { SHAPE_ALLOWED, SHAPE_FALLS, SHAPE_TOO_STEEP };
+
 static int
-shape_exponents_allowed(const sf_setup *st, const sf_shape *s)
+shape_exponents(const sf_setup *st, const sf_shape *s)
 {
-	for (int q = 0; q < s->nfactors; q++)
-		if (s->f[q].i < sf_grammar_least_exponent(st, &s->f[q],
-		                                          s->count, s->steps) ||
-		    s->f[q].i > sf_grammar_most_exponent(st, &s->f[q], s->count,
-		                                         s->steps))
-			return 0;
-	return 1;
+	for (int q = 0; q < s->nfactors; q++) {
+		const sf_factor *f = &s->f[q];
+
+		if (f->i < sf_grammar_least_exponent(st, f, s->count, s->steps))
+			return SHAPE_FALLS;
+		if (f->i > sf_grammar_most_exponent(st, f, s->count, s->steps))
+			return SHAPE_TOO_STEEP;
+	}
+	return SHAPE_ALLOWED;
 }
 
 /* The shapes of the lists fl in the order of enumeration - subsets of the
  * inputs (at most st->factors of them), the product of their lists,
  * without and with the count, or (steps other than SF_STEPS_QUOTIENT)
  * with the steps so rounded - into out from index n when out is not NULL;
- * returns n plus how many there are. */
+ * returns n plus how many there are, and adds those left out as too steep
+ * to *steep. */
 static size_t
 enumerate_shapes(const factor_lists *fl, const sf_setup *st,
-                 sf_steps_rule steps, size_t n, sf_shape *out)
+                 sf_steps_rule steps, size_t n, sf_shape *out, size_t *steep)
 {
 	for (unsigned long mask = 0; mask < (1ul << fl->ninputs); mask++) {
 		size_t pick[SF_DISCOVER_MAX_FACTORS], np = 0, combos = 1;
@@ -422,7 +439,10 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st,
 				sf_shape sh =
 				    shape_of(fl, pick, np, count, steps, c, n);
 
-				if (!shape_exponents_allowed(st, &sh))
+				int allowed = shape_exponents(st, &sh);
+
+				*steep += allowed == SHAPE_TOO_STEEP;
+				if (allowed != SHAPE_ALLOWED)
 					continue;
 				if (out != NULL)
 					out[n] = sh;
@@ -516,11 +536,12 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 		factor_lists_free(&fl);
 		return rc;
 	}
-	total = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, NULL);
+	total = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, NULL,
+	                         &g->too_steep);
 	if (g->steps[SF_STEPS_CEIL] != NULL)
 		for (size_t k = 0; k < WHOLE_STEPS; k++)
 			total = enumerate_shapes(&sl, st, whole_steps[k], total,
-			                         NULL);
+			                         NULL, &g->too_steep);
 	if (total > MAX_SHAPES)
 		rc =
 		    sf_error_set(err, SF_EVALUE,
@@ -531,12 +552,14 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	else if ((all = malloc((total + 1) * sizeof *all)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		size_t n = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, all);
+		size_t steep = 0;
+		size_t n = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, all,
+		                            &steep);
 
 		if (g->steps[SF_STEPS_CEIL] != NULL)
 			for (size_t k = 0; k < WHOLE_STEPS; k++)
 				n = enumerate_shapes(&sl, st, whole_steps[k], n,
-				                     all);
+				                     all, &steep);
 		qsort(all, total, sizeof *all, shape_compare);
 		rc = keep_distinct(g, st, all, total, err);
 	}

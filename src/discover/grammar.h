@@ -78,6 +78,7 @@ typedef struct sf_grammar {
 	double *yy;         /* per level: sum w y^2 */
 	size_t min_configs; /* configurations the first fold fits */
 	size_t nshapes;
+	size_t too_steep; /* shapes left out: cost per step above p^2 */
 	sf_shape *shapes;
 	double *col;                   /* nshapes x rows */
 	double *ones;                  /* the start-up's column */
@@ -130,11 +131,12 @@ double sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f,
 
 /* The largest exponent i that factor f of a shape may have, the count
  * (count) or its whole steps (steps too) multiplying it or not: a workers
- * factor's cost per step grows at most as p^SF_GRAMMAR_MOST_ORDER over
- * the doublings extrapolated, p^i log2(p)^j as p^(i + j / 2) (log2(p)
- * goes 2, 3, 4 from 4 to 16 workers: as p^0.58, then p^0.42), (p - 1) p^i
- * as p^(i + 1), and a term of the count, n f(p), costs p b f(p) a step
- * (its steps are n / (p b)); INFINITY for any other input. */
+ * factor's term costs at most p^SF_GRAMMAR_MOST_ORDER a step, counting
+ * p^i log2(p)^j as p^(i + j / 2) (a convention: log2(p) goes 2, 3, 4
+ * from 4 to 16 workers), (p - 1) p^i as p^(i + 1), and a term of the
+ * count, n f(p), as p b f(p) a step (its steps are n / (p b)); INFINITY
+ * for any other input, and for workers that are not data-parallel
+ * training's (sf_setup's growth_capped: no count, no batch, not named). */
 double sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f,
                                 int count, int steps);
 

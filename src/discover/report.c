@@ -76,6 +76,11 @@ text_setting(sf_text *out, const sf_model *m, const char *data,
 		sf_text_printf(out, ", times the count %s or not", r->count);
 	sf_text_printf(out, "; up to %zu terms, %zu factors each\n",
 	               r->max_terms, r->factors);
+	if (r->too_steep > 0)
+		sf_text_printf(out,
+		               "  (%zu more left out: their cost per step "
+		               "would grow faster than %s^2)\n",
+		               r->too_steep, r->workers);
 	sf_text_printf(
 	    out,
 	    "  searched %zu formulas in %.3g s (%.0f a second), beam %zu%s\n",
@@ -451,7 +456,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	root = json_pack(
 	    "{s:s, s:{s:s, s:s}, s:s, s:{s:s, s:o, s:o, s:o, s:o, s:s, s:o, "
 	    "s:I, "
-	    "s:I, s:o, s:o, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, s:I, "
+	    "s:I, s:o, s:o, s:I, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, "
+	    "s:I, "
 	    "s:I, "
 	    "s:I, s:o, s:b, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
@@ -464,10 +470,10 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    r->train != NULL ? json_string(r->train) : json_null(), "rows",
 	    (json_int_t)r->rows, "held_out", (json_int_t)r->held_out, "levels",
 	    levels, "folds", folds, "shapes", (json_int_t)r->shapes,
-	    "evaluated", (json_int_t)r->evaluated, "budget_reached",
-	    r->budget_reached, "time_limit_reached", r->time_limit_reached,
-	    "seconds", "elapsed", sf_json_number(r->seconds),
-	    "formulas_per_second",
+	    "shapes_too_steep", (json_int_t)r->too_steep, "evaluated",
+	    (json_int_t)r->evaluated, "budget_reached", r->budget_reached,
+	    "time_limit_reached", r->time_limit_reached, "seconds", "elapsed",
+	    sf_json_number(r->seconds), "formulas_per_second",
 	    sf_json_number(r->seconds > 0 ? (double)r->evaluated / r->seconds
 	                                  : NAN),
 	    "settings", "factors", (json_int_t)r->factors, "max_terms",

@@ -63,6 +63,7 @@ describe(sf_discover_result *r, const sf_grammar *g, const sf_setup *st,
 		r->fold_rows[f] = g->rows - g->ch.start[g->ch.last[f] + 1];
 	}
 	r->shapes = g->nshapes;
+	r->too_steep = g->too_steep;
 	r->factors = st->factors;
 	r->max_terms = st->max_terms;
 	r->beam = st->beam;

@@ -671,14 +671,19 @@ add_exponents(sf_search *s, size_t base)
 			    e.k + 1 > g->min_configs ||
 			    sf_setup_stop(s->st, s->n) != 0)
 				continue;
-			least = sf_grammar_least_exponent(s->st, &sh->f[q],
-			                                  sh->count, sh->steps);
-			most = sf_grammar_most_exponent(s->st, &sh->f[q],
-			                                sh->count, sh->steps);
+			least =
+			    fmax(sh->f[q].i - 0.5,
+			         sf_grammar_least_exponent(
+			             s->st, &sh->f[q], sh->count, sh->steps));
+			most =
+			    fmin(sh->f[q].i + 0.5,
+			         sf_grammar_most_exponent(
+			             s->st, &sh->f[q], sh->count, sh->steps));
+			/* an exponent with no room is the grid's own */
+			if (!(least < most))
+				continue;
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,
-			                (size_t)q,
-			                fmax(sh->f[q].i - 0.5, least),
-			                fmin(sh->f[q].i + 0.5, most)) != 0)
+			                (size_t)q, least, most) != 0)
 				return -1;
 		}
 	}
