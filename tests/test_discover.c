@@ -201,7 +201,8 @@ test_grammar(void)
 	 * term of the whole steps costs its factor a step, so S p^2 is a shape
 	 * where n p^2 is not.  Without a count or a batch the workers are no
 	 * data-parallel training's (a problem size, as Extra-P extrapolates)
-	 * and p^2 log2(p) stays, unless discover.workers names them. */
+	 * and p^2 log2(p) stays, unless discover.growth_cap says so; a batch
+	 * without a count caps it, as growth_cap: false lifts it. */
 	static const char *const logs[] = {
 	    "n",
 	    "log2(p)",
@@ -349,14 +350,79 @@ test_grammar(void)
 	             grammar_csv, size_input,
 	             sizeof size_input / sizeof *size_input);
 	check_shapes("discover: {inputs: [p], count: none, batch: none, "
-	             "workers: p, exponents: [2], logs: [0, 1], factors: 1}\n",
+	             "growth_cap: true, exponents: [2], logs: [0, 1], factors: "
+	             "1}\n",
 	             grammar_csv, size_input,
 	             sizeof size_input / sizeof *size_input - 1);
+	check_shapes("discover: {inputs: [p], count: none, exponents: [2], "
+	             "logs: [0, 1], factors: 1}\n",
+	             grammar_csv, size_input,
+	             sizeof size_input / sizeof *size_input - 1);
+	check_shapes("discover: {inputs: [p], count: none, growth_cap: false, "
+	             "exponents: [2], logs: [0, 1], factors: 1}\n",
+	             grammar_csv, size_input,
+	             sizeof size_input / sizeof *size_input);
 	check_shapes("discover: {inputs: [p], count: none, workers: none, "
 	             "exponents: [-0.5, 0.3333333333333333, 0.25, 1.5, -0.3], "
 	             "logs: [0]}\n",
 	             grammar_csv, fractions,
 	             sizeof fractions / sizeof *fractions);
+}
+
+/* The shapes the cap on growth leaves out are counted once each: the
+ * grammar with the cap has that many distinct shapes fewer than without,
+ * and the search reports them (and whether it capped). */
+static void
+test_too_steep(void)
+{
+	static const char *const capped =
+	    "data: {output: y}\n"
+	    "inputs: {p: p, b: b, n: n}\n"
+	    "discover: {factors: 1, max_terms: 1, growth_cap: true}\n";
+	static const char *const free_growth =
+	    "data: {output: y}\n"
+	    "inputs: {p: p, b: b, n: n}\n"
+	    "discover: {factors: 1, max_terms: 1, growth_cap: false}\n";
+	sf_discover_options o;
+	sf_discover_result *r = NULL;
+	fixture fx;
+	char **shapes = NULL;
+	size_t n_capped = 0, n_free = 0;
+	sf_error err;
+
+	sf_discover_options_init(&o);
+	o.threads = 1;
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, free_growth, grammar_csv), 0);
+	CU_ASSERT_EQUAL(sf_discover_shapes(fx.set->models[0], &fx.set->discover,
+	                                   fx.data, &o, &shapes, &n_free, &err),
+	                SF_OK);
+	for (size_t i = 0; i < n_free; i++)
+		free(shapes[i]);
+	free(shapes);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->too_steep, 0);
+	CU_ASSERT_FALSE(r->space.growth_cap);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
+
+	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, capped, grammar_csv), 0);
+	shapes = NULL;
+	CU_ASSERT_EQUAL(sf_discover_shapes(fx.set->models[0], &fx.set->discover,
+	                                   fx.data, &o, &shapes, &n_capped,
+	                                   &err),
+	                SF_OK);
+	for (size_t i = 0; i < n_capped; i++)
+		free(shapes[i]);
+	free(shapes);
+	r = run(&fx, &o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_TRUE(r->space.growth_cap);
+	CU_ASSERT_TRUE(n_capped < n_free);
+	CU_ASSERT_EQUAL(r->shapes, n_capped);
+	CU_ASSERT_EQUAL(r->too_steep, n_free - n_capped);
+	sf_discover_result_free(r);
+	fixture_close(&fx);
 }
 
 /* Bad names in the block are reported at their place in the file (the
@@ -2310,6 +2376,7 @@ main(void)
 {
 	static CU_TestInfo tests[] = {
 	    {"grammar: shapes of small grids", test_grammar},
+	    {"grammar: the shapes too steep, counted", test_too_steep},
 	    {"errors: names, levels, --train", test_errors},
 	    {"the budget and the time limit stop a search", test_stop},
 	    {"a search stops early at its budget or time limit",

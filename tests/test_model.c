@@ -618,6 +618,7 @@ test_discover_block(void)
 	CU_ASSERT_EQUAL(d->overlap, 0);
 	CU_ASSERT_EQUAL(d->continuous, 1);
 	CU_ASSERT_EQUAL(d->library, 0);
+	CU_ASSERT_EQUAL(d->growth_cap, 0);
 	CU_ASSERT_EQUAL(d->tie, 0.1);
 	sf_model_set_free(set);
 
@@ -631,6 +632,7 @@ test_discover_block(void)
 	CU_ASSERT_EQUAL(d->overlap, -1);
 	CU_ASSERT_EQUAL(d->continuous, -1);
 	CU_ASSERT_EQUAL(d->library, -1);
+	CU_ASSERT_EQUAL(d->growth_cap, -1);
 	CU_ASSERT_TRUE(d->tie < 0);
 	sf_model_set_free(set);
 

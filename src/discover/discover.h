@@ -86,8 +86,9 @@
  * one does (its twin) is left off the board.  With a count, a term without
  * it is a per-run cost and may use the workers only, and a term with it
  * (or its whole steps) may not cost less per step as workers join (n / p^2
- * is no shape: grammar.h); with a count or without, no term's cost per
- * step grows faster than p^2 (p^2 log2(p) and n p log2(p) are no shapes).
+ * is no shape: grammar.h); and where a count or a batch is beside the
+ * workers (discover.growth_cap), no term's cost per step grows faster than
+ * p^2 (p^2 log2(p) and n p log2(p) are no shapes).
  *
  * Determinism: formulas are fitted in parallel (OpenMP), each by one
  * thread with its own workspace, and chosen serially in a fixed order with
@@ -147,6 +148,7 @@ typedef struct sf_discover_space {
 	double tie;
 	int overlap, continuous;
 	int library; /* the library's formulas scored beside (the caller's) */
+	int growth_cap; /* no shape's cost per step above p^2 in the workers */
 	double exponents[SF_DISCOVER_MAX_LIST];
 	size_t nexponents;
 	int logs[SF_DISCOVER_MAX_LOG + 1];

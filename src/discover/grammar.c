@@ -121,6 +121,8 @@ shape_compare(const void *a, const void *b)
 	const sf_shape *x = a, *y = b;
 	int cx = x->cost + x->count, cy = y->cost + y->count;
 
+	if (x->too_steep != y->too_steep)
+		return x->too_steep ? 1 : -1;
 	if (cx != cy)
 		return cx < cy ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
@@ -343,13 +345,13 @@ shape_allowed(const sf_setup *st, const size_t *pick, size_t np, int count,
 	return np > 0 && (st->count < 0 || (np == 1 && workers));
 }
 
-/* What a workers factor f of a term adds to its exponent i as a power of
- * p in the term's cost per step, a log2(p) counting as p^log_power: a
+/* What a workers factor f of a term adds to its exponent i, as a power
+ * of p, in the term's cost per step, a log2(p) counting as p^log_power: a
  * run of data-parallel training takes n / (p b) steps (or the whole
  * steps), so a term n f(p) costs p b f(p) a step, one power more, and a
  * term of the steps f(p); (p - 1) p^i grows as p^(i + 1). */
 static double
-step_power(const sf_factor *f, int count, int steps, double log_power)
+extra_step_power(const sf_factor *f, int count, int steps, double log_power)
 {
 	return (f->kind == SF_FACTOR_COMM ? 1 : log_power * f->j) +
 	       (count && !steps ? 1 : 0);
@@ -368,7 +370,7 @@ sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f, int count,
 {
 	if (f->input != st->workers || st->count < 0 || !count)
 		return -INFINITY;
-	return -step_power(f, count, steps, 0);
+	return -extra_step_power(f, count, steps, 0);
 }
 
 /* The most exponent: nothing in data-parallel training costs more a step
@@ -376,23 +378,24 @@ sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f, int count,
  * and a shape fitted to the small scales that grows faster runs away
  * beyond them (Gavel's LSTM on V100s: p^2 log2(p)^2 and p^(3/2)
  * log2(p)^2, a 4-GPU level 3 times as slow as its neighbours, missed the
- * 8-GPU runs by 878%).  A log2(p) counts as p^0.5 here, its growth over
- * 4-16 workers, where runs are extrapolated.  Only for the workers of
- * data-parallel training (st->growth_capped). */
+ * 8-GPU runs by far).  A log2(p) counts as p^SF_GRAMMAR_LOG_POWER here,
+ * its growth over 4-16 workers, where runs are extrapolated.  Only where
+ * the search caps the growth (st->space.growth_cap). */
 double
 sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f, int count,
                          int steps)
 {
-	if (f->input != st->workers || !st->growth_capped)
+	if (f->input != st->workers || !st->space.growth_cap)
 		return INFINITY;
-	return SF_GRAMMAR_MOST_ORDER - step_power(f, count, steps, 0.5);
+	return SF_GRAMMAR_MOST_ORDER -
+	       extra_step_power(f, count, steps, SF_GRAMMAR_LOG_POWER);
 }
+
+enum { SHAPE_ALLOWED, SHAPE_FALLS, SHAPE_TOO_STEEP };
 
 /* Whether every factor of s has an exponent its term's cost per step
  * allows: SHAPE_ALLOWED, else SHAPE_FALLS (below the least) or
  * SHAPE_TOO_STEEP (above the most). */
-enum { SHAPE_ALLOWED, SHAPE_FALLS, SHAPE_TOO_STEEP };
-
 static int
 shape_exponents(const sf_setup *st, const sf_shape *s)
 {
@@ -410,12 +413,11 @@ shape_exponents(const sf_setup *st, const sf_shape *s)
 /* The shapes of the lists fl in the order of enumeration - subsets of the
  * inputs (at most st->factors of them), the product of their lists,
  * without and with the count, or (steps other than SF_STEPS_QUOTIENT)
- * with the steps so rounded - into out from index n when out is not NULL;
- * returns n plus how many there are, and adds those left out as too steep
- * to *steep. */
+ * with the steps so rounded, those too steep marked - into out from index
+ * n when out is not NULL; returns n plus how many there are. */
 static size_t
 enumerate_shapes(const factor_lists *fl, const sf_setup *st,
-                 sf_steps_rule steps, size_t n, sf_shape *out, size_t *steep)
+                 sf_steps_rule steps, size_t n, sf_shape *out)
 {
 	for (unsigned long mask = 0; mask < (1ul << fl->ninputs); mask++) {
 		size_t pick[SF_DISCOVER_MAX_FACTORS], np = 0, combos = 1;
@@ -441,9 +443,9 @@ enumerate_shapes(const factor_lists *fl, const sf_setup *st,
 
 				int allowed = shape_exponents(st, &sh);
 
-				*steep += allowed == SHAPE_TOO_STEEP;
-				if (allowed != SHAPE_ALLOWED)
+				if (allowed == SHAPE_FALLS)
 					continue;
+				sh.too_steep = allowed == SHAPE_TOO_STEEP;
 				if (out != NULL)
 					out[n] = sh;
 				n++;
@@ -518,7 +520,8 @@ done:
 
 /* Every shape of the grammar over the inputs st->use, by increasing
  * complexity, each kept once: a shape whose column is an increasing
- * affine map of a simpler one's on these rows is the same shape here. */
+ * affine map of a simpler one's on these rows is the same shape here;
+ * and how many distinct ones the cap on growth leaves out. */
 static int
 make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 {
@@ -536,12 +539,11 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 		factor_lists_free(&fl);
 		return rc;
 	}
-	total = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, NULL,
-	                         &g->too_steep);
+	total = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, NULL);
 	if (g->steps[SF_STEPS_CEIL] != NULL)
 		for (size_t k = 0; k < WHOLE_STEPS; k++)
 			total = enumerate_shapes(&sl, st, whole_steps[k], total,
-			                         NULL, &g->too_steep);
+			                         NULL);
 	if (total > MAX_SHAPES)
 		rc =
 		    sf_error_set(err, SF_EVALUE,
@@ -552,16 +554,21 @@ make_shapes(sf_grammar *g, const sf_setup *st, sf_error *err)
 	else if ((all = malloc((total + 1) * sizeof *all)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		size_t steep = 0;
-		size_t n = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, all,
-		                            &steep);
+		size_t n = enumerate_shapes(&fl, st, SF_STEPS_QUOTIENT, 0, all);
 
 		if (g->steps[SF_STEPS_CEIL] != NULL)
 			for (size_t k = 0; k < WHOLE_STEPS; k++)
 				n = enumerate_shapes(&sl, st, whole_steps[k], n,
-				                     all, &steep);
+				                     all);
 		qsort(all, total, sizeof *all, shape_compare);
 		rc = keep_distinct(g, st, all, total, err);
+	}
+	/* the too steep sort last: those distinct from every shape kept
+	 * before them are counted, and left out */
+	while (rc == SF_OK && g->nshapes > 0 &&
+	       g->shapes[g->nshapes - 1].too_steep) {
+		g->nshapes--;
+		g->too_steep++;
 	}
 	factor_lists_free(&fl);
 	factor_lists_free(&sl);

@@ -25,8 +25,11 @@
  * out; with c < 0 (b^2, p - 1) it is not.  With a count, no shape costs
  * less per step as workers join (sf_grammar_least_exponent): in
  * data-parallel training each worker computes its own batch and an
- * exchange does not shrink; and no shape's cost per step grows faster
- * than p^2 (sf_grammar_most_exponent).
+ * exchange does not shrink; and, where the search caps the growth
+ * (discover.growth_cap), no shape's cost per step grows faster than p^2
+ * (sf_grammar_most_exponent).  Those are still enumerated and kept once,
+ * last, so that the count of those left out (too_steep) is of distinct
+ * columns.
  *
  * The grammar also holds what every fit needs: the rows' outputs and
  * weights (the relative loss's 1 / y^2, times the data's weights), each
@@ -66,7 +69,9 @@ typedef struct sf_shape {
 	int nfactors, cost;  /* cost: the factors', and the steps' over the
 	                        count's */
 	sf_factor f[SF_DISCOVER_MAX_FACTORS];
-	size_t order; /* of enumeration: the last tie-break */
+	size_t order;  /* of enumeration: the last tie-break */
+	int too_steep; /* its cost per step grows faster than the cap allows:
+	                  enumerated, kept once and counted, never searched */
 } sf_shape;
 
 /* Everything a fit needs, over the training rows sorted by level. */
@@ -129,14 +134,20 @@ double sf_grammar_least_exponent(const sf_setup *st, const sf_factor *f,
  * extrapolates a runaway, not a cost of data-parallel training. */
 #define SF_GRAMMAR_MOST_ORDER 2.0
 
+/* A log2(p) counts as p^0.5 against it, a convention: log2(p) goes 2, 3,
+ * 4 from 4 to 16 workers, where runs are extrapolated (as p^0.58, then
+ * p^0.42; faster below, slower above). */
+#define SF_GRAMMAR_LOG_POWER 0.5
+
 /* The largest exponent i that factor f of a shape may have, the count
  * (count) or its whole steps (steps too) multiplying it or not: a workers
  * factor's term costs at most p^SF_GRAMMAR_MOST_ORDER a step, counting
- * p^i log2(p)^j as p^(i + j / 2) (a convention: log2(p) goes 2, 3, 4
- * from 4 to 16 workers), (p - 1) p^i as p^(i + 1), and a term of the
- * count, n f(p), as p b f(p) a step (its steps are n / (p b)); INFINITY
- * for any other input, and for workers that are not data-parallel
- * training's (sf_setup's growth_capped: no count, no batch, not named). */
+ * p^i log2(p)^j as p^(i + SF_GRAMMAR_LOG_POWER j), (p - 1) p^i as
+ * p^(i + 1), and a term of the count, n f(p), as p b f(p) a step (its
+ * steps are n / (p b)); INFINITY for any other input, and where the
+ * search does not cap the growth (discover.growth_cap; by default it
+ * does where a count or a batch is beside the workers: a problem size
+ * extrapolated as Extra-P does has neither). */
 double sf_grammar_most_exponent(const sf_setup *st, const sf_factor *f,
                                 int count, int steps);
 

@@ -488,6 +488,7 @@ write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 	sf_yaml_out_bool(y, "overlap", r->space.overlap, NULL);
 	sf_yaml_out_bool(y, "continuous", r->space.continuous, NULL);
 	sf_yaml_out_bool(y, "library", r->space.library, NULL);
+	sf_yaml_out_bool(y, "growth_cap", r->space.growth_cap, NULL);
 	sf_yaml_out_number(y, "tie", r->space.tie, NULL);
 	sf_yaml_out_end(y, NULL);
 }

@@ -459,7 +459,7 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    "s:I, s:o, s:o, s:I, s:I, s:I, s:b, s:b, s:{s:o, s:o}, s:{s:I, "
 	    "s:I, "
 	    "s:I, "
-	    "s:I, s:o, s:b, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
+	    "s:I, s:o, s:b, s:b, s:b, s:b}, s:o, s:o, s:I, s:o, s:o, s:o}}",
 	    "scalefit_version", PACKAGE_VERSION, "model", "name", m->name,
 	    "file", m->path, "data", data, "discover", "extrapolate",
 	    r->extrapolate, "count",
@@ -480,11 +480,11 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	    (json_int_t)r->max_terms, "beam", (json_int_t)r->beam, "budget",
 	    (json_int_t)r->budget, "tie", sf_json_number(r->space.tie),
 	    "overlap", r->space.overlap, "continuous", r->space.continuous,
-	    "library", r->space.library, "best_extrapolation_mape",
-	    sf_json_number(r->best_score), "tie_band", sf_json_number(r->band),
-	    "winner", (json_int_t)(r->winner + 1), "ensemble", members, "board",
-	    board, "output",
-	    output != NULL ? json_string(output) : json_null());
+	    "library", r->space.library, "growth_cap", r->space.growth_cap,
+	    "best_extrapolation_mape", sf_json_number(r->best_score),
+	    "tie_band", sf_json_number(r->band), "winner",
+	    (json_int_t)(r->winner + 1), "ensemble", members, "board", board,
+	    "output", output != NULL ? json_string(output) : json_null());
 	if (root != NULL &&
 	    (json_object_set_new(json_object_get(root, "discover"),
 	                         "ensemble_apart", apart_json(r)) != 0 ||

@@ -679,7 +679,9 @@ add_exponents(sf_search *s, size_t base)
 			    fmin(sh->f[q].i + 0.5,
 			         sf_grammar_most_exponent(
 			             s->st, &sh->f[q], sh->count, sh->steps));
-			/* an exponent with no room is the grid's own */
+			/* no room to fit: the grid's own exponent (not with
+			 * logs up to 3, whose narrowest room is 0.5; a file
+			 * written with min = max would not load) */
 			if (!(least < most))
 				continue;
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,

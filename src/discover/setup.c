@@ -215,7 +215,7 @@ setup_extrapolate(const sf_model *m, const sf_model_discover *s,
 }
 
 /* The batch per worker and step: the block's, else an input called b;
- * and whether the workers are data-parallel training's (growth_capped).
+ * and whether the workers' shapes are held to p^2 a step (growth_cap).
  * The whole steps of n / (p b) need the count and the workers too, so
  * without them there is none.  A batch that is the count or the workers
  * would make the steps 1 / p or n / p^2; one that is the extrapolated
@@ -250,12 +250,14 @@ setup_batch(const sf_model *m, const sf_model_discover *s, const sf_dataset *d,
 	if (clash >= 0 && s->batch.text != NULL)
 		return name_error(m, &s->batch, d, "discover.batch",
 		                  s->batch.text, why[clash], err);
-	/* the workers of data-parallel training: a count or a batch beside
-	 * them, or named as workers (a problem size extrapolated as Extra-P
-	 * does is none: its cost per step is not held to p^2) */
-	st->growth_capped =
-	    st->workers >= 0 && (s->workers.text != NULL || st->count >= 0 ||
-	                         (st->batch >= 0 && clash < 0));
+	/* by default the workers are data-parallel training's where a count
+	 * or a batch is beside them, and their shapes are held to p^2 a step
+	 * (a problem size extrapolated as Extra-P does has neither) */
+	st->space.growth_cap =
+	    s->growth_cap >= 0
+	        ? s->growth_cap
+	        : st->workers >= 0 &&
+	              (st->count >= 0 || (st->batch >= 0 && clash < 0));
 	if (clash >= 0 || st->count < 0 || st->workers < 0)
 		st->batch = -1;
 	return SF_OK;

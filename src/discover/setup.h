@@ -36,9 +36,7 @@ typedef struct sf_setup {
 	int extrap, count, workers;
 	int batch; /* -1 without a count and workers too: the whole steps
 	              ceil(count / (workers batch)) need all three */
-	int growth_capped; /* the workers are data-parallel training's: a
-	                      count or a batch, or discover.workers named */
-	int *use;          /* per input: 1 when factors may use it */
+	int *use;  /* per input: 1 when factors may use it */
 	sf_loss loss;
 } sf_setup;
 

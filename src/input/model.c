@@ -455,6 +455,7 @@ discover_default(sf_model_discover *d)
 	d->overlap = -1;
 	d->continuous = -1;
 	d->library = -1;
+	d->growth_cap = -1;
 	d->tie = -1;
 }
 
@@ -598,9 +599,10 @@ static int
 load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 {
 	static const char *const keys[] = {
-	    "extrapolate", "count",   "workers",    "batch",     "inputs",
-	    "exponents",   "logs",    "factors",    "max_terms", "beam",
-	    "budget",      "overlap", "continuous", "library",   "tie"};
+	    "extrapolate", "count",     "workers",    "batch",
+	    "inputs",      "exponents", "logs",       "factors",
+	    "max_terms",   "beam",      "budget",     "overlap",
+	    "continuous",  "library",   "growth_cap", "tie"};
 	const size_t nkeys = sizeof keys / sizeof keys[0];
 	sf_schema_position at = sf_schema_at(ld, node);
 	yaml_node_t *v;
@@ -660,6 +662,10 @@ load_discover(loader *ld, const yaml_node_t *node, sf_model_discover *d)
 	if ((v = sf_schema_get(ld, node, "library")) != NULL &&
 	    (rc = sf_schema_bool(ld, v, "discover.library", &d->library)) !=
 	        SF_OK)
+		return rc;
+	if ((v = sf_schema_get(ld, node, "growth_cap")) != NULL &&
+	    (rc = sf_schema_bool(ld, v, "discover.growth_cap",
+	                         &d->growth_cap)) != SF_OK)
 		return rc;
 	if ((v = sf_schema_get(ld, node, "tie")) != NULL &&
 	    (rc = sf_schema_number_in(ld, v, "discover.tie", 0, 1, &d->tie)) !=

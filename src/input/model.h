@@ -128,8 +128,8 @@ enum {
  * discover`.  The loader checks types, ranges and repetitions; whether a
  * name is one of the model's inputs is checked by the discover module
  * (discover/discover.h), which reports it at the name's position.  Counts
- * left at 0, tie < 0 and overlap, continuous or library < 0 mean "the
- * default".
+ * left at 0, tie < 0 and overlap, continuous, library or growth_cap < 0
+ * mean "the default".
  */
 typedef struct sf_model_discover {
 	int given;                 /* 1 when the file has the block */
@@ -152,6 +152,8 @@ typedef struct sf_model_discover {
 	int continuous;   /* fitted exponents: 1, 0, -1 default */
 	int library;      /* the formula library's formulas that take the
 	                     model's inputs on the board: 1, 0, -1 default */
+	int growth_cap;   /* no shape's cost per step grows faster than p^2
+	                     in the workers: 1, 0, -1 default */
 	double tie;       /* relative tolerance of the selection's tie */
 } sf_model_discover;
 
