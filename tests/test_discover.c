@@ -369,6 +369,24 @@ test_grammar(void)
 	             sizeof fractions / sizeof *fractions);
 }
 
+/* How many shapes the grammar of fx's rows has. */
+static size_t
+count_shapes(const fixture *fx, const sf_discover_options *o)
+{
+	char **shapes = NULL;
+	size_t n = 0;
+	sf_error err;
+
+	CU_ASSERT_EQUAL(sf_discover_shapes(fx->set->models[0],
+	                                   &fx->set->discover, fx->data, o,
+	                                   &shapes, &n, &err),
+	                SF_OK);
+	for (size_t i = 0; i < n; i++)
+		free(shapes[i]);
+	free(shapes);
+	return n;
+}
+
 /* The shapes the cap on growth leaves out are counted once each: the
  * grammar with the cap has that many distinct shapes fewer than without,
  * and the search reports them (and whether it capped). */
@@ -386,19 +404,12 @@ test_too_steep(void)
 	sf_discover_options o;
 	sf_discover_result *r = NULL;
 	fixture fx;
-	char **shapes = NULL;
-	size_t n_capped = 0, n_free = 0;
-	sf_error err;
+	size_t n_capped, n_free;
 
 	sf_discover_options_init(&o);
 	o.threads = 1;
 	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, free_growth, grammar_csv), 0);
-	CU_ASSERT_EQUAL(sf_discover_shapes(fx.set->models[0], &fx.set->discover,
-	                                   fx.data, &o, &shapes, &n_free, &err),
-	                SF_OK);
-	for (size_t i = 0; i < n_free; i++)
-		free(shapes[i]);
-	free(shapes);
+	n_free = count_shapes(&fx, &o);
 	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(r->too_steep, 0);
@@ -407,14 +418,7 @@ test_too_steep(void)
 	fixture_close(&fx);
 
 	CU_ASSERT_EQUAL_FATAL(fixture_open(&fx, capped, grammar_csv), 0);
-	shapes = NULL;
-	CU_ASSERT_EQUAL(sf_discover_shapes(fx.set->models[0], &fx.set->discover,
-	                                   fx.data, &o, &shapes, &n_capped,
-	                                   &err),
-	                SF_OK);
-	for (size_t i = 0; i < n_capped; i++)
-		free(shapes[i]);
-	free(shapes);
+	n_capped = count_shapes(&fx, &o);
 	r = run(&fx, &o);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_TRUE(r->space.growth_cap);
