@@ -414,13 +414,15 @@ sf_discover_written_disagreement(const sf_discover_result *r)
 
 /* fit: with the search's loss (and m's weights), the formulas'
  * disagreement beyond the range, the file's formula's regime check and,
- * when hardware (m's fit.prior.hardware) is an input written, it and the
- * prior's scale along it that m gives; and the discover: block that was
- * used. */
+ * when m's fit.prior.hardware is an input of the formulas c[0..n)
+ * (input_written), it and the prior's scale along it that m gives; and
+ * the discover: block that was used. */
 static void
 write_settings(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
-               int hardware)
+               const sf_discover_candidate *const *c, size_t n)
 {
+	const int hardware = m->fit.prior_hardware[0] != '\0' &&
+	                     input_written(r, c, n, m->fit.prior_hardware);
 	const int prior = r->disagreement_with != SIZE_MAX ||
 	                  r->regime_with != SIZE_MAX || hardware;
 
@@ -623,20 +625,18 @@ write_refuted(sf_yaml_out *y, const sf_discover_result *r)
 	}
 }
 
-/* The ensemble of r's members: the story, data, inputs, `ensemble: true`
- * (with more than one) and each member's formula in models: (the first
- * member first: the winner, or the file's formula the held-back check
- * chose). */
+/* The ensemble of r's members c[0..r->nmembers): the story, data,
+ * inputs, `ensemble: true` (with more than one) and each member's formula
+ * in models: (the first member first: the winner, or the file's formula
+ * the held-back check chose). */
 static void
 write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
-               const char *data, const char *file)
+               const sf_discover_candidate *const *c, const char *data,
+               const char *file)
 {
-	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
-	const sf_discover_candidate *w = &r->board[r->members[0]];
+	const sf_discover_candidate *w = c[0];
 	char *names[SF_DISCOVER_MAX_MEMBERS] = {0};
 
-	for (size_t i = 0; i < r->nmembers; i++)
-		c[i] = &r->board[r->members[i]];
 	if (member_names(c, r->nmembers, names) != 0) {
 		y->text->failed = 1;
 		goto done;
@@ -679,9 +679,9 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
                        const char *data_path, char **text, sf_error *err)
 {
 	const sf_discover_candidate *c = &r->board[index];
+	const sf_discover_candidate *members[SF_DISCOVER_MAX_MEMBERS] = {0};
 	const char *base;
 	char *file = NULL;
-	int hardware;
 	sf_text b = SF_TEXT_INIT;
 	sf_yaml_out y;
 
@@ -699,24 +699,18 @@ sf_discover_model_text(const sf_discover_result *r, size_t index,
 	base = base != NULL ? base + 1 : data_path != NULL ? data_path : "?";
 	sf_yaml_out_init(&y, &b);
 	if (index == r->winner && (r->nmembers > 1 || r->held.refuted)) {
-		const sf_discover_candidate *members[SF_DISCOVER_MAX_MEMBERS];
-
 		for (size_t i = 0; i < r->nmembers; i++)
 			members[i] = &r->board[r->members[i]];
-		write_ensemble(&y, r, m, base, file);
-		hardware = m->fit.prior_hardware[0] != '\0' &&
-		           input_written(r, members, r->nmembers,
-		                         m->fit.prior_hardware);
+		write_ensemble(&y, r, m, members, base, file);
+		write_settings(&y, r, m, members, r->nmembers);
 	} else {
 		write_story(&y, r, c, m->name, base);
 		write_term_notes(&y, c);
 		write_data(&y, c, m, file);
 		write_inputs(&y, r, &c, 1, m);
 		write_formula(&y, c);
-		hardware = m->fit.prior_hardware[0] != '\0' &&
-		           input_written(r, &c, 1, m->fit.prior_hardware);
+		write_settings(&y, r, m, &c, 1);
 	}
-	write_settings(&y, r, m, hardware);
 	free(file);
 	return sf_yaml_out_finish(&y, text, err);
 }

@@ -671,6 +671,9 @@ add_exponents(sf_search *s, size_t base)
 			    e.k + 1 > g->min_configs ||
 			    sf_setup_stop(s->st, s->n) != 0)
 				continue;
+			/* the shape's exponent passed both bounds, which
+			 * are 2 - j / 2 >= 0.5 apart (logs up to 3): there
+			 * is room either side of it or on one */
 			least =
 			    fmax(sh->f[q].i - 0.5,
 			         sf_grammar_least_exponent(
@@ -679,11 +682,6 @@ add_exponents(sf_search *s, size_t base)
 			    fmin(sh->f[q].i + 0.5,
 			         sf_grammar_most_exponent(
 			             s->st, &sh->f[q], sh->count, sh->steps));
-			/* no room to fit: the grid's own exponent (not with
-			 * logs up to 3, whose narrowest room is 0.5; a file
-			 * written with min = max would not load) */
-			if (!(least < most))
-				continue;
 			if (add_variant(s, base, SF_VARIANT_EXPONENT, a,
 			                (size_t)q, least, most) != 0)
 				return -1;

@@ -1082,14 +1082,12 @@ noise_share(const sf_interval_model *im, const sf_dataset *d)
 	return isfinite(share) ? share : 0;
 }
 
-/* The prior's scale at im's noise and the formulas' disagreement
- * (interval.h): s0 = sqrt(a^2 + (r sigma)^2), or sqrt(a'^2 + (r sigma)^2 +
- * (q G)^2) with G known. */
+/* The prior's scale at im's noise, its part r = r sigma given, and the
+ * formulas' disagreement (interval.h): s0 = sqrt(a^2 + (r sigma)^2), or
+ * sqrt(a'^2 + (r sigma)^2 + (q G)^2) with G known. */
 static double
-prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
+prior_scale_at(const sf_interval_model *im, double r)
 {
-	double r = im->prior.noise_weight * noise_share(im, d);
-
 	if (isfinite(im->disagreement)) {
 		double a = im->prior.agreed_scale,
 		       g = im->prior.disagreement_weight * im->disagreement;
@@ -1099,14 +1097,13 @@ prior_scale_at(const sf_interval_model *im, const sf_dataset *d)
 	return sqrt(im->prior.scale * im->prior.scale + r * r);
 }
 
-/* The prior's scale along a hardware speed at im's noise (interval.h): s0
- * = sqrt(h^2 + (r sigma)^2), the formulas' disagreement aside (it is
- * measured along the extrapolated input). */
+/* The prior's scale along a hardware speed at im's noise, its part r =
+ * r sigma given (interval.h): s0 = sqrt(h^2 + (r sigma)^2), the formulas'
+ * disagreement aside (it is measured along the extrapolated input). */
 static double
-hardware_scale_at(const sf_interval_model *im, const sf_dataset *d)
+hardware_scale_at(const sf_interval_model *im, double r)
 {
-	double r = im->prior.noise_weight * noise_share(im, d),
-	       h = im->prior.hardware_scale;
+	double h = im->prior.hardware_scale;
 
 	return sqrt(h * h + r * r);
 }
@@ -1118,12 +1115,12 @@ _Static_assert((int)SF_INTERVAL_INPUTS == (int)SF_SETTINGS_HARDWARE_INPUTS,
 static size_t
 hardware_input(const sf_model *m, const sf_dataset *d)
 {
-	if (m->fit.prior_hardware[0] == '\0')
-		return SIZE_MAX;
-	for (size_t j = 0; j < d->ninputs; j++)
-		if (strcmp(d->inputs[j].name, m->fit.prior_hardware) == 0)
-			return j;
-	return SIZE_MAX;
+	const sf_dataset_input *in =
+	    m->fit.prior_hardware[0] != '\0'
+	        ? sf_dataset_input_find(d, m->fit.prior_hardware)
+	        : NULL;
+
+	return in != NULL ? (size_t)(in - d->inputs) : SIZE_MAX;
 }
 
 /* The built-in prior with what the model file's fit.prior gives of it in
@@ -1161,6 +1158,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	chain_work w = {0};
 	chain c = {0};
 	size_t most = 0, top = SIZE_MAX;
+	double noise_part; /* r sigma, the prior's scale's noise part */
 	int rc = SF_OK;
 
 	memset(out, 0, sizeof *out);
@@ -1177,10 +1175,11 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 		                    "prediction interval needs more rows than "
 		                    "fitted constants");
 	noise_of(out, d, s);
-	out->prior_scale = prior_scale_at(out, d);
+	noise_part = out->prior.noise_weight * noise_share(out, d);
+	out->prior_scale = prior_scale_at(out, noise_part);
 	out->hardware = hardware_input(m, d);
 	out->hardware_prior_scale =
-	    out->hardware != SIZE_MAX ? hardware_scale_at(out, d) : 0;
+	    out->hardware != SIZE_MAX ? hardware_scale_at(out, noise_part) : 0;
 	out->ninputs = d->ninputs;
 	if (chain_work_alloc(&w, d) != SF_OK) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");

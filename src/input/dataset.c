@@ -1056,33 +1056,30 @@ static int
 check_hardware(const sf_model *m, const sf_dataset *d, sf_error *err)
 {
 	const sf_fit_settings *fs = &m->fit;
+	const sf_dataset_input *in =
+	    sf_dataset_input_find(d, fs->prior_hardware);
+	size_t j = in != NULL ? (size_t)(in - d->inputs) : 0;
 
-	for (size_t j = 0; j < d->ninputs; j++) {
-		if (strcmp(d->inputs[j].name, fs->prior_hardware) != 0)
-			continue;
-		if (d->inputs[j].levels != NULL)
-			sf_error_at(
-			    err, SF_ETYPE, m->path, fs->prior_hardware_line,
-			    fs->prior_hardware_column,
-			    "fit.prior.hardware '%s' is a text input "
-			    "(its values are labels): a hardware speed is "
-			    "a number, such as a GPU's TFLOPS",
-			    fs->prior_hardware);
-		else if (j >= SF_SETTINGS_HARDWARE_INPUTS)
-			sf_error_at(
-			    err, SF_ETYPE, m->path, fs->prior_hardware_line,
-			    fs->prior_hardware_column,
-			    "fit.prior.hardware '%s' is past the model's "
-			    "first %d inputs, which alone have a model "
-			    "error of their own",
-			    fs->prior_hardware,
-			    (int)SF_SETTINGS_HARDWARE_INPUTS);
-		else
-			return SF_OK;
-		sf_error_quote(err, m->source, m->source_length);
-		return SF_ETYPE;
-	}
-	return SF_OK;
+	if (in == NULL ||
+	    (in->levels == NULL && j < SF_SETTINGS_HARDWARE_INPUTS))
+		return SF_OK;
+	if (in->levels != NULL)
+		sf_error_at(err, SF_ETYPE, m->path, fs->prior_hardware_line,
+		            fs->prior_hardware_column,
+		            "fit.prior.hardware '%s' is a text input (its "
+		            "values are labels): a hardware speed is a "
+		            "number, such as a GPU's TFLOPS",
+		            fs->prior_hardware);
+	else
+		sf_error_at(err, SF_ETYPE, m->path, fs->prior_hardware_line,
+		            fs->prior_hardware_column,
+		            "fit.prior.hardware '%s' is past the model's first "
+		            "%d inputs, which alone have a model error of "
+		            "their own",
+		            fs->prior_hardware,
+		            (int)SF_SETTINGS_HARDWARE_INPUTS);
+	sf_error_quote(err, m->source, m->source_length);
+	return SF_ETYPE;
 }
 
 int
