@@ -648,7 +648,7 @@ nests_a_member(const sf_discover_result *r, size_t i)
  * others (found or the library's), each in the board's order (the
  * simplest first).  The winner is the simplest of the tied, which is not
  * always the one that extrapolates best: the ensemble keeps the others
- * in the answer, weighted by their evidence when fitted.  A formula of
+ * in the answer (fit weighs them equally: fit/ensemble.h).  A formula of
  * the file goes first because it was written before the rows were seen:
  * it carries none of the search's luck (the best of thousands of folds'
  * scores is biased low), so where the folds cannot tell it from the found

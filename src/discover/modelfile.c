@@ -559,13 +559,11 @@ write_company(sf_yaml_out *y, const sf_discover_result *r,
 	                       "the search's luck), then");
 	sf_yaml_out_comment(y, "the simplest others (found, or the library's "
 	                       "as @NAME).  fit weighs");
-	sf_yaml_out_comment(y, "each by the inverse of its expected squared "
-	                       "error per doubling beyond");
-	sf_yaml_out_comment(y, "the fitted range; predict, scale and validate "
-	                       "read them as one");
-	sf_yaml_out_comment(y, "prediction, the median of their weighted "
-	                       "mixture, whose interval holds");
-	sf_yaml_out_comment(y, "their disagreement.");
+	sf_yaml_out_comment(y, "them equally (the folds could not rank them); "
+	                       "predict, scale and");
+	sf_yaml_out_comment(y, "validate read them as one prediction, the "
+	                       "median of their mixture,");
+	sf_yaml_out_comment(y, "whose interval holds their disagreement.");
 	if (r->unpaid > 0) {
 		sf_yaml_out_comment(y, "The search did not pay for itself: the "
 		                       "model file's formulas that fit");
@@ -617,11 +615,10 @@ write_refuted(sf_yaml_out *y, const sf_discover_result *r)
 	                       "found or library formula");
 	sf_yaml_out_comment(y, "does).");
 	if (r->nmembers > 1) {
-		sf_yaml_out_comment(y, "fit weighs each by the inverse of its "
-		                       "expected squared error per");
-		sf_yaml_out_comment(y, "doubling beyond the fitted range; "
-		                       "predict, scale and validate read");
-		sf_yaml_out_comment(y, "them as one prediction.");
+		sf_yaml_out_comment(y,
+		                    "fit weighs them equally; predict, scale "
+		                    "and validate read them");
+		sf_yaml_out_comment(y, "as one prediction.");
 	}
 }
 

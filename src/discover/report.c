@@ -217,10 +217,10 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	}
 	sf_text_printf(
 	    out, "  they fit the training rows about equally well and part "
-	         "ways beyond them:\n  `scalefit fit` weighs each by its "
-	         "extrapolation evidence, `scale` and\n  `predict` show the "
-	         "mixture's interval, and a run beyond the range tells\n  "
-	         "the formulas apart (`next` plans for the heaviest)\n");
+	         "ways beyond them:\n  `scalefit fit` weighs them equally, "
+	         "`scale` and `predict` show the\n  mixture's interval, and "
+	         "a run beyond the range tells the formulas\n  apart (`next` "
+	         "plans for the first)\n");
 }
 
 /* How far the ensemble's members part one doubling beyond the training

@@ -115,13 +115,10 @@ mix_row(const sf_holdout *const *members, size_t k, size_t i,
 
 		if (isnan(x->predicted[i]))
 			return 0;
-		w[m] = x->weight[i];
+		w[m] = 1.0 / (double)k;
 		t[m] = x->shape[i];
 	}
 	h->distance[i] = members[0]->distance[i];
-	if (!sf_ensemble_normalise(w, k))
-		for (size_t m = 0; m < k; m++)
-			w[m] = 1.0 / (double)k;
 	if (!sf_ensemble_mix(w, t, k, multiplicative, &h->predicted[i],
 	                     &h->lo95[i], &h->hi95[i])) {
 		/* no member has a distribution here: their weighted mean,

@@ -1,9 +1,9 @@
 /*
  * ensemble.h - several formulas fitted to the same rows, read as one
- * prediction: each weighted by how well it extrapolates, the prediction
- * the weighted mean of theirs (on the log of the time when errors are
- * multiplicative), and a new run's 95% interval the 2.5% and 97.5%
- * quantiles of the mixture of their predictive distributions.
+ * prediction: the members weigh the same, the prediction is the mean of
+ * theirs (on the log of the time when errors are multiplicative), and a
+ * new run's 95% interval the 2.5% and 97.5% quantiles of the mixture of
+ * their predictive distributions.
  *
  * Why: beyond the measured range formulas that fit it equally well part
  * ways, and the one a search ranks first is often not the one that
@@ -11,13 +11,15 @@
  * interval when it has all the weight, wider than every one of them when
  * they part ways, and skewed toward the side where more of them lie.
  *
- * Weights (interval.h, sf_interval_weight): a member counts in inverse
- * proportion to its expected squared error per doubling beyond the range,
- * bias^2 + growth^2 of its error model and its line's slope's part - the
- * corpus prior (at no noise, the same for every member) updated by its
- * own forward chain - the
- * combination of forecasts by inverse mean squared error (Bates and
- * Granger 1969).
+ * Weights: equal.  The members are formulas that no run could tell apart
+ * (discover's tied set, or a models: list); weights estimated from the few
+ * forward-chain cuts beyond the range are noise, and for a found formula
+ * its cuts are the very folds that chose it (the search's luck).  Equal
+ * weights beat the inverse of each member's expected squared error per
+ * doubling (Bates and Granger 1969) on the campaigns measured (HACKING):
+ * the forecast combination puzzle (Stock and Watson 2004).  Averaging fit
+ * files that no search chose can still weigh by that evidence
+ * (use/average.h, sf_interval_weight).
  *
  * Ownership: the functions fill caller-owned arrays; sf_ensemble_holdout
  * returns a new holdout (validate.h) the caller frees.
@@ -55,10 +57,9 @@ int sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
 /*
  * The holdout of an ensemble from its k members' holdouts over the same
  * rows and folds, each run with shapes (validate.h): a row's prediction is
- * the point of its members' mixture, weighted by their folds' weights,
- * and its interval the mixture's quantiles; the scores are recomputed.
- * Rows a member did not predict are left out.  Returns SF_OK and a new
- * holdout in *out, or SF_ENOMEM.
+ * the point of its members' equally weighted mixture, and its interval the
+ * mixture's quantiles; the scores are recomputed. Rows a member did not predict
+ * are left out.  Returns SF_OK and a new holdout in *out, or SF_ENOMEM.
  */
 int sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
                         const sf_dataset *d, int multiplicative,

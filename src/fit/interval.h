@@ -322,7 +322,7 @@ typedef struct sf_interval_model {
 	                         share of the time and the model error from
 	                         the prior's scale at no noise: a new run's
 	                         expected squared error a doubling beyond,
-	                         what an ensemble weighs the formula by (at
+	                         what averaged fit files weigh it by (at
 	                         each formula's own noise, the prior would
 	                         favour the formula that follows its rows
 	                         most closely twice); 0 unknown */
@@ -471,7 +471,8 @@ int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
                      sf_error *err);
 
 /*
- * The weight of a formula with error model im in an ensemble (ensemble.h):
+ * A fit's weight by its extrapolation evidence, when several fit files are
+ * averaged (use/average.h; an ensemble's members weigh the same: ensemble.h):
  * im's weight, else (a FIT.json before it) 1 / the mean over inputs of
  * the expected squared error a doubling beyond the range (mean_square_error
  * in interval.c: bias^2 + growth^2 and the line's slope's part); 0 when

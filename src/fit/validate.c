@@ -27,7 +27,6 @@ sf_holdout_free(sf_holdout *h)
 	free(h->hi95);
 	free(h->distance);
 	free(h->shape);
-	free(h->weight);
 	free(h);
 }
 
@@ -161,9 +160,8 @@ sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
 
 /*
  * The prediction intervals of fold k's rows from fit r of the training
- * rows sub (and, when h holds shapes, their distributions and the fold's
- * weight): none (NaN) when the fit has no statistics or no residual
- * degrees of freedom.
+ * rows sub (and, when h holds shapes, their distributions): none (NaN) when the
+ * fit has no statistics or no residual degrees of freedom.
  */
 static int
 fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
@@ -172,7 +170,7 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 {
 	sf_stats *s = NULL;
 	sf_interval_model im;
-	double *lo = NULL, *hi = NULL, *dist = NULL, weight;
+	double *lo = NULL, *hi = NULL, *dist = NULL;
 	sf_interval_t *shape = NULL;
 	sf_error quiet;
 	int rc;
@@ -187,7 +185,6 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 			*err = quiet;
 		return rc == SF_ENOMEM ? rc : SF_OK;
 	}
-	weight = sf_interval_weight(&im);
 	lo = malloc((d->rows + 1) * sizeof *lo);
 	hi = malloc((d->rows + 1) * sizeof *hi);
 	dist = malloc((d->rows + 1) * sizeof *dist);
@@ -204,10 +201,8 @@ fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
 			h->lo95[i] = lo[i];
 			h->hi95[i] = hi[i];
 			h->distance[i] = dist[i];
-			if (shape != NULL) {
+			if (shape != NULL)
 				h->shape[i] = shape[i];
-				h->weight[i] = weight;
-			}
 		}
 	free(lo);
 	free(hi);
@@ -281,13 +276,13 @@ typedef struct fold_ctx {
 
 /* The per-row numbers a holdout holds: the prediction, then with
  * intervals lo95, hi95, distance, then with shapes centre, scale, dof,
- * shift and weight. */
-enum { CHANNELS_MAX = 9 };
+ * shift. */
+enum { CHANNELS_MAX = 8 };
 
 static size_t
 channels(const sf_holdout *h)
 {
-	return h->shape != NULL ? 9 : h->lo95 != NULL ? 4 : 1;
+	return h->shape != NULL ? 8 : h->lo95 != NULL ? 4 : 1;
 }
 
 /* The address of row i's channel q in h. */
@@ -309,10 +304,8 @@ channel(sf_holdout *h, size_t q, size_t i)
 		return &h->shape[i].scale;
 	case 6:
 		return &h->shape[i].dof;
-	case 7:
-		return &h->shape[i].shift;
 	default:
-		return &h->weight[i];
+		return &h->shape[i].shift;
 	}
 }
 
@@ -324,22 +317,19 @@ holdout_arrays(sf_holdout *h, size_t n, unsigned flags)
 	if (flags & SF_HOLDOUT_SHAPES)
 		flags |= SF_HOLDOUT_INTERVALS;
 	h->predicted = malloc((n + 1) * sizeof *h->predicted);
-	h->lo95 = h->hi95 = h->distance = h->weight = NULL;
+	h->lo95 = h->hi95 = h->distance = NULL;
 	h->shape = NULL;
 	if (flags & SF_HOLDOUT_INTERVALS) {
 		h->lo95 = malloc((n + 1) * sizeof *h->lo95);
 		h->hi95 = malloc((n + 1) * sizeof *h->hi95);
 		h->distance = malloc((n + 1) * sizeof *h->distance);
 	}
-	if (flags & SF_HOLDOUT_SHAPES) {
+	if (flags & SF_HOLDOUT_SHAPES)
 		h->shape = malloc((n + 1) * sizeof *h->shape);
-		h->weight = malloc((n + 1) * sizeof *h->weight);
-	}
 	if (h->predicted == NULL ||
 	    ((flags & SF_HOLDOUT_INTERVALS) &&
 	     (h->lo95 == NULL || h->hi95 == NULL || h->distance == NULL)) ||
-	    ((flags & SF_HOLDOUT_SHAPES) &&
-	     (h->shape == NULL || h->weight == NULL)))
+	    ((flags & SF_HOLDOUT_SHAPES) && h->shape == NULL))
 		return SF_ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		for (size_t q = 0; q < channels(h); q++)
@@ -395,7 +385,6 @@ done:
 	free(t.hi95);
 	free(t.distance);
 	free(t.shape);
-	free(t.weight);
 	return rc;
 }
 

@@ -63,8 +63,6 @@ typedef struct sf_holdout {
 	sf_interval_t *shape; /* per row: a new run's distribution there
 	                       * (interval.h); NULL unless asked for
 	                       * (SF_HOLDOUT_SHAPES) */
-	double *weight;       /* per row: its fold's fit's weight in an
-	                       * ensemble (sf_interval_weight); with shape */
 	size_t interval_rows; /* predicted rows with an interval */
 	double coverage95, mean_halfwidth_pct, interval_score;
 	size_t failed_folds; /* folds whose fit failed (rows left NaN) */
@@ -104,9 +102,8 @@ int sf_folds_make(const sf_model *m, const sf_formula *f, const sf_dataset *d,
 /* What a holdout holds besides the predictions (flags of sf_holdout_run). */
 enum {
 	SF_HOLDOUT_INTERVALS = 1, /* each row's interval and distance */
-	SF_HOLDOUT_SHAPES = 2     /* also its distribution and its fold's
-	                             weight (for ensembles; implies the
-	                             intervals) */
+	SF_HOLDOUT_SHAPES = 2     /* also its distribution (for ensembles;
+	                             implies the intervals) */
 };
 
 /*

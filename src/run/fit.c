@@ -171,10 +171,10 @@ print_ensemble(FILE *out, const void *arg)
 	const sf_run_fit_result *r = arg;
 
 	fprintf(out,
-	        "ensemble of %zu formulas of %s, each weighted by the inverse "
-	        "of a\nnew run's expected squared error a doubling beyond "
-	        "the fitted range\n(its root, the last column):\n\n  %-16s %8s "
-	        "%9s %11s %11s\n",
+	        "ensemble of %zu formulas of %s, weighed equally\n(the "
+	        "evidence beyond the range is too thin to rank them; the last "
+	        "column\nis each one's expected error a doubling beyond the "
+	        "fitted range):\n\n  %-16s %8s %9s %11s %11s\n",
 	        r->nmembers, r->members[0]->model->path, "model", "weight",
 	        "MAPE", "AICc", "error");
 	for (size_t i = 0; i < r->nmembers; i++) {
@@ -190,7 +190,7 @@ print_ensemble(FILE *out, const void *arg)
 		        m->stats != NULL ? m->stats->aicc : NAN, growth);
 	}
 	fprintf(out, "\npredict, scale and next read the ensemble's FIT.json "
-	             "as one prediction:\nthe median of the weighted mixture "
+	             "as one prediction:\nthe median of the mixture "
 	             "of the members' predictions.\n");
 	for (size_t i = 0; i < r->nmembers; i++)
 		fprintf(out, "\n--- %s (weight %.3f) ---\n%s",
@@ -218,16 +218,17 @@ ensemble_json(const sf_run_fit_result *r)
 	}
 	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
 	            &ok);
-	sf_json_put(root, "ensemble",
-	            json_pack("{s:s, s:O}", "weights", "extrapolation",
-	                      "members", members),
-	            &ok);
+	sf_json_put(
+	    root, "ensemble",
+	    json_pack("{s:s, s:O}", "weights", "equal", "members", members),
+	    &ok);
 	sf_json_put(root, "fits", fits, &ok);
 	json_decref(members);
 	return sf_json_done(root, ok);
 }
 
-/* Every member of ensemble set fitted to its rows, then weighted. */
+/* Every member of ensemble set fitted to its rows; those with an interval
+ * weigh the same (fit/ensemble.h), the rest nothing. */
 static int
 fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
              sf_run_fit_result *r, sf_error *err)
@@ -258,7 +259,7 @@ fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
 			             &s->options, s->warn, s->warn_ctx, 1, x,
 			             err);
 		if (rc == SF_OK && x->has_interval)
-			r->weights[i] = sf_interval_weight(&x->interval);
+			r->weights[i] = 1;
 	}
 	if (rc != SF_OK)
 		return rc;

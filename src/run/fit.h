@@ -79,7 +79,7 @@ typedef struct sf_run_fit_result {
 
 /*
  * Fit model s->data.model of set (an ensemble file without it: every
- * member, weighted by its extrapolation evidence; its JSON is
+ * member, weighed equally (fit/ensemble.h); its JSON is
  * {"ensemble": {...}, "fits": [...]}, scalefit(1)) (the model file is named
  * set->models[0]->path in messages) as above.  Returns SF_OK with a new
  * result in *out, or an error with *out NULL: SF_EREQUEST (no such model),

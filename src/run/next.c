@@ -432,13 +432,14 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
 }
 
 /*
- * An ensemble's fit (use/fitgroups.h) e, in set: its heaviest formula
- * into r->fit, said in a warning (a run's value to the mixture is each
- * formula's to its own interval, and the heaviest weighs most).
+ * An ensemble's fit (use/fitgroups.h) e, in set: its leading formula into
+ * r->fit, said in a warning: the heaviest, and the first where they weigh
+ * the same (as fit/ensemble.h weighs them: discover's answer comes first).
+ * A run's value to the mixture is each formula's to its own interval.
  */
 static void
-heaviest_member(const sf_run_next_settings *s, sf_fitfile *e,
-                sf_run_next_result *r)
+leading_member(const sf_run_next_settings *s, sf_fitfile *e,
+               sf_run_next_result *r)
 {
 	size_t best = 0;
 
@@ -452,7 +453,7 @@ heaviest_member(const sf_run_next_settings *s, sf_fitfile *e,
 
 		sf_error_clear(&w);
 		sf_error_at(&w, SF_OK, s->fit, 0, 0,
-		            "an ensemble: next plans for its heaviest formula "
+		            "an ensemble: next plans for its leading formula "
 		            "'%s' (weight %.2f)",
 		            r->fit->name, e->weights[best]);
 		s->warn(s->warn_ctx, &w);
@@ -460,7 +461,7 @@ heaviest_member(const sf_run_next_settings *s, sf_fitfile *e,
 }
 
 /* The fit: a plain fit file's, the group of a groups file that s->group
- * chooses (next answers for one fit), or an ensemble's heaviest
+ * chooses (next answers for one fit), or an ensemble's leading
  * formula. */
 static int
 load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
@@ -484,7 +485,7 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 		return rc;
 	}
 	if (set->fits[0]->nmembers > 0)
-		heaviest_member(s, set->fits[0], r);
+		leading_member(s, set->fits[0], r);
 	else {
 		r->fit = set->fits[0];
 		set->fits[0] = NULL;

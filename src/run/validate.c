@@ -224,9 +224,8 @@ print_members(FILE *out, const validation *v)
 	if (v->nmembers == 0)
 		return;
 	fprintf(out,
-	        "\n  each formula alone (the ensemble mixes them, weighted by "
-	        "each fold's\n  extrapolation evidence):\n  %-16s %9s %9s "
-	        "%9s\n",
+	        "\n  each formula alone (the ensemble mixes them, weighed "
+	        "equally):\n  %-16s %9s %9s %9s\n",
 	        "model", "MAPE", "covered", "+-width");
 	for (size_t i = 0; i < v->nmembers; i++) {
 		const sf_holdout *h = v->member_holdouts[i];
