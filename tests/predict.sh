@@ -761,6 +761,20 @@ expect 0 '^  fitted  *224 rows  MAPE' "plot of an ensemble: its formulas' rows" 
 expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: predict it alone" \
 	"predict refuses to average an ensemble with another fit" \
 	-- predict "$work/cand-generic.json" "$work/ens.json" --at p=8,b=16,n=256000
+# next on an ensemble: the mixture's interval after each run, and what
+# the run tells of which formula holds; single runs only.
+expect 0 '^next run for the ensemble of 2 formulas: ' "next on an ensemble ranks for the mixture" \
+	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16
+expect 0 '^     1        16 ' "next on an ensemble: the target itself first" \
+	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16
+expect 0 '"formula_information": ' "next --json on an ensemble: what each run tells of the formulas" \
+	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16 --json
+expect 2 "is an ensemble of 2 formulas: next ranks single runs for it, without --budget or --runs" \
+	"next on an ensemble refuses a plan" \
+	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16 --budget 1e5
+expect 2 "is an ensemble of 2 formulas: next ranks single runs" \
+	"next on an ensemble refuses --runs 2" \
+	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16 --runs 2
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
 	-- plot "$work/broken.json" -o "$work/x.svg"

@@ -3,26 +3,30 @@
  * (fit/ensemble.h): the weights, the mixture's median and quantiles
  * against hand computations, and an ensemble model file (`ensemble: true`)
  * fitted, saved, read back as one fit and predicted, and validated: its
- * predictions between its members', its file's mistakes reported at their
- * place.
+ * predictions midway between its members', its file's mistakes reported
+ * at their place; and which run to measure next for it (use/separate.h).
  */
 #include "fit/ensemble.h"
+#include "base/rng.h"
 #include "run/fit.h"
 #include "run/output.h"
 #include "run/validate.h"
 #include "use/average.h"
 #include "use/fitgroups.h"
 #include "use/predict.h"
+#include "use/separate.h"
 #include "testing.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MODEL "tests/data/ensemble/two.yaml"
+#define SAME "tests/data/ensemble/same.yaml"
 
 static int
 close_to(double x, double y, double rel)
@@ -208,6 +212,164 @@ test_validate(void)
 	sf_model_set_free(set);
 }
 
+/* The ensemble of model file path fitted, saved and read back: its fit
+ * file set (NULL on failure). */
+static sf_fitfile_set *
+fitted(const char *path)
+{
+	char file[] = "/tmp/scalefit-ensemble-XXXXXX";
+	sf_model_set *set = NULL;
+	sf_fitfile_set *fs = NULL;
+	sf_run_fit_settings s;
+	sf_run_fit_result *r = NULL;
+	sf_error err;
+	int fd = mkstemp(file);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	sf_run_fit_settings_init(&s);
+	s.options.threads = 1;
+	s.json = 1;
+	if (sf_run_data_load(sf_test_path(path), NULL, 0, NULL, NULL, NULL,
+	                     &set, &err) != SF_OK ||
+	    sf_run_fit(set, &s, &r, &err) != SF_OK ||
+	    sf_run_json_save(r->out.json, file, NULL) != SF_OK ||
+	    sf_fitfile_load_groups(file, NULL, &fs, &err) != SF_OK)
+		fprintf(stderr, "%s: %s\n", err.file, err.message);
+	sf_run_fit_result_free(r);
+	sf_model_set_free(set);
+	unlink(file);
+	return fs;
+}
+
+/* Candidates p = 1, 2, 4, 8, 16 (b = 32, n = 388288), the runs measured
+ * p = 1-4, and the target p = 16. */
+static const double cand_p[5] = {1, 2, 4, 8, 16},
+                    cand_b[5] = {32, 32, 32, 32, 32},
+                    cand_n[5] = {388288, 388288, 388288, 388288, 388288};
+static const double target16[3] = {16, 32, 388288};
+
+/* One formula twice: a run tells nothing of which holds, and the
+ * mixture's interval after each run is the formula's own (design.h). */
+static void
+test_next_same(void)
+{
+	const double *cols[3] = {cand_p, cand_b, cand_n};
+	sf_fitfile_set *fs = fitted(SAME);
+	sf_next *x = NULL, *own = NULL;
+	sf_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
+	CU_ASSERT_EQUAL_FATAL(fs->fits[0]->nmembers, 2);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_next_ensemble(fs->fits[0], target16, cols, 5, &x, &err), SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_next_run(fs->fits[0]->members[0], target16,
+	                                  cols, 5, INFINITY, 1, &own, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(x->members, 2);
+	CU_ASSERT_EQUAL(x->nranked, 5);
+	CU_ASSERT(close_to(x->now.halfwidth_pct, own->now.halfwidth_pct, 1e-6));
+	for (size_t k = 0; k < 5; k++) {
+		CU_ASSERT(fabs(x->gains[k].formula_info) < 1e-9);
+		CU_ASSERT(close_to(x->gains[k].halfwidth_pct,
+		                   own->gains[k].halfwidth_pct, 1e-6));
+		CU_ASSERT_EQUAL(x->rank[k], own->rank[k]);
+	}
+	sf_next_free(x);
+	sf_next_free(own);
+	sf_fitfile_set_free(fs);
+}
+
+/* Two formulas that part beyond the runs: every run leaves the interval
+ * no wider, the farther out the narrower, the target itself the
+ * narrowest; what a run tells of which formula holds stays within ln 2;
+ * the expectation over the run's result agrees with a simulation. */
+static void
+test_next_apart(void)
+{
+	const double *cols[3] = {cand_p, cand_b, cand_n};
+	sf_fitfile_set *fs = fitted(MODEL);
+	sf_next *x = NULL;
+	sf_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_next_ensemble(fs->fits[0], target16, cols, 5, &x, &err), SF_OK);
+	CU_ASSERT_EQUAL(x->nranked, 5);
+	CU_ASSERT_EQUAL(x->rank[0], 4);
+	for (size_t k = 0; k < 5; k++) {
+		CU_ASSERT(x->gains[k].formula_info >= -1e-12 &&
+		          x->gains[k].formula_info <= log(2) + 1e-12);
+		CU_ASSERT(x->gains[k].halfwidth_pct <=
+		          x->now.halfwidth_pct * (1 + 1e-9));
+	}
+	CU_ASSERT_EQUAL(x->rank[1], 3);
+	CU_ASSERT(x->gains[4].halfwidth_pct < 0.5 * x->now.halfwidth_pct);
+	CU_ASSERT(x->gains[3].halfwidth_pct < x->gains[0].halfwidth_pct);
+	/* the expectation over the run's result against a simulation of it
+	 * at p = 8: one formula drawn by its weight, then its result */
+	{
+		const sf_fitfile *e = fs->fits[0];
+		const double one_p[1] = {8}, one_b[1] = {32},
+		             one_n[1] = {388288};
+		const double *one[3] = {one_p, one_b, one_n};
+		sf_interval_t at[2], after[2];
+		double w[2], lo = 0, hi = 0, h = 0, mc_pct;
+		const int draws = 20000;
+		int mixed = 0;
+		sf_rng rng;
+
+		for (size_t m = 0; m < 2; m++) {
+			sf_prediction *p = NULL;
+			sf_next *own = NULL;
+
+			CU_ASSERT_EQUAL_FATAL(
+			    sf_predict(e->members[m], one, 1, &p, &err), SF_OK);
+			CU_ASSERT_FATAL(sf_interval_shape(
+			    &e->members[m]->interval, p->points[0].time,
+			    p->points[0].se * p->points[0].se,
+			    &p->points[0].beyond, &at[m]));
+			CU_ASSERT_EQUAL_FATAL(
+			    sf_next_run(e->members[m], target16, cols, 5,
+			                INFINITY, 1, &own, &err),
+			    SF_OK);
+			after[m] = own->gains[3].shape;
+			sf_prediction_free(p);
+			sf_next_free(own);
+		}
+		sf_rng_seed(&rng, 20261128, 7);
+		for (int d = 0; d < draws; d++) {
+			size_t j = sf_rng_uniform(&rng) < 0.5 ? 0 : 1;
+			double u = (sf_rng_next(&rng) + 0.5) / 4294967296.0;
+			double y =
+			    at[j].centre +
+			    at[j].scale * gsl_cdf_tdist_Pinv(u, at[j].dof);
+			double point, l, hgh;
+
+			for (size_t m = 0; m < 2; m++)
+				w[m] = gsl_ran_tdist_pdf((y - at[m].centre) /
+				                             at[m].scale,
+				                         at[m].dof) /
+				       at[m].scale;
+			mixed += sf_ensemble_normalise(w, 2) &&
+			         sf_ensemble_mix(w, after, 2,
+			                         e->interval.multiplicative,
+			                         &point, &l, &hgh);
+			lo += l / draws;
+			hi += hgh / draws;
+			for (size_t m = 0; m < 2; m++)
+				h -= w[m] > 0 ? w[m] * log(w[m]) / draws : 0;
+		}
+		CU_ASSERT_EQUAL(mixed, draws);
+		mc_pct = 100 * (hi - lo) / (2 * x->target_time);
+		CU_ASSERT(close_to(x->gains[3].halfwidth_pct, mc_pct, 0.01));
+		CU_ASSERT(fabs(x->gains[3].formula_info - (log(2) - h)) < 0.01);
+	}
+	sf_next_free(x);
+	sf_fitfile_set_free(fs);
+}
+
 /* A file's mistakes about ensembles, at their place. */
 static void
 test_model_errors(void)
@@ -247,6 +409,8 @@ main(void)
 	    {"fitted, saved, read back as one fit", test_fit_and_predict},
 	    {"validated on its members' folds", test_validate},
 	    {"a file's mistakes about ensembles", test_model_errors},
+	    {"next: one formula twice tells nothing apart", test_next_same},
+	    {"next: formulas that part, told apart", test_next_apart},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

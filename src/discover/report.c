@@ -220,7 +220,7 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	         "ways beyond them:\n  `scalefit fit` weighs them equally, "
 	         "`scale` and `predict` show the\n  mixture's interval, and "
 	         "a run beyond the range tells the formulas\n  apart (`next` "
-	         "plans for the first)\n");
+	         "ranks the runs that do)\n");
 }
 
 /* How far the ensemble's members part one doubling beyond the training

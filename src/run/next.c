@@ -7,6 +7,7 @@
 #include "use/assign.h"
 #include "use/fitgroups.h"
 #include "use/scale.h"
+#include "use/separate.h"
 #include "use/sweep.h"
 #include "use/text.h"
 
@@ -225,8 +226,13 @@ print_ranking(FILE *out, const next_text *t)
 	char cell[96];
 
 	/* The name and output come from the file: escaped. */
-	fputs("next run for ", out);
-	sf_escape_print(out, f->name[0] ? f->name : "the fit", 0);
+	if (x->members > 0)
+		fprintf(out, "next run for the ensemble of %zu formulas",
+		        x->members);
+	else {
+		fputs("next run for ", out);
+		sf_escape_print(out, f->name[0] ? f->name : "the fit", 0);
+	}
 	fputs(": which measurement narrows the 95% interval of a new run "
 	      "at ",
 	      out);
@@ -247,6 +253,15 @@ print_ranking(FILE *out, const next_text *t)
 		        "that interval's variance (+-%.3g%% alone), so no run "
 		        "will narrow it much\n",
 		        100 * x->noise_share, x->noise_pct);
+	if (x->members > 0)
+		fprintf(
+		    out,
+		    "  a run narrows each formula's interval and tells them "
+		    "apart, whatever it measures:\n  the interval after is "
+		    "expected over its result; info is what the result\n  "
+		    "tells of which formula holds (nats; ln %zu = %.2f "
+		    "tells all)\n",
+		    x->members, log((double)x->members));
 	fputs("  cost of a run: predicted ", out);
 	sf_escape_print(out, f->output, 0);
 	fprintf(out, "%s\n\n",
@@ -256,7 +271,8 @@ print_ranking(FILE *out, const next_text *t)
 		fprintf(out, "  %*s", sf_text_width(f->inputs[i].name, 8),
 		        f->inputs[i].name);
 	fprintf(out, "  %10s  %10s  %-22s %8s %7s\n", "time", "cost",
-	        "95% at target after", "+-", "D-gain");
+	        "95% at target after", "+-",
+	        x->members > 0 ? "info" : "D-gain");
 	for (size_t r = 0; r < x->nranked && r < t->top; r++) {
 		size_t k = x->rank[r];
 		const sf_design_gain *g = &x->gains[k];
@@ -276,7 +292,9 @@ print_ranking(FILE *out, const next_text *t)
 			fprintf(out, "%7.3g%% ", g->halfwidth_pct);
 		else
 			fprintf(out, "%8s ", "-");
-		if (isfinite(g->d_gain))
+		if (x->members > 0 && isfinite(g->formula_info))
+			fprintf(out, "%7.3f\n", g->formula_info);
+		else if (x->members == 0 && isfinite(g->d_gain))
 			fprintf(out, "%7.3f\n", g->d_gain);
 		else
 			fprintf(out, "%7s\n", "-");
@@ -431,38 +449,8 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
 	return SF_OK;
 }
 
-/*
- * An ensemble's fit (use/fitgroups.h) e, in set: its leading formula into
- * r->fit, said in a warning: the heaviest, and the first where they weigh
- * the same (as fit/ensemble.h weighs them: discover's answer comes first).
- * A run's value to the mixture is each formula's to its own interval.
- */
-static void
-leading_member(const sf_run_next_settings *s, sf_fitfile *e,
-               sf_run_next_result *r)
-{
-	size_t best = 0;
-
-	for (size_t m = 1; m < e->nmembers; m++)
-		if (e->weights[m] > e->weights[best])
-			best = m;
-	r->fit = e->members[best];
-	e->members[best] = NULL;
-	if (s->warn != NULL) {
-		sf_error w;
-
-		sf_error_clear(&w);
-		sf_error_at(&w, SF_OK, s->fit, 0, 0,
-		            "an ensemble: next plans for its leading formula "
-		            "'%s' (weight %.2f)",
-		            r->fit->name, e->weights[best]);
-		s->warn(s->warn_ctx, &w);
-	}
-}
-
 /* The fit: a plain fit file's, the group of a groups file that s->group
- * chooses (next answers for one fit), or an ensemble's leading
- * formula. */
+ * chooses (next answers for one fit), or an ensemble's (use/separate.h). */
 static int
 load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 {
@@ -484,14 +472,30 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 		sf_fitfile_set_free(set);
 		return rc;
 	}
-	if (set->fits[0]->nmembers > 0)
-		leading_member(s, set->fits[0], r);
-	else {
-		r->fit = set->fits[0];
-		set->fits[0] = NULL;
-	}
+	r->fit = set->fits[0];
+	set->fits[0] = NULL;
 	sf_fitfile_set_free(set);
 	return SF_OK;
+}
+
+/* The study of r->fit's candidates: one formula's design (use/design.h),
+ * or an ensemble's (use/separate.h), which ranks single runs only. */
+static int
+study(const sf_run_next_settings *s, sf_run_next_result *r,
+      const double *const *columns, size_t n, size_t runs, sf_error *err)
+{
+	if (r->fit->nmembers == 0)
+		return sf_next_run(r->fit, r->target, columns, n, s->budget,
+		                   runs, &r->next, err);
+	if (runs > 1 || isfinite(s->budget))
+		return sf_error_set(
+		    err, SF_EVALUE,
+		    "%s is an ensemble of %zu formulas: next ranks single runs "
+		    "for it, without --budget or --runs (what a second run is "
+		    "worth depends on which formulas the first rules out: "
+		    "measure it, refit, and ask again)",
+		    s->fit, r->fit->nmembers);
+	return sf_next_ensemble(r->fit, r->target, columns, n, &r->next, err);
 }
 
 int
@@ -519,8 +523,8 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	if ((rc = read_target(s, r, err)) != SF_OK ||
 	    (rc = read_candidates(s, r, &columns, &n, &lines, err)) != SF_OK)
 		goto done;
-	if ((rc = sf_next_run(r->fit, r->target, (const double *const *)columns,
-	                      n, s->budget, runs, &r->next, err)) != SF_OK) {
+	if ((rc = study(s, r, (const double *const *)columns, n, runs, err)) !=
+	    SF_OK) {
 		if (rc != SF_ENOMEM)
 			rc = sf_run_request(err, "%s", err->message);
 		goto done;

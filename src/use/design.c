@@ -118,6 +118,8 @@ target_interval(const sf_design_fit *f, const double *lo, const double *hi,
 	g->distance = sqrt(b.distance2);
 	sf_interval_at(&moved, t->time, v, &b, &g->lo, &g->hi);
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
+	if (!sf_interval_shape(&moved, t->time, v, &b, &g->shape))
+		g->shape = (sf_interval_t){NAN, NAN, NAN, NAN};
 }
 
 /* The variance of a run at candidate c: the fit's noise, above the fitted
@@ -158,6 +160,7 @@ measure(const sf_design_fit *f, state *s, const sf_design_point *t,
 	if (vt < 0)
 		vt = 0;
 	g->d_gain = s2 > 0 && isfinite(q) ? log1p(q / s2) : NAN;
+	g->formula_info = NAN;
 	/* The range after the run: the target's distance shrinks when the
 	 * run lies beyond the range towards it. */
 	for (size_t i = 0; i < J; i++) {
@@ -195,6 +198,7 @@ sf_design_rank(const sf_design_fit *fit, const sf_design_point *target,
 	target_interval(fit, s.lo, s.hi, target,
 	                dot(fit, &s, target->grad, s.a), now);
 	now->d_gain = 0;
+	now->formula_info = NAN;
 	for (size_t i = 0; i < n; i++)
 		measure(fit, &s, target, &cand[i], 0, &gains[i]);
 	state_free(&s);
@@ -309,8 +313,8 @@ ranks_before(const void *va, const void *vb)
 
 /* The candidates ranked: qsort on their keys, O(n log n) (an insertion
  * sort took 38 s for 200,000 candidates). */
-static int
-rank_candidates(sf_next *x)
+int
+sf_next_rank(sf_next *x)
 {
 	rank_key *keys = malloc((x->n + 1) * sizeof *keys);
 
@@ -328,10 +332,8 @@ rank_candidates(sf_next *x)
 	return SF_OK;
 }
 
-/* The answer for n candidates over J inputs, its arrays allocated; NULL
- * when out of memory. */
-static sf_next *
-next_alloc(size_t J, size_t n, double budget)
+sf_next *
+sf_next_alloc(size_t J, size_t n, double budget)
 {
 	sf_next *x = calloc(1, sizeof *x);
 
@@ -523,7 +525,7 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	if (n == 0)
 		return sf_error_set(err, SF_EVALUE, "no candidate runs");
 	if (!next_work_alloc(&w, f, n) ||
-	    (x = next_alloc(J, n, budget)) == NULL)
+	    (x = sf_next_alloc(J, n, budget)) == NULL)
 		goto oom;
 	for (size_t i = 0; i < J; i++) {
 		w.tcol[i] = &target[i];
@@ -546,7 +548,7 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	         x->after, &x->plan_small)) == (size_t)-1)
 		goto oom;
 	noise_floor(&w, x);
-	if (rank_candidates(x) != SF_OK)
+	if (sf_next_rank(x) != SF_OK)
 		goto oom;
 	*out = x;
 	x = NULL;
@@ -621,6 +623,9 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
 	            &ok);
 	sf_json_put(root, "fit", json_string(f->path), &ok);
+	if (x->members > 0)
+		sf_json_put(root, "members",
+		            json_integer((json_int_t)x->members), &ok);
 	sf_json_put(root, "target", now, &ok);
 	sf_json_put(root, "workers",
 	            x->workers != SF_FITFILE_NONE
@@ -641,6 +646,10 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 		sf_json_put(c, "cost", sf_json_number(x->cost[k]), &ok);
 		sf_json_put(c, "d_gain", sf_json_number(x->gains[k].d_gain),
 		            &ok);
+		if (x->members > 0)
+			sf_json_put(c, "formula_information",
+			            sf_json_number(x->gains[k].formula_info),
+			            &ok);
 		if (json_array_append_new(list, c) != 0)
 			ok = 0;
 	}

@@ -64,6 +64,10 @@ typedef struct sf_design_gain {
 	double lo, hi;        /* its 95% prediction interval after */
 	double halfwidth_pct; /* 100 (hi - lo) / (2 f_t) */
 	double d_gain;        /* ln(1 + g~^T C g~ / s^2), D-optimality */
+	double formula_info;  /* an ensemble's: what the run tells of which
+	                         formula holds, nats (separate.h); else NaN */
+	sf_interval_t shape;  /* a new run's distribution at the target
+	                         (interval.h; NaN where none) */
 } sf_design_gain;
 
 /*
@@ -143,6 +147,8 @@ typedef struct sf_next {
 	                       (no constants' or model error), % */
 	double noise_share; /* (noise_pct / now.halfwidth_pct)^2: its share
 	                       of today's interval (NaN when unknown) */
+	size_t members;     /* an ensemble's formulas mixed (separate.h);
+	                       0 for one formula */
 } sf_next;
 
 /*
@@ -157,6 +163,14 @@ int sf_next_run(const sf_fitfile *f, const double *target,
 
 /* Release x.  Accepts NULL. */
 void sf_next_free(sf_next *x);
+
+/* A new answer for n candidates over J inputs with its arrays allocated
+ * (nothing ranked or planned yet); NULL when out of memory. */
+sf_next *sf_next_alloc(size_t J, size_t n, double budget);
+
+/* Rank x's candidates that are not skipped by the half-width they leave
+ * (then the cost, then the order given): SF_OK or SF_ENOMEM. */
+int sf_next_rank(sf_next *x);
 
 /* 1 when the target's interval is nearly all noise (x->noise_share at
  * least SF_DESIGN_NOISE_SHARE): no run will narrow it much. */

@@ -49,6 +49,24 @@ def test_next_runs_is_the_commands(quick_fit_file):
     assert len(report.table["rank"]) == len(cli["candidates"])
 
 
+def test_next_runs_on_an_ensemble_is_the_commands(tmp_path):
+    """An ensemble's FIT.json: the mixture's ranking, what each run tells
+    of which formula holds, and no plan."""
+    out = str(tmp_path / "ens.json")
+    command("fit", path("tests", "data", "ensemble", "two.yaml"), "-o", out)
+    cli = command_json("next", out, "--target", "p=16,b=32,n=388288",
+                       "--over", "p=1:16")
+    report = scalefit.load(out).next_runs(target="p=16,b=32,n=388288",
+                                          over="p=1:16")
+    assert report.report == cli
+    assert cli["members"] == 2
+    assert all(0 <= c["formula_information"] <= 0.6932
+               for c in cli["candidates"])
+    with pytest.raises(scalefit.Error, match="single runs"):
+        scalefit.load(out).next_runs(target="p=16,b=32,n=388288",
+                                     over="p=1:16", budget=1e5)
+
+
 def test_a_fleet_and_its_groups(tmp_path):
     fleet = path("tests", "data", "fleet", "fleet.yaml")
     status, out, _ = command("fit", fleet, "--json", check=False)

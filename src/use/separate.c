@@ -1,0 +1,321 @@
+/*
+ * separate.c - which run to measure next for an ensemble (separate.h).
+ */
+#include "use/separate.h"
+#include "fit/ensemble.h"
+#include "use/predict.h"
+#include "use/scale.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One formula of the ensemble: its weight, its own study (design.h: its
+ * distribution at the target after each candidate) and a new run's
+ * distribution at each candidate. */
+typedef struct member {
+	double w;
+	sf_next *own;
+	sf_interval_t *at; /* n */
+} member;
+
+/* What every candidate's expectation shares. */
+typedef struct study {
+	const sf_fitfile *e;
+	member *m;            /* e->nmembers */
+	size_t k;             /* e->nmembers */
+	const member *lead;   /* the first with weight: the distances' */
+	double target_time;   /* the mixture's point at the target */
+	double prior_entropy; /* of the weights today */
+	sf_interval_t *after; /* k scratch: each at the target after a run */
+	double *w;            /* k scratch: the weights after it */
+} study;
+
+static void
+members_free(member *m, size_t k)
+{
+	for (size_t i = 0; m != NULL && i < k; i++) {
+		sf_next_free(m[i].own);
+		free(m[i].at);
+	}
+	free(m);
+}
+
+/* Whether t is a distribution a run's result can be drawn from. */
+static int
+usable(const sf_interval_t *t)
+{
+	return isfinite(t->centre) && t->scale > 0 && isfinite(t->scale) &&
+	       t->dof > 0 && isfinite(t->dof);
+}
+
+/* The distribution of a new run at each of point p's n points under fit
+ * f, into t (NaN where there is none). */
+static void
+shapes_of(const sf_fitfile *f, const sf_prediction *p, sf_interval_t *t)
+{
+	for (size_t q = 0; q < p->n; q++) {
+		const sf_predict_point *x = &p->points[q];
+
+		if (!sf_interval_shape(&f->interval, x->time, x->se * x->se,
+		                       &x->beyond, &t[q]))
+			t[q] = (sf_interval_t){NAN, NAN, NAN, NAN};
+	}
+}
+
+/* Formula i's own study and distributions; an error names it. */
+static int
+member_open(const sf_fitfile *e, size_t i, const double *target,
+            const double *const *columns, size_t n, member *m, sf_error *err)
+{
+	const sf_fitfile *f = e->members[i];
+	sf_prediction *pc = NULL;
+	int rc;
+
+	m->w = e->weights[i];
+	if (!(m->w > 0)) /* out of the mixture (no error model) */
+		return SF_OK;
+	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	rc = sf_next_run(f, target, columns, n, INFINITY, 1, &m->own, err);
+	if (rc == SF_OK)
+		rc = sf_predict(f, columns, n, &pc, err);
+	if (rc == SF_OK)
+		shapes_of(f, pc, m->at);
+	else if (rc != SF_ENOMEM) {
+		char why[sizeof err->message];
+
+		snprintf(why, sizeof why, "%s", err->message);
+		rc = sf_error_set(err, rc, "the ensemble's formula '%s': %s",
+		                  f->name, why);
+	}
+	sf_prediction_free(pc);
+	return rc;
+}
+
+/* The entropy of weights w[0..k), nats. */
+static double
+entropy(const double *w, size_t k)
+{
+	double h = 0;
+
+	for (size_t i = 0; i < k; i++)
+		if (w[i] > 0)
+			h -= w[i] * log(w[i]);
+	return h;
+}
+
+/* The weights after a run at candidate q returned y: each formula's today
+ * times its density of y there.  0 when no formula gives y a density. */
+static int
+weights_given(const study *s, size_t q, double y)
+{
+	for (size_t i = 0; i < s->k; i++) {
+		const sf_interval_t *t = &s->m[i].at[q];
+
+		s->w[i] = s->m[i].w > 0
+		              ? s->m[i].w *
+		                    gsl_ran_tdist_pdf(
+		                        (y - t->centre) / t->scale, t->dof) /
+		                    t->scale
+		              : 0;
+	}
+	return sf_ensemble_normalise(s->w, s->k);
+}
+
+/*
+ * The target's interval expected after a run at candidate q (separate.h):
+ * over each formula's distribution of the run's result, cut into
+ * SF_SEPARATE_NODES equally likely slices taken at their middle
+ * quantiles, the mixture of the formulas' distributions at the target
+ * after the run with the weights the result leaves.  Where a formula has
+ * no distribution at q, the run tells them nothing apart.
+ */
+static void
+expected_after(const study *s, size_t q, sf_design_gain *g)
+{
+	const int mult = s->e->interval.multiplicative;
+	double lo = 0, hi = 0, h = 0, total = 0, point, l, u;
+	int apart = 1;
+
+	for (size_t i = 0; i < s->k; i++) {
+		const member *m = &s->m[i];
+
+		s->after[i] = m->w > 0 ? m->own->gains[q].shape
+		                       : (sf_interval_t){NAN, NAN, NAN, NAN};
+		apart &= m->w == 0 || usable(&m->at[q]);
+	}
+	for (size_t j = 0; apart && j < s->k; j++) {
+		const sf_interval_t *t = &s->m[j].at[q];
+
+		for (int node = 0; s->m[j].w > 0 && node < SF_SEPARATE_NODES;
+		     node++) {
+			double y =
+			    t->centre +
+			    t->scale *
+			        gsl_cdf_tdist_Pinv(
+			            (node + 0.5) / SF_SEPARATE_NODES, t->dof);
+
+			if (!weights_given(s, q, y) ||
+			    !sf_ensemble_mix(s->w, s->after, s->k, mult, &point,
+			                     &l, &u))
+				continue;
+			lo += s->m[j].w * l;
+			hi += s->m[j].w * u;
+			h += s->m[j].w * entropy(s->w, s->k);
+			total += s->m[j].w;
+		}
+	}
+	if (total > 0) {
+		g->lo = lo / total;
+		g->hi = hi / total;
+		g->formula_info = s->prior_entropy - h / total;
+	} else {
+		for (size_t i = 0; i < s->k; i++)
+			s->w[i] = s->m[i].w;
+		if (!sf_ensemble_mix(s->w, s->after, s->k, mult, &point, &g->lo,
+		                     &g->hi))
+			g->lo = g->hi = NAN;
+		g->formula_info = NAN;
+	}
+	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(s->target_time));
+	g->mean_var = NAN;
+	g->d_gain = NAN;
+	g->distance = s->lead->own->gains[q].distance;
+}
+
+/* A gain of nothing known. */
+static sf_design_gain
+no_gain(void)
+{
+	const sf_interval_t none = {NAN, NAN, NAN, NAN};
+
+	return (sf_design_gain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, none};
+}
+
+/* Candidate q skipped when the mixture's time or cost is not finite or
+ * a formula with weight skips it. */
+static unsigned char
+skip_reason(const study *s, const sf_next *x, size_t q)
+{
+	if (!isfinite(x->time[q]))
+		return SF_NEXT_TIME;
+	if (!isfinite(x->cost[q]))
+		return SF_NEXT_COST;
+	for (size_t i = 0; i < s->k; i++)
+		if (s->m[i].w > 0 && s->m[i].own->skipped[q] != SF_NEXT_KEPT)
+			return s->m[i].own->skipped[q];
+	return SF_NEXT_KEPT;
+}
+
+/* The answer from the study: the mixture's prediction at the target and
+ * the candidates (pt, pc), and each candidate's expectation. */
+static void
+fill(study *s, const sf_prediction *pt, const sf_prediction *pc,
+     const double *const *columns, sf_next *x)
+{
+	const sf_fitfile *e = s->e;
+	double noise = 0, weight = 0;
+
+	x->members = 0;
+	for (size_t i = 0; i < s->k; i++)
+		if (s->m[i].w > 0) {
+			x->members++;
+			noise += s->m[i].w * s->m[i].own->noise_pct;
+			weight += s->m[i].w;
+		}
+	x->workers = sf_scale_worker_input(e);
+	x->target_time = s->target_time;
+	x->now.lo = pt->points[0].pi.lo;
+	x->now.hi = pt->points[0].pi.hi;
+	x->now.halfwidth_pct =
+	    100 * (x->now.hi - x->now.lo) / (2 * fabs(x->target_time));
+	x->now.distance = s->lead->own->now.distance;
+	x->now.mean_var = x->now.d_gain = NAN;
+	x->now.formula_info = 0;
+	x->now.shape = no_gain().shape;
+	x->noise_pct = weight > 0 ? noise / weight : NAN;
+	x->noise_share = x->noise_pct / x->now.halfwidth_pct;
+	x->noise_share =
+	    isfinite(x->noise_share) ? x->noise_share * x->noise_share : NAN;
+	for (size_t q = 0; q < x->n; q++) {
+		for (size_t i = 0; i < e->ninputs; i++)
+			x->inputs[i * x->n + q] = columns[i][q];
+		x->time[q] = pc->points[q].time;
+		x->cost[q] = x->time[q] * (x->workers != SF_FITFILE_NONE
+		                               ? columns[x->workers][q]
+		                               : 1);
+		x->skipped[q] = skip_reason(s, x, q);
+		if (x->skipped[q] == SF_NEXT_KEPT)
+			expected_after(s, q, &x->gains[q]);
+		else
+			x->gains[q] = no_gain();
+	}
+}
+
+int
+sf_next_ensemble(const sf_fitfile *e, const double *target,
+                 const double *const *columns, size_t n, sf_next **out,
+                 sf_error *err)
+{
+	const size_t J = e->ninputs, k = e->nmembers;
+	const double **tcol = calloc(J + 1, sizeof *tcol);
+	sf_prediction *pt = NULL, *pc = NULL;
+	sf_next *x = NULL;
+	study s = {0};
+	int rc = SF_OK;
+
+	*out = NULL;
+	s.e = e;
+	s.k = k;
+	s.m = calloc(k + 1, sizeof *s.m);
+	s.after = malloc((k + 1) * sizeof *s.after);
+	s.w = malloc((k + 1) * sizeof *s.w);
+	if (tcol == NULL || s.m == NULL || s.after == NULL || s.w == NULL ||
+	    (x = sf_next_alloc(J, n, INFINITY)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else if (n == 0)
+		rc = sf_error_set(err, SF_EVALUE, "no candidate runs");
+	for (size_t i = 0; rc == SF_OK && i < J; i++)
+		tcol[i] = &target[i];
+	for (size_t i = 0; rc == SF_OK && i < k; i++)
+		rc = member_open(e, i, target, columns, n, &s.m[i], err);
+	if (rc == SF_OK && (rc = sf_predict(e, tcol, 1, &pt, err)) == SF_OK)
+		rc = sf_predict(e, columns, n, &pc, err);
+	if (rc == SF_OK && !isfinite(pt->points[0].time))
+		rc = sf_error_set(err, SF_EVALUE,
+		                  "the prediction at the target is not finite");
+	if (rc == SF_OK) {
+		for (size_t i = k; i-- > 0;) {
+			s.w[i] = s.m[i].w;
+			if (s.w[i] > 0)
+				s.lead = &s.m[i];
+		}
+		if (s.lead == NULL)
+			rc = sf_error_set(
+			    err, SF_EVALUE,
+			    "no formula of the ensemble has weight");
+	}
+	if (rc == SF_OK) {
+		s.prior_entropy = entropy(s.w, k);
+		s.target_time = pt->points[0].time;
+		fill(&s, pt, pc, columns, x);
+		if (sf_next_rank(x) != SF_OK)
+			rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	if (rc == SF_OK) {
+		*out = x;
+		x = NULL;
+	}
+	sf_prediction_free(pt);
+	sf_prediction_free(pc);
+	sf_next_free(x);
+	members_free(s.m, k);
+	free(s.after);
+	free(s.w);
+	free(tcol);
+	return rc;
+}

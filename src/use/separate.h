@@ -1,0 +1,54 @@
+/*
+ * separate.h - which run to measure next for an ensemble (fit/ensemble.h):
+ * a run narrows each formula's own interval (design.h) and tells the
+ * formulas apart, and both narrow the mixture's interval at the target.
+ *
+ * Beyond the measured range an ensemble's interval is mostly its
+ * formulas' disagreement, which no single formula's design sees: a run
+ * where they part, measured, leaves the weight with those that predicted
+ * it (Box and Hill 1967, model discrimination).  For each candidate x the
+ * run's result y is not known, so the interval after it is an expectation
+ * over y from today's mixture at x (each formula's distribution there cut
+ * into equally likely slices, each taken at its middle quantile and
+ * weighted by that formula's weight):
+ *   w_m(y) = w_m p_m(y | x) / sum_j w_j p_j(y | x),
+ * p_m a new run's distribution under formula m (interval.h, a Student t),
+ * and the target's interval is the mixture, with w(y), of each formula's
+ * distribution at the target after the run (its own design: the
+ * constants' variance and the distance the run leaves; its centre is
+ * kept, not moved toward y, so the interval after errs wide).  What the run
+ * tells of which formula holds is the expected drop in the weights' entropy,
+ * H(w) - E_y H(w(y)) (nats; ln K tells it all).
+ *
+ * A plan of several runs is not made for an ensemble: what a second run
+ * is worth depends on which formulas the first rules out.
+ *
+ * Ownership: the result is new (sf_next_free).  Thread safety: pure.
+ */
+#ifndef SF_SEPARATE_H
+#define SF_SEPARATE_H
+
+#include "base/error.h"
+#include "use/design.h"
+#include "use/fitfile.h"
+
+#include <stddef.h>
+
+/* Slices of each formula's distribution of a run's result in the
+ * expectation over it. */
+#define SF_SEPARATE_NODES 10
+
+/*
+ * `scalefit next` for ensemble e (e->nmembers > 0, each member with its
+ * error model and covariance), as sf_next_run for one fit (design.h) but
+ * without a plan: x->members is the number of formulas mixed, each gain's
+ * formula_info what the run tells of which holds, its mean_var NaN.
+ * Returns SF_OK and a new sf_next in *out, SF_EVALUE (a member without an
+ * error model or covariance, no candidate, the target's prediction not
+ * finite) or SF_ENOMEM, with err filled.
+ */
+int sf_next_ensemble(const sf_fitfile *e, const double *target,
+                     const double *const *columns, size_t n, sf_next **out,
+                     sf_error *err);
+
+#endif /* SF_SEPARATE_H */
