@@ -57,9 +57,10 @@ int sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
 /*
  * The holdout of an ensemble from its k members' holdouts over the same
  * rows and folds, each run with shapes (validate.h): a row's prediction is
- * the point of its members' equally weighted mixture, and its interval the
- * mixture's quantiles; the scores are recomputed. Rows a member did not predict
- * are left out.  Returns SF_OK and a new holdout in *out, or SF_ENOMEM.
+ * the point of its members' equally weighted mixture, and its interval
+ * the mixture's quantiles; the scores are recomputed.  Rows a member did
+ * not predict are left out.  Returns SF_OK and a new holdout in *out, or
+ * SF_ENOMEM.
  */
 int sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
                         const sf_dataset *d, int multiplicative,

@@ -160,8 +160,8 @@ sf_folds_kfold(const sf_dataset *d, size_t k, uint64_t seed, int *fold)
 
 /*
  * The prediction intervals of fold k's rows from fit r of the training
- * rows sub (and, when h holds shapes, their distributions): none (NaN) when the
- * fit has no statistics or no residual degrees of freedom.
+ * rows sub (and, when h holds shapes, their distributions): none (NaN)
+ * when the fit has no statistics or no residual degrees of freedom.
  */
 static int
 fold_intervals(const sf_model *m, const sf_dataset *d, const sf_dataset *sub,
