@@ -1,6 +1,6 @@
 /*
  * test_ensemble.c - several formulas read as one prediction
- * (fit/ensemble.h): the weights, the mixture's median and quantiles
+ * (fit/ensemble.h): the weights, the mixture's mean and quantiles
  * against hand computations, and an ensemble model file (`ensemble: true`)
  * fitted, saved, read back as one fit and predicted, and validated: its
  * predictions midway between its members', its file's mistakes reported
@@ -100,12 +100,13 @@ load(void)
 	return set;
 }
 
-/* Whether x is midway between a and b: their mean, or their geometric
- * mean (multiplicative errors), as two members that weigh the same mix. */
+/* Whether x is midway between a and b: their mean, or with
+ * multiplicative errors their geometric mean, as two members that weigh
+ * the same mix. */
 static int
-midway(double x, double a, double b)
+midway(double x, double a, double b, int multiplicative)
 {
-	return close_to(x, (a + b) / 2, 1e-9) || close_to(x, sqrt(a * b), 1e-9);
+	return close_to(x, multiplicative ? sqrt(a * b) : (a + b) / 2, 1e-9);
 }
 
 /* The ensemble fitted, saved and read back as one fit of two members
@@ -157,7 +158,8 @@ test_fit_and_predict(void)
 	for (size_t k = 0; p != NULL && each[1] != NULL && k < 2; k++) {
 		double a = each[0]->points[k].time, b = each[1]->points[k].time;
 
-		CU_ASSERT(midway(p->points[k].time, a, b));
+		CU_ASSERT(midway(p->points[k].time, a, b,
+		                 fs->fits[0]->interval.multiplicative));
 		CU_ASSERT(p->points[k].pi.lo < p->points[k].time);
 		CU_ASSERT(p->points[k].pi.hi > p->points[k].time);
 	}
@@ -186,6 +188,7 @@ test_validate(void)
 	sf_run_validate_result *r = NULL;
 	sf_error err;
 	size_t between = 0, rows = 0;
+	int mult;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	sf_run_validate_settings_init(&s);
@@ -193,6 +196,8 @@ test_validate(void)
 	s.train = "p <= 2";
 	CU_ASSERT_EQUAL_FATAL(sf_run_validate(set, &s, &r, &err), SF_OK);
 	CU_ASSERT_EQUAL_FATAL(r->nmembers, 2);
+	mult = sf_loss_get(sf_fit_loss(set->models[0], &s.options))
+	           ->multiplicative;
 	CU_ASSERT(r->holdout->predicted_rows > 0);
 	CU_ASSERT(r->holdout->interval_rows == r->holdout->predicted_rows);
 	for (size_t i = 0; i < r->holdout->rows; i++) {
@@ -203,7 +208,7 @@ test_validate(void)
 		if (isnan(x))
 			continue;
 		rows++;
-		between += midway(x, a, b);
+		between += midway(x, a, b, mult);
 	}
 	CU_ASSERT(rows > 0);
 	CU_ASSERT_EQUAL(between, rows);
@@ -215,7 +220,7 @@ test_validate(void)
 /* The ensemble of model file path fitted, saved and read back: its fit
  * file set (NULL on failure). */
 static sf_fitfile_set *
-fitted(const char *path)
+fitted(const char *path, const double *weights)
 {
 	char file[] = "/tmp/scalefit-ensemble-XXXXXX";
 	sf_model_set *set = NULL;
@@ -223,7 +228,7 @@ fitted(const char *path)
 	sf_run_fit_settings s;
 	sf_run_fit_result *r = NULL;
 	sf_error err;
-	int fd = mkstemp(file);
+	int fd = mkstemp(file), rc;
 
 	if (fd < 0)
 		return NULL;
@@ -231,11 +236,23 @@ fitted(const char *path)
 	sf_run_fit_settings_init(&s);
 	s.options.threads = 1;
 	s.json = 1;
-	if (sf_run_data_load(sf_test_path(path), NULL, 0, NULL, NULL, NULL,
-	                     &set, &err) != SF_OK ||
-	    sf_run_fit(set, &s, &r, &err) != SF_OK ||
-	    sf_run_json_save(r->out.json, file, NULL) != SF_OK ||
-	    sf_fitfile_load_groups(file, NULL, &fs, &err) != SF_OK)
+	rc = sf_run_data_load(sf_test_path(path), NULL, 0, NULL, NULL, NULL,
+	                      &set, &err);
+	if (rc == SF_OK)
+		rc = sf_run_fit(set, &s, &r, &err);
+	if (rc == SF_OK && weights != NULL) {
+		json_t *e = json_object_get(r->out.json, "ensemble");
+		json_t *m = json_object_get(e, "members");
+
+		json_object_set_new(e, "weights", json_string("extrapolation"));
+		for (size_t i = 0; i < json_array_size(m); i++)
+			json_object_set_new(json_array_get(m, i), "weight",
+			                    json_real(weights[i]));
+	}
+	if (rc == SF_OK &&
+	    (rc = sf_run_json_save(r->out.json, file, NULL)) == SF_OK)
+		rc = sf_fitfile_load_groups(file, NULL, &fs, &err);
+	if (rc != SF_OK)
 		fprintf(stderr, "%s: %s\n", err.file, err.message);
 	sf_run_fit_result_free(r);
 	sf_model_set_free(set);
@@ -250,13 +267,72 @@ static const double cand_p[5] = {1, 2, 4, 8, 16},
                     cand_n[5] = {388288, 388288, 388288, 388288, 388288};
 static const double target16[3] = {16, 32, 388288};
 
+/* A FIT.json written with other weights (an older version's, by
+ * extrapolation evidence) is read with them: its prediction is their
+ * weighted mean, and next's mixture has them too (all the weight on
+ * one formula: that formula's own next, nothing told apart). */
+static void
+test_stored_weights(void)
+{
+	const double w[2] = {0.2, 0.8}, all[2] = {1, 0};
+	const double p_col[1] = {16}, b_col[1] = {32}, n_col[1] = {388288};
+	const double *cols[3] = {p_col, b_col, n_col};
+	sf_fitfile_set *fs = fitted(MODEL, w), *one = fitted(MODEL, all);
+	sf_prediction *p = NULL, *each[2] = {NULL, NULL};
+	sf_next *x = NULL, *own = NULL;
+	sf_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+	CU_ASSERT_DOUBLE_EQUAL(fs->fits[0]->weights[1], 0.8, 1e-12);
+	CU_ASSERT_EQUAL_FATAL(sf_predict(fs->fits[0], cols, 1, &p, &err),
+	                      SF_OK);
+	for (size_t m = 0; m < 2; m++)
+		CU_ASSERT_EQUAL_FATAL(sf_predict(fs->fits[0]->members[m], cols,
+		                                 1, &each[m], &err),
+		                      SF_OK);
+	{
+		double a = each[0]->points[0].time, b = each[1]->points[0].time;
+
+		CU_ASSERT(close_to(p->points[0].time,
+		                   fs->fits[0]->interval.multiplicative
+		                       ? exp(0.2 * log(a) + 0.8 * log(b))
+		                       : 0.2 * a + 0.8 * b,
+		                   1e-9));
+	}
+	{
+		const double *c[3] = {cand_p, cand_b, cand_n};
+
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_next_ensemble(one->fits[0], target16, c, 5, &x, &err),
+		    SF_OK);
+		CU_ASSERT_EQUAL_FATAL(sf_next_run(one->fits[0]->members[0],
+		                                  target16, c, 5, INFINITY, 1,
+		                                  &own, &err),
+		                      SF_OK);
+		CU_ASSERT_EQUAL(x->members, 1);
+		for (size_t k = 0; k < 5; k++) {
+			CU_ASSERT(x->gains[k].formula_info == 0);
+			CU_ASSERT(close_to(x->gains[k].halfwidth_pct,
+			                   own->gains[k].halfwidth_pct, 1e-6));
+		}
+	}
+	sf_next_free(x);
+	sf_next_free(own);
+	sf_prediction_free(p);
+	sf_prediction_free(each[0]);
+	sf_prediction_free(each[1]);
+	sf_fitfile_set_free(fs);
+	sf_fitfile_set_free(one);
+}
+
 /* One formula twice: a run tells nothing of which holds, and the
  * mixture's interval after each run is the formula's own (design.h). */
 static void
 test_next_same(void)
 {
 	const double *cols[3] = {cand_p, cand_b, cand_n};
-	sf_fitfile_set *fs = fitted(SAME);
+	sf_fitfile_set *fs = fitted(SAME, NULL);
 	sf_next *x = NULL, *own = NULL;
 	sf_error err;
 
@@ -289,7 +365,7 @@ static void
 test_next_apart(void)
 {
 	const double *cols[3] = {cand_p, cand_b, cand_n};
-	sf_fitfile_set *fs = fitted(MODEL);
+	sf_fitfile_set *fs = fitted(MODEL, NULL);
 	sf_next *x = NULL;
 	sf_error err;
 
@@ -405,12 +481,13 @@ main(void)
 {
 	CU_TestInfo tests[] = {
 	    {"weights normalised", test_normalise},
-	    {"the mixture's median and quantiles", test_mix},
+	    {"the mixture's mean and quantiles", test_mix},
 	    {"fitted, saved, read back as one fit", test_fit_and_predict},
 	    {"validated on its members' folds", test_validate},
 	    {"a file's mistakes about ensembles", test_model_errors},
 	    {"next: one formula twice tells nothing apart", test_next_same},
 	    {"next: formulas that part, told apart", test_next_apart},
+	    {"a file's own weights, kept", test_stored_weights},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

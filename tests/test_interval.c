@@ -746,7 +746,7 @@ test_regime(void)
 	/* the formula misses the top level (p = 8): its residuals there make
 	 * a new run's noise above the range larger than the pooled one */
 	CU_ASSERT(im.along[0].noise > im.sigma);
-	/* the ensemble weight is the chain's evidence, not widened */
+	/* the averaging weight is the chain's evidence, not widened */
 	CU_ASSERT(im.weight > 1 / (im.along[0].bias * im.along[0].bias +
 	                           im.along[0].growth * im.along[0].growth));
 }

@@ -559,11 +559,11 @@ write_company(sf_yaml_out *y, const sf_discover_result *r,
 	                       "the search's luck), then");
 	sf_yaml_out_comment(y, "the simplest others (found, or the library's "
 	                       "as @NAME).  fit weighs");
-	sf_yaml_out_comment(y, "them equally (the folds could not rank them); "
-	                       "predict, scale and");
-	sf_yaml_out_comment(y, "validate read them as one prediction, the "
-	                       "median of their mixture,");
-	sf_yaml_out_comment(y, "whose interval holds their disagreement.");
+	sf_yaml_out_comment(y, "them equally; predict, scale and validate read "
+	                       "them as one");
+	sf_yaml_out_comment(y, "prediction, the mean of their mixture, whose "
+	                       "interval holds their");
+	sf_yaml_out_comment(y, "disagreement.");
 	if (r->unpaid > 0) {
 		sf_yaml_out_comment(y, "The search did not pay for itself: the "
 		                       "model file's formulas that fit");

@@ -1,6 +1,6 @@
 /*
  * ensemble.c - several formulas read as one prediction: weights, the
- * mixture's median and quantiles, an ensemble's holdout (ensemble.h).
+ * mixture's mean and quantiles, an ensemble's holdout (ensemble.h).
  */
 #include "fit/ensemble.h"
 

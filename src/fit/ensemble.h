@@ -11,8 +11,8 @@
  * interval when it has all the weight, wider than every one of them when
  * they part ways, and skewed toward the side where more of them lie.
  *
- * Weights: equal.  The members are formulas that no run could tell apart
- * (discover's tied set, or a models: list); weights estimated from the few
+ * Weights: equal.  The members are formulas kept together (discover's
+ * ensemble, or a models: list); weights estimated from the few
  * forward-chain cuts beyond the range are noise, and for a found formula
  * its cuts are the very folds that chose it (the search's luck).  Equal
  * weights beat the inverse of each member's expected squared error per

@@ -1212,7 +1212,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_fits = c.fits;
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
-	/* the ensemble weight: 1 / the expected squared error of a new run a
+	/* the weight when fit files are averaged by extrapolation evidence
+	 * (use/average.h): 1 / the expected squared error of a new run a
 	 * doubling beyond, its noise and its model error, the latter the
 	 * chain's evidence from the prior at no noise (at each formula's own
 	 * noise the prior would favour the one that follows its rows most
@@ -1226,7 +1227,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 
 		shared.prior_scale = out->prior.scale;
 		/* a hardware speed's wider prior too is the same for every
-		 * member: it would only flatten the weights */
+		 * fit: it would only flatten the weights */
 		shared.hardware_prior_scale = 0;
 		mse = error_model(&shared, &c, w.numeric, SIZE_MAX);
 		out->weight =

@@ -277,8 +277,6 @@ typedef struct fold_ctx {
 /* The per-row numbers a holdout holds: the prediction, then with
  * intervals lo95, hi95, distance, then with shapes centre, scale, dof,
  * shift. */
-enum { CHANNELS_MAX = 8 };
-
 static size_t
 channels(const sf_holdout *h)
 {

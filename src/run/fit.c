@@ -169,14 +169,18 @@ static int
 print_ensemble(FILE *out, const void *arg)
 {
 	const sf_run_fit_result *r = arg;
+	size_t none = 0;
 
+	for (size_t i = 0; i < r->nmembers; i++)
+		none += r->weights[i] == 0;
 	fprintf(out,
-	        "ensemble of %zu formulas of %s, weighed equally\n(the "
+	        "ensemble of %zu formulas of %s, weighed equally%s\n(the "
 	        "evidence beyond the range is too thin to rank them; the last "
 	        "column\nis each one's expected error a doubling beyond the "
 	        "fitted range):\n\n  %-16s %8s %9s %11s %11s\n",
-	        r->nmembers, r->members[0]->model->path, "model", "weight",
-	        "MAPE", "AICc", "error");
+	        r->nmembers, r->members[0]->model->path,
+	        none > 0 ? " but those without an error model (weight 0)" : "",
+	        "model", "weight", "MAPE", "AICc", "error");
 	for (size_t i = 0; i < r->nmembers; i++) {
 		const sf_run_fit_result *m = r->members[i];
 		char growth[32] = "-";
@@ -190,8 +194,8 @@ print_ensemble(FILE *out, const void *arg)
 		        m->stats != NULL ? m->stats->aicc : NAN, growth);
 	}
 	fprintf(out, "\npredict, scale and next read the ensemble's FIT.json "
-	             "as one prediction:\nthe median of the mixture "
-	             "of the members' predictions.\n");
+	             "as one prediction:\nthe mean of the members' "
+	             "predictions, and their mixture's interval.\n");
 	for (size_t i = 0; i < r->nmembers; i++)
 		fprintf(out, "\n--- %s (weight %.3f) ---\n%s",
 		        r->members[i]->model->name, r->weights[i],

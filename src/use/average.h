@@ -39,7 +39,7 @@
 
 typedef enum sf_average_weights {
 	SF_AVERAGE_EXTRAPOLATION = 0, /* by extrapolation evidence: each fit's
-	                                 sf_interval_weight (fit/ensemble.h) */
+	                                 sf_interval_weight (fit/interval.h) */
 	SF_AVERAGE_AICC,              /* Akaike weights */
 	SF_AVERAGE_EQUAL              /* 1 / k each */
 } sf_average_weights;
