@@ -53,7 +53,10 @@ mixture_cdf(const double *w, const sf_interval_t *t, size_t k, double g)
 	return p;
 }
 
-/* The q-quantile of the mixture, by bisection between lo and hi. */
+/* The q-quantile of the mixture, by bisection between lo and hi (cdf(lo)
+ * < q <= cdf(hi) throughout).  It stops when lo and hi are neighbouring
+ * doubles, the midpoint one of them: a further step would change
+ * neither. */
 static double
 mixture_quantile(const double *w, const sf_interval_t *t, size_t k, double q,
                  double lo, double hi)
@@ -61,6 +64,8 @@ mixture_quantile(const double *w, const sf_interval_t *t, size_t k, double q,
 	for (int s = 0; s < QUANTILE_STEPS; s++) {
 		double mid = 0.5 * (lo + hi);
 
+		if (mid <= lo || mid >= hi)
+			break;
 		if (mixture_cdf(w, t, k, mid) < q)
 			lo = mid;
 		else
