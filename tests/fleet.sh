@@ -71,6 +71,12 @@ expect 2 "is an ensemble, fitted on all its rows: it takes no --by; choose one o
 	"an ensemble refuses --by (fit), naming --model" -- fit "$ensemble" --by gpu
 expect 2 "is an ensemble, fitted on all its rows: it takes no --by" \
 	"an ensemble refuses --by (validate)" -- validate "$ensemble" --by gpu --kfold 3
+sed 's/^  - name: linear$/  - name: linear\n    fit: {loss: sse}/' "$ensemble" >"$work/mixed.yaml"
+agpu="$srcdir/datasets/agpubench_gpu_training/training_times.csv"
+expect 2 "is an ensemble whose formulas' errors differ in kind: 'generic' fits with loss relative (multiplicative errors), 'linear' with sse (additive)" \
+	"an ensemble of multiplicative and additive errors is refused (fit)" -- fit "$work/mixed.yaml" "$agpu"
+expect 2 "errors differ in kind" \
+	"an ensemble of multiplicative and additive errors is refused (validate)" -- validate "$work/mixed.yaml" "$agpu" --kfold 3
 sed 's/by: job/by: jb/' "$model" >"$work/bad.yaml"
 cp "$data" "$work/fleet.csv"
 expect 2 "bad.yaml:6:7: data.by: the data has no column named 'jb'; did you mean 'job'?" \

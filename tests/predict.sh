@@ -775,6 +775,20 @@ expect 2 "is an ensemble of 2 formulas: next ranks single runs for it, without -
 expect 2 "is an ensemble of 2 formulas: next ranks single runs" \
 	"next on an ensemble refuses --runs 2" \
 	-- next "$work/ens.json" --target p=16,b=32,n=388288 --over p=1:16 --runs 2
+# members whose errors differ in kind cannot be mixed
+awk '/"errors": "multiplicative"/ { n++; if (n == 2) sub(/multiplicative/, "additive") } { print }' \
+	"$work/ens.json" >"$work/ens-kinds.json"
+expect 2 "the members of an ensemble must have errors of one kind: 'generic' has multiplicative errors, 'linear' additive" \
+	"an ensemble's fit file with members of two kinds of error is refused" \
+	-- predict "$work/ens-kinds.json" --at p=16,b=32,n=388288
+# a file whose weights are all on one formula: next answers for it
+awk '/"weight": 0\.5/ { n++; sub(/0\.5/, n == 1 ? "0" : "1") } { print }' \
+	"$work/ens.json" >"$work/ens-one.json"
+expect 0 "an ensemble with all its weight on 'linear': next answers for that formula" \
+	"next on an ensemble with one weighted formula warns" \
+	-- next "$work/ens-one.json" --target p=16,b=32,n=388288 --over p=1:16
+expect 0 '^next run for linear: ' "next on an ensemble with one weighted formula: that formula's" \
+	-- next "$work/ens-one.json" --target p=16,b=32,n=388288 --over p=1:16 --budget 1e5
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
 	-- plot "$work/broken.json" -o "$work/x.svg"

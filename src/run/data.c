@@ -110,10 +110,14 @@ sf_run_data_grouped(const sf_model *m, const sf_run_data *d)
 
 int
 sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
-                     int *ensemble, sf_error *err)
+                     const sf_fit_options *o, int *ensemble, sf_error *err)
 {
+	const sf_loss_method *first;
+
 	*ensemble = set->ensemble && d->model == NULL;
-	if (*ensemble && sf_run_data_grouped(set->models[0], d))
+	if (!*ensemble)
+		return SF_OK;
+	if (sf_run_data_grouped(set->models[0], d))
 		return sf_run_request(
 		    err,
 		    "%s is an ensemble, fitted on all its rows: "
@@ -121,6 +125,25 @@ sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
 		    "formulas with --model NAME to run it by "
 		    "group",
 		    set->models[0]->path, d->by != NULL ? "--by" : "data.by");
+	first = sf_loss_get(sf_fit_loss(set->models[0], o));
+	for (size_t i = 1; i < set->count; i++) {
+		const sf_loss_method *l =
+		    sf_loss_get(sf_fit_loss(set->models[i], o));
+
+		if (l->multiplicative != first->multiplicative)
+			return sf_run_request(
+			    err,
+			    "%s is an ensemble whose formulas' errors differ "
+			    "in kind: '%s' fits with loss %s (%s errors), "
+			    "'%s' with %s (%s): their mixture needs one; give "
+			    "them one loss (fit.loss, or --loss)",
+			    set->models[0]->path, set->models[0]->name,
+			    first->name,
+			    first->multiplicative ? "multiplicative"
+			                          : "additive",
+			    set->models[i]->name, l->name,
+			    l->multiplicative ? "multiplicative" : "additive");
+	}
 	return SF_OK;
 }
 

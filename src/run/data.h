@@ -100,9 +100,11 @@ int sf_run_data_grouped(const sf_model *m, const sf_run_data *d);
 /* Whether set runs as an ensemble (fit/ensemble.h: `ensemble: true` and
  * no --model choosing one formula) into *ensemble: SF_OK, or SF_EREQUEST
  * with err when it would and its rows are grouped (an ensemble is fitted
- * on all its rows; --model NAME fits one formula by group). */
+ * on all its rows; --model NAME fits one formula by group) or its
+ * formulas' losses (with options o) differ in whether errors are
+ * multiplicative (their mixture is of one scale: log or time). */
 int sf_run_data_ensemble(const sf_model_set *set, const sf_run_data *d,
-                         int *ensemble, sf_error *err);
+                         const sf_fit_options *o, int *ensemble, sf_error *err);
 
 /*
  * The formula library's directory (input/library.h): $SCALEFIT_LIBRARY

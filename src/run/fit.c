@@ -309,8 +309,8 @@ sf_run_fit(const sf_model_set *set, const sf_run_fit_settings *s,
 	*out = NULL;
 	if (r == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if ((rc = sf_run_data_ensemble(set, &s->data, &ensemble, err)) !=
-	    SF_OK) {
+	if ((rc = sf_run_data_ensemble(set, &s->data, &s->options, &ensemble,
+	                               err)) != SF_OK) {
 		sf_run_fit_result_free(r);
 		return rc;
 	}

@@ -259,9 +259,8 @@ print_ranking(FILE *out, const next_text *t)
 		    "  a run narrows each formula's interval and tells them "
 		    "apart, whatever it measures:\n  the interval after is "
 		    "expected over its result; info is what the result\n  "
-		    "tells of which formula holds (nats; ln %zu = %.2f "
-		    "tells all)\n",
-		    x->members, log((double)x->members));
+		    "tells of which formula holds (nats; %.2f tells all)\n",
+		    x->formula_entropy);
 	fputs("  cost of a run: predicted ", out);
 	sf_escape_print(out, f->output, 0);
 	fprintf(out, "%s\n\n",
@@ -449,6 +448,37 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
 	return SF_OK;
 }
 
+/* An ensemble's fit r->fit with all its weight on one formula (a file
+ * written with such weights) becomes that formula's, said in a warning:
+ * there is nothing to tell apart. */
+static void
+sole_member(const sf_run_next_settings *s, sf_run_next_result *r)
+{
+	sf_fitfile *e = r->fit;
+	size_t weighted = 0, only = 0;
+
+	for (size_t m = 0; m < e->nmembers; m++)
+		if (e->weights[m] > 0) {
+			weighted++;
+			only = m;
+		}
+	if (e->nmembers == 0 || weighted != 1)
+		return;
+	r->fit = e->members[only];
+	e->members[only] = NULL;
+	sf_fitfile_free(e);
+	if (s->warn != NULL) {
+		sf_error w;
+
+		sf_error_clear(&w);
+		sf_error_at(&w, SF_OK, s->fit, 0, 0,
+		            "an ensemble with all its weight on '%s': next "
+		            "answers for that formula",
+		            r->fit->name);
+		s->warn(s->warn_ctx, &w);
+	}
+}
+
 /* The fit: a plain fit file's, the group of a groups file that s->group
  * chooses (next answers for one fit), or an ensemble's (use/separate.h). */
 static int
@@ -475,6 +505,7 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	r->fit = set->fits[0];
 	set->fits[0] = NULL;
 	sf_fitfile_set_free(set);
+	sole_member(s, r);
 	return SF_OK;
 }
 

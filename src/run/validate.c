@@ -501,8 +501,8 @@ sf_run_validate(const sf_model_set *set, const sf_run_validate_settings *s,
 	if ((r = calloc(1, sizeof *r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->method = method_of(s);
-	if ((rc = sf_run_data_ensemble(set, &s->data, &ensemble, err)) !=
-	    SF_OK) {
+	if ((rc = sf_run_data_ensemble(set, &s->data, &s->options, &ensemble,
+	                               err)) != SF_OK) {
 		sf_run_validate_result_free(r);
 		return rc;
 	}

@@ -623,9 +623,12 @@ sf_next_json(const sf_fitfile *f, const sf_next *x, size_t top)
 	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
 	            &ok);
 	sf_json_put(root, "fit", json_string(f->path), &ok);
-	if (x->members > 0)
+	if (x->members > 0) {
 		sf_json_put(root, "members",
 		            json_integer((json_int_t)x->members), &ok);
+		sf_json_put(root, "formula_entropy",
+		            sf_json_number(x->formula_entropy), &ok);
+	}
 	sf_json_put(root, "target", now, &ok);
 	sf_json_put(root, "workers",
 	            x->workers != SF_FITFILE_NONE

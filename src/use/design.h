@@ -141,14 +141,16 @@ typedef struct sf_next {
 	size_t *plan;          /* nplan candidate indices, in order */
 	sf_design_gain *after; /* nplan: the target after each of them */
 	double budget;
-	int plan_small;     /* the plan stopped at runs narrowing less than
-	                       SF_DESIGN_MIN_NARROWING (with a budget) */
-	double noise_pct;   /* the half-width of noise alone at the target
-	                       (no constants' or model error), % */
-	double noise_share; /* (noise_pct / now.halfwidth_pct)^2: its share
-	                       of today's interval (NaN when unknown) */
-	size_t members;     /* an ensemble's formulas mixed (separate.h);
-	                       0 for one formula */
+	int plan_small;         /* the plan stopped at runs narrowing less than
+	                           SF_DESIGN_MIN_NARROWING (with a budget) */
+	double noise_pct;       /* the half-width of noise alone at the target
+	                           (no constants' or model error), % */
+	double noise_share;     /* (noise_pct / now.halfwidth_pct)^2: its share
+	                           of today's interval (NaN when unknown) */
+	size_t members;         /* an ensemble's formulas mixed (separate.h);
+	                           0 for one formula */
+	double formula_entropy; /* an ensemble's: its weights' entropy, the
+	                           most a run can tell (nats); else 0 */
 } sf_next;
 
 /*

@@ -355,6 +355,19 @@ load_ensemble(const char *path, const char *selector, const json_t *root,
 			                "the members of an ensemble must have "
 			                "the same inputs: '%s' and '%s' differ",
 			                f[0]->name, f[i]->name);
+		if (rc == SF_OK && f[i]->interval.multiplicative !=
+		                       f[0]->interval.multiplicative)
+			rc = sf_error_at(
+			    err, SF_EVALUE, path, 0, 0,
+			    "the members of an ensemble must have "
+			    "errors of one kind: '%s' has "
+			    "%s errors, '%s' %s",
+			    f[0]->name,
+			    f[0]->interval.multiplicative ? "multiplicative"
+			                                  : "additive",
+			    f[i]->name,
+			    f[i]->interval.multiplicative ? "multiplicative"
+			                                  : "additive");
 		if (rc != SF_OK)
 			break;
 	}

@@ -126,6 +126,15 @@ weights_given(const study *s, size_t q, double y)
 	return sf_ensemble_normalise(s->w, s->k);
 }
 
+/* A gain of nothing known. */
+static sf_design_gain
+no_gain(void)
+{
+	const sf_interval_t none = {NAN, NAN, NAN, NAN};
+
+	return (sf_design_gain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, none};
+}
+
 /*
  * The target's interval expected after a run at candidate q (separate.h):
  * over each formula's distribution of the run's result, cut into
@@ -184,16 +193,8 @@ expected_after(const study *s, size_t q, sf_design_gain *g)
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(s->target_time));
 	g->mean_var = NAN;
 	g->d_gain = NAN;
+	g->shape = no_gain().shape;
 	g->distance = s->lead->own->gains[q].distance;
-}
-
-/* A gain of nothing known. */
-static sf_design_gain
-no_gain(void)
-{
-	const sf_interval_t none = {NAN, NAN, NAN, NAN};
-
-	return (sf_design_gain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, none};
 }
 
 /* Candidate q skipped when the mixture's time or cost is not finite or
@@ -236,6 +237,7 @@ fill(study *s, const sf_prediction *pt, const sf_prediction *pc,
 	x->now.distance = s->lead->own->now.distance;
 	x->now.mean_var = x->now.d_gain = NAN;
 	x->now.formula_info = 0;
+	x->formula_entropy = s->prior_entropy;
 	x->now.shape = no_gain().shape;
 	x->noise_pct = weight > 0 ? noise / weight : NAN;
 	x->noise_share = x->noise_pct / x->now.halfwidth_pct;

@@ -18,7 +18,8 @@
  * constants' variance and the distance the run leaves; its centre is
  * kept, not moved toward y, so the interval after errs wide).  What the run
  * tells of which formula holds is the expected drop in the weights' entropy,
- * H(w) - E_y H(w(y)) (nats; ln K tells it all).
+ * H(w) - E_y H(w(y)) (nats; H(w), ln K for K formulas weighed equally,
+ * tells it all).
  *
  * A plan of several runs is not made for an ensemble: what a second run
  * is worth depends on which formulas the first rules out.
@@ -41,8 +42,10 @@
 /*
  * `scalefit next` for ensemble e (e->nmembers > 0, each member with its
  * error model and covariance), as sf_next_run for one fit (design.h) but
- * without a plan: x->members is the number of formulas mixed, each gain's
- * formula_info what the run tells of which holds, its mean_var NaN.
+ * without a plan: x->members is the number of formulas mixed,
+ * x->formula_entropy their weights' entropy, each gain's formula_info
+ * what the run tells of which holds (NaN where a formula has no
+ * distribution at the candidate), its mean_var and d_gain NaN.
  * Returns SF_OK and a new sf_next in *out, SF_EVALUE (a member without an
  * error model or covariance, no candidate, the target's prediction not
  * finite) or SF_ENOMEM, with err filled.
