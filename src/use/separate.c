@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* One formula of the ensemble: its weight, its own study (design.h: its
  * distribution at the target after each candidate) and a new run's
@@ -76,7 +75,7 @@ member_open(const sf_fitfile *e, size_t i, const double *target,
 	int rc;
 
 	m->w = e->weights[i];
-	if (!(m->w > 0)) /* out of the mixture (no error model) */
+	if (!(m->w > 0)) /* out of the mixture */
 		return SF_OK;
 	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
