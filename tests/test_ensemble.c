@@ -272,7 +272,9 @@ static const double target16[3] = {16, 32, 388288};
  * candidates, against a simulation of a run at candidate q: a formula
  * drawn by its weight, then its result from its distribution there, the
  * weights that result leaves and the mixture at the target of each
- * formula's own distribution after the run (20,000 draws, a fixed seed):
+ * formula's own distribution after the run, its centre pulled by the
+ * result (sf_separate_pulls), its bounds relative to its point (20,000
+ * draws, a fixed seed):
  * the expected half-width within 1% of it, the information within 0.01
  * nats.
  */
@@ -281,20 +283,24 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 {
 	const double *cols[3] = {cand_p, cand_b, cand_n};
 	const double *one[3] = {&cand_p[q], &cand_b[q], &cand_n[q]};
-	sf_interval_t at[2], after[2];
-	double w[2], lo = 0, hi = 0, h = 0, prior = 0, mc_pct;
+	const double *t16[3] = {&target16[0], &target16[1], &target16[2]};
+	const int mult = e->interval.multiplicative;
+	sf_interval_t at[2], after[2], moved[2];
+	double w[2], pull[2], lo = 0, hi = 0, h = 0, prior = 0, mc_pct;
 	const int draws = 20000;
 	int mixed = 0;
 	sf_error err;
 	sf_rng rng;
 
 	for (size_t m = 0; m < 2; m++) {
-		sf_prediction *p = NULL;
+		sf_prediction *p = NULL, *pt = NULL;
 		sf_next *own = NULL;
 
 		prior -= e->weights[m] * log(e->weights[m]);
 		CU_ASSERT_EQUAL_FATAL(
 		    sf_predict(e->members[m], one, 1, &p, &err), SF_OK);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_predict(e->members[m], t16, 1, &pt, &err), SF_OK);
 		CU_ASSERT_FATAL(sf_interval_shape(
 		    &e->members[m]->interval, p->points[0].time,
 		    p->points[0].se * p->points[0].se, &p->points[0].beyond,
@@ -303,7 +309,10 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 		                                  5, INFINITY, 1, &own, &err),
 		                      SF_OK);
 		after[m] = own->gains[q].shape;
+		sf_separate_pulls(e->members[m], target16, pt, p, &at[m],
+		                  &pull[m]);
 		sf_prediction_free(p);
+		sf_prediction_free(pt);
 		sf_next_free(own);
 	}
 	sf_rng_seed(&rng, 20261128, 7);
@@ -314,23 +323,26 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 		           at[j].scale * gsl_cdf_tdist_Pinv(u, at[j].dof);
 		double point, l, hgh;
 
+		for (size_t m = 0; m < 2; m++) {
+			moved[m] = after[m];
+			moved[m].centre += pull[m] * (y - at[m].centre);
+		}
 		for (size_t m = 0; m < 2; m++)
 			w[m] =
 			    e->weights[m] *
 			    gsl_ran_tdist_pdf((y - at[m].centre) / at[m].scale,
 			                      at[m].dof) /
 			    at[m].scale;
-		mixed +=
-		    sf_ensemble_normalise(w, 2) &&
-		    sf_ensemble_mix(w, after, 2, e->interval.multiplicative,
-		                    &point, &l, &hgh);
-		lo += l / draws;
-		hi += hgh / draws;
+		mixed += sf_ensemble_normalise(w, 2) &&
+		         sf_ensemble_mix(w, moved, 2, mult, &point, &l, &hgh);
+		lo += (mult ? l / point : l - point) / draws;
+		hi += (mult ? hgh / point : hgh - point) / draws;
 		for (size_t m = 0; m < 2; m++)
 			h -= w[m] > 0 ? w[m] * log(w[m]) / draws : 0;
 	}
 	CU_ASSERT_EQUAL(mixed, draws);
-	mc_pct = 100 * (hi - lo) / (2 * x->target_time);
+	mc_pct =
+	    mult ? 100 * (hi - lo) / 2 : 100 * (hi - lo) / (2 * x->target_time);
 	CU_ASSERT(close_to(x->gains[q].halfwidth_pct, mc_pct, 0.01));
 	CU_ASSERT(fabs(x->gains[q].formula_info - (prior - h)) < 0.01);
 	CU_ASSERT(close_to(x->formula_entropy, prior, 1e-12));
@@ -435,8 +447,9 @@ test_next_same(void)
 
 /* Two formulas that part beyond the runs: every run leaves the interval
  * no wider, the farther out the narrower, the target itself the
- * narrowest; what a run tells of which formula holds stays within ln 2;
- * the expectation over the run's result agrees with a simulation. */
+ * narrowest, as narrow as one formula's there; what a run tells of which
+ * formula holds stays within ln 2; the expectation over the run's result
+ * agrees with a simulation. */
 static void
 test_next_apart(void)
 {
@@ -459,8 +472,29 @@ test_next_apart(void)
 	CU_ASSERT_EQUAL(x->rank[1], 3);
 	CU_ASSERT(x->gains[4].halfwidth_pct < 0.5 * x->now.halfwidth_pct);
 	CU_ASSERT(x->gains[3].halfwidth_pct < x->gains[0].halfwidth_pct);
-	/* the expectation over the run's result against a simulation */
+	/* a run at the target itself moves every formula's prediction there
+	 * to what it measures: the interval left is about the widest of the
+	 * formulas' own after such a run (noise and constants), not their
+	 * disagreement */
+	{
+		double widest = 0;
+
+		for (size_t m = 0; m < 2; m++) {
+			sf_next *own = NULL;
+
+			CU_ASSERT_EQUAL_FATAL(
+			    sf_next_run(fs->fits[0]->members[m], target16, cols,
+			                5, INFINITY, 1, &own, &err),
+			    SF_OK);
+			widest = fmax(widest, own->gains[4].halfwidth_pct);
+			sf_next_free(own);
+		}
+		CU_ASSERT(x->gains[4].halfwidth_pct <= 1.05 * widest);
+	}
+	/* the expectation over the run's result against a simulation, at
+	 * p = 8 and at the target */
 	agrees_with_simulation(fs->fits[0], x, 3);
+	agrees_with_simulation(fs->fits[0], x, 4);
 	sf_next_free(x);
 	sf_fitfile_set_free(fs);
 }

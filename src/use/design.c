@@ -265,6 +265,24 @@ sf_design_plan(const sf_design_fit *fit, const sf_design_point *target,
 	return runs;
 }
 
+double
+sf_design_mean_cov(const sf_fitfile *f, const double *u, size_t su,
+                   const double *v, size_t sv)
+{
+	const size_t P = f->nparams;
+	double sum = 0;
+
+	for (size_t i = 0; f->cov != NULL && i < P; i++) {
+		if (isnan(f->cov[i * P + i]) || !isfinite(u[i * su]))
+			continue;
+		for (size_t j = 0; j < P; j++)
+			if (!isnan(f->cov[j * P + j]) && isfinite(v[j * sv]))
+				sum +=
+				    u[i * su] * f->cov[i * P + j] * v[j * sv];
+	}
+	return sum;
+}
+
 void
 sf_next_free(sf_next *x)
 {

@@ -166,6 +166,12 @@ int sf_next_run(const sf_fitfile *f, const double *target,
 /* Release x.  Accepts NULL. */
 void sf_next_free(sf_next *x);
 
+/* The covariance of fit f's fitted means at two points whose gradients
+ * (df / dtheta) are u[0], u[su], ... and v[0], v[sv], ...: u^T C v over
+ * the constants not held at a bound (NaN gradients count 0). */
+double sf_design_mean_cov(const sf_fitfile *f, const double *u, size_t su,
+                          const double *v, size_t sv);
+
 /* A new answer for n candidates over J inputs with its arrays allocated
  * (nothing ranked or planned yet); NULL when out of memory. */
 sf_next *sf_next_alloc(size_t J, size_t n, double budget);

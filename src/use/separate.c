@@ -13,12 +13,14 @@
 #include <stdlib.h>
 
 /* One formula of the ensemble: its weight, its own study (design.h: its
- * distribution at the target after each candidate) and a new run's
- * distribution at each candidate. */
+ * distribution at the target after each candidate), a new run's
+ * distribution at each candidate and how far a run's result there pulls
+ * its centre at the target. */
 typedef struct member {
 	double w;
 	sf_next *own;
 	sf_interval_t *at; /* n */
+	double *pull;      /* n */
 } member;
 
 /* What every candidate's expectation shares. */
@@ -39,6 +41,7 @@ members_free(member *m, size_t k)
 	for (size_t i = 0; m != NULL && i < k; i++) {
 		sf_next_free(m[i].own);
 		free(m[i].at);
+		free(m[i].pull);
 	}
 	free(m);
 }
@@ -65,32 +68,76 @@ shapes_of(const sf_fitfile *f, const sf_prediction *p, sf_interval_t *t)
 	}
 }
 
+void
+sf_separate_pulls(const sf_fitfile *f, const double *target,
+                  const sf_prediction *pt, const sf_prediction *pc,
+                  const sf_interval_t *at, double *pull)
+{
+	const sf_interval_model *im = &f->interval;
+	const double ft = pt->points[0].time;
+
+	for (size_t q = 0; q < pc->n; q++) {
+		const double fx = pc->points[q].time;
+		const double var = at[q].scale * at[q].scale;
+		double c = sf_design_mean_cov(f, pt->gradient, 1,
+		                              &pc->gradient[q], pc->n);
+		double m = 0;
+
+		for (size_t j = 0; j < f->ninputs && j < SF_INTERVAL_INPUTS;
+		     j++) {
+			const sf_fitfile_input *in = &f->inputs[j];
+			double dt, dx, g;
+
+			if (in->levels != NULL)
+				continue;
+			dt = sf_interval_signed_doublings(in->lo, in->hi,
+			                                  target[j]);
+			dx = sf_interval_signed_doublings(
+			    in->lo, in->hi, pc->inputs[j * pc->n + q]);
+			g = sf_interval_along_of(im, j)->growth;
+			if (dt > 0 && dx > 0 && isfinite(g))
+				m += g * g * fmin(dt, dx) * fmin(dt, dx);
+		}
+		if (im->multiplicative)
+			c /= ft * fx;
+		else
+			m *= ft * fx;
+		pull[q] = var > 0 && isfinite(c + m) ? (c + m) / var : 0;
+	}
+}
+
 /* Formula i's own study and distributions; an error names it. */
 static int
 member_open(const sf_fitfile *e, size_t i, const double *target,
-            const double *const *columns, size_t n, member *m, sf_error *err)
+            const double *const *tcol, const double *const *columns, size_t n,
+            member *m, sf_error *err)
 {
 	const sf_fitfile *f = e->members[i];
-	sf_prediction *pc = NULL;
+	sf_prediction *pt = NULL, *pc = NULL;
 	int rc;
 
 	m->w = e->weights[i];
 	if (!(m->w > 0)) /* out of the mixture */
 		return SF_OK;
-	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL)
+	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL ||
+	    (m->pull = malloc((n + 1) * sizeof *m->pull)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	rc = sf_next_run(f, target, columns, n, INFINITY, 1, &m->own, err);
 	if (rc == SF_OK)
-		rc = sf_predict(f, columns, n, &pc, err);
+		rc = sf_predict(f, tcol, 1, &pt, err);
 	if (rc == SF_OK)
+		rc = sf_predict(f, columns, n, &pc, err);
+	if (rc == SF_OK) {
 		shapes_of(f, pc, m->at);
-	else if (rc != SF_ENOMEM) {
+		sf_separate_pulls(f, target, pt, pc, m->at, m->pull);
+	} else if (rc != SF_ENOMEM) {
 		char why[sizeof err->message];
 
 		snprintf(why, sizeof why, "%s", err->message);
 		rc = sf_error_set(err, rc, "the ensemble's formula '%s': %s",
 		                  f->name, why);
 	}
+	sf_prediction_free(pt);
 	sf_prediction_free(pc);
 	return rc;
 }
@@ -134,28 +181,47 @@ no_gain(void)
 	return (sf_design_gain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, none};
 }
 
+/* Each formula's distribution at the target after a run at candidate q
+ * returned y (NaN: not known): its own design's, its centre pulled toward
+ * the run's surprise y - its centre there. */
+static void
+after_run(const study *s, size_t q, double y)
+{
+	for (size_t i = 0; i < s->k; i++) {
+		const member *m = &s->m[i];
+
+		if (!(m->w > 0)) {
+			s->after[i] = (sf_interval_t){NAN, NAN, NAN, NAN};
+			continue;
+		}
+		s->after[i] = m->own->gains[q].shape;
+		if (isfinite(y))
+			s->after[i].centre +=
+			    m->pull[q] * (y - m->at[q].centre);
+	}
+}
+
 /*
  * The target's interval expected after a run at candidate q (separate.h):
  * over each formula's distribution of the run's result, cut into
  * SF_SEPARATE_NODES equally likely slices taken at their middle
  * quantiles, the mixture of the formulas' distributions at the target
- * after the run with the weights the result leaves.  Where a formula has
- * no distribution at q, the run tells them nothing apart.
+ * after the run with the weights the result leaves; its bounds relative
+ * to its point (ratios with multiplicative errors, differences without)
+ * averaged and placed about today's point, as one formula's design places
+ * the interval after a run about today's prediction.  Where a formula
+ * has no distribution at q, the run tells them nothing apart.
  */
 static void
 expected_after(const study *s, size_t q, sf_design_gain *g)
 {
 	const int mult = s->e->interval.multiplicative;
+	const double t0 = s->target_time;
 	double lo = 0, hi = 0, h = 0, total = 0, point, l, u;
 	int apart = 1;
 
-	for (size_t i = 0; i < s->k; i++) {
-		const member *m = &s->m[i];
-
-		s->after[i] = m->w > 0 ? m->own->gains[q].shape
-		                       : (sf_interval_t){NAN, NAN, NAN, NAN};
-		apart &= m->w == 0 || usable(&m->at[q]);
-	}
+	for (size_t i = 0; i < s->k; i++)
+		apart &= s->m[i].w == 0 || usable(&s->m[i].at[q]);
 	for (size_t j = 0; apart && j < s->k; j++) {
 		const sf_interval_t *t = &s->m[j].at[q];
 
@@ -167,29 +233,36 @@ expected_after(const study *s, size_t q, sf_design_gain *g)
 			        gsl_cdf_tdist_Pinv(
 			            (node + 0.5) / SF_SEPARATE_NODES, t->dof);
 
+			after_run(s, q, y);
 			if (!weights_given(s, q, y) ||
 			    !sf_ensemble_mix(s->w, s->after, s->k, mult, &point,
 			                     &l, &u))
 				continue;
-			lo += s->m[j].w * l;
-			hi += s->m[j].w * u;
+			lo += s->m[j].w * (mult ? l / point : l - point);
+			hi += s->m[j].w * (mult ? u / point : u - point);
 			h += s->m[j].w * entropy(s->w, s->k);
 			total += s->m[j].w;
 		}
 	}
 	if (total > 0) {
-		g->lo = lo / total;
-		g->hi = hi / total;
+		lo /= total;
+		hi /= total;
 		g->formula_info = s->prior_entropy - h / total;
 	} else {
+		after_run(s, q, NAN);
 		for (size_t i = 0; i < s->k; i++)
 			s->w[i] = s->m[i].w;
-		if (!sf_ensemble_mix(s->w, s->after, s->k, mult, &point, &g->lo,
-		                     &g->hi))
-			g->lo = g->hi = NAN;
+		if (sf_ensemble_mix(s->w, s->after, s->k, mult, &point, &l,
+		                    &u)) {
+			lo = mult ? l / point : l - point;
+			hi = mult ? u / point : u - point;
+		} else
+			lo = hi = NAN;
 		g->formula_info = NAN;
 	}
-	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(s->target_time));
+	g->lo = mult ? t0 * lo : t0 + lo;
+	g->hi = mult ? t0 * hi : t0 + hi;
+	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t0));
 	g->mean_var = NAN;
 	g->d_gain = NAN;
 	g->shape = no_gain().shape;
@@ -283,7 +356,7 @@ sf_next_ensemble(const sf_fitfile *e, const double *target,
 	for (size_t i = 0; rc == SF_OK && i < J; i++)
 		tcol[i] = &target[i];
 	for (size_t i = 0; rc == SF_OK && i < k; i++)
-		rc = member_open(e, i, target, columns, n, &s.m[i], err);
+		rc = member_open(e, i, target, tcol, columns, n, &s.m[i], err);
 	if (rc == SF_OK && (rc = sf_predict(e, tcol, 1, &pt, err)) == SF_OK)
 		rc = sf_predict(e, columns, n, &pc, err);
 	if (rc == SF_OK && !isfinite(pt->points[0].time))

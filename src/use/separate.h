@@ -14,12 +14,15 @@
  *   w_m(y) = w_m p_m(y | x) / sum_j w_j p_j(y | x),
  * p_m a new run's distribution under formula m (interval.h, a Student t),
  * and the target's interval is the mixture, with w(y), of each formula's
- * distribution at the target after the run (its own design: the
- * constants' variance and the distance the run leaves; its centre is
- * kept, not moved toward y, so the interval after errs wide).  What the run
- * tells of which formula holds is the expected drop in the weights' entropy,
- * H(w) - E_y H(w(y)) (nats; H(w), ln K for K formulas weighed equally,
- * tells it all).
+ * distribution at the target after the run: its own design's (the
+ * constants' variance and the distance the run leaves), its centre
+ * pulled toward the run's surprise by the regression of its error at the
+ * target on its error at the run (sf_separate_pulls).  Its bounds
+ * relative to its point are averaged over y and placed about today's
+ * point, as one formula's design places its interval after a run.  What
+ * the run tells of which formula holds is the expected drop in the
+ * weights' entropy, H(w) - E_y H(w(y)) (nats; H(w), ln K for K formulas
+ * weighed equally, tells it all).
  *
  * A plan of several runs is not made for an ensemble: what a second run
  * is worth depends on which formulas the first rules out.
@@ -32,8 +35,26 @@
 #include "base/error.h"
 #include "use/design.h"
 #include "use/fitfile.h"
+#include "use/predict.h"
 
 #include <stddef.h>
+
+/*
+ * How far formula f's centre at the target (inputs target, prediction
+ * pt) moves per unit of a run's surprise (its result less its centre
+ * there) at each of pc's points (at: their distributions, shapes of
+ * interval.h), into pull[0..pc->n): the regression of f's error at the
+ * target on the run's, cov / var(run), on the loss's scale: the
+ * covariance of its fitted means at the two points (design.h), and
+ * along each input where both lie above the range the model error they
+ * share, the doublings to the nearer of them squared times the growth's
+ * square (a run there measures the error up to it, the target's beyond
+ * it is fresh, as design.h's range moved to the run has it).  0 where
+ * the run's variance is not positive.
+ */
+void sf_separate_pulls(const sf_fitfile *f, const double *target,
+                       const sf_prediction *pt, const sf_prediction *pc,
+                       const sf_interval_t *at, double *pull);
 
 /* Slices of each formula's distribution of a run's result in the
  * expectation over it. */
