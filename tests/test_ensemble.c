@@ -272,9 +272,9 @@ static const double target16[3] = {16, 32, 388288};
  * candidates, against a simulation of a run at candidate q: a formula
  * drawn by its weight, then its result from its distribution there, the
  * weights that result leaves and the mixture at the target of each
- * formula's own distribution after the run, its centre pulled by the
- * result (sf_separate_pulls), its bounds relative to its point (20,000
- * draws, a fixed seed):
+ * formula's own distribution after the run, its centre moved by the
+ * bias up to the run and pulled by the result (sf_separate_pulls), its
+ * bounds relative to its point (20,000 draws, a fixed seed):
  * the expected half-width within 1% of it, the information within 0.01
  * nats.
  */
@@ -286,7 +286,7 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 	const double *t16[3] = {&target16[0], &target16[1], &target16[2]};
 	const int mult = e->interval.multiplicative;
 	sf_interval_t at[2], after[2], moved[2];
-	double w[2], pull[2], lo = 0, hi = 0, h = 0, prior = 0, mc_pct;
+	double w[2], pull[2], lean[2], lo = 0, hi = 0, h = 0, prior = 0, mc_pct;
 	const int draws = 20000;
 	int mixed = 0;
 	sf_error err;
@@ -310,7 +310,22 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 		                      SF_OK);
 		after[m] = own->gains[q].shape;
 		sf_separate_pulls(e->members[m], target16, pt, p, &at[m],
-		                  &pull[m]);
+		                  &pull[m], &lean[m]);
+		/* the bias up to the run and the interval after it carry
+		 * today's bias at the target: the centre is a martingale */
+		CU_ASSERT(fabs(after[m].centre + lean[m] -
+		               own->now.shape.centre) < 1e-9);
+		/* a run at the target itself: the regression of the target's
+		 * error on the run's is all but the run's own noise */
+		if (q == 4) {
+			double noise = sf_interval_noise(
+			    &e->members[m]->interval, &p->points[0].beyond);
+
+			CU_ASSERT(close_to(pull[m],
+			                   1 - noise * noise /
+			                           (at[m].scale * at[m].scale),
+			                   1e-9));
+		}
 		sf_prediction_free(p);
 		sf_prediction_free(pt);
 		sf_next_free(own);
@@ -325,7 +340,8 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 
 		for (size_t m = 0; m < 2; m++) {
 			moved[m] = after[m];
-			moved[m].centre += pull[m] * (y - at[m].centre);
+			moved[m].centre +=
+			    lean[m] + pull[m] * (y - at[m].centre);
 		}
 		for (size_t m = 0; m < 2; m++)
 			w[m] =

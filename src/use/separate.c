@@ -21,6 +21,8 @@ typedef struct member {
 	sf_next *own;
 	sf_interval_t *at; /* n */
 	double *pull;      /* n */
+	double *lean;      /* n: its model error's bias up to each candidate,
+	                      on the target's scale */
 } member;
 
 /* What every candidate's expectation shares. */
@@ -42,6 +44,7 @@ members_free(member *m, size_t k)
 		sf_next_free(m[i].own);
 		free(m[i].at);
 		free(m[i].pull);
+		free(m[i].lean);
 	}
 	free(m);
 }
@@ -68,10 +71,40 @@ shapes_of(const sf_fitfile *f, const sf_prediction *p, sf_interval_t *t)
 	}
 }
 
+/* The model error's variance along input j, d doublings beyond the range
+ * (interval.h: on the log scale with multiplicative errors, relative to
+ * the time without). */
+static double
+model_var(const sf_interval_model *im, size_t j, double d)
+{
+	sf_interval_beyond b = {0, 0, 0, 0, 0, 0, 0};
+
+	sf_interval_beyond_add(im, j, d, &b);
+	return b.var;
+}
+
+/* The model error formula f's errors at the target and at a run share
+ * along numeric input j, dt and dx doublings beyond the range: where both
+ * lie on one side, sqrt(V(dx) (V(dt) - V(dt - dx))), V the variance at a
+ * distance and V(dt - dx) 0 when the run lies past the target; 0
+ * otherwise. */
+static double
+shared_model_var(const sf_fitfile *f, size_t j, double dt, double dx)
+{
+	const sf_interval_model *im = &f->interval;
+	double rest;
+
+	if (!(dt * dx > 0))
+		return 0;
+	rest = fabs(dx) < fabs(dt) ? model_var(im, j, dt - dx) : 0;
+	return sqrt(model_var(im, j, dx) *
+	            fmax(0, model_var(im, j, dt) - rest));
+}
+
 void
 sf_separate_pulls(const sf_fitfile *f, const double *target,
                   const sf_prediction *pt, const sf_prediction *pc,
-                  const sf_interval_t *at, double *pull)
+                  const sf_interval_t *at, double *pull, double *lean)
 {
 	const sf_interval_model *im = &f->interval;
 	const double ft = pt->points[0].time;
@@ -83,26 +116,28 @@ sf_separate_pulls(const sf_fitfile *f, const double *target,
 		                              &pc->gradient[q], pc->n);
 		double m = 0;
 
-		for (size_t j = 0; j < f->ninputs && j < SF_INTERVAL_INPUTS;
-		     j++) {
+		for (size_t j = 0; j < f->ninputs; j++) {
 			const sf_fitfile_input *in = &f->inputs[j];
-			double dt, dx, g;
 
-			if (in->levels != NULL)
-				continue;
-			dt = sf_interval_signed_doublings(in->lo, in->hi,
-			                                  target[j]);
-			dx = sf_interval_signed_doublings(
-			    in->lo, in->hi, pc->inputs[j * pc->n + q]);
-			g = sf_interval_along_of(im, j)->growth;
-			if (dt > 0 && dx > 0 && isfinite(g))
-				m += g * g * fmin(dt, dx) * fmin(dt, dx);
+			if (in->levels == NULL)
+				m += shared_model_var(
+				    f, j,
+				    sf_interval_signed_doublings(in->lo, in->hi,
+				                                 target[j]),
+				    sf_interval_signed_doublings(
+				        in->lo, in->hi,
+				        pc->inputs[j * pc->n + q]));
 		}
-		if (im->multiplicative)
+		if (im->multiplicative) {
 			c /= ft * fx;
-		else
-			m *= ft * fx;
+			lean[q] = at[q].shift;
+		} else {
+			m *= fabs(ft * fx);
+			lean[q] = at[q].shift / fabs(fx) * fabs(ft);
+		}
 		pull[q] = var > 0 && isfinite(c + m) ? (c + m) / var : 0;
+		if (!isfinite(lean[q]))
+			lean[q] = 0;
 	}
 }
 
@@ -120,7 +155,8 @@ member_open(const sf_fitfile *e, size_t i, const double *target,
 	if (!(m->w > 0)) /* out of the mixture */
 		return SF_OK;
 	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL ||
-	    (m->pull = malloc((n + 1) * sizeof *m->pull)) == NULL)
+	    (m->pull = malloc((n + 1) * sizeof *m->pull)) == NULL ||
+	    (m->lean = malloc((n + 1) * sizeof *m->lean)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	rc = sf_next_run(f, target, columns, n, INFINITY, 1, &m->own, err);
 	if (rc == SF_OK)
@@ -129,7 +165,7 @@ member_open(const sf_fitfile *e, size_t i, const double *target,
 		rc = sf_predict(f, columns, n, &pc, err);
 	if (rc == SF_OK) {
 		shapes_of(f, pc, m->at);
-		sf_separate_pulls(f, target, pt, pc, m->at, m->pull);
+		sf_separate_pulls(f, target, pt, pc, m->at, m->pull, m->lean);
 	} else if (rc != SF_ENOMEM) {
 		char why[sizeof err->message];
 
@@ -182,8 +218,10 @@ no_gain(void)
 }
 
 /* Each formula's distribution at the target after a run at candidate q
- * returned y (NaN: not known): its own design's, its centre pulled toward
- * the run's surprise y - its centre there. */
+ * returned y (NaN: not known): its own design's, whose centre carries the
+ * model error's bias from the run on, moved by the bias up to the run and
+ * pulled toward the run's surprise y - its centre there: averaged over
+ * the formula's own results, today's centre. */
 static void
 after_run(const study *s, size_t q, double y)
 {
@@ -197,7 +235,7 @@ after_run(const study *s, size_t q, double y)
 		s->after[i] = m->own->gains[q].shape;
 		if (isfinite(y))
 			s->after[i].centre +=
-			    m->pull[q] * (y - m->at[q].centre);
+			    m->lean[q] + m->pull[q] * (y - m->at[q].centre);
 	}
 }
 

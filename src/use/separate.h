@@ -44,17 +44,20 @@
  * pt) moves per unit of a run's surprise (its result less its centre
  * there) at each of pc's points (at: their distributions, shapes of
  * interval.h), into pull[0..pc->n): the regression of f's error at the
- * target on the run's, cov / var(run), on the loss's scale: the
- * covariance of its fitted means at the two points (design.h), and
- * along each input where both lie above the range the model error they
- * share, the doublings to the nearer of them squared times the growth's
- * square (a run there measures the error up to it, the target's beyond
- * it is fresh, as design.h's range moved to the run has it).  0 where
- * the run's variance is not positive.
+ * target on the run's, cov / var(run), on the loss's scale.  The
+ * covariance is its fitted means' at the two points (design.h) and,
+ * along each input where both lie on one side of the range, the model
+ * error they share, sqrt(V(Dx) (V(Dt) - V(Dt - Dx))) with V the model
+ * error's variance at a distance (V(Dt - Dx) 0 when the run lies past
+ * the target): what makes the spread of the centre after the run and
+ * design.h's interval after it (its range moved to the run) add up to
+ * today's.  lean[q] gets the model error's bias up to the run, on the
+ * target's scale, which design.h's interval after it no longer carries.
+ * pull is 0 where the run's variance is not positive.
  */
 void sf_separate_pulls(const sf_fitfile *f, const double *target,
                        const sf_prediction *pt, const sf_prediction *pc,
-                       const sf_interval_t *at, double *pull);
+                       const sf_interval_t *at, double *pull, double *lean);
 
 /* Slices of each formula's distribution of a run's result in the
  * expectation over it. */
