@@ -364,6 +364,60 @@ agrees_with_simulation(const sf_fitfile *e, const sf_next *x, size_t q)
 	CU_ASSERT(close_to(x->formula_entropy, prior, 1e-12));
 }
 
+/* Each formula's centre after a run, averaged over its own results, is
+ * today's (separate.h): the bias the interval after the run no longer
+ * carries (lean) makes it up, for a run before the target, past it, and
+ * beyond the range where the target is not (b = 256 against 2-64). */
+static void
+test_pulls_martingale(void)
+{
+	const double tp[3] = {8, 32, 388288};
+	const double cp[3] = {6, 16, 2}, cb[3] = {32, 32, 256},
+	             cn[3] = {388288, 388288, 388288};
+	const double *cols[3] = {cp, cb, cn};
+	const double *tcol[3] = {&tp[0], &tp[1], &tp[2]};
+	sf_fitfile_set *fs = fitted(MODEL, NULL);
+	sf_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
+	for (size_t m = 0; m < 2; m++) {
+		const sf_fitfile *f = fs->fits[0]->members[m];
+		sf_prediction *pt = NULL, *pc = NULL;
+		sf_next *own = NULL;
+		sf_interval_t at[3];
+		double pull[3], lean[3];
+
+		CU_ASSERT_EQUAL_FATAL(sf_predict(f, tcol, 1, &pt, &err), SF_OK);
+		CU_ASSERT_EQUAL_FATAL(sf_predict(f, cols, 3, &pc, &err), SF_OK);
+		CU_ASSERT_EQUAL_FATAL(
+		    sf_next_run(f, tp, cols, 3, INFINITY, 1, &own, &err),
+		    SF_OK);
+		for (size_t q = 0; q < 3; q++)
+			CU_ASSERT_FATAL(sf_interval_shape(
+			    &f->interval, pc->points[q].time,
+			    pc->points[q].se * pc->points[q].se,
+			    &pc->points[q].beyond, &at[q]));
+		sf_separate_pulls(f, tp, pt, pc, at, pull, lean);
+		for (size_t q = 0; q < 3; q++) {
+			CU_ASSERT(fabs(own->gains[q].shape.centre + lean[q] -
+			               own->now.shape.centre) < 1e-9);
+			CU_ASSERT(isfinite(pull[q]));
+		}
+		/* what a run tells of the target's error, pull^2 var(run):
+		 * more from a run past the target (which shares all of its
+		 * model error) than from one before it (a part) */
+		CU_ASSERT(pull[1] * pull[1] * at[1].scale * at[1].scale >
+		          pull[0] * pull[0] * at[0].scale * at[0].scale);
+		/* beyond along b alone (the target is not): no model error
+		 * shared, only the constants' little covariance */
+		CU_ASSERT(fabs(pull[2]) < 0.05);
+		sf_prediction_free(pt);
+		sf_prediction_free(pc);
+		sf_next_free(own);
+	}
+	sf_fitfile_set_free(fs);
+}
+
 /* A FIT.json written with other weights (an older version's, by
  * extrapolation evidence) is read with them: its prediction is their
  * weighted mean, and next's mixture has them too (agreeing with a
@@ -557,6 +611,8 @@ main(void)
 	    {"next: one formula twice tells nothing apart", test_next_same},
 	    {"next: formulas that part, told apart", test_next_apart},
 	    {"a file's own weights, kept", test_stored_weights},
+	    {"next: a formula's centre, on average, stays",
+	     test_pulls_martingale},
 	    CU_TEST_INFO_NULL,
 	};
 	CU_SuiteInfo suites[] = {

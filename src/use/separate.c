@@ -71,34 +71,41 @@ shapes_of(const sf_fitfile *f, const sf_prediction *p, sf_interval_t *t)
 	}
 }
 
-/* The model error's variance along input j, d doublings beyond the range
+/* The model error along input j, d doublings beyond the range
  * (interval.h: on the log scale with multiplicative errors, relative to
- * the time without). */
+ * the time without): its variance, and its bias into *shift. */
 static double
-model_var(const sf_interval_model *im, size_t j, double d)
+model_var(const sf_interval_model *im, size_t j, double d, double *shift)
 {
 	sf_interval_beyond b = {0, 0, 0, 0, 0, 0, 0};
 
 	sf_interval_beyond_add(im, j, d, &b);
+	if (shift != NULL)
+		*shift = b.shift;
 	return b.var;
 }
 
 /* The model error formula f's errors at the target and at a run share
- * along numeric input j, dt and dx doublings beyond the range: where both
- * lie on one side, sqrt(V(dx) (V(dt) - V(dt - dx))), V the variance at a
- * distance and V(dt - dx) 0 when the run lies past the target; 0
+ * along numeric input j, dt and dx doublings beyond the range, where both
+ * lie on one side: its variance sqrt(V(dx) (V(dt) - V(dt - dx))), V the
+ * variance at a distance and V(dt - dx) 0 when the run lies past the
+ * target, and into *lean the bias up to the nearer of the two; 0 and 0
  * otherwise. */
 static double
-shared_model_var(const sf_fitfile *f, size_t j, double dt, double dx)
+shared_model_var(const sf_fitfile *f, size_t j, double dt, double dx,
+                 double *lean)
 {
 	const sf_interval_model *im = &f->interval;
+	const int before = fabs(dx) < fabs(dt);
 	double rest;
 
+	*lean = 0;
 	if (!(dt * dx > 0))
 		return 0;
-	rest = fabs(dx) < fabs(dt) ? model_var(im, j, dt - dx) : 0;
-	return sqrt(model_var(im, j, dx) *
-	            fmax(0, model_var(im, j, dt) - rest));
+	model_var(im, j, before ? dx : dt, lean);
+	rest = before ? model_var(im, j, dt - dx, NULL) : 0;
+	return sqrt(model_var(im, j, dx, NULL) *
+	            fmax(0, model_var(im, j, dt, NULL) - rest));
 }
 
 void
@@ -114,30 +121,30 @@ sf_separate_pulls(const sf_fitfile *f, const double *target,
 		const double var = at[q].scale * at[q].scale;
 		double c = sf_design_mean_cov(f, pt->gradient, 1,
 		                              &pc->gradient[q], pc->n);
-		double m = 0;
+		double m = 0, b = 0, bj;
 
 		for (size_t j = 0; j < f->ninputs; j++) {
 			const sf_fitfile_input *in = &f->inputs[j];
 
-			if (in->levels == NULL)
-				m += shared_model_var(
-				    f, j,
-				    sf_interval_signed_doublings(in->lo, in->hi,
-				                                 target[j]),
-				    sf_interval_signed_doublings(
-				        in->lo, in->hi,
-				        pc->inputs[j * pc->n + q]));
+			if (in->levels != NULL)
+				continue;
+			m += shared_model_var(
+			    f, j,
+			    sf_interval_signed_doublings(in->lo, in->hi,
+			                                 target[j]),
+			    sf_interval_signed_doublings(
+			        in->lo, in->hi, pc->inputs[j * pc->n + q]),
+			    &bj);
+			b += bj;
 		}
 		if (im->multiplicative) {
 			c /= ft * fx;
-			lean[q] = at[q].shift;
 		} else {
 			m *= fabs(ft * fx);
-			lean[q] = at[q].shift / fabs(fx) * fabs(ft);
+			b *= fabs(ft);
 		}
 		pull[q] = var > 0 && isfinite(c + m) ? (c + m) / var : 0;
-		if (!isfinite(lean[q]))
-			lean[q] = 0;
+		lean[q] = isfinite(b) ? b : 0;
 	}
 }
 

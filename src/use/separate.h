@@ -51,8 +51,9 @@
  * error's variance at a distance (V(Dt - Dx) 0 when the run lies past
  * the target): what makes the spread of the centre after the run and
  * design.h's interval after it (its range moved to the run) add up to
- * today's.  lean[q] gets the model error's bias up to the run, on the
- * target's scale, which design.h's interval after it no longer carries.
+ * today's.  lean[q] gets the model error's bias the two share (up to the
+ * nearer of them, along those inputs), on the target's scale, which
+ * design.h's interval after the run no longer carries.
  * pull is 0 where the run's variance is not positive.
  */
 void sf_separate_pulls(const sf_fitfile *f, const double *target,
