@@ -1,6 +1,6 @@
 /*
  * test_ensemble.c - several formulas read as one prediction
- * (fit/ensemble.h): the weights, the mixture's mean and quantiles
+ * (fit/ensemble.h): the weights, the point and the mixture's quantiles
  * against hand computations, and an ensemble model file (`ensemble: true`)
  * fitted, saved, read back as one fit and predicted, and validated: its
  * predictions midway between its members', its file's mistakes reported
@@ -218,9 +218,12 @@ test_validate(void)
 }
 
 /* The ensemble of model file path fitted, saved and read back: its fit
- * file set (NULL on failure). */
+ * file set (NULL on failure); with weights, written with them (as an
+ * older version's, "extrapolation"), member no_interval without its
+ * error model (SIZE_MAX: none), as fit writes one whose calibration
+ * failed. */
 static sf_fitfile_set *
-fitted(const char *path, const double *weights)
+fitted(const char *path, const double *weights, size_t no_interval)
 {
 	char file[] = "/tmp/scalefit-ensemble-XXXXXX";
 	sf_model_set *set = NULL;
@@ -248,6 +251,10 @@ fitted(const char *path, const double *weights)
 		for (size_t i = 0; i < json_array_size(m); i++)
 			json_object_set_new(json_array_get(m, i), "weight",
 			                    json_real(weights[i]));
+		json_object_del(
+		    json_array_get(json_object_get(r->out.json, "fits"),
+		                   no_interval),
+		    "prediction_interval");
 	}
 	if (rc == SF_OK &&
 	    (rc = sf_run_json_save(r->out.json, file, NULL)) == SF_OK)
@@ -376,7 +383,7 @@ test_pulls_martingale(void)
 	             cn[3] = {388288, 388288, 388288};
 	const double *cols[3] = {cp, cb, cn};
 	const double *tcol[3] = {&tp[0], &tp[1], &tp[2]};
-	sf_fitfile_set *fs = fitted(MODEL, NULL);
+	sf_fitfile_set *fs = fitted(MODEL, NULL, 0);
 	sf_error err;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
@@ -429,7 +436,8 @@ test_stored_weights(void)
 	const double w[2] = {0.2, 0.8}, all[2] = {1, 0};
 	const double p_col[1] = {16}, b_col[1] = {32}, n_col[1] = {388288};
 	const double *cols[3] = {p_col, b_col, n_col};
-	sf_fitfile_set *fs = fitted(MODEL, w), *one = fitted(MODEL, all);
+	sf_fitfile_set *fs = fitted(MODEL, w, SIZE_MAX),
+	               *one = fitted(MODEL, all, SIZE_MAX);
 	sf_prediction *p = NULL, *each[2] = {NULL, NULL};
 	sf_next *x = NULL, *own = NULL;
 	sf_error err;
@@ -482,6 +490,26 @@ test_stored_weights(void)
 	sf_prediction_free(each[1]);
 	sf_fitfile_set_free(fs);
 	sf_fitfile_set_free(one);
+	/* a member without an error model weighs nothing and is no other
+	 * kind of error: the file loads and predicts as the other alone */
+	{
+		sf_fitfile_set *lone = fitted(MODEL, all, 1);
+		sf_prediction *a = NULL, *b = NULL;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(lone);
+		CU_ASSERT_FALSE(lone->fits[0]->members[1]->has_interval);
+		CU_ASSERT_EQUAL(sf_predict(lone->fits[0], cols, 1, &a, &err),
+		                SF_OK);
+		CU_ASSERT_EQUAL(
+		    sf_predict(lone->fits[0]->members[0], cols, 1, &b, &err),
+		    SF_OK);
+		if (a != NULL && b != NULL)
+			CU_ASSERT(close_to(a->points[0].time, b->points[0].time,
+			                   1e-12));
+		sf_prediction_free(a);
+		sf_prediction_free(b);
+		sf_fitfile_set_free(lone);
+	}
 }
 
 /* One formula twice: a run tells nothing of which holds, and the
@@ -490,7 +518,7 @@ static void
 test_next_same(void)
 {
 	const double *cols[3] = {cand_p, cand_b, cand_n};
-	sf_fitfile_set *fs = fitted(SAME, NULL);
+	sf_fitfile_set *fs = fitted(SAME, NULL, 0);
 	sf_next *x = NULL, *own = NULL;
 	sf_error err;
 
@@ -524,7 +552,7 @@ static void
 test_next_apart(void)
 {
 	const double *cols[3] = {cand_p, cand_b, cand_n};
-	sf_fitfile_set *fs = fitted(MODEL, NULL);
+	sf_fitfile_set *fs = fitted(MODEL, NULL, 0);
 	sf_next *x = NULL;
 	sf_error err;
 
@@ -604,7 +632,7 @@ main(void)
 {
 	CU_TestInfo tests[] = {
 	    {"weights normalised", test_normalise},
-	    {"the mixture's mean and quantiles", test_mix},
+	    {"the point and the mixture's quantiles", test_mix},
 	    {"fitted, saved, read back as one fit", test_fit_and_predict},
 	    {"validated on its members' folds", test_validate},
 	    {"a file's mistakes about ensembles", test_model_errors},

@@ -561,9 +561,9 @@ write_company(sf_yaml_out *y, const sf_discover_result *r,
 	                       "as @NAME).  fit weighs");
 	sf_yaml_out_comment(y, "them equally; predict, scale and validate read "
 	                       "them as one");
-	sf_yaml_out_comment(y, "prediction, the mean of their mixture, whose "
-	                       "interval holds their");
-	sf_yaml_out_comment(y, "disagreement.");
+	sf_yaml_out_comment(y, "prediction, the mean of their predictions, "
+	                       "whose interval, their");
+	sf_yaml_out_comment(y, "mixture's, holds their disagreement.");
 	if (r->unpaid > 0) {
 		sf_yaml_out_comment(y, "The search did not pay for itself: the "
 		                       "model file's formulas that fit");

@@ -1,6 +1,7 @@
 /*
  * ensemble.c - several formulas read as one prediction: weights, the
- * mixture's mean and quantiles, an ensemble's holdout (ensemble.h).
+ * point (the mean of the formulas' own predictions) and the mixture's
+ * quantiles, an ensemble's holdout (ensemble.h).
  */
 #include "fit/ensemble.h"
 

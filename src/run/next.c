@@ -408,7 +408,7 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
              const int *lines, sf_error *err)
 {
 	static const char *const why[] = {
-	    [SF_NEXT_TIME] = "the formula's time is not finite there",
+	    [SF_NEXT_TIME] = "the predicted time is not finite there",
 	    [SF_NEXT_COST] = "its cost (time times workers) is not finite",
 	    [SF_NEXT_GRADIENT] = "the time's derivative in a fitted "
 	                         "constant is not finite there",
@@ -515,17 +515,21 @@ static int
 study(const sf_run_next_settings *s, sf_run_next_result *r,
       const double *const *columns, size_t n, size_t runs, sf_error *err)
 {
+	size_t weighted = 0;
+
 	if (r->fit->nmembers == 0)
 		return sf_next_run(r->fit, r->target, columns, n, s->budget,
 		                   runs, &r->next, err);
+	for (size_t m = 0; m < r->fit->nmembers; m++)
+		weighted += r->fit->weights[m] > 0;
 	if (runs > 1 || isfinite(s->budget))
 		return sf_error_set(
 		    err, SF_EVALUE,
 		    "%s is an ensemble of %zu formulas: next ranks single runs "
-		    "for it, without --budget or --runs (what a second run is "
-		    "worth depends on which formulas the first rules out: "
-		    "measure it, refit, and ask again)",
-		    s->fit, r->fit->nmembers);
+		    "for it, without --budget or --runs above 1 (what a second "
+		    "run is worth depends on which formulas the first rules "
+		    "out: measure it, refit, and ask again)",
+		    s->fit, weighted);
 	return sf_next_ensemble(r->fit, r->target, columns, n, &r->next, err);
 }
 

@@ -284,6 +284,31 @@ ensemble_fit(const char *path, sf_fitfile **members, double *weights, size_t k,
 	return SF_OK;
 }
 
+/* SF_OK when member i's errors are of the kind of the first of f[0..i)
+ * with an error model (a member without one, whose calibration failed,
+ * has none to mix): their mixture is on one scale, log or time. */
+static int
+one_kind(const char *path, sf_fitfile *const *f, size_t i, sf_error *err)
+{
+	for (size_t j = 0; j < i; j++)
+		if (f[j]->has_interval) {
+			if (f[j]->interval.multiplicative ==
+			    f[i]->interval.multiplicative)
+				return SF_OK;
+			return sf_error_at(
+			    err, SF_EVALUE, path, 0, 0,
+			    "the members of an ensemble must have errors of "
+			    "one kind: '%s' has %s errors, '%s' %s",
+			    f[j]->name,
+			    f[j]->interval.multiplicative ? "multiplicative"
+			                                  : "additive",
+			    f[i]->name,
+			    f[i]->interval.multiplicative ? "multiplicative"
+			                                  : "additive");
+		}
+	return SF_OK;
+}
+
 /* Whether fit b reads the same inputs as a, in the same slots. */
 static int
 same_inputs(const sf_fitfile *a, const sf_fitfile *b)
@@ -355,19 +380,8 @@ load_ensemble(const char *path, const char *selector, const json_t *root,
 			                "the members of an ensemble must have "
 			                "the same inputs: '%s' and '%s' differ",
 			                f[0]->name, f[i]->name);
-		if (rc == SF_OK && f[i]->interval.multiplicative !=
-		                       f[0]->interval.multiplicative)
-			rc = sf_error_at(
-			    err, SF_EVALUE, path, 0, 0,
-			    "the members of an ensemble must have "
-			    "errors of one kind: '%s' has "
-			    "%s errors, '%s' %s",
-			    f[0]->name,
-			    f[0]->interval.multiplicative ? "multiplicative"
-			                                  : "additive",
-			    f[i]->name,
-			    f[i]->interval.multiplicative ? "multiplicative"
-			                                  : "additive");
+		if (rc == SF_OK && f[i]->has_interval)
+			rc = one_kind(path, f, i, err);
 		if (rc != SF_OK)
 			break;
 	}

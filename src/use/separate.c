@@ -51,7 +51,7 @@ members_free(member *m, size_t k)
 
 /* Whether t is a distribution a run's result can be drawn from. */
 static int
-usable(const sf_interval_t *t)
+drawable(const sf_interval_t *t)
 {
 	return isfinite(t->centre) && t->scale > 0 && isfinite(t->scale) &&
 	       t->dof > 0 && isfinite(t->dof);
@@ -219,9 +219,16 @@ weights_given(const study *s, size_t q, double y)
 static sf_design_gain
 no_gain(void)
 {
-	const sf_interval_t none = {NAN, NAN, NAN, NAN};
-
-	return (sf_design_gain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, none};
+	return (sf_design_gain){
+	    .mean_var = NAN,
+	    .distance = NAN,
+	    .lo = NAN,
+	    .hi = NAN,
+	    .halfwidth_pct = NAN,
+	    .d_gain = NAN,
+	    .formula_info = NAN,
+	    .shape = {NAN, NAN, NAN, NAN},
+	};
 }
 
 /* Each formula's distribution at the target after a run at candidate q
@@ -240,9 +247,10 @@ after_run(const study *s, size_t q, double y)
 			continue;
 		}
 		s->after[i] = m->own->gains[q].shape;
+		s->after[i].centre += m->lean[q];
 		if (isfinite(y))
 			s->after[i].centre +=
-			    m->lean[q] + m->pull[q] * (y - m->at[q].centre);
+			    m->pull[q] * (y - m->at[q].centre);
 	}
 }
 
@@ -266,7 +274,7 @@ expected_after(const study *s, size_t q, sf_design_gain *g)
 	int apart = 1;
 
 	for (size_t i = 0; i < s->k; i++)
-		apart &= s->m[i].w == 0 || usable(&s->m[i].at[q]);
+		apart &= s->m[i].w == 0 || drawable(&s->m[i].at[q]);
 	for (size_t j = 0; apart && j < s->k; j++) {
 		const sf_interval_t *t = &s->m[j].at[q];
 
@@ -317,7 +325,7 @@ expected_after(const study *s, size_t q, sf_design_gain *g)
 /* Candidate q skipped when the mixture's time or cost is not finite or
  * a formula with weight skips it. */
 static unsigned char
-skip_reason(const study *s, const sf_next *x, size_t q)
+ensemble_skip(const study *s, const sf_next *x, size_t q)
 {
 	if (!isfinite(x->time[q]))
 		return SF_NEXT_TIME;
@@ -367,7 +375,7 @@ fill(study *s, const sf_prediction *pt, const sf_prediction *pc,
 		x->cost[q] = x->time[q] * (x->workers != SF_FITFILE_NONE
 		                               ? columns[x->workers][q]
 		                               : 1);
-		x->skipped[q] = skip_reason(s, x, q);
+		x->skipped[q] = ensemble_skip(s, x, q);
 		if (x->skipped[q] == SF_NEXT_KEPT)
 			expected_after(s, q, &x->gains[q]);
 		else

@@ -71,9 +71,10 @@ void sf_separate_pulls(const sf_fitfile *f, const double *target,
  * x->formula_entropy their weights' entropy, each gain's formula_info
  * what the run tells of which holds (NaN where a formula has no
  * distribution at the candidate), its mean_var and d_gain NaN.
- * Returns SF_OK and a new sf_next in *out, SF_EVALUE (a member without an
- * error model or covariance, no candidate, the target's prediction not
- * finite) or SF_ENOMEM, with err filled.
+ * Returns SF_OK and a new sf_next in *out, SF_EVALUE (a member with
+ * weight but without an error model or covariance, no formula with
+ * weight, no candidate, the target's prediction not finite) or
+ * SF_ENOMEM, with err filled.
  */
 int sf_next_ensemble(const sf_fitfile *e, const double *target,
                      const double *const *columns, size_t n, sf_next **out,
