@@ -425,6 +425,38 @@ test_pulls_martingale(void)
 	sf_fitfile_set_free(fs);
 }
 
+/*
+ * next for ensemble e at target16 over the five candidates is member m's
+ * own next: members formulas mixed, today's interval and each run's
+ * after it the formula's (to 1e-6), the same ranking, and what a run
+ * tells of which formula holds at most info_tol nats.
+ */
+static void
+next_is_members_own(const sf_fitfile *e, size_t m, size_t members,
+                    double info_tol)
+{
+	const double *cols[3] = {cand_p, cand_b, cand_n};
+	sf_next *x = NULL, *own = NULL;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_next_ensemble(e, target16, cols, 5, &x, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(sf_next_run(e->members[m], target16, cols, 5,
+	                                  INFINITY, 1, &own, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL(x->members, members);
+	CU_ASSERT_EQUAL(x->nranked, 5);
+	CU_ASSERT(close_to(x->now.halfwidth_pct, own->now.halfwidth_pct, 1e-6));
+	for (size_t k = 0; k < 5; k++) {
+		CU_ASSERT(fabs(x->gains[k].formula_info) <= info_tol);
+		CU_ASSERT(close_to(x->gains[k].halfwidth_pct,
+		                   own->gains[k].halfwidth_pct, 1e-6));
+		CU_ASSERT_EQUAL(x->rank[k], own->rank[k]);
+	}
+	sf_next_free(x);
+	sf_next_free(own);
+}
+
 /* A FIT.json written with other weights (an older version's, by
  * extrapolation evidence) is read with them: its prediction is their
  * weighted mean, and next's mixture has them too (agreeing with a
@@ -439,7 +471,6 @@ test_stored_weights(void)
 	sf_fitfile_set *fs = fitted(MODEL, w, SIZE_MAX),
 	               *one = fitted(MODEL, all, SIZE_MAX);
 	sf_prediction *p = NULL, *each[2] = {NULL, NULL};
-	sf_next *x = NULL, *own = NULL;
 	sf_error err;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
@@ -469,22 +500,8 @@ test_stored_weights(void)
 		    SF_OK);
 		agrees_with_simulation(fs->fits[0], y, 3);
 		sf_next_free(y);
-		CU_ASSERT_EQUAL_FATAL(
-		    sf_next_ensemble(one->fits[0], target16, c, 5, &x, &err),
-		    SF_OK);
-		CU_ASSERT_EQUAL_FATAL(sf_next_run(one->fits[0]->members[0],
-		                                  target16, c, 5, INFINITY, 1,
-		                                  &own, &err),
-		                      SF_OK);
-		CU_ASSERT_EQUAL(x->members, 1);
-		for (size_t k = 0; k < 5; k++) {
-			CU_ASSERT(x->gains[k].formula_info == 0);
-			CU_ASSERT(close_to(x->gains[k].halfwidth_pct,
-			                   own->gains[k].halfwidth_pct, 1e-6));
-		}
+		next_is_members_own(one->fits[0], 0, 1, 0);
 	}
-	sf_next_free(x);
-	sf_next_free(own);
 	sf_prediction_free(p);
 	sf_prediction_free(each[0]);
 	sf_prediction_free(each[1]);
@@ -517,29 +534,11 @@ test_stored_weights(void)
 static void
 test_next_same(void)
 {
-	const double *cols[3] = {cand_p, cand_b, cand_n};
 	sf_fitfile_set *fs = fitted(SAME, NULL, 0);
-	sf_next *x = NULL, *own = NULL;
-	sf_error err;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fs);
 	CU_ASSERT_EQUAL_FATAL(fs->fits[0]->nmembers, 2);
-	CU_ASSERT_EQUAL_FATAL(
-	    sf_next_ensemble(fs->fits[0], target16, cols, 5, &x, &err), SF_OK);
-	CU_ASSERT_EQUAL_FATAL(sf_next_run(fs->fits[0]->members[0], target16,
-	                                  cols, 5, INFINITY, 1, &own, &err),
-	                      SF_OK);
-	CU_ASSERT_EQUAL(x->members, 2);
-	CU_ASSERT_EQUAL(x->nranked, 5);
-	CU_ASSERT(close_to(x->now.halfwidth_pct, own->now.halfwidth_pct, 1e-6));
-	for (size_t k = 0; k < 5; k++) {
-		CU_ASSERT(fabs(x->gains[k].formula_info) < 1e-9);
-		CU_ASSERT(close_to(x->gains[k].halfwidth_pct,
-		                   own->gains[k].halfwidth_pct, 1e-6));
-		CU_ASSERT_EQUAL(x->rank[k], own->rank[k]);
-	}
-	sf_next_free(x);
-	sf_next_free(own);
+	next_is_members_own(fs->fits[0], 0, 2, 1e-9);
 	sf_fitfile_set_free(fs);
 }
 

@@ -205,8 +205,10 @@ sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
 	double A = beyond->var, Aq = beyond->var_over_dof, B;
 	double noise = sf_interval_noise(im, beyond);
 
-	if (!isfinite(time) || (im->multiplicative && !(time > 0)))
+	if (!isfinite(time) || (im->multiplicative && !(time > 0))) {
+		*out = (sf_interval_t){NAN, NAN, NAN, NAN};
 		return 0;
+	}
 	if (im->multiplicative) {
 		B = noise * noise + v / (time * time);
 		out->shift = beyond->shift;
@@ -1286,10 +1288,8 @@ sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 		b = sf_interval_beyond_at(im, J, rlo, rhi, numeric, x);
 		if (distance != NULL)
 			distance[i] = sqrt(b.distance2);
-		if (shape != NULL &&
-		    !sf_interval_shape(im, pred[i], var[i], &b, &shape[i]))
-			shape[i].centre = shape[i].scale = shape[i].dof =
-			    shape[i].shift = NAN;
+		if (shape != NULL)
+			sf_interval_shape(im, pred[i], var[i], &b, &shape[i]);
 		sf_interval_at(im, pred[i], var[i], &b, &lo[i], &hi[i]);
 	}
 done:

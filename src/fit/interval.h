@@ -440,7 +440,8 @@ typedef struct sf_interval_t {
  * The distribution of a new measurement at a point whose prediction is
  * time, whose fitted mean has variance mean_var and which lies *beyond
  * the fitted range (see sf_interval_at).  Returns 1 and fills *out, or 0
- * when time is not finite (or not positive with multiplicative errors).
+ * with every number of *out NaN when time is not finite (or not positive
+ * with multiplicative errors).
  */
 int sf_interval_shape(const sf_interval_model *im, double time, double mean_var,
                       const sf_interval_beyond *beyond, sf_interval_t *out);

@@ -448,6 +448,21 @@ warn_skipped(const sf_run_next_settings *s, const sf_run_next_result *r,
 	return SF_OK;
 }
 
+/* How many of ensemble e's formulas have weight (0 for a plain fit), the
+ * last of them into *last. */
+static size_t
+weighted_members(const sf_fitfile *e, size_t *last)
+{
+	size_t weighted = 0;
+
+	for (size_t m = 0; m < e->nmembers; m++)
+		if (e->weights[m] > 0) {
+			weighted++;
+			*last = m;
+		}
+	return weighted;
+}
+
 /* An ensemble's fit r->fit with all its weight on one formula (a file
  * written with such weights) becomes that formula's, said in a warning:
  * there is nothing to tell apart. */
@@ -455,14 +470,9 @@ static void
 sole_member(const sf_run_next_settings *s, sf_run_next_result *r)
 {
 	sf_fitfile *e = r->fit;
-	size_t weighted = 0, only = 0;
+	size_t only = 0;
 
-	for (size_t m = 0; m < e->nmembers; m++)
-		if (e->weights[m] > 0) {
-			weighted++;
-			only = m;
-		}
-	if (e->nmembers == 0 || weighted != 1)
+	if (weighted_members(e, &only) != 1)
 		return;
 	r->fit = e->members[only];
 	e->members[only] = NULL;
@@ -515,13 +525,11 @@ static int
 study(const sf_run_next_settings *s, sf_run_next_result *r,
       const double *const *columns, size_t n, size_t runs, sf_error *err)
 {
-	size_t weighted = 0;
+	size_t last;
 
 	if (r->fit->nmembers == 0)
 		return sf_next_run(r->fit, r->target, columns, n, s->budget,
 		                   runs, &r->next, err);
-	for (size_t m = 0; m < r->fit->nmembers; m++)
-		weighted += r->fit->weights[m] > 0;
 	if (runs > 1 || isfinite(s->budget))
 		return sf_error_set(
 		    err, SF_EVALUE,
@@ -529,7 +537,7 @@ study(const sf_run_next_settings *s, sf_run_next_result *r,
 		    "for it, without --budget or --runs above 1 (what a second "
 		    "run is worth depends on which formulas the first rules "
 		    "out: measure it, refit, and ask again)",
-		    s->fit, weighted);
+		    s->fit, weighted_members(r->fit, &last));
 	return sf_next_ensemble(r->fit, r->target, columns, n, &r->next, err);
 }
 

@@ -54,11 +54,18 @@ state_init(state *s, const sf_design_fit *f)
 	return SF_OK;
 }
 
-/* A parameter held at a bound has no covariance: the run cannot move it. */
+/* A parameter held at a bound has no covariance (a NaN row of the P x P
+ * cov): the run cannot move it. */
+static int
+free_in(const double *cov, size_t P, size_t j)
+{
+	return !isnan(cov[j * P + j]);
+}
+
 static int
 active(const sf_design_fit *f, const state *s, size_t j)
 {
-	return !isnan(s->cov[j * f->nparams + j]);
+	return free_in(s->cov, f->nparams, j);
 }
 
 /* out = C v over the active parameters. */
@@ -118,8 +125,7 @@ target_interval(const sf_design_fit *f, const double *lo, const double *hi,
 	g->distance = sqrt(b.distance2);
 	sf_interval_at(&moved, t->time, v, &b, &g->lo, &g->hi);
 	g->halfwidth_pct = 100 * (g->hi - g->lo) / (2 * fabs(t->time));
-	if (!sf_interval_shape(&moved, t->time, v, &b, &g->shape))
-		g->shape = (sf_interval_t){NAN, NAN, NAN, NAN};
+	sf_interval_shape(&moved, t->time, v, &b, &g->shape);
 }
 
 /* The variance of a run at candidate c: the fit's noise, above the fitted
@@ -273,10 +279,10 @@ sf_design_mean_cov(const sf_fitfile *f, const double *u, size_t su,
 	double sum = 0;
 
 	for (size_t i = 0; f->cov != NULL && i < P; i++) {
-		if (isnan(f->cov[i * P + i]) || !isfinite(u[i * su]))
+		if (!free_in(f->cov, P, i) || !isfinite(u[i * su]))
 			continue;
 		for (size_t j = 0; j < P; j++)
-			if (!isnan(f->cov[j * P + j]) && isfinite(v[j * sv]))
+			if (free_in(f->cov, P, j) && isfinite(v[j * sv]))
 				sum +=
 				    u[i * su] * f->cov[i * P + j] * v[j * sv];
 	}
@@ -348,6 +354,24 @@ sf_next_rank(sf_next *x)
 		x->rank[k] = keys[k].index;
 	free(keys);
 	return SF_OK;
+}
+
+void
+sf_next_set_time(sf_next *x, const double *const *columns, size_t k,
+                 double time)
+{
+	x->time[k] = time;
+	x->cost[k] =
+	    time * (x->workers != SF_FITFILE_NONE ? columns[x->workers][k] : 1);
+}
+
+void
+sf_next_set_noise(sf_next *x, double noise_pct)
+{
+	double ratio = noise_pct / x->now.halfwidth_pct;
+
+	x->noise_pct = noise_pct;
+	x->noise_share = isfinite(ratio) ? ratio * ratio : NAN;
 }
 
 sf_next *
@@ -486,10 +510,7 @@ describe_candidates(const sf_fitfile *f, const double *const *columns,
 
 		for (size_t j = 0; j < P; j++)
 			g[j] = pc->gradient[j * n + k];
-		x->time[k] = pc->points[k].time;
-		x->cost[k] = x->time[k] * (x->workers != SF_FITFILE_NONE
-		                               ? columns[x->workers][k]
-		                               : 1);
+		sf_next_set_time(x, columns, k, pc->points[k].time);
 		for (size_t i = 0; i < J; i++)
 			w->rows[k * J + i] = columns[i][k];
 		w->cp[k].x = &w->rows[k * J];
@@ -512,12 +533,10 @@ noise_floor(const next_work *w, sf_next *x)
 	    sf_interval_beyond_at(w->df.error, w->df.ninputs, w->df.lo,
 	                          w->df.hi, w->df.numeric, w->tp.x);
 	const sf_interval_beyond noise = {0, 0, 0, 0, b.noise, b.noise_dof, 0};
-	double lo, hi, ratio;
+	double lo, hi;
 
 	sf_interval_at(w->df.error, w->tp.time, 0, &noise, &lo, &hi);
-	x->noise_pct = 100 * (hi - lo) / (2 * fabs(w->tp.time));
-	ratio = x->noise_pct / x->now.halfwidth_pct;
-	x->noise_share = isfinite(ratio) ? ratio * ratio : NAN;
+	sf_next_set_noise(x, 100 * (hi - lo) / (2 * fabs(w->tp.time)));
 }
 
 int

@@ -176,6 +176,16 @@ double sf_design_mean_cov(const sf_fitfile *f, const double *u, size_t su,
  * (nothing ranked or planned yet); NULL when out of memory. */
 sf_next *sf_next_alloc(size_t J, size_t n, double budget);
 
+/* Candidate k's predicted time into x and its cost: the time times its
+ * worker count (columns[x->workers]), or the time when no input counts
+ * workers. */
+void sf_next_set_time(sf_next *x, const double *const *columns, size_t k,
+                      double time);
+
+/* The target's half-width of noise alone into x (%), and its share of
+ * today's interval, (noise_pct / now.halfwidth_pct)^2. */
+void sf_next_set_noise(sf_next *x, double noise_pct);
+
 /* Rank x's candidates that are not skipped by the half-width they leave
  * (then the cost, then the order given): SF_OK or SF_ENOMEM. */
 int sf_next_rank(sf_next *x);

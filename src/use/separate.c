@@ -65,9 +65,8 @@ shapes_of(const sf_fitfile *f, const sf_prediction *p, sf_interval_t *t)
 	for (size_t q = 0; q < p->n; q++) {
 		const sf_predict_point *x = &p->points[q];
 
-		if (!sf_interval_shape(&f->interval, x->time, x->se * x->se,
-		                       &x->beyond, &t[q]))
-			t[q] = (sf_interval_t){NAN, NAN, NAN, NAN};
+		sf_interval_shape(&f->interval, x->time, x->se * x->se,
+		                  &x->beyond, &t[q]);
 	}
 }
 
@@ -243,7 +242,7 @@ after_run(const study *s, size_t q, double y)
 		const member *m = &s->m[i];
 
 		if (!(m->w > 0)) {
-			s->after[i] = (sf_interval_t){NAN, NAN, NAN, NAN};
+			s->after[i] = no_gain().shape;
 			continue;
 		}
 		s->after[i] = m->own->gains[q].shape;
@@ -364,17 +363,11 @@ fill(study *s, const sf_prediction *pt, const sf_prediction *pc,
 	x->now.formula_info = 0;
 	x->formula_entropy = s->prior_entropy;
 	x->now.shape = no_gain().shape;
-	x->noise_pct = weight > 0 ? noise / weight : NAN;
-	x->noise_share = x->noise_pct / x->now.halfwidth_pct;
-	x->noise_share =
-	    isfinite(x->noise_share) ? x->noise_share * x->noise_share : NAN;
+	sf_next_set_noise(x, weight > 0 ? noise / weight : NAN);
 	for (size_t q = 0; q < x->n; q++) {
 		for (size_t i = 0; i < e->ninputs; i++)
 			x->inputs[i * x->n + q] = columns[i][q];
-		x->time[q] = pc->points[q].time;
-		x->cost[q] = x->time[q] * (x->workers != SF_FITFILE_NONE
-		                               ? columns[x->workers][q]
-		                               : 1);
+		sf_next_set_time(x, columns, q, pc->points[q].time);
 		x->skipped[q] = ensemble_skip(s, x, q);
 		if (x->skipped[q] == SF_NEXT_KEPT)
 			expected_after(s, q, &x->gains[q]);
