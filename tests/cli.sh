@@ -402,6 +402,24 @@ expect 0 "the search lost" "discover: the held-back check gives the answer to th
 	discover "$srcdir/expressions/ddp-generic.yaml" -o "$work/ddp-found.yaml"
 expect 0 "fit of ddp-generic" "fit takes the file's formula discover wrote" -- \
 	fit "$work/ddp-found.yaml" -q
+# On p <= 3 the search holds and writes an ensemble; its report prints the
+# commands that rank the runs telling the formulas apart, and they run as
+# printed (the path's space and quote quoted for the shell).
+mkdir "$work/a d'ir"
+expect 0 "which run, by what each tells and costs" "discover: an ensemble's report names the run that tells it apart" -- \
+	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' -o "$work/a d'ir/found3.yaml"
+sed -n 's/^    scalefit /"$SCALEFIT" /p' "$work/out" >"$work/next.sh"
+if [ "$(wc -l <"$work/next.sh")" -eq 2 ] &&
+	grep -q -e "--target p=6,b=[0-9.]*,n=[0-9]* --over p=3,6$" "$work/next.sh" &&
+	SCALEFIT=$SCALEFIT sh "$work/next.sh" >"$work/next.out" 2>&1 &&
+	grep -q "^next run for the ensemble of 5 formulas" "$work/next.out"; then
+	pass "discover: the fit and next commands it prints run as printed"
+else
+	fail "discover: the fit and next commands it prints run as printed"
+	sed 's/^/  | /' "$work/next.sh" "$work/next.out"
+fi
+expect 0 '"next_target": "p=6,b=' "discover --json: next's target where the ensemble parts" -- \
+	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' --json -q
 # The disagreement discover reports is what fit and predict give: Gavel's
 # LSTM on V100s at 1, 2 and 4 GPUs (its 4-GPU step three times the 2-GPU
 # one), init's generic formula against the winner alone (--members 1),

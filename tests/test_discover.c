@@ -11,6 +11,7 @@
  * the data found for at least 20 of them, and from 5 with whole steps
  * ceil(n / (p b)) over a fixed data set, found for at least 4.
  */
+#include "base/number.h"
 #include "base/rng.h"
 #include "base/text.h"
 #include "base/yaml_out.h"
@@ -1123,6 +1124,31 @@ member_at(const sf_discover_candidate *c, double *const cols[3])
 	return sum;
 }
 
+/* next's arguments where r's members part, at[] (p, b, n): the written
+ * inputs among p, b, n at those values as their shortest text, and the
+ * top level 16 with its doubling. */
+static void
+next_arguments_are(const sf_discover_result *r, const double at[3])
+{
+	static const char *const names[3] = {"p", "b", "n"};
+	sf_text want = SF_TEXT_INIT;
+	const char *sep = "";
+	char num[40];
+
+	CU_ASSERT_TRUE(sf_discover_written_input(r, "p"));
+	for (int c = 0; c < 3; c++)
+		if (sf_discover_written_input(r, names[c])) {
+			sf_text_printf(
+			    &want, "%s%s=%s", sep, names[c],
+			    sf_format_double(num, sizeof num, at[c]));
+			sep = ",";
+		}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r->apart_target);
+	CU_ASSERT_STRING_EQUAL(r->apart_target, sf_text_str(&want));
+	CU_ASSERT_STRING_EQUAL(r->apart_over, "p=16,32");
+	sf_text_free(&want);
+}
+
 /*
  * How far the ensemble parts one doubling beyond the training rows: at
  * p = 32 (the design's top level is 16) with the named row's b and n, the
@@ -1171,6 +1197,7 @@ test_members_apart(void)
 		CU_ASSERT(low > 0 && low <= high);
 		CU_ASSERT_DOUBLE_EQUAL(r->apart_low, low, 1e-12 * low);
 		CU_ASSERT_DOUBLE_EQUAL(r->apart_high, high, 1e-12 * high);
+		next_arguments_are(r, one);
 		sf_discover_result_free(r);
 	}
 	CU_ASSERT(seen > 0);

@@ -72,6 +72,8 @@ sf_discover_result_free(sf_discover_result *r)
 	free(r->board);
 	free(r->held.found);
 	free(r->held.file);
+	free(r->apart_target);
+	free(r->apart_over);
 	free(r);
 }
 

@@ -335,6 +335,15 @@ typedef struct sf_discover_result {
 	 * members or a top level <= 0. */
 	double apart_at, apart_low, apart_high;
 	int apart_line;
+	/* `scalefit next`'s --target and --over there, so that the report
+	 * can say which run tells the members apart: that row's values of
+	 * the ensemble file's inputs (sf_discover_written_input), the
+	 * extrapolated one at apart_at ("p=8,b=32,n=388288"); and the
+	 * extrapolated input's candidates, its top training level and the
+	 * doublings from there up to apart_at ("p=4,8").  NULL with
+	 * apart_line 0, or when a text value holds ',' or '=' (--target
+	 * could not read it back). */
+	char *apart_target, *apart_over;
 	/* The pace of the winner beyond the training rows against the
 	 * measured one, at that row of the top level (pace_line, its line):
 	 * per doubling of the extrapolated input the time goes times
@@ -461,6 +470,13 @@ int sf_discover_model_text(const sf_discover_result *r, size_t index,
  * abs(r->disagreement); -1 when r measured none.
  */
 double sf_discover_written_disagreement(const sf_discover_result *r);
+
+/*
+ * 1 when the ensemble file of r's members (sf_discover_model_text of the
+ * winner, r->nmembers > 1) lists input name among its inputs: one a
+ * member's formula, the extrapolation or --train uses.
+ */
+int sf_discover_written_input(const sf_discover_result *r, const char *name);
 
 /*
  * Fit the model file text (written by sf_discover_model_text, read as if

@@ -285,6 +285,16 @@ input_written(const sf_discover_result *r,
 	return used;
 }
 
+int
+sf_discover_written_input(const sf_discover_result *r, const char *name)
+{
+	const sf_discover_candidate *c[SF_DISCOVER_MAX_MEMBERS];
+
+	for (size_t i = 0; i < r->nmembers; i++)
+		c[i] = &r->board[r->members[i]];
+	return input_written(r, c, r->nmembers, name);
+}
+
 /* The inputs of the formulas c[0..n) (input_written), as m defines
  * them. */
 static void

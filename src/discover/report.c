@@ -8,6 +8,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Where a given formula c comes from, for the text. */
 static const char *
@@ -152,6 +154,59 @@ apart_where(const sf_discover_result *r, char *buf, size_t n)
 	return buf;
 }
 
+/* Shell word s, single-quoted unless it is made of characters no shell
+ * reads specially. */
+static void
+put_word(sf_text *out, const char *s)
+{
+	if (s[0] != '\0' &&
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	              "0123456789_-+.,:=/@%") == strlen(s)) {
+		sf_text_puts(out, s);
+		return;
+	}
+	sf_text_putc(out, '\'');
+	for (; *s != '\0'; s++)
+		if (*s == '\'')
+			sf_text_puts(out, "'\\''");
+		else
+			sf_text_putc(out, *s);
+	sf_text_putc(out, '\'');
+}
+
+/* The commands that rank the runs telling r's members apart: `fit` of the
+ * model file written at output into a FIT.json beside it (its extension
+ * .json), then `next` on that at the point where they part. */
+static void
+text_next_commands(sf_text *out, const sf_discover_result *r,
+                   const char *output)
+{
+	const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
+	int stem = dot != NULL && (slash == NULL || dot > slash) &&
+	           (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0);
+	size_t n = stem ? (size_t)(dot - output) : strlen(output);
+	char *fit = malloc(n + sizeof ".json");
+
+	if (fit == NULL) {
+		sf_text_printf(out, "  (out of memory)\n");
+		return;
+	}
+	memcpy(fit, output, n);
+	memcpy(fit + n, ".json", sizeof ".json");
+	sf_text_puts(out, "    scalefit fit ");
+	put_word(out, output);
+	sf_text_puts(out, " -o ");
+	put_word(out, fit);
+	sf_text_puts(out, "\n    scalefit next ");
+	put_word(out, fit);
+	sf_text_puts(out, " --target ");
+	put_word(out, r->apart_target);
+	sf_text_puts(out, " --over ");
+	put_word(out, r->apart_over);
+	sf_text_putc(out, '\n');
+	free(fit);
+}
+
 /* The ensemble the model file holds, and how to see where it parts ways. */
 static void
 text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
@@ -219,8 +274,13 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 	    out, "  they fit the training rows about equally well and part "
 	         "ways beyond them:\n  `scalefit fit` weighs them equally, "
 	         "`scale` and `predict` show the\n  mixture's interval, and "
-	         "a run beyond the range tells the formulas\n  apart (`next` "
-	         "ranks the runs that do)\n");
+	         "a run beyond the range tells the formulas\n  apart");
+	if (output == NULL || r->apart_target == NULL) {
+		sf_text_printf(out, " (`next` ranks the runs that do)\n");
+		return;
+	}
+	sf_text_printf(out, "; which run, by what each tells and costs:\n");
+	text_next_commands(out, r, output);
 }
 
 /* How far the ensemble's members part one doubling beyond the training
@@ -230,10 +290,11 @@ apart_json(const sf_discover_result *r)
 {
 	if (r->apart_line == 0)
 		return json_null();
-	return json_pack("{s:s, s:o, s:i, s:o, s:o}", "input", r->extrapolate,
-	                 "at", sf_json_number(r->apart_at), "line",
-	                 r->apart_line, "low", sf_json_number(r->apart_low),
-	                 "high", sf_json_number(r->apart_high));
+	return json_pack(
+	    "{s:s, s:o, s:i, s:o, s:o, s:s?, s:s?}", "input", r->extrapolate,
+	    "at", sf_json_number(r->apart_at), "line", r->apart_line, "low",
+	    sf_json_number(r->apart_low), "high", sf_json_number(r->apart_high),
+	    "next_target", r->apart_target, "next_over", r->apart_over);
 }
 
 /* How fast the winner and the model file's formula part ways beyond the

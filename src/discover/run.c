@@ -5,6 +5,7 @@
  * (sf_discover_shapes).
  */
 #include "base/clock.h"
+#include "base/number.h"
 #include "base/sort.h"
 #include "base/text.h"
 #include "discover/board.h"
@@ -180,6 +181,71 @@ median_row(const sf_grammar *g, size_t l, size_t like, size_t x, size_t *row,
 	return SF_OK;
 }
 
+/* Value at of d's input j as --target reads it back (a text input's
+ * string), appended to b; 0, or -1 when a text value holds ',' or '='. */
+static int
+put_value(sf_text *b, const sf_dataset *d, size_t j, double at)
+{
+	const sf_dataset_input *in = &d->inputs[j];
+	char num[40];
+
+	if (in->levels == NULL) {
+		sf_text_puts(b, sf_format_double(num, sizeof num, at));
+		return 0;
+	}
+	if (strpbrk(in->levels[(size_t)at], ",=") != NULL)
+		return -1;
+	sf_text_puts(b, in->levels[(size_t)at]);
+	return 0;
+}
+
+/* `scalefit next`'s --target and --over where r's members part (x at
+ * r->apart_at, the rest at row of g's training rows; discover.h:
+ * apart_target).  Returns SF_OK or SF_ENOMEM. */
+static int
+next_arguments(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
+               sf_error *err)
+{
+	const sf_dataset *d = g->d;
+	const double top = g->ch.levels[g->ch.nlevels - 1];
+	sf_text target = SF_TEXT_INIT, over = SF_TEXT_INIT;
+	const char *sep = "";
+	char num[40];
+	int bad = 0;
+
+	for (size_t j = 0; j < d->ninputs; j++) {
+		if (!sf_discover_written_input(r, d->inputs[j].name))
+			continue;
+		sf_text_printf(&target, "%s%s=", sep, d->inputs[j].name);
+		bad |=
+		    put_value(&target, d, j,
+		              j == x ? r->apart_at : d->inputs[j].values[row]);
+		sep = ",";
+	}
+	/* the top level and its doublings up to the point: the runs whose
+	 * results the members predict apart (below it, where they were
+	 * fitted, they agree) */
+	sf_text_printf(&over, "%s=", d->inputs[x].name);
+	if (r->apart_at < top)
+		sf_text_printf(&over, "%s,",
+		               sf_format_double(num, sizeof num, r->apart_at));
+	for (double v = top; v < r->apart_at; v *= 2)
+		sf_text_printf(&over, "%s,",
+		               sf_format_double(num, sizeof num, v));
+	sf_text_puts(&over,
+	             sf_format_double(num, sizeof num,
+	                              r->apart_at < top ? top : r->apart_at));
+	if (!bad) {
+		r->apart_target = sf_text_take(&target);
+		r->apart_over = sf_text_take(&over);
+		if (r->apart_target == NULL || r->apart_over == NULL)
+			return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	sf_text_free(&target);
+	sf_text_free(&over);
+	return SF_OK;
+}
+
 /* How far r's members part beyond g's training rows along input x, the
  * chain's, at the top level's median-time row with x at `to` (0: twice
  * the top level; discover.h: apart_*).  Returns SF_OK or an evaluation's
@@ -209,7 +275,7 @@ members_apart(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 		r->apart_high = y > r->apart_high ? y : r->apart_high;
 	}
 	r->apart_line = d->lines[row];
-	return rc;
+	return rc == SF_OK ? next_arguments(r, g, x, row, err) : rc;
 }
 
 /* The winner's pace beyond g's training rows along input x against the
