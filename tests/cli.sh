@@ -406,7 +406,7 @@ expect 0 "fit of ddp-generic" "fit takes the file's formula discover wrote" -- \
 # commands that rank the runs telling the formulas apart, and they run as
 # printed (the path's space and quote quoted for the shell).
 mkdir "$work/a d'ir"
-expect 0 "which run, by what each tells and costs" "discover: an ensemble's report names the run that tells it apart" -- \
+expect 0 "each tells and costs:$" "discover: an ensemble's report names the run that tells it apart" -- \
 	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' -o "$work/a d'ir/found3.yaml"
 sed -n 's/^    scalefit /"$SCALEFIT" /p' "$work/out" >"$work/next.sh"
 if [ "$(wc -l <"$work/next.sh")" -eq 2 ] &&
@@ -420,6 +420,17 @@ else
 fi
 expect 0 '"next_target": "p=6,b=' "discover --json: next's target where the ensemble parts" -- \
 	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' --json -q
+# Its members are four found formulas and the file's ddp-generic: the two
+# sides weigh the same (4 against 1 each), in the file, the JSON and fit.
+if [ "$(grep -c "weight: 1  # the search's side" "$work/a d'ir/found3.yaml")" -eq 4 ] &&
+	grep -q "weight: 4  # the model file's side" "$work/a d'ir/found3.yaml" &&
+	tr -d ' \n' <"$work/out" | grep -q '"ensemble_weights":\[1,4,1,1,1\]'; then
+	pass "discover: the model file's formula weighs as much as the search's four"
+else
+	fail "discover: the model file's formula weighs as much as the search's four"
+fi
+expect 0 "ddp-generic  *0.500 " "fit weighs an ensemble by its weight: keys" -- \
+	fit "$work/a d'ir/found3.yaml"
 # The disagreement discover reports is what fit and predict give: Gavel's
 # LSTM on V100s at 1, 2 and 4 GPUs (its 4-GPU step three times the 2-GPU
 # one), init's generic formula against the winner alone (--members 1),

@@ -217,6 +217,69 @@ test_validate(void)
 	sf_model_set_free(set);
 }
 
+/* Whether x is the mixture's point of a (weight wa) and b (1 - wa): their
+ * weighted mean, or with multiplicative errors that of their logs. */
+static int
+weighed_between(double x, double a, double b, double wa, int multiplicative)
+{
+	return close_to(x,
+	                multiplicative ? exp(wa * log(a) + (1 - wa) * log(b))
+	                               : wa * a + (1 - wa) * b,
+	                1e-9);
+}
+
+/* A models: item's weight: (input/model.h: ensemble_weight, 3 against 1
+ * here) is its share: in fit's weights and report, and in validate's
+ * mixture of each held-out row. */
+static void
+test_model_weights(void)
+{
+	sf_model_set *set = load();
+	sf_run_fit_settings fs;
+	sf_run_fit_result *f = NULL;
+	sf_run_validate_settings vs;
+	sf_run_validate_result *v = NULL;
+	sf_error err;
+	size_t weighed = 0, rows = 0;
+	int mult;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+	set->models[0]->ensemble_weight = 3;
+	sf_run_fit_settings_init(&fs);
+	fs.options.threads = 1;
+	fs.json = 1;
+	CU_ASSERT_EQUAL_FATAL(sf_run_fit(set, &fs, &f, &err), SF_OK);
+	CU_ASSERT_DOUBLE_EQUAL(f->weights[0], 0.75, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(f->weights[1], 0.25, 1e-15);
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(
+	        json_object_get(f->out.json, "ensemble"), "weights")),
+	    "model file");
+	CU_ASSERT_PTR_NOT_NULL(strstr(f->out.text, "weighed by their weight:"));
+	sf_run_validate_settings_init(&vs);
+	vs.options.threads = 1;
+	vs.train = "p <= 2";
+	CU_ASSERT_EQUAL_FATAL(sf_run_validate(set, &vs, &v, &err), SF_OK);
+	mult = sf_loss_get(sf_fit_loss(set->models[0], &vs.options))
+	           ->multiplicative;
+	for (size_t i = 0; i < v->holdout->rows; i++) {
+		double x = v->holdout->predicted[i];
+
+		if (isnan(x))
+			continue;
+		rows++;
+		weighed += weighed_between(
+		    x, v->member_holdouts[0]->predicted[i],
+		    v->member_holdouts[1]->predicted[i], 0.75, mult);
+	}
+	CU_ASSERT(rows > 0);
+	CU_ASSERT_EQUAL(weighed, rows);
+	CU_ASSERT_PTR_NOT_NULL(strstr(v->out.text, "by their weight:"));
+	sf_run_validate_result_free(v);
+	sf_run_fit_result_free(f);
+	sf_model_set_free(set);
+}
+
 /* The ensemble of model file path fitted, saved and read back: its fit
  * file set (NULL on failure); with weights, written with them (as an
  * older version's, "extrapolation"), member no_interval without its
@@ -634,6 +697,7 @@ main(void)
 	    {"the point and the mixture's quantiles", test_mix},
 	    {"fitted, saved, read back as one fit", test_fit_and_predict},
 	    {"validated on its members' folds", test_validate},
+	    {"a model file's weight: keys", test_model_weights},
 	    {"a file's mistakes about ensembles", test_model_errors},
 	    {"next: one formula twice tells nothing apart", test_next_same},
 	    {"next: formulas that part, told apart", test_next_apart},

@@ -145,6 +145,37 @@ test_models_list_defaults(void)
 	CU_ASSERT_STRING_EQUAL(set->models[1]->description, "mine");
 	CU_ASSERT_EQUAL(set->models[1]->fit.population, 0);
 	CU_ASSERT_EQUAL(set->models[1]->fit.popsize, 20);
+	CU_ASSERT_EQUAL(set->models[0]->ensemble_weight, 1);
+	CU_ASSERT_FALSE(sf_model_set_weighed(set));
+	sf_model_set_free(set);
+}
+
+/* A models: item's weight: is its share of the ensemble; unequal ones
+ * make the set weighed. */
+static void
+test_models_weights(void)
+{
+	static const char text[] = "ensemble: true\n"
+	                           "models:\n"
+	                           "  - parameters: {a: {min: 0, max: 1}}\n"
+	                           "    time: a * p\n"
+	                           "    weight: 3\n"
+	                           "  - parameters: {a: {min: 0, max: 1}}\n"
+	                           "    time: a / p\n"
+	                           "  - parameters: {a: {min: 0, max: 1}}\n"
+	                           "    time: a\n"
+	                           "    weight: 0.5\n";
+	sf_model_set *set;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", text, sizeof text - 1,
+	                                     &set, NULL, NULL, &err),
+	                      SF_OK);
+	CU_ASSERT_EQUAL_FATAL(set->count, 3);
+	CU_ASSERT_EQUAL(set->models[0]->ensemble_weight, 3);
+	CU_ASSERT_EQUAL(set->models[1]->ensemble_weight, 1);
+	CU_ASSERT_EQUAL(set->models[2]->ensemble_weight, 0.5);
+	CU_ASSERT_TRUE(sf_model_set_weighed(set));
 	sf_model_set_free(set);
 }
 
@@ -657,6 +688,7 @@ main(void)
 	    {"bad files: position and message", test_bad_files},
 	    {"derived inputs: moved to the terms", test_derived_inputs},
 	    {"missing file", test_missing_file},
+	    {"models: an item's weight:", test_models_weights},
 	    {"models: list name, description, population",
 	     test_models_list_defaults},
 	    {"a member's inputs within another's", test_inputs_within},

@@ -644,6 +644,33 @@ nests_a_member(const sf_discover_result *r, size_t i)
 	return 0;
 }
 
+int
+sf_discover_weighed(const sf_discover_result *r)
+{
+	for (size_t m = 0; m < r->nmembers; m++)
+		if (r->weights[m] != 1)
+			return 1;
+	return 0;
+}
+
+/* The members' weights (discover.h: weights): the model file's side
+ * and the search's weigh the same. */
+static void
+weigh_members(sf_discover_result *r)
+{
+	size_t file = 0;
+
+	for (size_t m = 0; m < r->nmembers; m++)
+		file += sf_board_file_member(&r->board[r->members[m]]);
+	for (size_t m = 0; m < r->nmembers; m++)
+		r->weights[m] = file == 0 || file == r->nmembers
+		                    ? 1
+		                    : (double)(sf_board_file_member(
+		                                   &r->board[r->members[m]])
+		                                   ? r->nmembers - file
+		                                   : file);
+}
+
 /*
  * The ensemble (discover.h): the winner, then up to max - 1 more of the
  * tied formulas on the board: the model file's own first, then the
@@ -711,6 +738,7 @@ choose_members(sf_discover_result *r, size_t lead, size_t max)
 				r->one_fold |= one_fold;
 			}
 		}
+	weigh_members(r);
 }
 
 int

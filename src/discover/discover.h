@@ -313,6 +313,16 @@ typedef struct sf_discover_result {
 	 * judged first, then the file's others that join. */
 	size_t members[SF_DISCOVER_MAX_MEMBERS];
 	size_t nmembers;
+	/* Each member's weight in the file written (its weight: key, 1 when
+	 * they are all 1): where both the model file's formulas and the
+	 * search's (found, or the library's: chosen by the same folds) are
+	 * members, the two sides weigh the same in all, as two forecasters
+	 * (each file formula the count of the search's, each of the search's
+	 * the count of the file's); else 1.  The search's formulas share one
+	 * source, its folds' luck: weighed one by one they would outvote the
+	 * formula written before the rows were seen by their number alone
+	 * (fit/ensemble.h). */
+	double weights[SF_DISCOVER_MAX_MEMBERS];
 	/* Tied found formulas left out of it as a member plus terms that
 	 * extrapolated no better (board.c: Occam's window). */
 	size_t nested;
@@ -470,6 +480,10 @@ int sf_discover_model_text(const sf_discover_result *r, size_t index,
  * abs(r->disagreement); -1 when r measured none.
  */
 double sf_discover_written_disagreement(const sf_discover_result *r);
+
+/* 1 when r's members do not all weigh 1 (discover.h: weights): the file
+ * written gives each its weight:. */
+int sf_discover_weighed(const sf_discover_result *r);
 
 /*
  * 1 when the ensemble file of r's members (sf_discover_model_text of the

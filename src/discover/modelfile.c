@@ -569,11 +569,23 @@ write_company(sf_yaml_out *y, const sf_discover_result *r,
 	                       "the search's luck), then");
 	sf_yaml_out_comment(y, "the simplest others (found, or the library's "
 	                       "as @NAME).  fit weighs");
-	sf_yaml_out_comment(y, "them equally; predict, scale and validate read "
-	                       "them as one");
-	sf_yaml_out_comment(y, "prediction, the mean of their predictions, "
-	                       "whose interval, their");
-	sf_yaml_out_comment(y, "mixture's, holds their disagreement.");
+	if (sf_discover_weighed(r)) {
+		sf_yaml_out_comment(y, "them by their weight:, the model "
+		                       "file's formulas as much in all as");
+		sf_yaml_out_comment(y, "the search's (which share one source, "
+		                       "its folds' luck); predict,");
+		sf_yaml_out_comment(y, "scale and validate read them as one "
+		                       "prediction, the weighted mean");
+		sf_yaml_out_comment(y, "of their predictions, whose interval, "
+		                       "their mixture's, holds their");
+		sf_yaml_out_comment(y, "disagreement.");
+	} else {
+		sf_yaml_out_comment(y, "them equally; predict, scale and "
+		                       "validate read them as one");
+		sf_yaml_out_comment(y, "prediction, the mean of their "
+		                       "predictions, whose interval, their");
+		sf_yaml_out_comment(y, "mixture's, holds their disagreement.");
+	}
 	if (r->unpaid > 0) {
 		sf_yaml_out_comment(y, "The search did not pay for itself: the "
 		                       "model file's formulas that fit");
@@ -668,6 +680,11 @@ write_ensemble(sf_yaml_out *y, const sf_discover_result *r, const sf_model *m,
 		sf_yaml_out_item_map(y);
 		sf_yaml_out_pair(y, "name", names[i], NULL);
 		sf_yaml_out_pair(y, "description", c[i]->formula, NULL);
+		if (sf_discover_weighed(r))
+			sf_yaml_out_number(y, "weight", r->weights[i],
+			                   sf_board_file_member(c[i])
+			                       ? "the model file's side"
+			                       : "the search's side");
 		if (c[i]->model != NULL)
 			write_given(y, &c[i]->given);
 		else

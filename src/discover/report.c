@@ -270,17 +270,45 @@ text_ensemble(sf_text *out, const sf_discover_result *r, const char *output)
 		    r->apart_at, r->apart_line, r->apart_low, r->apart_high,
 		    above);
 	}
-	sf_text_printf(
-	    out, "  they fit the training rows about equally well and part "
-	         "ways beyond them:\n  `scalefit fit` weighs them equally, "
-	         "`scale` and `predict` show the\n  mixture's interval, and "
-	         "a run beyond the range tells the formulas\n  apart");
+	if (sf_discover_weighed(r))
+		sf_text_printf(
+		    out,
+		    "  they fit the training rows about equally well and "
+		    "part ways beyond them:\n  `scalefit fit` weighs the "
+		    "model file's formulas as much in all as the\n  "
+		    "search's, whose formulas share one source, its folds' "
+		    "luck (their\n  weight: keys); `scale` and `predict` "
+		    "show the mixture's interval,\n  and a run beyond the "
+		    "range tells the formulas\n  apart");
+	else
+		sf_text_printf(
+		    out, "  they fit the training rows about equally well and "
+		         "part ways beyond them:\n  `scalefit fit` weighs them "
+		         "equally, `scale` and `predict` show the\n  mixture's "
+		         "interval, and a run beyond the range tells the "
+		         "formulas\n  apart");
 	if (output == NULL || r->apart_target == NULL) {
 		sf_text_printf(out, " (`next` ranks the runs that do)\n");
 		return;
 	}
-	sf_text_printf(out, "; which run, by what each tells and costs:\n");
+	sf_text_printf(out, "; the runs that do, by what each tells and "
+	                    "costs:\n");
 	text_next_commands(out, r, output);
+}
+
+/* The members' weights in the file written (discover.h: weights). */
+static json_t *
+weights_json(const sf_discover_result *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < r->nmembers; i++)
+		if (json_array_append_new(a, sf_json_number(r->weights[i])) !=
+		    0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
 }
 
 /* How far the ensemble's members part one doubling beyond the training
@@ -549,6 +577,8 @@ sf_discover_report_json(const sf_model *m, const char *data,
 	if (root != NULL &&
 	    (json_object_set_new(json_object_get(root, "discover"),
 	                         "ensemble_apart", apart_json(r)) != 0 ||
+	     json_object_set_new(json_object_get(root, "discover"),
+	                         "ensemble_weights", weights_json(r)) != 0 ||
 	     json_object_set_new(json_object_get(root, "discover"),
 	                         "ensemble_nested",
 	                         json_integer((json_int_t)r->nested)) != 0 ||

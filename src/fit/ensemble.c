@@ -110,18 +110,17 @@ sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
 	return 1;
 }
 
-/* Row i of the ensemble from its members' rows; 0 when a member did not
- * predict it. */
+/* Row i of the ensemble from its members' rows, weighed by w (summing to
+ * 1); 0 when a member did not predict it. */
 static int
 mix_row(const sf_holdout *const *members, size_t k, size_t i,
-        int multiplicative, double *w, sf_interval_t *t, sf_holdout *h)
+        int multiplicative, const double *w, sf_interval_t *t, sf_holdout *h)
 {
 	for (size_t m = 0; m < k; m++) {
 		const sf_holdout *x = members[m];
 
 		if (isnan(x->predicted[i]))
 			return 0;
-		w[m] = 1.0 / (double)k;
 		t[m] = x->shape[i];
 	}
 	h->distance[i] = members[0]->distance[i];
@@ -139,9 +138,9 @@ mix_row(const sf_holdout *const *members, size_t k, size_t i,
 }
 
 int
-sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
-                    const sf_dataset *d, int multiplicative, sf_holdout **out,
-                    sf_error *err)
+sf_ensemble_holdout(const sf_holdout *const *members, const double *weights,
+                    size_t k, const sf_dataset *d, int multiplicative,
+                    sf_holdout **out, sf_error *err)
 {
 	const size_t n = d->rows;
 	sf_holdout *h = calloc(1, sizeof *h);
@@ -160,6 +159,11 @@ sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
 		sf_holdout_free(h);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
+	for (size_t m = 0; m < k; m++)
+		w[m] = weights != NULL ? weights[m] : 1;
+	if (!sf_ensemble_normalise(w, k))
+		for (size_t m = 0; m < k; m++)
+			w[m] = 1.0 / (double)k;
 	h->rows = n;
 	h->nfolds = members[0]->nfolds;
 	memcpy(h->fold, members[0]->fold, n * sizeof *h->fold);

@@ -11,15 +11,20 @@
  * interval when it has all the weight, wider than every one of them when
  * they part ways, and skewed toward the side where more of them lie.
  *
- * Weights: equal.  The members are formulas kept together (discover's
+ * Weights: as the model file gives them (a models: item's weight:,
+ * equal when it gives none), never estimated from the evidence beyond
+ * the range.  The members are formulas kept together (discover's
  * ensemble, or a models: list); weights estimated from the few
  * forward-chain cuts beyond the range are noise, and for a found formula
  * its cuts are the very folds that chose it (the search's luck).  Equal
  * weights beat the inverse of each member's expected squared error per
  * doubling (Bates and Granger 1969) on the campaigns measured (HACKING):
- * the forecast combination puzzle (Stock and Watson 2004).  Averaging fit
- * files that no search chose can still weigh by that evidence
- * (use/average.h, sf_interval_weight).
+ * the forecast combination puzzle (Stock and Watson 2004).  discover
+ * weighs by source: its found formulas, chosen by the same folds, are
+ * one forecaster's answers, and share the weight the model file's own
+ * formulas share (discover.h).  Averaging fit files that no search
+ * chose can still weigh by that evidence (use/average.h,
+ * sf_interval_weight).
  *
  * Ownership: the functions fill caller-owned arrays; sf_ensemble_holdout
  * returns a new holdout (validate.h) the caller frees.
@@ -57,13 +62,13 @@ int sf_ensemble_mix(const double *w, const sf_interval_t *t, size_t k,
 /*
  * The holdout of an ensemble from its k members' holdouts over the same
  * rows and folds, each run with shapes (validate.h): a row's prediction is
- * the point of its members' equally weighted mixture, and its interval
- * the mixture's quantiles; the scores are recomputed.  Rows a member did
- * not predict are left out.  Returns SF_OK and a new holdout in *out, or
- * SF_ENOMEM.
+ * the point of its members' mixture, weighed by weights[0..k) (scaled to
+ * sum 1; NULL: equally), and its interval the mixture's quantiles; the
+ * scores are recomputed.  Rows a member did not predict are left out.
+ * Returns SF_OK and a new holdout in *out, or SF_ENOMEM.
  */
-int sf_ensemble_holdout(const sf_holdout *const *members, size_t k,
-                        const sf_dataset *d, int multiplicative,
+int sf_ensemble_holdout(const sf_holdout *const *members, const double *weights,
+                        size_t k, const sf_dataset *d, int multiplicative,
                         sf_holdout **out, sf_error *err);
 
 #endif /* SF_ENSEMBLE_H */

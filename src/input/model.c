@@ -788,6 +788,7 @@ model_new(loader *ld, const sf_model *shared)
 	if (m == NULL)
 		return NULL;
 	sf_fit_settings_default(&m->fit);
+	m->ensemble_weight = 1;
 	m->path = sf_text_dup(ld->path);
 	m->source = source_hold(ld, shared != NULL ? shared->source : NULL);
 	if (m->path == NULL || m->source == NULL)
@@ -1077,6 +1078,27 @@ load_shared(loader *ld, const yaml_node_t *root, const yaml_node_t *models,
 	return SF_OK;
 }
 
+/* A models: item's weight: in its ensemble, a number > 0, into m. */
+static int
+load_ensemble_weight(loader *ld, const yaml_node_t *node, sf_model *m)
+{
+	const yaml_node_t *v = sf_schema_get(ld, node, "weight");
+	int rc;
+
+	if (v == NULL)
+		return SF_OK;
+	if ((rc = sf_schema_number(ld, v, "weight", &m->ensemble_weight)) !=
+	    SF_OK)
+		return rc;
+	if (!(m->ensemble_weight > 0))
+		return sf_schema_fail(ld, v, SF_EVALUE,
+		                      "weight must be > 0 (the formula's share "
+		                      "of the ensemble against the others'), "
+		                      "not %s",
+		                      sf_schema_scalar(v));
+	return SF_OK;
+}
+
 /* Item index of a models: list: a model made of what the file shares and
  * the item's keys, named (by default after the list and its place) and
  * appended to set. */
@@ -1086,18 +1108,19 @@ load_item(loader *ld, const yaml_node_t *node, size_t index,
 {
 	static const char *const item_keys[] = {
 	    "name",  "description", "inputs", "parameters",
-	    "terms", "time",        "fit"};
+	    "terms", "time",        "fit",    "weight"};
 	sf_model *m;
 	int rc;
 
 	if ((rc = sf_schema_expect(ld, node, YAML_MAPPING_NODE,
 	                           "each item of models")) != SF_OK ||
-	    (rc = sf_schema_keys(ld, node, "a model", item_keys, 7)) != SF_OK)
+	    (rc = sf_schema_keys(ld, node, "a model", item_keys, 8)) != SF_OK)
 		return rc;
 	if ((m = model_new(ld, shared)) == NULL)
 		return sf_schema_oom(ld);
 	if ((rc = load_model_body(ld, node, m)) != SF_OK ||
-	    (rc = resolve_data_file(ld, m)) != SF_OK) {
+	    (rc = resolve_data_file(ld, m)) != SF_OK ||
+	    (rc = load_ensemble_weight(ld, node, m)) != SF_OK) {
 		model_free(m);
 		return rc;
 	}
@@ -1173,6 +1196,16 @@ load_root(loader *ld, const yaml_node_t *root, sf_model_set *set)
 		    set);
 	model_free(shared);
 	return rc;
+}
+
+int
+sf_model_set_weighed(const sf_model_set *set)
+{
+	for (size_t i = 1; i < set->count; i++)
+		if (set->models[i]->ensemble_weight !=
+		    set->models[0]->ensemble_weight)
+			return 1;
+	return 0;
 }
 
 int

@@ -110,7 +110,10 @@ typedef struct sf_model {
 	size_t nterms;
 	sf_model_text time;
 	sf_fit_settings fit;
-	char *source; /* the file's text, for quoting errors */
+	double ensemble_weight; /* a models: item's weight: its share of the
+	                           ensemble, relative to the others' (1 when
+	                           absent; used with ensemble: true) */
+	char *source;           /* the file's text, for quoting errors */
 	size_t source_length;
 } sf_model;
 
@@ -166,6 +169,10 @@ typedef struct sf_model_set {
 	int ensemble; /* a models: file with `ensemble: true`: its models
 	                 are read as one prediction (fit/ensemble.h) */
 } sf_model_set;
+
+/* 1 when the models of set do not all have the same ensemble_weight (its
+ * items' weight: keys weigh an ensemble unequally), else 0. */
+int sf_model_set_weighed(const sf_model_set *set);
 
 /* Flags of sf_model_load_flags() and sf_model_parse_flags(). */
 enum sf_model_flag {

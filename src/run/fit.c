@@ -174,11 +174,12 @@ print_ensemble(FILE *out, const void *arg)
 	for (size_t i = 0; i < r->nmembers; i++)
 		none += r->weights[i] == 0;
 	fprintf(out,
-	        "ensemble of %zu formulas of %s, weighed equally%s\n(the "
+	        "ensemble of %zu formulas of %s, weighed %s%s\n(the "
 	        "evidence beyond the range is too thin to rank them; the last "
 	        "column\nis each one's expected error a doubling beyond the "
 	        "fitted range):\n\n  %-16s %8s %9s %11s %11s\n",
 	        r->nmembers, r->members[0]->model->path,
+	        r->weighed ? "by their weight:" : "equally",
 	        none > 0 ? " but those without an error model (weight 0)" : "",
 	        "model", "weight", "MAPE", "AICc", "error");
 	for (size_t i = 0; i < r->nmembers; i++) {
@@ -222,17 +223,19 @@ ensemble_json(const sf_run_fit_result *r)
 	}
 	sf_json_put(root, "scalefit_version", json_string(PACKAGE_VERSION),
 	            &ok);
-	sf_json_put(
-	    root, "ensemble",
-	    json_pack("{s:s, s:O}", "weights", "equal", "members", members),
-	    &ok);
+	sf_json_put(root, "ensemble",
+	            json_pack("{s:s, s:O}", "weights",
+	                      r->weighed ? "model file" : "equal", "members",
+	                      members),
+	            &ok);
 	sf_json_put(root, "fits", fits, &ok);
 	json_decref(members);
 	return sf_json_done(root, ok);
 }
 
 /* Every member of ensemble set fitted to its rows; those with an interval
- * weigh the same (fit/ensemble.h), the rest nothing. */
+ * weigh as the model file's weight: says, equally without
+ * (fit/ensemble.h), the rest nothing. */
 static int
 fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
              sf_run_fit_result *r, sf_error *err)
@@ -246,6 +249,7 @@ fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	r->nmembers = k;
 	r->model = set->models[0];
+	r->weighed = sf_model_set_weighed(set);
 	for (size_t i = 0; i < k && rc == SF_OK; i++) {
 		const sf_model *m = set->models[i];
 		sf_run_fit_result *x = calloc(1, sizeof *x);
@@ -263,13 +267,16 @@ fit_ensemble(const sf_model_set *set, const sf_run_fit_settings *s,
 			             &s->options, s->warn, s->warn_ctx, 1, x,
 			             err);
 		if (rc == SF_OK && x->has_interval)
-			r->weights[i] = 1;
+			r->weights[i] = m->ensemble_weight;
 	}
 	if (rc != SF_OK)
 		return rc;
-	if (!sf_ensemble_normalise(r->weights, k))
+	if (!sf_ensemble_normalise(r->weights, k)) {
+		/* no member has an error model: each as the file weighs it */
 		for (size_t i = 0; i < k; i++)
-			r->weights[i] = 1.0 / (double)k;
+			r->weights[i] = set->models[i]->ensemble_weight;
+		sf_ensemble_normalise(r->weights, k);
+	}
 	if (s->json && (r->out.json = ensemble_json(r)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	return sf_run_text(print_ensemble, r, &r->out.text, err);

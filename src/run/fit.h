@@ -75,11 +75,14 @@ typedef struct sf_run_fit_result {
 	size_t nmembers;
 	struct sf_run_fit_result **members;
 	double *weights;
+	int weighed; /* the model file's weight: keys gave the weights
+	                (input/model.h: sf_model_set_weighed), else equal */
 } sf_run_fit_result;
 
 /*
  * Fit model s->data.model of set (an ensemble file without it: every
- * member, weighed equally (fit/ensemble.h); its JSON is
+ * member, weighed as its weight: says, equally without (fit/ensemble.h); its
+ * JSON is
  * {"ensemble": {...}, "fits": [...]}, scalefit(1)) (the model file is named
  * set->models[0]->path in messages) as above.  Returns SF_OK with a new
  * result in *out, or an error with *out NULL: SF_EREQUEST (no such model),

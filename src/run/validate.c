@@ -54,6 +54,7 @@ typedef struct validation {
 	size_t nmembers;
 	const sf_problem *members;
 	sf_holdout *const *member_holdouts;
+	int weighed; /* mixed as the model file's weight: keys say */
 } validation;
 
 /* The header: which rows were fitted, which predicted. */
@@ -217,22 +218,38 @@ print_bands(FILE *out, const validation *v)
 	return SF_OK;
 }
 
+/* Member i's share of the mixture of members[0..k): its model's weight:
+ * over theirs. */
+static double
+share(const sf_problem *members, size_t k, size_t i)
+{
+	double sum = 0;
+
+	for (size_t j = 0; j < k; j++)
+		sum += members[j].model->ensemble_weight;
+	return members[i].model->ensemble_weight / sum;
+}
+
 /* An ensemble's members, each scored alone on the same rows. */
 static void
 print_members(FILE *out, const validation *v)
 {
 	if (v->nmembers == 0)
 		return;
-	fprintf(out,
-	        "\n  each formula alone (the ensemble mixes them, weighed "
-	        "equally):\n  %-16s %9s %9s %9s\n",
-	        "model", "MAPE", "covered", "+-width");
+	fprintf(out, "\n  each formula alone (the ensemble mixes them%s):\n",
+	        v->weighed ? " by their weight:" : ", weighed equally");
+	fprintf(out, "  %-16s %9s %9s %9s%s\n", "model", "MAPE", "covered",
+	        "+-width", v->weighed ? "    weight" : "");
 	for (size_t i = 0; i < v->nmembers; i++) {
 		const sf_holdout *h = v->member_holdouts[i];
 
-		fprintf(out, "  %-16.16s %8.3g%% %8.3g%% %8.3g%%\n",
+		fprintf(out, "  %-16.16s %8.3g%% %8.3g%% %8.3g%%",
 		        v->members[i].model->name, h->mape, h->coverage95,
 		        h->mean_halfwidth_pct);
+		if (v->weighed)
+			fprintf(out, " %9.3f",
+			        share(v->members, v->nmembers, i));
+		fputc('\n', out);
 	}
 }
 
@@ -338,7 +355,7 @@ validate_one(const sf_run_validate_settings *s, const sf_model *m,
 		goto done;
 	}
 	{
-		validation v = {m, data, h, s->train, method, 0, NULL, NULL};
+		validation v = {m, data, h, s->train, method, 0, NULL, NULL, 0};
 
 		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
 		                 &out->text, err);
@@ -368,8 +385,10 @@ ensemble_json(const sf_run_validate_settings *s, const sf_model *first,
 	for (size_t i = 0; ok && i < r->nmembers; i++) {
 		const sf_holdout *h = r->member_holdouts[i];
 		json_t *o = json_pack(
-		    "{s:s, s:o, s:o, s:o}", "model", r->members[i].model->name,
-		    "mape", sf_json_number(h->mape), "coverage95",
+		    "{s:s, s:o, s:o, s:o, s:o}", "model",
+		    r->members[i].model->name, "weight",
+		    sf_json_number(share(r->members, r->nmembers, i)), "mape",
+		    sf_json_number(h->mape), "coverage95",
 		    sf_json_number(h->coverage95), "mean_halfwidth_pct",
 		    sf_json_number(h->mean_halfwidth_pct));
 
@@ -396,6 +415,7 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 {
 	const size_t k = set->count;
 	int *fold = NULL;
+	double *weights = NULL;
 	size_t nfolds = 1;
 	int rc = SF_OK;
 
@@ -437,20 +457,31 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 		    &s->options, sf_tune_fit, fold, nfolds, SF_HOLDOUT_SHAPES,
 		    &r->member_holdouts[i], err);
 	free(fold);
+	if (rc == SF_OK && (weights = malloc(k * sizeof *weights)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	for (size_t i = 0; i < k && rc == SF_OK; i++)
+		weights[i] = set->models[i]->ensemble_weight;
 	if (rc == SF_OK)
 		rc = sf_ensemble_holdout(
-		    (const sf_holdout *const *)r->member_holdouts, k,
+		    (const sf_holdout *const *)r->member_holdouts, weights, k,
 		    r->problem.data,
 		    sf_loss_get(sf_fit_loss(set->models[0], &s->options))
 		        ->multiplicative,
 		    &r->holdout, err);
+	free(weights);
 	if (rc == SF_OK && s->json &&
 	    (r->out.json = ensemble_json(s, set->models[0], r)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		validation v = {set->models[0], r->problem.data,   r->holdout,
-		                s->train,       method_of(s),      k,
-		                r->members,     r->member_holdouts};
+		validation v = {set->models[0],
+		                r->problem.data,
+		                r->holdout,
+		                s->train,
+		                method_of(s),
+		                k,
+		                r->members,
+		                r->member_holdouts,
+		                sf_model_set_weighed(set)};
 
 		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
 		                 &r->out.text, err);

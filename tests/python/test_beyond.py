@@ -11,7 +11,7 @@ runs of each p = 1-8, 12, 16 and b = 16, 32, 64), and the runs at 12 and
 runs, so their own forward chains do not see the change; init's formula
 does (its regime check fires), and the file discover writes carries that
 as fit.prior.regime.  With it the 95% intervals hold the runs at 12 and
-16; the same files without it hold fewer than half of them.
+16; the same files without it hold far fewer of them.
 """
 
 import json
@@ -69,12 +69,14 @@ def test_the_file_formulas_regime_holds_the_runs_beyond(tmp_path, monkeypatch):
     coverage = statistics.mean(v["coverage95"] for v in carried)
     width = statistics.mean(v["mean_halfwidth_pct"] for v in carried)
     mape = statistics.mean(v["mape"] for v in carried)
-    # measured: 86.1% of the runs inside, +-47.9% for a MAPE of 32.4%;
-    # without fit.prior.regime 34.7% inside, +-28.5% (85.4% and 34.7%
-    # before a chain's line carried its slope beyond its top)
+    # measured: 86.1% of the runs inside, +-48.4% for a MAPE of 34.3%;
+    # without fit.prior.regime 61.8% inside (34.7% before init's formula
+    # weighed as much as the found ones together: its own interval,
+    # which its chain widens, counts for half the mixture; 85.4% and
+    # 34.7% before a chain's line carried its slope beyond its top)
     assert coverage >= 85
     assert width <= 3 * mape
-    assert statistics.mean(v["coverage95"] for v in dropped) < 50
+    assert statistics.mean(v["coverage95"] for v in dropped) < 75
     # the regime widens; it does not move the prediction (the mixture's
     # point is its members' centres less their shifts: to rounding)
     assert [v["mape"] for v in carried] == \
