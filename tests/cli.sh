@@ -418,6 +418,27 @@ else
 	fail "discover: the fit and next commands it prints run as printed"
 	sed 's/^/  | /' "$work/next.sh" "$work/next.out"
 fi
+# An output path that begins with - is printed as ./-..., which no command
+# reads as an option; with --to at the top level, inside the rows where
+# the members agree, no commands.
+top=$(cd "$srcdir" && pwd)
+case $SCALEFIT in
+/*) binary=$SCALEFIT ;;
+*) binary=$(pwd)/$SCALEFIT ;;
+esac
+if (cd "$work" && "$binary" discover "$top/expressions/ddp-generic.yaml" \
+	--train 'p <= 3' -o -dash.yaml >dash.out 2>&1 &&
+	sed -n 's/^    scalefit /"$SCALEFIT" /p' dash.out >dash.sh &&
+	grep -q "^\"\$SCALEFIT\" fit \./-dash\.yaml -o \./-dash\.json$" dash.sh &&
+	SCALEFIT=$binary sh dash.sh >dash-next.out 2>&1 &&
+	grep -q "^next run for the ensemble" dash-next.out); then
+	pass "discover: a - path printed as ./- and run as printed"
+else
+	fail "discover: a - path printed as ./- and run as printed"
+fi
+expect 0 "apart (\`next\` ranks the runs that do)" "discover --to at the top level: no commands" -- \
+	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' --to 3 -o "$work/at-top.yaml"
+lacks "^    scalefit next" "discover --to at the top level prints no next"
 expect 0 '"next_target": "p=6,b=' "discover --json: next's target where the ensemble parts" -- \
 	discover "$srcdir/expressions/ddp-generic.yaml" --train 'p <= 3' --json -q
 # Its members are four found formulas and the file's ddp-generic: the two
@@ -431,6 +452,8 @@ else
 fi
 expect 0 "ddp-generic  *0.500 " "fit weighs an ensemble by its weight: keys" -- \
 	fit "$work/a d'ir/found3.yaml"
+expect 0 "^ensemble: formula 2 of 5 read as one, weight 4 (50% of the mixture)$" "check shows each formula's share of the ensemble" -- \
+	check "$work/a d'ir/found3.yaml"
 # The disagreement discover reports is what fit and predict give: Gavel's
 # LSTM on V100s at 1, 2 and 4 GPUs (its 4-GPU step three times the 2-GPU
 # one), init's generic formula against the winner alone (--members 1),

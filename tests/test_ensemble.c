@@ -255,7 +255,8 @@ test_model_weights(void)
 	    json_string_value(json_object_get(
 	        json_object_get(f->out.json, "ensemble"), "weights")),
 	    "model file");
-	CU_ASSERT_PTR_NOT_NULL(strstr(f->out.text, "weighed by their weight:"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(f->out.text, "weighed by their weight: keys"));
 	sf_run_validate_settings_init(&vs);
 	vs.options.threads = 1;
 	vs.train = "p <= 2";
@@ -274,7 +275,7 @@ test_model_weights(void)
 	}
 	CU_ASSERT(rows > 0);
 	CU_ASSERT_EQUAL(weighed, rows);
-	CU_ASSERT_PTR_NOT_NULL(strstr(v->out.text, "by their weight:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v->out.text, "each by its share below"));
 	sf_run_validate_result_free(v);
 	sf_run_fit_result_free(f);
 	sf_model_set_free(set);

@@ -677,7 +677,8 @@ weigh_members(sf_discover_result *r)
  * others (found or the library's), each in the board's order (the
  * simplest first).  The winner is the simplest of the tied, which is not
  * always the one that extrapolates best: the ensemble keeps the others
- * in the answer (fit weighs them equally: fit/ensemble.h).  A formula of
+ * in the answer (weigh_members: the file's side as much as the
+ * search's; fit/ensemble.h).  A formula of
  * the file goes first because it was written before the rows were seen:
  * it carries none of the search's luck (the best of thousands of folds'
  * scores is biased low), so where the folds cannot tell it from the found

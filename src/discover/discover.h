@@ -351,8 +351,9 @@ typedef struct sf_discover_result {
 	 * extrapolated one at apart_at ("p=8,b=32,n=388288"); and the
 	 * extrapolated input's candidates, its top training level and the
 	 * doublings from there up to apart_at ("p=4,8").  NULL with
-	 * apart_line 0, or when a text value holds ',' or '=' (--target
-	 * could not read it back). */
+	 * apart_line 0, apart_at at or below the top level (--to: inside
+	 * the rows the members agree), or when a text value holds ',' or
+	 * '=' (--target could not read it back). */
 	char *apart_target, *apart_over;
 	/* The pace of the winner beyond the training rows against the
 	 * measured one, at that row of the top level (pace_line, its line):

@@ -155,11 +155,11 @@ apart_where(const sf_discover_result *r, char *buf, size_t n)
 }
 
 /* Shell word s, single-quoted unless it is made of characters no shell
- * reads specially. */
+ * reads specially (a leading = is zsh's: quoted). */
 static void
 put_word(sf_text *out, const char *s)
 {
-	if (s[0] != '\0' &&
+	if (s[0] != '\0' && s[0] != '=' &&
 	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	              "0123456789_-+.,:=/@%") == strlen(s)) {
 		sf_text_puts(out, s);
@@ -172,6 +172,19 @@ put_word(sf_text *out, const char *s)
 		else
 			sf_text_putc(out, *s);
 	sf_text_putc(out, '\'');
+}
+
+/* Path s as a shell word that no command reads as an option: ./ before
+ * one that begins with -. */
+static void
+put_path(sf_text *out, const char *s)
+{
+	if (s[0] == '-') {
+		sf_text_puts(out, "./");
+		put_word(out, s);
+		return;
+	}
+	put_word(out, s);
 }
 
 /* The commands that rank the runs telling r's members apart: `fit` of the
@@ -194,11 +207,11 @@ text_next_commands(sf_text *out, const sf_discover_result *r,
 	memcpy(fit, output, n);
 	memcpy(fit + n, ".json", sizeof ".json");
 	sf_text_puts(out, "    scalefit fit ");
-	put_word(out, output);
+	put_path(out, output);
 	sf_text_puts(out, " -o ");
-	put_word(out, fit);
+	put_path(out, fit);
 	sf_text_puts(out, "\n    scalefit next ");
-	put_word(out, fit);
+	put_path(out, fit);
 	sf_text_puts(out, " --target ");
 	put_word(out, r->apart_target);
 	sf_text_puts(out, " --over ");

@@ -201,7 +201,8 @@ put_value(sf_text *b, const sf_dataset *d, size_t j, double at)
 
 /* `scalefit next`'s --target and --over where r's members part (x at
  * r->apart_at, the rest at row of g's training rows; discover.h:
- * apart_target).  Returns SF_OK or SF_ENOMEM. */
+ * apart_target), when that lies beyond the training rows: inside them the
+ * members agree, fitted there.  Returns SF_OK or SF_ENOMEM. */
 static int
 next_arguments(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
                sf_error *err)
@@ -213,6 +214,8 @@ next_arguments(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 	char num[40];
 	int bad = 0;
 
+	if (!(r->apart_at > top))
+		return SF_OK;
 	for (size_t j = 0; j < d->ninputs; j++) {
 		if (!sf_discover_written_input(r, d->inputs[j].name))
 			continue;
@@ -223,18 +226,12 @@ next_arguments(sf_discover_result *r, const sf_grammar *g, size_t x, size_t row,
 		sep = ",";
 	}
 	/* the top level and its doublings up to the point: the runs whose
-	 * results the members predict apart (below it, where they were
-	 * fitted, they agree) */
+	 * results the members predict apart */
 	sf_text_printf(&over, "%s=", d->inputs[x].name);
-	if (r->apart_at < top)
-		sf_text_printf(&over, "%s,",
-		               sf_format_double(num, sizeof num, r->apart_at));
 	for (double v = top; v < r->apart_at; v *= 2)
 		sf_text_printf(&over, "%s,",
 		               sf_format_double(num, sizeof num, v));
-	sf_text_puts(&over,
-	             sf_format_double(num, sizeof num,
-	                              r->apart_at < top ? top : r->apart_at));
+	sf_text_puts(&over, sf_format_double(num, sizeof num, r->apart_at));
 	if (!bad) {
 		r->apart_target = sf_text_take(&target);
 		r->apart_over = sf_text_take(&over);

@@ -1090,12 +1090,14 @@ load_ensemble_weight(loader *ld, const yaml_node_t *node, sf_model *m)
 	if ((rc = sf_schema_number(ld, v, "weight", &m->ensemble_weight)) !=
 	    SF_OK)
 		return rc;
-	if (!(m->ensemble_weight > 0))
+	/* at most SF_MODEL_MAX_WEIGHT: the members' sum stays finite */
+	if (!(m->ensemble_weight > 0) ||
+	    m->ensemble_weight > SF_MODEL_MAX_WEIGHT)
 		return sf_schema_fail(ld, v, SF_EVALUE,
-		                      "weight must be > 0 (the formula's share "
-		                      "of the ensemble against the others'), "
-		                      "not %s",
-		                      sf_schema_scalar(v));
+		                      "weight must be > 0 and at most %g (the "
+		                      "formula's share of the ensemble against "
+		                      "the others'), not %s",
+		                      SF_MODEL_MAX_WEIGHT, sf_schema_scalar(v));
 	return SF_OK;
 }
 

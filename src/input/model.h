@@ -112,10 +112,15 @@ typedef struct sf_model {
 	sf_fit_settings fit;
 	double ensemble_weight; /* a models: item's weight: its share of the
 	                           ensemble, relative to the others' (1 when
-	                           absent; used with ensemble: true) */
+	                           absent; used with ensemble: true), in
+	                           (0, SF_MODEL_MAX_WEIGHT] */
 	char *source;           /* the file's text, for quoting errors */
 	size_t source_length;
 } sf_model;
+
+/* The largest weight: of a models: item (a share against the others':
+ * any sum of them stays finite). */
+#define SF_MODEL_MAX_WEIGHT 1e9
 
 /* Limits of the `discover:` block (scalefit-model(5)). */
 enum {

@@ -179,7 +179,7 @@ print_ensemble(FILE *out, const void *arg)
 	        "column\nis each one's expected error a doubling beyond the "
 	        "fitted range):\n\n  %-16s %8s %9s %11s %11s\n",
 	        r->nmembers, r->members[0]->model->path,
-	        r->weighed ? "by their weight:" : "equally",
+	        r->weighed ? "by their weight: keys" : "equally",
 	        none > 0 ? " but those without an error model (weight 0)" : "",
 	        "model", "weight", "MAPE", "AICc", "error");
 	for (size_t i = 0; i < r->nmembers; i++) {
@@ -195,7 +195,7 @@ print_ensemble(FILE *out, const void *arg)
 		        m->stats != NULL ? m->stats->aicc : NAN, growth);
 	}
 	fprintf(out, "\npredict, scale and next read the ensemble's FIT.json "
-	             "as one prediction:\nthe mean of the members' "
+	             "as one prediction:\nthe weighted mean of the members' "
 	             "predictions, and their mixture's interval.\n");
 	for (size_t i = 0; i < r->nmembers; i++)
 		fprintf(out, "\n--- %s (weight %.3f) ---\n%s",

@@ -237,7 +237,7 @@ print_members(FILE *out, const validation *v)
 	if (v->nmembers == 0)
 		return;
 	fprintf(out, "\n  each formula alone (the ensemble mixes them%s):\n",
-	        v->weighed ? " by their weight:" : ", weighed equally");
+	        v->weighed ? ", each by its share below" : ", weighed equally");
 	fprintf(out, "  %-16s %9s %9s %9s%s\n", "model", "MAPE", "covered",
 	        "+-width", v->weighed ? "    weight" : "");
 	for (size_t i = 0; i < v->nmembers; i++) {
