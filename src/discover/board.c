@@ -662,13 +662,15 @@ weigh_members(sf_discover_result *r)
 
 	for (size_t m = 0; m < r->nmembers; m++)
 		file += sf_board_file_member(&r->board[r->members[m]]);
-	for (size_t m = 0; m < r->nmembers; m++)
-		r->weights[m] = file == 0 || file == r->nmembers
-		                    ? 1
-		                    : (double)(sf_board_file_member(
-		                                   &r->board[r->members[m]])
-		                                   ? r->nmembers - file
-		                                   : file);
+	for (size_t m = 0; m < r->nmembers; m++) {
+		const int own = sf_board_file_member(&r->board[r->members[m]]);
+
+		if (file == 0 || file == r->nmembers)
+			r->weights[m] = 1;
+		else
+			r->weights[m] =
+			    (double)(own ? r->nmembers - file : file);
+	}
 }
 
 /*

@@ -1078,7 +1078,8 @@ load_shared(loader *ld, const yaml_node_t *root, const yaml_node_t *models,
 	return SF_OK;
 }
 
-/* A models: item's weight: in its ensemble, a number > 0, into m. */
+/* A models: item's weight: in its ensemble, a number in (0,
+ * SF_MODEL_MAX_WEIGHT], into m. */
 static int
 load_ensemble_weight(loader *ld, const yaml_node_t *node, sf_model *m)
 {
