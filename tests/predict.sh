@@ -284,6 +284,15 @@ expect 0 'averaged over 2 fits (weighted by extrapolation evidence): generic 0\.
 expect 0 'averaged over 2 fits (Akaike weights): generic 1.000, amdahl 0.000' \
 	"predict --weights aicc weighs them by AICc" \
 	-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights aicc --at p=8,b=16,n=256000 -q
+# A fit of as many constants as rows has no error model: averaging says so.
+printf 'p,time\n1,10.5\n2,7\n4,6\n' >"$work/three.csv"
+printf 'data: {file: three.csv, output: time}\ninputs: {p: p}\nmodels:\n  - {name: exact, parameters: {a: {min: 0, max: 100}, b: {min: 0, max: 100}, c: {min: 0, max: 100}}, time: a + b / p + c * p}\n  - {name: amdahl, parameters: {a: {min: 0, max: 100}, b: {min: 0, max: 100}}, time: a + b / p}\n' >"$work/three.yaml"
+for m in exact amdahl; do
+	"$SCALEFIT" fit "$work/three.yaml" --model $m -q -o "$work/three-$m.json" >/dev/null 2>&1
+done
+expect 2 "three-exact.json cannot be averaged: its 3 rows leave no residual degree of freedom for its 3 constants" \
+	"predict refuses to average a fit without an error model, saying why" \
+	-- predict "$work/three-exact.json" "$work/three-amdahl.json" --at p=8
 # The same fit twice, equal weights: the mixture is the fit's own interval.
 one=$("$SCALEFIT" predict "$work/cand-generic.json" --at p=8,b=16,n=256000 --json -q |
 	tr -d ' \n' | sed 's/.*"interval95":\(\[[^]]*\]\).*/\1/')
@@ -506,7 +515,7 @@ expect 2 "--budget needs a cost > 0" "next with a bad budget" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=1:32 --budget -3
 expect 2 "whole and >= 1 for workers" "next --over fractional workers" \
 	-- next "$work/ddp-now.json" --target p=64,b=16,n=256000 --over p=0.5:8
-expect 2 "no prediction_interval: refit it" "next on an older fit file" \
+expect 2 "no prediction_interval (written by an older scalefit): refit it with this version" "next on an older fit file" \
 	-- next "$data/ddp.json" --target p=64,b=16,n=256000,model=rnn --over p=1:32
 # refused_edit SED NAME PATTERN WHAT: ddp-now.json edited by SED into
 # NAME.json is refused by predict with PATTERN.

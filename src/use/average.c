@@ -60,12 +60,16 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 			    "%s is an ensemble's fit, already a mixture of "
 			    "formulas: predict with it alone",
 			    b->path);
-		if (!b->has_interval)
+		if (!b->has_interval) {
+			char why[160];
+
 			return sf_error_set(
 			    err, SF_EVALUE,
-			    "%s has no prediction_interval: refit "
-			    "it with this version of scalefit",
-			    b->path);
+			    "%s cannot be averaged: %s (each fit is weighed "
+			    "by its interval)",
+			    b->path,
+			    sf_fitfile_no_interval(b, why, sizeof why));
+		}
 		if (i == 0)
 			continue;
 		if (!same_text(a->data_sha256, b->data_sha256) ||

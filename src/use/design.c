@@ -551,10 +551,14 @@ sf_next_run(const sf_fitfile *f, const double *target,
 	int rc = SF_ENOMEM;
 
 	*out = NULL;
-	if (!f->has_interval)
+	if (!f->has_interval) {
+		char why[160];
+
 		return sf_error_set(err, SF_EVALUE,
-		                    "the fit file has no prediction_interval: "
-		                    "refit it with this version of scalefit");
+		                    "the fit file has no error model for next "
+		                    "to narrow: %s",
+		                    sf_fitfile_no_interval(f, why, sizeof why));
+	}
 	if (f->cov == NULL)
 		return sf_error_set(err, SF_EVALUE,
 		                    "the fit file has no covariance: a run's "

@@ -1111,6 +1111,30 @@ sf_fitfile_load_flags(const char *path, unsigned flags, sf_fitfile **out,
 	return rc;
 }
 
+const char *
+sf_fitfile_no_interval(const sf_fitfile *f, char *buf, size_t n)
+{
+	if (isfinite(f->data_rows) && f->data_rows <= (double)f->nparams)
+		snprintf(buf, n,
+		         "its %g rows leave no residual degree of freedom for "
+		         "its %zu constants, so fit calibrated no error model",
+		         f->data_rows, f->nparams);
+	else if (f->version[0] == '\0')
+		snprintf(buf, n,
+		         "it has no prediction_interval (written by an older "
+		         "scalefit): refit it with this version");
+	else if (strcmp(f->version, PACKAGE_VERSION) != 0)
+		snprintf(buf, n,
+		         "it has no prediction_interval (written by scalefit "
+		         "%s): refit it with this version",
+		         f->version);
+	else
+		snprintf(buf, n,
+		         "it has no prediction_interval: its fit could not "
+		         "calibrate an error model (fit's report says why)");
+	return buf;
+}
+
 void
 sf_fitfile_free(sf_fitfile *f)
 {

@@ -208,6 +208,14 @@ int sf_fitfile_read(const char *path, char **text, size_t *length,
 void sf_fitfile_free(sf_fitfile *f);
 
 /*
+ * Why fit f has no error model (has_interval 0), into buf (size n) and
+ * returned: its rows leave no residual degree of freedom for its
+ * constants (fit calibrates none then), it was written by another
+ * version (refit it with this one), or its calibration failed.
+ */
+const char *sf_fitfile_no_interval(const sf_fitfile *f, char *buf, size_t n);
+
+/*
  * Warn through warn (nothing when NULL) about what loading f found
  * suspicious: a later major version of scalefit wrote it (version_newer:
  * what it says may mean what this version reads otherwise), a fitted
