@@ -125,6 +125,37 @@ def quote(text):
     return "'" + text.replace("'", "''") + "'"
 
 
+# A tf_cnn_benchmarks series: the runs of one of these.
+SERIES_KEY = ("platform", "model", "variable_update", "data")
+
+
+def tfcnn_series():
+    """Every tf_cnn_benchmarks series, sorted: its key (SERIES_KEY's
+    values), the top of its training range (16 GPUs for the distributed
+    K80 runs, else 4) and whether any of its runs lies above it."""
+    gpus = {}
+    with open(TFCNN, newline="") as f:
+        for r in csv.DictReader(f):
+            gpus.setdefault(tuple(r[c] for c in SERIES_KEY),
+                            set()).add(int(r["gpus"]))
+    out = []
+    for key in sorted(gpus):
+        limit = 16 if "distributed" in key[0] else 4
+        out.append((key, limit, max(gpus[key]) > limit))
+    return out
+
+
+def series_where(key):
+    """The where: of a series' rows."""
+    return " && ".join(f"{c} == {quote(v)}" for c, v in zip(SERIES_KEY, key))
+
+
+def series_tag(key):
+    """A file name's part for a series."""
+    return "tfcnn-" + "-".join(
+        "".join(ch for ch in part if ch.isalnum()) for part in key)
+
+
 def evaluate(directory, tag, data, where, train_where, train_expr, formulas,
              kfold):
     """Choose a formula on the training rows, then validate it."""
@@ -178,28 +209,17 @@ def tfcnn(directory):
     print("\n### 2. tf_cnn_benchmarks (May 2017): fit gpus <= 4 "
           "(one server) or <= 16 (8 K80 servers), predict the rest\n")
     header()
-    series = {}
-    with open(TFCNN, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["platform"], r["model"], r["variable_update"], r["data"])
-            series.setdefault(key, set()).add(int(r["gpus"]))
     mapes = []
     skipped = []
-    for key in sorted(series):
-        platform, model, update, data = key
-        limit = 16 if "distributed" in platform else 4
-        name = f"{platform} / {model} / {update} / {data}"
-        if max(series[key]) <= limit:
+    for key, limit, held_out in tfcnn_series():
+        name = " / ".join(key)
+        if not held_out:
             skipped.append(name)
             print(f"| {name} | - | 0 | - | - | - | - | - | - | - |")
             continue
-        where = (f"platform == {quote(platform)} && model == {quote(model)}"
-                 f" && variable_update == {quote(update)}"
-                 f" && data == {quote(data)}")
-        tag = "tfcnn-" + "-".join(
-            "".join(ch for ch in part if ch.isalnum()) for part in key)
         formula, cv, v = evaluate(
-            directory, tag, TFCNN, where, f"gpus <= {limit}",
+            directory, series_tag(key), TFCNN, series_where(key),
+            f"gpus <= {limit}",
             lambda fm: f"p <= {limit}", ["gustafson", "amdahl"],
             KFOLD["tfcnn"])
         mapes.append(v)

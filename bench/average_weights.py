@@ -250,30 +250,19 @@ def pollux(directory):
 
 
 def tfcnn(directory):
-    series = {}
-    with open(pt.TFCNN, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["platform"], r["model"], r["variable_update"],
-                   r["data"])
-            series.setdefault(key, set()).add(int(r["gpus"]))
     out = []
-    for key in sorted(series):
-        platform, model, update, data = key
-        limit = 16 if "distributed" in platform else 4
-        if max(series[key]) <= limit:
-            continue  # nothing held out
-        where = (f"platform == {pt.quote(platform)} && model == "
-                 f"{pt.quote(model)} && variable_update == {pt.quote(update)}"
-                 f" && data == {pt.quote(data)}")
-        tag = "tfcnn-" + "-".join(
-            "".join(ch for ch in part if ch.isalnum()) for part in key)
+    for key, limit, held_out in pt.tfcnn_series():
+        if not held_out:
+            continue
+        platform, model, _, data = key
+        where, tag = pt.series_where(key), pt.series_tag(key)
         models = {f: write_model(directory, f"{tag}-{f}", pt.TFCNN, "tfcnn",
                                  f"{where} && gpus <= {limit}", f)
                   for f in ("gustafson", "amdahl")}
         grid = os.path.join(directory, tag + "-test.csv")
         rows = write_grid(grid, pt.TFCNN, lambda r: (
-            (r["platform"], r["model"], r["variable_update"], r["data"]) ==
-            key and int(r["gpus"]) > limit))
+            tuple(r[c] for c in pt.SERIES_KEY) == key
+            and int(r["gpus"]) > limit))
         name = (f"{platform.replace('Amazon EC2', 'EC2').replace('Google Compute Engine', 'GCE').replace('NVIDIA ', '')}"
                 f"/{model}/{data[:4]}")
         out.append(group(directory, tag, models, pt.KFOLD["tfcnn"], grid,

@@ -179,24 +179,12 @@ def tfcnn(directory):
     header("3. tf_cnn_benchmarks: fit gpus <= 4 (<= 16 distributed), "
            "predict the rest")
     inputs = [("p", "gpus"), ("b", "batch_per_gpu")]
-    series = {}
-    with open(pt.TFCNN, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["platform"], r["model"], r["variable_update"],
-                   r["data"])
-            series.setdefault(key, set()).add(int(r["gpus"]))
     shipped, found, skipped = [], [], 0
-    for key in sorted(series):
-        platform, model, update, data = key
-        limit = 16 if "distributed" in platform else 4
-        if max(series[key]) <= limit:
+    for key, limit, held_out in pt.tfcnn_series():
+        if not held_out:
             skipped += 1
             continue
-        where = (f"platform == {pt.quote(platform)} && model == "
-                 f"{pt.quote(model)} && variable_update == "
-                 f"{pt.quote(update)} && data == {pt.quote(data)}")
-        tag = "tfcnn-" + "-".join(
-            "".join(ch for ch in part if ch.isalnum()) for part in key)
+        where, tag = pt.series_where(key), pt.series_tag(key)
         formula, _, vs = pt.evaluate(
             directory, tag, pt.TFCNN, where, f"gpus <= {limit}",
             lambda fm: f"p <= {limit}", ["gustafson", "amdahl"],
@@ -206,8 +194,7 @@ def tfcnn(directory):
                                     f"p <= {limit}")
         shipped.append(vs["mape"])
         found.append(vd)
-        row(f"{platform} / {model} / {update} / {data}", formula, vs, w,
-            vd, seconds)
+        row(" / ".join(key), formula, vs, w, vd, seconds)
     summary("tf_cnn_benchmarks", shipped, found)
     print(f"({skipped} series not scored: nothing above the training "
           "range)")

@@ -182,24 +182,13 @@ def pollux8(directory):
 
 def tfcnn(directory):
     base = init_text(directory, pt.TFCNN, "tfcnn")
-    series = {}
-    with open(pt.TFCNN, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["platform"], r["model"], r["variable_update"],
-                   r["data"])
-            series.setdefault(key, set()).add(int(r["gpus"]))
     rows = []
-    for i, key in enumerate(sorted(series)):
-        limit = 16 if "distributed" in key[0] else 4
-        if max(series[key]) <= limit:
+    for i, (key, limit, held_out) in enumerate(pt.tfcnn_series()):
+        if not held_out:
             continue
-        where = " && ".join(
-            f"{c} == {pt.quote(v)}"
-            for c, v in zip(["platform", "model", "variable_update",
-                             "data"], key))
         rows.append((" / ".join(key),)
-                    + case(directory, f"tfcnn-{i}", base, where,
-                           f"p <= {limit}", "tfcnn"))
+                    + case(directory, f"tfcnn-{i}", base,
+                           pt.series_where(key), f"p <= {limit}", "tfcnn"))
     report("tf_cnn_benchmarks: fit <= 4 GPUs (<= 16 distributed), "
            "predict the rest", rows)
 

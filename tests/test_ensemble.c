@@ -3,8 +3,9 @@
  * (fit/ensemble.h): the weights, the point and the mixture's quantiles
  * against hand computations, and an ensemble model file (`ensemble: true`)
  * fitted, saved, read back as one fit and predicted, and validated: its
- * predictions midway between its members', its file's mistakes reported
- * at their place; and which run to measure next for it (use/separate.h).
+ * predictions midway between its members' (or as their weight: says), its
+ * file's mistakes reported at their place; and which run to measure next
+ * for it (use/separate.h).
  */
 #include "fit/ensemble.h"
 #include "base/rng.h"
@@ -100,13 +101,15 @@ load(void)
 	return set;
 }
 
-/* Whether x is midway between a and b: their mean, or with
- * multiplicative errors their geometric mean, as two members that weigh
- * the same mix. */
+/* Whether x is the mixture's point of a (weight wa) and b (1 - wa): their
+ * weighted mean, or with multiplicative errors that of their logs. */
 static int
-midway(double x, double a, double b, int multiplicative)
+weighed_between(double x, double a, double b, double wa, int multiplicative)
 {
-	return close_to(x, multiplicative ? sqrt(a * b) : (a + b) / 2, 1e-9);
+	return close_to(x,
+	                multiplicative ? exp(wa * log(a) + (1 - wa) * log(b))
+	                               : wa * a + (1 - wa) * b,
+	                1e-9);
 }
 
 /* The ensemble fitted, saved and read back as one fit of two members
@@ -158,8 +161,9 @@ test_fit_and_predict(void)
 	for (size_t k = 0; p != NULL && each[1] != NULL && k < 2; k++) {
 		double a = each[0]->points[k].time, b = each[1]->points[k].time;
 
-		CU_ASSERT(midway(p->points[k].time, a, b,
-		                 fs->fits[0]->interval.multiplicative));
+		CU_ASSERT(
+		    weighed_between(p->points[k].time, a, b, 0.5,
+		                    fs->fits[0]->interval.multiplicative));
 		CU_ASSERT(p->points[k].pi.lo < p->points[k].time);
 		CU_ASSERT(p->points[k].pi.hi > p->points[k].time);
 	}
@@ -178,54 +182,67 @@ test_fit_and_predict(void)
 	unlink(path);
 }
 
+/* validate on set (an ensemble) fitted on p <= 2, one thread; *mult:
+ * whether its errors are multiplicative. */
+static sf_run_validate_result *
+validated(const sf_model_set *set, int *mult)
+{
+	sf_run_validate_settings s;
+	sf_run_validate_result *r = NULL;
+	sf_error err;
+
+	sf_run_validate_settings_init(&s);
+	s.options.threads = 1;
+	s.train = "p <= 2";
+	CU_ASSERT_EQUAL(sf_run_validate(set, &s, &r, &err), SF_OK);
+	*mult = sf_loss_get(sf_fit_loss(set->models[0], &s.options))
+	            ->multiplicative;
+	return r;
+}
+
+/* How many of r's held-out rows the mixture predicts as the point of its
+ * two members weighing wa and 1 - wa (weighed_between); *rows gets how
+ * many it predicts. */
+static size_t
+rows_mixed(const sf_run_validate_result *r, double wa, int mult, size_t *rows)
+{
+	size_t mixed = 0;
+
+	*rows = 0;
+	for (size_t i = 0; i < r->holdout->rows; i++) {
+		double x = r->holdout->predicted[i];
+
+		if (isnan(x))
+			continue;
+		(*rows)++;
+		mixed += weighed_between(x, r->member_holdouts[0]->predicted[i],
+		                         r->member_holdouts[1]->predicted[i],
+		                         wa, mult);
+	}
+	return mixed;
+}
+
 /* validate on the ensemble: every member on the same folds, the mixture's
  * prediction of each held-out row midway between its members'. */
 static void
 test_validate(void)
 {
 	sf_model_set *set = load();
-	sf_run_validate_settings s;
-	sf_run_validate_result *r = NULL;
-	sf_error err;
-	size_t between = 0, rows = 0;
+	sf_run_validate_result *r;
+	size_t rows;
 	int mult;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
-	sf_run_validate_settings_init(&s);
-	s.options.threads = 1;
-	s.train = "p <= 2";
-	CU_ASSERT_EQUAL_FATAL(sf_run_validate(set, &s, &r, &err), SF_OK);
+	r = validated(set, &mult);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL_FATAL(r->nmembers, 2);
-	mult = sf_loss_get(sf_fit_loss(set->models[0], &s.options))
-	           ->multiplicative;
 	CU_ASSERT(r->holdout->predicted_rows > 0);
 	CU_ASSERT(r->holdout->interval_rows == r->holdout->predicted_rows);
-	for (size_t i = 0; i < r->holdout->rows; i++) {
-		double a = r->member_holdouts[0]->predicted[i];
-		double b = r->member_holdouts[1]->predicted[i];
-		double x = r->holdout->predicted[i];
-
-		if (isnan(x))
-			continue;
-		rows++;
-		between += midway(x, a, b, mult);
-	}
+	CU_ASSERT_EQUAL(rows_mixed(r, 0.5, mult, &rows), rows);
 	CU_ASSERT(rows > 0);
-	CU_ASSERT_EQUAL(between, rows);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "each formula alone"));
 	sf_run_validate_result_free(r);
 	sf_model_set_free(set);
-}
-
-/* Whether x is the mixture's point of a (weight wa) and b (1 - wa): their
- * weighted mean, or with multiplicative errors that of their logs. */
-static int
-weighed_between(double x, double a, double b, double wa, int multiplicative)
-{
-	return close_to(x,
-	                multiplicative ? exp(wa * log(a) + (1 - wa) * log(b))
-	                               : wa * a + (1 - wa) * b,
-	                1e-9);
 }
 
 /* A models: item's weight: (input/model.h: ensemble_weight, 3 against 1
@@ -237,10 +254,9 @@ test_model_weights(void)
 	sf_model_set *set = load();
 	sf_run_fit_settings fs;
 	sf_run_fit_result *f = NULL;
-	sf_run_validate_settings vs;
-	sf_run_validate_result *v = NULL;
+	sf_run_validate_result *v;
 	sf_error err;
-	size_t weighed = 0, rows = 0;
+	size_t rows;
 	int mult;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
@@ -257,24 +273,10 @@ test_model_weights(void)
 	    "model file");
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(f->out.text, "weighed by their weight: keys"));
-	sf_run_validate_settings_init(&vs);
-	vs.options.threads = 1;
-	vs.train = "p <= 2";
-	CU_ASSERT_EQUAL_FATAL(sf_run_validate(set, &vs, &v, &err), SF_OK);
-	mult = sf_loss_get(sf_fit_loss(set->models[0], &vs.options))
-	           ->multiplicative;
-	for (size_t i = 0; i < v->holdout->rows; i++) {
-		double x = v->holdout->predicted[i];
-
-		if (isnan(x))
-			continue;
-		rows++;
-		weighed += weighed_between(
-		    x, v->member_holdouts[0]->predicted[i],
-		    v->member_holdouts[1]->predicted[i], 0.75, mult);
-	}
+	v = validated(set, &mult);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	CU_ASSERT_EQUAL(rows_mixed(v, 0.75, mult, &rows), rows);
 	CU_ASSERT(rows > 0);
-	CU_ASSERT_EQUAL(weighed, rows);
 	CU_ASSERT_PTR_NOT_NULL(strstr(v->out.text, "each by its share below"));
 	sf_run_validate_result_free(v);
 	sf_run_fit_result_free(f);

@@ -150,6 +150,19 @@ test_models_list_defaults(void)
 	sf_model_set_free(set);
 }
 
+/* The model set of the model file text (named path), which must load. */
+static sf_model_set *
+parse_ok(const char *path, const char *text)
+{
+	sf_model_set *set = NULL;
+	sf_error err;
+
+	CU_ASSERT_EQUAL_FATAL(
+	    sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &err),
+	    SF_OK);
+	return set;
+}
+
 /* A models: item's weight: is its share of the ensemble; unequal ones
  * make the set weighed. */
 static void
@@ -165,31 +178,15 @@ test_models_weights(void)
 	                           "  - parameters: {a: {min: 0, max: 1}}\n"
 	                           "    time: a\n"
 	                           "    weight: 0.5\n";
-	sf_model_set *set;
-	sf_error err;
+	sf_model_set *set = parse_ok("w.yaml", text);
 
-	CU_ASSERT_EQUAL_FATAL(sf_model_parse("w.yaml", text, sizeof text - 1,
-	                                     &set, NULL, NULL, &err),
-	                      SF_OK);
 	CU_ASSERT_EQUAL_FATAL(set->count, 3);
 	CU_ASSERT_EQUAL(set->models[0]->ensemble_weight, 3);
 	CU_ASSERT_EQUAL(set->models[1]->ensemble_weight, 1);
 	CU_ASSERT_EQUAL(set->models[2]->ensemble_weight, 0.5);
 	CU_ASSERT_TRUE(sf_model_set_weighed(set));
+	CU_ASSERT_DOUBLE_EQUAL(sf_model_set_share(set, 0), 3 / 4.5, 1e-15);
 	sf_model_set_free(set);
-}
-
-/* The model set of the model file text (named path), which must load. */
-static sf_model_set *
-parse_ok(const char *path, const char *text)
-{
-	sf_model_set *set = NULL;
-	sf_error err;
-
-	CU_ASSERT_EQUAL_FATAL(
-	    sf_model_parse(path, text, strlen(text), &set, NULL, NULL, &err),
-	    SF_OK);
-	return set;
 }
 
 /* A member's inputs are the file's and its own: the first member's are

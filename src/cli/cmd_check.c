@@ -10,20 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Model i of ensemble set: its place and its share of the mixture (its
- * weight: over the members', as fit weighs them before any lacks an error
- * model). */
+/* Model i of ensemble set: its place and its share of the mixture (as
+ * fit weighs them before any lacks an error model). */
 static void
 print_member(const sf_model_set *set, size_t i)
 {
-	double sum = 0;
-
-	for (size_t j = 0; j < set->count; j++)
-		sum += set->models[j]->ensemble_weight;
 	printf("ensemble: formula %zu of %zu read as one, weight %g (%.3g%% "
 	       "of the mixture)\n",
 	       i + 1, set->count, set->models[i]->ensemble_weight,
-	       100 * set->models[i]->ensemble_weight / sum);
+	       100 * sf_model_set_share(set, i));
 }
 
 /* Check model i of set on the rows d says: print what was understood, and

@@ -1211,6 +1211,16 @@ sf_model_set_weighed(const sf_model_set *set)
 	return 0;
 }
 
+double
+sf_model_set_share(const sf_model_set *set, size_t i)
+{
+	double sum = 0;
+
+	for (size_t j = 0; j < set->count; j++)
+		sum += set->models[j]->ensemble_weight;
+	return set->models[i]->ensemble_weight / sum;
+}
+
 int
 sf_model_parse(const char *path, const char *text, size_t length,
                sf_model_set **out, sf_warn_fn warn, void *warn_ctx,

@@ -179,6 +179,9 @@ typedef struct sf_model_set {
  * items' weight: keys weigh an ensemble unequally), else 0. */
 int sf_model_set_weighed(const sf_model_set *set);
 
+/* Model i's share of set's ensemble: its weight: over the sum of all. */
+double sf_model_set_share(const sf_model_set *set, size_t i);
+
 /* Flags of sf_model_load_flags() and sf_model_parse_flags(). */
 enum sf_model_flag {
 	/* A single model may leave out `time:` (and with it `parameters:`),

@@ -54,7 +54,7 @@ typedef struct validation {
 	size_t nmembers;
 	const sf_problem *members;
 	sf_holdout *const *member_holdouts;
-	int weighed; /* mixed as the model file's weight: keys say */
+	const sf_model_set *set; /* an ensemble's: its members' weights */
 } validation;
 
 /* The header: which rows were fitted, which predicted. */
@@ -218,37 +218,27 @@ print_bands(FILE *out, const validation *v)
 	return SF_OK;
 }
 
-/* Member i's share of the mixture of members[0..k): its model's weight:
- * over theirs. */
-static double
-share(const sf_problem *members, size_t k, size_t i)
-{
-	double sum = 0;
-
-	for (size_t j = 0; j < k; j++)
-		sum += members[j].model->ensemble_weight;
-	return members[i].model->ensemble_weight / sum;
-}
-
 /* An ensemble's members, each scored alone on the same rows. */
 static void
 print_members(FILE *out, const validation *v)
 {
+	int weighed;
+
 	if (v->nmembers == 0)
 		return;
+	weighed = sf_model_set_weighed(v->set);
 	fprintf(out, "\n  each formula alone (the ensemble mixes them%s):\n",
-	        v->weighed ? ", each by its share below" : ", weighed equally");
+	        weighed ? ", each by its share below" : ", weighed equally");
 	fprintf(out, "  %-16s %9s %9s %9s%s\n", "model", "MAPE", "covered",
-	        "+-width", v->weighed ? "    weight" : "");
+	        "+-width", weighed ? "    weight" : "");
 	for (size_t i = 0; i < v->nmembers; i++) {
 		const sf_holdout *h = v->member_holdouts[i];
 
 		fprintf(out, "  %-16.16s %8.3g%% %8.3g%% %8.3g%%",
 		        v->members[i].model->name, h->mape, h->coverage95,
 		        h->mean_halfwidth_pct);
-		if (v->weighed)
-			fprintf(out, " %9.3f",
-			        share(v->members, v->nmembers, i));
+		if (weighed)
+			fprintf(out, " %9.3f", sf_model_set_share(v->set, i));
 		fputc('\n', out);
 	}
 }
@@ -355,7 +345,8 @@ validate_one(const sf_run_validate_settings *s, const sf_model *m,
 		goto done;
 	}
 	{
-		validation v = {m, data, h, s->train, method, 0, NULL, NULL, 0};
+		validation v = {m, data, h,    s->train, method,
+		                0, NULL, NULL, NULL};
 
 		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
 		                 &out->text, err);
@@ -374,11 +365,11 @@ done:
 /* The JSON of an ensemble's validation: the mixture's, with each member's
  * own scores under validation.ensemble. */
 static json_t *
-ensemble_json(const sf_run_validate_settings *s, const sf_model *first,
+ensemble_json(const sf_run_validate_settings *s, const sf_model_set *set,
               const sf_run_validate_result *r)
 {
-	json_t *root = sf_validation_json(first, r->problem.data, r->holdout,
-	                                  method_of(s), s->train);
+	json_t *root = sf_validation_json(set->models[0], r->problem.data,
+	                                  r->holdout, method_of(s), s->train);
 	json_t *members = json_array(), *v;
 	int ok = root != NULL && members != NULL;
 
@@ -387,7 +378,7 @@ ensemble_json(const sf_run_validate_settings *s, const sf_model *first,
 		json_t *o = json_pack(
 		    "{s:s, s:o, s:o, s:o, s:o}", "model",
 		    r->members[i].model->name, "weight",
-		    sf_json_number(share(r->members, r->nmembers, i)), "mape",
+		    sf_json_number(sf_model_set_share(set, i)), "mape",
 		    sf_json_number(h->mape), "coverage95",
 		    sf_json_number(h->coverage95), "mean_halfwidth_pct",
 		    sf_json_number(h->mean_halfwidth_pct));
@@ -470,18 +461,12 @@ validate_ensemble(const sf_model_set *set, const sf_run_validate_settings *s,
 		    &r->holdout, err);
 	free(weights);
 	if (rc == SF_OK && s->json &&
-	    (r->out.json = ensemble_json(s, set->models[0], r)) == NULL)
+	    (r->out.json = ensemble_json(s, set, r)) == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	if (rc == SF_OK) {
-		validation v = {set->models[0],
-		                r->problem.data,
-		                r->holdout,
-		                s->train,
-		                method_of(s),
-		                k,
-		                r->members,
-		                r->member_holdouts,
-		                sf_model_set_weighed(set)};
+		validation v = {set->models[0], r->problem.data,    r->holdout,
+		                s->train,       method_of(s),       k,
+		                r->members,     r->member_holdouts, set};
 
 		rc = sf_run_text(s->csv ? print_csv : print_text, &v,
 		                 &r->out.text, err);
