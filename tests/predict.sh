@@ -798,6 +798,84 @@ expect 0 "an ensemble with all its weight on 'linear': next answers for that for
 	-- next "$work/ens-one.json" --target p=16,b=32,n=388288 --over p=1:16
 expect 0 '^next run for linear: ' "next on an ensemble with one weighted formula: that formula's" \
 	-- next "$work/ens-one.json" --target p=16,b=32,n=388288 --over p=1:16 --budget 1e5
+# Several fit files, averaged as predict averages them: next ranks runs
+# for their mixture as for an ensemble's fit file, and scale --weights
+# sweeps it; the ensemble's own formulas fitted one by one, weighed
+# equally, give the ensemble's answer to the digit.  One holds its inputs
+# in another order (matched by name).
+for m in generic linear; do
+	"$SCALEFIT" fit "$srcdir/tests/data/ensemble/two.yaml" --model $m -q \
+		-o "$work/two-$m.json" >/dev/null 2>&1
+done
+sed -e 's/^  p: gpus$/  SWAP/' -e 's/^  n: global_batch \* iterations$/  p: gpus/' \
+	-e 's/^  SWAP$/  n: global_batch * iterations/' \
+	-e 's|file: ../../../datasets|file: '"$(cd "$srcdir" && pwd)"'/datasets|' \
+	"$srcdir/tests/data/ensemble/two.yaml" >"$work/two-order.yaml"
+"$SCALEFIT" fit "$work/two-order.yaml" --model linear -q -o "$work/two-order.json" >/dev/null 2>&1
+first_input() { sed -n '/"inputs": {/{n;p;q;}' "$1"; }
+[ "$(first_input "$work/two-order.json")" != "$(first_input "$work/two-linear.json")" ] &&
+	pass "the reordered model's fit file holds its inputs in another order" ||
+	fail "the reordered model's fit file holds its inputs in the same order"
+target="--target p=16,b=32,n=388288 --over p=1:16"
+"$SCALEFIT" next "$work/ens.json" $target 2>/dev/null | tail -n +2 >"$work/next-ens.txt"
+for second in two-linear two-order; do
+	"$SCALEFIT" next "$work/two-generic.json" "$work/$second.json" --weights equal $target \
+		2>/dev/null | tail -n +2 >"$work/next-avg.txt"
+	if [ -s "$work/next-ens.txt" ] && cmp -s "$work/next-ens.txt" "$work/next-avg.txt"; then
+		pass "next on two fit files weighed equally ranks as on their ensemble's fit file ($second)"
+	else
+		fail "next on two fit files differs from their ensemble's ($second)"
+		diff "$work/next-ens.txt" "$work/next-avg.txt" | head -10 | sed 's/^/  | /'
+	fi
+done
+expect 0 '^next run for the average of 2 fits (equal weights: generic 0.500, linear 0.500): ' \
+	"next names the average and its weights" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" --weights equal $target
+expect 0 '^next run for the average of 2 fits (weighted by extrapolation evidence: generic 0\.[0-9]*, linear 0\.[0-9]*): ' \
+	"next averages several fit files by extrapolation evidence by default" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" $target
+expect 0 '"models": \[' "next --json of an average lists its fits and weights" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" $target --json
+expect 0 '"weight": 0.5' "next --json of an average: each fit's weight" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" $target --json --weights equal
+expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: rank runs for it alone" \
+	"next refuses to average an ensemble with another fit" \
+	-- next "$work/two-generic.json" "$work/ens.json" $target
+expect 2 "toy.json holds the fits of 2 groups (a --by fit): an average takes plain fit files; rank runs for a group alone with --group KEY" \
+	"next refuses to average a groups file" \
+	-- next "$work/two-generic.json" "$work/toy.json" $target
+expect 2 'were not fitted to the same rows' "next: fits of other rows are not averaged" \
+	-- next "$work/two-generic.json" "$work/ddp-p3.json" $target
+expect 2 'weights goes with two or more fit files' "next --weights with one fit" \
+	-- next "$work/two-generic.json" --weights equal $target
+expect 2 '^scalefit: error: --group goes with one fit file, not an average of several' "next --group with several fits" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" --group model=rnn $target
+expect 2 "the average of 2 fit files is an ensemble of 2 formulas: next ranks single runs for it, without --budget" \
+	"next on an average refuses a plan" \
+	-- next "$work/two-generic.json" "$work/two-linear.json" $target --budget 1e5
+sweep="--over p=1:16 --set b=32,n=388288"
+"$SCALEFIT" scale "$work/ens.json" $sweep 2>/dev/null | tail -n +2 >"$work/scale-ens.txt"
+"$SCALEFIT" scale "$work/two-generic.json" "$work/two-order.json" --weights equal $sweep 2>/dev/null |
+	tail -n +2 >"$work/scale-avg.txt"
+if [ -s "$work/scale-ens.txt" ] && cmp -s "$work/scale-ens.txt" "$work/scale-avg.txt"; then
+	pass "scale --weights equal on two fit files sweeps their ensemble's mixture"
+else
+	fail "scale --weights on two fit files differs from their ensemble's sweep"
+	diff "$work/scale-ens.txt" "$work/scale-avg.txt" | head -10 | sed 's/^/  | /'
+fi
+expect 0 '^average: train_time_s over p' "scale --weights names the sweep an average" \
+	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights aicc $sweep
+expect 0 '^train_time_s of 2 fits over p' "scale without --weights sweeps each fit" \
+	-- scale "$work/two-generic.json" "$work/two-linear.json" $sweep
+expect 2 'weights goes with two or more fit files' "scale --weights with one fit" \
+	-- scale "$work/two-generic.json" --weights equal $sweep
+expect 2 'group goes with one fit file, not an average of several' "scale --weights with --group" \
+	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights equal --group model=rnn $sweep
+expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: sweep it alone" \
+	"scale --weights refuses an ensemble's fit" \
+	-- scale "$work/two-generic.json" "$work/ens.json" --weights equal $sweep
+expect 2 "weights is extrapolation, aicc or equal, not 'foo'" "scale --weights of an unknown kind" \
+	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights foo $sweep
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \
 	-- plot "$work/broken.json" -o "$work/x.svg"

@@ -346,7 +346,8 @@ test_next(void)
 	sf_error err;
 
 	sf_run_next_settings_init(&s);
-	s.fit = fit;
+	s.fits = &fit;
+	s.nfits = 1;
 	s.target = "p=256";
 	s.over = "p=1:128";
 	CU_ASSERT_EQUAL_FATAL(sf_run_next(&s, &r, &err), SF_OK);
@@ -402,8 +403,10 @@ test_fit_text(void)
 	s.request.over = "p=1:64";
 	CU_ASSERT_EQUAL(sf_run_scale(&s, &c, NULL), SF_OK);
 	sf_run_next_settings_init(&n);
-	n.fit = "<fit>";
-	n.text = json;
+	name = "<fit>";
+	n.fits = &name;
+	n.texts = text;
+	n.nfits = 1;
 	n.target = "p=256";
 	n.over = "p=1:128";
 	CU_ASSERT_EQUAL(sf_run_next(&n, &d, NULL), SF_OK);

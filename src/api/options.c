@@ -131,7 +131,7 @@ static const option options[O_COUNT] = {
     [O_TO] = {"to", ONE, DISCOVER},
     [O_AT] = {"at", MANY, PREDICT},
     [O_GRID] = {"grid", ONE, PREDICT},
-    [O_WEIGHTS] = {"weights", ONE, PREDICT},
+    [O_WEIGHTS] = {"weights", ONE, PREDICT | SCALE},
     [O_GROUP] = {"group", ONE, PREDICT | SCALE},
     [O_UNIT] = {"unit", ONE, PREDICT | SCALE},
     [O_TIME_UNIT] = {"time-unit", ONE, SCALE},
@@ -714,6 +714,19 @@ sf_options_discover(const scalefit_settings *s, sf_discover_options *r,
 
 /* ---- predict, scale, next ------------------------------------------------ */
 
+/* --weights: how several fits are averaged. */
+static int
+read_weights(const char *v, sf_average_asked *w, sf_error *err)
+{
+	if (sf_average_weights_find(v, &w->how) != 0)
+		return sf_run_request(err,
+		                      "--weights is extrapolation, aicc or "
+		                      "equal, not '%s'",
+		                      v);
+	w->given = 1;
+	return SF_OK;
+}
+
 static int
 apply_predict(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 {
@@ -729,14 +742,7 @@ apply_predict(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 		r->grid = v;
 		return SF_OK;
 	case O_WEIGHTS:
-		if (sf_average_weights_find(v, &r->weights) != 0)
-			return sf_run_request(
-			    err,
-			    "--weights is extrapolation, aicc "
-			    "or equal, not '%s'",
-			    v);
-		r->weights_given = 1;
-		return SF_OK;
+		return read_weights(v, &r->weights, err);
 	case O_GROUP:
 		r->group = v;
 		return SF_OK;
@@ -827,6 +833,8 @@ apply_scale(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 	case O_GROUP:
 		r->group = v;
 		return SF_OK;
+	case O_WEIGHTS:
+		return read_weights(v, &r->weights, err);
 	default: /* O_CHART */
 		r->chart = 1;
 		o->chart = 1;

@@ -437,12 +437,14 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 	sf_run_next_result *res = NULL;
 	call_state x;
 	int rc;
+	const char *name = f->name, *text = f->report.json_text;
 
 	begin_report(&x, out, err);
 	sf_run_next_settings_init(&r);
 	if ((rc = sf_options_next(s, &r, &x.o, &x.e)) == SF_OK) {
-		r.fit = f->name;
-		r.text = f->report.json_text;
+		r.fits = &name;
+		r.texts = &text;
+		r.nfits = 1;
 		r.json = 1;
 		r.warn = sf_warnings_keep; /* next has nothing to silence */
 		r.warn_ctx = &x.w;

@@ -284,8 +284,9 @@ SCALEFIT_API int scalefit_settings_new(scalefit_settings **out,
  *       file)
  *   predict: at, grid, weights, group, unit, quiet
  *   scale: over, set, points, log, linear, cost, unit (or time-unit),
- *       workers, panel, plot (write the chart), data, group, quiet, and
- *       chart (the library's own: draw the chart in memory for
+ *       workers, panel, plot (write the chart), data, group, weights
+ *       (two fits or more averaged into one study), quiet, and chart
+ *       (the library's own: draw the chart in memory for
  *       scalefit_report_svg without writing a file)
  *   next: target, over, set, candidates, budget, runs, top, quiet
  * "json" is accepted by every run and changes nothing: every result has
@@ -416,13 +417,16 @@ SCALEFIT_API int scalefit_run_predict(const scalefit_fit *const *fits, size_t n,
                                       scalefit_error *err);
 
 /* `scalefit scale`: the time along the input of the setting "over"
- * ("p=1:64"), the others held at "set"; one study per fit. */
+ * ("p=1:64"), the others held at "set"; one study per fit, or with
+ * "weights" one of their average. */
 SCALEFIT_API int scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
                                     const scalefit_settings *s,
                                     scalefit_report **out, scalefit_error *err);
 
 /* `scalefit next`: the runs that narrow the interval at the setting
- * "target" most, among "over" or "candidates". */
+ * "target" most, among "over" or "candidates".  One fit: for several
+ * candidate formulas, fit them as an ensemble (a models: file with
+ * ensemble: true) and ask of its fit. */
 SCALEFIT_API int scalefit_run_next(const scalefit_fit *f,
                                    const scalefit_settings *s,
                                    scalefit_report **out, scalefit_error *err);

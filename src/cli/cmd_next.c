@@ -1,13 +1,14 @@
 /*
- * cmd_next.c - `scalefit next FIT.json --target p=64,... --over p=1:32 |
- * --candidates FILE.csv [--budget COST] [--runs K]`: which run to measure
- * next so that the prediction interval at the target narrows most
- * (run/next.h does the work).
+ * cmd_next.c - `scalefit next FIT.json... --target p=64,... --over p=1:32 |
+ * --candidates FILE.csv [--budget COST] [--runs K] [--weights W]`: which
+ * run to measure next so that the prediction interval at the target
+ * narrows most (run/next.h does the work).
  */
 #include "base/number.h"
 #include "cli/parse.h"
 #include "run/next.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,16 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 	    CLI_COUNT("runs", 'r', 1, 1000, &s->runs),
 	    CLI_COUNT("top", 'n', 1, 1000000, &s->top),
 	    CLI_ONCE("group", 'G', &s->group),
+	    CLI_CALL("weights", 'w', required_argument, cli_weights_option,
+	             &s->weights),
 	    CLI_FLAG("json", 'j', &s->json),
 	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->quiet),
 	    CLI_END,
 	};
-	const char *const *fits;
-	size_t nfits;
 	int rc;
 
-	if ((rc = cli_parse_fits(cmd, options, argc, argv, 1, &fits, &nfits)) !=
-	    SF_EXIT_OK)
+	if ((rc = cli_parse_fits(cmd, options, argc, argv, INT_MAX, &s->fits,
+	                         &s->nfits)) != SF_EXIT_OK)
 		return rc;
 	if (s->target == NULL)
 		return cli_usage(cmd->name, NULL,
@@ -56,7 +57,6 @@ parse_args(const sf_command *cmd, int argc, char **argv, next_args *a)
 		    "FILE.csv, one of them");
 	if (s->nset > 0 && s->over == NULL)
 		return cli_usage(cmd->name, NULL, "--set goes with --over");
-	s->fit = fits[0];
 	return SF_EXIT_OK;
 }
 

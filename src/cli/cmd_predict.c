@@ -17,23 +17,6 @@ typedef struct predict_args {
 	sf_run_predict_settings s;
 } predict_args;
 
-/* --weights: how to average several fits. */
-static int
-parse_weights(const char *cmd, int val, const char *arg, void *to)
-{
-	sf_run_predict_settings *s = to;
-
-	(void)val;
-	if (sf_average_weights_find(arg, &s->weights) != 0)
-		return cli_usage(
-		    cmd, NULL,
-		    "--weights is extrapolation, aicc or equal, not "
-		    "'%s'",
-		    arg);
-	s->weights_given = 1;
-	return SF_EXIT_OK;
-}
-
 static int
 parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 {
@@ -44,7 +27,8 @@ parse_args(const sf_command *cmd, int argc, char **argv, predict_args *a)
 	    CLI_LIST("input", 'i', a->inputs, &s->ninputs),
 	    CLI_FLAG("json", 'j', &s->json),
 	    CLI_FLAG("csv", 'c', &s->csv),
-	    CLI_CALL("weights", 'w', required_argument, parse_weights, s),
+	    CLI_CALL("weights", 'w', required_argument, cli_weights_option,
+	             &s->weights),
 	    CLI_ONCE("group", 'G', &s->group),
 	    CLI_NAME("unit", 'u', "--unit", sf_model_units, SF_MODEL_UNITS,
 	             &s->unit),

@@ -73,6 +73,8 @@ parse_args(const sf_command *cmd, int argc, char **argv, scale_args *a)
 	    CLI_FLAG("json", 'j', &a->s.json),
 	    CLI_FLAG("csv", 'V', &a->s.csv),
 	    CLI_ONCE("group", 'G', &a->s.group),
+	    CLI_CALL("weights", 'W', required_argument, cli_weights_option,
+	             &a->s.weights),
 	    CLI_FLAG("quiet", 'q' | CLI_SHORT, &a->s.quiet),
 	    CLI_END,
 	};

@@ -155,7 +155,7 @@ static const command commands[] = {
      "  -q, --quiet              no warnings (extrapolation)\n",
      sf_command_predict},
     {"next",
-     "next FIT.json --target NAME=VALUE,... --over NAME=LO:HI | "
+     "next FIT.json... --target NAME=VALUE,... --over NAME=LO:HI | "
      "--candidates FILE.csv [OPTION]...",
      "rank candidate runs by how much they narrow the interval at a target",
      "  -t, --target NAME=VALUE,... the configuration the answer is for\n"
@@ -173,6 +173,12 @@ static const command commands[] = {
      "10)\n"
      "      --group KEY           of a --by fit file, the group to answer "
      "for\n"
+     "      --weights W           several fit files are averaged, as "
+     "predict averages\n"
+     "                            them, and ranked for as an ensemble: "
+     "weighted by\n"
+     "                            extrapolation evidence (default), aicc "
+     "or equal\n"
      "      --json                print the ranking as JSON\n"
      "  -q, --quiet               no warnings\n",
      sf_command_next},
@@ -205,6 +211,11 @@ static const command commands[] = {
      "shares\n"
      "      --json               print the sweep and answers as JSON\n"
      "      --csv                print the table as CSV\n"
+     "      --weights W          average the fit files into one sweep, as "
+     "predict\n"
+     "                           does (extrapolation, aicc or equal), "
+     "instead of\n"
+     "                           one sweep each\n"
      "      --group KEY          of a --by fit file, the groups to draw "
      "(e.g.\n                           model=cnn); default: every "
      "group\n"

@@ -9,6 +9,7 @@
 #include "cli/parse.h"
 #include "base/number.h"
 #include "base/suggest.h"
+#include "run/average.h"
 
 #include <string.h>
 
@@ -221,6 +222,20 @@ cli_number(const char *cmd, const char *name, const char *what, const char *arg,
 	    (*out > 0 || (zero && *out == 0)))
 		return SF_EXIT_OK;
 	return cli_usage(cmd, NULL, "--%s needs %s, not '%s'", name, what, arg);
+}
+
+int
+cli_weights_option(const char *cmd, int val, const char *arg, void *to)
+{
+	sf_average_asked *w = to;
+
+	(void)val;
+	if (sf_average_weights_find(arg, &w->how) != 0)
+		return cli_usage(
+		    cmd, NULL,
+		    "--weights is extrapolation, aicc or equal, not '%s'", arg);
+	w->given = 1;
+	return SF_EXIT_OK;
 }
 
 int

@@ -202,6 +202,10 @@ int cli_parse_fits(const sf_command *cmd, const cli_option *options, int argc,
  * sf_fit_options. */
 int cli_fit_option(const char *cmd, int val, const char *arg, void *to);
 
+/* The setter of --weights (how several fit files are averaged): to is
+ * an sf_average_asked. */
+int cli_weights_option(const char *cmd, int val, const char *arg, void *to);
+
 /* The setter of the data and fleet options' rows (CLI_DATA_OPTIONS,
  * CLI_FLEET_OPTIONS): to is a cli_data. */
 int cli_data_option(const char *cmd, int val, const char *arg, void *to);

@@ -202,6 +202,8 @@ typedef struct next_text {
 	const sf_next *x;
 	size_t top, runs;
 	double budget;
+	const sf_average_weights *averaged; /* how several fit files were
+	                                       averaged; NULL: one */
 } next_text;
 
 /* Candidate k's inputs, "p = 8, b = 32". */
@@ -226,10 +228,19 @@ print_ranking(FILE *out, const next_text *t)
 	char cell[96];
 
 	/* The name and output come from the file: escaped. */
-	if (x->members > 0)
+	if (x->members > 0 && t->averaged != NULL) {
+		fprintf(out, "next run for the average of %zu fits (%s:",
+		        f->nmembers, sf_average_weights_said(*t->averaged));
+		for (size_t m = 0; m < f->nmembers; m++) {
+			fputs(m > 0 ? ", " : " ", out);
+			sf_escape_print(out, f->members[m]->name, 0);
+			fprintf(out, " %.3f", f->weights[m]);
+		}
+		fputs(")", out);
+	} else if (x->members > 0) {
 		fprintf(out, "next run for the ensemble of %zu formulas",
 		        x->members);
-	else {
+	} else {
 		fputs("next run for ", out);
 		sf_escape_print(out, f->name[0] ? f->name : "the fit", 0);
 	}
@@ -476,36 +487,50 @@ sole_member(const sf_run_next_settings *s, sf_run_next_result *r)
 		return;
 	r->fit = e->members[only];
 	e->members[only] = NULL;
-	sf_fitfile_free(e);
 	if (s->warn != NULL) {
 		sf_error w;
 
 		sf_error_clear(&w);
-		sf_error_at(&w, SF_OK, s->fit, 0, 0,
+		sf_error_at(&w, SF_OK, e->path, 0, 0,
 		            "an ensemble with all its weight on '%s': next "
 		            "answers for that formula",
 		            r->fit->name);
 		s->warn(s->warn_ctx, &w);
 	}
+	sf_fitfile_free(e);
 }
 
 /* The fit: a plain fit file's, the group of a groups file that s->group
- * chooses (next answers for one fit), or an ensemble's (use/separate.h). */
+ * chooses (next answers for one fit), an ensemble's (use/separate.h), or
+ * several fit files' average, ranked for as an ensemble's. */
 static int
 load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 {
+	const char *path = s->fits[0];
 	sf_fitfile_set *set = NULL;
 	int rc;
 
-	if ((rc = sf_fitfile_load_groups_text(s->fit, s->text, s->group, 0,
-	                                      &set, err)) != SF_OK)
+	if ((rc = sf_run_average_asked(s->nfits > 1, &s->weights, s->nfits,
+	                               s->group, err)) != SF_OK)
+		return rc;
+	if (s->nfits > 1) {
+		if ((rc = sf_run_average_ensemble(
+		         "rank runs for", s->fits, s->texts, s->nfits,
+		         s->weights.how, &r->fit, err)) != SF_OK)
+			return rc;
+		sole_member(s, r);
+		return SF_OK;
+	}
+	if ((rc = sf_fitfile_load_groups_text(
+	         path, s->texts != NULL ? s->texts[0] : NULL, s->group, 0, &set,
+	         err)) != SF_OK)
 		return rc;
 	if (set->count > 1) {
 		rc = sf_run_request(err,
 		                    "%s holds the fits of %zu groups%s: next "
 		                    "answers for one; choose it with --group "
 		                    "KEY (e.g. --group %s)",
-		                    s->fit, set->count,
+		                    path, set->count,
 		                    s->group != NULL ? " that match --group"
 		                                     : " (a --by fit)",
 		                    set->labels[0]);
@@ -537,8 +562,26 @@ study(const sf_run_next_settings *s, sf_run_next_result *r,
 		    "for it, without --budget or --runs above 1 (what a second "
 		    "run is worth depends on which formulas the first rules "
 		    "out: measure it, refit, and ask again)",
-		    s->fit, weighted_members(r->fit, &last));
+		    r->fit->path, weighted_members(r->fit, &last));
 	return sf_next_ensemble(r->fit, r->target, columns, n, &r->next, err);
+}
+
+/* The JSON document of r's ranking (use/design.h), with the fits an
+ * average was made of and their weights ("models", as predict's). */
+static int
+next_json(sf_run_next_result *r, size_t top, int averaged, sf_error *err)
+{
+	const sf_fitfile *f = r->fit;
+	json_t *models = NULL;
+
+	if ((r->out.json = sf_next_json(f, r->next, top)) == NULL ||
+	    (averaged &&
+	     ((models =
+	           sf_average_models_json((const sf_fitfile *const *)f->members,
+	                                  f->weights, f->nmembers)) == NULL ||
+	      json_object_set_new(r->out.json, "models", models) != 0)))
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
 }
 
 int
@@ -550,7 +593,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	double **columns = NULL;
 	int *lines = NULL;
 	size_t n = 0;
-	int rc;
+	int rc, averaged;
 
 	*out = NULL;
 	if (r == NULL)
@@ -558,6 +601,10 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	if ((s->over == NULL) == (s->candidates == NULL)) {
 		rc = sf_run_request(err, "give the candidates along one input "
 		                         "or in a CSV file, one of them");
+		goto done;
+	}
+	if (s->nfits == 0) {
+		rc = sf_run_request(err, "next needs a fit file");
 		goto done;
 	}
 	if ((rc = load_fit(s, r, err)) != SF_OK)
@@ -574,14 +621,17 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	}
 	if ((rc = warn_skipped(s, r, lines, err)) != SF_OK)
 		goto done;
-	if (s->json &&
-	    (r->out.json = sf_next_json(r->fit, r->next, s->top)) == NULL) {
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	averaged = s->nfits > 1 && r->fit->nmembers > 0;
+	if (s->json && (rc = next_json(r, s->top, averaged, err)) != SF_OK)
 		goto done;
-	}
 	{
-		next_text t = {r->fit, r->target, r->next,
-		               s->top, runs,      s->budget};
+		next_text t = {r->fit,
+		               r->target,
+		               r->next,
+		               s->top,
+		               runs,
+		               s->budget,
+		               averaged ? &s->weights.how : NULL};
 
 		rc = sf_run_text(print_text, &t, &r->out.text, err);
 	}

@@ -19,23 +19,29 @@
 #define SF_RUN_NEXT_H
 
 #include "base/error.h"
+#include "run/average.h"
 #include "run/output.h"
 #include "use/design.h"
 #include "use/fitfile.h"
 
 /* What `scalefit next` is asked: over or candidates, one of them. */
 typedef struct sf_run_next_settings {
-	const char *fit;        /* FIT.json */
-	const char *group;      /* of a groups file (fit --by): the one
-	                           group (fitgroups.h's selector); NULL: a
-	                           plain fit file, or a groups file of one
-	                           group */
-	const char *text;       /* NULL, or its text already in memory
-	                           (NUL-terminated): fit then names it in
-	                           messages (the C API's fits) */
-	const char *target;     /* "NAME=VALUE,...": where it matters */
-	const char *over;       /* candidates along one input */
-	const char *const *set; /* with over: "NAME=VALUE,..." texts */
+	const char *const *fits; /* FIT.json paths; two or more: their
+	                            average (run/average.h), ranked for as
+	                            an ensemble's fit */
+	size_t nfits;
+	const char *const *texts; /* NULL, or the files' texts already in
+	                             memory (NUL-terminated; NULL: read
+	                             fits[i]); fits[i] names texts[i] in
+	                             messages (the C API's fits) */
+	const char *group;        /* of a groups file (fit --by): the one
+	                             group (fitgroups.h's selector); NULL: a
+	                             plain fit file, or a groups file of one
+	                             group */
+	sf_average_asked weights; /* of an average */
+	const char *target;       /* "NAME=VALUE,...": where it matters */
+	const char *over;         /* candidates along one input */
+	const char *const *set;   /* with over: "NAME=VALUE,..." texts */
 	size_t nset;
 	const char *candidates; /* or a CSV of candidates */
 	double budget;          /* of a plan, in the output's unit times
@@ -63,7 +69,9 @@ typedef struct sf_run_next_result {
  * or an error with *out NULL: those of reading the fit file or the
  * candidates' CSV, SF_EREQUEST (a target or candidates not understood,
  * neither or both of over and candidates, a fit without its error model,
- * no candidate, a groups file whose group is not chosen), SF_ENOMEM.
+ * no candidate, a groups file whose group is not chosen, fits that cannot
+ * be averaged, --weights or --group with the wrong number of fits),
+ * SF_ENOMEM.
  */
 int sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
                 sf_error *err);

@@ -2,6 +2,7 @@
  * predict.c (run/) - the pipeline of `scalefit predict`, and its text.
  */
 #include "run/predict.h"
+#include "run/average.h"
 #include "base/escape.h"
 #include "input/csv.h"
 #include "input/dataset.h"
@@ -539,20 +540,6 @@ typedef struct average_text {
 	sf_average_weights how;
 } average_text;
 
-/* What the weights of an average are called in its text. */
-static const char *
-weights_word(sf_average_weights how)
-{
-	switch (how) {
-	case SF_AVERAGE_AICC:
-		return "Akaike weights";
-	case SF_AVERAGE_EQUAL:
-		return "equal weights";
-	default:
-		return "weighted by extrapolation evidence";
-	}
-}
-
 static int
 print_average(FILE *out, const void *arg)
 {
@@ -564,7 +551,7 @@ print_average(FILE *out, const void *arg)
 
 	sf_escape_print(out, f->output, 0);
 	fprintf(out, " averaged over %zu fits (%s):", nfits,
-	        weights_word(t->how));
+	        sf_average_weights_said(t->how));
 	for (size_t i = 0; i < nfits; i++) {
 		fputs(i ? ", " : " ", out);
 		sf_escape_print(
@@ -686,38 +673,6 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 	}
 }
 
-/* The fit file at path (text: its text, or NULL) into *out when it is one
- * plain fit, which an average takes; else why not, as a request error. */
-static int
-load_averaged(const char *path, const char *text, sf_fitfile **out,
-              sf_error *err)
-{
-	sf_fitfile_set *set = NULL;
-	int rc = sf_fitfile_load_groups_text(path, text, NULL,
-	                                     SF_FITFILE_NO_MEASURED, &set, err);
-
-	if (rc != SF_OK)
-		return rc;
-	if (set->grouped)
-		rc = sf_run_request(err,
-		                    "%s holds the fits of %zu groups (a --by "
-		                    "fit): an average takes plain fit files; "
-		                    "predict a group alone with --group KEY",
-		                    path, set->count);
-	else if (set->fits[0]->nmembers > 0)
-		rc =
-		    sf_run_request(err,
-		                   "%s is an ensemble's fit, already a mixture "
-		                   "of its formulas: predict it alone",
-		                   path);
-	else {
-		*out = set->fits[0];
-		set->fits[0] = NULL;
-	}
-	sf_fitfile_set_free(set);
-	return rc;
-}
-
 /* Several files: their fits' average (use/average.h). */
 static int
 predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
@@ -728,13 +683,13 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 	if ((r->fits = calloc(s->nfits, sizeof *r->fits)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	for (; r->nfits < s->nfits; r->nfits++)
-		if ((rc = load_averaged(s->fits[r->nfits],
-		                        s->texts != NULL ? s->texts[r->nfits]
-		                                         : NULL,
-		                        &r->fits[r->nfits], err)) != SF_OK)
+		if ((rc = sf_run_average_load(
+		         "predict", s->fits[r->nfits],
+		         s->texts != NULL ? s->texts[r->nfits] : NULL,
+		         &r->fits[r->nfits], err)) != SF_OK)
 			return rc;
 	return average_fits(s, (const sf_fitfile *const *)r->fits, s->nfits,
-	                    s->weights, r, err);
+	                    s->weights.how, r, err);
 }
 
 /* Predict with fit f: *p, and its text in *text. */
@@ -874,12 +829,11 @@ check_request(const sf_run_predict_settings *s, sf_error *err)
 {
 	if (s->nfits == 0)
 		return sf_run_request(err, "no fit file to predict with");
-	if (s->group != NULL && s->nfits > 1)
-		return sf_run_request(err, "--group goes with one fit file, "
-		                           "not an average of several");
-	if (s->weights_given && s->nfits < 2)
-		return sf_run_request(err, "--weights goes with two or more "
-		                           "fit files");
+	int rc = sf_run_average_asked(s->nfits > 1, &s->weights, s->nfits,
+	                              s->group, err);
+
+	if (rc != SF_OK)
+		return rc;
 	if (s->nat == 0 && s->grid == NULL)
 		return sf_run_request(err, "say where to predict: --at "
 		                           "NAME=VALUE,... or --grid FILE.csv");

@@ -49,21 +49,19 @@ typedef struct sf_run_predict_settings {
 	                             every group */
 	const char *const *at;    /* points, "NAME=VALUE,..." each */
 	size_t nat;
-	const char *grid;           /* a CSV of points; NULL: none */
-	const char *const *inputs;  /* "NAME=EXPR" each: input NAME's */
-	size_t ninputs;             /* column or expression in the grid */
-	sf_average_weights weights; /* of an average */
-	int weights_given;          /* 1: weights was asked for (it needs
-	                               two or more fits) */
-	const char *unit;           /* the time's unit in the text's header
-	                               (one of sf_model_units); NULL: the
-	                               fit's data.unit */
-	int json;                   /* 1: build the JSON document too */
-	int csv;                    /* 1: the text is the table as CSV
-	                               (use/text.h): a header line, a line a
-	                               point (a group's points after the
-	                               other's, a group column first) */
-	sf_warn_fn warn;            /* warnings; NULL: none */
+	const char *grid;          /* a CSV of points; NULL: none */
+	const char *const *inputs; /* "NAME=EXPR" each: input NAME's */
+	size_t ninputs;            /* column or expression in the grid */
+	sf_average_asked weights;  /* of an average */
+	const char *unit;          /* the time's unit in the text's header
+	                              (one of sf_model_units); NULL: the
+	                              fit's data.unit */
+	int json;                  /* 1: build the JSON document too */
+	int csv;                   /* 1: the text is the table as CSV
+	                              (use/text.h): a header line, a line a
+	                              point (a group's points after the
+	                              other's, a group column first) */
+	sf_warn_fn warn;           /* warnings; NULL: none */
 	void *warn_ctx;
 	int quiet; /* 1: warn only that a fit file was written by a later
 	              major version, not of extrapolated points */

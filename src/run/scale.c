@@ -484,8 +484,38 @@ print_csv(FILE *out, const void *arg)
 
 /* ---- the run ------------------------------------------------------------- */
 
+/* With --weights, the fits averaged (run/average.h) as the one fit of
+ * one set. */
+static int
+load_average(const sf_run_scale_settings *s, sf_run_scale_result *r,
+             sf_error *err)
+{
+	sf_fitfile_set *set;
+	int rc = sf_run_average_asked(1, &s->weights, s->nfits, s->group, err);
+
+	if (rc != SF_OK)
+		return rc;
+	if ((set = calloc(1, sizeof *set)) == NULL ||
+	    (set->fits = calloc(1, sizeof *set->fits)) == NULL ||
+	    (set->labels = calloc(1, sizeof *set->labels)) == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else
+		rc = sf_run_average_ensemble("sweep", s->fits, s->texts,
+		                             s->nfits, s->weights.how,
+		                             &set->fits[0], err);
+	if (rc != SF_OK) {
+		sf_fitfile_set_free(set);
+		return rc;
+	}
+	set->count = 1;
+	r->sets[r->nsets++] = set;
+	r->count = 1;
+	return SF_OK;
+}
+
 /* Every fit of every file: a groups file (from fit --by) gives each group
- * the selector chooses (every group without it). */
+ * the selector chooses (every group without it); with --weights, their
+ * average. */
 static int
 load_fits(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 {
@@ -493,7 +523,9 @@ load_fits(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 
 	if ((r->sets = calloc(s->nfits + 1, sizeof *r->sets)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (; r->nsets < s->nfits; r->nsets++) {
+	if (s->weights.given && (rc = load_average(s, r, err)) != SF_OK)
+		return rc;
+	for (; r->nsets < s->nfits && !s->weights.given; r->nsets++) {
 		if ((rc = sf_fitfile_load_groups_text(
 		         s->fits[r->nsets],
 		         s->texts != NULL ? s->texts[r->nsets] : NULL, s->group,

@@ -27,6 +27,7 @@
 
 #include "base/error.h"
 #include "run/output.h"
+#include "run/average.h"
 #include "use/fitfile.h"
 #include "use/fitgroups.h"
 #include "use/scale.h"
@@ -42,6 +43,8 @@ typedef struct sf_run_scale_settings {
 	                             messages (the C API's fits) */
 	const char *group;        /* the groups of a groups file (fitfile.h's
 	                             selector); NULL: every group */
+	sf_average_asked weights; /* given: the fits averaged into one
+	                             study (run/average.h), not one each */
 	sf_scale_request request; /* --over, --set, --workers, ... */
 	const char *plot;         /* write the chart (SVG) here; NULL: no
 	                             file */

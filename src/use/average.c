@@ -2,6 +2,7 @@
  * average.c - predictions averaged over candidate formulas (average.h).
  */
 #include "use/average.h"
+#include "use/fitgroups.h"
 #include "fit/ensemble.h"
 #include "use/json.h"
 #include "use/report.h"
@@ -22,6 +23,19 @@ sf_average_free(sf_average *a)
 	free(a->time);
 	free(a->interval);
 	free(a);
+}
+
+const char *
+sf_average_weights_said(sf_average_weights how)
+{
+	switch (how) {
+	case SF_AVERAGE_AICC:
+		return "Akaike weights";
+	case SF_AVERAGE_EQUAL:
+		return "equal weights";
+	default:
+		return "weighted by extrapolation evidence";
+	}
 }
 
 static int
@@ -216,6 +230,33 @@ done:
 	return rc;
 }
 
+int
+sf_average_ensemble(const char *path, sf_fitfile **fits, size_t k,
+                    sf_average_weights how, sf_fitfile **out, sf_error *err)
+{
+	sf_fitfile **members = calloc(k + 1, sizeof *members);
+	double *w = calloc(k + 1, sizeof *w);
+	int rc;
+
+	*out = NULL;
+	if (members == NULL || w == NULL)
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	else if ((rc = sf_average_check((const sf_fitfile *const *)fits, k,
+	                                err)) == SF_OK)
+		rc =
+		    weights_of((const sf_fitfile *const *)fits, k, how, w, err);
+	if (rc != SF_OK) {
+		free(members);
+		free(w);
+		return rc;
+	}
+	for (size_t i = 0; i < k; i++) {
+		members[i] = fits[i];
+		fits[i] = NULL;
+	}
+	return sf_fitfile_ensemble(path, "average", members, w, k, out, err);
+}
+
 /* What writing the points needs. */
 typedef struct points_ctx {
 	const sf_fitfile *const *fits;
@@ -268,23 +309,34 @@ write_point(FILE *out, const void *ctx, size_t p, int depth)
 	return w.rc;
 }
 
-/* The document's members but its points: version, output, models. */
-static json_t *
-head_json(const sf_fitfile *const *fits, const sf_average *a)
+json_t *
+sf_average_models_json(const sf_fitfile *const *fits, const double *weights,
+                       size_t k)
 {
-	json_t *root = json_object(), *models = json_array();
-	int ok = root != NULL && models != NULL;
+	json_t *models = json_array();
+	int ok = models != NULL;
 
-	for (size_t i = 0; ok && i < a->nfits; i++) {
+	for (size_t i = 0; ok && i < k; i++) {
 		json_t *m = json_object();
 
 		sf_json_put(m, "fit", json_string(fits[i]->path), &ok);
 		sf_json_put(m, "model", json_string(fits[i]->name), &ok);
 		sf_json_put(m, "aicc", sf_json_number(fits[i]->aicc), &ok);
-		sf_json_put(m, "weight", sf_json_number(a->weight[i]), &ok);
+		sf_json_put(m, "weight", sf_json_number(weights[i]), &ok);
 		if (json_array_append_new(models, m) != 0)
 			ok = 0;
 	}
+	return sf_json_done(models, ok);
+}
+
+/* The document's members but its points: version, output, models. */
+static json_t *
+head_json(const sf_fitfile *const *fits, const sf_average *a)
+{
+	json_t *root = json_object(),
+	       *models = sf_average_models_json(fits, a->weight, a->nfits);
+	int ok = root != NULL && models != NULL;
+
 	if (root != NULL) {
 		sf_json_put(root, "scalefit_version",
 		            json_string(PACKAGE_VERSION), &ok);

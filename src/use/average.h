@@ -25,6 +25,10 @@
  * inputs (by name, in any order) and each carries its error model (FIT.json's
  * prediction_interval).
  *
+ * scale and next take the fits as one ensemble's fit instead
+ * (sf_average_ensemble: the same checks, weights and mixture), which they
+ * sweep and rank runs for as they do an ensemble's fit file.
+ *
  * Ownership: an sf_average owns its arrays and the fits' predictions.
  */
 #ifndef SF_AVERAGE_H
@@ -47,6 +51,15 @@ typedef enum sf_average_weights {
 /* The weights named name ("extrapolation", "aicc", "equal") into *how:
  * 0, or -1 when name is none of them. */
 int sf_average_weights_find(const char *name, sf_average_weights *how);
+
+/* What the weights how are called in a text ("Akaike weights"). */
+const char *sf_average_weights_said(sf_average_weights how);
+
+/* How a command is asked to average several fit files (--weights). */
+typedef struct sf_average_asked {
+	sf_average_weights how; /* the weights */
+	int given;              /* 1: asked for (it needs two or more fits) */
+} sf_average_asked;
 
 /* The averaged predictions at n points. */
 typedef struct sf_average {
@@ -75,8 +88,27 @@ int sf_average_run(const sf_fitfile *const *fits, size_t k,
                    sf_average_weights how, const double *const *columns,
                    size_t n, sf_average **out, sf_error *err);
 
+/*
+ * The k fits (sf_average_check) as one ensemble's fit (fitfile.h) at path,
+ * called "average", its members the fits weighted as how says: what scale
+ * and next take several fit files as, so that the sweep and the ranking
+ * are their mixture's, as of an ensemble's fit file.  Once they pass the
+ * check the fits are moved into it (fits[i] NULL; freed if it then runs
+ * out of memory); before, they stay the caller's.  Returns SF_OK, the
+ * errors of sf_average_check(), SF_EVALUE (AICc weights asked where a fit
+ * has no AICc), SF_ENOMEM.
+ */
+int sf_average_ensemble(const char *path, sf_fitfile **fits, size_t k,
+                        sf_average_weights how, sf_fitfile **out,
+                        sf_error *err);
+
 /* Release a.  Accepts NULL. */
 void sf_average_free(sf_average *a);
+
+/* The k fits and their weights as the JSON documents of an average list
+ * them: [{"fit", "model", "aicc", "weight"}]; NULL when out of memory. */
+json_t *sf_average_models_json(const sf_fitfile *const *fits,
+                               const double *weights, size_t k);
 
 /* The JSON document of `predict` over several fits (scalefit(1)); NULL when
  * out of memory.  One tree: for many points write it with

@@ -1206,6 +1206,14 @@ sf_fitfile_input_find(const sf_fitfile *f, const char *name)
 	return SF_FITFILE_NONE;
 }
 
+void
+sf_fitfile_member_columns(const sf_fitfile *e, const sf_fitfile *m,
+                          const double *const *columns, const double **out)
+{
+	for (size_t i = 0; i < m->ninputs; i++)
+		out[i] = columns[sf_fitfile_input_find(e, m->inputs[i].name)];
+}
+
 size_t
 sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text)
 {

@@ -236,6 +236,14 @@ int sf_fitfile_load_interval(sf_jsondoc *doc, sf_fitfile *f,
 /* The slot of the input called name, or SF_FITFILE_NONE. */
 size_t sf_fitfile_input_find(const sf_fitfile *f, const char *name);
 
+/* Columns in ensemble e's order of inputs (columns[i]: input i's values)
+ * in the order of its member m's, into out[0..m->ninputs): the fit files
+ * an average makes an ensemble of (use/average.h) may hold the same
+ * inputs in other orders. */
+void sf_fitfile_member_columns(const sf_fitfile *e, const sf_fitfile *m,
+                               const double *const *columns,
+                               const double **out);
+
 /* The code of text value text of input i (its index in the levels), or
  * SF_FITFILE_NONE when i is numeric or has no such value. */
 size_t sf_fitfile_level_find(const sf_fitfile *f, size_t i, const char *text);

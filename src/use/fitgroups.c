@@ -244,12 +244,12 @@ copy_input(const sf_fitfile_input *in, sf_fitfile_input *out)
 	return SF_OK;
 }
 
-/* The ensemble's own fit: what its members share (their first's inputs,
- * output, unit, loss and rows), the members moved in.  SF_OK or
+/* The ensemble's own fit e: what its members share (their first's
+ * inputs, output, unit, loss and rows), the members moved in.  SF_OK or
  * SF_ENOMEM. */
 static int
-ensemble_fit(const char *path, sf_fitfile **members, double *weights, size_t k,
-             sf_fitfile *e)
+ensemble_fit(const char *path, const char *name, sf_fitfile **members,
+             double *weights, size_t k, sf_fitfile *e)
 {
 	const sf_fitfile *a = members[0];
 
@@ -267,7 +267,7 @@ ensemble_fit(const char *path, sf_fitfile **members, double *weights, size_t k,
 	snprintf(e->version, sizeof e->version, "%s", a->version);
 	e->version_newer = a->version_newer;
 	if ((e->path = strdup(path)) == NULL ||
-	    (e->name = strdup("ensemble")) == NULL ||
+	    (e->name = strdup(name)) == NULL ||
 	    (e->time = strdup("the mixture of its members")) == NULL ||
 	    (e->output = strdup(a->output)) == NULL ||
 	    (a->data_sha256 != NULL &&
@@ -281,6 +281,28 @@ ensemble_fit(const char *path, sf_fitfile **members, double *weights, size_t k,
 		if (copy_input(&a->inputs[e->ninputs],
 		               &e->inputs[e->ninputs]) != SF_OK)
 			return SF_ENOMEM;
+	return SF_OK;
+}
+
+int
+sf_fitfile_ensemble(const char *path, const char *name, sf_fitfile **fits,
+                    double *weights, size_t k, sf_fitfile **out, sf_error *err)
+{
+	sf_fitfile *e = calloc(1, sizeof *e);
+
+	*out = NULL;
+	if (e == NULL) {
+		for (size_t i = 0; i < k; i++)
+			sf_fitfile_free(fits[i]);
+		free(fits);
+		free(weights);
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	if (ensemble_fit(path, name, fits, weights, k, e) != SF_OK) {
+		sf_fitfile_free(e); /* and the members moved in */
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	}
+	*out = e;
 	return SF_OK;
 }
 
@@ -352,13 +374,11 @@ load_ensemble(const char *path, const char *selector, const json_t *root,
 	s->labels = calloc(1, sizeof *s->labels);
 	f = calloc(k + 1, sizeof *f);
 	w = calloc(k + 1, sizeof *w);
-	if (s->fits == NULL || s->labels == NULL || f == NULL || w == NULL ||
-	    (s->fits[0] = calloc(1, sizeof *s->fits[0])) == NULL) {
+	if (s->fits == NULL || s->labels == NULL || f == NULL || w == NULL) {
 		free(f);
 		free(w);
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	}
-	s->count = 1;
 	json_array_foreach(members, i, m)
 	{
 		const json_t *x = json_object_get(m, "weight");
@@ -395,9 +415,10 @@ load_ensemble(const char *path, const char *selector, const json_t *root,
 		free(w);
 		return rc;
 	}
-	if (ensemble_fit(path, f, w, k, s->fits[0]) != SF_OK)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return SF_OK;
+	if ((rc = sf_fitfile_ensemble(path, "ensemble", f, w, k, &s->fits[0],
+	                              err)) == SF_OK)
+		s->count = 1;
+	return rc;
 }
 
 /* The fits of the fit file at path, from its text (length bytes, which

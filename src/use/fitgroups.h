@@ -72,6 +72,17 @@ int sf_fitfile_load_groups_text(const char *path, const char *text,
 int sf_fitfile_load_text(const char *path, const char *text, unsigned flags,
                          sf_fitfile **out, sf_error *err);
 
+/*
+ * One ensemble's fit (fitfile.h) of the k >= 1 fits with weights (>= 0,
+ * summing to 1), at path and called name: what they share, their first's
+ * inputs, output, unit, loss and rows.  The fits and weights are moved
+ * into it, also on failure (SF_ENOMEM: all freed).  A member may hold the
+ * inputs in another order than the first (sf_fitfile_member_columns).
+ */
+int sf_fitfile_ensemble(const char *path, const char *name, sf_fitfile **fits,
+                        double *weights, size_t k, sf_fitfile **out,
+                        sf_error *err);
+
 /* Release s.  Accepts NULL. */
 void sf_fitfile_set_free(sf_fitfile_set *s);
 

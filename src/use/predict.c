@@ -323,12 +323,15 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 	sf_prediction **each = calloc(k + 1, sizeof *each);
 	sf_interval_t *t = malloc((k + 1) * sizeof *t);
 	sf_interval_t *mean = malloc((k + 1) * sizeof *mean);
+	const double **own = calloc(f->ninputs + 1, sizeof *own);
 	int rc = SF_OK;
 
-	if (each == NULL || t == NULL || mean == NULL)
+	if (each == NULL || t == NULL || mean == NULL || own == NULL)
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
-	for (size_t m = 0; m < k && rc == SF_OK; m++)
-		rc = sf_predict(f->members[m], columns, n, &each[m], err);
+	for (size_t m = 0; m < k && rc == SF_OK; m++) {
+		sf_fitfile_member_columns(f, f->members[m], columns, own);
+		rc = sf_predict(f->members[m], own, n, &each[m], err);
+	}
 	for (size_t q = 0; q < n && rc == SF_OK; q++) {
 		sf_predict_point *pt = &p->points[q];
 		double point;
@@ -369,6 +372,7 @@ mix_members(const sf_fitfile *f, const double *const *columns, sf_prediction *p,
 	free(each);
 	free(t);
 	free(mean);
+	free(own);
 	return rc;
 }
 

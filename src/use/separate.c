@@ -147,28 +147,40 @@ sf_separate_pulls(const sf_fitfile *f, const double *target,
 	}
 }
 
-/* Formula i's own study and distributions; an error names it. */
+/* Formula i's own study and distributions (the target tcol and the
+ * candidates in e's order of inputs); an error names it. */
 static int
-member_open(const sf_fitfile *e, size_t i, const double *target,
-            const double *const *tcol, const double *const *columns, size_t n,
-            member *m, sf_error *err)
+member_open(const sf_fitfile *e, size_t i, const double *const *tcol,
+            const double *const *columns, size_t n, member *m, sf_error *err)
 {
 	const sf_fitfile *f = e->members[i];
+	const size_t J = f->ninputs;
+	/* the target and candidates in f's order of inputs */
+	const double **ftcol = calloc(J + 1, sizeof *ftcol);
+	const double **fcol = calloc(J + 1, sizeof *fcol);
+	double *target = calloc(J + 1, sizeof *target);
 	sf_prediction *pt = NULL, *pc = NULL;
-	int rc;
+	int rc = SF_OK;
 
 	m->w = e->weights[i];
-	if (!(m->w > 0)) /* out of the mixture */
-		return SF_OK;
-	if ((m->at = malloc((n + 1) * sizeof *m->at)) == NULL ||
+	if (ftcol == NULL || fcol == NULL || target == NULL ||
+	    (m->at = malloc((n + 1) * sizeof *m->at)) == NULL ||
 	    (m->pull = malloc((n + 1) * sizeof *m->pull)) == NULL ||
 	    (m->lean = malloc((n + 1) * sizeof *m->lean)) == NULL)
-		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	rc = sf_next_run(f, target, columns, n, INFINITY, 1, &m->own, err);
+		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (rc != SF_OK || !(m->w > 0)) /* out of the mixture */
+		goto done;
+	sf_fitfile_member_columns(e, f, tcol, ftcol);
+	sf_fitfile_member_columns(e, f, columns, fcol);
+	for (size_t j = 0; j < J; j++) {
+		target[j] = *ftcol[j];
+		ftcol[j] = &target[j];
+	}
+	rc = sf_next_run(f, target, fcol, n, INFINITY, 1, &m->own, err);
 	if (rc == SF_OK)
-		rc = sf_predict(f, tcol, 1, &pt, err);
+		rc = sf_predict(f, ftcol, 1, &pt, err);
 	if (rc == SF_OK)
-		rc = sf_predict(f, columns, n, &pc, err);
+		rc = sf_predict(f, fcol, n, &pc, err);
 	if (rc == SF_OK) {
 		shapes_of(f, pc, m->at);
 		sf_separate_pulls(f, target, pt, pc, m->at, m->pull, m->lean);
@@ -179,8 +191,12 @@ member_open(const sf_fitfile *e, size_t i, const double *target,
 		rc = sf_error_set(err, rc, "the ensemble's formula '%s': %s",
 		                  f->name, why);
 	}
+done:
 	sf_prediction_free(pt);
 	sf_prediction_free(pc);
+	free(ftcol);
+	free(fcol);
+	free(target);
 	return rc;
 }
 
@@ -402,7 +418,7 @@ sf_next_ensemble(const sf_fitfile *e, const double *target,
 	for (size_t i = 0; rc == SF_OK && i < J; i++)
 		tcol[i] = &target[i];
 	for (size_t i = 0; rc == SF_OK && i < k; i++)
-		rc = member_open(e, i, target, tcol, columns, n, &s.m[i], err);
+		rc = member_open(e, i, tcol, columns, n, &s.m[i], err);
 	if (rc == SF_OK && (rc = sf_predict(e, tcol, 1, &pt, err)) == SF_OK)
 		rc = sf_predict(e, columns, n, &pc, err);
 	if (rc == SF_OK && !isfinite(pt->points[0].time))

@@ -202,6 +202,28 @@ def test_scale_is_the_commands(quick_fit_file):
     assert mine["answers"] == cli["answers"]
 
 
+def test_scale_averages_fits_as_the_command(tmp_path):
+    # Two candidate formulas fitted to the same rows, swept as their
+    # average (weights=): the command's sweep of the same two files.
+    files = []
+    for m in ("generic", "amdahl"):
+        out = str(tmp_path / (m + ".json"))
+        command("fit", path("expressions", "ddp-candidates.yaml"), "--model",
+                m, "-o", out, "-q")
+        files.append(out)
+    args = ["--over", "p=1:64", "--set", "b=32,n=388288", "--weights",
+            "equal"]
+    cli = command_json("scale", *files, *args, "-q")
+    with pytest.warns(scalefit.ScalefitWarning):
+        study = scalefit.scale([scalefit.load(f) for f in files],
+                               over="p=1:64", set={"b": 32, "n": 388288},
+                               weights="equal")
+    assert study.report["points"] == cli["points"]
+    assert study.report["answers"] == cli["answers"]
+    # the average is one study, not one per fit
+    assert "studies" not in cli
+
+
 def test_two_threads_give_the_same_constants(cli):
     results = [None] * 4
 
