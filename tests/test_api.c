@@ -655,7 +655,8 @@ test_predict_scale_next(void)
 	scalefit_settings_free(s);
 	/* next */
 	s = settings("target", "p=256", "over", "p=1:128", NULL);
-	CU_ASSERT_EQUAL_FATAL(scalefit_run_next(f, s, &r, &e), SCALEFIT_OK);
+	CU_ASSERT_EQUAL_FATAL(scalefit_run_next(fits, 1, s, &r, &e),
+	                      SCALEFIT_OK);
 	CU_ASSERT(scalefit_report_size(r, "candidates") >= 8);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(scalefit_report_text(r), "next run for amdahl"));

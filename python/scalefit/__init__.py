@@ -589,7 +589,9 @@ def discover(model, data=None, **options):
 
 
 def _fits(fits):
-    if isinstance(fits, Fit):
+    """One fit (a Fit or a FIT.json path) or several, as Fits and the
+    library's handles."""
+    if isinstance(fits, (Fit, str, bytes, os.PathLike)):
         fits = [fits]
     fits = [f if isinstance(f, Fit) else load(f) for f in fits]
     return fits, (ctypes.c_void_p * len(fits))(*[f._fit for f in fits])
@@ -629,11 +631,12 @@ def scale(fits, chart=True, **options):
     return Study(h)
 
 
-def next_runs(fit, **options):
-    """`scalefit next` (target=, over= or candidates=, ...): a Report
-    whose table is the candidates ranked."""
-    f = fit if isinstance(fit, Fit) else load(fit)
+def next_runs(fits, **options):
+    """`scalefit next` (target=, over= or candidates=, ...) with one fit,
+    or the average of several (weights=): a Report whose table is the
+    candidates ranked."""
+    fits, handles = _fits(fits)
     s = _Settings(options)
     h = ctypes.c_void_p()
-    _call(_L.scalefit_run_next, f._fit, s._h, ctypes.byref(h))
+    _call(_L.scalefit_run_next, handles, len(fits), s._h, ctypes.byref(h))
     return Report(h)

@@ -86,7 +86,7 @@ _SIGNATURES = {
     "scalefit_run_discover": (_I, [_P, _P, _P, _PP, _E]),
     "scalefit_run_predict": (_I, [_PP, _N, _P, _PP, _E]),
     "scalefit_run_scale": (_I, [_PP, _N, _P, _PP, _E]),
-    "scalefit_run_next": (_I, [_P, _P, _PP, _E]),
+    "scalefit_run_next": (_I, [_PP, _N, _P, _PP, _E]),
     "scalefit_fit_load": (_I, [_S, _PP, _E]),
     "scalefit_fit_save": (_I, [_P, _S, _E]),
     "scalefit_fit_free": (None, [_P]),

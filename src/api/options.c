@@ -131,7 +131,7 @@ static const option options[O_COUNT] = {
     [O_TO] = {"to", ONE, DISCOVER},
     [O_AT] = {"at", MANY, PREDICT},
     [O_GRID] = {"grid", ONE, PREDICT},
-    [O_WEIGHTS] = {"weights", ONE, PREDICT | SCALE},
+    [O_WEIGHTS] = {"weights", ONE, PREDICT | SCALE | NEXT},
     [O_GROUP] = {"group", ONE, PREDICT | SCALE},
     [O_UNIT] = {"unit", ONE, PREDICT | SCALE},
     [O_TIME_UNIT] = {"time-unit", ONE, SCALE},
@@ -883,6 +883,8 @@ apply_next(void *ctx, int id, const char *v, sf_options *o, sf_error *err)
 		    0, &r->budget, err);
 	case O_RUNS:
 		return read_count("runs", v, 1, 1000, &r->runs, err);
+	case O_WEIGHTS:
+		return read_weights(v, &r->weights, err);
 	default: /* O_TOP */
 		return read_count("top", v, 1, 1000000, &r->top, err);
 	}

@@ -430,21 +430,23 @@ scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
 }
 
 int
-scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
-                  scalefit_report **out, scalefit_error *err)
+scalefit_run_next(const scalefit_fit *const *fits, size_t n,
+                  const scalefit_settings *s, scalefit_report **out,
+                  scalefit_error *err)
 {
 	sf_run_next_settings r;
 	sf_run_next_result *res = NULL;
+	const char **names = NULL, **texts = NULL;
 	call_state x;
 	int rc;
-	const char *name = f->name, *text = f->report.json_text;
 
 	begin_report(&x, out, err);
 	sf_run_next_settings_init(&r);
-	if ((rc = sf_options_next(s, &r, &x.o, &x.e)) == SF_OK) {
-		r.fits = &name;
-		r.texts = &text;
-		r.nfits = 1;
+	if ((rc = sf_options_next(s, &r, &x.o, &x.e)) == SF_OK &&
+	    (rc = fit_texts(fits, n, &names, &texts, &x.e)) == SF_OK) {
+		r.fits = names;
+		r.texts = texts;
+		r.nfits = n;
 		r.json = 1;
 		r.warn = sf_warnings_keep; /* next has nothing to silence */
 		r.warn_ctx = &x.w;
@@ -453,6 +455,8 @@ scalefit_run_next(const scalefit_fit *f, const scalefit_settings *s,
 			                    0, &x.e);
 	}
 	sf_run_next_result_free(res);
+	free(names);
+	free(texts);
 	return end_report(&x, rc, out, err);
 }
 

@@ -288,7 +288,8 @@ SCALEFIT_API int scalefit_settings_new(scalefit_settings **out,
  *       (two fits or more averaged into one study), quiet, and chart
  *       (the library's own: draw the chart in memory for
  *       scalefit_report_svg without writing a file)
- *   next: target, over, set, candidates, budget, runs, top, quiet
+ *   next: target, over, set, candidates, budget, runs, top, weights
+ *       (of two fits or more), quiet
  * "json" is accepted by every run and changes nothing: every result has
  * its JSON.  "quiet" keeps no warnings.
  */
@@ -424,10 +425,9 @@ SCALEFIT_API int scalefit_run_scale(const scalefit_fit *const *fits, size_t n,
                                     scalefit_report **out, scalefit_error *err);
 
 /* `scalefit next`: the runs that narrow the interval at the setting
- * "target" most, among "over" or "candidates".  One fit: for several
- * candidate formulas, fit them as an ensemble (a models: file with
- * ensemble: true) and ask of its fit. */
-SCALEFIT_API int scalefit_run_next(const scalefit_fit *f,
+ * "target" most, among "over" or "candidates"; with two fits or more,
+ * for their average ("weights"), ranked as an ensemble's. */
+SCALEFIT_API int scalefit_run_next(const scalefit_fit *const *fits, size_t n,
                                    const scalefit_settings *s,
                                    scalefit_report **out, scalefit_error *err);
 

@@ -68,6 +68,30 @@ def test_next_runs_on_an_ensemble_is_the_commands(tmp_path):
                                      over="p=1:16", budget=1e5)
 
 
+def test_next_runs_on_several_fits_is_the_commands(tmp_path):
+    """Two fit files: their average's ranking, as the command gives it,
+    and the ensemble's own when weighed as it is (equally)."""
+    two = path("tests", "data", "ensemble", "two.yaml")
+    files = []
+    for m in ("generic", "linear"):
+        files.append(str(tmp_path / (m + ".json")))
+        command("fit", two, "--model", m, "-o", files[-1], "-q")
+    ens = str(tmp_path / "ens.json")
+    command("fit", two, "-o", ens, "-q")
+    ask = {"target": "p=16,b=32,n=388288", "over": "p=1:16"}
+    cli = command_json("next", *files, "--target", ask["target"], "--over",
+                       ask["over"])
+    report = scalefit.next_runs(files, **ask)
+    assert report.report == cli
+    assert [m["model"] for m in cli["models"]] == ["generic", "linear"]
+    equal = scalefit.next_runs([scalefit.load(f) for f in files],
+                               weights="equal", **ask)
+    mine = scalefit.load(ens).next_runs(**ask)
+    assert equal.report["candidates"] == mine.report["candidates"]
+    with pytest.raises(scalefit.Error, match="two or more fit files"):
+        scalefit.next_runs(files[0], weights="equal", **ask)
+
+
 def test_a_fleet_and_its_groups(tmp_path):
     fleet = path("tests", "data", "fleet", "fleet.yaml")
     status, out, _ = command("fit", fleet, "--json", check=False)
