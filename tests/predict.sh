@@ -294,24 +294,45 @@ expect 2 "three-exact.json cannot be averaged: its 3 rows leave no residual degr
 	"predict refuses to average a fit without an error model, saying why" \
 	-- predict "$work/three-exact.json" "$work/three-amdahl.json" --at p=8
 # The same fit twice, equal weights: the mixture is the fit's own interval.
+# averaged_interval ARGS...: the first point's interval of predict ARGS.
+averaged_interval() {
+	"$SCALEFIT" predict "$@" --at p=8,b=16,n=256000 --json -q | tr -d ' \n' |
+		sed 's/.*"points":\[{"inputs":{[^}]*},"time":[^,]*,"interval95":\(\[[^]]*\]\).*/\1/'
+}
+# same_interval DESCRIPTION A B: the intervals A and B agree to 1e-9.
+same_interval() {
+	if [ -n "$2" ] && python3 -c "import sys; a=eval(sys.argv[1]); b=eval(sys.argv[2]); sys.exit(0 if all(abs(x-y) <= 1e-9*abs(x) for x,y in zip(a,b)) else 1)" "$2" "$3" 2>/dev/null; then
+		pass "$1"
+	elif ! command -v python3 >/dev/null 2>&1; then
+		echo "(python3 not installed: $1 is checked by eye only)"
+	else
+		fail "$1: $2 vs $3"
+	fi
+}
 one=$("$SCALEFIT" predict "$work/cand-generic.json" --at p=8,b=16,n=256000 --json -q |
 	tr -d ' \n' | sed 's/.*"interval95":\(\[[^]]*\]\).*/\1/')
-two=$("$SCALEFIT" predict "$work/cand-generic.json" "$work/cand-generic.json" --weights equal \
-	--at p=8,b=16,n=256000 --json -q | tr -d ' \n' |
-	sed 's/.*"points":\[{"inputs":{[^}]*},"time":[^,]*,"interval95":\(\[[^]]*\]\).*/\1/')
-if [ -n "$one" ] && python3 -c "import sys; a=eval(sys.argv[1]); b=eval(sys.argv[2]); sys.exit(0 if all(abs(x-y) <= 1e-9*abs(x) for x,y in zip(a,b)) else 1)" "$one" "$two" 2>/dev/null; then
-	pass "a fit averaged with itself keeps its interval"
-elif ! command -v python3 >/dev/null 2>&1; then
-	echo "(python3 not installed: the averaged interval is checked by eye only)"
-else
-	fail "a fit averaged with itself changed its interval: $one vs $two"
-fi
+same_interval "a fit averaged with itself keeps its interval" "$one" \
+	"$(averaged_interval "$work/cand-generic.json" "$work/cand-generic.json" --weights equal)"
 # The same fit as if of one row fewer: other rows.
 sed 's/"rows": 224/"rows": 223/' "$work/ddp-now.json" >"$work/ddp-p3.json"
 expect 2 'were not fitted to the same rows' "fits of other rows are not averaged" \
 	-- predict "$work/cand-generic.json" "$work/ddp-p3.json" --at p=8,b=16,n=256000
 expect 2 'weights goes with two or more fit files' "--weights with one fit" \
 	-- predict "$work/cand-generic.json" --weights equal --at p=8,b=16,n=256000
+# Weights given, one a file: all on the first, the mixture is its interval.
+same_interval "weights given all on one fit keep its interval" "$one" \
+	"$(averaged_interval "$work/cand-generic.json" "$work/cand-amdahl.json" --weights 1,0)"
+expect 0 'averaged over 2 fits (the weights given): generic 0.750, amdahl 0.250' \
+	"predict --weights W1,W2 weighs the fits as given, normalised" \
+	-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights 3,1 --at p=8,b=16,n=256000 -q
+expect 2 'weights gives 3 weights for 2 fit files: one a file, in their order' \
+	"--weights with more weights than fit files" \
+	-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights 1,1,1 --at p=8,b=16,n=256000
+for w in -1,2 0,0 1,,2 1,x 1, nan,1 inf,1; do
+	expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: numbers >= 0, not all 0), not '$w'" \
+		"--weights $w is refused" \
+		-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights "$w" --at p=8,b=16,n=256000
+done
 
 # What makes the interval wide beyond the range, in text and JSON.
 expect 0 "point 1: model error" "predict names the interval's largest part beyond the range" \
@@ -831,6 +852,13 @@ done
 expect 0 '^next run for the average of 2 fits (equal weights: generic 0.500, linear 0.500): ' \
 	"next names the average and its weights" \
 	-- next "$work/two-generic.json" "$work/two-linear.json" --weights equal $target
+"$SCALEFIT" next "$work/two-generic.json" "$work/two-linear.json" --weights 2,2 $target \
+	2>/dev/null | tail -n +2 >"$work/next-given.txt"
+"$SCALEFIT" next "$work/two-generic.json" "$work/two-linear.json" --weights equal $target \
+	2>/dev/null | tail -n +2 >"$work/next-equal.txt"
+[ -s "$work/next-given.txt" ] && cmp -s "$work/next-given.txt" "$work/next-equal.txt" &&
+	pass "next --weights 2,2 ranks as --weights equal" ||
+	fail "next --weights 2,2 differs from --weights equal"
 expect 0 '^next run for the average of 2 fits (weighted by extrapolation evidence: generic 0\.[0-9]*, linear 0\.[0-9]*): ' \
 	"next averages several fit files by extrapolation evidence by default" \
 	-- next "$work/two-generic.json" "$work/two-linear.json" $target
@@ -874,7 +902,7 @@ expect 2 'group goes with one fit file, not an average of several' "scale --weig
 expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: sweep it alone" \
 	"scale --weights refuses an ensemble's fit" \
 	-- scale "$work/two-generic.json" "$work/ens.json" --weights equal $sweep
-expect 2 "weights is extrapolation, aicc or equal, not 'foo'" "scale --weights of an unknown kind" \
+expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: numbers >= 0, not all 0), not 'foo'" "scale --weights of an unknown kind" \
 	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights foo $sweep
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \

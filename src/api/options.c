@@ -718,12 +718,13 @@ sf_options_discover(const scalefit_settings *s, sf_discover_options *r,
 static int
 read_weights(const char *v, sf_average_asked *w, sf_error *err)
 {
-	if (sf_average_weights_find(v, &w->how) != 0)
-		return sf_run_request(err,
-		                      "--weights is extrapolation, aicc or "
-		                      "equal, not '%s'",
-		                      v);
-	w->given = 1;
+	if (sf_average_asked_parse(v, w) != 0)
+		return sf_run_request(
+		    err,
+		    "--weights is extrapolation, aicc, equal or "
+		    "a weight per fit file (W1,W2,...: numbers "
+		    ">= 0, not all 0), not '%s'",
+		    v);
 	return SF_OK;
 }
 

@@ -230,11 +230,13 @@ cli_weights_option(const char *cmd, int val, const char *arg, void *to)
 	sf_average_asked *w = to;
 
 	(void)val;
-	if (sf_average_weights_find(arg, &w->how) != 0)
+	if (sf_average_asked_parse(arg, w) != 0)
 		return cli_usage(
 		    cmd, NULL,
-		    "--weights is extrapolation, aicc or equal, not '%s'", arg);
-	w->given = 1;
+		    "--weights is extrapolation, aicc, equal or a "
+		    "weight per fit file (W1,W2,...: numbers >= 0, "
+		    "not all 0), not '%s'",
+		    arg);
 	return SF_EXIT_OK;
 }
 

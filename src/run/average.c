@@ -54,7 +54,8 @@ sf_run_average_load(const char *verb, const char *path, const char *text,
 int
 sf_run_average_ensemble(const char *verb, const char *const *paths,
                         const char *const *texts, size_t n,
-                        sf_average_weights how, sf_fitfile **out, sf_error *err)
+                        const sf_average_asked *how, sf_fitfile **out,
+                        sf_error *err)
 {
 	sf_fitfile **fits = calloc(n + 1, sizeof *fits);
 	char label[64];

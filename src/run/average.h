@@ -48,7 +48,7 @@ int sf_run_average_load(const char *verb, const char *path, const char *text,
  */
 int sf_run_average_ensemble(const char *verb, const char *const *paths,
                             const char *const *texts, size_t n,
-                            sf_average_weights how, sf_fitfile **out,
+                            const sf_average_asked *how, sf_fitfile **out,
                             sf_error *err);
 
 #endif /* SF_RUN_AVERAGE_H */

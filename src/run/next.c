@@ -516,7 +516,7 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	if (s->nfits > 1) {
 		if ((rc = sf_run_average_ensemble(
 		         "rank runs for", s->fits, s->texts, s->nfits,
-		         s->weights.how, &r->fit, err)) != SF_OK)
+		         &s->weights, &r->fit, err)) != SF_OK)
 			return rc;
 		sole_member(s, r);
 		return SF_OK;

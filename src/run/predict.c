@@ -637,7 +637,7 @@ print_csv_average(FILE *out, const void *arg)
 /* The k fits averaged as how says. */
 static int
 average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
-             size_t k, sf_average_weights how, sf_run_predict_result *r,
+             size_t k, const sf_average_asked *how, sf_run_predict_result *r,
              sf_error *err)
 {
 	points pts;
@@ -666,7 +666,7 @@ average_fits(const sf_run_predict_settings *s, const sf_fitfile *const *fits,
 		sf_prediction_warn(fits[i], r->average->each[i], s->warn,
 		                   s->warn_ctx);
 	{
-		average_text t = {fits, s, r->average, how};
+		average_text t = {fits, s, r->average, how->how};
 
 		return sf_run_text(s->csv ? print_csv_average : print_average,
 		                   &t, &r->out.text, err);
@@ -689,7 +689,7 @@ predict_average(const sf_run_predict_settings *s, sf_run_predict_result *r,
 		         &r->fits[r->nfits], err)) != SF_OK)
 			return rc;
 	return average_fits(s, (const sf_fitfile *const *)r->fits, s->nfits,
-	                    s->weights.how, r, err);
+	                    &s->weights, r, err);
 }
 
 /* Predict with fit f: *p, and its text in *text. */

@@ -501,7 +501,7 @@ load_average(const sf_run_scale_settings *s, sf_run_scale_result *r,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	else
 		rc = sf_run_average_ensemble("sweep", s->fits, s->texts,
-		                             s->nfits, s->weights.how,
+		                             s->nfits, &s->weights,
 		                             &set->fits[0], err);
 	if (rc != SF_OK) {
 		sf_fitfile_set_free(set);

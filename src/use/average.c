@@ -2,6 +2,7 @@
  * average.c - predictions averaged over candidate formulas (average.h).
  */
 #include "use/average.h"
+#include "base/number.h"
 #include "use/fitgroups.h"
 #include "fit/ensemble.h"
 #include "use/json.h"
@@ -33,6 +34,8 @@ sf_average_weights_said(sf_average_weights how)
 		return "Akaike weights";
 	case SF_AVERAGE_EQUAL:
 		return "equal weights";
+	case SF_AVERAGE_GIVEN:
+		return "the weights given";
 	default:
 		return "weighted by extrapolation evidence";
 	}
@@ -44,17 +47,52 @@ same_text(const char *a, const char *b)
 	return strcmp(a != NULL ? a : "", b != NULL ? b : "") == 0;
 }
 
+/* The weights W1,W2,... of text into w; 0, or -1 when text is not such
+ * a list. */
+static int
+given_weights(const char *text, sf_average_asked *w)
+{
+	char cell[64];
+	double sum = 0;
+	size_t n = 0;
+
+	for (const char *p = text, *comma;; p = comma + 1) {
+		size_t len;
+
+		comma = strchr(p, ',');
+		len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (n == SF_AVERAGE_MAX_GIVEN || len == 0 || len >= sizeof cell)
+			return -1;
+		memcpy(cell, p, len);
+		cell[len] = '\0';
+		if (sf_parse_double(cell, &w->weights[n]) != SF_OK ||
+		    !(w->weights[n] >= 0) || !isfinite(w->weights[n]))
+			return -1;
+		sum += w->weights[n++];
+		if (comma == NULL)
+			break;
+	}
+	if (!(sum > 0))
+		return -1;
+	w->ngiven = n;
+	return 0;
+}
+
 int
-sf_average_weights_find(const char *name, sf_average_weights *how)
+sf_average_asked_parse(const char *text, sf_average_asked *w)
 {
 	static const char *const names[] = {"extrapolation", "aicc", "equal"};
+	sf_average_asked x = *w;
 
+	x.how = SF_AVERAGE_GIVEN;
 	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-		if (strcmp(name, names[k]) == 0) {
-			*how = (sf_average_weights)k;
-			return 0;
-		}
-	return -1;
+		if (strcmp(text, names[k]) == 0)
+			x.how = (sf_average_weights)k;
+	if (x.how == SF_AVERAGE_GIVEN && given_weights(text, &x) != 0)
+		return -1;
+	x.given = 1;
+	*w = x;
+	return 0;
 }
 
 int
@@ -124,13 +162,27 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 	return SF_OK;
 }
 
-/* The weights of the fits; SF_EVALUE when an AICc is missing. */
+/* The weights of the fits, summing to 1; SF_EVALUE when an AICc is
+ * missing or the weights given are not one a fit. */
 static int
-weights_of(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
+weights_of(const sf_fitfile *const *fits, size_t k, const sf_average_asked *a,
            double *w, sf_error *err)
 {
+	const sf_average_weights how = a->how;
 	double best = INFINITY, sum = 0;
 
+	if (how == SF_AVERAGE_GIVEN) {
+		if (a->ngiven != k)
+			return sf_error_set(
+			    err, SF_EVALUE,
+			    "--weights gives %zu weight%s for %zu "
+			    "fit files: one a file, in their order",
+			    a->ngiven, a->ngiven == 1 ? "" : "s", k);
+		for (size_t i = 0; i < k; i++)
+			w[i] = a->weights[i];
+		sf_ensemble_normalise(w, k); /* the sum is > 0 */
+		return SF_OK;
+	}
 	if (how == SF_AVERAGE_EXTRAPOLATION) {
 		for (size_t i = 0; i < k; i++)
 			w[i] = sf_interval_weight(&fits[i]->interval);
@@ -162,9 +214,9 @@ weights_of(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
 }
 
 int
-sf_average_run(const sf_fitfile *const *fits, size_t k, sf_average_weights how,
-               const double *const *columns, size_t n, sf_average **out,
-               sf_error *err)
+sf_average_run(const sf_fitfile *const *fits, size_t k,
+               const sf_average_asked *how, const double *const *columns,
+               size_t n, sf_average **out, sf_error *err)
 {
 	const sf_fitfile *first = fits[0];
 	const int mult = first->interval.multiplicative;
@@ -232,7 +284,8 @@ done:
 
 int
 sf_average_ensemble(const char *path, sf_fitfile **fits, size_t k,
-                    sf_average_weights how, sf_fitfile **out, sf_error *err)
+                    const sf_average_asked *how, sf_fitfile **out,
+                    sf_error *err)
 {
 	sf_fitfile **members = calloc(k + 1, sizeof *members);
 	double *w = calloc(k + 1, sizeof *w);

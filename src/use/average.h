@@ -45,21 +45,29 @@ typedef enum sf_average_weights {
 	SF_AVERAGE_EXTRAPOLATION = 0, /* by extrapolation evidence: each fit's
 	                                 sf_interval_weight (fit/interval.h) */
 	SF_AVERAGE_AICC,              /* Akaike weights */
-	SF_AVERAGE_EQUAL              /* 1 / k each */
+	SF_AVERAGE_EQUAL,             /* 1 / k each */
+	SF_AVERAGE_GIVEN              /* as given, one a fit, normalised */
 } sf_average_weights;
 
-/* The weights named name ("extrapolation", "aicc", "equal") into *how:
- * 0, or -1 when name is none of them. */
-int sf_average_weights_find(const char *name, sf_average_weights *how);
-
-/* What the weights how are called in a text ("Akaike weights"). */
-const char *sf_average_weights_said(sf_average_weights how);
+/* The most weights --weights W1,W2,... gives. */
+enum { SF_AVERAGE_MAX_GIVEN = 64 };
 
 /* How a command is asked to average several fit files (--weights). */
 typedef struct sf_average_asked {
 	sf_average_weights how; /* the weights */
 	int given;              /* 1: asked for (it needs two or more fits) */
+	size_t ngiven;          /* SF_AVERAGE_GIVEN: the weights, in the */
+	double weights[SF_AVERAGE_MAX_GIVEN]; /* order of the fit files */
 } sf_average_asked;
+
+/* --weights text into *w (given set): a name ("extrapolation", "aicc",
+ * "equal") or a weight per fit file, "W1,W2,..." (at most
+ * SF_AVERAGE_MAX_GIVEN numbers >= 0, not all 0).  0, or -1 when text is
+ * neither (*w unchanged). */
+int sf_average_asked_parse(const char *text, sf_average_asked *w);
+
+/* What the weights how are called in a text ("Akaike weights"). */
+const char *sf_average_weights_said(sf_average_weights how);
 
 /* The averaged predictions at n points. */
 typedef struct sf_average {
@@ -85,7 +93,7 @@ int sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err);
  * weights asked where a fit has no AICc), SF_ENOMEM.
  */
 int sf_average_run(const sf_fitfile *const *fits, size_t k,
-                   sf_average_weights how, const double *const *columns,
+                   const sf_average_asked *how, const double *const *columns,
                    size_t n, sf_average **out, sf_error *err);
 
 /*
@@ -99,7 +107,7 @@ int sf_average_run(const sf_fitfile *const *fits, size_t k,
  * has no AICc), SF_ENOMEM.
  */
 int sf_average_ensemble(const char *path, sf_fitfile **fits, size_t k,
-                        sf_average_weights how, sf_fitfile **out,
+                        const sf_average_asked *how, sf_fitfile **out,
                         sf_error *err);
 
 /* Release a.  Accepts NULL. */
