@@ -4,8 +4,8 @@ beyond the measured range.
 
 predict averages several fits of candidate formulas to the same rows; its
 --weights chooses how: extrapolation (the default: the inverse of each
-fit's expected squared error a doubling beyond its range, from its error
-model), aicc (Akaike weights) or equal.  On the bundled extrapolation
+fit's expected squared error a doubling beyond its range, as its forward
+chain measured it), aicc (Akaike weights) or equal.  On the bundled extrapolation
 campaigns, per group, every candidate formula is fitted (`scalefit fit
 -o`) to the training rows only, the fits are averaged with each weighting
 (`scalefit predict FITS... --grid TEST.csv --weights W --json`), and the

@@ -18,7 +18,8 @@
  * forward-chain cuts beyond the range are noise, and for a found formula
  * its cuts are the very folds that chose it (the search's luck).  Equal
  * weights beat the inverse of each member's expected squared error per
- * doubling (Bates and Granger 1969) on the campaigns measured (HACKING):
+ * doubling from its posterior (Bates and Granger 1969) on the campaigns
+ * measured (HACKING):
  * the forecast combination puzzle (Stock and Watson 2004).  discover
  * weighs by source: its found formulas, chosen by the same folds, are
  * one forecaster's answers, and share the weight the model file's own

@@ -315,17 +315,14 @@ typedef struct sf_interval_model {
 	size_t chain_cuts;    /* cuts whose predictions gave evidence */
 	int regime;           /* the largest levels scale worse than
 	                         the formula (see above) */
-	double weight;        /* 1 / (sigma^2 + the mean over the numeric
-	                         inputs of (mu_j + gamma_j / 2)^2 + s_j^2 +
-	                         var(gamma_j) / 4 + cov(mu_j, gamma_j)),
-	                         sigma as a
-	                         share of the time and the model error from
-	                         the prior's scale at no noise: a new run's
-	                         expected squared error a doubling beyond,
-	                         what averaged fit files weigh it by (at
-	                         each formula's own noise, the prior would
-	                         favour the formula that follows its rows
-	                         most closely twice); 0 unknown */
+	double weight;        /* 1 / (sigma^2 + the mean square of the
+	                         chain's errors per doubling along the input
+	                         with the most levels), sigma as a share of
+	                         the time: a new run's expected squared error
+	                         a doubling beyond as the forward chain
+	                         measured it, what averaged fit files weigh
+	                         it by (interval.c: averaging_weight); 0
+	                         unknown */
 	size_t regime_input;  /* which input, when regime is set */
 	double regime_slope;  /* the error per doubling it widened toward */
 	int regime_carried;   /* that was R, not the formula's own top cut */
@@ -474,10 +471,10 @@ int sf_interval_rows(const sf_interval_model *im, const sf_formula *f,
 /*
  * A fit's weight by its extrapolation evidence, when several fit files are
  * averaged (use/average.h; an ensemble's members weigh the same: ensemble.h):
- * im's weight, else (a FIT.json before it) 1 / the mean over inputs of
- * the expected squared error a doubling beyond the range (mean_square_error
- * in interval.c: bias^2 + growth^2 and the line's slope's part); 0 when
- * the growth is unknown.
+ * im's weight, else (a FIT.json before it had one) 1 / the mean over
+ * inputs of the expected squared error a doubling beyond the range
+ * (mean_square_error in interval.c: bias^2 + growth^2 and the line's
+ * slope's part); 0 when the growth is unknown.
  */
 double sf_interval_weight(const sf_interval_model *im);
 

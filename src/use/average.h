@@ -4,7 +4,8 @@
  * holds the spread between the formulas as well as each one's own.
  *
  * Weights are by extrapolation evidence (the default: each fit's inverse
- * expected squared error per doubling beyond its range, fit/ensemble.h),
+ * expected squared error a doubling beyond its range, as its forward
+ * chain measured it: fit/interval.h, sf_interval_weight),
  * Akaike weights w_i = exp(-D_i / 2) / sum_j exp(-D_j / 2), D_i the AICc
  * of fit i above the lowest (Burnham and Anderson), or equal.  Each fit's
  * prediction interval
