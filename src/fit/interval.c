@@ -1256,8 +1256,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_fits = c.fits;
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
-	out->weight = averaging_weight(out, &c, noise_share(out, d), w.numeric,
-	                               top);
+	out->weight =
+	    averaging_weight(out, &c, noise_share(out, d), w.numeric, top);
 	error_model(out, &c, w.numeric, top);
 	top_noise(out, d, s, w.numeric);
 	rc = check_pace(out, f, d, r->theta, &w, err);
