@@ -902,6 +902,36 @@ expect 2 'group goes with one fit file, not an average of several' "scale --weig
 expect 2 "ens.json is an ensemble's fit, already a mixture of its formulas: sweep it alone" \
 	"scale --weights refuses an ensemble's fit" \
 	-- scale "$work/two-generic.json" "$work/ens.json" --weights equal $sweep
+# What helper review found: each file's warnings name it; an input read
+# as text by one fit and as a number by another is refused; an average
+# with all its weight on one fit stays an average; a formula's error
+# names its file; scale --weights --json lists the fits.
+sed 's/"scalefit_version": "[^"]*"/"scalefit_version": "9.0.0"/' "$work/two-linear.json" >"$work/two-later.json"
+expect 0 "two-later.json: written by scalefit 9.0.0" "next on an average warns of a later version's file by its name" \
+	-- next "$work/two-generic.json" "$work/two-later.json" $target
+expect 0 "two-later.json: written by scalefit 9.0.0" "scale --weights warns of a later version's file by its name" \
+	-- scale "$work/two-later.json" "$work/two-generic.json" --weights equal $sweep
+for kind in "fw: framework" "fw: cpu_threads"; do
+	sed -e "s|^  n: global_batch \* iterations$|  n: global_batch * iterations\n  $kind|" \
+		-e 's|file: ../../../datasets|file: '"$(cd "$srcdir" && pwd)"'/datasets|' \
+		"$srcdir/tests/data/ensemble/two.yaml" >"$work/two-fw.yaml"
+	"$SCALEFIT" fit "$work/two-fw.yaml" --model linear -q -o "$work/two-fw-${kind#fw: }.json" >/dev/null 2>&1
+done
+expect 2 "reads input 'fw' as text, .*two-fw-cpu_threads.json as a number" \
+	"fits reading an input as text and as a number are not averaged" \
+	-- predict "$work/two-fw-framework.json" "$work/two-fw-cpu_threads.json" --at p=8,b=16,n=256000,fw=1
+expect 2 '^scalefit: error: --weights goes with two or more fit files' "scale --weights --group with one file" \
+	-- scale "$work/toy.json" --weights equal --group model=cnn --over p=1:16
+sed 's/"aicc": [-0-9.e+]*/"aicc": 5000/' "$work/two-linear.json" >"$work/two-far.json"
+expect 0 '^next run for the average of 2 fits (Akaike weights: generic 1.000, linear 0.000): ' \
+	"an average with all its weight on one fit stays an average" \
+	-- next "$work/two-generic.json" "$work/two-far.json" --weights aicc $target
+awk '/"covariance"/ { skip = 1 } skip && /^  \]/ { skip = 0; next } !skip' "$work/two-linear.json" \
+	>"$work/two-nocov.json"
+expect 2 "the ensemble's formula 'linear' (.*two-nocov.json): " "next names the file of an averaged fit it cannot use" \
+	-- next "$work/two-generic.json" "$work/two-nocov.json" $target
+expect 0 '"models": \[' "scale --weights --json lists the fits and their weights" \
+	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights equal $sweep --json
 expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: numbers >= 0, not all 0), not 'foo'" "scale --weights of an unknown kind" \
 	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights foo $sweep
 printf '{"model": ' >"$work/broken.json"

@@ -621,8 +621,8 @@ def predict(fits, points=None, **options):
 
 
 def scale(fits, chart=True, **options):
-    """`scalefit scale` (over=, set=, ...): a Study, one per fit, with its
-    chart (chart=False: none)."""
+    """`scalefit scale` (over=, set=, ...): a Study, one per fit, or with
+    weights= one of their average, with its chart (chart=False: none)."""
     options["chart"] = chart
     fits, handles = _fits(fits)
     s = _Settings(options)

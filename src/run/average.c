@@ -52,10 +52,21 @@ sf_run_average_load(const char *verb, const char *path, const char *text,
 }
 
 int
+sf_run_average_models(json_t *doc, const sf_fitfile *e, sf_error *err)
+{
+	json_t *models = sf_average_models_json(
+	    (const sf_fitfile *const *)e->members, e->weights, e->nmembers);
+
+	if (models == NULL || json_object_set_new(doc, "models", models) != 0)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return SF_OK;
+}
+
+int
 sf_run_average_ensemble(const char *verb, const char *const *paths,
                         const char *const *texts, size_t n,
-                        const sf_average_asked *how, sf_fitfile **out,
-                        sf_error *err)
+                        const sf_average_asked *how, sf_warn_fn warn,
+                        void *warn_ctx, sf_fitfile **out, sf_error *err)
 {
 	sf_fitfile **fits = calloc(n + 1, sizeof *fits);
 	char label[64];
@@ -64,13 +75,16 @@ sf_run_average_ensemble(const char *verb, const char *const *paths,
 
 	*out = NULL;
 	for (size_t i = 0; i < n && rc == SF_OK; i++)
-		rc = sf_run_average_load(verb, paths[i],
-		                         texts != NULL ? texts[i] : NULL,
-		                         &fits[i], err);
+		if ((rc = sf_run_average_load(verb, paths[i],
+		                              texts != NULL ? texts[i] : NULL,
+		                              &fits[i], err)) == SF_OK)
+			sf_fitfile_warn(fits[i], warn, warn_ctx);
 	snprintf(label, sizeof label, "the average of %zu fit files", n);
 	if (rc == SF_OK && (rc = sf_average_ensemble(label, fits, n, how, out,
 	                                             err)) == SF_EVALUE)
 		rc = sf_run_request(err, "%s", err->message);
+	if (rc == SF_OK) /* each file's own warnings are said above */
+		(*out)->version_newer = 0;
 	for (size_t i = 0; fits != NULL && i < n; i++)
 		sf_fitfile_free(fits[i]);
 	free(fits);

@@ -18,6 +18,7 @@
 #include "use/average.h"
 #include "use/fitfile.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 /*
@@ -42,13 +43,21 @@ int sf_run_average_load(const char *verb, const char *path, const char *text,
 /*
  * The n >= 2 fit files paths (texts: NULL, or each one's text, NULL to
  * read it) as one ensemble's fit weighted as how says
- * (sf_average_ensemble), into *out.  Returns SF_OK, the errors of
- * sf_run_average_load(), SF_EREQUEST (fits that cannot be averaged, and
- * why), SF_ENOMEM.
+ * (sf_average_ensemble), into *out; what each file's loading found
+ * suspicious (a later version's file) to warn, each naming its file.
+ * Returns SF_OK, the errors of sf_run_average_load(), SF_EREQUEST (fits
+ * that cannot be averaged, and why), SF_ENOMEM.
  */
 int sf_run_average_ensemble(const char *verb, const char *const *paths,
                             const char *const *texts, size_t n,
-                            const sf_average_asked *how, sf_fitfile **out,
-                            sf_error *err);
+                            const sf_average_asked *how, sf_warn_fn warn,
+                            void *warn_ctx, sf_fitfile **out, sf_error *err);
+
+/*
+ * doc (a JSON object) with "models": the fits average e
+ * (sf_run_average_ensemble) was made of and their weights, as predict's
+ * document lists them.  SF_OK, or SF_ENOMEM (doc unchanged).
+ */
+int sf_run_average_models(json_t *doc, const sf_fitfile *e, sf_error *err);
 
 #endif /* SF_RUN_AVERAGE_H */

@@ -514,12 +514,10 @@ load_fit(const sf_run_next_settings *s, sf_run_next_result *r, sf_error *err)
 	                               s->group, err)) != SF_OK)
 		return rc;
 	if (s->nfits > 1) {
-		if ((rc = sf_run_average_ensemble(
-		         "rank runs for", s->fits, s->texts, s->nfits,
-		         &s->weights, &r->fit, err)) != SF_OK)
-			return rc;
-		sole_member(s, r);
-		return SF_OK;
+		/* an average stays one, whatever its weights */
+		return sf_run_average_ensemble(
+		    "rank runs for", s->fits, s->texts, s->nfits, &s->weights,
+		    s->warn, s->warn_ctx, &r->fit, err);
 	}
 	if ((rc = sf_fitfile_load_groups_text(
 	         path, s->texts != NULL ? s->texts[0] : NULL, s->group, 0, &set,
@@ -571,17 +569,10 @@ study(const sf_run_next_settings *s, sf_run_next_result *r,
 static int
 next_json(sf_run_next_result *r, size_t top, int averaged, sf_error *err)
 {
-	const sf_fitfile *f = r->fit;
-	json_t *models = NULL;
-
-	if ((r->out.json = sf_next_json(f, r->next, top)) == NULL ||
-	    (averaged &&
-	     ((models =
-	           sf_average_models_json((const sf_fitfile *const *)f->members,
-	                                  f->weights, f->nmembers)) == NULL ||
-	      json_object_set_new(r->out.json, "models", models) != 0)))
+	if ((r->out.json = sf_next_json(r->fit, r->next, top)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	return SF_OK;
+	return averaged ? sf_run_average_models(r->out.json, r->fit, err)
+	                : SF_OK;
 }
 
 int
@@ -621,7 +612,7 @@ sf_run_next(const sf_run_next_settings *s, sf_run_next_result **out,
 	}
 	if ((rc = warn_skipped(s, r, lines, err)) != SF_OK)
 		goto done;
-	averaged = s->nfits > 1 && r->fit->nmembers > 0;
+	averaged = s->nfits > 1;
 	if (s->json && (rc = next_json(r, s->top, averaged, err)) != SF_OK)
 		goto done;
 	{

@@ -491,7 +491,8 @@ load_average(const sf_run_scale_settings *s, sf_run_scale_result *r,
              sf_error *err)
 {
 	sf_fitfile_set *set;
-	int rc = sf_run_average_asked(1, &s->weights, s->nfits, s->group, err);
+	int rc = sf_run_average_asked(s->nfits > 1, &s->weights, s->nfits,
+	                              s->group, err);
 
 	if (rc != SF_OK)
 		return rc;
@@ -501,8 +502,8 @@ load_average(const sf_run_scale_settings *s, sf_run_scale_result *r,
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 	else
 		rc = sf_run_average_ensemble("sweep", s->fits, s->texts,
-		                             s->nfits, &s->weights,
-		                             &set->fits[0], err);
+		                             s->nfits, &s->weights, s->warn,
+		                             s->warn_ctx, &set->fits[0], err);
 	if (rc != SF_OK) {
 		sf_fitfile_set_free(set);
 		return rc;
@@ -722,6 +723,23 @@ run_studies(const sf_run_scale_settings *s, sf_run_scale_result *r,
 	return draw(s, r, err);
 }
 
+/* The JSON document: one study's, or {"studies": [...]}; an average's
+ * with the fits it was made of and their weights ("models", as
+ * predict's). */
+static int
+scale_json(const sf_run_scale_settings *s, sf_run_scale_result *r,
+           sf_error *err)
+{
+	r->out.json = r->count == 1
+	                  ? sf_scale_json(r->studies[0])
+	                  : several_json(r->studies, r->labels, r->count);
+	if (r->out.json == NULL)
+		return sf_error_set(err, SF_ENOMEM, "out of memory");
+	return s->weights.given ? sf_run_average_models(
+	                              r->out.json, r->sets[0]->fits[0], err)
+	                        : SF_OK;
+}
+
 int
 sf_run_scale(const sf_run_scale_settings *s, sf_run_scale_result **out,
              sf_error *err)
@@ -744,13 +762,8 @@ sf_run_scale(const sf_run_scale_settings *s, sf_run_scale_result **out,
 		goto fail;
 	for (size_t j = 0; j < r->count && !s->quiet; j++)
 		sf_scale_warn(r->studies[j], s->warn, s->warn_ctx);
-	if (s->json &&
-	    (r->out.json = r->count == 1 ? sf_scale_json(r->studies[0])
-	                                 : several_json(r->studies, r->labels,
-	                                                r->count)) == NULL) {
-		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
+	if (s->json && (rc = scale_json(s, r, err)) != SF_OK)
 		goto fail;
-	}
 	if ((rc = sf_run_text(s->csv ? print_csv : print_studies, r,
 	                      &r->out.text, err)) != SF_OK)
 		goto fail;

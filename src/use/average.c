@@ -95,10 +95,42 @@ sf_average_asked_parse(const char *text, sf_average_asked *w)
 	return 0;
 }
 
+/* Whether fit b reads input j of fit a as a does: by its name, a number
+ * in both or text in both, with the same values (a text's values are
+ * coded by their place in its levels).  SF_OK, else SF_EVALUE and why. */
+static int
+same_input(const sf_fitfile *a, const sf_fitfile *b, size_t j, sf_error *err)
+{
+	const sf_fitfile_input *x = &a->inputs[j];
+	size_t m = sf_fitfile_input_find(b, x->name);
+	const sf_fitfile_input *y = m != SF_FITFILE_NONE ? &b->inputs[m] : NULL;
+
+	if (y == NULL)
+		return sf_error_set(err, SF_EVALUE,
+		                    "%s has no input '%s' (which %s has)",
+		                    b->path, x->name, a->path);
+	if ((x->levels == NULL) != (y->levels == NULL))
+		return sf_error_set(
+		    err, SF_EVALUE, "%s reads input '%s' as %s, %s as %s",
+		    a->path, x->name, x->levels != NULL ? "text" : "a number",
+		    b->path, y->levels != NULL ? "text" : "a number");
+	if (x->levels == NULL)
+		return SF_OK;
+	for (size_t l = 0; l < x->nlevels || l < y->nlevels; l++)
+		if (l >= x->nlevels || l >= y->nlevels ||
+		    strcmp(x->levels[l], y->levels[l]) != 0)
+			return sf_error_set(err, SF_EVALUE,
+			                    "%s and %s know different values "
+			                    "of text input '%s'",
+			                    a->path, b->path, x->name);
+	return SF_OK;
+}
+
 int
 sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 {
 	const sf_fitfile *a = fits[0];
+	int rc;
 
 	if (k < 2)
 		return sf_error_set(err, SF_EVALUE,
@@ -151,13 +183,8 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 			                    "%s and %s have different inputs",
 			                    a->path, b->path);
 		for (size_t j = 0; j < a->ninputs; j++)
-			if (sf_fitfile_input_find(b, a->inputs[j].name) ==
-			    SF_FITFILE_NONE)
-				return sf_error_set(
-				    err, SF_EVALUE,
-				    "%s has no input '%s' (which "
-				    "%s has)",
-				    b->path, a->inputs[j].name, a->path);
+			if ((rc = same_input(a, b, j, err)) != SF_OK)
+				return rc;
 	}
 	return SF_OK;
 }

@@ -279,8 +279,10 @@ ensemble_fit(const char *path, const char *name, sf_fitfile **members,
 		return SF_ENOMEM;
 	for (; e->ninputs < a->ninputs; e->ninputs++)
 		if (copy_input(&a->inputs[e->ninputs],
-		               &e->inputs[e->ninputs]) != SF_OK)
+		               &e->inputs[e->ninputs]) != SF_OK) {
+			e->ninputs++; /* what was copied of it is freed */
 			return SF_ENOMEM;
+		}
 	return SF_OK;
 }
 

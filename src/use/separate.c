@@ -188,8 +188,9 @@ member_open(const sf_fitfile *e, size_t i, const double *const *tcol,
 		char why[sizeof err->message];
 
 		snprintf(why, sizeof why, "%s", err->message);
-		rc = sf_error_set(err, rc, "the ensemble's formula '%s': %s",
-		                  f->name, why);
+		rc = sf_error_set(err, rc,
+		                  "the ensemble's formula '%s' (%s): %s",
+		                  f->name, f->path, why);
 	}
 done:
 	sf_prediction_free(pt);
