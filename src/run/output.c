@@ -33,7 +33,8 @@ sf_run_text(sf_run_print_fn print, const void *arg, char **text, sf_error *err)
 	if ((out = open_memstream(text, &length)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
 	rc = print(out, arg);
-	if (fclose(out) != 0 || rc != SF_OK) {
+	/* a stream that could not grow may close with no text at all */
+	if (fclose(out) != 0 || rc != SF_OK || *text == NULL) {
 		free(*text);
 		*text = NULL;
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
