@@ -3,8 +3,8 @@
  */
 #include "use/average.h"
 #include "base/number.h"
-#include "use/fitgroups.h"
 #include "fit/ensemble.h"
+#include "use/fitgroups.h"
 #include "use/json.h"
 #include "use/report.h"
 
