@@ -329,7 +329,7 @@ expect 2 'weights gives 3 weights for 2 fit files: one a file, in their order' \
 	"--weights with more weights than fit files" \
 	-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights 1,1,1 --at p=8,b=16,n=256000
 for w in -1,2 0,0 1,,2 1,x 1, nan,1 inf,1; do
-	expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: numbers >= 0, not all 0), not '$w'" \
+	expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: at most 64 numbers >= 0, not all 0), not '$w'" \
 		"--weights $w is refused" \
 		-- predict "$work/cand-generic.json" "$work/cand-amdahl.json" --weights "$w" --at p=8,b=16,n=256000
 done
@@ -932,7 +932,41 @@ expect 2 "the ensemble's formula 'linear' (.*two-nocov.json): " "next names the 
 	-- next "$work/two-generic.json" "$work/two-nocov.json" $target
 expect 0 '"models": \[' "scale --weights --json lists the fits and their weights" \
 	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights equal $sweep --json
-expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: numbers >= 0, not all 0), not 'foo'" "scale --weights of an unknown kind" \
+# And helper-32's: weights whose sum overflows are refused, -0 is 0; an
+# input read from other columns is not averaged; fits weighed on
+# different grounds (a file from before the chain's weights) are not
+# averaged by extrapolation evidence; inputs that tie for the most levels
+# weigh the same whatever their order in the model file.
+expect 2 "not '1e308,1e308'" "--weights whose sum overflows is refused" \
+	-- predict "$work/two-generic.json" "$work/two-linear.json" --weights 1e308,1e308 --at p=8,b=16,n=256000
+expect 0 'the weights given): generic 0.000, linear 1.000' "--weights -0,1: -0 is 0" \
+	-- predict "$work/two-generic.json" "$work/two-linear.json" --weights -0,1 --at p=8,b=16,n=256000 -q
+sed -e 's|^  b: global_batch / gpus$|  b: global_batch|' \
+	-e 's|file: ../../../datasets|file: '"$(cd "$srcdir" && pwd)"'/datasets|' \
+	"$srcdir/tests/data/ensemble/two.yaml" >"$work/two-global.yaml"
+"$SCALEFIT" fit "$work/two-global.yaml" --model linear -q -o "$work/two-global.json" >/dev/null 2>&1
+expect 2 "reads input 'b' as 'global_batch / gpus', .*two-global.json as 'global_batch'" \
+	"fits reading an input from other columns are not averaged" \
+	-- next "$work/two-generic.json" "$work/two-global.json" $target
+sed 's/"model_weight_from": "chain"/"model_weight_from": "posterior"/' "$work/two-linear.json" >"$work/two-posterior.json"
+expect 2 "two-generic.json weighs its evidence beyond the range by its forward chain, .*two-posterior.json by its posterior" \
+	"fits weighed on different grounds are not averaged by extrapolation evidence" \
+	-- predict "$work/two-generic.json" "$work/two-posterior.json" --at p=8,b=16,n=256000
+expect 0 'averaged over 2 fits (equal weights)' "... but with weights of their own" \
+	-- predict "$work/two-generic.json" "$work/two-posterior.json" --weights equal --at p=8,b=16,n=256000 -q
+awk 'BEGIN { print "x,y,t"; s = 1; for (i = 0; i < 6; i++) for (j = 0; j < 6; j++) {
+	s = (s * 16807) % 2147483647; x = 2 ^ i; y = 2 ^ j
+	print x "," y "," (1 + x + 0.3 * y + 0.02 * x * y) * (1 + 0.04 * (s / 2147483647 - 0.5)) } }' >"$work/grid.csv"
+for order in "x: x|y: y" "y: y|x: x"; do
+	printf 'data: {file: grid.csv, output: t}\ninputs:\n  %s\n  %s\nparameters: {a: {min: 0, max: 10}, c: {min: 0, max: 10}, d: {min: 0, max: 10}}\ntime: a + c * x + d * y\n' \
+		"${order%%|*}" "${order#*|}" >"$work/grid-${order%%:*}.yaml"
+	"$SCALEFIT" fit "$work/grid-${order%%:*}.yaml" -q -o "$work/grid-${order%%:*}.json" >/dev/null 2>&1
+done
+[ -n "$(grep '"model_weight"' "$work/grid-x.json")" ] &&
+	[ "$(grep '"model_weight"' "$work/grid-x.json")" = "$(grep '"model_weight"' "$work/grid-y.json")" ] &&
+	pass "inputs that tie for the most levels weigh the same in either order" ||
+	fail "the extrapolation weight depends on the order of the inputs: $(grep '"model_weight"' "$work/grid-x.json") vs $(grep '"model_weight"' "$work/grid-y.json")"
+expect 2 "weights is extrapolation, aicc, equal or a weight per fit file (W1,W2,...: at most 64 numbers >= 0, not all 0), not 'foo'" "scale --weights of an unknown kind" \
 	-- scale "$work/two-generic.json" "$work/two-linear.json" --weights foo $sweep
 printf '{"model": ' >"$work/broken.json"
 expect 2 "broken.json:1:[0-9]*:" "plot of a broken fit file: FILE:LINE:COL" \

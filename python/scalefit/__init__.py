@@ -303,6 +303,9 @@ def _values(key, value):
     if key in ("input", "set", "at") and isinstance(value, dict):
         return [f"{k}={_number(v) if not isinstance(v, str) else v}"
                 for k, v in value.items()]
+    if key == "weights" and isinstance(value, (list, tuple)):
+        # one weight a fit: the command's W1,W2,...
+        return [",".join(_number(v) for v in value)]
     if isinstance(value, (list, tuple)):
         return [v if isinstance(v, str) else _number(v) for v in value]
     if isinstance(value, (str, os.PathLike)):
@@ -542,7 +545,7 @@ def fit(model, data=None, **options):
 def load(path):
     """A fit saved before (FIT.json)."""
     h = ctypes.c_void_p()
-    _call(_L.scalefit_fit_load, os.fspath(path).encode(), ctypes.byref(h))
+    _call(_L.scalefit_fit_load, os.fsencode(path), ctypes.byref(h))
     return Fit(h)
 
 

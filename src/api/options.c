@@ -722,9 +722,9 @@ read_weights(const char *v, sf_average_asked *w, sf_error *err)
 		return sf_run_request(
 		    err,
 		    "--weights is extrapolation, aicc, equal or "
-		    "a weight per fit file (W1,W2,...: numbers "
-		    ">= 0, not all 0), not '%s'",
-		    v);
+		    "a weight per fit file (W1,W2,...: at most %d "
+		    "numbers >= 0, not all 0), not '%s'",
+		    SF_AVERAGE_MAX_GIVEN, v);
 	return SF_OK;
 }
 

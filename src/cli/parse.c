@@ -234,9 +234,9 @@ cli_weights_option(const char *cmd, int val, const char *arg, void *to)
 		return cli_usage(
 		    cmd, NULL,
 		    "--weights is extrapolation, aicc, equal or a "
-		    "weight per fit file (W1,W2,...: numbers >= 0, "
-		    "not all 0), not '%s'",
-		    arg);
+		    "weight per fit file (W1,W2,...: at most %d numbers >= "
+		    "0, not all 0), not '%s'",
+		    SF_AVERAGE_MAX_GIVEN, arg);
 	return SF_EXIT_OK;
 }
 

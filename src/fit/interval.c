@@ -1127,34 +1127,42 @@ hardware_input(const sf_model *m, const sf_dataset *d)
 
 /*
  * The weight of im's fit when fit files are averaged by extrapolation
- * evidence (use/average.h): 1 / the expected squared error of a new run a
- * doubling beyond, v^2 + the mean square of the errors per doubling m_k
- * of chain c's cuts along input top (the input with the most levels), v
- * the noise as a share of the time: the forward chain's own evidence
- * beyond the range, as extrapolation cross-validation measures it.  Not
+ * evidence (use/average.h), into im->weight: 1 / the expected squared
+ * error of a new run a doubling beyond, v^2 + the mean square of the
+ * errors per doubling m_k of chain c's cuts along the inputs with the
+ * most levels (levels[j] of input j; every such input's, so that the
+ * order the inputs are declared in does not choose), v the
+ * noise as a share of the time: the forward chain's own evidence beyond
+ * the range, as extrapolation cross-validation measures it
+ * (im->weight_chain 1).  Not
  * the posterior's: its prior, the same for every fit, outweighed each
  * fit's evidence and left the weights near equal (bench/average_weights.py:
  * a-GPUBench's interval score 189.1 against 156.5 now, Pollux's 89.1
- * against 89.0, tf_cnn_benchmarks' 70.3 against 60.1).  Without a cut
+ * against 88.5, tf_cnn_benchmarks' 70.3 against 60.1).  Without a cut
  * along top, the posterior's model error a doubling beyond from the
  * prior at no noise (at each formula's own noise the prior would favour
  * the one that follows its rows most closely, twice), before any
  * regime's widening (a hedge of the interval, not evidence against the
  * formula).
  */
-static double
-averaging_weight(const sf_interval_model *im, const chain *c, double v,
-                 const unsigned char *numeric, size_t top)
+static void
+averaging_weight(sf_interval_model *im, const chain *c, double v,
+                 const unsigned char *numeric, const size_t *levels)
 {
 	sf_interval_model shared = *im;
 	double sum = 0, mse;
-	size_t n = 0;
+	size_t n = 0, most = 0;
 
+	for (size_t j = 0; j < im->ninputs && j < SF_INTERVAL_INPUTS; j++)
+		most = levels[j] > most ? levels[j] : most;
 	for (size_t i = 0; i < c->n; i++)
-		if (c->cuts[i].input == top && isfinite(c->cuts[i].slope)) {
+		if (most > 0 && c->cuts[i].input < SF_INTERVAL_INPUTS &&
+		    levels[c->cuts[i].input] == most &&
+		    isfinite(c->cuts[i].slope)) {
 			sum += c->cuts[i].slope * c->cuts[i].slope;
 			n++;
 		}
+	im->weight_chain = n > 0;
 	if (n > 0) {
 		mse = sum / (double)n;
 	} else {
@@ -1164,7 +1172,7 @@ averaging_weight(const sf_interval_model *im, const chain *c, double v,
 		shared.hardware_prior_scale = 0;
 		mse = error_model(&shared, c, numeric, SIZE_MAX);
 	}
-	return isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;
+	im->weight = isfinite(mse) && v * v + mse > 0 ? 1 / (v * v + mse) : 0;
 }
 
 /* The built-in prior with what the model file's fit.prior gives of it in
@@ -1201,7 +1209,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	sf_fit_options co = *o;
 	chain_work w = {0};
 	chain c = {0};
-	size_t most = 0, top = SIZE_MAX;
+	size_t most = 0, top = SIZE_MAX, levels[SF_INTERVAL_INPUTS + 1] = {0};
 	double noise_part; /* r sigma, the prior's scale's noise part */
 	int rc = SF_OK;
 
@@ -1246,6 +1254,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 			continue;
 		rc = chain_input(m, d, f, &co, out->multiplicative, j, &w, &c,
 		                 &L, err);
+		if (j < SF_INTERVAL_INPUTS)
+			levels[j] = L;
 		if (L > most) {
 			most = L;
 			top = j;
@@ -1256,8 +1266,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->chain_fits = c.fits;
 	out->chain_points = c.points;
 	out->chain_cuts = c.n;
-	out->weight =
-	    averaging_weight(out, &c, noise_share(out, d), w.numeric, top);
+	averaging_weight(out, &c, noise_share(out, d), w.numeric, levels);
 	error_model(out, &c, w.numeric, top);
 	top_noise(out, d, s, w.numeric);
 	rc = check_pace(out, f, d, r->theta, &w, err);

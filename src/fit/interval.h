@@ -323,6 +323,9 @@ typedef struct sf_interval_model {
 	                         measured it, what averaged fit files weigh
 	                         it by (interval.c: averaging_weight); 0
 	                         unknown */
+	int weight_chain;     /* 1: weight is the chain's evidence, 0: its
+	                         posterior's (no cut along the inputs with
+	                         the most levels, or a file before it) */
 	size_t regime_input;  /* which input, when regime is set */
 	double regime_slope;  /* the error per doubling it widened toward */
 	int regime_carried;   /* that was R, not the formula's own top cut */

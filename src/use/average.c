@@ -68,11 +68,12 @@ given_weights(const char *text, sf_average_asked *w)
 		if (sf_parse_double(cell, &w->weights[n]) != SF_OK ||
 		    !(w->weights[n] >= 0) || !isfinite(w->weights[n]))
 			return -1;
+		w->weights[n] += 0.0; /* -0 is 0 */
 		sum += w->weights[n++];
 		if (comma == NULL)
 			break;
 	}
-	if (!(sum > 0))
+	if (!(sum > 0) || !isfinite(sum))
 		return -1;
 	w->ngiven = n;
 	return 0;
@@ -114,6 +115,11 @@ same_input(const sf_fitfile *a, const sf_fitfile *b, size_t j, sf_error *err)
 		    err, SF_EVALUE, "%s reads input '%s' as %s, %s as %s",
 		    a->path, x->name, x->levels != NULL ? "text" : "a number",
 		    b->path, y->levels != NULL ? "text" : "a number");
+	if (!same_text(x->column, y->column))
+		return sf_error_set(
+		    err, SF_EVALUE, "%s reads input '%s' as '%s', %s as '%s'",
+		    a->path, x->name, x->column ? x->column : "", b->path,
+		    y->column ? y->column : "");
 	if (x->levels == NULL)
 		return SF_OK;
 	for (size_t l = 0; l < x->nlevels || l < y->nlevels; l++)
@@ -149,8 +155,8 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 
 			return sf_error_set(
 			    err, SF_EVALUE,
-			    "%s cannot be averaged: %s (each fit is weighed "
-			    "by its interval)",
+			    "%s cannot be averaged: %s (an average mixes "
+			    "the fits' intervals)",
 			    b->path,
 			    sf_fitfile_no_interval(b, why, sizeof why));
 		}
@@ -211,6 +217,27 @@ weights_of(const sf_fitfile *const *fits, size_t k, const sf_average_asked *a,
 		return SF_OK;
 	}
 	if (how == SF_AVERAGE_EXTRAPOLATION) {
+		for (size_t i = 1; i < k; i++)
+			if (fits[i]->interval.weight_chain !=
+			    fits[0]->interval.weight_chain)
+				return sf_error_set(
+				    err, SF_EVALUE,
+				    "%s weighs its evidence beyond the range "
+				    "by "
+				    "its %s, %s by its %s: the weights would "
+				    "not "
+				    "compare (refit the one written before "
+				    "weights were the chain's, or give "
+				    "--weights "
+				    "aicc, equal or W1,W2,...)",
+				    fits[0]->path,
+				    fits[0]->interval.weight_chain
+				        ? "forward chain"
+				        : "posterior",
+				    fits[i]->path,
+				    fits[i]->interval.weight_chain
+				        ? "forward chain"
+				        : "posterior");
 		for (size_t i = 0; i < k; i++)
 			w[i] = sf_interval_weight(&fits[i]->interval);
 		if (!sf_ensemble_normalise(w, k))

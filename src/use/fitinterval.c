@@ -58,6 +58,27 @@ optional_interval_number(reader *ld, const json_t *pi, const char *parent,
 	return interval_number(ld, pi, parent, key, 0, lo, out);
 }
 
+/* What model_weight was made from (interval.h: weight_chain): "chain" or
+ * "posterior"; a file before the key, the posterior. */
+static int
+load_weight_from(reader *ld, const json_t *pi)
+{
+	static const char path[] = "prediction_interval.model_weight_from";
+	const json_t *v = json_object_get(pi, "model_weight_from");
+	const char *s = json_string_value(v);
+
+	ld->f->interval.weight_chain = 0;
+	if (v == NULL)
+		return SF_OK;
+	if (s == NULL ||
+	    (strcmp(s, "chain") != 0 && strcmp(s, "posterior") != 0))
+		return sf_jsondoc_fail(
+		    ld->doc, path, SF_EVALUE,
+		    "%s should be \"chain\" or \"posterior\"", path);
+	ld->f->interval.weight_chain = strcmp(s, "chain") == 0;
+	return SF_OK;
+}
+
 /*
  * The slope a model error's line carries beyond the top (interval.h), of
  * the entry e at path into *a (its growth read): trend, trend_sd and
@@ -327,7 +348,8 @@ sf_fitfile_load_interval(sf_jsondoc *doc, sf_fitfile *f, const json_t *root)
 	    (rc = load_prior(ld, pi)) != SF_OK ||
 	    (rc = optional_interval_number(ld, pi, "prediction_interval",
 	                                   "model_weight", 0, &im->weight)) !=
-	        SF_OK)
+	        SF_OK ||
+	    (rc = load_weight_from(ld, pi)) != SF_OK)
 		return rc;
 	if (!(im->t > 0))
 		return sf_jsondoc_fail(ld->doc, "prediction_interval.t",

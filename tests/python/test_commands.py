@@ -90,6 +90,12 @@ def test_next_runs_on_several_fits_is_the_commands(tmp_path):
     assert equal.report["candidates"] == mine.report["candidates"]
     with pytest.raises(scalefit.Error, match="two or more fit files"):
         scalefit.next_runs(files[0], weights="equal", **ask)
+    # weights given as a list, one a fit, as the command's W1,W2
+    given = scalefit.next_runs(files, weights=[1, 1], **ask)
+    assert given.report["candidates"] == mine.report["candidates"]
+    # one fit by a bytes path, as by a str
+    assert (scalefit.next_runs(files[0].encode(), **ask).report ==
+            scalefit.load(files[0]).next_runs(**ask).report)
 
 
 def test_a_fleet_and_its_groups(tmp_path):
