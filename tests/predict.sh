@@ -937,8 +937,8 @@ expect 0 '"models": \[' "scale --weights --json lists the fits and their weights
 # different grounds (a file from before the chain's weights) are not
 # averaged by extrapolation evidence; inputs that tie for the most levels
 # weigh the same whatever their order in the model file.
-expect 2 "not '1e308,1e308'" "--weights whose sum overflows is refused" \
-	-- predict "$work/two-generic.json" "$work/two-linear.json" --weights 1e308,1e308 --at p=8,b=16,n=256000
+expect 0 'the weights given): generic 0.500, linear 0.500' "--weights whose sum would overflow are shares of the largest" \
+	-- predict "$work/two-generic.json" "$work/two-linear.json" --weights 1e308,1e308 --at p=8,b=16,n=256000 -q
 expect 0 'the weights given): generic 0.000, linear 1.000' "--weights -0,1: -0 is 0" \
 	-- predict "$work/two-generic.json" "$work/two-linear.json" --weights -0,1 --at p=8,b=16,n=256000 -q
 sed -e 's|^  b: global_batch / gpus$|  b: global_batch|' \
@@ -948,12 +948,25 @@ sed -e 's|^  b: global_batch / gpus$|  b: global_batch|' \
 expect 2 "reads input 'b' as 'global_batch / gpus', .*two-global.json as 'global_batch'" \
 	"fits reading an input from other columns are not averaged" \
 	-- next "$work/two-generic.json" "$work/two-global.json" $target
+sed -e 's|^  b: global_batch / gpus$|  b: "global_batch/gpus"|' \
+	-e 's|file: ../../../datasets|file: '"$(cd "$srcdir" && pwd)"'/datasets|' \
+	"$srcdir/tests/data/ensemble/two.yaml" >"$work/two-spaced.yaml"
+"$SCALEFIT" fit "$work/two-spaced.yaml" --model linear -q -o "$work/two-spaced.json" >/dev/null 2>&1
+expect 0 '^next run for the average of 2 fits' "an input written with other spaces is the same input" \
+	-- next "$work/two-generic.json" "$work/two-spaced.json" $target
 sed 's/"model_weight_from": "chain"/"model_weight_from": "posterior"/' "$work/two-linear.json" >"$work/two-posterior.json"
 expect 2 "two-generic.json weighs its evidence beyond the range by its forward chain, .*two-posterior.json by its posterior" \
 	"fits weighed on different grounds are not averaged by extrapolation evidence" \
 	-- predict "$work/two-generic.json" "$work/two-posterior.json" --at p=8,b=16,n=256000
 expect 0 'averaged over 2 fits (equal weights)' "... but with weights of their own" \
 	-- predict "$work/two-generic.json" "$work/two-posterior.json" --weights equal --at p=8,b=16,n=256000 -q
+grep -v '"model_weight_from"' "$work/two-linear.json" >"$work/two-unsaid.json"
+grep -v '"model_weight_from"' "$work/two-generic.json" >"$work/two-unsaid-generic.json"
+expect 2 "two-unsaid.json by what its file does not say (written before model_weight_from)" \
+	"a file that does not say what its weight was made from is not averaged with one that does" \
+	-- predict "$work/two-generic.json" "$work/two-unsaid.json" --at p=8,b=16,n=256000
+expect 0 'averaged over 2 fits (weighted by extrapolation evidence)' "... but with another such file" \
+	-- predict "$work/two-unsaid-generic.json" "$work/two-unsaid.json" --at p=8,b=16,n=256000 -q
 awk 'BEGIN { print "x,y,t"; s = 1; for (i = 0; i < 6; i++) for (j = 0; j < 6; j++) {
 	s = (s * 16807) % 2147483647; x = 2 ^ i; y = 2 ^ j
 	print x "," y "," (1 + x + 0.3 * y + 0.02 * x * y) * (1 + 0.04 * (s / 2147483647 - 0.5)) } }' >"$work/grid.csv"

@@ -1130,20 +1130,19 @@ hardware_input(const sf_model *m, const sf_dataset *d)
  * evidence (use/average.h), into im->weight: 1 / the expected squared
  * error of a new run a doubling beyond, v^2 + the mean square of the
  * errors per doubling m_k of chain c's cuts along the inputs with the
- * most levels (levels[j] of input j; every such input's, so that the
- * order the inputs are declared in does not choose), v the
- * noise as a share of the time: the forward chain's own evidence beyond
- * the range, as extrapolation cross-validation measures it
- * (im->weight_chain 1).  Not
- * the posterior's: its prior, the same for every fit, outweighed each
- * fit's evidence and left the weights near equal (bench/average_weights.py:
- * a-GPUBench's interval score 189.1 against 156.5 now, Pollux's 89.1
- * against 88.5, tf_cnn_benchmarks' 70.3 against 60.1).  Without a cut
- * along top, the posterior's model error a doubling beyond from the
- * prior at no noise (at each formula's own noise the prior would favour
- * the one that follows its rows most closely, twice), before any
- * regime's widening (a hedge of the interval, not evidence against the
- * formula).
+ * most levels (levels[j]: input j's; every such input's, so that the
+ * order the inputs are declared in does not choose), v the noise as a
+ * share of the time: the forward chain's own evidence beyond the range,
+ * as extrapolation cross-validation measures it (im->weight_chain 1).
+ * Not the posterior's: its prior, the same for every fit, outweighed
+ * each fit's evidence and left the weights near equal
+ * (bench/average_weights.py: a-GPUBench's interval score 189.1 against
+ * 156.5 now, Pollux's 89.1 against 88.5, tf_cnn_benchmarks' 70.3 against
+ * 60.1).  Without a cut along them, the posterior's model error a
+ * doubling beyond from the prior at no noise (at each formula's own noise
+ * the prior would favour the one that follows its rows most closely,
+ * twice), before any regime's widening (a hedge of the interval, not
+ * evidence against the formula; im->weight_chain 0).
  */
 static void
 averaging_weight(sf_interval_model *im, const chain *c, double v,
@@ -1153,10 +1152,10 @@ averaging_weight(sf_interval_model *im, const chain *c, double v,
 	double sum = 0, mse;
 	size_t n = 0, most = 0;
 
-	for (size_t j = 0; j < im->ninputs && j < SF_INTERVAL_INPUTS; j++)
+	for (size_t j = 0; j < im->ninputs; j++)
 		most = levels[j] > most ? levels[j] : most;
 	for (size_t i = 0; i < c->n; i++)
-		if (most > 0 && c->cuts[i].input < SF_INTERVAL_INPUTS &&
+		if (most > 0 && c->cuts[i].input < im->ninputs &&
 		    levels[c->cuts[i].input] == most &&
 		    isfinite(c->cuts[i].slope)) {
 			sum += c->cuts[i].slope * c->cuts[i].slope;
@@ -1209,7 +1208,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	sf_fit_options co = *o;
 	chain_work w = {0};
 	chain c = {0};
-	size_t most = 0, top = SIZE_MAX, levels[SF_INTERVAL_INPUTS + 1] = {0};
+	size_t most = 0, top = SIZE_MAX, *levels = NULL;
 	double noise_part; /* r sigma, the prior's scale's noise part */
 	int rc = SF_OK;
 
@@ -1233,7 +1232,8 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	out->hardware_prior_scale =
 	    out->hardware != SIZE_MAX ? hardware_scale_at(out, noise_part) : 0;
 	out->ninputs = d->ninputs;
-	if (chain_work_alloc(&w, d) != SF_OK) {
+	if (chain_work_alloc(&w, d) != SF_OK ||
+	    (levels = calloc(d->ninputs + 1, sizeof *levels)) == NULL) {
 		rc = sf_error_set(err, SF_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -1254,8 +1254,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 			continue;
 		rc = chain_input(m, d, f, &co, out->multiplicative, j, &w, &c,
 		                 &L, err);
-		if (j < SF_INTERVAL_INPUTS)
-			levels[j] = L;
+		levels[j] = L;
 		if (L > most) {
 			most = L;
 			top = j;
@@ -1280,6 +1279,7 @@ sf_interval_calibrate(const sf_model *m, const sf_dataset *d,
 	}
 done:
 	free(c.cuts);
+	free(levels);
 	chain_work_free(&w);
 	return rc;
 }

@@ -325,7 +325,8 @@ typedef struct sf_interval_model {
 	                         unknown */
 	int weight_chain;     /* 1: weight is the chain's evidence, 0: its
 	                         posterior's (no cut along the inputs with
-	                         the most levels, or a file before it) */
+	                         the most levels), -1: unknown (a fit file
+	                         that does not say) */
 	size_t regime_input;  /* which input, when regime is set */
 	double regime_slope;  /* the error per doubling it widened toward */
 	int regime_carried;   /* that was R, not the formula's own top cut */

@@ -53,7 +53,7 @@ static int
 given_weights(const char *text, sf_average_asked *w)
 {
 	char cell[64];
-	double sum = 0;
+	double most = 0;
 	size_t n = 0;
 
 	for (const char *p = text, *comma;; p = comma + 1) {
@@ -69,12 +69,16 @@ given_weights(const char *text, sf_average_asked *w)
 		    !(w->weights[n] >= 0) || !isfinite(w->weights[n]))
 			return -1;
 		w->weights[n] += 0.0; /* -0 is 0 */
-		sum += w->weights[n++];
+		most = w->weights[n] > most ? w->weights[n] : most;
+		n++;
 		if (comma == NULL)
 			break;
 	}
-	if (!(sum > 0) || !isfinite(sum))
+	if (!(most > 0))
 		return -1;
+	/* as shares of the largest, so that their sum is finite */
+	for (size_t i = 0; i < n; i++)
+		w->weights[i] /= most;
 	w->ngiven = n;
 	return 0;
 }
@@ -96,6 +100,31 @@ sf_average_asked_parse(const char *text, sf_average_asked *w)
 	return 0;
 }
 
+/* Whether a and b (NULL: "") are one expression, spaces outside quotes
+ * aside ("global_batch / gpus" and "global_batch/gpus"). */
+static int
+same_expression(const char *a, const char *b)
+{
+	char quote = 0; /* the quote a and b are inside, alike */
+
+	a = a != NULL ? a : "";
+	b = b != NULL ? b : "";
+	for (;;) {
+		while (!quote && (*a == ' ' || *a == '\t'))
+			a++;
+		while (!quote && (*b == ' ' || *b == '\t'))
+			b++;
+		if (*a != *b)
+			return 0;
+		if (*a == '\0')
+			return 1;
+		if (*a == '\'' || *a == '"')
+			quote = quote == *a ? 0 : quote ? quote : *a;
+		a++;
+		b++;
+	}
+}
+
 /* Whether fit b reads input j of fit a as a does: by its name, a number
  * in both or text in both, with the same values (a text's values are
  * coded by their place in its levels).  SF_OK, else SF_EVALUE and why. */
@@ -115,7 +144,7 @@ same_input(const sf_fitfile *a, const sf_fitfile *b, size_t j, sf_error *err)
 		    err, SF_EVALUE, "%s reads input '%s' as %s, %s as %s",
 		    a->path, x->name, x->levels != NULL ? "text" : "a number",
 		    b->path, y->levels != NULL ? "text" : "a number");
-	if (!same_text(x->column, y->column))
+	if (!same_expression(x->column, y->column))
 		return sf_error_set(
 		    err, SF_EVALUE, "%s reads input '%s' as '%s', %s as '%s'",
 		    a->path, x->name, x->column ? x->column : "", b->path,
@@ -195,6 +224,17 @@ sf_average_check(const sf_fitfile *const *fits, size_t k, sf_error *err)
 	return SF_OK;
 }
 
+/* What an extrapolation weight was made from, as its messages say
+ * (interval.h: weight_chain). */
+static const char *
+weight_grounds(int chain)
+{
+	return chain > 0    ? "its forward chain"
+	       : chain == 0 ? "its posterior"
+	                    : "what its file does not say (written before "
+	                      "model_weight_from)";
+}
+
 /* The weights of the fits, summing to 1; SF_EVALUE when an AICc is
  * missing or the weights given are not one a fit. */
 static int
@@ -213,7 +253,7 @@ weights_of(const sf_fitfile *const *fits, size_t k, const sf_average_asked *a,
 			    a->ngiven, a->ngiven == 1 ? "" : "s", k);
 		for (size_t i = 0; i < k; i++)
 			w[i] = a->weights[i];
-		sf_ensemble_normalise(w, k); /* the sum is > 0 */
+		sf_ensemble_normalise(w, k); /* the sum is from 1 to k */
 		return SF_OK;
 	}
 	if (how == SF_AVERAGE_EXTRAPOLATION) {
@@ -224,20 +264,16 @@ weights_of(const sf_fitfile *const *fits, size_t k, const sf_average_asked *a,
 				    err, SF_EVALUE,
 				    "%s weighs its evidence beyond the range "
 				    "by "
-				    "its %s, %s by its %s: the weights would "
-				    "not "
-				    "compare (refit the one written before "
-				    "weights were the chain's, or give "
-				    "--weights "
-				    "aicc, equal or W1,W2,...)",
+				    "%s, %s by %s: the weights would not "
+				    "compare "
+				    "(refit them with this version, or give "
+				    "--weights aicc, equal or W1,W2,...)",
 				    fits[0]->path,
-				    fits[0]->interval.weight_chain
-				        ? "forward chain"
-				        : "posterior",
+				    weight_grounds(
+				        fits[0]->interval.weight_chain),
 				    fits[i]->path,
-				    fits[i]->interval.weight_chain
-				        ? "forward chain"
-				        : "posterior");
+				    weight_grounds(
+				        fits[i]->interval.weight_chain));
 		for (size_t i = 0; i < k; i++)
 			w[i] = sf_interval_weight(&fits[i]->interval);
 		if (!sf_ensemble_normalise(w, k))

@@ -59,7 +59,8 @@ optional_interval_number(reader *ld, const json_t *pi, const char *parent,
 }
 
 /* What model_weight was made from (interval.h: weight_chain): "chain" or
- * "posterior"; a file before the key, the posterior. */
+ * "posterior"; a file before the key does not say (-1: builds wrote
+ * either without it). */
 static int
 load_weight_from(reader *ld, const json_t *pi)
 {
@@ -67,7 +68,7 @@ load_weight_from(reader *ld, const json_t *pi)
 	const json_t *v = json_object_get(pi, "model_weight_from");
 	const char *s = json_string_value(v);
 
-	ld->f->interval.weight_chain = 0;
+	ld->f->interval.weight_chain = -1;
 	if (v == NULL)
 		return SF_OK;
 	if (s == NULL ||

@@ -631,8 +631,9 @@ interval_json(const sf_report *r, const sf_interval_model *im, int *ok)
 	put(o, "t", sf_json_number(im->t), ok);
 	put(o, "model_error", model_error_json(r, im, ok), ok);
 	put(o, "model_weight", sf_json_number(im->weight), ok);
-	put(o, "model_weight_from",
-	    json_string(im->weight_chain ? "chain" : "posterior"), ok);
+	if (im->weight_chain >= 0)
+		put(o, "model_weight_from",
+		    json_string(im->weight_chain ? "chain" : "posterior"), ok);
 	put(o, "prior", prior_json(r, im, ok), ok);
 	put(o, "chain_fits", json_integer((json_int_t)im->chain_fits), ok);
 	put(o, "chain_points", json_integer((json_int_t)im->chain_points), ok);
