@@ -613,7 +613,7 @@ def predict(fits, points=None, **options):
     """`scalefit predict` with one fit, or the average of several: a
     Report whose table is the points."""
     fits, handles = _fits(fits)
-    if points is not None:
+    if points is not None and fits:  # no fit: the library says so
         at = options.get("at", [])
         at = [at] if isinstance(at, str) else list(at)
         options["at"] = at + _at(points, fits[0].inputs)

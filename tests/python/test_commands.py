@@ -93,6 +93,11 @@ def test_next_runs_on_several_fits_is_the_commands(tmp_path):
     # weights given as a list, one a fit, as the command's W1,W2
     given = scalefit.next_runs(files, weights=[1, 1], **ask)
     assert given.report["candidates"] == mine.report["candidates"]
+    # no fit at all: the library's message, as the command's
+    with pytest.raises(scalefit.Error, match="no fit file to predict with"):
+        scalefit.predict([], {"p": [8], "b": [32], "n": [388288]})
+    with pytest.raises(scalefit.Error, match="next needs a fit file"):
+        scalefit.next_runs([], **ask)
     # one fit by a bytes path, as by a str
     assert (scalefit.next_runs(files[0].encode(), **ask).report ==
             scalefit.load(files[0]).next_runs(**ask).report)
