@@ -5,11 +5,11 @@ beyond the measured range.
 predict averages several fits of candidate formulas to the same rows; its
 --weights chooses how: extrapolation (the default: the inverse of each
 fit's expected squared error a doubling beyond its range, as its forward
-chain measured it), aicc (Akaike weights) or equal.  On the bundled extrapolation
-campaigns, per group, every candidate formula is fitted (`scalefit fit
--o`) to the training rows only, the fits are averaged with each weighting
-(`scalefit predict FITS... --grid TEST.csv --weights W --json`), and the
-held-out rows beyond the training range are scored:
+chain measured it), aicc (Akaike weights) or equal.  On the bundled
+extrapolation campaigns, per group, every candidate formula is fitted
+(`scalefit fit -o`) to the training rows only, the fits are averaged with
+each weighting (`scalefit predict FITS... --grid TEST.csv --weights W
+--json`), and the held-out rows beyond the training range are scored:
 
   MAPE       100 mean |f - y| / y of the averaged time f;
   cover95    the share of held-out rows inside the 95% interval of a new
@@ -60,6 +60,7 @@ Usage: /usr/bin/python3 bench/average_weights.py [CAMPAIGN...]
 import csv
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -75,22 +76,11 @@ TOP = os.path.abspath(os.path.join(HERE, ".."))
 SCALEFIT = os.environ.get("SCALEFIT", os.path.join(TOP, "src", "scalefit"))
 WEIGHTS = ("extrapolation", "aicc", "equal")
 
-# generic (accuracy_pollux_tfcnn.py) in Pollux's input names.
-GENERIC = """inputs:
-  k: gpus
-  nn: nodes
-  m: batch_per_gpu
-parameters:
-  a: {min: 0, max: 1}
-  c: {min: 0, max: 0.1}
-  l: {min: 0, max: 1}
-  w: {min: 0, max: 1}
-terms:
-  compute: {expr: a + c * m, kind: compute}
-  comm: {expr: l * log2(k) + w * (k - 1) / k, kind: communication}
-time: compute + comm
-fit: {loss: log}
-"""
+# generic (accuracy_pollux_tfcnn.py) in Pollux's input names: k for p,
+# m for b, and nodes beside them.
+GENERIC = re.sub(r"\bb\b", "m", re.sub(r"\bp\b", "k", pt.FORMULAS["generic"][
+    "body"].replace("  b: batch_per_gpu\n",
+                    "  nn: nodes\n  b: batch_per_gpu\n")))
 
 # expressions/amdahl.yaml on the step time: the time per image times p b.
 AMDAHL = """inputs:

@@ -101,6 +101,32 @@ load(void)
 	return set;
 }
 
+/* The two-formula ensemble set fitted (one thread, with its JSON), its
+ * first formula weighing w0 and the second 1 - w0, its JSON's weights
+ * named how; NULL when the fit fails. */
+static sf_run_fit_result *
+fit_two(sf_model_set *set, double w0, const char *how)
+{
+	sf_run_fit_settings s;
+	sf_run_fit_result *r = NULL;
+	sf_error err;
+
+	sf_run_fit_settings_init(&s);
+	s.options.threads = 1;
+	s.json = 1;
+	CU_ASSERT_EQUAL(sf_run_fit(set, &s, &r, &err), SF_OK);
+	if (r == NULL)
+		return NULL;
+	CU_ASSERT_EQUAL(r->nmembers, 2);
+	CU_ASSERT_DOUBLE_EQUAL(r->weights[0], w0, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(r->weights[1], 1 - w0, 1e-15);
+	CU_ASSERT_STRING_EQUAL(
+	    json_string_value(json_object_get(
+	        json_object_get(r->out.json, "ensemble"), "weights")),
+	    how);
+	return r;
+}
+
 /* Whether x is the mixture's point of a (weight wa) and b (1 - wa): their
  * weighted mean, or with multiplicative errors that of their logs. */
 static int
@@ -119,7 +145,6 @@ test_fit_and_predict(void)
 {
 	char path[] = "/tmp/scalefit-ensemble-XXXXXX";
 	sf_model_set *set = load();
-	sf_run_fit_settings s;
 	sf_run_fit_result *r = NULL;
 	sf_fitfile_set *fs = NULL;
 	sf_prediction *p = NULL, *each[2] = {NULL, NULL};
@@ -131,18 +156,9 @@ test_fit_and_predict(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	CU_ASSERT_TRUE(set->ensemble);
-	sf_run_fit_settings_init(&s);
-	s.options.threads = 1;
-	s.json = 1;
-	CU_ASSERT_EQUAL_FATAL(sf_run_fit(set, &s, &r, &err), SF_OK);
-	CU_ASSERT_EQUAL(r->nmembers, 2);
 	/* the members weigh the same (fit/ensemble.h) */
-	CU_ASSERT_DOUBLE_EQUAL(r->weights[0], 0.5, 1e-15);
-	CU_ASSERT_DOUBLE_EQUAL(r->weights[1], 0.5, 1e-15);
-	CU_ASSERT_STRING_EQUAL(
-	    json_string_value(json_object_get(
-	        json_object_get(r->out.json, "ensemble"), "weights")),
-	    "equal");
+	r = fit_two(set, 0.5, "equal");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(r->out.json, "fits")),
 	                2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r->out.text, "ensemble of 2 formulas"));
@@ -252,25 +268,15 @@ static void
 test_model_weights(void)
 {
 	sf_model_set *set = load();
-	sf_run_fit_settings fs;
 	sf_run_fit_result *f = NULL;
 	sf_run_validate_result *v;
-	sf_error err;
 	size_t rows;
 	int mult;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(set);
 	set->models[0]->ensemble_weight = 3;
-	sf_run_fit_settings_init(&fs);
-	fs.options.threads = 1;
-	fs.json = 1;
-	CU_ASSERT_EQUAL_FATAL(sf_run_fit(set, &fs, &f, &err), SF_OK);
-	CU_ASSERT_DOUBLE_EQUAL(f->weights[0], 0.75, 1e-15);
-	CU_ASSERT_DOUBLE_EQUAL(f->weights[1], 0.25, 1e-15);
-	CU_ASSERT_STRING_EQUAL(
-	    json_string_value(json_object_get(
-	        json_object_get(f->out.json, "ensemble"), "weights")),
-	    "model file");
+	f = fit_two(set, 0.75, "model file");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(f->out.text, "weighed by their weight: keys"));
 	v = validated(set, &mult);

@@ -524,15 +524,19 @@ load_fits(const sf_run_scale_settings *s, sf_run_scale_result *r, sf_error *err)
 
 	if ((r->sets = calloc(s->nfits + 1, sizeof *r->sets)) == NULL)
 		return sf_error_set(err, SF_ENOMEM, "out of memory");
-	if (s->weights.given && (rc = load_average(s, r, err)) != SF_OK)
-		return rc;
-	for (; r->nsets < s->nfits && !s->weights.given; r->nsets++) {
-		if ((rc = sf_fitfile_load_groups_text(
-		         s->fits[r->nsets],
-		         s->texts != NULL ? s->texts[r->nsets] : NULL, s->group,
-		         0, &r->sets[r->nsets], err)) != SF_OK)
+	if (s->weights.given) {
+		if ((rc = load_average(s, r, err)) != SF_OK)
 			return rc;
-		r->count += r->sets[r->nsets]->count;
+	} else {
+		for (; r->nsets < s->nfits; r->nsets++) {
+			if ((rc = sf_fitfile_load_groups_text(
+			         s->fits[r->nsets],
+			         s->texts != NULL ? s->texts[r->nsets] : NULL,
+			         s->group, 0, &r->sets[r->nsets], err)) !=
+			    SF_OK)
+				return rc;
+			r->count += r->sets[r->nsets]->count;
+		}
 	}
 	r->studies = calloc(r->count + 1, sizeof *r->studies);
 	r->labels = calloc(r->count + 1, sizeof *r->labels);
